@@ -1,0 +1,101 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static bool known_option(const char* known, const char* name, size_t len)
+{
+	for (const char* p = known; *p;) {
+		size_t n = strcspn(p, " ");
+		if (n == len && strncmp(p, name, len) == 0) return true;
+		p += n;
+		while (*p == ' ') p++;
+	}
+	return false;
+}
+
+bool cli_parse(int argc, char** argv, const char* command, const char* known, CliArgs* out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < argc; i++) {
+		const char* a = argv[i];
+		bool short_output = strcmp(a, "-o") == 0; // the one short option: -o FILE
+		if (!short_output && (strncmp(a, "--", 2) != 0 || a[2] == '\0')) {
+			if (out->positional_count == 8) {
+				fprintf(stderr, "gridtree %s: too many arguments\n", command);
+				return false;
+			}
+			out->positional[out->positional_count++] = a;
+			continue;
+		}
+		const char* name = short_output ? "o" : a + 2;
+		const char* eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		if (!known_option(known, name, len)) {
+			fprintf(stderr, "gridtree %s: unknown option '%.*s' (try 'gridtree help')\n", command, (int)len + 2, a);
+			return false;
+		}
+		const char* value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		if (!value || out->option_count == 16) {
+			fprintf(stderr, "gridtree %s: option '--%.*s' needs a value\n", command, (int)len, name);
+			return false;
+		}
+		// Options are stored by their name inside argv, which outlives the parse.
+		out->names[out->option_count] = name;
+		out->values[out->option_count++] = value;
+	}
+	return true;
+}
+
+const char* cli_option(const CliArgs* args, const char* name, const char* fallback)
+{
+	size_t len = strlen(name);
+	const char* found = fallback;
+	for (int i = 0; i < args->option_count; i++) {
+		const char* n = args->names[i];
+		if (strncmp(n, name, len) == 0 && (n[len] == '\0' || n[len] == '=')) found = args->values[i];
+	}
+	return found;
+}
+
+bool cli_int_option(const CliArgs* args, const char* command, const char* name, long fallback, long min, long max,
+                    long* out)
+{
+	const char* text = cli_option(args, name, NULL);
+	if (!text) {
+		*out = fallback;
+		return true;
+	}
+	char* end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (errno || *end || end == text || v < min || v > max) {
+		fprintf(stderr, "gridtree %s: --%s must be an integer from %ld to %ld, got '%s'\n", command, name, min, max,
+		        text);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+gtMap* cli_load_map(const char* path)
+{
+	gtMap* map = NULL;
+	gtError err;
+	if (gtMap_Load(path, &map, &err) != GT_OK) {
+		fprintf(stderr, "gridtree: %s\n", err.message);
+		return NULL;
+	}
+	return map;
+}
+
+double cli_now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

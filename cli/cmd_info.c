@@ -1,0 +1,40 @@
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+int cmd_info(int argc, char** argv)
+{
+	CliArgs args;
+	long threads;
+	if (!cli_parse(argc, argv, "info", "threads", &args) || !cli_int_option(&args, "info", "threads", 0, 0, 256, &threads))
+		return CLI_USAGE;
+	if (args.positional_count != 1) {
+		fprintf(stderr, "usage: gridtree info MAP [--threads N]\n");
+		return CLI_USAGE;
+	}
+	gtMap* map = cli_load_map(args.positional[0]);
+	if (!map) return CLI_FAILED;
+	int vertices;
+	gtMap_Vertices(map, &vertices);
+	double start = cli_now_seconds();
+	gtOracle* oracle;
+	gtError err;
+	if (gtOracle_Create(map, (int)threads, &oracle, &err)) {
+		fprintf(stderr, "gridtree: %s\n", err.message);
+		gtMap_Destroy(map);
+		return CLI_FAILED;
+	}
+	double seconds = cli_now_seconds() - start;
+	printf("width %d\n", gtMap_Width(map));
+	printf("height %d\n", gtMap_Height(map));
+	printf("free_cells %" PRId64 "\n", gtMap_FreeCells(map));
+	printf("convex_vertices %d\n", vertices);
+	printf("pinch_points %d\n", gtMap_PinchCount(map));
+	printf("vg_edges %" PRId64 "\n", gtOracle_EdgeCount(oracle));
+	printf("vg_build_seconds %.3f\n", seconds);
+	printf("fingerprint %016" PRIx64 "\n", gtMap_Fingerprint(map));
+	gtOracle_Destroy(oracle);
+	gtMap_Destroy(map);
+	return CLI_OK;
+}

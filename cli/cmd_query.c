@@ -1,0 +1,113 @@
+// dist and path: one query per input line "sx sy tx ty".
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_LINE 1024
+
+// Parses exactly four numbers; "nan"/"inf" parse and are then rejected as invalid points.
+static bool parse_query(const char* line, gtVec2* s, gtVec2* t)
+{
+	double v[4];
+	const char* p = line;
+	for (int i = 0; i < 4; i++) {
+		char* end;
+		v[i] = strtod(p, &end);
+		if (end == p) return false;
+		p = end;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+	if (*p) return false;
+	s->x = v[0], s->y = v[1], t->x = v[2], t->y = v[3];
+	return true;
+}
+
+static bool blank(const char* line)
+{
+	return line[strspn(line, " \t\r\n")] == '\0';
+}
+
+static int run_queries(int argc, char** argv, const char* command, bool want_path)
+{
+	CliArgs args;
+	long threads;
+	if (!cli_parse(argc, argv, command, "method threads", &args) ||
+	    !cli_int_option(&args, command, "threads", 0, 0, 256, &threads))
+		return CLI_USAGE;
+	const char* method = cli_option(&args, "method", "oracle");
+	if (strcmp(method, "oracle") != 0) {
+		fprintf(stderr, "gridtree %s: unknown --method '%s' (available: oracle)\n", command, method);
+		return CLI_USAGE;
+	}
+	if (args.positional_count != 1) {
+		fprintf(stderr, "usage: gridtree %s MAP [--method oracle] < queries\n", command);
+		return CLI_USAGE;
+	}
+	gtMap* map = cli_load_map(args.positional[0]);
+	if (!map) return CLI_FAILED;
+	gtOracle* oracle;
+	gtError err;
+	if (gtOracle_Create(map, (int)threads, &oracle, &err)) {
+		fprintf(stderr, "gridtree: %s\n", err.message);
+		gtMap_Destroy(map);
+		return CLI_FAILED;
+	}
+	int vertices;
+	gtMap_Vertices(map, &vertices);
+	int capacity = vertices + 2;
+	gtVec2* points = malloc((size_t)capacity * sizeof *points);
+	int status = points ? CLI_OK : CLI_FAILED;
+	char line[MAX_LINE];
+	for (int number = 1; status == CLI_OK && fgets(line, sizeof line, stdin); number++) {
+		if (strlen(line) == sizeof line - 1 && line[sizeof line - 2] != '\n') {
+			fprintf(stderr, "gridtree %s: stdin:%d: line too long\n", command, number);
+			status = CLI_FAILED;
+			break;
+		}
+		if (blank(line)) continue;
+		gtVec2 s, t;
+		if (!parse_query(line, &s, &t)) {
+			fprintf(stderr, "gridtree %s: stdin:%d: expected four numbers 'sx sy tx ty'\n", command, number);
+			status = CLI_FAILED;
+			break;
+		}
+		double d;
+		int count = 0;
+		gtStatus st = want_path ? gtOracle_Path(oracle, s, t, points, capacity, &count, &d, &err)
+		                        : gtOracle_Distance(oracle, s, t, &d, &err);
+		if (st == GT_ERR_INVALID_POINT) {
+			puts("invalid");
+		} else if (st) {
+			fprintf(stderr, "gridtree %s: stdin:%d: %s\n", command, number, err.message);
+			status = CLI_FAILED;
+		} else if (isinf(d)) {
+			puts(want_path ? "unreachable" : "inf");
+		} else if (!want_path) {
+			printf("%.9f\n", d);
+		} else {
+			for (int i = 0; i < count; i++) printf(i ? " %.9f %.9f" : "%.9f %.9f", points[i].x, points[i].y);
+			putchar('\n');
+		}
+	}
+	if (ferror(stdin)) {
+		fprintf(stderr, "gridtree %s: error reading stdin\n", command);
+		status = CLI_FAILED;
+	}
+	free(points);
+	gtOracle_Destroy(oracle);
+	gtMap_Destroy(map);
+	return status;
+}
+
+int cmd_dist(int argc, char** argv)
+{
+	return run_queries(argc, argv, "dist", false);
+}
+
+int cmd_path(int argc, char** argv)
+{
+	return run_queries(argc, argv, "path", true);
+}

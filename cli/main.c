@@ -1,0 +1,52 @@
+// gridtree: command-line front end. Output is `key value` lines or one result per input line.
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE* out)
+{
+	fprintf(out,
+	        "usage: gridtree COMMAND [ARGS]\n"
+	        "\n"
+	        "  info MAP [--threads N]           map statistics as 'key value' lines\n"
+	        "  dist MAP [--method oracle]       read 'sx sy tx ty' lines on stdin, print one distance\n"
+	        "                                   per line (%%.9f, 'inf' if unreachable, 'invalid' if a\n"
+	        "                                   point is not in the free space)\n"
+	        "  path MAP [--method oracle]       same input; print 'x0 y0 x1 y1 ...' per line\n"
+	        "  scen MAP SCENFILE [--method oracle]\n"
+	        "                                   run a MovingAI scenario; print queries, over_octile, mean_us\n"
+	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
+	        "                                   write a generated MovingAI map\n"
+	        "  version                          print the version\n"
+	        "\n"
+	        "--threads N sets the worker threads for building the visibility graph (default: all cores).\n");
+}
+
+int main(int argc, char** argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	const char* command = argv[1];
+	static const struct {
+		const char* name;
+		int (*run)(int, char**);
+	} commands[] = {
+	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
+	};
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(command, commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);
+	if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
+		usage(stdout);
+		return CLI_OK;
+	}
+	if (strcmp(command, "version") == 0 || strcmp(command, "--version") == 0) {
+		printf("%s\n", gtVersionString());
+		return CLI_OK;
+	}
+	fprintf(stderr, "gridtree: unknown command '%s'\n\n", command);
+	usage(stderr);
+	return CLI_USAGE;
+}

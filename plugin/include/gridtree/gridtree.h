@@ -1,0 +1,12 @@
+/// @file gridtree.h
+/// Umbrella header: everything a program embedding gridtree needs.
+#ifndef GRIDTREE_GRIDTREE_H
+#define GRIDTREE_GRIDTREE_H
+
+#include "gt_base.h"
+#include "gt_map.h"
+#include "gt_oracle.h"
+#include "gt_scenario.h"
+#include "gt_genmap.h"
+
+#endif

@@ -1,0 +1,90 @@
+/// @file gt_map.h
+/// MovingAI grid maps: loading, cell queries, point validity, corner classification, visibility.
+#ifndef GRIDTREE_GT_MAP_H
+#define GRIDTREE_GT_MAP_H
+
+#include <stdbool.h>
+
+#include "gt_base.h"
+
+/// Largest accepted width or height, and largest accepted cell count.
+#define GT_MAP_MAX_SIDE 65535
+#define GT_MAP_MAX_CELLS (1u << 28)
+
+/// An immutable grid map. Safe to share between threads once loaded.
+typedef struct gtMap gtMap;
+
+/// Loads a MovingAI `.map` file. On failure returns a status, sets *out to NULL and fills err
+/// with "path:line: problem".
+gtStatus gtMap_Load(const char* path, gtMap** out, gtError* err);
+
+/// Parses a map held in memory; `name` is used in error messages.
+gtStatus gtMap_Parse(const char* text, size_t length, const char* name, gtMap** out, gtError* err);
+
+/// Builds a map from `width * height` row-major cells, non-zero meaning blocked.
+gtStatus gtMap_FromCells(int width, int height, const unsigned char* blocked, gtMap** out, gtError* err);
+
+/// Writes the map in MovingAI format (`.` free, `@` blocked) through a temporary file and a rename.
+gtStatus gtMap_Save(const gtMap* map, const char* path, gtError* err);
+
+void gtMap_Destroy(gtMap* map);
+
+int gtMap_Width(const gtMap* map);
+int gtMap_Height(const gtMap* map);
+int64_t gtMap_FreeCells(const gtMap* map);
+
+/// True when cell (cx, cy) is blocked; every cell outside the map is blocked.
+bool gtMap_IsBlocked(const gtMap* map, int cx, int cy);
+
+/// 64-bit FNV-1a fingerprint of the dimensions and the blocked/free pattern.
+uint64_t gtMap_Fingerprint(const gtMap* map);
+
+/// Why a point is or is not in the closed free space.
+typedef enum gtPointCheck {
+	GT_POINT_VALID = 0,
+	GT_POINT_NOT_FINITE, ///< NaN or infinity
+	GT_POINT_OFF_MAP,    ///< outside [0, width] x [0, height]
+	GT_POINT_IN_WALL     ///< every closed cell containing the point is blocked
+} gtPointCheck;
+
+gtPointCheck gtMap_CheckPoint(const gtMap* map, gtVec2 p);
+
+/// Human-readable reason for a gtPointCheck value.
+const char* gtPointCheckName(gtPointCheck check);
+
+/// Classification of a grid point (x, y) by its four incident cells (algorithms.md 2.2).
+typedef enum gtCorner {
+	GT_CORNER_OPEN = 0, ///< no blocked incident cell
+	GT_CORNER_CONVEX,   ///< exactly one blocked cell: a vertex paths can bend around
+	GT_CORNER_WALL,     ///< two blocked cells sharing an edge
+	GT_CORNER_PINCH,    ///< two diagonally opposite blocked cells: paths may not pass through
+	GT_CORNER_CONCAVE,  ///< three blocked cells
+	GT_CORNER_INTERIOR  ///< four blocked cells
+} gtCorner;
+
+/// Grid points outside [0, width] x [0, height] are GT_CORNER_INTERIOR.
+gtCorner gtMap_ClassifyCorner(const gtMap* map, int x, int y);
+
+/// A convex vertex and the direction (bx, by) in {-1, +1}^2 from it into its blocked cell.
+typedef struct gtVertex {
+	int32_t x, y;
+	int8_t bx, by;
+} gtVertex;
+
+/// The convex vertices in row-major order (by y, then x); `*count` receives their number.
+const gtVertex* gtMap_Vertices(const gtMap* map, int* count);
+
+/// Number of pinch points (algorithms.md 2.1).
+int gtMap_PinchCount(const gtMap* map);
+
+/// Exact co-visibility of two points of the closed free space (algorithms.md 2.3):
+/// the open segment may graze convex corners and run along walls, but may not enter a blocked
+/// cell, run between two blocked cells or pass through a pinch point. An endpoint at a pinch
+/// point belongs to the free cell on its +x side, so the segment must leave into that cell's
+/// closed quadrant. The answer is exact for every pair of finite double endpoints (a filtered
+/// orientation test falls back to error-free arithmetic when rounding could matter); the one
+/// exception is coordinates below 1e-150 in magnitude, where products underflow.
+/// Returns false when either endpoint is not a valid point.
+bool gtMap_Visible(const gtMap* map, gtVec2 a, gtVec2 b);
+
+#endif

@@ -1,0 +1,26 @@
+/// @file gt_scenario.h
+/// MovingAI scenario files (`.scen`, "version 1"): point-to-point queries with the octile
+/// distance as an upper bound (algorithms.md 1.2).
+#ifndef GRIDTREE_GT_SCENARIO_H
+#define GRIDTREE_GT_SCENARIO_H
+
+#include "gt_base.h"
+
+typedef struct gtScenarioEntry {
+	int bucket;
+	int map_width, map_height;
+	gtVec2 start, goal;  ///< cell indices used directly as plane points (cell corners)
+	double octile;       ///< the file's `optimal` column: 8-connected grid distance
+	double octile_slack; ///< half a unit of the column's last printed decimal (rounding)
+} gtScenarioEntry;
+
+typedef struct gtScenario gtScenario;
+
+/// Loads a scenario file; errors name the file and line.
+gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err);
+
+void gtScenario_Destroy(gtScenario* scenario);
+
+const gtScenarioEntry* gtScenario_Entries(const gtScenario* scenario, int* count);
+
+#endif

@@ -1,0 +1,192 @@
+// Point validity, corner classification and the exact visibility predicate (algorithms.md 2).
+#include <math.h>
+
+#include "geometry.h"
+#include "map_internal.h"
+
+const char* gtPointCheckName(gtPointCheck check)
+{
+	switch (check) {
+	case GT_POINT_VALID: return "valid";
+	case GT_POINT_NOT_FINITE: return "coordinate is not a finite number";
+	case GT_POINT_OFF_MAP: return "point is off the map";
+	case GT_POINT_IN_WALL: return "point is inside a blocked cell";
+	}
+	return "unknown";
+}
+
+gtPointCheck gtMap_CheckPoint(const gtMap* map, gtVec2 p)
+{
+	if (!isfinite(p.x) || !isfinite(p.y)) return GT_POINT_NOT_FINITE;
+	if (p.x < 0 || p.y < 0 || p.x > map->width || p.y > map->height) return GT_POINT_OFF_MAP;
+	int cx = (int)floor(p.x), cy = (int)floor(p.y);
+	// A point on a cell edge (or corner) lies in the closed squares on both sides of it.
+	int cx0 = (p.x == cx) ? cx - 1 : cx;
+	int cy0 = (p.y == cy) ? cy - 1 : cy;
+	for (int y = cy0; y <= cy; y++)
+		for (int x = cx0; x <= cx; x++)
+			if (!gt_blocked(map, x, y)) return GT_POINT_VALID;
+	return GT_POINT_IN_WALL;
+}
+
+gtCorner gtMap_ClassifyCorner(const gtMap* map, int x, int y)
+{
+	if (x < 0 || y < 0 || x > map->width || y > map->height) return GT_CORNER_INTERIOR;
+	return gt_corner_kind(gt_corner_mask(map, x, y));
+}
+
+gtCorner gt_corner_kind(int mask)
+{
+	switch (mask) {
+	case 0x0: return GT_CORNER_OPEN;
+	case 0x1: case 0x2: case 0x4: case 0x8: return GT_CORNER_CONVEX;
+	case 0x3: case 0x5: case 0xA: case 0xC: return GT_CORNER_WALL;
+	case 0x6: case 0x9: return GT_CORNER_PINCH;
+	case 0xF: return GT_CORNER_INTERIOR;
+	default: return GT_CORNER_CONCAVE;
+	}
+}
+
+/* ---- exact orientation ----------------------------------------------------------------------
+ * The walk compares where the segment crosses the next column line and the next row line. With
+ * integer endpoints the products are small integers and exact in double. With arbitrary doubles we
+ * first trust the rounded value when it is clear of Shewchuk's error bound for this expression, and
+ * otherwise sum the six exact products as a non-overlapping expansion (TwoProduct via fma). */
+
+static void two_sum(double a, double b, double* sum, double* err)
+{
+	double s = a + b;
+	double bv = s - a;
+	double av = s - bv;
+	*sum = s;
+	*err = (a - av) + (b - bv);
+}
+
+// Adds q to the expansion e[0..n) (increasing magnitude, non-overlapping); returns the new length.
+static int grow_expansion(double* e, int n, double q)
+{
+	for (int i = 0; i < n; i++) two_sum(q, e[i], &q, &e[i]);
+	e[n] = q;
+	return n + 1;
+}
+
+static int sign_of(double v)
+{
+	return (v > 0) - (v < 0);
+}
+
+// Exact sign of (p - a) x (b - a).
+static int cross_sign_exact(gtVec2 a, gtVec2 b, double px, double py)
+{
+	const double factors[6][3] = {
+	    {px, b.y, 1}, {px, a.y, -1}, {a.x, b.y, -1}, {py, b.x, -1}, {py, a.x, 1}, {a.y, b.x, 1},
+	};
+	double e[12];
+	int n = 0;
+	for (int i = 0; i < 6; i++) {
+		double prod = factors[i][0] * factors[i][1];
+		double low = fma(factors[i][0], factors[i][1], -prod);
+		n = grow_expansion(e, n, factors[i][2] * low);
+		n = grow_expansion(e, n, factors[i][2] * prod);
+	}
+	for (int i = n - 1; i >= 0; i--)
+		if (e[i] != 0) return sign_of(e[i]);
+	return 0;
+}
+
+typedef struct Segment {
+	gtVec2 a, b, d;
+	bool integral; // both endpoints have integer coordinates
+} Segment;
+
+static int cross_sign(const Segment* s, double px, double py)
+{
+	double left = (px - s->a.x) * s->d.y;
+	double right = (py - s->a.y) * s->d.x;
+	double det = left - right;
+	if (s->integral) return sign_of(det);
+	double bound = 3.3306690738754716e-16 * (fabs(left) + fabs(right));
+	if (det > bound || -det > bound) return sign_of(det);
+	return cross_sign_exact(s->a, s->b, px, py);
+}
+
+static bool is_integer(double v)
+{
+	return v == floor(v);
+}
+
+bool gt_pinch_side_ok(const gtMap* m, gtVec2 p, gtVec2 other)
+{
+	if (!is_integer(p.x) || !is_integer(p.y)) return true;
+	int mask = gt_corner_mask(m, (int)p.x, (int)p.y);
+	if (!gt_is_pinch_mask(mask)) return true;
+	double dx = other.x - p.x, dy = other.y - p.y;
+	// 0x6: cells (x, y-1) and (x-1, y) blocked, so cell (x, y) is free: leave towards +x, +y.
+	// 0x9: cells (x-1, y-1) and (x, y) blocked: the +x side is cell (x, y-1): leave towards +x, -y.
+	return dx >= 0 && (mask == 0x6 ? dy >= 0 : dy <= 0);
+}
+
+// Segment lying on the column line x = X (when vertical) or the row line y = X (when horizontal).
+static bool grid_line_visible(const gtMap* m, bool vertical, int X, double from, double to)
+{
+	double lo = fmin(from, to), hi = fmax(from, to);
+	int first = (int)floor(lo), last = (int)ceil(hi) - 1; // unit intervals overlapping in length
+	for (int j = first; j <= last; j++) {
+		bool both = vertical ? gt_blocked(m, X - 1, j) && gt_blocked(m, X, j)
+		                     : gt_blocked(m, j, X - 1) && gt_blocked(m, j, X);
+		if (both) return false;
+	}
+	for (int j = first + 1; j <= last; j++) { // integers strictly inside (lo, hi)
+		int mask = vertical ? gt_corner_mask(m, X, j) : gt_corner_mask(m, j, X);
+		if (gt_is_pinch_mask(mask)) return false;
+	}
+	return true;
+}
+
+bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
+{
+	if (a.x == b.x && a.y == b.y) return true;
+	if (!gt_pinch_side_ok(m, a, b) || !gt_pinch_side_ok(m, b, a)) return false;
+	int sx = (b.x > a.x) - (b.x < a.x);
+	int sy = (b.y > a.y) - (b.y < a.y);
+	if (sx == 0 && is_integer(a.x)) return grid_line_visible(m, true, (int)a.x, a.y, b.y);
+	if (sy == 0 && is_integer(a.y)) return grid_line_visible(m, false, (int)a.y, a.x, b.x);
+
+	Segment s = {a, b, {b.x - a.x, b.y - a.y}, is_integer(a.x) && is_integer(a.y) && is_integer(b.x) && is_integer(b.y)};
+	// Start in the cell the segment enters immediately after leaving a.
+	int cx = (int)floor(a.x), cy = (int)floor(a.y);
+	if (sx < 0 && a.x == cx) cx--;
+	if (sy < 0 && a.y == cy) cy--;
+	for (;;) {
+		if (gt_blocked(m, cx, cy)) return false;
+		double X = sx > 0 ? cx + 1 : cx;
+		double Y = sy > 0 ? cy + 1 : cy;
+		bool cross_x = sx > 0 ? X < b.x : sx < 0 && X > b.x;
+		bool cross_y = sy > 0 ? Y < b.y : sy < 0 && Y > b.y;
+		if (cross_x && cross_y) {
+			// Negative: the column line comes first; zero: the segment passes through grid point (X, Y).
+			int order = cross_sign(&s, X, Y) * sx * sy;
+			if (order == 0) {
+				if (gt_is_pinch_mask(gt_corner_mask(m, (int)X, (int)Y))) return false;
+				cx += sx;
+				cy += sy; // the two side cells are only touched at (X, Y): a grazed corner is fine
+			} else if (order < 0) {
+				cx += sx;
+			} else {
+				cy += sy;
+			}
+		} else if (cross_x) {
+			cx += sx;
+		} else if (cross_y) {
+			cy += sy;
+		} else {
+			return true;
+		}
+	}
+}
+
+bool gtMap_Visible(const gtMap* map, gtVec2 a, gtVec2 b)
+{
+	if (gtMap_CheckPoint(map, a) != GT_POINT_VALID || gtMap_CheckPoint(map, b) != GT_POINT_VALID) return false;
+	return gt_visible_unchecked(map, a, b);
+}

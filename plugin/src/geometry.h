@@ -1,0 +1,17 @@
+// Geometry helpers shared by the visibility graph and the oracle. Not part of the public API.
+#ifndef GRIDTREE_GEOMETRY_H
+#define GRIDTREE_GEOMETRY_H
+
+#include <stdbool.h>
+
+#include "gridtree/gt_map.h"
+
+gtCorner gt_corner_kind(int mask);
+
+// gtMap_Visible without validating the endpoints: both must already be valid points.
+bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b);
+
+// False when p is a pinch point and the segment towards `other` leaves into the wrong side.
+bool gt_pinch_side_ok(const gtMap* m, gtVec2 p, gtVec2 other);
+
+#endif

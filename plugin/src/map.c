@@ -1,0 +1,329 @@
+// MovingAI map parsing, construction and saving (algorithms.md 1.1).
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "map_internal.h"
+#include "status.h"
+
+// Large enough for the biggest accepted map plus its newlines and header.
+#define GT_MAP_MAX_FILE_BYTES ((size_t)GT_MAP_MAX_CELLS + 2u * GT_MAP_MAX_SIDE + 4096u)
+
+typedef struct LineReader {
+	const char* cur;
+	const char* end;
+	int number; // 1-based number of the line last returned
+} LineReader;
+
+// Returns the next line without its terminator (\n or \r\n); false at the end of the text.
+static bool next_line(LineReader* r, const char** line, size_t* length)
+{
+	if (r->cur >= r->end) return false;
+	const char* start = r->cur;
+	const char* nl = memchr(start, '\n', (size_t)(r->end - start));
+	const char* stop = nl ? nl : r->end;
+	r->cur = nl ? nl + 1 : r->end;
+	if (stop > start && stop[-1] == '\r') stop--;
+	*line = start;
+	*length = (size_t)(stop - start);
+	r->number++;
+	return true;
+}
+
+static bool is_blank(const char* s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') return false;
+	return true;
+}
+
+// Rejects control bytes other than tab, CR and LF so that binary files fail early and clearly.
+static gtStatus check_text(const char* text, size_t length, const char* name, gtError* err)
+{
+	int line = 1;
+	size_t column = 1;
+	for (size_t i = 0; i < length; i++, column++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == '\n') {
+			line++;
+			column = 0;
+		} else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+			return gt_fail(err, GT_ERR_FORMAT, "%s:%d: binary data (byte 0x%02x at column %zu); not a MovingAI map",
+			               name, line, c, column);
+		}
+	}
+	return GT_OK;
+}
+
+// Parses "<digits>" into 1..INT32 range; returns -1 on anything else.
+static long parse_positive(const char* s, size_t n)
+{
+	while (n > 0 && (*s == ' ' || *s == '\t')) s++, n--;
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+	if (n == 0 || n > 9) return -1;
+	long v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9') return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+static bool is_free_char(char c)
+{
+	return c == '.' || c == 'G' || c == 'S';
+}
+
+static gtMap* map_alloc(int width, int height)
+{
+	gtMap* m = calloc(1, sizeof *m);
+	if (!m) return NULL;
+	m->width = width;
+	m->height = height;
+	m->stride = width + 2;
+	m->blocked = malloc((size_t)(width + 2) * (size_t)(height + 2));
+	if (!m->blocked) {
+		free(m);
+		return NULL;
+	}
+	memset(m->blocked, 1, (size_t)(width + 2) * (size_t)(height + 2));
+	return m;
+}
+
+static uint64_t fnv1a(uint64_t h, const void* data, size_t n)
+{
+	const unsigned char* p = data;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+// Derives everything computed once per map: free cells, convex vertices, pinches, fingerprint.
+static gtStatus map_finish(gtMap* m, gtError* err)
+{
+	int64_t free_cells = 0;
+	uint64_t h = 1469598103934665603ull;
+	int32_t dims[2] = {m->width, m->height};
+	h = fnv1a(h, dims, sizeof dims);
+	for (int y = 0; y < m->height; y++) {
+		const unsigned char* row = m->blocked + (y + 1) * m->stride + 1;
+		h = fnv1a(h, row, (size_t)m->width);
+		for (int x = 0; x < m->width; x++) free_cells += !row[x];
+	}
+	m->free_cells = free_cells;
+	m->fingerprint = h;
+
+	// Border grid points always touch two outside cells, so only interior points can be convex.
+	int convex = 0, pinch = 0;
+	for (int y = 1; y < m->height; y++)
+		for (int x = 1; x < m->width; x++) {
+			int mask = gt_corner_mask(m, x, y);
+			convex += (mask & (mask - 1)) == 0 && mask != 0;
+			pinch += gt_is_pinch_mask(mask);
+		}
+	m->pinch_count = pinch;
+	m->vertex_count = convex;
+	m->vertices = malloc(sizeof *m->vertices * (size_t)(convex > 0 ? convex : 1));
+	if (!m->vertices) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d convex vertices", convex);
+	int n = 0;
+	for (int y = 1; y < m->height; y++)
+		for (int x = 1; x < m->width; x++) {
+			int mask = gt_corner_mask(m, x, y);
+			if (mask == 0 || (mask & (mask - 1)) != 0) continue;
+			gtVertex v = {x, y, (mask & 0xA) ? 1 : -1, (mask & 0xC) ? 1 : -1};
+			m->vertices[n++] = v;
+		}
+	return GT_OK;
+}
+
+void gtMap_Destroy(gtMap* map)
+{
+	if (!map) return;
+	free(map->blocked);
+	free(map->vertices);
+	free(map);
+}
+
+gtStatus gtMap_Parse(const char* text, size_t length, const char* name, gtMap** out, gtError* err)
+{
+	*out = NULL;
+	if (!name) name = "<map>";
+	if (!text || length == 0) return gt_fail(err, GT_ERR_FORMAT, "%s:1: empty file; expected a MovingAI map header", name);
+	gtStatus st = check_text(text, length, name, err);
+	if (st) return st;
+
+	LineReader r = {text, text + length, 0};
+	const char* line;
+	size_t n;
+	long width = 0, height = 0;
+	int width_line = 0, height_line = 0;
+	bool saw_type = false, saw_map = false;
+	while (!saw_map && next_line(&r, &line, &n)) {
+		if (is_blank(line, n)) continue;
+		size_t k = 0;
+		while (k < n && line[k] != ' ' && line[k] != '\t') k++;
+		const char* value = line + k;
+		size_t vlen = n - k;
+		if (k == 4 && memcmp(line, "type", 4) == 0) {
+			if (saw_type) return gt_fail(err, GT_ERR_FORMAT, "%s:%d: 'type' given twice", name, r.number);
+			saw_type = true;
+		} else if ((k == 5 && memcmp(line, "width", 5) == 0) || (k == 6 && memcmp(line, "height", 6) == 0)) {
+			bool is_width = k == 5;
+			const char* field = is_width ? "width" : "height";
+			if (is_width ? width_line : height_line)
+				return gt_fail(err, GT_ERR_FORMAT, "%s:%d: '%s' given twice", name, r.number, field);
+			long v = parse_positive(value, vlen);
+			if (v < 1)
+				return gt_fail(err, GT_ERR_FORMAT, "%s:%d: '%s' needs a positive integer, got '%.*s'", name, r.number,
+				               field, (int)(vlen > 40 ? 40 : vlen), value);
+			if (v > GT_MAP_MAX_SIDE)
+				return gt_fail(err, GT_ERR_LIMIT, "%s:%d: %s %ld is larger than the limit %d", name, r.number, field, v,
+				               GT_MAP_MAX_SIDE);
+			if (is_width) width = v, width_line = r.number;
+			else height = v, height_line = r.number;
+		} else if (k == 3 && memcmp(line, "map", 3) == 0 && is_blank(value, vlen)) {
+			saw_map = true;
+		} else {
+			return gt_fail(err, GT_ERR_FORMAT, "%s:%d: unexpected header line '%.*s' (expected type, height, width, map)",
+			               name, r.number, (int)(n > 40 ? 40 : n), line);
+		}
+	}
+	if (!saw_map || !width_line || !height_line) {
+		const char* missing = !height_line ? "height" : !width_line ? "width" : "map";
+		return gt_fail(err, GT_ERR_FORMAT, "%s:%d: header has no '%s' line", name, r.number > 0 ? r.number : 1, missing);
+	}
+	if ((uint64_t)width * (uint64_t)height > GT_MAP_MAX_CELLS)
+		return gt_fail(err, GT_ERR_LIMIT, "%s:%d: %ldx%ld map has more than %u cells", name, width_line, width, height,
+		               GT_MAP_MAX_CELLS);
+	// Check the size before allocating so a lying header cannot make us reserve gigabytes.
+	size_t remaining = (size_t)(r.end - r.cur);
+	if (remaining < (size_t)width * (size_t)height)
+		return gt_fail(err, GT_ERR_FORMAT, "%s:%d: header says %ldx%ld but only %zu bytes of rows follow", name,
+		               r.number + 1, width, height, remaining);
+
+	gtMap* m = map_alloc((int)width, (int)height);
+	if (!m) return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory for a %ldx%ld map", name, width, height);
+	for (int y = 0; y < height; y++) {
+		if (!next_line(&r, &line, &n)) {
+			gtMap_Destroy(m);
+			return gt_fail(err, GT_ERR_FORMAT, "%s:%d: file ends after %d of %ld rows", name, r.number + 1, y, height);
+		}
+		if (n != (size_t)width) {
+			gtMap_Destroy(m);
+			return gt_fail(err, GT_ERR_FORMAT, "%s:%d: row %d has %zu characters, expected %ld", name, r.number, y, n,
+			               width);
+		}
+		unsigned char* row = m->blocked + (y + 1) * m->stride + 1;
+		for (int x = 0; x < width; x++) row[x] = !is_free_char(line[x]);
+	}
+	while (next_line(&r, &line, &n)) {
+		if (!is_blank(line, n)) {
+			gtMap_Destroy(m);
+			return gt_fail(err, GT_ERR_FORMAT, "%s:%d: more rows than the header's height %ld", name, r.number, height);
+		}
+	}
+	st = map_finish(m, err);
+	if (st) {
+		gtMap_Destroy(m);
+		return st;
+	}
+	*out = m;
+	return GT_OK;
+}
+
+gtStatus gtMap_Load(const char* path, gtMap** out, gtError* err)
+{
+	*out = NULL;
+	FILE* f = fopen(path, "rb");
+	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	struct stat info;
+	if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_IO, "%s: not a regular file", path);
+	}
+	long long size = (long long)info.st_size;
+	if ((unsigned long long)size > GT_MAP_MAX_FILE_BYTES) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_LIMIT, "%s: %lld bytes is larger than any accepted map", path, size);
+	}
+	char* text = malloc((size_t)size + 1);
+	if (!text) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory reading %lld bytes", path, size);
+	}
+	size_t got = fread(text, 1, (size_t)size, f);
+	int read_error = ferror(f);
+	fclose(f);
+	if (read_error || got != (size_t)size) {
+		free(text);
+		return gt_fail(err, GT_ERR_IO, "%s: read error", path);
+	}
+	gtStatus st = gtMap_Parse(text, got, path, out, err);
+	free(text);
+	return st;
+}
+
+gtStatus gtMap_FromCells(int width, int height, const unsigned char* blocked, gtMap** out, gtError* err)
+{
+	*out = NULL;
+	if (width < 1 || height < 1 || width > GT_MAP_MAX_SIDE || height > GT_MAP_MAX_SIDE ||
+	    (uint64_t)width * (uint64_t)height > GT_MAP_MAX_CELLS)
+		return gt_fail(err, GT_ERR_LIMIT, "map size %dx%d is outside 1..%d per side or above %u cells", width, height,
+		               GT_MAP_MAX_SIDE, GT_MAP_MAX_CELLS);
+	if (!blocked) return gt_fail(err, GT_ERR_INVALID_ARG, "no cells given");
+	gtMap* m = map_alloc(width, height);
+	if (!m) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a %dx%d map", width, height);
+	for (int y = 0; y < height; y++)
+		for (int x = 0; x < width; x++)
+			m->blocked[(y + 1) * m->stride + x + 1] = blocked[(size_t)y * (size_t)width + (size_t)x] != 0;
+	gtStatus st = map_finish(m, err);
+	if (st) {
+		gtMap_Destroy(m);
+		return st;
+	}
+	*out = m;
+	return GT_OK;
+}
+
+gtStatus gtMap_Save(const gtMap* map, const char* path, gtError* err)
+{
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "path too long: %s", path);
+	FILE* f = fopen(tmp, "wb");
+	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+	fprintf(f, "type octile\nheight %d\nwidth %d\nmap\n", map->height, map->width);
+	for (int y = 0; y < map->height; y++) {
+		for (int x = 0; x < map->width; x++) fputc(gt_blocked(map, x, y) ? '@' : '.', f);
+		fputc('\n', f);
+	}
+	bool failed = ferror(f) != 0;
+	failed |= fclose(f) != 0;
+	if (failed || rename(tmp, path) != 0) {
+		remove(tmp);
+		return gt_fail(err, GT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+	}
+	return GT_OK;
+}
+
+int gtMap_Width(const gtMap* map) { return map->width; }
+int gtMap_Height(const gtMap* map) { return map->height; }
+int64_t gtMap_FreeCells(const gtMap* map) { return map->free_cells; }
+uint64_t gtMap_Fingerprint(const gtMap* map) { return map->fingerprint; }
+int gtMap_PinchCount(const gtMap* map) { return map->pinch_count; }
+
+bool gtMap_IsBlocked(const gtMap* map, int cx, int cy)
+{
+	if (cx < 0 || cy < 0 || cx >= map->width || cy >= map->height) return true;
+	return gt_blocked(map, cx, cy) != 0;
+}
+
+const gtVertex* gtMap_Vertices(const gtMap* map, int* count)
+{
+	*count = map->vertex_count;
+	return map->vertices;
+}

@@ -1,0 +1,38 @@
+// Map layout shared by the geometry sources. Not part of the public API.
+#ifndef GRIDTREE_MAP_INTERNAL_H
+#define GRIDTREE_MAP_INTERNAL_H
+
+#include "gridtree/gt_map.h"
+
+struct gtMap {
+	int width, height;
+	int stride;             // width + 2: the grid carries a one-cell blocked border
+	unsigned char* blocked; // (width + 2) * (height + 2) bytes, 1 = blocked
+	int64_t free_cells;
+	gtVertex* vertices;
+	int vertex_count;
+	int pinch_count;
+	uint64_t fingerprint;
+};
+
+// Cells from -1 to width (and height) are addressable thanks to the border.
+static inline int gt_blocked(const gtMap* m, int cx, int cy)
+{
+	return m->blocked[(cy + 1) * m->stride + (cx + 1)];
+}
+
+// Bit i set when incident cell i of grid point (x, y) is blocked:
+// bit 0 = (x-1, y-1), bit 1 = (x, y-1), bit 2 = (x-1, y), bit 3 = (x, y).
+static inline int gt_corner_mask(const gtMap* m, int x, int y)
+{
+	const unsigned char* up = m->blocked + y * m->stride + x; // cell (x-1, y-1)
+	const unsigned char* down = up + m->stride;                // cell (x-1, y)
+	return up[0] | (up[1] << 1) | (down[0] << 2) | (down[1] << 3);
+}
+
+static inline int gt_is_pinch_mask(int mask)
+{
+	return mask == 0x9 || mask == 0x6;
+}
+
+#endif

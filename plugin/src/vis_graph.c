@@ -1,0 +1,195 @@
+// Visibility graph construction: all pairs tested in parallel, collinear pairs dropped.
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "geometry.h"
+#include "map_internal.h"
+#include "status.h"
+#include "vis_graph.h"
+
+typedef struct EdgeList {
+	int32_t* pairs; // (u, w) with u < w
+	size_t count, capacity;
+	bool failed;
+} EdgeList;
+
+typedef struct BuildJob {
+	const gtMap* map;
+	atomic_int next_vertex;
+	EdgeList* lists;
+} BuildJob;
+
+typedef struct Worker {
+	BuildJob* job;
+	int index;
+} Worker;
+
+static bool edge_push(EdgeList* list, int32_t u, int32_t w)
+{
+	if (list->count == list->capacity) {
+		size_t cap = list->capacity ? list->capacity * 2 : 4096;
+		int32_t* grown = realloc(list->pairs, cap * 2 * sizeof *grown);
+		if (!grown) return false;
+		list->pairs = grown;
+		list->capacity = cap;
+	}
+	list->pairs[2 * list->count] = u;
+	list->pairs[2 * list->count + 1] = w;
+	list->count++;
+	return true;
+}
+
+static int gcd(int a, int b)
+{
+	while (b) {
+		int t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+// True when a convex vertex lies strictly inside the segment between two grid points.
+static bool vertex_between(const gtMap* m, gtVertex u, gtVertex w)
+{
+	int dx = w.x - u.x, dy = w.y - u.y;
+	int g = gcd(abs(dx), abs(dy));
+	for (int k = 1; k < g; k++) {
+		int mask = gt_corner_mask(m, u.x + k * dx / g, u.y + k * dy / g);
+		if (mask != 0 && (mask & (mask - 1)) == 0) return true;
+	}
+	return false;
+}
+
+static void* build_worker(void* arg)
+{
+	Worker* self = arg;
+	BuildJob* job = self->job;
+	EdgeList* list = &job->lists[self->index];
+	int n;
+	const gtVertex* v = gtMap_Vertices(job->map, &n);
+	// Vertices are handed out one at a time: early vertices have more partners (u < w).
+	for (;;) {
+		int u = atomic_fetch_add(&job->next_vertex, 1);
+		if (u >= n) break;
+		gtVec2 pu = {v[u].x, v[u].y};
+		for (int w = u + 1; w < n; w++) {
+			if (vertex_between(job->map, v[u], v[w])) continue;
+			gtVec2 pw = {v[w].x, v[w].y};
+			if (!gt_visible_unchecked(job->map, pu, pw)) continue;
+			if (!edge_push(list, u, w)) {
+				list->failed = true;
+				return NULL;
+			}
+		}
+	}
+	return NULL;
+}
+
+int gt_resolve_threads(int requested)
+{
+	if (requested > 0) return requested > 256 ? 256 : requested;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	return cores < 1 ? 1 : cores > 256 ? 256 : (int)cores;
+}
+
+static int compare_int32(const void* a, const void* b)
+{
+	int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
+	return (x > y) - (x < y);
+}
+
+void gt_vis_graph_free(gtVisGraph* g)
+{
+	free(g->offset);
+	free(g->adj);
+	free(g->length);
+	memset(g, 0, sizeof *g);
+}
+
+gtStatus gt_vis_graph_build(const gtMap* map, int threads, gtVisGraph* out, gtError* err)
+{
+	memset(out, 0, sizeof *out);
+	int n;
+	const gtVertex* v = gtMap_Vertices(map, &n);
+	threads = gt_resolve_threads(threads);
+	if (threads > n) threads = n > 0 ? n : 1;
+
+	BuildJob job;
+	job.map = map;
+	atomic_init(&job.next_vertex, 0);
+	job.lists = calloc((size_t)threads, sizeof *job.lists);
+	Worker* workers = calloc((size_t)threads, sizeof *workers);
+	pthread_t* ids = calloc((size_t)threads, sizeof *ids);
+	gtStatus st = GT_OK;
+	if (!job.lists || !workers || !ids) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory starting %d threads", threads);
+		goto done;
+	}
+	int started = 0;
+	for (int i = 0; i < threads; i++) {
+		workers[i].job = &job;
+		workers[i].index = i;
+		if (i > 0 && pthread_create(&ids[i], NULL, build_worker, &workers[i]) != 0) break;
+		started = i + 1;
+	}
+	build_worker(&workers[0]); // the calling thread works too
+	for (int i = 1; i < started; i++) pthread_join(ids[i], NULL);
+
+	size_t total = 0;
+	for (int i = 0; i < threads; i++) {
+		if (job.lists[i].failed) {
+			st = gt_fail(err, GT_ERR_NOMEM, "out of memory collecting visibility edges");
+			goto done;
+		}
+		total += job.lists[i].count;
+	}
+	out->n = n;
+	out->offset = calloc((size_t)n + 1, sizeof *out->offset);
+	out->adj = malloc((2 * total + 1) * sizeof *out->adj);
+	out->length = malloc((2 * total + 1) * sizeof *out->length);
+	if (!out->offset || !out->adj || !out->length) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for %zu visibility edges", total);
+		goto done;
+	}
+	for (int i = 0; i < threads; i++)
+		for (size_t e = 0; e < job.lists[i].count; e++) {
+			out->offset[job.lists[i].pairs[2 * e] + 1]++;
+			out->offset[job.lists[i].pairs[2 * e + 1] + 1]++;
+		}
+	for (int u = 0; u < n; u++) out->offset[u + 1] += out->offset[u];
+	int64_t* fill = malloc(((size_t)n + 1) * sizeof *fill);
+	if (!fill) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for the visibility graph");
+		goto done;
+	}
+	memcpy(fill, out->offset, ((size_t)n + 1) * sizeof *fill);
+	for (int i = 0; i < threads; i++)
+		for (size_t e = 0; e < job.lists[i].count; e++) {
+			int32_t a = job.lists[i].pairs[2 * e], b = job.lists[i].pairs[2 * e + 1];
+			out->adj[fill[a]++] = b;
+			out->adj[fill[b]++] = a;
+		}
+	free(fill);
+	for (int u = 0; u < n; u++) {
+		int64_t lo = out->offset[u], hi = out->offset[u + 1];
+		qsort(out->adj + lo, (size_t)(hi - lo), sizeof *out->adj, compare_int32);
+		for (int64_t e = lo; e < hi; e++) {
+			gtVertex w = v[out->adj[e]];
+			out->length[e] = hypot((double)(w.x - v[u].x), (double)(w.y - v[u].y));
+		}
+	}
+
+done:
+	if (job.lists)
+		for (int i = 0; i < threads; i++) free(job.lists[i].pairs);
+	free(job.lists);
+	free(workers);
+	free(ids);
+	if (st) gt_vis_graph_free(out);
+	return st;
+}

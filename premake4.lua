@@ -1,0 +1,1 @@
+dofile "premake5.lua"

@@ -1,0 +1,82 @@
+-- gridtree build: works with real premake5 (`premake5 gmake`) and Debian's premake4 4.3
+-- (`premake4 --file=premake5.lua gmake`). Makefiles go to build/, binaries to bin/ (release) and
+-- bin/debug/ (AddressSanitizer + UndefinedBehaviorSanitizer).
+local IS_P4 = _PREMAKE_VERSION:sub(1, 1) == "4"
+
+local function when(cfg)
+	if filter then filter { "configurations:" .. cfg } else configuration(cfg) end
+end
+
+local function always()
+	if filter then filter {} else configuration {} end
+end
+
+local function pkg(args)
+	local f = io.popen("pkg-config " .. args .. " 2>/dev/null")
+	local s = f:read("*a") or ""
+	f:close()
+	local t = {}
+	for w in s:gmatch("%S+") do t[#t + 1] = w end
+	return t
+end
+
+local SANITIZE = { "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer" }
+local SYSTEM_LIBS = { "m", "pthread" }
+
+solution "gridtree"
+	configurations { "debug", "release" }
+	language "C"
+	location "build"
+	objdir "build/obj"
+	includedirs { "plugin/include" }
+	buildoptions { "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-D_POSIX_C_SOURCE=200809L" }
+	when "debug"
+		targetdir "bin/debug"
+		defines { "DEBUG" }
+		buildoptions { "-O1", "-g" }
+		buildoptions(SANITIZE)
+		linkoptions(SANITIZE)
+		if IS_P4 then flags { "Symbols" } else symbols "On" end
+	when "release"
+		targetdir "bin"
+		defines { "NDEBUG" }
+		buildoptions { "-O2", "-g" }
+		if IS_P4 then flags { "Symbols" } else symbols "On" end
+	always()
+
+-- The library; -fPIC because it is linked into the Lua module.
+project "gridtree_core"
+	kind "StaticLib"
+	files { "plugin/src/**.c" }
+	includedirs { "plugin/src" }
+	buildoptions { "-fPIC" }
+
+-- bin/gridtree.so, loaded with require "gridtree"; the host provides the Lua API (no -llua).
+project "gridtree_lua"
+	kind "SharedLib"
+	targetname "gridtree"
+	targetprefix ""
+	targetextension ".so"
+	files { "plugin/lua/**.c" }
+	buildoptions(pkg("--cflags lua5.4"))
+	links { "gridtree_core" }
+	links(SYSTEM_LIBS)
+
+-- bin/gridtree, the command-line tool.
+project "gridtree_cli"
+	kind "ConsoleApp"
+	targetname "gridtree"
+	files { "cli/**.c" }
+	links { "gridtree_core" }
+	links(SYSTEM_LIBS)
+
+-- One cmocka program per module: tests/test_<module>.c plus the shared helpers.
+for _, file in ipairs(os.matchfiles("tests/test_*.c")) do
+	local name = path.getbasename(file)
+	project(name)
+		kind "ConsoleApp"
+		files { file, "tests/support/**.c" }
+		includedirs { "tests/support" }
+		links { "gridtree_core", "cmocka" }
+		links(SYSTEM_LIBS)
+end

@@ -1,0 +1,16 @@
+-- The module loads with the stock interpreter and describes itself.
+local h = ...
+local test = h.test
+
+test("require returns the module table", function()
+	local gridtree = require "gridtree"
+	assert(type(gridtree) == "table")
+	assert(package.loaded.gridtree == gridtree)
+end)
+
+test("_VERSION names the library and its version", function()
+	local gridtree = require "gridtree"
+	assert(gridtree._VERSION:match("^gridtree %d+%.%d+%.%d+$"), gridtree._VERSION)
+	assert(gridtree.version() == gridtree._VERSION)
+	assert(math.type(gridtree.version_major) == "integer")
+end)

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs every cmocka program in BIN (default bin/debug) and the Lua tests; the last line is
+# "N passed, N failed". A program that prints no cmocka summary counts as crashed (failed).
+set -u
+BIN=${1:-bin/debug}
+passed=0
+failed=0
+skipped=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+for prog in "$BIN"/test_*; do
+	[ -x "$prog" ] || continue
+	name=$(basename "$prog")
+	"$prog" >"$log" 2>&1
+	rc=$?
+	run=$(sed -n 's/^\[==========\] \([0-9]*\) test(s) run\./\1/p' "$log" | tail -n 1)
+	bad=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$log" | tail -n 1)
+	skip=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s)\./\1/p' "$log" | tail -n 1)
+	grep -E '^(note|skipped):' "$log" | sort -u
+	if [ -z "$run" ]; then
+		echo "CRASH $name (exit $rc, no cmocka summary):"
+		tail -n 30 "$log"
+		failed=$((failed + 1))
+		continue
+	fi
+	bad=${bad:-0}
+	skip=${skip:-0}
+	if [ "$bad" -gt 0 ] || [ "$rc" -ne 0 ]; then
+		grep -E '^\[  (ERROR|FAILED|  LINE) |^\[   LINE   \]|ERROR|Sanitizer|runtime error' "$log" | head -n 40
+		[ "$bad" -eq 0 ] && bad=1 # non-zero exit without a reported failure: a sanitizer report
+	fi
+	ok=$((run - bad - skip))
+	echo "$name: $ok passed, $bad failed, $skip skipped"
+	passed=$((passed + ok))
+	failed=$((failed + bad))
+	skipped=$((skipped + skip))
+done
+
+# Lua tests: the module is built with ASan in debug, so the runtime must be preloaded.
+preload=""
+if [ "$BIN" = bin/debug ]; then preload=$(gcc -print-file-name=libasan.so); fi
+LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="./$BIN/?.so" \
+	lua5.4 tests/lua/run.lua >"$log" 2>&1
+rc=$?
+cat "$log" | grep -v '^lua: [0-9]* passed' | grep -E 'FAIL|error|Error' | head -n 40
+line=$(grep -E '^lua: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+if [ -z "$line" ]; then
+	echo "CRASH lua tests (exit $rc):"
+	tail -n 30 "$log"
+	failed=$((failed + 1))
+else
+	lp=$(echo "$line" | sed 's/^lua: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/')
+	lf=$(echo "$line" | sed 's/^lua: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/')
+	[ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && lf=1
+	echo "lua: $lp passed, $lf failed"
+	passed=$((passed + lp))
+	failed=$((failed + lf))
+fi
+
+[ "$skipped" -gt 0 ] && echo "($skipped skipped: benchmark data absent)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

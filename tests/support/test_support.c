@@ -1,0 +1,181 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+gtMap* test_map_from_rows(const char* rows)
+{
+	int width = (int)strcspn(rows, "\n"), height = 0;
+	unsigned char* cells = malloc(strlen(rows) + 1);
+	assert_non_null(cells);
+	for (const char* p = rows; *p;) {
+		size_t n = strcspn(p, "\n");
+		assert_int_equal(n, width);
+		for (size_t x = 0; x < n; x++) cells[height * width + (int)x] = p[x] != '.';
+		height++;
+		p += n;
+		if (*p) p++;
+	}
+	gtMap* map = NULL;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(width, height, cells, &map, &err), GT_OK);
+	free(cells);
+	return map;
+}
+
+const char* test_data_dir(void)
+{
+	static char dir[1024];
+	static int state; // 0 unknown, 1 found, -1 absent
+	if (state == 0) {
+		const char* env = getenv("GRIDTREE_DATA");
+		snprintf(dir, sizeof dir, "%s", env && *env ? env : "../shared/data");
+		char probe[1100];
+		snprintf(probe, sizeof probe, "%s/maps", dir);
+		state = access(probe, R_OK) == 0 ? 1 : -1;
+		if (state < 0)
+			fprintf(stderr, "note: benchmark data not found at %s (set GRIDTREE_DATA); tests that need it are skipped\n",
+			        dir);
+	}
+	return state > 0 ? dir : NULL;
+}
+
+const char* test_data_path(const char* relative)
+{
+	static char path[2048];
+	snprintf(path, sizeof path, "%s/%s", test_data_dir(), relative);
+	return path;
+}
+
+gtMap* test_load_shared_map(const char* suite, const char* name)
+{
+	if (!test_data_dir()) {
+		skip();
+		return NULL;
+	}
+	char rel[256];
+	snprintf(rel, sizeof rel, "maps/%s/%s.map", suite, name);
+	gtMap* map = NULL;
+	gtError err;
+	if (gtMap_Load(test_data_path(rel), &map, &err) != GT_OK) fail_msg("%s", err.message);
+	return map;
+}
+
+uint64_t test_rng_next(TestRng* rng)
+{
+	uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int test_rng_int(TestRng* rng, int n)
+{
+	return (int)(test_rng_next(rng) % (uint64_t)n);
+}
+
+gtVec2 test_random_point(const gtMap* map, TestRng* rng)
+{
+	int w = gtMap_Width(map), h = gtMap_Height(map);
+	for (;;) {
+		gtVec2 p;
+		int kind = test_rng_int(rng, 3);
+		p.x = test_rng_int(rng, w + 1);
+		p.y = test_rng_int(rng, h + 1);
+		if (kind >= 1) p.x += test_rng_int(rng, 64) / 64.0; // on a horizontal cell edge
+		if (kind == 2) p.y += test_rng_int(rng, 64) / 64.0; // inside a cell
+		if (gtMap_CheckPoint(map, p) == GT_POINT_VALID) return p;
+	}
+}
+
+// Exact arithmetic for the twin: coordinates are scaled by 2^40 to integers (< 2^47 on maps up to
+// 64 cells) and products are taken in 128 bits.
+__extension__ typedef __int128 Wide;
+#define TWIN_SCALE ((int64_t)1 << 40)
+
+typedef struct Frac {
+	int64_t num, den; // den > 0
+} Frac;
+
+static bool frac_less(Frac a, Frac b)
+{
+	return (Wide)a.num * b.den < (Wide)b.num * a.den;
+}
+
+// Narrows the open parameter interval (lo, hi) to where lo_bound < a + t*d < hi_bound.
+static bool clip_axis(int64_t a, int64_t d, int64_t lo_bound, int64_t hi_bound, Frac* lo, Frac* hi)
+{
+	if (d == 0) return lo_bound < a && a < hi_bound;
+	Frac t0 = {lo_bound - a, d}, t1 = {hi_bound - a, d};
+	if (d < 0) { // dividing by a negative swaps the bounds
+		t0.num = a - hi_bound;
+		t0.den = -d;
+		t1.num = a - lo_bound;
+		t1.den = -d;
+	}
+	if (frac_less(*lo, t0)) *lo = t0;
+	if (frac_less(t1, *hi)) *hi = t1;
+	return frac_less(*lo, *hi);
+}
+
+static int64_t to_fixed(double v)
+{
+	double scaled = v * (double)TWIN_SCALE;
+	if (scaled != floor(scaled)) fail_msg("twin needs coordinates on the 2^-40 grid, got %.17g", v);
+	return (int64_t)scaled;
+}
+
+bool test_brute_visible(const gtMap* map, gtVec2 a, gtVec2 b)
+{
+	const int64_t S = TWIN_SCALE;
+	int w = gtMap_Width(map), h = gtMap_Height(map);
+	assert_true(w <= 64 && h <= 64);
+	int64_t ax = to_fixed(a.x), ay = to_fixed(a.y), bx = to_fixed(b.x), by = to_fixed(b.y);
+	int64_t dx = bx - ax, dy = by - ay;
+	if (dx == 0 && dy == 0) return true;
+	// Endpoint at a pinch point: must leave into the free cell on its +x side.
+	int64_t ends[2][4] = {{ax, ay, dx, dy}, {bx, by, -dx, -dy}};
+	for (int e = 0; e < 2; e++) {
+		if (ends[e][0] % S || ends[e][1] % S) continue;
+		int x = (int)(ends[e][0] / S), y = (int)(ends[e][1] / S);
+		if (gtMap_ClassifyCorner(map, x, y) != GT_CORNER_PINCH) continue;
+		bool free_below = !gtMap_IsBlocked(map, x, y);
+		if (ends[e][2] < 0 || (free_below ? ends[e][3] < 0 : ends[e][3] > 0)) return false;
+	}
+	// 1. the open segment meets the interior of a blocked cell (cells one outside the map too)
+	for (int cy = -1; cy <= h; cy++)
+		for (int cx = -1; cx <= w; cx++) {
+			if (!gtMap_IsBlocked(map, cx, cy)) continue;
+			Frac lo = {0, 1}, hi = {1, 1};
+			if (clip_axis(ax, dx, cx * S, (cx + 1) * S, &lo, &hi) && clip_axis(ay, dy, cy * S, (cy + 1) * S, &lo, &hi))
+				return false;
+		}
+	// 2. the segment runs along an edge between two blocked cells
+	if (dx == 0 && ax % S == 0) {
+		int X = (int)(ax / S);
+		for (int j = 0; j < h; j++)
+			if (gtMap_IsBlocked(map, X - 1, j) && gtMap_IsBlocked(map, X, j) && (ay < by ? ay : by) < (j + 1) * S &&
+			    (ay > by ? ay : by) > j * S)
+				return false;
+	}
+	if (dy == 0 && ay % S == 0) {
+		int Y = (int)(ay / S);
+		for (int j = 0; j < w; j++)
+			if (gtMap_IsBlocked(map, j, Y - 1) && gtMap_IsBlocked(map, j, Y) && (ax < bx ? ax : bx) < (j + 1) * S &&
+			    (ax > bx ? ax : bx) > j * S)
+				return false;
+	}
+	// 3. a pinch point strictly inside the segment
+	for (int y = 0; y <= h; y++)
+		for (int x = 0; x <= w; x++) {
+			if (gtMap_ClassifyCorner(map, x, y) != GT_CORNER_PINCH) continue;
+			int64_t px = x * S - ax, py = y * S - ay;
+			if ((Wide)px * dy - (Wide)py * dx != 0) continue;
+			Wide dot = (Wide)px * dx + (Wide)py * dy;
+			if (dot > 0 && dot < (Wide)dx * dx + (Wide)dy * dy) return false;
+		}
+	return true;
+}

@@ -1,0 +1,180 @@
+// MovingAI map parsing: valid files, every kind of malformed file, save/load, random corruption.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+static gtMap* parse_ok(const char* text)
+{
+	gtMap* m = NULL;
+	gtError err = {0};
+	if (gtMap_Parse(text, strlen(text), "ok.map", &m, &err) != GT_OK) fail_msg("%s", err.message);
+	return m;
+}
+
+// Parsing fails with `status` and a message containing every fragment (file:line and problem).
+static void expect_error(const char* text, size_t length, gtStatus status, const char* where, const char* what)
+{
+	gtMap* m = (gtMap*)1;
+	gtError err = {0};
+	gtStatus st = gtMap_Parse(text, length, "bad.map", &m, &err);
+	assert_null(m);
+	if (st != status) fail_msg("status %s, expected %s: %s", gtStatusName(st), gtStatusName(status), err.message);
+	if (!strstr(err.message, where) || !strstr(err.message, what))
+		fail_msg("message '%s' lacks '%s' or '%s'", err.message, where, what);
+}
+
+static void expect_text_error(const char* text, gtStatus status, const char* where, const char* what)
+{
+	expect_error(text, strlen(text), status, where, what);
+}
+
+static void test_parses_valid_map(void** state)
+{
+	(void)state;
+	gtMap* m = parse_ok("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n.GS@\r\nT...\r\n..@.\r\n\r\n\n");
+	assert_int_equal(gtMap_Width(m), 4);
+	assert_int_equal(gtMap_Height(m), 3);
+	assert_int_equal(gtMap_FreeCells(m), 9);
+	assert_false(gtMap_IsBlocked(m, 0, 0));
+	assert_false(gtMap_IsBlocked(m, 1, 0)); // G
+	assert_false(gtMap_IsBlocked(m, 2, 0)); // S
+	assert_true(gtMap_IsBlocked(m, 3, 0));  // @
+	assert_true(gtMap_IsBlocked(m, 0, 1));  // T (trees) are blocked
+	assert_true(gtMap_IsBlocked(m, -1, 0)); // outside
+	assert_true(gtMap_IsBlocked(m, 4, 0));
+	assert_true(gtMap_IsBlocked(m, 0, 3));
+	gtMap_Destroy(m);
+	// Header fields in another order, no final newline.
+	m = parse_ok("width 2\nheight 1\ntype octile\nmap\n..");
+	assert_int_equal(gtMap_Width(m), 2);
+	assert_int_equal(gtMap_Height(m), 1);
+	gtMap_Destroy(m);
+}
+
+static void test_rejects_malformed_headers(void** state)
+{
+	(void)state;
+	expect_error("", 0, GT_ERR_FORMAT, "bad.map:1", "empty");
+	expect_text_error("type octile\nwidth 4\nmap\n....\n", GT_ERR_FORMAT, "bad.map:3", "'height'");
+	expect_text_error("type octile\nheight 1\nmap\n....\n", GT_ERR_FORMAT, "bad.map:3", "'width'");
+	expect_text_error("type octile\nheight 1\nwidth 4\n", GT_ERR_FORMAT, "bad.map:3", "'map'");
+	expect_text_error("type octile\nheight x\nwidth 4\nmap\n....\n", GT_ERR_FORMAT, "bad.map:2", "positive integer");
+	expect_text_error("type octile\nheight 0\nwidth 4\nmap\n", GT_ERR_FORMAT, "bad.map:2", "positive integer");
+	expect_text_error("type octile\nheight -3\nwidth 4\nmap\n", GT_ERR_FORMAT, "bad.map:2", "positive integer");
+	expect_text_error("type octile\nheight 2\nheight 2\nwidth 4\nmap\n", GT_ERR_FORMAT, "bad.map:3", "twice");
+	expect_text_error("type octile\nheight 1\nwidth 4\ncolour red\nmap\n....\n", GT_ERR_FORMAT, "bad.map:4",
+	                  "unexpected header line");
+	expect_text_error("type octile\nheight 99999\nwidth 4\nmap\n", GT_ERR_LIMIT, "bad.map:2", "limit");
+	expect_text_error("type octile\nheight 60000\nwidth 60000\nmap\n", GT_ERR_LIMIT, "bad.map:3", "cells");
+	expect_text_error("type octile\nheight 1000\nwidth 1000\nmap\n....\n", GT_ERR_FORMAT, "bad.map:5",
+	                  "only 5 bytes");
+}
+
+static void test_rejects_malformed_rows(void** state)
+{
+	(void)state;
+	expect_text_error("type octile\nheight 3\nwidth 4\nmap\n....\n..\n......\n", GT_ERR_FORMAT, "bad.map:6",
+	                  "row 1 has 2 characters, expected 4");
+	expect_text_error("type octile\nheight 2\nwidth 4\nmap\n....\n.....\n", GT_ERR_FORMAT, "bad.map:6",
+	                  "row 1 has 5 characters");
+	expect_text_error("type octile\nheight 2\nwidth 2\nmap\n..\n..\n..\n", GT_ERR_FORMAT, "bad.map:7",
+	                  "more rows than the header's height 2");
+	expect_text_error("type octile\nheight 3\nwidth 4\nmap\n.......\n....\n", GT_ERR_FORMAT, "bad.map:5",
+	                  "row 0 has 7");
+	expect_text_error("type octile\nheight 4\nwidth 2\nmap\n..\n..\n..", GT_ERR_FORMAT, "bad.map:8",
+	                  "file ends after 3 of 4 rows");
+	static const char binary[] = "type octile\nheight 1\nwidth 4\nmap\n.\0..\n";
+	expect_error(binary, sizeof binary - 1, GT_ERR_FORMAT, "bad.map:5", "binary data (byte 0x00");
+	static const char garbage[] = {'\x7f', 'E', 'L', 'F', 2, 1, 1, 0, 0, 0};
+	expect_error(garbage, sizeof garbage, GT_ERR_FORMAT, "bad.map:1", "binary data");
+}
+
+static void test_load_reports_io_errors(void** state)
+{
+	(void)state;
+	gtMap* m = (gtMap*)1;
+	gtError err;
+	assert_int_equal(gtMap_Load("/nonexistent/dir/x.map", &m, &err), GT_ERR_IO);
+	assert_null(m);
+	assert_non_null(strstr(err.message, "/nonexistent/dir/x.map"));
+	assert_int_equal(gtMap_Load("/", &m, &err), GT_ERR_IO); // a directory
+	assert_non_null(strstr(err.message, "not a regular file"));
+}
+
+static void test_save_load_round_trip(void** state)
+{
+	(void)state;
+	gtMap* m = test_map_from_rows("..@..\n.@@..\n.....");
+	char path[] = "/tmp/gridtree_test_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	gtError err;
+	assert_int_equal(gtMap_Save(m, path, &err), GT_OK);
+	gtMap* back;
+	assert_int_equal(gtMap_Load(path, &back, &err), GT_OK);
+	assert_true(gtMap_Fingerprint(m) == gtMap_Fingerprint(back));
+	assert_int_equal(gtMap_FreeCells(back), 12);
+	gtMap* other = test_map_from_rows("..@..\n.@@..\n....@");
+	assert_true(gtMap_Fingerprint(m) != gtMap_Fingerprint(other));
+	remove(path);
+	gtMap_Destroy(m);
+	gtMap_Destroy(back);
+	gtMap_Destroy(other);
+}
+
+// Random byte changes and truncations never crash or leak; every failure carries a message.
+static void test_survives_random_corruption(void** state)
+{
+	(void)state;
+	const char* good = "type octile\nheight 4\nwidth 6\nmap\n......\n..@@..\n..@@..\n......\n";
+	size_t n = strlen(good);
+	char buffer[128];
+	TestRng rng = {99};
+	int accepted = 0, rejected = 0;
+	const char bytes[] = {'.', '@', '\n', '\r', ' ', '0', '9', 'x', '\0', '\x80', '\xff', '-'};
+	for (int i = 0; i < 20000; i++) {
+		memcpy(buffer, good, n);
+		size_t len = n;
+		int edits = 1 + test_rng_int(&rng, 3);
+		for (int e = 0; e < edits; e++) buffer[test_rng_int(&rng, (int)len)] = bytes[test_rng_int(&rng, sizeof bytes)];
+		if (test_rng_int(&rng, 4) == 0) len = (size_t)test_rng_int(&rng, (int)len + 1);
+		gtMap* m = NULL;
+		gtError err = {0};
+		if (gtMap_Parse(buffer, len, "fuzz.map", &m, &err) == GT_OK) {
+			assert_non_null(m);
+			assert_true(gtMap_Width(m) >= 1 && gtMap_Height(m) >= 1);
+			gtMap_Destroy(m);
+			accepted++;
+		} else {
+			assert_null(m);
+			assert_non_null(strstr(err.message, "fuzz.map:"));
+			rejected++;
+		}
+	}
+	assert_true(accepted > 100 && rejected > 100);
+}
+
+static void test_from_cells_limits(void** state)
+{
+	(void)state;
+	unsigned char cells[4] = {0};
+	gtMap* m = (gtMap*)1;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(0, 4, cells, &m, &err), GT_ERR_LIMIT);
+	assert_null(m);
+	assert_int_equal(gtMap_FromCells(70000, 1, cells, &m, &err), GT_ERR_LIMIT);
+	assert_int_equal(gtMap_FromCells(2, 2, NULL, &m, &err), GT_ERR_INVALID_ARG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parses_valid_map),       cmocka_unit_test(test_rejects_malformed_headers),
+	    cmocka_unit_test(test_rejects_malformed_rows), cmocka_unit_test(test_load_reports_io_errors),
+	    cmocka_unit_test(test_save_load_round_trip),   cmocka_unit_test(test_survives_random_corruption),
+	    cmocka_unit_test(test_from_cells_limits),
+	};
+	return cmocka_run_group_tests_name("map", tests, NULL, NULL);
+}
