@@ -37,26 +37,35 @@ for prog in "$BIN"/test_*; do
 	skipped=$((skipped + skip))
 done
 
+# Runs a script that ends with "LABEL: N passed, N failed" and adds its counts.
+run_script() {
+	local label=$1 line p f rc
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	grep -E '^FAIL' -A 6 "$log" | grep -v -E "^$label: [0-9]+ passed" | head -n 40
+	line=$(grep -E "^$label: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "CRASH $label tests (exit $rc):"
+		tail -n 30 "$log"
+		failed=$((failed + 1))
+		return
+	fi
+	p=$(echo "$line" | sed "s/^$label: \([0-9]*\) passed.*/\1/")
+	f=$(echo "$line" | sed "s/^$label: [0-9]* passed, \([0-9]*\) failed.*/\1/")
+	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1 # non-zero exit without a reported failure
+	echo "$label: $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+# The command-line tool, against the same build.
+run_script cli tests/test_cli.sh "$BIN/gridtree"
+
 # Lua tests: the module is built with ASan in debug, so the runtime must be preloaded.
 preload=""
 if [ "$BIN" = bin/debug ]; then preload=$(gcc -print-file-name=libasan.so); fi
-LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="./$BIN/?.so" \
-	lua5.4 tests/lua/run.lua >"$log" 2>&1
-rc=$?
-cat "$log" | grep -v '^lua: [0-9]* passed' | grep -E 'FAIL|error|Error' | head -n 40
-line=$(grep -E '^lua: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-if [ -z "$line" ]; then
-	echo "CRASH lua tests (exit $rc):"
-	tail -n 30 "$log"
-	failed=$((failed + 1))
-else
-	lp=$(echo "$line" | sed 's/^lua: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/')
-	lf=$(echo "$line" | sed 's/^lua: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/')
-	[ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && lf=1
-	echo "lua: $lp passed, $lf failed"
-	passed=$((passed + lp))
-	failed=$((failed + lf))
-fi
+run_script lua env LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="./$BIN/?.so" lua5.4 tests/lua/run.lua
 
 [ "$skipped" -gt 0 ] && echo "($skipped skipped: benchmark data absent)"
 echo "$passed passed, $failed failed"

@@ -216,12 +216,32 @@ static void test_oracle_matches_twin_on_random_maps(void** state)
 	assert_true(finite > 150 && infinite > 5);
 }
 
+// The bundled map runs on a fresh clone without the benchmark data.
+static void test_bundled_map_matches_twin(void** state)
+{
+	(void)state;
+	gtMap* m;
+	gtError err;
+	if (gtMap_Load("assets/maps/small.map", &m, &err) != GT_OK) fail_msg("%s", err.message);
+	gtOracle* o = make_oracle(m);
+	TestRng rng = {5};
+	for (int q = 0; q < 40; q++) {
+		gtVec2 s = test_random_point(m, &rng), t = test_random_point(m, &rng);
+		double expect = twin_distance(m, s, t);
+		assert_false(isinf(expect)); // one connected region by construction
+		assert_float_equal(distance(o, s.x, s.y, t.x, t.y), expect, 1e-9 * (1 + expect));
+		check_path(o, m, s, t, expect);
+	}
+	gtOracle_Destroy(o);
+	gtMap_Destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_example_graph_and_distances), cmocka_unit_test(test_collinear_vertices_are_not_joined),
 	    cmocka_unit_test(test_errors_and_unreachable),      cmocka_unit_test(test_paths_avoid_pinch_points),
-	    cmocka_unit_test(test_oracle_matches_twin_on_random_maps),
+	    cmocka_unit_test(test_oracle_matches_twin_on_random_maps), cmocka_unit_test(test_bundled_map_matches_twin),
 	};
 	return cmocka_run_group_tests_name("oracle", tests, NULL, NULL);
 }

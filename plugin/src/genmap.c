@@ -400,11 +400,11 @@ static gtStatus gen_arena(Grid* g, Rng* rng, gtError* err)
 		int x = rng_range(rng, 1, w - 2), y = rng_range(rng, 1, h - 2);
 		int kind = rng_below(rng, 100);
 		if (kind < 60) {
-			// Pillars: mostly square, now and then a 1x2 or 2x3 post.
-			int s = rng_range(rng, 1, 3);
-			int s2 = rng_below(rng, 4) == 0 ? imax(1, s - 1 + 2 * rng_below(rng, 2)) : s;
-			s2 = imin(s2, 3);
-			parts[0] = (Rect){x, y, x + s - 1, y + s2 - 1};
+			// Pillars: mostly square, now and then an oblong post (1x2, 2x1, 3x2 or 2x3).
+			int s = rng_range(rng, 1, 3), s2 = s;
+			if (rng_below(rng, 4) == 0) s2 = s == 1 ? 2 : s - 1;
+			if (rng_below(rng, 2)) parts[0] = (Rect){x, y, x + s - 1, y + s2 - 1};
+			else parts[0] = (Rect){x, y, x + s2 - 1, y + s - 1};
 		} else if (kind < 85) {
 			int len = rng_range(rng, 3, long_max), th = rng_range(rng, 1, thick_max);
 			parts[0] = rng_below(rng, 2) ? (Rect){x, y, x + len - 1, y + th - 1} : (Rect){x, y, x + th - 1, y + len - 1};

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Command-line behaviour of bin/gridtree (run against the sanitizer build by run_all.sh).
+# Prints "cli: N passed, N failed" as its last line.
+set -u
+GT=${1:-bin/debug/gridtree}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+export ASAN_OPTIONS=detect_leaks=1
+
+check() { # name, then a command that must succeed
+	local name=$1
+	shift
+	if "$@" >"$tmp/out" 2>"$tmp/err" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/err"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL $name"
+		head -n 5 "$tmp/out" "$tmp/err"
+	fi
+}
+
+# The command must exit with a non-zero code (not a crash) and stderr must contain the text.
+fails_with() {
+	local text=$1
+	shift
+	"$@" >"$tmp/fout" 2>"$tmp/ferr"
+	local rc=$?
+	[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -q -F -- "$text" "$tmp/ferr" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/ferr"
+}
+
+cat >"$tmp/block.map" <<'MAP'
+type octile
+height 4
+width 6
+map
+......
+..@@..
+..@@..
+......
+MAP
+
+info_has() { "$GT" info "$tmp/block.map" | grep -q -x -F "$1"; }
+check "info width" info_has "width 6"
+check "info height" info_has "height 4"
+check "info free cells" info_has "free_cells 20"
+check "info convex vertices" info_has "convex_vertices 4"
+check "info pinch points" info_has "pinch_points 0"
+check "info vg edges" info_has "vg_edges 4"
+
+dist_is() { # input line, expected output line
+	[ "$(printf '%s\n' "$1" | "$GT" dist "$tmp/block.map")" = "$2" ]
+}
+check "dist around the block" dist_is "0 2 6 2" "6.472135955"
+check "dist straight" dist_is "0 0 6 0" "6.000000000"
+check "dist doubles" dist_is "0.5 0.5 0.5 3.5" "3.000000000"
+check "dist point in a wall" dist_is "2.5 1.5 0 0" "invalid"
+check "dist off the map" dist_is "-1 0 0 0" "invalid"
+check "dist nan" dist_is "nan 0 0 0" "invalid"
+check "dist method oracle" bash -c "echo '0 0 6 0' | '$GT' dist '$tmp/block.map' --method oracle | grep -qx 6.000000000"
+three_lines() { [ "$(printf '0 0 1 1\n\n2 1 4 1\n0 0 0 4\n' | "$GT" dist "$tmp/block.map" | wc -l)" -eq 3 ]; }
+check "dist skips blank lines" three_lines
+path_is() { [ "$(printf '%s\n' "$1" | "$GT" path "$tmp/block.map")" = "$2" ]; }
+check "path around the block" path_is "0 2 6 2" "0.000000000 2.000000000 2.000000000 1.000000000 4.000000000 1.000000000 6.000000000 2.000000000"
+check "path invalid" path_is "3 1.5 0 0" "invalid"
+
+cat >"$tmp/split.map" <<'MAP'
+type octile
+height 2
+width 3
+map
+.@.
+.@.
+MAP
+unreachable() { [ "$(echo '0 0 3 2' | "$GT" dist "$tmp/split.map")" = inf ] && [ "$(echo '0 0 3 2' | "$GT" path "$tmp/split.map")" = unreachable ]; }
+check "unreachable" unreachable
+
+check "malformed query line" fails_with "stdin:2: expected four numbers" bash -c "printf '0 0 1 1\n0 0 1\n' | '$GT' dist '$tmp/block.map'"
+check "trailing garbage" fails_with "stdin:1:" bash -c "echo '0 0 1 1 x' | '$GT' path '$tmp/block.map'"
+check "unknown method" fails_with "unknown --method 'ehl'" "$GT" dist "$tmp/block.map" --method ehl
+check "unknown option" fails_with "unknown option '--bogus'" "$GT" info "$tmp/block.map" --bogus 1
+check "unknown command" fails_with "unknown command 'frobnicate'" "$GT" frobnicate
+check "missing map file" fails_with "$tmp/none.map: cannot open" "$GT" info "$tmp/none.map"
+
+printf 'type octile\nheight 3\nwidth 4\nmap\n....\n..\n....\n' >"$tmp/short.map"
+check "short row" fails_with "short.map:6: row 1 has 2 characters, expected 4" "$GT" info "$tmp/short.map"
+printf 'type octile\nwidth 4\nmap\n....\n' >"$tmp/nohead.map"
+check "missing height" fails_with "nohead.map:3: header has no 'height' line" "$GT" info "$tmp/nohead.map"
+printf 'type octile\nheight 4\nwidth 1\nmap\n.\n.\n' >"$tmp/fewrows.map"
+check "missing rows" fails_with "fewrows.map:7: file ends after 2 of 4 rows" "$GT" info "$tmp/fewrows.map"
+printf 'type octile\nheight 3\nwidth 4\nmap\n....\n....\n' >"$tmp/fewbytes.map"
+check "too few bytes" fails_with "fewbytes.map:5: header says 4x3 but only 10 bytes of rows follow" "$GT" info "$tmp/fewbytes.map"
+printf 'type octile\nheight 40000\nwidth 40000\nmap\n' >"$tmp/huge.map"
+check "absurd size" fails_with "huge.map:3: 40000x40000 map has more than" "$GT" info "$tmp/huge.map"
+: >"$tmp/empty.map"
+check "empty file" fails_with "empty.map:1: empty file" "$GT" info "$tmp/empty.map"
+head -c 3000 /dev/urandom >"$tmp/garbage.map"
+printf '\x00' >>"$tmp/garbage.map"
+check "binary garbage" fails_with "garbage.map:" "$GT" info "$tmp/garbage.map"
+
+printf 'version 1\n0\tblock.map\t6\t4\t0\t2\t6\t2\t7.66\n0\tblock.map\t6\t4\t0\t0\t6\t0\t6\n' >"$tmp/block.scen"
+scen_ok() { "$GT" scen "$tmp/block.map" "$tmp/block.scen" >"$tmp/scen" && grep -qx "queries 2" "$tmp/scen" && grep -qx "over_octile 0" "$tmp/scen" && grep -q "^mean_us " "$tmp/scen"; }
+check "scen counts" scen_ok
+printf 'version 1\n0\tother.map\t9\t9\t0\t0\t1\t1\t1.5\n' >"$tmp/other.scen"
+check "scen for another map" fails_with "is for a 9x9 map" "$GT" scen "$tmp/block.map" "$tmp/other.scen"
+printf 'version 1\n0\tblock.map\t6\t4\t0\t0\n' >"$tmp/bad.scen"
+check "scen malformed" fails_with "bad.scen:2: expected" "$GT" scen "$tmp/block.map" "$tmp/bad.scen"
+
+genmap_ok() {
+	"$GT" genmap --style "$1" --width 40 --height 30 --seed 3 -o "$tmp/g.map" >/dev/null &&
+		"$GT" info "$tmp/g.map" | grep -qx "width 40" &&
+		"$GT" genmap --style "$1" --width 40 --height 30 --seed 3 -o "$tmp/g2.map" >/dev/null && cmp -s "$tmp/g.map" "$tmp/g2.map"
+}
+check "genmap rooms" genmap_ok rooms
+check "genmap caves" genmap_ok caves
+check "genmap arena" genmap_ok arena
+check "genmap bad style" fails_with "unknown map style 'forest'" "$GT" genmap --style forest --width 40 --height 30 --seed 1 -o "$tmp/x.map"
+check "genmap bad width" fails_with "--width must be an integer" "$GT" genmap --style caves --width 2 --height 30 --seed 1 -o "$tmp/x.map"
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
