@@ -16,7 +16,7 @@ for prog in "$BIN"/test_*; do
 	rc=$?
 	run=$(sed -n 's/^\[==========\] \([0-9]*\) test(s) run\./\1/p' "$log" | tail -n 1)
 	bad=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$log" | tail -n 1)
-	skip=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s)\./\1/p' "$log" | tail -n 1)
+	skip=$(sed -n "s/^\[  SKIPPED \] \([0-9]*\) test(s), listed below:/\1/p" "$log" | tail -n 1)
 	grep -E '^(note|skipped):' "$log" | sort -u
 	if [ -z "$run" ]; then
 		echo "CRASH $name (exit $rc, no cmocka summary):"
