@@ -159,28 +159,6 @@ static double twin_distance(const gtMap* m, gtVec2 s, gtVec2 t)
 	return result;
 }
 
-static void check_path(gtOracle* o, const gtMap* m, gtVec2 s, gtVec2 t, double expect)
-{
-	gtVec2 pts[512];
-	int count;
-	double d;
-	gtError err;
-	assert_int_equal(gtOracle_Path(o, s, t, pts, 512, &count, &d, &err), GT_OK);
-	if (isinf(expect)) {
-		assert_int_equal(count, 0);
-		return;
-	}
-	assert_true(count >= 2);
-	assert_true(pts[0].x == s.x && pts[0].y == s.y && pts[count - 1].x == t.x && pts[count - 1].y == t.y);
-	double length = 0;
-	for (int i = 0; i + 1 < count; i++) {
-		assert_true(test_brute_visible(m, pts[i], pts[i + 1]));
-		length += hypot(pts[i + 1].x - pts[i].x, pts[i + 1].y - pts[i].y);
-	}
-	assert_float_equal(length, expect, 1e-9 * (1 + expect));
-	assert_float_equal(d, expect, 1e-9 * (1 + expect));
-}
-
 static void test_oracle_matches_twin_on_random_maps(void** state)
 {
 	(void)state;
@@ -208,7 +186,7 @@ static void test_oracle_matches_twin_on_random_maps(void** state)
 				finite++;
 			}
 			assert_float_equal(distance(o, t.x, t.y, s.x, s.y), got, 1e-9 * (1 + got)); // symmetry
-			check_path(o, m, s, t, expect);
+			test_check_path(o, m, s, t, expect);
 		}
 		gtOracle_Destroy(o);
 		gtMap_Destroy(m);
@@ -230,7 +208,7 @@ static void test_bundled_map_matches_twin(void** state)
 		double expect = twin_distance(m, s, t);
 		assert_false(isinf(expect)); // one connected region by construction
 		assert_float_equal(distance(o, s.x, s.y, t.x, t.y), expect, 1e-9 * (1 + expect));
-		check_path(o, m, s, t, expect);
+		test_check_path(o, m, s, t, expect);
 	}
 	gtOracle_Destroy(o);
 	gtMap_Destroy(m);

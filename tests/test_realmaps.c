@@ -70,27 +70,6 @@ static void test_pinch_scenario_matches_polyanya(void** state)
 	gtMap_Destroy(m);
 }
 
-static void check_path(gtOracle* o, const gtMap* m, gtVec2 s, gtVec2 t, double expect, gtVec2* pts, int capacity)
-{
-	int count;
-	double d;
-	gtError err;
-	assert_int_equal(gtOracle_Path(o, s, t, pts, capacity, &count, &d, &err), GT_OK);
-	assert_float_equal(d, expect, 1e-9 * (1 + expect));
-	if (isinf(expect)) {
-		assert_int_equal(count, 0);
-		return;
-	}
-	assert_true(pts[0].x == s.x && pts[0].y == s.y && pts[count - 1].x == t.x && pts[count - 1].y == t.y);
-	double length = 0;
-	for (int i = 0; i + 1 < count; i++) {
-		if (!gtMap_Visible(m, pts[i], pts[i + 1]))
-			fail_msg("path step (%g,%g)-(%g,%g) is not visible", pts[i].x, pts[i].y, pts[i + 1].x, pts[i + 1].y);
-		length += hypot(pts[i + 1].x - pts[i].x, pts[i + 1].y - pts[i].y);
-	}
-	assert_float_equal(length, expect, 1e-9 * (1 + expect));
-}
-
 static void run_map(const char* suite, const char* name)
 {
 	gtMap* m = test_load_shared_map(suite, name);
@@ -98,9 +77,7 @@ static void run_map(const char* suite, const char* name)
 	gtOracle* o;
 	gtError err;
 	assert_int_equal(gtOracle_Create(m, 0, &o, &err), GT_OK);
-	int n, count;
-	gtMap_Vertices(m, &n);
-	gtVec2* pts = test_malloc(sizeof *pts * (size_t)(n + 2));
+	int count;
 	const gtScenarioEntry* e = gtScenario_Entries(sc, &count);
 	int step = count > 120 ? count / 120 : 1, checked = 0;
 	for (int i = 0; i < count; i += step) {
@@ -114,7 +91,7 @@ static void run_map(const char* suite, const char* name)
 		double straight = hypot(e[i].goal.x - e[i].start.x, e[i].goal.y - e[i].start.y);
 		assert_true(d >= straight - 1e-9);
 		assert_float_equal(d, back, 1e-9 * (1 + d));
-		check_path(o, m, e[i].start, e[i].goal, d, pts, n + 2);
+		test_check_path(o, m, e[i].start, e[i].goal, d);
 		checked++;
 	}
 	// Random points of every kind, also across components: symmetry and valid paths.
@@ -126,10 +103,9 @@ static void run_map(const char* suite, const char* name)
 		assert_int_equal(gtOracle_Distance(o, t, s, &back, &err), GT_OK);
 		assert_true(isinf(d) == isinf(back));
 		if (!isinf(d)) assert_float_equal(d, back, 1e-9 * (1 + d));
-		check_path(o, m, s, t, d, pts, n + 2);
+		test_check_path(o, m, s, t, d);
 	}
 	printf("note: %s/%s: %d scenario queries and 30 random pairs checked\n", suite, name, checked);
-	test_free(pts);
 	gtOracle_Destroy(o);
 	gtScenario_Destroy(sc);
 	gtMap_Destroy(m);

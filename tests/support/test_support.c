@@ -179,3 +179,30 @@ bool test_brute_visible(const gtMap* map, gtVec2 a, gtVec2 b)
 		}
 	return true;
 }
+
+void test_check_path(gtOracle* oracle, const gtMap* map, gtVec2 s, gtVec2 t, double expect)
+{
+	int n, count;
+	gtMap_Vertices(map, &n);
+	gtVec2* pts = test_malloc(sizeof *pts * (size_t)(n + 2));
+	double d;
+	gtError err;
+	assert_int_equal(gtOracle_Path(oracle, s, t, pts, n + 2, &count, &d, &err), GT_OK);
+	bool small = gtMap_Width(map) <= 64 && gtMap_Height(map) <= 64;
+	if (isinf(expect)) {
+		assert_true(isinf(d));
+		assert_int_equal(count, 0);
+	} else {
+		assert_true(count >= 2);
+		assert_true(pts[0].x == s.x && pts[0].y == s.y && pts[count - 1].x == t.x && pts[count - 1].y == t.y);
+		double length = 0;
+		for (int i = 0; i + 1 < count; i++) {
+			bool seen = small ? test_brute_visible(map, pts[i], pts[i + 1]) : gtMap_Visible(map, pts[i], pts[i + 1]);
+			if (!seen) fail_msg("path step (%g,%g)-(%g,%g) is not visible", pts[i].x, pts[i].y, pts[i + 1].x, pts[i + 1].y);
+			length += hypot(pts[i + 1].x - pts[i].x, pts[i + 1].y - pts[i].y);
+		}
+		assert_float_equal(length, expect, 1e-9 * (1 + expect));
+		assert_float_equal(d, expect, 1e-9 * (1 + expect));
+	}
+	test_free(pts);
+}

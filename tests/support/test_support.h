@@ -42,4 +42,9 @@ gtVec2 test_random_point(const gtMap* map, TestRng* rng);
 // pinch point against the segment.
 bool test_brute_visible(const gtMap* map, gtVec2 a, gtVec2 b);
 
+// Asks the oracle for the s-t path and checks it: ends at s and t, consecutive points co-visible
+// (brute-force twin on maps up to 64x64, gtMap_Visible beyond), length and reported distance equal
+// to `expect` (an unreachable pair must give an empty path).
+void test_check_path(gtOracle* oracle, const gtMap* map, gtVec2 s, gtVec2 t, double expect);
+
 #endif
