@@ -27,11 +27,27 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
 gtMap* cli_load_map(const char* path);
 double cli_now_seconds(void);
 
+// The distance method chosen by --method oracle|ehl and --ehl FILE (which implies ehl).
+typedef struct CliSolver {
+	gtMap* map;
+	gtOracle* oracle;
+	gtEhl* ehl;
+	gtEhlQuery* query;
+	int capacity; // points a path can have
+} CliSolver;
+
+// Loads the map and the method; prints the problem and returns false on failure.
+bool cli_solver_open(CliSolver* s, const CliArgs* args, const char* command, const char* map_path);
+gtStatus cli_solver_distance(CliSolver* s, gtVec2 a, gtVec2 b, double* d, gtError* err);
+gtStatus cli_solver_path(CliSolver* s, gtVec2 a, gtVec2 b, gtVec2* points, int* count, double* d, gtError* err);
+void cli_solver_close(CliSolver* s);
+
 // Subcommands: each returns an exit code.
 int cmd_info(int argc, char** argv);
 int cmd_dist(int argc, char** argv);
 int cmd_path(int argc, char** argv);
 int cmd_scen(int argc, char** argv);
 int cmd_genmap(int argc, char** argv);
+int cmd_ehl_build(int argc, char** argv);
 
 #endif

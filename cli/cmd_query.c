@@ -33,34 +33,17 @@ static bool blank(const char* line)
 static int run_queries(int argc, char** argv, const char* command, bool want_path)
 {
 	CliArgs args;
-	long threads;
-	if (!cli_parse(argc, argv, command, "method threads", &args) ||
-	    !cli_int_option(&args, command, "threads", 0, 0, 256, &threads))
-		return CLI_USAGE;
-	const char* method = cli_option(&args, "method", "oracle");
-	if (strcmp(method, "oracle") != 0) {
-		fprintf(stderr, "gridtree %s: unknown --method '%s' (available: oracle)\n", command, method);
-		return CLI_USAGE;
-	}
+	if (!cli_parse(argc, argv, command, "method threads ehl", &args)) return CLI_USAGE;
 	if (args.positional_count != 1) {
-		fprintf(stderr, "usage: gridtree %s MAP [--method oracle] < queries\n", command);
+		fprintf(stderr, "usage: gridtree %s MAP [--method oracle|ehl] [--ehl FILE] < queries\n", command);
 		return CLI_USAGE;
 	}
-	gtMap* map = cli_load_map(args.positional[0]);
-	if (!map) return CLI_FAILED;
-	gtOracle* oracle;
-	gtError err;
-	if (gtOracle_Create(map, (int)threads, &oracle, &err)) {
-		fprintf(stderr, "gridtree: %s\n", err.message);
-		gtMap_Destroy(map);
-		return CLI_FAILED;
-	}
-	int vertices;
-	gtMap_Vertices(map, &vertices);
-	int capacity = vertices + 2;
-	gtVec2* points = malloc((size_t)capacity * sizeof *points);
+	CliSolver solver;
+	if (!cli_solver_open(&solver, &args, command, args.positional[0])) return CLI_FAILED;
+	gtVec2* points = malloc((size_t)solver.capacity * sizeof *points);
 	int status = points ? CLI_OK : CLI_FAILED;
 	char line[MAX_LINE];
+	gtError err;
 	for (int number = 1; status == CLI_OK && fgets(line, sizeof line, stdin); number++) {
 		if (strlen(line) == sizeof line - 1 && line[sizeof line - 2] != '\n') {
 			fprintf(stderr, "gridtree %s: stdin:%d: line too long\n", command, number);
@@ -76,8 +59,8 @@ static int run_queries(int argc, char** argv, const char* command, bool want_pat
 		}
 		double d;
 		int count = 0;
-		gtStatus st = want_path ? gtOracle_Path(oracle, s, t, points, capacity, &count, &d, &err)
-		                        : gtOracle_Distance(oracle, s, t, &d, &err);
+		gtStatus st = want_path ? cli_solver_path(&solver, s, t, points, &count, &d, &err)
+		                        : cli_solver_distance(&solver, s, t, &d, &err);
 		if (st == GT_ERR_INVALID_POINT) {
 			puts("invalid");
 		} else if (st) {
@@ -97,8 +80,7 @@ static int run_queries(int argc, char** argv, const char* command, bool want_pat
 		status = CLI_FAILED;
 	}
 	free(points);
-	gtOracle_Destroy(oracle);
-	gtMap_Destroy(map);
+	cli_solver_close(&solver);
 	return status;
 }
 

@@ -10,17 +10,20 @@ static void usage(FILE* out)
 	        "usage: gridtree COMMAND [ARGS]\n"
 	        "\n"
 	        "  info MAP [--threads N]           map statistics as 'key value' lines\n"
-	        "  dist MAP [--method oracle]       read 'sx sy tx ty' lines on stdin, print one distance\n"
+	        "  dist MAP [--ehl FILE]            read 'sx sy tx ty' lines on stdin, print one distance\n"
 	        "                                   per line (%%.9f, 'inf' if unreachable, 'invalid' if a\n"
 	        "                                   point is not in the free space)\n"
-	        "  path MAP [--method oracle]       same input; print 'x0 y0 x1 y1 ...' per line\n"
-	        "  scen MAP SCENFILE [--method oracle]\n"
+	        "  path MAP [--ehl FILE]            same input; print 'x0 y0 x1 y1 ...' per line\n"
+	        "  scen MAP SCENFILE [--ehl FILE] [--path 1]\n"
 	        "                                   run a MovingAI scenario; print queries, over_octile, mean_us\n"
+	        "  ehl-build MAP -o FILE [--cell g | --budget MB] [--threads N]\n"
+	        "                                   build and save an EHL index; print its statistics\n"
 	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
 	        "                                   write a generated MovingAI map\n"
 	        "  version                          print the version\n"
 	        "\n"
-	        "--threads N sets the worker threads for building the visibility graph (default: all cores).\n");
+	        "dist, path and scen use the brute-force oracle unless --ehl FILE (or --method ehl) is given.\n"
+	        "--threads N sets the worker threads for building (default: all cores).\n");
 }
 
 int main(int argc, char** argv)
@@ -35,6 +38,7 @@ int main(int argc, char** argv)
 		int (*run)(int, char**);
 	} commands[] = {
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
+	    {"ehl-build", cmd_ehl_build},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(command, commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);

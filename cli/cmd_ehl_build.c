@@ -1,0 +1,104 @@
+// gridtree ehl-build: build and save an EHL index, with progress on stderr.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+typedef struct Progress {
+	bool terminal;
+	const char* stage;
+	int shown; // last percentage printed for this stage
+} Progress;
+
+static void show_progress(void* user, const char* stage, double fraction)
+{
+	Progress* p = user;
+	int percent = (int)(fraction * 100.0 + 0.5);
+	if (p->stage != stage && (!p->stage || strcmp(p->stage, stage) != 0)) {
+		if (p->terminal && p->stage) fputc('\n', stderr);
+		p->stage = stage;
+		p->shown = -1;
+	}
+	if (p->terminal) {
+		if (percent == p->shown) return;
+		int filled = percent * 30 / 100;
+		fprintf(stderr, "\r%-17s [%.*s%*s] %3d%%", stage, filled, "##############################", 30 - filled, "", percent);
+	} else {
+		if (percent / 10 == p->shown / 10 && p->shown >= 0) return; // a line every 10%
+		fprintf(stderr, "progress %s %d%%\n", stage, percent);
+	}
+	p->shown = percent;
+	fflush(stderr);
+}
+
+int cmd_ehl_build(int argc, char** argv)
+{
+	CliArgs args;
+	long cell, threads;
+	if (!cli_parse(argc, argv, "ehl-build", "cell budget threads o", &args) ||
+	    !cli_int_option(&args, "ehl-build", "cell", 4, 1, 4096, &cell) ||
+	    !cli_int_option(&args, "ehl-build", "threads", 0, 0, 256, &threads))
+		return CLI_USAGE;
+	const char* output = cli_option(&args, "o", NULL);
+	const char* budget_text = cli_option(&args, "budget", NULL);
+	if (args.positional_count != 1 || !output) {
+		fprintf(stderr, "usage: gridtree ehl-build MAP -o FILE [--cell g | --budget MB] [--threads N]\n");
+		return CLI_USAGE;
+	}
+	if (budget_text && cli_option(&args, "cell", NULL)) {
+		fprintf(stderr, "gridtree ehl-build: give either --cell or --budget, not both\n");
+		return CLI_USAGE;
+	}
+	double budget = 0;
+	if (budget_text) {
+		char* end;
+		budget = strtod(budget_text, &end);
+		if (*end || end == budget_text || !(budget > 0) || budget > 1e7) {
+			fprintf(stderr, "gridtree ehl-build: --budget must be a positive number of megabytes, got '%s'\n", budget_text);
+			return CLI_USAGE;
+		}
+	}
+	gtMap* map = cli_load_map(args.positional[0]);
+	if (!map) return CLI_FAILED;
+	Progress progress = {isatty(fileno(stderr)) != 0, NULL, -1};
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = (int)cell;
+	def.budget_mb = budget;
+	def.threads = (int)threads;
+	def.progress = show_progress;
+	def.progress_user = &progress;
+	gtEhl* ehl;
+	gtError err;
+	gtStatus st = gtEhl_Build(map, &def, &ehl, &err);
+	if (progress.terminal && progress.stage) fputc('\n', stderr);
+	if (st) {
+		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);
+		gtMap_Destroy(map);
+		return CLI_FAILED;
+	}
+	gtEhlStats s = gtEhl_GetStats(ehl);
+	if (budget > 0) fprintf(stderr, "budget %.1f MB: chose cell size %d\n", budget, s.cell_size);
+	st = gtEhl_Save(ehl, output, &err);
+	if (st) {
+		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);
+	} else {
+		printf("cell_size %d\n", s.cell_size);
+		printf("convex_vertices %d\n", s.convex_vertices);
+		printf("vg_edges %lld\n", (long long)s.vg_edges);
+		printf("label_entries %lld\n", (long long)s.label_entries);
+		printf("useful_label_entries %lld\n", (long long)s.useful_entries);
+		printf("cells %lld\n", (long long)s.cells);
+		printf("hub_entries %lld\n", (long long)s.hub_entries);
+		printf("via_labels %lld\n", (long long)s.via_labels);
+		printf("full_vias %lld\n", (long long)s.full_vias);
+		printf("partial_vias %lld\n", (long long)s.partial_vias);
+		printf("index_bytes %lld\n", (long long)s.index_bytes);
+		printf("build_seconds %.3f\n", s.build_seconds);
+		printf("peak_rss_mb %.1f\n", s.peak_rss_mb);
+	}
+	gtEhl_Destroy(ehl);
+	gtMap_Destroy(map);
+	return st ? CLI_FAILED : CLI_OK;
+}

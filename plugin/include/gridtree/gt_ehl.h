@@ -1,0 +1,94 @@
+/// @file gt_ehl.h
+/// Euclidean Hub Labeling: exact obstacle-avoiding distances and paths between any two points of
+/// a grid map in microseconds (algorithms.md 4-5). Build once per map (or load a saved index),
+/// then query from as many threads as you like, each with its own gtEhlQuery.
+#ifndef GRIDTREE_GT_EHL_H
+#define GRIDTREE_GT_EHL_H
+
+#include "gt_map.h"
+
+/// An immutable index; safe to share between threads. Keeps a pointer to the map, which must
+/// outlive it.
+typedef struct gtEhl gtEhl;
+
+/// Per-thread query scratch space (a few bytes per convex vertex). Queries never allocate.
+typedef struct gtEhlQuery gtEhlQuery;
+
+/// Build progress: `stage` names the step ("visibility graph", "hub labels", "cells",
+/// "via labels"), `fraction` runs from 0 to 1 within it.
+typedef void gtProgressFcn(void* user, const char* stage, double fraction);
+
+typedef struct gtEhlDef {
+	int cell_size;           ///< EHL cell side g in map cells (>= 1); ignored when budget_mb > 0
+	double budget_mb;        ///< > 0: pick the smallest power-of-two g whose estimated index fits
+	int threads;             ///< worker threads; 0 = one per online core
+	gtProgressFcn* progress; ///< optional, called from the building thread
+	void* progress_user;
+} gtEhlDef;
+
+/// cell_size 4, no budget, all cores, no progress callback.
+gtEhlDef gtEhl_DefaultDef(void);
+
+/// Counts describing an index.
+typedef struct gtEhlStats {
+	int cell_size;
+	int convex_vertices;
+	int64_t vg_edges;
+	int64_t label_entries;  ///< hub-label entries of all vertices
+	int64_t useful_entries; ///< entries that survive rule P4 and are copied into cells
+	int64_t cells;
+	int64_t hub_entries;    ///< (cell, hub) pairs, sentinels excluded
+	int64_t via_labels;     ///< FULL + PARTIAL
+	int64_t full_vias;
+	int64_t partial_vias;
+	int64_t index_bytes;    ///< memory held by the index (also its file size, to within a header)
+	double build_seconds;
+	double peak_rss_mb;     ///< process peak resident memory at the end of the build
+} gtEhlStats;
+
+gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err);
+
+/// Estimated index bytes at cell size g, from a sample of the map's vertices (no full build).
+gtStatus gtEhl_EstimateBytes(const gtMap* map, int cell_size, int threads, int64_t* bytes, gtError* err);
+
+void gtEhl_Destroy(gtEhl* ehl);
+
+gtEhlStats gtEhl_GetStats(const gtEhl* ehl);
+
+/// Writes the index (little-endian, versioned, checksummed) through a temporary file and a rename.
+gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err);
+
+/// Loads an index saved for this map. Rejects (with a clear message) a file built for another
+/// map, a truncated or corrupted file and a newer format version.
+gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* err);
+
+gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err);
+void gtEhlQuery_Destroy(gtEhlQuery* query);
+
+/// Shortest distance; +infinity when unreachable; GT_ERR_INVALID_POINT when s or t is not in the
+/// closed free space.
+gtStatus gtEhl_Distance(gtEhlQuery* query, gtVec2 s, gtVec2 t, double* distance, gtError* err);
+
+/// Shortest path s, bends..., t; same conventions as gtOracle_Path.
+gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
+                    double* distance, gtError* err);
+
+/// Inspection (tests, debugging, the demo's EHL layer): cells are numbered row-major,
+/// cell = (y / g) * columns + x / g; `columns` and `rows` receive the grid size.
+void gtEhl_GridSize(const gtEhl* ehl, int* columns, int* rows);
+
+/// One via label of a cell: the convex vertex (index into gtMap_Vertices), its hub's rank, the
+/// VG distance from the vertex to the hub and whether every point of the cell sees the vertex.
+typedef struct gtEhlVia {
+	int32_t vertex;
+	int32_t hub_rank;
+	double hub_distance;
+	double lower_bound; ///< the (cell, hub) bound the query uses to skip the hub
+	bool full;
+} gtEhlVia;
+
+/// Copies up to `capacity` vias of `cell` (grouped by increasing hub rank) and returns how many
+/// the cell has; -1 for a cell outside the grid.
+int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t capacity);
+
+#endif

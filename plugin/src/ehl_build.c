@@ -1,0 +1,576 @@
+// EHL construction (algorithms.md 5.6-5.8): visibility graph, hub labels, the sweep of every
+// vertex, then per cell the via labels with pruning rules P2, P3 and the (cell, hub) bounds.
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ehl_internal.h"
+#include "ehl_sweep.h"
+#include "hub_labels.h"
+#include "status.h"
+#include "vis_graph.h"
+
+typedef struct Tuple {
+	int32_t cell;
+	uint32_t vertex_full;
+} Tuple;
+
+typedef struct Candidate {
+	int32_t vertex, parent, next;
+	bool full;
+	double dist, bound; // bound: mindist(vertex, cell) + dist
+} Candidate;
+
+typedef struct Build Build;
+
+// Per-thread scratch for both parallel stages.
+typedef struct Worker {
+	Build* build;
+	int index;
+	gtSweep sweep;
+	uint32_t* ehl_stamp; // per EHL cell
+	uint32_t* ehl_full;
+	int32_t* ehl_list;
+	Tuple* tuples;
+	size_t tuple_count, tuple_capacity;
+	int32_t* hub_head; // per hub rank, -1 = empty
+	int32_t* hub_list;
+	Candidate* cand;
+	int cand_capacity;
+	Candidate* kept;
+	bool failed;
+	gtError err;
+} Worker;
+
+struct Build {
+	const gtMap* map;
+	const gtEhlDef* def;
+	gtEhl* ehl;
+	const gtHubLabels* labels;
+	int threads;
+	int64_t cells;
+	atomic_long next_item;
+	long item_count;
+	int pass; // cell stage: 0 counts, 1 writes
+	const char* stage;
+	// Tuples grouped by cell.
+	int64_t* tuple_begin;
+	uint32_t* tuple_vertex;
+	uint32_t* cell_hubs; // pass 0 results
+	uint32_t* cell_vias;
+	uint64_t* via_start;
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void report(const Build* b, const char* stage, double fraction)
+{
+	if (b->def->progress) b->def->progress(b->def->progress_user, stage, fraction);
+}
+
+static bool grow(void** items, int64_t* capacity, int64_t needed, size_t size)
+{
+	if (needed <= *capacity) return true;
+	int64_t cap = *capacity ? *capacity : 1024;
+	while (cap < needed) cap *= 2;
+	void* grown = realloc(*items, (size_t)cap * size);
+	if (!grown) return false;
+	*items = grown;
+	*capacity = cap;
+	return true;
+}
+
+// ---- stage: sweep every vertex, emit (cell, vertex | full) tuples ---------------------------
+
+static bool sweep_one(Worker* w, int v)
+{
+	Build* b = w->build;
+	gtEhl* e = b->ehl;
+	const gtVertex vert = e->vertices[v];
+	if (gt_sweep_vertex(&w->sweep, vert, &w->err)) return false;
+	int width = gtMap_Width(b->map), height = gtMap_Height(b->map), g = e->g;
+	uint32_t stamp = (uint32_t)v + 1;
+	int listed = 0;
+	for (int i = 0; i < w->sweep.touched_count; i++) {
+		int32_t unit = w->sweep.touched[i];
+		int status = gt_sweep_status(&w->sweep, unit);
+		if (!status) continue;
+		int64_t cell = (int64_t)(unit / width / g) * e->columns + (unit % width) / g;
+		if (w->ehl_stamp[cell] != stamp) {
+			w->ehl_stamp[cell] = stamp;
+			w->ehl_full[cell] = 0;
+			w->ehl_list[listed++] = (int32_t)cell;
+		}
+		w->ehl_full[cell] += status == GT_UNIT_FULL;
+	}
+	int64_t cap = (int64_t)w->tuple_capacity;
+	if (!grow((void**)&w->tuples, &cap, (int64_t)w->tuple_count + listed, sizeof *w->tuples)) return false;
+	w->tuple_capacity = (size_t)cap;
+	for (int i = 0; i < listed; i++) {
+		int32_t cell = w->ehl_list[i];
+		int ci = cell % e->columns, cj = cell / e->columns;
+		bool inside = (ci + 1) * g <= width && (cj + 1) * g <= height;
+		bool full = inside && w->ehl_full[cell] == (uint32_t)(g * g);
+		Tuple t = {cell, (uint32_t)v | (full ? GT_VIA_FULL : 0)};
+		w->tuples[w->tuple_count++] = t;
+	}
+	return true;
+}
+
+// ---- stage: via labels of one cell ------------------------------------------------------------
+
+static int64_t cross(int64_t ax, int64_t ay, int64_t bx, int64_t by)
+{
+	return ax * by - ay * bx;
+}
+
+static int sgn(int64_t v)
+{
+	return (v > 0) - (v < 0);
+}
+
+// Path x -> v -> p bends tautly around v's blocked cell (algorithms.md 2.6). A corner at v itself
+// counts as taut, which only keeps more vias.
+static bool taut(gtVertex v, int64_t x, int64_t y, gtVertex p)
+{
+	int64_t ax = p.x - v.x, ay = p.y - v.y, bx = x - v.x, by = y - v.y;
+	if (bx == 0 && by == 0) return true;
+	int64_t ab = cross(ax, ay, bx, by);
+	if (ab == 0) return ax * bx + ay * by < 0;
+	return sgn(ab) == sgn(cross(ax, ay, v.bx, v.by)) && sgn(cross(v.bx, v.by, bx, by)) != sgn(cross(v.bx, v.by, ax, ay));
+}
+
+static int by_dist(const void* a, const void* b)
+{
+	double x = ((const Candidate*)a)->dist, y = ((const Candidate*)b)->dist;
+	return (x > y) - (x < y);
+}
+
+static int compare_int32(const void* a, const void* b)
+{
+	int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
+	return (x > y) - (x < y);
+}
+
+static float round_down(double v)
+{
+	if (isinf(v)) return INFINITY;
+	float f = (float)v;
+	return (double)f > v ? nextafterf(f, -INFINITY) : f;
+}
+
+static bool build_cell(Worker* w, int64_t cell)
+{
+	Build* b = w->build;
+	gtEhl* e = b->ehl;
+	const gtHubLabels* L = b->labels;
+	int g = e->g;
+	int64_t x0 = (cell % e->columns) * g, y0 = (cell / e->columns) * g, x1 = x0 + g, y1 = y0 + g;
+	int hubs = 0, count = 0;
+	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
+		uint32_t vf = b->tuple_vertex[t];
+		int v = (int)(vf & GT_VIA_VERTEX);
+		gtVertex vx = e->vertices[v];
+		double dx = fmax(fmax((double)(x0 - vx.x), 0.0), (double)(vx.x - x1));
+		double dy = fmax(fmax((double)(y0 - vx.y), 0.0), (double)(vx.y - y1));
+		double mindist = sqrt(dx * dx + dy * dy);
+		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
+			if (!L->useful[k]) continue;
+			if (count == w->cand_capacity) {
+				int64_t cap = w->cand_capacity;
+				if (!grow((void**)&w->cand, &cap, count + 1, sizeof *w->cand)) return false;
+				w->cand_capacity = (int)cap;
+				Candidate* kept = realloc(w->kept, (size_t)cap * sizeof *kept);
+				if (!kept) return false;
+				w->kept = kept;
+			}
+			int32_t h = L->hub[k];
+			if (w->hub_head[h] < 0) w->hub_list[hubs++] = h;
+			Candidate c = {v, L->parent[k], w->hub_head[h], (vf & GT_VIA_FULL) != 0, L->dist[k], mindist + L->dist[k]};
+			w->cand[count] = c;
+			w->hub_head[h] = count++;
+		}
+	}
+	qsort(w->hub_list, (size_t)hubs, sizeof *w->hub_list, compare_int32);
+	uint32_t out_hubs = 0, out_vias = 0;
+	int64_t hub_at = b->pass ? (int64_t)e->cell_begin[cell] : 0;
+	uint64_t via_at = b->pass ? b->via_start[cell] : 0;
+	const int64_t corners[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
+	for (int i = 0; i < hubs; i++) {
+		int32_t h = w->hub_list[i];
+		int hub_vertex = e->vertex_of[h];
+		// P2: U bounds d(s, h) for every s in the cell through any FULL via.
+		double upper = INFINITY;
+		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
+			if (!w->cand[c].full) continue;
+			gtVertex v = e->vertices[w->cand[c].vertex];
+			double far = 0;
+			for (int k = 0; k < 4; k++) far = fmax(far, hypot((double)(corners[k][0] - v.x), (double)(corners[k][1] - v.y)));
+			upper = fmin(upper, far + w->cand[c].dist);
+		}
+		double keep_below = upper * (1 + 1e-12) + 1e-12; // ties and rounding stay
+		int kept = 0;
+		double lower = INFINITY;
+		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
+			Candidate* cd = &w->cand[c];
+			if (cd->bound > keep_below) continue;
+			if (cd->full && cd->vertex != hub_vertex) { // P3: some corner must wrap v tautly
+				gtVertex v = e->vertices[cd->vertex], p = e->vertices[cd->parent];
+				bool any = false;
+				for (int k = 0; k < 4 && !any; k++) any = taut(v, corners[k][0], corners[k][1], p);
+				if (!any) continue;
+			}
+			lower = fmin(lower, cd->bound);
+			w->kept[kept++] = *cd;
+		}
+		w->hub_head[h] = -1;
+		if (kept == 0) continue;
+		if (b->pass) {
+			qsort(w->kept, (size_t)kept, sizeof *w->kept, by_dist);
+			gtEhlHub entry = {h, (uint32_t)(via_at + out_vias), round_down(lower)};
+			e->hubs[hub_at + out_hubs] = entry;
+			for (int k = 0; k < kept; k++) {
+				e->via_vertex[via_at + out_vias + (uint32_t)k] = (uint32_t)w->kept[k].vertex | (w->kept[k].full ? GT_VIA_FULL : 0);
+				e->via_dist[via_at + out_vias + (uint32_t)k] = w->kept[k].dist;
+			}
+		}
+		out_hubs++;
+		out_vias += (uint32_t)kept;
+	}
+	if (b->pass) {
+		gtEhlHub sentinel = {e->n, (uint32_t)(via_at + out_vias), INFINITY};
+		e->hubs[hub_at + out_hubs] = sentinel;
+	} else {
+		b->cell_hubs[cell] = out_hubs;
+		b->cell_vias[cell] = out_vias;
+	}
+	return true;
+}
+
+// ---- parallel driver --------------------------------------------------------------------------
+
+static void* run_worker(void* arg)
+{
+	Worker* w = arg;
+	Build* b = w->build;
+	long step = b->item_count / 200 + 1;
+	for (;;) {
+		long item = atomic_fetch_add(&b->next_item, 1);
+		if (item >= b->item_count) break;
+		bool ok = b->stage[0] == 'c' ? sweep_one(w, (int)item) : build_cell(w, item);
+		if (!ok) {
+			if (!w->err.message[0]) gt_fail(&w->err, GT_ERR_NOMEM, "out of memory in the EHL build (%s)", b->stage);
+			w->failed = true;
+			atomic_store(&b->next_item, b->item_count); // stop the others early
+			break;
+		}
+		if (w->index == 0 && item % step == 0) report(b, b->stage, (double)item / (double)b->item_count);
+	}
+	return NULL;
+}
+
+static gtStatus run_stage(Build* b, Worker* workers, const char* stage, long items, gtError* err)
+{
+	b->stage = stage;
+	b->item_count = items;
+	atomic_store(&b->next_item, 0);
+	report(b, stage, 0);
+	pthread_t ids[256];
+	int started = 1;
+	for (int i = 1; i < b->threads; i++) {
+		if (pthread_create(&ids[i], NULL, run_worker, &workers[i]) != 0) break;
+		started = i + 1;
+	}
+	run_worker(&workers[0]);
+	for (int i = 1; i < started; i++) pthread_join(ids[i], NULL);
+	for (int i = 0; i < b->threads; i++)
+		if (workers[i].failed) {
+			if (err) *err = workers[i].err;
+			return workers[i].err.status ? workers[i].err.status : GT_ERR_NOMEM;
+		}
+	report(b, stage, 1);
+	return GT_OK;
+}
+
+static void free_worker(Worker* w)
+{
+	gt_sweep_free(&w->sweep);
+	free(w->ehl_stamp);
+	free(w->ehl_full);
+	free(w->ehl_list);
+	free(w->tuples);
+	free(w->hub_head);
+	free(w->hub_list);
+	free(w->cand);
+	free(w->kept);
+}
+
+void gt_ehl_free_arrays(gtEhl* e)
+{
+	if (e->blob) {
+		free(e->blob);
+	} else {
+		free(e->label_offset);
+		free(e->label_hub);
+		free(e->label_parent);
+		free(e->vertex_of);
+		free(e->cell_begin);
+		free(e->hubs);
+		free(e->via_vertex);
+		free(e->via_dist);
+	}
+}
+
+void gtEhl_Destroy(gtEhl* ehl)
+{
+	if (!ehl) return;
+	gt_ehl_free_arrays(ehl);
+	free(ehl);
+}
+
+int64_t gt_ehl_index_bytes(const gtEhl* e)
+{
+	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 8 +
+	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
+	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * 12);
+}
+
+gtEhlDef gtEhl_DefaultDef(void)
+{
+	gtEhlDef def = {4, 0, 0, NULL, NULL};
+	return def;
+}
+
+gtEhlStats gtEhl_GetStats(const gtEhl* ehl)
+{
+	return ehl->stats;
+}
+
+double gt_peak_rss_mb(void)
+{
+	FILE* f = fopen("/proc/self/status", "r");
+	if (!f) return 0;
+	char line[256];
+	double mb = 0;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "VmHWM:", 6) == 0) mb = atof(line + 6) / 1024.0;
+	fclose(f);
+	return mb;
+}
+
+// Copies the labels the query needs (hubs and parents, for paths) into the index.
+static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
+{
+	e->label_count = L->offset[e->n];
+	if (e->label_count >= UINT32_MAX) return gt_fail(err, GT_ERR_LIMIT, "too many hub label entries (%lld)", (long long)e->label_count);
+	e->label_offset = malloc(((size_t)e->n + 1) * sizeof *e->label_offset);
+	e->label_hub = malloc((size_t)(e->label_count + 1) * sizeof *e->label_hub);
+	e->label_parent = malloc((size_t)(e->label_count + 1) * sizeof *e->label_parent);
+	e->vertex_of = malloc(((size_t)e->n + 1) * sizeof *e->vertex_of);
+	if (!e->label_offset || !e->label_hub || !e->label_parent || !e->vertex_of)
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
+	for (int v = 0; v <= e->n; v++) e->label_offset[v] = (uint32_t)L->offset[v];
+	memcpy(e->label_hub, L->hub, (size_t)e->label_count * sizeof *e->label_hub);
+	memcpy(e->label_parent, L->parent, (size_t)e->label_count * sizeof *e->label_parent);
+	memcpy(e->vertex_of, L->vertex_of, (size_t)e->n * sizeof *e->vertex_of);
+	return GT_OK;
+}
+
+static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
+{
+	gtEhl* e = b->ehl;
+	for (int i = 0; i < b->threads; i++) {
+		Worker* w = &workers[i];
+		w->build = b;
+		w->index = i;
+		gtStatus st = gt_sweep_init(&w->sweep, b->map, err);
+		if (st) return st;
+		w->ehl_stamp = calloc((size_t)b->cells, sizeof *w->ehl_stamp);
+		w->ehl_full = malloc((size_t)b->cells * sizeof *w->ehl_full);
+		w->ehl_list = malloc((size_t)b->cells * sizeof *w->ehl_list);
+		w->hub_head = malloc(((size_t)e->n + 1) * sizeof *w->hub_head);
+		w->hub_list = malloc(((size_t)e->n + 1) * sizeof *w->hub_list);
+		if (!w->ehl_stamp || !w->ehl_full || !w->ehl_list || !w->hub_head || !w->hub_list)
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory for build scratch space");
+		for (int h = 0; h <= e->n; h++) w->hub_head[h] = -1;
+	}
+	return GT_OK;
+}
+
+// Groups every worker's tuples by cell (counting sort), freeing them as it goes.
+static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
+{
+	int64_t total = 0;
+	for (int i = 0; i < b->threads; i++) total += (int64_t)workers[i].tuple_count;
+	b->tuple_begin = calloc((size_t)b->cells + 1, sizeof *b->tuple_begin);
+	b->tuple_vertex = malloc((size_t)(total + 1) * sizeof *b->tuple_vertex);
+	if (!b->tuple_begin || !b->tuple_vertex) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
+	for (int i = 0; i < b->threads; i++)
+		for (size_t t = 0; t < workers[i].tuple_count; t++) b->tuple_begin[workers[i].tuples[t].cell + 1]++;
+	for (int64_t c = 0; c < b->cells; c++) b->tuple_begin[c + 1] += b->tuple_begin[c];
+	int64_t* fill = malloc(((size_t)b->cells + 1) * sizeof *fill);
+	if (!fill) return gt_fail(err, GT_ERR_NOMEM, "out of memory grouping cell tuples");
+	memcpy(fill, b->tuple_begin, ((size_t)b->cells + 1) * sizeof *fill);
+	for (int i = 0; i < b->threads; i++) {
+		for (size_t t = 0; t < workers[i].tuple_count; t++)
+			b->tuple_vertex[fill[workers[i].tuples[t].cell]++] = workers[i].tuples[t].vertex_full;
+		free(workers[i].tuples);
+		workers[i].tuples = NULL;
+		workers[i].tuple_count = workers[i].tuple_capacity = 0;
+	}
+	free(fill);
+	// Vertex order inside a cell decides the order of equal-distance vias: keep it deterministic.
+	for (int64_t c = 0; c < b->cells; c++)
+		qsort(b->tuple_vertex + b->tuple_begin[c], (size_t)(b->tuple_begin[c + 1] - b->tuple_begin[c]),
+		      sizeof *b->tuple_vertex, compare_int32);
+	return GT_OK;
+}
+
+// Prefix sums of pass 0 into the final arrays.
+static gtStatus allocate_cells(Build* b, gtError* err)
+{
+	gtEhl* e = b->ehl;
+	uint64_t hubs = 0, vias = 0;
+	e->cell_begin = malloc(((size_t)b->cells + 1) * sizeof *e->cell_begin);
+	b->via_start = malloc(((size_t)b->cells + 1) * sizeof *b->via_start);
+	if (!e->cell_begin || !b->via_start) return gt_fail(err, GT_ERR_NOMEM, "out of memory for cell offsets");
+	for (int64_t c = 0; c < b->cells; c++) {
+		e->cell_begin[c] = (uint32_t)hubs;
+		b->via_start[c] = vias;
+		hubs += b->cell_hubs[c] + 1; // + sentinel
+		vias += b->cell_vias[c];
+		if (hubs >= UINT32_MAX || vias >= UINT32_MAX)
+			return gt_fail(err, GT_ERR_LIMIT,
+			               "the index at cell size %d needs more than 2^32 entries; use a larger cell size", e->g);
+	}
+	e->cell_begin[b->cells] = (uint32_t)hubs;
+	e->hub_count = (int64_t)hubs + 1;
+	e->via_count = (int64_t)vias;
+	e->hubs = malloc((size_t)e->hub_count * sizeof *e->hubs);
+	e->via_vertex = malloc((size_t)(vias + 1) * sizeof *e->via_vertex);
+	e->via_dist = malloc((size_t)(vias + 1) * sizeof *e->via_dist);
+	if (!e->hubs || !e->via_vertex || !e->via_dist)
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)", (unsigned long long)vias,
+		               (double)vias * 12 / 1e6);
+	gtEhlHub last = {e->n, (uint32_t)vias, INFINITY};
+	e->hubs[hubs] = last;
+	free(b->cell_hubs);
+	free(b->cell_vias);
+	b->cell_hubs = b->cell_vias = NULL;
+	return GT_OK;
+}
+
+static void fill_stats(gtEhl* e, const gtHubLabels* L, int64_t vg_edges, double seconds)
+{
+	gtEhlStats* s = &e->stats;
+	memset(s, 0, sizeof *s);
+	s->cell_size = e->g;
+	s->convex_vertices = e->n;
+	s->vg_edges = vg_edges;
+	s->label_entries = e->label_count;
+	if (L)
+		for (int64_t k = 0; k < e->label_count; k++) s->useful_entries += L->useful[k];
+	s->cells = e->cell_count;
+	s->hub_entries = e->hub_count - 1 - e->cell_count;
+	s->via_labels = e->via_count;
+	for (int64_t i = 0; i < e->via_count; i++) s->full_vias += (e->via_vertex[i] & GT_VIA_FULL) != 0;
+	s->partial_vias = s->via_labels - s->full_vias;
+	s->index_bytes = gt_ehl_index_bytes(e);
+	s->build_seconds = seconds;
+	s->peak_rss_mb = gt_peak_rss_mb();
+}
+
+gtStatus gt_ehl_build_at(const gtMap* map, const gtEhlDef* def, int g, gtEhl** out, gtError* err);
+
+gtStatus gt_ehl_build_at(const gtMap* map, const gtEhlDef* def, int g, gtEhl** out, gtError* err)
+{
+	double start = now_seconds();
+	*out = NULL;
+	gtEhl* e = calloc(1, sizeof *e);
+	if (!e) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	e->map = map;
+	e->g = g;
+	e->columns = (gtMap_Width(map) + g - 1) / g;
+	e->rows = (gtMap_Height(map) + g - 1) / g;
+	e->cell_count = (int64_t)e->columns * e->rows;
+	e->vertices = gtMap_Vertices(map, &e->n);
+
+	Build b;
+	memset(&b, 0, sizeof b);
+	b.map = map;
+	b.def = def;
+	b.ehl = e;
+	b.cells = e->cell_count;
+	b.threads = gt_resolve_threads(def->threads);
+	gtVisGraph graph;
+	gtHubLabels labels;
+	memset(&graph, 0, sizeof graph);
+	memset(&labels, 0, sizeof labels);
+	Worker* workers = calloc((size_t)b.threads, sizeof *workers);
+	gtStatus st = workers ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	if (!st) {
+		report(&b, "visibility graph", 0);
+		st = gt_vis_graph_build(map, b.threads, &graph, err);
+	}
+	if (!st) {
+		report(&b, "hub labels", 0);
+		st = gt_hub_labels_build(map, &graph, &labels, err);
+	}
+	int64_t vg_edges = graph.offset ? graph.offset[graph.n] / 2 : 0;
+	gt_vis_graph_free(&graph);
+	b.labels = &labels;
+	if (!st) st = keep_labels(e, &labels, err);
+	if (!st) st = init_workers(&b, workers, err);
+	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
+	if (!st) st = group_tuples(&b, workers, err);
+	if (!st) {
+		b.cell_hubs = malloc((size_t)b.cells * sizeof *b.cell_hubs);
+		b.cell_vias = malloc((size_t)b.cells * sizeof *b.cell_vias);
+		if (!b.cell_hubs || !b.cell_vias) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
+	}
+	if (!st) {
+		b.pass = 0;
+		st = run_stage(&b, workers, "via labels", b.cells, err);
+	}
+	if (!st) st = allocate_cells(&b, err);
+	if (!st) {
+		b.pass = 1;
+		st = run_stage(&b, workers, "via labels", b.cells, err);
+	}
+	if (workers)
+		for (int i = 0; i < b.threads; i++) free_worker(&workers[i]);
+	free(workers);
+	free(b.tuple_begin);
+	free(b.tuple_vertex);
+	free(b.cell_hubs);
+	free(b.cell_vias);
+	free(b.via_start);
+	if (!st) fill_stats(e, &labels, vg_edges, now_seconds() - start);
+	gt_hub_labels_free(&labels);
+	if (st) {
+		gtEhl_Destroy(e);
+		return st;
+	}
+	*out = e;
+	return GT_OK;
+}
+
+gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err)
+{
+	*out = NULL;
+	gtEhlDef defaults = gtEhl_DefaultDef();
+	if (!def) def = &defaults;
+	if (def->cell_size < 1 || def->cell_size > 4096)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..4096", def->cell_size);
+	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
+	return gt_ehl_build_at(map, def, def->cell_size, out, err);
+}

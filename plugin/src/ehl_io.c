@@ -1,0 +1,250 @@
+// EHL index files: header, aligned sections, CRC-32C trailer (see gt_ehl.h for the guarantees).
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "crc32c.h"
+#include "ehl_internal.h"
+#include "status.h"
+
+#define EHL_MAGIC "GTEHL\0\r\n"
+#define EHL_VERSION 1u
+
+typedef struct FileHeader {
+	char magic[8];
+	uint32_t version, header_size;
+	uint64_t map_fingerprint;
+	uint32_t map_width, map_height, cell_size, vertices;
+	uint64_t label_count, cell_count, hub_count, via_count;
+	uint32_t flags, reserved;
+} FileHeader;
+
+_Static_assert(sizeof(FileHeader) == 80, "the header layout is part of the file format");
+_Static_assert(sizeof(gtEhlHub) == 12, "hub entries are stored as they are in memory");
+
+typedef struct Section {
+	void** pointer;
+	uint64_t bytes;
+} Section;
+
+static uint64_t align8(uint64_t v)
+{
+	return (v + 7) & ~(uint64_t)7;
+}
+
+// The sections in file order; sizes from the header counts (which the caller has bounded).
+static int sections(gtEhl* e, Section out[8])
+{
+	uint64_t n = (uint64_t)e->n, labels = (uint64_t)e->label_count;
+	Section list[8] = {
+	    {(void**)&e->label_offset, (n + 1) * 4}, {(void**)&e->label_hub, labels * 4},
+	    {(void**)&e->label_parent, labels * 4},  {(void**)&e->vertex_of, n * 4},
+	    {(void**)&e->cell_begin, ((uint64_t)e->cell_count + 1) * 4},
+	    {(void**)&e->hubs, (uint64_t)e->hub_count * sizeof(gtEhlHub)},
+	    {(void**)&e->via_vertex, (uint64_t)e->via_count * 4}, {(void**)&e->via_dist, (uint64_t)e->via_count * 8},
+	};
+	memcpy(out, list, sizeof list);
+	return 8;
+}
+
+static bool host_is_little_endian(void)
+{
+	uint16_t probe = 1;
+	unsigned char first;
+	memcpy(&first, &probe, 1);
+	return first == 1;
+}
+
+static bool write_block(FILE* f, const void* data, uint64_t bytes, uint32_t* crc)
+{
+	static const unsigned char zeros[8];
+	*crc = gt_crc32c(*crc, data, (size_t)bytes);
+	if (bytes && fwrite(data, 1, (size_t)bytes, f) != bytes) return false;
+	uint64_t pad = align8(bytes) - bytes;
+	*crc = gt_crc32c(*crc, zeros, (size_t)pad);
+	return pad == 0 || fwrite(zeros, 1, (size_t)pad, f) == pad;
+}
+
+gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
+{
+	if (!host_is_little_endian()) return gt_fail(err, GT_ERR_IO, "index files are little-endian; this host is not");
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "path too long: %s", path);
+	FileHeader h;
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, EHL_MAGIC, 8);
+	h.version = EHL_VERSION;
+	h.header_size = sizeof h;
+	h.map_fingerprint = gtMap_Fingerprint(ehl->map);
+	h.map_width = (uint32_t)gtMap_Width(ehl->map);
+	h.map_height = (uint32_t)gtMap_Height(ehl->map);
+	h.cell_size = (uint32_t)ehl->g;
+	h.vertices = (uint32_t)ehl->n;
+	h.label_count = (uint64_t)ehl->label_count;
+	h.cell_count = (uint64_t)ehl->cell_count;
+	h.hub_count = (uint64_t)ehl->hub_count;
+	h.via_count = (uint64_t)ehl->via_count;
+	FILE* f = fopen(tmp, "wb");
+	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+	uint32_t crc = 0;
+	bool ok = write_block(f, &h, sizeof h, &crc);
+	Section list[8];
+	int count = sections((gtEhl*)ehl, list);
+	for (int i = 0; i < count && ok; i++) ok = write_block(f, *list[i].pointer, list[i].bytes, &crc);
+	uint32_t trailer[2] = {crc, 0};
+	ok = ok && fwrite(trailer, 1, sizeof trailer, f) == sizeof trailer;
+	ok = fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		int saved = errno;
+		remove(tmp);
+		return gt_fail(err, GT_ERR_IO, "%s: cannot write: %s", path, strerror(saved));
+	}
+	return GT_OK;
+}
+
+// Every index and count the query and path code rely on, so even a forged file cannot make them
+// read out of bounds or loop.
+static const char* validate(const gtEhl* e)
+{
+	uint32_t n = (uint32_t)e->n;
+	if (e->label_offset[0] != 0 || e->label_offset[n] != (uint64_t)e->label_count) return "label offsets";
+	for (uint32_t v = 0; v < n; v++) {
+		if (e->label_offset[v] > e->label_offset[v + 1]) return "label offsets";
+		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
+			if ((uint32_t)e->label_hub[k] >= n || (uint32_t)e->label_parent[k] >= n) return "label entries";
+			if (k > e->label_offset[v] && e->label_hub[k] <= e->label_hub[k - 1]) return "label order";
+		}
+	}
+	for (uint32_t r = 0; r < n; r++)
+		if ((uint32_t)e->vertex_of[r] >= n) return "vertex order";
+	if (e->cell_begin[0] != 0 || e->cell_begin[e->cell_count] + 1 != (uint64_t)e->hub_count) return "cell offsets";
+	for (int64_t c = 0; c < e->cell_count; c++) {
+		uint32_t lo = e->cell_begin[c], hi = e->cell_begin[c + 1];
+		if (hi <= lo || e->hubs[hi - 1].hub != (int32_t)n) return "cell hub lists";
+		for (uint32_t i = lo; i + 1 < hi; i++)
+			if ((uint32_t)e->hubs[i].hub >= n || (i > lo && e->hubs[i].hub <= e->hubs[i - 1].hub)) return "cell hub lists";
+	}
+	for (int64_t i = 0; i + 1 < e->hub_count; i++)
+		if (e->hubs[i].via_begin > e->hubs[i + 1].via_begin) return "via offsets";
+	if (e->hubs[0].via_begin != 0 || e->hubs[e->hub_count - 1].via_begin != (uint64_t)e->via_count ||
+	    e->hubs[e->hub_count - 1].hub != (int32_t)n)
+		return "via offsets";
+	for (int64_t i = 0; i < e->via_count; i++)
+		if ((e->via_vertex[i] & GT_VIA_VERTEX) >= n || !(e->via_dist[i] >= 0) || isinf(e->via_dist[i])) return "via labels";
+	return NULL;
+}
+
+gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* err)
+{
+	*out = NULL;
+	if (!host_is_little_endian()) return gt_fail(err, GT_ERR_IO, "index files are little-endian; this host is not");
+	FILE* f = fopen(path, "rb");
+	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	struct stat info;
+	if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_IO, "%s: not a regular file", path);
+	}
+	uint64_t size = (uint64_t)info.st_size;
+	if (size < sizeof(FileHeader) + 8) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_FORMAT, "%s: %" PRIu64 " bytes is too short for an EHL index", path, size);
+	}
+	FileHeader h;
+	if (fread(&h, 1, sizeof h, f) != sizeof h) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_IO, "%s: read error", path);
+	}
+	if (memcmp(h.magic, EHL_MAGIC, 8) != 0) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_FORMAT, "%s: not a gridtree EHL index (bad magic number)", path);
+	}
+	if (h.version > EHL_VERSION) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_FORMAT, "%s: index format version %u is newer than this gridtree (reads up to %u); rebuild it",
+		               path, h.version, EHL_VERSION);
+	}
+	if (h.version != EHL_VERSION || h.header_size != sizeof h) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_FORMAT, "%s: unsupported index format version %u", path, h.version);
+	}
+	int vertices;
+	gtMap_Vertices(map, &vertices);
+	if (h.map_fingerprint != gtMap_Fingerprint(map) || h.map_width != (uint32_t)gtMap_Width(map) ||
+	    h.map_height != (uint32_t)gtMap_Height(map) || h.vertices != (uint32_t)vertices) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_FORMAT, "%s: index was built for another map (%ux%u, fingerprint %016" PRIx64 ", this map %dx%d, %016" PRIx64 ")",
+		               path, h.map_width, h.map_height, h.map_fingerprint, gtMap_Width(map), gtMap_Height(map), gtMap_Fingerprint(map));
+	}
+	gtEhl* e = calloc(1, sizeof *e);
+	if (!e) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	}
+	e->map = map;
+	e->vertices = gtMap_Vertices(map, &e->n);
+	e->g = (int)h.cell_size;
+	e->label_count = (int64_t)h.label_count;
+	e->cell_count = (int64_t)h.cell_count;
+	e->hub_count = (int64_t)h.hub_count;
+	e->via_count = (int64_t)h.via_count;
+	gtStatus st = GT_OK;
+	// Bound every count by the file size before multiplying, then demand the exact size.
+	uint64_t expected = sizeof h + 8;
+	bool plausible = h.cell_size >= 1 && h.cell_size <= 4096 && h.label_count < size && h.cell_count < size &&
+	                 h.hub_count < size && h.via_count < size && h.hub_count >= 1;
+	Section list[8];
+	int count = sections(e, list);
+	if (plausible) {
+		for (int i = 0; i < count; i++) expected += align8(list[i].bytes);
+		e->columns = (int)((h.map_width + h.cell_size - 1) / h.cell_size);
+		e->rows = (int)((h.map_height + h.cell_size - 1) / h.cell_size);
+		plausible = (int64_t)e->columns * e->rows == e->cell_count;
+	}
+	if (!plausible || expected != size)
+		st = gt_fail(err, GT_ERR_FORMAT, "%s: truncated or corrupted (size %" PRIu64 " does not match its header)", path, size);
+	if (!st) {
+		e->blob = malloc((size_t)(size - sizeof h));
+		if (!e->blob) st = gt_fail(err, GT_ERR_NOMEM, "%s: out of memory for %" PRIu64 " bytes", path, size);
+	}
+	if (!st && fread(e->blob, 1, (size_t)(size - sizeof h), f) != size - sizeof h)
+		st = gt_fail(err, GT_ERR_IO, "%s: read error", path);
+	fclose(f);
+	if (!st) {
+		uint32_t crc = gt_crc32c(gt_crc32c(0, &h, sizeof h), e->blob, (size_t)(size - sizeof h - 8));
+		uint32_t trailer[2];
+		memcpy(trailer, (char*)e->blob + size - sizeof h - 8, sizeof trailer);
+		if (crc != trailer[0] || trailer[1] != 0)
+			st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (checksum mismatch)", path);
+	}
+	if (!st) {
+		char* at = e->blob;
+		for (int i = 0; i < count; i++) {
+			*list[i].pointer = at;
+			at += align8(list[i].bytes);
+		}
+		const char* broken = validate(e);
+		if (broken) st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
+	}
+	if (st) {
+		gtEhl_Destroy(e);
+		return st;
+	}
+	memset(&e->stats, 0, sizeof e->stats);
+	e->stats.cell_size = e->g;
+	e->stats.convex_vertices = e->n;
+	e->stats.label_entries = e->label_count;
+	e->stats.cells = e->cell_count;
+	e->stats.hub_entries = e->hub_count - 1 - e->cell_count;
+	e->stats.via_labels = e->via_count;
+	for (int64_t i = 0; i < e->via_count; i++) e->stats.full_vias += (e->via_vertex[i] & GT_VIA_FULL) != 0;
+	e->stats.partial_vias = e->via_count - e->stats.full_vias;
+	e->stats.index_bytes = gt_ehl_index_bytes(e);
+	*out = e;
+	return GT_OK;
+}

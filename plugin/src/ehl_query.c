@@ -1,0 +1,237 @@
+// EHL query (algorithms.md 5.10): merge the two cells' hub lists, take the best via on each side.
+#include <math.h>
+#include <stdlib.h>
+
+#include "ehl_internal.h"
+#include "geometry.h"
+#include "map_internal.h"
+#include "status.h"
+
+enum { SIDE_UNKNOWN = 0, SIDE_VISIBLE = 1, SIDE_HIDDEN = 2 };
+
+// Straight-line distance and visibility from one query point to vertices, cached per query.
+typedef struct SideCache {
+	uint32_t* stamp;
+	double* length;
+	uint8_t* visibility;
+} SideCache;
+
+struct gtEhlQuery {
+	const gtEhl* ehl;
+	uint32_t generation;
+	SideCache side[2];
+};
+
+gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
+{
+	*out = NULL;
+	gtEhlQuery* q = calloc(1, sizeof *q);
+	if (!q) return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
+	q->ehl = ehl;
+	size_t n = (size_t)ehl->n + 1;
+	for (int s = 0; s < 2; s++) {
+		q->side[s].stamp = calloc(n, sizeof *q->side[s].stamp);
+		q->side[s].length = malloc(n * sizeof *q->side[s].length);
+		q->side[s].visibility = malloc(n);
+		if (!q->side[s].stamp || !q->side[s].length || !q->side[s].visibility) {
+			gtEhlQuery_Destroy(q);
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
+		}
+	}
+	*out = q;
+	return GT_OK;
+}
+
+void gtEhlQuery_Destroy(gtEhlQuery* query)
+{
+	if (!query) return;
+	for (int s = 0; s < 2; s++) {
+		free(query->side[s].stamp);
+		free(query->side[s].length);
+		free(query->side[s].visibility);
+	}
+	free(query);
+}
+
+typedef struct Side {
+	SideCache* cache;
+	gtVec2 p;
+	bool check_all; // a pinch point: its FULL flags may not hold (see gtMap_Visible)
+} Side;
+
+// Best |p v| + d(v, hub) over the vias [begin, end) that p sees and that beat `limit`.
+static double best_via(const gtEhl* e, const Side* side, uint32_t generation, uint32_t begin, uint32_t end,
+                       double limit, int32_t* via)
+{
+	double best = limit;
+	SideCache* c = side->cache;
+	for (uint32_t i = begin; i < end; i++) {
+		double to_hub = e->via_dist[i];
+		if (to_hub >= best) break; // sorted by distance to the hub
+		uint32_t vf = e->via_vertex[i];
+		uint32_t v = vf & GT_VIA_VERTEX;
+		if (c->stamp[v] != generation) {
+			c->stamp[v] = generation;
+			double dx = e->vertices[v].x - side->p.x, dy = e->vertices[v].y - side->p.y;
+			c->length[v] = sqrt(dx * dx + dy * dy);
+			c->visibility[v] = SIDE_UNKNOWN;
+		}
+		double total = c->length[v] + to_hub;
+		if (total >= best) continue;
+		if (!(vf & GT_VIA_FULL) || side->check_all) {
+			if (c->visibility[v] == SIDE_UNKNOWN) {
+				gtVec2 vp = {e->vertices[v].x, e->vertices[v].y};
+				c->visibility[v] = gt_visible_unchecked(e->map, side->p, vp) ? SIDE_VISIBLE : SIDE_HIDDEN;
+			}
+			if (c->visibility[v] == SIDE_HIDDEN) continue;
+		}
+		best = total;
+		*via = (int32_t)v;
+	}
+	return best;
+}
+
+static bool at_pinch(const gtMap* m, gtVec2 p)
+{
+	if (p.x != floor(p.x) || p.y != floor(p.y)) return false;
+	return gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH;
+}
+
+typedef struct Answer {
+	double distance;
+	int32_t hub, via_s, via_t; // hub < 0: straight line (or unreachable when distance is inf)
+} Answer;
+
+static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* err)
+{
+	const gtEhl* e = q->ehl;
+	a->distance = INFINITY;
+	a->hub = -1;
+	gtPointCheck cs = gtMap_CheckPoint(e->map, s), ct = gtMap_CheckPoint(e->map, t);
+	if (cs != GT_POINT_VALID)
+		return gt_fail(err, GT_ERR_INVALID_POINT, "start (%g, %g): %s", s.x, s.y, gtPointCheckName(cs));
+	if (ct != GT_POINT_VALID)
+		return gt_fail(err, GT_ERR_INVALID_POINT, "target (%g, %g): %s", t.x, t.y, gtPointCheckName(ct));
+	if (gt_visible_unchecked(e->map, s, t)) {
+		a->distance = hypot(t.x - s.x, t.y - s.y);
+		return GT_OK;
+	}
+	if (++q->generation == 0) { // wrapped: forget every cached entry
+		for (int k = 0; k < 2; k++)
+			for (int v = 0; v <= e->n; v++) q->side[k].stamp[v] = 0;
+		q->generation = 1;
+	}
+	Side side_s = {&q->side[0], s, at_pinch(e->map, s)}, side_t = {&q->side[1], t, at_pinch(e->map, t)};
+	const gtEhlHub* hs = e->hubs + e->cell_begin[gt_ehl_cell_of(e, s)];
+	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
+	double best = INFINITY;
+	for (;;) {
+		if (hs->hub < ht->hub) {
+			hs++;
+		} else if (ht->hub < hs->hub) {
+			ht++;
+		} else {
+			if (hs->hub == e->n) break; // both sentinels
+			if ((double)hs->lower_bound + (double)ht->lower_bound < best) {
+				int32_t vs = -1, vt = -1;
+				double from_s = best_via(e, &side_s, q->generation, hs->via_begin, hs[1].via_begin, best, &vs);
+				if (vs >= 0 && from_s + (double)ht->lower_bound < best) {
+					double from_t = best_via(e, &side_t, q->generation, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
+					if (vt >= 0 && from_s + from_t < best) {
+						best = from_s + from_t;
+						a->hub = hs->hub;
+						a->via_s = vs;
+						a->via_t = vt;
+					}
+				}
+			}
+			hs++;
+			ht++;
+		}
+	}
+	a->distance = best;
+	return GT_OK;
+}
+
+gtStatus gtEhl_Distance(gtEhlQuery* query, gtVec2 s, gtVec2 t, double* distance, gtError* err)
+{
+	Answer a;
+	gtStatus st = answer(query, s, t, &a, err);
+	*distance = a.distance;
+	return st;
+}
+
+// Appends the tree path from v to the hub vertex (v included, the hub excluded) to `out`.
+static int climb(const gtEhl* e, int v, int32_t hub, gtVec2* out, int count, int capacity)
+{
+	int hub_vertex = e->vertex_of[hub];
+	for (int steps = 0; v != hub_vertex && steps <= e->n; steps++) { // bounded: tree paths are simple
+		if (count < capacity) out[count].x = e->vertices[v].x, out[count].y = e->vertices[v].y;
+		count++;
+		// Entries are sorted by hub rank: binary search v's entry for this hub.
+		uint32_t lo = e->label_offset[v], hi = e->label_offset[v + 1];
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (e->label_hub[mid] < hub) lo = mid + 1;
+			else hi = mid;
+		}
+		v = e->label_parent[lo];
+	}
+	return count;
+}
+
+gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
+                    double* distance, gtError* err)
+{
+	const gtEhl* e = query->ehl;
+	Answer a;
+	*count = 0;
+	gtStatus st = answer(query, s, t, &a, err);
+	if (distance) *distance = a.distance;
+	if (st || isinf(a.distance)) return st;
+	int n = 0;
+	if (capacity > 0) points[0] = s;
+	n = 1;
+	if (a.hub >= 0) {
+		n = climb(e, a.via_s, a.hub, points, n, capacity);
+		int hub_vertex = e->vertex_of[a.hub];
+		if (n < capacity) points[n].x = e->vertices[hub_vertex].x, points[n].y = e->vertices[hub_vertex].y;
+		n++;
+		// The t side climbs towards the hub too: write it after, then reverse it in place.
+		int from = n;
+		n = climb(e, a.via_t, a.hub, points, n, capacity);
+		for (int i = from, j = n - 1; i < j && j < capacity; i++, j--) {
+			gtVec2 tmp = points[i];
+			points[i] = points[j];
+			points[j] = tmp;
+		}
+	}
+	if (n < capacity) points[n] = t;
+	n++;
+	*count = n;
+	if (n > capacity) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "path has %d points but the buffer holds %d", n, capacity);
+	return GT_OK;
+}
+
+void gtEhl_GridSize(const gtEhl* ehl, int* columns, int* rows)
+{
+	*columns = ehl->columns;
+	*rows = ehl->rows;
+}
+
+int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t capacity)
+{
+	if (cell < 0 || cell >= ehl->cell_count) return -1;
+	int64_t count = 0;
+	for (uint32_t i = ehl->cell_begin[cell]; ehl->hubs[i].hub != ehl->n; i++)
+		for (uint32_t k = ehl->hubs[i].via_begin; k < ehl->hubs[i + 1].via_begin; k++, count++) {
+			if (count >= capacity) continue;
+			gtEhlVia* out = &vias[count];
+			out->vertex = (int32_t)(ehl->via_vertex[k] & GT_VIA_VERTEX);
+			out->hub_rank = ehl->hubs[i].hub;
+			out->hub_distance = ehl->via_dist[k];
+			out->lower_bound = ehl->hubs[i].lower_bound;
+			out->full = (ehl->via_vertex[k] & GT_VIA_FULL) != 0;
+		}
+	return count;
+}

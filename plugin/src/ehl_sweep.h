@@ -1,0 +1,35 @@
+// Taut visible region of a convex vertex by the exact octant column sweep (algorithms.md 5.6):
+// which unit cells of the map every point of (FULL), some point of (PARTIAL) or no point of
+// sees the vertex inside its two taut quadrants. Internal.
+#ifndef GRIDTREE_EHL_SWEEP_H
+#define GRIDTREE_EHL_SWEEP_H
+
+#include <stdbool.h>
+
+#include "gridtree/gt_map.h"
+
+enum { GT_UNIT_PARTIAL = 1, GT_UNIT_FULL = 2 };
+
+typedef struct gtSlopeInterval gtSlopeInterval;
+
+// Per-thread scratch, sized for one map; reused for every vertex.
+typedef struct gtSweep {
+	const gtMap* map;
+	uint32_t stamp;       // current vertex + 1
+	uint32_t* cell_stamp; // width * height
+	uint8_t* cell_flags;
+	int32_t* touched; // unit cells (y * width + x) seen for the current vertex
+	int touched_count;
+	gtSlopeInterval* slopes[2]; // current and next slope set
+	int slope_capacity;
+} gtSweep;
+
+gtStatus gt_sweep_init(gtSweep* sweep, const gtMap* map, gtError* err);
+void gt_sweep_free(gtSweep* sweep);
+
+// Computes the region of vertex v. Afterwards touched[0..touched_count) lists every unit cell
+// with a status, readable with gt_sweep_status.
+gtStatus gt_sweep_vertex(gtSweep* sweep, gtVertex v, gtError* err);
+int gt_sweep_status(const gtSweep* sweep, int32_t cell);
+
+#endif

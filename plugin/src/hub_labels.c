@@ -1,0 +1,191 @@
+// Pruned landmark labeling (Akiba et al. 2013, weighted) over the visibility graph.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heap.h"
+#include "hub_labels.h"
+#include "status.h"
+
+typedef struct Entry {
+	int32_t hub, parent, first; // first: vertex next to the hub on the tree path (for P4)
+	double dist;
+} Entry;
+
+typedef struct EntryList {
+	Entry* items;
+	int count, capacity;
+} EntryList;
+
+static bool list_push(EntryList* list, Entry e)
+{
+	if (list->count == list->capacity) {
+		int cap = list->capacity ? list->capacity * 2 : 8;
+		Entry* grown = realloc(list->items, (size_t)cap * sizeof *grown);
+		if (!grown) return false;
+		list->items = grown;
+		list->capacity = cap;
+	}
+	list->items[list->count++] = e;
+	return true;
+}
+
+static int compare_int64(const void* a, const void* b)
+{
+	int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
+	return (x > y) - (x < y);
+}
+
+// Segment a-b is tangent at a: the line does not enter a's blocked cell (algorithms.md 2.6).
+static bool tangent_at(gtVertex a, gtVertex b)
+{
+	return (int64_t)a.bx * a.by * (int64_t)(b.x - a.x) * (b.y - a.y) <= 0;
+}
+
+void gt_hub_labels_free(gtHubLabels* labels)
+{
+	free(labels->rank_of);
+	free(labels->vertex_of);
+	free(labels->offset);
+	free(labels->hub);
+	free(labels->parent);
+	free(labels->dist);
+	free(labels->useful);
+	memset(labels, 0, sizeof *labels);
+}
+
+int64_t gt_hub_labels_find(const gtHubLabels* labels, int v, int32_t hub)
+{
+	int64_t lo = labels->offset[v], hi = labels->offset[v + 1] - 1;
+	while (lo <= hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (labels->hub[mid] == hub) return mid;
+		if (labels->hub[mid] < hub) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
+}
+
+gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
+{
+	memset(out, 0, sizeof *out);
+	int n = g->n;
+	int count;
+	const gtVertex* vert = gtMap_Vertices(map, &count);
+	size_t slots = (size_t)n + 1;
+	int64_t* order_key = malloc(slots * sizeof *order_key); // decreasing degree, then vertex index
+	EntryList* lists = calloc(slots, sizeof *lists);
+	double* to_root = malloc(slots * sizeof *to_root); // T: root label distances by hub rank
+	double* dist = malloc(slots * sizeof *dist);
+	int32_t* parent = malloc(slots * sizeof *parent);
+	int32_t* first = malloc(slots * sizeof *first);
+	int32_t* visited = malloc(slots * sizeof *visited);
+	gtHeap heap = {malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)};
+	out->n = n;
+	out->rank_of = malloc(slots * sizeof *out->rank_of);
+	out->vertex_of = malloc(slots * sizeof *out->vertex_of);
+	gtStatus st = GT_OK;
+	if (!order_key || !lists || !to_root || !dist || !parent || !first || !visited || !heap.items || !out->rank_of ||
+	    !out->vertex_of) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
+		goto done;
+	}
+	for (int v = 0; v < n; v++) {
+		int64_t degree = g->offset[v + 1] - g->offset[v];
+		order_key[v] = ((INT64_C(1) << 31) - degree) * (INT64_C(1) << 32) + v;
+		to_root[v] = INFINITY;
+		dist[v] = INFINITY;
+	}
+	qsort(order_key, (size_t)n, sizeof *order_key, compare_int64);
+	for (int r = 0; r < n; r++) {
+		out->vertex_of[r] = (int32_t)(order_key[r] & 0xffffffff);
+		out->rank_of[out->vertex_of[r]] = r;
+	}
+
+	for (int r = 0; r < n; r++) {
+		int root = out->vertex_of[r];
+		for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = lists[root].items[i].dist;
+		int nvisited = 0;
+		heap.size = 0;
+		dist[root] = 0;
+		parent[root] = root;
+		first[root] = root;
+		visited[nvisited++] = root;
+		gt_heap_push(&heap, 0, root);
+		while (heap.size > 0) {
+			gtHeapItem top = gt_heap_pop(&heap);
+			int u = top.id;
+			if (top.key > dist[u]) continue;
+			// Prune: an earlier hub already covers root-u at this distance (ties pruned).
+			bool covered = false;
+			for (int i = 0; i < lists[u].count && !covered; i++)
+				covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= top.key;
+			if (covered) continue;
+			first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
+			Entry e = {r, parent[u], first[u], top.key};
+			if (!list_push(&lists[u], e)) {
+				st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
+				goto done;
+			}
+			for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
+				int w = g->adj[k];
+				double candidate = top.key + g->length[k];
+				if (candidate < dist[w]) {
+					if (isinf(dist[w])) visited[nvisited++] = w;
+					dist[w] = candidate;
+					parent[w] = u;
+					gt_heap_push(&heap, candidate, w);
+				}
+			}
+		}
+		for (int i = 0; i < nvisited; i++) dist[visited[i]] = INFINITY;
+		for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = INFINITY;
+	}
+
+	int64_t total = 0;
+	out->offset = malloc(slots * sizeof *out->offset);
+	if (!out->offset) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
+		goto done;
+	}
+	for (int v = 0; v < n; v++) {
+		out->offset[v] = total;
+		total += lists[v].count;
+	}
+	out->offset[n] = total;
+	size_t m = (size_t)total + 1;
+	out->hub = malloc(m * sizeof *out->hub);
+	out->parent = malloc(m * sizeof *out->parent);
+	out->dist = malloc(m * sizeof *out->dist);
+	out->useful = malloc(m * sizeof *out->useful);
+	if (!out->hub || !out->parent || !out->dist || !out->useful) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
+		goto done;
+	}
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < lists[v].count; i++) {
+			Entry e = lists[v].items[i];
+			int64_t k = out->offset[v] + i;
+			out->hub[k] = e.hub;
+			out->parent[k] = e.parent;
+			out->dist[k] = e.dist;
+			int h = out->vertex_of[e.hub];
+			// P4: an entry can start an optimal path only if its first and last segments are taut.
+			out->useful[k] = h == v || (tangent_at(vert[v], vert[e.parent]) && tangent_at(vert[e.parent], vert[v]) &&
+			                            tangent_at(vert[e.first], vert[h]) && tangent_at(vert[h], vert[e.first]));
+		}
+
+done:
+	if (lists)
+		for (int v = 0; v < n; v++) free(lists[v].items);
+	free(lists);
+	free(order_key);
+	free(to_root);
+	free(dist);
+	free(parent);
+	free(first);
+	free(visited);
+	free(heap.items);
+	if (st) gt_hub_labels_free(out);
+	return st;
+}

@@ -1,0 +1,30 @@
+// Hub labels on the visibility graph by pruned landmark labeling (algorithms.md 4). Internal.
+#ifndef GRIDTREE_HUB_LABELS_H
+#define GRIDTREE_HUB_LABELS_H
+
+#include <stdbool.h>
+
+#include "gridtree/gt_map.h"
+#include "vis_graph.h"
+
+// Labels in CSR form: entries of vertex v are [offset[v], offset[v + 1]), sorted by hub rank,
+// each vertex's own entry included; no sentinel (callers stop at the end of the span).
+typedef struct gtHubLabels {
+	int n;
+	int32_t* rank_of;   // vertex -> rank
+	int32_t* vertex_of; // rank -> vertex
+	int64_t* offset;
+	int32_t* hub;       // hub rank
+	int32_t* parent;    // next vertex from v towards the hub (v itself for its own entry)
+	double* dist;       // VG distance from v to the hub
+	bool* useful;       // survives rule P4 (algorithms.md 5.8): may start an optimal path
+} gtHubLabels;
+
+// Degree order (ties by vertex index), then pruned Dijkstra from every vertex in rank order.
+gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* graph, gtHubLabels* out, gtError* err);
+void gt_hub_labels_free(gtHubLabels* labels);
+
+// Index of v's entry for hub rank `hub`, or -1.
+int64_t gt_hub_labels_find(const gtHubLabels* labels, int v, int32_t hub);
+
+#endif
