@@ -78,7 +78,8 @@ check "unreachable" unreachable
 
 check "malformed query line" fails_with "stdin:2: expected four numbers" bash -c "printf '0 0 1 1\n0 0 1\n' | '$GT' dist '$tmp/block.map'"
 check "trailing garbage" fails_with "stdin:1:" bash -c "echo '0 0 1 1 x' | '$GT' path '$tmp/block.map'"
-check "unknown method" fails_with "unknown --method 'ehl'" "$GT" dist "$tmp/block.map" --method ehl
+check "unknown method" fails_with "unknown --method 'astar'" "$GT" dist "$tmp/block.map" --method astar
+check "ehl method needs a file" fails_with "--method ehl needs --ehl FILE" "$GT" dist "$tmp/block.map" --method ehl
 check "unknown option" fails_with "unknown option '--bogus'" "$GT" info "$tmp/block.map" --bogus 1
 check "unknown command" fails_with "unknown command 'frobnicate'" "$GT" frobnicate
 check "missing map file" fails_with "$tmp/none.map: cannot open" "$GT" info "$tmp/none.map"
