@@ -161,7 +161,7 @@ static int compare_int32(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-static float round_down(double v)
+float gt_round_down(double v)
 {
 	if (isinf(v)) return INFINITY;
 	float f = (float)v;
@@ -236,11 +236,11 @@ static bool build_cell(Worker* w, int64_t cell)
 		if (kept == 0) continue;
 		if (b->pass) {
 			qsort(w->kept, (size_t)kept, sizeof *w->kept, by_dist);
-			gtEhlHub entry = {h, (uint32_t)(via_at + out_vias), round_down(lower)};
+			gtEhlHub entry = {h, (uint32_t)(via_at + out_vias), gt_round_down(lower)};
 			e->hubs[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
 				e->via_vertex[via_at + out_vias + (uint32_t)k] = (uint32_t)w->kept[k].vertex | (w->kept[k].full ? GT_VIA_FULL : 0);
-				e->via_dist[via_at + out_vias + (uint32_t)k] = w->kept[k].dist;
+				e->via_low[via_at + out_vias + (uint32_t)k] = gt_round_down(w->kept[k].dist);
 			}
 		}
 		out_hubs++;
@@ -322,11 +322,12 @@ void gt_ehl_free_arrays(gtEhl* e)
 		free(e->label_offset);
 		free(e->label_hub);
 		free(e->label_parent);
+		free(e->label_dist);
 		free(e->vertex_of);
 		free(e->cell_begin);
 		free(e->hubs);
 		free(e->via_vertex);
-		free(e->via_dist);
+		free(e->via_low);
 	}
 }
 
@@ -339,9 +340,9 @@ void gtEhl_Destroy(gtEhl* ehl)
 
 int64_t gt_ehl_index_bytes(const gtEhl* e)
 {
-	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 8 +
+	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 16 +
 	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
-	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * 12);
+	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * 8);
 }
 
 gtEhlDef gtEhl_DefaultDef(void)
@@ -375,12 +376,14 @@ static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
 	e->label_offset = malloc(((size_t)e->n + 1) * sizeof *e->label_offset);
 	e->label_hub = malloc((size_t)(e->label_count + 1) * sizeof *e->label_hub);
 	e->label_parent = malloc((size_t)(e->label_count + 1) * sizeof *e->label_parent);
+	e->label_dist = malloc((size_t)(e->label_count + 1) * sizeof *e->label_dist);
 	e->vertex_of = malloc(((size_t)e->n + 1) * sizeof *e->vertex_of);
-	if (!e->label_offset || !e->label_hub || !e->label_parent || !e->vertex_of)
+	if (!e->label_offset || !e->label_hub || !e->label_parent || !e->label_dist || !e->vertex_of)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
 	for (int v = 0; v <= e->n; v++) e->label_offset[v] = (uint32_t)L->offset[v];
 	memcpy(e->label_hub, L->hub, (size_t)e->label_count * sizeof *e->label_hub);
 	memcpy(e->label_parent, L->parent, (size_t)e->label_count * sizeof *e->label_parent);
+	memcpy(e->label_dist, L->dist, (size_t)e->label_count * sizeof *e->label_dist);
 	memcpy(e->vertex_of, L->vertex_of, (size_t)e->n * sizeof *e->vertex_of);
 	return GT_OK;
 }
@@ -457,10 +460,10 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 	e->via_count = (int64_t)vias;
 	e->hubs = malloc((size_t)e->hub_count * sizeof *e->hubs);
 	e->via_vertex = malloc((size_t)(vias + 1) * sizeof *e->via_vertex);
-	e->via_dist = malloc((size_t)(vias + 1) * sizeof *e->via_dist);
-	if (!e->hubs || !e->via_vertex || !e->via_dist)
+	e->via_low = malloc((size_t)(vias + 1) * sizeof *e->via_low);
+	if (!e->hubs || !e->via_vertex || !e->via_low)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)", (unsigned long long)vias,
-		               (double)vias * 12 / 1e6);
+		               (double)vias * 8 / 1e6);
 	gtEhlHub last = {e->n, (uint32_t)vias, INFINITY};
 	e->hubs[hubs] = last;
 	free(b->cell_hubs);

@@ -24,11 +24,12 @@ struct gtEhl {
 	uint32_t* label_offset;
 	int32_t* label_hub;
 	int32_t* label_parent;
+	double* label_dist; // VG distance to the hub: the exact value behind a via's rounded one
 	int32_t* vertex_of; // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
 	gtEhlHub* hubs;
 	uint32_t* via_vertex; // vertex | GT_VIA_FULL; within a (cell, hub), sorted by hub distance
-	double* via_dist;
+	float* via_low;       // distance from the vertex to the hub, rounded down (a bound for skipping)
 	void* blob; // a loaded index: every array above points into this one allocation
 	gtEhlStats stats;
 };
@@ -43,6 +44,12 @@ static inline int64_t gt_ehl_cell_of(const gtEhl* e, gtVec2 p)
 }
 
 void gt_ehl_free_arrays(gtEhl* e);
+
+// Index of v's label entry for hub rank `hub`, or -1.
+int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub);
+
+// The largest float not above v (+inf stays +inf).
+float gt_round_down(double v);
 int64_t gt_ehl_index_bytes(const gtEhl* e);
 
 

@@ -37,18 +37,24 @@ static uint64_t align8(uint64_t v)
 }
 
 // The sections in file order; sizes from the header counts (which the caller has bounded).
-static int sections(gtEhl* e, Section out[8])
+#define SECTIONS 9
+
+static int sections(gtEhl* e, Section out[SECTIONS])
 {
 	uint64_t n = (uint64_t)e->n, labels = (uint64_t)e->label_count;
-	Section list[8] = {
-	    {(void**)&e->label_offset, (n + 1) * 4}, {(void**)&e->label_hub, labels * 4},
-	    {(void**)&e->label_parent, labels * 4},  {(void**)&e->vertex_of, n * 4},
+	Section list[SECTIONS] = {
+	    {(void**)&e->label_offset, (n + 1) * 4},
+	    {(void**)&e->label_hub, labels * 4},
+	    {(void**)&e->label_parent, labels * 4},
+	    {(void**)&e->label_dist, labels * 8},
+	    {(void**)&e->vertex_of, n * 4},
 	    {(void**)&e->cell_begin, ((uint64_t)e->cell_count + 1) * 4},
 	    {(void**)&e->hubs, (uint64_t)e->hub_count * sizeof(gtEhlHub)},
-	    {(void**)&e->via_vertex, (uint64_t)e->via_count * 4}, {(void**)&e->via_dist, (uint64_t)e->via_count * 8},
+	    {(void**)&e->via_vertex, (uint64_t)e->via_count * 4},
+	    {(void**)&e->via_low, (uint64_t)e->via_count * 4},
 	};
 	memcpy(out, list, sizeof list);
-	return 8;
+	return SECTIONS;
 }
 
 static bool host_is_little_endian(void)
@@ -93,7 +99,7 @@ gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
 	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
 	uint32_t crc = 0;
 	bool ok = write_block(f, &h, sizeof h, &crc);
-	Section list[8];
+	Section list[SECTIONS];
 	int count = sections((gtEhl*)ehl, list);
 	for (int i = 0; i < count && ok; i++) ok = write_block(f, *list[i].pointer, list[i].bytes, &crc);
 	uint32_t trailer[2] = {crc, 0};
@@ -117,6 +123,7 @@ static const char* validate(const gtEhl* e)
 		if (e->label_offset[v] > e->label_offset[v + 1]) return "label offsets";
 		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
 			if ((uint32_t)e->label_hub[k] >= n || (uint32_t)e->label_parent[k] >= n) return "label entries";
+			if (!(e->label_dist[k] >= 0) || isinf(e->label_dist[k])) return "label distances";
 			if (k > e->label_offset[v] && e->label_hub[k] <= e->label_hub[k - 1]) return "label order";
 		}
 	}
@@ -135,7 +142,7 @@ static const char* validate(const gtEhl* e)
 	    e->hubs[e->hub_count - 1].hub != (int32_t)n)
 		return "via offsets";
 	for (int64_t i = 0; i < e->via_count; i++)
-		if ((e->via_vertex[i] & GT_VIA_VERTEX) >= n || !(e->via_dist[i] >= 0) || isinf(e->via_dist[i])) return "via labels";
+		if ((e->via_vertex[i] & GT_VIA_VERTEX) >= n || !(e->via_low[i] >= 0) || isinf(e->via_low[i])) return "via labels";
 	return NULL;
 }
 
@@ -198,7 +205,7 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	uint64_t expected = sizeof h + 8;
 	bool plausible = h.cell_size >= 1 && h.cell_size <= 4096 && h.label_count < size && h.cell_count < size &&
 	                 h.hub_count < size && h.via_count < size && h.hub_count >= 1;
-	Section list[8];
+	Section list[SECTIONS];
 	int count = sections(e, list);
 	if (plausible) {
 		for (int i = 0; i < count; i++) expected += align8(list[i].bytes);

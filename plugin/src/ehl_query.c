@@ -59,14 +59,27 @@ typedef struct Side {
 	bool check_all; // a pinch point: its FULL flags may not hold (see gtMap_Visible)
 } Side;
 
-// Best |p v| + d(v, hub) over the vias [begin, end) that p sees and that beat `limit`.
-static double best_via(const gtEhl* e, const Side* side, uint32_t generation, uint32_t begin, uint32_t end,
-                       double limit, int32_t* via)
+int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub)
+{
+	uint32_t lo = e->label_offset[v], hi = e->label_offset[v + 1];
+	while (lo < hi) { // entries are sorted by hub rank
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (e->label_hub[mid] < hub) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < e->label_offset[v + 1] && e->label_hub[lo] == hub ? (int64_t)lo : -1;
+}
+
+// Best |p v| + d(v, hub) over the vias [begin, end) that p sees and that beat `limit`. The stored
+// distances are rounded down, so they only decide what to skip; a via that may win is priced
+// with the exact distance from its own label.
+static double best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                       uint32_t end, double limit, int32_t* via)
 {
 	double best = limit;
 	SideCache* c = side->cache;
 	for (uint32_t i = begin; i < end; i++) {
-		double to_hub = e->via_dist[i];
+		double to_hub = e->via_low[i];
 		if (to_hub >= best) break; // sorted by distance to the hub
 		uint32_t vf = e->via_vertex[i];
 		uint32_t v = vf & GT_VIA_VERTEX;
@@ -85,6 +98,10 @@ static double best_via(const gtEhl* e, const Side* side, uint32_t generation, ui
 			}
 			if (c->visibility[v] == SIDE_HIDDEN) continue;
 		}
+		int64_t entry = gt_ehl_label_entry(e, (int)v, hub);
+		if (entry < 0) continue; // only a forged index lacks it
+		total = c->length[v] + e->label_dist[entry];
+		if (total >= best) continue;
 		best = total;
 		*via = (int32_t)v;
 	}
@@ -134,9 +151,9 @@ static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* er
 			if (hs->hub == e->n) break; // both sentinels
 			if ((double)hs->lower_bound + (double)ht->lower_bound < best) {
 				int32_t vs = -1, vt = -1;
-				double from_s = best_via(e, &side_s, q->generation, hs->via_begin, hs[1].via_begin, best, &vs);
+				double from_s = best_via(e, &side_s, q->generation, hs->hub, hs->via_begin, hs[1].via_begin, best, &vs);
 				if (vs >= 0 && from_s + (double)ht->lower_bound < best) {
-					double from_t = best_via(e, &side_t, q->generation, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
+					double from_t = best_via(e, &side_t, q->generation, ht->hub, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
 					if (vt >= 0 && from_s + from_t < best) {
 						best = from_s + from_t;
 						a->hub = hs->hub;
@@ -168,14 +185,9 @@ static int climb(const gtEhl* e, int v, int32_t hub, gtVec2* out, int count, int
 	for (int steps = 0; v != hub_vertex && steps <= e->n; steps++) { // bounded: tree paths are simple
 		if (count < capacity) out[count].x = e->vertices[v].x, out[count].y = e->vertices[v].y;
 		count++;
-		// Entries are sorted by hub rank: binary search v's entry for this hub.
-		uint32_t lo = e->label_offset[v], hi = e->label_offset[v + 1];
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (e->label_hub[mid] < hub) lo = mid + 1;
-			else hi = mid;
-		}
-		v = e->label_parent[lo];
+		int64_t entry = gt_ehl_label_entry(e, v, hub);
+		if (entry < 0) break; // only a forged index lacks it
+		v = e->label_parent[entry];
 	}
 	return count;
 }
@@ -229,7 +241,8 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 			gtEhlVia* out = &vias[count];
 			out->vertex = (int32_t)(ehl->via_vertex[k] & GT_VIA_VERTEX);
 			out->hub_rank = ehl->hubs[i].hub;
-			out->hub_distance = ehl->via_dist[k];
+			int64_t entry = gt_ehl_label_entry(ehl, out->vertex, out->hub_rank);
+			out->hub_distance = entry >= 0 ? ehl->label_dist[entry] : INFINITY;
 			out->lower_bound = ehl->hubs[i].lower_bound;
 			out->full = (ehl->via_vertex[k] & GT_VIA_FULL) != 0;
 		}

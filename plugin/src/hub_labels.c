@@ -66,6 +66,55 @@ int64_t gt_hub_labels_find(const gtHubLabels* labels, int v, int32_t hub)
 	return -1;
 }
 
+static int64_t degree_of(const gtVisGraph* g, int v)
+{
+	return g->offset[v + 1] - g->offset[v];
+}
+
+// The authors' "significant path" order (algorithms.md 4.3): follow the pruned search tree just
+// built from the root towards the unprocessed child covering the largest subtree; the next root is
+// taken on that path, or is the highest-degree unprocessed vertex when the path is short.
+static int next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled, const int32_t* parent,
+                     int32_t* coverage, int32_t* best_child, int32_t* path, const bool* processed,
+                     const int64_t* order_key, int* by_degree)
+{
+	for (int i = 0; i < nlabelled; i++) {
+		coverage[labelled[i]] = 1;
+		best_child[labelled[i]] = -1;
+	}
+	for (int i = nlabelled - 1; i > 0; i--) { // parents pop before their children
+		int u = labelled[i], p = parent[u];
+		coverage[p] += coverage[u];
+	}
+	for (int i = 1; i < nlabelled; i++) {
+		int u = labelled[i], p = parent[u];
+		if (processed[u]) continue;
+		int b = best_child[p];
+		if (b < 0 || coverage[u] > coverage[b] || (coverage[u] == coverage[b] && u < b)) best_child[p] = u;
+	}
+	int length = 0;
+	for (int u = nlabelled > 0 ? best_child[labelled[0]] : -1; u >= 0; u = best_child[u]) path[length++] = u;
+	if (length <= 2) {
+		while (processed[order_key[*by_degree] & 0xffffffff]) (*by_degree)++;
+		return (int)(order_key[*by_degree] & 0xffffffff);
+	}
+	int64_t max_degree = 0;
+	int widest = path[0];
+	for (int i = 0; i < length; i++)
+		if (degree_of(g, path[i]) > max_degree) max_degree = degree_of(g, path[i]), widest = path[i];
+	if (max_degree < 2 * (int64_t)length && length > 3) {
+		int64_t best = -1;
+		int chosen = path[0];
+		for (int j = 0; j + 1 < length; j++) {
+			int64_t drop = coverage[path[j + 1]] - coverage[path[j]];
+			int64_t score = degree_of(g, path[j]) * (drop < 0 ? -drop : drop);
+			if (score > best) best = score, chosen = path[j];
+		}
+		return chosen;
+	}
+	return widest;
+}
+
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
@@ -80,30 +129,36 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	int32_t* parent = malloc(slots * sizeof *parent);
 	int32_t* first = malloc(slots * sizeof *first);
 	int32_t* visited = malloc(slots * sizeof *visited);
+	int32_t* labelled = malloc(slots * sizeof *labelled); // this search's labelled vertices, in pop order
+	int32_t* coverage = malloc(slots * sizeof *coverage);
+	int32_t* best_child = malloc(slots * sizeof *best_child);
+	int32_t* path = malloc(slots * sizeof *path);
+	bool* processed = calloc(slots, sizeof *processed);
 	gtHeap heap = {malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)};
 	out->n = n;
 	out->rank_of = malloc(slots * sizeof *out->rank_of);
 	out->vertex_of = malloc(slots * sizeof *out->vertex_of);
 	gtStatus st = GT_OK;
-	if (!order_key || !lists || !to_root || !dist || !parent || !first || !visited || !heap.items || !out->rank_of ||
+	if (!order_key || !lists || !to_root || !dist || !parent || !first || !visited || !labelled || !coverage || !best_child || !path || !processed || !heap.items || !out->rank_of ||
 	    !out->vertex_of) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
 		goto done;
 	}
 	for (int v = 0; v < n; v++) {
 		int64_t degree = g->offset[v + 1] - g->offset[v];
-		order_key[v] = ((INT64_C(1) << 31) - degree) * (INT64_C(1) << 32) + v;
+		order_key[v] = ((INT64_C(1) << 30) - degree) * (INT64_C(1) << 32) + v; // degree < 2^30
 		to_root[v] = INFINITY;
 		dist[v] = INFINITY;
 	}
 	qsort(order_key, (size_t)n, sizeof *order_key, compare_int64);
-	for (int r = 0; r < n; r++) {
-		out->vertex_of[r] = (int32_t)(order_key[r] & 0xffffffff);
-		out->rank_of[out->vertex_of[r]] = r;
-	}
+	int by_degree = 0; // next candidate in degree order
 
+	int root = n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;
 	for (int r = 0; r < n; r++) {
-		int root = out->vertex_of[r];
+		out->vertex_of[r] = root;
+		out->rank_of[root] = r;
+		processed[root] = true;
+		int nlabelled = 0;
 		for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = lists[root].items[i].dist;
 		int nvisited = 0;
 		heap.size = 0;
@@ -122,6 +177,7 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 				covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= top.key;
 			if (covered) continue;
 			first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
+			labelled[nlabelled++] = u;
 			Entry e = {r, parent[u], first[u], top.key};
 			if (!list_push(&lists[u], e)) {
 				st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
@@ -140,6 +196,7 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 		}
 		for (int i = 0; i < nvisited; i++) dist[visited[i]] = INFINITY;
 		for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = INFINITY;
+		if (r + 1 < n) root = next_root(g, labelled, nlabelled, parent, coverage, best_child, path, processed, order_key, &by_degree);
 	}
 
 	int64_t total = 0;
@@ -185,6 +242,11 @@ done:
 	free(parent);
 	free(first);
 	free(visited);
+	free(labelled);
+	free(coverage);
+	free(best_child);
+	free(path);
+	free(processed);
 	free(heap.items);
 	if (st) gt_hub_labels_free(out);
 	return st;

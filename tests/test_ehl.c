@@ -1,0 +1,429 @@
+// EHL against the oracle (algorithms.md 5.11): random points of every kind on random maps full of
+// pinch points and on real maps of all four suites at several cell sizes; paths; save/load and
+// corruption; structural invariants; concurrent queries.
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+static gtEhl* build(const gtMap* m, int g)
+{
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = g;
+	def.threads = 2;
+	gtEhl* e = NULL;
+	gtError err;
+	if (gtEhl_Build(m, &def, &e, &err) != GT_OK) fail_msg("%s", err.message);
+	return e;
+}
+
+// Points the sweep and the cell assignment must get right besides random ones: grid points
+// (convex vertices, pinch points), the right and bottom map border.
+static gtVec2 special_point(const gtMap* m, TestRng* rng)
+{
+	int n;
+	const gtVertex* v = gtMap_Vertices(m, &n);
+	int w = gtMap_Width(m), h = gtMap_Height(m);
+	for (;;) {
+		gtVec2 p;
+		switch (test_rng_int(rng, 4)) {
+		case 0:
+			if (n == 0) continue;
+			p.x = v[test_rng_int(rng, n)].x, p.y = v[test_rng_int(rng, n)].y; // mixes coordinates on purpose
+			break;
+		case 1: p.x = w, p.y = test_rng_int(rng, h * 64 + 1) / 64.0; break;
+		case 2: p.x = test_rng_int(rng, w * 64 + 1) / 64.0, p.y = h; break;
+		default: p.x = test_rng_int(rng, w + 1), p.y = test_rng_int(rng, h + 1); break;
+		}
+		if (gtMap_CheckPoint(m, p) == GT_POINT_VALID) return p;
+	}
+}
+
+// Compares `queries` random pairs with the oracle; returns how many were reachable.
+static int compare_with_oracle(const gtMap* m, gtEhl* e, gtOracle* o, TestRng* rng, int queries, const char* what)
+{
+	gtEhlQuery* q;
+	gtError err;
+	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
+	int n, reachable = 0;
+	gtMap_Vertices(m, &n);
+	gtVec2* pts = test_malloc(sizeof *pts * (size_t)(n + 2));
+	for (int i = 0; i < queries; i++) {
+		gtVec2 s = test_rng_int(rng, 3) ? test_random_point(m, rng) : special_point(m, rng);
+		gtVec2 t = test_rng_int(rng, 3) ? test_random_point(m, rng) : special_point(m, rng);
+		double expect, got, back;
+		assert_int_equal(gtOracle_Distance(o, s, t, &expect, &err), GT_OK);
+		assert_int_equal(gtEhl_Distance(q, s, t, &got, &err), GT_OK);
+		assert_int_equal(gtEhl_Distance(q, t, s, &back, &err), GT_OK);
+		if (isinf(expect) != isinf(got) || (!isinf(expect) && fabs(got - expect) > 1e-9 * (1 + expect)))
+			fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g): ehl %.12f oracle %.12f", what, s.x, s.y, t.x, t.y, got, expect);
+		assert_true(isinf(back) == isinf(got));
+		if (isinf(expect)) continue;
+		reachable++;
+		assert_float_equal(back, got, 1e-9 * (1 + got));
+		int count;
+		double d;
+		assert_int_equal(gtEhl_Path(q, s, t, pts, n + 2, &count, &d, &err), GT_OK);
+		assert_true(count >= 2 && pts[0].x == s.x && pts[0].y == s.y && pts[count - 1].x == t.x && pts[count - 1].y == t.y);
+		double length = 0;
+		for (int k = 0; k + 1 < count; k++) {
+			if (!gtMap_Visible(m, pts[k], pts[k + 1]))
+				fail_msg("%s: path step (%g,%g)-(%g,%g) is not visible", what, pts[k].x, pts[k].y, pts[k + 1].x, pts[k + 1].y);
+			length += hypot(pts[k + 1].x - pts[k].x, pts[k + 1].y - pts[k].y);
+		}
+		assert_float_equal(length, expect, 1e-9 * (1 + expect));
+		assert_float_equal(d, got, 0);
+	}
+	test_free(pts);
+	gtEhlQuery_Destroy(q);
+	return reachable;
+}
+
+static gtMap* random_map(TestRng* rng, int w, int h, int percent)
+{
+	unsigned char* cells = malloc((size_t)(w * h));
+	for (int i = 0; i < w * h; i++) cells[i] = test_rng_int(rng, 100) < percent;
+	gtMap* m;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(w, h, cells, &m, &err), GT_OK);
+	free(cells);
+	return m;
+}
+
+static void test_worked_example(void** state)
+{
+	(void)state;
+	gtMap* m = test_map_from_rows("......\n..@@..\n..@@..\n......");
+	gtEhl* e = build(m, 1);
+	gtEhlQuery* q;
+	gtError err;
+	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
+	gtVec2 s = {0.5, 1.5}, t = {5.5, 1.5}, pts[6];
+	int count;
+	double d;
+	assert_int_equal(gtEhl_Path(q, s, t, pts, 6, &count, &d, &err), GT_OK);
+	assert_float_equal(d, 2 + 2 * sqrt(2.5), 1e-12); // s, A, B, t (algorithms.md 5.10)
+	assert_int_equal(count, 4);
+	assert_true(pts[1].x == 2 && pts[1].y == 1 && pts[2].x == 4 && pts[2].y == 1);
+	// Cell (0, 1): A (vertex 0) and C (2) are seen by the whole cell, B (1) only from its top
+	// edge, D (3) not at all.
+	gtEhlVia vias[64];
+	int64_t nv = gtEhl_CellVias(e, 1 * 6 + 0, vias, 64);
+	assert_true(nv > 0 && nv <= 64);
+	for (int64_t i = 0; i < nv; i++) {
+		assert_int_not_equal(vias[i].vertex, 3);
+		if (vias[i].vertex == 0 || vias[i].vertex == 2) assert_true(vias[i].full);
+		if (vias[i].vertex == 1) assert_false(vias[i].full);
+	}
+	assert_int_equal(gtEhl_CellVias(e, 24, vias, 64), -1);
+	gtVec2 wall = {2.5, 1.5};
+	assert_int_equal(gtEhl_Distance(q, wall, t, &d, &err), GT_ERR_INVALID_POINT);
+	assert_non_null(strstr(err.message, "start (2.5, 1.5): point is inside a blocked cell"));
+	gtEhlQuery_Destroy(q);
+	gtEhl_Destroy(e);
+	gtMap_Destroy(m);
+}
+
+// Random maps with 15-35% blocked cells have many pinch points and several components.
+static void test_random_maps_match_oracle(void** state)
+{
+	(void)state;
+	TestRng rng = {31337};
+	int reachable = 0, total = 0, pinches = 0;
+	for (int round = 0; round < 8; round++) {
+		gtMap* m = random_map(&rng, 14 + 3 * round, 12 + 2 * round, 15 + round * 3);
+		pinches += gtMap_PinchCount(m);
+		gtOracle* o;
+		gtError err;
+		assert_int_equal(gtOracle_Create(m, 1, &o, &err), GT_OK);
+		const int sizes[] = {1, 2, 3, 4, 7};
+		for (int k = 0; k < 5; k++) {
+			gtEhl* e = build(m, sizes[k]);
+			char what[64];
+			snprintf(what, sizeof what, "random map %d, g=%d", round, sizes[k]);
+			reachable += compare_with_oracle(m, e, o, &rng, 150, what);
+			total += 150;
+			gtEhl_Destroy(e);
+		}
+		gtOracle_Destroy(o);
+		gtMap_Destroy(m);
+	}
+	assert_true(pinches > 20);
+	assert_true(reachable > total / 3 && reachable < total); // both kinds of answer occur
+}
+
+static void check_real_map(const char* suite, const char* name, const int* sizes, int count, int queries)
+{
+	gtMap* m = test_load_shared_map(suite, name);
+	gtOracle* o;
+	gtError err;
+	assert_int_equal(gtOracle_Create(m, 2, &o, &err), GT_OK);
+	TestRng rng = {(uint64_t)strlen(name) * 1000003u};
+	for (int k = 0; k < count; k++) {
+		gtEhl* e = build(m, sizes[k]);
+		char what[128];
+		snprintf(what, sizeof what, "%s/%s g=%d", suite, name, sizes[k]);
+		int reachable = compare_with_oracle(m, e, o, &rng, queries, what);
+		if (reachable <= queries / 5) fail_msg("%s: only %d of %d pairs reachable", what, reachable, queries);
+		gtEhl_Destroy(e);
+	}
+	printf("note: %s/%s: EHL equals the oracle on %d queries at each of %d cell sizes\n", suite, name, queries, count);
+	gtOracle_Destroy(o);
+	gtMap_Destroy(m);
+}
+
+static const int ALL_SIZES[] = {1, 4, 16, 64};
+static const int COARSE_SIZES[] = {4, 16, 64};
+
+static void test_da2_maps(void** state)
+{
+	(void)state;
+	check_real_map("da2", "ca_cave", ALL_SIZES, 4, 120);
+	check_real_map("da2", "ht_chantry", ALL_SIZES, 4, 120);
+	check_real_map("da2", "w_sundermount", COARSE_SIZES, 3, 80); // pinch points
+}
+
+static void test_dao_maps(void** state)
+{
+	(void)state;
+	check_real_map("dao", "arena", ALL_SIZES, 4, 120);
+	check_real_map("dao", "lak303d", COARSE_SIZES, 3, 80);
+}
+
+static void test_bgmaps_maps(void** state)
+{
+	(void)state;
+	check_real_map("bgmaps", "AR0602SR", COARSE_SIZES, 3, 80);
+	check_real_map("bgmaps", "AR0011SR", (const int[]){16, 64}, 2, 80);
+}
+
+static void test_sc1_maps(void** state)
+{
+	(void)state;
+	check_real_map("sc1", "Archipelago", (const int[]){16, 64}, 2, 60);
+}
+
+// Every FULL via is visible from the cell's corners and from random points inside it; every
+// via's bound respects the (cell, hub) lower bound; hubs strictly increase within a cell.
+static void test_structural_invariants(void** state)
+{
+	(void)state;
+	TestRng rng = {99};
+	for (int g = 1; g <= 4; g += 3) {
+		// Sparse obstacles at g = 4 so that whole cells are free and FULL vias exist.
+		gtMap* m = g == 1 ? random_map(&rng, 30, 24, 25) : random_map(&rng, 60, 48, 4);
+		int n;
+		const gtVertex* vert = gtMap_Vertices(m, &n);
+		gtEhl* e = build(m, g);
+		int columns, rows;
+		gtEhl_GridSize(e, &columns, &rows);
+		assert_int_equal(columns, (gtMap_Width(m) + g - 1) / g);
+		gtEhlVia* vias = test_malloc(sizeof *vias * 100000);
+		int full_checked = 0;
+		for (int64_t c = 0; c < (int64_t)columns * rows; c++) {
+			int64_t count = gtEhl_CellVias(e, c, vias, 100000);
+			assert_true(count >= 0 && count <= 100000);
+			double x0 = (double)(c % columns) * g, y0 = (double)(c / columns) * g;
+			for (int64_t i = 0; i < count; i++) {
+				if (i > 0) assert_true(vias[i].hub_rank >= vias[i - 1].hub_rank);
+				gtVertex v = vert[vias[i].vertex];
+				double dx = fmax(fmax(x0 - v.x, 0), v.x - (x0 + g)), dy = fmax(fmax(y0 - v.y, 0), v.y - (y0 + g));
+				assert_true(vias[i].lower_bound <= sqrt(dx * dx + dy * dy) + vias[i].hub_distance + 1e-9);
+				if (!vias[i].full) continue;
+				gtVec2 pv = {v.x, v.y};
+				for (int k = 0; k < 12; k++) {
+					gtVec2 p = {x0 + (k < 4 ? (k & 1) * g : test_rng_int(&rng, g * 64 + 1) / 64.0),
+					            y0 + (k < 4 ? (k >> 1) * g : test_rng_int(&rng, g * 64 + 1) / 64.0)};
+					if (gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH && p.x == floor(p.x) && p.y == floor(p.y))
+						continue; // a pinch point belongs to one side only; the query checks it
+					assert_true(test_brute_visible(m, p, pv));
+					full_checked++;
+				}
+			}
+		}
+		if (full_checked < 300) fail_msg("g=%d: only %d FULL samples checked", g, full_checked);
+		test_free(vias);
+		gtEhl_Destroy(e);
+		gtMap_Destroy(m);
+	}
+}
+
+static char* read_all(const char* path, long* size)
+{
+	FILE* f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	*size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char* data = malloc((size_t)*size);
+	assert_int_equal(fread(data, 1, (size_t)*size, f), *size);
+	fclose(f);
+	return data;
+}
+
+static void write_all(const char* path, const char* data, long size)
+{
+	FILE* f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, (size_t)size, f), size);
+	fclose(f);
+}
+
+static void test_save_load_and_corruption(void** state)
+{
+	(void)state;
+	gtMap* m;
+	gtError err;
+	if (gtMap_Load("assets/maps/small.map", &m, &err)) fail_msg("%s", err.message);
+	gtEhl* e = build(m, 4);
+	char path[] = "/tmp/gridtree_ehl_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(gtEhl_Save(e, path, &err), GT_OK);
+	gtEhl* back;
+	assert_int_equal(gtEhl_Load(m, path, &back, &err), GT_OK);
+	gtEhlStats a = gtEhl_GetStats(e), b = gtEhl_GetStats(back);
+	assert_int_equal(a.via_labels, b.via_labels);
+	assert_int_equal(a.full_vias, b.full_vias);
+	assert_int_equal(a.index_bytes, b.index_bytes);
+	gtEhlQuery *qa, *qb;
+	assert_int_equal(gtEhlQuery_Create(e, &qa, &err), GT_OK);
+	assert_int_equal(gtEhlQuery_Create(back, &qb, &err), GT_OK);
+	TestRng rng = {3};
+	for (int i = 0; i < 300; i++) {
+		gtVec2 s = test_random_point(m, &rng), t = test_random_point(m, &rng);
+		double da, db;
+		assert_int_equal(gtEhl_Distance(qa, s, t, &da, &err), GT_OK);
+		assert_int_equal(gtEhl_Distance(qb, s, t, &db, &err), GT_OK);
+		assert_true(da == db);
+	}
+	gtEhlQuery_Destroy(qa);
+	gtEhlQuery_Destroy(qb);
+	gtEhl_Destroy(back);
+
+	// Every flipped byte and every truncation is rejected with a message, never loaded.
+	long size;
+	char* good = read_all(path, &size);
+	char* bad = malloc((size_t)size);
+	for (long at = 0; at < size; at++) {
+		memcpy(bad, good, (size_t)size);
+		bad[at] ^= (char)(1 + at % 255);
+		write_all(path, bad, size);
+		gtEhl* loaded = (gtEhl*)1;
+		if (gtEhl_Load(m, path, &loaded, &err) == GT_OK) fail_msg("flip at byte %ld of %ld was accepted", at, size);
+		assert_null(loaded);
+		assert_non_null(strstr(err.message, path));
+	}
+	for (long cut = 0; cut < size; cut += (cut < 200 ? 1 : 97)) {
+		write_all(path, good, cut);
+		gtEhl* loaded = (gtEhl*)1;
+		assert_int_not_equal(gtEhl_Load(m, path, &loaded, &err), GT_OK);
+		assert_null(loaded);
+	}
+	// A newer format version is named as such.
+	memcpy(bad, good, (size_t)size);
+	bad[8] = 99;
+	write_all(path, bad, size);
+	gtEhl* loaded;
+	assert_int_equal(gtEhl_Load(m, path, &loaded, &err), GT_ERR_FORMAT);
+	assert_non_null(strstr(err.message, "newer"));
+	// An index for another map is refused.
+	write_all(path, good, size);
+	gtMap* other = test_map_from_rows("......\n..@@..\n..@@..\n......");
+	assert_int_equal(gtEhl_Load(other, path, &loaded, &err), GT_ERR_FORMAT);
+	assert_non_null(strstr(err.message, "another map"));
+	assert_int_equal(gtEhl_Load(m, "/nonexistent/x.ehl", &loaded, &err), GT_ERR_IO);
+	gtMap_Destroy(other);
+	free(good);
+	free(bad);
+	remove(path);
+	gtEhl_Destroy(e);
+	gtMap_Destroy(m);
+}
+
+typedef struct ThreadJob {
+	gtEhl* ehl;
+	const gtMap* map;
+	const double* expect;
+	int queries;
+	uint64_t seed;
+	int mismatches;
+} ThreadJob;
+
+static void* query_thread(void* arg)
+{
+	ThreadJob* job = arg;
+	gtEhlQuery* q;
+	if (gtEhlQuery_Create(job->ehl, &q, NULL)) return NULL;
+	TestRng rng = {job->seed};
+	for (int i = 0; i < job->queries; i++) {
+		gtVec2 s = test_random_point(job->map, &rng), t = test_random_point(job->map, &rng);
+		double d;
+		if (gtEhl_Distance(q, s, t, &d, NULL) || d != job->expect[i]) job->mismatches++;
+	}
+	gtEhlQuery_Destroy(q);
+	return NULL;
+}
+
+// One index, two threads with their own contexts, same answers as one thread alone.
+static void test_concurrent_queries(void** state)
+{
+	(void)state;
+	gtMap* m;
+	gtError err;
+	if (gtMap_Load("assets/maps/caves.map", &m, &err)) fail_msg("%s", err.message);
+	gtEhl* e = build(m, 4);
+	enum { QUERIES = 3000 };
+	double* expect = test_malloc(sizeof *expect * QUERIES);
+	ThreadJob jobs[2] = {{e, m, expect, QUERIES, 17, 0}, {e, m, expect, QUERIES, 17, 0}};
+	jobs[0].mismatches = -1;
+	query_thread(&(ThreadJob){e, m, expect, 0, 17, 0});
+	gtEhlQuery* q;
+	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
+	TestRng rng = {17};
+	for (int i = 0; i < QUERIES; i++) {
+		gtVec2 s = test_random_point(m, &rng), t = test_random_point(m, &rng);
+		assert_int_equal(gtEhl_Distance(q, s, t, &expect[i], &err), GT_OK);
+	}
+	gtEhlQuery_Destroy(q);
+	jobs[0].mismatches = 0;
+	pthread_t ids[2];
+	for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&ids[i], NULL, query_thread, &jobs[i]), 0);
+	for (int i = 0; i < 2; i++) pthread_join(ids[i], NULL);
+	assert_int_equal(jobs[0].mismatches, 0);
+	assert_int_equal(jobs[1].mismatches, 0);
+	test_free(expect);
+	gtEhl_Destroy(e);
+	gtMap_Destroy(m);
+}
+
+static void test_rejects_bad_parameters(void** state)
+{
+	(void)state;
+	gtMap* m = test_map_from_rows("....\n.@..\n....");
+	gtEhlDef def = gtEhl_DefaultDef();
+	gtEhl* e = (gtEhl*)1;
+	gtError err;
+	def.cell_size = 0;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_ERR_INVALID_ARG);
+	assert_null(e);
+	def.cell_size = 2;
+	def.threads = -1;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_ERR_INVALID_ARG);
+	gtMap_Destroy(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_worked_example),           cmocka_unit_test(test_random_maps_match_oracle),
+	    cmocka_unit_test(test_da2_maps),                 cmocka_unit_test(test_dao_maps),
+	    cmocka_unit_test(test_bgmaps_maps),              cmocka_unit_test(test_sc1_maps),
+	    cmocka_unit_test(test_structural_invariants),    cmocka_unit_test(test_save_load_and_corruption),
+	    cmocka_unit_test(test_concurrent_queries),       cmocka_unit_test(test_rejects_bad_parameters),
+	};
+	return cmocka_run_group_tests_name("ehl", tests, NULL, NULL);
+}
