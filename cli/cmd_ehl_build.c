@@ -79,7 +79,7 @@ int cmd_ehl_build(int argc, char** argv)
 		return CLI_FAILED;
 	}
 	gtEhlStats s = gtEhl_GetStats(ehl);
-	if (budget > 0) fprintf(stderr, "budget %.1f MB: chose cell size %d\n", budget, s.cell_size);
+	if (budget > 0) fprintf(stderr, "budget %g MB: chose cell size %d (estimated before building)\n", budget, s.cell_size);
 	st = gtEhl_Save(ehl, output, &err);
 	if (st) {
 		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);
@@ -90,6 +90,8 @@ int cmd_ehl_build(int argc, char** argv)
 		printf("label_entries %lld\n", (long long)s.label_entries);
 		printf("useful_label_entries %lld\n", (long long)s.useful_entries);
 		printf("cells %lld\n", (long long)s.cells);
+		printf("cell_vertex_pairs %lld\n", (long long)s.cell_vertex_pairs);
+		printf("candidate_vias %lld\n", (long long)s.candidate_vias);
 		printf("hub_entries %lld\n", (long long)s.hub_entries);
 		printf("via_labels %lld\n", (long long)s.via_labels);
 		printf("full_vias %lld\n", (long long)s.full_vias);

@@ -37,6 +37,8 @@ typedef struct gtEhlStats {
 	int64_t label_entries;  ///< hub-label entries of all vertices
 	int64_t useful_entries; ///< entries that survive rule P4 and are copied into cells
 	int64_t cells;
+	int64_t cell_vertex_pairs; ///< (cell, vertex) pairs the sweep found before any pruning
+	int64_t candidate_vias;    ///< via labels before rules P2 and P3
 	int64_t hub_entries;    ///< (cell, hub) pairs, sentinels excluded
 	int64_t via_labels;     ///< FULL + PARTIAL
 	int64_t full_vias;
