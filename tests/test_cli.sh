@@ -119,5 +119,32 @@ check "genmap arena" genmap_ok arena
 check "genmap bad style" fails_with "unknown map style 'forest'" "$GT" genmap --style forest --width 40 --height 30 --seed 1 -o "$tmp/x.map"
 check "genmap bad width" fails_with "--width must be an integer" "$GT" genmap --style caves --width 2 --height 30 --seed 1 -o "$tmp/x.map"
 
+# EHL from the command line: the same answers as the oracle, stats keys, errors.
+ehl_build_ok() {
+	"$GT" ehl-build "$tmp/block.map" -o "$tmp/block.ehl" --cell 1 >"$tmp/stats" 2>/dev/null &&
+		for key in convex_vertices vg_edges label_entries via_labels full_vias partial_vias index_bytes build_seconds peak_rss_mb; do
+			grep -q "^$key " "$tmp/stats" || return 1
+		done
+}
+check "ehl-build stats" ehl_build_ok
+same_as_oracle() {
+	printf '0 2 6 2\n0.5 1.5 5.5 1.5\n2.5 1.5 0 0\n6 4 0 0\n' >"$tmp/q"
+	[ "$("$GT" dist "$tmp/block.map" --ehl "$tmp/block.ehl" <"$tmp/q")" = "$("$GT" dist "$tmp/block.map" <"$tmp/q")" ] &&
+		[ "$("$GT" path "$tmp/block.map" --ehl "$tmp/block.ehl" <"$tmp/q")" = "$("$GT" path "$tmp/block.map" <"$tmp/q")" ]
+}
+check "ehl equals oracle" same_as_oracle
+progress_lines() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/b2.ehl" 2>&1 >/dev/null | grep -q "^progress via labels 100%"; }
+check "ehl-build progress lines" progress_lines
+check "ehl for another map" fails_with "built for another map" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/split.map' --ehl '$tmp/block.ehl'"
+head -c 100 "$tmp/block.ehl" >"$tmp/cut.ehl"
+check "truncated ehl" fails_with "cut.ehl: truncated or corrupted" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/block.map' --ehl '$tmp/cut.ehl'"
+check "missing ehl" fails_with "none.ehl: cannot open" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/block.map' --ehl '$tmp/none.ehl'"
+check "cell and budget" fails_with "either --cell or --budget" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --cell 2 --budget 5
+check "bad budget" fails_with "--budget must be a positive number" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget -3
+check "tiny budget" fails_with "no cell size fits" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 0.0001
+budget_choice() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "chose cell size 1"; }
+check "budget choice" budget_choice
+check "ehl-build needs -o" fails_with "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -416,6 +416,39 @@ static void test_rejects_bad_parameters(void** state)
 	gtMap_Destroy(m);
 }
 
+// The budget picks the smallest power-of-two cell size whose estimate fits, and refuses clearly.
+static void test_budget(void** state)
+{
+	(void)state;
+	gtMap* m;
+	gtError err;
+	if (gtMap_Load("assets/maps/caves.map", &m, &err)) fail_msg("%s", err.message);
+	int64_t estimate[3];
+	const int sizes[3] = {1, 4, 16};
+	gtEhl* exact[3];
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(gtEhl_EstimateBytes(m, sizes[k], 2, &estimate[k], &err), GT_OK);
+		exact[k] = build(m, sizes[k]);
+		double ratio = (double)estimate[k] / (double)gtEhl_GetStats(exact[k]).index_bytes;
+		if (ratio < 0.8 || ratio > 3) fail_msg("g=%d: estimate %lld vs %lld bytes", sizes[k], (long long)estimate[k], (long long)gtEhl_GetStats(exact[k]).index_bytes);
+	}
+	assert_true(estimate[0] > estimate[1] && estimate[1] > estimate[2]);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.budget_mb = (double)estimate[1] / 1e6 * 1.01; // fits g = 4 but not g = 1 (or 2, which is larger than 4)
+	gtEhl* e;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_OK);
+	gtEhlStats st = gtEhl_GetStats(e);
+	assert_true(st.cell_size >= 2 && st.cell_size <= 8); // 1 does not fit; 8 when the build at 4 came out larger
+	assert_true((double)st.index_bytes <= def.budget_mb * 1e6);
+	gtEhl_Destroy(e);
+	def.budget_mb = 0.001;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_ERR_LIMIT);
+	assert_non_null(strstr(err.message, "no cell size fits"));
+	assert_int_equal(gtEhl_EstimateBytes(m, 0, 1, &estimate[0], &err), GT_ERR_INVALID_ARG);
+	for (int k = 0; k < 3; k++) gtEhl_Destroy(exact[k]);
+	gtMap_Destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +457,7 @@ int main(void)
 	    cmocka_unit_test(test_bgmaps_maps),              cmocka_unit_test(test_sc1_maps),
 	    cmocka_unit_test(test_structural_invariants),    cmocka_unit_test(test_save_load_and_corruption),
 	    cmocka_unit_test(test_concurrent_queries),       cmocka_unit_test(test_rejects_bad_parameters),
+	    cmocka_unit_test(test_budget),
 	};
 	return cmocka_run_group_tests_name("ehl", tests, NULL, NULL);
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# EHL benchmark: builds each map's index at g = 1, 4, 16, 64 and runs its MovingAI scenario file.
+# Prints a markdown table; query times are the best of three runs (the machine is shared).
+# Usage: bench/bench_ehl.sh [MAP_SPEC ...] with MAP_SPEC = suite/name (default: the list below).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GT=bin/gridtree
+DATA=${GRIDTREE_DATA:-../shared/data}
+if [ ! -d "$DATA/maps" ]; then
+	echo "bench-ehl: benchmark data not found at $DATA (set GRIDTREE_DATA)" >&2
+	exit 1
+fi
+MAPS=("$@")
+[ ${#MAPS[@]} -eq 0 ] && MAPS=(dao/arena da2/ht_chantry bgmaps/AR0602SR sc1/SpaceAtoll)
+SIZES=${EHL_SIZES:-"1 4 16 64"}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+best_of_three() { # prints the smallest mean_us of three scenario runs
+	local best="" i us
+	for i in 1 2 3; do
+		"$GT" scen "$@" >"$tmp/scen"
+		[ "$(value over_octile "$tmp/scen")" = 0 ] && [ "$(value invalid "$tmp/scen")" = 0 ] || {
+			echo "bench-ehl: scenario check failed: $*" >&2
+			cat "$tmp/scen" >&2
+			exit 1
+		}
+		us=$(value mean_us "$tmp/scen")
+		if [ -z "$best" ] || awk -v a="$us" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$us; fi
+	done
+	echo "$best"
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
+echo
+echo "| map | vertices | g | index MB | build s | peak RSS MB | query us | query+path us |"
+echo "|---|---|---|---|---|---|---|---|"
+for spec in "${MAPS[@]}"; do
+	map=$DATA/maps/$spec.map
+	scen=$DATA/scenarios/$spec.map.scen
+	for g in $SIZES; do
+		if ! "$GT" ehl-build "$map" -o "$tmp/index.ehl" --cell "$g" --threads 2 >"$tmp/build" 2>"$tmp/build.err"; then
+			echo "| $spec | | $g | build failed: $(tail -n 1 "$tmp/build.err") | | | | |"
+			continue
+		fi
+		dist=$(best_of_three "$map" "$scen" --ehl "$tmp/index.ehl")
+		path=$(best_of_three "$map" "$scen" --ehl "$tmp/index.ehl" --path 1)
+		printf '| %s | %s | %s | %.2f | %.2f | %.0f | %.2f | %.2f |\n' "$spec" "$(value convex_vertices "$tmp/build")" "$g" \
+			"$(awk -v b="$(value index_bytes "$tmp/build")" 'BEGIN { print b / 1e6 }')" "$(value build_seconds "$tmp/build")" \
+			"$(value peak_rss_mb "$tmp/build")" "$dist" "$path"
+	done
+done
