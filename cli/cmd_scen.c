@@ -8,13 +8,15 @@
 int cmd_scen(int argc, char** argv)
 {
 	CliArgs args;
-	if (!cli_parse(argc, argv, "scen", "method threads ehl path", &args)) return CLI_USAGE;
+	if (!cli_parse(argc, argv, "scen", "method threads ehl path repeat", &args)) return CLI_USAGE;
 	if (args.positional_count != 2) {
-		fprintf(stderr, "usage: gridtree scen MAP SCENFILE [--method oracle|ehl] [--ehl FILE] [--path 1]\n");
+		fprintf(stderr, "usage: gridtree scen MAP SCENFILE [--method oracle|ehl] [--ehl FILE] [--path 1] [--repeat N]\n");
 		return CLI_USAGE;
 	}
-	long with_path;
-	if (!cli_int_option(&args, "scen", "path", 0, 0, 1, &with_path)) return CLI_USAGE;
+	long with_path, repeat;
+	if (!cli_int_option(&args, "scen", "path", 0, 0, 1, &with_path) ||
+	    !cli_int_option(&args, "scen", "repeat", 1, 1, 1000, &repeat))
+		return CLI_USAGE;
 	gtScenario* scen = NULL;
 	gtError err;
 	if (gtScenario_Load(args.positional[1], &scen, &err)) {
@@ -30,23 +32,31 @@ int cmd_scen(int argc, char** argv)
 	int count;
 	const gtScenarioEntry* e = gtScenario_Entries(scen, &count);
 	int status = points ? CLI_OK : CLI_FAILED, over = 0, unreachable = 0, invalid = 0;
-	double seconds = 0;
-	for (int i = 0; i < count && status == CLI_OK; i++) {
+	for (int i = 0; i < count; i++)
 		if (e[i].map_width != gtMap_Width(solver.map) || e[i].map_height != gtMap_Height(solver.map)) {
 			fprintf(stderr, "gridtree scen: entry %d is for a %dx%d map but %s is %dx%d\n", i + 1, e[i].map_width,
 			        e[i].map_height, args.positional[0], gtMap_Width(solver.map), gtMap_Height(solver.map));
 			status = CLI_FAILED;
 			break;
 		}
-		double d, start = cli_now_seconds();
-		int n;
-		gtStatus st = with_path ? cli_solver_path(&solver, e[i].start, e[i].goal, points, &n, &d, &err)
-		                        : cli_solver_distance(&solver, e[i].start, e[i].goal, &d, &err);
-		seconds += cli_now_seconds() - start;
-		if (st) invalid++;
-		else if (isinf(d)) unreachable++;
-		else if (d > e[i].octile + e[i].octile_slack) over++;
+	// Whole passes are timed (no clock calls between queries); the fastest pass is reported.
+	double best = INFINITY;
+	for (long pass = 0; pass < repeat && status == CLI_OK; pass++) {
+		over = unreachable = invalid = 0;
+		double start = cli_now_seconds();
+		for (int i = 0; i < count; i++) {
+			double d;
+			int n;
+			gtStatus st = with_path ? cli_solver_path(&solver, e[i].start, e[i].goal, points, &n, &d, &err)
+			                        : cli_solver_distance(&solver, e[i].start, e[i].goal, &d, &err);
+			if (st) invalid++;
+			else if (isinf(d)) unreachable++;
+			else if (d > e[i].octile + e[i].octile_slack) over++;
+		}
+		double seconds = cli_now_seconds() - start;
+		if (seconds < best) best = seconds;
 	}
+	double seconds = best;
 	if (status == CLI_OK) {
 		printf("queries %d\n", count);
 		printf("over_octile %d\n", over);

@@ -242,8 +242,9 @@ static bool build_cell(Worker* w, int64_t cell)
 			gtEhlHub entry = {h, (uint32_t)(via_at + out_vias), gt_round_down(lower)};
 			e->hubs[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
-				e->via_vertex[via_at + out_vias + (uint32_t)k] = (uint32_t)w->kept[k].vertex | (w->kept[k].full ? GT_VIA_FULL : 0);
-				e->via_low[via_at + out_vias + (uint32_t)k] = gt_round_down(w->kept[k].dist);
+				gtEhlViaLabel* via = &e->vias[via_at + out_vias + (uint32_t)k];
+				via->vertex_full = (uint32_t)w->kept[k].vertex | (w->kept[k].full ? GT_VIA_FULL : 0);
+				via->low = gt_round_down(w->kept[k].dist);
 			}
 		}
 		out_hubs++;
@@ -319,8 +320,8 @@ static void free_worker(Worker* w)
 
 void gt_ehl_free_arrays(gtEhl* e)
 {
-	if (e->blob) {
-		free(e->blob);
+	if (e->mapping) {
+		gt_ehl_unmap(e);
 	} else {
 		free(e->label_offset);
 		free(e->label_hub);
@@ -329,8 +330,7 @@ void gt_ehl_free_arrays(gtEhl* e)
 		free(e->vertex_of);
 		free(e->cell_begin);
 		free(e->hubs);
-		free(e->via_vertex);
-		free(e->via_low);
+		free(e->vias);
 	}
 }
 
@@ -463,9 +463,8 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 	e->hub_count = (int64_t)hubs + 1;
 	e->via_count = (int64_t)vias;
 	e->hubs = malloc((size_t)e->hub_count * sizeof *e->hubs);
-	e->via_vertex = malloc((size_t)(vias + 1) * sizeof *e->via_vertex);
-	e->via_low = malloc((size_t)(vias + 1) * sizeof *e->via_low);
-	if (!e->hubs || !e->via_vertex || !e->via_low)
+	e->vias = malloc((size_t)(vias + 1) * sizeof *e->vias);
+	if (!e->hubs || !e->vias)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)", (unsigned long long)vias,
 		               (double)vias * 8 / 1e6);
 	gtEhlHub last = {e->n, (uint32_t)vias, INFINITY};
@@ -491,7 +490,7 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	s->cells = e->cell_count;
 	s->hub_entries = e->hub_count - 1 - e->cell_count;
 	s->via_labels = e->via_count;
-	for (int64_t i = 0; i < e->via_count; i++) s->full_vias += (e->via_vertex[i] & GT_VIA_FULL) != 0;
+	for (int64_t i = 0; i < e->via_count; i++) s->full_vias += (e->vias[i].vertex_full & GT_VIA_FULL) != 0;
 	s->partial_vias = s->via_labels - s->full_vias;
 	s->index_bytes = gt_ehl_index_bytes(e);
 	s->build_seconds = seconds;

@@ -15,6 +15,12 @@ typedef struct gtEhlHub {
 	float lower_bound; // rounded down: only ever used to skip a hub
 } gtEhlHub;
 
+// A via label: one record so that a query reads one stream.
+typedef struct gtEhlViaLabel {
+	uint32_t vertex_full; // vertex | GT_VIA_FULL
+	float low;            // distance from the vertex to the hub, rounded down (a bound for skipping)
+} gtEhlViaLabel;
+
 struct gtEhl {
 	const gtMap* map;
 	int g, columns, rows, n;
@@ -28,9 +34,9 @@ struct gtEhl {
 	int32_t* vertex_of; // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
 	gtEhlHub* hubs;
-	uint32_t* via_vertex; // vertex | GT_VIA_FULL; within a (cell, hub), sorted by hub distance
-	float* via_low;       // distance from the vertex to the hub, rounded down (a bound for skipping)
-	void* blob; // a loaded index: every array above points into this one allocation
+	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub
+	void* mapping; // a loaded index: every array above points into this read-only file mapping
+	size_t mapping_bytes;
 	gtEhlStats stats;
 };
 
@@ -44,6 +50,7 @@ static inline int64_t gt_ehl_cell_of(const gtEhl* e, gtVec2 p)
 }
 
 void gt_ehl_free_arrays(gtEhl* e);
+void gt_ehl_unmap(gtEhl* e);
 
 // Index of v's label entry for hub rank `hub`, or -1.
 int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub);

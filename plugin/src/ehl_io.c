@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "crc32c.h"
 #include "ehl_internal.h"
@@ -25,6 +28,7 @@ typedef struct FileHeader {
 
 _Static_assert(sizeof(FileHeader) == 80, "the header layout is part of the file format");
 _Static_assert(sizeof(gtEhlHub) == 12, "hub entries are stored as they are in memory");
+_Static_assert(sizeof(gtEhlViaLabel) == 8, "via labels are stored as they are in memory");
 
 typedef struct Section {
 	void** pointer;
@@ -37,7 +41,7 @@ static uint64_t align8(uint64_t v)
 }
 
 // The sections in file order; sizes from the header counts (which the caller has bounded).
-#define SECTIONS 9
+#define SECTIONS 8
 
 static int sections(gtEhl* e, Section out[SECTIONS])
 {
@@ -50,8 +54,7 @@ static int sections(gtEhl* e, Section out[SECTIONS])
 	    {(void**)&e->vertex_of, n * 4},
 	    {(void**)&e->cell_begin, ((uint64_t)e->cell_count + 1) * 4},
 	    {(void**)&e->hubs, (uint64_t)e->hub_count * sizeof(gtEhlHub)},
-	    {(void**)&e->via_vertex, (uint64_t)e->via_count * 4},
-	    {(void**)&e->via_low, (uint64_t)e->via_count * 4},
+	    {(void**)&e->vias, (uint64_t)e->via_count * sizeof(gtEhlViaLabel)},
 	};
 	memcpy(out, list, sizeof list);
 	return SECTIONS;
@@ -142,56 +145,67 @@ static const char* validate(const gtEhl* e)
 	    e->hubs[e->hub_count - 1].hub != (int32_t)n)
 		return "via offsets";
 	for (int64_t i = 0; i < e->via_count; i++)
-		if ((e->via_vertex[i] & GT_VIA_VERTEX) >= n || !(e->via_low[i] >= 0) || isinf(e->via_low[i])) return "via labels";
+		if ((e->vias[i].vertex_full & GT_VIA_VERTEX) >= n || !(e->vias[i].low >= 0) || isinf(e->vias[i].low)) return "via labels";
 	return NULL;
 }
 
+void gt_ehl_unmap(gtEhl* e)
+{
+	munmap(e->mapping, e->mapping_bytes);
+	e->mapping = NULL;
+}
+
+// The file is mapped read-only rather than read into fresh memory: loading then costs the
+// checksum and validation passes over pages the kernel already holds, with no copy.
 gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* err)
 {
 	*out = NULL;
 	if (!host_is_little_endian()) return gt_fail(err, GT_ERR_IO, "index files are little-endian; this host is not");
-	FILE* f = fopen(path, "rb");
-	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	struct stat info;
-	if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
-		fclose(f);
+	if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+		close(fd);
 		return gt_fail(err, GT_ERR_IO, "%s: not a regular file", path);
 	}
 	uint64_t size = (uint64_t)info.st_size;
-	if (size < sizeof(FileHeader) + 8) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_FORMAT, "%s: %" PRIu64 " bytes is too short for an EHL index", path, size);
+	if (size < sizeof(FileHeader) + 8 || size > SIZE_MAX / 2) {
+		close(fd);
+		return gt_fail(err, GT_ERR_FORMAT, "%s: %" PRIu64 " bytes is not the size of an EHL index", path, size);
 	}
-	FileHeader h;
-	if (fread(&h, 1, sizeof h, f) != sizeof h) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_IO, "%s: read error", path);
-	}
-	if (memcmp(h.magic, EHL_MAGIC, 8) != 0) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_FORMAT, "%s: not a gridtree EHL index (bad magic number)", path);
-	}
-	if (h.version > EHL_VERSION) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_FORMAT, "%s: index format version %u is newer than this gridtree (reads up to %u); rebuild it",
-		               path, h.version, EHL_VERSION);
-	}
-	if (h.version != EHL_VERSION || h.header_size != sizeof h) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_FORMAT, "%s: unsupported index format version %u", path, h.version);
-	}
-	int vertices;
-	gtMap_Vertices(map, &vertices);
-	if (h.map_fingerprint != gtMap_Fingerprint(map) || h.map_width != (uint32_t)gtMap_Width(map) ||
-	    h.map_height != (uint32_t)gtMap_Height(map) || h.vertices != (uint32_t)vertices) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_FORMAT, "%s: index was built for another map (%ux%u, fingerprint %016" PRIx64 ", this map %dx%d, %016" PRIx64 ")",
-		               path, h.map_width, h.map_height, h.map_fingerprint, gtMap_Width(map), gtMap_Height(map), gtMap_Fingerprint(map));
-	}
+	int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+	flags |= MAP_POPULATE;
+#endif
+	void* mapping = mmap(NULL, (size_t)size, PROT_READ, flags, fd, 0);
+	int map_errno = errno;
+	close(fd);
+	if (mapping == MAP_FAILED) return gt_fail(err, GT_ERR_IO, "%s: cannot map: %s", path, strerror(map_errno));
 	gtEhl* e = calloc(1, sizeof *e);
 	if (!e) {
-		fclose(f);
+		munmap(mapping, (size_t)size);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	}
+	e->mapping = mapping;
+	e->mapping_bytes = (size_t)size;
+	gtStatus st = GT_OK;
+	FileHeader h;
+	memcpy(&h, mapping, sizeof h);
+	int vertices;
+	gtMap_Vertices(map, &vertices);
+	if (memcmp(h.magic, EHL_MAGIC, 8) != 0) {
+		st = gt_fail(err, GT_ERR_FORMAT, "%s: not a gridtree EHL index (bad magic number)", path);
+	} else if (h.version > EHL_VERSION) {
+		st = gt_fail(err, GT_ERR_FORMAT, "%s: index format version %u is newer than this gridtree (reads up to %u); rebuild it",
+		             path, h.version, EHL_VERSION);
+	} else if (h.version != EHL_VERSION || h.header_size != sizeof h) {
+		st = gt_fail(err, GT_ERR_FORMAT, "%s: unsupported index format version %u", path, h.version);
+	} else if (h.map_fingerprint != gtMap_Fingerprint(map) || h.map_width != (uint32_t)gtMap_Width(map) ||
+	           h.map_height != (uint32_t)gtMap_Height(map) || h.vertices != (uint32_t)vertices) {
+		st = gt_fail(err, GT_ERR_FORMAT,
+		             "%s: index was built for another map (%ux%u, fingerprint %016" PRIx64 ", this map %dx%d, %016" PRIx64 ")",
+		             path, h.map_width, h.map_height, h.map_fingerprint, gtMap_Width(map), gtMap_Height(map),
+		             gtMap_Fingerprint(map));
 	}
 	e->map = map;
 	e->vertices = gtMap_Vertices(map, &e->n);
@@ -200,37 +214,30 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	e->cell_count = (int64_t)h.cell_count;
 	e->hub_count = (int64_t)h.hub_count;
 	e->via_count = (int64_t)h.via_count;
-	gtStatus st = GT_OK;
-	// Bound every count by the file size before multiplying, then demand the exact size.
-	uint64_t expected = sizeof h + 8;
-	bool plausible = h.cell_size >= 1 && h.cell_size <= 4096 && h.label_count < size && h.cell_count < size &&
-	                 h.hub_count < size && h.via_count < size && h.hub_count >= 1;
 	Section list[SECTIONS];
 	int count = sections(e, list);
-	if (plausible) {
-		for (int i = 0; i < count; i++) expected += align8(list[i].bytes);
-		e->columns = (int)((h.map_width + h.cell_size - 1) / h.cell_size);
-		e->rows = (int)((h.map_height + h.cell_size - 1) / h.cell_size);
-		plausible = (int64_t)e->columns * e->rows == e->cell_count;
-	}
-	if (!plausible || expected != size)
-		st = gt_fail(err, GT_ERR_FORMAT, "%s: truncated or corrupted (size %" PRIu64 " does not match its header)", path, size);
 	if (!st) {
-		e->blob = malloc((size_t)(size - sizeof h));
-		if (!e->blob) st = gt_fail(err, GT_ERR_NOMEM, "%s: out of memory for %" PRIu64 " bytes", path, size);
+		// Bound every count by the file size before multiplying, then demand the exact size.
+		uint64_t expected = sizeof h + 8;
+		bool plausible = h.cell_size >= 1 && h.cell_size <= 4096 && h.label_count < size && h.cell_count < size &&
+		                 h.hub_count < size && h.via_count < size && h.hub_count >= 1;
+		if (plausible) {
+			for (int i = 0; i < count; i++) expected += align8(list[i].bytes);
+			e->columns = (int)((h.map_width + h.cell_size - 1) / h.cell_size);
+			e->rows = (int)((h.map_height + h.cell_size - 1) / h.cell_size);
+			plausible = (int64_t)e->columns * e->rows == e->cell_count;
+		}
+		if (!plausible || expected != size)
+			st = gt_fail(err, GT_ERR_FORMAT, "%s: truncated or corrupted (size %" PRIu64 " does not match its header)", path, size);
 	}
-	if (!st && fread(e->blob, 1, (size_t)(size - sizeof h), f) != size - sizeof h)
-		st = gt_fail(err, GT_ERR_IO, "%s: read error", path);
-	fclose(f);
 	if (!st) {
-		uint32_t crc = gt_crc32c(gt_crc32c(0, &h, sizeof h), e->blob, (size_t)(size - sizeof h - 8));
 		uint32_t trailer[2];
-		memcpy(trailer, (char*)e->blob + size - sizeof h - 8, sizeof trailer);
-		if (crc != trailer[0] || trailer[1] != 0)
+		memcpy(trailer, (const char*)mapping + size - 8, sizeof trailer);
+		if (gt_crc32c(0, mapping, (size_t)(size - 8)) != trailer[0] || trailer[1] != 0)
 			st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (checksum mismatch)", path);
 	}
 	if (!st) {
-		char* at = e->blob;
+		char* at = (char*)mapping + sizeof h;
 		for (int i = 0; i < count; i++) {
 			*list[i].pointer = at;
 			at += align8(list[i].bytes);
@@ -249,7 +256,7 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	e->stats.cells = e->cell_count;
 	e->stats.hub_entries = e->hub_count - 1 - e->cell_count;
 	e->stats.via_labels = e->via_count;
-	for (int64_t i = 0; i < e->via_count; i++) e->stats.full_vias += (e->via_vertex[i] & GT_VIA_FULL) != 0;
+	for (int64_t i = 0; i < e->via_count; i++) e->stats.full_vias += (e->vias[i].vertex_full & GT_VIA_FULL) != 0;
 	e->stats.partial_vias = e->via_count - e->stats.full_vias;
 	e->stats.index_bytes = gt_ehl_index_bytes(e);
 	*out = e;

@@ -79,9 +79,9 @@ static double best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 	double best = limit;
 	SideCache* c = side->cache;
 	for (uint32_t i = begin; i < end; i++) {
-		double to_hub = e->via_low[i];
+		double to_hub = e->vias[i].low;
 		if (to_hub >= best) break; // sorted by distance to the hub
-		uint32_t vf = e->via_vertex[i];
+		uint32_t vf = e->vias[i].vertex_full;
 		uint32_t v = vf & GT_VIA_VERTEX;
 		if (c->stamp[v] != generation) {
 			c->stamp[v] = generation;
@@ -143,12 +143,12 @@ static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* er
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
 	double best = INFINITY;
 	for (;;) {
-		if (hs->hub < ht->hub) {
-			hs++;
-		} else if (ht->hub < hs->hub) {
-			ht++;
+		int32_t rank_s = hs->hub, rank_t = ht->hub;
+		if (rank_s != rank_t) { // advance the smaller side without a hard-to-predict branch
+			hs += rank_s < rank_t;
+			ht += rank_t < rank_s;
 		} else {
-			if (hs->hub == e->n) break; // both sentinels
+			if (rank_s == e->n) break; // both sentinels
 			if ((double)hs->lower_bound + (double)ht->lower_bound < best) {
 				int32_t vs = -1, vt = -1;
 				double from_s = best_via(e, &side_s, q->generation, hs->hub, hs->via_begin, hs[1].via_begin, best, &vs);
@@ -239,12 +239,12 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 		for (uint32_t k = ehl->hubs[i].via_begin; k < ehl->hubs[i + 1].via_begin; k++, count++) {
 			if (count >= capacity) continue;
 			gtEhlVia* out = &vias[count];
-			out->vertex = (int32_t)(ehl->via_vertex[k] & GT_VIA_VERTEX);
+			out->vertex = (int32_t)(ehl->vias[k].vertex_full & GT_VIA_VERTEX);
 			out->hub_rank = ehl->hubs[i].hub;
 			int64_t entry = gt_ehl_label_entry(ehl, out->vertex, out->hub_rank);
 			out->hub_distance = entry >= 0 ? ehl->label_dist[entry] : INFINITY;
 			out->lower_bound = ehl->hubs[i].lower_bound;
-			out->full = (ehl->via_vertex[k] & GT_VIA_FULL) != 0;
+			out->full = (ehl->vias[k].vertex_full & GT_VIA_FULL) != 0;
 		}
 	return count;
 }

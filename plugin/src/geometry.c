@@ -143,6 +143,44 @@ static bool grid_line_visible(const gtMap* m, bool vertical, int X, double from,
 	return true;
 }
 
+// Integer endpoints, neither coordinate equal: the walk with incremental error terms. The next
+// column line is crossed at parameter nx / |dx|, the next row line at ny / |dy|; comparing
+// nx * |dy| with ny * |dx| needs only additions.
+static bool integral_walk_visible(const gtMap* m, int ax, int ay, int bx, int by)
+{
+	int sx = bx > ax ? 1 : -1, sy = by > ay ? 1 : -1;
+	int64_t adx = sx * (int64_t)(bx - ax), ady = sy * (int64_t)(by - ay);
+	int cx = ax - (sx < 0), cy = ay - (sy < 0);
+	const unsigned char* cell = m->blocked + (cy + 1) * m->stride + (cx + 1);
+	const int step_y = sy * m->stride;
+	int64_t nx = 1, ny = 1, ex = ady, ey = adx;
+	for (;;) {
+		if (*cell) return false;
+		bool cross_x = nx < adx, cross_y = ny < ady;
+		if (cross_x && cross_y) {
+			if (ex == ey) { // through a grid point: both side cells blocked means a pinch (or a wall)
+				if (cell[sx] && cell[step_y]) return false;
+				cell += sx + step_y;
+				nx++, ny++, ex += ady, ey += adx;
+			} else if (ex < ey) {
+				cell += sx;
+				nx++, ex += ady;
+			} else {
+				cell += step_y;
+				ny++, ey += adx;
+			}
+		} else if (cross_x) {
+			cell += sx;
+			nx++, ex += ady;
+		} else if (cross_y) {
+			cell += step_y;
+			ny++, ey += adx;
+		} else {
+			return true;
+		}
+	}
+}
+
 bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 {
 	if (a.x == b.x && a.y == b.y) return true;
@@ -152,7 +190,9 @@ bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 	if (sx == 0 && is_integer(a.x)) return grid_line_visible(m, true, (int)a.x, a.y, b.y);
 	if (sy == 0 && is_integer(a.y)) return grid_line_visible(m, false, (int)a.y, a.x, b.x);
 
-	Segment s = {a, b, {b.x - a.x, b.y - a.y}, is_integer(a.x) && is_integer(a.y) && is_integer(b.x) && is_integer(b.y)};
+	bool integral = is_integer(a.x) && is_integer(a.y) && is_integer(b.x) && is_integer(b.y);
+	if (integral) return integral_walk_visible(m, (int)a.x, (int)a.y, (int)b.x, (int)b.y);
+	Segment s = {a, b, {b.x - a.x, b.y - a.y}, false};
 	// Start in the cell the segment enters immediately after leaving a.
 	int cx = (int)floor(a.x), cy = (int)floor(a.y);
 	if (sx < 0 && a.x == cx) cx--;
