@@ -14,6 +14,9 @@
 #include "status.h"
 #include "vis_graph.h"
 
+#define TUPLE_FULL 0x80000000u // a (cell, vertex) tuple: the whole cell sees the vertex
+#define TUPLE_VERTEX 0x7fffffffu
+
 typedef struct Tuple {
 	int32_t cell;
 	uint32_t vertex_full;
@@ -122,7 +125,7 @@ static bool sweep_one(Worker* w, int v)
 		int ci = cell % e->columns, cj = cell / e->columns;
 		bool inside = (ci + 1) * g <= width && (cj + 1) * g <= height;
 		bool full = inside && w->ehl_full[cell] == (uint32_t)(g * g);
-		Tuple t = {cell, (uint32_t)v | (full ? GT_VIA_FULL : 0)};
+		Tuple t = {cell, (uint32_t)v | (full ? TUPLE_FULL : 0)};
 		w->tuples[w->tuple_count++] = t;
 	}
 	return true;
@@ -170,6 +173,26 @@ float gt_round_down(double v)
 	return (double)f > v ? nextafterf(f, -INFINITY) : f;
 }
 
+void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full)
+{
+	float low = gt_round_down(dist);
+	if (full) low = -low; // -0.0 for a zero distance: the sign survives
+	via->vertex = (uint16_t)vertex;
+	memcpy(via->low, &low, sizeof low);
+}
+
+uint16_t gt_half_round_down(double v)
+{
+	if (isinf(v)) return 0x7C00;
+	if (!(v >= 6.103515625e-05)) return 0; // below the smallest normal half: 0 is a valid bound
+	if (v >= 65504) return 0x7BFF;        // the largest finite half is still a lower bound
+	float f = gt_round_down(v);
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	uint32_t exponent = ((bits >> 23) & 255) - 112, mantissa = (bits >> 13) & 1023; // truncation rounds down
+	return (uint16_t)((exponent << 10) | mantissa);
+}
+
 static bool build_cell(Worker* w, int64_t cell)
 {
 	Build* b = w->build;
@@ -180,7 +203,7 @@ static bool build_cell(Worker* w, int64_t cell)
 	int hubs = 0, count = 0;
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
 		uint32_t vf = b->tuple_vertex[t];
-		int v = (int)(vf & GT_VIA_VERTEX);
+		int v = (int)(vf & TUPLE_VERTEX);
 		gtVertex vx = e->vertices[v];
 		double dx = fmax(fmax((double)(x0 - vx.x), 0.0), (double)(vx.x - x1));
 		double dy = fmax(fmax((double)(y0 - vx.y), 0.0), (double)(vx.y - y1));
@@ -197,7 +220,7 @@ static bool build_cell(Worker* w, int64_t cell)
 			}
 			int32_t h = L->hub[k];
 			if (w->hub_head[h] < 0) w->hub_list[hubs++] = h;
-			Candidate c = {v, L->parent[k], w->hub_head[h], (vf & GT_VIA_FULL) != 0, L->dist[k], mindist + L->dist[k]};
+			Candidate c = {v, L->parent[k], w->hub_head[h], (vf & TUPLE_FULL) != 0, L->dist[k], mindist + L->dist[k]};
 			w->cand[count] = c;
 			w->hub_head[h] = count++;
 		}
@@ -239,19 +262,17 @@ static bool build_cell(Worker* w, int64_t cell)
 		if (kept == 0) continue;
 		if (b->pass) {
 			qsort(w->kept, (size_t)kept, sizeof *w->kept, by_dist);
-			gtEhlHub entry = {h, (uint32_t)(via_at + out_vias), gt_round_down(lower)};
+			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint16_t)h, gt_half_round_down(lower)};
 			e->hubs[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
-				gtEhlViaLabel* via = &e->vias[via_at + out_vias + (uint32_t)k];
-				via->vertex_full = (uint32_t)w->kept[k].vertex | (w->kept[k].full ? GT_VIA_FULL : 0);
-				via->low = gt_round_down(w->kept[k].dist);
+				gt_via_set(&e->vias[via_at + out_vias + (uint32_t)k], w->kept[k].vertex, w->kept[k].dist, w->kept[k].full);
 			}
 		}
 		out_hubs++;
 		out_vias += (uint32_t)kept;
 	}
 	if (b->pass) {
-		gtEhlHub sentinel = {e->n, (uint32_t)(via_at + out_vias), INFINITY};
+		gtEhlHub sentinel = {(uint32_t)(via_at + out_vias), (uint16_t)e->n, 0x7C00};
 		e->hubs[hub_at + out_hubs] = sentinel;
 	} else {
 		b->cell_hubs[cell] = out_hubs;
@@ -343,9 +364,9 @@ void gtEhl_Destroy(gtEhl* ehl)
 
 int64_t gt_ehl_index_bytes(const gtEhl* e)
 {
-	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 16 +
+	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 12 +
 	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
-	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * 8);
+	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias);
 }
 
 gtEhlDef gtEhl_DefaultDef(void)
@@ -371,10 +392,11 @@ double gt_peak_rss_mb(void)
 	return mb;
 }
 
-// Copies the labels the query needs (hubs and parents, for paths) into the index.
+// Copies the useful label entries into the index: exact distances for the query, parents for paths.
 static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
 {
-	e->label_count = L->offset[e->n];
+	e->label_count = 0;
+	for (int64_t k = 0; k < L->offset[e->n]; k++) e->label_count += L->useful[k];
 	if (e->label_count >= UINT32_MAX) return gt_fail(err, GT_ERR_LIMIT, "too many hub label entries (%lld)", (long long)e->label_count);
 	e->label_offset = malloc(((size_t)e->n + 1) * sizeof *e->label_offset);
 	e->label_hub = malloc((size_t)(e->label_count + 1) * sizeof *e->label_hub);
@@ -383,11 +405,19 @@ static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
 	e->vertex_of = malloc(((size_t)e->n + 1) * sizeof *e->vertex_of);
 	if (!e->label_offset || !e->label_hub || !e->label_parent || !e->label_dist || !e->vertex_of)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
-	for (int v = 0; v <= e->n; v++) e->label_offset[v] = (uint32_t)L->offset[v];
-	memcpy(e->label_hub, L->hub, (size_t)e->label_count * sizeof *e->label_hub);
-	memcpy(e->label_parent, L->parent, (size_t)e->label_count * sizeof *e->label_parent);
-	memcpy(e->label_dist, L->dist, (size_t)e->label_count * sizeof *e->label_dist);
-	memcpy(e->vertex_of, L->vertex_of, (size_t)e->n * sizeof *e->vertex_of);
+	uint32_t kept = 0;
+	for (int v = 0; v < e->n; v++) {
+		e->label_offset[v] = kept;
+		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
+			if (!L->useful[k]) continue;
+			e->label_hub[kept] = (uint16_t)L->hub[k];
+			e->label_parent[kept] = (uint16_t)L->parent[k];
+			e->label_dist[kept] = L->dist[k];
+			kept++;
+		}
+	}
+	e->label_offset[e->n] = kept;
+	for (int r = 0; r < e->n; r++) e->vertex_of[r] = (uint16_t)L->vertex_of[r];
 	return GT_OK;
 }
 
@@ -467,7 +497,7 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 	if (!e->hubs || !e->vias)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)", (unsigned long long)vias,
 		               (double)vias * 8 / 1e6);
-	gtEhlHub last = {e->n, (uint32_t)vias, INFINITY};
+	gtEhlHub last = {(uint32_t)vias, (uint16_t)e->n, 0x7C00};
 	e->hubs[hubs] = last;
 	free(b->cell_hubs);
 	free(b->cell_vias);
@@ -490,7 +520,7 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	s->cells = e->cell_count;
 	s->hub_entries = e->hub_count - 1 - e->cell_count;
 	s->via_labels = e->via_count;
-	for (int64_t i = 0; i < e->via_count; i++) s->full_vias += (e->vias[i].vertex_full & GT_VIA_FULL) != 0;
+	for (int64_t i = 0; i < e->via_count; i++) s->full_vias += gt_via_full(&e->vias[i]);
 	s->partial_vias = s->via_labels - s->full_vias;
 	s->index_bytes = gt_ehl_index_bytes(e);
 	s->build_seconds = seconds;
@@ -539,6 +569,12 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	e->rows = (gtMap_Height(map) + g - 1) / g;
 	e->cell_count = (int64_t)e->columns * e->rows;
 	e->vertices = gtMap_Vertices(map, &e->n);
+	if (e->n > GT_EHL_MAX_VERTICES) {
+		int n = e->n;
+		free(e);
+		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d",
+		               GT_EHL_MAX_VERTICES, n);
+	}
 	Build b;
 	memset(&b, 0, sizeof b);
 	b.map = map;
@@ -566,7 +602,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (!st) {
 		// Refuse clearly rather than let the system swap or kill us.
 		double needed = 0;
-		for (int64_t c = 0; c < b.cells; c++) needed += (b.cell_hubs[c] + 1.0) * sizeof(gtEhlHub) + b.cell_vias[c] * 8.0;
+		for (int64_t c = 0; c < b.cells; c++) needed += (b.cell_hubs[c] + 1.0) * sizeof(gtEhlHub) + b.cell_vias[c] * (double)sizeof(gtEhlViaLabel);
 		double available = available_memory_mb();
 		if (needed / 1e6 > available)
 			st = gt_fail(err, GT_ERR_LIMIT,

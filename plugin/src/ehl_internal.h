@@ -2,24 +2,67 @@
 #ifndef GRIDTREE_EHL_INTERNAL_H
 #define GRIDTREE_EHL_INTERNAL_H
 
+#include <math.h>
+#include <string.h>
+
 #include "gridtree/gt_ehl.h"
 
-#define GT_VIA_FULL 0x80000000u
-#define GT_VIA_VERTEX 0x7fffffffu
+// Vertex and hub ids are 16-bit: the compact layout is what makes the index small, and the
+// visibility graph of a map with more convex vertices is beyond EHL's reach anyway.
+#define GT_EHL_MAX_VERTICES 65535
 
 // One (cell, hub) pair; every cell's list ends with a sentinel whose hub is n, and one final
 // entry follows the last cell, so the vias of entry i are [via_begin(i), via_begin(i + 1)).
 typedef struct gtEhlHub {
-	int32_t hub;
 	uint32_t via_begin;
-	float lower_bound; // rounded down: only ever used to skip a hub
+	uint16_t hub;
+	uint16_t lower_bound; // half-precision float rounded down: only ever used to skip a hub
 } gtEhlHub;
 
-// A via label: one record so that a query reads one stream.
+// A via label, 6 bytes: the vertex and the float distance to the hub rounded down (a bound for
+// skipping; the exact value is in the vertex's label), whose sign bit says FULL (distances are
+// never negative, so the bit is free).
 typedef struct gtEhlViaLabel {
-	uint32_t vertex_full; // vertex | GT_VIA_FULL
-	float low;            // distance from the vertex to the hub, rounded down (a bound for skipping)
+	uint16_t vertex;
+	uint16_t low[2]; // the float's bytes, kept 2-aligned so the record stays 6 bytes
 } gtEhlViaLabel;
+
+static inline float gt_via_signed_low(const gtEhlViaLabel* v)
+{
+	float f;
+	memcpy(&f, v->low, sizeof f);
+	return f;
+}
+
+static inline float gt_via_low(const gtEhlViaLabel* v)
+{
+	return fabsf(gt_via_signed_low(v));
+}
+
+static inline bool gt_via_full(const gtEhlViaLabel* v)
+{
+	return signbit(gt_via_signed_low(v)) != 0;
+}
+
+// Half-precision bits back to a float (no NaN or subnormal is ever stored).
+static inline float gt_half_to_float(uint16_t h)
+{
+	uint32_t exponent = (h >> 10) & 31, mantissa = h & 1023;
+	if (exponent == 31) return INFINITY;
+	if (exponent == 0) return 0;
+	uint32_t bits = ((exponent + 112) << 23) | (mantissa << 13);
+	float f;
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+static inline float gt_hub_lower_bound(const gtEhlHub* h)
+{
+	return gt_half_to_float(h->lower_bound);
+}
+
+void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full);
+uint16_t gt_half_round_down(double v);
 
 struct gtEhl {
 	const gtMap* map;
@@ -27,11 +70,13 @@ struct gtEhl {
 	const gtVertex* vertices;
 	int64_t label_count, cell_count, hub_count, via_count; // hub_count includes sentinels + 1
 	// Hub labels, kept for unpacking paths: entries of v are [label_offset[v], label_offset[v+1]).
+	// Only entries that survive rule P4: the optimal paths the query unpacks are taut at every
+	// bend, so every entry their parent chains visit is one of these.
 	uint32_t* label_offset;
-	int32_t* label_hub;
-	int32_t* label_parent;
+	uint16_t* label_hub;
+	uint16_t* label_parent;
 	double* label_dist; // VG distance to the hub: the exact value behind a via's rounded one
-	int32_t* vertex_of; // hub rank -> vertex
+	uint16_t* vertex_of; // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
 	gtEhlHub* hubs;
 	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub

@@ -27,8 +27,8 @@ typedef struct FileHeader {
 } FileHeader;
 
 _Static_assert(sizeof(FileHeader) == 80, "the header layout is part of the file format");
-_Static_assert(sizeof(gtEhlHub) == 12, "hub entries are stored as they are in memory");
-_Static_assert(sizeof(gtEhlViaLabel) == 8, "via labels are stored as they are in memory");
+_Static_assert(sizeof(gtEhlHub) == 8, "hub entries are stored as they are in memory");
+_Static_assert(sizeof(gtEhlViaLabel) == 6, "via labels are stored as they are in memory");
 
 typedef struct Section {
 	void** pointer;
@@ -48,10 +48,10 @@ static int sections(gtEhl* e, Section out[SECTIONS])
 	uint64_t n = (uint64_t)e->n, labels = (uint64_t)e->label_count;
 	Section list[SECTIONS] = {
 	    {(void**)&e->label_offset, (n + 1) * 4},
-	    {(void**)&e->label_hub, labels * 4},
-	    {(void**)&e->label_parent, labels * 4},
+	    {(void**)&e->label_hub, labels * 2},
+	    {(void**)&e->label_parent, labels * 2},
 	    {(void**)&e->label_dist, labels * 8},
-	    {(void**)&e->vertex_of, n * 4},
+	    {(void**)&e->vertex_of, n * 2},
 	    {(void**)&e->cell_begin, ((uint64_t)e->cell_count + 1) * 4},
 	    {(void**)&e->hubs, (uint64_t)e->hub_count * sizeof(gtEhlHub)},
 	    {(void**)&e->vias, (uint64_t)e->via_count * sizeof(gtEhlViaLabel)},
@@ -125,27 +125,27 @@ static const char* validate(const gtEhl* e)
 	for (uint32_t v = 0; v < n; v++) {
 		if (e->label_offset[v] > e->label_offset[v + 1]) return "label offsets";
 		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
-			if ((uint32_t)e->label_hub[k] >= n || (uint32_t)e->label_parent[k] >= n) return "label entries";
+			if (e->label_hub[k] >= n || e->label_parent[k] >= n) return "label entries";
 			if (!(e->label_dist[k] >= 0) || isinf(e->label_dist[k])) return "label distances";
 			if (k > e->label_offset[v] && e->label_hub[k] <= e->label_hub[k - 1]) return "label order";
 		}
 	}
 	for (uint32_t r = 0; r < n; r++)
-		if ((uint32_t)e->vertex_of[r] >= n) return "vertex order";
+		if (e->vertex_of[r] >= n) return "vertex order";
 	if (e->cell_begin[0] != 0 || e->cell_begin[e->cell_count] + 1 != (uint64_t)e->hub_count) return "cell offsets";
 	for (int64_t c = 0; c < e->cell_count; c++) {
 		uint32_t lo = e->cell_begin[c], hi = e->cell_begin[c + 1];
-		if (hi <= lo || e->hubs[hi - 1].hub != (int32_t)n) return "cell hub lists";
+		if (hi <= lo || e->hubs[hi - 1].hub != n) return "cell hub lists";
 		for (uint32_t i = lo; i + 1 < hi; i++)
-			if ((uint32_t)e->hubs[i].hub >= n || (i > lo && e->hubs[i].hub <= e->hubs[i - 1].hub)) return "cell hub lists";
+			if (e->hubs[i].hub >= n || (i > lo && e->hubs[i].hub <= e->hubs[i - 1].hub)) return "cell hub lists";
 	}
 	for (int64_t i = 0; i + 1 < e->hub_count; i++)
 		if (e->hubs[i].via_begin > e->hubs[i + 1].via_begin) return "via offsets";
 	if (e->hubs[0].via_begin != 0 || e->hubs[e->hub_count - 1].via_begin != (uint64_t)e->via_count ||
-	    e->hubs[e->hub_count - 1].hub != (int32_t)n)
+	    e->hubs[e->hub_count - 1].hub != n)
 		return "via offsets";
 	for (int64_t i = 0; i < e->via_count; i++)
-		if ((e->vias[i].vertex_full & GT_VIA_VERTEX) >= n || !(e->vias[i].low >= 0) || isinf(e->vias[i].low)) return "via labels";
+		if (e->vias[i].vertex >= n || isnan(gt_via_signed_low(&e->vias[i])) || isinf(gt_via_low(&e->vias[i]))) return "via labels";
 	return NULL;
 }
 
@@ -200,6 +200,8 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		             path, h.version, EHL_VERSION);
 	} else if (h.version != EHL_VERSION || h.header_size != sizeof h) {
 		st = gt_fail(err, GT_ERR_FORMAT, "%s: unsupported index format version %u", path, h.version);
+	} else if (h.vertices > GT_EHL_MAX_VERTICES) {
+		st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (vertex count %u)", path, h.vertices);
 	} else if (h.map_fingerprint != gtMap_Fingerprint(map) || h.map_width != (uint32_t)gtMap_Width(map) ||
 	           h.map_height != (uint32_t)gtMap_Height(map) || h.vertices != (uint32_t)vertices) {
 		st = gt_fail(err, GT_ERR_FORMAT,
@@ -256,7 +258,7 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	e->stats.cells = e->cell_count;
 	e->stats.hub_entries = e->hub_count - 1 - e->cell_count;
 	e->stats.via_labels = e->via_count;
-	for (int64_t i = 0; i < e->via_count; i++) e->stats.full_vias += (e->vias[i].vertex_full & GT_VIA_FULL) != 0;
+	for (int64_t i = 0; i < e->via_count; i++) e->stats.full_vias += gt_via_full(&e->vias[i]);
 	e->stats.partial_vias = e->via_count - e->stats.full_vias;
 	e->stats.index_bytes = gt_ehl_index_bytes(e);
 	*out = e;

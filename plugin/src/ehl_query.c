@@ -79,10 +79,9 @@ static double best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 	double best = limit;
 	SideCache* c = side->cache;
 	for (uint32_t i = begin; i < end; i++) {
-		double to_hub = e->vias[i].low;
+		double to_hub = gt_via_low(&e->vias[i]);
 		if (to_hub >= best) break; // sorted by distance to the hub
-		uint32_t vf = e->vias[i].vertex_full;
-		uint32_t v = vf & GT_VIA_VERTEX;
+		uint32_t v = e->vias[i].vertex;
 		if (c->stamp[v] != generation) {
 			c->stamp[v] = generation;
 			double dx = e->vertices[v].x - side->p.x, dy = e->vertices[v].y - side->p.y;
@@ -91,7 +90,7 @@ static double best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 		}
 		double total = c->length[v] + to_hub;
 		if (total >= best) continue;
-		if (!(vf & GT_VIA_FULL) || side->check_all) {
+		if (!gt_via_full(&e->vias[i]) || side->check_all) {
 			if (c->visibility[v] == SIDE_UNKNOWN) {
 				gtVec2 vp = {e->vertices[v].x, e->vertices[v].y};
 				c->visibility[v] = gt_visible_unchecked(e->map, side->p, vp) ? SIDE_VISIBLE : SIDE_HIDDEN;
@@ -149,10 +148,11 @@ static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* er
 			ht += rank_t < rank_s;
 		} else {
 			if (rank_s == e->n) break; // both sentinels
-			if ((double)hs->lower_bound + (double)ht->lower_bound < best) {
+			double bound_t = gt_hub_lower_bound(ht);
+			if ((double)gt_hub_lower_bound(hs) + bound_t < best) {
 				int32_t vs = -1, vt = -1;
 				double from_s = best_via(e, &side_s, q->generation, hs->hub, hs->via_begin, hs[1].via_begin, best, &vs);
-				if (vs >= 0 && from_s + (double)ht->lower_bound < best) {
+				if (vs >= 0 && from_s + bound_t < best) {
 					double from_t = best_via(e, &side_t, q->generation, ht->hub, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
 					if (vt >= 0 && from_s + from_t < best) {
 						best = from_s + from_t;
@@ -239,12 +239,12 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 		for (uint32_t k = ehl->hubs[i].via_begin; k < ehl->hubs[i + 1].via_begin; k++, count++) {
 			if (count >= capacity) continue;
 			gtEhlVia* out = &vias[count];
-			out->vertex = (int32_t)(ehl->vias[k].vertex_full & GT_VIA_VERTEX);
+			out->vertex = ehl->vias[k].vertex;
 			out->hub_rank = ehl->hubs[i].hub;
 			int64_t entry = gt_ehl_label_entry(ehl, out->vertex, out->hub_rank);
 			out->hub_distance = entry >= 0 ? ehl->label_dist[entry] : INFINITY;
-			out->lower_bound = ehl->hubs[i].lower_bound;
-			out->full = (ehl->vias[k].vertex_full & GT_VIA_FULL) != 0;
+			out->lower_bound = gt_hub_lower_bound(&ehl->hubs[i]);
+			out->full = gt_via_full(&ehl->vias[k]);
 		}
 	return count;
 }
