@@ -536,7 +536,7 @@ static gtStatus prepare(const gtMap* map, const gtEhlDef* def, int threads, gtHu
 	b.def = def;
 	gtVisGraph graph;
 	report(&b, "visibility graph", 0);
-	gtStatus st = gt_vis_graph_build(map, threads, &graph, err);
+	gtStatus st = gt_vis_graph_build(map, threads, false, &graph, err);
 	if (st) return st;
 	*vg_edges = graph.offset[graph.n] / 2;
 	report(&b, "hub labels", 0);

@@ -223,7 +223,11 @@ static bool sweep_octant(Octant* o)
 			bool any = fcmp(lo, r1) <= 0 && set_meets(&o->L, lo, r1);
 			bool full = any && !blocked && !cut && set_covers(&o->L, r0, r1);
 			record(o, k, j, any, full);
-			if (any && !blocked) {
+			if (full && j < k) { // the whole closed cell is seen (a diagonal cell is only half ours): so is every neighbour
+				for (int dj = -1; dj <= 1; dj++)
+					for (int dk = -1; dk <= 1; dk++)
+						if (dj || dk) touch(o, k + dk, j + dj);
+			} else if (any && !blocked) {
 				if (k == 0) {
 					touch(o, 1, 0); // right edge: every slope of [0, 1]
 					if (set_meets(&o->L, one, one)) touch(o, 0, 1), touch(o, 1, 1);

@@ -181,6 +181,13 @@ static bool integral_walk_visible(const gtMap* m, int ax, int ay, int bx, int by
 	}
 }
 
+bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b)
+{
+	if (a.x == b.x) return a.y == b.y || grid_line_visible(m, true, a.x, a.y, b.y);
+	if (a.y == b.y) return grid_line_visible(m, false, a.y, a.x, b.x);
+	return integral_walk_visible(m, a.x, a.y, b.x, b.y);
+}
+
 bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 {
 	if (a.x == b.x && a.y == b.y) return true;

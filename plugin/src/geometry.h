@@ -11,6 +11,9 @@ gtCorner gt_corner_kind(int mask);
 // gtMap_Visible without validating the endpoints: both must already be valid points.
 bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b);
 
+// Co-visibility of two convex vertices (never pinch points): the exact integer walk.
+bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b);
+
 // False when p is a pinch point and the segment towards `other` leaves into the wrong side.
 bool gt_pinch_side_ok(const gtMap* m, gtVec2 p, gtVec2 other);
 

@@ -25,7 +25,7 @@ gtStatus gtOracle_Create(const gtMap* map, int threads, gtOracle** out, gtError*
 	gtOracle* o = calloc(1, sizeof *o);
 	if (!o) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle");
 	o->map = map;
-	gtStatus st = gt_vis_graph_build(map, threads, &o->graph, err);
+	gtStatus st = gt_vis_graph_build(map, threads, false, &o->graph, err);
 	if (st) {
 		free(o);
 		return st;

@@ -19,6 +19,7 @@ typedef struct EdgeList {
 
 typedef struct BuildJob {
 	const gtMap* map;
+	bool taut_only;
 	atomic_int next_vertex;
 	EdgeList* lists;
 } BuildJob;
@@ -41,6 +42,12 @@ static bool edge_push(EdgeList* list, int32_t u, int32_t w)
 	list->pairs[2 * list->count + 1] = w;
 	list->count++;
 	return true;
+}
+
+// Segment a-b is tangent at a: the line does not enter a's blocked cell (algorithms.md 2.6).
+static bool tangent_at(gtVertex a, gtVertex b)
+{
+	return (int64_t)a.bx * a.by * (int64_t)(b.x - a.x) * (b.y - a.y) <= 0;
 }
 
 static int gcd(int a, int b)
@@ -76,11 +83,10 @@ static void* build_worker(void* arg)
 	for (;;) {
 		int u = atomic_fetch_add(&job->next_vertex, 1);
 		if (u >= n) break;
-		gtVec2 pu = {v[u].x, v[u].y};
 		for (int w = u + 1; w < n; w++) {
+			if (job->taut_only && !(tangent_at(v[u], v[w]) && tangent_at(v[w], v[u]))) continue;
 			if (vertex_between(job->map, v[u], v[w])) continue;
-			gtVec2 pw = {v[w].x, v[w].y};
-			if (!gt_visible_unchecked(job->map, pu, pw)) continue;
+			if (!gt_vertices_visible(job->map, v[u], v[w])) continue;
 			if (!edge_push(list, u, w)) {
 				list->failed = true;
 				return NULL;
@@ -111,7 +117,7 @@ void gt_vis_graph_free(gtVisGraph* g)
 	memset(g, 0, sizeof *g);
 }
 
-gtStatus gt_vis_graph_build(const gtMap* map, int threads, gtVisGraph* out, gtError* err)
+gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVisGraph* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
 	int n;
@@ -121,6 +127,7 @@ gtStatus gt_vis_graph_build(const gtMap* map, int threads, gtVisGraph* out, gtEr
 
 	BuildJob job;
 	job.map = map;
+	job.taut_only = taut_only;
 	atomic_init(&job.next_vertex, 0);
 	job.lists = calloc((size_t)threads, sizeof *job.lists);
 	Worker* workers = calloc((size_t)threads, sizeof *workers);

@@ -11,7 +11,10 @@ typedef struct gtVisGraph {
 	double* length;
 } gtVisGraph;
 
-gtStatus gt_vis_graph_build(const gtMap* map, int threads, gtVisGraph* out, gtError* err);
+// taut_only: keep only edges tangent at both ends (algorithms.md 3.4). Such a graph has the same
+// distance for every pair an optimal path between two points can use, so EHL stays exact with
+// far fewer pairs to test; the oracle and `gridtree info` use the full graph.
+gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVisGraph* out, gtError* err);
 void gt_vis_graph_free(gtVisGraph* g);
 
 // Worker count for a request: 0 means one per online core.
