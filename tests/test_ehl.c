@@ -155,6 +155,31 @@ static void test_random_maps_match_oracle(void** state)
 	assert_true(reachable > total / 3 && reachable < total); // both kinds of answer occur
 }
 
+// Scenario lines (integer corner points, long paths) against the oracle and the octile bound.
+static void compare_scenarios(const char* suite, const char* name, const gtMap* m, gtEhl* e, gtOracle* o, int lines)
+{
+	char rel[256];
+	snprintf(rel, sizeof rel, "scenarios/%s/%s.map.scen", suite, name);
+	gtScenario* sc;
+	gtError err;
+	if (gtScenario_Load(test_data_path(rel), &sc, &err)) fail_msg("%s", err.message);
+	gtEhlQuery* q;
+	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
+	int count;
+	const gtScenarioEntry* entries = gtScenario_Entries(sc, &count);
+	int step = count > lines ? count / lines : 1;
+	for (int i = 0; i < count; i += step) {
+		double expect, got;
+		assert_int_equal(gtOracle_Distance(o, entries[i].start, entries[i].goal, &expect, &err), GT_OK);
+		assert_int_equal(gtEhl_Distance(q, entries[i].start, entries[i].goal, &got, &err), GT_OK);
+		if (fabs(got - expect) > 1e-9 * (1 + expect) || got > entries[i].octile + entries[i].octile_slack)
+			fail_msg("%s/%s scenario line %d: ehl %.9f oracle %.9f octile %.4f", suite, name, i + 2, got, expect, entries[i].octile);
+	}
+	(void)m;
+	gtEhlQuery_Destroy(q);
+	gtScenario_Destroy(sc);
+}
+
 static void check_real_map(const char* suite, const char* name, const int* sizes, int count, int queries)
 {
 	gtMap* m = test_load_shared_map(suite, name);
@@ -168,41 +193,43 @@ static void check_real_map(const char* suite, const char* name, const int* sizes
 		snprintf(what, sizeof what, "%s/%s g=%d", suite, name, sizes[k]);
 		int reachable = compare_with_oracle(m, e, o, &rng, queries, what);
 		if (reachable <= queries / 5) fail_msg("%s: only %d of %d pairs reachable", what, reachable, queries);
+		compare_scenarios(suite, name, m, e, o, 40);
 		gtEhl_Destroy(e);
 	}
-	printf("note: %s/%s: EHL equals the oracle on %d queries at each of %d cell sizes\n", suite, name, queries, count);
+	printf("note: %s/%s: EHL equals the oracle on %d random pairs and 40 scenario lines at each of %d cell sizes\n",
+	       suite, name, queries, count);
 	gtOracle_Destroy(o);
 	gtMap_Destroy(m);
 }
 
 static const int ALL_SIZES[] = {1, 4, 16, 64};
-static const int COARSE_SIZES[] = {4, 16, 64};
 
 static void test_da2_maps(void** state)
 {
 	(void)state;
 	check_real_map("da2", "ca_cave", ALL_SIZES, 4, 120);
 	check_real_map("da2", "ht_chantry", ALL_SIZES, 4, 120);
-	check_real_map("da2", "w_sundermount", COARSE_SIZES, 3, 80); // pinch points
+	check_real_map("da2", "w_sundermount", ALL_SIZES, 4, 100); // pinch points
 }
 
 static void test_dao_maps(void** state)
 {
 	(void)state;
 	check_real_map("dao", "arena", ALL_SIZES, 4, 120);
-	check_real_map("dao", "lak303d", COARSE_SIZES, 3, 80);
+	check_real_map("dao", "lak303d", ALL_SIZES, 4, 100);
 }
 
 static void test_bgmaps_maps(void** state)
 {
 	(void)state;
-	check_real_map("bgmaps", "AR0602SR", COARSE_SIZES, 3, 80);
-	check_real_map("bgmaps", "AR0011SR", (const int[]){16, 64}, 2, 80);
+	check_real_map("bgmaps", "AR0602SR", ALL_SIZES, 4, 100);
+	check_real_map("bgmaps", "AR0011SR", (const int[]){4, 16, 64}, 3, 80);
 }
 
 static void test_sc1_maps(void** state)
 {
 	(void)state;
+	check_real_map("sc1", "Sandstorm", ALL_SIZES, 4, 80);
 	check_real_map("sc1", "Archipelago", (const int[]){16, 64}, 2, 60);
 }
 
