@@ -514,9 +514,8 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	s->cell_size = e->g;
 	s->convex_vertices = e->n;
 	s->vg_edges = vg_edges;
-	s->label_entries = e->label_count;
-	if (L)
-		for (int64_t k = 0; k < e->label_count; k++) s->useful_entries += L->useful[k];
+	s->label_entries = L->offset[e->n];
+	s->useful_entries = e->label_count; // the index keeps only these
 	s->cells = e->cell_count;
 	s->hub_entries = e->hub_count - 1 - e->cell_count;
 	s->via_labels = e->via_count;

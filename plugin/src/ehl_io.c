@@ -254,7 +254,8 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	memset(&e->stats, 0, sizeof e->stats);
 	e->stats.cell_size = e->g;
 	e->stats.convex_vertices = e->n;
-	e->stats.label_entries = e->label_count;
+	e->stats.label_entries = e->label_count; // a saved index holds only the useful entries
+	e->stats.useful_entries = e->label_count;
 	e->stats.cells = e->cell_count;
 	e->stats.hub_entries = e->hub_count - 1 - e->cell_count;
 	e->stats.via_labels = e->via_count;
