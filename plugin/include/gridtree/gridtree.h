@@ -8,6 +8,7 @@
 #include "gt_ehl.h"
 #include "gt_oracle.h"
 #include "gt_scenario.h"
+#include "gt_world.h"
 #include "gt_genmap.h"
 
 #endif

@@ -1,0 +1,107 @@
+/// @file gt_world.h
+/// A world of moving, keyword-tagged objects indexed by a Grid Tree (algorithms.md 6): a fixed
+/// quadtree over the map whose leaves form a uniform grid. Moving an object inside its leaf costs
+/// O(1); every node keeps exact per-keyword object counts so queries skip whole subtrees that
+/// cannot match. Queries take any distance function (EHL, the oracle, straight-line).
+#ifndef GRIDTREE_GT_WORLD_H
+#define GRIDTREE_GT_WORLD_H
+
+#include <stdbool.h>
+
+#include "gt_ehl.h"
+#include "gt_oracle.h"
+
+/// Object handle: slot and generation packed in 64 bits (a removed object's id stays invalid
+/// forever, even when its slot is reused). 0 is never a valid id.
+typedef uint64_t gtObjectId;
+
+typedef struct gtWorld gtWorld;
+
+typedef struct gtWorldDef {
+	int leaf_size; ///< m: nodes split while wider or taller than m map cells (>= 1)
+	int capacity;  ///< objects to reserve room for (grows as needed)
+} gtWorldDef;
+
+/// leaf_size 16, capacity 1024.
+gtWorldDef gtWorld_DefaultDef(void);
+
+/// The world keeps a pointer to the map, which must outlive it. One thread at a time per world.
+gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, gtError* err);
+void gtWorld_Destroy(gtWorld* world);
+
+/// Keyword id for a word (interned on first use): 1..64 bytes of printable ASCII without spaces.
+/// Returns -1 for anything else or when out of memory.
+int32_t gtWorld_Keyword(gtWorld* world, const char* word);
+/// Keyword id of a known word, or -1 (nothing has that keyword).
+int32_t gtWorld_FindKeyword(const gtWorld* world, const char* word);
+const char* gtWorld_KeywordName(const gtWorld* world, int32_t keyword);
+int32_t gtWorld_KeywordCount(const gtWorld* world);
+
+/// Adds an object at a point of the free space with keyword ids (duplicates are merged).
+gtStatus gtWorld_Add(gtWorld* world, gtVec2 point, const int32_t* keywords, int count, gtObjectId* out, gtError* err);
+gtStatus gtWorld_Remove(gtWorld* world, gtObjectId id, gtError* err);
+/// O(1) when the object stays in its leaf; otherwise updates counts up to the common ancestor.
+gtStatus gtWorld_Move(gtWorld* world, gtObjectId id, gtVec2 point, gtError* err);
+gtStatus gtWorld_SetKeywords(gtWorld* world, gtObjectId id, const int32_t* keywords, int count, gtError* err);
+/// Moves `count` objects; every id and point is checked first, so a bad one changes nothing.
+gtStatus gtWorld_MoveMany(gtWorld* world, const gtObjectId* ids, const gtVec2* points, int count, gtError* err);
+
+bool gtWorld_IsValid(const gtWorld* world, gtObjectId id);
+gtStatus gtWorld_GetPosition(const gtWorld* world, gtObjectId id, gtVec2* point, gtError* err);
+/// The object's keyword ids (sorted); -1 for a stale id.
+int gtWorld_GetKeywords(const gtWorld* world, gtObjectId id, const int32_t** keywords);
+int gtWorld_Count(const gtWorld* world);
+/// Tree height h (leaves form a 2^h x 2^h grid) and the number of nodes.
+void gtWorld_TreeSize(const gtWorld* world, int* height, int64_t* nodes);
+
+/// Recomputes every node's keyword and object counts and every leaf list from the objects and
+/// compares them with the maintained ones.
+gtStatus gtWorld_Validate(const gtWorld* world, gtError* err);
+
+/// A distance between two valid points; +infinity when unreachable.
+typedef double gtDistanceFcn(void* context, gtVec2 from, gtVec2 to);
+
+typedef struct gtDistance {
+	gtDistanceFcn* fcn;
+	void* context;
+} gtDistance;
+
+gtDistance gtDistance_Ehl(gtEhlQuery* query);
+gtDistance gtDistance_Oracle(gtOracle* oracle);
+gtDistance gtDistance_Euclid(void);
+
+/// What a query asks for. Keyword lists hold ids; -1 stands for an unknown word (which no object
+/// has), so an all-of query containing one matches nothing.
+typedef struct gtQuery {
+	gtVec2 point;
+	int k;                  ///< nearest: how many results (0 returns none)
+	double radius;          ///< within: objects with distance <= radius
+	const int32_t* keywords; ///< Q
+	int keyword_count;
+	int min_match;          ///< at least this many distinct words of Q; < 0 means all of them
+	const int32_t* any;     ///< if given: at least one of these
+	int any_count;
+	const int32_t* none;    ///< none of these
+	int none_count;
+	bool use_region;        ///< only objects inside the closed rectangle region[0..3] = x0 y0 x1 y1
+	double region[4];
+} gtQuery;
+
+/// k 1, radius +inf, no keywords, min_match -1 (all), no region.
+gtQuery gtQuery_Default(gtVec2 point);
+
+typedef struct gtQueryStats {
+	int64_t nodes_popped;
+	int64_t objects_tested;  ///< objects whose keywords and region were checked
+	int64_t distance_calls;
+} gtQueryStats;
+
+/// Up to `capacity` results sorted by distance; objects at infinite distance are never returned.
+gtStatus gtWorld_Nearest(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids,
+                         double* distances, int capacity, int* count, gtQueryStats* stats, gtError* err);
+/// Every matching object within query->radius, sorted by distance. When more than `capacity`
+/// match, `*count` receives the total and GT_ERR_BUFFER_TOO_SMALL is returned.
+gtStatus gtWorld_Within(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids,
+                        double* distances, int capacity, int* count, gtQueryStats* stats, gtError* err);
+
+#endif

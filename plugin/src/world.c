@@ -1,0 +1,504 @@
+// Grid Tree world: objects, handles, the implicit quadtree and its exact counts (algorithms.md 6.2-6.5).
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+#include "world_internal.h"
+
+gtWorldDef gtWorld_DefaultDef(void)
+{
+	gtWorldDef def = {16, 1024};
+	return def;
+}
+
+static uint32_t slot_of(gtObjectId id)
+{
+	return (uint32_t)(id & 0xffffffffu) - 1;
+}
+
+static uint32_t generation_of(gtObjectId id)
+{
+	return (uint32_t)(id >> 32);
+}
+
+bool gtWorld_IsValid(const gtWorld* w, gtObjectId id)
+{
+	uint32_t slot = slot_of(id), generation = generation_of(id);
+	return (id & 0xffffffffu) != 0 && slot < (uint32_t)w->capacity && (generation & 1) && w->generation[slot] == generation;
+}
+
+static gtStatus check_id(const gtWorld* w, gtObjectId id, gtError* err)
+{
+	if (gtWorld_IsValid(w, id)) return GT_OK;
+	return gt_fail(err, GT_ERR_INVALID_ARG, "object id %llu is stale or was never issued", (unsigned long long)id);
+}
+
+static gtStatus check_point(const gtWorld* w, gtVec2 p, gtError* err)
+{
+	gtPointCheck c = gtMap_CheckPoint(w->map, p);
+	if (c == GT_POINT_VALID) return GT_OK;
+	return gt_fail(err, GT_ERR_INVALID_POINT, "(%g, %g): %s", p.x, p.y, gtPointCheckName(c));
+}
+
+// Leaf column or row of a coordinate: boundaries go to the larger index, the far border to the
+// last leaf. The candidate from a division is corrected against the exact leaf bounds.
+static int64_t leaf_index(double v, double extent, int height)
+{
+	int64_t side = INT64_C(1) << height;
+	double step = extent / (double)side; // exact: a division by a power of two
+	int64_t i = (int64_t)(v / step);
+	if (i >= side) i = side - 1;
+	if (i < 0) i = 0;
+	while (i > 0 && v < (double)i * step) i--;
+	while (i + 1 < side && v >= (double)(i + 1) * step) i++;
+	return i;
+}
+
+static int32_t leaf_of(const gtWorld* w, double x, double y)
+{
+	int64_t side = INT64_C(1) << w->height;
+	return (int32_t)(leaf_index(y, w->height_units, w->height) * side + leaf_index(x, w->width, w->height));
+}
+
+gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, gtError* err)
+{
+	*out = NULL;
+	gtWorldDef defaults = gtWorld_DefaultDef();
+	if (!def) def = &defaults;
+	if (def->leaf_size < 1 || def->leaf_size > 65536)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "leaf size %d is outside 1..65536", def->leaf_size);
+	if (def->capacity < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "capacity must be >= 0");
+	gtWorld* w = calloc(1, sizeof *w);
+	if (!w) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	w->map = map;
+	w->width = gtMap_Width(map);
+	w->height_units = gtMap_Height(map);
+	while ((double)def->leaf_size * (double)(INT64_C(1) << w->height) < fmax(w->width, w->height_units)) w->height++;
+	w->node_count = gt_level_offset(w->height + 1);
+	if (w->height > 14) { // node ids are 32-bit in the query heap
+		int height = w->height;
+		free(w);
+		return gt_fail(err, GT_ERR_LIMIT, "leaf size %d makes a tree of height %d on this map; use a leaf size of at least %d",
+		               def->leaf_size, height, (int)ceil(fmax(gtMap_Width(map), gtMap_Height(map)) / 16384.0));
+	}
+	int64_t leaves = INT64_C(1) << (2 * w->height);
+	w->object_counts = calloc((size_t)w->node_count, sizeof *w->object_counts);
+	w->leaf_head = malloc((size_t)leaves * sizeof *w->leaf_head);
+	w->free_head = -1;
+	if (!w->object_counts || !w->leaf_head || !gt_counts_init(&w->keyword_counts, 4096)) {
+		gtWorld_Destroy(w);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", (long long)w->node_count);
+	}
+	for (int64_t i = 0; i < leaves; i++) w->leaf_head[i] = -1;
+	*out = w;
+	return GT_OK;
+}
+
+void gtWorld_Destroy(gtWorld* w)
+{
+	if (!w) return;
+	for (int32_t s = 0; s < w->capacity; s++) free(w->keywords[s]);
+	free(w->keywords);
+	free(w->keyword_count);
+	free(w->keyword_capacity);
+	free(w->x);
+	free(w->y);
+	free(w->leaf);
+	free(w->next);
+	free(w->prev);
+	free(w->generation);
+	free(w->object_counts);
+	free(w->leaf_head);
+	free(w->frontier.items);
+	free(w->results);
+	free(w->words_new);
+	free(w->words_old);
+	gt_counts_free(&w->keyword_counts);
+	gt_vocab_free(&w->vocabulary);
+	free(w);
+}
+
+int32_t gtWorld_Keyword(gtWorld* w, const char* word)
+{
+	return gt_vocab_intern(&w->vocabulary, word);
+}
+
+int32_t gtWorld_FindKeyword(const gtWorld* w, const char* word)
+{
+	return gt_vocab_find(&w->vocabulary, word);
+}
+
+const char* gtWorld_KeywordName(const gtWorld* w, int32_t keyword)
+{
+	return keyword >= 0 && keyword < w->vocabulary.count ? w->vocabulary.words[keyword] : NULL;
+}
+
+int32_t gtWorld_KeywordCount(const gtWorld* w)
+{
+	return w->vocabulary.count;
+}
+
+int gtWorld_Count(const gtWorld* w)
+{
+	return w->live;
+}
+
+void gtWorld_TreeSize(const gtWorld* w, int* height, int64_t* nodes)
+{
+	*height = w->height;
+	*nodes = w->node_count;
+}
+
+bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword)
+{
+	const int32_t* k = w->keywords[slot];
+	int lo = 0, hi = w->keyword_count[slot] - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (k[mid] == keyword) return true;
+		if (k[mid] < keyword) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return false;
+}
+
+// ---- slots and keyword lists ------------------------------------------------------------------
+
+static bool grow_slots(gtWorld* w)
+{
+	int32_t cap = w->capacity ? w->capacity * 2 : 64;
+#define GROW(field) \
+	do { \
+		void* p = realloc(w->field, (size_t)cap * sizeof *w->field); \
+		if (!p) return false; \
+		w->field = p; \
+	} while (0)
+	GROW(x); GROW(y); GROW(leaf); GROW(next); GROW(prev); GROW(generation); GROW(keywords);
+	GROW(keyword_count); GROW(keyword_capacity);
+#undef GROW
+	for (int32_t s = cap - 1; s >= w->capacity; s--) {
+		w->generation[s] = 0;
+		w->keywords[s] = NULL;
+		w->keyword_count[s] = w->keyword_capacity[s] = 0;
+		w->next[s] = w->free_head; // free list runs through `next`
+		w->free_head = s;
+	}
+	w->capacity = cap;
+	return true;
+}
+
+static int compare_int32(const void* a, const void* b)
+{
+	int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
+	return (x > y) - (x < y);
+}
+
+static gtStatus check_keywords(const gtWorld* w, const int32_t* keywords, int count, gtError* err)
+{
+	if (count < 0 || (count > 0 && !keywords)) return gt_fail(err, GT_ERR_INVALID_ARG, "bad keyword list");
+	for (int i = 0; i < count; i++)
+		if (keywords[i] < 0 || keywords[i] >= w->vocabulary.count)
+			return gt_fail(err, GT_ERR_INVALID_ARG, "keyword id %d is not a known keyword", keywords[i]);
+	return GT_OK;
+}
+
+// Room for `count` keywords in the slot's list (grown only when a longer list arrives).
+static gtStatus reserve_keywords(gtWorld* w, int32_t slot, int count, gtError* err)
+{
+	if (w->keyword_capacity[slot] < count) {
+		int32_t* grown = malloc((size_t)count * sizeof *grown);
+		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d keywords", count);
+		if (w->keyword_count[slot] > 0) memcpy(grown, w->keywords[slot], (size_t)w->keyword_count[slot] * sizeof *grown);
+		free(w->keywords[slot]);
+		w->keywords[slot] = grown;
+		w->keyword_capacity[slot] = count;
+	}
+	return GT_OK;
+}
+
+static int sorted_distinct(const int32_t* in, int count, int32_t* out)
+{
+	if (count == 0) return 0;
+	memcpy(out, in, (size_t)count * sizeof *out);
+	qsort(out, (size_t)count, sizeof *out, compare_int32);
+	int n = 0;
+	for (int i = 0; i < count; i++)
+		if (n == 0 || out[n - 1] != out[i]) out[n++] = out[i];
+	return n;
+}
+
+// ---- tree bookkeeping --------------------------------------------------------------------------
+
+static void link(gtWorld* w, int32_t slot, int32_t leaf)
+{
+	w->leaf[slot] = leaf;
+	w->prev[slot] = -1;
+	w->next[slot] = w->leaf_head[leaf];
+	if (w->leaf_head[leaf] >= 0) w->prev[w->leaf_head[leaf]] = slot;
+	w->leaf_head[leaf] = slot;
+}
+
+static void unlink_slot(gtWorld* w, int32_t slot)
+{
+	int32_t leaf = w->leaf[slot];
+	if (w->prev[slot] >= 0) w->next[w->prev[slot]] = w->next[slot];
+	else w->leaf_head[leaf] = w->next[slot];
+	if (w->next[slot] >= 0) w->prev[w->next[slot]] = w->prev[slot];
+}
+
+// Adds delta to the counts of `node` for each keyword (room was reserved beforehand).
+static void count_node(gtWorld* w, int64_t node, const int32_t* keywords, int count, int32_t delta)
+{
+	for (int i = 0; i < count; i++) gt_counts_add(&w->keyword_counts, (uint32_t)node, keywords[i], delta);
+	w->object_counts[node] += delta;
+}
+
+static void count_path(gtWorld* w, int32_t leaf, const int32_t* keywords, int count, int32_t delta)
+{
+	int64_t node = gt_level_offset(w->height) + leaf;
+	for (int level = w->height; level >= 0; level--) {
+		count_node(w, node, keywords, count, delta);
+		if (level > 0) node = gt_parent(level, node);
+	}
+}
+
+static bool reserve_counts(gtWorld* w, int keywords)
+{
+	return gt_counts_reserve(&w->keyword_counts, (size_t)keywords * (size_t)(w->height + 1));
+}
+
+// ---- public updates ------------------------------------------------------------------------------
+
+gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, gtObjectId* out, gtError* err)
+{
+	*out = 0;
+	gtStatus st = check_point(w, p, err);
+	if (st) return st;
+	if (w->free_head < 0 && !grow_slots(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for objects");
+	int32_t slot = w->free_head;
+	st = check_keywords(w, keywords, count, err);
+	if (!st) st = reserve_keywords(w, slot, count, err);
+	if (st) return st;
+	if (!reserve_counts(w, count)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
+	w->free_head = w->next[slot];
+	w->keyword_count[slot] = sorted_distinct(keywords, count, w->keywords[slot]);
+	w->x[slot] = p.x;
+	w->y[slot] = p.y;
+	w->generation[slot]++; // odd: live
+	int32_t leaf = leaf_of(w, p.x, p.y);
+	link(w, slot, leaf);
+	count_path(w, leaf, w->keywords[slot], w->keyword_count[slot], +1);
+	w->live++;
+	*out = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
+	return GT_OK;
+}
+
+gtStatus gtWorld_Remove(gtWorld* w, gtObjectId id, gtError* err)
+{
+	gtStatus st = check_id(w, id, err);
+	if (st) return st;
+	int32_t slot = (int32_t)slot_of(id);
+	unlink_slot(w, slot);
+	count_path(w, w->leaf[slot], w->keywords[slot], w->keyword_count[slot], -1);
+	w->generation[slot]++; // even: free, and every id naming the old generation is stale
+	w->next[slot] = w->free_head;
+	w->free_head = slot;
+	w->live--;
+	return GT_OK;
+}
+
+// Moves a slot whose new point is already checked.
+static void move_slot(gtWorld* w, int32_t slot, gtVec2 p)
+{
+	w->x[slot] = p.x;
+	w->y[slot] = p.y;
+	int32_t from = w->leaf[slot], to = leaf_of(w, p.x, p.y);
+	if (from == to) return; // the O(1) case
+	unlink_slot(w, slot);
+	link(w, slot, to);
+	// Walk both paths up in lock-step until they meet: nothing changes at the common ancestor.
+	int64_t a = gt_level_offset(w->height) + from, b = gt_level_offset(w->height) + to;
+	for (int level = w->height; a != b; level--) {
+		count_node(w, a, w->keywords[slot], w->keyword_count[slot], -1);
+		count_node(w, b, w->keywords[slot], w->keyword_count[slot], +1);
+		a = gt_parent(level, a);
+		b = gt_parent(level, b);
+	}
+}
+
+gtStatus gtWorld_Move(gtWorld* w, gtObjectId id, gtVec2 p, gtError* err)
+{
+	gtStatus st = check_id(w, id, err);
+	if (!st) st = check_point(w, p, err);
+	if (st) return st;
+	int32_t slot = (int32_t)slot_of(id);
+	if (!reserve_counts(w, w->keyword_count[slot])) return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
+	move_slot(w, slot, p);
+	return GT_OK;
+}
+
+gtStatus gtWorld_MoveMany(gtWorld* w, const gtObjectId* ids, const gtVec2* points, int count, gtError* err)
+{
+	if (count < 0 || (count > 0 && (!ids || !points))) return gt_fail(err, GT_ERR_INVALID_ARG, "bad arrays");
+	int most = 0;
+	for (int i = 0; i < count; i++) {
+		gtStatus st = check_id(w, ids[i], err);
+		if (!st) st = check_point(w, points[i], err);
+		if (st) return gt_fail(err, st, "entry %d: %s", i + 1, err ? err->message : "");
+		int k = w->keyword_count[slot_of(ids[i])];
+		if (k > most) most = k;
+	}
+	for (int i = 0; i < count; i++) {
+		if (!reserve_counts(w, most)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
+		move_slot(w, (int32_t)slot_of(ids[i]), points[i]);
+	}
+	return GT_OK;
+}
+
+gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords, int count, gtError* err)
+{
+	gtStatus st = check_id(w, id, err);
+	if (!st) st = check_keywords(w, keywords, count, err);
+	if (st) return st;
+	int32_t slot = (int32_t)slot_of(id);
+	int old_count = w->keyword_count[slot];
+	int need = (count > old_count ? count : old_count) + 1;
+	if (w->words_capacity < need) { // scratch grows once, then keyword changes never allocate
+		int32_t* a = realloc(w->words_new, (size_t)need * sizeof *a);
+		if (a) w->words_new = a;
+		int32_t* b = realloc(w->words_old, (size_t)need * sizeof *b);
+		if (b) w->words_old = b;
+		if (!a || !b) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		w->words_capacity = need;
+	}
+	st = reserve_keywords(w, slot, count, err);
+	if (!st && !reserve_counts(w, count)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
+	if (st) return st;
+	if (old_count > 0) memcpy(w->words_old, w->keywords[slot], (size_t)old_count * sizeof *w->words_old);
+	int n = sorted_distinct(keywords, count, w->words_new);
+	// Only the symmetric difference changes along the path.
+	int64_t node = gt_level_offset(w->height) + w->leaf[slot];
+	for (int level = w->height; level >= 0; level--) {
+		for (int i = 0; i < old_count; i++)
+			if (!bsearch(&w->words_old[i], w->words_new, (size_t)n, sizeof *w->words_new, compare_int32))
+				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_old[i], -1);
+		for (int i = 0; i < n; i++)
+			if (!bsearch(&w->words_new[i], w->words_old, (size_t)old_count, sizeof *w->words_old, compare_int32))
+				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_new[i], +1);
+		if (level > 0) node = gt_parent(level, node);
+	}
+	if (n > 0) memcpy(w->keywords[slot], w->words_new, (size_t)n * sizeof *w->words_new);
+	w->keyword_count[slot] = n;
+	return GT_OK;
+}
+
+gtStatus gtWorld_GetPosition(const gtWorld* w, gtObjectId id, gtVec2* p, gtError* err)
+{
+	gtStatus st = check_id(w, id, err);
+	if (st) return st;
+	p->x = w->x[slot_of(id)];
+	p->y = w->y[slot_of(id)];
+	return GT_OK;
+}
+
+int gtWorld_GetKeywords(const gtWorld* w, gtObjectId id, const int32_t** keywords)
+{
+	if (!gtWorld_IsValid(w, id)) return -1;
+	*keywords = w->keywords[slot_of(id)];
+	return w->keyword_count[slot_of(id)];
+}
+
+// ---- validation -----------------------------------------------------------------------------------
+
+gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
+{
+	gtCountTable expect;
+	int32_t* objects = calloc((size_t)w->node_count, sizeof *objects);
+	if (!objects || !gt_counts_init(&expect, w->keyword_counts.size + 16)) {
+		free(objects);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory validating");
+	}
+	gtStatus st = GT_OK;
+	int live = 0;
+	for (int32_t s = 0; s < w->capacity && !st; s++) {
+		if (!(w->generation[s] & 1)) continue;
+		live++;
+		if (w->leaf[s] != leaf_of(w, w->x[s], w->y[s]))
+			st = gt_fail(err, GT_ERR_FORMAT, "object slot %d is in leaf %d, its position belongs to leaf %d", s, w->leaf[s],
+			             leaf_of(w, w->x[s], w->y[s]));
+		for (int i = 1; i < w->keyword_count[s] && !st; i++)
+			if (w->keywords[s][i] <= w->keywords[s][i - 1]) st = gt_fail(err, GT_ERR_FORMAT, "slot %d keywords unsorted", s);
+		int64_t node = gt_level_offset(w->height) + w->leaf[s];
+		for (int level = w->height; level >= 0 && !st; level--) {
+			objects[node]++;
+			for (int i = 0; i < w->keyword_count[s]; i++)
+				if (!gt_counts_add(&expect, (uint32_t)node, w->keywords[s][i], +1)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			if (level > 0) node = gt_parent(level, node);
+		}
+	}
+	if (!st && live != w->live) st = gt_fail(err, GT_ERR_FORMAT, "%d live objects, counter says %d", live, w->live);
+	for (int64_t n = 0; n < w->node_count && !st; n++)
+		if (objects[n] != w->object_counts[n])
+			st = gt_fail(err, GT_ERR_FORMAT, "node %lld holds %d objects, counter says %d", (long long)n, objects[n], w->object_counts[n]);
+	if (!st && expect.size != w->keyword_counts.size)
+		st = gt_fail(err, GT_ERR_FORMAT, "%zu (node, keyword) counts expected, %zu kept", expect.size, w->keyword_counts.size);
+	for (size_t i = 0; i < expect.capacity && !st; i++) {
+		if (!expect.keys[i]) continue;
+		uint64_t key = expect.keys[i] - 1;
+		int32_t kept = gt_counts_get(&w->keyword_counts, (uint32_t)(key >> 32), (int32_t)(key & 0xffffffffu));
+		if (kept != expect.counts[i])
+			st = gt_fail(err, GT_ERR_FORMAT, "node %u keyword %d: count %d, expected %d", (unsigned)(key >> 32),
+			             (int)(key & 0xffffffffu), kept, expect.counts[i]);
+	}
+	// Leaf lists: consistent links, each object once, in the leaf it claims.
+	int listed = 0;
+	int64_t leaves = INT64_C(1) << (2 * w->height);
+	for (int64_t leaf = 0; leaf < leaves && !st; leaf++)
+		for (int32_t s = w->leaf_head[leaf], prev = -1; s >= 0 && !st; prev = s, s = w->next[s]) {
+			if (!(w->generation[s] & 1) || w->leaf[s] != leaf || w->prev[s] != prev || ++listed > live)
+				st = gt_fail(err, GT_ERR_FORMAT, "leaf %lld list is broken at slot %d", (long long)leaf, s);
+		}
+	if (!st && listed != live) st = gt_fail(err, GT_ERR_FORMAT, "%d objects listed in leaves, %d live", listed, live);
+	gt_counts_free(&expect);
+	free(objects);
+	return st;
+}
+
+// ---- distance modules ------------------------------------------------------------------------------
+
+static double ehl_distance(void* context, gtVec2 from, gtVec2 to)
+{
+	double d;
+	return gtEhl_Distance(context, from, to, &d, NULL) ? INFINITY : d;
+}
+
+static double oracle_distance(void* context, gtVec2 from, gtVec2 to)
+{
+	double d;
+	return gtOracle_Distance(context, from, to, &d, NULL) ? INFINITY : d;
+}
+
+static double euclid_distance(void* context, gtVec2 from, gtVec2 to)
+{
+	(void)context;
+	return hypot(to.x - from.x, to.y - from.y);
+}
+
+gtDistance gtDistance_Ehl(gtEhlQuery* query)
+{
+	gtDistance d = {ehl_distance, query};
+	return d;
+}
+
+gtDistance gtDistance_Oracle(gtOracle* oracle)
+{
+	gtDistance d = {oracle_distance, oracle};
+	return d;
+}
+
+gtDistance gtDistance_Euclid(void)
+{
+	gtDistance d = {euclid_distance, NULL};
+	return d;
+}

@@ -1,0 +1,55 @@
+// Grid Tree world layout shared by updates and queries. Internal.
+#ifndef GRIDTREE_WORLD_INTERNAL_H
+#define GRIDTREE_WORLD_INTERNAL_H
+
+#include "count_table.h"
+#include "gridtree/gt_world.h"
+#include "heap.h"
+#include "keywords.h"
+
+// The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower
+// levels, so node (i, ix, iy) is (4^i - 1) / 3 + iy * 2^i + ix; leaves are level `height`.
+struct gtWorld {
+	const gtMap* map;
+	int height;
+	int64_t node_count;
+	double width, height_units; // the map extent
+	gtVocabulary vocabulary;
+	gtCountTable keyword_counts; // (node, keyword) -> objects below the node with that keyword
+	int32_t* object_counts;      // per node
+	int32_t* leaf_head;          // per leaf: first object slot, -1 when empty
+	// Objects: struct of arrays indexed by slot.
+	int32_t capacity, live, free_head;
+	double *x, *y;
+	int32_t *leaf, *next, *prev; // next doubles as the free-list link of an unused slot
+	uint32_t* generation;        // odd = live
+	int32_t** keywords;          // sorted, distinct
+	int32_t *keyword_count, *keyword_capacity;
+	// Query scratch, grown when needed and reused.
+	gtHeap frontier;
+	gtHeapItem* results;
+	int32_t result_capacity;
+	int32_t *words_new, *words_old; // keyword-change scratch
+	int32_t words_capacity;
+};
+
+static inline int64_t gt_level_offset(int level)
+{
+	return ((INT64_C(1) << (2 * level)) - 1) / 3;
+}
+
+static inline int64_t gt_node(int level, int64_t ix, int64_t iy)
+{
+	return gt_level_offset(level) + iy * (INT64_C(1) << level) + ix;
+}
+
+// Parent of a node index at `level` (> 0).
+static inline int64_t gt_parent(int level, int64_t node)
+{
+	int64_t local = node - gt_level_offset(level), side = INT64_C(1) << level;
+	return gt_node(level - 1, (local % side) / 2, (local / side) / 2);
+}
+
+bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword);
+
+#endif

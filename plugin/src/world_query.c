@@ -1,0 +1,291 @@
+// Grid Tree queries: one best-first traversal (algorithms.md 6.6-6.7). Node keys are Euclidean
+// lower bounds of the distance to anything below; objects in a popped leaf are pushed with their
+// straight-line distance and priced with the real distance only when popped.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+#include "world_internal.h"
+
+typedef struct Filter {
+	const gtQuery* q;
+	int32_t* words; // distinct known words of Q
+	int word_count;
+	int min_match;  // among `words`
+	bool impossible; // e.g. an all-of query with an unknown word
+} Filter;
+
+gtQuery gtQuery_Default(gtVec2 point)
+{
+	gtQuery q;
+	memset(&q, 0, sizeof q);
+	q.point = point;
+	q.k = 1;
+	q.radius = INFINITY;
+	q.min_match = -1;
+	return q;
+}
+
+static bool grow_heap(gtHeap* h)
+{
+	int cap = h->capacity ? h->capacity * 2 : 256;
+	gtHeapItem* items = realloc(h->items, (size_t)cap * sizeof *items);
+	if (!items) return false;
+	h->items = items;
+	h->capacity = cap;
+	return true;
+}
+
+static int compare_int32(const void* a, const void* b)
+{
+	int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
+	return (x > y) - (x < y);
+}
+
+static gtStatus prepare(gtWorld* w, const gtQuery* q, Filter* f, gtError* err)
+{
+	memset(f, 0, sizeof *f);
+	f->q = q;
+	if (!isfinite(q->point.x) || !isfinite(q->point.y))
+		return gt_fail(err, GT_ERR_INVALID_POINT, "query point is not finite");
+	if (q->keyword_count < 0 || q->any_count < 0 || q->none_count < 0 || (q->keyword_count && !q->keywords) ||
+	    (q->any_count && !q->any) || (q->none_count && !q->none))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "bad keyword lists in the query");
+	if (q->use_region && !(q->region[0] <= q->region[2] && q->region[1] <= q->region[3]))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "region must be x0 <= x1 and y0 <= y1 (no NaN)");
+	if (w->words_capacity < q->keyword_count + 1) {
+		int32_t* a = realloc(w->words_new, (size_t)(q->keyword_count + 1) * sizeof *a);
+		if (a) w->words_new = a;
+		int32_t* b = realloc(w->words_old, (size_t)(q->keyword_count + 1) * sizeof *b);
+		if (b) w->words_old = b;
+		if (!a || !b) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		w->words_capacity = q->keyword_count + 1;
+	}
+	// Distinct words; unknown ones (-1, or ids never issued) count towards "all" but match nothing.
+	int known = 0, unknown = 0;
+	for (int i = 0; i < q->keyword_count; i++) {
+		int32_t k = q->keywords[i];
+		if (k >= 0 && k < w->vocabulary.count) w->words_new[known++] = k;
+		else unknown = 1;
+	}
+	qsort(w->words_new, (size_t)known, sizeof *w->words_new, compare_int32);
+	int n = 0;
+	for (int i = 0; i < known; i++)
+		if (n == 0 || w->words_new[n - 1] != w->words_new[i]) w->words_new[n++] = w->words_new[i];
+	f->words = w->words_new;
+	f->word_count = n;
+	f->min_match = q->min_match < 0 ? n + unknown : q->min_match;
+	f->impossible = f->min_match > n;
+	if (q->any_count > 0) { // an "any" list naming only unknown words matches nothing
+		bool some = false;
+		for (int i = 0; i < q->any_count; i++) some |= q->any[i] >= 0 && q->any[i] < w->vocabulary.count;
+		f->impossible |= !some;
+	}
+	return GT_OK;
+}
+
+static bool node_passes(const gtWorld* w, const Filter* f, int64_t node, const double rect[4])
+{
+	if (w->object_counts[node] == 0) return false;
+	const gtQuery* q = f->q;
+	if (q->use_region &&
+	    (rect[2] < q->region[0] || rect[0] > q->region[2] || rect[3] < q->region[1] || rect[1] > q->region[3]))
+		return false;
+	if (f->min_match > 0) {
+		int have = 0;
+		for (int i = 0; i < f->word_count && have < f->min_match; i++)
+			have += gt_counts_get(&w->keyword_counts, (uint32_t)node, f->words[i]) > 0;
+		if (have < f->min_match) return false;
+	}
+	if (q->any_count > 0) {
+		bool some = false;
+		for (int i = 0; i < q->any_count && !some; i++)
+			some = q->any[i] >= 0 && gt_counts_get(&w->keyword_counts, (uint32_t)node, q->any[i]) > 0;
+		if (!some) return false;
+	}
+	return true;
+}
+
+static bool object_passes(const gtWorld* w, const Filter* f, int32_t slot)
+{
+	const gtQuery* q = f->q;
+	if (q->use_region && (w->x[slot] < q->region[0] || w->x[slot] > q->region[2] || w->y[slot] < q->region[1] ||
+	                      w->y[slot] > q->region[3]))
+		return false;
+	if (f->min_match > 0) {
+		int have = 0;
+		for (int i = 0; i < f->word_count; i++) have += gt_object_has(w, slot, f->words[i]);
+		if (have < f->min_match) return false;
+	}
+	if (q->any_count > 0) {
+		bool some = false;
+		for (int i = 0; i < q->any_count && !some; i++) some = gt_object_has(w, slot, q->any[i]);
+		if (!some) return false;
+	}
+	for (int i = 0; i < q->none_count; i++)
+		if (gt_object_has(w, slot, q->none[i])) return false;
+	return true;
+}
+
+static void node_rect(const gtWorld* w, int level, int64_t node, double rect[4])
+{
+	int64_t local = node - gt_level_offset(level), side = INT64_C(1) << level;
+	double sx = w->width / (double)side, sy = w->height_units / (double)side;
+	rect[0] = (double)(local % side) * sx;
+	rect[1] = (double)(local / side) * sy;
+	rect[2] = rect[0] + sx;
+	rect[3] = rect[1] + sy;
+}
+
+static int level_of(const gtWorld* w, int64_t node)
+{
+	int level = 0;
+	while (level < w->height && node >= gt_level_offset(level + 1)) level++;
+	return level;
+}
+
+static double min_dist(gtVec2 p, const double r[4])
+{
+	double dx = fmax(fmax(r[0] - p.x, 0.0), p.x - r[2]), dy = fmax(fmax(r[1] - p.y, 0.0), p.y - r[3]);
+	return sqrt(dx * dx + dy * dy);
+}
+
+// Results live in w->results as (distance, slot): a max-heap (keys negated) for nearest, a plain
+// list for within.
+static bool push_result(gtWorld* w, int32_t* size, double d, int32_t slot)
+{
+	if (*size == w->result_capacity) {
+		int32_t cap = w->result_capacity ? w->result_capacity * 2 : 64;
+		gtHeapItem* grown = realloc(w->results, (size_t)cap * sizeof *grown);
+		if (!grown) return false;
+		w->results = grown;
+		w->result_capacity = cap;
+	}
+	w->results[(*size)++] = (gtHeapItem){d, slot};
+	return true;
+}
+
+static int by_distance(const void* a, const void* b)
+{
+	double x = ((const gtHeapItem*)a)->key, y = ((const gtHeapItem*)b)->key;
+	return (x > y) - (x < y);
+}
+
+static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, bool within, int32_t* found,
+                         gtQueryStats* stats, gtError* err)
+{
+	Filter f;
+	gtStatus st = prepare(w, q, &f, err);
+	*found = 0;
+	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
+	int k = within ? 0 : q->k;
+	if (!within && w->result_capacity < k) { // the k best fit from the start: no growth mid-query
+		gtHeapItem* grown = realloc(w->results, (size_t)k * sizeof *grown);
+		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", k);
+		w->results = grown;
+		w->result_capacity = k;
+	}
+	gtHeap* frontier = &w->frontier;
+	gtHeap best = {w->results, 0, w->result_capacity}; // nearest: a max-heap through negated keys
+	int32_t listed = 0;                                  // within: results so far
+	double bound = within ? q->radius : INFINITY;        // prune keys above (within) or from (nearest)
+#define PRUNED(key) (within ? (key) > bound : (best.size == k && (key) >= bound))
+	frontier->size = 0;
+	double rect[4];
+	node_rect(w, 0, 0, rect);
+	if (node_passes(w, &f, 0, rect)) {
+		if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		gt_heap_push(frontier, min_dist(q->point, rect), 0);
+	}
+	while (frontier->size > 0) {
+		gtHeapItem top = gt_heap_pop(frontier);
+		if (PRUNED(top.key)) break; // keys pop in order: nothing left can qualify
+		if (top.id < 0) { // an object: price it with the real distance
+			int32_t slot = -top.id - 1;
+			gtVec2 p = {w->x[slot], w->y[slot]};
+			double d = distance.fcn(distance.context, q->point, p);
+			stats->distance_calls++;
+			if (!(d < INFINITY)) continue; // another component (or NaN): never a result
+			if (within) {
+				if (d <= bound && !push_result(w, &listed, d, slot)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			} else if (best.size < k) {
+				gt_heap_push(&best, -d, slot);
+			} else if (d < bound) {
+				gt_heap_pop(&best);
+				gt_heap_push(&best, -d, slot);
+			}
+			if (!within && best.size == k) bound = -best.items[0].key;
+			continue;
+		}
+		stats->nodes_popped++;
+		int level = level_of(w, top.id);
+		if (level == w->height) { // a leaf: objects that pass go in with their straight-line distance
+			for (int32_t s = w->leaf_head[top.id - gt_level_offset(level)]; s >= 0; s = w->next[s]) {
+				stats->objects_tested++;
+				if (!object_passes(w, &f, s)) continue;
+				double e = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y);
+				if (PRUNED(e)) continue;
+				if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+				gt_heap_push(frontier, e, -(s + 1));
+			}
+			continue;
+		}
+		int64_t local = top.id - gt_level_offset(level), side = INT64_C(1) << level;
+		int64_t ix = local % side, iy = local / side;
+		for (int c = 0; c < 4; c++) {
+			int64_t child = gt_node(level + 1, 2 * ix + (c & 1), 2 * iy + (c >> 1));
+			node_rect(w, level + 1, child, rect);
+			if (!node_passes(w, &f, child, rect)) continue;
+			double key = min_dist(q->point, rect);
+			if (PRUNED(key)) continue;
+			if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			gt_heap_push(frontier, key, (int32_t)child);
+		}
+	}
+#undef PRUNED
+	int32_t size = within ? listed : best.size;
+	if (!within)
+		for (int32_t i = 0; i < size; i++) w->results[i].key = -w->results[i].key;
+	qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
+	*found = size;
+	return GT_OK;
+}
+
+static gtStatus run(gtWorld* w, const gtQuery* q, gtDistance distance, bool within, gtObjectId* ids, double* distances,
+                    int capacity, int* count, gtQueryStats* stats, gtError* err)
+{
+	gtQueryStats local = {0, 0, 0};
+	if (!stats) stats = &local;
+	memset(stats, 0, sizeof *stats);
+	*count = 0;
+	if (!q || !distance.fcn || capacity < 0 || (capacity > 0 && (!ids || !distances)))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "bad query arguments");
+	if (within && !(q->radius >= 0)) return gt_fail(err, GT_ERR_INVALID_ARG, "radius must be >= 0");
+	if (!within && q->k > capacity)
+		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d but the buffers hold %d results", q->k, capacity);
+	int32_t found;
+	gtStatus st = traverse(w, q, distance, within, &found, stats, err);
+	if (st) return st;
+	*count = found;
+	for (int32_t i = 0; i < found && i < capacity; i++) {
+		int32_t slot = w->results[i].id;
+		ids[i] = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
+		distances[i] = w->results[i].key;
+	}
+	if (found > capacity)
+		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "%d objects match but the buffers hold %d", found, capacity);
+	return GT_OK;
+}
+
+gtStatus gtWorld_Nearest(gtWorld* w, const gtQuery* q, gtDistance distance, gtObjectId* ids, double* distances,
+                         int capacity, int* count, gtQueryStats* stats, gtError* err)
+{
+	return run(w, q, distance, false, ids, distances, capacity, count, stats, err);
+}
+
+gtStatus gtWorld_Within(gtWorld* w, const gtQuery* q, gtDistance distance, gtObjectId* ids, double* distances,
+                        int capacity, int* count, gtQueryStats* stats, gtError* err)
+{
+	return run(w, q, distance, true, ids, distances, capacity, count, stats, err);
+}

@@ -1,0 +1,403 @@
+// Grid Tree world: updates keep every count exact (validate), handles, and every query kind
+// against a linear scan with the same distance function (algorithms.md 6.9).
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+static gtWorld* make_world(const gtMap* m, int leaf)
+{
+	gtWorldDef def = gtWorld_DefaultDef();
+	def.leaf_size = leaf;
+	gtWorld* w = NULL;
+	gtError err;
+	if (gtWorld_Create(m, &def, &w, &err)) fail_msg("%s", err.message);
+	return w;
+}
+
+static void validate(const gtWorld* w)
+{
+	gtError err;
+	if (gtWorld_Validate(w, &err)) fail_msg("validate: %s", err.message);
+}
+
+static gtMap* open_map(int w, int h)
+{
+	unsigned char* cells = calloc((size_t)(w * h), 1);
+	gtMap* m;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(w, h, cells, &m, &err), GT_OK);
+	free(cells);
+	return m;
+}
+
+// algorithms.md 6.6: 8x8 open map, m = 2, query (3.5, 3.5) for "heal", k = 2.
+static void test_worked_example(void** state)
+{
+	(void)state;
+	gtMap* m = open_map(8, 8);
+	gtWorld* w = make_world(m, 2);
+	int height;
+	int64_t nodes;
+	gtWorld_TreeSize(w, &height, &nodes);
+	assert_int_equal(height, 2);
+	assert_int_equal(nodes, 21);
+	int32_t potion = gtWorld_Keyword(w, "potion"), heal = gtWorld_Keyword(w, "heal"), sword = gtWorld_Keyword(w, "sword");
+	gtObjectId o[4];
+	gtError err;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){1.5, 1.5}, (int32_t[]){potion, heal}, 2, &o[0], &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){2.5, 0.5}, (int32_t[]){sword}, 1, &o[1], &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){6.5, 6.5}, (int32_t[]){potion, heal, heal}, 3, &o[2], &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){5, 2}, (int32_t[]){heal}, 1, &o[3], &err), GT_OK);
+	validate(w);
+	gtQuery q = gtQuery_Default((gtVec2){3.5, 3.5});
+	q.k = 2;
+	q.keywords = &heal;
+	q.keyword_count = 1;
+	gtObjectId ids[4];
+	double d[4];
+	int count;
+	gtQueryStats stats;
+	assert_int_equal(gtWorld_Nearest(w, &q, gtDistance_Euclid(), ids, d, 4, &count, &stats, &err), GT_OK);
+	assert_int_equal(count, 2);
+	assert_true(ids[0] == o[3] && ids[1] == o[0]);
+	assert_float_equal(d[0], sqrt(4.5), 1e-12);
+	assert_float_equal(d[1], sqrt(8.0), 1e-12);
+	assert_int_equal(stats.distance_calls, 2); // o3 is never evaluated
+	// Moving o4 to (3.9, 2.5) crosses leaves; counts stay exact.
+	assert_int_equal(gtWorld_Move(w, o[3], (gtVec2){3.9, 2.5}, &err), GT_OK);
+	validate(w);
+	const int32_t* kws;
+	assert_int_equal(gtWorld_GetKeywords(w, o[2], &kws), 2); // duplicates merged
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+static void test_handles_and_bad_input(void** state)
+{
+	(void)state;
+	gtMap* m = test_map_from_rows("......\n..@@..\n..@@..\n......");
+	gtWorld* w = make_world(m, 1);
+	gtError err;
+	int32_t a = gtWorld_Keyword(w, "elf");
+	assert_int_equal(gtWorld_Keyword(w, "elf"), a);
+	assert_int_equal(gtWorld_FindKeyword(w, "orc"), -1);
+	assert_int_equal(gtWorld_Keyword(w, ""), -1);
+	assert_int_equal(gtWorld_Keyword(w, "two words"), -1);
+	assert_string_equal(gtWorld_KeywordName(w, a), "elf");
+	gtObjectId id, other;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){0.5, 0.5}, &a, 1, &id, &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){2.5, 1.5}, &a, 1, &other, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){NAN, 1}, &a, 1, &other, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){1, 1}, (int32_t[]){7}, 1, &other, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtWorld_Move(w, id, (gtVec2){9, 1}, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(gtWorld_Count(w), 1);
+	validate(w);
+	// A removed id stays stale when its slot is reused.
+	assert_int_equal(gtWorld_Remove(w, id, &err), GT_OK);
+	assert_false(gtWorld_IsValid(w, id));
+	assert_int_equal(gtWorld_Add(w, (gtVec2){1, 1}, &a, 1, &other, &err), GT_OK);
+	assert_true(gtWorld_IsValid(w, other));
+	assert_false(gtWorld_IsValid(w, id));
+	assert_int_equal(gtWorld_Move(w, id, (gtVec2){1, 1}, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "stale"));
+	assert_int_equal(gtWorld_Remove(w, id, &err), GT_ERR_INVALID_ARG);
+	assert_false(gtWorld_IsValid(w, 0));
+	assert_false(gtWorld_IsValid(w, 12345678901234ull));
+	// move_many checks everything first: one bad point changes nothing.
+	gtObjectId ids[2] = {other, other};
+	gtVec2 pts[2] = {{5, 3}, {2.5, 1.5}};
+	assert_int_equal(gtWorld_MoveMany(w, ids, pts, 2, &err), GT_ERR_INVALID_POINT);
+	gtVec2 p;
+	assert_int_equal(gtWorld_GetPosition(w, other, &p, &err), GT_OK);
+	assert_true(p.x == 1 && p.y == 1);
+	validate(w);
+	gtWorldDef def = gtWorld_DefaultDef();
+	def.leaf_size = 0;
+	gtWorld* bad;
+	assert_int_equal(gtWorld_Create(m, &def, &bad, &err), GT_ERR_INVALID_ARG);
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+typedef struct Model { // what the test believes about each object, to compare with queries
+	gtObjectId id;
+	gtVec2 p;
+	int32_t kw[6];
+	int n;
+	bool live;
+} Model;
+
+static void random_keywords(TestRng* rng, Model* o, int vocabulary)
+{
+	o->n = test_rng_int(rng, 5);
+	for (int i = 0; i < o->n; i++) o->kw[i] = test_rng_int(rng, vocabulary);
+}
+
+// A point in free space, sometimes exactly on a leaf boundary or the map border.
+static gtVec2 place(const gtMap* m, TestRng* rng, gtVec2 near, double reach)
+{
+	for (;;) {
+		gtVec2 p = test_random_point(m, rng);
+		if (reach > 0) {
+			p.x = near.x + (test_rng_int(rng, 2001) - 1000) / 1000.0 * reach;
+			p.y = near.y + (test_rng_int(rng, 2001) - 1000) / 1000.0 * reach;
+			if (test_rng_int(rng, 4) == 0) p.x = floor(p.x);
+		}
+		if (gtMap_CheckPoint(m, p) == GT_POINT_VALID) return p;
+	}
+}
+
+static bool model_has(const Model* o, int32_t k)
+{
+	for (int i = 0; i < o->n; i++)
+		if (o->kw[i] == k) return true;
+	return false;
+}
+
+static bool model_matches(const Model* o, const gtQuery* q, int vocabulary)
+{
+	if (!o->live) return false;
+	if (q->use_region && (o->p.x < q->region[0] || o->p.x > q->region[2] || o->p.y < q->region[1] || o->p.y > q->region[3]))
+		return false;
+	int32_t distinct[8];
+	int nd = 0, unknown = 0, have = 0;
+	for (int i = 0; i < q->keyword_count; i++) {
+		int32_t k = q->keywords[i];
+		if (k < 0 || k >= vocabulary) { unknown = 1; continue; }
+		bool seen = false;
+		for (int j = 0; j < nd; j++) seen |= distinct[j] == k;
+		if (!seen) distinct[nd++] = k;
+	}
+	for (int j = 0; j < nd; j++) have += model_has(o, distinct[j]);
+	int need = q->min_match < 0 ? nd + unknown : q->min_match;
+	if (have < need) return false;
+	if (q->any_count > 0) {
+		bool some = false;
+		for (int i = 0; i < q->any_count; i++) some |= model_has(o, q->any[i]);
+		if (!some) return false;
+	}
+	for (int i = 0; i < q->none_count; i++)
+		if (model_has(o, q->none[i])) return false;
+	return true;
+}
+
+static int compare_double(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return (x > y) - (x < y);
+}
+
+// Runs a random query both ways and compares distance multisets; also the pruning test.
+static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng* rng, gtDistance dist, int vocabulary,
+                        int* nonempty)
+{
+	int32_t words[4], any[2], none[2];
+	gtQuery q = gtQuery_Default(test_random_point(m, rng));
+	q.k = test_rng_int(rng, 8);
+	q.keyword_count = test_rng_int(rng, 4);
+	for (int i = 0; i < q.keyword_count; i++) words[i] = test_rng_int(rng, 12) == 0 ? -1 : test_rng_int(rng, vocabulary);
+	q.keywords = words;
+	int mode = test_rng_int(rng, 6);
+	if (mode == 1) q.min_match = test_rng_int(rng, 3);
+	if (mode == 2) { q.any = any; q.any_count = 2; any[0] = test_rng_int(rng, vocabulary); any[1] = test_rng_int(rng, vocabulary); q.keyword_count = 0; }
+	if (mode == 3) { q.none = none; q.none_count = 1; none[0] = test_rng_int(rng, vocabulary); }
+	if (mode == 4) {
+		q.use_region = true;
+		gtVec2 a = test_random_point(m, rng), b = test_random_point(m, rng);
+		q.region[0] = fmin(a.x, b.x), q.region[1] = fmin(a.y, b.y), q.region[2] = fmax(a.x, b.x), q.region[3] = fmax(a.y, b.y);
+	}
+	bool within = test_rng_int(rng, 3) == 0;
+	q.radius = test_rng_int(rng, 40);
+	double* expect = malloc(sizeof *expect * (size_t)(n + 1));
+	double* straight = malloc(sizeof *straight * (size_t)(n + 1));
+	int matching = 0;
+	for (int i = 0; i < n; i++) {
+		if (!model_matches(&objs[i], &q, vocabulary)) continue;
+		double d = dist.fcn(dist.context, q.point, objs[i].p);
+		straight[matching] = hypot(objs[i].p.x - q.point.x, objs[i].p.y - q.point.y);
+		if (isinf(d) || (within && d > q.radius)) { straight[matching] = NAN; matching++; continue; }
+		expect[matching++] = d;
+	}
+	int finite = 0;
+	for (int i = 0; i < matching; i++)
+		if (!isnan(straight[i])) expect[finite++] = expect[i];
+	qsort(expect, (size_t)finite, sizeof *expect, compare_double);
+	int want = within ? finite : (finite < q.k ? finite : q.k);
+	gtObjectId* ids = malloc(sizeof *ids * (size_t)(n + 1));
+	double* got = malloc(sizeof *got * (size_t)(n + 1));
+	int count;
+	gtQueryStats stats;
+	gtError err;
+	gtStatus st = within ? gtWorld_Within(w, &q, dist, ids, got, n + 1, &count, &stats, &err)
+	                     : gtWorld_Nearest(w, &q, dist, ids, got, n + 1, &count, &stats, &err);
+	if (st) fail_msg("%s", err.message);
+	if (count != want) fail_msg("%s k=%d: %d results, linear scan says %d", within ? "within" : "nearest", q.k, count, want);
+	for (int i = 0; i < count; i++) {
+		assert_float_equal(got[i], expect[i], 1e-9 * (1 + expect[i]));
+		assert_true(gtWorld_IsValid(w, ids[i]));
+		if (i > 0) assert_true(got[i] >= got[i - 1]);
+	}
+	*nonempty += count > 0;
+	free(expect);
+	free(straight);
+	free(ids);
+	free(got);
+}
+
+static void run_session(const gtMap* m, int leaf, gtDistance dist, int steps, uint64_t seed, int* nonempty)
+{
+	gtWorld* w = make_world(m, leaf);
+	const int vocabulary = 10, max_objects = 120;
+	char word[16];
+	for (int i = 0; i < vocabulary; i++) {
+		snprintf(word, sizeof word, "w%d", i);
+		assert_int_equal(gtWorld_Keyword(w, word), i);
+	}
+	Model objs[120];
+	memset(objs, 0, sizeof objs);
+	TestRng rng = {seed};
+	gtError err;
+	for (int step = 0; step < steps; step++) {
+		Model* o = &objs[test_rng_int(&rng, max_objects)];
+		int action = test_rng_int(&rng, 10);
+		if (!o->live) {
+			random_keywords(&rng, o, vocabulary);
+			// Some objects share a position exactly.
+			o->p = (step > 0 && test_rng_int(&rng, 8) == 0 && objs[0].live) ? objs[0].p : place(m, &rng, o->p, 0);
+			assert_int_equal(gtWorld_Add(w, o->p, o->kw, o->n, &o->id, &err), GT_OK);
+			o->live = true;
+		} else if (action < 4) { // short move: usually the same leaf
+			o->p = place(m, &rng, o->p, 0.7);
+			assert_int_equal(gtWorld_Move(w, o->id, o->p, &err), GT_OK);
+		} else if (action < 6) { // long move
+			o->p = place(m, &rng, o->p, 0);
+			assert_int_equal(gtWorld_Move(w, o->id, o->p, &err), GT_OK);
+		} else if (action < 7) {
+			random_keywords(&rng, o, vocabulary);
+			assert_int_equal(gtWorld_SetKeywords(w, o->id, o->kw, o->n, &err), GT_OK);
+		} else if (action < 8) { // move and change keywords together
+			random_keywords(&rng, o, vocabulary);
+			o->p = place(m, &rng, o->p, 0);
+			assert_int_equal(gtWorld_Move(w, o->id, o->p, &err), GT_OK);
+			assert_int_equal(gtWorld_SetKeywords(w, o->id, o->kw, o->n, &err), GT_OK);
+		} else if (action < 9) {
+			assert_int_equal(gtWorld_Remove(w, o->id, &err), GT_OK);
+			assert_false(gtWorld_IsValid(w, o->id));
+			o->live = false;
+		} else { // a batch move of every live object
+			gtObjectId ids[120];
+			gtVec2 pts[120];
+			int n = 0;
+			for (int i = 0; i < max_objects; i++)
+				if (objs[i].live) {
+					objs[i].p = place(m, &rng, objs[i].p, 1.5);
+					ids[n] = objs[i].id;
+					pts[n++] = objs[i].p;
+				}
+			assert_int_equal(gtWorld_MoveMany(w, ids, pts, n, &err), GT_OK);
+		}
+		if (step % 25 == 0) validate(w);
+		if (step % 5 == 0) check_query(w, m, objs, max_objects, &rng, dist, vocabulary, nonempty);
+	}
+	validate(w);
+	gtWorld_Destroy(w);
+}
+
+static void test_random_sessions_euclid(void** state)
+{
+	(void)state;
+	int nonempty = 0;
+	gtMap* m = open_map(40, 30);
+	for (int leaf = 1; leaf <= 64; leaf *= 4) run_session(m, leaf, gtDistance_Euclid(), 1500, (uint64_t)leaf, &nonempty);
+	gtMap_Destroy(m);
+	assert_true(nonempty > 300);
+}
+
+// Path distances on a map with walls, pinch points and separate components, by EHL and oracle.
+static void test_random_sessions_path(void** state)
+{
+	(void)state;
+	gtMap* m;
+	gtError err;
+	if (gtMap_Load("assets/maps/small.map", &m, &err)) fail_msg("%s", err.message);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 2;
+	gtEhl* ehl;
+	gtEhlQuery* q;
+	gtOracle* oracle;
+	assert_int_equal(gtEhl_Build(m, &def, &ehl, &err), GT_OK);
+	assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+	assert_int_equal(gtOracle_Create(m, 1, &oracle, &err), GT_OK);
+	int nonempty = 0;
+	run_session(m, 4, gtDistance_Ehl(q), 1200, 11, &nonempty);
+	run_session(m, 16, gtDistance_Oracle(oracle), 600, 12, &nonempty);
+	assert_true(nonempty > 150);
+	gtOracle_Destroy(oracle);
+	gtEhlQuery_Destroy(q);
+	gtEhl_Destroy(ehl);
+	gtMap_Destroy(m);
+}
+
+static double counting_euclid(void* context, gtVec2 a, gtVec2 b)
+{
+	int* calls = context;
+	(*calls)++;
+	return hypot(b.x - a.x, b.y - a.y);
+}
+
+// Algorithm 1 prices exactly the matching objects whose straight-line distance is below the
+// final k-th distance (plus ties): any extra call means a bound or the stop test is wrong.
+static void test_pruning_is_tight(void** state)
+{
+	(void)state;
+	gtMap* m = open_map(64, 64);
+	gtWorld* w = make_world(m, 4);
+	int32_t a = gtWorld_Keyword(w, "a"), b = gtWorld_Keyword(w, "b");
+	TestRng rng = {5};
+	gtVec2 pts[400];
+	bool has_a[400];
+	gtError err;
+	for (int i = 0; i < 400; i++) {
+		gtObjectId id;
+		pts[i] = test_random_point(m, &rng);
+		has_a[i] = test_rng_int(&rng, 3) == 0;
+		assert_int_equal(gtWorld_Add(w, pts[i], has_a[i] ? &a : &b, 1, &id, &err), GT_OK);
+	}
+	for (int t = 0; t < 200; t++) {
+		gtQuery q = gtQuery_Default(test_random_point(m, &rng));
+		q.k = 1 + test_rng_int(&rng, 10);
+		q.keywords = &a;
+		q.keyword_count = 1;
+		int calls = 0, count;
+		gtDistance d = {counting_euclid, &calls};
+		gtObjectId ids[16];
+		double dist[16];
+		gtQueryStats stats;
+		assert_int_equal(gtWorld_Nearest(w, &q, d, ids, dist, 16, &count, &stats, &err), GT_OK);
+		double dk = dist[count - 1];
+		int below = 0, at = 0;
+		for (int i = 0; i < 400; i++) {
+			if (!has_a[i]) continue;
+			double e = hypot(pts[i].x - q.point.x, pts[i].y - q.point.y);
+			below += e < dk;
+			at += e == dk;
+		}
+		assert_int_equal(calls, stats.distance_calls);
+		if (calls < below || calls > below + at) fail_msg("query %d: %d distance calls, %d objects below dk", t, calls, below);
+	}
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_worked_example),        cmocka_unit_test(test_handles_and_bad_input),
+	    cmocka_unit_test(test_random_sessions_euclid), cmocka_unit_test(test_random_sessions_path),
+	    cmocka_unit_test(test_pruning_is_tight),
+	};
+	return cmocka_run_group_tests_name("world", tests, NULL, NULL);
+}
