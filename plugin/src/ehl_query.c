@@ -1,6 +1,7 @@
 // EHL query (algorithms.md 5.10): merge the two cells' hub lists, take the best via on each side.
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ehl_internal.h"
 #include "geometry.h"
@@ -16,10 +17,20 @@ typedef struct SideCache {
 	uint8_t* visibility;
 } SideCache;
 
+// Side 0 belongs to the source, side 1 to the target. The source side of each of the source
+// cell's hubs is memoised, so one source against many targets (a kNN query) pays for it once.
 struct gtEhlQuery {
 	const gtEhl* ehl;
-	uint32_t generation;
 	SideCache side[2];
+	uint32_t generation[2];
+	bool has_source, source_at_pinch;
+	gtVec2 source;
+	uint32_t source_first_hub; // index of the source cell's first hub entry
+	int32_t max_hubs;          // the most hub entries any cell has
+	double* memo_value;        // per hub entry of the source cell: best |s v| + d(v, hub)
+	int32_t* memo_via;
+	uint32_t* memo_stamp;
+	uint32_t memo_generation;
 };
 
 gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
@@ -28,6 +39,17 @@ gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 	gtEhlQuery* q = calloc(1, sizeof *q);
 	if (!q) return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
 	q->ehl = ehl;
+	for (int64_t c = 0; c < ehl->cell_count; c++) {
+		int32_t hubs = (int32_t)(ehl->cell_begin[c + 1] - ehl->cell_begin[c]);
+		if (hubs > q->max_hubs) q->max_hubs = hubs;
+	}
+	q->memo_value = malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_value);
+	q->memo_via = malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_via);
+	q->memo_stamp = calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);
+	if (!q->memo_value || !q->memo_via || !q->memo_stamp) {
+		gtEhlQuery_Destroy(q);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
+	}
 	size_t n = (size_t)ehl->n + 1;
 	for (int s = 0; s < 2; s++) {
 		q->side[s].stamp = calloc(n, sizeof *q->side[s].stamp);
@@ -50,6 +72,9 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 		free(query->side[s].length);
 		free(query->side[s].visibility);
 	}
+	free(query->memo_value);
+	free(query->memo_via);
+	free(query->memo_stamp);
 	free(query);
 }
 
@@ -118,27 +143,47 @@ typedef struct Answer {
 	int32_t hub, via_s, via_t; // hub < 0: straight line (or unreachable when distance is inf)
 } Answer;
 
-static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* err)
+// Starts a new generation of a stamp array; on wrap-around every stamp is cleared.
+static uint32_t next_generation(uint32_t* generation, uint32_t* stamps, size_t count)
+{
+	if (++*generation == 0) {
+		memset(stamps, 0, count * sizeof *stamps);
+		*generation = 1;
+	}
+	return *generation;
+}
+
+static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
+{
+	const gtEhl* e = q->ehl;
+	if (q->has_source && q->source.x == s.x && q->source.y == s.y) return GT_OK;
+	gtPointCheck check = gtMap_CheckPoint(e->map, s);
+	if (check != GT_POINT_VALID) {
+		q->has_source = false;
+		return gt_fail(err, GT_ERR_INVALID_POINT, "start (%g, %g): %s", s.x, s.y, gtPointCheckName(check));
+	}
+	next_generation(&q->generation[0], q->side[0].stamp, (size_t)e->n + 1);
+	next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
+	q->has_source = true;
+	q->source = s;
+	q->source_at_pinch = at_pinch(e->map, s);
+	q->source_first_hub = e->cell_begin[gt_ehl_cell_of(e, s)];
+	return GT_OK;
+}
+
+// Shortest distance from the current source to a valid target t.
+static void to_target(gtEhlQuery* q, gtVec2 t, Answer* a)
 {
 	const gtEhl* e = q->ehl;
 	a->distance = INFINITY;
 	a->hub = -1;
-	gtPointCheck cs = gtMap_CheckPoint(e->map, s), ct = gtMap_CheckPoint(e->map, t);
-	if (cs != GT_POINT_VALID)
-		return gt_fail(err, GT_ERR_INVALID_POINT, "start (%g, %g): %s", s.x, s.y, gtPointCheckName(cs));
-	if (ct != GT_POINT_VALID)
-		return gt_fail(err, GT_ERR_INVALID_POINT, "target (%g, %g): %s", t.x, t.y, gtPointCheckName(ct));
-	if (gt_visible_unchecked(e->map, s, t)) {
-		a->distance = hypot(t.x - s.x, t.y - s.y);
-		return GT_OK;
+	if (gt_visible_unchecked(e->map, q->source, t)) {
+		a->distance = hypot(t.x - q->source.x, t.y - q->source.y);
+		return;
 	}
-	if (++q->generation == 0) { // wrapped: forget every cached entry
-		for (int k = 0; k < 2; k++)
-			for (int v = 0; v <= e->n; v++) q->side[k].stamp[v] = 0;
-		q->generation = 1;
-	}
-	Side side_s = {&q->side[0], s, at_pinch(e->map, s)}, side_t = {&q->side[1], t, at_pinch(e->map, t)};
-	const gtEhlHub* hs = e->hubs + e->cell_begin[gt_ehl_cell_of(e, s)];
+	next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
+	Side side_s = {&q->side[0], q->source, q->source_at_pinch}, side_t = {&q->side[1], t, at_pinch(e->map, t)};
+	const gtEhlHub* hs = e->hubs + q->source_first_hub;
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
 	double best = INFINITY;
 	for (;;) {
@@ -146,28 +191,61 @@ static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* er
 		if (rank_s != rank_t) { // advance the smaller side without a hard-to-predict branch
 			hs += rank_s < rank_t;
 			ht += rank_t < rank_s;
-		} else {
-			if (rank_s == e->n) break; // both sentinels
-			double bound_t = gt_hub_lower_bound(ht);
-			if ((double)gt_hub_lower_bound(hs) + bound_t < best) {
-				int32_t vs = -1, vt = -1;
-				double from_s = best_via(e, &side_s, q->generation, hs->hub, hs->via_begin, hs[1].via_begin, best, &vs);
-				if (vs >= 0 && from_s + bound_t < best) {
-					double from_t = best_via(e, &side_t, q->generation, ht->hub, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
-					if (vt >= 0 && from_s + from_t < best) {
-						best = from_s + from_t;
-						a->hub = hs->hub;
-						a->via_s = vs;
-						a->via_t = vt;
-					}
+			continue;
+		}
+		if (rank_s == e->n) break; // both sentinels
+		double bound_t = gt_hub_lower_bound(ht);
+		if ((double)gt_hub_lower_bound(hs) + bound_t < best) {
+			uint32_t slot = (uint32_t)(hs - e->hubs) - q->source_first_hub;
+			if (q->memo_stamp[slot] != q->memo_generation) { // the source side, once per hub
+				q->memo_stamp[slot] = q->memo_generation;
+				q->memo_via[slot] = -1;
+				q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
+				                               INFINITY, &q->memo_via[slot]);
+			}
+			double from_s = q->memo_value[slot];
+			if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
+				int32_t vt = -1;
+				double from_t =
+				    best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
+				if (vt >= 0 && from_s + from_t < best) {
+					best = from_s + from_t;
+					a->hub = hs->hub;
+					a->via_s = q->memo_via[slot];
+					a->via_t = vt;
 				}
 			}
-			hs++;
-			ht++;
 		}
+		hs++;
+		ht++;
 	}
 	a->distance = best;
+}
+
+static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* err)
+{
+	a->distance = INFINITY;
+	a->hub = -1;
+	gtStatus st = set_source(q, s, err);
+	if (st) return st;
+	gtPointCheck ct = gtMap_CheckPoint(q->ehl->map, t);
+	if (ct != GT_POINT_VALID)
+		return gt_fail(err, GT_ERR_INVALID_POINT, "target (%g, %g): %s", t.x, t.y, gtPointCheckName(ct));
+	to_target(q, t, a);
 	return GT_OK;
+}
+
+gtStatus gtEhlQuery_SetSource(gtEhlQuery* query, gtVec2 source, gtError* err)
+{
+	return set_source(query, source, err);
+}
+
+double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t)
+{
+	if (!query->has_source || gtMap_CheckPoint(query->ehl->map, t) != GT_POINT_VALID) return INFINITY;
+	Answer a;
+	to_target(query, t, &a);
+	return a.distance;
 }
 
 gtStatus gtEhl_Distance(gtEhlQuery* query, gtVec2 s, gtVec2 t, double* distance, gtError* err)

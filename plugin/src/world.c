@@ -467,10 +467,11 @@ gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 
 // ---- distance modules ------------------------------------------------------------------------------
 
+// Every call of one query shares `from`: the source side is computed once (gtEhlQuery_SetSource).
 static double ehl_distance(void* context, gtVec2 from, gtVec2 to)
 {
-	double d;
-	return gtEhl_Distance(context, from, to, &d, NULL) ? INFINITY : d;
+	if (gtEhlQuery_SetSource(context, from, NULL)) return INFINITY;
+	return gtEhlQuery_DistanceTo(context, to);
 }
 
 static double oracle_distance(void* context, gtVec2 from, gtVec2 to)

@@ -71,6 +71,13 @@ void gtEhlQuery_Destroy(gtEhlQuery* query);
 /// closed free space.
 gtStatus gtEhl_Distance(gtEhlQuery* query, gtVec2 s, gtVec2 t, double* distance, gtError* err);
 
+/// One source, many targets (what a kNN query does): the source's side of every label merge is
+/// computed once and reused until the source changes. gtEhl_Distance uses this too.
+gtStatus gtEhlQuery_SetSource(gtEhlQuery* query, gtVec2 source, gtError* err);
+/// Distance from the current source; +infinity when unreachable, when t is not a valid point, or
+/// when no valid source is set.
+double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t);
+
 /// Shortest path s, bends..., t; same conventions as gtOracle_Path.
 gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
                     double* distance, gtError* err);
