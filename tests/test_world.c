@@ -157,11 +157,12 @@ static bool model_has(const Model* o, int32_t k)
 	return false;
 }
 
-static bool model_matches(const Model* o, const gtQuery* q, int vocabulary)
+// -1 when the object fails the query's filters, else its number of distinct query words.
+static int model_matches(const Model* o, const gtQuery* q, int vocabulary, bool scored, int* query_words)
 {
-	if (!o->live) return false;
+	if (!o->live) return -1;
 	if (q->use_region && (o->p.x < q->region[0] || o->p.x > q->region[2] || o->p.y < q->region[1] || o->p.y > q->region[3]))
-		return false;
+		return -1;
 	int32_t distinct[8];
 	int nd = 0, unknown = 0, have = 0;
 	for (int i = 0; i < q->keyword_count; i++) {
@@ -172,16 +173,17 @@ static bool model_matches(const Model* o, const gtQuery* q, int vocabulary)
 		if (!seen) distinct[nd++] = k;
 	}
 	for (int j = 0; j < nd; j++) have += model_has(o, distinct[j]);
-	int need = q->min_match < 0 ? nd + unknown : q->min_match;
-	if (have < need) return false;
+	int need = q->min_match < 0 ? (scored ? 0 : nd + unknown) : q->min_match;
+	*query_words = nd + unknown;
+	if (have < need) return -1;
 	if (q->any_count > 0) {
 		bool some = false;
 		for (int i = 0; i < q->any_count; i++) some |= model_has(o, q->any[i]);
-		if (!some) return false;
+		if (!some) return -1;
 	}
 	for (int i = 0; i < q->none_count; i++)
-		if (model_has(o, q->none[i])) return false;
-	return true;
+		if (model_has(o, q->none[i])) return -1;
+	return have;
 }
 
 static int compare_double(const void* a, const void* b)
@@ -209,14 +211,19 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 		gtVec2 a = test_random_point(m, rng), b = test_random_point(m, rng);
 		q.region[0] = fmin(a.x, b.x), q.region[1] = fmin(a.y, b.y), q.region[2] = fmax(a.x, b.x), q.region[3] = fmax(a.y, b.y);
 	}
-	bool within = test_rng_int(rng, 3) == 0;
+	// 0 nearest, 1 within, 2 scored top-k, 3 straight-line nearest, 4 straight-line within
+	int kind = test_rng_int(rng, 5);
+	bool within = kind == 1 || kind == 4, euclid = kind >= 3, scored = kind == 2;
 	q.radius = test_rng_int(rng, 40);
+	q.miss_cost = test_rng_int(rng, 30);
 	double* expect = malloc(sizeof *expect * (size_t)(n + 1));
 	double* straight = malloc(sizeof *straight * (size_t)(n + 1));
 	int matching = 0;
 	for (int i = 0; i < n; i++) {
-		if (!model_matches(&objs[i], &q, vocabulary)) continue;
-		double d = dist.fcn(dist.context, q.point, objs[i].p);
+		int words, have = model_matches(&objs[i], &q, vocabulary, scored, &words);
+		if (have < 0) continue;
+		double d = euclid ? hypot(objs[i].p.x - q.point.x, objs[i].p.y - q.point.y) : dist.fcn(dist.context, q.point, objs[i].p);
+		if (scored && !isinf(d)) d += q.miss_cost * (words - have);
 		straight[matching] = hypot(objs[i].p.x - q.point.x, objs[i].p.y - q.point.y);
 		if (isinf(d) || (within && d > q.radius)) { straight[matching] = NAN; matching++; continue; }
 		expect[matching++] = d;
@@ -231,10 +238,13 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 	int count;
 	gtQueryStats stats;
 	gtError err;
-	gtStatus st = within ? gtWorld_Within(w, &q, dist, ids, got, n + 1, &count, &stats, &err)
-	                     : gtWorld_Nearest(w, &q, dist, ids, got, n + 1, &count, &stats, &err);
+	gtStatus st = kind == 0   ? gtWorld_Nearest(w, &q, dist, ids, got, n + 1, &count, &stats, &err)
+	              : kind == 1 ? gtWorld_Within(w, &q, dist, ids, got, n + 1, &count, &stats, &err)
+	              : kind == 2 ? gtWorld_Top(w, &q, dist, ids, got, n + 1, &count, &stats, &err)
+	              : kind == 3 ? gtWorld_NearestEuclid(w, &q, ids, got, n + 1, &count, &stats, &err)
+	                          : gtWorld_WithinEuclid(w, &q, ids, got, n + 1, &count, &stats, &err);
 	if (st) fail_msg("%s", err.message);
-	if (count != want) fail_msg("%s k=%d: %d results, linear scan says %d", within ? "within" : "nearest", q.k, count, want);
+	if (count != want) fail_msg("query kind %d k=%d: %d results, linear scan says %d", kind, q.k, count, want);
 	for (int i = 0; i < count; i++) {
 		assert_float_equal(got[i], expect[i], 1e-9 * (1 + expect[i]));
 		assert_true(gtWorld_IsValid(w, ids[i]));

@@ -55,7 +55,7 @@ static int64_t leaf_index(double v, double extent, int height)
 	return i;
 }
 
-static int32_t leaf_of(const gtWorld* w, double x, double y)
+int32_t leaf_of_point(const gtWorld* w, double x, double y)
 {
 	int64_t side = INT64_C(1) << w->height;
 	return (int32_t)(leaf_index(y, w->height_units, w->height) * side + leaf_index(x, w->width, w->height));
@@ -114,6 +114,7 @@ void gtWorld_Destroy(gtWorld* w)
 	free(w->results);
 	free(w->words_new);
 	free(w->words_old);
+	free(w->sphere);
 	gt_counts_free(&w->keyword_counts);
 	gt_vocab_free(&w->vocabulary);
 	free(w);
@@ -286,7 +287,7 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
 	w->generation[slot]++; // odd: live
-	int32_t leaf = leaf_of(w, p.x, p.y);
+	int32_t leaf = leaf_of_point(w, p.x, p.y);
 	link(w, slot, leaf);
 	count_path(w, leaf, w->keywords[slot], w->keyword_count[slot], +1);
 	w->live++;
@@ -313,7 +314,7 @@ static void move_slot(gtWorld* w, int32_t slot, gtVec2 p)
 {
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
-	int32_t from = w->leaf[slot], to = leaf_of(w, p.x, p.y);
+	int32_t from = w->leaf[slot], to = leaf_of_point(w, p.x, p.y);
 	if (from == to) return; // the O(1) case
 	unlink_slot(w, slot);
 	link(w, slot, to);
@@ -424,9 +425,9 @@ gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 	for (int32_t s = 0; s < w->capacity && !st; s++) {
 		if (!(w->generation[s] & 1)) continue;
 		live++;
-		if (w->leaf[s] != leaf_of(w, w->x[s], w->y[s]))
+		if (w->leaf[s] != leaf_of_point(w, w->x[s], w->y[s]))
 			st = gt_fail(err, GT_ERR_FORMAT, "object slot %d is in leaf %d, its position belongs to leaf %d", s, w->leaf[s],
-			             leaf_of(w, w->x[s], w->y[s]));
+			             leaf_of_point(w, w->x[s], w->y[s]));
 		for (int i = 1; i < w->keyword_count[s] && !st; i++)
 			if (w->keywords[s][i] <= w->keywords[s][i - 1]) st = gt_fail(err, GT_ERR_FORMAT, "slot %d keywords unsorted", s);
 		int64_t node = gt_level_offset(w->height) + w->leaf[s];

@@ -31,7 +31,14 @@ struct gtWorld {
 	int32_t result_capacity;
 	int32_t *words_new, *words_old; // keyword-change scratch
 	int32_t words_capacity;
+	struct gtSphereOffset* sphere; // straight-line queries: leaf offsets by increasing distance bound
+	int64_t sphere_count;
 };
+
+typedef struct gtSphereOffset {
+	double bound;
+	int32_t dx, dy;
+} gtSphereOffset;
 
 static inline int64_t gt_level_offset(int level)
 {
@@ -51,5 +58,6 @@ static inline int64_t gt_parent(int level, int64_t node)
 }
 
 bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword);
+int32_t leaf_of_point(const gtWorld* w, double x, double y);
 
 #endif

@@ -8,8 +8,12 @@
 #include "status.h"
 #include "world_internal.h"
 
+typedef enum Mode { MODE_NEAREST, MODE_WITHIN, MODE_TOP } Mode;
+
 typedef struct Filter {
 	const gtQuery* q;
+	Mode mode;
+	int query_words; // distinct words of Q, unknown ones included (for the score)
 	int32_t* words; // distinct known words of Q
 	int word_count;
 	int min_match;  // among `words`
@@ -24,6 +28,7 @@ gtQuery gtQuery_Default(gtVec2 point)
 	q.k = 1;
 	q.radius = INFINITY;
 	q.min_match = -1;
+	q.miss_cost = 20;
 	return q;
 }
 
@@ -43,10 +48,13 @@ static int compare_int32(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-static gtStatus prepare(gtWorld* w, const gtQuery* q, Filter* f, gtError* err)
+static gtStatus prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, gtError* err)
 {
 	memset(f, 0, sizeof *f);
 	f->q = q;
+	f->mode = mode;
+	if (mode == MODE_TOP && !(q->miss_cost >= 0 && q->miss_cost < INFINITY))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "miss_cost must be a finite number >= 0");
 	if (!isfinite(q->point.x) || !isfinite(q->point.y))
 		return gt_fail(err, GT_ERR_INVALID_POINT, "query point is not finite");
 	if (q->keyword_count < 0 || q->any_count < 0 || q->none_count < 0 || (q->keyword_count && !q->keywords) ||
@@ -75,7 +83,8 @@ static gtStatus prepare(gtWorld* w, const gtQuery* q, Filter* f, gtError* err)
 		if (n == 0 || w->words_new[n - 1] != w->words_new[i]) w->words_new[n++] = w->words_new[i];
 	f->words = w->words_new;
 	f->word_count = n;
-	f->min_match = q->min_match < 0 ? n + unknown : q->min_match;
+	f->query_words = n + unknown;
+	f->min_match = q->min_match < 0 ? (mode == MODE_TOP ? 0 : n + unknown) : q->min_match;
 	f->impossible = f->min_match > n;
 	if (q->any_count > 0) { // an "any" list naming only unknown words matches nothing
 		bool some = false;
@@ -85,47 +94,55 @@ static gtStatus prepare(gtWorld* w, const gtQuery* q, Filter* f, gtError* err)
 	return GT_OK;
 }
 
-static bool node_passes(const gtWorld* w, const Filter* f, int64_t node, const double rect[4])
+// -1 when nothing below the node can pass, else how many words of Q occur below it (an upper
+// bound on any object's matches there).
+static int node_matches(const gtWorld* w, const Filter* f, int64_t node, const double rect[4])
 {
-	if (w->object_counts[node] == 0) return false;
+	if (w->object_counts[node] == 0) return -1;
 	const gtQuery* q = f->q;
 	if (q->use_region &&
 	    (rect[2] < q->region[0] || rect[0] > q->region[2] || rect[3] < q->region[1] || rect[1] > q->region[3]))
-		return false;
-	if (f->min_match > 0) {
-		int have = 0;
-		for (int i = 0; i < f->word_count && have < f->min_match; i++)
+		return -1;
+	int have = 0;
+	if (f->min_match > 0 || f->mode == MODE_TOP) {
+		int enough = f->mode == MODE_TOP ? f->word_count : f->min_match; // the score wants them all
+		for (int i = 0; i < f->word_count && have < enough; i++)
 			have += gt_counts_get(&w->keyword_counts, (uint32_t)node, f->words[i]) > 0;
-		if (have < f->min_match) return false;
+		if (have < f->min_match) return -1;
 	}
 	if (q->any_count > 0) {
 		bool some = false;
 		for (int i = 0; i < q->any_count && !some; i++)
 			some = q->any[i] >= 0 && gt_counts_get(&w->keyword_counts, (uint32_t)node, q->any[i]) > 0;
-		if (!some) return false;
+		if (!some) return -1;
 	}
-	return true;
+	return have;
 }
 
-static bool object_passes(const gtWorld* w, const Filter* f, int32_t slot)
+// -1 when the object fails the filters, else how many words of Q it has.
+static int object_matches(const gtWorld* w, const Filter* f, int32_t slot)
 {
 	const gtQuery* q = f->q;
 	if (q->use_region && (w->x[slot] < q->region[0] || w->x[slot] > q->region[2] || w->y[slot] < q->region[1] ||
 	                      w->y[slot] > q->region[3]))
-		return false;
-	if (f->min_match > 0) {
-		int have = 0;
-		for (int i = 0; i < f->word_count; i++) have += gt_object_has(w, slot, f->words[i]);
-		if (have < f->min_match) return false;
-	}
+		return -1;
+	int have = 0;
+	for (int i = 0; i < f->word_count; i++) have += gt_object_has(w, slot, f->words[i]);
+	if (have < f->min_match) return -1;
 	if (q->any_count > 0) {
 		bool some = false;
 		for (int i = 0; i < q->any_count && !some; i++) some = gt_object_has(w, slot, q->any[i]);
-		if (!some) return false;
+		if (!some) return -1;
 	}
 	for (int i = 0; i < q->none_count; i++)
-		if (gt_object_has(w, slot, q->none[i])) return false;
-	return true;
+		if (gt_object_has(w, slot, q->none[i])) return -1;
+	return have;
+}
+
+// Score offset of a candidate with `matches` words of Q (0 unless scoring).
+static double penalty(const Filter* f, int matches)
+{
+	return f->mode == MODE_TOP ? f->q->miss_cost * (f->query_words - matches) : 0;
 }
 
 static void node_rect(const gtWorld* w, int level, int64_t node, double rect[4])
@@ -172,11 +189,12 @@ static int by_distance(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, bool within, int32_t* found,
+static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode mode, int32_t* found,
                          gtQueryStats* stats, gtError* err)
 {
+	bool within = mode == MODE_WITHIN;
 	Filter f;
-	gtStatus st = prepare(w, q, &f, err);
+	gtStatus st = prepare(w, q, mode, &f, err);
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
 	int k = within ? 0 : q->k;
@@ -194,9 +212,10 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, bool
 	frontier->size = 0;
 	double rect[4];
 	node_rect(w, 0, 0, rect);
-	if (node_passes(w, &f, 0, rect)) {
+	int root_matches = node_matches(w, &f, 0, rect);
+	if (root_matches >= 0) {
 		if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-		gt_heap_push(frontier, min_dist(q->point, rect), 0);
+		gt_heap_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), 0);
 	}
 	while (frontier->size > 0) {
 		gtHeapItem top = gt_heap_pop(frontier);
@@ -207,6 +226,7 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, bool
 			double d = distance.fcn(distance.context, q->point, p);
 			stats->distance_calls++;
 			if (!(d < INFINITY)) continue; // another component (or NaN): never a result
+			if (mode == MODE_TOP) d += penalty(&f, object_matches(w, &f, slot));
 			if (within) {
 				if (d <= bound && !push_result(w, &listed, d, slot)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			} else if (best.size < k) {
@@ -223,8 +243,9 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, bool
 		if (level == w->height) { // a leaf: objects that pass go in with their straight-line distance
 			for (int32_t s = w->leaf_head[top.id - gt_level_offset(level)]; s >= 0; s = w->next[s]) {
 				stats->objects_tested++;
-				if (!object_passes(w, &f, s)) continue;
-				double e = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y);
+				int matches = object_matches(w, &f, s);
+				if (matches < 0) continue;
+				double e = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y) + penalty(&f, matches);
 				if (PRUNED(e)) continue;
 				if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 				gt_heap_push(frontier, e, -(s + 1));
@@ -236,8 +257,9 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, bool
 		for (int c = 0; c < 4; c++) {
 			int64_t child = gt_node(level + 1, 2 * ix + (c & 1), 2 * iy + (c >> 1));
 			node_rect(w, level + 1, child, rect);
-			if (!node_passes(w, &f, child, rect)) continue;
-			double key = min_dist(q->point, rect);
+			int matches = node_matches(w, &f, child, rect);
+			if (matches < 0) continue;
+			double key = min_dist(q->point, rect) + penalty(&f, matches);
 			if (PRUNED(key)) continue;
 			if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			gt_heap_push(frontier, key, (int32_t)child);
@@ -247,25 +269,107 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, bool
 	int32_t size = within ? listed : best.size;
 	if (!within)
 		for (int32_t i = 0; i < size; i++) w->results[i].key = -w->results[i].key;
-	qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
+	if (size > 0) qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
 	*found = size;
 	return GT_OK;
 }
 
-static gtStatus run(gtWorld* w, const gtQuery* q, gtDistance distance, bool within, gtObjectId* ids, double* distances,
+// Leaf offsets sorted by the smallest distance between a point of leaf (0, 0) and one of leaf
+// (dx, dy): built on the first straight-line query, then reused.
+static int by_bound(const void* a, const void* b)
+{
+	const gtSphereOffset *x = a, *y = b;
+	return (x->bound > y->bound) - (x->bound < y->bound);
+}
+
+static bool build_sphere(gtWorld* w)
+{
+	int64_t side = INT64_C(1) << w->height, span = 2 * side - 1;
+	gtSphereOffset* offsets = malloc((size_t)(span * span) * sizeof *offsets);
+	if (!offsets) return false;
+	double sx = w->width / (double)side, sy = w->height_units / (double)side;
+	int64_t n = 0;
+	for (int64_t dy = -(side - 1); dy < side; dy++)
+		for (int64_t dx = -(side - 1); dx < side; dx++) {
+			double gx = (double)(llabs(dx) > 0 ? llabs(dx) - 1 : 0) * sx, gy = (double)(llabs(dy) > 0 ? llabs(dy) - 1 : 0) * sy;
+			offsets[n++] = (gtSphereOffset){sqrt(gx * gx + gy * gy), (int32_t)dx, (int32_t)dy};
+		}
+	qsort(offsets, (size_t)n, sizeof *offsets, by_bound);
+	w->sphere = offsets;
+	w->sphere_count = n;
+	return true;
+}
+
+static gtStatus sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* found, gtQueryStats* stats, gtError* err)
+{
+	Filter f;
+	Mode mode = within ? MODE_WITHIN : MODE_NEAREST;
+	gtStatus st = prepare(w, q, mode, &f, err);
+	*found = 0;
+	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
+	if (w->height > 10) return gt_fail(err, GT_ERR_LIMIT, "straight-line queries need a leaf grid of at most 1024x1024");
+	if (!w->sphere && !build_sphere(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
+	int k = within ? 0 : q->k;
+	if (!within && w->result_capacity < k) {
+		gtHeapItem* grown = realloc(w->results, (size_t)k * sizeof *grown);
+		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", k);
+		w->results = grown;
+		w->result_capacity = k;
+	}
+	gtHeap best = {w->results, 0, w->result_capacity};
+	int32_t listed = 0;
+	double bound = within ? q->radius : INFINITY;
+	int64_t side = INT64_C(1) << w->height;
+	int32_t home = (int32_t)leaf_of_point(w, q->point.x, q->point.y);
+	int64_t hx = home % side, hy = home / side, leaf_base = gt_level_offset(w->height);
+	for (int64_t i = 0; i < w->sphere_count; i++) {
+		const gtSphereOffset* o = &w->sphere[i];
+		if (within ? o->bound > bound : (best.size == k && o->bound >= bound)) break; // every farther leaf too
+		int64_t cx = hx + o->dx, cy = hy + o->dy;
+		if (cx < 0 || cy < 0 || cx >= side || cy >= side) continue;
+		int64_t leaf = cy * side + cx;
+		if (w->object_counts[leaf_base + leaf] == 0) continue;
+		stats->nodes_popped++;
+		for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s]) {
+			stats->objects_tested++;
+			if (object_matches(w, &f, s) < 0) continue;
+			double d = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y);
+			stats->distance_calls++;
+			if (within) {
+				if (d <= bound && !push_result(w, &listed, d, s)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			} else if (best.size < k) {
+				gt_heap_push(&best, -d, s);
+			} else if (d < bound) {
+				gt_heap_pop(&best);
+				gt_heap_push(&best, -d, s);
+			}
+			if (!within && best.size == k) bound = -best.items[0].key;
+		}
+	}
+	int32_t size = within ? listed : best.size;
+	if (!within)
+		for (int32_t i = 0; i < size; i++) w->results[i].key = -w->results[i].key;
+	if (size > 0) qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
+	*found = size;
+	return GT_OK;
+}
+
+static gtStatus run(gtWorld* w, const gtQuery* q, gtDistance distance, Mode mode, gtObjectId* ids, double* distances,
                     int capacity, int* count, gtQueryStats* stats, gtError* err)
 {
+	bool within = mode == MODE_WITHIN;
 	gtQueryStats local = {0, 0, 0};
 	if (!stats) stats = &local;
 	memset(stats, 0, sizeof *stats);
 	*count = 0;
-	if (!q || !distance.fcn || capacity < 0 || (capacity > 0 && (!ids || !distances)))
+	if (!q || capacity < 0 || (capacity > 0 && (!ids || !distances)))
 		return gt_fail(err, GT_ERR_INVALID_ARG, "bad query arguments");
 	if (within && !(q->radius >= 0)) return gt_fail(err, GT_ERR_INVALID_ARG, "radius must be >= 0");
 	if (!within && q->k > capacity)
 		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d but the buffers hold %d results", q->k, capacity);
 	int32_t found;
-	gtStatus st = traverse(w, q, distance, within, &found, stats, err);
+	gtStatus st = distance.fcn ? traverse(w, q, distance, mode, &found, stats, err)
+	                           : sphere(w, q, within, &found, stats, err);
 	if (st) return st;
 	*count = found;
 	for (int32_t i = 0; i < found && i < capacity; i++) {
@@ -281,11 +385,34 @@ static gtStatus run(gtWorld* w, const gtQuery* q, gtDistance distance, bool with
 gtStatus gtWorld_Nearest(gtWorld* w, const gtQuery* q, gtDistance distance, gtObjectId* ids, double* distances,
                          int capacity, int* count, gtQueryStats* stats, gtError* err)
 {
-	return run(w, q, distance, false, ids, distances, capacity, count, stats, err);
+	if (!distance.fcn) return gt_fail(err, GT_ERR_INVALID_ARG, "no distance function");
+	return run(w, q, distance, MODE_NEAREST, ids, distances, capacity, count, stats, err);
 }
 
 gtStatus gtWorld_Within(gtWorld* w, const gtQuery* q, gtDistance distance, gtObjectId* ids, double* distances,
                         int capacity, int* count, gtQueryStats* stats, gtError* err)
 {
-	return run(w, q, distance, true, ids, distances, capacity, count, stats, err);
+	if (!distance.fcn) return gt_fail(err, GT_ERR_INVALID_ARG, "no distance function");
+	return run(w, q, distance, MODE_WITHIN, ids, distances, capacity, count, stats, err);
+}
+
+gtStatus gtWorld_Top(gtWorld* w, const gtQuery* q, gtDistance distance, gtObjectId* ids, double* scores, int capacity,
+                     int* count, gtQueryStats* stats, gtError* err)
+{
+	if (!distance.fcn) return gt_fail(err, GT_ERR_INVALID_ARG, "no distance function");
+	return run(w, q, distance, MODE_TOP, ids, scores, capacity, count, stats, err);
+}
+
+gtStatus gtWorld_NearestEuclid(gtWorld* w, const gtQuery* q, gtObjectId* ids, double* distances, int capacity,
+                               int* count, gtQueryStats* stats, gtError* err)
+{
+	gtDistance none = {NULL, NULL};
+	return run(w, q, none, MODE_NEAREST, ids, distances, capacity, count, stats, err);
+}
+
+gtStatus gtWorld_WithinEuclid(gtWorld* w, const gtQuery* q, gtObjectId* ids, double* distances, int capacity,
+                              int* count, gtQueryStats* stats, gtError* err)
+{
+	gtDistance none = {NULL, NULL};
+	return run(w, q, none, MODE_WITHIN, ids, distances, capacity, count, stats, err);
 }

@@ -85,9 +85,10 @@ typedef struct gtQuery {
 	int none_count;
 	bool use_region;        ///< only objects inside the closed rectangle region[0..3] = x0 y0 x1 y1
 	double region[4];
+	double miss_cost;       ///< gtWorld_Top: score = distance + miss_cost * (query words the object lacks)
 } gtQuery;
 
-/// k 1, radius +inf, no keywords, min_match -1 (all), no region.
+/// k 1, radius +inf, no keywords, min_match -1 (all; 0 for gtWorld_Top), no region, miss_cost 20.
 gtQuery gtQuery_Default(gtVec2 point);
 
 typedef struct gtQueryStats {
@@ -103,5 +104,22 @@ gtStatus gtWorld_Nearest(gtWorld* world, const gtQuery* query, gtDistance distan
 /// match, `*count` receives the total and GT_ERR_BUFFER_TOO_SMALL is returned.
 gtStatus gtWorld_Within(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids,
                         double* distances, int capacity, int* count, gtQueryStats* stats, gtError* err);
+
+/// Scored top-k: the k objects with the lowest score = path distance + miss_cost * the number of
+/// distinct query words they lack (so a missing tag counts like that many map units of extra
+/// walking), ties in any order. min_match < 0 means 0 here: every object is a candidate unless the
+/// caller asks for more. `scores` receives the scores.
+gtStatus gtWorld_Top(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids, double* scores,
+                     int capacity, int* count, gtQueryStats* stats, gtError* err);
+
+/// Straight-line (Euclidean) nearest and within queries, e.g. for hearing or messaging ranges:
+/// the leaf grid is scanned outwards from the query's leaf in order of a precomputed table of
+/// cell offsets sorted by their minimum distance (Brodu's query-sphere indexing), stopping as soon
+/// as no farther cell can qualify. Same filters and results as gtWorld_Nearest/Within with
+/// gtDistance_Euclid(); nodes_popped counts the leaves visited.
+gtStatus gtWorld_NearestEuclid(gtWorld* world, const gtQuery* query, gtObjectId* ids, double* distances, int capacity,
+                               int* count, gtQueryStats* stats, gtError* err);
+gtStatus gtWorld_WithinEuclid(gtWorld* world, const gtQuery* query, gtObjectId* ids, double* distances, int capacity,
+                              int* count, gtQueryStats* stats, gtError* err);
 
 #endif
