@@ -8,6 +8,8 @@
 
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
 
+#define GT_WORD_BYTES 65 // a keyword and its terminating zero
+
 // Command-line arguments after the subcommand: positionals and --name value options.
 typedef struct CliArgs {
 	const char* positional[8];
@@ -49,5 +51,11 @@ int cmd_path(int argc, char** argv);
 int cmd_scen(int argc, char** argv);
 int cmd_genmap(int argc, char** argv);
 int cmd_ehl_build(int argc, char** argv);
+int cmd_workload(int argc, char** argv);
+int cmd_knn(int argc, char** argv);
+int cmd_bench_knn(int argc, char** argv);
+
+// Fills err with a formatted message and returns GT_ERR_INVALID_ARG (for CLI-side checks).
+gtStatus gt_fail_cli(gtError* err, const char* fmt, ...);
 
 #endif

@@ -18,6 +18,14 @@ static void usage(FILE* out)
 	        "                                   run a MovingAI scenario; print queries, over_octile, mean_us\n"
 	        "  ehl-build MAP -o FILE [--cell g | --budget MB] [--threads N]\n"
 	        "                                   build and save an EHL index; print its statistics\n"
+	        "  workload MAP --keywords FILE --seed S -o DIR [--density 0.01] [--mobility 0.7] [--timestamps 50]\n"
+	        "           [--queries 100] [--k 3] [--query-keywords 2] [--clusters x] [--churn p] [--ehl FILE]\n"
+	        "                                   write a moving-object workload (objects, updates, queries)\n"
+	        "  bench-knn MAP --ehl FILE --workload DIR [--leaf m] [--check N]\n"
+	        "                                   replay a workload on the Grid Tree; print timings and counts\n"
+	        "  knn MAP [--ehl FILE] --objects OBJ --queries Q [--leaf m]\n"
+	        "                                   OBJ lines 'id x y kw ...', Q lines 'x y k kw ...';\n"
+	        "                                   print 'id:dist ...' per query (oracle without --ehl)\n"
 	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
 	        "                                   write a generated MovingAI map\n"
 	        "  version                          print the version\n"
@@ -38,7 +46,7 @@ int main(int argc, char** argv)
 		int (*run)(int, char**);
 	} commands[] = {
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
-	    {"ehl-build", cmd_ehl_build},
+	    {"ehl-build", cmd_ehl_build}, {"workload", cmd_workload}, {"knn", cmd_knn}, {"bench-knn", cmd_bench_knn},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(command, commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);

@@ -146,5 +146,32 @@ budget_choice() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>
 check "budget choice" budget_choice
 check "ehl-build needs -o" fails_with "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
 
+# Workloads and kNN from the command line.
+printf 'heal potion elf\nsword shield\nbow arrow elf\n' >"$tmp/items.txt"
+workload_ok() {
+	"$GT" workload "$tmp/block.map" --keywords "$tmp/items.txt" --density 0.5 --timestamps 5 --queries 10 --seed 4 -o "$tmp/wl1" >/dev/null &&
+		"$GT" workload "$tmp/block.map" --keywords "$tmp/items.txt" --density 0.5 --timestamps 5 --queries 10 --seed 4 -o "$tmp/wl2" >/dev/null &&
+		cmp -s "$tmp/wl1/updates.txt" "$tmp/wl2/updates.txt" && cmp -s "$tmp/wl1/queries.txt" "$tmp/wl2/queries.txt" &&
+		[ "$(wc -l <"$tmp/wl1/objects.txt")" -eq 10 ] && [ "$(wc -l <"$tmp/wl1/queries.txt")" -eq 50 ]
+}
+check "workload is deterministic" workload_ok
+bench_ok() { "$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" --leaf 1 --check 50 | grep -qx "mismatches 0"; }
+check "bench-knn agrees with a linear scan" bench_ok
+check "bench-knn needs an index" fails_with "needs --ehl FILE" "$GT" bench-knn "$tmp/block.map" --workload "$tmp/wl1"
+check "workload needs a seed" fails_with "usage: gridtree workload" "$GT" workload "$tmp/block.map" --keywords "$tmp/items.txt" -o "$tmp/wl3"
+printf '7 0.5 0.5 heal elf\n8 5.5 0.5 heal\n9 5.5 3.5 sword\n' >"$tmp/objs.txt"
+printf '0.5 3.5 2 heal\n5 3 1\n0 0 3 nothing\n' >"$tmp/qs.txt"
+knn_ok() {
+	"$GT" knn "$tmp/block.map" --ehl "$tmp/block.ehl" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt" >"$tmp/knn" &&
+		[ "$(sed -n 1p "$tmp/knn")" = "7:3.000000 8:6.451010" ] && [ "$(sed -n 2p "$tmp/knn")" = "9:0.707107" ] &&
+		[ -z "$(sed -n 3p "$tmp/knn")" ] &&
+		cmp -s "$tmp/knn" <("$GT" knn "$tmp/block.map" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt")
+}
+check "knn answers" knn_ok
+printf '1 2.5 1.5 elf\n' >"$tmp/wall.txt"
+check "knn object in a wall" fails_with "inside a blocked cell" "$GT" knn "$tmp/block.map" --objects "$tmp/wall.txt" --queries "$tmp/qs.txt"
+printf '0.5 0.5 -1 heal\n' >"$tmp/badq.txt"
+check "knn malformed query" fails_with "badq.txt:1: expected" "$GT" knn "$tmp/block.map" --objects "$tmp/objs.txt" --queries "$tmp/badq.txt"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -351,6 +351,35 @@ static void test_random_sessions_path(void** state)
 	gtMap_Destroy(m);
 }
 
+// Real maps of every suite (walls, pinch points, separate components) with EHL distances.
+static void real_map_sessions(const char* suite, const char* name, const int* leaves, int count, int steps)
+{
+	gtMap* m = test_load_shared_map(suite, name);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 8;
+	gtEhl* ehl;
+	gtEhlQuery* q;
+	gtError err;
+	assert_int_equal(gtEhl_Build(m, &def, &ehl, &err), GT_OK);
+	assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+	int nonempty = 0;
+	for (int i = 0; i < count; i++) run_session(m, leaves[i], gtDistance_Ehl(q), steps, (uint64_t)(100 + leaves[i]), &nonempty);
+	printf("note: %s/%s: Grid Tree equals the linear scan at %d leaf sizes\n", suite, name, count);
+	assert_true(nonempty > steps / 25);
+	gtEhlQuery_Destroy(q);
+	gtEhl_Destroy(ehl);
+	gtMap_Destroy(m);
+}
+
+static void test_real_maps(void** state)
+{
+	(void)state;
+	real_map_sessions("dao", "arena", (const int[]){1, 4, 16, 64}, 4, 600);
+	real_map_sessions("da2", "w_sundermount", (const int[]){4, 16, 64}, 3, 400);
+	real_map_sessions("bgmaps", "AR0602SR", (const int[]){16, 64}, 2, 400);
+	real_map_sessions("sc1", "Sandstorm", (const int[]){64}, 1, 300);
+}
+
 static double counting_euclid(void* context, gtVec2 a, gtVec2 b)
 {
 	int* calls = context;
@@ -407,7 +436,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_worked_example),        cmocka_unit_test(test_handles_and_bad_input),
 	    cmocka_unit_test(test_random_sessions_euclid), cmocka_unit_test(test_random_sessions_path),
-	    cmocka_unit_test(test_pruning_is_tight),
+	    cmocka_unit_test(test_pruning_is_tight),      cmocka_unit_test(test_real_maps),
 	};
 	return cmocka_run_group_tests_name("world", tests, NULL, NULL);
 }

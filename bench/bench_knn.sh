@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Grid Tree benchmark: one map per suite, EHL at g = 1 (as in the paper), the paper's default
+# workload (density 1%, mobility 70%, k = 3, 2 query keywords, 50 timestamps x 100 queries), leaf
+# sizes 4, 16, 64. Every answer of the first 500 queries is checked against a linear scan.
+# Prints a markdown table. Usage: bench/bench_knn.sh [suite/map ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GT=bin/gridtree
+DATA=${GRIDTREE_DATA:-../shared/data}
+if [ ! -d "$DATA/maps" ]; then
+	echo "bench-knn: benchmark data not found at $DATA (set GRIDTREE_DATA)" >&2
+	exit 1
+fi
+MAPS=("$@")
+[ ${#MAPS[@]} -eq 0 ] && MAPS=(dao/arena da2/ht_chantry bgmaps/AR0602SR sc1/Sandstorm)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
+echo
+echo "| map | objects | leaf | query us | update us / timestamp | distance calls / query | nodes / query |"
+echo "|---|---|---|---|---|---|---|"
+for spec in "${MAPS[@]}"; do
+	suite=${spec%%/*}
+	map=$DATA/maps/$spec.map
+	"$GT" ehl-build "$map" -o "$tmp/index.ehl" --cell 1 --threads 2 >/dev/null 2>&1
+	"$GT" workload "$map" --keywords "$DATA/keywords/$suite.txt" --seed 1 --ehl "$tmp/index.ehl" -o "$tmp/workload" >/dev/null
+	for leaf in 4 16 64; do
+		best=""
+		for run in 1 2 3; do # best of three runs: the machine is shared
+			"$GT" bench-knn "$map" --ehl "$tmp/index.ehl" --workload "$tmp/workload" --leaf "$leaf" --check 500 >"$tmp/out"
+			us=$(value query_us "$tmp/out")
+			if [ -z "$best" ] || awk -v a="$us" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$us; cp "$tmp/out" "$tmp/best"; fi
+		done
+		printf '| %s | %s | %s | %.2f | %.1f | %.2f | %.1f |\n' "$spec" "$(value objects "$tmp/best")" "$leaf" \
+			"$(value query_us "$tmp/best")" "$(value update_us_per_timestamp "$tmp/best")" \
+			"$(value distance_calls_per_query "$tmp/best")" "$(value nodes_per_query "$tmp/best")"
+	done
+done
