@@ -19,8 +19,8 @@ value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
 echo
-echo "| map | objects | leaf | query us | update us / timestamp | distance calls / query | nodes / query |"
-echo "|---|---|---|---|---|---|---|"
+echo "| map | objects | leaf | query us | update us / timestamp | distance calls / query | nodes / query | straight-line kNN us: sphere / tree / scan |"
+echo "|---|---|---|---|---|---|---|---|"
 for spec in "${MAPS[@]}"; do
 	suite=${spec%%/*}
 	map=$DATA/maps/$spec.map
@@ -33,8 +33,9 @@ for spec in "${MAPS[@]}"; do
 			us=$(value query_us "$tmp/out")
 			if [ -z "$best" ] || awk -v a="$us" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$us; cp "$tmp/out" "$tmp/best"; fi
 		done
-		printf '| %s | %s | %s | %.2f | %.1f | %.2f | %.1f |\n' "$spec" "$(value objects "$tmp/best")" "$leaf" \
+		printf '| %s | %s | %s | %.2f | %.1f | %.2f | %.1f | %.2f / %.2f / %.2f |\n' "$spec" "$(value objects "$tmp/best")" "$leaf" \
 			"$(value query_us "$tmp/best")" "$(value update_us_per_timestamp "$tmp/best")" \
-			"$(value distance_calls_per_query "$tmp/best")" "$(value nodes_per_query "$tmp/best")"
+			"$(value distance_calls_per_query "$tmp/best")" "$(value nodes_per_query "$tmp/best")" \
+			"$(value euclid_sphere_us "$tmp/best")" "$(value euclid_tree_us "$tmp/best")" "$(value euclid_scan_us "$tmp/best")"
 	done
 done

@@ -257,7 +257,8 @@ int cmd_bench_knn(int argc, char** argv)
 	double* dist = malloc((size_t)most_k * sizeof *dist);
 	double* expect = malloc(((size_t)object_count + (size_t)update_count + 1) * sizeof *expect);
 	double* scratch = malloc(((size_t)object_count + (size_t)update_count + 1) * sizeof *scratch);
-	if (!move_ids || !move_points || !found || !dist || !expect || !scratch) status = CLI_FAILED;
+	double* scan_out = malloc((size_t)most_k * sizeof *scan_out);
+	if (!move_ids || !move_points || !found || !dist || !expect || !scratch || !scan_out) status = CLI_FAILED;
 	double update_seconds = 0, query_seconds = 0;
 	gtQueryStats total = {0, 0, 0};
 	long checked = 0, mismatches = 0;
@@ -311,6 +312,34 @@ int cmd_bench_knn(int argc, char** argv)
 			}
 		}
 	}
+	// Straight-line kNN over the final positions, three ways: query-sphere leaf scan, the tree
+	// traversal with a straight-line distance, and a scan of every object.
+	double sphere_s = 0, tree_s = 0, scan_s = 0;
+	long euclid_mismatches = 0;
+	for (int i = 0; i < query_count && status == CLI_OK; i++) {
+		int32_t words[WL_MAX_WORDS];
+		gtQuery q = make_query(s.world, &queries[i], words);
+		int a, b;
+		double t0 = cli_now_seconds();
+		gtStatus st = gtWorld_NearestEuclid(s.world, &q, found, dist, most_k, &a, NULL, &err);
+		double t1 = cli_now_seconds();
+		memcpy(expect, dist, (size_t)a * sizeof *dist);
+		st = st ? st : gtWorld_Nearest(s.world, &q, gtDistance_Euclid(), found, dist, most_k, &b, NULL, &err);
+		double t2 = cli_now_seconds();
+		int c = st ? 0 : linear_knn(s.world, &ids, &q, gtDistance_Euclid(), scan_out, scratch);
+		double t3 = cli_now_seconds();
+		if (st == GT_ERR_INVALID_POINT) continue;
+		if (st) {
+			fprintf(stderr, "gridtree bench-knn: straight-line query %d: %s\n", i + 1, err.message);
+			status = CLI_FAILED;
+			break;
+		}
+		sphere_s += t1 - t0, tree_s += t2 - t1, scan_s += t3 - t2;
+		bool same = a == b && b == c;
+		for (int r = 0; r < a && same; r++)
+			same = fabs(expect[r] - dist[r]) <= 1e-12 * (1 + dist[r]) && fabs(scan_out[r] - dist[r]) <= 1e-12 * (1 + dist[r]);
+		euclid_mismatches += !same;
+	}
 	if (status == CLI_OK) {
 		double queries_run = query_count > 0 ? query_count : 1;
 		printf("objects %d\ntimestamps %d\nqueries %d\nleaf_size %s\n", object_count, timestamps, query_count,
@@ -320,8 +349,10 @@ int cmd_bench_knn(int argc, char** argv)
 		printf("distance_calls_per_query %.3f\n", (double)total.distance_calls / queries_run);
 		printf("nodes_per_query %.3f\n", (double)total.nodes_popped / queries_run);
 		printf("objects_tested_per_query %.3f\n", (double)total.objects_tested / queries_run);
+		printf("euclid_sphere_us %.3f\neuclid_tree_us %.3f\neuclid_scan_us %.3f\neuclid_mismatches %ld\n",
+		       sphere_s * 1e6 / queries_run, tree_s * 1e6 / queries_run, scan_s * 1e6 / queries_run, euclid_mismatches);
 		if (check) printf("checked %ld\nmismatches %ld\n", checked, mismatches);
-		if (mismatches) status = CLI_FAILED;
+		if (mismatches || euclid_mismatches) status = CLI_FAILED;
 	}
 	free(move_ids);
 	free(move_points);
@@ -329,6 +360,7 @@ int cmd_bench_knn(int argc, char** argv)
 	free(dist);
 	free(expect);
 	free(scratch);
+	free(scan_out);
 	free(ids.handle);
 	free(ids.file_id);
 	free(objects);
