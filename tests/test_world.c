@@ -309,7 +309,7 @@ static void run_session(const gtMap* m, int leaf, gtDistance dist, int steps, ui
 				}
 			assert_int_equal(gtWorld_MoveMany(w, ids, pts, n, &err), GT_OK);
 		}
-		if (step % 25 == 0) validate(w);
+		validate(w); // every count, list and leaf recomputed after every step
 		if (step % 5 == 0) check_query(w, m, objs, max_objects, &rng, dist, vocabulary, nonempty);
 	}
 	validate(w);

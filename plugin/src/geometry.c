@@ -15,11 +15,18 @@ const char* gtPointCheckName(gtPointCheck check)
 	return "unknown";
 }
 
+// floor() for the non-negative, bounded coordinates of checked points: truncation, which the
+// compiler inlines (floor() is a library call on the baseline x86-64 target).
+static inline int floor_nonnegative(double v)
+{
+	return (int)v;
+}
+
 gtPointCheck gtMap_CheckPoint(const gtMap* map, gtVec2 p)
 {
 	if (!isfinite(p.x) || !isfinite(p.y)) return GT_POINT_NOT_FINITE;
 	if (p.x < 0 || p.y < 0 || p.x > map->width || p.y > map->height) return GT_POINT_OFF_MAP;
-	int cx = (int)floor(p.x), cy = (int)floor(p.y);
+	int cx = floor_nonnegative(p.x), cy = floor_nonnegative(p.y); // p is inside [0, W] x [0, H] here
 	// A point on a cell edge (or corner) lies in the closed squares on both sides of it.
 	int cx0 = (p.x == cx) ? cx - 1 : cx;
 	int cy0 = (p.y == cy) ? cy - 1 : cy;
@@ -112,7 +119,7 @@ static int cross_sign(const Segment* s, double px, double py)
 
 static bool is_integer(double v)
 {
-	return v == floor(v);
+	return v == (double)(int64_t)v; // only called with in-map coordinates
 }
 
 bool gt_pinch_side_ok(const gtMap* m, gtVec2 p, gtVec2 other)
@@ -130,7 +137,8 @@ bool gt_pinch_side_ok(const gtMap* m, gtVec2 p, gtVec2 other)
 static bool grid_line_visible(const gtMap* m, bool vertical, int X, double from, double to)
 {
 	double lo = fmin(from, to), hi = fmax(from, to);
-	int first = (int)floor(lo), last = (int)ceil(hi) - 1; // unit intervals overlapping in length
+	int first = floor_nonnegative(lo), last = floor_nonnegative(hi); // unit intervals overlapping in length
+	if ((double)last == hi) last--;
 	for (int j = first; j <= last; j++) {
 		bool both = vertical ? gt_blocked(m, X - 1, j) && gt_blocked(m, X, j)
 		                     : gt_blocked(m, j, X - 1) && gt_blocked(m, j, X);
@@ -201,7 +209,7 @@ bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 	if (integral) return integral_walk_visible(m, (int)a.x, (int)a.y, (int)b.x, (int)b.y);
 	Segment s = {a, b, {b.x - a.x, b.y - a.y}, false};
 	// Start in the cell the segment enters immediately after leaving a.
-	int cx = (int)floor(a.x), cy = (int)floor(a.y);
+	int cx = floor_nonnegative(a.x), cy = floor_nonnegative(a.y);
 	if (sx < 0 && a.x == cx) cx--;
 	if (sy < 0 && a.y == cy) cy--;
 	for (;;) {

@@ -42,12 +42,11 @@ static gtStatus check_point(const gtWorld* w, gtVec2 p, gtError* err)
 }
 
 // Leaf column or row of a coordinate: boundaries go to the larger index, the far border to the
-// last leaf. The candidate from a division is corrected against the exact leaf bounds.
-static int64_t leaf_index(double v, double extent, int height)
+// last leaf. The candidate from a multiplication is corrected against the exact leaf bounds.
+static int64_t leaf_index(double v, double step, double inverse, int height)
 {
 	int64_t side = INT64_C(1) << height;
-	double step = extent / (double)side; // exact: a division by a power of two
-	int64_t i = (int64_t)(v / step);
+	int64_t i = (int64_t)(v * inverse);
 	if (i >= side) i = side - 1;
 	if (i < 0) i = 0;
 	while (i > 0 && v < (double)i * step) i--;
@@ -58,7 +57,8 @@ static int64_t leaf_index(double v, double extent, int height)
 int32_t leaf_of_point(const gtWorld* w, double x, double y)
 {
 	int64_t side = INT64_C(1) << w->height;
-	return (int32_t)(leaf_index(y, w->height_units, w->height) * side + leaf_index(x, w->width, w->height));
+	return (int32_t)(leaf_index(y, w->step_y[w->height], w->inverse_y, w->height) * side +
+	                 leaf_index(x, w->step_x[w->height], w->inverse_x, w->height));
 }
 
 gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, gtError* err)
@@ -76,11 +76,17 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->height_units = gtMap_Height(map);
 	while ((double)def->leaf_size * (double)(INT64_C(1) << w->height) < fmax(w->width, w->height_units)) w->height++;
 	w->node_count = gt_level_offset(w->height + 1);
-	if (w->height > 14) { // node ids are 32-bit in the query heap
+	for (int level = 0; level <= w->height && level < 16; level++) {
+		w->step_x[level] = w->width / (double)(INT64_C(1) << level);
+		w->step_y[level] = w->height_units / (double)(INT64_C(1) << level);
+	}
+	w->inverse_x = 1.0 / w->step_x[w->height < 16 ? w->height : 15];
+	w->inverse_y = 1.0 / w->step_y[w->height < 16 ? w->height : 15];
+	if (w->height > GT_MAX_HEIGHT) { // node ids and levels share 32 bits in the query heap
 		int height = w->height;
 		free(w);
 		return gt_fail(err, GT_ERR_LIMIT, "leaf size %d makes a tree of height %d on this map; use a leaf size of at least %d",
-		               def->leaf_size, height, (int)ceil(fmax(gtMap_Width(map), gtMap_Height(map)) / 16384.0));
+		               def->leaf_size, height, (int)ceil(fmax(gtMap_Width(map), gtMap_Height(map)) / (double)(1 << GT_MAX_HEIGHT)));
 	}
 	int64_t leaves = INT64_C(1) << (2 * w->height);
 	w->object_counts = calloc((size_t)w->node_count, sizeof *w->object_counts);

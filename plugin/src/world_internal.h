@@ -33,7 +33,13 @@ struct gtWorld {
 	int32_t words_capacity;
 	struct gtSphereOffset* sphere; // straight-line queries: leaf offsets by increasing distance bound
 	int64_t sphere_count;
+	double step_x[16], step_y[16]; // node size at each level (exact: divisions by powers of two)
+	double inverse_x, inverse_y;   // 1 / leaf size: a first guess of a point's leaf
 };
+
+// The query heap names a node by its index and level together (the level in the top bits).
+#define GT_NODE_BITS 27
+#define GT_MAX_HEIGHT 12 // (4^13 - 1) / 3 nodes fit in GT_NODE_BITS
 
 typedef struct gtSphereOffset {
 	double bound;

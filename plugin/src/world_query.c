@@ -145,21 +145,23 @@ static double penalty(const Filter* f, int matches)
 	return f->mode == MODE_TOP ? f->q->miss_cost * (f->query_words - matches) : 0;
 }
 
+static void cell_rect(const gtWorld* w, int level, int64_t ix, int64_t iy, double rect[4])
+{
+	rect[0] = (double)ix * w->step_x[level];
+	rect[1] = (double)iy * w->step_y[level];
+	rect[2] = rect[0] + w->step_x[level];
+	rect[3] = rect[1] + w->step_y[level];
+}
+
 static void node_rect(const gtWorld* w, int level, int64_t node, double rect[4])
 {
 	int64_t local = node - gt_level_offset(level), side = INT64_C(1) << level;
-	double sx = w->width / (double)side, sy = w->height_units / (double)side;
-	rect[0] = (double)(local % side) * sx;
-	rect[1] = (double)(local / side) * sy;
-	rect[2] = rect[0] + sx;
-	rect[3] = rect[1] + sy;
+	cell_rect(w, level, local % side, local / side, rect);
 }
 
-static int level_of(const gtWorld* w, int64_t node)
+static int32_t heap_id(int level, int64_t node)
 {
-	int level = 0;
-	while (level < w->height && node >= gt_level_offset(level + 1)) level++;
-	return level;
+	return (int32_t)(((int64_t)level << GT_NODE_BITS) | node);
 }
 
 static double min_dist(gtVec2 p, const double r[4])
@@ -215,7 +217,7 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 	int root_matches = node_matches(w, &f, 0, rect);
 	if (root_matches >= 0) {
 		if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-		gt_heap_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), 0);
+		gt_heap_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0));
 	}
 	while (frontier->size > 0) {
 		gtHeapItem top = gt_heap_pop(frontier);
@@ -239,9 +241,10 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 			continue;
 		}
 		stats->nodes_popped++;
-		int level = level_of(w, top.id);
+		int level = top.id >> GT_NODE_BITS;
+		int64_t node = top.id & ((INT64_C(1) << GT_NODE_BITS) - 1);
 		if (level == w->height) { // a leaf: objects that pass go in with their straight-line distance
-			for (int32_t s = w->leaf_head[top.id - gt_level_offset(level)]; s >= 0; s = w->next[s]) {
+			for (int32_t s = w->leaf_head[node - gt_level_offset(level)]; s >= 0; s = w->next[s]) {
 				stats->objects_tested++;
 				int matches = object_matches(w, &f, s);
 				if (matches < 0) continue;
@@ -252,17 +255,20 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 			}
 			continue;
 		}
-		int64_t local = top.id - gt_level_offset(level), side = INT64_C(1) << level;
+		int64_t local = node - gt_level_offset(level), side = INT64_C(1) << level;
 		int64_t ix = local % side, iy = local / side;
 		for (int c = 0; c < 4; c++) {
-			int64_t child = gt_node(level + 1, 2 * ix + (c & 1), 2 * iy + (c >> 1));
-			node_rect(w, level + 1, child, rect);
+			int64_t cx = 2 * ix + (c & 1), cy = 2 * iy + (c >> 1), child = gt_node(level + 1, cx, cy);
+			if (w->object_counts[child] == 0) continue;
+			cell_rect(w, level + 1, cx, cy, rect);
+			double key = min_dist(q->point, rect);
+			if (mode != MODE_TOP && PRUNED(key)) continue; // the cheap test before the keyword counts
 			int matches = node_matches(w, &f, child, rect);
 			if (matches < 0) continue;
-			double key = min_dist(q->point, rect) + penalty(&f, matches);
+			key += penalty(&f, matches);
 			if (PRUNED(key)) continue;
 			if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			gt_heap_push(frontier, key, (int32_t)child);
+			gt_heap_push(frontier, key, heap_id(level + 1, child));
 		}
 	}
 #undef PRUNED
