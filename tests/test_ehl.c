@@ -82,17 +82,6 @@ static int compare_with_oracle(const gtMap* m, gtEhl* e, gtOracle* o, TestRng* r
 	return reachable;
 }
 
-static gtMap* random_map(TestRng* rng, int w, int h, int percent)
-{
-	unsigned char* cells = malloc((size_t)(w * h));
-	for (int i = 0; i < w * h; i++) cells[i] = test_rng_int(rng, 100) < percent;
-	gtMap* m;
-	gtError err;
-	assert_int_equal(gtMap_FromCells(w, h, cells, &m, &err), GT_OK);
-	free(cells);
-	return m;
-}
-
 static void test_worked_example(void** state)
 {
 	(void)state;
@@ -134,7 +123,7 @@ static void test_random_maps_match_oracle(void** state)
 	TestRng rng = {31337};
 	int reachable = 0, total = 0, pinches = 0;
 	for (int round = 0; round < 8; round++) {
-		gtMap* m = random_map(&rng, 14 + 3 * round, 12 + 2 * round, 15 + round * 3);
+		gtMap* m = test_random_map(&rng, 14 + 3 * round, 12 + 2 * round, 15 + round * 3);
 		pinches += gtMap_PinchCount(m);
 		gtOracle* o;
 		gtError err;
@@ -241,7 +230,7 @@ static void test_structural_invariants(void** state)
 	TestRng rng = {99};
 	for (int g = 1; g <= 4; g += 3) {
 		// Sparse obstacles at g = 4 so that whole cells are free and FULL vias exist.
-		gtMap* m = g == 1 ? random_map(&rng, 30, 24, 25) : random_map(&rng, 60, 48, 4);
+		gtMap* m = g == 1 ? test_random_map(&rng, 30, 24, 25) : test_random_map(&rng, 60, 48, 4);
 		int n;
 		const gtVertex* vert = gtMap_Vertices(m, &n);
 		gtEhl* e = build(m, g);

@@ -142,18 +142,6 @@ static void test_point_checks(void** state)
 	gtMap_Destroy(m);
 }
 
-static gtMap* random_map(TestRng* rng, int w, int h, int blocked_percent)
-{
-	unsigned char* cells = malloc((size_t)(w * h));
-	assert_non_null(cells);
-	for (int i = 0; i < w * h; i++) cells[i] = test_rng_int(rng, 100) < blocked_percent;
-	gtMap* m;
-	gtError err;
-	assert_int_equal(gtMap_FromCells(w, h, cells, &m, &err), GT_OK);
-	free(cells);
-	return m;
-}
-
 // The cell walk agrees with the independent brute-force test on random maps with many pinches.
 static void test_walk_matches_brute_force(void** state)
 {
@@ -161,7 +149,7 @@ static void test_walk_matches_brute_force(void** state)
 	TestRng rng = {42};
 	int checked = 0, visible = 0;
 	for (int round = 0; round < 12; round++) {
-		gtMap* m = random_map(&rng, 10 + round, 8 + round / 2, 15 + 2 * round);
+		gtMap* m = test_random_map(&rng, 10 + round, 8 + round / 2, 15 + 2 * round);
 		int n;
 		const gtVertex* v = gtMap_Vertices(m, &n);
 		for (int i = 0; i < 1500; i++) {
@@ -199,7 +187,7 @@ static void test_near_degenerate_segments(void** state)
 	for (int i = 2; i < 60; i++) fib[i] = fib[i - 1] + fib[i - 2];
 	int naive_wrong = 0, tested = 0;
 	for (int round = 0; round < 6; round++) {
-		gtMap* m = random_map(&rng, 16, 16, 25);
+		gtMap* m = test_random_map(&rng, 16, 16, 25);
 		for (int i = 0; i < 3000; i++) {
 			int n = 50 + test_rng_int(&rng, 8); // F(n+1) < 2^40, so offsets stay below one cell
 			int k = 2 + test_rng_int(&rng, 3);

@@ -23,21 +23,11 @@ static void validate(const gtWorld* w)
 	if (gtWorld_Validate(w, &err)) fail_msg("validate: %s", err.message);
 }
 
-static gtMap* open_map(int w, int h)
-{
-	unsigned char* cells = calloc((size_t)(w * h), 1);
-	gtMap* m;
-	gtError err;
-	assert_int_equal(gtMap_FromCells(w, h, cells, &m, &err), GT_OK);
-	free(cells);
-	return m;
-}
-
 // algorithms.md 6.6: 8x8 open map, m = 2, query (3.5, 3.5) for "heal", k = 2.
 static void test_worked_example(void** state)
 {
 	(void)state;
-	gtMap* m = open_map(8, 8);
+	gtMap* m = test_random_map(&(TestRng){1}, 8, 8, 0);
 	gtWorld* w = make_world(m, 2);
 	int height;
 	int64_t nodes;
@@ -320,7 +310,7 @@ static void test_random_sessions_euclid(void** state)
 {
 	(void)state;
 	int nonempty = 0;
-	gtMap* m = open_map(40, 30);
+	gtMap* m = test_random_map(&(TestRng){1}, 40, 30, 0);
 	for (int leaf = 1; leaf <= 64; leaf *= 4) run_session(m, leaf, gtDistance_Euclid(), 1500, (uint64_t)leaf, &nonempty);
 	gtMap_Destroy(m);
 	assert_true(nonempty > 300);
@@ -392,7 +382,7 @@ static double counting_euclid(void* context, gtVec2 a, gtVec2 b)
 static void test_pruning_is_tight(void** state)
 {
 	(void)state;
-	gtMap* m = open_map(64, 64);
+	gtMap* m = test_random_map(&(TestRng){1}, 64, 64, 0);
 	gtWorld* w = make_world(m, 4);
 	int32_t a = gtWorld_Keyword(w, "a"), b = gtWorld_Keyword(w, "b");
 	TestRng rng = {5};

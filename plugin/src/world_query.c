@@ -191,6 +191,60 @@ static int by_distance(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
+// The answer being built: the k best so far (a max-heap through negated keys) or, for within,
+// every object inside the radius. `bound` is what a candidate must beat.
+typedef struct Results {
+	gtHeap best;
+	int32_t listed;
+	int k;
+	bool within;
+	double bound;
+} Results;
+
+static gtStatus results_begin(gtWorld* w, const gtQuery* q, bool within, Results* r, gtError* err)
+{
+	r->within = within;
+	r->k = within ? 0 : q->k;
+	r->listed = 0;
+	r->bound = within ? q->radius : INFINITY;
+	if (!within && w->result_capacity < r->k) { // the k best fit from the start: no growth mid-query
+		gtHeapItem* grown = realloc(w->results, (size_t)r->k * sizeof *grown);
+		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", r->k);
+		w->results = grown;
+		w->result_capacity = r->k;
+	}
+	r->best = (gtHeap){w->results, 0, w->result_capacity};
+	return GT_OK;
+}
+
+// Whether a candidate key can no longer make the answer (keys only grow from here on).
+static bool results_prune(const Results* r, double key)
+{
+	return r->within ? key > r->bound : (r->best.size == r->k && key >= r->bound);
+}
+
+static bool results_offer(gtWorld* w, Results* r, double d, int32_t slot)
+{
+	if (r->within) return d > r->bound || push_result(w, &r->listed, d, slot);
+	if (r->best.size < r->k) {
+		gt_heap_push(&r->best, -d, slot);
+	} else if (d < r->bound) {
+		gt_heap_pop(&r->best);
+		gt_heap_push(&r->best, -d, slot);
+	}
+	if (r->best.size == r->k) r->bound = -r->best.items[0].key;
+	return true;
+}
+
+static int32_t results_finish(gtWorld* w, Results* r)
+{
+	int32_t size = r->within ? r->listed : r->best.size;
+	if (!r->within)
+		for (int32_t i = 0; i < size; i++) w->results[i].key = -w->results[i].key;
+	if (size > 0) qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
+	return size;
+}
+
 static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode mode, int32_t* found,
                          gtQueryStats* stats, gtError* err)
 {
@@ -199,18 +253,10 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 	gtStatus st = prepare(w, q, mode, &f, err);
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
-	int k = within ? 0 : q->k;
-	if (!within && w->result_capacity < k) { // the k best fit from the start: no growth mid-query
-		gtHeapItem* grown = realloc(w->results, (size_t)k * sizeof *grown);
-		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", k);
-		w->results = grown;
-		w->result_capacity = k;
-	}
+	Results r;
+	st = results_begin(w, q, within, &r, err);
+	if (st) return st;
 	gtHeap* frontier = &w->frontier;
-	gtHeap best = {w->results, 0, w->result_capacity}; // nearest: a max-heap through negated keys
-	int32_t listed = 0;                                  // within: results so far
-	double bound = within ? q->radius : INFINITY;        // prune keys above (within) or from (nearest)
-#define PRUNED(key) (within ? (key) > bound : (best.size == k && (key) >= bound))
 	frontier->size = 0;
 	double rect[4];
 	node_rect(w, 0, 0, rect);
@@ -221,7 +267,7 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 	}
 	while (frontier->size > 0) {
 		gtHeapItem top = gt_heap_pop(frontier);
-		if (PRUNED(top.key)) break; // keys pop in order: nothing left can qualify
+		if (results_prune(&r, top.key)) break; // keys pop in order: nothing left can qualify
 		if (top.id < 0) { // an object: price it with the real distance
 			int32_t slot = -top.id - 1;
 			gtVec2 p = {w->x[slot], w->y[slot]};
@@ -229,15 +275,7 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 			stats->distance_calls++;
 			if (!(d < INFINITY)) continue; // another component (or NaN): never a result
 			if (mode == MODE_TOP) d += penalty(&f, object_matches(w, &f, slot));
-			if (within) {
-				if (d <= bound && !push_result(w, &listed, d, slot)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			} else if (best.size < k) {
-				gt_heap_push(&best, -d, slot);
-			} else if (d < bound) {
-				gt_heap_pop(&best);
-				gt_heap_push(&best, -d, slot);
-			}
-			if (!within && best.size == k) bound = -best.items[0].key;
+			if (!results_offer(w, &r, d, slot)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			continue;
 		}
 		stats->nodes_popped++;
@@ -249,7 +287,7 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 				int matches = object_matches(w, &f, s);
 				if (matches < 0) continue;
 				double e = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y) + penalty(&f, matches);
-				if (PRUNED(e)) continue;
+				if (results_prune(&r, e)) continue;
 				if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 				gt_heap_push(frontier, e, -(s + 1));
 			}
@@ -262,21 +300,16 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 			if (w->object_counts[child] == 0) continue;
 			cell_rect(w, level + 1, cx, cy, rect);
 			double key = min_dist(q->point, rect);
-			if (mode != MODE_TOP && PRUNED(key)) continue; // the cheap test before the keyword counts
+			if (mode != MODE_TOP && results_prune(&r, key)) continue; // the cheap test before the keyword counts
 			int matches = node_matches(w, &f, child, rect);
 			if (matches < 0) continue;
 			key += penalty(&f, matches);
-			if (PRUNED(key)) continue;
+			if (results_prune(&r, key)) continue;
 			if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			gt_heap_push(frontier, key, heap_id(level + 1, child));
 		}
 	}
-#undef PRUNED
-	int32_t size = within ? listed : best.size;
-	if (!within)
-		for (int32_t i = 0; i < size; i++) w->results[i].key = -w->results[i].key;
-	if (size > 0) qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
-	*found = size;
+	*found = results_finish(w, &r);
 	return GT_OK;
 }
 
@@ -315,22 +348,15 @@ static gtStatus sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* found
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
 	if (w->height > 10) return gt_fail(err, GT_ERR_LIMIT, "straight-line queries need a leaf grid of at most 1024x1024");
 	if (!w->sphere && !build_sphere(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
-	int k = within ? 0 : q->k;
-	if (!within && w->result_capacity < k) {
-		gtHeapItem* grown = realloc(w->results, (size_t)k * sizeof *grown);
-		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", k);
-		w->results = grown;
-		w->result_capacity = k;
-	}
-	gtHeap best = {w->results, 0, w->result_capacity};
-	int32_t listed = 0;
-	double bound = within ? q->radius : INFINITY;
+	Results r;
+	st = results_begin(w, q, within, &r, err);
+	if (st) return st;
 	int64_t side = INT64_C(1) << w->height;
 	int32_t home = (int32_t)leaf_of_point(w, q->point.x, q->point.y);
 	int64_t hx = home % side, hy = home / side, leaf_base = gt_level_offset(w->height);
 	for (int64_t i = 0; i < w->sphere_count; i++) {
 		const gtSphereOffset* o = &w->sphere[i];
-		if (within ? o->bound > bound : (best.size == k && o->bound >= bound)) break; // every farther leaf too
+		if (results_prune(&r, o->bound)) break; // and every farther leaf too
 		int64_t cx = hx + o->dx, cy = hy + o->dy;
 		if (cx < 0 || cy < 0 || cx >= side || cy >= side) continue;
 		int64_t leaf = cy * side + cx;
@@ -343,22 +369,10 @@ static gtStatus sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* found
 			if (object_matches(w, &f, s) < 0) continue;
 			double d = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y);
 			stats->distance_calls++;
-			if (within) {
-				if (d <= bound && !push_result(w, &listed, d, s)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			} else if (best.size < k) {
-				gt_heap_push(&best, -d, s);
-			} else if (d < bound) {
-				gt_heap_pop(&best);
-				gt_heap_push(&best, -d, s);
-			}
-			if (!within && best.size == k) bound = -best.items[0].key;
+			if (!results_offer(w, &r, d, s)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		}
 	}
-	int32_t size = within ? listed : best.size;
-	if (!within)
-		for (int32_t i = 0; i < size; i++) w->results[i].key = -w->results[i].key;
-	if (size > 0) qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
-	*found = size;
+	*found = results_finish(w, &r);
 	return GT_OK;
 }
 

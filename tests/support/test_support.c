@@ -77,6 +77,18 @@ int test_rng_int(TestRng* rng, int n)
 	return (int)(test_rng_next(rng) % (uint64_t)n);
 }
 
+gtMap* test_random_map(TestRng* rng, int w, int h, int blocked_percent)
+{
+	unsigned char* cells = malloc((size_t)(w * h));
+	assert_non_null(cells);
+	for (int i = 0; i < w * h; i++) cells[i] = blocked_percent > 0 && test_rng_int(rng, 100) < blocked_percent;
+	gtMap* m = NULL;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(w, h, cells, &m, &err), GT_OK);
+	free(cells);
+	return m;
+}
+
 gtVec2 test_random_point(const gtMap* map, TestRng* rng)
 {
 	int w = gtMap_Width(map), h = gtMap_Height(map);

@@ -33,6 +33,9 @@ typedef struct TestRng {
 uint64_t test_rng_next(TestRng* rng);
 int test_rng_int(TestRng* rng, int n); // uniform in [0, n)
 
+// A w x h map whose cells are blocked with the given percentage (0 gives an open map).
+gtMap* test_random_map(TestRng* rng, int w, int h, int blocked_percent);
+
 // A random valid point: an integer grid point, a point on a cell edge, or a point inside a free
 // cell on a 1/64 grid (kind chosen at random).
 gtVec2 test_random_point(const gtMap* map, TestRng* rng);
