@@ -164,9 +164,11 @@ static int32_t heap_id(int level, int64_t node)
 	return (int32_t)(((int64_t)level << GT_NODE_BITS) | node);
 }
 
+// Distance from p to the closed rectangle (0 inside). Plain comparisons: fmax is a library call.
 static double min_dist(gtVec2 p, const double r[4])
 {
-	double dx = fmax(fmax(r[0] - p.x, 0.0), p.x - r[2]), dy = fmax(fmax(r[1] - p.y, 0.0), p.y - r[3]);
+	double dx = p.x < r[0] ? r[0] - p.x : p.x > r[2] ? p.x - r[2] : 0;
+	double dy = p.y < r[1] ? r[1] - p.y : p.y > r[3] ? p.y - r[3] : 0;
 	return sqrt(dx * dx + dy * dy);
 }
 
