@@ -83,6 +83,10 @@ static void test_handles_and_bad_input(void** state)
 	assert_int_equal(gtWorld_Add(w, (gtVec2){NAN, 1}, &a, 1, &other, &err), GT_ERR_INVALID_POINT);
 	assert_int_equal(gtWorld_Add(w, (gtVec2){1, 1}, (int32_t[]){7}, 1, &other, &err), GT_ERR_INVALID_ARG);
 	assert_int_equal(gtWorld_Move(w, id, (gtVec2){9, 1}, &err), GT_ERR_INVALID_POINT);
+	// A combined update with a bad point changes neither the position nor the keywords.
+	assert_int_equal(gtWorld_MoveAndSetKeywords(w, id, (gtVec2){2.5, 1.5}, NULL, 0, &err), GT_ERR_INVALID_POINT);
+	const int32_t* still;
+	assert_int_equal(gtWorld_GetKeywords(w, id, &still), 1);
 	assert_int_equal(gtWorld_Count(w), 1);
 	validate(w);
 	// A removed id stays stale when its slot is reused.
@@ -281,8 +285,7 @@ static void run_session(const gtMap* m, int leaf, gtDistance dist, int steps, ui
 		} else if (action < 8) { // move and change keywords together
 			random_keywords(&rng, o, vocabulary);
 			o->p = place(m, &rng, o->p, 0);
-			assert_int_equal(gtWorld_Move(w, o->id, o->p, &err), GT_OK);
-			assert_int_equal(gtWorld_SetKeywords(w, o->id, o->kw, o->n, &err), GT_OK);
+			assert_int_equal(gtWorld_MoveAndSetKeywords(w, o->id, o->p, o->kw, o->n, &err), GT_OK);
 		} else if (action < 9) {
 			assert_int_equal(gtWorld_Remove(w, o->id, &err), GT_OK);
 			assert_false(gtWorld_IsValid(w, o->id));

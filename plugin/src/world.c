@@ -400,6 +400,17 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	return GT_OK;
 }
 
+gtStatus gtWorld_MoveAndSetKeywords(gtWorld* w, gtObjectId id, gtVec2 p, const int32_t* keywords, int count,
+                                    gtError* err)
+{
+	gtStatus st = check_id(w, id, err);
+	if (!st) st = check_point(w, p, err);
+	if (!st) st = check_keywords(w, keywords, count, err);
+	if (!st) st = gtWorld_SetKeywords(w, id, keywords, count, err); // cannot fail on the move afterwards:
+	if (!st) st = gtWorld_Move(w, id, p, err);                       // id and point are already checked
+	return st;
+}
+
 gtStatus gtWorld_GetPosition(const gtWorld* w, gtObjectId id, gtVec2* p, gtError* err)
 {
 	gtStatus st = check_id(w, id, err);

@@ -43,6 +43,9 @@ gtStatus gtWorld_Remove(gtWorld* world, gtObjectId id, gtError* err);
 /// O(1) when the object stays in its leaf; otherwise updates counts up to the common ancestor.
 gtStatus gtWorld_Move(gtWorld* world, gtObjectId id, gtVec2 point, gtError* err);
 gtStatus gtWorld_SetKeywords(gtWorld* world, gtObjectId id, const int32_t* keywords, int count, gtError* err);
+/// Moves an object and replaces its keywords in one update; nothing changes unless all is valid.
+gtStatus gtWorld_MoveAndSetKeywords(gtWorld* world, gtObjectId id, gtVec2 point, const int32_t* keywords, int count,
+                                    gtError* err);
 /// Moves `count` objects; every id and point is checked first, so a bad one changes nothing.
 gtStatus gtWorld_MoveMany(gtWorld* world, const gtObjectId* ids, const gtVec2* points, int count, gtError* err);
 
