@@ -1,34 +1,747 @@
 /*
 ** gridtree Lua 5.4 module: `local gridtree = require "gridtree"`.
 ** Not linked against liblua: the host (lua5.4 or an embedding engine) provides the API.
-** This first version exposes the version only; the map and world API come with later issues.
+** Error policy (lua/README.md): misuse (wrong types, NaN, negative k, unknown options, stale
+** ids, closed handles) raises a Lua error naming the argument; expected failures (files, bad
+** data, points in walls) return nil, message.
 */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <lauxlib.h>
 #include <lua.h>
 
 #include "gridtree/gridtree.h"
 
+#define MAP_TYPE "gridtree.Map"
+#define WORLD_TYPE "gridtree.World"
+#define MAX_WORDS 64
+
+typedef struct LMap {
+	gtMap* map;
+	gtEhl* ehl;
+	gtEhlQuery* query;
+	gtOracle* oracle; /* built on first use when there is no index */
+	int worlds;       /* open worlds using this map: it is freed only after the last one */
+	int closed;
+} LMap;
+
+typedef struct LWorld {
+	gtWorld* world;
+	LMap* map;
+	/* Scratch reused by every call, so a frame's calls allocate nothing once warm. */
+	gtObjectId* ids;
+	double* dists;
+	gtVec2* points;
+	int capacity;
+} LWorld;
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+
+static void map_release(LMap* m)
+{
+	if (!m->closed || m->worlds > 0 || !m->map) return;
+	gtEhlQuery_Destroy(m->query);
+	gtEhl_Destroy(m->ehl);
+	gtOracle_Destroy(m->oracle);
+	gtMap_Destroy(m->map);
+	m->query = NULL, m->ehl = NULL, m->oracle = NULL, m->map = NULL;
+}
+
+static LMap* check_map(lua_State* L, int i)
+{
+	LMap* m = luaL_checkudata(L, i, MAP_TYPE);
+	if (m->closed || !m->map) luaL_argerror(L, i, "map is closed");
+	return m;
+}
+
+static LWorld* check_world(lua_State* L, int i)
+{
+	LWorld* w = luaL_checkudata(L, i, WORLD_TYPE);
+	if (!w->world) luaL_argerror(L, i, "world is closed");
+	return w;
+}
+
+static double check_coord(lua_State* L, int i)
+{
+	double v = luaL_checknumber(L, i);
+	if (!isfinite(v)) luaL_argerror(L, i, "coordinate must be a finite number");
+	return v;
+}
+
+static int fail(lua_State* L, const char* message)
+{
+	luaL_pushfail(L);              /* nil */
+	lua_pushstring(L, message);    /* nil, message */
+	return 2;
+}
+
+static gtObjectId check_id(lua_State* L, LWorld* w, int i)
+{
+	lua_Integer v = luaL_checkinteger(L, i);
+	gtObjectId id = (gtObjectId)v;
+	if (!gtWorld_IsValid(w->world, id)) luaL_argerror(L, i, "stale object id");
+	return id;
+}
+
+static void reserve(lua_State* L, LWorld* w, int n)
+{
+	if (n <= w->capacity) return;
+	int cap = n < 64 ? 64 : n;
+	gtObjectId* ids = realloc(w->ids, (size_t)cap * sizeof *ids);
+	if (ids) w->ids = ids;
+	double* d = realloc(w->dists, (size_t)cap * sizeof *d);
+	if (d) w->dists = d;
+	gtVec2* p = realloc(w->points, (size_t)cap * sizeof *p);
+	if (p) w->points = p;
+	if (!ids || !d || !p) luaL_error(L, "gridtree: out of memory");
+	w->capacity = cap;
+}
+
+/* Keywords at stack index i: a table of strings or one space-separated string (nil = none).
+** `intern` creates unknown words (objects); otherwise an unknown word becomes -1 (queries). */
+static int read_words(lua_State* L, LWorld* w, int i, int32_t* out, int intern)
+{
+	int n = 0;
+	if (lua_isnoneornil(L, i)) return 0;
+	if (lua_type(L, i) == LUA_TSTRING) {
+		size_t len;
+		const char* s = lua_tolstring(L, i, &len);
+		char word[GT_KEYWORD_MAX_BYTES + 1];
+		for (size_t at = 0; at < len;) {
+			while (at < len && s[at] == ' ') at++;
+			size_t start = at;
+			while (at < len && s[at] != ' ') at++;
+			if (at == start) break;
+			if (at - start > GT_KEYWORD_MAX_BYTES) luaL_argerror(L, i, "keyword longer than 64 bytes");
+			if (n == MAX_WORDS) luaL_argerror(L, i, "more than 64 keywords");
+			memcpy(word, s + start, at - start);
+			word[at - start] = '\0';
+			out[n] = intern ? gtWorld_Keyword(w->world, word) : gtWorld_FindKeyword(w->world, word);
+			if (intern && out[n] < 0) luaL_argerror(L, i, "keywords must be printable words without spaces");
+			n++;
+		}
+		return n;
+	}
+	luaL_checktype(L, i, LUA_TTABLE);
+	lua_Integer count = luaL_len(L, i);
+	if (count > MAX_WORDS) luaL_argerror(L, i, "more than 64 keywords");
+	for (lua_Integer k = 1; k <= count; k++) {
+		lua_rawgeti(L, i, k);                                  /* ..., word */
+		if (lua_type(L, -1) != LUA_TSTRING) luaL_argerror(L, i, "keywords must be strings");
+		const char* word = lua_tostring(L, -1);
+		out[n] = intern ? gtWorld_Keyword(w->world, word) : gtWorld_FindKeyword(w->world, word);
+		if (intern && out[n] < 0) luaL_argerror(L, i, "keywords must be printable words without spaces");
+		n++;
+		lua_pop(L, 1);                                         /* ... */
+	}
+	return n;
+}
+
+/* ---- module functions ------------------------------------------------------------------------ */
+
+static int gridtree_load_map(lua_State* L)
+{
+	const char* path = luaL_checkstring(L, 1);
+	LMap* m = lua_newuserdatauv(L, sizeof *m, 0);          /* map (closed state until loaded) */
+	memset(m, 0, sizeof *m);
+	m->closed = 1;
+	luaL_setmetatable(L, MAP_TYPE);
+	gtError err;
+	if (gtMap_Load(path, &m->map, &err)) return fail(L, err.message);
+	m->closed = 0;
+	return 1;
+}
+
+static int gridtree_new_world(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtWorldDef def = gtWorld_DefaultDef();
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		lua_pushnil(L);
+		while (lua_next(L, 2)) {                               /* ..., key, value */
+			const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+			if (strcmp(key, "leaf") == 0) {
+				lua_Integer leaf = luaL_checkinteger(L, -1);
+				if (leaf < 1 || leaf > 65536) luaL_argerror(L, 2, "leaf must be an integer from 1 to 65536");
+				def.leaf_size = (int)leaf;
+			} else {
+				luaL_error(L, "bad argument #2 to 'new_world' (unknown option '%s')", key);
+			}
+			lua_pop(L, 1);                                     /* ..., key */
+		}
+	}
+	LWorld* w = lua_newuserdatauv(L, sizeof *w, 1);          /* world */
+	memset(w, 0, sizeof *w);
+	luaL_setmetatable(L, WORLD_TYPE);
+	gtError err;
+	if (gtWorld_Create(m->map, &def, &w->world, &err)) return fail(L, err.message);
+	w->map = m;
+	m->worlds++;
+	lua_pushvalue(L, 1);                                       /* world, map */
+	lua_setiuservalue(L, -2, 1);                               /* world (keeps the map alive) */
+	return 1;
+}
+
+/* ---- map methods ------------------------------------------------------------------------------- */
+
+/* The build runs worker threads: a Lua error must not unwind through it. The callback runs
+** protected; its first error is kept and raised once the build has returned. */
+typedef struct Progress {
+	lua_State* L;
+	int failed;
+	char message[256];
+} Progress;
+
+static void progress_hook(void* user, const char* stage, double fraction)
+{
+	Progress* p = user;
+	lua_State* L = p->L;
+	if (p->failed) return;
+	lua_pushvalue(L, -1);                                      /* ..., fn, fn */
+	lua_pushnumber(L, fraction);
+	lua_pushstring(L, stage);
+	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {                     /* ..., fn, error */
+		const char* msg = lua_tostring(L, -1);
+		snprintf(p->message, sizeof p->message, "%s", msg ? msg : "error object is not a string");
+		p->failed = 1;
+		lua_pop(L, 1);                                         /* ..., fn */
+	}
+}
+
+static void set_index(LMap* m, gtEhl* ehl)
+{
+	gtEhlQuery_Destroy(m->query);
+	gtEhl_Destroy(m->ehl);
+	m->ehl = ehl;
+	m->query = NULL;
+}
+
+static int map_build_index(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtEhlDef def = gtEhl_DefaultDef();
+	int has_progress = 0;
+	Progress progress = {L, 0, ""};
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		lua_pushnil(L);
+		while (lua_next(L, 2)) {
+			const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+			if (strcmp(key, "cell") == 0) {
+				lua_Integer g = luaL_checkinteger(L, -1);
+				if (g < 1 || g > 4096) luaL_argerror(L, 2, "cell must be an integer from 1 to 4096");
+				def.cell_size = (int)g;
+			} else if (strcmp(key, "budget") == 0) {
+				def.budget_mb = luaL_checknumber(L, -1);
+				if (!(def.budget_mb > 0)) luaL_argerror(L, 2, "budget must be a positive number of megabytes");
+			} else if (strcmp(key, "threads") == 0) {
+				lua_Integer t = luaL_checkinteger(L, -1);
+				if (t < 0 || t > 256) luaL_argerror(L, 2, "threads must be from 0 to 256");
+				def.threads = (int)t;
+			} else if (strcmp(key, "progress") == 0) {
+				luaL_checktype(L, -1, LUA_TFUNCTION);
+				has_progress = 1;
+			} else {
+				luaL_error(L, "bad argument #2 to 'build_index' (unknown option '%s')", key);
+			}
+			lua_pop(L, 1);
+		}
+		if (has_progress) {
+			lua_getfield(L, 2, "progress");                    /* ..., fn (kept on top for the hook) */
+			def.progress = progress_hook;
+			def.progress_user = &progress;
+		}
+	}
+	gtEhl* ehl;
+	gtError err;
+	gtStatus st = gtEhl_Build(m->map, &def, &ehl, &err);
+	if (progress.failed) {
+		if (!st) gtEhl_Destroy(ehl);
+		return luaL_error(L, "gridtree: progress callback failed: %s", progress.message);
+	}
+	if (st) return fail(L, err.message);
+	set_index(m, ehl);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_load_index(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	const char* path = luaL_checkstring(L, 2);
+	gtEhl* ehl;
+	gtError err;
+	if (gtEhl_Load(m->map, path, &ehl, &err)) return fail(L, err.message);
+	set_index(m, ehl);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_save_index(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	const char* path = luaL_checkstring(L, 2);
+	if (!m->ehl) return luaL_error(L, "map has no index (call build_index or load_index first)");
+	gtError err;
+	if (gtEhl_Save(m->ehl, path, &err)) return fail(L, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_size(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	lua_pushinteger(L, gtMap_Width(m->map));
+	lua_pushinteger(L, gtMap_Height(m->map));
+	return 2;
+}
+
+static int map_is_free(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtVec2 p = {check_coord(L, 2), check_coord(L, 3)};
+	lua_pushboolean(L, gtMap_CheckPoint(m->map, p) == GT_POINT_VALID);
+	return 1;
+}
+
+static int map_visible(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtVec2 a = {check_coord(L, 2), check_coord(L, 3)}, b = {check_coord(L, 4), check_coord(L, 5)};
+	lua_pushboolean(L, gtMap_Visible(m->map, a, b));
+	return 1;
+}
+
+/* The distance module of a map: its EHL index, else the exact oracle (built on first use). */
+static gtDistance map_distance_module(lua_State* L, LMap* m)
+{
+	gtError err;
+	if (m->ehl) {
+		if (!m->query && gtEhlQuery_Create(m->ehl, &m->query, &err)) luaL_error(L, "gridtree: %s", err.message);
+		return gtDistance_Ehl(m->query);
+	}
+	if (!m->oracle && gtOracle_Create(m->map, 0, &m->oracle, &err)) luaL_error(L, "gridtree: %s", err.message);
+	return gtDistance_Oracle(m->oracle);
+}
+
+static int map_distance(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtVec2 a = {check_coord(L, 2), check_coord(L, 3)}, b = {check_coord(L, 4), check_coord(L, 5)};
+	gtPointCheck ca = gtMap_CheckPoint(m->map, a), cb = gtMap_CheckPoint(m->map, b);
+	if (ca != GT_POINT_VALID) return fail(L, gtPointCheckName(ca));
+	if (cb != GT_POINT_VALID) return fail(L, gtPointCheckName(cb));
+	gtDistance d = map_distance_module(L, m);
+	lua_pushnumber(L, d.fcn(d.context, a, b));                 /* math.huge when unreachable */
+	return 1;
+}
+
+static int map_path(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtVec2 a = {check_coord(L, 2), check_coord(L, 3)}, b = {check_coord(L, 4), check_coord(L, 5)};
+	map_distance_module(L, m);
+	int vertices;
+	gtMap_Vertices(m->map, &vertices);
+	gtVec2* points = malloc(((size_t)vertices + 2) * sizeof *points);
+	if (!points) return luaL_error(L, "gridtree: out of memory");
+	int count;
+	double d;
+	gtError err;
+	gtStatus st = m->ehl ? gtEhl_Path(m->query, a, b, points, vertices + 2, &count, &d, &err)
+	                     : gtOracle_Path(m->oracle, a, b, points, vertices + 2, &count, &d, &err);
+	if (st) {
+		free(points);
+		return fail(L, err.message);
+	}
+	lua_createtable(L, 2 * count, 0);                          /* path */
+	for (int i = 0; i < count; i++) {
+		lua_pushnumber(L, points[i].x);
+		lua_rawseti(L, -2, 2 * i + 1);
+		lua_pushnumber(L, points[i].y);
+		lua_rawseti(L, -2, 2 * i + 2);
+	}
+	free(points);
+	lua_pushnumber(L, d);                                      /* path, length */
+	return 2;
+}
+
+static int map_close(lua_State* L)
+{
+	LMap* m = luaL_checkudata(L, 1, MAP_TYPE);
+	m->closed = 1;
+	map_release(m);
+	return 0;
+}
+
+static int map_tostring(lua_State* L)
+{
+	LMap* m = luaL_checkudata(L, 1, MAP_TYPE);
+	if (m->closed || !m->map) lua_pushstring(L, "gridtree.Map (closed)");
+	else lua_pushfstring(L, "gridtree.Map %dx%d%s", gtMap_Width(m->map), gtMap_Height(m->map), m->ehl ? " (indexed)" : "");
+	return 1;
+}
+
+/* ---- world methods ------------------------------------------------------------------------------ */
+
+static int world_add(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	gtVec2 p = {check_coord(L, 2), check_coord(L, 3)};
+	int32_t words[MAX_WORDS];
+	int n = read_words(L, w, 4, words, 1);
+	gtObjectId id;
+	gtError err;
+	if (gtWorld_Add(w->world, p, words, n, &id, &err)) return fail(L, err.message);
+	lua_pushinteger(L, (lua_Integer)id);
+	return 1;
+}
+
+static int world_move(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	gtObjectId id = check_id(L, w, 2);
+	gtVec2 p = {check_coord(L, 3), check_coord(L, 4)};
+	gtError err;
+	if (gtWorld_Move(w->world, id, p, &err)) return fail(L, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int world_set_keywords(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	gtObjectId id = check_id(L, w, 2);
+	int32_t words[MAX_WORDS];
+	int n = read_words(L, w, 3, words, 1);
+	gtError err;
+	if (gtWorld_SetKeywords(w->world, id, words, n, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	return 0;
+}
+
+static int world_remove(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	gtObjectId id = check_id(L, w, 2);
+	gtWorld_Remove(w->world, id, NULL);
+	return 0;
+}
+
+static int world_move_many(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	luaL_checktype(L, 3, LUA_TTABLE);
+	luaL_checktype(L, 4, LUA_TTABLE);
+	lua_Integer n = luaL_len(L, 2);
+	if (luaL_len(L, 3) != n || luaL_len(L, 4) != n) luaL_argerror(L, 3, "ids, xs and ys must have the same length");
+	if (n > 100000000) luaL_argerror(L, 2, "too many objects");
+	reserve(L, w, (int)n);
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_rawgeti(L, 2, i);                                  /* ..., id */
+		lua_rawgeti(L, 3, i);                                  /* ..., id, x */
+		lua_rawgeti(L, 4, i);                                  /* ..., id, x, y */
+		int ok_id, ok_x, ok_y;
+		lua_Integer id = lua_tointegerx(L, -3, &ok_id);
+		double x = lua_tonumberx(L, -2, &ok_x), y = lua_tonumberx(L, -1, &ok_y);
+		if (!ok_id || !gtWorld_IsValid(w->world, (gtObjectId)id))
+			luaL_error(L, "bad argument #2 to 'move_many' (entry %d: stale object id)", (int)i);
+		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
+			luaL_error(L, "bad argument #3 to 'move_many' (entry %d: coordinates must be finite numbers)", (int)i);
+		w->ids[i - 1] = (gtObjectId)id;
+		w->points[i - 1] = (gtVec2){x, y};
+		lua_pop(L, 3);                                         /* ... */
+	}
+	gtError err;
+	if (gtWorld_MoveMany(w->world, w->ids, w->points, (int)n, &err)) return fail(L, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int world_position(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	gtObjectId id = check_id(L, w, 2);
+	gtVec2 p;
+	gtWorld_GetPosition(w->world, id, &p, NULL);
+	lua_pushnumber(L, p.x);
+	lua_pushnumber(L, p.y);
+	return 2;
+}
+
+static int world_keywords(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	gtObjectId id = check_id(L, w, 2);
+	const int32_t* words;
+	int n = gtWorld_GetKeywords(w->world, id, &words);
+	lua_createtable(L, n, 0);                                  /* words */
+	for (int i = 0; i < n; i++) {
+		lua_pushstring(L, gtWorld_KeywordName(w->world, words[i]));
+		lua_rawseti(L, -2, i + 1);
+	}
+	return 1;
+}
+
+static int world_count(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	lua_pushinteger(L, gtWorld_Count(w->world));
+	return 1;
+}
+
+static int world_valid(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	int ok;
+	lua_Integer v = lua_tointegerx(L, 2, &ok);
+	lua_pushboolean(L, ok && gtWorld_IsValid(w->world, (gtObjectId)v));
+	return 1;
+}
+
+static int world_validate(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	gtError err;
+	if (gtWorld_Validate(w->world, &err)) return fail(L, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+enum { Q_NEAREST, Q_WITHIN, Q_TOP };
+
+/* Query options at stack index i into q; returns the `into` flag, `stats` and the metric. */
+typedef struct QueryOptions {
+	int into, stats, euclid;
+	int32_t any[MAX_WORDS], none[MAX_WORDS];
+} QueryOptions;
+
+static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, QueryOptions* o)
+{
+	memset(o, 0, sizeof *o);
+	if (lua_isnoneornil(L, i)) return;
+	luaL_checktype(L, i, LUA_TTABLE);
+	lua_pushnil(L);
+	while (lua_next(L, i)) {                                   /* ..., key, value */
+		const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+		int v = lua_gettop(L);
+		if (strcmp(key, "min_match") == 0) {
+			lua_Integer n = luaL_checkinteger(L, v);
+			if (n < 0) luaL_argerror(L, i, "min_match must be >= 0");
+			q->min_match = (int)(n > MAX_WORDS ? MAX_WORDS + 1 : n);
+		} else if (strcmp(key, "any") == 0) {
+			q->any_count = read_words(L, w, v, o->any, 0);
+			q->any = o->any;
+		} else if (strcmp(key, "none") == 0) {
+			q->none_count = read_words(L, w, v, o->none, 0);
+			q->none = o->none;
+		} else if (strcmp(key, "region") == 0) {
+			luaL_checktype(L, v, LUA_TTABLE);
+			for (int k = 0; k < 4; k++) {
+				lua_rawgeti(L, v, k + 1);
+				int ok;
+				q->region[k] = lua_tonumberx(L, -1, &ok);
+				if (!ok || !isfinite(q->region[k])) luaL_argerror(L, i, "region must be {x0, y0, x1, y1} numbers");
+				lua_pop(L, 1);
+			}
+			if (q->region[0] > q->region[2] || q->region[1] > q->region[3])
+				luaL_argerror(L, i, "region must have x0 <= x1 and y0 <= y1");
+			q->use_region = true;
+		} else if (strcmp(key, "metric") == 0) {
+			const char* metric = luaL_checkstring(L, v);
+			if (strcmp(metric, "euclid") == 0) o->euclid = 1;
+			else if (strcmp(metric, "path") != 0) luaL_argerror(L, i, "metric must be \"path\" or \"euclid\"");
+		} else if (strcmp(key, "into") == 0) {
+			luaL_checktype(L, v, LUA_TTABLE);
+			o->into = 1;
+		} else if (strcmp(key, "stats") == 0) {
+			o->stats = lua_toboolean(L, v);
+		} else if (strcmp(key, "alpha") == 0 && kind == Q_TOP) {
+			double alpha = luaL_checknumber(L, v);
+			if (!(alpha > 0 && alpha <= 1)) luaL_argerror(L, i, "alpha must be in (0, 1]");
+			/* score = alpha * distance + (1 - alpha) * 100 * missing share: as a distance-only
+			** ranking, each missing word costs (1 - alpha) / alpha * 100 / |Q| map units. */
+			q->miss_cost = (1 - alpha) / alpha * 100.0 / (q->keyword_count > 0 ? q->keyword_count : 1);
+		} else if (strcmp(key, "miss_cost") == 0 && kind == Q_TOP) {
+			q->miss_cost = luaL_checknumber(L, v);
+			if (!(q->miss_cost >= 0 && q->miss_cost < INFINITY)) luaL_argerror(L, i, "miss_cost must be >= 0");
+		} else {
+			luaL_error(L, "bad argument #%d (unknown option '%s')", i, key);
+		}
+		lua_settop(L, v - 1);                                  /* ..., key */
+	}
+}
+
+/* Writes the results into new tables or the caller's `into` tables (refilled, nothing allocated). */
+static int push_results(lua_State* L, LWorld* w, int options, const QueryOptions* o, int count, const gtQueryStats* s)
+{
+	if (o->into) {
+		lua_getfield(L, options, "into");                      /* into */
+		lua_rawgeti(L, -1, 1);                                 /* into, ids */
+		lua_rawgeti(L, -2, 2);                                 /* into, ids, dists */
+		if (!lua_istable(L, -2) || !lua_istable(L, -1)) luaL_argerror(L, options, "into must be {ids_table, dists_table}");
+		lua_remove(L, -3);                                     /* ids, dists */
+	} else {
+		lua_createtable(L, count, 0);                          /* ids */
+		lua_createtable(L, count, 0);                          /* ids, dists */
+	}
+	lua_Integer old = luaL_len(L, -2);
+	for (int r = 0; r < count; r++) {
+		lua_pushinteger(L, (lua_Integer)w->ids[r]);
+		lua_rawseti(L, -3, r + 1);
+		lua_pushnumber(L, w->dists[r]);
+		lua_rawseti(L, -2, r + 1);
+	}
+	for (lua_Integer r = count + 1; r <= old; r++) {           /* clear what a longer answer left */
+		lua_pushnil(L);
+		lua_rawseti(L, -3, r);
+		lua_pushnil(L);
+		lua_rawseti(L, -2, r);
+	}
+	if (!o->stats) return 2;
+	lua_createtable(L, 0, 3);                                  /* ids, dists, stats */
+	lua_pushinteger(L, s->nodes_popped);
+	lua_setfield(L, -2, "nodes_popped");
+	lua_pushinteger(L, s->objects_tested);
+	lua_setfield(L, -2, "objects_tested");
+	lua_pushinteger(L, s->distance_calls);
+	lua_setfield(L, -2, "distance_calls");
+	return 3;
+}
+
+static int world_query(lua_State* L, int kind)
+{
+	LWorld* w = check_world(L, 1);
+	gtVec2 p = {check_coord(L, 2), check_coord(L, 3)};
+	gtQuery q = gtQuery_Default(p);
+	if (kind == Q_WITHIN) {
+		q.radius = luaL_checknumber(L, 4);
+		if (!(q.radius >= 0)) luaL_argerror(L, 4, "radius must be a number >= 0");
+	} else {
+		lua_Integer k = luaL_checkinteger(L, 4);
+		if (k < 0 || k > 1000000) luaL_argerror(L, 4, "k must be an integer from 0 to 1000000");
+		q.k = (int)k;
+	}
+	int32_t words[MAX_WORDS];
+	q.keyword_count = read_words(L, w, 5, words, 0);
+	q.keywords = words;
+	QueryOptions o;
+	read_options(L, w, 6, kind, &q, &o);
+	if (o.euclid && kind == Q_TOP) luaL_argerror(L, 6, "top ranks by path distance; metric = \"euclid\" is for nearest and within");
+	if (gtMap_CheckPoint(w->map->map, p) != GT_POINT_VALID && !o.euclid)
+		return fail(L, gtPointCheckName(gtMap_CheckPoint(w->map->map, p)));
+	gtQueryStats stats;
+	gtError err;
+	int count = 0;
+	gtStatus st;
+	for (;;) { /* grows the scratch once when `within` finds more than it holds */
+		reserve(L, w, kind == Q_WITHIN ? (w->capacity > 64 ? w->capacity : 64) : (q.k > 0 ? q.k : 1));
+		if (o.euclid) {
+			st = kind == Q_WITHIN ? gtWorld_WithinEuclid(w->world, &q, w->ids, w->dists, w->capacity, &count, &stats, &err)
+			                      : gtWorld_NearestEuclid(w->world, &q, w->ids, w->dists, w->capacity, &count, &stats, &err);
+		} else {
+			gtDistance d = map_distance_module(L, w->map);
+			st = kind == Q_WITHIN ? gtWorld_Within(w->world, &q, d, w->ids, w->dists, w->capacity, &count, &stats, &err)
+			   : kind == Q_TOP    ? gtWorld_Top(w->world, &q, d, w->ids, w->dists, w->capacity, &count, &stats, &err)
+			                      : gtWorld_Nearest(w->world, &q, d, w->ids, w->dists, w->capacity, &count, &stats, &err);
+		}
+		if (st != GT_ERR_BUFFER_TOO_SMALL || kind != Q_WITHIN) break;
+		reserve(L, w, count);
+	}
+	if (st == GT_ERR_INVALID_POINT) return fail(L, err.message);
+	if (st) return luaL_error(L, "gridtree: %s", err.message);
+	return push_results(L, w, 6, &o, count, &stats);
+}
+
+static int world_nearest(lua_State* L) { return world_query(L, Q_NEAREST); }
+static int world_within(lua_State* L) { return world_query(L, Q_WITHIN); }
+static int world_top(lua_State* L) { return world_query(L, Q_TOP); }
+
+static int world_close(lua_State* L)
+{
+	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
+	if (!w->world) return 0;
+	gtWorld_Destroy(w->world);
+	w->world = NULL;
+	free(w->ids);
+	free(w->dists);
+	free(w->points);
+	w->ids = NULL, w->dists = NULL, w->points = NULL, w->capacity = 0;
+	w->map->worlds--;
+	map_release(w->map);
+	return 0;
+}
+
+static int world_tostring(lua_State* L)
+{
+	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
+	if (!w->world) lua_pushstring(L, "gridtree.World (closed)");
+	else lua_pushfstring(L, "gridtree.World (%d objects)", gtWorld_Count(w->world));
+	return 1;
+}
+
+/* ---- registration ---------------------------------------------------------------------------------- */
+
+static const luaL_Reg map_methods[] = {
+    {"build_index", map_build_index}, {"load_index", map_load_index}, {"save_index", map_save_index},
+    {"size", map_size},               {"is_free", map_is_free},       {"visible", map_visible},
+    {"distance", map_distance},       {"path", map_path},             {"close", map_close},
+    {NULL, NULL},
+};
+
+static const luaL_Reg world_methods[] = {
+    {"add", world_add},         {"move", world_move},       {"set_keywords", world_set_keywords},
+    {"remove", world_remove},   {"move_many", world_move_many}, {"position", world_position},
+    {"keywords", world_keywords}, {"count", world_count},   {"valid", world_valid},
+    {"nearest", world_nearest}, {"within", world_within},   {"top", world_top},
+    {"validate", world_validate}, {"close", world_close},   {NULL, NULL},
+};
+
 static int gridtree_version(lua_State* L)
 {
-	lua_pushstring(L, gtVersionString()); /* version string */
+	lua_pushstring(L, gtVersionString());
 	return 1;
 }
 
 static const luaL_Reg gridtree_functions[] = {
     {"version", gridtree_version},
+    {"load_map", gridtree_load_map},
+    {"new_world", gridtree_new_world},
     {NULL, NULL},
 };
+
+static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, lua_CFunction close,
+                      lua_CFunction tostring)
+{
+	luaL_newmetatable(L, name);                                /* mt */
+	lua_newtable(L);                                           /* mt, methods */
+	luaL_setfuncs(L, methods, 0);
+	lua_setfield(L, -2, "__index");                            /* mt */
+	lua_pushcfunction(L, close);
+	lua_setfield(L, -2, "__gc");
+	lua_pushcfunction(L, close);
+	lua_setfield(L, -2, "__close");
+	lua_pushcfunction(L, tostring);
+	lua_setfield(L, -2, "__tostring");
+	lua_pop(L, 1);                                             /* */
+}
 
 LUAMOD_API int luaopen_gridtree(lua_State* L);
 
 LUAMOD_API int luaopen_gridtree(lua_State* L)
 {
 	luaL_checkversion(L);
-	luaL_newlib(L, gridtree_functions);    /* module table */
-	lua_pushstring(L, gtVersionString());  /* module, version */
-	lua_setfield(L, -2, "_VERSION");       /* module */
-	lua_pushinteger(L, GT_VERSION_MAJOR);  /* module, major */
-	lua_setfield(L, -2, "version_major");  /* module */
+	make_type(L, MAP_TYPE, map_methods, map_close, map_tostring);
+	make_type(L, WORLD_TYPE, world_methods, world_close, world_tostring);
+	luaL_newlib(L, gridtree_functions);                        /* module */
+	lua_pushstring(L, gtVersionString());
+	lua_setfield(L, -2, "_VERSION");
+	lua_pushinteger(L, GT_VERSION_MAJOR);
+	lua_setfield(L, -2, "version_major");
 	lua_pushinteger(L, GT_VERSION_MINOR);
 	lua_setfield(L, -2, "version_minor");
 	return 1;

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#define GT_KEYWORD_MAX_BYTES 64
+#include "gridtree/gt_world.h" // GT_KEYWORD_MAX_BYTES
 
 typedef struct gtVocabulary {
 	char** words;

@@ -1,0 +1,302 @@
+-- The Lua API against brute force written in Lua, every error case, lifetimes and a
+-- garbage-free frame loop.
+local h = ...
+local test, raises = h.test, h.raises
+local gridtree = require "gridtree"
+
+local MAP = "assets/maps/small.map"
+local function indexed_map()
+	local map = assert(gridtree.load_map(MAP))
+	assert(map:build_index{cell = 2})
+	return map
+end
+
+local function random_free(map, rng)
+	local w, hgt = map:size()
+	while true do
+		local x, y = rng() * w, rng() * hgt
+		if map:is_free(x, y) then return x, y end
+	end
+end
+
+local function lcg(seed) -- deterministic numbers in [0, 1)
+	local state = seed
+	return function()
+		state = (state * 1103515245 + 12345) % 2147483648
+		return state / 2147483648
+	end
+end
+
+test("load_map returns nil, message for files that cannot be maps", function()
+	local map, err = gridtree.load_map("/nonexistent/x.map")
+	assert(map == nil and err:find("cannot open", 1, true))
+	local path = os.tmpname()
+	local f = assert(io.open(path, "w")); f:write("type octile\nheight 2\nwidth 3\nmap\n...\n.\n"); f:close()
+	map, err = gridtree.load_map(path)
+	os.remove(path)
+	assert(map == nil and err:find(":6: row 1 has 1 characters", 1, true), err)
+	raises("string expected", gridtree.load_map, {})
+end)
+
+test("map basics: size, is_free, visible, tostring", function()
+	local map = assert(gridtree.load_map(MAP))
+	local w, hgt = map:size()
+	assert(w == 48 and hgt == 32)
+	assert(map:is_free(1.5, 17.5) and not map:is_free(0.5, 0.5) and not map:is_free(-1, 3))
+	assert(tostring(map):find("gridtree.Map 48x32", 1, true))
+	raises("finite", map.is_free, map, 0 / 0, 1)
+	raises("number expected", map.visible, map, 1, 2, 3)
+end)
+
+test("distance and path agree, with or without an index", function()
+	local plain = assert(gridtree.load_map(MAP))
+	local map = indexed_map()
+	local rng = lcg(7)
+	for _ = 1, 60 do
+		local x1, y1 = random_free(map, rng)
+		local x2, y2 = random_free(map, rng)
+		local d = map:distance(x1, y1, x2, y2)
+		assert(math.abs(d - plain:distance(x1, y1, x2, y2)) < 1e-9 * (1 + d)) -- EHL equals the oracle
+		local pts, len = map:path(x1, y1, x2, y2)
+		assert(pts[1] == x1 and pts[2] == y1 and pts[#pts - 1] == x2 and pts[#pts] == y2)
+		local total = 0
+		for i = 1, #pts - 2, 2 do
+			assert(map:visible(pts[i], pts[i + 1], pts[i + 2], pts[i + 3]))
+			total = total + math.sqrt((pts[i + 2] - pts[i]) ^ 2 + (pts[i + 3] - pts[i + 1]) ^ 2)
+		end
+		assert(math.abs(total - d) < 1e-9 * (1 + d) and math.abs(len - d) < 1e-9 * (1 + d))
+	end
+	local d, err = map:distance(0.5, 0.5, 1.5, 17.5)
+	assert(d == nil and err:find("blocked", 1, true))
+end)
+
+test("build_index options and save/load", function()
+	local map = assert(gridtree.load_map(MAP))
+	raises("unknown option 'speed'", map.build_index, map, {speed = 3})
+	raises("cell must be", map.build_index, map, {cell = 0})
+	raises("no index", map.save_index, map, os.tmpname())
+	local seen = 0
+	assert(map:build_index{cell = 4, threads = 1, progress = function(f) seen = seen + 1 end})
+	assert(seen > 0)
+	raises("progress callback failed: stop", map.build_index, map, {progress = function() error("stop", 0) end})
+	local path = os.tmpname()
+	assert(map:save_index(path))
+	local again = assert(gridtree.load_map(MAP))
+	assert(again:load_index(path))
+	assert(again:distance(1.5, 17.5, 40.5, 20.5) == map:distance(1.5, 17.5, 40.5, 20.5))
+	local f = assert(io.open(path, "r+b")); f:seek("set", 100); f:write("X"); f:close()
+	local ok, err = again:load_index(path)
+	os.remove(path)
+	assert(ok == nil and err:find("corrupted", 1, true), err)
+end)
+
+test("world objects: add, move, keywords, remove, stale ids", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map, {leaf = 4})
+	raises("unknown option 'size'", gridtree.new_world, map, {size = 4})
+	local a = world:add(1.5, 17.5, {"healer", "elf", "healer"})
+	local b = world:add(40.5, 20.5, "orc warrior")
+	assert(math.type(a) == "integer" and world:count() == 2 and world:valid(a) and not world:valid(0))
+	local kw = world:keywords(a)
+	table.sort(kw)
+	assert(#kw == 2 and kw[1] == "elf" and kw[2] == "healer")
+	assert(world:move(a, 2.5, 17.5))
+	local x, y = world:position(a)
+	assert(x == 2.5 and y == 17.5)
+	local ok, err = world:move(a, 0.5, 0.5)
+	assert(ok == nil and err:find("blocked", 1, true))
+	local none, why = world:add(0.5, 0.5, "x")
+	assert(none == nil and why:find("blocked", 1, true))
+	world:set_keywords(b, {"orc"})
+	assert(#world:keywords(b) == 1)
+	world:remove(a)
+	assert(not world:valid(a) and world:count() == 1)
+	raises("stale object id", world.move, world, a, 1, 1)
+	raises("stale object id", world.position, world, a)
+	raises("finite", world.add, world, 0 / 0, 1)
+	raises("keywords must be strings", world.add, world, 1, 1, {1, 2})
+	assert(world:validate())
+end)
+
+test("move_many moves everything or nothing", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map)
+	local ids = {world:add(1.5, 17.5, "a"), world:add(2.5, 17.5, "b")}
+	assert(world:move_many(ids, {3.5, 4.5}, {17.5, 17.5}))
+	local x = world:position(ids[2])
+	assert(x == 4.5)
+	local ok, err = world:move_many(ids, {5.5, 0.5}, {17.5, 0.5})
+	assert(ok == nil and err:find("entry 2", 1, true))
+	assert(world:position(ids[1]) == 3.5) -- unchanged
+	raises("same length", world.move_many, world, ids, {1}, {1, 2})
+	raises("finite numbers", world.move_many, world, ids, {1, 0 / 0}, {1, 1})
+end)
+
+-- Brute force in Lua: the k best of every object passing the filters.
+local function brute(world, map, objects, x, y, kind, k_or_r, words, opts)
+	opts = opts or {}
+	local want = {}
+	for _, w in ipairs(words) do want[w] = true end
+	local distinct = 0
+	for _ in pairs(want) do distinct = distinct + 1 end
+	local out = {}
+	for id, o in pairs(objects) do
+		local have = 0
+		for _, w in ipairs(o.kw) do if want[w] then have = have + 1 end end
+		local need = opts.min_match or (kind == "top" and 0 or distinct)
+		local ok = have >= need
+		if ok and opts.region then
+			local r = opts.region
+			ok = o.x >= r[1] and o.x <= r[3] and o.y >= r[2] and o.y <= r[4]
+		end
+		if ok then
+			local d = opts.metric == "euclid" and math.sqrt((o.x - x) ^ 2 + (o.y - y) ^ 2) or map:distance(x, y, o.x, o.y)
+			if kind == "top" then d = d + 20 * (distinct - have) end
+			if d < math.huge and (kind ~= "within" or d <= k_or_r) then out[#out + 1] = d end
+		end
+	end
+	table.sort(out)
+	if kind ~= "within" then
+		for i = #out, k_or_r + 1, -1 do out[i] = nil end
+	end
+	return out
+end
+
+test("a long random session equals a brute force written in Lua", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map, {leaf = 4})
+	local rng = lcg(99)
+	local vocabulary = {"healer", "elf", "orc", "mage", "guard"}
+	local objects, ids = {}, {}
+	local function words()
+		local t = {}
+		for _, w in ipairs(vocabulary) do if rng() < 0.4 then t[#t + 1] = w end end
+		return t
+	end
+	local checked = 0
+	for step = 1, 600 do
+		local r = rng()
+		if r < 0.3 or #ids < 5 then
+			local x, y = random_free(map, rng)
+			local kw = words()
+			local id = world:add(x, y, kw)
+			objects[id] = {x = x, y = y, kw = kw}
+			ids[#ids + 1] = id
+		elseif r < 0.75 then
+			local i = 1 + math.floor(rng() * #ids)
+			local x, y = random_free(map, rng)
+			assert(world:move(ids[i], x, y))
+			objects[ids[i]].x, objects[ids[i]].y = x, y
+		elseif r < 0.85 then
+			local i = 1 + math.floor(rng() * #ids)
+			world:remove(ids[i])
+			objects[ids[i]] = nil
+			table.remove(ids, i)
+		else
+			local i = 1 + math.floor(rng() * #ids)
+			local kw = words()
+			world:set_keywords(ids[i], kw)
+			objects[ids[i]].kw = kw
+		end
+		if step % 3 == 0 then
+			local x, y = random_free(map, rng)
+			local q = {}
+			for _, w in ipairs(vocabulary) do if rng() < 0.25 then q[#q + 1] = w end end
+			local k = math.floor(rng() * 5)
+			local kinds = {"nearest", "within", "top", "euclid"}
+			local kind = kinds[1 + math.floor(rng() * 4)]
+			local got, expect
+			if kind == "within" then
+				local _, d = world:within(x, y, 15, q)
+				got, expect = d, brute(world, map, objects, x, y, "within", 15, q)
+			elseif kind == "top" then
+				local _, d = world:top(x, y, k, q, {miss_cost = 20})
+				got, expect = d, brute(world, map, objects, x, y, "top", k, q)
+			elseif kind == "euclid" then
+				local _, d = world:nearest(x, y, k, q, {metric = "euclid"})
+				got, expect = d, brute(world, map, objects, x, y, "nearest", k, q, {metric = "euclid"})
+			else
+				local opts = rng() < 0.5 and {region = {5, 5, 30, 25}} or {min_match = math.floor(rng() * 2)}
+				local _, d = world:nearest(x, y, k, q, opts)
+				got, expect = d, brute(world, map, objects, x, y, "nearest", k, q, opts)
+			end
+			assert(#got == #expect, kind .. ": " .. #got .. " results, brute force " .. #expect)
+			for i = 1, #got do assert(math.abs(got[i] - expect[i]) < 1e-9 * (1 + expect[i]), kind) end
+			checked = checked + 1
+		end
+	end
+	assert(checked == 200 and world:validate())
+end)
+
+test("query options: into, stats, unknown words, errors", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map)
+	for i = 1, 10 do assert(world:add(1.5 + i * 0.5, 17.5, i % 2 == 0 and "healer" or "orc")) end
+	local ids, dists = {}, {}
+	local r1, r2 = world:nearest(1.5, 17.5, 3, "healer", {into = {ids, dists}})
+	assert(r1 == ids and r2 == dists and #ids == 3 and dists[1] == 1 and dists[3] == 3)
+	world:nearest(1.5, 17.5, 1, "healer", {into = {ids, dists}})
+	assert(#ids == 1 and #dists == 1) -- refilled, the rest cleared
+	local _, _, stats = world:nearest(1.5, 17.5, 2, nil, {stats = true})
+	assert(stats.distance_calls >= 2 and stats.nodes_popped >= 1)
+	assert(#world:nearest(1.5, 17.5, 3, {"healer", "dragon"}) == 0) -- unknown word: nothing matches
+	assert(#world:nearest(1.5, 17.5, 3, "healer", {any = {"orc"}}) == 0)
+	assert(#world:nearest(1.5, 17.5, 20, nil, {none = "orc"}) == 5)
+	raises("k must be", world.nearest, world, 1, 1, -1)
+	raises("unknown option 'radius'", world.nearest, world, 1.5, 17.5, 1, nil, {radius = 3})
+	raises("metric must be", world.nearest, world, 1.5, 17.5, 1, nil, {metric = "manhattan"})
+	raises("region must", world.nearest, world, 1.5, 17.5, 1, nil, {region = {3, 3, 1, 1}})
+	raises("alpha must be", world.top, world, 1.5, 17.5, 1, "healer", {alpha = 0})
+	local none, err = world:nearest(0.5, 0.5, 1)
+	assert(none == nil and err:find("blocked", 1, true))
+	local _, scores = world:top(1.5, 17.5, 2, {"healer", "elf"}, {alpha = 0.5})
+	assert(#scores == 2)
+end)
+
+test("lifetimes: close, __close, a world keeps its map", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map)
+	local id = world:add(1.5, 17.5, "a")
+	map:close()
+	raises("map is closed", map.size, map)
+	assert(tostring(map) == "gridtree.Map (closed)")
+	assert(#world:nearest(2.5, 17.5, 1) == 1) -- the world still has its map
+	world:close()
+	world:close() -- twice is harmless
+	raises("world is closed", world.count, world)
+	raises("world is closed", world.valid, world, id)
+	do
+		local scoped <close> = gridtree.new_world(indexed_map())
+		scoped:add(1.5, 17.5, "a")
+	end
+	collectgarbage()
+end)
+
+test("a frame loop allocates nothing", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map, {leaf = 8})
+	local rng = lcg(5)
+	local ids, xs, ys = {}, {}, {}
+	for i = 1, 200 do
+		local x, y = random_free(map, rng)
+		ids[i], xs[i], ys[i] = world:add(x, y, i % 4 == 0 and "healer" or "orc"), x, y
+	end
+	local out_ids, out_d = {}, {}
+	local into = {into = {out_ids, out_d}}
+	local words = {"healer"}
+	local function frame(f)
+		for i = 1, #ids do
+			local nx = xs[i] + ((i + f) % 3 - 1) * 0.25
+			if map:is_free(nx, ys[i]) then xs[i] = nx end
+		end
+		world:move_many(ids, xs, ys)
+		for q = 1, 10 do world:nearest(xs[q], ys[q], 3, words, into) end
+	end
+	for f = 1, 50 do frame(f) end -- warm up the scratch space
+	collectgarbage()
+	collectgarbage()
+	local before = collectgarbage("count")
+	for f = 1, 1000 do frame(f) end
+	local grown = collectgarbage("count") - before
+	assert(grown < 1, ("the frame loop allocated %.1f KB"):format(grown))
+end)
