@@ -173,5 +173,16 @@ check "knn object in a wall" fails_with "inside a blocked cell" "$GT" knn "$tmp/
 printf '0.5 0.5 -1 heal\n' >"$tmp/badq.txt"
 check "knn malformed query" fails_with "badq.txt:1: expected" "$GT" knn "$tmp/block.map" --objects "$tmp/objs.txt" --queries "$tmp/badq.txt"
 
+# The Lua example runs headless and reaches its last tick with decisions made.
+example_ok() {
+	local preload=""
+	case "$GT" in *debug*) preload=$(gcc -print-file-name=libasan.so) ;; esac
+	LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="$(dirname "$GT")/?.so" \
+		lua5.4 lua/examples/target_selection.lua >"$tmp/example" 2>&1 &&
+		grep -q "^-- tick 5" "$tmp/example" && grep -q "attacks the goblin healer" "$tmp/example" &&
+		grep -q "attacks the nearest" "$tmp/example"
+}
+check "lua example" example_ok
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
