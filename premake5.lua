@@ -62,6 +62,25 @@ project "gridtree_lua"
 	links { "gridtree_core" }
 	links(SYSTEM_LIBS)
 
+-- The same module for LuaJIT (and LOVE), when LuaJIT's headers are installed: bin/luajit/gridtree.so
+-- (bin/debug/luajit/ in debug).
+if #pkg("--cflags luajit") > 0 then
+	project "gridtree_luajit"
+		kind "SharedLib"
+		targetname "gridtree"
+		targetprefix ""
+		targetextension ".so"
+		files { "plugin/lua/**.c" }
+		buildoptions(pkg("--cflags luajit"))
+		links { "gridtree_core" }
+		links(SYSTEM_LIBS)
+		when "debug"
+			targetdir "bin/debug/luajit"
+		when "release"
+			targetdir "bin/luajit"
+		always()
+end
+
 -- bin/gridtree, the command-line tool.
 project "gridtree_cli"
 	kind "ConsoleApp"

@@ -66,6 +66,13 @@ run_script cli tests/test_cli.sh "$BIN/gridtree"
 preload=""
 if [ "$BIN" = bin/debug ]; then preload=$(gcc -print-file-name=libasan.so); fi
 run_script lua env LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="./$BIN/?.so" lua5.4 tests/lua/run.lua
+# The same suite under LuaJIT with the LuaJIT build of the module (the same C source).
+if [ -f "$BIN/luajit/gridtree.so" ]; then
+	run_script luajit env LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH="./$BIN/luajit/?.so" luajit tests/lua/run.lua
+else
+	echo "luajit: module not built (LuaJIT headers missing)"
+	failed=$((failed + 1))
+fi
 
 [ "$skipped" -gt 0 ] && echo "($skipped skipped: benchmark data absent)"
 echo "$passed passed, $failed failed"

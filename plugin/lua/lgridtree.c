@@ -15,6 +15,28 @@
 
 #include "gridtree/gridtree.h"
 
+/* LuaJIT (5.1 API with 5.2 extensions): the few 5.4 calls used here, from one source. */
+#if LUA_VERSION_NUM < 502
+#ifndef LUA_OK
+#define LUA_OK 0
+#endif
+#define LUAMOD_API LUALIB_API
+#define luaL_pushfail(L) lua_pushnil(L)
+#define luaL_len(L, i) ((lua_Integer)lua_objlen(L, i))
+#define luaL_checkversion(L) ((void)0)
+#define lua_newuserdatauv(L, size, nuv) lua_newuserdata(L, size)
+/* A userdata's user value is its environment table: {value}. Pops the value. */
+static void lua_setiuservalue_compat(lua_State* L, int index)
+{
+	index = index < 0 ? lua_gettop(L) + index + 1 : index;
+	lua_createtable(L, 1, 0);  /* ..., value, env */
+	lua_insert(L, -2);         /* ..., env, value */
+	lua_rawseti(L, -2, 1);     /* ..., env */
+	lua_setfenv(L, index);     /* ... */
+}
+#define lua_setiuservalue(L, index, n) lua_setiuservalue_compat(L, index)
+#endif
+
 #define MAP_TYPE "gridtree.Map"
 #define WORLD_TYPE "gridtree.World"
 #define MAX_WORDS 64

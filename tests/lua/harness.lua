@@ -19,7 +19,8 @@ function harness.raises(pattern, fn, ...)
 end
 
 function harness.finish()
-	print(("lua: %d passed, %d failed"):format(harness.passed, harness.failed))
+	-- The same suite runs under lua5.4 and LuaJIT; the label tells the runner which one this was.
+	print(("%s: %d passed, %d failed"):format(jit and "luajit" or "lua", harness.passed, harness.failed))
 	os.exit(harness.failed == 0 and 0 or 1, true)
 end
 
