@@ -184,5 +184,18 @@ example_ok() {
 }
 check "lua example" example_ok
 
+# The LOVE example (LuaJIT build of the module) runs headless and exits; an error exits too.
+love_ok() {
+	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=30 timeout 120 xvfb-run -a love lua/love >"$tmp/love" 2>&1 &&
+		grep -q "^gridtree-love: 30 frames, 150 agents, 150 with a target" "$tmp/love"
+}
+check "love example" love_ok
+love_error_exits() {
+	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_MAP=/nonexistent.map GRIDTREE_FRAMES=5 timeout 120 \
+		xvfb-run -a love lua/love >"$tmp/love" 2>&1
+	[ $? -eq 1 ] && grep -q "^error: .*cannot open" "$tmp/love"
+}
+check "love example reports errors" love_error_exits
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -539,6 +539,7 @@ enum { Q_NEAREST, Q_WITHIN, Q_TOP };
 /* Query options at stack index i into q; returns the `into` flag, `stats` and the metric. */
 typedef struct QueryOptions {
 	int into, stats, euclid;
+	double alpha; /* top: 0 unless given; the returned scores are then alpha-weighted */
 	int32_t any[MAX_WORDS], none[MAX_WORDS];
 } QueryOptions;
 
@@ -588,6 +589,7 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 			/* score = alpha * distance + (1 - alpha) * 100 * missing share: as a distance-only
 			** ranking, each missing word costs (1 - alpha) / alpha * 100 / |Q| map units. */
 			q->miss_cost = (1 - alpha) / alpha * 100.0 / (q->keyword_count > 0 ? q->keyword_count : 1);
+			o->alpha = alpha;
 		} else if (strcmp(key, "miss_cost") == 0 && kind == Q_TOP) {
 			q->miss_cost = luaL_checknumber(L, v);
 			if (!(q->miss_cost >= 0 && q->miss_cost < INFINITY)) luaL_argerror(L, i, "miss_cost must be >= 0");
@@ -676,6 +678,8 @@ static int world_query(lua_State* L, int kind)
 	}
 	if (st == GT_ERR_INVALID_POINT) return fail(L, err.message);
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
+	if (kind == Q_TOP && o.alpha > 0) /* distance + miss cost, times alpha = the documented score */
+		for (int r = 0; r < count; r++) w->dists[r] *= o.alpha;
 	return push_results(L, w, 6, &o, count, &stats);
 }
 

@@ -251,7 +251,8 @@ test("query options: into, stats, unknown words, errors", function()
 	local none, err = world:nearest(0.5, 0.5, 1)
 	assert(none == nil and err:find("blocked", 1, true))
 	local _, scores = world:top(1.5, 17.5, 2, {"healer", "elf"}, {alpha = 0.5})
-	assert(#scores == 2)
+	-- alpha * distance + (1 - alpha) * 100 * share missing: the healer 1 unit away lacks "elf"
+	assert(#scores == 2 and math.abs(scores[1] - (0.5 * 1 + 0.5 * 100 * 0.5)) < 1e-9, scores[1])
 end)
 
 test("lifetimes: close, __close, a world keeps its map", function()

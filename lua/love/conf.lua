@@ -1,0 +1,8 @@
+function love.conf(t)
+	t.identity = "gridtree-demo"
+	t.window.title = "gridtree in LOVE"
+	t.window.width = 768
+	t.window.height = 768
+	t.modules.audio = false -- no sound needed; avoids ALSA noise on headless machines
+	t.modules.sound = false
+end

@@ -1,0 +1,99 @@
+-- gridtree in LOVE (LuaJIT): agents walk a map and each hunts the nearest agent of another team
+-- by walking distance; lines show the targets.
+--   love lua/love                     (from the repository root, after ./run build)
+--   GRIDTREE_FRAMES=60 xvfb-run -a love lua/love   runs 60 frames and exits (the CI check)
+-- GRIDTREE_CPATH overrides where the LuaJIT build of the module is, GRIDTREE_MAP which map to load.
+package.cpath = (os.getenv("GRIDTREE_CPATH") or "./bin/luajit/?.so") .. ";" .. package.cpath
+
+-- A Lua error must not leave LOVE's error screen waiting forever on a headless machine.
+function love.errorhandler(message)
+	print("error: " .. tostring(message))
+	print(debug.traceback())
+	os.exit(1)
+end
+
+local gridtree = require "gridtree"
+local map, world, width, height, scale, background
+local agents = {}
+local ids, dists = {}, {}
+local into = {into = {ids, dists}}
+local frames, stop_after = 0, tonumber(os.getenv("GRIDTREE_FRAMES") or "")
+local teams = {"red", "blue", "green"}
+local colours = {red = {0.9, 0.3, 0.3}, blue = {0.3, 0.5, 0.95}, green = {0.3, 0.85, 0.4}}
+
+local seed = 7
+local function random()
+	seed = (seed * 1103515245 + 12345) % 2147483648
+	return seed / 2147483648
+end
+
+local function random_point()
+	while true do
+		local x, y = random() * width, random() * height
+		if map:is_free(x, y) then return x, y end
+	end
+end
+
+function love.load()
+	map = assert(gridtree.load_map(os.getenv("GRIDTREE_MAP") or "assets/maps/keep.map"))
+	assert(map:build_index{cell = 4})
+	world = gridtree.new_world(map, {leaf = 16})
+	width, height = map:size()
+	scale = math.min(love.graphics.getWidth() / width, love.graphics.getHeight() / height)
+	-- The map drawn once into a canvas.
+	background = love.graphics.newCanvas(width * scale, height * scale)
+	love.graphics.setCanvas(background)
+	love.graphics.clear(0.08, 0.08, 0.1)
+	love.graphics.setColor(0.35, 0.35, 0.4)
+	for y = 0, height - 1 do
+		for x = 0, width - 1 do
+			if not map:is_free(x + 0.5, y + 0.5) then love.graphics.rectangle("fill", x * scale, y * scale, scale, scale) end
+		end
+	end
+	love.graphics.setCanvas()
+	for i = 1, 150 do
+		local team = teams[1 + i % #teams]
+		local x, y = random_point()
+		agents[i] = {id = world:add(x, y, team), team = team, x = x, y = y}
+	end
+end
+
+local move_ids, xs, ys = {}, {}, {}
+function love.update(dt)
+	for i, a in ipairs(agents) do
+		-- Wander: a small random step that stays in the free space.
+		local nx, ny = a.x + (random() - 0.5), a.y + (random() - 0.5)
+		if map:is_free(nx, ny) and map:visible(a.x, a.y, nx, ny) then a.x, a.y = nx, ny end
+		move_ids[i], xs[i], ys[i] = a.id, a.x, a.y
+	end
+	assert(world:move_many(move_ids, xs, ys))
+	for _, a in ipairs(agents) do -- the nearest agent of another team, by walking distance
+		world:nearest(a.x, a.y, 1, nil, {into = {ids, dists}, none = a.team})
+		a.target = ids[1]
+		a.distance = dists[1]
+	end
+	frames = frames + 1
+	if stop_after and frames >= stop_after then
+		local targeted = 0
+		for _, a in ipairs(agents) do if a.target then targeted = targeted + 1 end end
+		print(("gridtree-love: %d frames, %d agents, %d with a target, %s"):format(frames, #agents, targeted, gridtree._VERSION))
+		love.event.quit(0)
+	end
+end
+
+function love.draw()
+	love.graphics.setColor(1, 1, 1)
+	love.graphics.draw(background)
+	for _, a in ipairs(agents) do
+		local c = colours[a.team]
+		if a.target and world:valid(a.target) then
+			local tx, ty = world:position(a.target)
+			love.graphics.setColor(c[1], c[2], c[3], 0.35)
+			love.graphics.line(a.x * scale, a.y * scale, tx * scale, ty * scale)
+		end
+		love.graphics.setColor(c)
+		love.graphics.circle("fill", a.x * scale, a.y * scale, 3)
+	end
+	love.graphics.setColor(1, 1, 1)
+	love.graphics.print(("%d agents   %d FPS"):format(#agents, love.timer.getFPS()), 8, 8)
+end
