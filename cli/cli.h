@@ -55,7 +55,4 @@ int cmd_workload(int argc, char** argv);
 int cmd_knn(int argc, char** argv);
 int cmd_bench_knn(int argc, char** argv);
 
-// Fills err with a formatted message and returns GT_ERR_INVALID_ARG (for CLI-side checks).
-gtStatus gt_fail_cli(gtError* err, const char* fmt, ...);
-
 #endif

@@ -1,6 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,16 +91,6 @@ gtMap* cli_load_map(const char* path)
 		return NULL;
 	}
 	return map;
-}
-
-gtStatus gt_fail_cli(gtError* err, const char* fmt, ...)
-{
-	va_list args;
-	va_start(args, fmt);
-	vsnprintf(err->message, sizeof err->message, fmt, args);
-	va_end(args);
-	err->status = GT_ERR_INVALID_ARG;
-	return GT_ERR_INVALID_ARG;
 }
 
 double cli_now_seconds(void)

@@ -110,7 +110,8 @@ static bool setup(Setup* s, const CliArgs* args, const char* command, bool need_
 		if (!st) st = gtEhlQuery_Create(s->ehl, &s->ehl_query, &err);
 		s->distance = gtDistance_Ehl(s->ehl_query);
 	} else if (need_ehl) {
-		st = gt_fail_cli(&err, "%s needs --ehl FILE (build one with 'gridtree ehl-build')", command);
+		snprintf(err.message, sizeof err.message, "%s needs --ehl FILE (build one with 'gridtree ehl-build')", command);
+		st = GT_ERR_INVALID_ARG;
 	} else {
 		st = gtOracle_Create(s->map, 0, &s->oracle, &err);
 		s->distance = gtDistance_Oracle(s->oracle);

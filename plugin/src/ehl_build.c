@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compare.h"
 #include "ehl_internal.h"
 #include "ehl_sweep.h"
 #include "hub_labels.h"
@@ -160,12 +161,6 @@ static int by_dist(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-static int compare_int32(const void* a, const void* b)
-{
-	int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
-	return (x > y) - (x < y);
-}
-
 float gt_round_down(double v)
 {
 	if (isinf(v)) return INFINITY;
@@ -225,7 +220,7 @@ static bool build_cell(Worker* w, int64_t cell)
 			w->hub_head[h] = count++;
 		}
 	}
-	qsort(w->hub_list, (size_t)hubs, sizeof *w->hub_list, compare_int32);
+	qsort(w->hub_list, (size_t)hubs, sizeof *w->hub_list, gt_compare_int32);
 	if (!b->pass) atomic_fetch_add(&b->candidates, count);
 	uint32_t out_hubs = 0, out_vias = 0;
 	int64_t hub_at = b->pass ? (int64_t)e->cell_begin[cell] : 0;
@@ -468,7 +463,7 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	// Vertex order inside a cell decides the order of equal-distance vias: keep it deterministic.
 	for (int64_t c = 0; c < b->cells; c++)
 		qsort(b->tuple_vertex + b->tuple_begin[c], (size_t)(b->tuple_begin[c + 1] - b->tuple_begin[c]),
-		      sizeof *b->tuple_vertex, compare_int32);
+		      sizeof *b->tuple_vertex, gt_compare_int32);
 	return GT_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "heap.h"
 #include "hub_labels.h"
 #include "status.h"
@@ -28,12 +29,6 @@ static bool list_push(EntryList* list, Entry e)
 	}
 	list->items[list->count++] = e;
 	return true;
-}
-
-static int compare_int64(const void* a, const void* b)
-{
-	int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
-	return (x > y) - (x < y);
 }
 
 // Segment a-b is tangent at a: the line does not enter a's blocked cell (algorithms.md 2.6).
@@ -150,7 +145,7 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 		to_root[v] = INFINITY;
 		dist[v] = INFINITY;
 	}
-	qsort(order_key, (size_t)n, sizeof *order_key, compare_int64);
+	qsort(order_key, (size_t)n, sizeof *order_key, gt_compare_int64);
 	int by_degree = 0; // next candidate in degree order
 
 	int root = n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "geometry.h"
 #include "map_internal.h"
 #include "status.h"
@@ -103,12 +104,6 @@ int gt_resolve_threads(int requested)
 	return cores < 1 ? 1 : cores > 256 ? 256 : (int)cores;
 }
 
-static int compare_int32(const void* a, const void* b)
-{
-	int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
-	return (x > y) - (x < y);
-}
-
 void gt_vis_graph_free(gtVisGraph* g)
 {
 	free(g->offset);
@@ -184,7 +179,7 @@ gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVis
 	free(fill);
 	for (int u = 0; u < n; u++) {
 		int64_t lo = out->offset[u], hi = out->offset[u + 1];
-		qsort(out->adj + lo, (size_t)(hi - lo), sizeof *out->adj, compare_int32);
+		qsort(out->adj + lo, (size_t)(hi - lo), sizeof *out->adj, gt_compare_int32);
 		for (int64_t e = lo; e < hi; e++) {
 			gtVertex w = v[out->adj[e]];
 			out->length[e] = hypot((double)(w.x - v[u].x), (double)(w.y - v[u].y));

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "status.h"
 #include "world_internal.h"
 
@@ -195,12 +196,6 @@ static bool grow_slots(gtWorld* w)
 	return true;
 }
 
-static int compare_int32(const void* a, const void* b)
-{
-	int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
-	return (x > y) - (x < y);
-}
-
 static gtStatus check_keywords(const gtWorld* w, const int32_t* keywords, int count, gtError* err)
 {
 	if (count < 0 || (count > 0 && !keywords)) return gt_fail(err, GT_ERR_INVALID_ARG, "bad keyword list");
@@ -228,7 +223,7 @@ static int sorted_distinct(const int32_t* in, int count, int32_t* out)
 {
 	if (count == 0) return 0;
 	memcpy(out, in, (size_t)count * sizeof *out);
-	qsort(out, (size_t)count, sizeof *out, compare_int32);
+	qsort(out, (size_t)count, sizeof *out, gt_compare_int32);
 	int n = 0;
 	for (int i = 0; i < count; i++)
 		if (n == 0 || out[n - 1] != out[i]) out[n++] = out[i];
@@ -388,10 +383,10 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	int64_t node = gt_level_offset(w->height) + w->leaf[slot];
 	for (int level = w->height; level >= 0; level--) {
 		for (int i = 0; i < old_count; i++)
-			if (!bsearch(&w->words_old[i], w->words_new, (size_t)n, sizeof *w->words_new, compare_int32))
+			if (!bsearch(&w->words_old[i], w->words_new, (size_t)n, sizeof *w->words_new, gt_compare_int32))
 				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_old[i], -1);
 		for (int i = 0; i < n; i++)
-			if (!bsearch(&w->words_new[i], w->words_old, (size_t)old_count, sizeof *w->words_old, compare_int32))
+			if (!bsearch(&w->words_new[i], w->words_old, (size_t)old_count, sizeof *w->words_old, gt_compare_int32))
 				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_new[i], +1);
 		if (level > 0) node = gt_parent(level, node);
 	}

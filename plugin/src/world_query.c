@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "status.h"
 #include "world_internal.h"
 
@@ -42,12 +43,6 @@ static bool grow_heap(gtHeap* h)
 	return true;
 }
 
-static int compare_int32(const void* a, const void* b)
-{
-	int32_t x = *(const int32_t*)a, y = *(const int32_t*)b;
-	return (x > y) - (x < y);
-}
-
 static gtStatus prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, gtError* err)
 {
 	memset(f, 0, sizeof *f);
@@ -77,7 +72,7 @@ static gtStatus prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, gtEr
 		if (k >= 0 && k < w->vocabulary.count) w->words_new[known++] = k;
 		else unknown = 1;
 	}
-	qsort(w->words_new, (size_t)known, sizeof *w->words_new, compare_int32);
+	qsort(w->words_new, (size_t)known, sizeof *w->words_new, gt_compare_int32);
 	int n = 0;
 	for (int i = 0; i < known; i++)
 		if (n == 0 || w->words_new[n - 1] != w->words_new[i]) w->words_new[n++] = w->words_new[i];
