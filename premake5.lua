@@ -20,6 +20,16 @@ local function pkg(args)
 	return t
 end
 
+-- pkg-config --libs: -l into links (ordered after the objects), -L into libdirs.
+local function pkg_libs(modules)
+	local l, d = {}, {}
+	for _, w in ipairs(pkg("--libs " .. modules)) do
+		if w:sub(1, 2) == "-l" then l[#l + 1] = w:sub(3) elseif w:sub(1, 2) == "-L" then d[#d + 1] = w:sub(3) end
+	end
+	links(l)
+	libdirs(d)
+end
+
 local SANITIZE = { "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer" }
 local SYSTEM_LIBS = { "m", "pthread" }
 
@@ -80,6 +90,16 @@ if #pkg("--cflags luajit") > 0 then
 			targetdir "bin/luajit"
 		always()
 end
+
+-- bin/gridtree-demo: SDL2 window (or headless PNG), agents scripted in embedded Lua 5.4.
+project "gridtree_demo"
+	kind "ConsoleApp"
+	targetname "gridtree-demo"
+	files { "demo/**.c", "plugin/lua/**.c" }
+	buildoptions(pkg("--cflags sdl2 SDL2_image lua5.4"))
+	links { "gridtree_core" }
+	pkg_libs("sdl2 SDL2_image lua5.4")
+	links(SYSTEM_LIBS)
 
 -- bin/gridtree, the command-line tool.
 project "gridtree_cli"

@@ -184,6 +184,20 @@ example_ok() {
 }
 check "lua example" example_ok
 
+# The SDL2 demo, headless: a picture with map, agents and the query layer; deterministic per seed.
+demo_run() { # seed, output file
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 20 \
+		--agents 120 --leaf 4 --cell 2 --seed "$1" --index "$tmp/demo.ehl" --screenshot "$tmp/shot$1.png" >"$2" 2>/dev/null
+}
+demo_ok() {
+	demo_run 3 "$tmp/d1" && demo_run 3 "$tmp/d2" && demo_run 4 "$tmp/d3" &&
+		[ -s "$tmp/shot3.png" ] && [ "$(awk '$1 == "colours" { print $2 }' "$tmp/d1")" -ge 6 ] &&
+		[ "$(grep checksum "$tmp/d1")" = "$(grep checksum "$tmp/d2")" ] &&
+		[ "$(grep checksum "$tmp/d1")" != "$(grep checksum "$tmp/d3")" ]
+}
+check "demo headless picture and determinism" demo_ok
+check "demo bad map" fails_with "none.map: cannot open" "$(dirname "$GT")/gridtree-demo" "$tmp/none.map" --headless
+
 # The LOVE example (LuaJIT build of the module) runs headless and exits; an error exits too.
 love_ok() {
 	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=30 timeout 120 xvfb-run -a love lua/love >"$tmp/love" 2>&1 &&
