@@ -147,11 +147,8 @@ static void test_random_maps_match_oracle(void** state)
 // Scenario lines (integer corner points, long paths) against the oracle and the octile bound.
 static void compare_scenarios(const char* suite, const char* name, const gtMap* m, gtEhl* e, gtOracle* o, int lines)
 {
-	char rel[256];
-	snprintf(rel, sizeof rel, "scenarios/%s/%s.map.scen", suite, name);
-	gtScenario* sc;
+	gtScenario* sc = test_load_scenario(suite, name);
 	gtError err;
-	if (gtScenario_Load(test_data_path(rel), &sc, &err)) fail_msg("%s", err.message);
 	gtEhlQuery* q;
 	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
 	int count;

@@ -39,23 +39,13 @@ static void test_known_counts(void** state)
 	}
 }
 
-static gtScenario* load_scenario(const char* suite, const char* name)
-{
-	char rel[256];
-	snprintf(rel, sizeof rel, "scenarios/%s/%s.map.scen", suite, name);
-	gtScenario* sc;
-	gtError err;
-	if (gtScenario_Load(test_data_path(rel), &sc, &err) != GT_OK) fail_msg("%s", err.message);
-	return sc;
-}
-
 // Polyanya's answer for this line differs from a solver that lets paths through pinch points
 // (75.2135): algorithms.md 2.7.
 static void test_pinch_scenario_matches_polyanya(void** state)
 {
 	(void)state;
 	gtMap* m = test_load_shared_map("da2", "w_sundermount");
-	gtScenario* sc = load_scenario("da2", "w_sundermount");
+	gtScenario* sc = test_load_scenario("da2", "w_sundermount");
 	int count;
 	const gtScenarioEntry* e = gtScenario_Entries(sc, &count);
 	assert_true(count > 191);
@@ -73,7 +63,7 @@ static void test_pinch_scenario_matches_polyanya(void** state)
 static void run_map(const char* suite, const char* name)
 {
 	gtMap* m = test_load_shared_map(suite, name);
-	gtScenario* sc = load_scenario(suite, name);
+	gtScenario* sc = test_load_scenario(suite, name);
 	gtOracle* o;
 	gtError err;
 	assert_int_equal(gtOracle_Create(m, 0, &o, &err), GT_OK);

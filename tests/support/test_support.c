@@ -64,6 +64,16 @@ gtMap* test_load_shared_map(const char* suite, const char* name)
 	return map;
 }
 
+gtScenario* test_load_scenario(const char* suite, const char* name)
+{
+	char rel[256];
+	snprintf(rel, sizeof rel, "scenarios/%s/%s.map.scen", suite, name);
+	gtScenario* sc = NULL;
+	gtError err;
+	if (gtScenario_Load(test_data_path(rel), &sc, &err) != GT_OK) fail_msg("%s", err.message);
+	return sc;
+}
+
 uint64_t test_rng_next(TestRng* rng)
 {
 	uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);

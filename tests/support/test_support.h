@@ -23,6 +23,9 @@ const char* test_data_dir(void);
 // Loads <data>/maps/<suite>/<name>.map; skips the current test when the data is absent.
 gtMap* test_load_shared_map(const char* suite, const char* name);
 
+// Loads <data>/scenarios/<suite>/<name>.map.scen (fails the test when it cannot).
+gtScenario* test_load_scenario(const char* suite, const char* name);
+
 // Path of a file inside the data dir (static buffer).
 const char* test_data_path(const char* relative);
 
