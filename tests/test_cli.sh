@@ -192,10 +192,18 @@ demo_run() { # seed, output file
 demo_ok() {
 	demo_run 3 "$tmp/d1" && demo_run 3 "$tmp/d2" && demo_run 4 "$tmp/d3" &&
 		[ -s "$tmp/shot3.png" ] && [ "$(awk '$1 == "colours" { print $2 }' "$tmp/d1")" -ge 6 ] &&
+		[ "$(awk '$1 == "agent_pixels" { print $2 }' "$tmp/d1")" -gt 50 ] &&
+		[ "$(awk '$1 == "query_marker_pixels" { print $2 }' "$tmp/d1")" -gt 10 ] &&
 		[ "$(grep checksum "$tmp/d1")" = "$(grep checksum "$tmp/d2")" ] &&
 		[ "$(grep checksum "$tmp/d1")" != "$(grep checksum "$tmp/d3")" ]
 }
 check "demo headless picture and determinism" demo_ok
+all_layers() { # every layer on, every query kind reachable through the script
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 5 --agents 80 \
+		--leaf 4 --cell 2 --layers 123456 --index "$tmp/demo.ehl" --screenshot "$tmp/all.png" >"$tmp/all" 2>&1 &&
+		grep -q "^frames 5" "$tmp/all"
+}
+check "demo with every layer" all_layers
 check "demo bad map" fails_with "none.map: cannot open" "$(dirname "$GT")/gridtree-demo" "$tmp/none.map" --headless
 
 # The LOVE example (LuaJIT build of the module) runs headless and exits; an error exits too.

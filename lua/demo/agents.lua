@@ -38,6 +38,8 @@ local function new_goal(i)
 	goals[i] = {path = path or {}, next = 3}
 end
 
+local gridtree = require "gridtree"
+
 function demo.init(the_map, the_world, options)
 	map, world = the_map, the_world
 	seed = options.seed or 1
@@ -50,6 +52,16 @@ function demo.init(the_map, the_world, options)
 		new_goal(i)
 	end
 	demo.ids = ids
+end
+
+-- A new world with another leaf size, holding the same agents (the demo's `l` / `L` keys).
+function demo.set_leaf(leaf)
+	local fresh = gridtree.new_world(map, {leaf = leaf})
+	for i = 1, #ids do
+		ids[i] = assert(fresh:add(demo.xs[i], demo.ys[i], kinds[demo.kinds[i]].words))
+	end
+	world:close()
+	world = fresh
 end
 
 local speed = 0.6 -- map units per frame
@@ -75,9 +87,11 @@ function demo.update(frame)
 			end
 		end
 	end
+	local move_start = os.clock()
 	assert(world:move_many(ids, xs, ys))
+	demo.move_seconds = os.clock() - move_start
 	-- Some agents look for targets: healers find the nearest wounded ally, enemies the nearest elf.
-	local queries = 0
+	local queries, query_start = 0, os.clock()
 	for i = 1 + frame % 20, #ids, 20 do
 		local kind = demo.kinds[i]
 		if kind == 3 then
@@ -88,19 +102,31 @@ function demo.update(frame)
 		queries = queries + 1
 		if queries == 100 then break end
 	end
+	demo.query_seconds = os.clock() - query_start
 	return queries
 end
 
--- The query under the mouse: the k nearest agents of any kind, with their paths.
-function demo.query(x, y, k, words)
-	local found, dists, stats = world:nearest(x, y, k, words, {stats = true})
+-- The query under the mouse: `kind` is "nearest", "within" (radius k * 10) or "top"; returns the
+-- agents found, their distances, their paths, the statistics and (when `trace`) the tree nodes the
+-- search popped or pruned.
+function demo.query(x, y, k, words, kind, trace)
+	local opts = {stats = true, trace = trace}
+	local found, dists, stats, nodes
+	if kind == "within" then
+		found, dists, stats, nodes = world:within(x, y, k * 10, words, opts)
+	elseif kind == "top" then
+		opts.alpha = 0.5
+		found, dists, stats, nodes = world:top(x, y, k, words, opts)
+	else
+		found, dists, stats, nodes = world:nearest(x, y, k, words, opts)
+	end
 	if not found then return nil end
 	local paths = {}
 	for i, id in ipairs(found) do
 		local tx, ty = world:position(id)
 		paths[i] = map:path(x, y, tx, ty) or {}
 	end
-	return found, dists, paths, stats
+	return found, dists, paths, stats, nodes
 end
 
 return demo

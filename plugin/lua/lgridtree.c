@@ -538,7 +538,7 @@ enum { Q_NEAREST, Q_WITHIN, Q_TOP };
 
 /* Query options at stack index i into q; returns the `into` flag, `stats` and the metric. */
 typedef struct QueryOptions {
-	int into, stats, euclid;
+	int into, stats, euclid, trace;
 	double alpha; /* top: 0 unless given; the returned scores are then alpha-weighted */
 	int32_t any[MAX_WORDS], none[MAX_WORDS];
 } QueryOptions;
@@ -583,6 +583,8 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 			o->into = 1;
 		} else if (strcmp(key, "stats") == 0) {
 			o->stats = lua_toboolean(L, v);
+		} else if (strcmp(key, "trace") == 0) {
+			o->trace = lua_toboolean(L, v);
 		} else if (strcmp(key, "alpha") == 0 && kind == Q_TOP) {
 			double alpha = luaL_checknumber(L, v);
 			if (!(alpha > 0 && alpha <= 1)) luaL_argerror(L, i, "alpha must be in (0, 1]");
@@ -598,6 +600,22 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 		}
 		lua_settop(L, v - 1);                                  /* ..., key */
 	}
+}
+
+/* trace = true: the nodes the traversal popped or pruned, flat {x0, y0, x1, y1, event, level, ...}
+** in a table on top of the stack (a debugging aid: it allocates). */
+static void trace_node(void* context, gtTraceEvent event, int level, const double rect[4])
+{
+	lua_State* L = context;
+	lua_Integer n = luaL_len(L, -1);
+	for (int i = 0; i < 4; i++) {
+		lua_pushnumber(L, rect[i]);
+		lua_rawseti(L, -2, n + 1 + i);
+	}
+	lua_pushinteger(L, event);
+	lua_rawseti(L, -2, n + 5);
+	lua_pushinteger(L, level);
+	lua_rawseti(L, -2, n + 6);
 }
 
 /* Writes the results into new tables or the caller's `into` tables (refilled, nothing allocated). */
@@ -626,7 +644,11 @@ static int push_results(lua_State* L, LWorld* w, int options, const QueryOptions
 		lua_pushnil(L);
 		lua_rawseti(L, -2, r);
 	}
-	if (!o->stats) return 2;
+	if (!o->stats && !o->trace) return 2;
+	if (!o->stats) {
+		lua_pushnil(L);                                        /* ids, dists, nil */
+		return 3;
+	}
 	lua_createtable(L, 0, 3);                                  /* ids, dists, stats */
 	lua_pushinteger(L, s->nodes_popped);
 	lua_setfield(L, -2, "nodes_popped");
@@ -662,6 +684,13 @@ static int world_query(lua_State* L, int kind)
 	gtError err;
 	int count = 0;
 	gtStatus st;
+	int trace_at = 0;
+	if (o.trace) { /* the trace table waits below the results */
+		lua_newtable(L);                                       /* ..., trace */
+		trace_at = lua_gettop(L);
+		q.trace = trace_node;
+		q.trace_context = L;
+	}
 	for (;;) { /* grows the scratch once when `within` finds more than it holds */
 		reserve(L, w, kind == Q_WITHIN ? (w->capacity > 64 ? w->capacity : 64) : (q.k > 0 ? q.k : 1));
 		if (o.euclid) {
@@ -680,7 +709,10 @@ static int world_query(lua_State* L, int kind)
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
 	if (kind == Q_TOP && o.alpha > 0) /* distance + miss cost, times alpha = the documented score */
 		for (int r = 0; r < count; r++) w->dists[r] *= o.alpha;
-	return push_results(L, w, 6, &o, count, &stats);
+	int n = push_results(L, w, 6, &o, count, &stats);
+	if (!o.trace) return n;
+	lua_pushvalue(L, trace_at);                                /* ..., results..., trace */
+	return n + 1;
 }
 
 static int world_nearest(lua_State* L) { return world_query(L, Q_NEAREST); }

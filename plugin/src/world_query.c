@@ -278,6 +278,10 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 		stats->nodes_popped++;
 		int level = top.id >> GT_NODE_BITS;
 		int64_t node = top.id & ((INT64_C(1) << GT_NODE_BITS) - 1);
+		if (q->trace) {
+			node_rect(w, level, node, rect);
+			q->trace(q->trace_context, GT_TRACE_POPPED, level, rect);
+		}
 		if (level == w->height) { // a leaf: objects that pass go in with their straight-line distance
 			for (int32_t s = w->leaf_head[node - gt_level_offset(level)]; s >= 0; s = w->next[s]) {
 				stats->objects_tested++;
@@ -297,11 +301,20 @@ static gtStatus traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode
 			if (w->object_counts[child] == 0) continue;
 			cell_rect(w, level + 1, cx, cy, rect);
 			double key = min_dist(q->point, rect);
-			if (mode != MODE_TOP && results_prune(&r, key)) continue; // the cheap test before the keyword counts
+			if (mode != MODE_TOP && results_prune(&r, key)) { // the cheap test before the keyword counts
+				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, level + 1, rect);
+				continue;
+			}
 			int matches = node_matches(w, &f, child, rect);
-			if (matches < 0) continue;
+			if (matches < 0) {
+				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_KEYWORDS, level + 1, rect);
+				continue;
+			}
 			key += penalty(&f, matches);
-			if (results_prune(&r, key)) continue;
+			if (results_prune(&r, key)) {
+				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, level + 1, rect);
+				continue;
+			}
 			if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			gt_heap_push(frontier, key, heap_id(level + 1, child));
 		}

@@ -76,6 +76,15 @@ gtDistance gtDistance_Ehl(gtEhlQuery* query);
 gtDistance gtDistance_Oracle(gtOracle* oracle);
 gtDistance gtDistance_Euclid(void);
 
+/// What a traversal did with a tree node (for debug drawing): see gtQuery.trace.
+typedef enum gtTraceEvent {
+	GT_TRACE_POPPED = 1,          ///< taken from the queue and expanded
+	GT_TRACE_PRUNED_KEYWORDS = 2, ///< skipped: no object below can have the keywords
+	GT_TRACE_PRUNED_DISTANCE = 3  ///< skipped: its lower bound cannot beat the answer
+} gtTraceEvent;
+
+typedef void gtTraceFcn(void* context, gtTraceEvent event, int level, const double rect[4]);
+
 /// What a query asks for. Keyword lists hold ids; -1 stands for an unknown word (which no object
 /// has), so an all-of query containing one matches nothing.
 typedef struct gtQuery {
@@ -92,6 +101,8 @@ typedef struct gtQuery {
 	bool use_region;        ///< only objects inside the closed rectangle region[0..3] = x0 y0 x1 y1
 	double region[4];
 	double miss_cost;       ///< gtWorld_Top: score = distance + miss_cost * (query words the object lacks)
+	gtTraceFcn* trace;      ///< optional: told about every node popped or pruned (tree traversals)
+	void* trace_context;
 } gtQuery;
 
 /// k 1, radius +inf, no keywords, min_match -1 (all; 0 for gtWorld_Top), no region, miss_cost 20.
