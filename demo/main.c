@@ -20,7 +20,7 @@
 int luaopen_gridtree(lua_State* L); // the module, linked in and preloaded
 
 typedef struct Options {
-	const char *map, *index, *script, *screenshot, *layers;
+	const char *map, *index, *script, *screenshot, *layers, *keys;
 	int agents, leaf, cell, frames, k;
 	long seed;
 	bool headless;
@@ -46,7 +46,7 @@ static const char* default_map(void)
 
 static bool parse(int argc, char** argv, Options* o)
 {
-	*o = (Options){NULL, NULL, "lua/demo/agents.lua", NULL, "123", 2000, 16, 4, 0, 5, 1, false};
+	*o = (Options){NULL, NULL, "lua/demo/agents.lua", NULL, "123", "", 2000, 16, 4, 0, 5, 1, false};
 	for (int i = 1; i < argc; i++) {
 		const char* a = argv[i];
 		const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -58,6 +58,7 @@ static bool parse(int argc, char** argv, Options* o)
 		else if (strcmp(a, "--script") == 0) o->script = v;
 		else if (strcmp(a, "--screenshot") == 0) o->screenshot = v;
 		else if (strcmp(a, "--layers") == 0) o->layers = v; // digits of the layers shown at start
+		else if (strcmp(a, "--keys") == 0) o->keys = v;     // scripted input, one event per frame
 		else if (strcmp(a, "--agents") == 0) o->agents = atoi(v);
 		else if (strcmp(a, "--leaf") == 0) o->leaf = atoi(v);
 		else if (strcmp(a, "--cell") == 0) o->cell = atoi(v);
@@ -459,6 +460,36 @@ static void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* pause
 	}
 }
 
+// Scripted input (tests, recordings): one character per frame. Letters, digits, '+', '-' and ' '
+// are key presses ('L' is shift+l); 'C' clicks, 'W'/'w' turn the wheel, 'D' drags with the right
+// button, 'M' moves the mouse.
+static void push_scripted_input(char c)
+{
+	SDL_Event e;
+	memset(&e, 0, sizeof e);
+	if (c == 'C' || c == 'D') {
+		int button = c == 'C' ? SDL_BUTTON_LEFT : SDL_BUTTON_RIGHT;
+		e.type = SDL_MOUSEBUTTONDOWN, e.button.button = (Uint8)button;
+		SDL_PushEvent(&e);
+		if (c == 'D') {
+			SDL_Event m;
+			memset(&m, 0, sizeof m);
+			m.type = SDL_MOUSEMOTION, m.motion.x = 300, m.motion.y = 300, m.motion.xrel = 10, m.motion.yrel = 5;
+			SDL_PushEvent(&m);
+		}
+		e.type = SDL_MOUSEBUTTONUP;
+	} else if (c == 'W' || c == 'w') {
+		e.type = SDL_MOUSEWHEEL, e.wheel.y = c == 'W' ? 1 : -1;
+	} else if (c == 'M') {
+		e.type = SDL_MOUSEMOTION, e.motion.x = 420, e.motion.y = 380;
+	} else {
+		e.type = SDL_KEYDOWN;
+		e.key.keysym.sym = c == '+' ? SDLK_PLUS : c == '-' ? SDLK_MINUS : c == ' ' ? SDLK_SPACE : (SDL_Keycode)(c | 0x20);
+		e.key.keysym.mod = (c >= 'A' && c <= 'Z') ? KMOD_LSHIFT : KMOD_NONE;
+	}
+	SDL_PushEvent(&e);
+}
+
 // Pixels of a colour in the picture (the tests check the layers are there).
 static long count_colour(SDL_Surface* s, Uint32 colour)
 {
@@ -516,6 +547,7 @@ int main(int argc, char** argv)
 	int frame = 0, ticks = 0;
 	while (running && (d.o.frames == 0 || frame < d.o.frames)) {
 		SDL_Event e;
+		if (d.o.keys[0]) push_scripted_input(*d.o.keys++);
 		while (SDL_PollEvent(&e)) handle_event(&d, &e, &running, &paused, &step, &speed, &help, &dragging);
 		Frame f = {0};
 		double t0 = now();

@@ -204,6 +204,12 @@ all_layers() { # every layer on, every query kind reachable through the script
 		grep -q "^frames 5" "$tmp/all"
 }
 check "demo with every layer" all_layers
+every_control() { # each control once, under the sanitizers: k, kinds, filters, leaf sizes, pause, step, speed, zoom, pan, pin
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 40 --agents 80 \
+		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --keys "M+-qqqffffffLlh123456 n s rWwDCCh" --screenshot "$tmp/keys.png" \
+		>"$tmp/keys" 2>&1 && grep -q "^frames 40" "$tmp/keys"
+}
+check "demo controls" every_control
 check "demo bad map" fails_with "none.map: cannot open" "$(dirname "$GT")/gridtree-demo" "$tmp/none.map" --headless
 
 # The LOVE example (LuaJIT build of the module) runs headless and exits; an error exits too.
