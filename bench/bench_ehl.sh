@@ -3,21 +3,12 @@
 # Prints a markdown table. "1st pass": one timed pass over the scenario file in a fresh process
 # (best of three processes: the machine is shared); "warm": the best of 20 passes in one process.
 # Usage: bench/bench_ehl.sh [MAP_SPEC ...] with MAP_SPEC = suite/name (default: the list below).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-GT=bin/gridtree
-DATA=${GRIDTREE_DATA:-../shared/data}
-if [ ! -d "$DATA/maps" ]; then
-	echo "bench-ehl: benchmark data not found at $DATA (set GRIDTREE_DATA)" >&2
-	exit 1
-fi
+source "$(dirname "$0")/common.sh"
+need_data bench-ehl
 MAPS=("$@")
 [ ${#MAPS[@]} -eq 0 ] && MAPS=(dao/arena da2/ht_chantry bgmaps/AR0602SR sc1/SpaceAtoll)
 SIZES=${EHL_SIZES:-"1 4 16 64"}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 best_of_three() { # prints the smallest mean_us of three scenario runs
 	local best="" i us
 	for i in 1 2 3; do

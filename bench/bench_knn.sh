@@ -3,19 +3,10 @@
 # workload (density 1%, mobility 70%, k = 3, 2 query keywords, 50 timestamps x 100 queries), leaf
 # sizes 4, 16, 64. Every answer of the first 500 queries is checked against a linear scan.
 # Prints a markdown table. Usage: bench/bench_knn.sh [suite/map ...]
-set -euo pipefail
-cd "$(dirname "$0")/.."
-GT=bin/gridtree
-DATA=${GRIDTREE_DATA:-../shared/data}
-if [ ! -d "$DATA/maps" ]; then
-	echo "bench-knn: benchmark data not found at $DATA (set GRIDTREE_DATA)" >&2
-	exit 1
-fi
+source "$(dirname "$0")/common.sh"
+need_data bench-knn
 MAPS=("$@")
 [ ${#MAPS[@]} -eq 0 ] && MAPS=(dao/arena da2/ht_chantry bgmaps/AR0602SR sc1/Sandstorm)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
 echo

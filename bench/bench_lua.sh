@@ -1,13 +1,8 @@
 #!/usr/bin/env bash
 # Lua against C on the same workload: nearest queries (goal: Lua at most 1.3x the C call) and
 # move_many of about 10,000 objects (goal: at most 2x the C bulk move). Bundled map, no data needed.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-GT=bin/gridtree
+source "$(dirname "$0")/common.sh"
 MAP=assets/maps/keep.map
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 printf 'healer elf potion\norc warrior axe\ngoblin archer bow\nmage staff fire\nguard shield spear\n' >"$tmp/items.txt"
 "$GT" ehl-build "$MAP" -o "$tmp/index.ehl" --cell 1 >/dev/null 2>&1
 "$GT" workload "$MAP" --keywords "$tmp/items.txt" --density 0.4 --mobility 0.7 --timestamps 30 --queries 200 \

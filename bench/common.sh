@@ -1,0 +1,17 @@
+# Shared by the benchmark scripts (sourced): repository root, tools, scratch space, `value KEY FILE`
+# for the CLI's 'key value' output, and the benchmark data when the script needs it.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[1]}")/.."
+GT=bin/gridtree
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+# Exits with a clear message when ../shared/data (or $GRIDTREE_DATA) is missing.
+need_data() {
+	DATA=${GRIDTREE_DATA:-../shared/data}
+	if [ ! -d "$DATA/maps" ]; then
+		echo "$1: benchmark data not found at $DATA (set GRIDTREE_DATA)" >&2
+		exit 1
+	fi
+}
