@@ -1,10 +1,15 @@
 /// @file gt_base.h
-/// Version, status codes and the error record every fallible gridtree call fills.
+/// Version, status codes, the error record every fallible gridtree call fills, named limits, and
+/// the platform seams: the allocator hook and the task interface.
 #ifndef GRIDTREE_GT_BASE_H
 #define GRIDTREE_GT_BASE_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define GT_VERSION_MAJOR 0
 #define GT_VERSION_MINOR 1
@@ -12,6 +17,24 @@
 
 /// "gridtree MAJOR.MINOR.PATCH"
 const char* gtVersionString(void);
+
+//------------------------------------------------------------------------------------------------
+// Named limits: every layer (C, CLI, Lua) checks against these.
+
+/// Largest accepted map width or height, and largest accepted cell count.
+#define GT_MAP_MAX_SIDE 65535
+#define GT_MAP_MAX_CELLS (1u << 28)
+/// Largest EHL cell side g, in map cells.
+#define GT_EHL_MAX_CELL_SIZE 4096
+/// Most worker threads a build uses (0 always means one per online core).
+#define GT_MAX_THREADS 256
+/// Largest Grid Tree leaf side m, in map cells.
+#define GT_WORLD_MAX_LEAF_SIZE 65536
+/// Longest keyword in bytes.
+#define GT_KEYWORD_MAX_BYTES 64
+
+//------------------------------------------------------------------------------------------------
+// Status
 
 /// Outcome of a fallible call. GT_OK is zero so `if (status)` reads as "failed".
 typedef enum gtStatus {
@@ -38,5 +61,45 @@ typedef struct gtError {
 typedef struct gtVec2 {
 	double x, y;
 } gtVec2;
+
+//------------------------------------------------------------------------------------------------
+// Allocator hook
+
+/// One function for every allocation, with the signature of Lua's lua_Alloc: `ptr` NULL asks for
+/// a new block of `new_size` bytes; `new_size` 0 frees `ptr` (return NULL); otherwise resize `ptr`
+/// (allocated with `old_size` bytes) keeping its contents. Returning NULL for a non-zero size means
+/// out of memory, which gridtree reports as GT_ERR_NOMEM.
+typedef void* gtAllocFcn(void* user, void* ptr, size_t old_size, size_t new_size);
+
+/// Routes every allocation gridtree makes through `fcn` (NULL restores malloc/realloc/free).
+/// Call it before creating any gridtree object, or while none is alive: a block is always freed by
+/// the allocator that made it.
+void gtSetAllocator(gtAllocFcn* fcn, void* user);
+
+/// Bytes gridtree currently holds from the allocator (all threads); 0 once every object is destroyed.
+int64_t gtGetByteCount(void);
+
+//------------------------------------------------------------------------------------------------
+// Task interface (how builds and batch work run in parallel)
+
+/// A unit of parallel work: called once for every `index` in [0, count). Each call pulls items
+/// from shared work queues, so any schedule (all at once, one after another) gives the same result.
+typedef void gtTaskFcn(void* task_context, int index);
+
+/// A host's job system: `enqueue` starts task(task_context, i) for every i in [0, count) and
+/// returns a handle (may be NULL); `finish` returns once all of them have run. A system that runs
+/// everything inside `enqueue` is valid. Leave it zeroed to use gridtree's built-in pool.
+typedef struct gtTaskSystem {
+	void* (*enqueue)(gtTaskFcn* task, void* task_context, int count, void* user);
+	void (*finish)(void* handle, void* user);
+	void* user;
+} gtTaskSystem;
+
+/// Seconds on a monotonic clock (for timing; the origin is unspecified).
+double gtNowSeconds(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,6 +1,6 @@
 /// @file gt_ehl.h
 /// Euclidean Hub Labeling: exact obstacle-avoiding distances and paths between any two points of
-/// a grid map in microseconds (algorithms.md 4-5). Build once per map (or load a saved index),
+/// a grid map in microseconds (docs/algorithms.md 4-5). Build once per map (or load a saved index),
 /// then query from as many threads as you like, each with its own gtEhlQuery.
 #ifndef GRIDTREE_GT_EHL_H
 #define GRIDTREE_GT_EHL_H
@@ -19,14 +19,15 @@ typedef struct gtEhlQuery gtEhlQuery;
 typedef void gtProgressFcn(void* user, const char* stage, double fraction);
 
 typedef struct gtEhlDef {
-	int cell_size;           ///< EHL cell side g in map cells (>= 1); ignored when budget_mb > 0
+	int cell_size;           ///< EHL cell side g in map cells (1..GT_EHL_MAX_CELL_SIZE); ignored when budget_mb > 0
 	double budget_mb;        ///< > 0: pick the smallest power-of-two g whose estimated index fits
 	int threads;             ///< worker threads; 0 = one per online core
 	gtProgressFcn* progress; ///< optional, called from the building thread
 	void* progress_user;
+	const gtTaskSystem* tasks; ///< optional: the host's job system; NULL = gridtree's built-in pool
 } gtEhlDef;
 
-/// cell_size 4, no budget, all cores, no progress callback.
+/// cell_size 4, no budget, all cores, no progress callback, the built-in pool.
 gtEhlDef gtEhl_DefaultDef(void);
 
 /// Counts describing an index.

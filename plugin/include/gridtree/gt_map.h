@@ -7,10 +7,6 @@
 
 #include "gt_base.h"
 
-/// Largest accepted width or height, and largest accepted cell count.
-#define GT_MAP_MAX_SIDE 65535
-#define GT_MAP_MAX_CELLS (1u << 28)
-
 /// An immutable grid map. Safe to share between threads once loaded.
 typedef struct gtMap gtMap;
 

@@ -11,9 +11,6 @@
 #include "gt_ehl.h"
 #include "gt_oracle.h"
 
-/// Longest keyword in bytes.
-#define GT_KEYWORD_MAX_BYTES 64
-
 /// Object handle: slot and generation packed in 64 bits (a removed object's id stays invalid
 /// forever, even when its slot is reused). 0 is never a valid id.
 typedef uint64_t gtObjectId;

@@ -1,7 +1,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "crc32c.h"
+#include "core/crc32c.h"
 
 static uint32_t table[8][256];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;

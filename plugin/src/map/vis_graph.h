@@ -14,10 +14,9 @@ typedef struct gtVisGraph {
 // taut_only: keep only edges tangent at both ends (algorithms.md 3.4). Such a graph has the same
 // distance for every pair an optimal path between two points can use, so EHL stays exact with
 // far fewer pairs to test; the oracle and `gridtree info` use the full graph.
-gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVisGraph* out, gtError* err);
+// Pairs are tested in parallel through `tasks` (NULL: the built-in pool) with `threads` workers.
+gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int threads, bool taut_only, gtVisGraph* out,
+                            gtError* err);
 void gt_vis_graph_free(gtVisGraph* g);
-
-// Worker count for a request: 0 means one per online core.
-int gt_resolve_threads(int requested);
 
 #endif

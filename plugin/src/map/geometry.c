@@ -1,8 +1,8 @@
 // Point validity, corner classification and the exact visibility predicate (algorithms.md 2).
 #include <math.h>
 
-#include "geometry.h"
-#include "map_internal.h"
+#include "map/geometry.h"
+#include "map/map_internal.h"
 
 const char* gtPointCheckName(gtPointCheck check)
 {

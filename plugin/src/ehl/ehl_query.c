@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ehl_internal.h"
-#include "geometry.h"
-#include "map_internal.h"
-#include "status.h"
+#include "core/alloc.h"
+#include "ehl/ehl_layout.h"
+#include "map/geometry.h"
+#include "map/map_internal.h"
+#include "core/status.h"
 
 enum { SIDE_UNKNOWN = 0, SIDE_VISIBLE = 1, SIDE_HIDDEN = 2 };
 
@@ -36,25 +37,25 @@ struct gtEhlQuery {
 gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 {
 	*out = NULL;
-	gtEhlQuery* q = calloc(1, sizeof *q);
+	gtEhlQuery* q = gt_calloc(1, sizeof *q);
 	if (!q) return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
 	q->ehl = ehl;
 	for (int64_t c = 0; c < ehl->cell_count; c++) {
 		int32_t hubs = (int32_t)(ehl->cell_begin[c + 1] - ehl->cell_begin[c]);
 		if (hubs > q->max_hubs) q->max_hubs = hubs;
 	}
-	q->memo_value = malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_value);
-	q->memo_via = malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_via);
-	q->memo_stamp = calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);
+	q->memo_value = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_value);
+	q->memo_via = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_via);
+	q->memo_stamp = gt_calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);
 	if (!q->memo_value || !q->memo_via || !q->memo_stamp) {
 		gtEhlQuery_Destroy(q);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
 	}
 	size_t n = (size_t)ehl->n + 1;
 	for (int s = 0; s < 2; s++) {
-		q->side[s].stamp = calloc(n, sizeof *q->side[s].stamp);
-		q->side[s].length = malloc(n * sizeof *q->side[s].length);
-		q->side[s].visibility = malloc(n);
+		q->side[s].stamp = gt_calloc(n, sizeof *q->side[s].stamp);
+		q->side[s].length = gt_malloc(n * sizeof *q->side[s].length);
+		q->side[s].visibility = gt_malloc(n);
 		if (!q->side[s].stamp || !q->side[s].length || !q->side[s].visibility) {
 			gtEhlQuery_Destroy(q);
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
@@ -68,14 +69,14 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 {
 	if (!query) return;
 	for (int s = 0; s < 2; s++) {
-		free(query->side[s].stamp);
-		free(query->side[s].length);
-		free(query->side[s].visibility);
+		gt_free(query->side[s].stamp);
+		gt_free(query->side[s].length);
+		gt_free(query->side[s].visibility);
 	}
-	free(query->memo_value);
-	free(query->memo_via);
-	free(query->memo_stamp);
-	free(query);
+	gt_free(query->memo_value);
+	gt_free(query->memo_via);
+	gt_free(query->memo_stamp);
+	gt_free(query);
 }
 
 typedef struct Side {
@@ -83,17 +84,6 @@ typedef struct Side {
 	gtVec2 p;
 	bool check_all; // a pinch point: its FULL flags may not hold (see gtMap_Visible)
 } Side;
-
-int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub)
-{
-	uint32_t lo = e->label_offset[v], hi = e->label_offset[v + 1];
-	while (lo < hi) { // entries are sorted by hub rank
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (e->label_hub[mid] < hub) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo < e->label_offset[v + 1] && e->label_hub[lo] == hub ? (int64_t)lo : -1;
-}
 
 // Best |p v| + d(v, hub) over the vias [begin, end) that p sees and that beat `limit`. The stored
 // distances are rounded down, so they only decide what to skip; a via that may win is priced
@@ -301,28 +291,4 @@ gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 	*count = n;
 	if (n > capacity) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "path has %d points but the buffer holds %d", n, capacity);
 	return GT_OK;
-}
-
-void gtEhl_GridSize(const gtEhl* ehl, int* columns, int* rows)
-{
-	*columns = ehl->columns;
-	*rows = ehl->rows;
-}
-
-int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t capacity)
-{
-	if (cell < 0 || cell >= ehl->cell_count) return -1;
-	int64_t count = 0;
-	for (uint32_t i = ehl->cell_begin[cell]; ehl->hubs[i].hub != ehl->n; i++)
-		for (uint32_t k = ehl->hubs[i].via_begin; k < ehl->hubs[i + 1].via_begin; k++, count++) {
-			if (count >= capacity) continue;
-			gtEhlVia* out = &vias[count];
-			out->vertex = ehl->vias[k].vertex;
-			out->hub_rank = ehl->hubs[i].hub;
-			int64_t entry = gt_ehl_label_entry(ehl, out->vertex, out->hub_rank);
-			out->hub_distance = entry >= 0 ? ehl->label_dist[entry] : INFINITY;
-			out->lower_bound = gt_hub_lower_bound(&ehl->hubs[i]);
-			out->full = gt_via_full(&ehl->vias[k]);
-		}
-	return count;
 }

@@ -2,10 +2,10 @@
 #ifndef GRIDTREE_WORLD_INTERNAL_H
 #define GRIDTREE_WORLD_INTERNAL_H
 
-#include "count_table.h"
+#include "world/count_table.h"
 #include "gridtree/gt_world.h"
-#include "heap.h"
-#include "keywords.h"
+#include "core/heap.h"
+#include "world/keywords.h"
 
 // The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower
 // levels, so node (i, ix, iy) is (4^i - 1) / 3 + iy * 2^i + ix; leaves are level `height`.

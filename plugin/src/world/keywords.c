@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keywords.h"
+#include "core/alloc.h"
+#include "world/keywords.h"
 
 static uint32_t hash_word(const char* s)
 {
@@ -31,14 +32,14 @@ int32_t gt_vocab_find(const gtVocabulary* v, const char* word)
 
 static bool rehash(gtVocabulary* v, uint32_t slot_count)
 {
-	int32_t* slots = calloc(slot_count, sizeof *slots);
+	int32_t* slots = gt_calloc(slot_count, sizeof *slots);
 	if (!slots) return false;
 	for (int32_t id = 0; id < v->count; id++) {
 		uint32_t i = hash_word(v->words[id]) & (slot_count - 1);
 		while (slots[i]) i = (i + 1) & (slot_count - 1);
 		slots[i] = id + 1;
 	}
-	free(v->slots);
+	gt_free(v->slots);
 	v->slots = slots;
 	v->slot_count = slot_count;
 	return true;
@@ -53,13 +54,13 @@ int32_t gt_vocab_intern(gtVocabulary* v, const char* word)
 	if ((uint32_t)(v->count + 1) * 2 > v->slot_count && !rehash(v, v->slot_count ? v->slot_count * 2 : 64)) return -1;
 	if (v->count == v->capacity) {
 		int32_t cap = v->capacity ? v->capacity * 2 : 32;
-		char** grown = realloc(v->words, (size_t)cap * sizeof *grown);
+		char** grown = gt_realloc(v->words, (size_t)cap * sizeof *grown);
 		if (!grown) return -1;
 		v->words = grown;
 		v->capacity = cap;
 	}
 	size_t n = strlen(word);
-	char* copy = malloc(n + 1);
+	char* copy = gt_malloc(n + 1);
 	if (!copy) return -1;
 	memcpy(copy, word, n + 1);
 	int32_t id = v->count++;
@@ -72,8 +73,8 @@ int32_t gt_vocab_intern(gtVocabulary* v, const char* word)
 
 void gt_vocab_free(gtVocabulary* v)
 {
-	for (int32_t i = 0; i < v->count; i++) free(v->words[i]);
-	free(v->words);
-	free(v->slots);
+	for (int32_t i = 0; i < v->count; i++) gt_free(v->words[i]);
+	gt_free(v->words);
+	gt_free(v->slots);
 	memset(v, 0, sizeof *v);
 }

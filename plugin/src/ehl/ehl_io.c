@@ -6,13 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crc32c.h"
-#include "ehl_internal.h"
-#include "status.h"
+#include "core/alloc.h"
+#include "core/crc32c.h"
+#include "core/platform.h"
+#include "ehl/ehl_layout.h"
+#include "core/status.h"
 
 #define EHL_MAGIC "GTEHL\0\r\n"
 #define EHL_VERSION 1u
@@ -149,12 +150,6 @@ static const char* validate(const gtEhl* e)
 	return NULL;
 }
 
-void gt_ehl_unmap(gtEhl* e)
-{
-	munmap(e->mapping, e->mapping_bytes);
-	e->mapping = NULL;
-}
-
 // The file is mapped read-only rather than read into fresh memory: loading then costs the
 // checksum and validation passes over pages the kernel already holds, with no copy.
 gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* err)
@@ -173,17 +168,13 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		close(fd);
 		return gt_fail(err, GT_ERR_FORMAT, "%s: %" PRIu64 " bytes is not the size of an EHL index", path, size);
 	}
-	int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-	flags |= MAP_POPULATE;
-#endif
-	void* mapping = mmap(NULL, (size_t)size, PROT_READ, flags, fd, 0);
+	void* mapping = gt_map_file(fd, (size_t)size);
 	int map_errno = errno;
 	close(fd);
-	if (mapping == MAP_FAILED) return gt_fail(err, GT_ERR_IO, "%s: cannot map: %s", path, strerror(map_errno));
-	gtEhl* e = calloc(1, sizeof *e);
+	if (!mapping) return gt_fail(err, GT_ERR_IO, "%s: cannot map: %s", path, strerror(map_errno));
+	gtEhl* e = gt_calloc(1, sizeof *e);
 	if (!e) {
-		munmap(mapping, (size_t)size);
+		gt_unmap_file(mapping, (size_t)size);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	e->mapping = mapping;
@@ -252,16 +243,8 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		return st;
 	}
 	memset(&e->stats, 0, sizeof e->stats);
-	e->stats.cell_size = e->g;
-	e->stats.convex_vertices = e->n;
+	gt_ehl_count_stats(e);
 	e->stats.label_entries = e->label_count; // a saved index holds only the useful entries
-	e->stats.useful_entries = e->label_count;
-	e->stats.cells = e->cell_count;
-	e->stats.hub_entries = e->hub_count - 1 - e->cell_count;
-	e->stats.via_labels = e->via_count;
-	for (int64_t i = 0; i < e->via_count; i++) e->stats.full_vias += gt_via_full(&e->vias[i]);
-	e->stats.partial_vias = e->via_count - e->stats.full_vias;
-	e->stats.index_bytes = gt_ehl_index_bytes(e);
 	*out = e;
 	return GT_OK;
 }

@@ -3,9 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "status.h"
-#include "world_internal.h"
+#include "core/alloc.h"
+#include "core/compare.h"
+#include "core/status.h"
+#include "world/world_internal.h"
 
 gtWorldDef gtWorld_DefaultDef(void)
 {
@@ -70,7 +71,7 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	if (def->leaf_size < 1 || def->leaf_size > 65536)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "leaf size %d is outside 1..65536", def->leaf_size);
 	if (def->capacity < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "capacity must be >= 0");
-	gtWorld* w = calloc(1, sizeof *w);
+	gtWorld* w = gt_calloc(1, sizeof *w);
 	if (!w) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	w->map = map;
 	w->width = gtMap_Width(map);
@@ -85,13 +86,13 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->inverse_y = 1.0 / w->step_y[w->height < 16 ? w->height : 15];
 	if (w->height > GT_MAX_HEIGHT) { // node ids and levels share 32 bits in the query heap
 		int height = w->height;
-		free(w);
+		gt_free(w);
 		return gt_fail(err, GT_ERR_LIMIT, "leaf size %d makes a tree of height %d on this map; use a leaf size of at least %d",
 		               def->leaf_size, height, (int)ceil(fmax(gtMap_Width(map), gtMap_Height(map)) / (double)(1 << GT_MAX_HEIGHT)));
 	}
 	int64_t leaves = INT64_C(1) << (2 * w->height);
-	w->object_counts = calloc((size_t)w->node_count, sizeof *w->object_counts);
-	w->leaf_head = malloc((size_t)leaves * sizeof *w->leaf_head);
+	w->object_counts = gt_calloc((size_t)w->node_count, sizeof *w->object_counts);
+	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
 	w->free_head = -1;
 	if (!w->object_counts || !w->leaf_head || !gt_counts_init(&w->keyword_counts, 4096)) {
 		gtWorld_Destroy(w);
@@ -105,26 +106,26 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 void gtWorld_Destroy(gtWorld* w)
 {
 	if (!w) return;
-	for (int32_t s = 0; s < w->capacity; s++) free(w->keywords[s]);
-	free(w->keywords);
-	free(w->keyword_count);
-	free(w->keyword_capacity);
-	free(w->x);
-	free(w->y);
-	free(w->leaf);
-	free(w->next);
-	free(w->prev);
-	free(w->generation);
-	free(w->object_counts);
-	free(w->leaf_head);
-	free(w->frontier.items);
-	free(w->results);
-	free(w->words_new);
-	free(w->words_old);
-	free(w->sphere);
+	for (int32_t s = 0; s < w->capacity; s++) gt_free(w->keywords[s]);
+	gt_free(w->keywords);
+	gt_free(w->keyword_count);
+	gt_free(w->keyword_capacity);
+	gt_free(w->x);
+	gt_free(w->y);
+	gt_free(w->leaf);
+	gt_free(w->next);
+	gt_free(w->prev);
+	gt_free(w->generation);
+	gt_free(w->object_counts);
+	gt_free(w->leaf_head);
+	gt_free(w->frontier.items);
+	gt_free(w->results);
+	gt_free(w->words_new);
+	gt_free(w->words_old);
+	gt_free(w->sphere);
 	gt_counts_free(&w->keyword_counts);
 	gt_vocab_free(&w->vocabulary);
-	free(w);
+	gt_free(w);
 }
 
 int32_t gtWorld_Keyword(gtWorld* w, const char* word)
@@ -178,7 +179,7 @@ static bool grow_slots(gtWorld* w)
 	int32_t cap = w->capacity ? w->capacity * 2 : 64;
 #define GROW(field) \
 	do { \
-		void* p = realloc(w->field, (size_t)cap * sizeof *w->field); \
+		void* p = gt_realloc(w->field, (size_t)cap * sizeof *w->field); \
 		if (!p) return false; \
 		w->field = p; \
 	} while (0)
@@ -209,10 +210,10 @@ static gtStatus check_keywords(const gtWorld* w, const int32_t* keywords, int co
 static gtStatus reserve_keywords(gtWorld* w, int32_t slot, int count, gtError* err)
 {
 	if (w->keyword_capacity[slot] < count) {
-		int32_t* grown = malloc((size_t)count * sizeof *grown);
+		int32_t* grown = gt_malloc((size_t)count * sizeof *grown);
 		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d keywords", count);
 		if (w->keyword_count[slot] > 0) memcpy(grown, w->keywords[slot], (size_t)w->keyword_count[slot] * sizeof *grown);
-		free(w->keywords[slot]);
+		gt_free(w->keywords[slot]);
 		w->keywords[slot] = grown;
 		w->keyword_capacity[slot] = count;
 	}
@@ -367,9 +368,9 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	int old_count = w->keyword_count[slot];
 	int need = (count > old_count ? count : old_count) + 1;
 	if (w->words_capacity < need) { // scratch grows once, then keyword changes never allocate
-		int32_t* a = realloc(w->words_new, (size_t)need * sizeof *a);
+		int32_t* a = gt_realloc(w->words_new, (size_t)need * sizeof *a);
 		if (a) w->words_new = a;
-		int32_t* b = realloc(w->words_old, (size_t)need * sizeof *b);
+		int32_t* b = gt_realloc(w->words_old, (size_t)need * sizeof *b);
 		if (b) w->words_old = b;
 		if (!a || !b) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		w->words_capacity = need;
@@ -427,9 +428,9 @@ int gtWorld_GetKeywords(const gtWorld* w, gtObjectId id, const int32_t** keyword
 gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 {
 	gtCountTable expect;
-	int32_t* objects = calloc((size_t)w->node_count, sizeof *objects);
+	int32_t* objects = gt_calloc((size_t)w->node_count, sizeof *objects);
 	if (!objects || !gt_counts_init(&expect, w->keyword_counts.size + 16)) {
-		free(objects);
+		gt_free(objects);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory validating");
 	}
 	gtStatus st = GT_OK;
@@ -474,7 +475,7 @@ gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 		}
 	if (!st && listed != live) st = gt_fail(err, GT_ERR_FORMAT, "%d objects listed in leaves, %d live", listed, live);
 	gt_counts_free(&expect);
-	free(objects);
+	gt_free(objects);
 	return st;
 }
 

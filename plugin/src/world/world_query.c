@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "status.h"
-#include "world_internal.h"
+#include "core/alloc.h"
+#include "core/compare.h"
+#include "core/status.h"
+#include "world/world_internal.h"
 
 typedef enum Mode { MODE_NEAREST, MODE_WITHIN, MODE_TOP } Mode;
 
@@ -36,7 +37,7 @@ gtQuery gtQuery_Default(gtVec2 point)
 static bool grow_heap(gtHeap* h)
 {
 	int cap = h->capacity ? h->capacity * 2 : 256;
-	gtHeapItem* items = realloc(h->items, (size_t)cap * sizeof *items);
+	gtHeapItem* items = gt_realloc(h->items, (size_t)cap * sizeof *items);
 	if (!items) return false;
 	h->items = items;
 	h->capacity = cap;
@@ -58,9 +59,9 @@ static gtStatus prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, gtEr
 	if (q->use_region && !(q->region[0] <= q->region[2] && q->region[1] <= q->region[3]))
 		return gt_fail(err, GT_ERR_INVALID_ARG, "region must be x0 <= x1 and y0 <= y1 (no NaN)");
 	if (w->words_capacity < q->keyword_count + 1) {
-		int32_t* a = realloc(w->words_new, (size_t)(q->keyword_count + 1) * sizeof *a);
+		int32_t* a = gt_realloc(w->words_new, (size_t)(q->keyword_count + 1) * sizeof *a);
 		if (a) w->words_new = a;
-		int32_t* b = realloc(w->words_old, (size_t)(q->keyword_count + 1) * sizeof *b);
+		int32_t* b = gt_realloc(w->words_old, (size_t)(q->keyword_count + 1) * sizeof *b);
 		if (b) w->words_old = b;
 		if (!a || !b) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		w->words_capacity = q->keyword_count + 1;
@@ -173,7 +174,7 @@ static bool push_result(gtWorld* w, int32_t* size, double d, int32_t slot)
 {
 	if (*size == w->result_capacity) {
 		int32_t cap = w->result_capacity ? w->result_capacity * 2 : 64;
-		gtHeapItem* grown = realloc(w->results, (size_t)cap * sizeof *grown);
+		gtHeapItem* grown = gt_realloc(w->results, (size_t)cap * sizeof *grown);
 		if (!grown) return false;
 		w->results = grown;
 		w->result_capacity = cap;
@@ -205,7 +206,7 @@ static gtStatus results_begin(gtWorld* w, const gtQuery* q, bool within, Results
 	r->listed = 0;
 	r->bound = within ? q->radius : INFINITY;
 	if (!within && w->result_capacity < r->k) { // the k best fit from the start: no growth mid-query
-		gtHeapItem* grown = realloc(w->results, (size_t)r->k * sizeof *grown);
+		gtHeapItem* grown = gt_realloc(w->results, (size_t)r->k * sizeof *grown);
 		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", r->k);
 		w->results = grown;
 		w->result_capacity = r->k;
@@ -334,7 +335,7 @@ static int by_bound(const void* a, const void* b)
 static bool build_sphere(gtWorld* w)
 {
 	int64_t side = INT64_C(1) << w->height, span = 2 * side - 1;
-	gtSphereOffset* offsets = malloc((size_t)(span * span) * sizeof *offsets);
+	gtSphereOffset* offsets = gt_malloc((size_t)(span * span) * sizeof *offsets);
 	if (!offsets) return false;
 	double sx = w->width / (double)side, sy = w->height_units / (double)side;
 	int64_t n = 0;

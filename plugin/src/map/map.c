@@ -5,8 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "map_internal.h"
-#include "status.h"
+#include "core/alloc.h"
+#include "map/map_internal.h"
+#include "core/status.h"
 
 // Large enough for the biggest accepted map plus its newlines and header.
 #define GT_MAP_MAX_FILE_BYTES ((size_t)GT_MAP_MAX_CELLS + 2u * GT_MAP_MAX_SIDE + 4096u)
@@ -78,14 +79,14 @@ static bool is_free_char(char c)
 
 static gtMap* map_alloc(int width, int height)
 {
-	gtMap* m = calloc(1, sizeof *m);
+	gtMap* m = gt_calloc(1, sizeof *m);
 	if (!m) return NULL;
 	m->width = width;
 	m->height = height;
 	m->stride = width + 2;
-	m->blocked = malloc((size_t)(width + 2) * (size_t)(height + 2));
+	m->blocked = gt_malloc((size_t)(width + 2) * (size_t)(height + 2));
 	if (!m->blocked) {
-		free(m);
+		gt_free(m);
 		return NULL;
 	}
 	memset(m->blocked, 1, (size_t)(width + 2) * (size_t)(height + 2));
@@ -127,7 +128,7 @@ static gtStatus map_finish(gtMap* m, gtError* err)
 		}
 	m->pinch_count = pinch;
 	m->vertex_count = convex;
-	m->vertices = malloc(sizeof *m->vertices * (size_t)(convex > 0 ? convex : 1));
+	m->vertices = gt_malloc(sizeof *m->vertices * (size_t)(convex > 0 ? convex : 1));
 	if (!m->vertices) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d convex vertices", convex);
 	int n = 0;
 	for (int y = 1; y < m->height; y++)
@@ -143,9 +144,9 @@ static gtStatus map_finish(gtMap* m, gtError* err)
 void gtMap_Destroy(gtMap* map)
 {
 	if (!map) return;
-	free(map->blocked);
-	free(map->vertices);
-	free(map);
+	gt_free(map->blocked);
+	gt_free(map->vertices);
+	gt_free(map);
 }
 
 gtStatus gtMap_Parse(const char* text, size_t length, const char* name, gtMap** out, gtError* err)
@@ -250,7 +251,7 @@ gtStatus gtMap_Load(const char* path, gtMap** out, gtError* err)
 		fclose(f);
 		return gt_fail(err, GT_ERR_LIMIT, "%s: %lld bytes is larger than any accepted map", path, size);
 	}
-	char* text = malloc((size_t)size + 1);
+	char* text = gt_malloc((size_t)size + 1);
 	if (!text) {
 		fclose(f);
 		return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory reading %lld bytes", path, size);
@@ -259,11 +260,11 @@ gtStatus gtMap_Load(const char* path, gtMap** out, gtError* err)
 	int read_error = ferror(f);
 	fclose(f);
 	if (read_error || got != (size_t)size) {
-		free(text);
+		gt_free(text);
 		return gt_fail(err, GT_ERR_IO, "%s: read error", path);
 	}
 	gtStatus st = gtMap_Parse(text, got, path, out, err);
-	free(text);
+	gt_free(text);
 	return st;
 }
 

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "gridtree/gt_map.h"
-#include "vis_graph.h"
+#include "gridtree/gt_ehl.h"
+#include "map/vis_graph.h"
 
 // Labels in CSR form: entries of vertex v are [offset[v], offset[v + 1]), sorted by hub rank,
 // each vertex's own entry included; no sentinel (callers stop at the end of the span).
@@ -23,6 +23,14 @@ typedef struct gtHubLabels {
 // Degree order (ties by vertex index), then pruned Dijkstra from every vertex in rank order.
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* graph, gtHubLabels* out, gtError* err);
 void gt_hub_labels_free(gtHubLabels* labels);
+
+// Everything of an EHL build that does not depend on the cell size: the full visibility graph
+// (its undirected edge count in *vg_edges), then the labels. Reports progress through def.
+gtStatus gt_hub_labels_of_map(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* out, int64_t* vg_edges,
+                              gtError* err);
+
+// Calls def's progress callback, if any.
+void gt_ehl_report(const gtEhlDef* def, const char* stage, double fraction);
 
 // Index of v's entry for hub rank `hub`, or -1.
 int64_t gt_hub_labels_find(const gtHubLabels* labels, int v, int32_t hub);

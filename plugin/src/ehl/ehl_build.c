@@ -1,19 +1,22 @@
 // EHL construction (algorithms.md 5.6-5.8): visibility graph, hub labels, the sweep of every
 // vertex, then per cell the via labels with pruning rules P2, P3 and the (cell, hub) bounds.
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "compare.h"
-#include "ehl_internal.h"
-#include "ehl_sweep.h"
-#include "hub_labels.h"
-#include "status.h"
-#include "vis_graph.h"
+#include "core/alloc.h"
+#include "core/compare.h"
+#include "core/platform.h"
+#include "core/task.h"
+#include "ehl/ehl_estimate.h"
+#include "ehl/ehl_layout.h"
+#include "ehl/ehl_sweep.h"
+#include "ehl/hub_labels.h"
+#include "core/status.h"
+#include "map/vis_graph.h"
 
 #define TUPLE_FULL 0x80000000u // a (cell, vertex) tuple: the whole cell sees the vertex
 #define TUPLE_VERTEX 0x7fffffffu
@@ -71,28 +74,9 @@ struct Build {
 	int64_t pairs;
 };
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void report(const Build* b, const char* stage, double fraction)
 {
-	if (b->def->progress) b->def->progress(b->def->progress_user, stage, fraction);
-}
-
-static bool grow(void** items, int64_t* capacity, int64_t needed, size_t size)
-{
-	if (needed <= *capacity) return true;
-	int64_t cap = *capacity ? *capacity : 1024;
-	while (cap < needed) cap *= 2;
-	void* grown = realloc(*items, (size_t)cap * size);
-	if (!grown) return false;
-	*items = grown;
-	*capacity = cap;
-	return true;
+	gt_ehl_report(b->def, stage, fraction);
 }
 
 // ---- stage: sweep every vertex, emit (cell, vertex | full) tuples ---------------------------
@@ -119,7 +103,7 @@ static bool sweep_one(Worker* w, int v)
 		w->ehl_full[cell] += status == GT_UNIT_FULL;
 	}
 	int64_t cap = (int64_t)w->tuple_capacity;
-	if (!grow((void**)&w->tuples, &cap, (int64_t)w->tuple_count + listed, sizeof *w->tuples)) return false;
+	if (!gt_grow((void**)&w->tuples, &cap, (int64_t)w->tuple_count + listed, sizeof *w->tuples, 1024)) return false;
 	w->tuple_capacity = (size_t)cap;
 	for (int i = 0; i < listed; i++) {
 		int32_t cell = w->ehl_list[i];
@@ -161,33 +145,6 @@ static int by_dist(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-float gt_round_down(double v)
-{
-	if (isinf(v)) return INFINITY;
-	float f = (float)v;
-	return (double)f > v ? nextafterf(f, -INFINITY) : f;
-}
-
-void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full)
-{
-	float low = gt_round_down(dist);
-	if (full) low = -low; // -0.0 for a zero distance: the sign survives
-	via->vertex = (uint16_t)vertex;
-	memcpy(via->low, &low, sizeof low);
-}
-
-uint16_t gt_half_round_down(double v)
-{
-	if (isinf(v)) return 0x7C00;
-	if (!(v >= 6.103515625e-05)) return 0; // below the smallest normal half: 0 is a valid bound
-	if (v >= 65504) return 0x7BFF;        // the largest finite half is still a lower bound
-	float f = gt_round_down(v);
-	uint32_t bits;
-	memcpy(&bits, &f, sizeof bits);
-	uint32_t exponent = ((bits >> 23) & 255) - 112, mantissa = (bits >> 13) & 1023; // truncation rounds down
-	return (uint16_t)((exponent << 10) | mantissa);
-}
-
 static bool build_cell(Worker* w, int64_t cell)
 {
 	Build* b = w->build;
@@ -207,9 +164,9 @@ static bool build_cell(Worker* w, int64_t cell)
 			if (!L->useful[k]) continue;
 			if (count == w->cand_capacity) {
 				int64_t cap = w->cand_capacity;
-				if (!grow((void**)&w->cand, &cap, count + 1, sizeof *w->cand)) return false;
+				if (!gt_grow((void**)&w->cand, &cap, count + 1, sizeof *w->cand, 1024)) return false;
 				w->cand_capacity = (int)cap;
-				Candidate* kept = realloc(w->kept, (size_t)cap * sizeof *kept);
+				Candidate* kept = gt_realloc(w->kept, (size_t)cap * sizeof *kept);
 				if (!kept) return false;
 				w->kept = kept;
 			}
@@ -278,9 +235,9 @@ static bool build_cell(Worker* w, int64_t cell)
 
 // ---- parallel driver --------------------------------------------------------------------------
 
-static void* run_worker(void* arg)
+static void run_worker(void* context, int index)
 {
-	Worker* w = arg;
+	Worker* w = (Worker*)context + index;
 	Build* b = w->build;
 	long step = b->item_count / 200 + 1;
 	for (;;) {
@@ -295,7 +252,6 @@ static void* run_worker(void* arg)
 		}
 		if (w->index == 0 && item % step == 0) report(b, b->stage, (double)item / (double)b->item_count);
 	}
-	return NULL;
 }
 
 static gtStatus run_stage(Build* b, Worker* workers, const char* stage, long items, gtError* err)
@@ -304,14 +260,7 @@ static gtStatus run_stage(Build* b, Worker* workers, const char* stage, long ite
 	b->item_count = items;
 	atomic_store(&b->next_item, 0);
 	report(b, stage, 0);
-	pthread_t ids[256];
-	int started = 1;
-	for (int i = 1; i < b->threads; i++) {
-		if (pthread_create(&ids[i], NULL, run_worker, &workers[i]) != 0) break;
-		started = i + 1;
-	}
-	run_worker(&workers[0]);
-	for (int i = 1; i < started; i++) pthread_join(ids[i], NULL);
+	gt_run_tasks(b->def->tasks, run_worker, workers, b->threads);
 	for (int i = 0; i < b->threads; i++)
 		if (workers[i].failed) {
 			if (err) *err = workers[i].err;
@@ -324,67 +273,14 @@ static gtStatus run_stage(Build* b, Worker* workers, const char* stage, long ite
 static void free_worker(Worker* w)
 {
 	gt_sweep_free(&w->sweep);
-	free(w->ehl_stamp);
-	free(w->ehl_full);
-	free(w->ehl_list);
-	free(w->tuples);
-	free(w->hub_head);
-	free(w->hub_list);
-	free(w->cand);
-	free(w->kept);
-}
-
-void gt_ehl_free_arrays(gtEhl* e)
-{
-	if (e->mapping) {
-		gt_ehl_unmap(e);
-	} else {
-		free(e->label_offset);
-		free(e->label_hub);
-		free(e->label_parent);
-		free(e->label_dist);
-		free(e->vertex_of);
-		free(e->cell_begin);
-		free(e->hubs);
-		free(e->vias);
-	}
-}
-
-void gtEhl_Destroy(gtEhl* ehl)
-{
-	if (!ehl) return;
-	gt_ehl_free_arrays(ehl);
-	free(ehl);
-}
-
-int64_t gt_ehl_index_bytes(const gtEhl* e)
-{
-	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 12 +
-	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
-	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias);
-}
-
-gtEhlDef gtEhl_DefaultDef(void)
-{
-	gtEhlDef def = {4, 0, 0, NULL, NULL};
-	return def;
-}
-
-gtEhlStats gtEhl_GetStats(const gtEhl* ehl)
-{
-	return ehl->stats;
-}
-
-double gt_peak_rss_mb(void)
-{
-	FILE* f = fopen("/proc/self/status", "r");
-	if (!f) return 0;
-	char line[256];
-	double mb = 0;
-	while (fgets(line, sizeof line, f))
-		if (strncmp(line, "VmHWM:", 6) == 0) mb = atof(line + 6) / 1024.0;
-	fclose(f);
-	return mb;
+	gt_free(w->ehl_stamp);
+	gt_free(w->ehl_full);
+	gt_free(w->ehl_list);
+	gt_free(w->tuples);
+	gt_free(w->hub_head);
+	gt_free(w->hub_list);
+	gt_free(w->cand);
+	gt_free(w->kept);
 }
 
 // Copies the useful label entries into the index: exact distances for the query, parents for paths.
@@ -393,11 +289,11 @@ static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
 	e->label_count = 0;
 	for (int64_t k = 0; k < L->offset[e->n]; k++) e->label_count += L->useful[k];
 	if (e->label_count >= UINT32_MAX) return gt_fail(err, GT_ERR_LIMIT, "too many hub label entries (%lld)", (long long)e->label_count);
-	e->label_offset = malloc(((size_t)e->n + 1) * sizeof *e->label_offset);
-	e->label_hub = malloc((size_t)(e->label_count + 1) * sizeof *e->label_hub);
-	e->label_parent = malloc((size_t)(e->label_count + 1) * sizeof *e->label_parent);
-	e->label_dist = malloc((size_t)(e->label_count + 1) * sizeof *e->label_dist);
-	e->vertex_of = malloc(((size_t)e->n + 1) * sizeof *e->vertex_of);
+	e->label_offset = gt_malloc(((size_t)e->n + 1) * sizeof *e->label_offset);
+	e->label_hub = gt_malloc((size_t)(e->label_count + 1) * sizeof *e->label_hub);
+	e->label_parent = gt_malloc((size_t)(e->label_count + 1) * sizeof *e->label_parent);
+	e->label_dist = gt_malloc((size_t)(e->label_count + 1) * sizeof *e->label_dist);
+	e->vertex_of = gt_malloc(((size_t)e->n + 1) * sizeof *e->vertex_of);
 	if (!e->label_offset || !e->label_hub || !e->label_parent || !e->label_dist || !e->vertex_of)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
 	uint32_t kept = 0;
@@ -425,11 +321,11 @@ static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 		w->index = i;
 		gtStatus st = gt_sweep_init(&w->sweep, b->map, err);
 		if (st) return st;
-		w->ehl_stamp = calloc((size_t)b->cells, sizeof *w->ehl_stamp);
-		w->ehl_full = malloc((size_t)b->cells * sizeof *w->ehl_full);
-		w->ehl_list = malloc((size_t)b->cells * sizeof *w->ehl_list);
-		w->hub_head = malloc(((size_t)e->n + 1) * sizeof *w->hub_head);
-		w->hub_list = malloc(((size_t)e->n + 1) * sizeof *w->hub_list);
+		w->ehl_stamp = gt_calloc((size_t)b->cells, sizeof *w->ehl_stamp);
+		w->ehl_full = gt_malloc((size_t)b->cells * sizeof *w->ehl_full);
+		w->ehl_list = gt_malloc((size_t)b->cells * sizeof *w->ehl_list);
+		w->hub_head = gt_malloc(((size_t)e->n + 1) * sizeof *w->hub_head);
+		w->hub_list = gt_malloc(((size_t)e->n + 1) * sizeof *w->hub_list);
 		if (!w->ehl_stamp || !w->ehl_full || !w->ehl_list || !w->hub_head || !w->hub_list)
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory for build scratch space");
 		for (int h = 0; h <= e->n; h++) w->hub_head[h] = -1;
@@ -443,23 +339,23 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	int64_t total = 0;
 	for (int i = 0; i < b->threads; i++) total += (int64_t)workers[i].tuple_count;
 	b->pairs = total;
-	b->tuple_begin = calloc((size_t)b->cells + 1, sizeof *b->tuple_begin);
-	b->tuple_vertex = malloc((size_t)(total + 1) * sizeof *b->tuple_vertex);
+	b->tuple_begin = gt_calloc((size_t)b->cells + 1, sizeof *b->tuple_begin);
+	b->tuple_vertex = gt_malloc((size_t)(total + 1) * sizeof *b->tuple_vertex);
 	if (!b->tuple_begin || !b->tuple_vertex) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
 	for (int i = 0; i < b->threads; i++)
 		for (size_t t = 0; t < workers[i].tuple_count; t++) b->tuple_begin[workers[i].tuples[t].cell + 1]++;
 	for (int64_t c = 0; c < b->cells; c++) b->tuple_begin[c + 1] += b->tuple_begin[c];
-	int64_t* fill = malloc(((size_t)b->cells + 1) * sizeof *fill);
+	int64_t* fill = gt_malloc(((size_t)b->cells + 1) * sizeof *fill);
 	if (!fill) return gt_fail(err, GT_ERR_NOMEM, "out of memory grouping cell tuples");
 	memcpy(fill, b->tuple_begin, ((size_t)b->cells + 1) * sizeof *fill);
 	for (int i = 0; i < b->threads; i++) {
 		for (size_t t = 0; t < workers[i].tuple_count; t++)
 			b->tuple_vertex[fill[workers[i].tuples[t].cell]++] = workers[i].tuples[t].vertex_full;
-		free(workers[i].tuples);
+		gt_free(workers[i].tuples);
 		workers[i].tuples = NULL;
 		workers[i].tuple_count = workers[i].tuple_capacity = 0;
 	}
-	free(fill);
+	gt_free(fill);
 	// Vertex order inside a cell decides the order of equal-distance vias: keep it deterministic.
 	for (int64_t c = 0; c < b->cells; c++)
 		qsort(b->tuple_vertex + b->tuple_begin[c], (size_t)(b->tuple_begin[c + 1] - b->tuple_begin[c]),
@@ -472,8 +368,8 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 {
 	gtEhl* e = b->ehl;
 	uint64_t hubs = 0, vias = 0;
-	e->cell_begin = malloc(((size_t)b->cells + 1) * sizeof *e->cell_begin);
-	b->via_start = malloc(((size_t)b->cells + 1) * sizeof *b->via_start);
+	e->cell_begin = gt_malloc(((size_t)b->cells + 1) * sizeof *e->cell_begin);
+	b->via_start = gt_malloc(((size_t)b->cells + 1) * sizeof *b->via_start);
 	if (!e->cell_begin || !b->via_start) return gt_fail(err, GT_ERR_NOMEM, "out of memory for cell offsets");
 	for (int64_t c = 0; c < b->cells; c++) {
 		e->cell_begin[c] = (uint32_t)hubs;
@@ -487,15 +383,15 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 	e->cell_begin[b->cells] = (uint32_t)hubs;
 	e->hub_count = (int64_t)hubs + 1;
 	e->via_count = (int64_t)vias;
-	e->hubs = malloc((size_t)e->hub_count * sizeof *e->hubs);
-	e->vias = malloc((size_t)(vias + 1) * sizeof *e->vias);
+	e->hubs = gt_malloc((size_t)e->hub_count * sizeof *e->hubs);
+	e->vias = gt_malloc((size_t)(vias + 1) * sizeof *e->vias);
 	if (!e->hubs || !e->vias)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)", (unsigned long long)vias,
 		               (double)vias * 8 / 1e6);
 	gtEhlHub last = {(uint32_t)vias, (uint16_t)e->n, 0x7C00};
 	e->hubs[hubs] = last;
-	free(b->cell_hubs);
-	free(b->cell_vias);
+	gt_free(b->cell_hubs);
+	gt_free(b->cell_vias);
 	b->cell_hubs = b->cell_vias = NULL;
 	return GT_OK;
 }
@@ -506,56 +402,18 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	memset(s, 0, sizeof *s);
 	s->cell_vertex_pairs = b->pairs;
 	s->candidate_vias = (int64_t)atomic_load(&b->candidates);
-	s->cell_size = e->g;
-	s->convex_vertices = e->n;
+	gt_ehl_count_stats(e);
 	s->vg_edges = vg_edges;
 	s->label_entries = L->offset[e->n];
-	s->useful_entries = e->label_count; // the index keeps only these
-	s->cells = e->cell_count;
-	s->hub_entries = e->hub_count - 1 - e->cell_count;
-	s->via_labels = e->via_count;
-	for (int64_t i = 0; i < e->via_count; i++) s->full_vias += gt_via_full(&e->vias[i]);
-	s->partial_vias = s->via_labels - s->full_vias;
-	s->index_bytes = gt_ehl_index_bytes(e);
 	s->build_seconds = seconds;
 	s->peak_rss_mb = gt_peak_rss_mb();
-}
-
-// Visibility graph and hub labels: everything that does not depend on the cell size.
-static gtStatus prepare(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels, int64_t* vg_edges,
-                        gtError* err)
-{
-	Build b;
-	memset(&b, 0, sizeof b);
-	b.def = def;
-	gtVisGraph graph;
-	report(&b, "visibility graph", 0);
-	gtStatus st = gt_vis_graph_build(map, threads, false, &graph, err);
-	if (st) return st;
-	*vg_edges = graph.offset[graph.n] / 2;
-	report(&b, "hub labels", 0);
-	st = gt_hub_labels_build(map, &graph, labels, err);
-	gt_vis_graph_free(&graph);
-	return st;
-}
-
-static double available_memory_mb(void)
-{
-	FILE* f = fopen("/proc/meminfo", "r");
-	if (!f) return INFINITY;
-	char line[256];
-	double mb = INFINITY;
-	while (fgets(line, sizeof line, f))
-		if (strncmp(line, "MemAvailable:", 13) == 0) mb = atof(line + 13) / 1024.0;
-	fclose(f);
-	return mb;
 }
 
 static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, const gtHubLabels* labels,
                             int64_t vg_edges, int g, double start, gtEhl** out, gtError* err)
 {
 	*out = NULL;
-	gtEhl* e = calloc(1, sizeof *e);
+	gtEhl* e = gt_calloc(1, sizeof *e);
 	if (!e) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	e->map = map;
 	e->g = g;
@@ -565,7 +423,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	e->vertices = gtMap_Vertices(map, &e->n);
 	if (e->n > GT_EHL_MAX_VERTICES) {
 		int n = e->n;
-		free(e);
+		gt_free(e);
 		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d",
 		               GT_EHL_MAX_VERTICES, n);
 	}
@@ -578,15 +436,15 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.cells = e->cell_count;
 	b.threads = threads;
 	atomic_init(&b.candidates, 0);
-	Worker* workers = calloc((size_t)b.threads, sizeof *workers);
+	Worker* workers = gt_calloc((size_t)b.threads, sizeof *workers);
 	gtStatus st = workers ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	if (!st) st = keep_labels(e, labels, err);
 	if (!st) st = init_workers(&b, workers, err);
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
 	if (!st) st = group_tuples(&b, workers, err);
 	if (!st) {
-		b.cell_hubs = malloc((size_t)b.cells * sizeof *b.cell_hubs);
-		b.cell_vias = malloc((size_t)b.cells * sizeof *b.cell_vias);
+		b.cell_hubs = gt_malloc((size_t)b.cells * sizeof *b.cell_hubs);
+		b.cell_vias = gt_malloc((size_t)b.cells * sizeof *b.cell_vias);
 		if (!b.cell_hubs || !b.cell_vias) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
 	}
 	if (!st) {
@@ -597,7 +455,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 		// Refuse clearly rather than let the system swap or kill us.
 		double needed = 0;
 		for (int64_t c = 0; c < b.cells; c++) needed += (b.cell_hubs[c] + 1.0) * sizeof(gtEhlHub) + b.cell_vias[c] * (double)sizeof(gtEhlViaLabel);
-		double available = available_memory_mb();
+		double available = gt_available_memory_mb();
 		if (needed / 1e6 > available)
 			st = gt_fail(err, GT_ERR_LIMIT,
 			             "the index at cell size %d needs %.0f MB but only %.0f MB of memory are available; use a "
@@ -611,13 +469,13 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	}
 	if (workers)
 		for (int i = 0; i < b.threads; i++) free_worker(&workers[i]);
-	free(workers);
-	free(b.tuple_begin);
-	free(b.tuple_vertex);
-	free(b.cell_hubs);
-	free(b.cell_vias);
-	free(b.via_start);
-	if (!st) fill_stats(e, &b, labels, vg_edges, now_seconds() - start);
+	gt_free(workers);
+	gt_free(b.tuple_begin);
+	gt_free(b.tuple_vertex);
+	gt_free(b.cell_hubs);
+	gt_free(b.cell_vias);
+	gt_free(b.via_start);
+	if (!st) fill_stats(e, &b, labels, vg_edges, gtNowSeconds() - start);
 	if (st) {
 		gtEhl_Destroy(e);
 		return st;
@@ -626,112 +484,29 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	return GT_OK;
 }
 
-// Share of candidate vias that survive P2 and P3, by cell size: conservative (high) values from
-// builds on maps of all four suites (measured 0.21-0.36 at g = 1, 0.59-0.72 at g = 4, 0.78-1 at 16).
-static double survival(int g)
-{
-	return g <= 1 ? 0.45 : g <= 2 ? 0.6 : g <= 4 ? 0.8 : g <= 8 ? 0.95 : 1.0;
-}
-
-// Estimated index bytes for each cell size in `sizes`: sweep a sample of the vertices and count
-// the cells each would be copied into, times its useful labels.
-static gtStatus estimate(const gtMap* map, const gtHubLabels* labels, const int* sizes, int count, int64_t* bytes,
-                         gtError* err)
-{
-	int n;
-	const gtVertex* vert = gtMap_Vertices(map, &n);
-	int width = gtMap_Width(map), height = gtMap_Height(map);
-	int samples = n < 96 ? n : 96;
-	double* candidates = calloc((size_t)count, sizeof *candidates);
-	uint32_t** stamp = calloc((size_t)count, sizeof *stamp);
-	gtSweep sweep;
-	gtStatus st = candidates && stamp ? gt_sweep_init(&sweep, map, err) : gt_fail(err, GT_ERR_NOMEM, "out of memory");
-	for (int k = 0; k < count && !st; k++) {
-		int64_t cells = (int64_t)((width + sizes[k] - 1) / sizes[k]) * ((height + sizes[k] - 1) / sizes[k]);
-		stamp[k] = calloc((size_t)cells, sizeof **stamp);
-		if (!stamp[k]) st = gt_fail(err, GT_ERR_NOMEM, "out of memory estimating the index size");
-	}
-	for (int i = 0; i < samples && !st; i++) {
-		int v = (int)((int64_t)i * n / samples);
-		st = gt_sweep_vertex(&sweep, vert[v], err);
-		int64_t useful = 0;
-		for (int64_t k = labels->offset[v]; k < labels->offset[v + 1]; k++) useful += labels->useful[k];
-		for (int t = 0; t < sweep.touched_count && !st; t++) {
-			int32_t unit = sweep.touched[t];
-			if (!gt_sweep_status(&sweep, unit)) continue;
-			for (int k = 0; k < count; k++) {
-				int g = sizes[k], columns = (width + g - 1) / g;
-				int64_t cell = (int64_t)(unit / width / g) * columns + (unit % width) / g;
-				if (stamp[k][cell] == (uint32_t)i + 1) continue;
-				stamp[k][cell] = (uint32_t)i + 1;
-				candidates[k] += (double)useful;
-			}
-		}
-	}
-	if (!st)
-		for (int k = 0; k < count; k++) {
-			int g = sizes[k];
-			double cells = (double)((width + g - 1) / g) * ((height + g - 1) / g);
-			double cand = samples ? candidates[k] * n / samples : 0;
-			double hubs = 0.15 * cand + cells; // hub entries were under 15% of candidates on every map measured
-			bytes[k] = (int64_t)(cand * survival(g) * 8 + hubs * sizeof(gtEhlHub) + cells * 4 +
-			                     (double)labels->offset[n] * 16 + (n + 1.0) * 8);
-		}
-	if (candidates && stamp) gt_sweep_free(&sweep);
-	if (stamp)
-		for (int k = 0; k < count; k++) free(stamp[k]);
-	free(stamp);
-	free(candidates);
-	return st;
-}
-
-gtStatus gtEhl_EstimateBytes(const gtMap* map, int cell_size, int threads, int64_t* bytes, gtError* err)
-{
-	*bytes = 0;
-	if (cell_size < 1 || cell_size > 4096)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..4096", cell_size);
-	gtEhlDef def = gtEhl_DefaultDef();
-	gtHubLabels labels;
-	int64_t vg_edges;
-	gtStatus st = prepare(map, &def, gt_resolve_threads(threads), &labels, &vg_edges, err);
-	if (st) return st;
-	st = estimate(map, &labels, &cell_size, 1, bytes, err);
-	gt_hub_labels_free(&labels);
-	return st;
-}
-
 gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err)
 {
-	double start = now_seconds();
+	double start = gtNowSeconds();
 	*out = NULL;
 	gtEhlDef defaults = gtEhl_DefaultDef();
 	if (!def) def = &defaults;
-	if (!(def->budget_mb > 0) && (def->cell_size < 1 || def->cell_size > 4096))
-		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..4096", def->cell_size);
+	if (!(def->budget_mb > 0) && (def->cell_size < 1 || def->cell_size > GT_EHL_MAX_CELL_SIZE))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..%d", def->cell_size, GT_EHL_MAX_CELL_SIZE);
 	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
 	if (isnan(def->budget_mb) || def->budget_mb < 0)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "budget must be a positive number of megabytes");
 	int threads = gt_resolve_threads(def->threads);
 	gtHubLabels labels;
 	int64_t vg_edges;
-	gtStatus st = prepare(map, def, threads, &labels, &vg_edges, err);
+	gtStatus st = gt_hub_labels_of_map(map, def, threads, &labels, &vg_edges, err);
 	if (st) return st;
 	if (!(def->budget_mb > 0)) {
 		st = build_cells(map, def, threads, &labels, vg_edges, def->cell_size, start, out, err);
 		gt_hub_labels_free(&labels);
 		return st;
 	}
-	// Budget: powers of two up to the map's larger side; the smallest whose estimate fits wins.
-	int sizes[16], count = 0, side = gtMap_Width(map) > gtMap_Height(map) ? gtMap_Width(map) : gtMap_Height(map);
-	for (int size = 1; count < 13 && (size <= side || count == 0); size *= 2) sizes[count++] = size;
-	int64_t bytes[16];
-	st = estimate(map, &labels, sizes, count, bytes, err);
-	int chosen = -1;
-	for (int k = 0; k < count && !st && chosen < 0; k++)
-		if ((double)bytes[k] <= def->budget_mb * 1e6) chosen = k;
-	if (!st && chosen < 0)
-		st = gt_fail(err, GT_ERR_LIMIT, "no cell size fits %g MB: even cell size %d needs about %.1f MB",
-		             def->budget_mb, sizes[count - 1], (double)bytes[count - 1] / 1e6);
+	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
+	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
 	// The estimate is conservative at small sizes but can fall a little short at large ones: then
 	// the next size is built instead.
 	for (int k = chosen; !st && k < count; k++) {

@@ -1,16 +1,17 @@
 // Visibility graph construction: all pairs tested in parallel, collinear pairs dropped.
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "compare.h"
-#include "geometry.h"
-#include "map_internal.h"
-#include "status.h"
-#include "vis_graph.h"
+#include "core/alloc.h"
+#include "core/compare.h"
+#include "core/platform.h"
+#include "core/task.h"
+#include "map/geometry.h"
+#include "map/map_internal.h"
+#include "core/status.h"
+#include "map/vis_graph.h"
 
 typedef struct EdgeList {
 	int32_t* pairs; // (u, w) with u < w
@@ -25,16 +26,11 @@ typedef struct BuildJob {
 	EdgeList* lists;
 } BuildJob;
 
-typedef struct Worker {
-	BuildJob* job;
-	int index;
-} Worker;
-
 static bool edge_push(EdgeList* list, int32_t u, int32_t w)
 {
 	if (list->count == list->capacity) {
 		size_t cap = list->capacity ? list->capacity * 2 : 4096;
-		int32_t* grown = realloc(list->pairs, cap * 2 * sizeof *grown);
+		int32_t* grown = gt_realloc(list->pairs, cap * 2 * sizeof *grown);
 		if (!grown) return false;
 		list->pairs = grown;
 		list->capacity = cap;
@@ -73,11 +69,10 @@ static bool vertex_between(const gtMap* m, gtVertex u, gtVertex w)
 	return false;
 }
 
-static void* build_worker(void* arg)
+static void build_worker(void* context, int index)
 {
-	Worker* self = arg;
-	BuildJob* job = self->job;
-	EdgeList* list = &job->lists[self->index];
+	BuildJob* job = context;
+	EdgeList* list = &job->lists[index];
 	int n;
 	const gtVertex* v = gtMap_Vertices(job->map, &n);
 	// Vertices are handed out one at a time: early vertices have more partners (u < w).
@@ -90,29 +85,22 @@ static void* build_worker(void* arg)
 			if (!gt_vertices_visible(job->map, v[u], v[w])) continue;
 			if (!edge_push(list, u, w)) {
 				list->failed = true;
-				return NULL;
+				return;
 			}
 		}
 	}
-	return NULL;
-}
-
-int gt_resolve_threads(int requested)
-{
-	if (requested > 0) return requested > 256 ? 256 : requested;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	return cores < 1 ? 1 : cores > 256 ? 256 : (int)cores;
 }
 
 void gt_vis_graph_free(gtVisGraph* g)
 {
-	free(g->offset);
-	free(g->adj);
-	free(g->length);
+	gt_free(g->offset);
+	gt_free(g->adj);
+	gt_free(g->length);
 	memset(g, 0, sizeof *g);
 }
 
-gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVisGraph* out, gtError* err)
+gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int threads, bool taut_only, gtVisGraph* out,
+                            gtError* err)
 {
 	memset(out, 0, sizeof *out);
 	int n;
@@ -124,23 +112,13 @@ gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVis
 	job.map = map;
 	job.taut_only = taut_only;
 	atomic_init(&job.next_vertex, 0);
-	job.lists = calloc((size_t)threads, sizeof *job.lists);
-	Worker* workers = calloc((size_t)threads, sizeof *workers);
-	pthread_t* ids = calloc((size_t)threads, sizeof *ids);
+	job.lists = gt_calloc((size_t)threads, sizeof *job.lists);
 	gtStatus st = GT_OK;
-	if (!job.lists || !workers || !ids) {
+	if (!job.lists) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory starting %d threads", threads);
 		goto done;
 	}
-	int started = 0;
-	for (int i = 0; i < threads; i++) {
-		workers[i].job = &job;
-		workers[i].index = i;
-		if (i > 0 && pthread_create(&ids[i], NULL, build_worker, &workers[i]) != 0) break;
-		started = i + 1;
-	}
-	build_worker(&workers[0]); // the calling thread works too
-	for (int i = 1; i < started; i++) pthread_join(ids[i], NULL);
+	gt_run_tasks(tasks, build_worker, &job, threads);
 
 	size_t total = 0;
 	for (int i = 0; i < threads; i++) {
@@ -151,9 +129,9 @@ gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVis
 		total += job.lists[i].count;
 	}
 	out->n = n;
-	out->offset = calloc((size_t)n + 1, sizeof *out->offset);
-	out->adj = malloc((2 * total + 1) * sizeof *out->adj);
-	out->length = malloc((2 * total + 1) * sizeof *out->length);
+	out->offset = gt_calloc((size_t)n + 1, sizeof *out->offset);
+	out->adj = gt_malloc((2 * total + 1) * sizeof *out->adj);
+	out->length = gt_malloc((2 * total + 1) * sizeof *out->length);
 	if (!out->offset || !out->adj || !out->length) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for %zu visibility edges", total);
 		goto done;
@@ -164,7 +142,7 @@ gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVis
 			out->offset[job.lists[i].pairs[2 * e + 1] + 1]++;
 		}
 	for (int u = 0; u < n; u++) out->offset[u + 1] += out->offset[u];
-	int64_t* fill = malloc(((size_t)n + 1) * sizeof *fill);
+	int64_t* fill = gt_malloc(((size_t)n + 1) * sizeof *fill);
 	if (!fill) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for the visibility graph");
 		goto done;
@@ -176,7 +154,7 @@ gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVis
 			out->adj[fill[a]++] = b;
 			out->adj[fill[b]++] = a;
 		}
-	free(fill);
+	gt_free(fill);
 	for (int u = 0; u < n; u++) {
 		int64_t lo = out->offset[u], hi = out->offset[u + 1];
 		qsort(out->adj + lo, (size_t)(hi - lo), sizeof *out->adj, gt_compare_int32);
@@ -188,10 +166,8 @@ gtStatus gt_vis_graph_build(const gtMap* map, int threads, bool taut_only, gtVis
 
 done:
 	if (job.lists)
-		for (int i = 0; i < threads; i++) free(job.lists[i].pairs);
-	free(job.lists);
-	free(workers);
-	free(ids);
+		for (int i = 0; i < threads; i++) gt_free(job.lists[i].pairs);
+	gt_free(job.lists);
 	if (st) gt_vis_graph_free(out);
 	return st;
 }

@@ -1,7 +1,8 @@
 // Linear probing with backward-shift deletion (no tombstones, so lookups stay short).
 #include <stdlib.h>
 
-#include "count_table.h"
+#include "core/alloc.h"
+#include "world/count_table.h"
 
 static uint64_t key_of(uint32_t node, int32_t keyword)
 {
@@ -20,8 +21,8 @@ bool gt_counts_init(gtCountTable* t, size_t expected)
 {
 	size_t capacity = 1024;
 	while (capacity < expected * 2) capacity *= 2;
-	t->keys = calloc(capacity, sizeof *t->keys);
-	t->counts = malloc(capacity * sizeof *t->counts);
+	t->keys = gt_calloc(capacity, sizeof *t->keys);
+	t->counts = gt_malloc(capacity * sizeof *t->counts);
 	t->capacity = capacity;
 	t->size = 0;
 	return t->keys && t->counts;
@@ -29,8 +30,8 @@ bool gt_counts_init(gtCountTable* t, size_t expected)
 
 void gt_counts_free(gtCountTable* t)
 {
-	free(t->keys);
-	free(t->counts);
+	gt_free(t->keys);
+	gt_free(t->counts);
 	t->keys = NULL;
 	t->counts = NULL;
 	t->capacity = t->size = 0;
@@ -47,11 +48,11 @@ int32_t gt_counts_get(const gtCountTable* t, uint32_t node, int32_t keyword)
 
 static bool grow(gtCountTable* t)
 {
-	gtCountTable bigger = {calloc(t->capacity * 2, sizeof(uint64_t)), malloc(t->capacity * 2 * sizeof(int32_t)),
+	gtCountTable bigger = {gt_calloc(t->capacity * 2, sizeof(uint64_t)), gt_malloc(t->capacity * 2 * sizeof(int32_t)),
 	                       t->capacity * 2, t->size};
 	if (!bigger.keys || !bigger.counts) {
-		free(bigger.keys);
-		free(bigger.counts);
+		gt_free(bigger.keys);
+		gt_free(bigger.counts);
 		return false;
 	}
 	for (size_t i = 0; i < t->capacity; i++) {

@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "heap.h"
-#include "hub_labels.h"
-#include "status.h"
+#include "core/alloc.h"
+#include "core/compare.h"
+#include "core/heap.h"
+#include "ehl/hub_labels.h"
+#include "core/status.h"
 
 typedef struct Entry {
 	int32_t hub, parent, first; // first: vertex next to the hub on the tree path (for P4)
@@ -22,7 +23,7 @@ static bool list_push(EntryList* list, Entry e)
 {
 	if (list->count == list->capacity) {
 		int cap = list->capacity ? list->capacity * 2 : 8;
-		Entry* grown = realloc(list->items, (size_t)cap * sizeof *grown);
+		Entry* grown = gt_realloc(list->items, (size_t)cap * sizeof *grown);
 		if (!grown) return false;
 		list->items = grown;
 		list->capacity = cap;
@@ -39,13 +40,13 @@ static bool tangent_at(gtVertex a, gtVertex b)
 
 void gt_hub_labels_free(gtHubLabels* labels)
 {
-	free(labels->rank_of);
-	free(labels->vertex_of);
-	free(labels->offset);
-	free(labels->hub);
-	free(labels->parent);
-	free(labels->dist);
-	free(labels->useful);
+	gt_free(labels->rank_of);
+	gt_free(labels->vertex_of);
+	gt_free(labels->offset);
+	gt_free(labels->hub);
+	gt_free(labels->parent);
+	gt_free(labels->dist);
+	gt_free(labels->useful);
 	memset(labels, 0, sizeof *labels);
 }
 
@@ -117,22 +118,22 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	int count;
 	const gtVertex* vert = gtMap_Vertices(map, &count);
 	size_t slots = (size_t)n + 1;
-	int64_t* order_key = malloc(slots * sizeof *order_key); // decreasing degree, then vertex index
-	EntryList* lists = calloc(slots, sizeof *lists);
-	double* to_root = malloc(slots * sizeof *to_root); // T: root label distances by hub rank
-	double* dist = malloc(slots * sizeof *dist);
-	int32_t* parent = malloc(slots * sizeof *parent);
-	int32_t* first = malloc(slots * sizeof *first);
-	int32_t* visited = malloc(slots * sizeof *visited);
-	int32_t* labelled = malloc(slots * sizeof *labelled); // this search's labelled vertices, in pop order
-	int32_t* coverage = malloc(slots * sizeof *coverage);
-	int32_t* best_child = malloc(slots * sizeof *best_child);
-	int32_t* path = malloc(slots * sizeof *path);
-	bool* processed = calloc(slots, sizeof *processed);
-	gtHeap heap = {malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)};
+	int64_t* order_key = gt_malloc(slots * sizeof *order_key); // decreasing degree, then vertex index
+	EntryList* lists = gt_calloc(slots, sizeof *lists);
+	double* to_root = gt_malloc(slots * sizeof *to_root); // T: root label distances by hub rank
+	double* dist = gt_malloc(slots * sizeof *dist);
+	int32_t* parent = gt_malloc(slots * sizeof *parent);
+	int32_t* first = gt_malloc(slots * sizeof *first);
+	int32_t* visited = gt_malloc(slots * sizeof *visited);
+	int32_t* labelled = gt_malloc(slots * sizeof *labelled); // this search's labelled vertices, in pop order
+	int32_t* coverage = gt_malloc(slots * sizeof *coverage);
+	int32_t* best_child = gt_malloc(slots * sizeof *best_child);
+	int32_t* path = gt_malloc(slots * sizeof *path);
+	bool* processed = gt_calloc(slots, sizeof *processed);
+	gtHeap heap = {gt_malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)};
 	out->n = n;
-	out->rank_of = malloc(slots * sizeof *out->rank_of);
-	out->vertex_of = malloc(slots * sizeof *out->vertex_of);
+	out->rank_of = gt_malloc(slots * sizeof *out->rank_of);
+	out->vertex_of = gt_malloc(slots * sizeof *out->vertex_of);
 	gtStatus st = GT_OK;
 	if (!order_key || !lists || !to_root || !dist || !parent || !first || !visited || !labelled || !coverage || !best_child || !path || !processed || !heap.items || !out->rank_of ||
 	    !out->vertex_of) {
@@ -195,7 +196,7 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	}
 
 	int64_t total = 0;
-	out->offset = malloc(slots * sizeof *out->offset);
+	out->offset = gt_malloc(slots * sizeof *out->offset);
 	if (!out->offset) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
 		goto done;
@@ -206,10 +207,10 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	}
 	out->offset[n] = total;
 	size_t m = (size_t)total + 1;
-	out->hub = malloc(m * sizeof *out->hub);
-	out->parent = malloc(m * sizeof *out->parent);
-	out->dist = malloc(m * sizeof *out->dist);
-	out->useful = malloc(m * sizeof *out->useful);
+	out->hub = gt_malloc(m * sizeof *out->hub);
+	out->parent = gt_malloc(m * sizeof *out->parent);
+	out->dist = gt_malloc(m * sizeof *out->dist);
+	out->useful = gt_malloc(m * sizeof *out->useful);
 	if (!out->hub || !out->parent || !out->dist || !out->useful) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
 		goto done;
@@ -229,20 +230,39 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 
 done:
 	if (lists)
-		for (int v = 0; v < n; v++) free(lists[v].items);
-	free(lists);
-	free(order_key);
-	free(to_root);
-	free(dist);
-	free(parent);
-	free(first);
-	free(visited);
-	free(labelled);
-	free(coverage);
-	free(best_child);
-	free(path);
-	free(processed);
-	free(heap.items);
+		for (int v = 0; v < n; v++) gt_free(lists[v].items);
+	gt_free(lists);
+	gt_free(order_key);
+	gt_free(to_root);
+	gt_free(dist);
+	gt_free(parent);
+	gt_free(first);
+	gt_free(visited);
+	gt_free(labelled);
+	gt_free(coverage);
+	gt_free(best_child);
+	gt_free(path);
+	gt_free(processed);
+	gt_free(heap.items);
 	if (st) gt_hub_labels_free(out);
+	return st;
+}
+
+void gt_ehl_report(const gtEhlDef* def, const char* stage, double fraction)
+{
+	if (def->progress) def->progress(def->progress_user, stage, fraction);
+}
+
+gtStatus gt_hub_labels_of_map(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* out, int64_t* vg_edges,
+                              gtError* err)
+{
+	gtVisGraph graph;
+	gt_ehl_report(def, "visibility graph", 0);
+	gtStatus st = gt_vis_graph_build(map, def->tasks, threads, false, &graph, err);
+	if (st) return st;
+	*vg_edges = graph.offset[graph.n] / 2;
+	gt_ehl_report(def, "hub labels", 0);
+	st = gt_hub_labels_build(map, &graph, out, err);
+	gt_vis_graph_free(&graph);
 	return st;
 }

@@ -2,9 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ehl_sweep.h"
-#include "map_internal.h"
-#include "status.h"
+#include "core/alloc.h"
+#include "ehl/ehl_sweep.h"
+#include "map/map_internal.h"
+#include "core/status.h"
 
 enum { FLAG_ANY = 1, FLAG_DIAG = 2, FLAG_FULL_ONE = 4, FLAG_FULL_MASK = 12 };
 
@@ -177,7 +178,7 @@ static bool remove_range(Octant* o, Frac a, Frac b, bool open)
 		gtSlopeInterval* grown[2];
 		for (int i = 0; i < 2; i++) {
 			gtSlopeInterval* mine = i == 0 ? o->L.items : o->spare.items;
-			grown[i] = realloc(mine, (size_t)cap * sizeof **grown);
+			grown[i] = gt_realloc(mine, (size_t)cap * sizeof **grown);
 			if (!grown[i]) {
 				if (i == 1) o->L.items = grown[0];
 				s->slopes[0] = o->L.items;
@@ -262,11 +263,11 @@ gtStatus gt_sweep_init(gtSweep* sweep, const gtMap* map, gtError* err)
 	memset(sweep, 0, sizeof *sweep);
 	size_t cells = (size_t)map->width * (size_t)map->height;
 	sweep->map = map;
-	sweep->cell_stamp = calloc(cells, sizeof *sweep->cell_stamp);
-	sweep->cell_flags = malloc(cells);
-	sweep->touched = malloc(cells * sizeof *sweep->touched);
+	sweep->cell_stamp = gt_calloc(cells, sizeof *sweep->cell_stamp);
+	sweep->cell_flags = gt_malloc(cells);
+	sweep->touched = gt_malloc(cells * sizeof *sweep->touched);
 	sweep->slope_capacity = 64; // grows when a slope set needs more intervals
-	for (int i = 0; i < 2; i++) sweep->slopes[i] = malloc((size_t)sweep->slope_capacity * sizeof(gtSlopeInterval));
+	for (int i = 0; i < 2; i++) sweep->slopes[i] = gt_malloc((size_t)sweep->slope_capacity * sizeof(gtSlopeInterval));
 	if (!sweep->cell_stamp || !sweep->cell_flags || !sweep->touched || !sweep->slopes[0] || !sweep->slopes[1]) {
 		gt_sweep_free(sweep);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the visibility sweep (%zu cells)", cells);
@@ -276,11 +277,11 @@ gtStatus gt_sweep_init(gtSweep* sweep, const gtMap* map, gtError* err)
 
 void gt_sweep_free(gtSweep* sweep)
 {
-	free(sweep->cell_stamp);
-	free(sweep->cell_flags);
-	free(sweep->touched);
-	free(sweep->slopes[0]);
-	free(sweep->slopes[1]);
+	gt_free(sweep->cell_stamp);
+	gt_free(sweep->cell_flags);
+	gt_free(sweep->touched);
+	gt_free(sweep->slopes[0]);
+	gt_free(sweep->slopes[1]);
 	memset(sweep, 0, sizeof *sweep);
 }
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "gridtree/gt_base.h"
-#include "status.h"
+#include "core/status.h"
 
 const char* gtVersionString(void)
 {

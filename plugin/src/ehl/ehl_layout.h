@@ -1,4 +1,4 @@
-// EHL index layout shared by build, query and file code. Internal.
+// EHL index layout shared by build, query and file code (docs/algorithms.md 5.9). Internal.
 #ifndef GRIDTREE_EHL_INTERNAL_H
 #define GRIDTREE_EHL_INTERNAL_H
 
@@ -94,8 +94,11 @@ static inline int64_t gt_ehl_cell_of(const gtEhl* e, gtVec2 p)
 	return (int64_t)j * e->columns + i;
 }
 
+// Frees the arrays (or unmaps a loaded file); gtEhl_Destroy also frees the struct.
 void gt_ehl_free_arrays(gtEhl* e);
-void gt_ehl_unmap(gtEhl* e);
+
+// Fills the stats that follow from the arrays (counts, FULL vias, bytes); the builder adds the rest.
+void gt_ehl_count_stats(gtEhl* e);
 
 // Index of v's label entry for hub rank `hub`, or -1.
 int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub);
@@ -104,8 +107,4 @@ int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub);
 float gt_round_down(double v);
 int64_t gt_ehl_index_bytes(const gtEhl* e);
 
-
-
-// Process peak resident memory in MB (Linux /proc; 0 elsewhere).
-double gt_peak_rss_mb(void);
 #endif

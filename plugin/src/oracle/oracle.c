@@ -2,11 +2,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "geometry.h"
+#include "core/alloc.h"
+#include "map/geometry.h"
 #include "gridtree/gt_oracle.h"
-#include "heap.h"
-#include "status.h"
-#include "vis_graph.h"
+#include "core/heap.h"
+#include "core/status.h"
+#include "map/vis_graph.h"
 
 struct gtOracle {
 	const gtMap* map;
@@ -22,22 +23,22 @@ struct gtOracle {
 gtStatus gtOracle_Create(const gtMap* map, int threads, gtOracle** out, gtError* err)
 {
 	*out = NULL;
-	gtOracle* o = calloc(1, sizeof *o);
+	gtOracle* o = gt_calloc(1, sizeof *o);
 	if (!o) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle");
 	o->map = map;
-	gtStatus st = gt_vis_graph_build(map, threads, false, &o->graph, err);
+	gtStatus st = gt_vis_graph_build(map, NULL, threads, false, &o->graph, err);
 	if (st) {
-		free(o);
+		gt_free(o);
 		return st;
 	}
 	int n = o->graph.n;
 	o->vertices = gtMap_Vertices(map, &n);
 	size_t slots = (size_t)n + 1;
-	o->dist = malloc(slots * sizeof *o->dist);
-	o->to_target = malloc(slots * sizeof *o->to_target);
-	o->parent = malloc(slots * sizeof *o->parent);
+	o->dist = gt_malloc(slots * sizeof *o->dist);
+	o->to_target = gt_malloc(slots * sizeof *o->to_target);
+	o->parent = gt_malloc(slots * sizeof *o->parent);
 	o->heap.capacity = (int)((size_t)n + (size_t)o->graph.offset[n] + 1);
-	o->heap.items = malloc((size_t)o->heap.capacity * sizeof *o->heap.items);
+	o->heap.items = gt_malloc((size_t)o->heap.capacity * sizeof *o->heap.items);
 	if (!o->dist || !o->to_target || !o->parent || !o->heap.items) {
 		gtOracle_Destroy(o);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle's scratch space");
@@ -50,11 +51,11 @@ void gtOracle_Destroy(gtOracle* oracle)
 {
 	if (!oracle) return;
 	gt_vis_graph_free(&oracle->graph);
-	free(oracle->dist);
-	free(oracle->to_target);
-	free(oracle->parent);
-	free(oracle->heap.items);
-	free(oracle);
+	gt_free(oracle->dist);
+	gt_free(oracle->to_target);
+	gt_free(oracle->parent);
+	gt_free(oracle->heap.items);
+	gt_free(oracle);
 }
 
 int64_t gtOracle_EdgeCount(const gtOracle* oracle)

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "gridtree/gt_scenario.h"
-#include "status.h"
+#include "core/status.h"
 
 #define GT_SCEN_MAX_LINE 4096
 #define GT_SCEN_MAX_ENTRIES (1 << 24)
@@ -20,8 +21,8 @@ struct gtScenario {
 void gtScenario_Destroy(gtScenario* scenario)
 {
 	if (!scenario) return;
-	free(scenario->entries);
-	free(scenario);
+	gt_free(scenario->entries);
+	gt_free(scenario);
 }
 
 const gtScenarioEntry* gtScenario_Entries(const gtScenario* scenario, int* count)
@@ -59,7 +60,7 @@ static gtStatus add_entry(gtScenario* sc, const gtScenarioEntry* e)
 	if (sc->count == sc->capacity) {
 		if (sc->capacity >= GT_SCEN_MAX_ENTRIES) return GT_ERR_LIMIT;
 		int cap = sc->capacity ? sc->capacity * 2 : 256;
-		gtScenarioEntry* grown = realloc(sc->entries, (size_t)cap * sizeof *grown);
+		gtScenarioEntry* grown = gt_realloc(sc->entries, (size_t)cap * sizeof *grown);
 		if (!grown) return GT_ERR_NOMEM;
 		sc->entries = grown;
 		sc->capacity = cap;
@@ -73,7 +74,7 @@ gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
 	*out = NULL;
 	FILE* f = fopen(path, "rb");
 	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	gtScenario* sc = calloc(1, sizeof *sc);
+	gtScenario* sc = gt_calloc(1, sizeof *sc);
 	if (!sc) {
 		fclose(f);
 		return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory", path);

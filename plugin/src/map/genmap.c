@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "gridtree/gt_genmap.h"
-#include "status.h"
+#include "core/status.h"
 
 // Retries for sizes where a style sometimes leaves too little connected floor (tiny caves).
 #define GT_GENMAP_ATTEMPTS 256
@@ -184,13 +185,13 @@ static gtStatus gen_rooms(Grid* g, Rng* rng, gtError* err)
 	int nx = imax(1, (g->w + 10) / 15), ny = imax(1, (g->h + 10) / 15);
 	int count = nx * ny;
 	int links_max = (nx - 1) * ny + nx * (ny - 1);
-	int* bounds = malloc(sizeof *bounds * (size_t)(2 * (nx + ny)));
-	int* node_of = malloc(sizeof *node_of * (size_t)count);
-	int* parent = malloc(sizeof *parent * (size_t)count);
-	Node* nodes = malloc(sizeof *nodes * (size_t)count);
-	Link* links = malloc(sizeof *links * (size_t)imax(links_max, 1));
+	int* bounds = gt_malloc(sizeof *bounds * (size_t)(2 * (nx + ny)));
+	int* node_of = gt_malloc(sizeof *node_of * (size_t)count);
+	int* parent = gt_malloc(sizeof *parent * (size_t)count);
+	Node* nodes = gt_malloc(sizeof *nodes * (size_t)count);
+	Link* links = gt_malloc(sizeof *links * (size_t)imax(links_max, 1));
 	if (!bounds || !node_of || !parent || !nodes || !links) {
-		free(bounds), free(node_of), free(parent), free(nodes), free(links);
+		gt_free(bounds), gt_free(node_of), gt_free(parent), gt_free(nodes), gt_free(links);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d rooms of a %dx%d map", count, g->w, g->h);
 	}
 	Axis ax = {bounds, bounds + nx}, ay = {bounds + 2 * nx, bounds + 2 * nx + ny};
@@ -276,7 +277,7 @@ static gtStatus gen_rooms(Grid* g, Rng* rng, gtError* err)
 		carve_link(g, rng, &nodes[a], &nodes[b], l->vertical, lo, hi);
 	}
 
-	free(bounds), free(node_of), free(parent), free(nodes), free(links);
+	gt_free(bounds), gt_free(node_of), gt_free(parent), gt_free(nodes), gt_free(links);
 	return GT_OK;
 }
 
@@ -291,11 +292,11 @@ static gtStatus gen_rooms(Grid* g, Rng* rng, gtError* err)
 static gtStatus gen_caves(Grid* g, Rng* rng, gtError* err)
 {
 	int w = g->w, h = g->h;
-	unsigned char* next = malloc((size_t)w * (size_t)h);
+	unsigned char* next = gt_malloc((size_t)w * (size_t)h);
 	// Walls among the three cells of each column around the current row; one column of margin.
-	int* col = malloc(sizeof *col * (size_t)(w + 2));
+	int* col = gt_malloc(sizeof *col * (size_t)(w + 2));
 	if (!next || !col) {
-		free(next), free(col);
+		gt_free(next), gt_free(col);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a %dx%d cave", w, h);
 	}
 
@@ -316,7 +317,7 @@ static gtStatus gen_caves(Grid* g, Rng* rng, gtError* err)
 		next = t;
 	}
 
-	free(next), free(col);
+	gt_free(next), gt_free(col);
 	return GT_OK;
 }
 
@@ -441,7 +442,7 @@ static bool stack_push(Stack* s, uint32_t v)
 {
 	if (s->size == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 4096;
-		uint32_t* items = realloc(s->items, sizeof *items * cap);
+		uint32_t* items = gt_realloc(s->items, sizeof *items * cap);
 		if (!items) return false;
 		s->items = items;
 		s->cap = cap;
@@ -484,13 +485,13 @@ static int64_t keep_largest(Grid* g)
 		if (g->c[i] != CELL_FREE) continue;
 		int64_t size = flood(g, &s, (uint32_t)i, CELL_FREE, CELL_SEEN);
 		if (size < 0) {
-			free(s.items);
+			gt_free(s.items);
 			return -1;
 		}
 		if (size > best) best = size, best_seed = (uint32_t)i;
 	}
 	if (best > 0 && flood(g, &s, best_seed, CELL_SEEN, CELL_BEST) < 0) best = -1;
-	free(s.items);
+	gt_free(s.items);
 	for (size_t i = 0; i < n; i++) g->c[i] = g->c[i] != CELL_BEST;
 	return best;
 }
@@ -531,7 +532,7 @@ gtStatus gtMap_Generate(gtMapStyle style, int width, int height, uint64_t seed, 
 		return gt_fail(err, GT_ERR_INVALID_ARG, "map height %d is outside %d..%d", height, GT_GENMAP_MIN_SIDE,
 		               GT_GENMAP_MAX_SIDE);
 
-	Grid g = {malloc((size_t)width * (size_t)height), width, height};
+	Grid g = {gt_malloc((size_t)width * (size_t)height), width, height};
 	if (!g.c) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a %dx%d map", width, height);
 	Rng rng = {seed};
 	int64_t cells = (int64_t)width * height;
@@ -541,22 +542,22 @@ gtStatus gtMap_Generate(gtMapStyle style, int width, int height, uint64_t seed, 
 		            : style == GT_STYLE_CAVES ? gen_caves(&g, &rng, err)
 		                                      : gen_arena(&g, &rng, err);
 		if (st) {
-			free(g.c);
+			gt_free(g.c);
 			return st;
 		}
 		block_border(&g);
 		int64_t kept = keep_largest(&g);
 		if (kept < 0) {
-			free(g.c);
+			gt_free(g.c);
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory labelling the regions of a %dx%d map", width, height);
 		}
 		if (kept * 4 >= cells) {
 			st = gtMap_FromCells(width, height, g.c, out, err);
-			free(g.c);
+			gt_free(g.c);
 			return st;
 		}
 	}
-	free(g.c);
+	gt_free(g.c);
 	return gt_fail(err, GT_ERR_INVALID_ARG,
 	               "no connected %s map of %dx%d with a quarter of its cells free could be made in %d attempts; "
 	               "try a larger size",

@@ -1,0 +1,64 @@
+// POSIX and Linux specifics in one place; every probe degrades to a neutral answer elsewhere.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/platform.h"
+#include "gridtree/gt_base.h"
+
+double gtNowSeconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int gt_resolve_threads(int requested)
+{
+	if (requested > 0) return requested > GT_MAX_THREADS ? GT_MAX_THREADS : requested;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	return cores < 1 ? 1 : cores > GT_MAX_THREADS ? GT_MAX_THREADS : (int)cores;
+}
+
+// The value of a "Key: N kB" line of a /proc file, in MB; `fallback` when absent.
+static double proc_kb_field(const char* path, const char* key, double fallback)
+{
+	FILE* f = fopen(path, "r");
+	if (!f) return fallback;
+	char line[256];
+	size_t key_length = strlen(key);
+	double mb = fallback;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, key, key_length) == 0) mb = atof(line + key_length) / 1024.0;
+	fclose(f);
+	return mb;
+}
+
+double gt_peak_rss_mb(void)
+{
+	return proc_kb_field("/proc/self/status", "VmHWM:", 0);
+}
+
+double gt_available_memory_mb(void)
+{
+	return proc_kb_field("/proc/meminfo", "MemAvailable:", INFINITY);
+}
+
+void* gt_map_file(int fd, size_t bytes)
+{
+	int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+	flags |= MAP_POPULATE;
+#endif
+	void* mapping = mmap(NULL, bytes, PROT_READ, flags, fd, 0);
+	return mapping == MAP_FAILED ? NULL : mapping;
+}
+
+void gt_unmap_file(void* mapping, size_t bytes)
+{
+	if (mapping) munmap(mapping, bytes);
+}

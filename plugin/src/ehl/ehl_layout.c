@@ -1,0 +1,127 @@
+// The in-memory index: its number encodings, lifetime, statistics and inspection. Both the builder
+// and the loader produce this layout; a program that only loads an index links this, not the builder.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/platform.h"
+#include "ehl/ehl_layout.h"
+
+float gt_round_down(double v)
+{
+	if (isinf(v)) return INFINITY;
+	float f = (float)v;
+	return (double)f > v ? nextafterf(f, -INFINITY) : f;
+}
+
+void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full)
+{
+	float low = gt_round_down(dist);
+	if (full) low = -low; // -0.0 for a zero distance: the sign survives
+	via->vertex = (uint16_t)vertex;
+	memcpy(via->low, &low, sizeof low);
+}
+
+uint16_t gt_half_round_down(double v)
+{
+	if (isinf(v)) return 0x7C00;
+	if (!(v >= 6.103515625e-05)) return 0; // below the smallest normal half: 0 is a valid bound
+	if (v >= 65504) return 0x7BFF;        // the largest finite half is still a lower bound
+	float f = gt_round_down(v);
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	uint32_t exponent = ((bits >> 23) & 255) - 112, mantissa = (bits >> 13) & 1023; // truncation rounds down
+	return (uint16_t)((exponent << 10) | mantissa);
+}
+
+void gt_ehl_free_arrays(gtEhl* e)
+{
+	if (e->mapping) {
+		gt_unmap_file(e->mapping, e->mapping_bytes);
+	} else {
+		gt_free(e->label_offset);
+		gt_free(e->label_hub);
+		gt_free(e->label_parent);
+		gt_free(e->label_dist);
+		gt_free(e->vertex_of);
+		gt_free(e->cell_begin);
+		gt_free(e->hubs);
+		gt_free(e->vias);
+	}
+}
+
+void gtEhl_Destroy(gtEhl* ehl)
+{
+	if (!ehl) return;
+	gt_ehl_free_arrays(ehl);
+	gt_free(ehl);
+}
+
+int64_t gt_ehl_index_bytes(const gtEhl* e)
+{
+	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 12 +
+	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
+	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias);
+}
+
+gtEhlDef gtEhl_DefaultDef(void)
+{
+	gtEhlDef def = {4, 0, 0, NULL, NULL, NULL};
+	return def;
+}
+
+gtEhlStats gtEhl_GetStats(const gtEhl* ehl)
+{
+	return ehl->stats;
+}
+
+int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub)
+{
+	uint32_t lo = e->label_offset[v], hi = e->label_offset[v + 1];
+	while (lo < hi) { // entries are sorted by hub rank
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (e->label_hub[mid] < hub) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < e->label_offset[v + 1] && e->label_hub[lo] == hub ? (int64_t)lo : -1;
+}
+
+void gtEhl_GridSize(const gtEhl* ehl, int* columns, int* rows)
+{
+	*columns = ehl->columns;
+	*rows = ehl->rows;
+}
+
+int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t capacity)
+{
+	if (cell < 0 || cell >= ehl->cell_count) return -1;
+	int64_t count = 0;
+	for (uint32_t i = ehl->cell_begin[cell]; ehl->hubs[i].hub != ehl->n; i++)
+		for (uint32_t k = ehl->hubs[i].via_begin; k < ehl->hubs[i + 1].via_begin; k++, count++) {
+			if (count >= capacity) continue;
+			gtEhlVia* out = &vias[count];
+			out->vertex = ehl->vias[k].vertex;
+			out->hub_rank = ehl->hubs[i].hub;
+			int64_t entry = gt_ehl_label_entry(ehl, out->vertex, out->hub_rank);
+			out->hub_distance = entry >= 0 ? ehl->label_dist[entry] : INFINITY;
+			out->lower_bound = gt_hub_lower_bound(&ehl->hubs[i]);
+			out->full = gt_via_full(&ehl->vias[k]);
+		}
+	return count;
+}
+
+void gt_ehl_count_stats(gtEhl* e)
+{
+	gtEhlStats* s = &e->stats;
+	s->cell_size = e->g;
+	s->convex_vertices = e->n;
+	s->useful_entries = e->label_count; // the index keeps only these
+	s->cells = e->cell_count;
+	s->hub_entries = e->hub_count - 1 - e->cell_count;
+	s->via_labels = e->via_count;
+	s->full_vias = 0;
+	for (int64_t i = 0; i < e->via_count; i++) s->full_vias += gt_via_full(&e->vias[i]);
+	s->partial_vias = s->via_labels - s->full_vias;
+	s->index_bytes = gt_ehl_index_bytes(e);
+}
