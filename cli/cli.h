@@ -27,22 +27,19 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
 
 // Loads a map, printing "gridtree: message" on failure.
 gtMap* cli_load_map(const char* path);
-double cli_now_seconds(void);
 
-// The distance method chosen by --method oracle|ehl and --ehl FILE (which implies ehl).
-typedef struct CliSolver {
+// The map and its navigation backend, from --method auto|ehl|oracle|euclid, --ehl FILE and --threads.
+typedef struct CliNav {
 	gtMap* map;
-	gtOracle* oracle;
-	gtEhl* ehl;
-	gtEhlQuery* query;
+	gtNav* nav;
+	gtNavQuery* query;
 	int capacity; // points a path can have
-} CliSolver;
+} CliNav;
 
-// Loads the map and the method; prints the problem and returns false on failure.
-bool cli_solver_open(CliSolver* s, const CliArgs* args, const char* command, const char* map_path);
-gtStatus cli_solver_distance(CliSolver* s, gtVec2 a, gtVec2 b, double* d, gtError* err);
-gtStatus cli_solver_path(CliSolver* s, gtVec2 a, gtVec2 b, gtVec2* points, int* count, double* d, gtError* err);
-void cli_solver_close(CliSolver* s);
+// Loads the map and the backend; `need_index` demands --ehl. Prints the problem and returns
+// CLI_USAGE or CLI_FAILED on failure, CLI_OK otherwise.
+int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char* map_path, bool need_index);
+void cli_nav_close(CliNav* s);
 
 // Subcommands: each returns an exit code.
 int cmd_info(int argc, char** argv);

@@ -92,10 +92,3 @@ gtMap* cli_load_map(const char* path)
 	}
 	return map;
 }
-
-double cli_now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}

@@ -38,8 +38,8 @@ int cmd_ehl_build(int argc, char** argv)
 	CliArgs args;
 	long cell, threads;
 	if (!cli_parse(argc, argv, "ehl-build", "cell budget threads o", &args) ||
-	    !cli_int_option(&args, "ehl-build", "cell", 4, 1, 4096, &cell) ||
-	    !cli_int_option(&args, "ehl-build", "threads", 0, 0, 256, &threads))
+	    !cli_int_option(&args, "ehl-build", "cell", 4, 1, GT_EHL_MAX_CELL_SIZE, &cell) ||
+	    !cli_int_option(&args, "ehl-build", "threads", 0, 0, GT_MAX_THREADS, &threads))
 		return CLI_USAGE;
 	const char* output = cli_option(&args, "o", NULL);
 	const char* budget_text = cli_option(&args, "budget", NULL);

@@ -7,7 +7,7 @@ int cmd_info(int argc, char** argv)
 {
 	CliArgs args;
 	long threads;
-	if (!cli_parse(argc, argv, "info", "threads", &args) || !cli_int_option(&args, "info", "threads", 0, 0, 256, &threads))
+	if (!cli_parse(argc, argv, "info", "threads", &args) || !cli_int_option(&args, "info", "threads", 0, 0, GT_MAX_THREADS, &threads))
 		return CLI_USAGE;
 	if (args.positional_count != 1) {
 		fprintf(stderr, "usage: gridtree info MAP [--threads N]\n");
@@ -17,7 +17,7 @@ int cmd_info(int argc, char** argv)
 	if (!map) return CLI_FAILED;
 	int vertices;
 	gtMap_Vertices(map, &vertices);
-	double start = cli_now_seconds();
+	double start = gtNowSeconds();
 	gtOracle* oracle;
 	gtError err;
 	if (gtOracle_Create(map, (int)threads, &oracle, &err)) {
@@ -25,7 +25,7 @@ int cmd_info(int argc, char** argv)
 		gtMap_Destroy(map);
 		return CLI_FAILED;
 	}
-	double seconds = cli_now_seconds() - start;
+	double seconds = gtNowSeconds() - start;
 	printf("width %d\n", gtMap_Width(map));
 	printf("height %d\n", gtMap_Height(map));
 	printf("free_cells %" PRId64 "\n", gtMap_FreeCells(map));

@@ -35,7 +35,7 @@ static bool id_reserve(IdMap* m, int id, int slot)
 
 static int slot_of(gtObjectId id)
 {
-	return (int)(id & 0xffffffffu) - 1;
+	return gtObjectId_Slot(id);
 }
 
 static bool add_object(gtWorld* w, IdMap* ids, const WlObject* o, const char* where)
@@ -77,10 +77,8 @@ static gtQuery make_query(gtWorld* w, const WlQuery* q, int32_t* words)
 }
 
 typedef struct Setup {
+	CliNav nav;
 	gtMap* map;
-	gtEhl* ehl;
-	gtEhlQuery* ehl_query;
-	gtOracle* oracle;
 	gtWorld* world;
 	gtDistance distance;
 } Setup;
@@ -88,43 +86,30 @@ typedef struct Setup {
 static void teardown(Setup* s)
 {
 	gtWorld_Destroy(s->world);
-	gtEhlQuery_Destroy(s->ehl_query);
-	gtEhl_Destroy(s->ehl);
-	gtOracle_Destroy(s->oracle);
-	gtMap_Destroy(s->map);
+	cli_nav_close(&s->nav);
 }
 
-// Map, distance module (EHL from --ehl, else the oracle) and an empty world with --leaf.
-static bool setup(Setup* s, const CliArgs* args, const char* command, bool need_ehl)
+// Map, navigation backend (the index from --ehl, else the oracle) and an empty world with --leaf.
+// Returns an exit code: CLI_OK, CLI_USAGE or CLI_FAILED.
+static int setup(Setup* s, const CliArgs* args, const char* command, bool need_index)
 {
 	memset(s, 0, sizeof *s);
 	long leaf;
-	if (!cli_int_option(args, command, "leaf", 16, 1, 65536, &leaf)) return false;
-	s->map = cli_load_map(args->positional[0]);
-	if (!s->map) return false;
+	if (!cli_int_option(args, command, "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf)) return CLI_USAGE;
+	int opened = cli_nav_open(&s->nav, args, command, args->positional[0], need_index);
+	if (opened) return opened;
+	s->map = s->nav.map;
 	gtError err;
-	const char* ehl = cli_option(args, "ehl", NULL);
-	gtStatus st = GT_OK;
-	if (ehl) {
-		st = gtEhl_Load(s->map, ehl, &s->ehl, &err);
-		if (!st) st = gtEhlQuery_Create(s->ehl, &s->ehl_query, &err);
-		s->distance = gtDistance_Ehl(s->ehl_query);
-	} else if (need_ehl) {
-		snprintf(err.message, sizeof err.message, "%s needs --ehl FILE (build one with 'gridtree ehl-build')", command);
-		st = GT_ERR_INVALID_ARG;
-	} else {
-		st = gtOracle_Create(s->map, 0, &s->oracle, &err);
-		s->distance = gtDistance_Oracle(s->oracle);
-	}
+	gtStatus st = gtNavQuery_WorldDistance(s->nav.query, &s->distance, &err);
 	gtWorldDef def = gtWorld_DefaultDef();
 	def.leaf_size = (int)leaf;
 	if (!st) st = gtWorld_Create(s->map, &def, &s->world, &err);
 	if (st) {
 		fprintf(stderr, "gridtree %s: %s\n", command, err.message);
 		teardown(s);
-		return false;
+		return CLI_FAILED;
 	}
-	return true;
+	return CLI_OK;
 }
 
 int cmd_knn(int argc, char** argv)
@@ -138,7 +123,8 @@ int cmd_knn(int argc, char** argv)
 		return CLI_USAGE;
 	}
 	Setup s;
-	if (!setup(&s, &args, "knn", false)) return CLI_FAILED;
+	int opened = setup(&s, &args, "knn", false);
+	if (opened) return opened;
 	int object_count, query_count;
 	WlObject* objects = wl_read_all(objects_path, 0, &object_count);
 	WlQuery* queries = objects ? wl_read_all(queries_path, 3, &query_count) : NULL;
@@ -234,7 +220,8 @@ int cmd_bench_knn(int argc, char** argv)
 		return CLI_USAGE;
 	}
 	Setup s;
-	if (!setup(&s, &args, "bench-knn", true)) return CLI_FAILED;
+	int opened = setup(&s, &args, "bench-knn", true);
+	if (opened) return opened;
 	char path[4096];
 	int object_count = 0, update_count = 0, query_count = 0;
 	snprintf(path, sizeof path, "%s/objects.txt", dir);
@@ -267,7 +254,7 @@ int cmd_bench_knn(int argc, char** argv)
 	gtError err;
 	for (int t = 0; t < timestamps && status == CLI_OK; t++) {
 		// Inserts and deletes one by one, then every move of the timestamp in one bulk call.
-		double start = cli_now_seconds();
+		double start = gtNowSeconds();
 		int moves = 0;
 		for (; u < update_count && updates[u].t == t && status == CLI_OK; u++) {
 			const WlUpdate* up = &updates[u];
@@ -283,7 +270,7 @@ int cmd_bench_knn(int argc, char** argv)
 			}
 		}
 		if (status == CLI_OK && gtWorld_MoveMany(s.world, move_ids, move_points, moves, &err)) status = CLI_FAILED;
-		if (t > 0) update_seconds += cli_now_seconds() - start;
+		if (t > 0) update_seconds += gtNowSeconds() - start;
 		if (status != CLI_OK) {
 			fprintf(stderr, "gridtree bench-knn: timestamp %d: %s\n", t, err.message);
 			break;
@@ -293,9 +280,9 @@ int cmd_bench_knn(int argc, char** argv)
 			gtQuery q = make_query(s.world, &queries[qi], words);
 			int count;
 			gtQueryStats stats;
-			double q_start = cli_now_seconds();
+			double q_start = gtNowSeconds();
 			gtStatus st = gtWorld_Nearest(s.world, &q, s.distance, found, dist, most_k, &count, &stats, &err);
-			query_seconds += cli_now_seconds() - q_start;
+			query_seconds += gtNowSeconds() - q_start;
 			if (st && st != GT_ERR_INVALID_POINT) {
 				fprintf(stderr, "gridtree bench-knn: query %d: %s\n", qi + 1, err.message);
 				status = CLI_FAILED;
@@ -327,14 +314,14 @@ int cmd_bench_knn(int argc, char** argv)
 		int32_t words[WL_MAX_WORDS];
 		gtQuery q = make_query(s.world, &queries[i], words);
 		int a, b;
-		double t0 = cli_now_seconds();
+		double t0 = gtNowSeconds();
 		gtStatus st = gtWorld_NearestEuclid(s.world, &q, found, dist, most_k, &a, NULL, &err);
-		double t1 = cli_now_seconds();
+		double t1 = gtNowSeconds();
 		memcpy(expect, dist, (size_t)a * sizeof *dist);
 		st = st ? st : gtWorld_Nearest(s.world, &q, gtDistance_Euclid(), found, dist, most_k, &b, NULL, &err);
-		double t2 = cli_now_seconds();
+		double t2 = gtNowSeconds();
 		int c = st ? 0 : linear_knn(s.world, &ids, &q, gtDistance_Euclid(), scan_out, scratch);
-		double t3 = cli_now_seconds();
+		double t3 = gtNowSeconds();
 		if (st == GT_ERR_INVALID_POINT) continue;
 		if (st) {
 			fprintf(stderr, "gridtree bench-knn: straight-line query %d: %s\n", i + 1, err.message);

@@ -38,8 +38,9 @@ static int run_queries(int argc, char** argv, const char* command, bool want_pat
 		fprintf(stderr, "usage: gridtree %s MAP [--method oracle|ehl] [--ehl FILE] < queries\n", command);
 		return CLI_USAGE;
 	}
-	CliSolver solver;
-	if (!cli_solver_open(&solver, &args, command, args.positional[0])) return CLI_FAILED;
+	CliNav solver;
+	int opened = cli_nav_open(&solver, &args, command, args.positional[0], false);
+	if (opened) return opened;
 	gtVec2* points = malloc((size_t)solver.capacity * sizeof *points);
 	int status = points ? CLI_OK : CLI_FAILED;
 	char line[MAX_LINE];
@@ -59,8 +60,8 @@ static int run_queries(int argc, char** argv, const char* command, bool want_pat
 		}
 		double d;
 		int count = 0;
-		gtStatus st = want_path ? cli_solver_path(&solver, s, t, points, &count, &d, &err)
-		                        : cli_solver_distance(&solver, s, t, &d, &err);
+		gtStatus st = want_path ? gtNav_Path(solver.query, s, t, points, solver.capacity, &count, &d, &err)
+		                        : gtNav_Distance(solver.query, s, t, &d, &err);
 		if (st == GT_ERR_INVALID_POINT) {
 			puts("invalid");
 		} else if (st) {
@@ -80,7 +81,7 @@ static int run_queries(int argc, char** argv, const char* command, bool want_pat
 		status = CLI_FAILED;
 	}
 	free(points);
-	cli_solver_close(&solver);
+	cli_nav_close(&solver);
 	return status;
 }
 

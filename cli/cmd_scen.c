@@ -23,10 +23,11 @@ int cmd_scen(int argc, char** argv)
 		fprintf(stderr, "gridtree: %s\n", err.message);
 		return CLI_FAILED;
 	}
-	CliSolver solver;
-	if (!cli_solver_open(&solver, &args, "scen", args.positional[0])) {
+	CliNav solver;
+	int opened = cli_nav_open(&solver, &args, "scen", args.positional[0], false);
+	if (opened) {
 		gtScenario_Destroy(scen);
-		return CLI_FAILED;
+		return opened;
 	}
 	gtVec2* points = malloc((size_t)solver.capacity * sizeof *points);
 	int count;
@@ -43,17 +44,17 @@ int cmd_scen(int argc, char** argv)
 	double best = INFINITY;
 	for (long pass = 0; pass < repeat && status == CLI_OK; pass++) {
 		over = unreachable = invalid = 0;
-		double start = cli_now_seconds();
+		double start = gtNowSeconds();
 		for (int i = 0; i < count; i++) {
 			double d;
 			int n;
-			gtStatus st = with_path ? cli_solver_path(&solver, e[i].start, e[i].goal, points, &n, &d, &err)
-			                        : cli_solver_distance(&solver, e[i].start, e[i].goal, &d, &err);
+			gtStatus st = with_path ? gtNav_Path(solver.query, e[i].start, e[i].goal, points, solver.capacity, &n, &d, &err)
+			                        : gtNav_Distance(solver.query, e[i].start, e[i].goal, &d, &err);
 			if (st) invalid++;
 			else if (isinf(d)) unreachable++;
 			else if (d > e[i].octile + e[i].octile_slack) over++;
 		}
-		double seconds = cli_now_seconds() - start;
+		double seconds = gtNowSeconds() - start;
 		if (seconds < best) best = seconds;
 	}
 	double seconds = best;
@@ -65,7 +66,7 @@ int cmd_scen(int argc, char** argv)
 		printf("mean_us %.3f\n", count ? seconds * 1e6 / count : 0.0);
 	}
 	free(points);
-	cli_solver_close(&solver);
+	cli_nav_close(&solver);
 	gtScenario_Destroy(scen);
 	return status;
 }

@@ -30,6 +30,14 @@ fails_with() {
 	[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -q -F -- "$text" "$tmp/ferr" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/ferr"
 }
 
+# A usage error: exit code 2 and the message.
+usage_error() {
+	local text=$1
+	shift
+	"$@" >"$tmp/fout" 2>"$tmp/ferr"
+	[ $? -eq 2 ] && grep -q -F -- "$text" "$tmp/ferr"
+}
+
 cat >"$tmp/block.map" <<'MAP'
 type octile
 height 4
@@ -79,6 +87,8 @@ check "unreachable" unreachable
 check "malformed query line" fails_with "stdin:2: expected four numbers" bash -c "printf '0 0 1 1\n0 0 1\n' | '$GT' dist '$tmp/block.map'"
 check "trailing garbage" fails_with "stdin:1:" bash -c "echo '0 0 1 1 x' | '$GT' path '$tmp/block.map'"
 check "unknown method" fails_with "unknown --method 'astar'" "$GT" dist "$tmp/block.map" --method astar
+check "unknown method is a usage error" usage_error "unknown --method 'bogus'" "$GT" dist "$tmp/block.map" --method bogus
+check "knn leaf 0 is a usage error" usage_error "--leaf" "$GT" knn "$tmp/block.map" --leaf 0 --objects "$tmp/none" --queries "$tmp/none"
 check "ehl method needs a file" fails_with "--method ehl needs --ehl FILE" "$GT" dist "$tmp/block.map" --method ehl
 check "unknown option" fails_with "unknown option '--bogus'" "$GT" info "$tmp/block.map" --bogus 1
 check "unknown command" fails_with "unknown command 'frobnicate'" "$GT" frobnicate

@@ -328,19 +328,25 @@ static void test_random_sessions_path(void** state)
 	if (gtMap_Load("assets/maps/small.map", &m, &err)) fail_msg("%s", err.message);
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = 2;
-	gtEhl* ehl;
-	gtEhlQuery* q;
-	gtOracle* oracle;
-	assert_int_equal(gtEhl_Build(m, &def, &ehl, &err), GT_OK);
-	assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
-	assert_int_equal(gtOracle_Create(m, 1, &oracle, &err), GT_OK);
+	gtNav *nav, *oracle_nav;
+	gtNavQuery *q, *oracle;
+	gtNavDef oracle_def = gtNav_DefaultDef();
+	oracle_def.method = GT_NAV_ORACLE;
+	oracle_def.threads = 1;
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_int_equal(gtNav_Method(nav), GT_NAV_EHL);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	assert_int_equal(gtNav_Create(m, &oracle_def, &oracle_nav, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(oracle_nav, &oracle, &err), GT_OK);
 	int nonempty = 0;
-	run_session(m, 4, gtDistance_Ehl(q), 1200, 11, &nonempty);
-	run_session(m, 16, gtDistance_Oracle(oracle), 600, 12, &nonempty);
+	run_session(m, 4, test_world_distance(q), 1200, 11, &nonempty);
+	run_session(m, 16, test_world_distance(oracle), 600, 12, &nonempty);
 	assert_true(nonempty > 150);
-	gtOracle_Destroy(oracle);
-	gtEhlQuery_Destroy(q);
-	gtEhl_Destroy(ehl);
+	gtNavQuery_Destroy(oracle);
+	gtNav_Destroy(oracle_nav);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
 	gtMap_Destroy(m);
 }
 
@@ -350,17 +356,18 @@ static void real_map_sessions(const char* suite, const char* name, const int* le
 	gtMap* m = test_load_shared_map(suite, name);
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = 8;
-	gtEhl* ehl;
-	gtEhlQuery* q;
+	gtNav* nav;
+	gtNavQuery* q;
 	gtError err;
-	assert_int_equal(gtEhl_Build(m, &def, &ehl, &err), GT_OK);
-	assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
 	int nonempty = 0;
-	for (int i = 0; i < count; i++) run_session(m, leaves[i], gtDistance_Ehl(q), steps, (uint64_t)(100 + leaves[i]), &nonempty);
+	for (int i = 0; i < count; i++) run_session(m, leaves[i], test_world_distance(q), steps, (uint64_t)(100 + leaves[i]), &nonempty);
 	printf("note: %s/%s: Grid Tree equals the linear scan at %d leaf sizes\n", suite, name, count);
 	assert_true(nonempty > steps / 25);
-	gtEhlQuery_Destroy(q);
-	gtEhl_Destroy(ehl);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
 	gtMap_Destroy(m);
 }
 

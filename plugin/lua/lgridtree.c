@@ -43,9 +43,9 @@ static void lua_setiuservalue_compat(lua_State* L, int index)
 
 typedef struct LMap {
 	gtMap* map;
-	gtEhl* ehl;
-	gtEhlQuery* query;
-	gtOracle* oracle; /* built on first use when there is no index */
+	gtNav* nav;         /* the index when there is one, else the oracle (built on first use) */
+	gtNavQuery* query;
+	gtVec2* path;       /* scratch for map:path, gtNav_PathCapacity points */
 	int worlds;       /* open worlds using this map: it is freed only after the last one */
 	int closed;
 } LMap;
@@ -65,11 +65,11 @@ typedef struct LWorld {
 static void map_release(LMap* m)
 {
 	if (!m->closed || m->worlds > 0 || !m->map) return;
-	gtEhlQuery_Destroy(m->query);
-	gtEhl_Destroy(m->ehl);
-	gtOracle_Destroy(m->oracle);
+	gtNavQuery_Destroy(m->query);
+	gtNav_Destroy(m->nav);
+	free(m->path);
 	gtMap_Destroy(m->map);
-	m->query = NULL, m->ehl = NULL, m->oracle = NULL, m->map = NULL;
+	m->query = NULL, m->nav = NULL, m->path = NULL, m->map = NULL;
 }
 
 static LMap* check_map(lua_State* L, int i)
@@ -173,6 +173,11 @@ static int gridtree_load_map(lua_State* L)
 	luaL_setmetatable(L, MAP_TYPE);
 	gtError err;
 	if (gtMap_Load(path, &m->map, &err)) return fail(L, err.message);
+	if (gtNav_Create(m->map, NULL, &m->nav, &err) || gtNavQuery_Create(m->nav, &m->query, &err)) {
+		m->closed = 1;
+		map_release(m);
+		return luaL_error(L, "gridtree: %s", err.message);
+	}
 	m->closed = 0;
 	return 1;
 }
@@ -234,14 +239,6 @@ static void progress_hook(void* user, const char* stage, double fraction)
 	}
 }
 
-static void set_index(LMap* m, gtEhl* ehl)
-{
-	gtEhlQuery_Destroy(m->query);
-	gtEhl_Destroy(m->ehl);
-	m->ehl = ehl;
-	m->query = NULL;
-}
-
 static int map_build_index(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
@@ -255,14 +252,14 @@ static int map_build_index(lua_State* L)
 			const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
 			if (strcmp(key, "cell") == 0) {
 				lua_Integer g = luaL_checkinteger(L, -1);
-				if (g < 1 || g > 4096) luaL_argerror(L, 2, "cell must be an integer from 1 to 4096");
+				if (g < 1 || g > GT_EHL_MAX_CELL_SIZE) luaL_argerror(L, 2, "cell must be an integer from 1 to 4096");
 				def.cell_size = (int)g;
 			} else if (strcmp(key, "budget") == 0) {
 				def.budget_mb = luaL_checknumber(L, -1);
 				if (!(def.budget_mb > 0)) luaL_argerror(L, 2, "budget must be a positive number of megabytes");
 			} else if (strcmp(key, "threads") == 0) {
 				lua_Integer t = luaL_checkinteger(L, -1);
-				if (t < 0 || t > 256) luaL_argerror(L, 2, "threads must be from 0 to 256");
+				if (t < 0 || t > GT_MAX_THREADS) luaL_argerror(L, 2, "threads must be from 0 to 256");
 				def.threads = (int)t;
 			} else if (strcmp(key, "progress") == 0) {
 				luaL_checktype(L, -1, LUA_TFUNCTION);
@@ -281,12 +278,12 @@ static int map_build_index(lua_State* L)
 	gtEhl* ehl;
 	gtError err;
 	gtStatus st = gtEhl_Build(m->map, &def, &ehl, &err);
-	if (progress.failed) {
+	if (progress.failed) { /* the map keeps the index it had */
 		if (!st) gtEhl_Destroy(ehl);
 		return luaL_error(L, "gridtree: progress callback failed: %s", progress.message);
 	}
+	if (!st) st = gtNav_SetIndex(m->nav, ehl, &err);
 	if (st) return fail(L, err.message);
-	set_index(m, ehl);
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -295,10 +292,8 @@ static int map_load_index(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
 	const char* path = luaL_checkstring(L, 2);
-	gtEhl* ehl;
 	gtError err;
-	if (gtEhl_Load(m->map, path, &ehl, &err)) return fail(L, err.message);
-	set_index(m, ehl);
+	if (gtNav_LoadIndex(m->nav, path, &err)) return fail(L, err.message);
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -307,9 +302,9 @@ static int map_save_index(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
 	const char* path = luaL_checkstring(L, 2);
-	if (!m->ehl) return luaL_error(L, "map has no index (call build_index or load_index first)");
+	if (!gtNav_Index(m->nav)) return luaL_error(L, "map has no index (call build_index or load_index first)");
 	gtError err;
-	if (gtEhl_Save(m->ehl, path, &err)) return fail(L, err.message);
+	if (gtNav_SaveIndex(m->nav, path, &err)) return fail(L, err.message);
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -338,16 +333,14 @@ static int map_visible(lua_State* L)
 	return 1;
 }
 
-/* The distance module of a map: its EHL index, else the exact oracle (built on first use). */
+/* The distance function a world's queries use: the navigation backend's (an error only when it
+ * cannot start, e.g. out of memory building the oracle). */
 static gtDistance map_distance_module(lua_State* L, LMap* m)
 {
+	gtDistance d;
 	gtError err;
-	if (m->ehl) {
-		if (!m->query && gtEhlQuery_Create(m->ehl, &m->query, &err)) luaL_error(L, "gridtree: %s", err.message);
-		return gtDistance_Ehl(m->query);
-	}
-	if (!m->oracle && gtOracle_Create(m->map, 0, &m->oracle, &err)) luaL_error(L, "gridtree: %s", err.message);
-	return gtDistance_Oracle(m->oracle);
+	if (gtNavQuery_WorldDistance(m->query, &d, &err)) luaL_error(L, "gridtree: %s", err.message);
+	return d;
 }
 
 static int map_distance(lua_State* L)
@@ -357,8 +350,10 @@ static int map_distance(lua_State* L)
 	gtPointCheck ca = gtMap_CheckPoint(m->map, a), cb = gtMap_CheckPoint(m->map, b);
 	if (ca != GT_POINT_VALID) return fail(L, gtPointCheckName(ca));
 	if (cb != GT_POINT_VALID) return fail(L, gtPointCheckName(cb));
-	gtDistance d = map_distance_module(L, m);
-	lua_pushnumber(L, d.fcn(d.context, a, b));                 /* math.huge when unreachable */
+	double d;
+	gtError err;
+	if (gtNav_Distance(m->query, a, b, &d, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	lua_pushnumber(L, d);                                      /* math.huge when unreachable */
 	return 1;
 }
 
@@ -366,20 +361,14 @@ static int map_path(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
 	gtVec2 a = {check_coord(L, 2), check_coord(L, 3)}, b = {check_coord(L, 4), check_coord(L, 5)};
-	map_distance_module(L, m);
-	int vertices;
-	gtMap_Vertices(m->map, &vertices);
-	gtVec2* points = malloc(((size_t)vertices + 2) * sizeof *points);
-	if (!points) return luaL_error(L, "gridtree: out of memory");
+	int capacity = gtNav_PathCapacity(m->nav);
+	if (!m->path && !(m->path = malloc((size_t)capacity * sizeof *m->path))) return luaL_error(L, "gridtree: out of memory");
+	gtVec2* points = m->path;
 	int count;
 	double d;
 	gtError err;
-	gtStatus st = m->ehl ? gtEhl_Path(m->query, a, b, points, vertices + 2, &count, &d, &err)
-	                     : gtOracle_Path(m->oracle, a, b, points, vertices + 2, &count, &d, &err);
-	if (st) {
-		free(points);
-		return fail(L, err.message);
-	}
+	gtStatus st = gtNav_Path(m->query, a, b, points, capacity, &count, &d, &err);
+	if (st) return fail(L, err.message);
 	lua_createtable(L, 2 * count, 0);                          /* path */
 	for (int i = 0; i < count; i++) {
 		lua_pushnumber(L, points[i].x);
@@ -387,7 +376,6 @@ static int map_path(lua_State* L)
 		lua_pushnumber(L, points[i].y);
 		lua_rawseti(L, -2, 2 * i + 2);
 	}
-	free(points);
 	lua_pushnumber(L, d);                                      /* path, length */
 	return 2;
 }
@@ -404,7 +392,7 @@ static int map_tostring(lua_State* L)
 {
 	LMap* m = luaL_checkudata(L, 1, MAP_TYPE);
 	if (m->closed || !m->map) lua_pushstring(L, "gridtree.Map (closed)");
-	else lua_pushfstring(L, "gridtree.Map %dx%d%s", gtMap_Width(m->map), gtMap_Height(m->map), m->ehl ? " (indexed)" : "");
+	else lua_pushfstring(L, "gridtree.Map %dx%d%s", gtMap_Width(m->map), gtMap_Height(m->map), gtNav_Index(m->nav) ? " (indexed)" : "");
 	return 1;
 }
 

@@ -228,3 +228,11 @@ void test_check_path(gtOracle* oracle, const gtMap* map, gtVec2 s, gtVec2 t, dou
 	}
 	test_free(pts);
 }
+
+gtDistance test_world_distance(gtNavQuery* query)
+{
+	gtDistance d;
+	gtError err;
+	if (gtNavQuery_WorldDistance(query, &d, &err)) fail_msg("%s", err.message);
+	return d;
+}

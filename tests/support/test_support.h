@@ -43,6 +43,9 @@ gtMap* test_random_map(TestRng* rng, int w, int h, int blocked_percent);
 // cell on a 1/64 grid (kind chosen at random).
 gtVec2 test_random_point(const gtMap* map, TestRng* rng);
 
+// The world distance of a navigation query; fails the test when the backend cannot start.
+gtDistance test_world_distance(gtNavQuery* query);
+
 // Independent visibility test in exact integer arithmetic, for maps up to 64x64 and coordinates
 // on the 2^-40 grid: checks every blocked cell, every edge between two blocked cells and every
 // pinch point against the segment.

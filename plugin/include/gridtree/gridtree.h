@@ -9,6 +9,8 @@
 #include "gt_oracle.h"
 #include "gt_scenario.h"
 #include "gt_world.h"
+#include "gt_nav.h"
+#include "gt_random.h"
 #include "gt_genmap.h"
 
 #endif

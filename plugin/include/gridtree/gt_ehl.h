@@ -7,6 +7,10 @@
 
 #include "gt_map.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// An immutable index; safe to share between threads. Keeps a pointer to the map, which must
 /// outlive it.
 typedef struct gtEhl gtEhl;
@@ -100,5 +104,9 @@ typedef struct gtEhlVia {
 /// Copies up to `capacity` vias of `cell` (grouped by increasing hub rank) and returns how many
 /// the cell has; -1 for a cell outside the grid.
 int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

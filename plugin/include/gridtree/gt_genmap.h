@@ -5,6 +5,10 @@
 
 #include "gt_map.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum gtMapStyle {
 	GT_STYLE_ROOMS, ///< rectangular rooms joined by corridors and doors
 	GT_STYLE_CAVES, ///< cellular-automaton caves
@@ -22,5 +26,9 @@ gtStatus gtMapStyle_Parse(const char* name, gtMapStyle* style, gtError* err);
 /// one connected free region (4-connected through cell edges; every other free cell is filled),
 /// a blocked one-cell border, and at least a quarter of its cells free.
 gtStatus gtMap_Generate(gtMapStyle style, int width, int height, uint64_t seed, gtMap** out, gtError* err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include "gt_base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// An immutable grid map. Safe to share between threads once loaded.
 typedef struct gtMap gtMap;
 
@@ -82,5 +86,9 @@ int gtMap_PinchCount(const gtMap* map);
 /// exception is coordinates below 1e-150 in magnitude, where products underflow.
 /// Returns false when either endpoint is not a valid point.
 bool gtMap_Visible(const gtMap* map, gtVec2 a, gtVec2 b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

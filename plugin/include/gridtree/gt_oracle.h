@@ -7,6 +7,10 @@
 
 #include "gt_map.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Owns the visibility graph and one query's scratch space: one query at a time per oracle
 /// (create one oracle per thread to query in parallel). Keeps a pointer to the map, which must
 /// outlive it.
@@ -33,5 +37,9 @@ gtStatus gtOracle_Distance(gtOracle* oracle, gtVec2 s, gtVec2 t, double* distanc
 /// is smaller, with `*count` set to the size needed. `distance` may be NULL.
 gtStatus gtOracle_Path(gtOracle* oracle, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
                        double* distance, gtError* err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

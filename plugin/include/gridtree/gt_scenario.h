@@ -6,6 +6,10 @@
 
 #include "gt_base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct gtScenarioEntry {
 	int bucket;
 	int map_width, map_height;
@@ -22,5 +26,9 @@ gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err);
 void gtScenario_Destroy(gtScenario* scenario);
 
 const gtScenarioEntry* gtScenario_Entries(const gtScenario* scenario, int* count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,5 +1,5 @@
 /// @file gt_world.h
-/// A world of moving, keyword-tagged objects indexed by a Grid Tree (algorithms.md 6): a fixed
+/// A world of moving, keyword-tagged objects indexed by a Grid Tree (docs/algorithms.md 6): a fixed
 /// quadtree over the map whose leaves form a uniform grid. Moving an object inside its leaf costs
 /// O(1); every node keeps exact per-keyword object counts so queries skip whole subtrees that
 /// cannot match. Queries take any distance function (EHL, the oracle, straight-line).
@@ -8,12 +8,28 @@
 
 #include <stdbool.h>
 
-#include "gt_ehl.h"
-#include "gt_oracle.h"
+#include "gt_map.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /// Object handle: slot and generation packed in 64 bits (a removed object's id stays invalid
 /// forever, even when its slot is reused). 0 is never a valid id.
 typedef uint64_t gtObjectId;
+
+/// The storage slot of an id (0-based; slots are reused after removal, so a slot alone does not
+/// name an object), -1 for the null id. Handy as an index into per-object arrays of the game's own.
+static inline int32_t gtObjectId_Slot(gtObjectId id)
+{
+	return (int32_t)(id & 0xffffffffu) - 1;
+}
+
+/// The generation of an id: odd while the object lives; the slot's next object gets a new one.
+static inline uint32_t gtObjectId_Generation(gtObjectId id)
+{
+	return (uint32_t)(id >> 32);
+}
 
 typedef struct gtWorld gtWorld;
 
@@ -69,8 +85,7 @@ typedef struct gtDistance {
 	void* context;
 } gtDistance;
 
-gtDistance gtDistance_Ehl(gtEhlQuery* query);
-gtDistance gtDistance_Oracle(gtOracle* oracle);
+/// Straight-line distance. Path distances come from a navigation query: gtNavQuery_WorldDistance.
 gtDistance gtDistance_Euclid(void);
 
 /// What a traversal did with a tree node (for debug drawing): see gtQuery.trace.
@@ -135,5 +150,9 @@ gtStatus gtWorld_NearestEuclid(gtWorld* world, const gtQuery* query, gtObjectId*
                                int* count, gtQueryStats* stats, gtError* err);
 gtStatus gtWorld_WithinEuclid(gtWorld* world, const gtQuery* query, gtObjectId* ids, double* distances, int capacity,
                               int* count, gtQueryStats* stats, gtError* err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

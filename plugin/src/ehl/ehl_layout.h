@@ -94,6 +94,11 @@ static inline int64_t gt_ehl_cell_of(const gtEhl* e, gtVec2 p)
 	return (int64_t)j * e->columns + i;
 }
 
+static inline const gtMap* gt_ehl_map(const gtEhl* e)
+{
+	return e->map;
+}
+
 // Frees the arrays (or unmaps a loaded file); gtEhl_Destroy also frees the struct.
 void gt_ehl_free_arrays(gtEhl* e);
 

@@ -16,12 +16,12 @@ gtWorldDef gtWorld_DefaultDef(void)
 
 static uint32_t slot_of(gtObjectId id)
 {
-	return (uint32_t)(id & 0xffffffffu) - 1;
+	return (uint32_t)gtObjectId_Slot(id);
 }
 
 static uint32_t generation_of(gtObjectId id)
 {
-	return (uint32_t)(id >> 32);
+	return gtObjectId_Generation(id);
 }
 
 bool gtWorld_IsValid(const gtWorld* w, gtObjectId id)
@@ -425,91 +425,13 @@ int gtWorld_GetKeywords(const gtWorld* w, gtObjectId id, const int32_t** keyword
 
 // ---- validation -----------------------------------------------------------------------------------
 
-gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
-{
-	gtCountTable expect;
-	int32_t* objects = gt_calloc((size_t)w->node_count, sizeof *objects);
-	if (!objects || !gt_counts_init(&expect, w->keyword_counts.size + 16)) {
-		gt_free(objects);
-		return gt_fail(err, GT_ERR_NOMEM, "out of memory validating");
-	}
-	gtStatus st = GT_OK;
-	int live = 0;
-	for (int32_t s = 0; s < w->capacity && !st; s++) {
-		if (!(w->generation[s] & 1)) continue;
-		live++;
-		if (w->leaf[s] != leaf_of_point(w, w->x[s], w->y[s]))
-			st = gt_fail(err, GT_ERR_FORMAT, "object slot %d is in leaf %d, its position belongs to leaf %d", s, w->leaf[s],
-			             leaf_of_point(w, w->x[s], w->y[s]));
-		for (int i = 1; i < w->keyword_count[s] && !st; i++)
-			if (w->keywords[s][i] <= w->keywords[s][i - 1]) st = gt_fail(err, GT_ERR_FORMAT, "slot %d keywords unsorted", s);
-		int64_t node = gt_level_offset(w->height) + w->leaf[s];
-		for (int level = w->height; level >= 0 && !st; level--) {
-			objects[node]++;
-			for (int i = 0; i < w->keyword_count[s]; i++)
-				if (!gt_counts_add(&expect, (uint32_t)node, w->keywords[s][i], +1)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			if (level > 0) node = gt_parent(level, node);
-		}
-	}
-	if (!st && live != w->live) st = gt_fail(err, GT_ERR_FORMAT, "%d live objects, counter says %d", live, w->live);
-	for (int64_t n = 0; n < w->node_count && !st; n++)
-		if (objects[n] != w->object_counts[n])
-			st = gt_fail(err, GT_ERR_FORMAT, "node %lld holds %d objects, counter says %d", (long long)n, objects[n], w->object_counts[n]);
-	if (!st && expect.size != w->keyword_counts.size)
-		st = gt_fail(err, GT_ERR_FORMAT, "%zu (node, keyword) counts expected, %zu kept", expect.size, w->keyword_counts.size);
-	for (size_t i = 0; i < expect.capacity && !st; i++) {
-		if (!expect.keys[i]) continue;
-		uint64_t key = expect.keys[i] - 1;
-		int32_t kept = gt_counts_get(&w->keyword_counts, (uint32_t)(key >> 32), (int32_t)(key & 0xffffffffu));
-		if (kept != expect.counts[i])
-			st = gt_fail(err, GT_ERR_FORMAT, "node %u keyword %d: count %d, expected %d", (unsigned)(key >> 32),
-			             (int)(key & 0xffffffffu), kept, expect.counts[i]);
-	}
-	// Leaf lists: consistent links, each object once, in the leaf it claims.
-	int listed = 0;
-	int64_t leaves = INT64_C(1) << (2 * w->height);
-	for (int64_t leaf = 0; leaf < leaves && !st; leaf++)
-		for (int32_t s = w->leaf_head[leaf], prev = -1; s >= 0 && !st; prev = s, s = w->next[s]) {
-			if (!(w->generation[s] & 1) || w->leaf[s] != leaf || w->prev[s] != prev || ++listed > live)
-				st = gt_fail(err, GT_ERR_FORMAT, "leaf %lld list is broken at slot %d", (long long)leaf, s);
-		}
-	if (!st && listed != live) st = gt_fail(err, GT_ERR_FORMAT, "%d objects listed in leaves, %d live", listed, live);
-	gt_counts_free(&expect);
-	gt_free(objects);
-	return st;
-}
 
 // ---- distance modules ------------------------------------------------------------------------------
-
-// Every call of one query shares `from`: the source side is computed once (gtEhlQuery_SetSource).
-static double ehl_distance(void* context, gtVec2 from, gtVec2 to)
-{
-	if (gtEhlQuery_SetSource(context, from, NULL)) return INFINITY;
-	return gtEhlQuery_DistanceTo(context, to);
-}
-
-static double oracle_distance(void* context, gtVec2 from, gtVec2 to)
-{
-	double d;
-	return gtOracle_Distance(context, from, to, &d, NULL) ? INFINITY : d;
-}
 
 static double euclid_distance(void* context, gtVec2 from, gtVec2 to)
 {
 	(void)context;
 	return hypot(to.x - from.x, to.y - from.y);
-}
-
-gtDistance gtDistance_Ehl(gtEhlQuery* query)
-{
-	gtDistance d = {ehl_distance, query};
-	return d;
-}
-
-gtDistance gtDistance_Oracle(gtOracle* oracle)
-{
-	gtDistance d = {oracle_distance, oracle};
-	return d;
 }
 
 gtDistance gtDistance_Euclid(void)

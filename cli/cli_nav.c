@@ -1,0 +1,49 @@
+// The map and navigation backend behind dist, path, scen, knn and bench-knn: --method and --ehl
+// become one gtNav, so the choice "index if loaded, else the oracle" is the library's, not ours.
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char* map_path, bool need_index)
+{
+	memset(s, 0, sizeof *s);
+	long threads;
+	if (!cli_int_option(args, command, "threads", 0, 0, GT_MAX_THREADS, &threads)) return CLI_USAGE;
+	const char* ehl_path = cli_option(args, "ehl", NULL);
+	gtNavMethod method = GT_NAV_AUTO;
+	gtError err;
+	const char* method_name = cli_option(args, "method", "auto");
+	if (gtNavMethod_Parse(method_name, &method, &err)) {
+		fprintf(stderr, "gridtree %s: unknown --method '%s' (available: auto, ehl, oracle, euclid)\n", command, method_name);
+		return CLI_USAGE;
+	}
+	if ((method == GT_NAV_EHL || need_index) && !ehl_path) {
+		fprintf(stderr, "gridtree %s: %s needs --ehl FILE (build one with 'gridtree ehl-build')\n", command,
+		        need_index ? command : "--method ehl");
+		return CLI_USAGE;
+	}
+	s->map = cli_load_map(map_path);
+	if (!s->map) return CLI_FAILED;
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = (int)threads;
+	gtStatus st = gtNav_Create(s->map, &def, &s->nav, &err);
+	if (!st && ehl_path && method != GT_NAV_ORACLE && method != GT_NAV_EUCLID) st = gtNav_LoadIndex(s->nav, ehl_path, &err);
+	if (!st) st = gtNav_SetMethod(s->nav, method, &err);
+	if (!st) st = gtNavQuery_Create(s->nav, &s->query, &err);
+	if (st) {
+		fprintf(stderr, "gridtree: %s\n", err.message);
+		cli_nav_close(s);
+		return CLI_FAILED;
+	}
+	s->capacity = gtNav_PathCapacity(s->nav);
+	return CLI_OK;
+}
+
+void cli_nav_close(CliNav* s)
+{
+	gtNavQuery_Destroy(s->query);
+	gtNav_Destroy(s->nav);
+	gtMap_Destroy(s->map);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,132 @@
+// What the Grid Tree queries share: the compiled filter, the answer being built, node geometry.
+// The per-node and per-object tests are inline: they run for every node and object a query
+// touches. Internal.
+#ifndef GRIDTREE_WORLD_QUERY_H
+#define GRIDTREE_WORLD_QUERY_H
+
+#include <math.h>
+
+#include "world/world_internal.h"
+
+typedef enum Mode { MODE_NEAREST, MODE_WITHIN, MODE_TOP } Mode;
+
+typedef struct Filter {
+	const gtQuery* q;
+	Mode mode;
+	int query_words; // distinct words of Q, unknown ones included (for the score)
+	int32_t* words; // distinct known words of Q
+	int word_count;
+	int min_match;  // among `words`
+	bool impossible; // e.g. an all-of query with an unknown word
+} Filter;
+
+// The answer being built: the k best so far (a max-heap through negated keys) or, for within,
+// every object inside the radius. `bound` is what a candidate must beat.
+typedef struct Results {
+	gtHeap best;
+	int32_t listed;
+	int k;
+	bool within;
+	double bound;
+} Results;
+
+gtStatus gt_filter_prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, gtError* err);
+gtStatus gt_results_begin(gtWorld* w, const gtQuery* q, bool within, Results* r, gtError* err);
+bool gt_results_push(gtWorld* w, int32_t* size, double d, int32_t slot);
+int32_t gt_results_finish(gtWorld* w, Results* r);
+
+// The two search strategies: best-first over the tree with any distance, and the straight-line
+// query sphere over the leaf grid. Both leave the answer in w->results[0..*found).
+gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode mode, int32_t* found,
+                           gtQueryStats* stats, gtError* err);
+gtStatus gt_query_sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* found, gtQueryStats* stats, gtError* err);
+
+// -1 when nothing below the node can pass, else how many words of Q occur below it (an upper
+// bound on any object's matches there).
+static inline int node_matches(const gtWorld* w, const Filter* f, int64_t node, const double rect[4])
+{
+	if (w->object_counts[node] == 0) return -1;
+	const gtQuery* q = f->q;
+	if (q->use_region &&
+	    (rect[2] < q->region[0] || rect[0] > q->region[2] || rect[3] < q->region[1] || rect[1] > q->region[3]))
+		return -1;
+	int have = 0;
+	if (f->min_match > 0 || f->mode == MODE_TOP) {
+		int enough = f->mode == MODE_TOP ? f->word_count : f->min_match; // the score wants them all
+		for (int i = 0; i < f->word_count && have < enough; i++)
+			have += gt_counts_get(&w->keyword_counts, (uint32_t)node, f->words[i]) > 0;
+		if (have < f->min_match) return -1;
+	}
+	if (q->any_count > 0) {
+		bool some = false;
+		for (int i = 0; i < q->any_count && !some; i++)
+			some = q->any[i] >= 0 && gt_counts_get(&w->keyword_counts, (uint32_t)node, q->any[i]) > 0;
+		if (!some) return -1;
+	}
+	return have;
+}
+// -1 when the object fails the filters, else how many words of Q it has.
+static inline int object_matches(const gtWorld* w, const Filter* f, int32_t slot)
+{
+	const gtQuery* q = f->q;
+	if (q->use_region && (w->x[slot] < q->region[0] || w->x[slot] > q->region[2] || w->y[slot] < q->region[1] ||
+	                      w->y[slot] > q->region[3]))
+		return -1;
+	int have = 0;
+	for (int i = 0; i < f->word_count; i++) have += gt_object_has(w, slot, f->words[i]);
+	if (have < f->min_match) return -1;
+	if (q->any_count > 0) {
+		bool some = false;
+		for (int i = 0; i < q->any_count && !some; i++) some = gt_object_has(w, slot, q->any[i]);
+		if (!some) return -1;
+	}
+	for (int i = 0; i < q->none_count; i++)
+		if (gt_object_has(w, slot, q->none[i])) return -1;
+	return have;
+}
+// Score offset of a candidate with `matches` words of Q (0 unless scoring).
+static inline double penalty(const Filter* f, int matches)
+{
+	return f->mode == MODE_TOP ? f->q->miss_cost * (f->query_words - matches) : 0;
+}
+static inline void cell_rect(const gtWorld* w, int level, int64_t ix, int64_t iy, double rect[4])
+{
+	rect[0] = (double)ix * w->step_x[level];
+	rect[1] = (double)iy * w->step_y[level];
+	rect[2] = rect[0] + w->step_x[level];
+	rect[3] = rect[1] + w->step_y[level];
+}
+static inline void node_rect(const gtWorld* w, int level, int64_t node, double rect[4])
+{
+	int64_t local = node - gt_level_offset(level), side = INT64_C(1) << level;
+	cell_rect(w, level, local % side, local / side, rect);
+}
+static inline int32_t heap_id(int level, int64_t node)
+{
+	return (int32_t)(((int64_t)level << GT_NODE_BITS) | node);
+}
+// Distance from p to the closed rectangle (0 inside). Plain comparisons: fmax is a library call.
+static inline double min_dist(gtVec2 p, const double r[4])
+{
+	double dx = p.x < r[0] ? r[0] - p.x : p.x > r[2] ? p.x - r[2] : 0;
+	double dy = p.y < r[1] ? r[1] - p.y : p.y > r[3] ? p.y - r[3] : 0;
+	return sqrt(dx * dx + dy * dy);
+}
+// Whether a candidate key can no longer make the answer (keys only grow from here on).
+static inline bool results_prune(const Results* r, double key)
+{
+	return r->within ? key > r->bound : (r->best.size == r->k && key >= r->bound);
+}
+static inline bool results_offer(gtWorld* w, Results* r, double d, int32_t slot)
+{
+	if (r->within) return d > r->bound || gt_results_push(w, &r->listed, d, slot);
+	if (r->best.size < r->k) {
+		gt_heap_push(&r->best, -d, slot);
+	} else if (d < r->bound) {
+		gt_heap_pop(&r->best);
+		gt_heap_push(&r->best, -d, slot);
+	}
+	if (r->best.size == r->k) r->bound = -r->best.items[0].key;
+	return true;
+}
+#endif

@@ -1,0 +1,71 @@
+// Straight-line queries by query-sphere indexing (Brodu 2007): leaf offsets sorted by their
+// smallest possible distance, scanned outwards from the query's leaf until none can qualify.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/compare.h"
+#include "core/status.h"
+#include "world/world_query.h"
+
+// Leaf offsets sorted by the smallest distance between a point of leaf (0, 0) and one of leaf
+// (dx, dy): built on the first straight-line query, then reused.
+static int by_bound(const void* a, const void* b)
+{
+	const gtSphereOffset *x = a, *y = b;
+	return (x->bound > y->bound) - (x->bound < y->bound);
+}
+static bool build_sphere(gtWorld* w)
+{
+	int64_t side = INT64_C(1) << w->height, span = 2 * side - 1;
+	gtSphereOffset* offsets = gt_malloc((size_t)(span * span) * sizeof *offsets);
+	if (!offsets) return false;
+	double sx = w->width / (double)side, sy = w->height_units / (double)side;
+	int64_t n = 0;
+	for (int64_t dy = -(side - 1); dy < side; dy++)
+		for (int64_t dx = -(side - 1); dx < side; dx++) {
+			double gx = (double)(llabs(dx) > 0 ? llabs(dx) - 1 : 0) * sx, gy = (double)(llabs(dy) > 0 ? llabs(dy) - 1 : 0) * sy;
+			offsets[n++] = (gtSphereOffset){sqrt(gx * gx + gy * gy), (int32_t)dx, (int32_t)dy};
+		}
+	qsort(offsets, (size_t)n, sizeof *offsets, by_bound);
+	w->sphere = offsets;
+	w->sphere_count = n;
+	return true;
+}
+gtStatus gt_query_sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* found, gtQueryStats* stats, gtError* err)
+{
+	Filter f;
+	Mode mode = within ? MODE_WITHIN : MODE_NEAREST;
+	gtStatus st = gt_filter_prepare(w, q, mode, &f, err);
+	*found = 0;
+	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
+	if (w->height > 10) return gt_fail(err, GT_ERR_LIMIT, "straight-line queries need a leaf grid of at most 1024x1024");
+	if (!w->sphere && !build_sphere(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
+	Results r;
+	st = gt_results_begin(w, q, within, &r, err);
+	if (st) return st;
+	int64_t side = INT64_C(1) << w->height;
+	int32_t home = (int32_t)leaf_of_point(w, q->point.x, q->point.y);
+	int64_t hx = home % side, hy = home / side, leaf_base = gt_level_offset(w->height);
+	for (int64_t i = 0; i < w->sphere_count; i++) {
+		const gtSphereOffset* o = &w->sphere[i];
+		if (results_prune(&r, o->bound)) break; // and every farther leaf too
+		int64_t cx = hx + o->dx, cy = hy + o->dy;
+		if (cx < 0 || cy < 0 || cx >= side || cy >= side) continue;
+		int64_t leaf = cy * side + cx;
+		double rect[4];
+		node_rect(w, w->height, leaf_base + leaf, rect);
+		if (node_matches(w, &f, leaf_base + leaf, rect) < 0) continue; // empty, or no object can match
+		stats->nodes_popped++;
+		for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s]) {
+			stats->objects_tested++;
+			if (object_matches(w, &f, s) < 0) continue;
+			double d = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y);
+			stats->distance_calls++;
+			if (!results_offer(w, &r, d, s)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		}
+	}
+	*found = gt_results_finish(w, &r);
+	return GT_OK;
+}

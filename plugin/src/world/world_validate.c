@@ -1,0 +1,62 @@
+// The Grid Tree's invariant check: every count and list recomputed from the objects alone.
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/compare.h"
+#include "core/status.h"
+#include "world/world_internal.h"
+
+gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
+{
+	gtCountTable expect;
+	int32_t* objects = gt_calloc((size_t)w->node_count, sizeof *objects);
+	if (!objects || !gt_counts_init(&expect, w->keyword_counts.size + 16)) {
+		gt_free(objects);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory validating");
+	}
+	gtStatus st = GT_OK;
+	int live = 0;
+	for (int32_t s = 0; s < w->capacity && !st; s++) {
+		if (!(w->generation[s] & 1)) continue;
+		live++;
+		if (w->leaf[s] != leaf_of_point(w, w->x[s], w->y[s]))
+			st = gt_fail(err, GT_ERR_FORMAT, "object slot %d is in leaf %d, its position belongs to leaf %d", s, w->leaf[s],
+			             leaf_of_point(w, w->x[s], w->y[s]));
+		for (int i = 1; i < w->keyword_count[s] && !st; i++)
+			if (w->keywords[s][i] <= w->keywords[s][i - 1]) st = gt_fail(err, GT_ERR_FORMAT, "slot %d keywords unsorted", s);
+		int64_t node = gt_level_offset(w->height) + w->leaf[s];
+		for (int level = w->height; level >= 0 && !st; level--) {
+			objects[node]++;
+			for (int i = 0; i < w->keyword_count[s]; i++)
+				if (!gt_counts_add(&expect, (uint32_t)node, w->keywords[s][i], +1)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			if (level > 0) node = gt_parent(level, node);
+		}
+	}
+	if (!st && live != w->live) st = gt_fail(err, GT_ERR_FORMAT, "%d live objects, counter says %d", live, w->live);
+	for (int64_t n = 0; n < w->node_count && !st; n++)
+		if (objects[n] != w->object_counts[n])
+			st = gt_fail(err, GT_ERR_FORMAT, "node %lld holds %d objects, counter says %d", (long long)n, objects[n], w->object_counts[n]);
+	if (!st && expect.size != w->keyword_counts.size)
+		st = gt_fail(err, GT_ERR_FORMAT, "%zu (node, keyword) counts expected, %zu kept", expect.size, w->keyword_counts.size);
+	for (size_t i = 0; i < expect.capacity && !st; i++) {
+		if (!expect.keys[i]) continue;
+		uint64_t key = expect.keys[i] - 1;
+		int32_t kept = gt_counts_get(&w->keyword_counts, (uint32_t)(key >> 32), (int32_t)(key & 0xffffffffu));
+		if (kept != expect.counts[i])
+			st = gt_fail(err, GT_ERR_FORMAT, "node %u keyword %d: count %d, expected %d", (unsigned)(key >> 32),
+			             (int)(key & 0xffffffffu), kept, expect.counts[i]);
+	}
+	// Leaf lists: consistent links, each object once, in the leaf it claims.
+	int listed = 0;
+	int64_t leaves = INT64_C(1) << (2 * w->height);
+	for (int64_t leaf = 0; leaf < leaves && !st; leaf++)
+		for (int32_t s = w->leaf_head[leaf], prev = -1; s >= 0 && !st; prev = s, s = w->next[s]) {
+			if (!(w->generation[s] & 1) || w->leaf[s] != leaf || w->prev[s] != prev || ++listed > live)
+				st = gt_fail(err, GT_ERR_FORMAT, "leaf %lld list is broken at slot %d", (long long)leaf, s);
+		}
+	if (!st && listed != live) st = gt_fail(err, GT_ERR_FORMAT, "%d objects listed in leaves, %d live", listed, live);
+	gt_counts_free(&expect);
+	gt_free(objects);
+	return st;
+}
