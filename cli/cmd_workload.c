@@ -1,4 +1,4 @@
-// gridtree workload: a seeded moving-object workload in the paper's manner (algorithms.md 8):
+// gridtree workload: a seeded moving-object workload in the paper's manner (docs/algorithms.md 8):
 // objects at a density of the free cells with keyword sets drawn from a game's item list, walking
 // 1 unit per timestamp along EHL shortest paths towards random targets, queries with keywords
 // taken from a random object.

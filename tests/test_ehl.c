@@ -1,4 +1,4 @@
-// EHL against the oracle (algorithms.md 5.11): random points of every kind on random maps full of
+// EHL against the oracle (docs/algorithms.md 5.11): random points of every kind on random maps full of
 // pinch points and on real maps of all four suites at several cell sizes; paths; save/load and
 // corruption; structural invariants; concurrent queries.
 #include <math.h>
@@ -94,7 +94,7 @@ static void test_worked_example(void** state)
 	int count;
 	double d;
 	assert_int_equal(gtEhl_Path(q, s, t, pts, 6, &count, &d, &err), GT_OK);
-	assert_float_equal(d, 2 + 2 * sqrt(2.5), 1e-12); // s, A, B, t (algorithms.md 5.10)
+	assert_float_equal(d, 2 + 2 * sqrt(2.5), 1e-12); // s, A, B, t (docs/algorithms.md 5.10)
 	assert_int_equal(count, 4);
 	assert_true(pts[1].x == 2 && pts[1].y == 1 && pts[2].x == 4 && pts[2].y == 1);
 	// Cell (0, 1): A (vertex 0) and C (2) are seen by the whole cell, B (1) only from its top

@@ -1,10 +1,10 @@
-// Corners, point validity and the exact visibility predicate (algorithms.md 2).
+// Corners, point validity and the exact visibility predicate (docs/algorithms.md 2).
 #include <math.h>
 #include <stdlib.h>
 
 #include "test_support.h"
 
-// The worked example of algorithms.md 2.5: one 2x2 block.
+// The worked example of docs/algorithms.md 2.5: one 2x2 block.
 static const char* EXAMPLE = "......\n"
                              "..@@..\n"
                              "..@@..\n"

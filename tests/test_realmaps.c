@@ -40,7 +40,7 @@ static void test_known_counts(void** state)
 }
 
 // Polyanya's answer for this line differs from a solver that lets paths through pinch points
-// (75.2135): algorithms.md 2.7.
+// (75.2135): docs/algorithms.md 2.7.
 static void test_pinch_scenario_matches_polyanya(void** state)
 {
 	(void)state;

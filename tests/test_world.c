@@ -1,5 +1,5 @@
 // Grid Tree world: updates keep every count exact (validate), handles, and every query kind
-// against a linear scan with the same distance function (algorithms.md 6.9).
+// against a linear scan with the same distance function (docs/algorithms.md 6.9).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ static void validate(const gtWorld* w)
 	if (gtWorld_Validate(w, &err)) fail_msg("validate: %s", err.message);
 }
 
-// algorithms.md 6.6: 8x8 open map, m = 2, query (3.5, 3.5) for "heal", k = 2.
+// docs/algorithms.md 6.6: 8x8 open map, m = 2, query (3.5, 3.5) for "heal", k = 2.
 static void test_worked_example(void** state)
 {
 	(void)state;

@@ -52,7 +52,7 @@ gtPointCheck gtMap_CheckPoint(const gtMap* map, gtVec2 p);
 /// Human-readable reason for a gtPointCheck value.
 const char* gtPointCheckName(gtPointCheck check);
 
-/// Classification of a grid point (x, y) by its four incident cells (algorithms.md 2.2).
+/// Classification of a grid point (x, y) by its four incident cells (docs/algorithms.md 2.2).
 typedef enum gtCorner {
 	GT_CORNER_OPEN = 0, ///< no blocked incident cell
 	GT_CORNER_CONVEX,   ///< exactly one blocked cell: a vertex paths can bend around
@@ -74,10 +74,10 @@ typedef struct gtVertex {
 /// The convex vertices in row-major order (by y, then x); `*count` receives their number.
 const gtVertex* gtMap_Vertices(const gtMap* map, int* count);
 
-/// Number of pinch points (algorithms.md 2.1).
+/// Number of pinch points (docs/algorithms.md 2.1).
 int gtMap_PinchCount(const gtMap* map);
 
-/// Exact co-visibility of two points of the closed free space (algorithms.md 2.3):
+/// Exact co-visibility of two points of the closed free space (docs/algorithms.md 2.3):
 /// the open segment may graze convex corners and run along walls, but may not enter a blocked
 /// cell, run between two blocked cells or pass through a pinch point. An endpoint at a pinch
 /// point belongs to the free cell on its +x side, so the segment must leave into that cell's

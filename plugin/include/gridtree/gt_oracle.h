@@ -1,6 +1,6 @@
 /// @file gt_oracle.h
 /// The brute-force oracle: exact shortest obstacle-avoiding distances and paths by Dijkstra over
-/// the visibility graph of the convex vertices (algorithms.md 2.7, 3.1). It is the ground truth
+/// the visibility graph of the convex vertices (docs/algorithms.md 2.7, 3.1). It is the ground truth
 /// every faster method is tested against, and the CLI's "check mode".
 #ifndef GRIDTREE_GT_ORACLE_H
 #define GRIDTREE_GT_ORACLE_H

@@ -1,6 +1,6 @@
 /// @file gt_scenario.h
 /// MovingAI scenario files (`.scen`, "version 1"): point-to-point queries with the octile
-/// distance as an upper bound (algorithms.md 1.2).
+/// distance as an upper bound (docs/algorithms.md 1.2).
 #ifndef GRIDTREE_GT_SCENARIO_H
 #define GRIDTREE_GT_SCENARIO_H
 

@@ -1,4 +1,4 @@
-// EHL construction (algorithms.md 5.6-5.8): visibility graph, hub labels, the sweep of every
+// EHL construction (docs/algorithms.md 5.6-5.8): visibility graph, hub labels, the sweep of every
 // vertex, then per cell the via labels with pruning rules P2, P3 and the (cell, hub) bounds.
 #include <math.h>
 #include <stdatomic.h>
@@ -128,7 +128,7 @@ static int sgn(int64_t v)
 	return (v > 0) - (v < 0);
 }
 
-// Path x -> v -> p bends tautly around v's blocked cell (algorithms.md 2.6). A corner at v itself
+// Path x -> v -> p bends tautly around v's blocked cell (docs/algorithms.md 2.6). A corner at v itself
 // counts as taut, which only keeps more vias.
 static bool taut(gtVertex v, int64_t x, int64_t y, gtVertex p)
 {

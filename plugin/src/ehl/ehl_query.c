@@ -1,4 +1,4 @@
-// EHL query (algorithms.md 5.10): merge the two cells' hub lists, take the best via on each side.
+// EHL query (docs/algorithms.md 5.10): merge the two cells' hub lists, take the best via on each side.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-// Octant column sweep with exact rational slopes (algorithms.md 5.6).
+// Octant column sweep with exact rational slopes (docs/algorithms.md 5.6).
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-// Taut visible region of a convex vertex by the exact octant column sweep (algorithms.md 5.6):
+// Taut visible region of a convex vertex by the exact octant column sweep (docs/algorithms.md 5.6):
 // which unit cells of the map every point of (FULL), some point of (PARTIAL) or no point of
 // sees the vertex inside its two taut quadrants. Internal.
 #ifndef GRIDTREE_EHL_SWEEP_H

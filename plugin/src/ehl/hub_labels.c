@@ -32,7 +32,7 @@ static bool list_push(EntryList* list, Entry e)
 	return true;
 }
 
-// Segment a-b is tangent at a: the line does not enter a's blocked cell (algorithms.md 2.6).
+// Segment a-b is tangent at a: the line does not enter a's blocked cell (docs/algorithms.md 2.6).
 static bool tangent_at(gtVertex a, gtVertex b)
 {
 	return (int64_t)a.bx * a.by * (int64_t)(b.x - a.x) * (b.y - a.y) <= 0;
@@ -67,7 +67,7 @@ static int64_t degree_of(const gtVisGraph* g, int v)
 	return g->offset[v + 1] - g->offset[v];
 }
 
-// The authors' "significant path" order (algorithms.md 4.3): follow the pruned search tree just
+// The authors' "significant path" order (docs/algorithms.md 4.3): follow the pruned search tree just
 // built from the root towards the unprocessed child covering the largest subtree; the next root is
 // taken on that path, or is the highest-degree unprocessed vertex when the path is short.
 static int next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled, const int32_t* parent,

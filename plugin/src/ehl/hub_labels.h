@@ -1,4 +1,4 @@
-// Hub labels on the visibility graph by pruned landmark labeling (algorithms.md 4). Internal.
+// Hub labels on the visibility graph by pruned landmark labeling (docs/algorithms.md 4). Internal.
 #ifndef GRIDTREE_HUB_LABELS_H
 #define GRIDTREE_HUB_LABELS_H
 
@@ -17,10 +17,11 @@ typedef struct gtHubLabels {
 	int32_t* hub;       // hub rank
 	int32_t* parent;    // next vertex from v towards the hub (v itself for its own entry)
 	double* dist;       // VG distance from v to the hub
-	bool* useful;       // survives rule P4 (algorithms.md 5.8): may start an optimal path
+	bool* useful;       // survives rule P4 (docs/algorithms.md 5.8): may start an optimal path
 } gtHubLabels;
 
-// Degree order (ties by vertex index), then pruned Dijkstra from every vertex in rank order.
+// Significant-path vertex order (degree order for the first root and as a fallback), then pruned
+// Dijkstra from every vertex in rank order (docs/algorithms.md 4.3).
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* graph, gtHubLabels* out, gtError* err);
 void gt_hub_labels_free(gtHubLabels* labels);
 

@@ -1,4 +1,4 @@
-// Point validity, corner classification and the exact visibility predicate (algorithms.md 2).
+// Point validity, corner classification and the exact visibility predicate (docs/algorithms.md 2).
 #include <math.h>
 
 #include "map/geometry.h"

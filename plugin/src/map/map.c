@@ -1,4 +1,4 @@
-// MovingAI map parsing, construction and saving (algorithms.md 1.1).
+// MovingAI map parsing, construction and saving (docs/algorithms.md 1.1).
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

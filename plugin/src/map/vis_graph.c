@@ -41,7 +41,7 @@ static bool edge_push(EdgeList* list, int32_t u, int32_t w)
 	return true;
 }
 
-// Segment a-b is tangent at a: the line does not enter a's blocked cell (algorithms.md 2.6).
+// Segment a-b is tangent at a: the line does not enter a's blocked cell (docs/algorithms.md 2.6).
 static bool tangent_at(gtVertex a, gtVertex b)
 {
 	return (int64_t)a.bx * a.by * (int64_t)(b.x - a.x) * (b.y - a.y) <= 0;

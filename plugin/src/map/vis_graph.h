@@ -1,4 +1,4 @@
-// Visibility graph over the convex vertices in CSR form (algorithms.md 3.1). Internal.
+// Visibility graph over the convex vertices in CSR form (docs/algorithms.md 3.1). Internal.
 #ifndef GRIDTREE_VIS_GRAPH_H
 #define GRIDTREE_VIS_GRAPH_H
 
@@ -11,9 +11,9 @@ typedef struct gtVisGraph {
 	double* length;
 } gtVisGraph;
 
-// taut_only: keep only edges tangent at both ends (algorithms.md 3.4). Such a graph has the same
-// distance for every pair an optimal path between two points can use, so EHL stays exact with
-// far fewer pairs to test; the oracle and `gridtree info` use the full graph.
+// taut_only: keep only edges tangent at both ends (docs/algorithms.md 3.4). Such a graph has the
+// same distance for every pair an optimal path between two points can use; every caller today
+// (the oracle, the EHL build, `gridtree info`) uses the full graph.
 // Pairs are tested in parallel through `tasks` (NULL: the built-in pool) with `threads` workers.
 gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int threads, bool taut_only, gtVisGraph* out,
                             gtError* err);

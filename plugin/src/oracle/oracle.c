@@ -84,7 +84,7 @@ static gtStatus check_endpoint(const gtMap* map, gtVec2 p, const char* which, gt
 }
 
 // A shortest path only bends at v when it wraps v's blocked cell, so the segment from v to the
-// point must be tangent at v (algorithms.md 2.6); other vertices need no visibility test.
+// point must be tangent at v (docs/algorithms.md 2.6); other vertices need no visibility test.
 static bool tangent(gtVertex v, gtVec2 p)
 {
 	return v.bx * v.by * (p.x - v.x) * (p.y - v.y) <= 0;

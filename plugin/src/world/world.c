@@ -1,4 +1,4 @@
-// Grid Tree world: objects, handles, the implicit quadtree and its exact counts (algorithms.md 6.2-6.5).
+// Grid Tree world: objects, handles, the implicit quadtree and its exact counts (docs/algorithms.md 6.2-6.5).
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
