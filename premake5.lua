@@ -61,6 +61,13 @@ project "gridtree_core"
 	includedirs { "plugin/src" }
 	buildoptions { "-fPIC" }
 
+-- The tools support library (workload format and generator, replay, linear-scan twins, scenario
+-- reader): linked by the CLI, the benchmarks and the tests, never by games.
+project "gridtree_tools"
+	kind "StaticLib"
+	files { "bench/support/**.c" }
+	includedirs { "bench/support" }
+
 -- bin/gridtree.so, loaded with require "gridtree"; the host provides the Lua API (no -llua).
 project "gridtree_lua"
 	kind "SharedLib"
@@ -106,7 +113,8 @@ project "gridtree_cli"
 	kind "ConsoleApp"
 	targetname "gridtree"
 	files { "cli/**.c" }
-	links { "gridtree_core" }
+	includedirs { "bench/support" }
+	links { "gridtree_tools", "gridtree_core" }
 	links(SYSTEM_LIBS)
 
 -- One cmocka program per module: tests/test_<module>.c plus the shared helpers.
@@ -115,7 +123,7 @@ for _, file in ipairs(os.matchfiles("tests/test_*.c")) do
 	project(name)
 		kind "ConsoleApp"
 		files { file, "tests/support/**.c" }
-		includedirs { "tests/support" }
-		links { "gridtree_core", "cmocka" }
+		includedirs { "tests/support", "bench/support" }
+		links { "gridtree_tools", "gridtree_core", "cmocka" }
 		links(SYSTEM_LIBS)
 end

@@ -8,7 +8,6 @@
 
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
 
-#define GT_WORD_BYTES 65 // a keyword and its terminating zero
 
 // Command-line arguments after the subcommand: positionals and --name value options.
 typedef struct CliArgs {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "scenario.h"
 
 int cmd_scen(int argc, char** argv)
 {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linear_scan.h"
 #include "test_support.h"
 
 static gtWorld* make_world(const gtMap* m, int leaf)
@@ -104,6 +105,8 @@ static void test_handles_and_bad_input(void** state)
 	gtObjectId ids[2] = {other, other};
 	gtVec2 pts[2] = {{5, 3}, {2.5, 1.5}};
 	assert_int_equal(gtWorld_MoveMany(w, ids, pts, 2, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(strncmp(err.message, "entry 2: ", 9), 0); // the message names the entry once
+	assert_null(strstr(err.message + 9, "entry"));
 	gtVec2 p;
 	assert_int_equal(gtWorld_GetPosition(w, other, &p, &err), GT_OK);
 	assert_true(p.x == 1 && p.y == 1);
@@ -144,48 +147,6 @@ static gtVec2 place(const gtMap* m, TestRng* rng, gtVec2 near, double reach)
 	}
 }
 
-static bool model_has(const Model* o, int32_t k)
-{
-	for (int i = 0; i < o->n; i++)
-		if (o->kw[i] == k) return true;
-	return false;
-}
-
-// -1 when the object fails the query's filters, else its number of distinct query words.
-static int model_matches(const Model* o, const gtQuery* q, int vocabulary, bool scored, int* query_words)
-{
-	if (!o->live) return -1;
-	if (q->use_region && (o->p.x < q->region[0] || o->p.x > q->region[2] || o->p.y < q->region[1] || o->p.y > q->region[3]))
-		return -1;
-	int32_t distinct[8];
-	int nd = 0, unknown = 0, have = 0;
-	for (int i = 0; i < q->keyword_count; i++) {
-		int32_t k = q->keywords[i];
-		if (k < 0 || k >= vocabulary) { unknown = 1; continue; }
-		bool seen = false;
-		for (int j = 0; j < nd; j++) seen |= distinct[j] == k;
-		if (!seen) distinct[nd++] = k;
-	}
-	for (int j = 0; j < nd; j++) have += model_has(o, distinct[j]);
-	int need = q->min_match < 0 ? (scored ? 0 : nd + unknown) : q->min_match;
-	*query_words = nd + unknown;
-	if (have < need) return -1;
-	if (q->any_count > 0) {
-		bool some = false;
-		for (int i = 0; i < q->any_count; i++) some |= model_has(o, q->any[i]);
-		if (!some) return -1;
-	}
-	for (int i = 0; i < q->none_count; i++)
-		if (model_has(o, q->none[i])) return -1;
-	return have;
-}
-
-static int compare_double(const void* a, const void* b)
-{
-	double x = *(const double*)a, y = *(const double*)b;
-	return (x > y) - (x < y);
-}
-
 // Runs a random query both ways and compares distance multisets; also the pruning test.
 static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng* rng, gtDistance dist, int vocabulary,
                         int* nonempty)
@@ -210,23 +171,13 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 	bool within = kind == 1 || kind == 4, euclid = kind >= 3, scored = kind == 2;
 	q.radius = test_rng_int(rng, 40);
 	q.miss_cost = test_rng_int(rng, 30);
+	// The linear-scan twin over what the test believes about every live object.
+	LsObject* live = malloc(sizeof *live * (size_t)(n + 1));
+	int live_count = 0;
+	for (int i = 0; i < n; i++)
+		if (objs[i].live) live[live_count++] = (LsObject){objs[i].p, objs[i].kw, objs[i].n};
 	double* expect = malloc(sizeof *expect * (size_t)(n + 1));
-	double* straight = malloc(sizeof *straight * (size_t)(n + 1));
-	int matching = 0;
-	for (int i = 0; i < n; i++) {
-		int words, have = model_matches(&objs[i], &q, vocabulary, scored, &words);
-		if (have < 0) continue;
-		double d = euclid ? hypot(objs[i].p.x - q.point.x, objs[i].p.y - q.point.y) : dist.fcn(dist.context, q.point, objs[i].p);
-		if (scored && !isinf(d)) d += q.miss_cost * (words - have);
-		straight[matching] = hypot(objs[i].p.x - q.point.x, objs[i].p.y - q.point.y);
-		if (isinf(d) || (within && d > q.radius)) { straight[matching] = NAN; matching++; continue; }
-		expect[matching++] = d;
-	}
-	int finite = 0;
-	for (int i = 0; i < matching; i++)
-		if (!isnan(straight[i])) expect[finite++] = expect[i];
-	qsort(expect, (size_t)finite, sizeof *expect, compare_double);
-	int want = within ? finite : (finite < q.k ? finite : q.k);
+	int want = ls_query(live, live_count, &q, vocabulary, euclid ? gtDistance_Euclid() : dist, within, scored, expect);
 	gtObjectId* ids = malloc(sizeof *ids * (size_t)(n + 1));
 	double* got = malloc(sizeof *got * (size_t)(n + 1));
 	int count;
@@ -246,7 +197,7 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 	}
 	*nonempty += count > 0;
 	free(expect);
-	free(straight);
+	free(live);
 	free(ids);
 	free(got);
 }

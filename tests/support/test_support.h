@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "gridtree/gridtree.h"
+#include "scenario.h"
 
 // Parses map rows given as one string with '\n' between rows ('.' free, '@' blocked).
 gtMap* test_map_from_rows(const char* rows);

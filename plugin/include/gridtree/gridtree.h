@@ -7,7 +7,6 @@
 #include "gt_map.h"
 #include "gt_ehl.h"
 #include "gt_oracle.h"
-#include "gt_scenario.h"
 #include "gt_world.h"
 #include "gt_nav.h"
 #include "gt_random.h"

@@ -57,6 +57,14 @@ typedef struct gtError {
 	char message[512];
 } gtError;
 
+/// Fills err (when non-NULL) with a printf-formatted message and the status, and returns the status:
+/// `return gtError_Set(err, GT_ERR_FORMAT, "%s:%d: ...", path, line);`. For hosts and tools that
+/// report in the library's style.
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+gtStatus gtError_Set(gtError* err, gtStatus status, const char* fmt, ...);
+
 /// A point of the plane. Cell (cx, cy) is the square [cx, cx+1] x [cy, cy+1]; y grows down the file.
 typedef struct gtVec2 {
 	double x, y;

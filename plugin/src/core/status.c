@@ -26,7 +26,7 @@ const char* gtStatusName(gtStatus status)
 	return "unknown status";
 }
 
-gtStatus gt_fail(gtError* err, gtStatus status, const char* fmt, ...)
+gtStatus gtError_Set(gtError* err, gtStatus status, const char* fmt, ...)
 {
 	if (err) {
 		va_list args;

@@ -3,10 +3,7 @@
 
 #include "gridtree/gt_base.h"
 
-// Fills err (when non-NULL) with a formatted message and returns status.
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-gtStatus gt_fail(gtError* err, gtStatus status, const char* fmt, ...);
+// The library's name for gtError_Set: fills err (when non-NULL) and returns status.
+#define gt_fail gtError_Set
 
 #endif

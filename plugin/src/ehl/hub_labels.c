@@ -16,18 +16,12 @@ typedef struct Entry {
 
 typedef struct EntryList {
 	Entry* items;
-	int count, capacity;
+	int64_t count, capacity;
 } EntryList;
 
 static bool list_push(EntryList* list, Entry e)
 {
-	if (list->count == list->capacity) {
-		int cap = list->capacity ? list->capacity * 2 : 8;
-		Entry* grown = gt_realloc(list->items, (size_t)cap * sizeof *grown);
-		if (!grown) return false;
-		list->items = grown;
-		list->capacity = cap;
-	}
+	if (!gt_grow((void**)&list->items, &list->capacity, list->count + 1, sizeof *list->items, 8)) return false;
 	list->items[list->count++] = e;
 	return true;
 }

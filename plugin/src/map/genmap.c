@@ -435,18 +435,12 @@ static gtStatus gen_arena(Grid* g, Rng* rng, gtError* err)
 
 typedef struct Stack {
 	uint32_t* items;
-	size_t size, cap;
+	int64_t size, cap;
 } Stack;
 
 static bool stack_push(Stack* s, uint32_t v)
 {
-	if (s->size == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		uint32_t* items = gt_realloc(s->items, sizeof *items * cap);
-		if (!items) return false;
-		s->items = items;
-		s->cap = cap;
-	}
+	if (!gt_grow((void**)&s->items, &s->cap, s->size + 1, sizeof *s->items, 4096)) return false;
 	s->items[s->size++] = v;
 	return true;
 }

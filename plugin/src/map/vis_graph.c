@@ -15,7 +15,7 @@
 
 typedef struct EdgeList {
 	int32_t* pairs; // (u, w) with u < w
-	size_t count, capacity;
+	int64_t count, capacity;
 	bool failed;
 } EdgeList;
 
@@ -28,13 +28,7 @@ typedef struct BuildJob {
 
 static bool edge_push(EdgeList* list, int32_t u, int32_t w)
 {
-	if (list->count == list->capacity) {
-		size_t cap = list->capacity ? list->capacity * 2 : 4096;
-		int32_t* grown = gt_realloc(list->pairs, cap * 2 * sizeof *grown);
-		if (!grown) return false;
-		list->pairs = grown;
-		list->capacity = cap;
-	}
+	if (!gt_grow((void**)&list->pairs, &list->capacity, list->count + 1, 2 * sizeof *list->pairs, 4096)) return false;
 	list->pairs[2 * list->count] = u;
 	list->pairs[2 * list->count + 1] = w;
 	list->count++;
@@ -137,7 +131,7 @@ gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int thr
 		goto done;
 	}
 	for (int i = 0; i < threads; i++)
-		for (size_t e = 0; e < job.lists[i].count; e++) {
+		for (int64_t e = 0; e < job.lists[i].count; e++) {
 			out->offset[job.lists[i].pairs[2 * e] + 1]++;
 			out->offset[job.lists[i].pairs[2 * e + 1] + 1]++;
 		}
@@ -149,7 +143,7 @@ gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int thr
 	}
 	memcpy(fill, out->offset, ((size_t)n + 1) * sizeof *fill);
 	for (int i = 0; i < threads; i++)
-		for (size_t e = 0; e < job.lists[i].count; e++) {
+		for (int64_t e = 0; e < job.lists[i].count; e++) {
 			int32_t a = job.lists[i].pairs[2 * e], b = job.lists[i].pairs[2 * e + 1];
 			out->adj[fill[a]++] = b;
 			out->adj[fill[b]++] = a;

@@ -52,13 +52,7 @@ int32_t gt_vocab_intern(gtVocabulary* v, const char* word)
 	if (found >= 0) return found;
 	if (v->count == INT32_MAX / 4) return -1;
 	if ((uint32_t)(v->count + 1) * 2 > v->slot_count && !rehash(v, v->slot_count ? v->slot_count * 2 : 64)) return -1;
-	if (v->count == v->capacity) {
-		int32_t cap = v->capacity ? v->capacity * 2 : 32;
-		char** grown = gt_realloc(v->words, (size_t)cap * sizeof *grown);
-		if (!grown) return -1;
-		v->words = grown;
-		v->capacity = cap;
-	}
+	if (!gt_grow((void**)&v->words, &v->capacity, v->count + 1, sizeof *v->words, 32)) return -1;
 	size_t n = strlen(word);
 	char* copy = gt_malloc(n + 1);
 	if (!copy) return -1;

@@ -346,9 +346,10 @@ gtStatus gtWorld_MoveMany(gtWorld* w, const gtObjectId* ids, const gtVec2* point
 	if (count < 0 || (count > 0 && (!ids || !points))) return gt_fail(err, GT_ERR_INVALID_ARG, "bad arrays");
 	int most = 0;
 	for (int i = 0; i < count; i++) {
-		gtStatus st = check_id(w, ids[i], err);
-		if (!st) st = check_point(w, points[i], err);
-		if (st) return gt_fail(err, st, "entry %d: %s", i + 1, err ? err->message : "");
+		gtError why; // its own record: formatting err->message into itself is undefined behaviour
+		gtStatus st = check_id(w, ids[i], &why);
+		if (!st) st = check_point(w, points[i], &why);
+		if (st) return gt_fail(err, st, "entry %d: %s", i + 1, why.message);
 		int k = w->keyword_count[slot_of(ids[i])];
 		if (k > most) most = k;
 	}

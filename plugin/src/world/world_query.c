@@ -70,11 +70,9 @@ gtStatus gt_filter_prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, g
 bool gt_results_push(gtWorld* w, int32_t* size, double d, int32_t slot)
 {
 	if (*size == w->result_capacity) {
-		int32_t cap = w->result_capacity ? w->result_capacity * 2 : 64;
-		gtHeapItem* grown = gt_realloc(w->results, (size_t)cap * sizeof *grown);
-		if (!grown) return false;
-		w->results = grown;
-		w->result_capacity = cap;
+		int64_t cap = w->result_capacity;
+		if (cap >= INT32_MAX / 2 || !gt_grow((void**)&w->results, &cap, cap + 1, sizeof *w->results, 64)) return false;
+		w->result_capacity = (int32_t)cap;
 	}
 	w->results[(*size)++] = (gtHeapItem){d, slot};
 	return true;

@@ -12,11 +12,9 @@
 
 static bool grow_heap(gtHeap* h)
 {
-	int cap = h->capacity ? h->capacity * 2 : 256;
-	gtHeapItem* items = gt_realloc(h->items, (size_t)cap * sizeof *items);
-	if (!items) return false;
-	h->items = items;
-	h->capacity = cap;
+	int64_t cap = h->capacity;
+	if (cap >= INT32_MAX / 2 || !gt_grow((void**)&h->items, &cap, cap + 1, sizeof *h->items, 256)) return false;
+	h->capacity = (int)cap;
 	return true;
 }
 gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode mode, int32_t* found,

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "workload_format.h"
 
 // Splits a line into whitespace-separated tokens (in place); returns the count.
 static int tokens(char* line, char** out, int max)
@@ -135,4 +135,38 @@ void* wl_read_all(const char* path, int kind, int* count)
 		return NULL;
 	}
 	return items;
+}
+
+static void write_words(FILE* f, const char* const* words, int count)
+{
+	for (int i = 0; i < count; i++) fprintf(f, " %s", words[i]);
+	fputc('\n', f);
+}
+
+void wl_write_object(FILE* f, int id, gtVec2 at, const char* const* words, int count)
+{
+	fprintf(f, "%d %.17g %.17g", id, at.x, at.y);
+	write_words(f, words, count);
+}
+
+void wl_write_insert(FILE* f, long t, int id, gtVec2 at, const char* const* words, int count)
+{
+	fprintf(f, "%ld insert ", t);
+	wl_write_object(f, id, at, words, count);
+}
+
+void wl_write_move(FILE* f, long t, int id, gtVec2 at)
+{
+	fprintf(f, "%ld move %d %.17g %.17g\n", t, id, at.x, at.y);
+}
+
+void wl_write_delete(FILE* f, long t, int id)
+{
+	fprintf(f, "%ld delete %d\n", t, id);
+}
+
+void wl_write_query(FILE* f, long t, gtVec2 at, int k, const char* const* words, int count)
+{
+	fprintf(f, "%ld %.17g %.17g %d", t, at.x, at.y, k);
+	write_words(f, words, count);
 }

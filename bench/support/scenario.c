@@ -1,4 +1,4 @@
-// MovingAI scenario reader.
+// MovingAI scenario reader (docs/algorithms.md 1.2), for the tests, the CLI and the benchmarks.
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -6,9 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
-#include "gridtree/gt_scenario.h"
-#include "core/status.h"
+#include "scenario.h"
 
 #define GT_SCEN_MAX_LINE 4096
 #define GT_SCEN_MAX_ENTRIES (1 << 24)
@@ -21,8 +19,8 @@ struct gtScenario {
 void gtScenario_Destroy(gtScenario* scenario)
 {
 	if (!scenario) return;
-	gt_free(scenario->entries);
-	gt_free(scenario);
+	free(scenario->entries);
+	free(scenario);
 }
 
 const gtScenarioEntry* gtScenario_Entries(const gtScenario* scenario, int* count)
@@ -60,7 +58,7 @@ static gtStatus add_entry(gtScenario* sc, const gtScenarioEntry* e)
 	if (sc->count == sc->capacity) {
 		if (sc->capacity >= GT_SCEN_MAX_ENTRIES) return GT_ERR_LIMIT;
 		int cap = sc->capacity ? sc->capacity * 2 : 256;
-		gtScenarioEntry* grown = gt_realloc(sc->entries, (size_t)cap * sizeof *grown);
+		gtScenarioEntry* grown = realloc(sc->entries, (size_t)cap * sizeof *grown);
 		if (!grown) return GT_ERR_NOMEM;
 		sc->entries = grown;
 		sc->capacity = cap;
@@ -73,11 +71,11 @@ gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
 {
 	*out = NULL;
 	FILE* f = fopen(path, "rb");
-	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	gtScenario* sc = gt_calloc(1, sizeof *sc);
+	if (!f) return gtError_Set(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	gtScenario* sc = calloc(1, sizeof *sc);
 	if (!sc) {
 		fclose(f);
-		return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory", path);
+		return gtError_Set(err, GT_ERR_NOMEM, "%s: out of memory", path);
 	}
 	char line[GT_SCEN_MAX_LINE];
 	int number = 0;
@@ -86,7 +84,7 @@ gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
 		number++;
 		size_t len = strlen(line);
 		if (len == sizeof line - 1 && line[len - 1] != '\n') {
-			st = gt_fail(err, GT_ERR_FORMAT, "%s:%d: line longer than %d bytes", path, number, GT_SCEN_MAX_LINE);
+			st = gtError_Set(err, GT_ERR_FORMAT, "%s:%d: line longer than %d bytes", path, number, GT_SCEN_MAX_LINE);
 			break;
 		}
 		char* fields[10];
@@ -95,7 +93,7 @@ gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
 		if (nf == 0) continue;
 		if (number == 1 && strcmp(fields[0], "version") == 0) {
 			if (nf != 2 || atof(fields[1]) != 1.0) {
-				st = gt_fail(err, GT_ERR_FORMAT, "%s:1: unsupported scenario version (expected 'version 1')", path);
+				st = gtError_Set(err, GT_ERR_FORMAT, "%s:1: unsupported scenario version (expected 'version 1')", path);
 				break;
 			}
 			continue;
@@ -106,7 +104,7 @@ gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
 		    !parse_int(fields[3], &e.map_height) || !parse_int(fields[4], &sx) || !parse_int(fields[5], &sy) ||
 		    !parse_int(fields[6], &gx) || !parse_int(fields[7], &gy) ||
 		    !parse_octile(fields[8], &e.octile, &e.octile_slack)) {
-			st = gt_fail(err, GT_ERR_FORMAT,
+			st = gtError_Set(err, GT_ERR_FORMAT,
 			             "%s:%d: expected 'bucket map width height sx sy gx gy optimal' with non-negative numbers", path,
 			             number);
 			break;
@@ -117,11 +115,11 @@ gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
 		e.goal.y = gy;
 		st = add_entry(sc, &e);
 		if (st) {
-			st = gt_fail(err, st, "%s:%d: too many scenario lines", path, number);
+			st = gtError_Set(err, st, "%s:%d: too many scenario lines", path, number);
 			break;
 		}
 	}
-	if (!st && ferror(f)) st = gt_fail(err, GT_ERR_IO, "%s: read error", path);
+	if (!st && ferror(f)) st = gtError_Set(err, GT_ERR_IO, "%s: read error", path);
 	fclose(f);
 	if (st) {
 		gtScenario_Destroy(sc);

@@ -1,10 +1,10 @@
-/// @file gt_scenario.h
+/// @file scenario.h (tools support library: tests, CLI, benchmarks; not part of libgridtree)
 /// MovingAI scenario files (`.scen`, "version 1"): point-to-point queries with the octile
 /// distance as an upper bound (docs/algorithms.md 1.2).
-#ifndef GRIDTREE_GT_SCENARIO_H
-#define GRIDTREE_GT_SCENARIO_H
+#ifndef GRIDTREE_TOOLS_SCENARIO_H
+#define GRIDTREE_TOOLS_SCENARIO_H
 
-#include "gt_base.h"
+#include "gridtree/gt_base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,65 @@
+#include <math.h>
+#include <stdlib.h>
+
+#include "linear_scan.h"
+
+static bool has_word(const LsObject* o, int32_t k)
+{
+	for (int i = 0; i < o->keyword_count; i++)
+		if (o->keywords[i] == k) return true;
+	return false;
+}
+
+int ls_match(const LsObject* o, const gtQuery* q, int vocabulary, bool scored, int* query_words)
+{
+	int distinct = 0, unknown = 0, have = 0;
+	for (int i = 0; i < q->keyword_count; i++) {
+		int32_t k = q->keywords[i];
+		if (k < 0 || k >= vocabulary) {
+			unknown = 1;
+			continue;
+		}
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++) seen = q->keywords[j] == k;
+		if (seen) continue;
+		distinct++;
+		have += has_word(o, k);
+	}
+	*query_words = distinct + unknown;
+	if (q->use_region && (o->point.x < q->region[0] || o->point.x > q->region[2] || o->point.y < q->region[1] ||
+	                      o->point.y > q->region[3]))
+		return -1;
+	int need = q->min_match < 0 ? (scored ? 0 : distinct + unknown) : q->min_match;
+	if (have < need) return -1;
+	if (q->any_count > 0) {
+		bool some = false;
+		for (int i = 0; i < q->any_count && !some; i++) some = has_word(o, q->any[i]);
+		if (!some) return -1;
+	}
+	for (int i = 0; i < q->none_count; i++)
+		if (has_word(o, q->none[i])) return -1;
+	return have;
+}
+
+static int by_value(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return (x > y) - (x < y);
+}
+
+int ls_query(const LsObject* objects, int n, const gtQuery* q, int vocabulary, gtDistance distance, bool within,
+             bool scored, double* out)
+{
+	int found = 0;
+	for (int i = 0; i < n; i++) {
+		int words, have = ls_match(&objects[i], q, vocabulary, scored, &words);
+		if (have < 0) continue;
+		double d = distance.fcn(distance.context, q->point, objects[i].point);
+		if (isinf(d)) continue; // another component: never an answer
+		if (scored) d += q->miss_cost * (words - have);
+		if (within && d > q->radius) continue;
+		out[found++] = d;
+	}
+	qsort(out, (size_t)found, sizeof *out, by_value);
+	return within || found < q->k ? found : q->k;
+}
