@@ -167,6 +167,13 @@ workload_ok() {
 check "workload is deterministic" workload_ok
 bench_ok() { "$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" --leaf 1 --check 50 | grep -qx "mismatches 0"; }
 check "bench-knn agrees with a linear scan" bench_ok
+# A program that only loads an index links none of the builder (module layering, no cycle).
+load_only() {
+	cc -std=c11 -Iplugin/include tests/link/ehl_load_only.c bin/libgridtree_core.a -lm -lpthread -o "$tmp/load_only" &&
+		[ "$("$tmp/load_only" "$tmp/block.map" "$tmp/block.ehl")" = 6.000000 ] &&
+		nm "$tmp/load_only" | grep -q ' T gtEhl_Load$' && ! nm "$tmp/load_only" | grep -q -E 'gtEhl_Build|gt_hub_labels_build|gt_sweep_vertex'
+}
+check "loading an index does not link the builder" load_only
 check "bench-knn needs an index" fails_with "needs --ehl FILE" "$GT" bench-knn "$tmp/block.map" --workload "$tmp/wl1"
 check "workload needs a seed" fails_with "usage: gridtree workload" "$GT" workload "$tmp/block.map" --keywords "$tmp/items.txt" -o "$tmp/wl3"
 printf '7 0.5 0.5 heal elf\n8 5.5 0.5 heal\n9 5.5 3.5 sword\n' >"$tmp/objs.txt"

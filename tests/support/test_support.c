@@ -74,19 +74,6 @@ gtScenario* test_load_scenario(const char* suite, const char* name)
 	return sc;
 }
 
-uint64_t test_rng_next(TestRng* rng)
-{
-	uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-int test_rng_int(TestRng* rng, int n)
-{
-	return (int)(test_rng_next(rng) % (uint64_t)n);
-}
-
 gtMap* test_random_map(TestRng* rng, int w, int h, int blocked_percent)
 {
 	unsigned char* cells = malloc((size_t)(w * h));

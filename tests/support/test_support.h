@@ -30,12 +30,18 @@ gtScenario* test_load_scenario(const char* suite, const char* name);
 // Path of a file inside the data dir (static buffer).
 const char* test_data_path(const char* relative);
 
-typedef struct TestRng {
-	uint64_t state;
-} TestRng;
+// The library's generator (gt_random.h) under the tests' names.
+typedef gtRandom TestRng;
 
-uint64_t test_rng_next(TestRng* rng);
-int test_rng_int(TestRng* rng, int n); // uniform in [0, n)
+static inline uint64_t test_rng_next(TestRng* rng)
+{
+	return gtRandom_Next(rng);
+}
+
+static inline int test_rng_int(TestRng* rng, int n) // uniform in [0, n)
+{
+	return gtRandom_Below(rng, n);
+}
 
 // A w x h map whose cells are blocked with the given percentage (0 gives an open map).
 gtMap* test_random_map(TestRng* rng, int w, int h, int blocked_percent);
