@@ -42,12 +42,91 @@ void draw_text(SDL_Renderer* r, int x, int y, int pixel, const char* text)
 	SDL_RenderFillRects(r, dots, n);
 }
 
-void draw_circle(SDL_Renderer* r, double cx, double cy, double radius)
+void set_draw_colour(SDL_Renderer* r, gtColor c)
 {
-	SDL_FPoint pts[65];
-	for (int i = 0; i <= 64; i++) {
-		double a = i * 2 * 3.14159265358979323846 / 64;
-		pts[i] = (SDL_FPoint){(float)(cx + cos(a) * radius), (float)(cy + sin(a) * radius)};
+	Uint8 alpha = (Uint8)(c & 255);
+	SDL_SetRenderDrawBlendMode(r, alpha == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
+	SDL_SetRenderDrawColor(r, (Uint8)(c >> 24), (Uint8)(c >> 16), (Uint8)(c >> 8), alpha);
+}
+
+// ---- gt_debug_draw.h callbacks ------------------------------------------------------------------
+
+static void sdl_segment(void* context, gtVec2 a, gtVec2 b, gtColor color)
+{
+	SdlDebugDraw* d = context;
+	SDL_FPoint p = to_screen(d->view, a.x, a.y), q = to_screen(d->view, b.x, b.y);
+	set_draw_colour(d->renderer, color);
+	SDL_RenderDrawLineF(d->renderer, p.x, p.y, q.x, q.y);
+}
+
+// Outlines close the loop; fills are a triangle fan (the library's polygons are convex).
+static void sdl_polygon(void* context, const gtVec2* points, int count, bool filled, gtColor color)
+{
+	SdlDebugDraw* d = context;
+	enum { MAX_POINTS = 32 };
+	if (count < 2) return;
+	if (count > MAX_POINTS) count = MAX_POINTS;
+	if (!filled) {
+		SDL_FPoint pts[MAX_POINTS + 1];
+		for (int i = 0; i < count; i++) pts[i] = to_screen(d->view, points[i].x, points[i].y);
+		pts[count] = pts[0];
+		set_draw_colour(d->renderer, color);
+		SDL_RenderDrawLinesF(d->renderer, pts, count + 1);
+		return;
 	}
-	SDL_RenderDrawLinesF(r, pts, 65);
+	SDL_Vertex v[MAX_POINTS];
+	int idx[3 * MAX_POINTS];
+	SDL_Color c = {(Uint8)(color >> 24), (Uint8)(color >> 16), (Uint8)(color >> 8), (Uint8)color};
+	for (int i = 0; i < count; i++) v[i] = (SDL_Vertex){to_screen(d->view, points[i].x, points[i].y), c, {0, 0}};
+	int n = 0;
+	for (int i = 1; i + 1 < count; i++) idx[n++] = 0, idx[n++] = i, idx[n++] = i + 1;
+	SDL_SetRenderDrawBlendMode(d->renderer, SDL_BLENDMODE_BLEND); // geometry blends by its vertex colours
+	SDL_RenderGeometry(d->renderer, NULL, v, count, idx, n);
+}
+
+static void sdl_circle(void* context, gtVec2 centre, double radius, bool filled, gtColor color)
+{
+	SdlDebugDraw* d = context;
+	enum { SIDES = 64 };
+	SDL_FPoint c = to_screen(d->view, centre.x, centre.y), pts[SIDES + 1];
+	double r = radius * d->view->scale;
+	for (int i = 0; i <= SIDES; i++) {
+		double a = i * 2 * 3.14159265358979323846 / SIDES;
+		pts[i] = (SDL_FPoint){(float)(c.x + cos(a) * r), (float)(c.y + sin(a) * r)};
+	}
+	if (!filled) {
+		set_draw_colour(d->renderer, color);
+		SDL_RenderDrawLinesF(d->renderer, pts, SIDES + 1);
+		return;
+	}
+	gtVec2 poly[32];
+	for (int i = 0; i < 32; i++) {
+		double a = i * 2 * 3.14159265358979323846 / 32;
+		poly[i] = (gtVec2){centre.x + cos(a) * radius, centre.y + sin(a) * radius};
+	}
+	sdl_polygon(context, poly, 32, true, color);
+}
+
+// A square of `size` pixels centred on the point (crisp at any zoom).
+static void sdl_point(void* context, gtVec2 p, double size, gtColor color)
+{
+	SdlDebugDraw* d = context;
+	SDL_FPoint s = to_screen(d->view, p.x, p.y);
+	float half = (float)(size / 2);
+	SDL_FRect dot = {s.x - half, s.y - half, (float)size, (float)size};
+	set_draw_colour(d->renderer, color);
+	SDL_RenderFillRectF(d->renderer, &dot);
+}
+
+static void sdl_text(void* context, gtVec2 p, const char* text, gtColor color)
+{
+	SdlDebugDraw* d = context;
+	SDL_FPoint s = to_screen(d->view, p.x, p.y);
+	set_draw_colour(d->renderer, color);
+	draw_text(d->renderer, (int)s.x, (int)s.y, 2, text);
+}
+
+gtDebugDraw sdl_debug_draw(SdlDebugDraw* sdl)
+{
+	return (gtDebugDraw){sdl_segment, sdl_polygon, sdl_circle, sdl_point, sdl_text, sdl};
 }

@@ -1,4 +1,5 @@
-// Rendering helpers for the demo: the map texture, batched agents, lines, text.
+// Rendering helpers for the demo: the map texture, text, and gt_debug_draw.h's callbacks drawn
+// with SDL (every library layer goes through them).
 #ifndef GRIDTREE_DEMO_DRAW_H
 #define GRIDTREE_DEMO_DRAW_H
 
@@ -11,9 +12,19 @@ typedef struct View {
 	int offset_x, offset_y;
 } View;
 
+// The context of the debug-draw callbacks: where to draw, and how map units reach the screen.
+typedef struct SdlDebugDraw {
+	SDL_Renderer* renderer;
+	const View* view;
+} SdlDebugDraw;
+
 SDL_Texture* draw_map_texture(SDL_Renderer* r, const gtMap* map);
 void draw_text(SDL_Renderer* r, int x, int y, int pixel, const char* text);
-void draw_circle(SDL_Renderer* r, double cx, double cy, double radius);
+// A gtDebugDraw whose callbacks draw with SDL through `sdl` (which must outlive it).
+gtDebugDraw sdl_debug_draw(SdlDebugDraw* sdl);
+// Sets the draw colour from 0xRRGGBBAA, blending only when it is not opaque.
+void set_draw_colour(SDL_Renderer* r, gtColor c);
+
 // Screen position of a map point.
 static inline SDL_FPoint to_screen(const View* v, double x, double y)
 {

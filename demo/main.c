@@ -1,6 +1,8 @@
 // gridtree-demo: agents scripted in Lua walk a map; the query under the mouse shows its k nearest
 // agents by walking distance, their EHL paths and the search's circle. Headless mode renders
-// without a window and writes a PNG (see README).
+// without a window and writes a PNG (see README). Every library layer is drawn by the library
+// through gt_debug_draw.h; the demo only turns its callbacks into SDL calls (draw.c).
+#include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <SDL.h>
 #include <SDL_image.h>
@@ -27,6 +30,8 @@ typedef struct Options {
 } Options;
 
 static const Uint32 KIND_COLOURS[] = {0xFFE8C547, 0xFF6FD36F, 0xFF58B4FF, 0xFFE05A4F, 0xFFB26BE0, 0xFFFFFFFF};
+#define QUERY_MARKER 0xFF50C8FFu // 0xRRGGBBAA; the tests count its pixels
+#define GT_DEMO_MAX_WORDS 16       // keywords per agent
 
 static double now(void)
 {
@@ -35,21 +40,71 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static const char* default_map(void)
+static bool exists(const char* path)
 {
-	static char path[1024];
-	const char* data = getenv("GRIDTREE_DATA");
-	snprintf(path, sizeof path, "%s/maps/bgmaps/AR0602SR.map", data && *data ? data : "../shared/data");
 	struct stat st;
-	return stat(path, &st) == 0 ? path : "assets/maps/keep.map";
+	return stat(path, &st) == 0;
 }
 
-static bool parse(int argc, char** argv, Options* o)
+// The repository root: the executable's folder's parent (bin/) or grandparent (bin/debug/),
+// whichever holds lua/demo/agents.lua; else the current directory. So the demo finds its script,
+// maps and index cache from wherever it is started.
+static const char* repository_root(void)
 {
-	*o = (Options){NULL, NULL, "lua/demo/agents.lua", NULL, "123", "", 2000, 16, 4, 0, 5, 1, false};
+	static char root[1024];
+	char exe[1024];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		for (int up = 1; up <= 2; up++) {
+			char* slash = strrchr(exe, '/');
+			if (!slash) break;
+			*slash = '\0'; // bin/, then the repository (or bin/ of bin/debug/)
+			char probe[1100];
+			const char* parent = strrchr(exe, '/');
+			if (!parent) break;
+			snprintf(root, sizeof root, "%.*s", (int)(parent - exe), exe);
+			snprintf(probe, sizeof probe, "%s/lua/demo/agents.lua", root[0] ? root : "/");
+			if (exists(probe)) return root;
+		}
+	}
+	return ".";
+}
+
+// `relative` inside the repository root, written into out[0..size).
+static const char* in_root(const char* relative, char* out, size_t size)
+{
+	snprintf(out, size, "%s/%s", repository_root(), relative);
+	return out;
+}
+
+static const char* default_map(void)
+{
+	static char path[1200];
+	const char* data = getenv("GRIDTREE_DATA");
+	char shared[1100];
+	snprintf(shared, sizeof shared, "%s/../shared/data", repository_root());
+	snprintf(path, sizeof path, "%s/maps/bgmaps/AR0602SR.map", data && *data ? data : shared);
+	static char bundled[1200];
+	return exists(path) ? path : in_root("assets/maps/keep.map", bundled, sizeof bundled);
+}
+
+static const char USAGE[] =
+    "usage: gridtree-demo [MAP] [--index FILE] [--agents N] [--leaf m] [--cell g] [--script FILE.lua] [--seed S]\n"
+    "                     [--layers 123456] [--keys INPUT] [--headless --frames N --screenshot out.png]\n"
+    "Agents scripted in Lua walk MAP (default: $GRIDTREE_DATA/maps/bgmaps/AR0602SR.map, else the bundled\n"
+    "assets/maps/keep.map); the query under the mouse shows its nearest agents, their paths and the tree\n"
+    "nodes it opened. The EHL index is cached in build/<map>-g<cell>.ehl of the repository. Keys: h in the\n"
+    "window; README.md, section \"The demo\".\n";
+
+static bool parse(int argc, char** argv, Options* o, bool* help)
+{
+	*o = (Options){NULL, NULL, NULL, NULL, "123", "", 2000, 16, 4, 0, 5, 1, false};
+	*help = false;
 	for (int i = 1; i < argc; i++) {
 		const char* a = argv[i];
 		const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { *help = true; return true; }
 		if (strcmp(a, "--headless") == 0) { o->headless = true; continue; }
 		if (a[0] != '-') { o->map = a; continue; }
 		if (!v) { fprintf(stderr, "gridtree-demo: %s needs a value\n", a); return false; }
@@ -67,6 +122,8 @@ static bool parse(int argc, char** argv, Options* o)
 		else { fprintf(stderr, "gridtree-demo: unknown option %s\n", a); return false; }
 	}
 	if (!o->map) o->map = default_map();
+	static char script[1200];
+	if (!o->script) o->script = in_root("lua/demo/agents.lua", script, sizeof script);
 	if (o->agents < 1 || o->agents > 1000000 || o->leaf < 1 || o->cell < 1 || o->frames < 0) {
 		fprintf(stderr, "gridtree-demo: --agents, --leaf and --cell must be positive, --frames >= 0\n");
 		return false;
@@ -75,9 +132,77 @@ static bool parse(int argc, char** argv, Options* o)
 	return true;
 }
 
-// Loads the map, its cached index (built with a progress bar when missing), the world and the
-// script; leaves the script's `demo` table in the registry under `demo_ref`.
-static bool start_lua(lua_State* L, const Options* o, int* demo_ref)
+// The CLI's progress display (cli/cmd_ehl_build.c): a bar on a terminal, else a plain
+// "progress STAGE N%" line every 10%, so logs and CI output stay readable.
+typedef struct Progress {
+	bool terminal;
+	const char* stage;
+	int shown; // last percentage printed for this stage
+} Progress;
+
+static void show_progress(void* user, const char* stage, double fraction)
+{
+	Progress* p = user;
+	int percent = (int)(fraction * 100.0 + 0.5);
+	if (p->stage != stage && (!p->stage || strcmp(p->stage, stage) != 0)) {
+		if (p->terminal && p->stage) fputc('\n', stderr);
+		p->stage = stage;
+		p->shown = -1;
+	}
+	if (p->terminal) {
+		if (percent == p->shown) return;
+		int filled = percent * 30 / 100;
+		fprintf(stderr, "\rindex %-17s [%.*s%*s] %3d%%", stage, filled, "##############################", 30 - filled, "", percent);
+	} else {
+		if (percent / 10 == p->shown / 10 && p->shown >= 0) return; // a line every 10%
+		fprintf(stderr, "progress %s %d%%\n", stage, percent);
+	}
+	p->shown = percent;
+	fflush(stderr);
+}
+
+// The index path: --index, else a cache in the repository's build/ named after map and cell size.
+static void index_path(const Options* o, char* out, size_t size)
+{
+	if (o->index) {
+		snprintf(out, size, "%s", o->index);
+		return;
+	}
+	const char* base = strrchr(o->map, '/');
+	char build[1200];
+	in_root("build", build, sizeof build);
+	if (mkdir(build, 0777) != 0 && errno != EEXIST) fprintf(stderr, "gridtree-demo: cannot create %s\n", build);
+	snprintf(out, size, "%s/%s-g%d.ehl", build, base ? base + 1 : o->map, o->cell);
+}
+
+// The index through the navigation façade: the cached file, else built (with progress) and saved.
+static bool load_or_build_index(gtNav* nav, const Options* o, const char* path, bool* saved)
+{
+	gtError err;
+	*saved = true;
+	if (gtNav_LoadIndex(nav, path, &err) == GT_OK) return true;
+	Progress progress = {isatty(fileno(stderr)) != 0, NULL, -1};
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = o->cell;
+	def.progress = show_progress;
+	def.progress_user = &progress;
+	gtStatus st = gtNav_BuildIndex(nav, &def, &err);
+	if (progress.terminal && progress.stage) fputc('\n', stderr);
+	if (st) {
+		fprintf(stderr, "gridtree-demo: %s\n", err.message);
+		return false;
+	}
+	if (gtNav_SaveIndex(nav, path, &err)) { // the demo still runs; the script builds its own copy
+		fprintf(stderr, "gridtree-demo: %s (the index is not cached)\n", err.message);
+		*saved = false;
+	}
+	return true;
+}
+
+// Starts the script: its map loads the index the demo cached (or builds one when it could not be
+// saved), then demo.init places the agents. Leaves the script's `demo` table in the registry under
+// `demo_ref` and, on the stack, a table of each agent's keywords (space-separated).
+static bool start_lua(lua_State* L, const Options* o, const char* index, int* demo_ref)
 {
 	luaL_openlibs(L);
 	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE); // preload
@@ -93,26 +218,13 @@ static bool start_lua(lua_State* L, const Options* o, int* demo_ref)
 	    "local demo, map_path, index_path, cell, leaf, agents, seed = ...\n"
 	    "local gridtree = require 'gridtree'\n"
 	    "local map = assert(gridtree.load_map(map_path))\n"
-	    "if not map:load_index(index_path) then\n"
-	    "  local shown = -1\n"
-	    "  assert(map:build_index{cell = cell, progress = function(f, stage)\n"
-	    "    local p = math.floor(f * 20)\n"
-	    "    if p ~= shown then shown = p; io.stderr:write(('\\rindex %-16s [%-20s]'):format(stage, ('#'):rep(p))) end\n"
-	    "  end})\n"
-	    "  io.stderr:write('\\n')\n"
-	    "  map:save_index(index_path)\n"
-	    "end\n"
+	    "if not map:load_index(index_path) then assert(map:build_index{cell = cell}) end\n"
 	    "local world = gridtree.new_world(map, {leaf = leaf})\n"
-	    "demo.init(map, world, {agents = agents, seed = seed})\n";
+	    "demo.init(map, world, {agents = agents, seed = seed})\n"
+	    "local words = {}\n"
+	    "for i, id in ipairs(demo.ids) do words[i] = table.concat(world:keywords(id), ' ') end\n"
+	    "return words\n";
 	if (luaL_loadstring(L, setup) != LUA_OK) return false;
-	char index[1200];
-	if (o->index) {
-		snprintf(index, sizeof index, "%s", o->index);
-	} else { // a cache next to the build, named after the map and cell size
-		const char* base = strrchr(o->map, '/');
-		mkdir("build", 0777);
-		snprintf(index, sizeof index, "build/%s-g%d.ehl", base ? base + 1 : o->map, o->cell);
-	}
 	lua_rawgeti(L, LUA_REGISTRYINDEX, *demo_ref);
 	lua_pushstring(L, o->map);
 	lua_pushstring(L, index);
@@ -120,7 +232,7 @@ static bool start_lua(lua_State* L, const Options* o, int* demo_ref)
 	lua_pushinteger(L, o->leaf);
 	lua_pushinteger(L, o->agents);
 	lua_pushinteger(L, o->seed);
-	if (lua_pcall(L, 7, 0, 0) != LUA_OK) {
+	if (lua_pcall(L, 7, 1, 0) != LUA_OK) {
 		fprintf(stderr, "gridtree-demo: %s\n", lua_tostring(L, -1));
 		return false;
 	}
@@ -151,19 +263,43 @@ enum { FILTER_COUNT = 6 };
 typedef struct Frame {
 	double lua_s, move_s, script_query_s, query_s, draw_s;
 	int queries;
-	lua_Integer distance_calls, nodes;
+	long long distance_calls, nodes;
 	double kth; // the k-th distance (or the radius) of the mouse query
 } Frame;
+
+enum { TRACE_CAPACITY = 1 << 16, VIA_CAPACITY = 1 << 13 };
 
 typedef struct Demo {
 	Options o;
 	lua_State* L;
 	int demo_ref;
 	const gtMap* map;
+	gtNav* nav; // the index (or the oracle) for the mouse query's distances and paths
+	gtNavQuery* nav_query;
+	gtDistance distance;
+	// The script's agents mirrored into a C world (same positions, keywords and leaf size), which
+	// the mouse query runs on and the tree layers draw: the Lua binding does not hand out its own.
+	gtWorld* world;
+	gtObjectId* ids; // agent i of the script is ids[i]
+	gtVec2* points;
+	int agents;
+	// The mouse query's answer and its paths, in buffers that grow only when too small.
+	gtObjectId* found;
+	double* found_d;
+	int found_count;
+	gtVec2* path_points;
+	int path_used, path_capacity;
+	int *path_start, *path_count;
+	// Caller-owned debug-draw buffers: nothing allocates per frame.
+	gtDebugTraceEntry* trace_storage;
+	gtDebugTrace trace;
+	gtEhlVia* vias;
+	SdlDebugDraw sdl;
+	gtDebugDraw draw;
 	View view;
 	double qx, qy;
 	bool pinned, layers[LAYERS];
-	int kind, filter, height; // query kind, keyword filter, tree height for the leaf grid
+	int kind, filter;
 } Demo;
 
 static void set_colour(SDL_Renderer* r, Uint32 c, Uint8 alpha)
@@ -183,6 +319,7 @@ static void draw_agents(SDL_Renderer* r, Demo* d)
 	lua_getfield(L, -3, "kinds");
 	lua_Integer n = luaL_len(L, -3);
 	float size = d->view.scale < 2 ? 2.0f : (float)d->view.scale;
+	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
 	for (lua_Integer i = 1; i <= n; i++) {
 		lua_rawgeti(L, -3, i);
 		lua_rawgeti(L, -3, i);
@@ -205,138 +342,171 @@ static void draw_agents(SDL_Renderer* r, Demo* d)
 	}
 }
 
-// Nodes the last query popped (shaded by level) and pruned (outlined): a flat Lua array of
-// {x0, y0, x1, y1, event, level} on top of the stack.
-static void draw_trace(SDL_Renderer* r, Demo* d, int height)
+// Copies the script's agent positions (demo.xs, demo.ys) into d->points; false when the script
+// changed the number of agents.
+static bool read_positions(Demo* d)
 {
 	lua_State* L = d->L;
-	lua_Integer n = luaL_len(L, -1);
-	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
-	for (lua_Integer i = 1; i + 5 <= n; i += 6) {
-		double v[6];
-		for (int k = 0; k < 6; k++) {
-			lua_rawgeti(L, -1, i + k);
-			v[k] = lua_tonumber(L, -1);
-			lua_pop(L, 1);
-		}
-		SDL_FPoint a = to_screen(&d->view, v[0], v[1]), b = to_screen(&d->view, v[2], v[3]);
-		SDL_FRect rect = {a.x, a.y, b.x - a.x, b.y - a.y};
-		if (v[4] == GT_TRACE_POPPED) {
-			if (v[5] == 0) continue; // the root covers the whole map: shading it says nothing
-			SDL_SetRenderDrawColor(r, 90, 170, 255, (Uint8)(20 + 90 * v[5] / (height > 0 ? height : 1)));
-			SDL_RenderFillRectF(r, &rect);
-		} else if (v[4] == GT_TRACE_PRUNED_KEYWORDS) {
-			SDL_SetRenderDrawColor(r, 255, 150, 40, 200);
-			SDL_RenderDrawRectF(r, &rect);
-		} else {
-			SDL_SetRenderDrawColor(r, 140, 140, 170, 160);
-			SDL_RenderDrawRectF(r, &rect);
-		}
+	lua_rawgeti(L, LUA_REGISTRYINDEX, d->demo_ref);
+	lua_getfield(L, -1, "xs");
+	lua_getfield(L, -2, "ys");
+	bool ok = luaL_len(L, -2) == d->agents && luaL_len(L, -1) == d->agents;
+	for (int i = 0; ok && i < d->agents; i++) {
+		lua_rawgeti(L, -2, i + 1);
+		lua_rawgeti(L, -2, i + 1);
+		d->points[i] = (gtVec2){lua_tonumber(L, -2), lua_tonumber(L, -1)};
+		lua_pop(L, 2);
 	}
-	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+	lua_pop(L, 3);
+	if (!ok) fprintf(stderr, "gridtree-demo: the script changed the number of agents\n");
+	return ok;
 }
 
-// Runs the query under the mouse; leaves demo.query's 5 results on the Lua stack.
-static bool run_query(Demo* d, Frame* f)
+// A fresh mirror world with leaf size `leaf` holding every agent at d->points. Keywords come from
+// `words` (agent i's space-separated words at index i + 1 of the table on top of the Lua stack)
+// when `from` is NULL, else from the old mirror `from`.
+static bool build_mirror(Demo* d, int leaf, const gtWorld* from)
 {
-	lua_State* L = d->L;
-	lua_pushnumber(L, d->qx);
-	lua_pushnumber(L, d->qy);
-	lua_pushinteger(L, d->o.k);
-	if (d->filter > 0) lua_pushstring(L, FILTERS[d->filter]);
-	else lua_pushnil(L);
-	lua_pushstring(L, KINDS[d->kind]);
-	lua_pushboolean(L, d->layers[LAYER_TREE]);
-	double start = now();
-	if (!call_demo(L, d->demo_ref, "query", 6, 5)) return false;
-	f->query_s = now() - start;
+	gtWorldDef def = gtWorld_DefaultDef();
+	def.leaf_size = leaf;
+	def.capacity = d->agents;
+	gtWorld* w;
+	gtError err;
+	if (gtWorld_Create(d->map, &def, &w, &err)) {
+		fprintf(stderr, "gridtree-demo: %s\n", err.message);
+		return false;
+	}
+	for (int i = 0; i < d->agents; i++) {
+		int32_t kw[GT_DEMO_MAX_WORDS];
+		int count = 0;
+		if (from) {
+			const int32_t* old;
+			int n = gtWorld_GetKeywords(from, d->ids[i], &old);
+			for (int k = 0; k < n && count < GT_DEMO_MAX_WORDS; k++) kw[count++] = gtWorld_Keyword(w, gtWorld_KeywordName(from, old[k]));
+		} else {
+			lua_rawgeti(d->L, -1, i + 1);
+			char words[512];
+			snprintf(words, sizeof words, "%s", lua_isstring(d->L, -1) ? lua_tostring(d->L, -1) : "");
+			lua_pop(d->L, 1);
+			for (char* t = strtok(words, " "); t && count < GT_DEMO_MAX_WORDS; t = strtok(NULL, " ")) kw[count++] = gtWorld_Keyword(w, t);
+		}
+		if (gtWorld_Add(w, d->points[i], kw, count, &d->ids[i], &err)) {
+			fprintf(stderr, "gridtree-demo: agent %d: %s\n", i + 1, err.message);
+			gtWorld_Destroy(w);
+			return false;
+		}
+	}
+	if (from) gtWorld_Destroy((gtWorld*)from);
+	d->world = w;
 	return true;
 }
 
-// The query's answers (with the 5 results of run_query on the stack, popped here): paths to them
-// and the circle of the k-th distance (or the radius within), and the query point.
-static void draw_query(SDL_Renderer* r, Demo* d, Frame* f)
+// Computes the path to answer i into the path buffer (grown when too small).
+static void find_path(Demo* d, int i, gtVec2 to)
 {
-	lua_State* L = d->L;
-	SDL_FPoint q = to_screen(&d->view, d->qx, d->qy);
-	if (d->layers[LAYER_QUERY] && lua_istable(L, -3)) { // paths
-		lua_Integer n = luaL_len(L, -3);
-		SDL_SetRenderDrawColor(r, 255, 255, 255, 255);
-		for (lua_Integer i = 1; i <= n; i++) {
-			lua_rawgeti(L, -3, i);
-			lua_Integer m = luaL_len(L, -1);
-			SDL_FPoint pts[512];
-			int count = 0;
-			for (lua_Integer j = 1; j + 1 <= m && count < 512; j += 2) {
-				lua_rawgeti(L, -1, j);
-				lua_rawgeti(L, -2, j + 1);
-				pts[count++] = to_screen(&d->view, lua_tonumber(L, -2), lua_tonumber(L, -1));
-				lua_pop(L, 2);
-			}
-			SDL_RenderDrawLinesF(r, pts, count);
-			lua_pop(L, 1);
+	gtError err;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		int count = 0;
+		gtStatus st = gtNav_Path(d->nav_query, (gtVec2){d->qx, d->qy}, to, d->path_points + d->path_used,
+		                         d->path_capacity - d->path_used, &count, NULL, &err);
+		if (st == GT_OK) {
+			d->path_start[i] = d->path_used, d->path_count[i] = count;
+			d->path_used += count;
+			return;
 		}
-		lua_rawgeti(L, -4, n); // dists[n]
-		f->kth = d->kind == 1 ? d->o.k * 10.0 : lua_tonumber(L, -1);
-		lua_pop(L, 1);
-		SDL_SetRenderDrawColor(r, 255, 220, 120, 255);
-		if (f->kth > 0 && isfinite(f->kth)) draw_circle(r, q.x, q.y, f->kth * d->view.scale);
+		if (st != GT_ERR_BUFFER_TOO_SMALL) break;
+		int want = d->path_capacity * 2 > d->path_used + count ? d->path_capacity * 2 : d->path_used + count;
+		gtVec2* grown = realloc(d->path_points, sizeof *grown * (size_t)want);
+		if (!grown) break;
+		d->path_points = grown, d->path_capacity = want;
 	}
-	if (lua_istable(L, -2)) {
-		lua_getfield(L, -2, "distance_calls");
-		lua_getfield(L, -3, "nodes_popped");
-		f->distance_calls = lua_tointeger(L, -2);
-		f->nodes = lua_tointeger(L, -1);
-		lua_pop(L, 2);
-	}
-	lua_pop(L, 5);
-	if (d->layers[LAYER_QUERY]) {
-		SDL_SetRenderDrawColor(r, 255, 80, 200, 255);
-		SDL_FRect mark = {q.x - 4, q.y - 4, 8, 8};
-		SDL_RenderFillRectF(r, &mark);
-	}
+	d->path_start[i] = d->path_used, d->path_count[i] = 0;
 }
 
-// Grid lines every `step` map units (the leaf grid and the EHL cells).
-static void draw_grid(SDL_Renderer* r, const Demo* d, double step_x, double step_y, Uint32 colour)
+// The query under the mouse, on the mirror world with the navigation façade's distances, traced
+// into the recorder when the tree layer is on; then the paths to its answers.
+static bool run_query(Demo* d, Frame* f)
 {
-	int w = gtMap_Width(d->map), h = gtMap_Height(d->map);
-	set_colour(r, colour, 255);
-	for (double x = 0; x <= w + 1e-9; x += step_x) {
-		SDL_FPoint a = to_screen(&d->view, x, 0), b = to_screen(&d->view, x, h);
-		SDL_RenderDrawLineF(r, a.x, a.y, b.x, b.y);
+	double start = now();
+	gtQuery q = gtQuery_Default((gtVec2){d->qx, d->qy});
+	int32_t word = -1;
+	if (d->filter > 0) {
+		word = gtWorld_FindKeyword(d->world, FILTERS[d->filter]);
+		q.keywords = &word, q.keyword_count = 1;
 	}
-	for (double y = 0; y <= h + 1e-9; y += step_y) {
-		SDL_FPoint a = to_screen(&d->view, 0, y), b = to_screen(&d->view, w, y);
-		SDL_RenderDrawLineF(r, a.x, a.y, b.x, b.y);
+	if (d->layers[LAYER_TREE]) gtDebugTrace_Attach(&d->trace, &q);
+	else gtDebugTrace_Clear(&d->trace);
+	gtQueryStats stats = {0};
+	gtError err;
+	gtStatus st;
+	const double alpha = 0.5; // "top": score = alpha * distance + (1 - alpha) * 100 * missing share
+	if (d->kind == 1) {
+		q.radius = d->o.k * 10.0;
+		st = gtWorld_Within(d->world, &q, d->distance, d->found, d->found_d, d->agents, &d->found_count, &stats, &err);
+	} else if (d->kind == 2) {
+		q.k = d->o.k;
+		q.miss_cost = (1 - alpha) / alpha * 100.0 / (q.keyword_count > 0 ? q.keyword_count : 1);
+		st = gtWorld_Top(d->world, &q, d->distance, d->found, d->found_d, d->agents, &d->found_count, &stats, &err);
+		for (int i = 0; !st && i < d->found_count; i++) d->found_d[i] *= alpha;
+	} else {
+		q.k = d->o.k;
+		st = gtWorld_Nearest(d->world, &q, d->distance, d->found, d->found_d, d->agents, &d->found_count, &stats, &err);
 	}
+	if (st) {
+		fprintf(stderr, "gridtree-demo: query: %s\n", err.message);
+		d->found_count = 0;
+		return false;
+	}
+	d->path_used = 0;
+	for (int i = 0; i < d->found_count; i++) {
+		gtVec2 to;
+		if (gtWorld_GetPosition(d->world, d->found[i], &to, &err)) to = (gtVec2){d->qx, d->qy};
+		find_path(d, i, to);
+	}
+	f->query_s = now() - start;
+	f->distance_calls = (long long)stats.distance_calls, f->nodes = (long long)stats.nodes_popped;
+	f->kth = d->kind == 1 ? d->o.k * 10.0 : d->found_count > 0 ? d->found_d[d->found_count - 1] : 0;
+	return true;
 }
 
-// Convex vertices, and the visibility edges of the one nearest the query point.
-static void draw_vertices(SDL_Renderer* r, const Demo* d)
+// The query's answers: paths to them, the circle of the k-th distance (or the radius of within)
+// and the query point.
+static void draw_query(Demo* d, const Frame* f)
+{
+	gtVec2 q = {d->qx, d->qy};
+	if (!d->layers[LAYER_QUERY]) return;
+	for (int i = 0; i < d->found_count; i++)
+		gtDebugDraw_Path(&d->draw, d->path_points + d->path_start[i], d->path_count[i], 0xFFFFFFFFu);
+	if (f->kth > 0 && isfinite(f->kth)) d->draw.circle(d->draw.context, q, f->kth, false, 0xFFDC78FFu);
+	d->draw.point(d->draw.context, q, 8, QUERY_MARKER);
+}
+
+// Convex vertices, and the visibility edges of the one nearest the query point (within 3 units).
+static void draw_vertices(Demo* d)
 {
 	int n;
 	const gtVertex* v = gtMap_Vertices(d->map, &n);
+	gtDebugDraw_MapVertices(&d->draw, d->map);
 	int hovered = -1;
-	double best = 9; // within 3 map units
-	SDL_SetRenderDrawColor(r, 250, 250, 120, 255);
+	double best = 9;
 	for (int i = 0; i < n; i++) {
-		SDL_FPoint p = to_screen(&d->view, v[i].x, v[i].y);
-		SDL_FRect dot = {p.x - 1, p.y - 1, 3, 3};
-		SDL_RenderFillRectF(r, &dot);
 		double dx = v[i].x - d->qx, dy = v[i].y - d->qy;
 		if (dx * dx + dy * dy < best) best = dx * dx + dy * dy, hovered = i;
 	}
-	if (hovered < 0) return;
-	gtVec2 from = {v[hovered].x, v[hovered].y};
-	SDL_FPoint a = to_screen(&d->view, from.x, from.y);
-	SDL_SetRenderDrawColor(r, 120, 255, 200, 255);
-	for (int i = 0; i < n; i++) {
-		gtVec2 to = {v[i].x, v[i].y};
-		if (i == hovered || !gtMap_Visible(d->map, from, to)) continue;
-		SDL_FPoint b = to_screen(&d->view, to.x, to.y);
-		SDL_RenderDrawLineF(r, a.x, a.y, b.x, b.y);
-	}
+	if (hovered >= 0) gtDebugDraw_VisibilityEdges(&d->draw, d->map, hovered);
+}
+
+// The EHL cell grid, and the vias of the cell under the query point.
+static void draw_cells(Demo* d)
+{
+	const gtEhl* ehl = gtNav_Index(d->nav);
+	if (!ehl) return;
+	gtDebugDraw_EhlCells(&d->draw, ehl);
+	int columns, rows;
+	gtEhl_GridSize(ehl, &columns, &rows);
+	int g = gtEhl_GetStats(ehl).cell_size;
+	int64_t cell = (int64_t)(d->qy / g) * columns + (int64_t)(d->qx / g);
+	gtDebugDraw_EhlCellVias(&d->draw, ehl, cell, d->vias, VIA_CAPACITY);
 }
 
 static void draw_legend(SDL_Renderer* r, const Demo* d, bool help)
@@ -355,14 +525,6 @@ static void draw_legend(SDL_Renderer* r, const Demo* d, bool help)
 	};
 	SDL_SetRenderDrawColor(r, 255, 255, 255, 255);
 	for (int i = 0; i < 3; i++) draw_text(r, 8, 40 + 14 * i, 2, lines[i]);
-}
-
-static int tree_height(const gtMap* map, int leaf)
-{
-	int h = 0;
-	double side = gtMap_Width(map) > gtMap_Height(map) ? gtMap_Width(map) : gtMap_Height(map);
-	while ((double)leaf * (double)(1 << h) < side) h++;
-	return h;
 }
 
 static void fit_view(Demo* d, int size)
@@ -433,7 +595,10 @@ static void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* pause
 			int leaf = shift ? d->o.leaf * 2 : d->o.leaf / 2;
 			if (leaf >= 1 && leaf <= 1024) {
 				lua_pushinteger(L, leaf);
-				if (call_demo(L, d->demo_ref, "set_leaf", 1, 0)) d->o.leaf = leaf, d->height = tree_height(d->map, leaf);
+				if (call_demo(L, d->demo_ref, "set_leaf", 1, 0)) {
+					d->o.leaf = leaf;
+					if (!build_mirror(d, leaf, d->world)) *running = false;
+				}
 			}
 		}
 	}
@@ -499,11 +664,71 @@ static long count_colour(SDL_Surface* s, Uint32 colour)
 	return n;
 }
 
+// Everything the demo holds besides SDL and Lua; safe on a partly set up Demo.
+static void demo_free(Demo* d)
+{
+	gtWorld_Destroy(d->world);
+	gtNavQuery_Destroy(d->nav_query);
+	gtNav_Destroy(d->nav);
+	free(d->ids), free(d->points), free(d->found), free(d->found_d);
+	free(d->path_points), free(d->path_start), free(d->path_count);
+	free(d->trace_storage), free(d->vias);
+}
+
+// The C side's state once the script has placed its agents (their keywords on the Lua stack).
+static bool demo_setup(Demo* d)
+{
+	lua_rawgeti(d->L, LUA_REGISTRYINDEX, d->demo_ref);
+	lua_getfield(d->L, -1, "xs");
+	d->agents = (int)luaL_len(d->L, -1);
+	lua_pop(d->L, 2);
+	size_t n = d->agents > 0 ? (size_t)d->agents : 1;
+	d->ids = calloc(n, sizeof *d->ids);
+	d->points = calloc(n, sizeof *d->points);
+	d->found = calloc(n, sizeof *d->found);
+	d->found_d = calloc(n, sizeof *d->found_d);
+	d->path_start = calloc(n, sizeof *d->path_start);
+	d->path_count = calloc(n, sizeof *d->path_count);
+	d->path_capacity = gtNav_PathCapacity(d->nav) * 8;
+	d->path_points = calloc((size_t)d->path_capacity, sizeof *d->path_points);
+	d->trace_storage = calloc(TRACE_CAPACITY, sizeof *d->trace_storage);
+	d->vias = calloc(VIA_CAPACITY, sizeof *d->vias);
+	if (!d->ids || !d->points || !d->found || !d->found_d || !d->path_start || !d->path_count || !d->path_points ||
+	    !d->trace_storage || !d->vias) {
+		fprintf(stderr, "gridtree-demo: out of memory\n");
+		return false;
+	}
+	d->trace = gtDebugTrace_Make(d->trace_storage, TRACE_CAPACITY);
+	if (!read_positions(d) || !build_mirror(d, d->o.leaf, NULL)) return false;
+	lua_pop(d->L, 1); // the keywords
+	return true;
+}
+
+// Moves the mirror world's agents to where the script put them.
+static bool sync_mirror(Demo* d)
+{
+	gtError err;
+	if (!read_positions(d)) return false;
+	if (gtWorld_MoveMany(d->world, d->ids, d->points, d->agents, &err)) {
+		fprintf(stderr, "gridtree-demo: %s\n", err.message);
+		return false;
+	}
+	return true;
+}
+
 int main(int argc, char** argv)
 {
 	Demo d;
 	memset(&d, 0, sizeof d);
-	if (!parse(argc, argv, &d.o)) return 2;
+	bool help;
+	if (!parse(argc, argv, &d.o, &help)) {
+		fprintf(stderr, "%s", USAGE);
+		return 2;
+	}
+	if (help) {
+		printf("%s", USAGE);
+		return 0;
+	}
 	if (d.o.headless) {
 		SDL_setenv("SDL_VIDEODRIVER", "dummy", 1);
 		SDL_setenv("SDL_RENDER_DRIVER", "software", 1);
@@ -515,8 +740,25 @@ int main(int argc, char** argv)
 		return 1;
 	}
 	d.map = map;
+	char index[1300];
+	index_path(&d.o, index, sizeof index);
+	bool saved = false;
+	if (gtNav_Create(map, NULL, &d.nav, &err) || gtNavQuery_Create(d.nav, &d.nav_query, &err)) {
+		fprintf(stderr, "gridtree-demo: %s\n", err.message);
+		demo_free(&d);
+		gtMap_Destroy(map);
+		return 1;
+	}
+	if (!load_or_build_index(d.nav, &d.o, index, &saved) ||
+	    gtNavQuery_WorldDistance(d.nav_query, &d.distance, &err)) {
+		if (gtNav_Index(d.nav)) fprintf(stderr, "gridtree-demo: %s\n", err.message);
+		demo_free(&d);
+		gtMap_Destroy(map);
+		return 1;
+	}
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "gridtree-demo: SDL: %s (try --headless)\n", SDL_GetError());
+		demo_free(&d);
 		gtMap_Destroy(map);
 		return 1;
 	}
@@ -531,26 +773,29 @@ int main(int argc, char** argv)
 		fprintf(stderr, "gridtree-demo: cannot open a window or renderer: %s\n", SDL_GetError());
 		goto done;
 	}
-	if (!start_lua(d.L, &d.o, &d.demo_ref)) goto done;
+	if (!start_lua(d.L, &d.o, saved ? index : "", &d.demo_ref) || !demo_setup(&d)) goto done;
+	d.sdl = (SdlDebugDraw){r, &d.view};
+	d.draw = sdl_debug_draw(&d.sdl);
 	map_texture = draw_map_texture(r, map);
 	fit_view(&d, size);
 	for (int i = 0; i < LAYERS; i++) d.layers[i] = strchr(d.o.layers, '1' + i) != NULL;
-	d.height = tree_height(map, d.o.leaf);
 	int mw = gtMap_Width(map), mh = gtMap_Height(map);
 	d.qx = mw / 2.0, d.qy = mh / 2.0; // the query point: the mouse, or the centre headless
 	for (int tries = 0; tries < 1000 && gtMap_CheckPoint(map, (gtVec2){d.qx, d.qy}) != GT_POINT_VALID; tries++)
 		d.qx = fmod(d.qx + 7.31, mw), d.qy = fmod(d.qy + 3.17, mh);
 	Frame total = {0};
-	bool running = true, paused = false, step = false, help = false, dragging = false;
+	bool running = true, paused = false, step = false, help_shown = false, dragging = false;
 	int speed = 1;
 	double start = now();
 	int frame = 0, ticks = 0;
 	while (running && (d.o.frames == 0 || frame < d.o.frames)) {
 		SDL_Event e;
 		if (d.o.keys[0]) push_scripted_input(*d.o.keys++);
-		while (SDL_PollEvent(&e)) handle_event(&d, &e, &running, &paused, &step, &speed, &help, &dragging);
+		while (SDL_PollEvent(&e)) handle_event(&d, &e, &running, &paused, &step, &speed, &help_shown, &dragging);
+		if (!running) break;
 		Frame f = {0};
 		double t0 = now();
+		bool moved = false;
 		for (int s = 0; s < speed && (!paused || step); s++, ticks++) {
 			lua_pushinteger(d.L, ticks);
 			if (!call_demo(d.L, d.demo_ref, "update", 1, 1)) goto done;
@@ -562,31 +807,40 @@ int main(int argc, char** argv)
 			lua_getfield(d.L, -2, "query_seconds");
 			f.script_query_s += lua_tonumber(d.L, -1);
 			lua_pop(d.L, 3);
+			moved = true;
 		}
 		step = false;
 		f.lua_s = now() - t0;
+		if (moved && !sync_mirror(&d)) goto done;
 		double t1 = now();
+		SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
 		SDL_SetRenderDrawColor(r, 12, 12, 16, 255);
 		SDL_RenderClear(r);
 		SDL_FRect dst = {(float)d.view.offset_x, (float)d.view.offset_y, (float)(mw * d.view.scale), (float)(mh * d.view.scale)};
 		SDL_RenderCopyF(r, map_texture, NULL, &dst);
-		if (d.layers[LAYER_CELLS]) draw_grid(r, &d, d.o.cell, d.o.cell, 0xFF2E6B4A);
-		if (d.layers[LAYER_LEAVES]) draw_grid(r, &d, mw / (double)(1 << d.height), mh / (double)(1 << d.height), 0xFF5A4A7A);
-		if (d.layers[LAYER_VERTICES]) draw_vertices(r, &d);
+		if (d.layers[LAYER_CELLS]) draw_cells(&d);
+		if (d.layers[LAYER_LEAVES]) gtDebugDraw_WorldLeafGrid(&d.draw, d.world);
+		if (d.layers[LAYER_VERTICES]) draw_vertices(&d);
 		bool queried = run_query(&d, &f);
-		if (queried && d.layers[LAYER_TREE] && lua_istable(d.L, -1)) draw_trace(r, &d, d.height);
+		if (queried && d.layers[LAYER_TREE]) {
+			int height;
+			int64_t nodes;
+			gtWorld_TreeSize(d.world, &height, &nodes);
+			gtDebugDraw_Trace(&d.draw, &d.trace, height);
+		}
 		if (d.layers[LAYER_AGENTS]) draw_agents(r, &d); // agents over the tree shading
-		if (queried) draw_query(r, &d, &f);
+		if (queried) draw_query(&d, &f);
+		SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
 		char hud[320];
 		double elapsed = now() - start;
 		snprintf(hud, sizeof hud, "FPS %.0f  UPDATE %.0f US  LUA %.1f MS  QUERY %.0f US  CALLS %lld  NODES %lld", frame > 0 ? frame / elapsed : 0.0,
-		         f.move_s * 1e6, f.lua_s * 1e3, f.query_s * 1e6, (long long)f.distance_calls, (long long)f.nodes);
+		         f.move_s * 1e6, f.lua_s * 1e3, f.query_s * 1e6, f.distance_calls, f.nodes);
 		SDL_SetRenderDrawColor(r, 240, 240, 240, 255);
 		draw_text(r, 8, 8, 2, hud);
 		snprintf(hud, sizeof hud, "%s K %d  KEYWORDS %s  LEAF %d  AGENTS %d%s%s", KINDS[d.kind], d.o.k,
 		         d.filter ? FILTERS[d.filter] : "ANY", d.o.leaf, d.o.agents, paused ? "  PAUSED" : "", speed > 1 ? "  4X" : "");
 		draw_text(r, 8, 22, 2, hud);
-		draw_legend(r, &d, help);
+		draw_legend(r, &d, help_shown);
 		f.draw_s = now() - t1 - f.query_s;
 		frame++;
 		total.lua_s += f.lua_s, total.move_s += f.move_s, total.query_s += f.query_s, total.draw_s += f.draw_s;
@@ -603,7 +857,7 @@ int main(int argc, char** argv)
 			long agents = 0;
 			for (int k = 0; k < 5; k++) agents += count_colour(shot, KIND_COLOURS[k]);
 			printf("screenshot %s\ncolours %d\nagent_pixels %ld\nquery_marker_pixels %ld\n", d.o.screenshot,
-			       count_colours(shot), agents, count_colour(shot, 0xFFFF50C8u));
+			       count_colours(shot), agents, count_colour(shot, 0xFF000000u | (QUERY_MARKER >> 8)));
 			SDL_FreeSurface(shot);
 		}
 		SDL_RenderPresent(r);
@@ -623,6 +877,7 @@ done:
 	if (r) SDL_DestroyRenderer(r);
 	if (window) SDL_DestroyWindow(window);
 	SDL_Quit();
+	demo_free(&d);
 	gtMap_Destroy(map);
 	return status;
 }

@@ -228,6 +228,27 @@ every_control() { # each control once, under the sanitizers: k, kinds, filters, 
 }
 check "demo controls" every_control
 check "demo bad map" fails_with "none.map: cannot open" "$(dirname "$GT")/gridtree-demo" "$tmp/none.map" --headless
+demo_help() { # usage on stdout, exit 0
+	"$(dirname "$GT")/gridtree-demo" --help >"$tmp/help" 2>"$tmp/help_err" && grep -q "^usage: gridtree-demo" "$tmp/help" &&
+		[ ! -s "$tmp/help_err" ]
+}
+check "demo --help" demo_help
+check "demo bad option" usage_error "unknown option --nope" "$(dirname "$GT")/gridtree-demo" --nope 1
+# Started from another directory, with the bundled default map (no shared data): the script and
+# the map are found next to the executable. Its index is built with stderr in a file, not a
+# terminal: plain "progress STAGE N%" lines, no bar.
+demo_elsewhere() { # binary
+	local bin dir
+	bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+	dir=$(mktemp -d -p "$tmp")
+	(cd "$dir" && GRIDTREE_DATA="$tmp/no-data" ASAN_OPTIONS=detect_leaks=0 "$bin" --headless --frames 3 --agents 40 \
+		--cell 8 --index "$dir/keep.ehl" --screenshot "$dir/keep.png" >"$dir/out" 2>"$dir/err") &&
+		grep -q "^frames 3" "$dir/out" && grep -q "^agent_pixels [1-9]" "$dir/out" && [ -s "$dir/keep.png" ] &&
+		grep -q "^progress cells 100%" "$dir/err" && ! grep -q $'\r' "$dir/err" && ! grep -q '\[#' "$dir/err" &&
+		[ "$(grep -c '^progress ' "$dir/err")" -le 80 ]
+}
+check "demo from another directory (bin/debug)" demo_elsewhere "$(dirname "$GT")/gridtree-demo"
+if [ -x bin/gridtree-demo ]; then check "demo from another directory (bin)" demo_elsewhere bin/gridtree-demo; fi
 
 # The LOVE example (LuaJIT build of the module) runs headless and exits; an error exits too.
 love_ok() {

@@ -11,5 +11,6 @@
 #include "gt_nav.h"
 #include "gt_random.h"
 #include "gt_genmap.h"
+#include "gt_debug_draw.h"
 
 #endif

@@ -68,8 +68,8 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	*out = NULL;
 	gtWorldDef defaults = gtWorld_DefaultDef();
 	if (!def) def = &defaults;
-	if (def->leaf_size < 1 || def->leaf_size > 65536)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "leaf size %d is outside 1..65536", def->leaf_size);
+	if (def->leaf_size < 1 || def->leaf_size > GT_WORLD_MAX_LEAF_SIZE)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "leaf size %d is outside 1..%d", def->leaf_size, GT_WORLD_MAX_LEAF_SIZE);
 	if (def->capacity < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "capacity must be >= 0");
 	gtWorld* w = gt_calloc(1, sizeof *w);
 	if (!w) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
@@ -95,8 +95,9 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
 	w->free_head = -1;
 	if (!w->object_counts || !w->leaf_head || !gt_counts_init(&w->keyword_counts, 4096)) {
+		long long nodes = (long long)w->node_count; // read before the world is freed
 		gtWorld_Destroy(w);
-		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", (long long)w->node_count);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
 	}
 	for (int64_t i = 0; i < leaves; i++) w->leaf_head[i] = -1;
 	*out = w;
