@@ -1,4 +1,10 @@
--- LuaRocks: `luarocks make` builds the module from this source tree and installs it.
+-- LuaRocks: from the repository root,
+--   luarocks --lua-version 5.4 make --local gridtree-0.1.0-1.rockspec
+-- builds the module from this source tree and installs it under ~/.luarocks; then
+--   eval "$(luarocks --lua-version 5.4 path)"
+-- lets lua5.4 find it. Debian's luarocks defaults to Lua 5.1, hence --lua-version 5.4 (drop it
+-- where luarocks is set up for 5.4; without --local it installs system-wide and needs root).
+-- The sources must list every plugin/src/**.c: tests/test_install.sh checks that they do.
 rockspec_format = "3.0"
 package = "gridtree"
 version = "0.1.0-1"
@@ -23,12 +29,21 @@ build = {
 		gridtree = {
 			sources = {
 				"plugin/lua/lgridtree.c",
-				"plugin/src/count_table.c", "plugin/src/crc32c.c", "plugin/src/ehl_build.c",
-				"plugin/src/ehl_io.c", "plugin/src/ehl_query.c", "plugin/src/ehl_sweep.c",
-				"plugin/src/genmap.c", "plugin/src/geometry.c", "plugin/src/hub_labels.c",
-				"plugin/src/keywords.c", "plugin/src/map.c", "plugin/src/oracle.c",
-				"plugin/src/scenario.c", "plugin/src/status.c", "plugin/src/vis_graph.c",
-				"plugin/src/world.c", "plugin/src/world_query.c",
+				"plugin/src/core/alloc.c", "plugin/src/core/crc32c.c", "plugin/src/core/platform.c",
+				"plugin/src/core/status.c", "plugin/src/core/task.c",
+				"plugin/src/ehl/ehl_build.c", "plugin/src/ehl/ehl_estimate.c", "plugin/src/ehl/ehl_io.c",
+				"plugin/src/ehl/ehl_layout.c", "plugin/src/ehl/ehl_query.c", "plugin/src/ehl/ehl_sweep.c",
+				"plugin/src/ehl/hub_labels.c",
+				"plugin/src/debug/debug_draw_ehl.c", "plugin/src/debug/debug_draw_map.c",
+				"plugin/src/debug/debug_draw_path.c", "plugin/src/debug/debug_draw_trace.c",
+				"plugin/src/debug/debug_draw_world.c",
+				"plugin/src/map/genmap.c", "plugin/src/map/geometry.c", "plugin/src/map/map.c",
+				"plugin/src/map/vis_graph.c",
+				"plugin/src/nav/nav.c", "plugin/src/nav/path_follow.c",
+				"plugin/src/oracle/oracle.c",
+				"plugin/src/world/count_table.c", "plugin/src/world/keywords.c", "plugin/src/world/world.c",
+				"plugin/src/world/world_query.c", "plugin/src/world/world_sphere_query.c",
+				"plugin/src/world/world_tree_query.c", "plugin/src/world/world_validate.c",
 			},
 			incdirs = { "plugin/include", "plugin/src" },
 			defines = { "_POSIX_C_SOURCE=200809L" },

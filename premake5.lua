@@ -30,6 +30,19 @@ local function pkg_libs(modules)
 	libdirs(d)
 end
 
+-- Keeps only the symbols matching `globals` exported from a shared object (a linker version
+-- script; both premakes pass linkoptions through). The script is written into build/ here, so the
+-- export lists live in this file next to the projects they belong to.
+local function export_only(name, globals)
+	local dir = path.join(path.getdirectory(_SCRIPT), "build")
+	os.mkdir(dir)
+	local file = path.join(dir, name .. ".ver")
+	local f = assert(io.open(file, "w"))
+	f:write("{\n\tglobal: " .. table.concat(globals, "; ") .. ";\n\tlocal: *;\n};\n")
+	f:close()
+	linkoptions { "-Wl,--version-script=" .. file }
+end
+
 local SANITIZE = { "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer" }
 local SYSTEM_LIBS = { "m", "pthread" }
 
@@ -54,7 +67,8 @@ solution "gridtree"
 		if IS_P4 then flags { "Symbols" } else symbols "On" end
 	always()
 
--- The library; -fPIC because it is linked into the Lua module.
+-- The library; -fPIC because it is linked into the Lua module. The CLI, tests and demo link it;
+-- `./run install` installs it as libgridtree.a.
 project "gridtree_core"
 	kind "StaticLib"
 	files { "plugin/src/**.c" }
@@ -68,6 +82,18 @@ project "gridtree_tools"
 	files { "bench/support/**.c" }
 	includedirs { "bench/support" }
 
+-- bin/libgridtree.so for C and C++ programs: the same sources, exporting only the public API
+-- (gtXxx); the internal gt_xxx functions stay local, so they cannot clash with the program's. The
+-- soname keeps DT_NEEDED path-free when premake5 links it by path.
+project "gridtree_shared"
+	kind "SharedLib"
+	targetname "gridtree"
+	files { "plugin/src/**.c" }
+	includedirs { "plugin/src" }
+	links(SYSTEM_LIBS)
+	linkoptions { "-Wl,-soname,libgridtree.so" }
+	export_only("libgridtree", { "gt[A-Z]*" })
+
 -- bin/gridtree.so, loaded with require "gridtree"; the host provides the Lua API (no -llua).
 project "gridtree_lua"
 	kind "SharedLib"
@@ -78,6 +104,8 @@ project "gridtree_lua"
 	buildoptions(pkg("--cflags lua5.4"))
 	links { "gridtree_core" }
 	links(SYSTEM_LIBS)
+	-- Only the entry point: the library inside must not clash with another copy in the host.
+	export_only("lua_module", { "luaopen_gridtree" })
 
 -- The same module for LuaJIT (and LOVE), when LuaJIT's headers are installed: bin/luajit/gridtree.so
 -- (bin/debug/luajit/ in debug).
@@ -91,6 +119,7 @@ if #pkg("--cflags luajit") > 0 then
 		buildoptions(pkg("--cflags luajit"))
 		links { "gridtree_core" }
 		links(SYSTEM_LIBS)
+		export_only("lua_module", { "luaopen_gridtree" })
 		when "debug"
 			targetdir "bin/debug/luajit"
 		when "release"
@@ -116,6 +145,21 @@ project "gridtree_cli"
 	includedirs { "bench/support" }
 	links { "gridtree_tools", "gridtree_core" }
 	links(SYSTEM_LIBS)
+
+-- bin/examples/nearest_healer, the standalone C example, linked against the shared library as a
+-- program outside the tree would be (the rpath finds bin/libgridtree.so from bin/examples/).
+project "example_nearest_healer"
+	kind "ConsoleApp"
+	targetname "nearest_healer"
+	files { "examples/nearest_healer.c" }
+	links { "gridtree_shared" }
+	links(SYSTEM_LIBS)
+	linkoptions { "-Wl,-rpath,'$$ORIGIN/..'" }
+	when "debug"
+		targetdir "bin/debug/examples"
+	when "release"
+		targetdir "bin/examples"
+	always()
 
 -- One cmocka program per module: tests/test_<module>.c plus the shared helpers.
 for _, file in ipairs(os.matchfiles("tests/test_*.c")) do

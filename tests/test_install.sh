@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# `./run install` into a scratch prefix, then the installed files used the way a C program, a C++
+# program, pkg-config and Lua use them. It reuses the release build that `./run test` has just
+# made (install only copies). BIN (default bin/debug) is the sanitizer build, whose copy of the C
+# example runs here too. Prints "install: N passed, N failed" as its last line.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${1:-bin/debug}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+passed=0
+failed=0
+export ASAN_OPTIONS=detect_leaks=1
+
+check() { # name, then a command that must succeed
+	local name=$1
+	shift
+	if "$@" >"$tmp/out" 2>"$tmp/err" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/err"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL $name"
+		head -n 10 "$tmp/out" "$tmp/err"
+	fi
+}
+
+# Defined dynamic symbols of a shared object, one per line.
+exports() { nm -D --defined-only "$1" | awk '{print $NF}' | sort -u; }
+
+# Exports are only public API names (gtXxx), and the central ones are there.
+only_gt_api() {
+	local names
+	names=$(exports "$1") || return 1
+	[ -n "$names" ] || return 1
+	if echo "$names" | grep -v -E '^gt[A-Z]'; then return 1; fi
+	for f in gtMap_Load gtNav_Create gtNav_Distance gtWorld_Nearest gtPath_Advance gtSetAllocator gtEhl_Build; do
+		echo "$names" | grep -q -x "$f" || { echo "missing $f"; return 1; }
+	done
+}
+only_luaopen() { [ "$(exports "$1")" = luaopen_gridtree ]; }
+
+# --- the install itself
+check "run install" ./run install "$prefix"
+installed() {
+	local f
+	for f in include/gridtree/gridtree.h include/gridtree/gt_nav.h lib/libgridtree.so lib/libgridtree.a \
+		lib/pkgconfig/gridtree.pc bin/gridtree lib/lua/5.4/gridtree.so; do
+		[ -s "$prefix/$f" ] || { echo "missing $f"; return 1; }
+	done
+	cmp bin/libgridtree.so "$prefix/lib/libgridtree.so" # the build just made, not a stale one
+}
+check "installed files" installed
+
+# --- pkg-config
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+pc_flags() {
+	[ "$(pkg-config --modversion gridtree)" = "$(sed -n 's/^Version: //p' "$prefix/lib/pkgconfig/gridtree.pc")" ] &&
+		pkg-config --cflags gridtree | grep -q -F -- "-I$prefix/include" &&
+		pkg-config --libs gridtree | grep -q -F -- "-L$prefix/lib -lgridtree" &&
+		pkg-config --static --libs gridtree | grep -q -F -- "-lm -lpthread"
+}
+check "pkg-config flags" pc_flags
+
+# --- the C example against the installed shared library
+CFLAGS_STRICT=(-std=c11 -Wall -Wextra -Wpedantic -Werror)
+c_example_builds() {
+	# shellcheck disable=SC2046 # pkg-config output is a list of flags
+	cc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags gridtree) examples/nearest_healer.c $(pkg-config --libs gridtree) \
+		-lm -Wl,-rpath,"$prefix/lib" -o "$tmp/nearest_healer" &&
+		readelf -d "$tmp/nearest_healer" | grep -q 'NEEDED.*\[libgridtree.so\]' # dynamic, not the .a
+}
+check "C example compiles against the shared library" c_example_builds
+
+# Real content: the index was used, three queries each list healers, and every walking distance is
+# at least the straight line.
+example_output_ok() {
+	local out=$1 queries
+	grep -q '^map .*navigation by ehl$' "$out" || return 1
+	queries=$(grep -c '^tick [0-9]*: knight at .*, [1-9] nearest healers' "$out")
+	[ "$queries" -eq 3 ] || return 1
+	awk '/ walk / { n++; w = $(NF - 3) + 0; s = $NF + 0; if (w < s - 1e-9 || $0 !~ /healer/) bad++ }
+		END { exit !(n >= 3 && bad == 0) }' "$out"
+}
+c_example_runs() {
+	[ -x "$tmp/nearest_healer" ] && env -u LD_LIBRARY_PATH "$tmp/nearest_healer" >"$tmp/example.out" &&
+		ldd "$tmp/nearest_healer" | grep -q -F "$prefix/lib/libgridtree.so" && example_output_ok "$tmp/example.out"
+}
+check "C example runs (installed shared library, keep.map)" c_example_runs
+c_example_reports_errors() {
+	! "$tmp/nearest_healer" "$tmp/none.map" >/dev/null 2>"$tmp/example.err" &&
+		grep -q "^gtMap_Load failed (io): .*none.map" "$tmp/example.err"
+}
+check "C example reports a bad map" c_example_reports_errors
+
+# The same example against the installed static library.
+c_example_static() {
+	cc "${CFLAGS_STRICT[@]}" -I"$prefix/include" examples/nearest_healer.c "$prefix/lib/libgridtree.a" -lm -lpthread \
+		-o "$tmp/nearest_healer_static" && ! readelf -d "$tmp/nearest_healer_static" | grep -q libgridtree &&
+		"$tmp/nearest_healer_static" assets/maps/caves.map >"$tmp/static.out" && example_output_ok "$tmp/static.out"
+}
+check "C example with the static library" c_example_static
+
+# The sanitizer build of the example (built by premake against bin/debug/libgridtree.so).
+debug_example() {
+	"$BIN/examples/nearest_healer" assets/maps/caves.map >"$tmp/debug.out" && example_output_ok "$tmp/debug.out"
+}
+check "C example, sanitizer build" debug_example
+
+# --- C++
+cpp_links() {
+	# shellcheck disable=SC2046
+	g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror $(pkg-config --cflags gridtree) tests/cpp/link_test.cpp \
+		$(pkg-config --libs gridtree) -Wl,-rpath,"$prefix/lib" -o "$tmp/link_test" &&
+		"$tmp/link_test" assets/maps/small.map >"$tmp/cpp.out" &&
+		[ "$(grep -c '^ok ' "$tmp/cpp.out")" -eq 4 ] && grep -q '^ok error invalid point: ' "$tmp/cpp.out"
+}
+check "C++ program compiles, links and runs" cpp_links
+
+# --- exported symbols
+check "installed libgridtree.so exports only gt names" only_gt_api "$prefix/lib/libgridtree.so"
+check "sanitizer libgridtree.so exports only gt names" only_gt_api "$BIN/libgridtree.so"
+check "installed Lua module exports only luaopen_gridtree" only_luaopen "$prefix/lib/lua/5.4/gridtree.so"
+for m in bin/luajit/gridtree.so "$BIN/gridtree.so"; do
+	[ -f "$m" ] && check "$m exports only luaopen_gridtree" only_luaopen "$m"
+done
+
+# --- Lua and the CLI from the prefix
+lua_loads() {
+	LUA_CPATH_5_4="$prefix/lib/lua/5.4/?.so" lua5.4 -e 'print(require"gridtree"._VERSION)' >"$tmp/lua.out" &&
+		grep -q -E '^gridtree [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/lua.out"
+}
+check "installed Lua module loads" lua_loads
+cli_runs() { "$prefix/bin/gridtree" info assets/maps/small.map | grep -q -x "width 48"; }
+check "installed CLI runs" cli_runs
+
+# --- LuaRocks: the rockspec builds the module from the same sources (builtin type: no globs)
+rockspec_sources() {
+	diff <(grep -o '"plugin/[^"]*\.c"' gridtree-*.rockspec | tr -d '"' | sort) \
+		<(find plugin/src plugin/lua -name '*.c' | sort)
+}
+check "rockspec lists every source" rockspec_sources
+
+echo "install: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
