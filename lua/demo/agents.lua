@@ -2,6 +2,7 @@
 -- bin/gridtree-demo calls demo.init(map, world, options) once, demo.update(frame) every frame and
 -- demo.query(x, y, k) for the query under the mouse; it draws demo.xs, demo.ys and demo.kinds.
 -- Edit freely: the demo reloads nothing, but needs no recompiling either.
+local gridtree = require "gridtree"
 local demo = {}
 
 local kinds = {
@@ -14,41 +15,27 @@ local kinds = {
 demo.kind_names = {}
 for i, k in ipairs(kinds) do demo.kind_names[i] = k.name end
 
-local seed
-local function random()
-	seed = (seed * 1103515245 + 12345) % 2147483648
-	return seed / 2147483648
-end
-
-local map, world, width, height
+local rng -- gridtree.random: the same seed gives the same run
+local map, world
 local ids, goals = {}, {}
 demo.xs, demo.ys, demo.kinds = {}, {}, {}
 
-local function random_point()
-	while true do
-		local x, y = random() * width, random() * height
-		if map:is_free(x, y) then return x, y end
-	end
-end
-
 -- Each agent walks towards a goal along its EHL path, a little every frame.
 local function new_goal(i)
-	local gx, gy = random_point()
-	local path = map:path(demo.xs[i], demo.ys[i], gx, gy)
-	goals[i] = {path = path or {}, next = 3}
+	local gx, gy = map:random_point(rng)
+	goals[i].path = map:path(demo.xs[i], demo.ys[i], gx, gy) or {}
+	goals[i].segment = 1
 end
-
-local gridtree = require "gridtree"
 
 function demo.init(the_map, the_world, options)
 	map, world = the_map, the_world
-	seed = options.seed or 1
-	width, height = map:size()
+	rng = gridtree.random(options.seed or 1)
 	for i = 1, options.agents do
-		local x, y = random_point()
-		local kind = 1 + math.floor(random() * #kinds)
+		local x, y = map:random_point(rng)
+		local kind = 1 + rng:below(#kinds)
 		demo.xs[i], demo.ys[i], demo.kinds[i] = x, y, kind
 		ids[i] = assert(world:add(x, y, kinds[kind].words))
+		goals[i] = {}
 		new_goal(i)
 	end
 	demo.ids = ids
@@ -72,20 +59,9 @@ function demo.update(frame)
 	local xs, ys = demo.xs, demo.ys
 	for i = 1, #ids do
 		local g = goals[i]
-		local path = g.path
-		if g.next > #path then
-			new_goal(i)
-		else
-			local tx, ty = path[g.next], path[g.next + 1]
-			local dx, dy = tx - xs[i], ty - ys[i]
-			local len = math.sqrt(dx * dx + dy * dy)
-			if len <= speed then
-				xs[i], ys[i] = tx, ty
-				g.next = g.next + 2
-			else
-				xs[i], ys[i] = xs[i] + dx / len * speed, ys[i] + dy / len * speed
-			end
-		end
+		local arrived
+		xs[i], ys[i], g.segment, arrived = gridtree.advance(g.path, g.segment, xs[i], ys[i], speed)
+		if arrived then new_goal(i) end
 	end
 	local move_start = os.clock()
 	assert(world:move_many(ids, xs, ys))

@@ -7,25 +7,14 @@ local map = assert(gridtree.load_map(arg[1] or "assets/maps/keep.map"))
 assert(map:build_index{cell = 4})
 local world = gridtree.new_world(map, {leaf = 16})
 
-local seed = 12345
-local function random() -- a small deterministic generator, so every run prints the same story
-	seed = (seed * 1103515245 + 12345) % 2147483648
-	return seed / 2147483648
-end
-
-local width, height = map:size()
-local function random_point()
-	while true do
-		local x, y = random() * width, random() * height
-		if map:is_free(x, y) then return x, y end
-	end
-end
+-- A seeded generator, so every run prints the same story.
+local rng = gridtree.random(12345)
 
 -- Enemies: warriors, archers and a few healers; they wander a little every tick.
 local enemies = {}
 local kinds = {"orc warrior", "orc archer", "goblin warrior", "goblin archer"}
 for i = 1, 60 do
-	local x, y = random_point()
+	local x, y = map:random_point(rng)
 	local kind = i % 15 == 0 and "goblin healer" or kinds[1 + (i % #kinds)] -- healers are rare
 	enemies[#enemies + 1] = {id = world:add(x, y, kind .. " enemy"), kind = kind}
 end
@@ -33,7 +22,7 @@ end
 -- The squad.
 local squad = {}
 for i = 1, 4 do
-	local x, y = random_point()
+	local x, y = map:random_point(rng)
 	squad[i] = {name = ("agent %d"):format(i), x = x, y = y}
 end
 
@@ -70,7 +59,7 @@ for tick = 1, 5 do
 	for _, e in ipairs(enemies) do
 		if world:valid(e.id) then
 			local x, y = world:position(e.id)
-			local nx, ny = x + (random() - 0.5) * 4, y + (random() - 0.5) * 4
+			local nx, ny = x + (rng:next() - 0.5) * 4, y + (rng:next() - 0.5) * 4
 			if not map:is_free(nx, ny) then nx, ny = x, y end
 			move_ids[#move_ids + 1], xs[#xs + 1], ys[#ys + 1] = e.id, nx, ny
 		end
@@ -81,18 +70,13 @@ for tick = 1, 5 do
 		print(("   (the %s nearest to agent 1 is slain)"):format(describe(ids[1])))
 		world:remove(ids[1])
 	end
-	-- The squad walks a few units towards its first target along the shortest path.
+	-- The squad walks 3 units towards its nearest enemy along the shortest path, around corners.
 	for _, agent in ipairs(squad) do
 		world:nearest(agent.x, agent.y, 1, "enemy", into)
 		if ids[1] then
 			local tx, ty = world:position(ids[1])
 			local path = map:path(agent.x, agent.y, tx, ty)
-			if path and #path >= 4 then
-				local dx, dy = path[3] - agent.x, path[4] - agent.y
-				local len = math.sqrt(dx * dx + dy * dy)
-				local step = math.min(3, len)
-				if len > 0 then agent.x, agent.y = agent.x + dx / len * step, agent.y + dy / len * step end
-			end
+			if path then agent.x, agent.y = gridtree.advance(path, 1, agent.x, agent.y, 3) end
 		end
 	end
 end

@@ -12,6 +12,10 @@ print("is (10.5, 20) free?", map:is_free(10.5, 20))
 print("walking distance:", map:distance(10.5, 20, 200, 180.25))
 local path = map:path(10.5, 20, 200, 180.25)
 print(("the path has %d points"):format(#path // 2))
+local x, y, segment, arrived = gridtree.advance(path, 1, path[1], path[2], 10) -- walk 10 units along it
+print(("10 units along: (%.1f, %.1f) on segment %d, arrived: %s"):format(x, y, segment, arrived))
+local rng = gridtree.random(1) -- seeded: the same numbers on every run
+print("a random free point:", map:random_point(rng))
 print("a point in a wall:", map:distance(0.5, 0.5, 10.5, 20)) -- nil, message
 
 -- Worlds: tagged objects that move.

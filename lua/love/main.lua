@@ -1,5 +1,5 @@
--- gridtree in LOVE (LuaJIT): agents walk a map and each hunts the nearest agent of another team
--- by walking distance; lines show the targets.
+-- gridtree in LOVE (LuaJIT): agents walk the map along shortest paths to random goals, and each
+-- finds the nearest agent of another team by walking distance; lines show the targets.
 --   love lua/love                     (from the repository root, after ./run build)
 --   GRIDTREE_FRAMES=60 xvfb-run -a love lua/love   runs 60 frames and exits (the CI check)
 -- GRIDTREE_CPATH overrides where the LuaJIT build of the module is, GRIDTREE_MAP which map to load.
@@ -16,22 +16,21 @@ local gridtree = require "gridtree"
 local map, world, width, height, scale, background
 local agents = {}
 local ids, dists = {}, {}
-local into = {into = {ids, dists}}
+-- Query options per team, made once: the frame loop's queries then allocate nothing.
+local team_options = {}
 local frames, stop_after = 0, tonumber(os.getenv("GRIDTREE_FRAMES") or "")
 local teams = {"red", "blue", "green"}
 local colours = {red = {0.9, 0.3, 0.3}, blue = {0.3, 0.5, 0.95}, green = {0.3, 0.85, 0.4}}
+for _, team in ipairs(teams) do team_options[team] = {into = {ids, dists}, none = team} end
 
-local seed = 7
-local function random()
-	seed = (seed * 1103515245 + 12345) % 2147483648
-	return seed / 2147483648
-end
+local rng = gridtree.random(7) -- seeded: every run starts with the same agents and goals
+local speed = 12 -- map units per second
 
-local function random_point()
-	while true do
-		local x, y = random() * width, random() * height
-		if map:is_free(x, y) then return x, y end
-	end
+-- A new goal and the shortest path to it; an unreachable goal gives an empty path, which
+-- gridtree.advance reports as arrived, so the next frame picks another.
+local function new_goal(a)
+	local gx, gy = map:random_point(rng)
+	a.path, a.segment = map:path(a.x, a.y, gx, gy) or {}, 1
 end
 
 function love.load()
@@ -53,22 +52,23 @@ function love.load()
 	love.graphics.setCanvas()
 	for i = 1, 150 do
 		local team = teams[1 + i % #teams]
-		local x, y = random_point()
+		local x, y = map:random_point(rng)
 		agents[i] = {id = world:add(x, y, team), team = team, x = x, y = y}
+		new_goal(agents[i])
 	end
 end
 
 local move_ids, xs, ys = {}, {}, {}
 function love.update(dt)
 	for i, a in ipairs(agents) do
-		-- Wander: a small random step that stays in the free space.
-		local nx, ny = a.x + (random() - 0.5), a.y + (random() - 0.5)
-		if map:is_free(nx, ny) and map:visible(a.x, a.y, nx, ny) then a.x, a.y = nx, ny end
+		local arrived
+		a.x, a.y, a.segment, arrived = gridtree.advance(a.path, a.segment, a.x, a.y, speed * dt)
+		if arrived then new_goal(a) end
 		move_ids[i], xs[i], ys[i] = a.id, a.x, a.y
 	end
 	assert(world:move_many(move_ids, xs, ys))
 	for _, a in ipairs(agents) do -- the nearest agent of another team, by walking distance
-		world:nearest(a.x, a.y, 1, nil, {into = {ids, dists}, none = a.team})
+		world:nearest(a.x, a.y, 1, nil, team_options[a.team])
 		a.target = ids[1]
 		a.distance = dists[1]
 	end

@@ -5,7 +5,10 @@
 ** ids, closed handles) raises a Lua error naming the argument; expected failures (files, bad
 ** data, points in walls) return nil, message.
 */
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 #define LUAMOD_API LUALIB_API
 #define luaL_pushfail(L) lua_pushnil(L)
 #define luaL_len(L, i) ((lua_Integer)lua_objlen(L, i))
+#define lua_rawlen(L, i) lua_objlen(L, i)
 #define luaL_checkversion(L) ((void)0)
 #define lua_newuserdatauv(L, size, nuv) lua_newuserdata(L, size)
 /* A userdata's user value is its environment table: {value}. Pops the value. */
@@ -39,7 +43,12 @@ static void lua_setiuservalue_compat(lua_State* L, int index)
 
 #define MAP_TYPE "gridtree.Map"
 #define WORLD_TYPE "gridtree.World"
-#define MAX_WORDS 64
+#define RANDOM_TYPE "gridtree.Random"
+/* The binding's own limits (the library's are the GT_* constants of gt_base.h). */
+#define MAX_WORDS 64          /* words in one keyword list */
+#define MAX_K 1000000         /* k of nearest and top */
+#define MAX_MOVE_MANY 100000000
+#define ADVANCE_WINDOW 32     /* path points gridtree.advance reads onto the C stack first */
 
 typedef struct LMap {
 	gtMap* map;
@@ -93,6 +102,16 @@ static double check_coord(lua_State* L, int i)
 	return v;
 }
 
+/* luaL_argerror with a formatted message, so limits are printed from their named constants. */
+static int arg_errorf(lua_State* L, int arg, const char* format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	const char* message = lua_pushvfstring(L, format, args);
+	va_end(args);
+	return luaL_argerror(L, arg, message);
+}
+
 static int fail(lua_State* L, const char* message)
 {
 	luaL_pushfail(L);              /* nil */
@@ -122,42 +141,63 @@ static void reserve(lua_State* L, LWorld* w, int n)
 	w->capacity = cap;
 }
 
+/* Distinct words a query names but no object has ever had: the library sees them all as -1, so
+** the binding tells them apart by their text (world:top counts each as one missing word). */
+typedef struct Unknown {
+	const char* text[MAX_WORDS];
+	size_t length[MAX_WORDS];
+	int count;
+} Unknown;
+
+static void note_unknown(Unknown* u, const char* text, size_t length)
+{
+	for (int k = 0; k < u->count; k++)
+		if (u->length[k] == length && memcmp(u->text[k], text, length) == 0) return;
+	u->text[u->count] = text, u->length[u->count] = length, u->count++;
+}
+
 /* Keywords at stack index i: a table of strings or one space-separated string (nil = none).
-** `intern` creates unknown words (objects); otherwise an unknown word becomes -1 (queries). */
-static int read_words(lua_State* L, LWorld* w, int i, int32_t* out, int intern)
+** `intern` creates unknown words (objects); otherwise an unknown word becomes -1 (queries) and,
+** when `unknown` is given, is noted there. Table strings stay valid: the table holds them. */
+static int read_words(lua_State* L, LWorld* w, int i, int32_t* out, int intern, Unknown* unknown)
 {
 	int n = 0;
+	if (unknown) unknown->count = 0;
 	if (lua_isnoneornil(L, i)) return 0;
-	if (lua_type(L, i) == LUA_TSTRING) {
-		size_t len;
-		const char* s = lua_tolstring(L, i, &len);
-		char word[GT_KEYWORD_MAX_BYTES + 1];
-		for (size_t at = 0; at < len;) {
+	int is_string = lua_type(L, i) == LUA_TSTRING;
+	size_t len = 0;
+	const char* s = is_string ? lua_tolstring(L, i, &len) : NULL;
+	lua_Integer count = 0;
+	if (!is_string) {
+		luaL_checktype(L, i, LUA_TTABLE);
+		count = luaL_len(L, i);
+		if (count > MAX_WORDS) arg_errorf(L, i, "more than %d keywords", MAX_WORDS);
+	}
+	char word[GT_KEYWORD_MAX_BYTES + 1];
+	for (size_t at = 0;;) {
+		const char* text;
+		size_t length;
+		if (is_string) {
 			while (at < len && s[at] == ' ') at++;
 			size_t start = at;
 			while (at < len && s[at] != ' ') at++;
 			if (at == start) break;
-			if (at - start > GT_KEYWORD_MAX_BYTES) luaL_argerror(L, i, "keyword longer than 64 bytes");
-			if (n == MAX_WORDS) luaL_argerror(L, i, "more than 64 keywords");
-			memcpy(word, s + start, at - start);
-			word[at - start] = '\0';
-			out[n] = intern ? gtWorld_Keyword(w->world, word) : gtWorld_FindKeyword(w->world, word);
-			if (intern && out[n] < 0) luaL_argerror(L, i, "keywords must be printable words without spaces");
-			n++;
+			text = s + start, length = at - start;
+		} else {
+			if ((lua_Integer)n == count) break;
+			lua_rawgeti(L, i, n + 1);                          /* ..., word */
+			if (lua_type(L, -1) != LUA_TSTRING) luaL_argerror(L, i, "keywords must be strings");
+			text = lua_tolstring(L, -1, &length);
+			lua_pop(L, 1);                                     /* ... */
 		}
-		return n;
-	}
-	luaL_checktype(L, i, LUA_TTABLE);
-	lua_Integer count = luaL_len(L, i);
-	if (count > MAX_WORDS) luaL_argerror(L, i, "more than 64 keywords");
-	for (lua_Integer k = 1; k <= count; k++) {
-		lua_rawgeti(L, i, k);                                  /* ..., word */
-		if (lua_type(L, -1) != LUA_TSTRING) luaL_argerror(L, i, "keywords must be strings");
-		const char* word = lua_tostring(L, -1);
+		if (length > GT_KEYWORD_MAX_BYTES) arg_errorf(L, i, "keyword longer than %d bytes", GT_KEYWORD_MAX_BYTES);
+		if (n == MAX_WORDS) arg_errorf(L, i, "more than %d keywords", MAX_WORDS);
+		memcpy(word, text, length);
+		word[length] = '\0';
 		out[n] = intern ? gtWorld_Keyword(w->world, word) : gtWorld_FindKeyword(w->world, word);
 		if (intern && out[n] < 0) luaL_argerror(L, i, "keywords must be printable words without spaces");
+		if (!intern && out[n] < 0 && unknown) note_unknown(unknown, text, length);
 		n++;
-		lua_pop(L, 1);                                         /* ... */
 	}
 	return n;
 }
@@ -193,7 +233,8 @@ static int gridtree_new_world(lua_State* L)
 			const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
 			if (strcmp(key, "leaf") == 0) {
 				lua_Integer leaf = luaL_checkinteger(L, -1);
-				if (leaf < 1 || leaf > 65536) luaL_argerror(L, 2, "leaf must be an integer from 1 to 65536");
+				if (leaf < 1 || leaf > GT_WORLD_MAX_LEAF_SIZE)
+					arg_errorf(L, 2, "leaf must be an integer from 1 to %d", GT_WORLD_MAX_LEAF_SIZE);
 				def.leaf_size = (int)leaf;
 			} else {
 				luaL_error(L, "bad argument #2 to 'new_world' (unknown option '%s')", key);
@@ -211,6 +252,114 @@ static int gridtree_new_world(lua_State* L)
 	lua_pushvalue(L, 1);                                       /* world, map */
 	lua_setiuservalue(L, -2, 1);                               /* world (keeps the map alive) */
 	return 1;
+}
+
+/* ---- random numbers ----------------------------------------------------------------------------- */
+
+/* A seed as 64 bits. LuaJIT numbers are doubles: only integers they hold exactly are accepted, so
+** a seed gives the same sequence under both interpreters. */
+static uint64_t check_seed(lua_State* L, int i)
+{
+#if LUA_VERSION_NUM >= 503
+	return (uint64_t)luaL_checkinteger(L, i);
+#else
+	double v = luaL_checknumber(L, i);
+	if (!(v == floor(v) && fabs(v) <= 9007199254740992.0)) luaL_argerror(L, i, "seed must be an integer of at most 2^53");
+	return (uint64_t)(int64_t)v;
+#endif
+}
+
+static int gridtree_random(lua_State* L)
+{
+	uint64_t seed = check_seed(L, 1);
+	gtRandom* r = lua_newuserdatauv(L, sizeof *r, 0);
+	r->state = seed;
+	luaL_setmetatable(L, RANDOM_TYPE);
+	return 1;
+}
+
+static int random_next(lua_State* L)
+{
+	gtRandom* r = luaL_checkudata(L, 1, RANDOM_TYPE);
+	lua_pushnumber(L, gtRandom_Unit(r));
+	return 1;
+}
+
+static int random_below(lua_State* L)
+{
+	gtRandom* r = luaL_checkudata(L, 1, RANDOM_TYPE);
+	lua_Integer n = luaL_checkinteger(L, 2);
+	if (n < 1 || n > INT_MAX) arg_errorf(L, 2, "n must be an integer from 1 to %d", INT_MAX);
+	lua_pushinteger(L, gtRandom_Below(r, (int)n));
+	return 1;
+}
+
+static int random_tostring(lua_State* L)
+{
+	luaL_checkudata(L, 1, RANDOM_TYPE);
+	lua_pushstring(L, RANDOM_TYPE);
+	return 1;
+}
+
+/* ---- path following ----------------------------------------------------------------------------- */
+
+/* Points first .. first + count - 1 (0-based) of the flat {x1, y1, x2, y2, ...} table at index 1. */
+static void read_points(lua_State* L, lua_Integer first, int count, gtVec2* out)
+{
+	for (int k = 0; k < count; k++) {
+		lua_rawgeti(L, 1, 2 * (first + k) + 1);
+		lua_rawgeti(L, 1, 2 * (first + k) + 2);
+		int ok_x, ok_y;
+		out[k].x = lua_tonumberx(L, -2, &ok_x);
+		out[k].y = lua_tonumberx(L, -1, &ok_y);
+		if (!ok_x || !ok_y || !isfinite(out[k].x) || !isfinite(out[k].y))
+			luaL_argerror(L, 1, "path entries must be finite numbers");
+		lua_pop(L, 2);
+	}
+}
+
+/* gridtree.advance(path, segment, x, y, step) -> x, y, segment, arrived. gtPath_Advance needs the
+** points from `segment` on; reading them all every frame would cost the whole path, so the call
+** first tries a window of the next few points on the C stack. Only when the step reaches the
+** window's end is the rest read into scratch owned by the function (upvalue 1, grown, never
+** shrunk): the result is the same as one call over the whole path, with no garbage per call. */
+static int gridtree_advance(lua_State* L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_Integer length = luaL_len(L, 1);
+	if (length % 2) luaL_argerror(L, 1, "path must be a flat list {x1, y1, x2, y2, ...}");
+	lua_Integer count = length / 2;
+	if (count > INT_MAX) luaL_argerror(L, 1, "path too long");
+	lua_Integer segment = luaL_checkinteger(L, 2);
+	if (segment < 1 || segment > (count > 1 ? count : 1))
+		luaL_argerror(L, 2, "segment must be an integer from 1 to the number of points in the path");
+	gtVec2 at = {check_coord(L, 3), check_coord(L, 4)};
+	double step = luaL_checknumber(L, 5);
+	if (!(step >= 0)) luaL_argerror(L, 5, "step must be a number >= 0");
+	lua_Integer first = segment - 1, left = count - first;
+	gtVec2 window[ADVANCE_WINDOW];
+	int size = left < ADVANCE_WINDOW ? (int)left : ADVANCE_WINDOW, s = 0;
+	gtVec2 p = at;
+	if (count > 0) {
+		read_points(L, first, size, window);
+		p = gtPath_Advance(window, size, &s, at, step);
+		if (s == size - 1 && size < left) { /* reached the window's end: walk the whole rest */
+			size_t bytes = (size_t)left * sizeof(gtVec2);
+			gtVec2* scratch = lua_touserdata(L, lua_upvalueindex(1));
+			if (!scratch || lua_rawlen(L, lua_upvalueindex(1)) < bytes) {
+				scratch = lua_newuserdatauv(L, bytes, 0);
+				lua_replace(L, lua_upvalueindex(1));
+			}
+			read_points(L, first, (int)left, scratch);
+			s = 0;
+			p = gtPath_Advance(scratch, (int)left, &s, at, step);
+		}
+	}
+	lua_pushnumber(L, p.x);
+	lua_pushnumber(L, p.y);
+	lua_pushinteger(L, first + s + 1);
+	lua_pushboolean(L, first + s + 1 >= count); /* an empty path has nothing left to walk */
+	return 4;
 }
 
 /* ---- map methods ------------------------------------------------------------------------------- */
@@ -252,14 +401,15 @@ static int map_build_index(lua_State* L)
 			const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
 			if (strcmp(key, "cell") == 0) {
 				lua_Integer g = luaL_checkinteger(L, -1);
-				if (g < 1 || g > GT_EHL_MAX_CELL_SIZE) luaL_argerror(L, 2, "cell must be an integer from 1 to 4096");
+				if (g < 1 || g > GT_EHL_MAX_CELL_SIZE)
+					arg_errorf(L, 2, "cell must be an integer from 1 to %d", GT_EHL_MAX_CELL_SIZE);
 				def.cell_size = (int)g;
 			} else if (strcmp(key, "budget") == 0) {
 				def.budget_mb = luaL_checknumber(L, -1);
 				if (!(def.budget_mb > 0)) luaL_argerror(L, 2, "budget must be a positive number of megabytes");
 			} else if (strcmp(key, "threads") == 0) {
 				lua_Integer t = luaL_checkinteger(L, -1);
-				if (t < 0 || t > GT_MAX_THREADS) luaL_argerror(L, 2, "threads must be from 0 to 256");
+				if (t < 0 || t > GT_MAX_THREADS) arg_errorf(L, 2, "threads must be an integer from 0 to %d", GT_MAX_THREADS);
 				def.threads = (int)t;
 			} else if (strcmp(key, "progress") == 0) {
 				luaL_checktype(L, -1, LUA_TFUNCTION);
@@ -380,6 +530,44 @@ static int map_path(lua_State* L)
 	return 2;
 }
 
+/* map:random_point(rng): a cell drawn uniformly until a free one comes up, then a uniform point
+** in it, so every point of the free space is equally likely. */
+static int map_random_point(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtRandom* r = luaL_checkudata(L, 2, RANDOM_TYPE);
+	if (gtMap_FreeCells(m->map) == 0) return fail(L, "the map has no free cells");
+	int width = gtMap_Width(m->map), height = gtMap_Height(m->map), cx, cy;
+	do {
+		cx = gtRandom_Below(r, width);
+		cy = gtRandom_Below(r, height);
+	} while (gtMap_IsBlocked(m->map, cx, cy));
+	double x = cx + gtRandom_Unit(r);
+	lua_pushnumber(L, x);
+	lua_pushnumber(L, cy + gtRandom_Unit(r));
+	return 2;
+}
+
+static int map_set_method(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtNavMethod method;
+	gtError err;
+	if (gtNavMethod_Parse(luaL_checkstring(L, 2), &method, &err)) return luaL_argerror(L, 2, err.message);
+	if (method == GT_NAV_EHL && !gtNav_Index(m->nav))
+		return luaL_argerror(L, 2, "method \"ehl\" needs an index (call build_index or load_index first)");
+	if (gtNav_SetMethod(m->nav, method, &err)) return luaL_argerror(L, 2, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_method(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	lua_pushstring(L, gtNavMethodName(gtNav_Method(m->nav)));
+	return 1;
+}
+
 static int map_close(lua_State* L)
 {
 	LMap* m = luaL_checkudata(L, 1, MAP_TYPE);
@@ -403,7 +591,7 @@ static int world_add(lua_State* L)
 	LWorld* w = check_world(L, 1);
 	gtVec2 p = {check_coord(L, 2), check_coord(L, 3)};
 	int32_t words[MAX_WORDS];
-	int n = read_words(L, w, 4, words, 1);
+	int n = read_words(L, w, 4, words, 1, NULL);
 	gtObjectId id;
 	gtError err;
 	if (gtWorld_Add(w->world, p, words, n, &id, &err)) return fail(L, err.message);
@@ -427,7 +615,7 @@ static int world_set_keywords(lua_State* L)
 	LWorld* w = check_world(L, 1);
 	gtObjectId id = check_id(L, w, 2);
 	int32_t words[MAX_WORDS];
-	int n = read_words(L, w, 3, words, 1);
+	int n = read_words(L, w, 3, words, 1, NULL);
 	gtError err;
 	if (gtWorld_SetKeywords(w->world, id, words, n, &err)) return luaL_error(L, "gridtree: %s", err.message);
 	return 0;
@@ -449,7 +637,7 @@ static int world_move_many(lua_State* L)
 	luaL_checktype(L, 4, LUA_TTABLE);
 	lua_Integer n = luaL_len(L, 2);
 	if (luaL_len(L, 3) != n || luaL_len(L, 4) != n) luaL_argerror(L, 3, "ids, xs and ys must have the same length");
-	if (n > 100000000) luaL_argerror(L, 2, "too many objects");
+	if (n > MAX_MOVE_MANY) arg_errorf(L, 2, "more than %d objects", MAX_MOVE_MANY);
 	reserve(L, w, (int)n);
 	for (lua_Integer i = 1; i <= n; i++) {
 		lua_rawgeti(L, 2, i);                                  /* ..., id */
@@ -527,6 +715,7 @@ enum { Q_NEAREST, Q_WITHIN, Q_TOP };
 /* Query options at stack index i into q; returns the `into` flag, `stats` and the metric. */
 typedef struct QueryOptions {
 	int into, stats, euclid, trace;
+	int has_miss_cost;
 	double alpha; /* top: 0 unless given; the returned scores are then alpha-weighted */
 	int32_t any[MAX_WORDS], none[MAX_WORDS];
 } QueryOptions;
@@ -545,10 +734,10 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 			if (n < 0) luaL_argerror(L, i, "min_match must be >= 0");
 			q->min_match = (int)(n > MAX_WORDS ? MAX_WORDS + 1 : n);
 		} else if (strcmp(key, "any") == 0) {
-			q->any_count = read_words(L, w, v, o->any, 0);
+			q->any_count = read_words(L, w, v, o->any, 0, NULL);
 			q->any = o->any;
 		} else if (strcmp(key, "none") == 0) {
-			q->none_count = read_words(L, w, v, o->none, 0);
+			q->none_count = read_words(L, w, v, o->none, 0, NULL);
 			q->none = o->none;
 		} else if (strcmp(key, "region") == 0) {
 			luaL_checktype(L, v, LUA_TTABLE);
@@ -574,20 +763,19 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 		} else if (strcmp(key, "trace") == 0) {
 			o->trace = lua_toboolean(L, v);
 		} else if (strcmp(key, "alpha") == 0 && kind == Q_TOP) {
-			double alpha = luaL_checknumber(L, v);
-			if (!(alpha > 0 && alpha <= 1)) luaL_argerror(L, i, "alpha must be in (0, 1]");
-			/* score = alpha * distance + (1 - alpha) * 100 * missing share: as a distance-only
-			** ranking, each missing word costs (1 - alpha) / alpha * 100 / |Q| map units. */
-			q->miss_cost = (1 - alpha) / alpha * 100.0 / (q->keyword_count > 0 ? q->keyword_count : 1);
-			o->alpha = alpha;
+			o->alpha = luaL_checknumber(L, v);
+			if (!(o->alpha > 0 && o->alpha <= 1)) luaL_argerror(L, i, "alpha must be in (0, 1]");
 		} else if (strcmp(key, "miss_cost") == 0 && kind == Q_TOP) {
 			q->miss_cost = luaL_checknumber(L, v);
-			if (!(q->miss_cost >= 0 && q->miss_cost < INFINITY)) luaL_argerror(L, i, "miss_cost must be >= 0");
+			if (!(q->miss_cost >= 0 && q->miss_cost < INFINITY)) luaL_argerror(L, i, "miss_cost must be a finite number >= 0");
+			o->has_miss_cost = 1;
 		} else {
 			luaL_error(L, "bad argument #%d (unknown option '%s')", i, key);
 		}
 		lua_settop(L, v - 1);                                  /* ..., key */
 	}
+	/* Both set the price of a missing word; silently preferring one would hide a mistake. */
+	if (o->alpha > 0 && o->has_miss_cost) luaL_argerror(L, i, "give alpha or miss_cost, not both");
 }
 
 /* trace = true: the nodes the traversal popped or pruned, flat {x0, y0, x1, y1, event, level, ...}
@@ -647,6 +835,18 @@ static int push_results(lua_State* L, LWorld* w, int options, const QueryOptions
 	return 3;
 }
 
+/* Distinct known keyword ids (unknown words, -1, are counted apart by their text). */
+static int distinct_known(const int32_t* words, int n)
+{
+	int distinct = 0;
+	for (int a = 0; a < n; a++) {
+		int seen = words[a] < 0;
+		for (int b = 0; b < a && !seen; b++) seen = words[b] == words[a];
+		distinct += !seen;
+	}
+	return distinct;
+}
+
 static int world_query(lua_State* L, int kind)
 {
 	LWorld* w = check_world(L, 1);
@@ -657,14 +857,21 @@ static int world_query(lua_State* L, int kind)
 		if (!(q.radius >= 0)) luaL_argerror(L, 4, "radius must be a number >= 0");
 	} else {
 		lua_Integer k = luaL_checkinteger(L, 4);
-		if (k < 0 || k > 1000000) luaL_argerror(L, 4, "k must be an integer from 0 to 1000000");
+		if (k < 0 || k > MAX_K) arg_errorf(L, 4, "k must be an integer from 0 to %d", MAX_K);
 		q.k = (int)k;
 	}
 	int32_t words[MAX_WORDS];
-	q.keyword_count = read_words(L, w, 5, words, 0);
+	Unknown unknown;
+	q.keyword_count = read_words(L, w, 5, words, 0, &unknown);
 	q.keywords = words;
 	QueryOptions o;
 	read_options(L, w, 6, kind, &q, &o);
+	if (kind == Q_TOP && o.alpha > 0) {
+		/* score = alpha * distance + (1 - alpha) * 100 * missing / |Q|, with |Q| the distinct query
+		** words: ranked as distance + miss_cost * missing, each missing word costs this. */
+		int distinct = distinct_known(words, q.keyword_count) + unknown.count;
+		q.miss_cost = (1 - o.alpha) / o.alpha * 100.0 / (distinct > 0 ? distinct : 1);
+	}
 	if (o.euclid && kind == Q_TOP) luaL_argerror(L, 6, "top ranks by path distance; metric = \"euclid\" is for nearest and within");
 	if (gtMap_CheckPoint(w->map->map, p) != GT_POINT_VALID && !o.euclid)
 		return fail(L, gtPointCheckName(gtMap_CheckPoint(w->map->map, p)));
@@ -695,6 +902,11 @@ static int world_query(lua_State* L, int kind)
 	}
 	if (st == GT_ERR_INVALID_POINT) return fail(L, err.message);
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
+	if (kind == Q_TOP && unknown.count > 1) {
+		/* The library counts all unknown words as one missing word; every object lacks each of
+		** them, so adding the others' cost shifts all scores alike and keeps the ranking. */
+		for (int r = 0; r < count; r++) w->dists[r] += (unknown.count - 1) * q.miss_cost;
+	}
 	if (kind == Q_TOP && o.alpha > 0) /* distance + miss cost, times alpha = the documented score */
 		for (int r = 0; r < count; r++) w->dists[r] *= o.alpha;
 	int n = push_results(L, w, 6, &o, count, &stats);
@@ -735,7 +947,8 @@ static int world_tostring(lua_State* L)
 static const luaL_Reg map_methods[] = {
     {"build_index", map_build_index}, {"load_index", map_load_index}, {"save_index", map_save_index},
     {"size", map_size},               {"is_free", map_is_free},       {"visible", map_visible},
-    {"distance", map_distance},       {"path", map_path},             {"close", map_close},
+    {"distance", map_distance},       {"path", map_path},             {"random_point", map_random_point},
+    {"set_method", map_set_method},   {"method", map_method},         {"close", map_close},
     {NULL, NULL},
 };
 
@@ -753,8 +966,15 @@ static int gridtree_version(lua_State* L)
 	return 1;
 }
 
+static const luaL_Reg random_methods[] = {
+    {"next", random_next},
+    {"below", random_below},
+    {NULL, NULL},
+};
+
 static const luaL_Reg gridtree_functions[] = {
     {"version", gridtree_version},
+    {"random", gridtree_random},
     {"load_map", gridtree_load_map},
     {"new_world", gridtree_new_world},
     {NULL, NULL},
@@ -767,10 +987,12 @@ static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, l
 	lua_newtable(L);                                           /* mt, methods */
 	luaL_setfuncs(L, methods, 0);
 	lua_setfield(L, -2, "__index");                            /* mt */
-	lua_pushcfunction(L, close);
-	lua_setfield(L, -2, "__gc");
-	lua_pushcfunction(L, close);
-	lua_setfield(L, -2, "__close");
+	if (close) { /* a type that owns C memory */
+		lua_pushcfunction(L, close);
+		lua_setfield(L, -2, "__gc");
+		lua_pushcfunction(L, close);
+		lua_setfield(L, -2, "__close");
+	}
 	lua_pushcfunction(L, tostring);
 	lua_setfield(L, -2, "__tostring");
 	lua_pop(L, 1);                                             /* */
@@ -783,12 +1005,30 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	luaL_checkversion(L);
 	make_type(L, MAP_TYPE, map_methods, map_close, map_tostring);
 	make_type(L, WORLD_TYPE, world_methods, world_close, world_tostring);
+	make_type(L, RANDOM_TYPE, random_methods, NULL, random_tostring);
 	luaL_newlib(L, gridtree_functions);                        /* module */
+	lua_pushnil(L);                                            /* module, scratch (none yet) */
+	lua_pushcclosure(L, gridtree_advance, 1);                  /* module, advance */
+	lua_setfield(L, -2, "advance");
 	lua_pushstring(L, gtVersionString());
 	lua_setfield(L, -2, "_VERSION");
 	lua_pushinteger(L, GT_VERSION_MAJOR);
 	lua_setfield(L, -2, "version_major");
 	lua_pushinteger(L, GT_VERSION_MINOR);
 	lua_setfield(L, -2, "version_minor");
+	lua_pushinteger(L, GT_VERSION_PATCH);
+	lua_setfield(L, -2, "version_patch");
+	/* The limits the binding checks, from the library's named constants. */
+	static const struct { const char* name; lua_Integer value; } limits[] = {
+	    {"max_cell_size", GT_EHL_MAX_CELL_SIZE}, {"max_threads", GT_MAX_THREADS},
+	    {"max_leaf_size", GT_WORLD_MAX_LEAF_SIZE}, {"max_keyword_bytes", GT_KEYWORD_MAX_BYTES},
+	    {"max_keywords", MAX_WORDS}, {"max_k", MAX_K},
+	};
+	lua_createtable(L, 0, (int)(sizeof limits / sizeof *limits)); /* module, limits */
+	for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+		lua_pushinteger(L, limits[i].value);
+		lua_setfield(L, -2, limits[i].name);
+	}
+	lua_setfield(L, -2, "limits");                             /* module */
 	return 1;
 }

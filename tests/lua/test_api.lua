@@ -3,6 +3,7 @@
 local h = ...
 local test, raises = h.test, h.raises
 local gridtree = require "gridtree"
+local unpack = table.unpack or unpack -- LuaJIT has the 5.1 global
 
 local MAP = "assets/maps/small.map"
 local function indexed_map()
@@ -143,7 +144,11 @@ local function brute(world, map, objects, x, y, kind, k_or_r, words, opts)
 	local out = {}
 	for id, o in pairs(objects) do
 		local have = 0
-		for _, w in ipairs(o.kw) do if want[w] then have = have + 1 end end
+		local seen = {}
+		for _, w in ipairs(o.kw) do
+			if want[w] and not seen[w] then have = have + 1 end
+			seen[w] = true
+		end
 		local need = opts.min_match or (kind == "top" and 0 or distinct)
 		local ok = have >= need
 		if ok and opts.region then
@@ -152,7 +157,14 @@ local function brute(world, map, objects, x, y, kind, k_or_r, words, opts)
 		end
 		if ok then
 			local d = opts.metric == "euclid" and math.sqrt((o.x - x) ^ 2 + (o.y - y) ^ 2) or map:distance(x, y, o.x, o.y)
-			if kind == "top" then d = d + 20 * (distinct - have) end
+			if kind == "top" then -- the documented score; `have` counts distinct words
+				local missing = distinct - have
+				if opts.alpha then
+					d = opts.alpha * d + (1 - opts.alpha) * 100 * missing / math.max(distinct, 1)
+				else
+					d = d + (opts.miss_cost or 20) * missing
+				end
+			end
 			if d < math.huge and (kind ~= "within" or d <= k_or_r) then out[#out + 1] = d end
 		end
 	end
@@ -174,7 +186,7 @@ test("a long random session equals a brute force written in Lua", function()
 		for _, w in ipairs(vocabulary) do if rng() < 0.4 then t[#t + 1] = w end end
 		return t
 	end
-	local checked = 0
+	local checked, tops = 0, 0
 	for step = 1, 600 do
 		local r = rng()
 		if r < 0.3 or #ids < 5 then
@@ -202,17 +214,21 @@ test("a long random session equals a brute force written in Lua", function()
 		if step % 3 == 0 then
 			local x, y = random_free(map, rng)
 			local q = {}
+			-- query words may repeat, and "dragon" and "wyvern" are words no object ever has
 			for _, w in ipairs(vocabulary) do if rng() < 0.25 then q[#q + 1] = w end end
+			for _, w in ipairs({"dragon", "wyvern", "healer", "dragon"}) do if rng() < 0.15 then q[#q + 1] = w end end
 			local k = math.floor(rng() * 5)
-			local kinds = {"nearest", "within", "top", "euclid"}
-			local kind = kinds[1 + math.floor(rng() * 4)]
+			local kinds = {"nearest", "within", "top", "euclid", "top"}
+			local kind = kinds[1 + math.floor(rng() * 5)]
 			local got, expect
 			if kind == "within" then
 				local _, d = world:within(x, y, 15, q)
 				got, expect = d, brute(world, map, objects, x, y, "within", 15, q)
 			elseif kind == "top" then
-				local _, d = world:top(x, y, k, q, {miss_cost = 20})
-				got, expect = d, brute(world, map, objects, x, y, "top", k, q)
+				local choice = rng()
+				local opts = choice < 0.3 and {} or choice < 0.6 and {miss_cost = rng() * 30} or {alpha = 0.1 + 0.9 * rng()}
+				local _, d = world:top(x, y, k, q, opts)
+				got, expect = d, brute(world, map, objects, x, y, "top", k, q, opts)
 			elseif kind == "euclid" then
 				local _, d = world:nearest(x, y, k, q, {metric = "euclid"})
 				got, expect = d, brute(world, map, objects, x, y, "nearest", k, q, {metric = "euclid"})
@@ -221,12 +237,13 @@ test("a long random session equals a brute force written in Lua", function()
 				local _, d = world:nearest(x, y, k, q, opts)
 				got, expect = d, brute(world, map, objects, x, y, "nearest", k, q, opts)
 			end
+			if kind == "top" then tops = tops + 1 end
 			assert(#got == #expect, kind .. ": " .. #got .. " results, brute force " .. #expect)
 			for i = 1, #got do assert(math.abs(got[i] - expect[i]) < 1e-9 * (1 + expect[i]), kind) end
 			checked = checked + 1
 		end
 	end
-	assert(checked == 200 and world:validate())
+	assert(checked == 200 and tops > 30 and world:validate())
 end)
 
 test("query options: into, stats, unknown words, errors", function()
@@ -253,6 +270,76 @@ test("query options: into, stats, unknown words, errors", function()
 	local _, scores = world:top(1.5, 17.5, 2, {"healer", "elf"}, {alpha = 0.5})
 	-- alpha * distance + (1 - alpha) * 100 * share missing: the healer 1 unit away lacks "elf"
 	assert(#scores == 2 and math.abs(scores[1] - (0.5 * 1 + 0.5 * 100 * 0.5)) < 1e-9, scores[1])
+end)
+
+test("top: distance + miss_cost per missing distinct word, or the alpha blend", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map)
+	local healer = world:add(2.5, 17.5, "healer")  -- 1 unit from the query point
+	local elf = world:add(4.5, 17.5, "healer elf") -- 3 units
+	local orc = world:add(1.5, 19.5, "orc")        -- 2 units, no query word at all
+	local function scores(words, opts)
+		local ids, s = world:top(1.5, 17.5, 3, words, opts)
+		local by = {}
+		for i, id in ipairs(ids) do by[id] = s[i] end
+		return by, ids
+	end
+	local near = function(a, b) return math.abs(a - b) < 1e-9 end
+	-- the default: 20 map units per missing word; every object is a candidate (min_match 0)
+	local s, ids = scores({"healer", "elf"})
+	assert(#ids == 3 and near(s[healer], 1 + 20) and near(s[elf], 3) and near(s[orc], 2 + 40))
+	assert(ids[1] == elf and ids[2] == healer and ids[3] == orc)
+	-- repeated words count once
+	s = scores({"healer", "elf", "elf", "healer"})
+	assert(near(s[healer], 21) and near(s[elf], 3) and near(s[orc], 42))
+	-- each unknown word is one more missing word, for every object alike
+	s = scores("healer dragon wyvern dragon")
+	assert(near(s[healer], 1 + 40) and near(s[elf], 3 + 40) and near(s[orc], 2 + 60))
+	s = scores({"healer", "elf"}, {miss_cost = 0})
+	assert(near(s[healer], 1) and near(s[orc], 2))
+	s = scores({"healer", "elf"}, {miss_cost = 2.5})
+	assert(near(s[healer], 3.5) and near(s[orc], 7))
+	-- alpha: alpha * distance + (1 - alpha) * 100 * (missing distinct words / distinct words)
+	s = scores({"healer", "elf", "elf"}, {alpha = 0.5})
+	assert(near(s[healer], 0.5 * 1 + 0.5 * 100 * 1 / 2) and near(s[elf], 0.5 * 3) and near(s[orc], 0.5 * 2 + 0.5 * 100))
+	s = scores("healer dragon wyvern", {alpha = 0.25})
+	assert(near(s[healer], 0.25 * 1 + 0.75 * 100 * 2 / 3) and near(s[orc], 0.25 * 2 + 0.75 * 100))
+	s = scores({"healer"}, {alpha = 1})
+	assert(near(s[healer], 1) and near(s[elf], 3) and near(s[orc], 2))
+	s, ids = scores({"healer", "elf"}, {min_match = 1})
+	assert(#ids == 2 and s[orc] == nil)
+	raises("give alpha or miss_cost, not both", world.top, world, 1.5, 17.5, 1, "healer", {alpha = 0.5, miss_cost = 20})
+	raises("miss_cost must be", world.top, world, 1.5, 17.5, 1, "healer", {miss_cost = -1})
+	raises("unknown option 'alpha'", world.nearest, world, 1.5, 17.5, 1, "healer", {alpha = 0.5})
+	raises("top ranks by path distance", world.top, world, 1.5, 17.5, 1, "healer", {metric = "euclid"})
+end)
+
+test("trace: the nodes a query popped and pruned", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map, {leaf = 4})
+	local rng = lcg(3)
+	for i = 1, 60 do
+		local x, y = random_free(map, rng)
+		world:add(x, y, i % 5 == 0 and "healer" or "orc")
+	end
+	local w, hgt = map:size()
+	for _, kind in ipairs({"nearest", "within", "top"}) do
+		local ids, _, stats, trace = world[kind](world, 1.5, 17.5, kind == "within" and 20 or 2, "healer", {stats = true, trace = true})
+		assert(#ids > 0 and type(trace) == "table" and #trace % 6 == 0 and #trace > 0, kind)
+		local popped, pruned = 0, 0
+		for i = 1, #trace, 6 do
+			local x0, y0, x1, y1, event, level = unpack(trace, i, i + 5)
+			assert(x0 <= x1 and y0 <= y1 and x0 >= 0 and y0 >= 0 and level >= 0 and level % 1 == 0, kind)
+			assert(event == 1 or event == 2 or event == 3, kind)
+			if event == 1 then popped = popped + 1 else pruned = pruned + 1 end
+			if i == 1 then assert(event == 1 and level == 0 and x0 == 0 and y0 == 0 and x1 >= w and y1 >= hgt, kind) end
+		end
+		assert(popped == stats.nodes_popped and (pruned > 0 or kind == "top"), kind) -- top keeps every object a candidate
+	end
+	local ids, dists, stats, trace = world:nearest(1.5, 17.5, 1, "healer", {trace = true})
+	assert(#ids == 1 and #dists == 1 and stats == nil and #trace > 0)
+	_, _, _, trace = world:nearest(1.5, 17.5, 1, "healer", {trace = true, metric = "euclid"})
+	assert(type(trace) == "table" and #trace == 0) -- straight-line queries scan the leaf grid
 end)
 
 test("lifetimes: close, __close, a world keeps its map", function()

@@ -13,5 +13,6 @@ test("_VERSION names the library and its version", function()
 	assert(gridtree._VERSION:match("^gridtree %d+%.%d+%.%d+$"), gridtree._VERSION)
 	assert(gridtree.version() == gridtree._VERSION)
 	assert(gridtree.version_major == 0)
+	assert(gridtree._VERSION == ("gridtree %d.%d.%d"):format(gridtree.version_major, gridtree.version_minor, gridtree.version_patch))
 	if math.type then assert(math.type(gridtree.version_major) == "integer") end -- Lua 5.3+
 end)
