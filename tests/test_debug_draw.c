@@ -104,21 +104,10 @@ static gtDebugDraw drawer(Recorder* r)
 	return (gtDebugDraw){on_segment, on_polygon, on_circle, on_point, on_text, r};
 }
 
-static gtWorld* make_world(const gtMap* m, int leaf)
-{
-	gtWorldDef def = gtWorld_DefaultDef();
-	def.leaf_size = leaf;
-	gtWorld* w = NULL;
-	gtError err;
-	if (gtWorld_Create(m, &def, &w, &err)) fail_msg("%s", err.message);
-	return w;
-}
 
 static gtMap* load_small(void)
 {
-	gtMap* m;
-	gtError err;
-	if (gtMap_Load("assets/maps/small.map", &m, &err)) fail_msg("%s", err.message);
+	gtMap* m = test_load_map("assets/maps/small.map");
 	return m;
 }
 
@@ -133,7 +122,7 @@ static void test_leaf_grid(void** state)
 	for (int s = 0; s < 4; s++) {
 		int W = sizes[s][0], H = sizes[s][1];
 		gtMap* m = test_random_map(&(TestRng){7}, W, H, 0);
-		gtWorld* w = make_world(m, sizes[s][2]);
+		gtWorld* w = test_make_world(m, sizes[s][2]);
 		int height;
 		int64_t nodes;
 		gtWorld_TreeSize(w, &height, &nodes);
@@ -166,7 +155,7 @@ static void test_tree_nodes(void** state)
 	Recorder* r = recorder_new();
 	gtDebugDraw d = drawer(r);
 	gtMap* m = test_random_map(&(TestRng){3}, 40, 30, 0);
-	gtWorld* w = make_world(m, 4);
+	gtWorld* w = test_make_world(m, 4);
 	int height;
 	int64_t nodes;
 	gtWorld_TreeSize(w, &height, &nodes);
@@ -229,7 +218,7 @@ static void test_trace_replays_the_query(void** state)
 	(void)state;
 	TestRng rng = {11};
 	gtMap* m = test_random_map(&rng, 64, 64, 20);
-	gtWorld* w = make_world(m, 2);
+	gtWorld* w = test_make_world(m, 2);
 	int32_t words[3] = {gtWorld_Keyword(w, "a"), gtWorld_Keyword(w, "b"), gtWorld_Keyword(w, "c")};
 	gtError err;
 	for (int i = 0; i < 300; i++) {
@@ -508,7 +497,7 @@ static void test_null_callbacks_and_arguments(void** state)
 {
 	(void)state;
 	gtMap* m = load_small();
-	gtWorld* w = make_world(m, 4);
+	gtWorld* w = test_make_world(m, 4);
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = 4;
 	gtEhl* ehl;
@@ -568,18 +557,6 @@ static void test_null_callbacks_and_arguments(void** state)
 	gtMap_Destroy(m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_leaf_grid),
-	    cmocka_unit_test(test_tree_nodes),
-	    cmocka_unit_test(test_trace_replays_the_query),
-	    cmocka_unit_test(test_vertices_and_visibility_small_map),
-	    cmocka_unit_test(test_visibility_random_maps),
-	    cmocka_unit_test(test_visibility_bad_vertex),
-	    cmocka_unit_test(test_ehl_cells_and_vias),
-	    cmocka_unit_test(test_path),
-	    cmocka_unit_test(test_null_callbacks_and_arguments),
-	};
-	return cmocka_run_group_tests_name("debug_draw", tests, NULL, NULL);
-}
+TEST_MAIN("debug_draw", test_leaf_grid, test_tree_nodes, test_trace_replays_the_query,
+          test_vertices_and_visibility_small_map, test_visibility_random_maps, test_visibility_bad_vertex,
+          test_ehl_cells_and_vias, test_path, test_null_callbacks_and_arguments)

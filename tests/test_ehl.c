@@ -288,9 +288,8 @@ static void write_all(const char* path, const char* data, long size)
 static void test_save_load_and_corruption(void** state)
 {
 	(void)state;
-	gtMap* m;
+	gtMap* m = test_load_map("assets/maps/small.map");
 	gtError err;
-	if (gtMap_Load("assets/maps/small.map", &m, &err)) fail_msg("%s", err.message);
 	gtEhl* e = build(m, 4);
 	char path[] = "/tmp/gridtree_ehl_XXXXXX";
 	int fd = mkstemp(path);
@@ -302,19 +301,7 @@ static void test_save_load_and_corruption(void** state)
 	assert_int_equal(a.via_labels, b.via_labels);
 	assert_int_equal(a.full_vias, b.full_vias);
 	assert_int_equal(a.index_bytes, b.index_bytes);
-	gtEhlQuery *qa, *qb;
-	assert_int_equal(gtEhlQuery_Create(e, &qa, &err), GT_OK);
-	assert_int_equal(gtEhlQuery_Create(back, &qb, &err), GT_OK);
-	TestRng rng = {3};
-	for (int i = 0; i < 300; i++) {
-		gtVec2 s = test_random_point(m, &rng), t = test_random_point(m, &rng);
-		double da, db;
-		assert_int_equal(gtEhl_Distance(qa, s, t, &da, &err), GT_OK);
-		assert_int_equal(gtEhl_Distance(qb, s, t, &db, &err), GT_OK);
-		assert_true(da == db);
-	}
-	gtEhlQuery_Destroy(qa);
-	gtEhlQuery_Destroy(qb);
+	test_same_distances(m, e, back, 3, 300);
 	gtEhl_Destroy(back);
 
 	// Every flipped byte and every truncation is rejected with a message, never loaded.
@@ -385,9 +372,8 @@ static void* query_thread(void* arg)
 static void test_concurrent_queries(void** state)
 {
 	(void)state;
-	gtMap* m;
+	gtMap* m = test_load_map("assets/maps/caves.map");
 	gtError err;
-	if (gtMap_Load("assets/maps/caves.map", &m, &err)) fail_msg("%s", err.message);
 	gtEhl* e = build(m, 4);
 	enum { QUERIES = 3000 };
 	double* expect = test_malloc(sizeof *expect * QUERIES);
@@ -433,9 +419,8 @@ static void test_rejects_bad_parameters(void** state)
 static void test_budget(void** state)
 {
 	(void)state;
-	gtMap* m;
+	gtMap* m = test_load_map("assets/maps/caves.map");
 	gtError err;
-	if (gtMap_Load("assets/maps/caves.map", &m, &err)) fail_msg("%s", err.message);
 	int64_t estimate[3];
 	const int sizes[3] = {1, 4, 16};
 	gtEhl* exact[3];
@@ -462,15 +447,6 @@ static void test_budget(void** state)
 	gtMap_Destroy(m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_worked_example),           cmocka_unit_test(test_random_maps_match_oracle),
-	    cmocka_unit_test(test_da2_maps),                 cmocka_unit_test(test_dao_maps),
-	    cmocka_unit_test(test_bgmaps_maps),              cmocka_unit_test(test_sc1_maps),
-	    cmocka_unit_test(test_structural_invariants),    cmocka_unit_test(test_save_load_and_corruption),
-	    cmocka_unit_test(test_concurrent_queries),       cmocka_unit_test(test_rejects_bad_parameters),
-	    cmocka_unit_test(test_budget),
-	};
-	return cmocka_run_group_tests_name("ehl", tests, NULL, NULL);
-}
+TEST_MAIN("ehl", test_worked_example, test_random_maps_match_oracle, test_da2_maps, test_dao_maps, test_bgmaps_maps,
+          test_sc1_maps, test_structural_invariants, test_save_load_and_corruption, test_concurrent_queries,
+          test_rejects_bad_parameters, test_budget)

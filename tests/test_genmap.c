@@ -127,11 +127,5 @@ static void test_bundled_maps_reproduce(void** state)
 	assert_true(maps >= 3);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_generated_maps_are_valid), cmocka_unit_test(test_seeds_and_styles_differ),
-	    cmocka_unit_test(test_rejects_bad_arguments),    cmocka_unit_test(test_bundled_maps_reproduce),
-	};
-	return cmocka_run_group_tests_name("genmap", tests, NULL, NULL);
-}
+TEST_MAIN("genmap", test_generated_maps_are_valid, test_seeds_and_styles_differ, test_rejects_bad_arguments,
+          test_bundled_maps_reproduce)

@@ -221,12 +221,5 @@ static void test_near_degenerate_segments(void** state)
 	assert_true(naive_wrong > tested / 10);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_example_corners),         cmocka_unit_test(test_example_visibility),
-	    cmocka_unit_test(test_pinch_points),            cmocka_unit_test(test_point_checks),
-	    cmocka_unit_test(test_walk_matches_brute_force), cmocka_unit_test(test_near_degenerate_segments),
-	};
-	return cmocka_run_group_tests_name("geometry", tests, NULL, NULL);
-}
+TEST_MAIN("geometry", test_example_corners, test_example_visibility, test_pinch_points, test_point_checks,
+          test_walk_matches_brute_force, test_near_degenerate_segments)

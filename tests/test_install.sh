@@ -6,24 +6,8 @@
 set -u
 cd "$(dirname "$0")/.."
 BIN=${1:-bin/debug}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source tests/checks.sh
 prefix=$tmp/prefix
-passed=0
-failed=0
-export ASAN_OPTIONS=detect_leaks=1
-
-check() { # name, then a command that must succeed
-	local name=$1
-	shift
-	if "$@" >"$tmp/out" 2>"$tmp/err" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/err"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL $name"
-		head -n 10 "$tmp/out" "$tmp/err"
-	fi
-}
 
 # Defined dynamic symbols of a shared object, one per line.
 exports() { nm -D --defined-only "$1" | awk '{print $NF}' | sort -u; }
@@ -141,5 +125,4 @@ rockspec_sources() {
 }
 check "rockspec lists every source" rockspec_sources
 
-echo "install: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary install

@@ -168,13 +168,6 @@ static void test_from_cells_limits(void** state)
 	assert_int_equal(gtMap_FromCells(2, 2, NULL, &m, &err), GT_ERR_INVALID_ARG);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parses_valid_map),       cmocka_unit_test(test_rejects_malformed_headers),
-	    cmocka_unit_test(test_rejects_malformed_rows), cmocka_unit_test(test_load_reports_io_errors),
-	    cmocka_unit_test(test_save_load_round_trip),   cmocka_unit_test(test_survives_random_corruption),
-	    cmocka_unit_test(test_from_cells_limits),
-	};
-	return cmocka_run_group_tests_name("map", tests, NULL, NULL);
-}
+TEST_MAIN("map", test_parses_valid_map, test_rejects_malformed_headers, test_rejects_malformed_rows,
+          test_load_reports_io_errors, test_save_load_round_trip, test_survives_random_corruption,
+          test_from_cells_limits)

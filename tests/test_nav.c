@@ -36,9 +36,8 @@ static double oracle_distance(gtOracle* oracle, gtVec2 s, gtVec2 t)
 static void test_backends_agree(void** state)
 {
 	(void)state;
-	gtMap* map;
+	gtMap* map = test_load_map("assets/maps/small.map");
 	gtError err;
-	if (gtMap_Load("assets/maps/small.map", &map, &err)) fail_msg("%s", err.message);
 	gtOracle* oracle;
 	assert_int_equal(gtOracle_Create(map, 1, &oracle, &err), GT_OK);
 	gtNav* nav;
@@ -91,9 +90,9 @@ static void test_backends_agree(void** state)
 static void test_index_files_and_ownership(void** state)
 {
 	(void)state;
-	gtMap *map, *other;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtMap* other;
 	gtError err;
-	if (gtMap_Load("assets/maps/small.map", &map, &err)) fail_msg("%s", err.message);
 	other = test_map_from_rows("....\n.@..\n....");
 	gtNav* nav;
 	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
@@ -200,12 +199,5 @@ static void test_path_advance(void** state)
 	assert_true(still.x == 3);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_method_names),     cmocka_unit_test(test_backends_agree),
-	    cmocka_unit_test(test_index_files_and_ownership), cmocka_unit_test(test_straight_lines),
-	    cmocka_unit_test(test_path_advance),
-	};
-	return cmocka_run_group_tests_name("nav", tests, NULL, NULL);
-}
+TEST_MAIN("nav", test_method_names, test_backends_agree, test_index_files_and_ownership, test_straight_lines,
+          test_path_advance)

@@ -198,9 +198,7 @@ static void test_oracle_matches_twin_on_random_maps(void** state)
 static void test_bundled_map_matches_twin(void** state)
 {
 	(void)state;
-	gtMap* m;
-	gtError err;
-	if (gtMap_Load("assets/maps/small.map", &m, &err) != GT_OK) fail_msg("%s", err.message);
+	gtMap* m = test_load_map("assets/maps/small.map");
 	gtOracle* o = make_oracle(m);
 	TestRng rng = {5};
 	for (int q = 0; q < 40; q++) {
@@ -214,12 +212,6 @@ static void test_bundled_map_matches_twin(void** state)
 	gtMap_Destroy(m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_example_graph_and_distances), cmocka_unit_test(test_collinear_vertices_are_not_joined),
-	    cmocka_unit_test(test_errors_and_unreachable),      cmocka_unit_test(test_paths_avoid_pinch_points),
-	    cmocka_unit_test(test_oracle_matches_twin_on_random_maps), cmocka_unit_test(test_bundled_map_matches_twin),
-	};
-	return cmocka_run_group_tests_name("oracle", tests, NULL, NULL);
-}
+TEST_MAIN("oracle", test_example_graph_and_distances, test_collinear_vertices_are_not_joined,
+          test_errors_and_unreachable, test_paths_avoid_pinch_points, test_oracle_matches_twin_on_random_maps,
+          test_bundled_map_matches_twin)

@@ -128,9 +128,8 @@ static void serial_finish(void* handle, void* user)
 static void test_task_system_gets_the_work(void** state)
 {
 	(void)state;
-	gtMap* map;
+	gtMap* map = test_load_map("assets/maps/caves.map");
 	gtError err;
-	if (gtMap_Load("assets/maps/caves.map", &map, &err)) fail_msg("%s", err.message);
 	Serial serial = {0, 0, 0};
 	gtTaskSystem tasks = {serial_enqueue, serial_finish, &serial};
 	gtEhlDef def = gtEhl_DefaultDef();
@@ -150,19 +149,7 @@ static void test_task_system_gets_the_work(void** state)
 	assert_int_equal(a.hub_entries, b.hub_entries);
 	assert_int_equal(a.full_vias, b.full_vias);
 	assert_int_equal(a.vg_edges, b.vg_edges);
-	gtEhlQuery *qa, *qb;
-	assert_int_equal(gtEhlQuery_Create(hosted, &qa, &err), GT_OK);
-	assert_int_equal(gtEhlQuery_Create(pooled, &qb, &err), GT_OK);
-	gtRandom rng = {3};
-	for (int i = 0; i < 300; i++) {
-		gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
-		double da, db;
-		assert_int_equal(gtEhl_Distance(qa, s, t, &da, &err), GT_OK);
-		assert_int_equal(gtEhl_Distance(qb, s, t, &db, &err), GT_OK);
-		assert_true(da == db);
-	}
-	gtEhlQuery_Destroy(qa);
-	gtEhlQuery_Destroy(qb);
+	test_same_distances(map, hosted, pooled, 3, 300);
 	gtEhl_Destroy(hosted);
 	gtEhl_Destroy(pooled);
 	gtMap_Destroy(map);
@@ -179,11 +166,5 @@ static void test_error_set(void** state)
 	assert_true(gtNowSeconds() > 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_allocator_sees_everything), cmocka_unit_test(test_out_of_memory_everywhere),
-	    cmocka_unit_test(test_task_system_gets_the_work), cmocka_unit_test(test_error_set),
-	};
-	return cmocka_run_group_tests_name("platform", tests, NULL, NULL);
-}
+TEST_MAIN("platform", test_allocator_sees_everything, test_out_of_memory_everywhere, test_task_system_gets_the_work,
+          test_error_set)

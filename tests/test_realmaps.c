@@ -109,14 +109,6 @@ static void test_dao_arena(void** state) { (void)state; run_map("dao", "arena");
 static void test_dao_lak303d(void** state) { (void)state; run_map("dao", "lak303d"); }
 static void test_sc1_archipelago(void** state) { (void)state; run_map("sc1", "Archipelago"); }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_known_counts),     cmocka_unit_test(test_pinch_scenario_matches_polyanya),
-	    cmocka_unit_test(test_bgmaps_ar0011sr),  cmocka_unit_test(test_bgmaps_ar0602sr),
-	    cmocka_unit_test(test_da2_w_sundermount), cmocka_unit_test(test_da2_ht_chantry),
-	    cmocka_unit_test(test_dao_arena),        cmocka_unit_test(test_dao_lak303d),
-	    cmocka_unit_test(test_sc1_archipelago),
-	};
-	return cmocka_run_group_tests_name("realmaps", tests, NULL, NULL);
-}
+TEST_MAIN("realmaps", test_known_counts, test_pinch_scenario_matches_polyanya, test_bgmaps_ar0011sr,
+          test_bgmaps_ar0602sr, test_da2_w_sundermount, test_da2_ht_chantry, test_dao_arena, test_dao_lak303d,
+          test_sc1_archipelago)

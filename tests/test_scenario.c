@@ -68,11 +68,4 @@ static void test_rejects_malformed_files(void** state)
 	assert_null(sc);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_reads_entries),
-	    cmocka_unit_test(test_rejects_malformed_files),
-	};
-	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
-}
+TEST_MAIN("scenario", test_reads_entries, test_rejects_malformed_files)

@@ -8,15 +8,6 @@
 #include "linear_scan.h"
 #include "test_support.h"
 
-static gtWorld* make_world(const gtMap* m, int leaf)
-{
-	gtWorldDef def = gtWorld_DefaultDef();
-	def.leaf_size = leaf;
-	gtWorld* w = NULL;
-	gtError err;
-	if (gtWorld_Create(m, &def, &w, &err)) fail_msg("%s", err.message);
-	return w;
-}
 
 static void validate(const gtWorld* w)
 {
@@ -29,7 +20,7 @@ static void test_worked_example(void** state)
 {
 	(void)state;
 	gtMap* m = test_random_map(&(TestRng){1}, 8, 8, 0);
-	gtWorld* w = make_world(m, 2);
+	gtWorld* w = test_make_world(m, 2);
 	int height;
 	int64_t nodes;
 	gtWorld_TreeSize(w, &height, &nodes);
@@ -70,7 +61,7 @@ static void test_handles_and_bad_input(void** state)
 {
 	(void)state;
 	gtMap* m = test_map_from_rows("......\n..@@..\n..@@..\n......");
-	gtWorld* w = make_world(m, 1);
+	gtWorld* w = test_make_world(m, 1);
 	gtError err;
 	int32_t a = gtWorld_Keyword(w, "elf");
 	assert_int_equal(gtWorld_Keyword(w, "elf"), a);
@@ -204,7 +195,7 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 
 static void run_session(const gtMap* m, int leaf, gtDistance dist, int steps, uint64_t seed, int* nonempty)
 {
-	gtWorld* w = make_world(m, leaf);
+	gtWorld* w = test_make_world(m, leaf);
 	const int vocabulary = 10, max_objects = 120;
 	char word[16];
 	for (int i = 0; i < vocabulary; i++) {
@@ -274,9 +265,8 @@ static void test_random_sessions_euclid(void** state)
 static void test_random_sessions_path(void** state)
 {
 	(void)state;
-	gtMap* m;
+	gtMap* m = test_load_map("assets/maps/small.map");
 	gtError err;
-	if (gtMap_Load("assets/maps/small.map", &m, &err)) fail_msg("%s", err.message);
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = 2;
 	gtNav *nav, *oracle_nav;
@@ -344,7 +334,7 @@ static void test_pruning_is_tight(void** state)
 {
 	(void)state;
 	gtMap* m = test_random_map(&(TestRng){1}, 64, 64, 0);
-	gtWorld* w = make_world(m, 4);
+	gtWorld* w = test_make_world(m, 4);
 	int32_t a = gtWorld_Keyword(w, "a"), b = gtWorld_Keyword(w, "b");
 	TestRng rng = {5};
 	gtVec2 pts[400];
@@ -382,12 +372,5 @@ static void test_pruning_is_tight(void** state)
 	gtMap_Destroy(m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_worked_example),        cmocka_unit_test(test_handles_and_bad_input),
-	    cmocka_unit_test(test_random_sessions_euclid), cmocka_unit_test(test_random_sessions_path),
-	    cmocka_unit_test(test_pruning_is_tight),      cmocka_unit_test(test_real_maps),
-	};
-	return cmocka_run_group_tests_name("world", tests, NULL, NULL);
-}
+TEST_MAIN("world", test_worked_example, test_handles_and_bad_input, test_random_sessions_euclid,
+          test_random_sessions_path, test_pruning_is_tight, test_real_maps)

@@ -223,3 +223,58 @@ gtDistance test_world_distance(gtNavQuery* query)
 	if (gtNavQuery_WorldDistance(query, &d, &err)) fail_msg("%s", err.message);
 	return d;
 }
+
+int test_run_group(const char* group, TestFcn* const* tests, const char* names, int count)
+{
+	struct CMUnitTest* list = calloc((size_t)count, sizeof *list);
+	char* copy = strdup(names);
+	assert_non_null(list);
+	assert_non_null(copy);
+	char* next = copy;
+	for (int i = 0; i < count; i++) {
+		while (*next == ' ' || *next == ',') next++;
+		list[i].name = next;
+		list[i].test_func = tests[i];
+		next += strcspn(next, " ,");
+		if (*next) *next++ = '\0';
+	}
+	int failed = _cmocka_run_group_tests(group, list, (size_t)count, NULL, NULL);
+	free(copy);
+	free(list);
+	return failed;
+}
+
+gtMap* test_load_map(const char* path)
+{
+	gtMap* map = NULL;
+	gtError err;
+	if (gtMap_Load(path, &map, &err)) fail_msg("%s", err.message);
+	return map;
+}
+
+gtWorld* test_make_world(const gtMap* map, int leaf)
+{
+	gtWorldDef def = gtWorld_DefaultDef();
+	def.leaf_size = leaf;
+	gtWorld* world = NULL;
+	gtError err;
+	if (gtWorld_Create(map, &def, &world, &err)) fail_msg("%s", err.message);
+	return world;
+}
+
+void test_same_distances(const gtMap* map, const gtEhl* a, const gtEhl* b, uint64_t seed, int count)
+{
+	gtEhlQuery *qa, *qb;
+	gtError err;
+	if (gtEhlQuery_Create(a, &qa, &err) || gtEhlQuery_Create(b, &qb, &err)) fail_msg("%s", err.message);
+	TestRng rng = {seed};
+	for (int i = 0; i < count; i++) {
+		gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+		double da, db;
+		assert_int_equal(gtEhl_Distance(qa, s, t, &da, &err), GT_OK);
+		assert_int_equal(gtEhl_Distance(qb, s, t, &db, &err), GT_OK);
+		assert_true(da == db);
+	}
+	gtEhlQuery_Destroy(qa);
+	gtEhlQuery_Destroy(qb);
+}

@@ -14,6 +14,29 @@
 #include "gridtree/gridtree.h"
 #include "scenario.h"
 
+typedef void TestFcn(void** state);
+
+// Runs the test functions as one cmocka group named `group`; `names` is the list of their names
+// as written (what TEST_MAIN passes), so the output names every test.
+int test_run_group(const char* group, TestFcn* const* tests, const char* names, int count);
+
+// The main() of a test program: TEST_MAIN("world", test_a, test_b, ...).
+#define TEST_MAIN(group, ...)                                                                                  \
+	int main(void)                                                                                             \
+	{                                                                                                          \
+		TestFcn* const tests[] = {__VA_ARGS__};                                                                \
+		return test_run_group(group, tests, #__VA_ARGS__, (int)(sizeof tests / sizeof *tests));               \
+	}
+
+// Loads a map file (a bundled one: assets/maps/...), failing the test when it cannot.
+gtMap* test_load_map(const char* path);
+
+// An empty world over the map with the given leaf size, failing the test when it cannot.
+gtWorld* test_make_world(const gtMap* map, int leaf);
+
+// Two indexes of one map give bit-identical distances on `count` random point pairs.
+void test_same_distances(const gtMap* map, const gtEhl* a, const gtEhl* b, uint64_t seed, int count);
+
 // Parses map rows given as one string with '\n' between rows ('.' free, '@' blocked).
 gtMap* test_map_from_rows(const char* rows);
 

@@ -1,0 +1,41 @@
+# Sourced by the shell test scripts: a scratch folder, counters and the check helpers.
+# The caller sets nothing; it ends with `summary NAME`, which prints "NAME: N passed, N failed".
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+export ASAN_OPTIONS=detect_leaks=1
+
+check() { # name, then a command that must succeed (and print no sanitizer report)
+	local name=$1
+	shift
+	if "$@" >"$tmp/out" 2>"$tmp/err" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/err"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL $name"
+		head -n 10 "$tmp/out" "$tmp/err"
+	fi
+}
+
+# The command must exit with a non-zero code (not a crash) and stderr must contain the text.
+fails_with() {
+	local text=$1
+	shift
+	"$@" >"$tmp/fout" 2>"$tmp/ferr"
+	local rc=$?
+	[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -q -F -- "$text" "$tmp/ferr" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/ferr"
+}
+
+# A usage error: exit code 2 and the message.
+usage_error() {
+	local text=$1
+	shift
+	"$@" >"$tmp/fout" 2>"$tmp/ferr"
+	[ $? -eq 2 ] && grep -q -F -- "$text" "$tmp/ferr"
+}
+
+summary() {
+	echo "$1: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
