@@ -2,36 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
-
-typedef struct Progress {
-	bool terminal;
-	const char* stage;
-	int shown; // last percentage printed for this stage
-} Progress;
-
-static void show_progress(void* user, const char* stage, double fraction)
-{
-	Progress* p = user;
-	int percent = (int)(fraction * 100.0 + 0.5);
-	if (p->stage != stage && (!p->stage || strcmp(p->stage, stage) != 0)) {
-		if (p->terminal && p->stage) fputc('\n', stderr);
-		p->stage = stage;
-		p->shown = -1;
-	}
-	if (p->terminal) {
-		if (percent == p->shown) return;
-		int filled = percent * 30 / 100;
-		fprintf(stderr, "\r%-17s [%.*s%*s] %3d%%", stage, filled, "##############################", 30 - filled, "", percent);
-	} else {
-		if (percent / 10 == p->shown / 10 && p->shown >= 0) return; // a line every 10%
-		fprintf(stderr, "progress %s %d%%\n", stage, percent);
-	}
-	p->shown = percent;
-	fflush(stderr);
-}
 
 int cmd_ehl_build(int argc, char** argv)
 {
@@ -62,17 +34,17 @@ int cmd_ehl_build(int argc, char** argv)
 	}
 	gtMap* map = cli_load_map(args.positional[0]);
 	if (!map) return CLI_FAILED;
-	Progress progress = {isatty(fileno(stderr)) != 0, NULL, -1};
+	gtProgressPrinter progress = gtProgressPrinter_Make(stderr); // a bar on a terminal, lines in logs
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = (int)cell;
 	def.budget_mb = budget;
 	def.threads = (int)threads;
-	def.progress = show_progress;
+	def.progress = gtProgressPrinter_Report;
 	def.progress_user = &progress;
 	gtEhl* ehl;
 	gtError err;
 	gtStatus st = gtEhl_Build(map, &def, &ehl, &err);
-	if (progress.terminal && progress.stage) fputc('\n', stderr);
+	gtProgressPrinter_Finish(&progress);
 	if (st) {
 		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);
 		gtMap_Destroy(map);

@@ -19,8 +19,7 @@
 
 #include "draw.h"
 #include "gridtree/gridtree.h"
-
-int luaopen_gridtree(lua_State* L); // the module, linked in and preloaded
+#include "gridtree/gt_lua.h" // the binding is compiled in: the demo reaches the script's objects
 
 typedef struct Options {
 	const char *map, *index, *script, *screenshot, *layers, *keys;
@@ -31,7 +30,6 @@ typedef struct Options {
 
 static const Uint32 KIND_COLOURS[] = {0xFFE8C547, 0xFF6FD36F, 0xFF58B4FF, 0xFFE05A4F, 0xFFB26BE0, 0xFFFFFFFF};
 #define QUERY_MARKER 0xFF50C8FFu // 0xRRGGBBAA; the tests count its pixels
-#define GT_DEMO_MAX_WORDS 16       // keywords per agent
 
 static double now(void)
 {
@@ -132,35 +130,6 @@ static bool parse(int argc, char** argv, Options* o, bool* help)
 	return true;
 }
 
-// The CLI's progress display (cli/cmd_ehl_build.c): a bar on a terminal, else a plain
-// "progress STAGE N%" line every 10%, so logs and CI output stay readable.
-typedef struct Progress {
-	bool terminal;
-	const char* stage;
-	int shown; // last percentage printed for this stage
-} Progress;
-
-static void show_progress(void* user, const char* stage, double fraction)
-{
-	Progress* p = user;
-	int percent = (int)(fraction * 100.0 + 0.5);
-	if (p->stage != stage && (!p->stage || strcmp(p->stage, stage) != 0)) {
-		if (p->terminal && p->stage) fputc('\n', stderr);
-		p->stage = stage;
-		p->shown = -1;
-	}
-	if (p->terminal) {
-		if (percent == p->shown) return;
-		int filled = percent * 30 / 100;
-		fprintf(stderr, "\rindex %-17s [%.*s%*s] %3d%%", stage, filled, "##############################", 30 - filled, "", percent);
-	} else {
-		if (percent / 10 == p->shown / 10 && p->shown >= 0) return; // a line every 10%
-		fprintf(stderr, "progress %s %d%%\n", stage, percent);
-	}
-	p->shown = percent;
-	fflush(stderr);
-}
-
 // The index path: --index, else a cache in the repository's build/ named after map and cell size.
 static void index_path(const Options* o, char* out, size_t size)
 {
@@ -175,34 +144,32 @@ static void index_path(const Options* o, char* out, size_t size)
 	snprintf(out, size, "%s/%s-g%d.ehl", build, base ? base + 1 : o->map, o->cell);
 }
 
-// The index through the navigation façade: the cached file, else built (with progress) and saved.
-static bool load_or_build_index(gtNav* nav, const Options* o, const char* path, bool* saved)
+// The index, loaded once into the nav of the script's own map (gt_lua.h): the cached file, else
+// built (with the library's progress printer) and saved. Distances and paths of the script and of
+// the mouse query all come from this one index.
+static bool load_or_build_index(gtNav* nav, const Options* o, const char* path)
 {
 	gtError err;
-	*saved = true;
 	if (gtNav_LoadIndex(nav, path, &err) == GT_OK) return true;
-	Progress progress = {isatty(fileno(stderr)) != 0, NULL, -1};
+	gtProgressPrinter progress = gtProgressPrinter_Make(stderr); // a bar on a terminal, lines in logs
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = o->cell;
-	def.progress = show_progress;
+	def.progress = gtProgressPrinter_Report;
 	def.progress_user = &progress;
 	gtStatus st = gtNav_BuildIndex(nav, &def, &err);
-	if (progress.terminal && progress.stage) fputc('\n', stderr);
+	gtProgressPrinter_Finish(&progress);
 	if (st) {
 		fprintf(stderr, "gridtree-demo: %s\n", err.message);
 		return false;
 	}
-	if (gtNav_SaveIndex(nav, path, &err)) { // the demo still runs; the script builds its own copy
+	if (gtNav_SaveIndex(nav, path, &err)) // the demo still runs, it only builds again next time
 		fprintf(stderr, "gridtree-demo: %s (the index is not cached)\n", err.message);
-		*saved = false;
-	}
 	return true;
 }
 
-// Starts the script: its map loads the index the demo cached (or builds one when it could not be
-// saved), then demo.init places the agents. Leaves the script's `demo` table in the registry under
-// `demo_ref` and, on the stack, a table of each agent's keywords (space-separated).
-static bool start_lua(lua_State* L, const Options* o, const char* index, int* demo_ref)
+// Runs the script file (its `demo` table goes to the registry under `demo_ref`), then loads the map
+// through the binding, so script and demo share one map and one nav (registry, `map_ref`).
+static bool start_lua(lua_State* L, const Options* o, int* demo_ref, int* map_ref)
 {
 	luaL_openlibs(L);
 	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE); // preload
@@ -213,26 +180,40 @@ static bool start_lua(lua_State* L, const Options* o, const char* index, int* de
 		fprintf(stderr, "gridtree-demo: %s\n", lua_tostring(L, -1));
 		return false;
 	}
+	if (!lua_istable(L, -1)) {
+		fprintf(stderr, "gridtree-demo: %s must return the demo table\n", o->script);
+		return false;
+	}
 	*demo_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-	static const char* setup =
-	    "local demo, map_path, index_path, cell, leaf, agents, seed = ...\n"
+	static const char* load =
 	    "local gridtree = require 'gridtree'\n"
-	    "local map = assert(gridtree.load_map(map_path))\n"
-	    "if not map:load_index(index_path) then assert(map:build_index{cell = cell}) end\n"
-	    "local world = gridtree.new_world(map, {leaf = leaf})\n"
-	    "demo.init(map, world, {agents = agents, seed = seed})\n"
-	    "local words = {}\n"
-	    "for i, id in ipairs(demo.ids) do words[i] = table.concat(world:keywords(id), ' ') end\n"
-	    "return words\n";
-	if (luaL_loadstring(L, setup) != LUA_OK) return false;
-	lua_rawgeti(L, LUA_REGISTRYINDEX, *demo_ref);
+	    "local map, message = gridtree.load_map(...)\n"
+	    "if not map then error(message, 0) end\n"
+	    "return map\n";
+	if (luaL_loadstring(L, load) != LUA_OK) return false;
 	lua_pushstring(L, o->map);
-	lua_pushstring(L, index);
-	lua_pushinteger(L, o->cell);
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+		fprintf(stderr, "gridtree-demo: %s\n", lua_tostring(L, -1));
+		return false;
+	}
+	*map_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	return true;
+}
+
+// The script's world on its (indexed) map, then demo.init places the agents.
+static bool start_agents(lua_State* L, const Options* o, int demo_ref, int map_ref)
+{
+	static const char* setup =
+	    "local demo, map, leaf, agents, seed = ...\n"
+	    "local world = require('gridtree').new_world(map, {leaf = leaf})\n"
+	    "demo.init(map, world, {agents = agents, seed = seed})\n";
+	if (luaL_loadstring(L, setup) != LUA_OK) return false;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, demo_ref);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, map_ref);
 	lua_pushinteger(L, o->leaf);
 	lua_pushinteger(L, o->agents);
 	lua_pushinteger(L, o->seed);
-	if (lua_pcall(L, 7, 1, 0) != LUA_OK) {
+	if (lua_pcall(L, 5, 0, 0) != LUA_OK) {
 		fprintf(stderr, "gridtree-demo: %s\n", lua_tostring(L, -1));
 		return false;
 	}
@@ -267,26 +248,24 @@ typedef struct Frame {
 	double kth; // the k-th distance (or the radius) of the mouse query
 } Frame;
 
-enum { TRACE_CAPACITY = 1 << 16, VIA_CAPACITY = 1 << 13 };
+enum { TRACE_CAPACITY = 1 << 16, VIA_CAPACITY = 1 << 13, MAX_K = 50 /* the + key's limit */ };
 
 typedef struct Demo {
 	Options o;
 	lua_State* L;
-	int demo_ref;
+	int demo_ref, map_ref; // the script's demo table and its map, in the registry
+	// The script's own objects (gt_lua.h): the mouse query runs on its world with its map's index,
+	// and the layers draw them. Fetched again after every script call (demo.set_leaf replaces the
+	// world); owned by Lua, never destroyed here.
 	const gtMap* map;
-	gtNav* nav; // the index (or the oracle) for the mouse query's distances and paths
-	gtNavQuery* nav_query;
-	gtDistance distance;
-	// The script's agents mirrored into a C world (same positions, keywords and leaf size), which
-	// the mouse query runs on and the tree layers draw: the Lua binding does not hand out its own.
+	gtNav* nav;
+	gtNavQuery* nav_query; // the map's own query object: used between script calls only
 	gtWorld* world;
-	gtObjectId* ids; // agent i of the script is ids[i]
-	gtVec2* points;
-	int agents;
+	gtDistance distance;
 	// The mouse query's answer and its paths, in buffers that grow only when too small.
 	gtObjectId* found;
 	double* found_d;
-	int found_count;
+	int found_count, found_capacity;
 	gtVec2* path_points;
 	int path_used, path_capacity;
 	int *path_start, *path_count;
@@ -299,6 +278,7 @@ typedef struct Demo {
 	View view;
 	double qx, qy;
 	bool pinned, layers[LAYERS];
+	bool failed; // stop with an error (the script closed what the demo draws)
 	int kind, filter;
 } Demo;
 
@@ -342,62 +322,53 @@ static void draw_agents(SDL_Renderer* r, Demo* d)
 	}
 }
 
-// Copies the script's agent positions (demo.xs, demo.ys) into d->points; false when the script
-// changed the number of agents.
-static bool read_positions(Demo* d)
+// The script's objects once it has run (gt_lua.h): the map it was given and demo.world, its
+// current world. False, with a message, when the script closed or dropped them.
+static bool fetch_objects(Demo* d)
 {
 	lua_State* L = d->L;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, d->map_ref);
+	d->map = gtLua_ToMap(L, -1);
+	d->nav = gtLua_ToNav(L, -1);
+	d->nav_query = gtLua_ToNavQuery(L, -1);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, d->demo_ref);
-	lua_getfield(L, -1, "xs");
-	lua_getfield(L, -2, "ys");
-	bool ok = luaL_len(L, -2) == d->agents && luaL_len(L, -1) == d->agents;
-	for (int i = 0; ok && i < d->agents; i++) {
-		lua_rawgeti(L, -2, i + 1);
-		lua_rawgeti(L, -2, i + 1);
-		d->points[i] = (gtVec2){lua_tonumber(L, -2), lua_tonumber(L, -1)};
-		lua_pop(L, 2);
-	}
+	lua_getfield(L, -1, "world");
+	d->world = gtLua_ToWorld(L, -1);
 	lua_pop(L, 3);
-	if (!ok) fprintf(stderr, "gridtree-demo: the script changed the number of agents\n");
-	return ok;
-}
-
-// A fresh mirror world with leaf size `leaf` holding every agent at d->points. Keywords come from
-// `words` (agent i's space-separated words at index i + 1 of the table on top of the Lua stack)
-// when `from` is NULL, else from the old mirror `from`.
-static bool build_mirror(Demo* d, int leaf, const gtWorld* from)
-{
-	gtWorldDef def = gtWorld_DefaultDef();
-	def.leaf_size = leaf;
-	def.capacity = d->agents;
-	gtWorld* w;
+	if (!d->map || !d->nav_query) {
+		fprintf(stderr, "gridtree-demo: the script closed its map\n");
+		return false;
+	}
+	if (!d->world) {
+		fprintf(stderr, "gridtree-demo: demo.world is not an open gridtree.World\n");
+		return false;
+	}
 	gtError err;
-	if (gtWorld_Create(d->map, &def, &w, &err)) {
+	if (gtNavQuery_WorldDistance(d->nav_query, &d->distance, &err)) {
 		fprintf(stderr, "gridtree-demo: %s\n", err.message);
 		return false;
 	}
-	for (int i = 0; i < d->agents; i++) {
-		int32_t kw[GT_DEMO_MAX_WORDS];
-		int count = 0;
-		if (from) {
-			const int32_t* old;
-			int n = gtWorld_GetKeywords(from, d->ids[i], &old);
-			for (int k = 0; k < n && count < GT_DEMO_MAX_WORDS; k++) kw[count++] = gtWorld_Keyword(w, gtWorld_KeywordName(from, old[k]));
-		} else {
-			lua_rawgeti(d->L, -1, i + 1);
-			char words[512];
-			snprintf(words, sizeof words, "%s", lua_isstring(d->L, -1) ? lua_tostring(d->L, -1) : "");
-			lua_pop(d->L, 1);
-			for (char* t = strtok(words, " "); t && count < GT_DEMO_MAX_WORDS; t = strtok(NULL, " ")) kw[count++] = gtWorld_Keyword(w, t);
-		}
-		if (gtWorld_Add(w, d->points[i], kw, count, &d->ids[i], &err)) {
-			fprintf(stderr, "gridtree-demo: agent %d: %s\n", i + 1, err.message);
-			gtWorld_Destroy(w);
-			return false;
-		}
+	return true;
+}
+
+// Room for `n` answers of the mouse query; grows only when the world has grown past it.
+static bool reserve_answers(Demo* d, int n)
+{
+	if (n <= d->found_capacity) return true;
+	size_t cap = (size_t)n;
+	gtObjectId* found = realloc(d->found, cap * sizeof *found);
+	if (found) d->found = found;
+	double* found_d = realloc(d->found_d, cap * sizeof *found_d);
+	if (found_d) d->found_d = found_d;
+	int* start = realloc(d->path_start, cap * sizeof *start);
+	if (start) d->path_start = start;
+	int* count = realloc(d->path_count, cap * sizeof *count);
+	if (count) d->path_count = count;
+	if (!found || !found_d || !start || !count) {
+		fprintf(stderr, "gridtree-demo: out of memory\n");
+		return false;
 	}
-	if (from) gtWorld_Destroy((gtWorld*)from);
-	d->world = w;
+	d->found_capacity = n;
 	return true;
 }
 
@@ -423,11 +394,13 @@ static void find_path(Demo* d, int i, gtVec2 to)
 	d->path_start[i] = d->path_used, d->path_count[i] = 0;
 }
 
-// The query under the mouse, on the mirror world with the navigation façade's distances, traced
-// into the recorder when the tree layer is on; then the paths to its answers.
+// The query under the mouse, on the script's world with its map's distances, traced into the
+// recorder when the tree layer is on; then the paths to its answers.
 static bool run_query(Demo* d, Frame* f)
 {
 	double start = now();
+	int objects = gtWorld_Count(d->world); // within may find them all; nearest and top want k
+	if (!reserve_answers(d, objects > d->o.k ? objects : d->o.k)) return false;
 	gtQuery q = gtQuery_Default((gtVec2){d->qx, d->qy});
 	int32_t word = -1;
 	if (d->filter > 0) {
@@ -442,15 +415,15 @@ static bool run_query(Demo* d, Frame* f)
 	const double alpha = 0.5; // "top": score = alpha * distance + (1 - alpha) * 100 * missing share
 	if (d->kind == 1) {
 		q.radius = d->o.k * 10.0;
-		st = gtWorld_Within(d->world, &q, d->distance, d->found, d->found_d, d->agents, &d->found_count, &stats, &err);
+		st = gtWorld_Within(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats, &err);
 	} else if (d->kind == 2) {
 		q.k = d->o.k;
 		q.miss_cost = (1 - alpha) / alpha * 100.0 / (q.keyword_count > 0 ? q.keyword_count : 1);
-		st = gtWorld_Top(d->world, &q, d->distance, d->found, d->found_d, d->agents, &d->found_count, &stats, &err);
+		st = gtWorld_Top(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats, &err);
 		for (int i = 0; !st && i < d->found_count; i++) d->found_d[i] *= alpha;
 	} else {
 		q.k = d->o.k;
-		st = gtWorld_Nearest(d->world, &q, d->distance, d->found, d->found_d, d->agents, &d->found_count, &stats, &err);
+		st = gtWorld_Nearest(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats, &err);
 	}
 	if (st) {
 		fprintf(stderr, "gridtree-demo: query: %s\n", err.message);
@@ -588,17 +561,15 @@ static void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* pause
 		else if (k == SDLK_r) fit_view(d, 800);
 		else if (k == SDLK_q) d->kind = (d->kind + 1) % 3;
 		else if (k == SDLK_f) d->filter = (d->filter + 1) % FILTER_COUNT;
-		else if (k == SDLK_EQUALS || k == SDLK_PLUS || k == SDLK_KP_PLUS) d->o.k = d->o.k < 50 ? d->o.k + 1 : 50;
+		else if (k == SDLK_EQUALS || k == SDLK_PLUS || k == SDLK_KP_PLUS) d->o.k = d->o.k < MAX_K ? d->o.k + 1 : MAX_K;
 		else if (k == SDLK_MINUS || k == SDLK_KP_MINUS) d->o.k = d->o.k > 1 ? d->o.k - 1 : 1;
 		else if (k >= SDLK_1 && k < SDLK_1 + LAYERS) d->layers[k - SDLK_1] = !d->layers[k - SDLK_1];
 		else if (k == SDLK_l) { // rebuild the tree live with another leaf size
 			int leaf = shift ? d->o.leaf * 2 : d->o.leaf / 2;
 			if (leaf >= 1 && leaf <= 1024) {
 				lua_pushinteger(L, leaf);
-				if (call_demo(L, d->demo_ref, "set_leaf", 1, 0)) {
-					d->o.leaf = leaf;
-					if (!build_mirror(d, leaf, d->world)) *running = false;
-				}
+				if (call_demo(L, d->demo_ref, "set_leaf", 1, 0)) d->o.leaf = leaf;
+				if (!fetch_objects(d)) d->failed = true, *running = false; // the new world, or none
 			}
 		}
 	}
@@ -664,55 +635,31 @@ static long count_colour(SDL_Surface* s, Uint32 colour)
 	return n;
 }
 
-// Everything the demo holds besides SDL and Lua; safe on a partly set up Demo.
+// Everything the demo holds besides SDL and Lua (whose objects Lua frees); safe on a partly set
+// up Demo.
 static void demo_free(Demo* d)
 {
-	gtWorld_Destroy(d->world);
-	gtNavQuery_Destroy(d->nav_query);
-	gtNav_Destroy(d->nav);
-	free(d->ids), free(d->points), free(d->found), free(d->found_d);
+	free(d->found), free(d->found_d);
 	free(d->path_points), free(d->path_start), free(d->path_count);
 	free(d->trace_storage), free(d->vias);
 }
 
-// The C side's state once the script has placed its agents (their keywords on the Lua stack).
+// The C side's buffers, once the script has placed its agents: sized now, so frames allocate
+// nothing.
 static bool demo_setup(Demo* d)
 {
-	lua_rawgeti(d->L, LUA_REGISTRYINDEX, d->demo_ref);
-	lua_getfield(d->L, -1, "xs");
-	d->agents = (int)luaL_len(d->L, -1);
-	lua_pop(d->L, 2);
-	size_t n = d->agents > 0 ? (size_t)d->agents : 1;
-	d->ids = calloc(n, sizeof *d->ids);
-	d->points = calloc(n, sizeof *d->points);
-	d->found = calloc(n, sizeof *d->found);
-	d->found_d = calloc(n, sizeof *d->found_d);
-	d->path_start = calloc(n, sizeof *d->path_start);
-	d->path_count = calloc(n, sizeof *d->path_count);
+	if (!fetch_objects(d)) return false;
 	d->path_capacity = gtNav_PathCapacity(d->nav) * 8;
 	d->path_points = calloc((size_t)d->path_capacity, sizeof *d->path_points);
 	d->trace_storage = calloc(TRACE_CAPACITY, sizeof *d->trace_storage);
 	d->vias = calloc(VIA_CAPACITY, sizeof *d->vias);
-	if (!d->ids || !d->points || !d->found || !d->found_d || !d->path_start || !d->path_count || !d->path_points ||
-	    !d->trace_storage || !d->vias) {
+	int objects = gtWorld_Count(d->world);
+	if (!d->path_points || !d->trace_storage || !d->vias) {
 		fprintf(stderr, "gridtree-demo: out of memory\n");
 		return false;
 	}
+	if (!reserve_answers(d, objects > MAX_K ? objects : MAX_K)) return false;
 	d->trace = gtDebugTrace_Make(d->trace_storage, TRACE_CAPACITY);
-	if (!read_positions(d) || !build_mirror(d, d->o.leaf, NULL)) return false;
-	lua_pop(d->L, 1); // the keywords
-	return true;
-}
-
-// Moves the mirror world's agents to where the script put them.
-static bool sync_mirror(Demo* d)
-{
-	gtError err;
-	if (!read_positions(d)) return false;
-	if (gtWorld_MoveMany(d->world, d->ids, d->points, d->agents, &err)) {
-		fprintf(stderr, "gridtree-demo: %s\n", err.message);
-		return false;
-	}
 	return true;
 }
 
@@ -733,47 +680,39 @@ int main(int argc, char** argv)
 		SDL_setenv("SDL_VIDEODRIVER", "dummy", 1);
 		SDL_setenv("SDL_RENDER_DRIVER", "software", 1);
 	}
-	gtMap* map;
-	gtError err;
-	if (gtMap_Load(d.o.map, &map, &err)) {
-		fprintf(stderr, "gridtree-demo: %s\n", err.message);
-		return 1;
+	// Lua first: the script's map is the demo's map, and its nav gets the one index.
+	int status = 1;
+	SDL_Window* window = NULL;
+	SDL_Renderer* r = NULL;
+	SDL_Texture* map_texture = NULL;
+	bool sdl = false;
+	d.demo_ref = d.map_ref = LUA_NOREF;
+	d.L = luaL_newstate();
+	if (!d.L) {
+		fprintf(stderr, "gridtree-demo: cannot create a Lua state\n");
+		goto done;
 	}
-	d.map = map;
+	if (!start_lua(d.L, &d.o, &d.demo_ref, &d.map_ref)) goto done;
+	lua_rawgeti(d.L, LUA_REGISTRYINDEX, d.map_ref);
+	gtNav* nav = gtLua_ToNav(d.L, -1);
+	lua_pop(d.L, 1);
 	char index[1300];
 	index_path(&d.o, index, sizeof index);
-	bool saved = false;
-	if (gtNav_Create(map, NULL, &d.nav, &err) || gtNavQuery_Create(d.nav, &d.nav_query, &err)) {
-		fprintf(stderr, "gridtree-demo: %s\n", err.message);
-		demo_free(&d);
-		gtMap_Destroy(map);
-		return 1;
-	}
-	if (!load_or_build_index(d.nav, &d.o, index, &saved) ||
-	    gtNavQuery_WorldDistance(d.nav_query, &d.distance, &err)) {
-		if (gtNav_Index(d.nav)) fprintf(stderr, "gridtree-demo: %s\n", err.message);
-		demo_free(&d);
-		gtMap_Destroy(map);
-		return 1;
-	}
+	if (!nav || !load_or_build_index(nav, &d.o, index)) goto done;
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "gridtree-demo: SDL: %s (try --headless)\n", SDL_GetError());
-		demo_free(&d);
-		gtMap_Destroy(map);
-		return 1;
+		goto done;
 	}
+	sdl = true;
 	const int size = 800;
-	SDL_Window* window = SDL_CreateWindow("gridtree demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, size, size, 0);
-	SDL_Renderer* r = window ? SDL_CreateRenderer(window, -1, d.o.headless ? SDL_RENDERER_SOFTWARE : 0) : NULL;
-	d.L = luaL_newstate();
-	d.demo_ref = LUA_NOREF;
-	int status = 1;
-	SDL_Texture* map_texture = NULL;
-	if (!r || !d.L) {
+	window = SDL_CreateWindow("gridtree demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, size, size, 0);
+	r = window ? SDL_CreateRenderer(window, -1, d.o.headless ? SDL_RENDERER_SOFTWARE : 0) : NULL;
+	if (!r) {
 		fprintf(stderr, "gridtree-demo: cannot open a window or renderer: %s\n", SDL_GetError());
 		goto done;
 	}
-	if (!start_lua(d.L, &d.o, saved ? index : "", &d.demo_ref) || !demo_setup(&d)) goto done;
+	if (!start_agents(d.L, &d.o, d.demo_ref, d.map_ref) || !demo_setup(&d)) goto done;
+	const gtMap* map = d.map;
 	d.sdl = (SdlDebugDraw){r, &d.view};
 	d.draw = sdl_debug_draw(&d.sdl);
 	map_texture = draw_map_texture(r, map);
@@ -811,7 +750,7 @@ int main(int argc, char** argv)
 		}
 		step = false;
 		f.lua_s = now() - t0;
-		if (moved && !sync_mirror(&d)) goto done;
+		if (moved && !fetch_objects(&d)) goto done; // the script may have replaced its world
 		double t1 = now();
 		SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
 		SDL_SetRenderDrawColor(r, 12, 12, 16, 255);
@@ -870,14 +809,13 @@ int main(int argc, char** argv)
 	       frame, frame / elapsed, total.lua_s * 1e3 / frames, total.move_s * 1e3 / frames, total.queries / frames,
 	       total.script_query_s * 1e3 / frames, total.query_s * 1e6 / frames, total.draw_s * 1e3 / frames,
 	       checksum(d.L, d.demo_ref));
-	status = 0;
+	status = d.failed ? 1 : 0;
 done:
 	if (map_texture) SDL_DestroyTexture(map_texture);
 	if (d.L) lua_close(d.L);
 	if (r) SDL_DestroyRenderer(r);
 	if (window) SDL_DestroyWindow(window);
-	SDL_Quit();
+	if (sdl) SDL_Quit();
 	demo_free(&d);
-	gtMap_Destroy(map);
 	return status;
 }

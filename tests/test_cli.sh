@@ -194,6 +194,32 @@ every_control() { # each control once, under the sanitizers: k, kinds, filters, 
 		>"$tmp/keys" 2>&1 && grep -q "^frames 40" "$tmp/keys"
 }
 check "demo controls" every_control
+# The demo draws and queries the script's own world and map (gt_lua.h), with the one index the demo
+# loaded into the script's map: it runs when the index cannot be cached, and stops with a message
+# (no crash) when the script closes what the demo draws.
+demo_uncached() {
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 5 --agents 50 \
+		--cell 2 --layers 123456 --index "$tmp/no-such-dir/x.ehl" >"$tmp/uncached" 2>&1 &&
+		grep -q "^frames 5" "$tmp/uncached" && grep -q "(the index is not cached)" "$tmp/uncached"
+}
+check "demo without an index cache" demo_uncached
+closing_script() { # what demo.update closes at frame 2
+	cat <<LUA
+local demo = {xs = {}, ys = {}, kinds = {}}
+function demo.init(map, world) demo.map, demo.world = map, world end
+function demo.update(frame) if frame == 2 then demo.$1:close() end return 0 end
+return demo
+LUA
+}
+closing_script world >"$tmp/close_world.lua"
+closing_script map >"$tmp/close_map.lua"
+for what in world map; do
+	message="demo.world is not an open gridtree.World"
+	[ "$what" = map ] && message="the script closed its map"
+	check "demo stops when the script closes its $what" fails_with "$message" env ASAN_OPTIONS=detect_leaks=0 \
+		"$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 5 --cell 2 --index "$tmp/demo.ehl" \
+		--script "$tmp/close_$what.lua"
+done
 check "demo bad map" fails_with "none.map: cannot open" "$(dirname "$GT")/gridtree-demo" "$tmp/none.map" --headless
 demo_help() { # usage on stdout, exit 0
 	"$(dirname "$GT")/gridtree-demo" --help >"$tmp/help" 2>"$tmp/help_err" && grep -q "^usage: gridtree-demo" "$tmp/help" &&

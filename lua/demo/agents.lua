@@ -1,6 +1,7 @@
 -- The demo's agents, scripted against the same gridtree API as any game (lua/README.md).
--- bin/gridtree-demo calls demo.init(map, world, options) once, demo.update(frame) every frame and
--- demo.query(x, y, k) for the query under the mouse; it draws demo.xs, demo.ys and demo.kinds.
+-- bin/gridtree-demo calls demo.init(map, world, options) once and demo.update(frame) every frame; it
+-- draws demo.xs, demo.ys and demo.kinds, and queries and draws demo.world itself (reached from C
+-- through gt_lua.h: keep the field current). demo.query is the mouse query written in Lua.
 -- Edit freely: the demo reloads nothing, but needs no recompiling either.
 local gridtree = require "gridtree"
 local demo = {}
@@ -39,6 +40,7 @@ function demo.init(the_map, the_world, options)
 		new_goal(i)
 	end
 	demo.ids = ids
+	demo.world = world
 end
 
 -- A new world with another leaf size, holding the same agents (the demo's `l` / `L` keys).
@@ -49,6 +51,7 @@ function demo.set_leaf(leaf)
 	end
 	world:close()
 	world = fresh
+	demo.world = fresh
 end
 
 local speed = 0.6 -- map units per frame

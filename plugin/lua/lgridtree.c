@@ -17,6 +17,7 @@
 #include <lua.h>
 
 #include "gridtree/gridtree.h"
+#include "gridtree/gt_lua.h"
 
 /* LuaJIT (5.1 API with 5.2 extensions): the few 5.4 calls used here, from one source. */
 #if LUA_VERSION_NUM < 502
@@ -998,7 +999,45 @@ static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, l
 	lua_pop(L, 1);                                             /* */
 }
 
-LUAMOD_API int luaopen_gridtree(lua_State* L);
+/* ---- host accessors (gt_lua.h) ----------------------------------------------------------------
+** For programs that compile the binding in; the module's version script keeps them out of the .so.
+** luaL_testudata needs two free stack slots: without them the answer is NULL, never an error. */
+
+static void* to_udata(lua_State* L, int index, const char* type)
+{
+	if (!L || !lua_checkstack(L, 2)) return NULL;
+	return luaL_testudata(L, index, type);
+}
+
+static LMap* to_open_map(lua_State* L, int index)
+{
+	LMap* m = to_udata(L, index, MAP_TYPE);
+	return m && !m->closed && m->map ? m : NULL;
+}
+
+const gtMap* gtLua_ToMap(lua_State* L, int index)
+{
+	LMap* m = to_open_map(L, index);
+	return m ? m->map : NULL;
+}
+
+gtNav* gtLua_ToNav(lua_State* L, int index)
+{
+	LMap* m = to_open_map(L, index);
+	return m ? m->nav : NULL;
+}
+
+gtNavQuery* gtLua_ToNavQuery(lua_State* L, int index)
+{
+	LMap* m = to_open_map(L, index);
+	return m ? m->query : NULL;
+}
+
+gtWorld* gtLua_ToWorld(lua_State* L, int index)
+{
+	LWorld* w = to_udata(L, index, WORLD_TYPE);
+	return w ? w->world : NULL;
+}
 
 LUAMOD_API int luaopen_gridtree(lua_State* L)
 {

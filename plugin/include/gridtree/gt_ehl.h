@@ -5,6 +5,8 @@
 #ifndef GRIDTREE_GT_EHL_H
 #define GRIDTREE_GT_EHL_H
 
+#include <stdio.h>
+
 #include "gt_map.h"
 
 #ifdef __cplusplus
@@ -18,8 +20,10 @@ typedef struct gtEhl gtEhl;
 /// Per-thread query scratch space (a few bytes per convex vertex). Queries never allocate.
 typedef struct gtEhlQuery gtEhlQuery;
 
-/// Build progress: `stage` names the step ("visibility graph", "hub labels", "cells",
-/// "via labels"), `fraction` runs from 0 to 1 within it.
+/// Build progress: `stage` names the step, in order "visibility graph", "hub labels", "cells" (the
+/// sweep of every convex vertex) and "via labels" (both passes over the cells, as one 0-1 run);
+/// `fraction` runs from 0 to 1 within it. With a budget, "cells" and "via labels" repeat when a
+/// larger cell size is built after all.
 typedef void gtProgressFcn(void* user, const char* stage, double fraction);
 
 typedef struct gtEhlDef {
@@ -104,6 +108,29 @@ typedef struct gtEhlVia {
 /// Copies up to `capacity` vias of `cell` (grouped by increasing hub rank) and returns how many
 /// the cell has; -1 for a cell outside the grid.
 int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t capacity);
+
+//------------------------------------------------------------------------------------------------
+// A ready-made progress display (opt-in: the library prints nothing unless a tool asks it to).
+
+/// Prints build progress to a FILE*: on a terminal, one bar per stage redrawn in place; anywhere
+/// else (a log, a pipe, CI), a plain `progress STAGE N%` line every 10%, so logs stay readable.
+/// A stage that gives way to the next is shown finished (100%). The fields are the printer's own.
+typedef struct gtProgressPrinter {
+	FILE* out;
+	bool terminal;  ///< isatty(out) when made
+	int shown;      ///< last percentage printed for `stage`, -1 = none
+	char stage[32]; ///< the stage being shown, "" before the first report
+} gtProgressPrinter;
+
+/// A printer for `out` (usually stderr), which must stay open while it is used.
+gtProgressPrinter gtProgressPrinter_Make(FILE* out);
+
+/// The gtProgressFcn: pass it as gtEhlDef.progress with the printer as progress_user.
+void gtProgressPrinter_Report(void* printer, const char* stage, double fraction);
+
+/// Ends the bar's line on a terminal (call once the build returned, success or not); the printer
+/// can then be reused.
+void gtProgressPrinter_Finish(gtProgressPrinter* printer);
 
 #ifdef __cplusplus
 }

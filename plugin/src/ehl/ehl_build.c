@@ -63,6 +63,7 @@ struct Build {
 	atomic_long next_item;
 	long item_count;
 	int pass; // cell stage: 0 counts, 1 writes
+	int passes; // runs that make up the current stage, reported as one 0-1 progress
 	const char* stage;
 	// Tuples grouped by cell.
 	int64_t* tuple_begin;
@@ -74,9 +75,12 @@ struct Build {
 	int64_t pairs;
 };
 
-static void report(const Build* b, const char* stage, double fraction)
+// The via-label stage runs twice over the cells (count, then write): each pass is reported as its
+// share of one stage, so a progress display runs 0-100% once.
+static void report(const Build* b, double fraction)
 {
-	gt_ehl_report(b->def, stage, fraction);
+	int passes = b->passes > 1 ? b->passes : 1;
+	gt_ehl_report(b->def, b->stage, ((passes > 1 ? b->pass : 0) + fraction) / passes);
 }
 
 // ---- stage: sweep every vertex, emit (cell, vertex | full) tuples ---------------------------
@@ -250,7 +254,7 @@ static void run_worker(void* context, int index)
 			atomic_store(&b->next_item, b->item_count); // stop the others early
 			break;
 		}
-		if (w->index == 0 && item % step == 0) report(b, b->stage, (double)item / (double)b->item_count);
+		if (w->index == 0 && item % step == 0) report(b, (double)item / (double)b->item_count);
 	}
 }
 
@@ -259,14 +263,14 @@ static gtStatus run_stage(Build* b, Worker* workers, const char* stage, long ite
 	b->stage = stage;
 	b->item_count = items;
 	atomic_store(&b->next_item, 0);
-	report(b, stage, 0);
+	report(b, 0);
 	gt_run_tasks(b->def->tasks, run_worker, workers, b->threads);
 	for (int i = 0; i < b->threads; i++)
 		if (workers[i].failed) {
 			if (err) *err = workers[i].err;
 			return workers[i].err.status ? workers[i].err.status : GT_ERR_NOMEM;
 		}
-	report(b, stage, 1);
+	report(b, 1);
 	return GT_OK;
 }
 
@@ -440,6 +444,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	gtStatus st = workers ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	if (!st) st = keep_labels(e, labels, err);
 	if (!st) st = init_workers(&b, workers, err);
+	b.passes = 1;
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
 	if (!st) st = group_tuples(&b, workers, err);
 	if (!st) {
@@ -448,7 +453,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 		if (!b.cell_hubs || !b.cell_vias) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
 	}
 	if (!st) {
-		b.pass = 0;
+		b.pass = 0, b.passes = 2;
 		st = run_stage(&b, workers, "via labels", b.cells, err);
 	}
 	if (!st) {
