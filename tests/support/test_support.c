@@ -58,10 +58,7 @@ gtMap* test_load_shared_map(const char* suite, const char* name)
 	}
 	char rel[256];
 	snprintf(rel, sizeof rel, "maps/%s/%s.map", suite, name);
-	gtMap* map = NULL;
-	gtError err;
-	if (gtMap_Load(test_data_path(rel), &map, &err) != GT_OK) fail_msg("%s", err.message);
-	return map;
+	return test_load_map(test_data_path(rel));
 }
 
 gtScenario* test_load_scenario(const char* suite, const char* name)
