@@ -49,7 +49,7 @@ static void lua_setiuservalue_compat(lua_State* L, int index)
 #define MAX_WORDS 64          /* words in one keyword list */
 #define MAX_K 1000000         /* k of nearest and top */
 #define MAX_MOVE_MANY 100000000
-#define ADVANCE_WINDOW 32     /* path points gridtree.advance reads onto the C stack first */
+#define ADVANCE_WINDOW 4      /* path points gridtree.advance reads first: a frame's step rarely passes two bends */
 
 typedef struct LMap {
 	gtMap* map;
