@@ -372,5 +372,44 @@ static void test_pruning_is_tight(void** state)
 	gtMap_Destroy(m);
 }
 
-TEST_MAIN("world", test_worked_example, test_handles_and_bad_input, test_random_sessions_euclid,
+// gtWorld_Top charges miss_cost for every query word an object lacks, words no object has ever
+// had included: the same score before and after some object uses them.
+static void test_top_scores_unseen_words(void** state)
+{
+	(void)state;
+	gtMap* m = test_random_map(&(TestRng){1}, 8, 8, 0);
+	gtWorld* w = test_make_world(m, 2);
+	int32_t b = gtWorld_Keyword(w, "b");
+	gtObjectId id, ids[2];
+	gtError err;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){1.5, 1.5}, &b, 1, &id, &err), GT_OK);
+	gtQuery q = gtQuery_Default((gtVec2){1.5, 5.5}); // 4 units away
+	q.k = 1;
+	double score[2];
+	int count;
+	int32_t unseen[3] = {gtWorld_FindKeyword(w, "fire"), gtWorld_FindKeyword(w, "loot"), b};
+	assert_int_equal(unseen[0], -1);
+	q.keywords = unseen;
+	q.keyword_count = 3;
+	assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), ids, score, 2, &count, NULL, &err), GT_OK);
+	assert_int_equal(count, 1);
+	assert_float_equal(score[0], 44, 1e-12); // 4 + 20 for fire + 20 for loot
+	int32_t never_issued[3] = {999, 999, b}; // an id named twice is one word
+	q.keywords = never_issued;
+	assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), ids, score, 2, &count, NULL, &err), GT_OK);
+	assert_float_equal(score[0], 24, 1e-12);
+	int32_t fire = gtWorld_Keyword(w, "fire"), loot = gtWorld_Keyword(w, "loot"), seen[3] = {fire, loot, b};
+	gtObjectId other;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){7.5, 7.5}, (int32_t[]){fire, loot}, 2, &other, &err), GT_OK);
+	q.keywords = seen;
+	q.k = 2;
+	assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), ids, score, 2, &count, NULL, &err), GT_OK);
+	assert_int_equal(count, 2);
+	assert_true(ids[1] == id && ids[0] == other); // other lacks only b: 6.32 + 20
+	assert_float_equal(score[1], 44, 1e-12);      // the same score once the words exist
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+TEST_MAIN("world", test_top_scores_unseen_words, test_worked_example, test_handles_and_bad_input, test_random_sessions_euclid,
           test_random_sessions_path, test_pruning_is_tight, test_real_maps)

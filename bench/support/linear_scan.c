@@ -15,13 +15,13 @@ int ls_match(const LsObject* o, const gtQuery* q, int vocabulary, bool scored, i
 	int distinct = 0, unknown = 0, have = 0;
 	for (int i = 0; i < q->keyword_count; i++) {
 		int32_t k = q->keywords[i];
+		bool seen = false; // each -1 is a word of its own; any other id counts once
+		for (int j = 0; j < i && !seen && k >= 0; j++) seen = q->keywords[j] == k;
+		if (seen) continue;
 		if (k < 0 || k >= vocabulary) {
-			unknown = 1;
+			unknown++;
 			continue;
 		}
-		bool seen = false;
-		for (int j = 0; j < i && !seen; j++) seen = q->keywords[j] == k;
-		if (seen) continue;
 		distinct++;
 		have += has_word(o, k);
 	}

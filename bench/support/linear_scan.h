@@ -15,7 +15,8 @@ typedef struct LsObject {
 
 // -1 when the object fails the query's filters (region, at least min_match of the distinct query
 // words, any, none), else how many distinct query words it has. *query_words receives the number
-// of distinct query words, unknown ones (ids outside [0, vocabulary)) counted once. `scored`:
+// of distinct query words: each -1 entry is one unknown word, other ids outside [0, vocabulary)
+// count once per value. `scored`:
 // the gtWorld_Top rule, where min_match < 0 means 0 instead of all.
 int ls_match(const LsObject* o, const gtQuery* q, int vocabulary, bool scored, int* query_words);
 

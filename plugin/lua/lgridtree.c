@@ -848,6 +848,17 @@ static int distinct_known(const int32_t* words, int n)
 	return distinct;
 }
 
+/* The library counts each -1 as one word no object has: keep the known ids and one -1 for each
+** distinct unknown text, so a repeated unknown word is charged once, as a repeated known one is. */
+static int one_per_unknown_word(int32_t* words, int n, int unknown_words)
+{
+	int kept = 0;
+	for (int i = 0; i < n; i++)
+		if (words[i] >= 0) words[kept++] = words[i];
+	for (int i = 0; i < unknown_words; i++) words[kept++] = -1;
+	return kept;
+}
+
 static int world_query(lua_State* L, int kind)
 {
 	LWorld* w = check_world(L, 1);
@@ -863,7 +874,8 @@ static int world_query(lua_State* L, int kind)
 	}
 	int32_t words[MAX_WORDS];
 	Unknown unknown;
-	q.keyword_count = read_words(L, w, 5, words, 0, &unknown);
+	int named = read_words(L, w, 5, words, 0, &unknown);
+	q.keyword_count = one_per_unknown_word(words, named, unknown.count);
 	q.keywords = words;
 	QueryOptions o;
 	read_options(L, w, 6, kind, &q, &o);
@@ -903,11 +915,6 @@ static int world_query(lua_State* L, int kind)
 	}
 	if (st == GT_ERR_INVALID_POINT) return fail(L, err.message);
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
-	if (kind == Q_TOP && unknown.count > 1) {
-		/* The library counts all unknown words as one missing word; every object lacks each of
-		** them, so adding the others' cost shifts all scores alike and keeps the ranking. */
-		for (int r = 0; r < count; r++) w->dists[r] += (unknown.count - 1) * q.miss_cost;
-	}
 	if (kind == Q_TOP && o.alpha > 0) /* distance + miss cost, times alpha = the documented score */
 		for (int r = 0; r < count; r++) w->dists[r] *= o.alpha;
 	int n = push_results(L, w, 6, &o, count, &stats);

@@ -98,7 +98,8 @@ typedef enum gtTraceEvent {
 typedef void gtTraceFcn(void* context, gtTraceEvent event, int level, const double rect[4]);
 
 /// What a query asks for. Keyword lists hold ids; -1 stands for an unknown word (which no object
-/// has), so an all-of query containing one matches nothing.
+/// has), so an all-of query containing one matches nothing. Each -1 counts as one distinct word
+/// (gtWorld_Top charges miss_cost for each), so name every unknown word once.
 typedef struct gtQuery {
 	gtVec2 point;
 	int k;                  ///< nearest: how many results (0 returns none)

@@ -42,13 +42,18 @@ gtStatus gt_filter_prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, g
 		if (!a || !b) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		w->words_capacity = q->keyword_count + 1;
 	}
-	// Distinct words; unknown ones (-1, or ids never issued) count towards "all" but match nothing.
-	int known = 0, unknown = 0;
+	// Distinct words. Unknown ones count towards "all" and the score but match nothing: each -1 is
+	// one word no object has (the caller names each such word once), ids never issued count once
+	// per distinct value.
+	int known = 0, unknown = 0, unissued = 0;
 	for (int i = 0; i < q->keyword_count; i++) {
 		int32_t k = q->keywords[i];
 		if (k >= 0 && k < w->vocabulary.count) w->words_new[known++] = k;
-		else unknown = 1;
+		else if (k < 0) unknown++;
+		else w->words_old[unissued++] = k;
 	}
+	qsort(w->words_old, (size_t)unissued, sizeof *w->words_old, gt_compare_int32);
+	for (int i = 0; i < unissued; i++) unknown += i == 0 || w->words_old[i - 1] != w->words_old[i];
 	qsort(w->words_new, (size_t)known, sizeof *w->words_new, gt_compare_int32);
 	int n = 0;
 	for (int i = 0; i < known; i++)
