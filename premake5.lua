@@ -161,6 +161,15 @@ project "example_nearest_healer"
 		targetdir "bin/examples"
 	always()
 
+-- bin/gridtree-soak: the model-based soak (`./run soak [OPS]`; a short run in `./run test`).
+project "gridtree_soak"
+	kind "ConsoleApp"
+	targetname "gridtree-soak"
+	files { "tests/soak/**.c" }
+	includedirs { "bench/support" }
+	links { "gridtree_tools", "gridtree_core" }
+	links(SYSTEM_LIBS)
+
 -- One cmocka program per module: tests/test_<module>.c plus the shared helpers.
 for _, file in ipairs(os.matchfiles("tests/test_*.c")) do
 	local name = path.getbasename(file)

@@ -65,6 +65,9 @@ run_script cli tests/test_cli.sh "$BIN/gridtree"
 # Installing into a scratch prefix, and C, C++, pkg-config and Lua using what was installed.
 run_script install tests/test_install.sh "$BIN"
 
+# The model-based soak, short runs (./run soak for the long one).
+run_script soak tests/test_soak.sh "$BIN"
+
 # Lua tests: the module is built with ASan in debug, so the runtime must be preloaded.
 preload=""
 if [ "$BIN" = bin/debug ]; then preload=$(gcc -print-file-name=libasan.so); fi
