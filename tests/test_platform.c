@@ -1,9 +1,13 @@
 // The platform seams: the allocator hook (every allocation goes through it, bytes return to zero,
 // a failing allocator gives GT_ERR_NOMEM and never a crash) and the task interface (a host's job
 // system gets the work, and the result does not depend on how the work is scheduled).
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -105,6 +109,135 @@ static void test_out_of_memory_everywhere(void** state)
 	printf("note: %d budgets ran out of memory cleanly, %d completed\n", nomem, ok);
 }
 
+// Loading a saved index and updating a world, out of memory at every allocation: each call either
+// succeeds or returns GT_ERR_NOMEM with nothing half-changed (validate passes, the object is where
+// it was with the keywords it had).
+static void test_out_of_memory_load_and_updates(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 4;
+	gtEhl* ehl;
+	gtError err;
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/gridtree-oom-%d.ehl", (int)getpid());
+	assert_int_equal(gtEhl_Build(map, &def, &ehl, &err), GT_OK);
+	assert_int_equal(gtEhl_Save(ehl, path, &err), GT_OK);
+	gtEhl_Destroy(ehl);
+	int failures = 0;
+	for (int64_t budget = 0; budget < 120; budget++) {
+		Counting c = {0, 0, budget};
+		gtSetAllocator(counting_alloc, &c);
+		gtEhl* loaded = NULL;
+		gtStatus st = gtEhl_Load(map, path, &loaded, &err);
+		assert_true(st == GT_OK || st == GT_ERR_NOMEM);
+		gtEhl_Destroy(loaded);
+		gtWorld* world = NULL;
+		gtRandom rng = {budget + 1};
+		if (!gtWorld_Create(map, NULL, &world, &err)) {
+			gtObjectId ids[40];
+			int live = 0;
+			for (int step = 0; step < 300; step++) {
+				char word[8];
+				snprintf(word, sizeof word, "k%d", gtRandom_Below(&rng, 30));
+				int32_t kw[2] = {gtWorld_Keyword(world, word), gtWorld_Keyword(world, "all")};
+				if (kw[0] < 0 || kw[1] < 0) continue; // the vocabulary could not grow: a clean refusal
+				gtVec2 p = test_random_point(map, &rng), before;
+				const int32_t* had;
+				if (live < 40 && gtRandom_Below(&rng, 3) == 0) {
+					st = gtWorld_Add(world, p, kw, 2, &ids[live], &err);
+					if (!st) live++;
+				} else if (live > 0) {
+					gtObjectId id = ids[gtRandom_Below(&rng, live)];
+					assert_int_equal(gtWorld_GetPosition(world, id, &before, &err), GT_OK);
+					int had_count = gtWorld_GetKeywords(world, id, &had);
+					int32_t kept[8];
+					memcpy(kept, had, (size_t)had_count * sizeof *kept);
+					st = gtRandom_Below(&rng, 2) ? gtWorld_Move(world, id, p, &err)
+					                             : gtWorld_MoveAndSetKeywords(world, id, p, kw, 2, &err);
+					if (st) { // nothing changed
+						gtVec2 after;
+						assert_int_equal(gtWorld_GetPosition(world, id, &after, &err), GT_OK);
+						assert_true(after.x == before.x && after.y == before.y);
+						assert_int_equal(gtWorld_GetKeywords(world, id, &had), had_count);
+						assert_memory_equal(had, kept, (size_t)had_count * sizeof *kept);
+					}
+				} else {
+					continue;
+				}
+				assert_true(st == GT_OK || st == GT_ERR_NOMEM);
+				failures += st == GT_ERR_NOMEM;
+				int64_t left = c.fail_after;
+				c.fail_after = -1; // validate's own scratch is not under test
+				if (gtWorld_Validate(world, &err)) fail_msg("budget %lld step %d: %s", (long long)budget, step, err.message);
+				c.fail_after = left;
+			}
+			gtWorld_Destroy(world);
+		}
+		gtSetAllocator(NULL, NULL);
+		assert_int_equal(c.live_bytes, 0);
+	}
+	remove(path);
+	gtMap_Destroy(map);
+	assert_true(failures > 10);
+	printf("note: %d world updates ran out of memory and changed nothing\n", failures);
+}
+
+// Saving into a full disk (writes refused past a small size, as RLIMIT_FSIZE does) fails with
+// GT_ERR_IO and leaves the file that was there intact. Run in a child: the limit is per process.
+static void test_saves_into_a_full_disk(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 4;
+	gtEhl* ehl;
+	gtError err;
+	assert_int_equal(gtEhl_Build(map, &def, &ehl, &err), GT_OK);
+	char index_path[64], map_path[64];
+	snprintf(index_path, sizeof index_path, "/tmp/gridtree-full-%d.ehl", (int)getpid());
+	snprintf(map_path, sizeof map_path, "/tmp/gridtree-full-%d.map", (int)getpid());
+	FILE* f = fopen(index_path, "wb");
+	assert_non_null(f);
+	fputs("the old index", f);
+	fclose(f);
+	f = fopen(map_path, "wb");
+	assert_non_null(f);
+	fputs("the old map", f);
+	fclose(f);
+	fflush(NULL);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		signal(SIGXFSZ, SIG_IGN); // writes past the limit then fail with EFBIG instead of killing us
+		struct rlimit limit = {4096, 4096};
+		setrlimit(RLIMIT_FSIZE, &limit);
+		gtError e1, e2;
+		gtStatus a = gtEhl_Save(ehl, index_path, &e1), b = gtMap_Save(map, map_path, &e2);
+		_exit(a == GT_ERR_IO && b == GT_ERR_IO && strstr(e1.message, index_path) && strstr(e2.message, map_path) ? 0 : 1);
+	}
+	int status;
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	char text[32] = {0};
+	f = fopen(index_path, "rb");
+	assert_non_null(f);
+	assert_true(fread(text, 1, sizeof text - 1, f) > 0);
+	fclose(f);
+	assert_string_equal(text, "the old index");
+	memset(text, 0, sizeof text);
+	f = fopen(map_path, "rb");
+	assert_non_null(f);
+	assert_true(fread(text, 1, sizeof text - 1, f) > 0);
+	fclose(f);
+	assert_string_equal(text, "the old map");
+	remove(index_path);
+	remove(map_path);
+	gtEhl_Destroy(ehl);
+	gtMap_Destroy(map);
+}
+
 typedef struct Serial {
 	int enqueued, finished, largest;
 } Serial;
@@ -166,5 +299,5 @@ static void test_error_set(void** state)
 	assert_true(gtNowSeconds() > 0);
 }
 
-TEST_MAIN("platform", test_allocator_sees_everything, test_out_of_memory_everywhere, test_task_system_gets_the_work,
+TEST_MAIN("platform", test_out_of_memory_load_and_updates, test_saves_into_a_full_disk, test_allocator_sees_everything, test_out_of_memory_everywhere, test_task_system_gets_the_work,
           test_error_set)
