@@ -411,5 +411,128 @@ static void test_top_scores_unseen_words(void** state)
 	gtMap_Destroy(m);
 }
 
-TEST_MAIN("world", test_top_scores_unseen_words, test_worked_example, test_handles_and_bad_input, test_random_sessions_euclid,
+// Every function taking an id, given `id` of another world (or a stale one): rejected, nothing changes.
+static void expect_stale_everywhere(gtWorld* w, gtObjectId id)
+{
+	gtError err;
+	int32_t kw = gtWorld_Keyword(w, "probe");
+	gtVec2 p = {1.5, 0.5};
+	const int32_t* words;
+	int count = gtWorld_Count(w);
+	assert_false(gtWorld_IsValid(w, id));
+	assert_int_equal(gtWorld_Move(w, id, p, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "stale"));
+	assert_int_equal(gtWorld_MoveMany(w, &id, &p, 1, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtWorld_SetKeywords(w, id, &kw, 1, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtWorld_MoveAndSetKeywords(w, id, p, &kw, 1, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtWorld_GetPosition(w, id, &p, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtWorld_GetKeywords(w, id, &words), -1);
+	assert_int_equal(gtWorld_Remove(w, id, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtWorld_Count(w), count);
+	validate(w);
+}
+
+// Two worlds fill the same slots with the same generations: only the tag tells their ids apart.
+static void test_ids_tied_to_their_world(void** state)
+{
+	(void)state;
+	gtMap* m = test_map_from_rows("......\n......");
+	gtWorld* a = test_make_world(m, 1);
+	gtWorld* b = test_make_world(m, 1);
+	gtError err;
+	gtObjectId ia[3], ib[3];
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(gtWorld_Add(a, (gtVec2){0.5 + i, 0.5}, NULL, 0, &ia[i], &err), GT_OK);
+		assert_int_equal(gtWorld_Add(b, (gtVec2){0.5 + i, 1.5}, NULL, 0, &ib[i], &err), GT_OK);
+		assert_int_equal(gtObjectId_Slot(ia[i]), gtObjectId_Slot(ib[i]));
+		assert_int_equal(gtObjectId_Generation(ia[i]), gtObjectId_Generation(ib[i]));
+		assert_int_not_equal(gtObjectId_Tag(ia[i]), gtObjectId_Tag(ib[i]));
+		assert_true(ia[i] < (UINT64_C(1) << 53) && ib[i] < (UINT64_C(1) << 53));
+	}
+	for (int i = 0; i < 3; i++) {
+		expect_stale_everywhere(a, ib[i]);
+		expect_stale_everywhere(b, ia[i]);
+		assert_true(gtWorld_IsValid(a, ia[i]) && gtWorld_IsValid(b, ib[i]));
+	}
+	// A batch with one foreign id among valid ones changes nothing.
+	gtObjectId batch[2] = {ia[0], ib[1]};
+	gtVec2 to[2] = {{5.5, 1.5}, {5.5, 1.5}};
+	assert_int_equal(gtWorld_MoveMany(a, batch, to, 2, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(strncmp(err.message, "entry 2: ", 9), 0);
+	gtVec2 p;
+	assert_int_equal(gtWorld_GetPosition(a, ia[0], &p, &err), GT_OK);
+	assert_true(p.x == 0.5 && p.y == 0.5);
+	gtWorld_Destroy(a);
+	gtWorld_Destroy(b);
+	gtMap_Destroy(m);
+}
+
+// 2^GT_OBJECT_ID_TAG_BITS live worlds all hold different tags; a tag freed by a destroyed world
+// goes back to the pool.
+static void test_many_worlds(void** state)
+{
+	(void)state;
+	enum { N = 1 << GT_OBJECT_ID_TAG_BITS };
+	gtMap* m = test_map_from_rows("....\n....");
+	gtWorld** worlds = calloc(N, sizeof *worlds);
+	gtObjectId* ids = calloc(N, sizeof *ids);
+	assert_non_null(worlds);
+	assert_non_null(ids);
+	gtError err;
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < N; i++) {
+			if (worlds[i]) continue;
+			worlds[i] = test_make_world(m, 1);
+			assert_int_equal(gtWorld_Add(worlds[i], (gtVec2){0.5, 0.5}, NULL, 0, &ids[i], &err), GT_OK);
+		}
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++) assert_true(gtWorld_IsValid(worlds[i], ids[j]) == (i == j));
+		for (int i = round; i < N; i += 3) { // destroy a third, recreated in the next round
+			gtWorld_Destroy(worlds[i]);
+			worlds[i] = NULL;
+		}
+	}
+	for (int i = 1; i < N; i++) expect_stale_everywhere(worlds[0], ids[i]); // live or destroyed, never worlds[0]'s
+	for (int i = 0; i < N; i++) gtWorld_Destroy(worlds[i]);
+	free(worlds);
+	free(ids);
+	gtMap_Destroy(m);
+}
+
+// One slot reused for every generation it has: each old id stays stale, and when the generations
+// run out the slot is retired instead of wrapping round to an old id.
+static void test_slot_reused_many_times(void** state)
+{
+	(void)state;
+	enum { LIVES = 1 << (GT_OBJECT_ID_GENERATION_BITS - 1) };
+	gtMap* m = test_map_from_rows("....\n....");
+	gtWorld* w = test_make_world(m, 1);
+	gtError err;
+	gtObjectId* ids = calloc(LIVES + 2, sizeof *ids);
+	assert_non_null(ids);
+	gtObjectId keep;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){3.5, 1.5}, NULL, 0, &keep, &err), GT_OK);
+	for (int i = 0; i < LIVES + 2; i++) {
+		assert_int_equal(gtWorld_Add(w, (gtVec2){0.5, 0.5}, NULL, 0, &ids[i], &err), GT_OK);
+		assert_int_equal(gtObjectId_Slot(ids[i]), i < LIVES ? 1 : 2); // LIFO free list: the same slot
+		assert_true(ids[i] != 0 && ids[i] < (UINT64_C(1) << 53));
+		assert_int_equal(gtObjectId_Tag(ids[i]), gtObjectId_Tag(keep));
+		if (i > 0) assert_false(gtWorld_IsValid(w, ids[i - 1]));
+		assert_true(gtWorld_IsValid(w, ids[i]));
+		assert_int_equal(gtWorld_Remove(w, ids[i], &err), GT_OK);
+	}
+	for (int i = 0; i < LIVES + 2; i++) {
+		assert_false(gtWorld_IsValid(w, ids[i]));
+		for (int j = 0; j < i; j++) assert_true(ids[i] != ids[j]);
+	}
+	assert_int_equal(gtWorld_Count(w), 1);
+	assert_true(gtWorld_IsValid(w, keep));
+	validate(w);
+	free(ids);
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+TEST_MAIN("world", test_top_scores_unseen_words, test_worked_example, test_handles_and_bad_input,
+          test_ids_tied_to_their_world, test_many_worlds, test_slot_reused_many_times, test_random_sessions_euclid,
           test_random_sessions_path, test_pruning_is_tight, test_real_maps)

@@ -26,7 +26,6 @@
 #endif
 #define LUAMOD_API LUALIB_API
 #define luaL_pushfail(L) lua_pushnil(L)
-#define luaL_len(L, i) ((lua_Integer)lua_objlen(L, i))
 #define lua_rawlen(L, i) lua_objlen(L, i)
 #define luaL_checkversion(L) ((void)0)
 #define lua_newuserdatauv(L, size, nuv) lua_newuserdata(L, size)
@@ -45,41 +44,64 @@ static void lua_setiuservalue_compat(lua_State* L, int index)
 #define MAP_TYPE "gridtree.Map"
 #define WORLD_TYPE "gridtree.World"
 #define RANDOM_TYPE "gridtree.Random"
-/* The binding's own limits (the library's are the GT_* constants of gt_base.h). */
+/* The binding's own limits (the library's are the GT_* constants of gt_base.h). Every length
+** read from Lua is checked against one of them before anything loops or allocates. */
 #define MAX_WORDS 64          /* words in one keyword list */
 #define MAX_K 1000000         /* k of nearest and top */
 #define MAX_MOVE_MANY 100000000
+#define MAX_PATH_POINTS (2 * GT_MAP_MAX_CELLS) /* a shortest path bends at most once per grid point */
 #define ADVANCE_WINDOW 4      /* path points gridtree.advance reads first: a frame's step rarely passes two bends */
 
+/*
+** Reentrancy. Lua code can run in the middle of a method: the progress callback of build_index,
+** and finalizers (__gc of any object), which the collector may call at any allocation. Such code
+** may close the very map or world the method is using. The rules that keep this safe:
+**  1. The one C call that runs Lua code while it reads the map, gtEhl_Build, marks the map busy
+**     (`building`); closing a busy map raises "map is in use by build_index". The window holds no
+**     other Lua error path (the callback runs under lua_pcall), so `building` always comes back to 0.
+**  2. No other library call runs Lua code: a query's trace goes to a C buffer, not a Lua table.
+**  3. Closing frees the library objects (gtMap, gtNav, gtWorld) but not the binding's scratch
+**     (results, path points, trace), which only __gc frees. A method that copies results into
+**     Lua tables (allocating, so finalizers may close the object meanwhile) reads only scratch.
+**     The metatables are protected (__metatable), so scripts cannot call __gc early; the
+**     collector calls it only once nothing, not even a running method, holds the object.
+**  4. Argument tables are read raw (lua_rawlen, lua_rawgeti): their metamethods are never
+**     called. A method rechecks that its object is open after any argument conversion that
+**     allocates (a number given as a string argument), before it touches library objects.
+*/
 typedef struct LMap {
 	gtMap* map;
 	gtNav* nav;         /* the index when there is one, else the oracle (built on first use) */
 	gtNavQuery* query;
-	gtVec2* path;       /* scratch for map:path, gtNav_PathCapacity points */
+	gtVec2* path;       /* scratch for map:path, gtNav_PathCapacity points (freed by __gc only) */
 	int worlds;       /* open worlds using this map: it is freed only after the last one */
 	int closed;
+	int building;     /* build_index calls running: the map must not be freed (rule 1) */
 } LMap;
 
 typedef struct LWorld {
 	gtWorld* world;
 	LMap* map;
-	/* Scratch reused by every call, so a frame's calls allocate nothing once warm. */
+	/* Scratch reused by every call, so a frame's calls allocate nothing once warm; freed by __gc
+	** only (rule 3). */
 	gtObjectId* ids;
 	double* dists;
 	gtVec2* points;
 	int capacity;
+	double* trace;      /* trace = true: six numbers per node */
+	size_t trace_count, trace_capacity;
+	int trace_failed;   /* out of memory while tracing, raised after the query */
 } LWorld;
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
 static void map_release(LMap* m)
 {
-	if (!m->closed || m->worlds > 0 || !m->map) return;
+	if (!m->closed || m->worlds > 0 || m->building > 0 || !m->map) return;
 	gtNavQuery_Destroy(m->query);
 	gtNav_Destroy(m->nav);
-	free(m->path);
 	gtMap_Destroy(m->map);
-	m->query = NULL, m->nav = NULL, m->path = NULL, m->map = NULL;
+	m->query = NULL, m->nav = NULL, m->map = NULL; /* the path scratch stays until __gc (rule 3) */
 }
 
 static LMap* check_map(lua_State* L, int i)
@@ -111,6 +133,27 @@ static int arg_errorf(lua_State* L, int arg, const char* format, ...)
 	const char* message = lua_pushvfstring(L, format, args);
 	va_end(args);
 	return luaL_argerror(L, arg, message);
+}
+
+/* An option's value at stack index v as an integer; errors name the options table's argument. */
+static int option_integer(lua_State* L, int v, int arg, const char* key, int lo, int hi)
+{
+	/* Through a double: LuaJIT's lua_tointegerx truncates 1.5 without saying so. */
+	lua_Number n = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : NAN;
+	if (!(n >= lo && n <= hi && n == floor(n))) arg_errorf(L, arg, "%s must be an integer from %d to %d", key, lo, hi);
+	return (int)n;
+}
+
+static double option_number(lua_State* L, int v, int arg, const char* key)
+{
+	if (lua_type(L, v) != LUA_TNUMBER) arg_errorf(L, arg, "%s must be a number", key);
+	return lua_tonumber(L, v);
+}
+
+static int unknown_option(lua_State* L, int arg, int key)
+{
+	if (lua_type(L, key) == LUA_TSTRING) return arg_errorf(L, arg, "unknown option '%s'", lua_tostring(L, key));
+	return arg_errorf(L, arg, "option names must be strings, not %s", luaL_typename(L, key));
 }
 
 static int fail(lua_State* L, const char* message)
@@ -158,21 +201,22 @@ static void note_unknown(Unknown* u, const char* text, size_t length)
 }
 
 /* Keywords at stack index i: a table of strings or one space-separated string (nil = none).
+** `arg` and `what` name them in errors ("keywords", or the option: "any", "none").
 ** `intern` creates unknown words (objects); otherwise an unknown word becomes -1 (queries) and,
-** when `unknown` is given, is noted there. Table strings stay valid: the table holds them. */
-static int read_words(lua_State* L, LWorld* w, int i, int32_t* out, int intern, Unknown* unknown)
+** when `unknown` is given, is noted there. Table strings stay valid: the table holds them.
+** The table is read raw (rule 4), so nothing here runs Lua code. */
+static int read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, int32_t* out, int intern, Unknown* unknown)
 {
 	int n = 0;
 	if (unknown) unknown->count = 0;
 	if (lua_isnoneornil(L, i)) return 0;
 	int is_string = lua_type(L, i) == LUA_TSTRING;
-	size_t len = 0;
+	size_t len = 0, count = 0;
 	const char* s = is_string ? lua_tolstring(L, i, &len) : NULL;
-	lua_Integer count = 0;
 	if (!is_string) {
-		luaL_checktype(L, i, LUA_TTABLE);
-		count = luaL_len(L, i);
-		if (count > MAX_WORDS) arg_errorf(L, i, "more than %d keywords", MAX_WORDS);
+		if (!lua_istable(L, i)) arg_errorf(L, arg, "%s must be a table of words or a space-separated string", what);
+		count = (size_t)lua_rawlen(L, i);
+		if (count > MAX_WORDS) arg_errorf(L, arg, "%s: more than %d keywords", what, MAX_WORDS);
 	}
 	char word[GT_KEYWORD_MAX_BYTES + 1];
 	for (size_t at = 0;;) {
@@ -185,18 +229,25 @@ static int read_words(lua_State* L, LWorld* w, int i, int32_t* out, int intern, 
 			if (at == start) break;
 			text = s + start, length = at - start;
 		} else {
-			if ((lua_Integer)n == count) break;
+			if ((size_t)n == count) break;
 			lua_rawgeti(L, i, n + 1);                          /* ..., word */
-			if (lua_type(L, -1) != LUA_TSTRING) luaL_argerror(L, i, "keywords must be strings");
+			if (lua_type(L, -1) != LUA_TSTRING) arg_errorf(L, arg, "%s must be strings", what);
 			text = lua_tolstring(L, -1, &length);
 			lua_pop(L, 1);                                     /* ... */
 		}
-		if (length > GT_KEYWORD_MAX_BYTES) arg_errorf(L, i, "keyword longer than %d bytes", GT_KEYWORD_MAX_BYTES);
-		if (n == MAX_WORDS) arg_errorf(L, i, "more than %d keywords", MAX_WORDS);
+		if (length > GT_KEYWORD_MAX_BYTES) arg_errorf(L, arg, "%s: keyword longer than %d bytes", what, GT_KEYWORD_MAX_BYTES);
+		/* The library takes C strings: a NUL byte (or any other byte it refuses) would cut or
+		** change the word silently, so the whole word is checked here, for queries too. */
+		int printable = length > 0;
+		for (size_t c = 0; c < length && printable; c++) printable = text[c] > ' ' && text[c] <= '~';
+		if (!printable)
+			arg_errorf(L, arg, "%s must be words of 1 to %d printable ASCII bytes without spaces (no NUL bytes)", what,
+			           GT_KEYWORD_MAX_BYTES);
+		if (n == MAX_WORDS) arg_errorf(L, arg, "%s: more than %d keywords", what, MAX_WORDS);
 		memcpy(word, text, length);
 		word[length] = '\0';
 		out[n] = intern ? gtWorld_Keyword(w->world, word) : gtWorld_FindKeyword(w->world, word);
-		if (intern && out[n] < 0) luaL_argerror(L, i, "keywords must be printable words without spaces");
+		if (intern && out[n] < 0) luaL_error(L, "gridtree: out of memory");
 		if (!intern && out[n] < 0 && unknown) note_unknown(unknown, text, length);
 		n++;
 	}
@@ -231,21 +282,17 @@ static int gridtree_new_world(lua_State* L)
 		luaL_checktype(L, 2, LUA_TTABLE);
 		lua_pushnil(L);
 		while (lua_next(L, 2)) {                               /* ..., key, value */
-			const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-			if (strcmp(key, "leaf") == 0) {
-				lua_Integer leaf = luaL_checkinteger(L, -1);
-				if (leaf < 1 || leaf > GT_WORLD_MAX_LEAF_SIZE)
-					arg_errorf(L, 2, "leaf must be an integer from 1 to %d", GT_WORLD_MAX_LEAF_SIZE);
-				def.leaf_size = (int)leaf;
-			} else {
-				luaL_error(L, "bad argument #2 to 'new_world' (unknown option '%s')", key);
-			}
+			int v = lua_gettop(L);
+			const char* key = lua_type(L, v - 1) == LUA_TSTRING ? lua_tostring(L, v - 1) : "";
+			if (strcmp(key, "leaf") == 0) def.leaf_size = option_integer(L, v, 2, key, 1, GT_WORLD_MAX_LEAF_SIZE);
+			else unknown_option(L, 2, v - 1);
 			lua_pop(L, 1);                                     /* ..., key */
 		}
 	}
 	LWorld* w = lua_newuserdatauv(L, sizeof *w, 1);          /* world */
 	memset(w, 0, sizeof *w);
 	luaL_setmetatable(L, WORLD_TYPE);
+	m = check_map(L, 1); /* allocating may have run a finalizer that closed it (rule 4) */
 	gtError err;
 	if (gtWorld_Create(m->map, &def, &w->world, &err)) return fail(L, err.message);
 	w->map = m;
@@ -322,15 +369,18 @@ static void read_points(lua_State* L, lua_Integer first, int count, gtVec2* out)
 /* gridtree.advance(path, segment, x, y, step) -> x, y, segment, arrived. gtPath_Advance needs the
 ** points from `segment` on; reading them all every frame would cost the whole path, so the call
 ** first tries a window of the next few points on the C stack. Only when the step reaches the
-** window's end is the rest read into scratch owned by the function (upvalue 1, grown, never
-** shrunk): the result is the same as one call over the whole path, with no garbage per call. */
+** window's end are more points read, in batches that double, into scratch owned by the function
+** (upvalue 1, grown, never shrunk): the result is the same as one call over the whole path, with
+** no garbage per call, and the scratch never outgrows twice the points the table really holds
+** (a crafted length cannot make it allocate). */
 static int gridtree_advance(lua_State* L)
 {
 	luaL_checktype(L, 1, LUA_TTABLE);
-	lua_Integer length = luaL_len(L, 1);
+	size_t raw = (size_t)lua_rawlen(L, 1); /* rule 4: raw, and bounded before any use */
+	if (raw > 2 * (size_t)MAX_PATH_POINTS) arg_errorf(L, 1, "path longer than %d points", MAX_PATH_POINTS);
+	lua_Integer length = (lua_Integer)raw;
 	if (length % 2) luaL_argerror(L, 1, "path must be a flat list {x1, y1, x2, y2, ...}");
 	lua_Integer count = length / 2;
-	if (count > INT_MAX) luaL_argerror(L, 1, "path too long");
 	lua_Integer segment = luaL_checkinteger(L, 2);
 	if (segment < 1 || segment > (count > 1 ? count : 1))
 		luaL_argerror(L, 2, "segment must be an integer from 1 to the number of points in the path");
@@ -344,16 +394,20 @@ static int gridtree_advance(lua_State* L)
 	if (count > 0) {
 		read_points(L, first, size, window);
 		p = gtPath_Advance(window, size, &s, at, step);
-		if (s == size - 1 && size < left) { /* reached the window's end: walk the whole rest */
-			size_t bytes = (size_t)left * sizeof(gtVec2);
+		int have = 0; /* points of the rest already in scratch */
+		while (s == size - 1 && size < left) { /* reached the batch's end: walk a batch twice as long */
+			size = left < 2 * (lua_Integer)size ? (int)left : 2 * size;
 			gtVec2* scratch = lua_touserdata(L, lua_upvalueindex(1));
-			if (!scratch || lua_rawlen(L, lua_upvalueindex(1)) < bytes) {
-				scratch = lua_newuserdatauv(L, bytes, 0);
+			if (!scratch || lua_rawlen(L, lua_upvalueindex(1)) < (size_t)size * sizeof(gtVec2)) {
+				gtVec2* grown = lua_newuserdatauv(L, (size_t)size * sizeof(gtVec2), 0);
+				if (have > 0) memcpy(grown, scratch, (size_t)have * sizeof(gtVec2));
 				lua_replace(L, lua_upvalueindex(1));
+				scratch = grown;
 			}
-			read_points(L, first, (int)left, scratch);
+			read_points(L, first + have, size - have, scratch + have);
+			have = size;
 			s = 0;
-			p = gtPath_Advance(scratch, (int)left, &s, at, step);
+			p = gtPath_Advance(scratch, size, &s, at, step);
 		}
 	}
 	lua_pushnumber(L, p.x);
@@ -366,26 +420,42 @@ static int gridtree_advance(lua_State* L)
 /* ---- map methods ------------------------------------------------------------------------------- */
 
 /* The build runs worker threads: a Lua error must not unwind through it. The callback runs
-** protected; its first error is kept and raised once the build has returned. */
+** protected, and so does everything that may allocate (the stage string): progress_call is
+** called through lua_pcall with the callback and the record. The first error is kept and
+** raised once the build has returned. */
 typedef struct Progress {
 	lua_State* L;
+	int call_at;        /* stack index of progress_call, then the callback above it */
 	int failed;
+	const char* stage;
+	double fraction;
 	char message[256];
 } Progress;
+
+static int progress_call(lua_State* L)
+{
+	const Progress* p = lua_touserdata(L, 2);
+	lua_pushvalue(L, 1);                                       /* fn, p, fn */
+	lua_pushnumber(L, p->fraction);
+	lua_pushstring(L, p->stage);
+	lua_call(L, 2, 0);
+	return 0;
+}
 
 static void progress_hook(void* user, const char* stage, double fraction)
 {
 	Progress* p = user;
 	lua_State* L = p->L;
 	if (p->failed) return;
-	lua_pushvalue(L, -1);                                      /* ..., fn, fn */
-	lua_pushnumber(L, fraction);
-	lua_pushstring(L, stage);
-	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {                     /* ..., fn, error */
+	p->stage = stage, p->fraction = fraction;
+	lua_pushvalue(L, p->call_at);                              /* ..., progress_call (no allocation) */
+	lua_pushvalue(L, p->call_at + 1);                          /* ..., progress_call, fn */
+	lua_pushlightuserdata(L, p);                               /* ..., progress_call, fn, p */
+	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {                     /* ..., error */
 		const char* msg = lua_tostring(L, -1);
 		snprintf(p->message, sizeof p->message, "%s", msg ? msg : "error object is not a string");
 		p->failed = 1;
-		lua_pop(L, 1);                                         /* ..., fn */
+		lua_pop(L, 1);                                         /* ... */
 	}
 }
 
@@ -394,41 +464,45 @@ static int map_build_index(lua_State* L)
 	LMap* m = check_map(L, 1);
 	gtEhlDef def = gtEhl_DefaultDef();
 	int has_progress = 0;
-	Progress progress = {L, 0, ""};
+	Progress progress = {L, 0, 0, "", 0, ""};
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
 		lua_pushnil(L);
-		while (lua_next(L, 2)) {
-			const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+		while (lua_next(L, 2)) {                               /* ..., key, value */
+			int v = lua_gettop(L);
+			const char* key = lua_type(L, v - 1) == LUA_TSTRING ? lua_tostring(L, v - 1) : "";
 			if (strcmp(key, "cell") == 0) {
-				lua_Integer g = luaL_checkinteger(L, -1);
-				if (g < 1 || g > GT_EHL_MAX_CELL_SIZE)
-					arg_errorf(L, 2, "cell must be an integer from 1 to %d", GT_EHL_MAX_CELL_SIZE);
-				def.cell_size = (int)g;
+				def.cell_size = option_integer(L, v, 2, key, 1, GT_EHL_MAX_CELL_SIZE);
 			} else if (strcmp(key, "budget") == 0) {
-				def.budget_mb = luaL_checknumber(L, -1);
-				if (!(def.budget_mb > 0)) luaL_argerror(L, 2, "budget must be a positive number of megabytes");
+				def.budget_mb = option_number(L, v, 2, key);
+				if (!(def.budget_mb > 0 && def.budget_mb < INFINITY))
+					luaL_argerror(L, 2, "budget must be a positive number of megabytes");
 			} else if (strcmp(key, "threads") == 0) {
-				lua_Integer t = luaL_checkinteger(L, -1);
-				if (t < 0 || t > GT_MAX_THREADS) arg_errorf(L, 2, "threads must be an integer from 0 to %d", GT_MAX_THREADS);
-				def.threads = (int)t;
+				def.threads = option_integer(L, v, 2, key, 0, GT_MAX_THREADS);
 			} else if (strcmp(key, "progress") == 0) {
-				luaL_checktype(L, -1, LUA_TFUNCTION);
+				if (!lua_isfunction(L, v)) luaL_argerror(L, 2, "progress must be a function");
 				has_progress = 1;
 			} else {
-				luaL_error(L, "bad argument #2 to 'build_index' (unknown option '%s')", key);
+				unknown_option(L, 2, v - 1);
 			}
-			lua_pop(L, 1);
+			lua_pop(L, 1);                                     /* ..., key */
 		}
 		if (has_progress) {
-			lua_getfield(L, 2, "progress");                    /* ..., fn (kept on top for the hook) */
+			lua_settop(L, 2);
+			lua_pushcfunction(L, progress_call);               /* map, opts, progress_call */
+			lua_pushliteral(L, "progress");
+			lua_rawget(L, 2);                                  /* map, opts, progress_call, fn */
+			progress.call_at = 3;
 			def.progress = progress_hook;
 			def.progress_user = &progress;
 		}
 	}
+	m = check_map(L, 1); /* pushing the trampoline allocates (LuaJIT): a finalizer may have closed it */
 	gtEhl* ehl;
 	gtError err;
+	m->building++; /* rule 1: map:close() from the callback raises instead of freeing the map */
 	gtStatus st = gtEhl_Build(m->map, &def, &ehl, &err);
+	m->building--;
 	if (progress.failed) { /* the map keeps the index it had */
 		if (!st) gtEhl_Destroy(ehl);
 		return luaL_error(L, "gridtree: progress callback failed: %s", progress.message);
@@ -441,8 +515,9 @@ static int map_build_index(lua_State* L)
 
 static int map_load_index(lua_State* L)
 {
-	LMap* m = check_map(L, 1);
+	check_map(L, 1);
 	const char* path = luaL_checkstring(L, 2);
+	LMap* m = check_map(L, 1); /* converting a number to a string allocates: recheck (rule 4) */
 	gtError err;
 	if (gtNav_LoadIndex(m->nav, path, &err)) return fail(L, err.message);
 	lua_pushboolean(L, 1);
@@ -451,8 +526,9 @@ static int map_load_index(lua_State* L)
 
 static int map_save_index(lua_State* L)
 {
-	LMap* m = check_map(L, 1);
+	check_map(L, 1);
 	const char* path = luaL_checkstring(L, 2);
+	LMap* m = check_map(L, 1); /* rule 4 */
 	if (!gtNav_Index(m->nav)) return luaL_error(L, "map has no index (call build_index or load_index first)");
 	gtError err;
 	if (gtNav_SaveIndex(m->nav, path, &err)) return fail(L, err.message);
@@ -551,10 +627,12 @@ static int map_random_point(lua_State* L)
 
 static int map_set_method(lua_State* L)
 {
-	LMap* m = check_map(L, 1);
+	check_map(L, 1);
+	const char* name = luaL_checkstring(L, 2);
+	LMap* m = check_map(L, 1); /* rule 4 */
 	gtNavMethod method;
 	gtError err;
-	if (gtNavMethod_Parse(luaL_checkstring(L, 2), &method, &err)) return luaL_argerror(L, 2, err.message);
+	if (gtNavMethod_Parse(name, &method, &err)) return luaL_argerror(L, 2, err.message);
 	if (method == GT_NAV_EHL && !gtNav_Index(m->nav))
 		return luaL_argerror(L, 2, "method \"ehl\" needs an index (call build_index or load_index first)");
 	if (gtNav_SetMethod(m->nav, method, &err)) return luaL_argerror(L, 2, err.message);
@@ -572,8 +650,22 @@ static int map_method(lua_State* L)
 static int map_close(lua_State* L)
 {
 	LMap* m = luaL_checkudata(L, 1, MAP_TYPE);
+	if (m->building > 0 && !m->closed) return luaL_error(L, "map is in use by build_index (close it after the build returns)");
 	m->closed = 1;
 	map_release(m);
+	return 0;
+}
+
+/* __gc: the collector runs it once nothing holds the map. Only lua_close (os.exit(code, true)
+** from a progress callback) can get here during a build; the memory is then left to the exit. */
+static int map_gc(lua_State* L)
+{
+	LMap* m = luaL_checkudata(L, 1, MAP_TYPE);
+	if (m->building > 0) return 0;
+	m->closed = 1;
+	map_release(m);
+	free(m->path);
+	m->path = NULL;
 	return 0;
 }
 
@@ -592,7 +684,7 @@ static int world_add(lua_State* L)
 	LWorld* w = check_world(L, 1);
 	gtVec2 p = {check_coord(L, 2), check_coord(L, 3)};
 	int32_t words[MAX_WORDS];
-	int n = read_words(L, w, 4, words, 1, NULL);
+	int n = read_words(L, w, 4, 4, "keywords", words, 1, NULL);
 	gtObjectId id;
 	gtError err;
 	if (gtWorld_Add(w->world, p, words, n, &id, &err)) return fail(L, err.message);
@@ -616,7 +708,7 @@ static int world_set_keywords(lua_State* L)
 	LWorld* w = check_world(L, 1);
 	gtObjectId id = check_id(L, w, 2);
 	int32_t words[MAX_WORDS];
-	int n = read_words(L, w, 3, words, 1, NULL);
+	int n = read_words(L, w, 3, 3, "keywords", words, 1, NULL);
 	gtError err;
 	if (gtWorld_SetKeywords(w->world, id, words, n, &err)) return luaL_error(L, "gridtree: %s", err.message);
 	return 0;
@@ -636,11 +728,14 @@ static int world_move_many(lua_State* L)
 	luaL_checktype(L, 2, LUA_TTABLE);
 	luaL_checktype(L, 3, LUA_TTABLE);
 	luaL_checktype(L, 4, LUA_TTABLE);
-	lua_Integer n = luaL_len(L, 2);
-	if (luaL_len(L, 3) != n || luaL_len(L, 4) != n) luaL_argerror(L, 3, "ids, xs and ys must have the same length");
-	if (n > MAX_MOVE_MANY) arg_errorf(L, 2, "more than %d objects", MAX_MOVE_MANY);
-	reserve(L, w, (int)n);
-	for (lua_Integer i = 1; i <= n; i++) {
+	size_t raw = (size_t)lua_rawlen(L, 2); /* rule 4: raw, bounded before anything loops */
+	if (raw > MAX_MOVE_MANY) arg_errorf(L, 2, "more than %d objects", MAX_MOVE_MANY);
+	if ((size_t)lua_rawlen(L, 3) != raw || (size_t)lua_rawlen(L, 4) != raw)
+		luaL_argerror(L, 3, "ids, xs and ys must have the same length");
+	int n = (int)raw;
+	for (int i = 1; i <= n; i++) {
+		/* Scratch grows with the entries really read, so a crafted length cannot make it allocate. */
+		if (i > w->capacity) reserve(L, w, 2 * i < n ? 2 * i : n);
 		lua_rawgeti(L, 2, i);                                  /* ..., id */
 		lua_rawgeti(L, 3, i);                                  /* ..., id, x */
 		lua_rawgeti(L, 4, i);                                  /* ..., id, x, y */
@@ -648,15 +743,15 @@ static int world_move_many(lua_State* L)
 		lua_Integer id = lua_tointegerx(L, -3, &ok_id);
 		double x = lua_tonumberx(L, -2, &ok_x), y = lua_tonumberx(L, -1, &ok_y);
 		if (!ok_id || !gtWorld_IsValid(w->world, (gtObjectId)id))
-			luaL_error(L, "bad argument #2 to 'move_many' (entry %d: stale object id)", (int)i);
+			luaL_error(L, "bad argument #2 to 'move_many' (entry %d: stale object id)", i);
 		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
-			luaL_error(L, "bad argument #3 to 'move_many' (entry %d: coordinates must be finite numbers)", (int)i);
+			luaL_error(L, "bad argument #3 to 'move_many' (entry %d: coordinates must be finite numbers)", i);
 		w->ids[i - 1] = (gtObjectId)id;
 		w->points[i - 1] = (gtVec2){x, y};
 		lua_pop(L, 3);                                         /* ... */
 	}
 	gtError err;
-	if (gtWorld_MoveMany(w->world, w->ids, w->points, (int)n, &err)) return fail(L, err.message);
+	if (gtWorld_MoveMany(w->world, w->ids, w->points, n, &err)) return fail(L, err.message);
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -680,7 +775,14 @@ static int world_keywords(lua_State* L)
 	int n = gtWorld_GetKeywords(w->world, id, &words);
 	lua_createtable(L, n, 0);                                  /* words */
 	for (int i = 0; i < n; i++) {
-		lua_pushstring(L, gtWorld_KeywordName(w->world, words[i]));
+		/* Each allocation may run a finalizer that closes the world or changes the object: the
+		** list is fetched again after every one (rule 4), and the name is copied out first
+		** (LuaJIT's lua_pushstring may collect before it copies). */
+		w = check_world(L, 1);
+		if (gtWorld_GetKeywords(w->world, id, &words) != n) luaL_argerror(L, 2, "object changed while its keywords were read");
+		char name[GT_KEYWORD_MAX_BYTES + 1];
+		snprintf(name, sizeof name, "%s", gtWorld_KeywordName(w->world, words[i]));
+		lua_pushstring(L, name);
 		lua_rawseti(L, -2, i + 1);
 	}
 	return 1;
@@ -716,11 +818,14 @@ enum { Q_NEAREST, Q_WITHIN, Q_TOP };
 /* Query options at stack index i into q; returns the `into` flag, `stats` and the metric. */
 typedef struct QueryOptions {
 	int into, stats, euclid, trace;
+	int into_at;  /* stack index of the `into` ids table, the dists table above it */
 	int has_miss_cost;
 	double alpha; /* top: 0 unless given; the returned scores are then alpha-weighted */
 	int32_t any[MAX_WORDS], none[MAX_WORDS];
 } QueryOptions;
 
+/* Every error names the options table (argument i) and the option. The `into` tables are left
+** on the stack (o->into_at) for push_results. */
 static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, QueryOptions* o)
 {
 	memset(o, 0, sizeof *o);
@@ -728,20 +833,20 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 	luaL_checktype(L, i, LUA_TTABLE);
 	lua_pushnil(L);
 	while (lua_next(L, i)) {                                   /* ..., key, value */
-		const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
 		int v = lua_gettop(L);
+		const char* key = lua_type(L, v - 1) == LUA_TSTRING ? lua_tostring(L, v - 1) : "";
 		if (strcmp(key, "min_match") == 0) {
-			lua_Integer n = luaL_checkinteger(L, v);
-			if (n < 0) luaL_argerror(L, i, "min_match must be >= 0");
-			q->min_match = (int)(n > MAX_WORDS ? MAX_WORDS + 1 : n);
+			lua_Number n = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : NAN;
+			if (!(n >= 0 && n == floor(n))) luaL_argerror(L, i, "min_match must be an integer >= 0");
+			q->min_match = n > MAX_WORDS ? MAX_WORDS + 1 : (int)n;
 		} else if (strcmp(key, "any") == 0) {
-			q->any_count = read_words(L, w, v, o->any, 0, NULL);
+			q->any_count = read_words(L, w, v, i, "any", o->any, 0, NULL);
 			q->any = o->any;
 		} else if (strcmp(key, "none") == 0) {
-			q->none_count = read_words(L, w, v, o->none, 0, NULL);
+			q->none_count = read_words(L, w, v, i, "none", o->none, 0, NULL);
 			q->none = o->none;
 		} else if (strcmp(key, "region") == 0) {
-			luaL_checktype(L, v, LUA_TTABLE);
+			if (!lua_istable(L, v)) luaL_argerror(L, i, "region must be {x0, y0, x1, y1} numbers");
 			for (int k = 0; k < 4; k++) {
 				lua_rawgeti(L, v, k + 1);
 				int ok;
@@ -753,73 +858,94 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 				luaL_argerror(L, i, "region must have x0 <= x1 and y0 <= y1");
 			q->use_region = true;
 		} else if (strcmp(key, "metric") == 0) {
-			const char* metric = luaL_checkstring(L, v);
+			const char* metric = lua_type(L, v) == LUA_TSTRING ? lua_tostring(L, v) : "";
 			if (strcmp(metric, "euclid") == 0) o->euclid = 1;
 			else if (strcmp(metric, "path") != 0) luaL_argerror(L, i, "metric must be \"path\" or \"euclid\"");
 		} else if (strcmp(key, "into") == 0) {
-			luaL_checktype(L, v, LUA_TTABLE);
+			if (!lua_istable(L, v)) luaL_argerror(L, i, "into must be {ids_table, dists_table}");
 			o->into = 1;
 		} else if (strcmp(key, "stats") == 0) {
 			o->stats = lua_toboolean(L, v);
 		} else if (strcmp(key, "trace") == 0) {
 			o->trace = lua_toboolean(L, v);
 		} else if (strcmp(key, "alpha") == 0 && kind == Q_TOP) {
-			o->alpha = luaL_checknumber(L, v);
+			o->alpha = option_number(L, v, i, key);
 			if (!(o->alpha > 0 && o->alpha <= 1)) luaL_argerror(L, i, "alpha must be in (0, 1]");
 		} else if (strcmp(key, "miss_cost") == 0 && kind == Q_TOP) {
-			q->miss_cost = luaL_checknumber(L, v);
+			q->miss_cost = option_number(L, v, i, key);
 			if (!(q->miss_cost >= 0 && q->miss_cost < INFINITY)) luaL_argerror(L, i, "miss_cost must be a finite number >= 0");
 			o->has_miss_cost = 1;
 		} else {
-			luaL_error(L, "bad argument #%d (unknown option '%s')", i, key);
+			unknown_option(L, i, v - 1);
 		}
 		lua_settop(L, v - 1);                                  /* ..., key */
 	}
 	/* Both set the price of a missing word; silently preferring one would hide a mistake. */
 	if (o->alpha > 0 && o->has_miss_cost) luaL_argerror(L, i, "give alpha or miss_cost, not both");
+	if (o->into) {
+		lua_pushliteral(L, "into");
+		lua_rawget(L, i);                                      /* ..., into */
+		lua_rawgeti(L, -1, 1);                                 /* ..., into, ids */
+		lua_rawgeti(L, -2, 2);                                 /* ..., into, ids, dists */
+		if (!lua_istable(L, -2) || !lua_istable(L, -1)) luaL_argerror(L, i, "into must be {ids_table, dists_table}");
+		lua_remove(L, -3);                                     /* ..., ids, dists */
+		o->into_at = lua_gettop(L) - 1;
+	}
 }
 
-/* trace = true: the nodes the traversal popped or pruned, flat {x0, y0, x1, y1, event, level, ...}
-** in a table on top of the stack (a debugging aid: it allocates). */
+/* trace = true: the nodes the traversal popped or pruned, six numbers each, into the world's C
+** buffer (rule 2: no Lua code inside the query); an allocation failure is raised afterwards. */
 static void trace_node(void* context, gtTraceEvent event, int level, const double rect[4])
 {
-	lua_State* L = context;
-	lua_Integer n = luaL_len(L, -1);
-	for (int i = 0; i < 4; i++) {
-		lua_pushnumber(L, rect[i]);
-		lua_rawseti(L, -2, n + 1 + i);
+	LWorld* w = context;
+	if (w->trace_failed) return;
+	if (w->trace_count + 6 > w->trace_capacity) {
+		size_t cap = w->trace_capacity ? 2 * w->trace_capacity : 64 * 6;
+		double* grown = realloc(w->trace, cap * sizeof *grown);
+		if (!grown) {
+			w->trace_failed = 1;
+			return;
+		}
+		w->trace = grown, w->trace_capacity = cap;
 	}
-	lua_pushinteger(L, event);
-	lua_rawseti(L, -2, n + 5);
-	lua_pushinteger(L, level);
-	lua_rawseti(L, -2, n + 6);
+	double* at = w->trace + w->trace_count;
+	for (int i = 0; i < 4; i++) at[i] = rect[i];
+	at[4] = event, at[5] = level;
+	w->trace_count += 6;
 }
 
-/* Writes the results into new tables or the caller's `into` tables (refilled, nothing allocated). */
-static int push_results(lua_State* L, LWorld* w, int options, const QueryOptions* o, int count, const gtQueryStats* s)
+/* Writes the results into new tables or the caller's `into` tables (refilled, nothing allocated).
+** Reads only the world's scratch, never the gtWorld, which a finalizer may close meanwhile (rule 3). */
+static int push_results(lua_State* L, LWorld* w, const QueryOptions* o, int count, const gtQueryStats* s)
 {
 	if (o->into) {
-		lua_getfield(L, options, "into");                      /* into */
-		lua_rawgeti(L, -1, 1);                                 /* into, ids */
-		lua_rawgeti(L, -2, 2);                                 /* into, ids, dists */
-		if (!lua_istable(L, -2) || !lua_istable(L, -1)) luaL_argerror(L, options, "into must be {ids_table, dists_table}");
-		lua_remove(L, -3);                                     /* ids, dists */
+		lua_pushvalue(L, o->into_at);                          /* ids */
+		lua_pushvalue(L, o->into_at + 1);                      /* ids, dists */
 	} else {
 		lua_createtable(L, count, 0);                          /* ids */
 		lua_createtable(L, count, 0);                          /* ids, dists */
 	}
-	lua_Integer old = luaL_len(L, -2);
 	for (int r = 0; r < count; r++) {
 		lua_pushinteger(L, (lua_Integer)w->ids[r]);
 		lua_rawseti(L, -3, r + 1);
 		lua_pushnumber(L, w->dists[r]);
 		lua_rawseti(L, -2, r + 1);
 	}
-	for (lua_Integer r = count + 1; r <= old; r++) {           /* clear what a longer answer left */
-		lua_pushnil(L);
-		lua_rawseti(L, -3, r);
-		lua_pushnil(L);
-		lua_rawseti(L, -2, r);
+	if (o->into) {
+		/* Clear what a longer answer left: entries up to the first one that is nil in both tables.
+		** No length is read (a table's length may be anything its metatable says), so the cost is
+		** the entries really there. */
+		for (lua_Integer r = (lua_Integer)count + 1;; r++) {
+			lua_rawgeti(L, -2, r);
+			lua_rawgeti(L, -2, r);
+			int empty = lua_isnil(L, -1) && lua_isnil(L, -2);
+			lua_pop(L, 2);
+			if (empty) break;
+			lua_pushnil(L);
+			lua_rawseti(L, -3, r);
+			lua_pushnil(L);
+			lua_rawseti(L, -2, r);
+		}
 	}
 	if (!o->stats && !o->trace) return 2;
 	if (!o->stats) {
@@ -834,6 +960,19 @@ static int push_results(lua_State* L, LWorld* w, int options, const QueryOptions
 	lua_pushinteger(L, s->distance_calls);
 	lua_setfield(L, -2, "distance_calls");
 	return 3;
+}
+
+/* The trace buffer as a new flat table (a debugging aid: it allocates). */
+static void push_trace(lua_State* L, LWorld* w)
+{
+	size_t n = w->trace_count;
+	if (n > INT_MAX) luaL_error(L, "gridtree: trace too long");
+	lua_createtable(L, (int)n, 0);                             /* trace */
+	for (size_t i = 0; i < n; i++) { /* w->trace is scratch: a finalizer closing the world keeps it */
+		if (i % 6 < 4) lua_pushnumber(L, w->trace[i]);
+		else lua_pushinteger(L, (lua_Integer)w->trace[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
 }
 
 /* Distinct known keyword ids (unknown words, -1, are counted apart by their text). */
@@ -874,11 +1013,12 @@ static int world_query(lua_State* L, int kind)
 	}
 	int32_t words[MAX_WORDS];
 	Unknown unknown;
-	int named = read_words(L, w, 5, words, 0, &unknown);
+	int named = read_words(L, w, 5, 5, "keywords", words, 0, &unknown);
 	q.keyword_count = one_per_unknown_word(words, named, unknown.count);
 	q.keywords = words;
 	QueryOptions o;
 	read_options(L, w, 6, kind, &q, &o);
+	w = check_world(L, 1); /* rule 4: the arguments are read; from here on no Lua code runs until the results */
 	if (kind == Q_TOP && o.alpha > 0) {
 		/* score = alpha * distance + (1 - alpha) * 100 * missing / |Q|, with |Q| the distinct query
 		** words: ranked as distance + miss_cost * missing, each missing word costs this. */
@@ -892,12 +1032,11 @@ static int world_query(lua_State* L, int kind)
 	gtError err;
 	int count = 0;
 	gtStatus st;
-	int trace_at = 0;
-	if (o.trace) { /* the trace table waits below the results */
-		lua_newtable(L);                                       /* ..., trace */
-		trace_at = lua_gettop(L);
+	if (o.trace) {
+		w->trace_count = 0;
+		w->trace_failed = 0;
 		q.trace = trace_node;
-		q.trace_context = L;
+		q.trace_context = w;
 	}
 	for (;;) { /* grows the scratch once when `within` finds more than it holds */
 		reserve(L, w, kind == Q_WITHIN ? (w->capacity > 64 ? w->capacity : 64) : (q.k > 0 ? q.k : 1));
@@ -915,11 +1054,12 @@ static int world_query(lua_State* L, int kind)
 	}
 	if (st == GT_ERR_INVALID_POINT) return fail(L, err.message);
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
+	if (o.trace && w->trace_failed) return luaL_error(L, "gridtree: out of memory for the trace");
 	if (kind == Q_TOP && o.alpha > 0) /* distance + miss cost, times alpha = the documented score */
 		for (int r = 0; r < count; r++) w->dists[r] *= o.alpha;
-	int n = push_results(L, w, 6, &o, count, &stats);
+	int n = push_results(L, w, &o, count, &stats);
 	if (!o.trace) return n;
-	lua_pushvalue(L, trace_at);                                /* ..., results..., trace */
+	push_trace(L, w);                                          /* ..., results..., trace */
 	return n + 1;
 }
 
@@ -927,18 +1067,28 @@ static int world_nearest(lua_State* L) { return world_query(L, Q_NEAREST); }
 static int world_within(lua_State* L) { return world_query(L, Q_WITHIN); }
 static int world_top(lua_State* L) { return world_query(L, Q_TOP); }
 
+/* Frees the gtWorld; the scratch stays until __gc (rule 3). */
 static int world_close(lua_State* L)
 {
 	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
 	if (!w->world) return 0;
 	gtWorld_Destroy(w->world);
 	w->world = NULL;
+	w->map->worlds--;
+	map_release(w->map);
+	return 0;
+}
+
+static int world_gc(lua_State* L)
+{
+	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
+	world_close(L);
 	free(w->ids);
 	free(w->dists);
 	free(w->points);
-	w->ids = NULL, w->dists = NULL, w->points = NULL, w->capacity = 0;
-	w->map->worlds--;
-	map_release(w->map);
+	free(w->trace);
+	w->ids = NULL, w->dists = NULL, w->points = NULL, w->trace = NULL;
+	w->capacity = 0, w->trace_count = w->trace_capacity = 0;
 	return 0;
 }
 
@@ -989,18 +1139,21 @@ static const luaL_Reg gridtree_functions[] = {
 };
 
 static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, lua_CFunction close,
-                      lua_CFunction tostring)
+                      lua_CFunction gc, lua_CFunction tostring)
 {
 	luaL_newmetatable(L, name);                                /* mt */
 	lua_newtable(L);                                           /* mt, methods */
 	luaL_setfuncs(L, methods, 0);
 	lua_setfield(L, -2, "__index");                            /* mt */
 	if (close) { /* a type that owns C memory */
-		lua_pushcfunction(L, close);
+		lua_pushcfunction(L, gc);
 		lua_setfield(L, -2, "__gc");
 		lua_pushcfunction(L, close);
 		lua_setfield(L, -2, "__close");
 	}
+	/* getmetatable(object) returns this name, so scripts cannot reach __gc (rule 3). */
+	lua_pushstring(L, name);
+	lua_setfield(L, -2, "__metatable");
 	lua_pushcfunction(L, tostring);
 	lua_setfield(L, -2, "__tostring");
 	lua_pop(L, 1);                                             /* */
@@ -1049,9 +1202,9 @@ gtWorld* gtLua_ToWorld(lua_State* L, int index)
 LUAMOD_API int luaopen_gridtree(lua_State* L)
 {
 	luaL_checkversion(L);
-	make_type(L, MAP_TYPE, map_methods, map_close, map_tostring);
-	make_type(L, WORLD_TYPE, world_methods, world_close, world_tostring);
-	make_type(L, RANDOM_TYPE, random_methods, NULL, random_tostring);
+	make_type(L, MAP_TYPE, map_methods, map_close, map_gc, map_tostring);
+	make_type(L, WORLD_TYPE, world_methods, world_close, world_gc, world_tostring);
+	make_type(L, RANDOM_TYPE, random_methods, NULL, NULL, random_tostring);
 	luaL_newlib(L, gridtree_functions);                        /* module */
 	lua_pushnil(L);                                            /* module, scratch (none yet) */
 	lua_pushcclosure(L, gridtree_advance, 1);                  /* module, advance */
@@ -1068,7 +1221,8 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	static const struct { const char* name; lua_Integer value; } limits[] = {
 	    {"max_cell_size", GT_EHL_MAX_CELL_SIZE}, {"max_threads", GT_MAX_THREADS},
 	    {"max_leaf_size", GT_WORLD_MAX_LEAF_SIZE}, {"max_keyword_bytes", GT_KEYWORD_MAX_BYTES},
-	    {"max_keywords", MAX_WORDS}, {"max_k", MAX_K},
+	    {"max_keywords", MAX_WORDS}, {"max_k", MAX_K}, {"max_move_many", MAX_MOVE_MANY},
+	    {"max_path_points", MAX_PATH_POINTS},
 	};
 	lua_createtable(L, 0, (int)(sizeof limits / sizeof *limits)); /* module, limits */
 	for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {

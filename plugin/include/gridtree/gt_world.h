@@ -14,9 +14,25 @@
 extern "C" {
 #endif
 
-/// Object handle: slot and generation packed in 64 bits (a removed object's id stays invalid
-/// forever, even when its slot is reused). 0 is never a valid id.
+/// Object handle, tied to the world that issued it. Layout, from the low bit up:
+///
+///     bits  0..31  slot + 1 (so 0 is never a valid id)
+///     bits 32..44  generation: GT_OBJECT_ID_GENERATION_BITS bits, odd while the object lives
+///     bits 45..52  world tag: GT_OBJECT_ID_TAG_BITS bits, the issuing world's
+///     bits 53..63  always 0: every id is below 2^53, so it survives a double (LuaJIT, JSON)
+///
+/// Guarantees: (1) a removed object's id stays stale forever. A slot serves at most
+/// 2^(GT_OBJECT_ID_GENERATION_BITS - 1) objects; after the last one the slot is retired (never
+/// reused, about 50 bytes kept), so no generation ever comes round again. (2) Every function
+/// taking an id rejects an id of another world as stale, as long as the two worlds hold different
+/// tags. A world takes the first free one of the 2^GT_OBJECT_ID_TAG_BITS tags when it is created
+/// (process-wide, thread-safe, handed out round-robin) and frees it when destroyed, so live worlds
+/// never share a tag unless more than 2^GT_OBJECT_ID_TAG_BITS of them are live at once; only then
+/// does a new world share one.
 typedef uint64_t gtObjectId;
+
+#define GT_OBJECT_ID_GENERATION_BITS 13
+#define GT_OBJECT_ID_TAG_BITS 8
 
 /// The storage slot of an id (0-based; slots are reused after removal, so a slot alone does not
 /// name an object), -1 for the null id. Handy as an index into per-object arrays of the game's own.
@@ -28,7 +44,13 @@ static inline int32_t gtObjectId_Slot(gtObjectId id)
 /// The generation of an id: odd while the object lives; the slot's next object gets a new one.
 static inline uint32_t gtObjectId_Generation(gtObjectId id)
 {
-	return (uint32_t)(id >> 32);
+	return (uint32_t)(id >> 32) & ((1u << GT_OBJECT_ID_GENERATION_BITS) - 1);
+}
+
+/// The tag of the world that issued an id (see gtObjectId).
+static inline uint32_t gtObjectId_Tag(gtObjectId id)
+{
+	return (uint32_t)(id >> (32 + GT_OBJECT_ID_GENERATION_BITS)) & ((1u << GT_OBJECT_ID_TAG_BITS) - 1);
 }
 
 typedef struct gtWorld gtWorld;

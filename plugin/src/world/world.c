@@ -1,5 +1,6 @@
 // Grid Tree world: objects, handles, the implicit quadtree and its exact counts (docs/algorithms.md 6.2-6.5).
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,15 +20,45 @@ static uint32_t slot_of(gtObjectId id)
 	return (uint32_t)gtObjectId_Slot(id);
 }
 
-static uint32_t generation_of(gtObjectId id)
+// Bits 32..63 of an id: tag and generation together, compared whole with the slot's.
+static uint32_t high_of(gtObjectId id)
 {
-	return gtObjectId_Generation(id);
+	return (uint32_t)(id >> 32);
+}
+
+#define GENERATION_MASK ((1u << GT_OBJECT_ID_GENERATION_BITS) - 1)
+#define TAG_COUNT (1u << GT_OBJECT_ID_TAG_BITS)
+
+// World tags (gtObjectId): one bit per tag in use. Atomic, as worlds may be created on any thread.
+static atomic_uint_least64_t tags_in_use[TAG_COUNT / 64];
+static atomic_uint tag_cursor;
+
+// The next free tag after the cursor (round-robin, so a tag just freed is the last to be reused),
+// or a shared one when all are taken.
+static uint32_t acquire_tag(bool* owned)
+{
+	uint32_t start = atomic_fetch_add(&tag_cursor, 1u);
+	for (uint32_t i = 0; i < TAG_COUNT; i++) {
+		uint32_t tag = (start + i) % TAG_COUNT;
+		uint_least64_t bit = (uint_least64_t)1 << (tag % 64);
+		if (!(atomic_fetch_or(&tags_in_use[tag / 64], bit) & bit)) {
+			*owned = true;
+			return tag;
+		}
+	}
+	*owned = false;
+	return start % TAG_COUNT;
+}
+
+static void release_tag(uint32_t tag)
+{
+	atomic_fetch_and(&tags_in_use[tag / 64], ~((uint_least64_t)1 << (tag % 64)));
 }
 
 bool gtWorld_IsValid(const gtWorld* w, gtObjectId id)
 {
-	uint32_t slot = slot_of(id), generation = generation_of(id);
-	return (id & 0xffffffffu) != 0 && slot < (uint32_t)w->capacity && (generation & 1) && w->generation[slot] == generation;
+	uint32_t slot = slot_of(id), high = high_of(id);
+	return (id & 0xffffffffu) != 0 && slot < (uint32_t)w->capacity && (high & 1) && w->generation[slot] == high;
 }
 
 static gtStatus check_id(const gtWorld* w, gtObjectId id, gtError* err)
@@ -74,6 +105,7 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	gtWorld* w = gt_calloc(1, sizeof *w);
 	if (!w) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	w->map = map;
+	w->tag = acquire_tag(&w->owns_tag) << GT_OBJECT_ID_GENERATION_BITS;
 	w->width = gtMap_Width(map);
 	w->height_units = gtMap_Height(map);
 	while ((double)def->leaf_size * (double)(INT64_C(1) << w->height) < fmax(w->width, w->height_units)) w->height++;
@@ -86,7 +118,7 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->inverse_y = 1.0 / w->step_y[w->height < 16 ? w->height : 15];
 	if (w->height > GT_MAX_HEIGHT) { // node ids and levels share 32 bits in the query heap
 		int height = w->height;
-		gt_free(w);
+		gtWorld_Destroy(w);
 		return gt_fail(err, GT_ERR_LIMIT, "leaf size %d makes a tree of height %d on this map; use a leaf size of at least %d",
 		               def->leaf_size, height, (int)ceil(fmax(gtMap_Width(map), gtMap_Height(map)) / (double)(1 << GT_MAX_HEIGHT)));
 	}
@@ -107,6 +139,7 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 void gtWorld_Destroy(gtWorld* w)
 {
 	if (!w) return;
+	if (w->owns_tag) release_tag(w->tag >> GT_OBJECT_ID_GENERATION_BITS);
 	for (int32_t s = 0; s < w->capacity; s++) gt_free(w->keywords[s]);
 	gt_free(w->keywords);
 	gt_free(w->keyword_count);
@@ -177,6 +210,7 @@ bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword)
 
 static bool grow_slots(gtWorld* w)
 {
+	if (w->capacity > INT32_MAX / 2) return false; // slot + 1 must fit the id's low 32 bits
 	int32_t cap = w->capacity ? w->capacity * 2 : 64;
 #define GROW(field) \
 	do { \
@@ -188,7 +222,7 @@ static bool grow_slots(gtWorld* w)
 	GROW(keyword_count); GROW(keyword_capacity);
 #undef GROW
 	for (int32_t s = cap - 1; s >= w->capacity; s--) {
-		w->generation[s] = 0;
+		w->generation[s] = w->tag; // generation 0: free
 		w->keywords[s] = NULL;
 		w->keyword_count[s] = w->keyword_capacity[s] = 0;
 		w->next[s] = w->free_head; // free list runs through `next`
@@ -305,10 +339,19 @@ gtStatus gtWorld_Remove(gtWorld* w, gtObjectId id, gtError* err)
 	int32_t slot = (int32_t)slot_of(id);
 	unlink_slot(w, slot);
 	count_path(w, w->leaf[slot], w->keywords[slot], w->keyword_count[slot], -1);
+	w->live--;
+	if ((w->generation[slot] & GENERATION_MASK) == GENERATION_MASK) {
+		// The slot's last generation: retire it (never reused) rather than let the generation wrap
+		// and make an old id valid again. It keeps its arrays' entries; its keyword list goes.
+		w->generation[slot] &= ~1u; // even: dead
+		gt_free(w->keywords[slot]);
+		w->keywords[slot] = NULL;
+		w->keyword_count[slot] = w->keyword_capacity[slot] = 0;
+		return GT_OK;
+	}
 	w->generation[slot]++; // even: free, and every id naming the old generation is stale
 	w->next[slot] = w->free_head;
 	w->free_head = slot;
-	w->live--;
 	return GT_OK;
 }
 

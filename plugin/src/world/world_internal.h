@@ -22,7 +22,9 @@ struct gtWorld {
 	int32_t capacity, live, free_head;
 	double *x, *y;
 	int32_t *leaf, *next, *prev; // next doubles as the free-list link of an unused slot
-	uint32_t* generation;        // odd = live
+	uint32_t* generation;        // per slot: bits 32.. of its id (tag and generation, see gtObjectId); odd = live
+	uint32_t tag;                // this world's tag, already shifted into place in `generation`
+	bool owns_tag;               // false when every tag was taken and this world shares one
 	int32_t** keywords;          // sorted, distinct
 	int32_t *keyword_count, *keyword_capacity;
 	// Query scratch, grown when needed and reused.
