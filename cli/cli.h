@@ -47,6 +47,7 @@ int cmd_path(int argc, char** argv);
 int cmd_scen(int argc, char** argv);
 int cmd_genmap(int argc, char** argv);
 int cmd_ehl_build(int argc, char** argv);
+int cmd_ehl_verify(int argc, char** argv);
 int cmd_workload(int argc, char** argv);
 int cmd_knn(int argc, char** argv);
 int cmd_bench_knn(int argc, char** argv);

@@ -18,6 +18,8 @@ static void usage(FILE* out)
 	        "                                   run a MovingAI scenario; print queries, over_octile, mean_us\n"
 	        "  ehl-build MAP -o FILE [--cell g | --budget MB] [--threads N]\n"
 	        "                                   build and save an EHL index; print its statistics\n"
+	        "  ehl-verify MAP FILE [--samples N] [--seed S]\n"
+	        "                                   compare an index's distances and paths with the exact oracle\n"
 	        "  workload MAP --keywords FILE --seed S -o DIR [--density 0.01] [--mobility 0.7] [--timestamps 50]\n"
 	        "           [--queries 100] [--k 3] [--query-keywords 2] [--clusters x] [--churn p] [--ehl FILE]\n"
 	        "                                   write a moving-object workload (objects, updates, queries)\n"
@@ -47,6 +49,7 @@ int main(int argc, char** argv)
 	} commands[] = {
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
 	    {"ehl-build", cmd_ehl_build}, {"workload", cmd_workload}, {"knn", cmd_knn}, {"bench-knn", cmd_bench_knn},
+	    {"ehl-verify", cmd_ehl_verify},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(command, commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);

@@ -123,6 +123,57 @@ budget_choice() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>
 check "budget choice" budget_choice
 check "ehl-build needs -o" fails_with "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
 
+# Forged indexes (checksum recomputed, so the structural checks behind it are what is tested) and
+# ehl-verify. The forger knows the file layout: an 80-byte header, then 8-aligned sections.
+cat >"$tmp/forge.c" <<'C'
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static uint64_t get(const unsigned char* p, int w) { uint64_t v = 0; while (w--) v = v << 8 | p[w]; return v; }
+static void put(unsigned char* p, int w, uint64_t v) { for (int i = 0; i < w; i++, v >>= 8) p[i] = (unsigned char)v; }
+static long up8(uint64_t v) { return (long)((v + 7) & ~(uint64_t)7); }
+int main(int argc, char** argv) { /* forge IN OUT cell1|halve */
+	if (argc != 4) return 2;
+	FILE* f = fopen(argv[1], "rb");
+	if (!f) return 1;
+	static unsigned char b[1 << 20];
+	long size = (long)fread(b, 1, sizeof b, f);
+	fclose(f);
+	uint64_t n = get(b + 36, 4), labels = get(b + 40, 8);
+	long dist = 80 + up8((n + 1) * 4) + 2 * up8(labels * 2);
+	long cell_begin = dist + up8(labels * 8) + up8(n * 2);
+	if (strcmp(argv[3], "cell1") == 0) put(b + cell_begin + 4, 4, 0x7FFFFFF0); /* the issue's forgery */
+	else for (uint64_t k = 0; k < labels; k++) { double d; memcpy(&d, b + dist + 8 * k, 8); d /= 2; memcpy(b + dist + 8 * k, &d, 8); }
+	uint32_t crc = 0xFFFFFFFFu; /* CRC-32C, bit by bit */
+	for (long i = 0; i < size - 8; i++) { crc ^= b[i]; for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1))); }
+	put(b + size - 8, 4, ~crc);
+	f = fopen(argv[2], "wb");
+	return !f || fwrite(b, 1, (size_t)size, f) != (size_t)size || fclose(f) != 0;
+}
+C
+forged_ok() {
+	cc -std=c11 -o "$tmp/forge" "$tmp/forge.c" && "$tmp/forge" "$tmp/block.ehl" "$tmp/forged.ehl" cell1 &&
+		"$tmp/forge" "$tmp/block.ehl" "$tmp/halved.ehl" halve
+}
+check "forge indexes" forged_ok
+check "forged cell offsets refused" fails_with "forged.ehl: corrupted (cell offsets are inconsistent)" bash -c "echo '0 0 6 3' | '$GT' dist '$tmp/block.map' --ehl '$tmp/forged.ehl'"
+verify_good() {
+	"$GT" ehl-verify "$tmp/block.map" "$tmp/block.ehl" --samples 300 --seed 5 >"$tmp/verify" &&
+		grep -qx "samples 300" "$tmp/verify" && grep -qx "mismatches 0" "$tmp/verify" &&
+		grep -q "^max_relative_error " "$tmp/verify" && grep -qx "verdict ok" "$tmp/verify"
+}
+check "ehl-verify on a good index" verify_good
+verify_wrong() { # loads (its structure is fine), answers too short: exit 1 with the verdict
+	"$GT" ehl-verify "$tmp/block.map" "$tmp/halved.ehl" --samples 300 >"$tmp/verify" 2>"$tmp/verify_err"
+	[ $? -eq 1 ] && grep -qx "samples 300" "$tmp/verify" && grep -q "^mismatches [1-9]" "$tmp/verify" &&
+		grep -q "^first_failure " "$tmp/verify" && grep -qx "verdict wrong" "$tmp/verify" && grep -q "the index is wrong" "$tmp/verify_err"
+}
+check "ehl-verify on a wrong index" verify_wrong
+check "ehl-verify on a forged index" fails_with "corrupted (cell offsets are inconsistent)" "$GT" ehl-verify "$tmp/block.map" "$tmp/forged.ehl"
+check "ehl-verify usage" usage_error "usage: gridtree ehl-verify" "$GT" ehl-verify "$tmp/block.map"
+check "ehl-verify bad samples" usage_error "samples" "$GT" ehl-verify "$tmp/block.map" "$tmp/block.ehl" --samples 0
+
 # Workloads and kNN from the command line.
 printf 'heal potion elf\nsword shield\nbow arrow elf\n' >"$tmp/items.txt"
 workload_ok() {

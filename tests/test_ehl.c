@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -399,6 +400,371 @@ static void test_concurrent_queries(void** state)
 	gtMap_Destroy(m);
 }
 
+// ---- Forged index files: checksum-valid but inconsistent -------------------------------------
+// The tests know the file layout (gt_ehl.h, ehl_io.c) and compute CRC-32C themselves, bit by bit,
+// so that a forgery reaches the structural checks behind the checksum.
+
+static uint32_t crc32c_bitwise(const unsigned char* p, size_t n)
+{
+	uint32_t crc = 0xFFFFFFFFu;
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+// A saved index in memory with the byte offsets of its sections (header, then 8-aligned arrays).
+typedef struct EhlImage {
+	unsigned char* bytes;
+	long size;
+	uint32_t n;
+	uint64_t labels, cells, hubs, vias;
+	long label_offset, label_hub, label_parent, label_dist, vertex_of, cell_begin, hub_entries, via_labels;
+} EhlImage;
+
+static uint64_t get_le(const unsigned char* p, int width)
+{
+	uint64_t v = 0;
+	for (int i = width - 1; i >= 0; i--) v = v << 8 | p[i];
+	return v;
+}
+
+static void put_le(unsigned char* p, int width, uint64_t v)
+{
+	for (int i = 0; i < width; i++, v >>= 8) p[i] = (unsigned char)v;
+}
+
+static EhlImage image_parse(char* bytes, long size)
+{
+	EhlImage im;
+	im.bytes = (unsigned char*)bytes;
+	im.size = size;
+	im.n = (uint32_t)get_le(im.bytes + 36, 4);
+	im.labels = get_le(im.bytes + 40, 8);
+	im.cells = get_le(im.bytes + 48, 8);
+	im.hubs = get_le(im.bytes + 56, 8);
+	im.vias = get_le(im.bytes + 64, 8);
+	long at = 80;
+#define SECTION(field, bytes_)                        \
+	im.field = at;                                    \
+	at += (long)(((uint64_t)(bytes_) + 7) & ~(uint64_t)7)
+	SECTION(label_offset, (im.n + 1) * 4);
+	SECTION(label_hub, im.labels * 2);
+	SECTION(label_parent, im.labels * 2);
+	SECTION(label_dist, im.labels * 8);
+	SECTION(vertex_of, im.n * 2);
+	SECTION(cell_begin, (im.cells + 1) * 4);
+	SECTION(hub_entries, im.hubs * 8);
+	SECTION(via_labels, im.vias * 6);
+#undef SECTION
+	assert_int_equal(at + 8, size);
+	return im;
+}
+
+static void image_fix_crc(EhlImage* im)
+{
+	put_le(im->bytes + im->size - 8, 4, crc32c_bitwise(im->bytes, (size_t)(im->size - 8)));
+	put_le(im->bytes + im->size - 4, 4, 0);
+}
+
+// Field accessors by element: width, section offset and element size.
+static uint64_t field_get(const EhlImage* im, long section, int stride, int64_t i, int at, int width)
+{
+	return get_le(im->bytes + section + i * stride + at, width);
+}
+
+static void field_set(EhlImage* im, long section, int stride, int64_t i, int at, int width, uint64_t v)
+{
+	put_le(im->bytes + section + i * stride + at, width, v);
+}
+
+static double label_dist_get(const EhlImage* im, int64_t k)
+{
+	uint64_t bits = field_get(im, im->label_dist, 8, k, 0, 8);
+	double d;
+	memcpy(&d, &bits, sizeof d);
+	return d;
+}
+
+static void label_dist_set(EhlImage* im, int64_t k, double d)
+{
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof bits);
+	field_set(im, im->label_dist, 8, k, 0, 8, bits);
+}
+
+// Writes the image (CRC fixed) and loads it; GT_OK leaves the index in *out.
+static gtStatus image_load(const gtMap* m, EhlImage* im, const char* path, gtEhl** out, gtError* err)
+{
+	image_fix_crc(im);
+	write_all(path, (const char*)im->bytes, im->size);
+	return gtEhl_Load(m, path, out, err);
+}
+
+// Distances and paths of random pairs on an index that loaded: whatever it answers, it must not
+// read out of bounds (ASan) or loop; a too-small buffer is reported, never overrun.
+static void query_anything(const gtMap* m, const gtEhl* e, TestRng* rng, int pairs)
+{
+	gtEhlQuery* q;
+	gtError err;
+	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
+	int n;
+	gtMap_Vertices(m, &n);
+	int capacity = 2 * n + 8;
+	gtVec2* points = test_malloc(sizeof *points * (size_t)capacity);
+	for (int i = 0; i < pairs; i++) {
+		gtVec2 s = test_rng_int(rng, 2) ? test_random_point(m, rng) : special_point(m, rng);
+		gtVec2 t = test_rng_int(rng, 2) ? test_random_point(m, rng) : special_point(m, rng);
+		double d;
+		int count;
+		assert_int_equal(gtEhl_Distance(q, s, t, &d, &err), GT_OK);
+		assert_int_equal(gtEhl_Path(q, s, t, points, capacity, &count, &d, &err), GT_OK);
+		assert_true(count <= capacity);
+		gtStatus st = gtEhl_Path(q, s, t, points, 3, &count, &d, &err);
+		assert_true(st == GT_OK || st == GT_ERR_BUFFER_TOO_SMALL);
+		assert_true(gtEhlQuery_SetSource(q, s, &err) == GT_OK);
+		(void)gtEhlQuery_DistanceTo(q, t);
+	}
+	test_free(points);
+	gtEhlQuery_Destroy(q);
+}
+
+typedef enum { REFUSED, WRONG } Outcome;
+
+// Loads the forged image: REFUSED must be refused with "corrupted (<what> are inconsistent)" or the
+// size message; WRONG must load, stay safe to query, and be reported wrong by gtEhl_Verify.
+static void expect_forgery(const gtMap* m, EhlImage* im, const char* path, const char* name, Outcome outcome,
+                           const char* what)
+{
+	gtEhl* e = (gtEhl*)1;
+	gtError err;
+	gtStatus st = image_load(m, im, path, &e, &err);
+	if (outcome == REFUSED) {
+		if (st == GT_OK) fail_msg("%s: a forged index was accepted", name);
+		assert_int_equal(st, GT_ERR_FORMAT);
+		assert_null(e);
+		if (!strstr(err.message, what) || !strstr(err.message, path)) fail_msg("%s: message '%s' lacks '%s'", name, err.message, what);
+		return;
+	}
+	if (st != GT_OK) fail_msg("%s: should load (its structure is fine) but: %s", name, err.message);
+	TestRng rng = {7};
+	query_anything(m, e, &rng, 50);
+	gtEhlVerifyReport r;
+	st = gtEhl_Verify(e, 300, 11, &r, &err);
+	if (st != GT_ERR_FORMAT) fail_msg("%s: gtEhl_Verify did not report the index wrong", name);
+	assert_true(r.mismatches > 0 && r.samples == 300 && r.failure != NULL);
+	assert_non_null(strstr(err.message, "wrong"));
+	gtEhl_Destroy(e);
+}
+
+// First label entry k of a vertex holding at least two entries.
+static int64_t vertex_with_two_labels(const EhlImage* im, uint32_t* vertex)
+{
+	for (uint32_t v = 0; v < im->n; v++) {
+		uint64_t lo = field_get(im, im->label_offset, 4, v, 0, 4), hi = field_get(im, im->label_offset, 4, v + 1, 0, 4);
+		if (hi - lo >= 2) {
+			*vertex = v;
+			return (int64_t)lo;
+		}
+	}
+	fail_msg("no vertex with two label entries");
+	return -1;
+}
+
+// A cell whose list holds at least two hubs before its sentinel; returns its first entry.
+static int64_t cell_with_two_hubs(const EhlImage* im, int64_t* cell)
+{
+	for (int64_t c = 0; c < (int64_t)im->cells; c++) {
+		uint64_t lo = field_get(im, im->cell_begin, 4, c, 0, 4), hi = field_get(im, im->cell_begin, 4, c + 1, 0, 4);
+		if (hi - lo >= 3) {
+			*cell = c;
+			return (int64_t)lo;
+		}
+	}
+	fail_msg("no cell with two hubs");
+	return -1;
+}
+
+// One structured forgery per field family: each is refused with a message naming what is
+// inconsistent, or (a value the structure allows) loaded and then caught by gtEhl_Verify.
+static void test_forged_index_files(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_map("assets/maps/small.map");
+	gtEhl* e = build(m, 4);
+	char path[] = "/tmp/gridtree_forged_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	gtError err;
+	assert_int_equal(gtEhl_Save(e, path, &err), GT_OK);
+	gtEhlVerifyReport r;
+	assert_int_equal(gtEhl_Verify(e, 300, 11, &r, &err), GT_OK);
+	assert_true(r.samples == 300 && r.mismatches == 0 && r.max_relative_error <= 1e-9 && r.failure == NULL);
+	long size;
+	char* good = read_all(path, &size);
+	char* bytes = malloc((size_t)size);
+	EhlImage im;
+#define FORGE(name, outcome, what, ...)                  \
+	do {                                                 \
+		memcpy(bytes, good, (size_t)size);               \
+		im = image_parse(bytes, size);                   \
+		__VA_ARGS__;                                     \
+		expect_forgery(m, &im, path, name, outcome, what); \
+	} while (0)
+	const int HUB = 8, VIA = 6; // element sizes of hub entries and via labels
+	EhlImage g0 = image_parse(good, size);
+	uint32_t n = g0.n, v2 = 0;
+	int64_t cell2 = 0, k2 = vertex_with_two_labels(&g0, &v2), h2 = cell_with_two_hubs(&g0, &cell2);
+	int64_t last_hub = (int64_t)g0.hubs - 1;
+	int64_t sentinel = (int64_t)field_get(&g0, g0.cell_begin, 4, cell2 + 1, 0, 4) - 1; // that cell's sentinel
+	assert_true(n > 2 && g0.vias > 2);
+
+	// The issue's reproduction: a middle cell offset far past the hub entries.
+	FORGE("issue: cell_begin[1] = 0x7FFFFFF0", REFUSED, "corrupted (cell offsets are inconsistent)",
+	      field_set(&im, im.cell_begin, 4, 1, 0, 4, 0x7FFFFFF0));
+	// Label offsets: out of range in the middle, decreasing, wrong total.
+	FORGE("label offset past the end", REFUSED, "label offsets", field_set(&im, im.label_offset, 4, n / 2, 0, 4, 0x7FFFFFF0));
+	FORGE("label offsets decrease", REFUSED, "label offsets",
+	      field_set(&im, im.label_offset, 4, v2 + 1, 0, 4, field_get(&im, im.label_offset, 4, v2, 0, 4) - 1));
+	FORGE("label offsets total", REFUSED, "label offsets", field_set(&im, im.label_offset, 4, n, 0, 4, im.labels - 1));
+	// Label entries: hub and parent ids out of range, hubs out of order, bad distances.
+	FORGE("label hub = n", REFUSED, "label entries", field_set(&im, im.label_hub, 2, k2, 0, 2, n));
+	FORGE("label hub 0xFFFF", REFUSED, "label entries", field_set(&im, im.label_hub, 2, k2 + 1, 0, 2, 0xFFFF));
+	FORGE("label hubs unsorted", REFUSED, "label order",
+	      field_set(&im, im.label_hub, 2, k2 + 1, 0, 2, field_get(&im, im.label_hub, 2, k2, 0, 2)));
+	FORGE("label parent = n", REFUSED, "label entries", field_set(&im, im.label_parent, 2, k2, 0, 2, n));
+	FORGE("label distance negative", REFUSED, "label distances", label_dist_set(&im, k2, -1));
+	FORGE("label distance NaN", REFUSED, "label distances", label_dist_set(&im, k2, NAN));
+	FORGE("label distance infinite", REFUSED, "label distances", label_dist_set(&im, k2, INFINITY));
+	// Vertex order: out of range, or not a permutation.
+	FORGE("vertex_of = n", REFUSED, "vertex order", field_set(&im, im.vertex_of, 2, 0, 0, 2, n));
+	FORGE("vertex_of repeats", REFUSED, "vertex order",
+	      field_set(&im, im.vertex_of, 2, 1, 0, 2, field_get(&im, im.vertex_of, 2, 0, 0, 2)));
+	// Cell offsets: an empty list (no sentinel), a wrong total.
+	FORGE("cell list empty", REFUSED, "cell offsets",
+	      field_set(&im, im.cell_begin, 4, 2, 0, 4, field_get(&im, im.cell_begin, 4, 1, 0, 4)));
+	FORGE("cell offsets total", REFUSED, "cell offsets", field_set(&im, im.cell_begin, 4, im.cells, 0, 4, 0));
+	// Hub lists: a rank out of range, out of order, a missing sentinel, a sentinel in the middle.
+	FORGE("hub rank > n", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, h2, 4, 2, n + 1));
+	FORGE("hub ranks unsorted", REFUSED, "cell hub lists",
+	      field_set(&im, im.hub_entries, HUB, h2 + 1, 4, 2, field_get(&im, im.hub_entries, HUB, h2, 4, 2)));
+	FORGE("sentinel replaced", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, sentinel, 4, 2, n - 1));
+	FORGE("sentinel in the middle", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, h2, 4, 2, n));
+	FORGE("final entry not a sentinel", REFUSED, "via offsets", field_set(&im, im.hub_entries, HUB, last_hub, 4, 2, 0));
+	// Half-float lower bounds: NaN.
+	FORGE("lower bound NaN", REFUSED, "hub lower bounds", field_set(&im, im.hub_entries, HUB, h2, 6, 2, 0x7E00));
+	// Via offsets: past the end, decreasing, a sentinel owning vias, wrong first or final value.
+	FORGE("via offset past the end", REFUSED, "via offsets", field_set(&im, im.hub_entries, HUB, h2 + 1, 0, 4, 0x7FFFFFF0));
+	FORGE("via offsets decrease", REFUSED, "via offsets",
+	      field_set(&im, im.hub_entries, HUB, h2 + 1, 0, 4, field_get(&im, im.hub_entries, HUB, h2, 0, 4) - 1));
+	FORGE("sentinel owns vias", REFUSED, "via offsets",
+	      field_set(&im, im.hub_entries, HUB, sentinel, 0, 4, field_get(&im, im.hub_entries, HUB, sentinel, 0, 4) - 1));
+	FORGE("first via offset", REFUSED, "via offsets", field_set(&im, im.hub_entries, HUB, 0, 0, 4, 1));
+	FORGE("final via offset", REFUSED, "via offsets", field_set(&im, im.hub_entries, HUB, last_hub, 0, 4, im.vias - 1));
+	// Vias: vertex out of range, NaN or infinite distance (either FULL flag).
+	FORGE("via vertex = n", REFUSED, "via labels", field_set(&im, im.via_labels, VIA, 1, 0, 2, n));
+	FORGE("via distance NaN", REFUSED, "via labels", field_set(&im, im.via_labels, VIA, 1, 2, 4, 0x7FC00000));
+	FORGE("via distance -inf (FULL)", REFUSED, "via labels", field_set(&im, im.via_labels, VIA, 1, 2, 4, 0xFF800000));
+	// Header counts: the size no longer matches.
+	FORGE("hub count", REFUSED, "truncated or corrupted", put_le(im.bytes + 56, 8, im.hubs + 1));
+	FORGE("label count", REFUSED, "truncated or corrupted", put_le(im.bytes + 40, 8, im.labels - 1));
+
+	// Values the structure allows: loaded, safe to query, and caught by gtEhl_Verify.
+	FORGE("label distances halved", WRONG, "", for (int64_t k = 0; k < (int64_t)im.labels; k++)
+	                                                label_dist_set(&im, k, label_dist_get(&im, k) / 2));
+	FORGE("label distances longer", WRONG, "", for (int64_t k = 0; k < (int64_t)im.labels; k++)
+	                                                label_dist_set(&im, k, label_dist_get(&im, k) * 1.5 + 1));
+	FORGE("lower bounds infinite", WRONG, "", for (int64_t i = 0; i < (int64_t)im.hubs; i++)
+	                                               field_set(&im, im.hub_entries, HUB, i, 6, 2, 0x7C00));
+	FORGE("label parents all vertex 0", WRONG, "", for (int64_t k = 0; k < (int64_t)im.labels; k++)
+	                                                    field_set(&im, im.label_parent, 2, k, 0, 2, 0));
+	FORGE("vertex order rotated", WRONG, "", for (uint32_t v = 0; v < n; v++)
+	                                              field_set(&im, im.vertex_of, 2, v, 0, 2, (field_get(&g0, g0.vertex_of, 2, v, 0, 2) + 1) % n));
+#undef FORGE
+	free(good);
+	free(bytes);
+	remove(path);
+	gtEhl_Destroy(e);
+	gtMap_Destroy(m);
+}
+
+// Thousands of random mutations of a small index, the checksum recomputed each time: loading never
+// crashes; what loads is safe to query (distances and paths) and gtEhl_Verify either trusts it
+// or reports it wrong, never anything else.
+static void test_random_forgeries(void** state)
+{
+	(void)state;
+	gtMap* m = test_map_from_rows("..........\n.@@...@...\n.@....@@..\n....@.....\n..@@@...@.\n..........");
+	gtEhl* e = build(m, 2);
+	char path[] = "/tmp/gridtree_mutated_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	gtError err;
+	assert_int_equal(gtEhl_Save(e, path, &err), GT_OK);
+	long size;
+	char* good = read_all(path, &size);
+	char* bytes = malloc((size_t)size);
+	TestRng rng = {2024};
+	int loaded = 0, trusted = 0, wrong = 0, refused = 0;
+	const int mutations = 3000;
+	for (int i = 0; i < mutations; i++) {
+		memcpy(bytes, good, (size_t)size);
+		EhlImage im = image_parse(bytes, size);
+		for (int edits = 1 + test_rng_int(&rng, 2); edits > 0; edits--) {
+			// A field-sized write at an aligned offset past the header (sometimes in the header's
+			// counts), with a value chosen to hit the boundaries the loader checks.
+			int width = 1 << test_rng_int(&rng, 4);
+			long lo = test_rng_int(&rng, 20) ? 80 : 40, span = (im.size - 8 - lo) / width;
+			long at = lo + (long)test_rng_int(&rng, (int)span) * width;
+			uint64_t old = get_le(im.bytes + at, width), value;
+			switch (test_rng_int(&rng, 8)) {
+			case 0: value = 0; break;
+			case 1: value = im.n + (uint64_t)test_rng_int(&rng, 3) - 1; break;
+			case 2: value = old + 1; break;
+			case 3: value = old - 1; break;
+			case 4: value = 0x7FFFFFF0; break;
+			case 5: value = old ^ ((uint64_t)1 << test_rng_int(&rng, width * 8)); break;
+			case 6: value = (uint64_t)-1; break;
+			default: value = test_rng_next(&rng); break;
+			}
+			put_le(im.bytes + at, width, value);
+		}
+		gtEhl* forged = (gtEhl*)1;
+		gtStatus st = image_load(m, &im, path, &forged, &err);
+		if (st != GT_OK) {
+			assert_int_equal(st, GT_ERR_FORMAT);
+			assert_null(forged);
+			assert_non_null(strstr(err.message, path));
+			refused++;
+			continue;
+		}
+		loaded++;
+		query_anything(m, forged, &rng, 10);
+		gtEhlVerifyReport r;
+		st = gtEhl_Verify(forged, 40, (uint64_t)i, &r, &err);
+		if (st == GT_OK) {
+			assert_true(r.mismatches == 0 && r.failure == NULL);
+			trusted++;
+		} else {
+			assert_int_equal(st, GT_ERR_FORMAT);
+			assert_true(r.mismatches > 0 && r.failure != NULL);
+			wrong++;
+		}
+		gtEhl_Destroy(forged);
+	}
+	print_message("  %d mutations: %d refused, %d loaded (%d verified, %d reported wrong)\n", mutations, refused,
+	              loaded, trusted, wrong);
+	assert_true(refused > 0 && loaded > 0 && wrong > 0);
+	free(good);
+	free(bytes);
+	remove(path);
+	gtEhl_Destroy(e);
+	gtMap_Destroy(m);
+}
+
 static void test_rejects_bad_parameters(void** state)
 {
 	(void)state;
@@ -449,4 +815,4 @@ static void test_budget(void** state)
 
 TEST_MAIN("ehl", test_worked_example, test_random_maps_match_oracle, test_da2_maps, test_dao_maps, test_bgmaps_maps,
           test_sc1_maps, test_structural_invariants, test_save_load_and_corruption, test_concurrent_queries,
-          test_rejects_bad_parameters, test_budget)
+          test_rejects_bad_parameters, test_budget, test_forged_index_files, test_random_forgeries)

@@ -132,6 +132,29 @@ void gtProgressPrinter_Report(void* printer, const char* stage, double fraction)
 /// can then be reused.
 void gtProgressPrinter_Finish(gtProgressPrinter* printer);
 
+//------------------------------------------------------------------------------------------------
+// Trust: a loaded index is memory-safe to query whatever its file says (gtEhl_Load checks every
+// offset, count and id), but only a comparison with the exact oracle says its answers are right.
+
+/// What gtEhl_Verify found.
+typedef struct gtEhlVerifyReport {
+	int samples;               ///< point pairs compared
+	int mismatches;            ///< pairs whose distance or path disagrees with the oracle
+	double max_relative_error; ///< largest |index - exact| / max(exact, 1) over distances and path
+	                           ///< lengths; +infinity when one side is unreachable and the other not
+	const char* failure;       ///< NULL, or what the first failing pair got wrong: "distance" or "path"
+	gtVec2 failure_source, failure_target;
+	double failure_exact, failure_index; ///< the oracle's and the index's distance for that pair
+} gtEhlVerifyReport;
+
+/// Compares `samples` random pairs of valid points (convex vertices, cell corners, points on cell
+/// edges and inside free cells; the same pairs for the same seed) with the exact oracle at 1e-9
+/// relative: the distance, and the path (it must see every step, start at s, end at t and be as
+/// long as the exact distance). Builds the oracle's visibility graph first (seconds on a large
+/// map). GT_OK when every pair agrees; GT_ERR_FORMAT naming the first failing pair when the index
+/// is wrong. `out` is filled in both cases (may be NULL).
+gtStatus gtEhl_Verify(const gtEhl* ehl, int samples, uint64_t seed, gtEhlVerifyReport* out, gtError* err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,36 +117,70 @@ gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
 	return GT_OK;
 }
 
-// Every index and count the query and path code rely on, so even a forged file cannot make them
-// read out of bounds or loop.
+// Every index and count the query, path and inspection code rely on, so that even a forged file
+// whose checksum matches cannot make them read out of bounds or loop. The checks run in dependency
+// order: an offset array is proven monotone and within its target's count in a pass of its own
+// before any element is read through it. What passes may still give wrong distances (a smaller
+// label distance is structurally fine); gtEhl_Verify is the check for that.
 static const char* validate(const gtEhl* e)
 {
 	uint32_t n = (uint32_t)e->n;
+	// 1. Label offsets alone: 0, monotone, label_count, so every vertex's entry range is in bounds.
 	if (e->label_offset[0] != 0 || e->label_offset[n] != (uint64_t)e->label_count) return "label offsets";
-	for (uint32_t v = 0; v < n; v++) {
+	for (uint32_t v = 0; v < n; v++)
 		if (e->label_offset[v] > e->label_offset[v + 1]) return "label offsets";
-		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
+	// 2. Label entries: ids below n; hub ranks strictly increasing per vertex (lookups binary-search).
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t lo = e->label_offset[v], hi = e->label_offset[v + 1];
+		for (uint32_t k = lo; k < hi; k++) {
 			if (e->label_hub[k] >= n || e->label_parent[k] >= n) return "label entries";
+			if (k > lo && e->label_hub[k] <= e->label_hub[k - 1]) return "label order";
 			if (!(e->label_dist[k] >= 0) || isinf(e->label_dist[k])) return "label distances";
-			if (k > e->label_offset[v] && e->label_hub[k] <= e->label_hub[k - 1]) return "label order";
 		}
 	}
-	for (uint32_t r = 0; r < n; r++)
-		if (e->vertex_of[r] >= n) return "vertex order";
-	if (e->cell_begin[0] != 0 || e->cell_begin[e->cell_count] + 1 != (uint64_t)e->hub_count) return "cell offsets";
-	for (int64_t c = 0; c < e->cell_count; c++) {
-		uint32_t lo = e->cell_begin[c], hi = e->cell_begin[c + 1];
-		if (hi <= lo || e->hubs[hi - 1].hub != n) return "cell hub lists";
-		for (uint32_t i = lo; i + 1 < hi; i++)
-			if (e->hubs[i].hub >= n || (i > lo && e->hubs[i].hub <= e->hubs[i - 1].hub)) return "cell hub lists";
+	// 3. Hub rank -> vertex is a permutation (8 KB of bits on the stack: n is at most 65,535).
+	uint64_t seen[(GT_EHL_MAX_VERTICES + 64) / 64] = {0};
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t v = e->vertex_of[r];
+		if (v >= n || (seen[v / 64] >> (v % 64) & 1)) return "vertex order";
+		seen[v / 64] |= (uint64_t)1 << (v % 64);
 	}
-	for (int64_t i = 0; i + 1 < e->hub_count; i++)
-		if (e->hubs[i].via_begin > e->hubs[i + 1].via_begin) return "via offsets";
-	if (e->hubs[0].via_begin != 0 || e->hubs[e->hub_count - 1].via_begin != (uint64_t)e->via_count ||
-	    e->hubs[e->hub_count - 1].hub != n)
+	// 4. Cell offsets alone: from 0 to the final entry, every list holding at least its sentinel.
+	if (e->cell_begin[0] != 0 || (uint64_t)e->cell_begin[e->cell_count] + 1 != (uint64_t)e->hub_count)
+		return "cell offsets";
+	for (int64_t c = 0; c < e->cell_count; c++)
+		if (e->cell_begin[c] >= e->cell_begin[c + 1]) return "cell offsets";
+	// 5. Hub entries, as one flat pass (hubs and vias are most of the file, and per-list loops of a
+	// few entries cost a mispredicted branch each). A rank below n is followed by a larger one in
+	// its list; a sentinel owns no vias; via offsets run from 0 to via_count.
+	const gtEhlHub* hubs = e->hubs;
+	int64_t last = e->hub_count - 1, sentinels = 0;
+	if (hubs[0].via_begin != 0 || hubs[last].via_begin != (uint64_t)e->via_count || hubs[last].hub != n)
 		return "via offsets";
-	for (int64_t i = 0; i < e->via_count; i++)
-		if (e->vias[i].vertex >= n || isnan(gt_via_signed_low(&e->vias[i])) || isinf(gt_via_low(&e->vias[i]))) return "via labels";
+	bool bad_rank = false, bad_via = false, bad_bound = false;
+	for (int64_t i = 0; i < last; i++) {
+		uint32_t rank = hubs[i].hub, first = hubs[i].via_begin, next = hubs[i + 1].via_begin;
+		bool sentinel = rank == n;
+		sentinels += sentinel;
+		bad_rank |= (rank > n) | (!sentinel & (hubs[i + 1].hub <= rank));
+		bad_via |= (first > next) | (sentinel & (first != next));
+		bad_bound |= (hubs[i].lower_bound & 0x7FFF) > 0x7C00; // NaN: above infinity, either sign
+	}
+	// Sentinels exactly at the cell ends: each list is ranks below n, increasing, then n, so the
+	// query's merge stops at both sentinels and stays inside the two lists.
+	if (bad_rank || sentinels != e->cell_count) return "cell hub lists";
+	for (int64_t c = 1; c <= e->cell_count; c++)
+		if (hubs[e->cell_begin[c] - 1].hub != n) return "cell hub lists";
+	if (bad_via) return "via offsets";
+	if (bad_bound) return "hub lower bounds";
+	// 6. Vias: vertex ids below n; finite distances (bits from 0x7F800000 on are infinity or NaN).
+	bool bad = false;
+	for (int64_t k = 0; k < e->via_count; k++) {
+		uint32_t bits;
+		memcpy(&bits, e->vias[k].low, sizeof bits);
+		bad |= (e->vias[k].vertex >= n) | ((bits & 0x7FFFFFFFu) >= 0x7F800000u); // sign: the FULL flag
+	}
+	if (bad) return "via labels";
 	return NULL;
 }
 
