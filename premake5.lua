@@ -43,7 +43,7 @@ local function export_only(name, globals)
 	linkoptions { "-Wl,--version-script=" .. file }
 end
 
-local SANITIZE = { "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer" }
+local SANITIZE = { "-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer" }
 local SYSTEM_LIBS = { "m", "pthread" }
 
 solution "gridtree"

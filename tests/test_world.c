@@ -533,6 +533,33 @@ static void test_slot_reused_many_times(void** state)
 	gtMap_Destroy(m);
 }
 
-TEST_MAIN("world", test_top_scores_unseen_words, test_worked_example, test_handles_and_bad_input,
+// Straight-line queries may start anywhere finite, far off the map included (found by fuzzing:
+// the leaf guess overflowed an int64 conversion).
+static void test_straight_line_queries_far_off_the_map(void** state)
+{
+	(void)state;
+	gtMap* m = test_random_map(&(TestRng){1}, 16, 16, 0);
+	gtWorld* w = test_make_world(m, 4);
+	gtObjectId id, ids[2];
+	gtError err;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){3.5, 12.5}, NULL, 0, &id, &err), GT_OK);
+	const gtVec2 far[] = {{1e200, -1e200}, {-1e300, 5}, {8, 1e30}, {-3, -4}};
+	for (int i = 0; i < 4; i++) {
+		gtQuery q = gtQuery_Default(far[i]);
+		q.radius = INFINITY;
+		double d[2];
+		int count;
+		assert_int_equal(gtWorld_NearestEuclid(w, &q, ids, d, 2, &count, NULL, &err), GT_OK);
+		assert_int_equal(count, 1);
+		assert_true(ids[0] == id);
+		assert_float_equal(d[0], hypot(far[i].x - 3.5, far[i].y - 12.5), 1e-9 * d[0]);
+		assert_int_equal(gtWorld_WithinEuclid(w, &q, ids, d, 2, &count, NULL, &err), GT_OK);
+		assert_int_equal(count, 1);
+	}
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+TEST_MAIN("world", test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_worked_example, test_handles_and_bad_input,
           test_ids_tied_to_their_world, test_many_worlds, test_slot_reused_many_times, test_random_sessions_euclid,
           test_random_sessions_path, test_pruning_is_tight, test_real_maps)

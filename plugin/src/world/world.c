@@ -79,9 +79,8 @@ static gtStatus check_point(const gtWorld* w, gtVec2 p, gtError* err)
 static int64_t leaf_index(double v, double step, double inverse, int height)
 {
 	int64_t side = INT64_C(1) << height;
-	int64_t i = (int64_t)(v * inverse);
-	if (i >= side) i = side - 1;
-	if (i < 0) i = 0;
+	double guess = v * inverse; // clamped as a double: converting a huge value to int64 is undefined
+	int64_t i = guess >= (double)(side - 1) ? side - 1 : guess > 0 ? (int64_t)guess : 0;
 	while (i > 0 && v < (double)i * step) i--;
 	while (i + 1 < side && v >= (double)(i + 1) * step) i++;
 	return i;
