@@ -44,6 +44,7 @@ run_script() {
 	"$@" >"$log" 2>&1
 	rc=$?
 	grep -E '^FAIL' -A 6 "$log" | grep -v -E "^$label: [0-9]+ passed" | head -n 40
+	grep -E '^note:' "$log" | head -n 10
 	line=$(grep -E "^$label: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "CRASH $label tests (exit $rc):"
@@ -79,6 +80,16 @@ else
 	echo "luajit: module not built (LuaJIT headers missing)"
 	failed=$((failed + 1))
 fi
+
+# A short run of every fuzz target (GRIDTREE_FUZZ_SMOKE seconds each, default 20: about 2.5 minutes
+# with the clang build); any crash fails, except one tests/fuzz/known_open lists.
+run_script fuzz sh -c 'tests/fuzz/build.sh "$1" && tests/fuzz/fuzz.sh --smoke all "$2"' fuzz "$BIN/gridtree" \
+	"${GRIDTREE_FUZZ_SMOKE:-20}"
+
+# Every input the fuzzers ever crashed on, replayed through the ordinary sanitizer build.
+run_script fuzz-replay tests/fuzz/replay.sh "$BIN"
+# The threaded builds and shared-index queries under ThreadSanitizer.
+run_script tsan tests/fuzz/tsan.sh
 
 [ "$skipped" -gt 0 ] && echo "($skipped skipped: benchmark data absent)"
 echo "$passed passed, $failed failed"

@@ -2,6 +2,7 @@
 // a failing allocator gives GT_ERR_NOMEM and never a crash) and the task interface (a host's job
 // system gets the work, and the result does not depend on how the work is scheduled).
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,10 @@
 
 #include "test_support.h"
 
+// Atomic counters: the EHL build calls the hook from its worker threads at once.
 typedef struct Counting {
-	int64_t calls, live_bytes;
-	int64_t fail_after; // < 0: never fail
+	atomic_llong calls, live_bytes;
+	atomic_llong fail_after; // < 0: never fail
 } Counting;
 
 static void* counting_alloc(void* user, void* ptr, size_t old_size, size_t new_size)
@@ -21,14 +23,17 @@ static void* counting_alloc(void* user, void* ptr, size_t old_size, size_t new_s
 	Counting* c = user;
 	c->calls++;
 	if (new_size == 0) {
-		c->live_bytes -= (int64_t)old_size;
+		c->live_bytes -= (long long)old_size;
 		free(ptr);
 		return NULL;
 	}
-	if (c->fail_after == 0) return NULL;
-	if (c->fail_after > 0) c->fail_after--;
+	long long left = atomic_load(&c->fail_after);
+	for (;;) { // take one allocation from the budget, or fail once it is spent
+		if (left == 0) return NULL;
+		if (left < 0 || atomic_compare_exchange_weak(&c->fail_after, &left, left - 1)) break;
+	}
 	void* p = realloc(ptr, new_size);
-	if (p) c->live_bytes += (int64_t)new_size - (int64_t)old_size;
+	if (p) c->live_bytes += (long long)new_size - (long long)old_size;
 	return p;
 }
 

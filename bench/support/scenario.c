@@ -67,16 +67,12 @@ static gtStatus add_entry(gtScenario* sc, const gtScenarioEntry* e)
 	return GT_OK;
 }
 
-gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
+// Reads scenario lines from an open stream; `path` names the input in messages. Shared by
+// gtScenario_Load and gtScenario_Parse so a file and the same bytes in memory read alike.
+static gtStatus parse_stream(FILE* f, const char* path, gtScenario** out, gtError* err)
 {
-	*out = NULL;
-	FILE* f = fopen(path, "rb");
-	if (!f) return gtError_Set(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	gtScenario* sc = calloc(1, sizeof *sc);
-	if (!sc) {
-		fclose(f);
-		return gtError_Set(err, GT_ERR_NOMEM, "%s: out of memory", path);
-	}
+	if (!sc) return gtError_Set(err, GT_ERR_NOMEM, "%s: out of memory", path);
 	char line[GT_SCEN_MAX_LINE];
 	int number = 0;
 	gtStatus st = GT_OK;
@@ -120,11 +116,38 @@ gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
 		}
 	}
 	if (!st && ferror(f)) st = gtError_Set(err, GT_ERR_IO, "%s: read error", path);
-	fclose(f);
 	if (st) {
 		gtScenario_Destroy(sc);
 		return st;
 	}
 	*out = sc;
 	return GT_OK;
+}
+
+gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err)
+{
+	*out = NULL;
+	FILE* f = fopen(path, "rb");
+	if (!f) return gtError_Set(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	gtStatus st = parse_stream(f, path, out, err);
+	fclose(f);
+	return st;
+}
+
+gtStatus gtScenario_Parse(const char* text, size_t length, const char* name, gtScenario** out, gtError* err)
+{
+	*out = NULL;
+	if (!name) name = "<scenario>";
+	if (length == 0) { // fmemopen refuses an empty buffer; an empty file is an empty scenario
+		gtScenario* sc = calloc(1, sizeof *sc);
+		if (!sc) return gtError_Set(err, GT_ERR_NOMEM, "%s: out of memory", name);
+		*out = sc;
+		return GT_OK;
+	}
+	// A read-only stream never writes to the buffer, so casting away const is safe.
+	FILE* f = fmemopen((void*)text, length, "rb");
+	if (!f) return gtError_Set(err, GT_ERR_NOMEM, "%s: cannot open a memory stream: %s", name, strerror(errno));
+	gtStatus st = parse_stream(f, name, out, err);
+	fclose(f);
+	return st;
 }

@@ -23,6 +23,9 @@ typedef struct gtScenario gtScenario;
 /// Loads a scenario file; errors name the file and line.
 gtStatus gtScenario_Load(const char* path, gtScenario** out, gtError* err);
 
+/// Parses a scenario held in memory (the same rules as a file); `name` is used in error messages.
+gtStatus gtScenario_Parse(const char* text, size_t length, const char* name, gtScenario** out, gtError* err);
+
 void gtScenario_Destroy(gtScenario* scenario);
 
 const gtScenarioEntry* gtScenario_Entries(const gtScenario* scenario, int* count);

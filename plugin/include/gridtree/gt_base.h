@@ -76,7 +76,8 @@ typedef struct gtVec2 {
 /// One function for every allocation, with the signature of Lua's lua_Alloc: `ptr` NULL asks for
 /// a new block of `new_size` bytes; `new_size` 0 frees `ptr` (return NULL); otherwise resize `ptr`
 /// (allocated with `old_size` bytes) keeping its contents. Returning NULL for a non-zero size means
-/// out of memory, which gridtree reports as GT_ERR_NOMEM.
+/// out of memory, which gridtree reports as GT_ERR_NOMEM. Builds call it from several worker
+/// threads at once: like malloc, it must be thread-safe.
 typedef void* gtAllocFcn(void* user, void* ptr, size_t old_size, size_t new_size);
 
 /// Routes every allocation gridtree makes through `fcn` (NULL restores malloc/realloc/free).

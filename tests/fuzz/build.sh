@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan) into build/fuzz/, without premake (whose
+# compiler here is gcc), and their seed corpora into build/fuzz/corpus/<target>/ with the project's
+# own tools. Usage: tests/fuzz/build.sh [GRIDTREE]  (the gridtree tool used for the seeds; default
+# bin/gridtree). Rebuilds only when a source, header or this script changed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+GT=${1:-bin/gridtree}
+OUT=build/fuzz
+TARGETS=(map scenario ehl_raw ehl_crc workload)
+
+CC=${FUZZ_CC:-clang}
+FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -fno-omit-frame-pointer
+	-fsanitize=address,undefined -fno-sanitize-recover=all -Iplugin/include -Iplugin/src -Ibench/support)
+
+mkdir -p "$OUT/obj"
+stamp=$( (cat "$0" tests/fuzz/*.c tests/fuzz/*.h; find plugin/src plugin/include bench/support -name '*.[ch]' | sort | xargs cat) | cksum)
+if [ "$(cat "$OUT/.stamp" 2>/dev/null)" != "$stamp" ] || ! [ -x "$OUT/fuzz_workload" ]; then
+	# The library and the tools support library once, instrumented for coverage but without
+	# libFuzzer's main; one compiler at a time (the machine is shared).
+	objs=()
+	for src in plugin/src/*/*.c bench/support/*.c; do
+		obj="$OUT/obj/$(echo "${src%.c}" | tr / _).o"
+		"$CC" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
+		objs+=("$obj")
+	done
+	link() { # NAME SOURCE [DEFINES...]
+		local name=$1 src=$2
+		shift 2
+		"$CC" "${FLAGS[@]}" -fsanitize=fuzzer "$@" "$src" "${objs[@]}" -lm -lpthread -o "$OUT/$name"
+	}
+	link fuzz_map tests/fuzz/fuzz_map.c
+	link fuzz_scenario tests/fuzz/fuzz_scenario.c
+	link fuzz_ehl_raw tests/fuzz/fuzz_ehl.c -DGT_FUZZ_EHL_MAP="\"$PWD/assets/maps/small.map\"" -DFUZZ_FIX_CRC=0
+	link fuzz_ehl_crc tests/fuzz/fuzz_ehl.c -DGT_FUZZ_EHL_MAP="\"$PWD/assets/maps/small.map\"" -DFUZZ_FIX_CRC=1
+	link fuzz_workload tests/fuzz/fuzz_workload.c
+	echo "$stamp" >"$OUT/.stamp"
+fi
+
+# Seeds: made once (a corpus grows as the fuzzers run; delete build/fuzz/corpus to start over).
+seed_dir() { # TARGET: empty or missing corpus -> create it and return 0
+	local d="$OUT/corpus/$1"
+	[ -d "$d" ] && [ -n "$(ls -A "$d")" ] && return 1
+	mkdir -p "$d"
+	[ -d "tests/fuzz/seeds/$1" ] && cp tests/fuzz/seeds/"$1"/* "$d"/ 2>/dev/null
+	return 0
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if seed_dir map; then
+	cp assets/maps/small.map "$OUT/corpus/map/small.map"
+	"$GT" genmap --style rooms --width 16 --height 16 --seed 1 -o "$OUT/corpus/map/rooms16.map" >/dev/null
+	"$GT" genmap --style caves --width 24 --height 20 --seed 2 -o "$OUT/corpus/map/caves24.map" >/dev/null
+	"$GT" genmap --style arena --width 32 --height 12 --seed 3 -o "$OUT/corpus/map/arena32.map" >/dev/null
+fi
+if seed_dir scenario; then
+	# Scenario lines for small.map (48x32) with octile distances, in the MovingAI layout.
+	awk 'BEGIN {
+		for (f = 0; f < 3; f++) {
+			file = sprintf("'"$OUT"'/corpus/scenario/seed%d.scen", f)
+			print "version 1" > file
+			for (i = 0; i < 4 + 3 * f; i++) {
+				sx = (i * 7 + f) % 48; sy = (i * 5 + 2 * f) % 32; gx = (i * 11 + 3) % 48; gy = (i * 3 + f) % 32
+				dx = sx > gx ? sx - gx : gx - sx; dy = sy > gy ? sy - gy : gy - sy
+				lo = dx < dy ? dx : dy; hi = dx < dy ? dy : dx
+				printf "%d\tsmall.map\t48\t32\t%d\t%d\t%d\t%d\t%.8f\n", i % 4, sx, sy, gx, gy, hi - lo + lo * sqrt(2) >> file
+			}
+			close(file)
+		}
+	}'
+fi
+for t in ehl_raw ehl_crc; do
+	if seed_dir $t; then
+		for g in 2 4 8 16; do
+			"$GT" ehl-build assets/maps/small.map -o "$OUT/corpus/$t/small-g$g.ehl" --cell $g --threads 1 >/dev/null 2>&1
+		done
+	fi
+done
+if seed_dir workload; then
+	printf 'fire\nloot\nhealer\nwater\n' >"$tmp/words.txt"
+	"$GT" workload assets/maps/small.map --keywords "$tmp/words.txt" --seed 1 -o "$tmp/wl" --timestamps 3 --queries 6 \
+		--density 0.02 >/dev/null
+	for f in objects updates queries; do cp "$tmp/wl/$f.txt" "$OUT/corpus/workload/$f.txt"; done
+fi

@@ -1,0 +1,221 @@
+// Threads under ThreadSanitizer (tests/fuzz/tsan.sh builds this with -fsanitize=thread): the
+// built-in pool (core/task.c) and a host job system that really runs tasks in parallel, driving
+// the visibility graph (map/vis_graph.c) and the EHL build (ehl/ehl_build.c); then one shared
+// index and map queried from several threads at once. Each threaded result must equal the
+// single-threaded one, and TSan (halt_on_error=1) must report no race.
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "test_support.h"
+
+#define WORKERS 4
+
+// A host job system: enqueue starts one thread per task index, finish joins them.
+typedef struct HostJob {
+	gtTaskFcn* fcn;
+	void* context;
+	int index;
+} HostJob;
+
+typedef struct HostJobs {
+	pthread_t ids[WORKERS];
+	HostJob jobs[WORKERS];
+	int count, enqueued;
+} HostJobs;
+
+static void* host_thread(void* arg)
+{
+	HostJob* j = arg;
+	j->fcn(j->context, j->index);
+	return NULL;
+}
+
+static void* host_enqueue(gtTaskFcn* fcn, void* context, int count, void* user)
+{
+	HostJobs* h = user;
+	assert_true(count >= 1 && count <= WORKERS);
+	h->count = count;
+	h->enqueued++;
+	for (int i = 0; i < count; i++) {
+		h->jobs[i].fcn = fcn;
+		h->jobs[i].context = context;
+		h->jobs[i].index = i;
+		assert_int_equal(pthread_create(&h->ids[i], NULL, host_thread, &h->jobs[i]), 0);
+	}
+	return h;
+}
+
+static void host_finish(void* handle, void* user)
+{
+	HostJobs* h = user;
+	assert_ptr_equal(handle, user);
+	for (int i = 0; i < h->count; i++) assert_int_equal(pthread_join(h->ids[i], NULL), 0);
+}
+
+typedef struct Progress {
+	int calls;
+	double last;
+} Progress;
+
+static void count_progress(void* user, const char* stage, double fraction)
+{
+	Progress* p = user;
+	(void)stage;
+	p->calls++;
+	p->last = fraction;
+}
+
+static gtEhl* build(const gtMap* map, int threads, const gtTaskSystem* tasks, Progress* progress)
+{
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 4;
+	def.threads = threads;
+	def.tasks = tasks;
+	def.progress = progress ? count_progress : NULL;
+	def.progress_user = progress;
+	gtEhl* e = NULL;
+	gtError err;
+	if (gtEhl_Build(map, &def, &e, &err) != GT_OK) fail_msg("%s", err.message);
+	return e;
+}
+
+static void same_stats(const gtEhl* a, const gtEhl* b)
+{
+	gtEhlStats x = gtEhl_GetStats(a), y = gtEhl_GetStats(b);
+	assert_int_equal(x.vg_edges, y.vg_edges);
+	assert_int_equal(x.hub_entries, y.hub_entries);
+	assert_int_equal(x.via_labels, y.via_labels);
+	assert_int_equal(x.full_vias, y.full_vias);
+	assert_int_equal(x.index_bytes, y.index_bytes);
+}
+
+static void test_pool_build_equals_serial(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	Progress progress = {0, 0};
+	gtEhl* serial = build(map, 1, NULL, NULL);
+	gtEhl* pooled = build(map, WORKERS, NULL, &progress);
+	assert_true(progress.calls > 0);
+	same_stats(serial, pooled);
+	test_same_distances(map, serial, pooled, 11, 200);
+	gtEhl_Destroy(serial);
+	gtEhl_Destroy(pooled);
+	gtMap_Destroy(map);
+}
+
+static void test_host_jobs_build_equals_serial(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	HostJobs jobs = {0};
+	gtTaskSystem tasks = {host_enqueue, host_finish, &jobs};
+	gtEhl* serial = build(map, 1, NULL, NULL);
+	gtEhl* hosted = build(map, WORKERS, &tasks, NULL);
+	assert_true(jobs.enqueued >= 3); // visibility graph, cells, via labels
+	same_stats(serial, hosted);
+	test_same_distances(map, serial, hosted, 12, 200);
+	gtEhl_Destroy(serial);
+	gtEhl_Destroy(hosted);
+	gtMap_Destroy(map);
+}
+
+// The oracle's visibility graph built by the pool has the same neighbours as a serial one.
+static void test_vis_graph_threads(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtOracle *one, *many;
+	gtError err;
+	assert_int_equal(gtOracle_Create(map, 1, &one, &err), GT_OK);
+	assert_int_equal(gtOracle_Create(map, WORKERS, &many, &err), GT_OK);
+	assert_int_equal(gtOracle_EdgeCount(one), gtOracle_EdgeCount(many));
+	int n;
+	gtMap_Vertices(map, &n);
+	for (int v = 0; v < n; v++) {
+		const int32_t *a, *b;
+		const double *la, *lb;
+		int ka = gtOracle_Neighbors(one, v, &a, &la), kb = gtOracle_Neighbors(many, v, &b, &lb);
+		assert_int_equal(ka, kb);
+		for (int i = 0; i < ka; i++) {
+			assert_int_equal(a[i], b[i]);
+			assert_true(la[i] == lb[i]);
+		}
+	}
+	gtOracle_Destroy(one);
+	gtOracle_Destroy(many);
+	gtMap_Destroy(map);
+}
+
+// One index and one map shared by WORKERS threads, each with its own query object.
+typedef struct Shared {
+	const gtMap* map;
+	const gtEhl* ehl;
+	gtVec2 s[64], t[64];
+	double expect[64];
+	int mismatches[WORKERS];
+} Shared;
+
+typedef struct QueryThread {
+	Shared* sh;
+	int index;
+} QueryThread;
+
+static void* query_thread(void* arg)
+{
+	QueryThread* me = arg;
+	Shared* sh = me->sh;
+	const int* index = &me->index;
+	gtEhlQuery* q;
+	gtError err;
+	if (gtEhlQuery_Create(sh->ehl, &q, &err) != GT_OK) return NULL;
+	gtVec2 path[256];
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < 64; i++) {
+			int k = (i + *index * 16) % 64;
+			double d, pd;
+			int count;
+			if (gtEhl_Distance(q, sh->s[k], sh->t[k], &d, &err) != GT_OK || d != sh->expect[k]) sh->mismatches[*index]++;
+			if (gtEhl_Path(q, sh->s[k], sh->t[k], path, 256, &count, &pd, &err) != GT_OK || pd != d)
+				sh->mismatches[*index]++;
+			if (gtMap_Visible(sh->map, sh->s[k], sh->t[k]) != gtMap_Visible(sh->map, sh->t[k], sh->s[k]))
+				sh->mismatches[*index]++;
+		}
+	gtEhlQuery_Destroy(q);
+	return NULL;
+}
+
+static void test_shared_index_queries(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtEhl* ehl = build(map, 2, NULL, NULL);
+	Shared* sh = calloc(1, sizeof *sh);
+	assert_non_null(sh);
+	sh->map = map;
+	sh->ehl = ehl;
+	TestRng rng = {7};
+	gtEhlQuery* q;
+	gtError err;
+	assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+	for (int i = 0; i < 64; i++) {
+		sh->s[i] = test_random_point(map, &rng);
+		sh->t[i] = test_random_point(map, &rng);
+		assert_int_equal(gtEhl_Distance(q, sh->s[i], sh->t[i], &sh->expect[i], &err), GT_OK);
+	}
+	gtEhlQuery_Destroy(q);
+	pthread_t ids[WORKERS];
+	QueryThread threads[WORKERS];
+	for (int i = 0; i < WORKERS; i++) {
+		threads[i] = (QueryThread){sh, i};
+		assert_int_equal(pthread_create(&ids[i], NULL, query_thread, &threads[i]), 0);
+	}
+	for (int i = 0; i < WORKERS; i++) assert_int_equal(pthread_join(ids[i], NULL), 0);
+	for (int i = 0; i < WORKERS; i++) assert_int_equal(sh->mismatches[i], 0);
+	free(sh);
+	gtEhl_Destroy(ehl);
+	gtMap_Destroy(map);
+}
+
+TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,
+          test_shared_index_queries)
