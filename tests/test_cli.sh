@@ -185,6 +185,8 @@ workload_ok() {
 check "workload is deterministic" workload_ok
 bench_ok() { "$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" --leaf 1 --check 50 | grep -qx "mismatches 0"; }
 check "bench-knn agrees with a linear scan" bench_ok
+check "knn refuses a directory as objects" fails_with "not a regular file" "$GT" knn "$tmp/block.map" --objects "$tmp" --queries "$tmp"
+
 # A program that only loads an index links none of the builder (module layering, no cycle).
 load_only() {
 	cc -std=c11 -Iplugin/include tests/link/ehl_load_only.c bin/libgridtree_core.a -lm -lpthread -o "$tmp/load_only" &&

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +102,12 @@ void* wl_read_all(const char* path, int kind, int* count)
 	FILE* f = fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "gridtree: %s: cannot open: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	struct stat info; // a directory opens, then reads as an empty file: refuse it here
+	if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
+		fprintf(stderr, "gridtree: %s: not a regular file\n", path);
+		fclose(f);
 		return NULL;
 	}
 	size_t size = kind == 0 ? sizeof(WlObject) : kind == 1 ? sizeof(WlUpdate) : sizeof(WlQuery);
