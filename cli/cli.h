@@ -20,6 +20,8 @@ typedef struct CliArgs {
 
 // Splits argv; options not in `known` (space-separated names without dashes) are a usage error.
 bool cli_parse(int argc, char** argv, const char* command, const char* known, CliArgs* out);
+// True when ok; otherwise prints "usage: gridtree <usage>" (the command's synopsis) and is false.
+bool cli_usage_unless(bool ok, const char* usage);
 const char* cli_option(const CliArgs* args, const char* name, const char* fallback);
 bool cli_int_option(const CliArgs* args, const char* command, const char* name, long fallback, long min, long max,
                     long* out);

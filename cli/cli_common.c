@@ -92,3 +92,9 @@ gtMap* cli_load_map(const char* path)
 	}
 	return map;
 }
+
+bool cli_usage_unless(bool ok, const char* usage)
+{
+	if (!ok) fprintf(stderr, "usage: gridtree %s\n", usage);
+	return ok;
+}

@@ -15,10 +15,9 @@ int cmd_ehl_build(int argc, char** argv)
 		return CLI_USAGE;
 	const char* output = cli_option(&args, "o", NULL);
 	const char* budget_text = cli_option(&args, "budget", NULL);
-	if (args.positional_count != 1 || !output) {
-		fprintf(stderr, "usage: gridtree ehl-build MAP -o FILE [--cell g | --budget MB] [--threads N]\n");
+	if (!cli_usage_unless(args.positional_count == 1 && output,
+	                      "ehl-build MAP -o FILE [--cell g | --budget MB] [--threads N]"))
 		return CLI_USAGE;
-	}
 	if (budget_text && cli_option(&args, "cell", NULL)) {
 		fprintf(stderr, "gridtree ehl-build: give either --cell or --budget, not both\n");
 		return CLI_USAGE;

@@ -12,10 +12,9 @@ int cmd_ehl_verify(int argc, char** argv)
 	    !cli_int_option(&args, "ehl-verify", "samples", 1000, 1, 100000000L, &samples) ||
 	    !cli_int_option(&args, "ehl-verify", "seed", 1, 0, 2147483647L, &seed))
 		return CLI_USAGE;
-	if (args.positional_count != 2) {
-		fprintf(stderr, "usage: gridtree ehl-verify MAP FILE [--samples N] [--seed S]\n");
+	if (!cli_usage_unless(args.positional_count == 2,
+	                      "ehl-verify MAP FILE [--samples N] [--seed S]"))
 		return CLI_USAGE;
-	}
 	gtMap* map = cli_load_map(args.positional[0]);
 	if (!map) return CLI_FAILED;
 	gtEhl* ehl;

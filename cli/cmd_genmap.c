@@ -14,10 +14,9 @@ int cmd_genmap(int argc, char** argv)
 		return CLI_USAGE;
 	const char* style_name = cli_option(&args, "style", NULL);
 	const char* output = cli_option(&args, "o", NULL);
-	if (!style_name || !output || args.positional_count != 0) {
-		fprintf(stderr, "usage: gridtree genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n");
+	if (!cli_usage_unless(style_name && output && args.positional_count == 0,
+	                      "genmap --style rooms|caves|arena --width W --height H --seed S -o FILE"))
 		return CLI_USAGE;
-	}
 	gtMapStyle style;
 	gtError err;
 	if (gtMapStyle_Parse(style_name, &style, &err)) {

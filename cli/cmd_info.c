@@ -9,10 +9,9 @@ int cmd_info(int argc, char** argv)
 	long threads;
 	if (!cli_parse(argc, argv, "info", "threads", &args) || !cli_int_option(&args, "info", "threads", 0, 0, GT_MAX_THREADS, &threads))
 		return CLI_USAGE;
-	if (args.positional_count != 1) {
-		fprintf(stderr, "usage: gridtree info MAP [--threads N]\n");
+	if (!cli_usage_unless(args.positional_count == 1,
+	                      "info MAP [--threads N]"))
 		return CLI_USAGE;
-	}
 	gtMap* map = cli_load_map(args.positional[0]);
 	if (!map) return CLI_FAILED;
 	int vertices;

@@ -49,10 +49,9 @@ int cmd_knn(int argc, char** argv)
 	if (!cli_parse(argc, argv, "knn", "ehl objects queries leaf", &args)) return CLI_USAGE;
 	const char* objects_path = cli_option(&args, "objects", NULL);
 	const char* queries_path = cli_option(&args, "queries", NULL);
-	if (args.positional_count != 1 || !objects_path || !queries_path) {
-		fprintf(stderr, "usage: gridtree knn MAP [--ehl FILE] --objects OBJ --queries Q [--leaf m]\n");
+	if (!cli_usage_unless(args.positional_count == 1 && objects_path && queries_path,
+	                      "knn MAP [--ehl FILE] --objects OBJ --queries Q [--leaf m]"))
 		return CLI_USAGE;
-	}
 	Setup s;
 	int opened = setup(&s, &args, "knn", false);
 	if (opened) return opened;
@@ -109,10 +108,9 @@ int cmd_bench_knn(int argc, char** argv)
 	    !cli_int_option(&args, "bench-knn", "check", 0, 0, 100000000, &check))
 		return CLI_USAGE;
 	const char* dir = cli_option(&args, "workload", NULL);
-	if (args.positional_count != 1 || !dir) {
-		fprintf(stderr, "usage: gridtree bench-knn MAP --ehl FILE --workload DIR [--leaf m] [--check N]\n");
+	if (!cli_usage_unless(args.positional_count == 1 && dir,
+	                      "bench-knn MAP --ehl FILE --workload DIR [--leaf m] [--check N]"))
 		return CLI_USAGE;
-	}
 	Setup s;
 	int opened = setup(&s, &args, "bench-knn", true);
 	if (opened) return opened;

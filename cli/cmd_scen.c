@@ -10,10 +10,9 @@ int cmd_scen(int argc, char** argv)
 {
 	CliArgs args;
 	if (!cli_parse(argc, argv, "scen", "method threads ehl path repeat", &args)) return CLI_USAGE;
-	if (args.positional_count != 2) {
-		fprintf(stderr, "usage: gridtree scen MAP SCENFILE [--method oracle|ehl] [--ehl FILE] [--path 1] [--repeat N]\n");
+	if (!cli_usage_unless(args.positional_count == 2,
+	                      "scen MAP SCENFILE [--method oracle|ehl] [--ehl FILE] [--path 1] [--repeat N]"))
 		return CLI_USAGE;
-	}
 	long with_path, repeat;
 	if (!cli_int_option(&args, "scen", "path", 0, 0, 1, &with_path) ||
 	    !cli_int_option(&args, "scen", "repeat", 1, 1, 1000, &repeat))

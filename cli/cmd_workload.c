@@ -42,11 +42,10 @@ int cmd_workload(int argc, char** argv)
 		return CLI_USAGE;
 	const char* keywords = cli_option(&args, "keywords", NULL);
 	const char* dir = cli_option(&args, "o", NULL);
-	if (args.positional_count != 1 || !keywords || !dir || seed < 0) {
-		fprintf(stderr, "usage: gridtree workload MAP --keywords FILE [--density 0.01] [--mobility 0.7] [--timestamps 50]\n"
-		                "       [--queries 100] [--k 3] [--query-keywords 2] [--clusters x] [--churn p] [--ehl FILE] --seed S -o DIR\n");
+	if (!cli_usage_unless(args.positional_count == 1 && keywords && dir && seed >= 0,
+	                      "workload MAP --keywords FILE [--density 0.01] [--mobility 0.7] [--timestamps 50]\n"
+	                      "       [--queries 100] [--k 3] [--query-keywords 2] [--clusters x] [--churn p] [--ehl FILE] --seed S -o DIR"))
 		return CLI_USAGE;
-	}
 	def.timestamps = (int)timestamps, def.queries_per_timestamp = (int)queries, def.k = (int)k;
 	def.query_words = (int)query_words, def.clusters = (int)clusters, def.seed = (uint64_t)seed;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {

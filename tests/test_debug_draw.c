@@ -498,11 +498,7 @@ static void test_null_callbacks_and_arguments(void** state)
 	(void)state;
 	gtMap* m = load_small();
 	gtWorld* w = test_make_world(m, 4);
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = 4;
-	gtEhl* ehl;
-	gtError err;
-	if (gtEhl_Build(m, &def, &ehl, &err)) fail_msg("%s", err.message);
+	gtEhl* ehl = test_build_ehl(m, 4);
 	gtDebugTraceEntry storage[8] = {{{0, 0, 4, 4}, 1, GT_TRACE_POPPED}, {{0, 0, 2, 2}, 2, GT_TRACE_PRUNED_KEYWORDS}};
 	gtDebugTrace t = gtDebugTrace_Make(storage, 8);
 	t.count = 2;

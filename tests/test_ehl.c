@@ -10,17 +10,6 @@
 
 #include "test_support.h"
 
-static gtEhl* build(const gtMap* m, int g)
-{
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = g;
-	def.threads = 2;
-	gtEhl* e = NULL;
-	gtError err;
-	if (gtEhl_Build(m, &def, &e, &err) != GT_OK) fail_msg("%s", err.message);
-	return e;
-}
-
 // Points the sweep and the cell assignment must get right besides random ones: grid points
 // (convex vertices, pinch points), the right and bottom map border.
 static gtVec2 special_point(const gtMap* m, TestRng* rng)
@@ -87,7 +76,7 @@ static void test_worked_example(void** state)
 {
 	(void)state;
 	gtMap* m = test_map_from_rows("......\n..@@..\n..@@..\n......");
-	gtEhl* e = build(m, 1);
+	gtEhl* e = test_build_ehl(m, 1);
 	gtEhlQuery* q;
 	gtError err;
 	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
@@ -131,7 +120,7 @@ static void test_random_maps_match_oracle(void** state)
 		assert_int_equal(gtOracle_Create(m, 1, &o, &err), GT_OK);
 		const int sizes[] = {1, 2, 3, 4, 7};
 		for (int k = 0; k < 5; k++) {
-			gtEhl* e = build(m, sizes[k]);
+			gtEhl* e = test_build_ehl(m, sizes[k]);
 			char what[64];
 			snprintf(what, sizeof what, "random map %d, g=%d", round, sizes[k]);
 			reachable += compare_with_oracle(m, e, o, &rng, 150, what);
@@ -175,7 +164,7 @@ static void check_real_map(const char* suite, const char* name, const int* sizes
 	assert_int_equal(gtOracle_Create(m, 2, &o, &err), GT_OK);
 	TestRng rng = {(uint64_t)strlen(name) * 1000003u};
 	for (int k = 0; k < count; k++) {
-		gtEhl* e = build(m, sizes[k]);
+		gtEhl* e = test_build_ehl(m, sizes[k]);
 		char what[128];
 		snprintf(what, sizeof what, "%s/%s g=%d", suite, name, sizes[k]);
 		int reachable = compare_with_oracle(m, e, o, &rng, queries, what);
@@ -231,7 +220,7 @@ static void test_structural_invariants(void** state)
 		gtMap* m = g == 1 ? test_random_map(&rng, 30, 24, 25) : test_random_map(&rng, 60, 48, 4);
 		int n;
 		const gtVertex* vert = gtMap_Vertices(m, &n);
-		gtEhl* e = build(m, g);
+		gtEhl* e = test_build_ehl(m, g);
 		int columns, rows;
 		gtEhl_GridSize(e, &columns, &rows);
 		assert_int_equal(columns, (gtMap_Width(m) + g - 1) / g);
@@ -286,16 +275,47 @@ static void write_all(const char* path, const char* data, long size)
 	fclose(f);
 }
 
+// An index of `map` (cell size g) saved to a temp file: its bytes (`good`) and a scratch copy of
+// the same size to damage (`bytes`). saved_index_free removes the file and frees all of it.
+typedef struct {
+	gtMap* map;
+	gtEhl* ehl;
+	char path[TEST_TEMP_PATH];
+	char* good;
+	char* bytes;
+	long size;
+} SavedIndex;
+
+static SavedIndex saved_index(gtMap* map, int g, const char* tag)
+{
+	SavedIndex s = {.map = map, .ehl = test_build_ehl(map, g)};
+	test_temp_file(s.path, tag);
+	gtError err;
+	assert_int_equal(gtEhl_Save(s.ehl, s.path, &err), GT_OK);
+	s.good = read_all(s.path, &s.size);
+	s.bytes = malloc((size_t)s.size);
+	return s;
+}
+
+static void saved_index_free(SavedIndex* s)
+{
+	free(s->good);
+	free(s->bytes);
+	remove(s->path);
+	gtEhl_Destroy(s->ehl);
+	gtMap_Destroy(s->map);
+}
+
 static void test_save_load_and_corruption(void** state)
 {
 	(void)state;
-	gtMap* m = test_load_map("assets/maps/small.map");
+	SavedIndex saved = saved_index(test_load_map("assets/maps/small.map"), 4, "ehl");
+	gtMap* m = saved.map;
+	gtEhl* e = saved.ehl;
+	const char *path = saved.path, *good = saved.good;
+	char* bad = saved.bytes;
+	long size = saved.size;
 	gtError err;
-	gtEhl* e = build(m, 4);
-	char path[] = "/tmp/gridtree_ehl_XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(gtEhl_Save(e, path, &err), GT_OK);
 	gtEhl* back;
 	assert_int_equal(gtEhl_Load(m, path, &back, &err), GT_OK);
 	gtEhlStats a = gtEhl_GetStats(e), b = gtEhl_GetStats(back);
@@ -306,9 +326,6 @@ static void test_save_load_and_corruption(void** state)
 	gtEhl_Destroy(back);
 
 	// Every flipped byte and every truncation is rejected with a message, never loaded.
-	long size;
-	char* good = read_all(path, &size);
-	char* bad = malloc((size_t)size);
 	for (long at = 0; at < size; at++) {
 		memcpy(bad, good, (size_t)size);
 		bad[at] ^= (char)(1 + at % 255);
@@ -338,11 +355,7 @@ static void test_save_load_and_corruption(void** state)
 	assert_non_null(strstr(err.message, "another map"));
 	assert_int_equal(gtEhl_Load(m, "/nonexistent/x.ehl", &loaded, &err), GT_ERR_IO);
 	gtMap_Destroy(other);
-	free(good);
-	free(bad);
-	remove(path);
-	gtEhl_Destroy(e);
-	gtMap_Destroy(m);
+	saved_index_free(&saved);
 }
 
 typedef struct ThreadJob {
@@ -375,7 +388,7 @@ static void test_concurrent_queries(void** state)
 	(void)state;
 	gtMap* m = test_load_map("assets/maps/caves.map");
 	gtError err;
-	gtEhl* e = build(m, 4);
+	gtEhl* e = test_build_ehl(m, 4);
 	enum { QUERIES = 3000 };
 	double* expect = test_malloc(sizeof *expect * QUERIES);
 	ThreadJob jobs[2] = {{e, m, expect, QUERIES, 17, 0}, {e, m, expect, QUERIES, 17, 0}};
@@ -591,20 +604,16 @@ static int64_t cell_with_two_hubs(const EhlImage* im, int64_t* cell)
 static void test_forged_index_files(void** state)
 {
 	(void)state;
-	gtMap* m = test_load_map("assets/maps/small.map");
-	gtEhl* e = build(m, 4);
-	char path[] = "/tmp/gridtree_forged_XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	SavedIndex saved = saved_index(test_load_map("assets/maps/small.map"), 4, "forged");
+	gtMap* m = saved.map;
+	gtEhl* e = saved.ehl;
+	const char* path = saved.path;
+	char *good = saved.good, *bytes = saved.bytes;
+	long size = saved.size;
 	gtError err;
-	assert_int_equal(gtEhl_Save(e, path, &err), GT_OK);
 	gtEhlVerifyReport r;
 	assert_int_equal(gtEhl_Verify(e, 300, 11, &r, &err), GT_OK);
 	assert_true(r.samples == 300 && r.mismatches == 0 && r.max_relative_error <= 1e-9 && r.failure == NULL);
-	long size;
-	char* good = read_all(path, &size);
-	char* bytes = malloc((size_t)size);
 	EhlImage im;
 #define FORGE(name, outcome, what, ...)                  \
 	do {                                                 \
@@ -683,11 +692,7 @@ static void test_forged_index_files(void** state)
 	FORGE("vertex order rotated", WRONG, "", for (uint32_t v = 0; v < n; v++)
 	                                              field_set(&im, im.vertex_of, 2, v, 0, 2, (field_get(&g0, g0.vertex_of, 2, v, 0, 2) + 1) % n));
 #undef FORGE
-	free(good);
-	free(bytes);
-	remove(path);
-	gtEhl_Destroy(e);
-	gtMap_Destroy(m);
+	saved_index_free(&saved);
 }
 
 // Thousands of random mutations of a small index, the checksum recomputed each time: loading never
@@ -696,17 +701,12 @@ static void test_forged_index_files(void** state)
 static void test_random_forgeries(void** state)
 {
 	(void)state;
-	gtMap* m = test_map_from_rows("..........\n.@@...@...\n.@....@@..\n....@.....\n..@@@...@.\n..........");
-	gtEhl* e = build(m, 2);
-	char path[] = "/tmp/gridtree_mutated_XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	SavedIndex saved = saved_index(test_map_from_rows("..........\n.@@...@...\n.@....@@..\n....@.....\n..@@@...@.\n.........."), 2, "mutated");
+	gtMap* m = saved.map;
+	const char *path = saved.path, *good = saved.good;
+	char* bytes = saved.bytes;
+	long size = saved.size;
 	gtError err;
-	assert_int_equal(gtEhl_Save(e, path, &err), GT_OK);
-	long size;
-	char* good = read_all(path, &size);
-	char* bytes = malloc((size_t)size);
 	TestRng rng = {2024};
 	int loaded = 0, trusted = 0, wrong = 0, refused = 0;
 	const int mutations = 3000;
@@ -758,11 +758,7 @@ static void test_random_forgeries(void** state)
 	print_message("  %d mutations: %d refused, %d loaded (%d verified, %d reported wrong)\n", mutations, refused,
 	              loaded, trusted, wrong);
 	assert_true(refused > 0 && loaded > 0 && wrong > 0);
-	free(good);
-	free(bytes);
-	remove(path);
-	gtEhl_Destroy(e);
-	gtMap_Destroy(m);
+	saved_index_free(&saved);
 }
 
 static void test_rejects_bad_parameters(void** state)
@@ -792,7 +788,7 @@ static void test_budget(void** state)
 	gtEhl* exact[3];
 	for (int k = 0; k < 3; k++) {
 		assert_int_equal(gtEhl_EstimateBytes(m, sizes[k], 2, &estimate[k], &err), GT_OK);
-		exact[k] = build(m, sizes[k]);
+		exact[k] = test_build_ehl(m, sizes[k]);
 		double ratio = (double)estimate[k] / (double)gtEhl_GetStats(exact[k]).index_bytes;
 		if (ratio < 0.8 || ratio > 3) fail_msg("g=%d: estimate %lld vs %lld bytes", sizes[k], (long long)estimate[k], (long long)gtEhl_GetStats(exact[k]).index_bytes);
 	}

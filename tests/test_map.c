@@ -107,9 +107,8 @@ static void test_save_load_round_trip(void** state)
 {
 	(void)state;
 	gtMap* m = test_map_from_rows("..@..\n.@@..\n.....");
-	char path[] = "/tmp/gridtree_test_XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
+	char path[TEST_TEMP_PATH];
+	test_temp_file(path, "map");
 	gtError err;
 	assert_int_equal(gtMap_Save(m, path, &err), GT_OK);
 	gtMap* back;

@@ -121,13 +121,10 @@ static void test_out_of_memory_load_and_updates(void** state)
 {
 	(void)state;
 	gtMap* map = test_load_map("assets/maps/small.map");
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = 4;
-	gtEhl* ehl;
+	gtEhl* ehl = test_build_ehl(map, 4);
 	gtError err;
-	char path[64];
-	snprintf(path, sizeof path, "/tmp/gridtree-oom-%d.ehl", (int)getpid());
-	assert_int_equal(gtEhl_Build(map, &def, &ehl, &err), GT_OK);
+	char path[TEST_TEMP_PATH];
+	test_temp_file(path, "oom");
 	assert_int_equal(gtEhl_Save(ehl, path, &err), GT_OK);
 	gtEhl_Destroy(ehl);
 	int failures = 0;
@@ -195,11 +192,7 @@ static void test_saves_into_a_full_disk(void** state)
 {
 	(void)state;
 	gtMap* map = test_load_map("assets/maps/caves.map");
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = 4;
-	gtEhl* ehl;
-	gtError err;
-	assert_int_equal(gtEhl_Build(map, &def, &ehl, &err), GT_OK);
+	gtEhl* ehl = test_build_ehl(map, 4);
 	char index_path[64], map_path[64];
 	snprintf(index_path, sizeof index_path, "/tmp/gridtree-full-%d.ehl", (int)getpid());
 	snprintf(map_path, sizeof map_path, "/tmp/gridtree-full-%d.map", (int)getpid());

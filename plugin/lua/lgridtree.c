@@ -274,20 +274,39 @@ static int gridtree_load_map(lua_State* L)
 	return 1;
 }
 
+/* Option tables: for (v = first_option(L, arg, &key); v; v = next_option(L, arg, v, &key)) visits
+** each entry with its value at index v and *key its name ("" for a key that is not a string);
+** none or nil is an empty table, anything else that is not a table an error. */
+static int option_entry(lua_State* L, int arg, const char** key)
+{
+	if (!lua_next(L, arg)) return 0;                           /* ..., key, value */
+	int v = lua_gettop(L);
+	*key = lua_type(L, v - 1) == LUA_TSTRING ? lua_tostring(L, v - 1) : "";
+	return v;
+}
+
+static int first_option(lua_State* L, int arg, const char** key)
+{
+	if (lua_isnoneornil(L, arg)) return 0;
+	luaL_checktype(L, arg, LUA_TTABLE);
+	lua_pushnil(L);
+	return option_entry(L, arg, key);
+}
+
+static int next_option(lua_State* L, int arg, int v, const char** key)
+{
+	lua_settop(L, v - 1);                                      /* ..., key */
+	return option_entry(L, arg, key);
+}
+
 static int gridtree_new_world(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
 	gtWorldDef def = gtWorld_DefaultDef();
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		lua_pushnil(L);
-		while (lua_next(L, 2)) {                               /* ..., key, value */
-			int v = lua_gettop(L);
-			const char* key = lua_type(L, v - 1) == LUA_TSTRING ? lua_tostring(L, v - 1) : "";
-			if (strcmp(key, "leaf") == 0) def.leaf_size = option_integer(L, v, 2, key, 1, GT_WORLD_MAX_LEAF_SIZE);
-			else unknown_option(L, 2, v - 1);
-			lua_pop(L, 1);                                     /* ..., key */
-		}
+	const char* key;
+	for (int v = first_option(L, 2, &key); v; v = next_option(L, 2, v, &key)) {
+		if (strcmp(key, "leaf") == 0) def.leaf_size = option_integer(L, v, 2, key, 1, GT_WORLD_MAX_LEAF_SIZE);
+		else unknown_option(L, 2, v - 1);
 	}
 	LWorld* w = lua_newuserdatauv(L, sizeof *w, 1);          /* world */
 	memset(w, 0, sizeof *w);
@@ -465,37 +484,31 @@ static int map_build_index(lua_State* L)
 	gtEhlDef def = gtEhl_DefaultDef();
 	int has_progress = 0;
 	Progress progress = {L, 0, 0, "", 0, ""};
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		lua_pushnil(L);
-		while (lua_next(L, 2)) {                               /* ..., key, value */
-			int v = lua_gettop(L);
-			const char* key = lua_type(L, v - 1) == LUA_TSTRING ? lua_tostring(L, v - 1) : "";
-			if (strcmp(key, "cell") == 0) {
-				def.cell_size = option_integer(L, v, 2, key, 1, GT_EHL_MAX_CELL_SIZE);
-			} else if (strcmp(key, "budget") == 0) {
-				def.budget_mb = option_number(L, v, 2, key);
-				if (!(def.budget_mb > 0 && def.budget_mb < INFINITY))
-					luaL_argerror(L, 2, "budget must be a positive number of megabytes");
-			} else if (strcmp(key, "threads") == 0) {
-				def.threads = option_integer(L, v, 2, key, 0, GT_MAX_THREADS);
-			} else if (strcmp(key, "progress") == 0) {
-				if (!lua_isfunction(L, v)) luaL_argerror(L, 2, "progress must be a function");
-				has_progress = 1;
-			} else {
-				unknown_option(L, 2, v - 1);
-			}
-			lua_pop(L, 1);                                     /* ..., key */
+	const char* key;
+	for (int v = first_option(L, 2, &key); v; v = next_option(L, 2, v, &key)) {
+		if (strcmp(key, "cell") == 0) {
+			def.cell_size = option_integer(L, v, 2, key, 1, GT_EHL_MAX_CELL_SIZE);
+		} else if (strcmp(key, "budget") == 0) {
+			def.budget_mb = option_number(L, v, 2, key);
+			if (!(def.budget_mb > 0 && def.budget_mb < INFINITY))
+				luaL_argerror(L, 2, "budget must be a positive number of megabytes");
+		} else if (strcmp(key, "threads") == 0) {
+			def.threads = option_integer(L, v, 2, key, 0, GT_MAX_THREADS);
+		} else if (strcmp(key, "progress") == 0) {
+			if (!lua_isfunction(L, v)) luaL_argerror(L, 2, "progress must be a function");
+			has_progress = 1;
+		} else {
+			unknown_option(L, 2, v - 1);
 		}
-		if (has_progress) {
-			lua_settop(L, 2);
-			lua_pushcfunction(L, progress_call);               /* map, opts, progress_call */
-			lua_pushliteral(L, "progress");
-			lua_rawget(L, 2);                                  /* map, opts, progress_call, fn */
-			progress.call_at = 3;
-			def.progress = progress_hook;
-			def.progress_user = &progress;
-		}
+	}
+	if (has_progress) {
+		lua_settop(L, 2);
+		lua_pushcfunction(L, progress_call);                   /* map, opts, progress_call */
+		lua_pushliteral(L, "progress");
+		lua_rawget(L, 2);                                      /* map, opts, progress_call, fn */
+		progress.call_at = 3;
+		def.progress = progress_hook;
+		def.progress_user = &progress;
 	}
 	m = check_map(L, 1); /* pushing the trampoline allocates (LuaJIT): a finalizer may have closed it */
 	gtEhl* ehl;
@@ -829,12 +842,8 @@ typedef struct QueryOptions {
 static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, QueryOptions* o)
 {
 	memset(o, 0, sizeof *o);
-	if (lua_isnoneornil(L, i)) return;
-	luaL_checktype(L, i, LUA_TTABLE);
-	lua_pushnil(L);
-	while (lua_next(L, i)) {                                   /* ..., key, value */
-		int v = lua_gettop(L);
-		const char* key = lua_type(L, v - 1) == LUA_TSTRING ? lua_tostring(L, v - 1) : "";
+	const char* key;
+	for (int v = first_option(L, i, &key); v; v = next_option(L, i, v, &key)) {
 		if (strcmp(key, "min_match") == 0) {
 			lua_Number n = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : NAN;
 			if (!(n >= 0 && n == floor(n))) luaL_argerror(L, i, "min_match must be an integer >= 0");
@@ -878,7 +887,6 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 		} else {
 			unknown_option(L, i, v - 1);
 		}
-		lua_settop(L, v - 1);                                  /* ..., key */
 	}
 	/* Both set the price of a missing word; silently preferring one would hide a mistake. */
 	if (o->alpha > 0 && o->has_miss_cost) luaL_argerror(L, i, "give alpha or miss_cost, not both");
@@ -1145,12 +1153,8 @@ static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, l
 	lua_newtable(L);                                           /* mt, methods */
 	luaL_setfuncs(L, methods, 0);
 	lua_setfield(L, -2, "__index");                            /* mt */
-	if (close) { /* a type that owns C memory */
-		lua_pushcfunction(L, gc);
-		lua_setfield(L, -2, "__gc");
-		lua_pushcfunction(L, close);
-		lua_setfield(L, -2, "__close");
-	}
+	const luaL_Reg owning[] = {{"__gc", gc}, {"__close", close}, {NULL, NULL}};
+	if (close) luaL_setfuncs(L, owning, 0); /* a type that owns C memory */
 	/* getmetatable(object) returns this name, so scripts cannot reach __gc (rule 3). */
 	lua_pushstring(L, name);
 	lua_setfield(L, -2, "__metatable");
@@ -1199,6 +1203,16 @@ gtWorld* gtLua_ToWorld(lua_State* L, int index)
 	return w ? w->world : NULL;
 }
 
+typedef struct { const char* name; lua_Integer value; } NamedInteger;
+
+static void set_integers(lua_State* L, const NamedInteger* fields, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		lua_pushinteger(L, fields[i].value);
+		lua_setfield(L, -2, fields[i].name);
+	}
+}
+
 LUAMOD_API int luaopen_gridtree(lua_State* L)
 {
 	luaL_checkversion(L);
@@ -1211,24 +1225,20 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	lua_setfield(L, -2, "advance");
 	lua_pushstring(L, gtVersionString());
 	lua_setfield(L, -2, "_VERSION");
-	lua_pushinteger(L, GT_VERSION_MAJOR);
-	lua_setfield(L, -2, "version_major");
-	lua_pushinteger(L, GT_VERSION_MINOR);
-	lua_setfield(L, -2, "version_minor");
-	lua_pushinteger(L, GT_VERSION_PATCH);
-	lua_setfield(L, -2, "version_patch");
+	static const NamedInteger versions[] = {
+	    {"version_major", GT_VERSION_MAJOR}, {"version_minor", GT_VERSION_MINOR},
+	    {"version_patch", GT_VERSION_PATCH},
+	};
+	set_integers(L, versions, sizeof versions / sizeof *versions);
 	/* The limits the binding checks, from the library's named constants. */
-	static const struct { const char* name; lua_Integer value; } limits[] = {
+	static const NamedInteger limits[] = {
 	    {"max_cell_size", GT_EHL_MAX_CELL_SIZE}, {"max_threads", GT_MAX_THREADS},
 	    {"max_leaf_size", GT_WORLD_MAX_LEAF_SIZE}, {"max_keyword_bytes", GT_KEYWORD_MAX_BYTES},
 	    {"max_keywords", MAX_WORDS}, {"max_k", MAX_K}, {"max_move_many", MAX_MOVE_MANY},
 	    {"max_path_points", MAX_PATH_POINTS},
 	};
 	lua_createtable(L, 0, (int)(sizeof limits / sizeof *limits)); /* module, limits */
-	for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
-		lua_pushinteger(L, limits[i].value);
-		lua_setfield(L, -2, limits[i].name);
-	}
+	set_integers(L, limits, sizeof limits / sizeof *limits);
 	lua_setfield(L, -2, "limits");                             /* module */
 	return 1;
 }

@@ -79,45 +79,40 @@ static gtEhl* build(const gtMap* map, int threads, const gtTaskSystem* tasks, Pr
 	return e;
 }
 
-static void same_stats(const gtEhl* a, const gtEhl* b)
+// The map's index built by WORKERS threads (the built-in pool when tasks is NULL) equals the
+// serial one: the same sizes, bit-identical distances.
+static void check_threaded_build(const char* map_path, const gtTaskSystem* tasks, uint64_t seed)
 {
-	gtEhlStats x = gtEhl_GetStats(a), y = gtEhl_GetStats(b);
+	gtMap* map = test_load_map(map_path);
+	Progress progress = {0, 0};
+	gtEhl* serial = build(map, 1, NULL, NULL);
+	gtEhl* threaded = build(map, WORKERS, tasks, &progress);
+	assert_true(progress.calls > 0);
+	gtEhlStats x = gtEhl_GetStats(serial), y = gtEhl_GetStats(threaded);
 	assert_int_equal(x.vg_edges, y.vg_edges);
 	assert_int_equal(x.hub_entries, y.hub_entries);
 	assert_int_equal(x.via_labels, y.via_labels);
 	assert_int_equal(x.full_vias, y.full_vias);
 	assert_int_equal(x.index_bytes, y.index_bytes);
+	test_same_distances(map, serial, threaded, seed, 200);
+	gtEhl_Destroy(serial);
+	gtEhl_Destroy(threaded);
+	gtMap_Destroy(map);
 }
 
 static void test_pool_build_equals_serial(void** state)
 {
 	(void)state;
-	gtMap* map = test_load_map("assets/maps/caves.map");
-	Progress progress = {0, 0};
-	gtEhl* serial = build(map, 1, NULL, NULL);
-	gtEhl* pooled = build(map, WORKERS, NULL, &progress);
-	assert_true(progress.calls > 0);
-	same_stats(serial, pooled);
-	test_same_distances(map, serial, pooled, 11, 200);
-	gtEhl_Destroy(serial);
-	gtEhl_Destroy(pooled);
-	gtMap_Destroy(map);
+	check_threaded_build("assets/maps/caves.map", NULL, 11);
 }
 
 static void test_host_jobs_build_equals_serial(void** state)
 {
 	(void)state;
-	gtMap* map = test_load_map("assets/maps/small.map");
 	HostJobs jobs = {0};
 	gtTaskSystem tasks = {host_enqueue, host_finish, &jobs};
-	gtEhl* serial = build(map, 1, NULL, NULL);
-	gtEhl* hosted = build(map, WORKERS, &tasks, NULL);
+	check_threaded_build("assets/maps/small.map", &tasks, 12);
 	assert_true(jobs.enqueued >= 3); // visibility graph, cells, via labels
-	same_stats(serial, hosted);
-	test_same_distances(map, serial, hosted, 12, 200);
-	gtEhl_Destroy(serial);
-	gtEhl_Destroy(hosted);
-	gtMap_Destroy(map);
 }
 
 // The oracle's visibility graph built by the pool has the same neighbours as a serial one.

@@ -34,6 +34,17 @@ local function room_world(map, n, words)
 	return world, ids
 end
 
+-- A test on a fresh map and room_world of n objects: fn(map, world, ids); both closed after.
+local function world_test(name, n, fn)
+	test(name, function()
+		local map = assert(gridtree.load_map(MAP))
+		local world, ids = room_world(map, n)
+		fn(map, world, ids)
+		world:close()
+		map:close()
+	end)
+end
+
 -- Runs fn while the collector runs a step at every allocation and one finalizer is pending that
 -- calls `action`: the finalizer then runs at the first allocation inside a gridtree call (the
 -- loop itself allocates nothing). Returns whether the action ran, and fn's pcall results.
@@ -50,6 +61,13 @@ local function with_finalizer(action, fn)
 	if jit then collectgarbage("setpause", 200); collectgarbage("setstepmul", 200)
 	else collectgarbage("incremental", 200, 100, 13) end
 	return ran, unpack(results)
+end
+
+-- fn, run under with_finalizer with a finalizer closing `object` (a map or a world), stops with
+-- the error "<what> is closed" after the finalizer ran: never a crash or a wrong answer.
+local function closed_during(object, what, fn)
+	local ran, ok, err = with_finalizer(function() object:close() end, fn)
+	assert(ran and not ok and tostring(err):find(what .. " is closed", 1, true), err)
 end
 
 test("closing the map from build_index's progress callback raises, the build is unharmed", function()
@@ -88,63 +106,53 @@ test("a <close> map variable inside the progress callback raises instead of free
 	run(gridtree, MAP)
 end)
 
-test("getmetatable does not expose __gc", function()
-	local map = assert(gridtree.load_map(MAP))
-	local world = room_world(map, 1)
+world_test("getmetatable does not expose __gc", 1, function(map, world, ids)
 	assert(getmetatable(map) == "gridtree.Map" and getmetatable(world) == "gridtree.World")
-	world:close()
-	map:close()
 end)
 
 test("a finalizer closing the world during a query's results keeps them intact", function()
 	local map = assert(gridtree.load_map(MAP))
 	local world = room_world(map, 40)
 	local expect = {world:nearest(6.5, 2.5, 40)}
-	local ran, ok, err = with_finalizer(function() world:close() end, function()
+	closed_during(world, "world", function()
 		for _ = 1, 100000 do -- the first gridtree allocation runs the finalizer
 			local ids, dists = world:nearest(6.5, 2.5, 40)
 			assert(#ids == 40 and #dists == 40)
 			for i = 1, 40 do assert(ids[i] == expect[1][i] and dists[i] == expect[2][i]) end
 		end
 	end)
-	assert(ran and not ok and tostring(err):find("world is closed", 1, true), err)
 	map:close()
 end)
 
 test("a finalizer closing the world during a trace or keywords() is safe", function()
 	local map = assert(gridtree.load_map(MAP))
 	local world = room_world(map, 40, {"w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"})
-	local ran, ok, err = with_finalizer(function() world:close() end, function()
+	closed_during(world, "world", function()
 		for _ = 1, 100000 do
 			local ids, _, _, trace = world:nearest(6.5, 2.5, 40, nil, {trace = true})
 			assert(#ids == 40 and #trace % 6 == 0 and #trace > 0)
 		end
 	end)
-	assert(ran and not ok and tostring(err):find("world is closed", 1, true), err)
 	local ids
 	world, ids = room_world(map, 3, {"w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"})
-	ran, ok, err = with_finalizer(function() world:close() end, function()
+	closed_during(world, "world", function()
 		for _ = 1, 100000 do assert(#world:keywords(ids[1]) == 8) end
 	end)
-	assert(ran and not ok and tostring(err):find("world is closed", 1, true), err)
 	map:close()
 end)
 
 test("a finalizer closing the map during map:path keeps the path intact", function()
 	local map = assert(gridtree.load_map(MAP))
 	local expect = map:path(6.5, 2.5, 30.5, 2.5)
-	local ran, ok, err = with_finalizer(function() map:close() end, function()
+	closed_during(map, "map", function()
 		for _ = 1, 100000 do
 			local path = map:path(6.5, 2.5, 30.5, 2.5)
 			for i = 1, #expect do assert(path[i] == expect[i]) end
 		end
 	end)
-	assert(ran and not ok and tostring(err):find("map is closed", 1, true), err)
 end)
 
-test("argument tables are read raw: their __len is never called", function()
-	local map = assert(gridtree.load_map(MAP))
-	local world, ids = room_world(map, 10)
+world_test("argument tables are read raw: their __len is never called", 10, function(map, world, ids)
 	local called = 0
 	local function closing(t) -- a length that closes the world
 		return setmetatable(t, {__len = function() called = called + 1; world:close(); return 1 end})
@@ -158,13 +166,9 @@ test("argument tables are read raw: their __len is never called", function()
 	assert(entries(into[1]) == 3)
 	assert(gridtree.advance(closing{1, 1, 2, 1}, 1, 1, 1, 0.5) == 1.5)
 	assert(called == 0 and world:count() == 11)
-	world:close()
-	map:close()
 end)
 
-test("lengths are bounded: a huge __len or a long table never hangs or allocates", function()
-	local map = assert(gridtree.load_map(MAP))
-	local world, ids = room_world(map, 10)
+world_test("lengths are bounded: a huge __len or a long table never hangs or allocates", 10, function(map, world, ids)
 	local huge = {__len = function() return 2 ^ 40 end}
 	-- into tables claiming 2^40 entries (used to hang clearing them)
 	local into = {setmetatable({}, huge), setmetatable({}, huge)}
@@ -188,8 +192,6 @@ test("lengths are bounded: a huge __len or a long table never hangs or allocates
 		raises("entry 2: stale object id", world.move_many, world, sparse, sparse, sparse)
 	end
 	assert(gridtree.limits.max_move_many == 100000000 and gridtree.limits.max_path_points > 0)
-	world:close()
-	map:close()
 end)
 
 test("gridtree.advance reads long paths in batches with the same answer", function()
@@ -207,9 +209,7 @@ test("gridtree.advance reads long paths in batches with the same answer", functi
 	raises("path entries must be finite numbers", gridtree.advance, {0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, "x"}, 1, 0, 0, 10)
 end)
 
-test("keywords with a NUL byte or other bytes the library refuses are errors everywhere", function()
-	local map = assert(gridtree.load_map(MAP))
-	local world = room_world(map, 0)
+world_test("keywords with a NUL byte or other bytes the library refuses are errors everywhere", 0, function(map, world, ids)
 	local id = assert(world:add(6.5, 2.5, "ab"))
 	local bad = {"ab\0cd", "ab\0", "\0", "", "tab\tword", "caf\195\169"}
 	local must = "keywords must be words of 1 to 64 printable ASCII bytes without spaces (no NUL bytes)"
@@ -226,13 +226,9 @@ test("keywords with a NUL byte or other bytes the library refuses are errors eve
 	raises("no NUL bytes", world.add, world, 6.5, 2.5, "x ab\0cd")
 	raises("no NUL bytes", world.nearest, world, 6.5, 2.5, 1, "ab\0cd")
 	assert(world:count() == 1 and #world:keywords(id) == 1)
-	world:close()
-	map:close()
 end)
 
-test("argument errors name the real argument and the option", function()
-	local map = assert(gridtree.load_map(MAP))
-	local world = room_world(map, 2)
+world_test("argument errors name the real argument and the option", 2, function(map, world, ids)
 	local o = function(opts) return function() world.nearest(world, 6.5, 2.5, 1, nil, opts) end end
 	local cases = {
 		{2, "new_world", "leaf must be an integer from 1 to 65536", function() gridtree.new_world(map, {leaf = "x"}) end},
@@ -258,8 +254,6 @@ test("argument errors name the real argument and the option", function()
 		{4, "add", "keywords must be a table of words", function() world.add(world, 6.5, 2.5, 5) end},
 	}
 	for _, case in ipairs(cases) do arg_error(unpack(case)) end
-	world:close()
-	map:close()
 end)
 
 test("an id of another world is stale for every method", function()

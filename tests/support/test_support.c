@@ -241,6 +241,25 @@ int test_run_group(const char* group, TestFcn* const* tests, const char* names, 
 	return failed;
 }
 
+gtEhl* test_build_ehl(const gtMap* map, int cell)
+{
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = cell;
+	def.threads = 2;
+	gtEhl* ehl = NULL;
+	gtError err;
+	if (gtEhl_Build(map, &def, &ehl, &err) != GT_OK) fail_msg("%s", err.message);
+	return ehl;
+}
+
+void test_temp_file(char path[TEST_TEMP_PATH], const char* tag)
+{
+	snprintf(path, TEST_TEMP_PATH, "/tmp/gridtree_%s_XXXXXX", tag);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 gtMap* test_load_map(const char* path)
 {
 	gtMap* map = NULL;

@@ -37,6 +37,15 @@ gtWorld* test_make_world(const gtMap* map, int leaf);
 // Two indexes of one map give bit-identical distances on `count` random point pairs.
 void test_same_distances(const gtMap* map, const gtEhl* a, const gtEhl* b, uint64_t seed, int count);
 
+// The EHL index of the map with cell size `cell` (two build threads), failing the test when the
+// build fails.
+gtEhl* test_build_ehl(const gtMap* map, int cell);
+
+// Creates an empty file /tmp/gridtree_<tag>_XXXXXX and writes its name into `path` (the caller
+// removes it); fails the test when it cannot.
+#define TEST_TEMP_PATH 64
+void test_temp_file(char path[TEST_TEMP_PATH], const char* tag);
+
 // Parses map rows given as one string with '\n' between rows ('.' free, '@' blocked).
 gtMap* test_map_from_rows(const char* rows);
 
