@@ -30,6 +30,7 @@ typedef struct Options {
 
 static const Uint32 KIND_COLOURS[] = {0xFFE8C547, 0xFF6FD36F, 0xFF58B4FF, 0xFFE05A4F, 0xFFB26BE0, 0xFFFFFFFF};
 #define QUERY_MARKER 0xFF50C8FFu // 0xRRGGBBAA; the tests count its pixels
+#define MAX_AGENTS 1000000      // --agents bound; also bounds the script's position tables
 
 static double now(void)
 {
@@ -122,7 +123,7 @@ static bool parse(int argc, char** argv, Options* o, bool* help)
 	if (!o->map) o->map = default_map();
 	static char script[1200];
 	if (!o->script) o->script = in_root("lua/demo/agents.lua", script, sizeof script);
-	if (o->agents < 1 || o->agents > 1000000 || o->leaf < 1 || o->cell < 1 || o->frames < 0) {
+	if (o->agents < 1 || o->agents > MAX_AGENTS || o->leaf < 1 || o->cell < 1 || o->frames < 0) {
 		fprintf(stderr, "gridtree-demo: --agents, --leaf and --cell must be positive, --frames >= 0\n");
 		return false;
 	}
@@ -287,6 +288,17 @@ static void set_colour(SDL_Renderer* r, Uint32 c, Uint8 alpha)
 	SDL_SetRenderDrawColor(r, (c >> 16) & 255, (c >> 8) & 255, c & 255, alpha);
 }
 
+// How many agents the script's position tables (at stack indexes a and b) hold: raw lengths, so no
+// __len of the script runs outside a protected call, bounded so a broken script cannot stall a frame;
+// 0 when either is not a table.
+static lua_Integer agent_count(lua_State* L, int a, int b)
+{
+	if (!lua_istable(L, a) || !lua_istable(L, b)) return 0;
+	lua_Unsigned n = lua_rawlen(L, a), m = lua_rawlen(L, b);
+	n = m < n ? m : n;
+	return n > MAX_AGENTS ? MAX_AGENTS : (lua_Integer)n;
+}
+
 // The agents as coloured squares, one batch per kind.
 static void draw_agents(SDL_Renderer* r, Demo* d)
 {
@@ -297,7 +309,7 @@ static void draw_agents(SDL_Renderer* r, Demo* d)
 	lua_getfield(L, -1, "xs");
 	lua_getfield(L, -2, "ys");
 	lua_getfield(L, -3, "kinds");
-	lua_Integer n = luaL_len(L, -3);
+	lua_Integer n = lua_istable(L, -1) ? agent_count(L, -3, -2) : 0;
 	float size = d->view.scale < 2 ? 2.0f : (float)d->view.scale;
 	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
 	for (lua_Integer i = 1; i <= n; i++) {
@@ -532,7 +544,7 @@ static unsigned long long checksum(lua_State* L, int demo_ref)
 	lua_rawgeti(L, LUA_REGISTRYINDEX, demo_ref);
 	lua_getfield(L, -1, "xs");
 	lua_getfield(L, -2, "ys");
-	lua_Integer n = luaL_len(L, -2);
+	lua_Integer n = agent_count(L, -2, -1);
 	for (lua_Integer i = 1; i <= n; i++) {
 		lua_rawgeti(L, -2, i);
 		lua_rawgeti(L, -2, i);

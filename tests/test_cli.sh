@@ -205,6 +205,16 @@ knn_ok() {
 		cmp -s "$tmp/knn" <("$GT" knn "$tmp/block.map" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt")
 }
 check "knn answers" knn_ok
+# File ids are looked up in a hash table: the largest id allowed costs no memory (it used to
+# allocate 1.6 GB). The sanitizer build refuses any allocation above 64 MB here.
+printf '100000000 0.5 0.5 heal\n99999999 5.5 0.5 heal\n' >"$tmp/bigids.txt"
+big_ids_ok() {
+	[ "$(ASAN_OPTIONS=max_allocation_size_mb=64:allocator_may_return_null=1 "$GT" knn "$tmp/block.map" \
+		--objects "$tmp/bigids.txt" --queries "$tmp/qs.txt" | sed -n 1p)" = "100000000:3.000000 99999999:6.451010" ]
+}
+check "knn takes the largest file id without allocating for it" big_ids_ok
+printf '100000001 0.5 0.5 heal\n' >"$tmp/toobig.txt"
+check "knn refuses a file id above 100000000" fails_with "out of range" "$GT" knn "$tmp/block.map" --objects "$tmp/toobig.txt" --queries "$tmp/qs.txt"
 printf '1 2.5 1.5 elf\n' >"$tmp/wall.txt"
 check "knn object in a wall" fails_with "inside a blocked cell" "$GT" knn "$tmp/block.map" --objects "$tmp/wall.txt" --queries "$tmp/qs.txt"
 printf '0.5 0.5 -1 heal\n' >"$tmp/badq.txt"
@@ -273,6 +283,20 @@ for what in world map; do
 		"$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 5 --cell 2 --index "$tmp/demo.ehl" \
 		--script "$tmp/close_$what.lua"
 done
+# Position tables that lie about their length, or are not tables: read raw and bounded, drawn
+# without running the script's __len outside a protected call (that used to abort the demo).
+cat >"$tmp/lying.lua" <<'LUA'
+local boom = {__len = function() error("boom") end}
+local demo = {xs = setmetatable({1.5, 2.5}, boom), ys = setmetatable({1.5, 1.5}, boom), kinds = {1, 2}}
+function demo.init(map, world) demo.map, demo.world = map, world end
+function demo.update(frame) if frame == 2 then demo.ys = 7 end return 0 end
+return demo
+LUA
+lying_tables() {
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 4 --cell 2 \
+		--index "$tmp/demo.ehl" --script "$tmp/lying.lua" >"$tmp/lying" 2>&1 && grep -q "^frames 4" "$tmp/lying"
+}
+check "demo reads the script's position tables raw" lying_tables
 check "demo bad map" fails_with "none.map: cannot open" "$(dirname "$GT")/gridtree-demo" "$tmp/none.map" --headless
 demo_help() { # usage on stdout, exit 0
 	"$(dirname "$GT")/gridtree-demo" --help >"$tmp/help" 2>"$tmp/help_err" && grep -q "^usage: gridtree-demo" "$tmp/help" &&

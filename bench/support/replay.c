@@ -6,30 +6,86 @@
 #include "linear_scan.h"
 #include "replay.h"
 
-static bool id_reserve(WlIds* m, int id, int slot)
+static int id_home(const WlIds* ids, int id)
+{
+	return (int)(((uint64_t)(uint32_t)id * 0x9E3779B97F4A7C15ull) >> 32) & (ids->size - 1);
+}
+
+// The entry holding `id`, or the empty entry where it would go (the table is never full).
+static int id_entry(const WlIds* ids, int id)
+{
+	int e = id_home(ids, id);
+	while (ids->keys[e] >= 0 && ids->keys[e] != id) e = (e + 1) & (ids->size - 1);
+	return e;
+}
+
+gtObjectId wl_ids_find(const WlIds* ids, int id)
+{
+	if (ids->size == 0 || id < 0) return 0;
+	int e = id_entry(ids, id);
+	return ids->keys[e] == id ? ids->handles[e] : 0;
+}
+
+static bool ids_rehash(WlIds* ids, int size)
+{
+	int* keys = malloc((size_t)size * sizeof *keys);
+	gtObjectId* handles = malloc((size_t)size * sizeof *handles);
+	if (!keys || !handles) {
+		free(keys);
+		free(handles);
+		return false;
+	}
+	memset(keys, 0xFF, (size_t)size * sizeof *keys);
+	WlIds bigger = {keys, handles, size, ids->count, ids->file_id, ids->slots};
+	for (int e = 0; e < ids->size; e++)
+		if (ids->keys[e] >= 0) {
+			int to = id_entry(&bigger, ids->keys[e]);
+			keys[to] = ids->keys[e];
+			handles[to] = ids->handles[e];
+		}
+	free(ids->keys);
+	free(ids->handles);
+	*ids = bigger;
+	return true;
+}
+
+// Room for one more id (load at most a half) and for `slot` in the reverse map.
+static bool id_reserve(WlIds* ids, int id, int slot)
 {
 	if (id < 0 || id > WL_MAX_ID) return false;
-	if (id >= m->capacity) {
-		int cap = id * 2 + 64;
-		gtObjectId* h = realloc(m->handle, (size_t)cap * sizeof *h);
-		if (!h) return false;
-		memset(h + m->capacity, 0, (size_t)(cap - m->capacity) * sizeof *h);
-		m->handle = h;
-		m->capacity = cap;
-	}
-	if (slot >= m->slots) {
+	if (2 * (ids->count + 1) > ids->size && !ids_rehash(ids, ids->size ? ids->size * 2 : 64)) return false;
+	if (slot >= ids->slots) {
 		int cap = slot * 2 + 64;
-		int* f = realloc(m->file_id, (size_t)cap * sizeof *f);
+		int* f = realloc(ids->file_id, (size_t)cap * sizeof *f);
 		if (!f) return false;
-		m->file_id = f;
-		m->slots = cap;
+		ids->file_id = f;
+		ids->slots = cap;
 	}
 	return true;
 }
 
+void wl_ids_forget(WlIds* ids, int id)
+{
+	if (ids->size == 0 || id < 0) return;
+	int hole = id_entry(ids, id);
+	if (ids->keys[hole] != id) return;
+	// Backward shift: later entries of the run move into the hole when their home allows it.
+	for (int e = (hole + 1) & (ids->size - 1); ids->keys[e] >= 0; e = (e + 1) & (ids->size - 1)) {
+		int home = id_home(ids, ids->keys[e]);
+		bool movable = hole <= e ? home <= hole || home > e : home <= hole && home > e;
+		if (!movable) continue;
+		ids->keys[hole] = ids->keys[e];
+		ids->handles[hole] = ids->handles[e];
+		hole = e;
+	}
+	ids->keys[hole] = -1;
+	ids->count--;
+}
+
 void wl_ids_free(WlIds* ids)
 {
-	free(ids->handle);
+	free(ids->keys);
+	free(ids->handles);
 	free(ids->file_id);
 	memset(ids, 0, sizeof *ids);
 }
@@ -45,7 +101,7 @@ bool wl_add_object(gtWorld* w, WlIds* ids, const WlObject* o, const char* where)
 		}
 	gtObjectId handle;
 	gtError err;
-	if (o->id >= 0 && o->id < ids->capacity && ids->handle[o->id]) {
+	if (wl_ids_find(ids, o->id)) {
 		fprintf(stderr, "gridtree: %s: object id %d given twice\n", where, o->id);
 		return false;
 	}
@@ -57,7 +113,10 @@ bool wl_add_object(gtWorld* w, WlIds* ids, const WlObject* o, const char* where)
 		fprintf(stderr, "gridtree: %s: object id %d out of range\n", where, o->id);
 		return false;
 	}
-	ids->handle[o->id] = handle;
+	int e = id_entry(ids, o->id);
+	ids->keys[e] = o->id;
+	ids->handles[e] = handle;
+	ids->count++;
 	ids->file_id[gtObjectId_Slot(handle)] = o->id;
 	return true;
 }
@@ -76,9 +135,9 @@ gtQuery wl_make_query(gtWorld* w, const WlQuery* q, int32_t* words)
 static int linear_knn(gtWorld* w, const WlIds* ids, const gtQuery* q, gtDistance distance, LsObject* objects, double* out)
 {
 	int n = 0;
-	for (int id = 0; id < ids->capacity; id++) {
-		gtObjectId h = ids->handle[id];
-		if (!h || !gtWorld_IsValid(w, h)) continue;
+	for (int e = 0; e < ids->size; e++) {
+		gtObjectId h = ids->handles[e];
+		if (ids->keys[e] < 0 || !gtWorld_IsValid(w, h)) continue;
 		LsObject* o = &objects[n++];
 		o->keyword_count = gtWorld_GetKeywords(w, h, &o->keywords);
 		gtWorld_GetPosition(w, h, &o->point, NULL);
@@ -201,12 +260,12 @@ bool wl_replay(gtWorld* world, gtDistance distance, const char* dir, long check,
 		int moves = 0;
 		for (; u < r.update_count && r.updates[u].t == t && ok; u++) {
 			const WlUpdate* up = &r.updates[u];
-			gtObjectId h = up->object.id >= 0 && up->object.id < ids.capacity ? ids.handle[up->object.id] : 0;
+			gtObjectId h = wl_ids_find(&ids, up->object.id);
 			if (up->op == WL_INSERT) {
 				ok = wl_add_object(world, &ids, &up->object, "updates.txt");
 			} else if (up->op == WL_DELETE) {
 				ok = !gtWorld_Remove(world, h, &err);
-				if (ok) ids.handle[up->object.id] = 0;
+				if (ok) wl_ids_forget(&ids, up->object.id);
 				else fprintf(stderr, "gridtree bench-knn: timestamp %d: %s\n", t, err.message);
 			} else {
 				r.move_ids[moves] = h;

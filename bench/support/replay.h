@@ -6,15 +6,25 @@
 
 #include "workload_format.h"
 
-// File ids (small non-negative integers, at most WL_MAX_ID) to handles and back.
+// File ids (non-negative integers, at most WL_MAX_ID) to handles and back. A hash table, so
+// memory follows the number of objects, not the largest id (a file with the one id 100000000 used
+// to allocate 1.6 GB).
 #define WL_MAX_ID 100000000
 typedef struct WlIds {
-	gtObjectId* handle; // by file id, 0 = none
-	int* file_id;       // by slot (gtObjectId_Slot)
-	int capacity, slots;
+	int* keys;           // file id per table entry, -1 = empty
+	gtObjectId* handles; // handle per table entry
+	int size, count;     // table entries (a power of two, or 0), ids in it
+	int* file_id;        // by slot (gtObjectId_Slot)
+	int slots;
 } WlIds;
 
 void wl_ids_free(WlIds* ids);
+
+// The handle of a file id, or 0 when it has none.
+gtObjectId wl_ids_find(const WlIds* ids, int id);
+
+// Forgets a file id (its object was removed).
+void wl_ids_forget(WlIds* ids, int id);
 
 // Adds a workload object to the world under its file id; prints the problem (naming `where`) and
 // returns false when a keyword, the point or the id is bad.
