@@ -69,11 +69,32 @@ static void lua_setiuservalue_compat(lua_State* L, int index)
 **     called. A method rechecks that its object is open after any argument conversion that
 **     allocates (a number given as a string argument), before it touches library objects.
 */
+/* The binding's own buffers come from the Lua state's allocator, so a host that counts or limits
+** Lua's memory sees them too. It returns NULL on failure (never raises): safe inside a query. */
+typedef struct LAlloc {
+	lua_Alloc fn;
+	void* ud;
+} LAlloc;
+
+static LAlloc state_alloc(lua_State* L)
+{
+	LAlloc a;
+	a.fn = lua_getallocf(L, &a.ud);
+	return a;
+}
+
+static void* block_resize(const LAlloc* a, void* block, size_t old_size, size_t new_size)
+{
+	return a->fn(a->ud, block, old_size, new_size);
+}
+
 typedef struct LMap {
 	gtMap* map;
 	gtNav* nav;         /* the index when there is one, else the oracle (built on first use) */
 	gtNavQuery* query;
 	gtVec2* path;       /* scratch for map:path, gtNav_PathCapacity points (freed by __gc only) */
+	size_t path_bytes;
+	LAlloc alloc;
 	int worlds;       /* open worlds using this map: it is freed only after the last one */
 	int closed;
 	int building;     /* build_index calls running: the map must not be freed (rule 1) */
@@ -83,11 +104,13 @@ typedef struct LWorld {
 	gtWorld* world;
 	LMap* map;
 	/* Scratch reused by every call, so a frame's calls allocate nothing once warm; freed by __gc
-	** only (rule 3). */
+	** only (rule 3). ids, dists and points are `capacity` entries each in one block. */
+	void* scratch;
 	gtObjectId* ids;
 	double* dists;
 	gtVec2* points;
 	int capacity;
+	LAlloc alloc;
 	double* trace;      /* trace = true: six numbers per node */
 	size_t trace_count, trace_capacity;
 	int trace_failed;   /* out of memory while tracing, raised after the query */
@@ -171,18 +194,23 @@ static gtObjectId check_id(lua_State* L, LWorld* w, int i)
 	return id;
 }
 
+#define SCRATCH_ENTRY (sizeof(gtVec2) + sizeof(double) + sizeof(gtObjectId)) /* each 8-aligned */
+
+/* Room for n results or moves, keeping the entries (move_many grows it as it reads). */
 static void reserve(lua_State* L, LWorld* w, int n)
 {
 	if (n <= w->capacity) return;
-	int cap = n < 64 ? 64 : n;
-	gtObjectId* ids = realloc(w->ids, (size_t)cap * sizeof *ids);
-	if (ids) w->ids = ids;
-	double* d = realloc(w->dists, (size_t)cap * sizeof *d);
-	if (d) w->dists = d;
-	gtVec2* p = realloc(w->points, (size_t)cap * sizeof *p);
-	if (p) w->points = p;
-	if (!ids || !d || !p) luaL_error(L, "gridtree: out of memory");
-	w->capacity = cap;
+	size_t old = (size_t)w->capacity, cap = n < 64 ? 64 : (size_t)n;
+	void* block = block_resize(&w->alloc, w->scratch, old * SCRATCH_ENTRY, cap * SCRATCH_ENTRY);
+	if (!block) luaL_error(L, "gridtree: out of memory"); /* the old block stays, with its capacity */
+	gtVec2* points = block;
+	double* dists = (double*)(points + cap);
+	gtObjectId* ids = (gtObjectId*)(dists + cap);
+	/* The sections move up: the last one first, so neither overwrites what is still to move. */
+	memmove(ids, (char*)block + old * (sizeof *points + sizeof *dists), old * sizeof *ids);
+	memmove(dists, (char*)block + old * sizeof *points, old * sizeof *dists);
+	w->scratch = block, w->points = points, w->dists = dists, w->ids = ids;
+	w->capacity = (int)cap;
 }
 
 /* Distinct words a query names but no object has ever had: the library sees them all as -1, so
@@ -262,6 +290,7 @@ static int gridtree_load_map(lua_State* L)
 	LMap* m = lua_newuserdatauv(L, sizeof *m, 0);          /* map (closed state until loaded) */
 	memset(m, 0, sizeof *m);
 	m->closed = 1;
+	m->alloc = state_alloc(L);
 	luaL_setmetatable(L, MAP_TYPE);
 	gtError err;
 	if (gtMap_Load(path, &m->map, &err)) return fail(L, err.message);
@@ -310,6 +339,7 @@ static int gridtree_new_world(lua_State* L)
 	}
 	LWorld* w = lua_newuserdatauv(L, sizeof *w, 1);          /* world */
 	memset(w, 0, sizeof *w);
+	w->alloc = state_alloc(L);
 	luaL_setmetatable(L, WORLD_TYPE);
 	m = check_map(L, 1); /* allocating may have run a finalizer that closed it (rule 4) */
 	gtError err;
@@ -602,7 +632,11 @@ static int map_path(lua_State* L)
 	LMap* m = check_map(L, 1);
 	gtVec2 a = {check_coord(L, 2), check_coord(L, 3)}, b = {check_coord(L, 4), check_coord(L, 5)};
 	int capacity = gtNav_PathCapacity(m->nav);
-	if (!m->path && !(m->path = malloc((size_t)capacity * sizeof *m->path))) return luaL_error(L, "gridtree: out of memory");
+	if (!m->path) {
+		size_t bytes = (size_t)capacity * sizeof *m->path;
+		if (!(m->path = block_resize(&m->alloc, NULL, 0, bytes))) return luaL_error(L, "gridtree: out of memory");
+		m->path_bytes = bytes;
+	}
 	gtVec2* points = m->path;
 	int count;
 	double d;
@@ -677,7 +711,7 @@ static int map_gc(lua_State* L)
 	if (m->building > 0) return 0;
 	m->closed = 1;
 	map_release(m);
-	free(m->path);
+	if (m->path) block_resize(&m->alloc, m->path, m->path_bytes, 0);
 	m->path = NULL;
 	return 0;
 }
@@ -909,7 +943,7 @@ static void trace_node(void* context, gtTraceEvent event, int level, const doubl
 	if (w->trace_failed) return;
 	if (w->trace_count + 6 > w->trace_capacity) {
 		size_t cap = w->trace_capacity ? 2 * w->trace_capacity : 64 * 6;
-		double* grown = realloc(w->trace, cap * sizeof *grown);
+		double* grown = block_resize(&w->alloc, w->trace, w->trace_capacity * sizeof *grown, cap * sizeof *grown);
 		if (!grown) {
 			w->trace_failed = 1;
 			return;
@@ -1091,11 +1125,9 @@ static int world_gc(lua_State* L)
 {
 	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
 	world_close(L);
-	free(w->ids);
-	free(w->dists);
-	free(w->points);
-	free(w->trace);
-	w->ids = NULL, w->dists = NULL, w->points = NULL, w->trace = NULL;
+	if (w->scratch) block_resize(&w->alloc, w->scratch, (size_t)w->capacity * SCRATCH_ENTRY, 0);
+	if (w->trace) block_resize(&w->alloc, w->trace, w->trace_capacity * sizeof *w->trace, 0);
+	w->scratch = NULL, w->ids = NULL, w->dists = NULL, w->points = NULL, w->trace = NULL;
 	w->capacity = 0, w->trace_count = w->trace_capacity = 0;
 	return 0;
 }

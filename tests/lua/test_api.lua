@@ -132,6 +132,12 @@ test("move_many moves everything or nothing", function()
 	assert(world:position(ids[1]) == 3.5) -- unchanged
 	raises("same length", world.move_many, world, ids, {1}, {1, 2})
 	raises("finite numbers", world.move_many, world, ids, {1, 0 / 0}, {1, 1})
+	-- many more entries than the scratch space holds at first: it grows while reading them
+	local many, xs, ys = {}, {}, {}
+	for i = 1, 1000 do many[i], xs[i], ys[i] = world:add(1.5 + i % 5, 17.5, "c"), 1.5 + (i + 1) % 5, 17.5 end
+	assert(world:move_many(many, xs, ys))
+	for i = 1, 1000 do assert(world:position(many[i]) == xs[i], i) end
+	assert(world:validate())
 end)
 
 -- Brute force in Lua: the k best of every object passing the filters.
