@@ -3,8 +3,7 @@
 # tests/fuzz/seeds/TARGET/*) through the fuzz harnesses built without libFuzzer, with gcc and the
 # library of the ordinary sanitizer build (BIN, default bin/debug: ASan + UBSan). One process per
 # input; then the same inputs through the clang fuzz binaries when they are built. Prints
-# "fuzz-replay: N passed, N failed". A crash that tests/fuzz/known_open lists is a note, not a
-# failure, until its fix lands.
+# "fuzz-replay: N passed, N failed"; any crash fails.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${1:-bin/debug}
@@ -38,10 +37,8 @@ for t in map scenario ehl_raw ehl_crc workload; do
 	ehl_crc) build_one $t tests/fuzz/fuzz_ehl.c "$map_define" -DFUZZ_FIX_CRC=1 || continue ;;
 	workload) build_one $t tests/fuzz/fuzz_workload.c || continue ;;
 	esac
-	pattern=$(awk -v t="$t" '$1 == t { sub(/^[^ ]+ /, ""); print; exit }' tests/fuzz/known_open)
 	n=0
 	bad=0
-	known=0
 	for input in tests/fuzz/regressions/"$t"/* tests/fuzz/seeds/"$t"/*; do
 		[ -f "$input" ] || continue
 		n=$((n + 1))
@@ -49,16 +46,11 @@ for t in map scenario ehl_raw ehl_crc workload; do
 		# UBSan checks float-to-integer overflow in the library, which the gcc build does not.
 		if "$OUT/replay_$t" "$input" >"$log" 2>&1 &&
 			{ ! [ -x "build/fuzz/fuzz_$t" ] || "build/fuzz/fuzz_$t" "$input" >"$log" 2>&1; }; then continue; fi
-		if [ -n "$pattern" ] && grep -m 1 -E '^ +#0 |runtime error' "$log" | grep -qE "$pattern"; then
-			known=$((known + 1))
-			continue
-		fi
 		echo "FAIL replay_$t $input:"
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)|^ +#[0-9] ' "$log" | head -n 12
 		bad=$((bad + 1))
 	done
-	[ "$known" -gt 0 ] && echo "note: replay_$t: $known input(s) still crash as tests/fuzz/known_open expects (fix in progress)"
-	echo "replay_$t: $((n - bad - known)) inputs replayed cleanly, $bad crashed"
+	echo "replay_$t: $((n - bad)) inputs replayed cleanly, $bad crashed"
 	# One test per target: it passes when none of its inputs crashes.
 	if [ "$bad" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
