@@ -239,6 +239,14 @@ static bool replay_euclid(gtWorld* world, const WlIds* ids, Replay* r, WlReplayS
 	return true;
 }
 
+// The workload's timed queries, and only they, go through this function: callgrind counts their
+// instructions with --toggle-collect=wl_path_query (bench/instructions.sh).
+static __attribute__((noinline)) gtStatus wl_path_query(gtWorld* world, const gtQuery* q, gtDistance distance, Replay* r,
+                                                        int* count, gtQueryStats* stats, gtError* err)
+{
+	return gtWorld_Nearest(world, q, distance, r->found, r->dist, r->most_k, count, stats, err);
+}
+
 bool wl_replay(gtWorld* world, gtDistance distance, const char* dir, long check, WlReplayStats* stats)
 {
 	memset(stats, 0, sizeof *stats);
@@ -283,7 +291,7 @@ bool wl_replay(gtWorld* world, gtDistance distance, const char* dir, long check,
 			int count;
 			gtQueryStats one;
 			double q_start = gtNowSeconds();
-			gtStatus st = gtWorld_Nearest(world, &q, distance, r.found, r.dist, r.most_k, &count, &one, &err);
+			gtStatus st = wl_path_query(world, &q, distance, &r, &count, &one, &err);
 			query_seconds += gtNowSeconds() - q_start;
 			if (st && st != GT_ERR_INVALID_POINT) {
 				fprintf(stderr, "gridtree bench-knn: query %d: %s\n", qi + 1, err.message);

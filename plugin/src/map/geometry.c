@@ -82,23 +82,43 @@ static int sign_of(double v)
 	return (v > 0) - (v < 0);
 }
 
-// Exact sign of (p - a) x (b - a).
+// The sign of the sum of n doubles, exactly.
+static int sum_sign(const double* terms, int n) // n <= 12
+{
+	double e[12];
+	int m = 0;
+	for (int i = 0; i < n; i++) m = grow_expansion(e, m, terms[i]);
+	for (int i = m - 1; i >= 0; i--)
+		if (e[i] != 0) return sign_of(e[i]);
+	return 0;
+}
+
+// Exact sign of (p - a) x (b - a). Usually the four coordinate differences are exact (points
+// with few significant bits, as on a grid with binary fractions: the near-ties the walks meet):
+// then the two products and their rounding errors (fma) are four terms. Otherwise the six
+// products of the expanded determinant, twelve terms.
 static int cross_sign_exact(gtVec2 a, gtVec2 b, double px, double py)
 {
+	double A, B, C, D, ea, eb, ec, ed;
+	two_sum(px, -a.x, &A, &ea);
+	two_sum(b.y, -a.y, &B, &eb);
+	two_sum(py, -a.y, &C, &ec);
+	two_sum(b.x, -a.x, &D, &ed);
+	if (ea == 0 && eb == 0 && ec == 0 && ed == 0) {
+		double p1 = A * B, p2 = C * D;
+		const double terms[4] = {fma(A, B, -p1), -fma(C, D, -p2), p1, -p2};
+		return sum_sign(terms, 4);
+	}
 	const double factors[6][3] = {
 	    {px, b.y, 1}, {px, a.y, -1}, {a.x, b.y, -1}, {py, b.x, -1}, {py, a.x, 1}, {a.y, b.x, 1},
 	};
-	double e[12];
-	int n = 0;
+	double terms[12];
 	for (int i = 0; i < 6; i++) {
 		double prod = factors[i][0] * factors[i][1];
-		double low = fma(factors[i][0], factors[i][1], -prod);
-		n = grow_expansion(e, n, factors[i][2] * low);
-		n = grow_expansion(e, n, factors[i][2] * prod);
+		terms[2 * i] = factors[i][2] * fma(factors[i][0], factors[i][1], -prod);
+		terms[2 * i + 1] = factors[i][2] * prod;
 	}
-	for (int i = n - 1; i >= 0; i--)
-		if (e[i] != 0) return sign_of(e[i]);
-	return 0;
+	return sum_sign(terms, 12);
 }
 
 typedef struct Segment {
@@ -189,6 +209,63 @@ static bool integral_walk_visible(const gtMap* m, int ax, int ay, int bx, int by
 	}
 }
 
+// Any endpoints (the segment is not on a grid line): the cell walk of Amanatides and Woo. The
+// parameters at which the segment crosses the next column line and the next row line are compared
+// in floating point, where they are more than 1e-12 apart (their rounding error is below 1e-15:
+// each is one subtraction, one addition and one product); near-ties, passing through a grid point
+// included, go to the exact predicate.
+static bool general_walk_visible(const gtMap* m, gtVec2 a, gtVec2 b, int sx, int sy)
+{
+	Segment s = {a, b, {b.x - a.x, b.y - a.y}, false};
+	// Start in the cell the segment enters immediately after leaving a.
+	int cx = floor_nonnegative(a.x), cy = floor_nonnegative(a.y);
+	if (sx < 0 && a.x == cx) cx--;
+	if (sy < 0 && a.y == cy) cy--;
+	// Column lines crossed strictly before b: X = first_x, first_x + sx, ...; rows alike.
+	int first_x = sx > 0 ? cx + 1 : cx, first_y = sy > 0 ? cy + 1 : cy;
+	int64_t lines_x = sx > 0 ? (int64_t)ceil(b.x) - 1 - cx : sx < 0 ? cx - (int64_t)floor(b.x) : 0;
+	int64_t lines_y = sy > 0 ? (int64_t)ceil(b.y) - 1 - cy : sy < 0 ? cy - (int64_t)floor(b.y) : 0;
+	double offset_x = first_x - a.x, offset_y = first_y - a.y;
+	double inverse_x = sx ? 1.0 / s.d.x : 0, inverse_y = sy ? 1.0 / s.d.y : 0;
+	const unsigned char* cell = m->blocked + (int64_t)(cy + 1) * m->stride + (cx + 1);
+	const int64_t step_y = sy * (int64_t)m->stride;
+	int64_t nx = 0, ny = 0;
+	for (;;) {
+		if (*cell) return false;
+		bool cross_x = nx < lines_x, cross_y = ny < lines_y;
+		if (cross_x && cross_y) {
+			double tx = (offset_x + (double)(nx * sx)) * inverse_x, ty = (offset_y + (double)(ny * sy)) * inverse_y;
+			// Negative: the column line comes first; zero: the segment passes through grid point (X, Y).
+			int order = tx < ty - 1e-12 ? -1 : tx > ty + 1e-12 ? 1 : 0;
+			if (order == 0) {
+				double X = first_x + (double)(nx * sx), Y = first_y + (double)(ny * sy);
+				order = cross_sign(&s, X, Y) * sx * sy;
+				if (order == 0) {
+					if (gt_is_pinch_mask(gt_corner_mask(m, (int)X, (int)Y))) return false;
+					cell += sx + step_y; // the two side cells are only touched at (X, Y): a grazed corner is fine
+					nx++, ny++;
+					continue;
+				}
+			}
+			if (order < 0) {
+				cell += sx;
+				nx++;
+			} else {
+				cell += step_y;
+				ny++;
+			}
+		} else if (cross_x) {
+			cell += sx;
+			nx++;
+		} else if (cross_y) {
+			cell += step_y;
+			ny++;
+		} else {
+			return true;
+		}
+	}
+}
+
 bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b)
 {
 	if (a.x == b.x) return a.y == b.y || grid_line_visible(m, true, a.x, a.y, b.y);
@@ -207,37 +284,7 @@ bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 
 	bool integral = is_integer(a.x) && is_integer(a.y) && is_integer(b.x) && is_integer(b.y);
 	if (integral) return integral_walk_visible(m, (int)a.x, (int)a.y, (int)b.x, (int)b.y);
-	Segment s = {a, b, {b.x - a.x, b.y - a.y}, false};
-	// Start in the cell the segment enters immediately after leaving a.
-	int cx = floor_nonnegative(a.x), cy = floor_nonnegative(a.y);
-	if (sx < 0 && a.x == cx) cx--;
-	if (sy < 0 && a.y == cy) cy--;
-	for (;;) {
-		if (gt_blocked(m, cx, cy)) return false;
-		double X = sx > 0 ? cx + 1 : cx;
-		double Y = sy > 0 ? cy + 1 : cy;
-		bool cross_x = sx > 0 ? X < b.x : sx < 0 && X > b.x;
-		bool cross_y = sy > 0 ? Y < b.y : sy < 0 && Y > b.y;
-		if (cross_x && cross_y) {
-			// Negative: the column line comes first; zero: the segment passes through grid point (X, Y).
-			int order = cross_sign(&s, X, Y) * sx * sy;
-			if (order == 0) {
-				if (gt_is_pinch_mask(gt_corner_mask(m, (int)X, (int)Y))) return false;
-				cx += sx;
-				cy += sy; // the two side cells are only touched at (X, Y): a grazed corner is fine
-			} else if (order < 0) {
-				cx += sx;
-			} else {
-				cy += sy;
-			}
-		} else if (cross_x) {
-			cx += sx;
-		} else if (cross_y) {
-			cy += sy;
-		} else {
-			return true;
-		}
-	}
+	return general_walk_visible(m, a, b, sx, sy);
 }
 
 bool gtMap_Visible(const gtMap* map, gtVec2 a, gtVec2 b)

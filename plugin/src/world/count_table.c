@@ -67,9 +67,9 @@ static bool grow(gtCountTable* t)
 	return true;
 }
 
-bool gt_counts_add(gtCountTable* t, uint32_t node, int32_t keyword, int32_t delta)
+int32_t gt_counts_add(gtCountTable* t, uint32_t node, int32_t keyword, int32_t delta)
 {
-	if ((t->size + 1) * 2 > t->capacity && !grow(t)) return false;
+	if ((t->size + 1) * 2 > t->capacity && !grow(t)) return -1;
 	uint64_t key = key_of(node, keyword);
 	size_t mask = t->capacity - 1, i = slot_of(key, t->capacity);
 	while (t->keys[i] && t->keys[i] != key) i = (i + 1) & mask;
@@ -77,10 +77,10 @@ bool gt_counts_add(gtCountTable* t, uint32_t node, int32_t keyword, int32_t delt
 		t->keys[i] = key;
 		t->counts[i] = delta;
 		t->size++;
-		return true;
+		return delta;
 	}
 	t->counts[i] += delta;
-	if (t->counts[i] != 0) return true;
+	if (t->counts[i] != 0) return t->counts[i];
 	// Remove, then shift later members of the probe run back so no lookup stops early.
 	t->keys[i] = 0;
 	t->size--;
@@ -93,7 +93,7 @@ bool gt_counts_add(gtCountTable* t, uint32_t node, int32_t keyword, int32_t delt
 		t->keys[j] = 0;
 		i = j;
 	}
-	return true;
+	return 0;
 }
 
 bool gt_counts_reserve(gtCountTable* t, size_t extra)

@@ -19,7 +19,8 @@ void gt_counts_free(gtCountTable* t);
 int32_t gt_counts_get(const gtCountTable* t, uint32_t node, int32_t keyword);
 // Makes room for `extra` more keys, so that the next adds cannot fail.
 bool gt_counts_reserve(gtCountTable* t, size_t extra);
-// Adds delta (+1 or -1); a count that reaches zero is removed. False only when out of memory.
-bool gt_counts_add(gtCountTable* t, uint32_t node, int32_t keyword, int32_t delta);
+// Adds delta (+1 or -1) and returns the new count; a count that reaches zero is removed. -1 only
+// when out of memory.
+int32_t gt_counts_add(gtCountTable* t, uint32_t node, int32_t keyword, int32_t delta);
 
 #endif

@@ -123,9 +123,10 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	}
 	int64_t leaves = INT64_C(1) << (2 * w->height);
 	w->object_counts = gt_calloc((size_t)w->node_count, sizeof *w->object_counts);
+	w->node_words = gt_calloc((size_t)w->node_count, sizeof *w->node_words);
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
 	w->free_head = -1;
-	if (!w->object_counts || !w->leaf_head || !gt_counts_init(&w->keyword_counts, 4096)) {
+	if (!w->object_counts || !w->node_words || !w->leaf_head || !gt_counts_init(&w->keyword_counts, 4096)) {
 		long long nodes = (long long)w->node_count; // read before the world is freed
 		gtWorld_Destroy(w);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
@@ -150,6 +151,8 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->prev);
 	gt_free(w->generation);
 	gt_free(w->object_counts);
+	gt_free(w->node_words);
+	gt_free(w->object_words);
 	gt_free(w->leaf_head);
 	gt_free(w->frontier.items);
 	gt_free(w->results);
@@ -218,12 +221,13 @@ static bool grow_slots(gtWorld* w)
 		w->field = p; \
 	} while (0)
 	GROW(x); GROW(y); GROW(leaf); GROW(next); GROW(prev); GROW(generation); GROW(keywords);
-	GROW(keyword_count); GROW(keyword_capacity);
+	GROW(keyword_count); GROW(keyword_capacity); GROW(object_words);
 #undef GROW
 	for (int32_t s = cap - 1; s >= w->capacity; s--) {
 		w->generation[s] = w->tag; // generation 0: free
 		w->keywords[s] = NULL;
 		w->keyword_count[s] = w->keyword_capacity[s] = 0;
+		w->object_words[s] = 0;
 		w->next[s] = w->free_head; // free list runs through `next`
 		w->free_head = s;
 	}
@@ -284,10 +288,35 @@ static void unlink_slot(gtWorld* w, int32_t slot)
 	if (w->next[slot] >= 0) w->prev[w->next[slot]] = w->prev[slot];
 }
 
-// Adds delta to the counts of `node` for each keyword (room was reserved beforehand).
+// Adds delta to one keyword's count at `node` (room was reserved beforehand).
+static void count_word(gtWorld* w, int64_t node, int32_t keyword, int32_t delta)
+{
+	gt_counts_add(&w->keyword_counts, (uint32_t)node, keyword, delta);
+}
+
+// Recomputes the keyword signatures of a leaf (from its objects) and of its ancestors (the OR of
+// their children), stopping where nothing changed: call after the leaf's objects or their
+// keywords changed.
+static void refresh_words(gtWorld* w, int32_t leaf)
+{
+	uint64_t bits = 0;
+	for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s]) bits |= w->object_words[s];
+	int64_t node = gt_level_offset(w->height) + leaf;
+	for (int level = w->height;; level--) {
+		if (w->node_words[node] == bits) return; // then nothing above changes either
+		w->node_words[node] = bits;
+		if (level == 0) return;
+		node = gt_parent(level, node);
+		int64_t local = node - gt_level_offset(level - 1), side = INT64_C(1) << (level - 1);
+		int64_t cx = 2 * (local % side), cy = 2 * (local / side);
+		bits = w->node_words[gt_node(level, cx, cy)] | w->node_words[gt_node(level, cx + 1, cy)] |
+		       w->node_words[gt_node(level, cx, cy + 1)] | w->node_words[gt_node(level, cx + 1, cy + 1)];
+	}
+}
+
 static void count_node(gtWorld* w, int64_t node, const int32_t* keywords, int count, int32_t delta)
 {
-	for (int i = 0; i < count; i++) gt_counts_add(&w->keyword_counts, (uint32_t)node, keywords[i], delta);
+	for (int i = 0; i < count; i++) count_word(w, node, keywords[i], delta);
 	w->object_counts[node] += delta;
 }
 
@@ -320,12 +349,14 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	if (!reserve_counts(w, count)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
 	w->free_head = w->next[slot];
 	w->keyword_count[slot] = sorted_distinct(keywords, count, w->keywords[slot]);
+	w->object_words[slot] = gt_words_mask(w->keywords[slot], w->keyword_count[slot]);
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
 	w->generation[slot]++; // odd: live
 	int32_t leaf = leaf_of_point(w, p.x, p.y);
 	link(w, slot, leaf);
 	count_path(w, leaf, w->keywords[slot], w->keyword_count[slot], +1);
+	refresh_words(w, leaf);
 	w->live++;
 	*out = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
 	return GT_OK;
@@ -338,6 +369,7 @@ gtStatus gtWorld_Remove(gtWorld* w, gtObjectId id, gtError* err)
 	int32_t slot = (int32_t)slot_of(id);
 	unlink_slot(w, slot);
 	count_path(w, w->leaf[slot], w->keywords[slot], w->keyword_count[slot], -1);
+	refresh_words(w, w->leaf[slot]);
 	w->live--;
 	if ((w->generation[slot] & GENERATION_MASK) == GENERATION_MASK) {
 		// The slot's last generation: retire it (never reused) rather than let the generation wrap
@@ -346,6 +378,7 @@ gtStatus gtWorld_Remove(gtWorld* w, gtObjectId id, gtError* err)
 		gt_free(w->keywords[slot]);
 		w->keywords[slot] = NULL;
 		w->keyword_count[slot] = w->keyword_capacity[slot] = 0;
+		w->object_words[slot] = 0;
 		return GT_OK;
 	}
 	w->generation[slot]++; // even: free, and every id naming the old generation is stale
@@ -371,6 +404,8 @@ static void move_slot(gtWorld* w, int32_t slot, gtVec2 p)
 		a = gt_parent(level, a);
 		b = gt_parent(level, b);
 	}
+	refresh_words(w, from);
+	refresh_words(w, to);
 }
 
 gtStatus gtWorld_Move(gtWorld* w, gtObjectId id, gtVec2 p, gtError* err)
@@ -429,14 +464,16 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	for (int level = w->height; level >= 0; level--) {
 		for (int i = 0; i < old_count; i++)
 			if (!bsearch(&w->words_old[i], w->words_new, (size_t)n, sizeof *w->words_new, gt_compare_int32))
-				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_old[i], -1);
+				count_word(w, node, w->words_old[i], -1);
 		for (int i = 0; i < n; i++)
 			if (!bsearch(&w->words_new[i], w->words_old, (size_t)old_count, sizeof *w->words_old, gt_compare_int32))
-				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_new[i], +1);
+				count_word(w, node, w->words_new[i], +1);
 		if (level > 0) node = gt_parent(level, node);
 	}
 	if (n > 0) memcpy(w->keywords[slot], w->words_new, (size_t)n * sizeof *w->words_new);
 	w->keyword_count[slot] = n;
+	w->object_words[slot] = gt_words_mask(w->words_new, n);
+	refresh_words(w, w->leaf[slot]);
 	return GT_OK;
 }
 

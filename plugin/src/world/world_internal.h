@@ -16,6 +16,7 @@ struct gtWorld {
 	double width, height_units; // the map extent
 	gtVocabulary vocabulary;
 	gtCountTable keyword_counts; // (node, keyword) -> objects below the node with that keyword
+	uint64_t* node_words;        // per node: the keyword bits of every object below (gt_word_bit)
 	int32_t* object_counts;      // per node
 	int32_t* leaf_head;          // per leaf: first object slot, -1 when empty
 	// Objects: struct of arrays indexed by slot.
@@ -26,6 +27,7 @@ struct gtWorld {
 	uint32_t tag;                // this world's tag, already shifted into place in `generation`
 	bool owns_tag;               // false when every tag was taken and this world shares one
 	int32_t** keywords;          // sorted, distinct
+	uint64_t* object_words;      // per slot: its keywords' bits
 	int32_t *keyword_count, *keyword_capacity;
 	// Query scratch, grown when needed and reused.
 	gtHeap frontier;
@@ -63,6 +65,21 @@ static inline int64_t gt_parent(int level, int64_t node)
 {
 	int64_t local = node - gt_level_offset(level), side = INT64_C(1) << level;
 	return gt_node(level - 1, (local % side) / 2, (local / side) / 2);
+}
+
+// A 64-bit signature of keyword sets: keyword k sets bit k mod 64. Every object and node keeps the
+// signature of its words (a node's is the OR of its children's, kept exact on every update), so a
+// query word whose bit is clear is absent without a count-table lookup or a search of the object's
+// list; a set bit is confirmed by the exact test.
+static inline uint64_t gt_word_bit(int32_t keyword)
+{
+	return keyword >= 0 ? UINT64_C(1) << (keyword & 63) : 0;
+}
+static inline uint64_t gt_words_mask(const int32_t* keywords, int count)
+{
+	uint64_t mask = 0;
+	for (int i = 0; i < count; i++) mask |= gt_word_bit(keywords[i]);
+	return mask;
 }
 
 bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword);

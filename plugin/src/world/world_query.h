@@ -14,7 +14,7 @@ typedef struct Filter {
 	const gtQuery* q;
 	Mode mode;
 	int query_words; // distinct words of Q, unknown ones included (for the score)
-	int32_t* words; // distinct known words of Q
+	int32_t* words; // distinct known words of Q, sorted
 	int word_count;
 	int min_match;  // among `words`
 	bool impossible; // e.g. an all-of query with an unknown word
@@ -43,45 +43,53 @@ gtStatus gt_query_sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* fou
 
 // -1 when nothing below the node can pass, else how many words of Q occur below it (an upper
 // bound on any object's matches there).
-static inline int node_matches(const gtWorld* w, const Filter* f, int64_t node, const double rect[4])
+// Inlined into both traversals whatever its size: it runs for every child of every node they pop.
+static inline __attribute__((always_inline)) int node_matches(const gtWorld* w, const Filter* f, int64_t node, const double rect[4])
 {
 	if (w->object_counts[node] == 0) return -1;
 	const gtQuery* q = f->q;
 	if (q->use_region &&
 	    (rect[2] < q->region[0] || rect[0] > q->region[2] || rect[3] < q->region[1] || rect[1] > q->region[3]))
 		return -1;
+	uint64_t bits = w->node_words[node];
 	int have = 0;
 	if (f->min_match > 0 || f->mode == MODE_TOP) {
 		int enough = f->mode == MODE_TOP ? f->word_count : f->min_match; // the score wants them all
-		for (int i = 0; i < f->word_count && have < enough; i++)
+		for (int i = 0; i < f->word_count && have < enough; i++) {
+			if (!(bits & gt_word_bit(f->words[i]))) { // absent: stop once min_match is out of reach
+				if (have + f->word_count - i - 1 < f->min_match) return -1;
+				continue;
+			}
 			have += gt_counts_get(&w->keyword_counts, (uint32_t)node, f->words[i]) > 0;
+		}
 		if (have < f->min_match) return -1;
 	}
 	if (q->any_count > 0) {
 		bool some = false;
 		for (int i = 0; i < q->any_count && !some; i++)
-			some = q->any[i] >= 0 && gt_counts_get(&w->keyword_counts, (uint32_t)node, q->any[i]) > 0;
+			some = (bits & gt_word_bit(q->any[i])) && gt_counts_get(&w->keyword_counts, (uint32_t)node, q->any[i]) > 0;
 		if (!some) return -1;
 	}
 	return have;
 }
 // -1 when the object fails the filters, else how many words of Q it has.
-static inline int object_matches(const gtWorld* w, const Filter* f, int32_t slot)
+static inline __attribute__((always_inline)) int object_matches(const gtWorld* w, const Filter* f, int32_t slot)
 {
 	const gtQuery* q = f->q;
 	if (q->use_region && (w->x[slot] < q->region[0] || w->x[slot] > q->region[2] || w->y[slot] < q->region[1] ||
 	                      w->y[slot] > q->region[3]))
 		return -1;
+	uint64_t bits = w->object_words[slot];
 	int have = 0;
-	for (int i = 0; i < f->word_count; i++) have += gt_object_has(w, slot, f->words[i]);
+	for (int i = 0; i < f->word_count; i++) have += (bits & gt_word_bit(f->words[i])) && gt_object_has(w, slot, f->words[i]);
 	if (have < f->min_match) return -1;
 	if (q->any_count > 0) {
 		bool some = false;
-		for (int i = 0; i < q->any_count && !some; i++) some = gt_object_has(w, slot, q->any[i]);
+		for (int i = 0; i < q->any_count && !some; i++) some = (bits & gt_word_bit(q->any[i])) && gt_object_has(w, slot, q->any[i]);
 		if (!some) return -1;
 	}
 	for (int i = 0; i < q->none_count; i++)
-		if (gt_object_has(w, slot, q->none[i])) return -1;
+		if ((bits & gt_word_bit(q->none[i])) && gt_object_has(w, slot, q->none[i])) return -1;
 	return have;
 }
 // Score offset of a candidate with `matches` words of Q (0 unless scoring).

@@ -25,11 +25,13 @@ gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 			             leaf_of_point(w, w->x[s], w->y[s]));
 		for (int i = 1; i < w->keyword_count[s] && !st; i++)
 			if (w->keywords[s][i] <= w->keywords[s][i - 1]) st = gt_fail(err, GT_ERR_FORMAT, "slot %d keywords unsorted", s);
+		if (!st && w->object_words[s] != gt_words_mask(w->keywords[s], w->keyword_count[s]))
+			st = gt_fail(err, GT_ERR_FORMAT, "slot %d keyword bits do not match its keywords", s);
 		int64_t node = gt_level_offset(w->height) + w->leaf[s];
 		for (int level = w->height; level >= 0 && !st; level--) {
 			objects[node]++;
 			for (int i = 0; i < w->keyword_count[s]; i++)
-				if (!gt_counts_add(&expect, (uint32_t)node, w->keywords[s][i], +1)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+				if (gt_counts_add(&expect, (uint32_t)node, w->keywords[s][i], +1) < 0) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			if (level > 0) node = gt_parent(level, node);
 		}
 	}
@@ -39,6 +41,16 @@ gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 			st = gt_fail(err, GT_ERR_FORMAT, "node %lld holds %d objects, counter says %d", (long long)n, objects[n], w->object_counts[n]);
 	if (!st && expect.size != w->keyword_counts.size)
 		st = gt_fail(err, GT_ERR_FORMAT, "%zu (node, keyword) counts expected, %zu kept", expect.size, w->keyword_counts.size);
+	// Node signatures: exactly the bits of the keywords with a non-zero count below.
+	uint64_t* bits = gt_calloc((size_t)w->node_count, sizeof *bits);
+	if (!bits && !st) st = gt_fail(err, GT_ERR_NOMEM, "out of memory validating");
+	for (size_t i = 0; i < expect.capacity && !st; i++)
+		if (expect.keys[i]) bits[(expect.keys[i] - 1) >> 32] |= gt_word_bit((int32_t)((expect.keys[i] - 1) & 0xffffffffu));
+	for (int64_t n = 0; n < w->node_count && !st; n++)
+		if (bits[n] != w->node_words[n])
+			st = gt_fail(err, GT_ERR_FORMAT, "node %lld keyword bits %#llx, expected %#llx", (long long)n,
+			             (unsigned long long)w->node_words[n], (unsigned long long)bits[n]);
+	gt_free(bits);
 	for (size_t i = 0; i < expect.capacity && !st; i++) {
 		if (!expect.keys[i]) continue;
 		uint64_t key = expect.keys[i] - 1;
