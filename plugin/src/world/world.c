@@ -86,6 +86,15 @@ static int64_t leaf_index(double v, double step, double inverse, int height)
 	return i;
 }
 
+// Whether a checked point belongs to `leaf` (the rule of leaf_index, without searching).
+static bool in_leaf(const gtWorld* w, int32_t leaf, gtVec2 p)
+{
+	int64_t last = (INT64_C(1) << w->height) - 1, ix = leaf & last, iy = leaf >> w->height;
+	double step_x = w->step_x[w->height], step_y = w->step_y[w->height];
+	return p.x >= (double)ix * step_x && (ix == last || p.x < (double)(ix + 1) * step_x) && p.y >= (double)iy * step_y &&
+	       (iy == last || p.y < (double)(iy + 1) * step_y);
+}
+
 int32_t leaf_of_point(const gtWorld* w, double x, double y)
 {
 	int64_t side = INT64_C(1) << w->height;
@@ -392,8 +401,10 @@ static void move_slot(gtWorld* w, int32_t slot, gtVec2 p)
 {
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
-	int32_t from = w->leaf[slot], to = leaf_of_point(w, p.x, p.y);
-	if (from == to) return; // the O(1) case
+	int32_t from = w->leaf[slot];
+	if (in_leaf(w, from, p)) return; // the O(1) case, most moves
+	int32_t to = leaf_of_point(w, p.x, p.y);
+	if (from == to) return;
 	unlink_slot(w, slot);
 	link(w, slot, to);
 	// Walk both paths up in lock-step until they meet: nothing changes at the common ancestor.
