@@ -178,6 +178,52 @@ static void test_walk_matches_brute_force(void** state)
 // Segments passing within 2^-78 of a grid point without touching it, built from Fibonacci pairs
 // (Cassini: F(n+1)F(n-1) - F(n)^2 = (-1)^n), so the crossing test's determinant is +-k * 2^-80:
 // far below double rounding. Plus segments exactly through the point. Exercises the exact fallback.
+// Open maps, where segments are long and cross many grid lines: the same answers as the brute
+// force, both directions, with endpoints on grid points and binary fractions so that segments
+// often pass exactly through grid points.
+static void test_open_maps_match_brute_force(void** state)
+{
+	(void)state;
+	TestRng rng = {99};
+	int checked = 0, visible = 0;
+	for (int round = 0; round < 9; round++) {
+		gtMap* m = test_random_map(&rng, 40 + 3 * round, 40 + round, round % 3);
+		for (int i = 0; i < 1500; i++) {
+			gtVec2 a = test_random_point(m, &rng), b = test_random_point(m, &rng);
+			bool expect = test_brute_visible(m, a, b);
+			if (gtMap_Visible(m, a, b) != expect || gtMap_Visible(m, b, a) != expect)
+				fail_msg("round %d: (%.17g, %.17g)-(%.17g, %.17g): brute says %d", round, a.x, a.y, b.x, b.y, expect);
+			checked++;
+			visible += expect;
+		}
+		gtMap_Destroy(m);
+	}
+	assert_true(visible > checked / 10 && visible < checked * 19 / 20);
+	// Long segments along lattice lines, exactly or within 2^-40 or 3 * 2^-40 of them: they pass through
+	// or next to many grid points.
+	int near = 0;
+	for (int round = 0; round < 6; round++) {
+		gtMap* m = test_random_map(&rng, 48, 48, round % 3);
+		for (int i = 0; i < 3000; i++) {
+			int p = 1 + test_rng_int(&rng, 4), q = test_rng_int(&rng, 5), g[2] = {4 + test_rng_int(&rng, 40), 4 + test_rng_int(&rng, 40)};
+			if (test_rng_int(&rng, 2)) p = -p;
+			if (test_rng_int(&rng, 2)) q = -q;
+			if (test_rng_int(&rng, 2)) { int t = p; p = q; q = t; }
+			double along = test_rng_int(&rng, 2) ? 0.5 : 0, before = test_rng_int(&rng, 6) + along, after = 1 + test_rng_int(&rng, 8) + along;
+			const double nudges[5] = {0, ldexp(1, -40), -ldexp(1, -40), ldexp(3, -40), -ldexp(3, -40)}; // the twin's grid
+			double nudge = nudges[test_rng_int(&rng, 5)];
+			gtVec2 a = {g[0] - before * p + nudge, g[1] - before * q}, b = {g[0] + after * p + nudge, g[1] + after * q};
+			if (gtMap_CheckPoint(m, a) != GT_POINT_VALID || gtMap_CheckPoint(m, b) != GT_POINT_VALID) continue;
+			bool expect = test_brute_visible(m, a, b);
+			if (gtMap_Visible(m, a, b) != expect || gtMap_Visible(m, b, a) != expect)
+				fail_msg("(%.17g, %.17g)-(%.17g, %.17g): brute says %d", a.x, a.y, b.x, b.y, expect);
+			near++;
+		}
+		gtMap_Destroy(m);
+	}
+	assert_true(near > 10000);
+}
+
 static void test_near_degenerate_segments(void** state)
 {
 	(void)state;
@@ -222,4 +268,5 @@ static void test_near_degenerate_segments(void** state)
 }
 
 TEST_MAIN("geometry", test_example_corners, test_example_visibility, test_pinch_points, test_point_checks,
+          test_open_maps_match_brute_force,
           test_walk_matches_brute_force, test_near_degenerate_segments)
