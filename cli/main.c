@@ -23,16 +23,17 @@ static void usage(FILE* out)
 	        "  workload MAP --keywords FILE --seed S -o DIR [--density 0.01] [--mobility 0.7] [--timestamps 50]\n"
 	        "           [--queries 100] [--k 3] [--query-keywords 2] [--clusters x] [--churn p] [--ehl FILE]\n"
 	        "                                   write a moving-object workload (objects, updates, queries)\n"
-	        "  bench-knn MAP --ehl FILE --workload DIR [--leaf m] [--check N]\n"
+	        "  bench-knn MAP --ehl FILE [--method M] --workload DIR [--leaf m] [--check N]\n"
 	        "                                   replay a workload on the Grid Tree; print timings and counts\n"
-	        "  knn MAP [--ehl FILE] --objects OBJ --queries Q [--leaf m]\n"
+	        "  knn MAP [--ehl FILE] [--method M] --objects OBJ --queries Q [--leaf m]\n"
 	        "                                   OBJ lines 'id x y kw ...', Q lines 'x y k kw ...';\n"
 	        "                                   print 'id:dist ...' per query (oracle without --ehl)\n"
 	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
 	        "                                   write a generated MovingAI map\n"
 	        "  version                          print the version\n"
 	        "\n"
-	        "dist, path and scen use the brute-force oracle unless --ehl FILE (or --method ehl) is given.\n"
+	        "dist, path, scen, knn and bench-knn take --method auto|ehl|oracle|euclid: auto (the default) is the\n"
+	        "index given with --ehl FILE, else the brute-force oracle.\n"
 	        "--threads N sets the worker threads for building (default: all cores).\n");
 }
 

@@ -27,6 +27,15 @@ fails_with() {
 	[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -q -F -- "$text" "$tmp/ferr" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/ferr"
 }
 
+# A failure as the CLI reports it (README: 1 for a failure, 2 for a usage error): exit code 1 and
+# the message on stderr.
+failure() {
+	local text=$1
+	shift
+	"$@" >"$tmp/fout" 2>"$tmp/ferr"
+	[ $? -eq 1 ] && grep -q -F -- "$text" "$tmp/ferr" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/ferr"
+}
+
 # A usage error: exit code 2 and the message.
 usage_error() {
 	local text=$1

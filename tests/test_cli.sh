@@ -23,6 +23,17 @@ check "info free cells" info_has "free_cells 20"
 check "info convex vertices" info_has "convex_vertices 4"
 check "info pinch points" info_has "pinch_points 0"
 check "info vg edges" info_has "vg_edges 4"
+# README: info prints exactly these keys in this order; the fingerprint is 64 bits in hex.
+info_keys() {
+	"$GT" info "$tmp/block.map" >"$tmp/info" &&
+		[ "$(awk '{ print $1 }' "$tmp/info" | paste -sd ' ')" = "width height free_cells convex_vertices pinch_points vg_edges vg_build_seconds fingerprint" ] &&
+		grep -q -x -E 'vg_build_seconds [0-9]+\.[0-9]+' "$tmp/info" && grep -q -x -E 'fingerprint [0-9a-f]{16}' "$tmp/info"
+}
+check "info keys in order" info_keys
+info_threads() { [ "$("$GT" info "$tmp/block.map" --threads 1 | grep -v seconds)" = "$("$GT" info "$tmp/block.map" | grep -v seconds)" ]; }
+check "info --threads 1 agrees with all cores" info_threads
+check "--threads above GT_MAX_THREADS is a usage error" usage_error "--threads must be an integer from 0 to 256" "$GT" info "$tmp/block.map" --threads 257
+check "no command is a usage error" usage_error "usage: gridtree COMMAND" "$GT"
 
 dist_is() { # input line, expected output line
 	[ "$(printf '%s\n' "$1" | "$GT" dist "$tmp/block.map")" = "$2" ]
@@ -51,39 +62,50 @@ MAP
 unreachable() { [ "$(echo '0 0 3 2' | "$GT" dist "$tmp/split.map")" = inf ] && [ "$(echo '0 0 3 2' | "$GT" path "$tmp/split.map")" = unreachable ]; }
 check "unreachable" unreachable
 
-check "malformed query line" fails_with "stdin:2: expected four numbers" bash -c "printf '0 0 1 1\n0 0 1\n' | '$GT' dist '$tmp/block.map'"
-check "trailing garbage" fails_with "stdin:1:" bash -c "echo '0 0 1 1 x' | '$GT' path '$tmp/block.map'"
-check "unknown method" fails_with "unknown --method 'astar'" "$GT" dist "$tmp/block.map" --method astar
+check "malformed query line" failure "stdin:2: expected four numbers" bash -c "printf '0 0 1 1\n0 0 1\n' | '$GT' dist '$tmp/block.map'"
+check "trailing garbage" failure "stdin:1:" bash -c "echo '0 0 1 1 x' | '$GT' path '$tmp/block.map'"
+check "unknown method" usage_error "unknown --method 'astar'" "$GT" dist "$tmp/block.map" --method astar
 check "unknown method is a usage error" usage_error "unknown --method 'bogus'" "$GT" dist "$tmp/block.map" --method bogus
 check "knn leaf 0 is a usage error" usage_error "--leaf" "$GT" knn "$tmp/block.map" --leaf 0 --objects "$tmp/none" --queries "$tmp/none"
-check "ehl method needs a file" fails_with "--method ehl needs --ehl FILE" "$GT" dist "$tmp/block.map" --method ehl
-check "unknown option" fails_with "unknown option '--bogus'" "$GT" info "$tmp/block.map" --bogus 1
-check "unknown command" fails_with "unknown command 'frobnicate'" "$GT" frobnicate
-check "missing map file" fails_with "$tmp/none.map: cannot open" "$GT" info "$tmp/none.map"
+check "ehl method needs a file" usage_error "--method ehl needs --ehl FILE" "$GT" dist "$tmp/block.map" --method ehl
+check "unknown option" usage_error "unknown option '--bogus'" "$GT" info "$tmp/block.map" --bogus 1
+check "unknown command" usage_error "unknown command 'frobnicate'" "$GT" frobnicate
+check "missing map file" failure "$tmp/none.map: cannot open" "$GT" info "$tmp/none.map"
 
 printf 'type octile\nheight 3\nwidth 4\nmap\n....\n..\n....\n' >"$tmp/short.map"
-check "short row" fails_with "short.map:6: row 1 has 2 characters, expected 4" "$GT" info "$tmp/short.map"
+check "short row" failure "short.map:6: row 1 has 2 characters, expected 4" "$GT" info "$tmp/short.map"
 printf 'type octile\nwidth 4\nmap\n....\n' >"$tmp/nohead.map"
-check "missing height" fails_with "nohead.map:3: header has no 'height' line" "$GT" info "$tmp/nohead.map"
+check "missing height" failure "nohead.map:3: header has no 'height' line" "$GT" info "$tmp/nohead.map"
 printf 'type octile\nheight 4\nwidth 1\nmap\n.\n.\n' >"$tmp/fewrows.map"
-check "missing rows" fails_with "fewrows.map:7: file ends after 2 of 4 rows" "$GT" info "$tmp/fewrows.map"
+check "missing rows" failure "fewrows.map:7: file ends after 2 of 4 rows" "$GT" info "$tmp/fewrows.map"
 printf 'type octile\nheight 3\nwidth 4\nmap\n....\n....\n' >"$tmp/fewbytes.map"
-check "too few bytes" fails_with "fewbytes.map:5: header says 4x3 but only 10 bytes of rows follow" "$GT" info "$tmp/fewbytes.map"
+check "too few bytes" failure "fewbytes.map:5: header says 4x3 but only 10 bytes of rows follow" "$GT" info "$tmp/fewbytes.map"
 printf 'type octile\nheight 40000\nwidth 40000\nmap\n' >"$tmp/huge.map"
-check "absurd size" fails_with "huge.map:3: 40000x40000 map has more than" "$GT" info "$tmp/huge.map"
+check "absurd size" failure "huge.map:3: 40000x40000 map has more than" "$GT" info "$tmp/huge.map"
 : >"$tmp/empty.map"
-check "empty file" fails_with "empty.map:1: empty file" "$GT" info "$tmp/empty.map"
+check "empty file" failure "empty.map:1: empty file" "$GT" info "$tmp/empty.map"
 head -c 3000 /dev/urandom >"$tmp/garbage.map"
 printf '\x00' >>"$tmp/garbage.map"
-check "binary garbage" fails_with "garbage.map:" "$GT" info "$tmp/garbage.map"
+check "binary garbage" failure "garbage.map:" "$GT" info "$tmp/garbage.map"
 
 printf 'version 1\n0\tblock.map\t6\t4\t0\t2\t6\t2\t7.66\n0\tblock.map\t6\t4\t0\t0\t6\t0\t6\n' >"$tmp/block.scen"
 scen_ok() { "$GT" scen "$tmp/block.map" "$tmp/block.scen" >"$tmp/scen" && grep -qx "queries 2" "$tmp/scen" && grep -qx "over_octile 0" "$tmp/scen" && grep -q "^mean_us " "$tmp/scen"; }
 check "scen counts" scen_ok
+# The five documented keys in order, with --path 1 and --repeat N; one pair in another component
+# and one point inside a 2x2 block of walls.
+printf 'type octile\nheight 3\nwidth 4\nmap\n@@.@\n@@.@\n..@.\n' >"$tmp/pocket.map"
+printf 'version 1\n0\tpocket.map\t4\t3\t0\t2\t3\t2\t3\n0\tpocket.map\t4\t3\t1\t1\t0\t2\t1\n0\tpocket.map\t4\t3\t0\t2\t1\t2\t1\n' >"$tmp/pocket.scen"
+scen_keys() {
+	"$GT" scen "$tmp/pocket.map" "$tmp/pocket.scen" --path 1 --repeat 3 >"$tmp/scen" &&
+		[ "$(awk '{ print $1 }' "$tmp/scen" | paste -sd ' ')" = "queries over_octile unreachable invalid mean_us" ] &&
+		grep -qx "queries 3" "$tmp/scen" && grep -qx "unreachable 1" "$tmp/scen" && grep -qx "invalid 1" "$tmp/scen"
+}
+check "scen keys, --path 1 and --repeat" scen_keys
+check "scen --repeat 0 is a usage error" usage_error "--repeat must be an integer from 1 to 1000" "$GT" scen "$tmp/block.map" "$tmp/block.scen" --repeat 0
 printf 'version 1\n0\tother.map\t9\t9\t0\t0\t1\t1\t1.5\n' >"$tmp/other.scen"
-check "scen for another map" fails_with "is for a 9x9 map" "$GT" scen "$tmp/block.map" "$tmp/other.scen"
+check "scen for another map" failure "is for a 9x9 map" "$GT" scen "$tmp/block.map" "$tmp/other.scen"
 printf 'version 1\n0\tblock.map\t6\t4\t0\t0\n' >"$tmp/bad.scen"
-check "scen malformed" fails_with "bad.scen:2: expected" "$GT" scen "$tmp/block.map" "$tmp/bad.scen"
+check "scen malformed" failure "bad.scen:2: expected" "$GT" scen "$tmp/block.map" "$tmp/bad.scen"
 
 genmap_ok() {
 	"$GT" genmap --style "$1" --width 40 --height 30 --seed 3 -o "$tmp/g.map" >/dev/null &&
@@ -93,17 +115,30 @@ genmap_ok() {
 check "genmap rooms" genmap_ok rooms
 check "genmap caves" genmap_ok caves
 check "genmap arena" genmap_ok arena
-check "genmap bad style" fails_with "unknown map style 'forest'" "$GT" genmap --style forest --width 40 --height 30 --seed 1 -o "$tmp/x.map"
-check "genmap bad width" fails_with "--width must be an integer" "$GT" genmap --style caves --width 2 --height 30 --seed 1 -o "$tmp/x.map"
+# README, Maps: assets/maps/generate.sh recreates the bundled maps byte for byte, with the sizes and
+# convex vertex counts of the table.
+bundled_maps() {
+	local line
+	mkdir -p "$tmp/regen" && cp assets/maps/generate.sh "$tmp/regen/" &&
+		GT="$(cd "$(dirname "$GT")" && pwd)/$(basename "$GT")" bash "$tmp/regen/generate.sh" >"$tmp/regen/out" || return 1
+	for line in "small.map 48 32 24" "caves.map 128 128 1301" "keep.map 256 256 1824" "arena.map 256 256 3050"; do
+		set -- $line
+		cmp -s "$tmp/regen/$1" "assets/maps/$1" || { echo "$1 differs"; return 1; }
+		grep -A4 -x "file $1" "$tmp/regen/out" | tr '\n' ' ' | grep -q "width $2 height $3 free_cells [0-9]* convex_vertices $4 " || return 1
+	done
+}
+check "bundled maps regenerate byte for byte" bundled_maps
+check "genmap bad style" usage_error "unknown map style 'forest'" "$GT" genmap --style forest --width 40 --height 30 --seed 1 -o "$tmp/x.map"
+check "genmap bad width" usage_error "--width must be an integer" "$GT" genmap --style caves --width 2 --height 30 --seed 1 -o "$tmp/x.map"
 
 # EHL from the command line: the same answers as the oracle, stats keys, errors.
 ehl_build_ok() {
 	"$GT" ehl-build "$tmp/block.map" -o "$tmp/block.ehl" --cell 1 >"$tmp/stats" 2>/dev/null &&
-		for key in convex_vertices vg_edges label_entries via_labels full_vias partial_vias index_bytes build_seconds peak_rss_mb; do
-			grep -q "^$key " "$tmp/stats" || return 1
-		done
+		[ "$(awk '{ print $1 }' "$tmp/stats" | paste -sd ' ')" = "cell_size convex_vertices vg_edges label_entries \
+useful_label_entries cells cell_vertex_pairs candidate_vias hub_entries via_labels full_vias partial_vias index_bytes \
+build_seconds peak_rss_mb" ] && grep -qx "cell_size 1" "$tmp/stats"
 }
-check "ehl-build stats" ehl_build_ok
+check "ehl-build stats: the documented keys in order" ehl_build_ok
 same_as_oracle() {
 	printf '0 2 6 2\n0.5 1.5 5.5 1.5\n2.5 1.5 0 0\n6 4 0 0\n' >"$tmp/q"
 	[ "$("$GT" dist "$tmp/block.map" --ehl "$tmp/block.ehl" <"$tmp/q")" = "$("$GT" dist "$tmp/block.map" <"$tmp/q")" ] &&
@@ -112,16 +147,57 @@ same_as_oracle() {
 check "ehl equals oracle" same_as_oracle
 progress_lines() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/b2.ehl" 2>&1 >/dev/null | grep -q "^progress via labels 100%"; }
 check "ehl-build progress lines" progress_lines
-check "ehl for another map" fails_with "built for another map" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/split.map' --ehl '$tmp/block.ehl'"
+progress_stages() { # README, C API: the four stages in this order, each shown finished
+	"$GT" ehl-build "$tmp/block.map" -o "$tmp/b2.ehl" 2>"$tmp/progress" >/dev/null &&
+		[ "$(sed -n 's/^progress \(.*\) [0-9]*%$/\1/p' "$tmp/progress" | uniq | paste -sd ,)" = "visibility graph,hub labels,cells,via labels" ] &&
+		[ "$(grep -c ' 100%$' "$tmp/progress")" -eq 4 ]
+}
+check "ehl-build progress stages in order" progress_stages
+progress_bar() { # on a terminal (script's pseudo-terminal): a bar, no plain lines
+	script -q -e -c "'$GT' ehl-build '$tmp/block.map' -o '$tmp/b3.ehl'" /dev/null >"$tmp/tty" </dev/null &&
+		grep -q '\[#' "$tmp/tty" && ! grep -q '^progress ' "$tmp/tty" && grep -q '^cell_size 4' "$tmp/tty"
+}
+if command -v script >/dev/null; then check "ehl-build progress bar on a terminal" progress_bar; fi
+ehl_default_cell() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/b4.ehl" 2>/dev/null | grep -qx "cell_size 4"; }
+check "ehl-build default cell size 4" ehl_default_cell
+check "ehl-build --cell above GT_EHL_MAX_CELL_SIZE is a usage error" usage_error "--cell must be an integer from 1 to 4096" \
+	"$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --cell 4097
+# A build that needs more memory than is available is refused with the cell size and a hint.
+# MemAvailable is faked by a private bind mount over /proc/meminfo (user and mount namespaces).
+printf 'MemTotal: 1000 kB\nMemAvailable: 0 kB\n' >"$tmp/meminfo"
+low_memory() {
+	failure "the index at cell size 1 needs" unshare -rm sh -c 'mount --bind "$1" /proc/meminfo && exec "$2" ehl-build "$3" -o "$4" --cell 1' \
+		sh "$tmp/meminfo" "$GT" "$tmp/block.map" "$tmp/nomem.ehl" && grep -q "MB of memory are available; use a larger cell size" "$tmp/ferr" &&
+		[ ! -e "$tmp/nomem.ehl" ]
+}
+if unshare -rm true 2>/dev/null; then
+	check "ehl-build refuses an index larger than the available memory" low_memory
+else
+	echo "note: no user namespaces here: the available-memory refusal is not checked"
+fi
+check "ehl for another map" failure "built for another map" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/split.map' --ehl '$tmp/block.ehl'"
 head -c 100 "$tmp/block.ehl" >"$tmp/cut.ehl"
-check "truncated ehl" fails_with "cut.ehl: truncated or corrupted" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/block.map' --ehl '$tmp/cut.ehl'"
-check "missing ehl" fails_with "none.ehl: cannot open" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/block.map' --ehl '$tmp/none.ehl'"
-check "cell and budget" fails_with "either --cell or --budget" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --cell 2 --budget 5
-check "bad budget" fails_with "--budget must be a positive number" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget -3
-check "tiny budget" fails_with "no cell size fits" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 0.0001
+check "truncated ehl" failure "cut.ehl: truncated or corrupted" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/block.map' --ehl '$tmp/cut.ehl'"
+check "missing ehl" failure "none.ehl: cannot open" bash -c "echo '0 0 1 1' | '$GT' dist '$tmp/block.map' --ehl '$tmp/none.ehl'"
+check "cell and budget" usage_error "either --cell or --budget" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --cell 2 --budget 5
+check "bad budget" usage_error "--budget must be a positive number" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget -3
+check "tiny budget" failure "no cell size fits" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 0.0001
 budget_choice() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "chose cell size 1"; }
 check "budget choice" budget_choice
-check "ehl-build needs -o" fails_with "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
+check "ehl-build needs -o" usage_error "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
+
+# README, Quick start: the four commands on keep.map as written; the EHL path is as long as the
+# oracle's distance.
+quick_start() {
+	local d
+	"$GT" info assets/maps/keep.map | grep -qx "width 256" &&
+		d=$(echo "10.5 20 200 180.25" | "$GT" dist assets/maps/keep.map) &&
+		"$GT" ehl-build assets/maps/keep.map -o "$tmp/keep.ehl" --cell 4 >/dev/null 2>&1 &&
+		echo "10.5 20 200 180.25" | "$GT" path assets/maps/keep.map --ehl "$tmp/keep.ehl" |
+		awk -v d="$d" '{ for (i = 3; i < NF; i += 2) len += sqrt(($i - $(i - 2)) ^ 2 + ($(i + 1) - $(i - 1)) ^ 2) }
+			END { exit !(NR == 1 && d > 0 && (len - d) ^ 2 < 1e-10) }'
+}
+check "README quick start" quick_start
 
 # Forged indexes (checksum recomputed, so the structural checks behind it are what is tested) and
 # ehl-verify. The forger knows the file layout: an 80-byte header, then 8-aligned sections.
@@ -157,7 +233,7 @@ forged_ok() {
 		"$tmp/forge" "$tmp/block.ehl" "$tmp/halved.ehl" halve
 }
 check "forge indexes" forged_ok
-check "forged cell offsets refused" fails_with "forged.ehl: corrupted (cell offsets are inconsistent)" bash -c "echo '0 0 6 3' | '$GT' dist '$tmp/block.map' --ehl '$tmp/forged.ehl'"
+check "forged cell offsets refused" failure "forged.ehl: corrupted (cell offsets are inconsistent)" bash -c "echo '0 0 6 3' | '$GT' dist '$tmp/block.map' --ehl '$tmp/forged.ehl'"
 verify_good() {
 	"$GT" ehl-verify "$tmp/block.map" "$tmp/block.ehl" --samples 300 --seed 5 >"$tmp/verify" &&
 		grep -qx "samples 300" "$tmp/verify" && grep -qx "mismatches 0" "$tmp/verify" &&
@@ -170,7 +246,33 @@ verify_wrong() { # loads (its structure is fine), answers too short: exit 1 with
 		grep -q "^first_failure " "$tmp/verify" && grep -qx "verdict wrong" "$tmp/verify" && grep -q "the index is wrong" "$tmp/verify_err"
 }
 check "ehl-verify on a wrong index" verify_wrong
-check "ehl-verify on a forged index" fails_with "corrupted (cell offsets are inconsistent)" "$GT" ehl-verify "$tmp/block.map" "$tmp/forged.ehl"
+first_failure_format() { # sx sy tx ty WHAT, WHAT being distance or path
+	"$GT" ehl-verify "$tmp/block.map" "$tmp/halved.ehl" --samples 300 >"$tmp/verify" 2>/dev/null
+	grep -q -x -E 'first_failure( -?[0-9.e+-]+){4} (distance|path)' "$tmp/verify"
+}
+check "ehl-verify first_failure format" first_failure_format
+verify_default() { # 1,000 samples by default; the keys of a good index in order
+	"$GT" ehl-verify "$tmp/block.map" "$tmp/block.ehl" >"$tmp/verify" &&
+		[ "$(awk '{ print $1 }' "$tmp/verify" | paste -sd ' ')" = "samples mismatches max_relative_error verdict" ] &&
+		grep -qx "samples 1000" "$tmp/verify"
+}
+check "ehl-verify default samples" verify_default
+check "ehl-verify on a missing index exits 1" failure "none.ehl: cannot open" "$GT" ehl-verify "$tmp/block.map" "$tmp/none.ehl"
+# --method: auto (the default) answers from the --ehl index, oracle ignores it, euclid goes through
+# walls. The halved index loads but answers shorter than the oracle, so it shows who answered.
+method_choice() {
+	local q='0 2 6 2' auto explicit ehl oracle plain
+	auto=$(echo "$q" | "$GT" dist "$tmp/block.map" --ehl "$tmp/halved.ehl") &&
+		explicit=$(echo "$q" | "$GT" dist "$tmp/block.map" --ehl "$tmp/halved.ehl" --method auto) &&
+		ehl=$(echo "$q" | "$GT" dist "$tmp/block.map" --ehl "$tmp/halved.ehl" --method ehl) &&
+		oracle=$(echo "$q" | "$GT" dist "$tmp/block.map" --ehl "$tmp/halved.ehl" --method oracle) &&
+		plain=$(echo "$q" | "$GT" dist "$tmp/block.map") &&
+		[ "$auto" = "$ehl" ] && [ "$explicit" = "$ehl" ] && [ "$auto" != "$plain" ] && [ "$oracle" = "$plain" ] &&
+		[ "$plain" = 6.472135955 ] && [ "$(echo "$q" | "$GT" dist "$tmp/block.map" --method euclid)" = 6.000000000 ] &&
+		[ "$(echo "$q" | "$GT" path "$tmp/block.map" --method euclid)" = "0.000000000 2.000000000 6.000000000 2.000000000" ]
+}
+check "dist and path --method auto, ehl, oracle, euclid" method_choice
+check "ehl-verify on a forged index" failure "corrupted (cell offsets are inconsistent)" "$GT" ehl-verify "$tmp/block.map" "$tmp/forged.ehl"
 check "ehl-verify usage" usage_error "usage: gridtree ehl-verify" "$GT" ehl-verify "$tmp/block.map"
 check "ehl-verify bad samples" usage_error "samples" "$GT" ehl-verify "$tmp/block.map" "$tmp/block.ehl" --samples 0
 
@@ -183,9 +285,62 @@ workload_ok() {
 		[ "$(wc -l <"$tmp/wl1/objects.txt")" -eq 10 ] && [ "$(wc -l <"$tmp/wl1/queries.txt")" -eq 50 ]
 }
 check "workload is deterministic" workload_ok
-bench_ok() { "$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" --leaf 1 --check 50 | grep -qx "mismatches 0"; }
+# The paper's defaults (README, Grid Tree), as meta.txt records them and the files show: density
+# 0.01 of the free cells (rounded up), 50 timestamps of 100 queries with k 3 and 2 keywords.
+workload_defaults() {
+	local free
+	"$GT" workload assets/maps/small.map --keywords "$tmp/items.txt" --seed 2 -o "$tmp/wld" >/dev/null || return 1
+	for f in objects.txt updates.txt queries.txt meta.txt; do [ -s "$tmp/wld/$f" ] || return 1; done
+	for kv in "density 0.01" "mobility 0.7" "timestamps 50" "queries_per_timestamp 100" "k 3" "query_keywords 2" \
+		"clusters 0" "churn 0"; do
+		grep -qx "$kv" "$tmp/wld/meta.txt" || return 1
+	done
+	free=$("$GT" info assets/maps/small.map | awk '$1 == "free_cells" { print $2 }')
+	[ "$(wc -l <"$tmp/wld/objects.txt")" -eq $(((free + 99) / 100)) ] && [ "$(wc -l <"$tmp/wld/queries.txt")" -eq 5000 ] &&
+		awk '$4 != 3 || NF != 6 { bad++ } END { exit bad > 0 }' "$tmp/wld/queries.txt"
+}
+check "workload defaults" workload_defaults
+# Objects walk 1 unit per timestamp (less only when a walk ends), and about 70% of them move each
+# timestamp.
+walk_and_mobility() {
+	awk 'FNR == NR { x[$1] = $2; y[$1] = $3; objects++; next }
+		$2 == "move" { d = sqrt(($4 - x[$3]) ^ 2 + ($5 - y[$3]) ^ 2); moves++; if (d > 1 + 1e-9) bad++; if (d > 1 - 1e-9) unit++
+			x[$3] = $4; y[$3] = $5 }
+		END { share = moves / (objects * 49); exit !(bad == 0 && unit > moves * 0.8 && share > 0.6 && share < 0.8) }' \
+		"$tmp/wld/objects.txt" "$tmp/wld/updates.txt"
+}
+check "workload walks 1 unit per timestamp at mobility 0.7" walk_and_mobility
+workload_churn() { # --churn p inserts and deletes p/2 of the objects per timestamp
+	local objects
+	"$GT" workload assets/maps/small.map --keywords "$tmp/items.txt" --seed 2 --churn 0.4 --timestamps 5 -o "$tmp/wlc" >/dev/null &&
+		objects=$(wc -l <"$tmp/wlc/objects.txt") &&
+		[ "$(grep -c ' insert ' "$tmp/wlc/updates.txt")" -eq $((4 * ((objects * 2 + 5) / 10))) ] && # lround(0.2 objects)
+		[ "$(grep -c ' delete ' "$tmp/wlc/updates.txt")" -eq $((4 * ((objects * 2 + 5) / 10))) ]
+}
+check "workload --churn" workload_churn
+workload_cluster() { # --clusters 1: every object starts in one rectangle of 1% of the area (5x4 cells here)
+	"$GT" workload assets/maps/small.map --keywords "$tmp/items.txt" --seed 2 --clusters 1 --timestamps 2 -o "$tmp/wlk" >/dev/null &&
+		awk 'NR == 1 { x0 = x1 = $2; y0 = y1 = $3 } { if ($2 < x0) x0 = $2; if ($2 > x1) x1 = $2; if ($3 < y0) y0 = $3; if ($3 > y1) y1 = $3 }
+			END { exit !(NR > 3 && x1 - x0 <= 5 && y1 - y0 <= 4) }' "$tmp/wlk/objects.txt"
+}
+check "workload --clusters" workload_cluster
+bench_ok() {
+	"$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" --leaf 1 --check 50 >"$tmp/bench" &&
+		grep -qx "mismatches 0" "$tmp/bench" && grep -qx "checked 50" "$tmp/bench" && grep -qx "euclid_mismatches 0" "$tmp/bench" &&
+		for key in update_us_per_timestamp query_us distance_calls_per_query nodes_per_query objects_tested_per_query \
+			euclid_sphere_us euclid_tree_us euclid_scan_us; do
+			grep -q -E "^$key [0-9]+\.[0-9]+$" "$tmp/bench" || return 1
+		done
+}
 check "bench-knn agrees with a linear scan" bench_ok
-check "knn refuses a directory as objects" fails_with "not a regular file" "$GT" knn "$tmp/block.map" --objects "$tmp" --queries "$tmp"
+bench_default_leaf() { "$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" | grep -qx "leaf_size 16"; }
+check "bench-knn default leaf 16" bench_default_leaf
+bench_methods() { # --method oracle and euclid: each checked against a linear scan with the same distance
+	"$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" --check 20 --method oracle | grep -qx "mismatches 0" &&
+		"$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" --check 20 --method euclid --threads 1 | grep -qx "mismatches 0"
+}
+check "bench-knn --method" bench_methods
+check "knn refuses a directory as objects" failure "not a regular file" "$GT" knn "$tmp/block.map" --objects "$tmp" --queries "$tmp"
 
 # A program that only loads an index links none of the builder (module layering, no cycle).
 load_only() {
@@ -194,8 +349,8 @@ load_only() {
 		nm "$tmp/load_only" | grep -q ' T gtEhl_Load$' && ! nm "$tmp/load_only" | grep -q -E 'gtEhl_Build|gt_hub_labels_build|gt_sweep_vertex'
 }
 check "loading an index does not link the builder" load_only
-check "bench-knn needs an index" fails_with "needs --ehl FILE" "$GT" bench-knn "$tmp/block.map" --workload "$tmp/wl1"
-check "workload needs a seed" fails_with "usage: gridtree workload" "$GT" workload "$tmp/block.map" --keywords "$tmp/items.txt" -o "$tmp/wl3"
+check "bench-knn needs an index" usage_error "needs --ehl FILE" "$GT" bench-knn "$tmp/block.map" --workload "$tmp/wl1"
+check "workload needs a seed" usage_error "usage: gridtree workload" "$GT" workload "$tmp/block.map" --keywords "$tmp/items.txt" -o "$tmp/wl3"
 printf '7 0.5 0.5 heal elf\n8 5.5 0.5 heal\n9 5.5 3.5 sword\n' >"$tmp/objs.txt"
 printf '0.5 3.5 2 heal\n5 3 1\n0 0 3 nothing\n' >"$tmp/qs.txt"
 knn_ok() {
@@ -205,6 +360,13 @@ knn_ok() {
 		cmp -s "$tmp/knn" <("$GT" knn "$tmp/block.map" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt")
 }
 check "knn answers" knn_ok
+knn_methods() { # euclid: straight lines through the block; oracle ignores the (halved) index
+	[ "$("$GT" knn "$tmp/block.map" --method euclid --objects "$tmp/objs.txt" --queries "$tmp/qs.txt" | sed -n 1p)" = "7:3.000000 8:5.830952" ] &&
+		[ "$("$GT" knn "$tmp/block.map" --ehl "$tmp/halved.ehl" --method oracle --threads 1 --objects "$tmp/objs.txt" --queries "$tmp/qs.txt" | sed -n 1p)" = "7:3.000000 8:6.451010" ] &&
+		[ "$("$GT" knn "$tmp/block.map" --ehl "$tmp/halved.ehl" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt" | sed -n 1p)" != "7:3.000000 8:6.451010" ]
+}
+check "knn --method" knn_methods
+check "knn unknown method is a usage error" usage_error "unknown --method 'astar'" "$GT" knn "$tmp/block.map" --method astar --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 # File ids are looked up in a hash table: the largest id allowed costs no memory (it used to
 # allocate 1.6 GB). The sanitizer build refuses any allocation above 64 MB here.
 printf '100000000 0.5 0.5 heal\n99999999 5.5 0.5 heal\n' >"$tmp/bigids.txt"
@@ -214,11 +376,11 @@ big_ids_ok() {
 }
 check "knn takes the largest file id without allocating for it" big_ids_ok
 printf '100000001 0.5 0.5 heal\n' >"$tmp/toobig.txt"
-check "knn refuses a file id above 100000000" fails_with "out of range" "$GT" knn "$tmp/block.map" --objects "$tmp/toobig.txt" --queries "$tmp/qs.txt"
+check "knn refuses a file id above 100000000" failure "out of range" "$GT" knn "$tmp/block.map" --objects "$tmp/toobig.txt" --queries "$tmp/qs.txt"
 printf '1 2.5 1.5 elf\n' >"$tmp/wall.txt"
-check "knn object in a wall" fails_with "inside a blocked cell" "$GT" knn "$tmp/block.map" --objects "$tmp/wall.txt" --queries "$tmp/qs.txt"
+check "knn object in a wall" failure "inside a blocked cell" "$GT" knn "$tmp/block.map" --objects "$tmp/wall.txt" --queries "$tmp/qs.txt"
 printf '0.5 0.5 -1 heal\n' >"$tmp/badq.txt"
-check "knn malformed query" fails_with "badq.txt:1: expected" "$GT" knn "$tmp/block.map" --objects "$tmp/objs.txt" --queries "$tmp/badq.txt"
+check "knn malformed query" failure "badq.txt:1: expected" "$GT" knn "$tmp/block.map" --objects "$tmp/objs.txt" --queries "$tmp/badq.txt"
 
 # The Lua example runs headless and reaches its last tick with decisions made.
 example_ok() {
@@ -315,10 +477,37 @@ demo_elsewhere() { # binary
 		--cell 8 --index "$dir/keep.ehl" --screenshot "$dir/keep.png" >"$dir/out" 2>"$dir/err") &&
 		grep -q "^frames 3" "$dir/out" && grep -q "^agent_pixels [1-9]" "$dir/out" && [ -s "$dir/keep.png" ] &&
 		grep -q "^progress cells 100%" "$dir/err" && ! grep -q $'\r' "$dir/err" && ! grep -q '\[#' "$dir/err" &&
-		[ "$(grep -c '^progress ' "$dir/err")" -le 80 ]
+		[ "$(grep -c '^progress ' "$dir/err")" -le 80 ] &&
+		echo "10.5 20 200 180.25" | "$GT" dist assets/maps/keep.map --ehl "$dir/keep.ehl" >/dev/null # the bundled default map
 }
 check "demo from another directory (bin/debug)" demo_elsewhere "$(dirname "$GT")/gridtree-demo"
 if [ -x bin/gridtree-demo ]; then check "demo from another directory (bin)" demo_elsewhere bin/gridtree-demo; fi
+# Without --index the index is cached as build/<map>-g<cell>.ehl of the repository, built at the
+# default cell size 4 when missing (the same bytes as ehl-build --cell 4) and loaded the next time.
+demo_cache() {
+	local cache=build/small.map-g4.ehl
+	rm -f "$cache"
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 2 --agents 20 \
+		>/dev/null 2>"$tmp/cache1" && grep -q "^progress via labels 100%" "$tmp/cache1" &&
+		"$GT" ehl-build assets/maps/small.map -o "$tmp/small4.ehl" --cell 4 >/dev/null 2>&1 && cmp -s "$cache" "$tmp/small4.ehl" &&
+		ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 2 --agents 20 \
+			>/dev/null 2>"$tmp/cache2" && ! grep -q "^progress" "$tmp/cache2"
+}
+check "demo caches its index at the default cell size" demo_cache
+# With the benchmark data, the default map is bgmaps/AR0602SR.
+data=${GRIDTREE_DATA:-../shared/data}
+demo_data_map() {
+	local dir
+	dir=$(mktemp -d -p "$tmp")
+	GRIDTREE_DATA="$data" ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" --headless --frames 2 --agents 20 \
+		--cell 64 --index "$dir/default.ehl" >/dev/null 2>&1 &&
+		echo "10.5 20 20.5 30" | "$GT" dist "$data/maps/bgmaps/AR0602SR.map" --ehl "$dir/default.ehl" >/dev/null
+}
+if [ -f "$data/maps/bgmaps/AR0602SR.map" ]; then
+	check "demo default map from GRIDTREE_DATA" demo_data_map
+else
+	echo "note: benchmark data absent: the demo's default benchmark map is not checked"
+fi
 
 # The LOVE example (LuaJIT build of the module) runs headless and exits; an error exits too.
 love_ok() {

@@ -36,6 +36,19 @@ installed() {
 }
 check "installed files" installed
 
+# DESTDIR is prepended, and the default PREFIX is /usr/local (the .pc file names the real prefix;
+# ldconfig is not run for a staged install).
+staged() {
+	local f
+	DESTDIR="$tmp/stage" ./run install >"$tmp/staged.out" 2>&1 || return 1
+	for f in include/gridtree/gridtree.h lib/libgridtree.so lib/libgridtree.a lib/pkgconfig/gridtree.pc bin/gridtree \
+		lib/lua/5.4/gridtree.so; do
+		[ -s "$tmp/stage/usr/local/$f" ] || { echo "missing $f"; return 1; }
+	done
+	grep -qx "prefix=/usr/local" "$tmp/stage/usr/local/lib/pkgconfig/gridtree.pc"
+}
+check "DESTDIR and the default prefix" staged
+
 # --- pkg-config
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 pc_flags() {
@@ -77,13 +90,40 @@ c_example_reports_errors() {
 }
 check "C example reports a bad map" c_example_reports_errors
 
-# The same example against the installed static library.
+# The same example against the installed static library, linked as README says.
 c_example_static() {
-	cc "${CFLAGS_STRICT[@]}" -I"$prefix/include" examples/nearest_healer.c "$prefix/lib/libgridtree.a" -lm -lpthread \
+	# shellcheck disable=SC2046
+	cc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags gridtree) examples/nearest_healer.c "$prefix/lib/libgridtree.a" -lm -lpthread \
 		-o "$tmp/nearest_healer_static" && ! readelf -d "$tmp/nearest_healer_static" | grep -q libgridtree &&
 		"$tmp/nearest_healer_static" assets/maps/caves.map >"$tmp/static.out" && example_output_ok "$tmp/static.out"
 }
 check "C example with the static library" c_example_static
+
+# README, C API: the example built from the repository root exactly as written there, against the
+# shared library in bin/ and statically; without an argument it opens the bundled keep.map.
+readme_commands() {
+	cc -std=c11 -Iplugin/include examples/nearest_healer.c -Lbin -lgridtree -lm -Wl,-rpath,"$PWD/bin" -o "$tmp/nh_shared" &&
+		cc -std=c11 -Iplugin/include examples/nearest_healer.c bin/libgridtree_core.a -lm -lpthread -o "$tmp/nh_static" &&
+		env -u LD_LIBRARY_PATH "$tmp/nh_shared" >"$tmp/nh_shared.out" && example_output_ok "$tmp/nh_shared.out" &&
+		grep -q '^map .*keep.map' "$tmp/nh_shared.out" && "$tmp/nh_static" >"$tmp/nh_static.out" && example_output_ok "$tmp/nh_static.out"
+}
+check "README's compile commands for the example" readme_commands
+# README, C API: "The API in short" compiles as the body of main() and runs: the first run builds
+# and saves keep.ehl, the second loads it.
+readme_api() {
+	local dir=$tmp/api
+	mkdir -p "$dir" && ln -sfn "$PWD/assets" "$dir/assets" &&
+		{ printf '#include <stdio.h>\n#include <gridtree/gridtree.h>\nint main(void)\n{\n'
+		  awk '/^The API in short/ { want = 1 } want && /^```c$/ { code = 1; next } code && /^```$/ { exit } code' README.md
+		  printf 'return 0;\n}\n'; } >"$dir/api.c" &&
+		grep -q gtWorld_Nearest "$dir/api.c" &&
+		# shellcheck disable=SC2046
+		cc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags gridtree) "$dir/api.c" $(pkg-config --libs gridtree) -lm \
+			-Wl,-rpath,"$prefix/lib" -o "$dir/api" &&
+		(cd "$dir" && ./api 2>build.err && [ -s keep.ehl ] && ./api 2>load.err) && [ ! -s "$dir/build.err" ] &&
+		[ ! -s "$dir/load.err" ]
+}
+check "README's API in short compiles and runs" readme_api
 
 # The sanitizer build of the example (built by premake against bin/debug/libgridtree.so).
 debug_example() {
@@ -109,6 +149,24 @@ for m in bin/luajit/gridtree.so "$BIN/gridtree.so"; do
 	[ -f "$m" ] && check "$m exports only luaopen_gridtree" only_luaopen "$m"
 done
 
+# The tools support library (workload, replay, linear scans, scenario reader) is not part of libgridtree.
+no_tools() {
+	! nm -D --defined-only "$prefix/lib/libgridtree.so" | grep -E ' (wl_|ls_|gtScenario)' &&
+		! nm --defined-only "$prefix/lib/libgridtree.a" | grep -E ' T (wl_|ls_|gtScenario)' &&
+		nm --defined-only bin/libgridtree_tools.a | grep -q ' T gtScenario_Load'
+}
+check "libgridtree has none of the tools" no_tools
+# Warnings are errors: every C project of the build compiles with the documented flags.
+strict_flags() {
+	local f
+	for f in build/*.make; do
+		grep -q '^  CFLAGS ' "$f" || continue
+		grep '^  CFLAGS ' "$f" | grep -v -q -F -- '-std=c11 -Wall -Wextra -Wpedantic -Werror' && { echo "$f"; return 1; }
+	done
+	return 0
+}
+check "warnings are errors in every build" strict_flags
+
 # --- Lua and the CLI from the prefix
 lua_loads() {
 	LUA_CPATH_5_4="$prefix/lib/lua/5.4/?.so" lua5.4 -e 'print(require"gridtree"._VERSION)' >"$tmp/lua.out" &&
@@ -117,6 +175,16 @@ lua_loads() {
 check "installed Lua module loads" lua_loads
 cli_runs() { "$prefix/bin/gridtree" info assets/maps/small.map | grep -q -x "width 48"; }
 check "installed CLI runs" cli_runs
+
+# --- the run script's other entry points (README, Quick start), on the release build
+run_demo_headless() { # without a display: headless, to build/demo.png, and it says so
+	rm -f build/demo.png
+	env -u DISPLAY -u WAYLAND_DISPLAY ./run demo assets/maps/small.map --agents 50 >"$tmp/demo.out" 2>&1 &&
+		grep -q "^no display: rendering headless to build/demo.png" "$tmp/demo.out" && [ -s build/demo.png ]
+}
+check "./run demo without a display" run_demo_headless
+run_soak() { ./run soak 2000 5 >"$tmp/soak.out" 2>&1 && grep -qx "operations 2000" "$tmp/soak.out" && grep -qx "mismatches 0" "$tmp/soak.out"; }
+check "./run soak OPS SEED" run_soak
 
 # --- LuaRocks: the rockspec builds the module from the same sources (builtin type: no globs)
 rockspec_sources() {

@@ -182,6 +182,45 @@ static void test_closed_objects_give_null(void** state)
 	lua_close(L);
 }
 
+// lua/README.md's defaults, read through the C objects behind the script's: new_world(map) has
+// 16-cell leaves (the same tree as gtWorld_DefaultDef), build_index{} builds at cell size 4, and a
+// map answers with the oracle until it has an index ("auto").
+static void test_script_defaults(void** state)
+{
+	(void)state;
+	lua_State* L = new_state();
+	run(L, "local gridtree = require 'gridtree'\n"
+	       "local map = assert(gridtree.load_map('assets/maps/small.map'))\n"
+	       "return map, gridtree.new_world(map), gridtree.new_world(map, {leaf = 8}), map:method()",
+	    4);
+	assert_string_equal(lua_tostring(L, 4), "oracle");
+	const gtMap* map = gtLua_ToMap(L, 1);
+	int height, height8;
+	int64_t nodes, nodes8;
+	gtWorld_TreeSize(gtLua_ToWorld(L, 2), &height, &nodes);
+	gtWorld_TreeSize(gtLua_ToWorld(L, 3), &height8, &nodes8);
+	assert_int_equal(height, 2); // 48x32 cells: 4x4 leaves of 12x8 (at most 16), not 2x2 of 24x16
+	assert_int_equal(height8, 3);
+	gtWorld* c_world = test_make_world(map, gtWorld_DefaultDef().leaf_size);
+	int c_height;
+	int64_t c_nodes;
+	gtWorld_TreeSize(c_world, &c_height, &c_nodes);
+	assert_true(c_height == height && c_nodes == nodes);
+	gtWorld_Destroy(c_world);
+	lua_pop(L, 3);
+	lua_getglobal(L, "load");
+	lua_pushstring(L, "local map = ...; assert(map:build_index{}); return map:method()");
+	lua_call(L, 1, 1);
+	lua_pushvalue(L, 1);
+	lua_call(L, 1, 1);
+	assert_string_equal(lua_tostring(L, -1), "ehl");
+	lua_pop(L, 1);
+	const gtEhl* index = gtNav_Index(gtLua_ToNav(L, 1));
+	assert_non_null(index);
+	assert_int_equal(gtEhl_GetStats(index).cell_size, 4);
+	lua_close(L);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +228,7 @@ int main(void)
 	    cmocka_unit_test(test_host_attaches_the_index),
 	    cmocka_unit_test(test_wrong_values_give_null),
 	    cmocka_unit_test(test_closed_objects_give_null),
+	    cmocka_unit_test(test_script_defaults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -199,5 +199,26 @@ static void test_path_advance(void** state)
 	assert_true(still.x == 3);
 }
 
-TEST_MAIN("nav", test_method_names, test_backends_agree, test_index_files_and_ownership, test_straight_lines,
+// gt_nav.h and README: the default def is "auto" on all cores with the built-in pool; auto answers
+// with the oracle until an index is built, then with the index.
+static void test_default_def(void** state)
+{
+	(void)state;
+	gtNavDef def = gtNav_DefaultDef();
+	assert_int_equal(def.method, GT_NAV_AUTO);
+	assert_int_equal(def.threads, 0);
+	assert_null(def.tasks);
+	gtMap* map = test_map_from_rows("......\n..@@..\n......");
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_Method(nav), GT_NAV_ORACLE);
+	assert_int_equal(gtNav_BuildIndex(nav, NULL, &err), GT_OK);
+	assert_int_equal(gtNav_Method(nav), GT_NAV_EHL);
+	assert_int_equal(gtEhl_GetStats(gtNav_Index(nav)).cell_size, 4); // a NULL def is gtEhl_DefaultDef
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+TEST_MAIN("nav", test_default_def, test_method_names, test_backends_agree, test_index_files_and_ownership, test_straight_lines,
           test_path_advance)

@@ -91,6 +91,7 @@ static void test_allocator_sees_everything(void** state)
 	assert_true(c.calls > 100);
 	assert_int_equal(c.live_bytes, 0); // everything handed out came back
 	assert_int_equal(gtGetByteCount(), before);
+	assert_int_equal(before, 0); // README: 0 once every object is destroyed
 }
 
 // Out of memory at every point of the first few hundred allocations: a clean GT_ERR_NOMEM (or
@@ -286,6 +287,130 @@ static void test_task_system_gets_the_work(void** state)
 	gtMap_Destroy(map);
 }
 
+// README: EHL queries never allocate, navigation queries never allocate once warm, and a world
+// allocates nothing per update or per query once its capacities have grown. The second round of
+// the same updates and queries must make no allocator call at all.
+static void world_round(gtWorld* w, gtNavQuery* nq, gtDistance walk, const gtObjectId* ids, gtVec2* const* spots,
+                        int count, const int32_t* words)
+{
+	gtError err;
+	gtObjectId found[8];
+	double d[8];
+	gtVec2 path[64];
+	int n;
+	for (int phase = 0; phase < 2; phase++) {
+		for (int i = 0; i < count; i++) { // single moves across leaves, then keyword changes
+			if (gtWorld_Move(w, ids[i], spots[phase][i], &err)) fail_msg("%s", err.message);
+			if (gtWorld_SetKeywords(w, ids[i], &words[(i + phase) % 3], 1, &err)) fail_msg("%s", err.message);
+		}
+		if (gtWorld_MoveMany(w, ids, spots[1 - phase], count, &err)) fail_msg("%s", err.message);
+		gtQuery q = gtQuery_Default(spots[phase][0]);
+		q.k = 5;
+		q.radius = 12;
+		q.keywords = words;
+		q.keyword_count = 2;
+		q.min_match = 1;
+		if (gtWorld_Nearest(w, &q, walk, found, d, 8, &n, NULL, &err) || gtWorld_Within(w, &q, walk, found, d, 8, &n, NULL, &err) ||
+		    gtWorld_Top(w, &q, walk, found, d, 8, &n, NULL, &err) || gtWorld_NearestEuclid(w, &q, found, d, 8, &n, NULL, &err) ||
+		    gtWorld_WithinEuclid(w, &q, found, d, 8, &n, NULL, &err))
+			if (err.status != GT_ERR_BUFFER_TOO_SMALL) fail_msg("%s", err.message);
+		double length;
+		if (gtNav_Path(nq, spots[phase][1], spots[phase][2], path, 64, &n, &length, &err) ||
+		    gtNav_Distance(nq, spots[phase][3], spots[phase][4], &length, &err))
+			fail_msg("%s", err.message);
+	}
+}
+
+static void test_queries_and_updates_do_not_allocate(void** state)
+{
+	(void)state;
+	enum { OBJECTS = 60 };
+	Counting c = {0, 0, -1};
+	gtSetAllocator(counting_alloc, &c);
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtEhl* ehl = test_build_ehl(map, 2);
+	gtEhlQuery* eq;
+	gtError err;
+	assert_int_equal(gtEhlQuery_Create(ehl, &eq, &err), GT_OK);
+	gtRandom rng = {3};
+	long long calls = c.calls;
+	for (int i = 0; i < 300; i++) { // gtEhl: not even the first query allocates
+		gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng), path[64];
+		double d;
+		int count;
+		assert_int_equal(gtEhl_Distance(eq, s, t, &d, &err), GT_OK);
+		assert_int_equal(gtEhl_Path(eq, s, t, path, 64, &count, &d, &err), GT_OK);
+		assert_int_equal(gtEhlQuery_SetSource(eq, s, &err), GT_OK);
+		assert_true(gtEhlQuery_DistanceTo(eq, t) == d);
+	}
+	assert_int_equal(c.calls, calls);
+	gtEhlQuery_Destroy(eq);
+	gtNav* nav;
+	gtNavQuery* nq;
+	gtDistance walk;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_SetIndex(nav, ehl, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &nq, &err), GT_OK);
+	assert_int_equal(gtNavQuery_WorldDistance(nq, &walk, &err), GT_OK);
+	gtWorld* w = test_make_world(map, 4);
+	int32_t words[3] = {gtWorld_Keyword(w, "healer"), gtWorld_Keyword(w, "elf"), gtWorld_Keyword(w, "orc")};
+	gtObjectId ids[OBJECTS];
+	gtVec2 here[OBJECTS], there[OBJECTS];
+	for (int i = 0; i < OBJECTS; i++) {
+		here[i] = test_random_point(map, &rng), there[i] = test_random_point(map, &rng);
+		assert_int_equal(gtWorld_Add(w, here[i], &words[i % 3], 1, &ids[i], &err), GT_OK);
+	}
+	gtVec2* spots[2] = {there, here};
+	world_round(w, nq, walk, ids, spots, OBJECTS, words); // warm: capacities grow here
+	calls = c.calls;
+	for (int round = 0; round < 3; round++) world_round(w, nq, walk, ids, spots, OBJECTS, words);
+	assert_int_equal(c.calls, calls);
+	gtWorld_Destroy(w);
+	gtNavQuery_Destroy(nq);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+	gtSetAllocator(NULL, NULL);
+	assert_int_equal(c.live_bytes, 0);
+}
+
+// Threads (gt_base.h, README): 0, the default of gtEhlDef and gtNavDef, means one worker per online
+// core, and a request above GT_MAX_THREADS gets GT_MAX_THREADS. A host job system sees the count.
+static void test_thread_counts(void** state)
+{
+	(void)state;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int cores = online < 1 ? 1 : online > GT_MAX_THREADS ? GT_MAX_THREADS : (int)online;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtError err;
+	const int requests[3] = {0, 3, GT_MAX_THREADS + 100}, expect[3] = {cores, 3, GT_MAX_THREADS};
+	for (int i = 0; i < 3; i++) {
+		Serial serial = {0, 0, 0};
+		gtTaskSystem tasks = {serial_enqueue, serial_finish, &serial};
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.threads = requests[i];
+		def.tasks = &tasks;
+		gtEhl* e;
+		assert_int_equal(gtEhl_Build(map, &def, &e, &err), GT_OK);
+		assert_int_equal(serial.largest, expect[i]);
+		gtEhl_Destroy(e);
+	}
+	Serial serial = {0, 0, 0};
+	gtTaskSystem tasks = {serial_enqueue, serial_finish, &serial};
+	gtNavDef def = gtNav_DefaultDef();
+	assert_int_equal(def.threads, 0);
+	def.tasks = &tasks;
+	gtNav* nav;
+	gtNavQuery* q;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	double d;
+	assert_int_equal(gtNav_Distance(q, (gtVec2){1.5, 17.5}, (gtVec2){40.5, 20.5}, &d, &err), GT_OK); // builds the oracle
+	assert_int_equal(serial.largest, cores);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 static void test_error_set(void** state)
 {
 	(void)state;
@@ -297,5 +422,6 @@ static void test_error_set(void** state)
 	assert_true(gtNowSeconds() > 0);
 }
 
-TEST_MAIN("platform", test_out_of_memory_load_and_updates, test_saves_into_a_full_disk, test_allocator_sees_everything, test_out_of_memory_everywhere, test_task_system_gets_the_work,
-          test_error_set)
+TEST_MAIN("platform", test_out_of_memory_load_and_updates, test_saves_into_a_full_disk, test_allocator_sees_everything,
+          test_out_of_memory_everywhere, test_task_system_gets_the_work, test_queries_and_updates_do_not_allocate,
+          test_thread_counts, test_error_set)

@@ -162,10 +162,15 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 	if (mode == 1) q.min_match = test_rng_int(rng, 3);
 	if (mode == 2) { q.any = any; q.any_count = 2; any[0] = random_word(rng, vocabulary); any[1] = random_word(rng, vocabulary); q.keyword_count = 0; }
 	if (mode == 3) { q.none = none; q.none_count = 2; none[0] = random_word(rng, vocabulary); none[1] = random_word(rng, vocabulary); }
-	if (mode == 4) {
+	if (mode == 4 || mode == 5) {
 		q.use_region = true;
 		gtVec2 a = test_random_point(m, rng), b = test_random_point(m, rng);
 		q.region[0] = fmin(a.x, b.x), q.region[1] = fmin(a.y, b.y), q.region[2] = fmax(a.x, b.x), q.region[3] = fmax(a.y, b.y);
+	}
+	if (mode == 5) { // every filter at once (README: filters combine)
+		q.min_match = test_rng_int(rng, 2);
+		q.any = any, q.any_count = 2, any[0] = random_word(rng, vocabulary), any[1] = random_word(rng, vocabulary);
+		q.none = none, q.none_count = 1, none[0] = random_word(rng, vocabulary);
 	}
 	// 0 nearest, 1 within, 2 scored top-k, 3 straight-line nearest, 4 straight-line within
 	int kind = test_rng_int(rng, 5);
@@ -571,6 +576,127 @@ static void test_straight_line_queries_far_off_the_map(void** state)
 	gtMap_Destroy(m);
 }
 
-TEST_MAIN("world", test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_worked_example, test_handles_and_bad_input,
-          test_ids_tied_to_their_world, test_many_worlds, test_slot_reused_many_times, test_random_sessions_euclid,
+// The documented defaults (gt_world.h, README): leaves at most 16 map cells wide, room for 1024
+// objects; a query asks for 1 object with all of its words, no radius, no region, and charges 20
+// map units per missing word.
+static void test_defaults(void** state)
+{
+	(void)state;
+	gtWorldDef def = gtWorld_DefaultDef();
+	assert_int_equal(def.leaf_size, 16);
+	assert_int_equal(def.capacity, 1024);
+	gtQuery q = gtQuery_Default((gtVec2){1, 2});
+	assert_true(q.point.x == 1 && q.point.y == 2);
+	assert_int_equal(q.k, 1);
+	assert_true(isinf(q.radius) && q.radius > 0);
+	assert_true(q.keywords == NULL && q.keyword_count == 0 && q.any_count == 0 && q.none_count == 0);
+	assert_int_equal(q.min_match, -1);
+	assert_false(q.use_region);
+	assert_true(q.miss_cost == 20);
+	assert_null(q.trace);
+	// A NULL def is the default one: on a 256x256 map, 16-cell leaves make a 16x16 grid (height 4).
+	gtMap* m = test_load_map("assets/maps/keep.map");
+	gtWorld* w;
+	gtError err;
+	int height;
+	int64_t nodes;
+	assert_int_equal(gtWorld_Create(m, NULL, &w, &err), GT_OK);
+	gtWorld_TreeSize(w, &height, &nodes);
+	assert_int_equal(height, 4);
+	gtWorld_Destroy(w);
+	gtWorld_Destroy(test_make_world(m, GT_WORLD_MAX_LEAF_SIZE)); // the largest leaf is accepted
+	def.leaf_size = GT_WORLD_MAX_LEAF_SIZE + 1;
+	assert_int_equal(gtWorld_Create(m, &def, &w, &err), GT_ERR_INVALID_ARG);
+	gtMap_Destroy(m);
+}
+
+// Keywords: 1 to GT_KEYWORD_MAX_BYTES bytes of printable ASCII without spaces.
+static void test_keyword_limits(void** state)
+{
+	(void)state;
+	gtMap* m = test_map_from_rows("....");
+	gtWorld* w = test_make_world(m, 1);
+	char word[GT_KEYWORD_MAX_BYTES + 2];
+	memset(word, 'w', sizeof word - 1);
+	word[GT_KEYWORD_MAX_BYTES] = '\0';
+	int32_t longest = gtWorld_Keyword(w, word);
+	assert_true(longest >= 0);
+	assert_string_equal(gtWorld_KeywordName(w, longest), word);
+	word[GT_KEYWORD_MAX_BYTES] = 'w';
+	word[GT_KEYWORD_MAX_BYTES + 1] = '\0';
+	assert_int_equal(gtWorld_Keyword(w, word), -1);
+	assert_int_equal(gtWorld_Keyword(w, "tab\there"), -1);
+	assert_int_equal(gtWorld_Keyword(w, "caf\xc3\xa9"), -1);
+	assert_int_equal(gtWorld_KeywordCount(w), 1);
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+// Every filter in one query, objects exactly on the closed region's border, and objects in another
+// connected component, which no query returns (README, Grid Tree).
+static void test_filters_borders_and_components(void** state)
+{
+	(void)state;
+	// Two rooms: x < 4 and x > 5, split by a wall column.
+	gtMap* m = test_map_from_rows("....@....\n....@....\n....@....\n....@....");
+	gtNav* nav;
+	gtNavQuery* nq;
+	gtError err;
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK); // no index: the exact oracle
+	assert_int_equal(gtNavQuery_Create(nav, &nq, &err), GT_OK);
+	gtDistance walk = test_world_distance(nq);
+	gtWorld* w = test_make_world(m, 2);
+	int32_t a = gtWorld_Keyword(w, "a"), b = gtWorld_Keyword(w, "b"), c = gtWorld_Keyword(w, "c");
+	gtObjectId on_corner, on_edge, inside, outside, excluded, far_room;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){1, 1}, (int32_t[]){a, b}, 2, &on_corner, &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){3, 2}, (int32_t[]){a}, 1, &on_edge, &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){2, 2}, (int32_t[]){b}, 1, &inside, &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){3.000001, 2}, (int32_t[]){a, b}, 2, &outside, &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){2, 1.5}, (int32_t[]){a, b, c}, 3, &excluded, &err), GT_OK);
+	assert_int_equal(gtWorld_Add(w, (gtVec2){6.5, 1.5}, (int32_t[]){a, b}, 2, &far_room, &err), GT_OK);
+	int32_t words[2] = {a, b}, any[1] = {a}, none[1] = {c};
+	gtQuery q = gtQuery_Default((gtVec2){0.5, 0.5});
+	q.k = 10;
+	q.radius = INFINITY;
+	q.keywords = words, q.keyword_count = 2, q.min_match = 1; // at least one of a, b
+	q.any = any, q.any_count = 1;                             // and a
+	q.none = none, q.none_count = 1;                          // and not c
+	q.use_region = true;
+	q.region[0] = 1, q.region[1] = 1, q.region[2] = 3, q.region[3] = 2; // closed: corner and edge count
+	gtObjectId ids[16];
+	double d[16];
+	int count;
+	for (int kind = 0; kind < 4; kind++) {
+		gtStatus st = kind == 0   ? gtWorld_Nearest(w, &q, walk, ids, d, 16, &count, NULL, &err)
+		              : kind == 1 ? gtWorld_Within(w, &q, walk, ids, d, 16, &count, NULL, &err)
+		              : kind == 2 ? gtWorld_NearestEuclid(w, &q, ids, d, 16, &count, NULL, &err)
+		                          : gtWorld_WithinEuclid(w, &q, ids, d, 16, &count, NULL, &err);
+		assert_int_equal(st, GT_OK);
+		assert_int_equal(count, 2); // inside lacks a, outside is off the region, excluded has c
+		assert_true(ids[0] == on_corner && ids[1] == on_edge);
+	}
+	// The far room: unreachable by walking, so never returned, with or without filters.
+	gtQuery all = gtQuery_Default((gtVec2){0.5, 0.5});
+	all.k = 10;
+	assert_int_equal(gtWorld_Nearest(w, &all, walk, ids, d, 16, &count, NULL, &err), GT_OK);
+	assert_int_equal(count, 5);
+	assert_int_equal(gtWorld_Within(w, &all, walk, ids, d, 16, &count, NULL, &err), GT_OK);
+	assert_int_equal(count, 5);
+	assert_int_equal(gtWorld_Top(w, &all, walk, ids, d, 16, &count, NULL, &err), GT_OK);
+	assert_int_equal(count, 5);
+	for (int i = 0; i < count; i++) assert_true(ids[i] != far_room && isfinite(d[i]));
+	assert_int_equal(gtWorld_NearestEuclid(w, &all, ids, d, 16, &count, NULL, &err), GT_OK); // straight lines ignore the wall
+	assert_int_equal(count, 6);
+	gtQuery there = gtQuery_Default((gtVec2){8.5, 3.5});
+	assert_int_equal(gtWorld_Nearest(w, &there, walk, ids, d, 16, &count, NULL, &err), GT_OK);
+	assert_true(count == 1 && ids[0] == far_room);
+	gtWorld_Destroy(w);
+	gtNavQuery_Destroy(nq);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(m);
+}
+
+TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
+          test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_worked_example,
+          test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds, test_slot_reused_many_times, test_random_sessions_euclid,
           test_random_sessions_path, test_pruning_is_tight, test_real_maps)

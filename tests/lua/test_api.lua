@@ -400,3 +400,65 @@ test("a frame loop allocates nothing", function()
 	local grown = collectgarbage("count") - before
 	assert(grown < 1, ("the frame loop allocated %.1f KB"):format(grown))
 end)
+
+test("README: the Lua quick start runs as written", function()
+	local f = assert(io.open("README.md"))
+	local readme = f:read("a")
+	f:close()
+	local code = readme:match("Lua quick start.-```lua\n(.-)```")
+	assert(code and code:find("gridtree.new_world", 1, true), "no Lua quick start in README.md")
+	local chunk = assert(load(code .. "return id, ids, dists, map, world\n", "=README.md"))
+	local id, ids, dists, map, world = chunk()
+	assert(#ids == 1 and ids[1] == id, "the healer added is the one found")
+	assert(math.abs(dists[1] - map:distance(10.5, 20, 12.5, 20.5)) < 1e-9 and map:method() == "ehl")
+	world:close()
+	map:close()
+end)
+
+test("argument positions: as written, and after self with colon syntax", function()
+	-- lua/README.md, Errors: world.add(world, x, y, kw) names the keywords #4, world:add(x, y, kw) #3
+	local map = assert(gridtree.load_map(MAP))
+	local world = gridtree.new_world(map)
+	-- called from a closure, not a tail call, so that Lua knows the function's name
+	raises("bad argument #4 to 'add' (keywords must be strings)", function() local r = world.add(world, 1.5, 17.5, {1}) return r end)
+	raises("bad argument #3 to 'add' (keywords must be strings)", function() local r = world:add(1.5, 17.5, {1}) return r end)
+	local id = world:add(1.5, 17.5, "a")
+	world:remove(id)
+	raises("bad argument #2 to 'move' (stale object id)", function() local r = world.move(world, id, 1.5, 17.5) return r end)
+	raises("bad argument #2 to 'build_index' (cell must be an integer from 1 to 4096)",
+		function() local r = map.build_index(map, {cell = 0}) return r end)
+end)
+
+test("build_index: a budget nothing fits returns nil, message; progress gets fraction, stage", function()
+	local map = assert(gridtree.load_map(MAP))
+	local ok, err = map:build_index{budget = 0.0001}
+	assert(ok == nil and err:find("no cell size fits", 1, true), err)
+	local stages, last = {}, nil
+	assert(map:build_index{budget = 1, progress = function(fraction, stage)
+		assert(type(fraction) == "number" and fraction >= 0 and fraction <= 1)
+		if stage ~= last then stages[#stages + 1], last = stage, stage end
+	end})
+	assert(table.concat(stages, ",") == "visibility graph,hub labels,cells,via labels", table.concat(stages, ","))
+	assert(map:method() == "ehl")
+end)
+
+test("unreachable: distance math.huge, path {} and math.huge, never a query answer", function()
+	local path = os.tmpname()
+	local f = assert(io.open(path, "w")); f:write("type octile\nheight 2\nwidth 3\nmap\n.@.\n.@.\n"); f:close()
+	local map = assert(gridtree.load_map(path))
+	os.remove(path)
+	for _, method in ipairs({"oracle", "ehl"}) do
+		if method == "ehl" then assert(map:build_index{cell = 1}) end
+		assert(map:method() == method)
+		assert(map:distance(0.5, 0.5, 2.5, 1.5) == math.huge)
+		local pts, len = map:path(0.5, 0.5, 2.5, 1.5)
+		assert(type(pts) == "table" and #pts == 0 and len == math.huge)
+		local world = gridtree.new_world(map)
+		local near = world:add(0.5, 1.5, "a")
+		world:add(2.5, 0.5, "a")
+		local ids = world:nearest(0.5, 0.5, 5, "a")
+		assert(#ids == 1 and ids[1] == near)
+		assert(#world:within(0.5, 0.5, math.huge, "a") == 1 and #world:top(0.5, 0.5, 5, "a") == 1)
+		world:close()
+	end
+end)

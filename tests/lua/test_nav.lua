@@ -304,3 +304,31 @@ test("limits come from the library and bound every check", function()
 	many[#many] = nil
 	assert(world:add(1.5, 17.5, many))
 end)
+
+test("limits have the documented values", function()
+	-- lua/README.md; the first four are gt_base.h's GT_* limits
+	local L = gridtree.limits
+	assert(L.max_cell_size == 4096 and L.max_threads == 256 and L.max_leaf_size == 65536 and L.max_keyword_bytes == 64)
+	assert(L.max_keywords == 64 and L.max_k == 1000000 and L.max_move_many == 100000000 and L.max_path_points == 2 ^ 29)
+end)
+
+test("rng:next, rng:below and map:random_point allocate nothing", function()
+	local map = assert(gridtree.load_map(MAP))
+	local rng = gridtree.random(4)
+	local function draw(n)
+		for _ = 1, n do
+			rng:next()
+			rng:below(1000)
+			map:random_point(rng)
+		end
+	end
+	draw(100)
+	collectgarbage()
+	collectgarbage()
+	local before = collectgarbage("count")
+	draw(20000)
+	local grown = collectgarbage("count") - before
+	assert(grown < 1, ("allocated %.1f KB"):format(grown))
+	assert(rng:below(2 ^ 31 - 1) < 2 ^ 31 - 1)
+	raises("n must be an integer from 1 to 2147483647", rng.below, rng, 2 ^ 31)
+end)

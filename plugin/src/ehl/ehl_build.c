@@ -424,13 +424,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	e->columns = (gtMap_Width(map) + g - 1) / g;
 	e->rows = (gtMap_Height(map) + g - 1) / g;
 	e->cell_count = (int64_t)e->columns * e->rows;
-	e->vertices = gtMap_Vertices(map, &e->n);
-	if (e->n > GT_EHL_MAX_VERTICES) {
-		int n = e->n;
-		gt_free(e);
-		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d",
-		               GT_EHL_MAX_VERTICES, n);
-	}
+	e->vertices = gtMap_Vertices(map, &e->n); // at most GT_EHL_MAX_VERTICES: gt_hub_labels_of_map checked
 	Build b;
 	memset(&b, 0, sizeof b);
 	b.map = map;

@@ -6,6 +6,7 @@
 #include "core/alloc.h"
 #include "core/compare.h"
 #include "core/heap.h"
+#include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
 #include "core/status.h"
 
@@ -250,6 +251,12 @@ void gt_ehl_report(const gtEhlDef* def, const char* stage, double fraction)
 gtStatus gt_hub_labels_of_map(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* out, int64_t* vg_edges,
                               gtError* err)
 {
+	// Checked before the visibility graph, which alone would take hours on such a map.
+	int vertices;
+	gtMap_Vertices(map, &vertices);
+	if (vertices > GT_EHL_MAX_VERTICES)
+		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d",
+		               GT_EHL_MAX_VERTICES, vertices);
 	gtVisGraph graph;
 	gt_ehl_report(def, "visibility graph", 0);
 	gtStatus st = gt_vis_graph_build(map, def->tasks, threads, false, &graph, err);

@@ -8,6 +8,7 @@
 #include "ehl/ehl_layout.h"
 #include "gridtree/gt_nav.h"
 #include "gridtree/gt_oracle.h"
+#include "oracle/oracle.h"
 
 struct gtNav {
 	const gtMap* map;
@@ -180,7 +181,7 @@ static gtStatus bind(gtNavQuery* q, gtNavMethod* method, gtError* err)
 		if (st) return st;
 		q->ehl_generation = nav->ehl_generation;
 	}
-	if (*method == GT_NAV_ORACLE && !q->oracle) return gtOracle_Create(nav->map, nav->def.threads, &q->oracle, err);
+	if (*method == GT_NAV_ORACLE && !q->oracle) return gt_oracle_create(nav->map, nav->def.tasks, nav->def.threads, &q->oracle, err);
 	return GT_OK;
 }
 

@@ -8,6 +8,7 @@
 #include "core/heap.h"
 #include "core/status.h"
 #include "map/vis_graph.h"
+#include "oracle/oracle.h"
 
 struct gtOracle {
 	const gtMap* map;
@@ -22,11 +23,16 @@ struct gtOracle {
 
 gtStatus gtOracle_Create(const gtMap* map, int threads, gtOracle** out, gtError* err)
 {
+	return gt_oracle_create(map, NULL, threads, out, err);
+}
+
+gtStatus gt_oracle_create(const gtMap* map, const gtTaskSystem* tasks, int threads, gtOracle** out, gtError* err)
+{
 	*out = NULL;
 	gtOracle* o = gt_calloc(1, sizeof *o);
 	if (!o) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle");
 	o->map = map;
-	gtStatus st = gt_vis_graph_build(map, NULL, threads, false, &o->graph, err);
+	gtStatus st = gt_vis_graph_build(map, tasks, threads, false, &o->graph, err);
 	if (st) {
 		gt_free(o);
 		return st;
