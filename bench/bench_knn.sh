@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Grid Tree benchmark: one map per suite, EHL at g = 1 (as in the paper), the paper's default
 # workload (density 1%, mobility 70%, k = 3, 2 query keywords, 50 timestamps x 100 queries), leaf
-# sizes 4, 16, 64. Every answer of the first 500 queries is checked against a linear scan.
+# sizes 4, 16, 64. Every answer of the first 500 queries is checked against a linear scan; the
+# instructions per query are callgrind's count (bench/instructions.sh), the times the best of three.
 # Prints a markdown table. Usage: bench/bench_knn.sh [suite/map ...]
 source "$(dirname "$0")/common.sh"
 need_data bench-knn
@@ -10,8 +11,8 @@ MAPS=("$@")
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
 echo
-echo "| map | objects | leaf | query us | update us / timestamp | distance calls / query | nodes / query | straight-line kNN us: sphere / tree / scan |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| map | objects | leaf | query us | instructions / query | update us / timestamp | distance calls / query | nodes / query | straight-line kNN us: sphere / tree / scan |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for spec in "${MAPS[@]}"; do
 	suite=${spec%%/*}
 	map=$DATA/maps/$spec.map
@@ -23,8 +24,9 @@ for spec in "${MAPS[@]}"; do
 			"$GT" bench-knn "$map" --ehl "$tmp/index.ehl" --workload "$tmp/workload" --leaf "$leaf" --check 500 >>"$tmp/runs"
 		done
 		awk '{ if (!($1 in best) || $2 + 0 < best[$1] + 0) best[$1] = $2 } END { for (k in best) print k, best[k] }' "$tmp/runs" >"$tmp/best"
-		printf '| %s | %s | %s | %.2f | %.1f | %.2f | %.1f | %.2f / %.2f / %.2f |\n' "$spec" "$(value objects "$tmp/best")" "$leaf" \
-			"$(value query_us "$tmp/best")" "$(value update_us_per_timestamp "$tmp/best")" \
+		instructions=$(bench/instructions.sh "$map" "$tmp/index.ehl" "$tmp/workload" "$leaf" | awk '{ print $2 }')
+		printf '| %s | %s | %s | %.2f | %s | %.1f | %.2f | %.1f | %.2f / %.2f / %.2f |\n' "$spec" "$(value objects "$tmp/best")" "$leaf" \
+			"$(value query_us "$tmp/best")" "$instructions" "$(value update_us_per_timestamp "$tmp/best")" \
 			"$(value distance_calls_per_query "$tmp/best")" "$(value nodes_per_query "$tmp/best")" \
 			"$(value euclid_sphere_us "$tmp/best")" "$(value euclid_tree_us "$tmp/best")" "$(value euclid_scan_us "$tmp/best")"
 	done

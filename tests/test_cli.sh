@@ -333,6 +333,16 @@ bench_ok() {
 		done
 }
 check "bench-knn agrees with a linear scan" bench_ok
+# Instructions per query (callgrind, release build: valgrind and the sanitizers do not mix).
+instructions_ok() {
+	local n
+	n=$(bench/instructions.sh "$tmp/block.map" "$tmp/block.ehl" "$tmp/wl1" 1 | awk '$1 == "instructions_per_query" { print $2 }')
+	[ -n "$n" ] && [ "$n" -gt 100 ] && [ "$n" -lt 1000000 ]
+}
+if command -v valgrind >/dev/null && [ -x bin/gridtree ]; then
+	check "bench instructions per query" instructions_ok
+	check "bench instructions usage" usage_error "usage: bench/instructions.sh" bench/instructions.sh
+fi
 bench_default_leaf() { "$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" --workload "$tmp/wl1" | grep -qx "leaf_size 16"; }
 check "bench-knn default leaf 16" bench_default_leaf
 bench_methods() { # --method oracle and euclid: each checked against a linear scan with the same distance
