@@ -27,6 +27,7 @@ gtPointCheck gtMap_CheckPoint(const gtMap* map, gtVec2 p)
 	if (!isfinite(p.x) || !isfinite(p.y)) return GT_POINT_NOT_FINITE;
 	if (p.x < 0 || p.y < 0 || p.x > map->width || p.y > map->height) return GT_POINT_OFF_MAP;
 	int cx = floor_nonnegative(p.x), cy = floor_nonnegative(p.y); // p is inside [0, W] x [0, H] here
+	if (p.x != cx && p.y != cy) return gt_blocked(map, cx, cy) ? GT_POINT_IN_WALL : GT_POINT_VALID; // inside one cell
 	// A point on a cell edge (or corner) lies in the closed squares on both sides of it.
 	int cx0 = (p.x == cx) ? cx - 1 : cx;
 	int cy0 = (p.y == cy) ? cy - 1 : cy;

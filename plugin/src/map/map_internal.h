@@ -30,6 +30,14 @@ static inline int gt_corner_mask(const gtMap* m, int x, int y)
 	return up[0] | (up[1] << 1) | (down[0] << 2) | (down[1] << 3);
 }
 
+// Asks the cache for the cell under p ahead of gtMap_CheckPoint (batches check many points whose
+// cells are far apart in memory); nothing for points off the map or not finite.
+static inline void gt_prefetch_cell(const gtMap* m, double x, double y)
+{
+	if (x >= 0 && y >= 0 && x < m->width && y < m->height)
+		__builtin_prefetch(m->blocked + ((int)y + 1) * m->stride + ((int)x + 1));
+}
+
 static inline int gt_is_pinch_mask(int mask)
 {
 	return mask == 0x9 || mask == 0x6;

@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/compare.h"
 #include "core/status.h"
+#include "map/map_internal.h"
 #include "world/world_internal.h"
 
 gtWorldDef gtWorld_DefaultDef(void)
@@ -86,13 +87,11 @@ static int64_t leaf_index(double v, double step, double inverse, int height)
 	return i;
 }
 
-// Whether a checked point belongs to `leaf` (the rule of leaf_index, without searching).
-static bool in_leaf(const gtWorld* w, int32_t leaf, gtVec2 p)
+// Whether a point belongs to `leaf` (the rule of leaf_index, without searching).
+static inline bool in_leaf(const gtWorld* w, int32_t leaf, gtVec2 p)
 {
-	int64_t last = (INT64_C(1) << w->height) - 1, ix = leaf & last, iy = leaf >> w->height;
-	double step_x = w->step_x[w->height], step_y = w->step_y[w->height];
-	return p.x >= (double)ix * step_x && (ix == last || p.x < (double)(ix + 1) * step_x) && p.y >= (double)iy * step_y &&
-	       (iy == last || p.y < (double)(iy + 1) * step_y);
+	int32_t ix = leaf & ((1 << w->height) - 1), iy = leaf >> w->height;
+	return p.x >= w->leaf_x[ix] && p.x < w->leaf_x[ix + 1] && p.y >= w->leaf_y[iy] && p.y < w->leaf_y[iy + 1];
 }
 
 int32_t leaf_of_point(const gtWorld* w, double x, double y)
@@ -130,12 +129,19 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 		return gt_fail(err, GT_ERR_LIMIT, "leaf size %d makes a tree of height %d on this map; use a leaf size of at least %d",
 		               def->leaf_size, height, (int)ceil(fmax(gtMap_Width(map), gtMap_Height(map)) / (double)(1 << GT_MAX_HEIGHT)));
 	}
-	int64_t leaves = INT64_C(1) << (2 * w->height);
+	int64_t leaves = INT64_C(1) << (2 * w->height), side = INT64_C(1) << w->height;
+	w->leaf_x = gt_malloc((size_t)(side + 1) * sizeof *w->leaf_x);
+	w->leaf_y = gt_malloc((size_t)(side + 1) * sizeof *w->leaf_y);
+	if (w->leaf_x && w->leaf_y)
+		for (int64_t i = 0; i <= side; i++) { // the products leaf_index compares with
+			w->leaf_x[i] = i == 0 ? -INFINITY : i == side ? INFINITY : (double)i * w->step_x[w->height];
+			w->leaf_y[i] = i == 0 ? -INFINITY : i == side ? INFINITY : (double)i * w->step_y[w->height];
+		}
 	w->object_counts = gt_calloc((size_t)w->node_count, sizeof *w->object_counts);
 	w->node_words = gt_calloc((size_t)w->node_count, sizeof *w->node_words);
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
 	w->free_head = -1;
-	if (!w->object_counts || !w->node_words || !w->leaf_head || !gt_counts_init(&w->keyword_counts, 4096)) {
+	if (!w->object_counts || !w->node_words || !w->leaf_head || !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
 		long long nodes = (long long)w->node_count; // read before the world is freed
 		gtWorld_Destroy(w);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
@@ -161,6 +167,8 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->generation);
 	gt_free(w->object_counts);
 	gt_free(w->node_words);
+	gt_free(w->leaf_x);
+	gt_free(w->leaf_y);
 	gt_free(w->object_words);
 	gt_free(w->leaf_head);
 	gt_free(w->frontier.items);
@@ -323,6 +331,18 @@ static void refresh_words(gtWorld* w, int32_t leaf)
 	}
 }
 
+// An object with keyword bits `bits` joined the leaf: the signatures only gain bits (no rescan).
+static void add_words(gtWorld* w, int32_t leaf, uint64_t bits)
+{
+	int64_t node = gt_level_offset(w->height) + leaf;
+	for (int level = w->height;; level--) {
+		if ((w->node_words[node] & bits) == bits) return; // then every ancestor has them too
+		w->node_words[node] |= bits;
+		if (level == 0) return;
+		node = gt_parent(level, node);
+	}
+}
+
 static void count_node(gtWorld* w, int64_t node, const int32_t* keywords, int count, int32_t delta)
 {
 	for (int i = 0; i < count; i++) count_word(w, node, keywords[i], delta);
@@ -365,7 +385,7 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	int32_t leaf = leaf_of_point(w, p.x, p.y);
 	link(w, slot, leaf);
 	count_path(w, leaf, w->keywords[slot], w->keyword_count[slot], +1);
-	refresh_words(w, leaf);
+	add_words(w, leaf, w->object_words[slot]);
 	w->live++;
 	*out = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
 	return GT_OK;
@@ -416,7 +436,7 @@ static void move_slot(gtWorld* w, int32_t slot, gtVec2 p)
 		b = gt_parent(level, b);
 	}
 	refresh_words(w, from);
-	refresh_words(w, to);
+	add_words(w, to, w->object_words[slot]);
 }
 
 gtStatus gtWorld_Move(gtWorld* w, gtObjectId id, gtVec2 p, gtError* err)
@@ -434,7 +454,10 @@ gtStatus gtWorld_MoveMany(gtWorld* w, const gtObjectId* ids, const gtVec2* point
 {
 	if (count < 0 || (count > 0 && (!ids || !points))) return gt_fail(err, GT_ERR_INVALID_ARG, "bad arrays");
 	int most = 0;
+	enum { AHEAD = 8 }; // cells asked for this many points ahead: each is usually a cache miss
+	for (int i = 0; i < count && i < AHEAD; i++) gt_prefetch_cell(w->map, points[i].x, points[i].y);
 	for (int i = 0; i < count; i++) {
+		if (i + AHEAD < count) gt_prefetch_cell(w->map, points[i + AHEAD].x, points[i + AHEAD].y);
 		gtError why; // its own record: formatting err->message into itself is undefined behaviour
 		gtStatus st = check_id(w, ids[i], &why);
 		if (!st) st = check_point(w, points[i], &why);
@@ -443,8 +466,14 @@ gtStatus gtWorld_MoveMany(gtWorld* w, const gtObjectId* ids, const gtVec2* point
 		if (k > most) most = k;
 	}
 	for (int i = 0; i < count; i++) {
+		int32_t slot = (int32_t)slot_of(ids[i]);
+		if (in_leaf(w, w->leaf[slot], points[i])) { // the O(1) case: nothing to count
+			w->x[slot] = points[i].x;
+			w->y[slot] = points[i].y;
+			continue;
+		}
 		if (!reserve_counts(w, most)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
-		move_slot(w, (int32_t)slot_of(ids[i]), points[i]);
+		move_slot(w, slot, points[i]);
 	}
 	return GT_OK;
 }

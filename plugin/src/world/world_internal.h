@@ -39,6 +39,7 @@ struct gtWorld {
 	int64_t sphere_count;
 	double step_x[16], step_y[16]; // node size at each level (exact: divisions by powers of two)
 	double inverse_x, inverse_y;   // 1 / leaf size: a first guess of a point's leaf
+	double *leaf_x, *leaf_y;       // leaf column / row i spans [leaf_x[i], leaf_x[i + 1]); -inf and +inf at the ends
 };
 
 // The query heap names a node by its index and level together (the level in the top bits).

@@ -11,7 +11,7 @@ gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 {
 	gtCountTable expect;
 	int32_t* objects = gt_calloc((size_t)w->node_count, sizeof *objects);
-	if (!objects || !gt_counts_init(&expect, w->keyword_counts.size + 16)) {
+	if (!objects || !gt_counts_init(&expect, w->keyword_counts.live + 16)) {
 		gt_free(objects);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory validating");
 	}
@@ -39,8 +39,8 @@ gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 	for (int64_t n = 0; n < w->node_count && !st; n++)
 		if (objects[n] != w->object_counts[n])
 			st = gt_fail(err, GT_ERR_FORMAT, "node %lld holds %d objects, counter says %d", (long long)n, objects[n], w->object_counts[n]);
-	if (!st && expect.size != w->keyword_counts.size)
-		st = gt_fail(err, GT_ERR_FORMAT, "%zu (node, keyword) counts expected, %zu kept", expect.size, w->keyword_counts.size);
+	if (!st && expect.live != w->keyword_counts.live)
+		st = gt_fail(err, GT_ERR_FORMAT, "%zu (node, keyword) counts expected, %zu kept", expect.live, w->keyword_counts.live);
 	// Node signatures: exactly the bits of the keywords with a non-zero count below.
 	uint64_t* bits = gt_calloc((size_t)w->node_count, sizeof *bits);
 	if (!bits && !st) st = gt_fail(err, GT_ERR_NOMEM, "out of memory validating");
