@@ -30,34 +30,31 @@ static int budget_take(Budget* b)
 	return 1;
 }
 
+// Both allocators: free, or grow from the budget, counting the live bytes of one side.
+static void* budget_resize(Budget* b, long long* live, void* ptr, size_t old_size, size_t new_size)
+{
+	if (new_size == 0) {
+		free(ptr);
+		*live -= (long long)old_size;
+		return NULL;
+	}
+	if (new_size > old_size && !budget_take(b)) return NULL;
+	void* p = realloc(ptr, new_size);
+	if (p) *live += (long long)new_size - (long long)old_size;
+	return p;
+}
+
 // Lua's allocator: ptr NULL means a new block, and osize is then the kind of object, not a size.
 static void* lua_budget_alloc(void* user, void* ptr, size_t osize, size_t nsize)
 {
 	Budget* b = user;
-	size_t old = ptr ? osize : 0;
-	if (nsize == 0) {
-		free(ptr);
-		b->lua_bytes -= (long long)old;
-		return NULL;
-	}
-	if (nsize > old && !budget_take(b)) return NULL;
-	void* p = realloc(ptr, nsize);
-	if (p) b->lua_bytes += (long long)nsize - (long long)old;
-	return p;
+	return budget_resize(b, &b->lua_bytes, ptr, ptr ? osize : 0, nsize);
 }
 
 static void* gt_budget_alloc(void* user, void* ptr, size_t old_size, size_t new_size)
 {
 	Budget* b = user;
-	if (new_size == 0) {
-		free(ptr);
-		b->gt_bytes -= (long long)old_size;
-		return NULL;
-	}
-	if (new_size > old_size && !budget_take(b)) return NULL;
-	void* p = realloc(ptr, new_size);
-	if (p) b->gt_bytes += (long long)new_size - (long long)old_size;
-	return p;
+	return budget_resize(b, &b->gt_bytes, ptr, old_size, new_size);
 }
 
 // The script's state as one string (nil map and world included), checked with validate.

@@ -6,6 +6,17 @@ local gridtree = require "gridtree"
 
 local MAP = "assets/maps/small.map"
 
+-- fn(n) allocates (next to) nothing once fn(warm) has run: what a game loop needs.
+local function allocates_nothing(fn, warm, n, what)
+	fn(warm)
+	collectgarbage()
+	collectgarbage()
+	local before = collectgarbage("count")
+	fn(n)
+	local grown = collectgarbage("count") - before
+	assert(grown < 1, ("%s allocated %.1f KB"):format(what, grown))
+end
+
 -- Arc-length brute force: cumulative lengths, and the point at a given distance along the path.
 local function lengths(path)
 	local cum, n = {0}, math.floor(#path / 2)
@@ -132,13 +143,7 @@ test("advance allocates nothing per call", function()
 			if arrived then x, y, segment = path[1], path[2], 1 end
 		end
 	end
-	walk(2000) -- grows the scratch once
-	collectgarbage()
-	collectgarbage()
-	local before = collectgarbage("count")
-	walk(20000)
-	local grown = collectgarbage("count") - before
-	assert(grown < 1, ("advance allocated %.1f KB"):format(grown))
+	allocates_nothing(walk, 2000, 20000, "advance") -- the warm-up grows the scratch once
 end)
 
 test("random: splitmix64, the same sequence under every interpreter", function()
@@ -322,13 +327,7 @@ test("rng:next, rng:below and map:random_point allocate nothing", function()
 			map:random_point(rng)
 		end
 	end
-	draw(100)
-	collectgarbage()
-	collectgarbage()
-	local before = collectgarbage("count")
-	draw(20000)
-	local grown = collectgarbage("count") - before
-	assert(grown < 1, ("allocated %.1f KB"):format(grown))
+	allocates_nothing(draw, 100, 20000, "drawing random numbers and points")
 	assert(rng:below(2 ^ 31 - 1) < 2 ^ 31 - 1)
 	raises("n must be an integer from 1 to 2147483647", rng.below, rng, 2 ^ 31)
 end)
