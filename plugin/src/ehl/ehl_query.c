@@ -32,7 +32,14 @@ struct gtEhlQuery {
 	int32_t* memo_via;
 	uint32_t* memo_stamp;
 	uint32_t memo_generation;
+	struct Common* common; // the hubs a source and a target share, max_hubs + 1 of them
 };
+
+// A hub both cells list, with the lower bound of any path through it.
+typedef struct Common {
+	double bound;
+	uint32_t s, t; // indexes into e->hubs
+} Common;
 
 gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 {
@@ -47,7 +54,8 @@ gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 	q->memo_value = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_value);
 	q->memo_via = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_via);
 	q->memo_stamp = gt_calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);
-	if (!q->memo_value || !q->memo_via || !q->memo_stamp) {
+	q->common = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->common);
+	if (!q->memo_value || !q->memo_via || !q->memo_stamp || !q->common) {
 		gtEhlQuery_Destroy(q);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
 	}
@@ -76,6 +84,7 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 	gt_free(query->memo_value);
 	gt_free(query->memo_via);
 	gt_free(query->memo_stamp);
+	gt_free(query->common);
 	gt_free(query);
 }
 
@@ -175,7 +184,9 @@ static void to_target(gtEhlQuery* q, gtVec2 t, Answer* a)
 	Side side_s = {&q->side[0], q->source, q->source_at_pinch}, side_t = {&q->side[1], t, at_pinch(e->map, t)};
 	const gtEhlHub* hs = e->hubs + q->source_first_hub;
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
-	double best = INFINITY;
+	// The shared hubs first, then priced in order of their lower bound: the best path tends to come
+	// early, and its length then rules out the rest without pricing their vias.
+	int shared = 0;
 	for (;;) {
 		int32_t rank_s = hs->hub, rank_t = ht->hub;
 		if (rank_s != rank_t) { // advance the smaller side without a hard-to-predict branch
@@ -184,30 +195,43 @@ static void to_target(gtEhlQuery* q, gtVec2 t, Answer* a)
 			continue;
 		}
 		if (rank_s == e->n) break; // both sentinels
-		double bound_t = gt_hub_lower_bound(ht);
-		if ((double)gt_hub_lower_bound(hs) + bound_t < best) {
-			uint32_t slot = (uint32_t)(hs - e->hubs) - q->source_first_hub;
-			if (q->memo_stamp[slot] != q->memo_generation) { // the source side, once per hub
-				q->memo_stamp[slot] = q->memo_generation;
-				q->memo_via[slot] = -1;
-				q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
-				                               INFINITY, &q->memo_via[slot]);
-			}
-			double from_s = q->memo_value[slot];
-			if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
-				int32_t vt = -1;
-				double from_t =
-				    best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
-				if (vt >= 0 && from_s + from_t < best) {
-					best = from_s + from_t;
-					a->hub = hs->hub;
-					a->via_s = q->memo_via[slot];
-					a->via_t = vt;
-				}
-			}
-		}
+		q->common[shared].bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
+		q->common[shared].s = (uint32_t)(hs - e->hubs);
+		q->common[shared].t = (uint32_t)(ht - e->hubs);
+		shared++;
 		hs++;
 		ht++;
+	}
+	double best = INFINITY;
+	for (int left = shared; left > 0; left--) {
+		int next = 0; // the smallest bound left (few are priced before the rest is ruled out)
+		for (int i = 1; i < left; i++)
+			if (q->common[i].bound < q->common[next].bound) next = i;
+		if (q->common[next].bound >= best) break;
+		Common c = q->common[next];
+		q->common[next] = q->common[left - 1];
+		hs = e->hubs + c.s;
+		ht = e->hubs + c.t;
+		double bound_t = gt_hub_lower_bound(ht);
+		uint32_t slot = (uint32_t)(hs - e->hubs) - q->source_first_hub;
+		if (q->memo_stamp[slot] != q->memo_generation) { // the source side, once per hub
+			q->memo_stamp[slot] = q->memo_generation;
+			q->memo_via[slot] = -1;
+			q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
+			                               INFINITY, &q->memo_via[slot]);
+		}
+		double from_s = q->memo_value[slot];
+		if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
+			int32_t vt = -1;
+			double from_t =
+			    best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
+			if (vt >= 0 && from_s + from_t < best) {
+				best = from_s + from_t;
+				a->hub = hs->hub;
+				a->via_s = q->memo_via[slot];
+				a->via_t = vt;
+			}
+		}
 	}
 	a->distance = best;
 }
