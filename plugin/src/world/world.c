@@ -77,13 +77,13 @@ static gtStatus check_point(const gtWorld* w, gtVec2 p, gtError* err)
 
 // Leaf column or row of a coordinate: boundaries go to the larger index, the far border to the
 // last leaf. The candidate from a multiplication is corrected against the exact leaf bounds.
-static int64_t leaf_index(double v, double step, double inverse, int height)
+static int64_t leaf_index(double v, const double* bounds, double inverse, int height)
 {
 	int64_t side = INT64_C(1) << height;
 	double guess = v * inverse; // clamped as a double: converting a huge value to int64 is undefined
 	int64_t i = guess >= (double)(side - 1) ? side - 1 : guess > 0 ? (int64_t)guess : 0;
-	while (i > 0 && v < (double)i * step) i--;
-	while (i + 1 < side && v >= (double)(i + 1) * step) i++;
+	while (v < bounds[i]) i--;      // bounds[0] is -inf
+	while (v >= bounds[i + 1]) i++; // bounds[side] is +inf
 	return i;
 }
 
@@ -97,8 +97,8 @@ static inline bool in_leaf(const gtWorld* w, int32_t leaf, gtVec2 p)
 int32_t leaf_of_point(const gtWorld* w, double x, double y)
 {
 	int64_t side = INT64_C(1) << w->height;
-	return (int32_t)(leaf_index(y, w->step_y[w->height], w->inverse_y, w->height) * side +
-	                 leaf_index(x, w->step_x[w->height], w->inverse_x, w->height));
+	return (int32_t)(leaf_index(y, w->leaf_y, w->inverse_y, w->height) * side +
+	                 leaf_index(x, w->leaf_x, w->inverse_x, w->height));
 }
 
 gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, gtError* err)
@@ -133,7 +133,7 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->leaf_x = gt_malloc((size_t)(side + 1) * sizeof *w->leaf_x);
 	w->leaf_y = gt_malloc((size_t)(side + 1) * sizeof *w->leaf_y);
 	if (w->leaf_x && w->leaf_y)
-		for (int64_t i = 0; i <= side; i++) { // the products leaf_index compares with
+		for (int64_t i = 0; i <= side; i++) { // leaf bounds: boundaries go to the larger index
 			w->leaf_x[i] = i == 0 ? -INFINITY : i == side ? INFINITY : (double)i * w->step_x[w->height];
 			w->leaf_y[i] = i == 0 ? -INFINITY : i == side ? INFINITY : (double)i * w->step_y[w->height];
 		}
@@ -305,12 +305,6 @@ static void unlink_slot(gtWorld* w, int32_t slot)
 	if (w->next[slot] >= 0) w->prev[w->next[slot]] = w->prev[slot];
 }
 
-// Adds delta to one keyword's count at `node` (room was reserved beforehand).
-static void count_word(gtWorld* w, int64_t node, int32_t keyword, int32_t delta)
-{
-	gt_counts_add(&w->keyword_counts, (uint32_t)node, keyword, delta);
-}
-
 // Recomputes the keyword signatures of a leaf (from its objects) and of its ancestors (the OR of
 // their children), stopping where nothing changed: call after the leaf's objects or their
 // keywords changed.
@@ -345,7 +339,7 @@ static void add_words(gtWorld* w, int32_t leaf, uint64_t bits)
 
 static void count_node(gtWorld* w, int64_t node, const int32_t* keywords, int count, int32_t delta)
 {
-	for (int i = 0; i < count; i++) count_word(w, node, keywords[i], delta);
+	for (int i = 0; i < count; i++) gt_counts_add(&w->keyword_counts, (uint32_t)node, keywords[i], delta); // room was reserved
 	w->object_counts[node] += delta;
 }
 
@@ -424,7 +418,6 @@ static void move_slot(gtWorld* w, int32_t slot, gtVec2 p)
 	int32_t from = w->leaf[slot];
 	if (in_leaf(w, from, p)) return; // the O(1) case, most moves
 	int32_t to = leaf_of_point(w, p.x, p.y);
-	if (from == to) return;
 	unlink_slot(w, slot);
 	link(w, slot, to);
 	// Walk both paths up in lock-step until they meet: nothing changes at the common ancestor.
@@ -445,7 +438,8 @@ gtStatus gtWorld_Move(gtWorld* w, gtObjectId id, gtVec2 p, gtError* err)
 	if (!st) st = check_point(w, p, err);
 	if (st) return st;
 	int32_t slot = (int32_t)slot_of(id);
-	if (!reserve_counts(w, w->keyword_count[slot])) return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
+	if (!in_leaf(w, w->leaf[slot], p) && !reserve_counts(w, w->keyword_count[slot]))
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
 	move_slot(w, slot, p);
 	return GT_OK;
 }
@@ -467,12 +461,9 @@ gtStatus gtWorld_MoveMany(gtWorld* w, const gtObjectId* ids, const gtVec2* point
 	}
 	for (int i = 0; i < count; i++) {
 		int32_t slot = (int32_t)slot_of(ids[i]);
-		if (in_leaf(w, w->leaf[slot], points[i])) { // the O(1) case: nothing to count
-			w->x[slot] = points[i].x;
-			w->y[slot] = points[i].y;
-			continue;
-		}
-		if (!reserve_counts(w, most)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
+		// Only a move to another leaf adds counts.
+		if (!in_leaf(w, w->leaf[slot], points[i]) && !reserve_counts(w, most))
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
 		move_slot(w, slot, points[i]);
 	}
 	return GT_OK;
@@ -504,10 +495,10 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	for (int level = w->height; level >= 0; level--) {
 		for (int i = 0; i < old_count; i++)
 			if (!bsearch(&w->words_old[i], w->words_new, (size_t)n, sizeof *w->words_new, gt_compare_int32))
-				count_word(w, node, w->words_old[i], -1);
+				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_old[i], -1);
 		for (int i = 0; i < n; i++)
 			if (!bsearch(&w->words_new[i], w->words_old, (size_t)old_count, sizeof *w->words_old, gt_compare_int32))
-				count_word(w, node, w->words_new[i], +1);
+				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_new[i], +1);
 		if (level > 0) node = gt_parent(level, node);
 	}
 	if (n > 0) memcpy(w->keywords[slot], w->words_new, (size_t)n * sizeof *w->words_new);
