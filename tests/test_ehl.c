@@ -51,6 +51,15 @@ static int compare_with_oracle(const gtMap* m, gtEhl* e, gtOracle* o, TestRng* r
 		if (isinf(expect) != isinf(got) || (!isinf(expect) && fabs(got - expect) > 1e-9 * (1 + expect)))
 			fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g): ehl %.12f oracle %.12f", what, s.x, s.y, t.x, t.y, got, expect);
 		assert_true(isinf(back) == isinf(got));
+		// Below a limit: the same distance when it is below, else at least the limit.
+		assert_int_equal(gtEhlQuery_SetSource(q, s, &err), GT_OK);
+		const double limits[] = {got * 0.5, got * 0.999, got, nextafter(got, INFINITY), got * 1.001 + 1, INFINITY, 0};
+		for (int l = 0; l < 7; l++) {
+			double below = gtEhlQuery_DistanceBelow(q, t, limits[l]);
+			if (got < limits[l] ? below != got : !(below >= limits[l]))
+				fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g): below %.17g gives %.17g, distance %.17g", what, s.x, s.y, t.x,
+				         t.y, limits[l], below, got);
+		}
 		if (isinf(expect)) continue;
 		reachable++;
 		assert_float_equal(back, got, 1e-9 * (1 + got));

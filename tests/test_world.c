@@ -208,9 +208,31 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 	free(got);
 }
 
+// Sessions take turns at the three ways a node's keyword is tested: every word with a bitmap (the
+// default), none (keyword_bitmap_bytes 0: counts only), and the first six words only.
+static int sessions_run;
+
+static gtWorld* session_world(const gtMap* m, int leaf)
+{
+	gtWorldDef def = gtWorld_DefaultDef();
+	def.leaf_size = leaf;
+	gtWorld* w = NULL;
+	gtError err;
+	if (gtWorld_Create(m, &def, &w, &err)) fail_msg("%s", err.message);
+	int height;
+	int64_t nodes;
+	gtWorld_TreeSize(w, &height, &nodes);
+	int variant = sessions_run++ % 3;
+	if (variant == 0) return w;
+	gtWorld_Destroy(w);
+	def.keyword_bitmap_bytes = variant == 1 ? 0 : 6 * ((nodes + 63) / 64 * 8); // one bit per node and word
+	if (gtWorld_Create(m, &def, &w, &err)) fail_msg("%s", err.message);
+	return w;
+}
+
 static void run_session(const gtMap* m, int leaf, gtDistance dist, int steps, uint64_t seed, int* nonempty)
 {
-	gtWorld* w = test_make_world(m, leaf);
+	gtWorld* w = session_world(m, leaf);
 	const int vocabulary = 10, max_objects = 120;
 	char word[16];
 	colliding = seed % 2;
@@ -368,7 +390,7 @@ static void test_pruning_is_tight(void** state)
 		q.keywords = &a;
 		q.keyword_count = 1;
 		int calls = 0, count;
-		gtDistance d = {counting_euclid, &calls};
+		gtDistance d = {counting_euclid, &calls, NULL};
 		gtObjectId ids[16];
 		double dist[16];
 		gtQueryStats stats;
@@ -585,6 +607,7 @@ static void test_defaults(void** state)
 	gtWorldDef def = gtWorld_DefaultDef();
 	assert_int_equal(def.leaf_size, 16);
 	assert_int_equal(def.capacity, 1024);
+	assert_true(def.keyword_bitmap_bytes == INT64_C(8) << 20);
 	gtQuery q = gtQuery_Default((gtVec2){1, 2});
 	assert_true(q.point.x == 1 && q.point.y == 2);
 	assert_int_equal(q.k, 1);
@@ -607,6 +630,14 @@ static void test_defaults(void** state)
 	gtWorld_Destroy(test_make_world(m, GT_WORLD_MAX_LEAF_SIZE)); // the largest leaf is accepted
 	def.leaf_size = GT_WORLD_MAX_LEAF_SIZE + 1;
 	assert_int_equal(gtWorld_Create(m, &def, &w, &err), GT_ERR_INVALID_ARG);
+	def = gtWorld_DefaultDef();
+	def.keyword_bitmap_bytes = -1;
+	assert_int_equal(gtWorld_Create(m, &def, &w, &err), GT_ERR_INVALID_ARG);
+	def.keyword_bitmap_bytes = GT_WORLD_MAX_BITMAP_BYTES + 1;
+	assert_int_equal(gtWorld_Create(m, &def, &w, &err), GT_ERR_INVALID_ARG);
+	def.keyword_bitmap_bytes = GT_WORLD_MAX_BITMAP_BYTES; // a bound, not an allocation: accepted
+	assert_int_equal(gtWorld_Create(m, &def, &w, &err), GT_OK);
+	gtWorld_Destroy(w);
 	gtMap_Destroy(m);
 }
 

@@ -335,7 +335,15 @@ static int gridtree_new_world(lua_State* L)
 	const char* key;
 	for (int v = first_option(L, 2, &key); v; v = next_option(L, 2, v, &key)) {
 		if (strcmp(key, "leaf") == 0) def.leaf_size = option_integer(L, v, 2, key, 1, GT_WORLD_MAX_LEAF_SIZE);
-		else unknown_option(L, 2, v - 1);
+		else if (strcmp(key, "keyword_bitmap_bytes") == 0) {
+			lua_Number n = option_number(L, v, 2, key);
+			if (!(n >= 0 && n <= (lua_Number)GT_WORLD_MAX_BITMAP_BYTES && n == floor(n))) {
+				char most[32]; /* Lua's message formats have no 64-bit integer */
+				snprintf(most, sizeof most, "%lld", (long long)GT_WORLD_MAX_BITMAP_BYTES);
+				arg_errorf(L, 2, "%s must be an integer from 0 to %s", key, most);
+			}
+			def.keyword_bitmap_bytes = (int64_t)n;
+		} else unknown_option(L, 2, v - 1);
 	}
 	LWorld* w = lua_newuserdatauv(L, sizeof *w, 1);          /* world */
 	memset(w, 0, sizeof *w);

@@ -299,6 +299,26 @@ test("limits come from the library and bound every check", function()
 	raises(("threads must be an integer from 0 to %d"):format(L.max_threads), map.build_index, map, {threads = L.max_threads + 1})
 	raises(("leaf must be an integer from 1 to %d"):format(L.max_leaf_size), gridtree.new_world, map, {leaf = L.max_leaf_size + 1})
 	assert(gridtree.new_world(map, {leaf = L.max_leaf_size})):close()
+	raises("keyword_bitmap_bytes must be an integer from 0 to 4294967296", gridtree.new_world, map, {keyword_bitmap_bytes = -1})
+	raises("keyword_bitmap_bytes must be an integer from 0 to 4294967296", gridtree.new_world, map, {keyword_bitmap_bytes = 0.5})
+	raises("keyword_bitmap_bytes must be a number", gridtree.new_world, map, {keyword_bitmap_bytes = "big"})
+	do -- without bitmaps, keywords go through the counts: the same answers
+		local plain, lean = gridtree.new_world(map), gridtree.new_world(map, {keyword_bitmap_bytes = 0})
+		for i = 1, 40 do
+			local x, y = 1.5 + (i * 7) % 30, 1.5 + (i * 11) % 30
+			if map:is_free(x, y) then
+				local words = (i % 3 == 0) and "red big" or (i % 3 == 1) and "red" or "blue big"
+				assert(plain:add(x, y, words))
+				assert(lean:add(x, y, words))
+			end
+		end
+		local _, a = plain:nearest(10.5, 10.5, 5, "red big")
+		local _, b = lean:nearest(10.5, 10.5, 5, "red big")
+		assert(#a > 0 and #a == #b)
+		for i = 1, #a do assert(a[i] == b[i]) end
+		plain:close()
+		lean:close()
+	end
 	local world = gridtree.new_world(map)
 	raises(("k must be an integer from 0 to %d"):format(L.max_k), world.nearest, world, 1.5, 17.5, L.max_k + 1)
 	local longest = ("w"):rep(L.max_keyword_bytes)

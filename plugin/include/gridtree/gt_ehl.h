@@ -86,6 +86,9 @@ gtStatus gtEhlQuery_SetSource(gtEhlQuery* query, gtVec2 source, gtError* err);
 /// Distance from the current source; +infinity when unreachable, when t is not a valid point, or
 /// when no valid source is set.
 double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t);
+/// The same distance when it is below `limit`; otherwise some value >= limit (hubs whose lower
+/// bound reaches the limit are never priced).
+double gtEhlQuery_DistanceBelow(gtEhlQuery* query, gtVec2 t, double limit);
 
 /// Shortest path s, bends..., t; same conventions as gtOracle_Path.
 gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,

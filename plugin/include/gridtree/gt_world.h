@@ -58,9 +58,16 @@ typedef struct gtWorld gtWorld;
 typedef struct gtWorldDef {
 	int leaf_size; ///< m: nodes split while wider or taller than m map cells (>= 1)
 	int capacity;  ///< objects to reserve room for (grows as needed)
+	/// Memory for per-node keyword bitmaps (one bit per node and keyword), which make a query's
+	/// keyword test of a node one bit instead of a hash lookup. Keywords beyond this budget (in
+	/// the order they were first seen) are tested through the counts: slower, same answers.
+	/// 0: none. At most GT_WORLD_MAX_BITMAP_BYTES.
+	int64_t keyword_bitmap_bytes;
 } gtWorldDef;
 
-/// leaf_size 16, capacity 1024.
+#define GT_WORLD_MAX_BITMAP_BYTES (INT64_C(1) << 32)
+
+/// leaf_size 16, capacity 1024, keyword_bitmap_bytes 8 MiB.
 gtWorldDef gtWorld_DefaultDef(void);
 
 /// The world keeps a pointer to the map, which must outlive it. One thread at a time per world.
@@ -102,9 +109,14 @@ gtStatus gtWorld_Validate(const gtWorld* world, gtError* err);
 /// A distance between two valid points; +infinity when unreachable.
 typedef double gtDistanceFcn(void* context, gtVec2 from, gtVec2 to);
 
+/// The distance when it is below `limit`; otherwise any value >= limit. A query asks this once
+/// it holds an answer that a farther candidate cannot enter, so a backend may stop early.
+typedef double gtDistanceBelowFcn(void* context, gtVec2 from, gtVec2 to, double limit);
+
 typedef struct gtDistance {
 	gtDistanceFcn* fcn;
 	void* context;
+	gtDistanceBelowFcn* below; ///< optional: NULL means fcn answers every call
 } gtDistance;
 
 /// Straight-line distance. Path distances come from a navigation query: gtNavQuery_WorldDistance.

@@ -28,20 +28,34 @@ static inline void gt_heap_push(gtHeap* h, double key, int32_t id)
 	h->items[i].id = id;
 }
 
+// Moves `last` down from the root of items[0..n) to where it belongs.
+static inline void gt_heap_sift_down(gtHeapItem* items, int n, gtHeapItem last)
+{
+	int i = 0;
+	for (;;) {
+		int child = 2 * i + 1;
+		if (child >= n) break;
+		if (child + 1 < n && items[child + 1].key < items[child].key) child++;
+		if (last.key <= items[child].key) break;
+		items[i] = items[child];
+		i = child;
+	}
+	items[i] = last;
+}
+
 static inline gtHeapItem gt_heap_pop(gtHeap* h)
 {
 	gtHeapItem top = h->items[0];
 	gtHeapItem last = h->items[--h->size];
-	int i = 0, n = h->size;
-	for (;;) {
-		int child = 2 * i + 1;
-		if (child >= n) break;
-		if (child + 1 < n && h->items[child + 1].key < h->items[child].key) child++;
-		if (last.key <= h->items[child].key) break;
-		h->items[i] = h->items[child];
-		i = child;
-	}
-	if (n > 0) h->items[i] = last;
+	if (h->size > 0) gt_heap_sift_down(h->items, h->size, last);
+	return top;
+}
+
+// Pops the top and pushes (key, id) in one pass: the caller guarantees size > 0.
+static inline gtHeapItem gt_heap_replace_top(gtHeap* h, double key, int32_t id)
+{
+	gtHeapItem top = h->items[0];
+	gt_heap_sift_down(h->items, h->size, (gtHeapItem){key, id});
 	return top;
 }
 

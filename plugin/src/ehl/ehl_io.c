@@ -166,8 +166,8 @@ static const char* validate(const gtEhl* e)
 		bad_via |= (first > next) | (sentinel & (first != next));
 		bad_bound |= (hubs[i].lower_bound & 0x7FFF) > 0x7C00; // NaN: above infinity, either sign
 	}
-	// Sentinels exactly at the cell ends: each list is ranks below n, increasing, then n, so the
-	// query's merge stops at both sentinels and stays inside the two lists.
+	// Sentinels exactly at the cell ends: each list is ranks below n, increasing, then n, so a
+	// query's walk over a list stops at its sentinel, and every rank indexes arrays of n + 1.
 	if (bad_rank || sentinels != e->cell_count) return "cell hub lists";
 	for (int64_t c = 1; c <= e->cell_count; c++)
 		if (hubs[e->cell_begin[c] - 1].hub != n) return "cell hub lists";

@@ -94,17 +94,20 @@ typedef struct Side {
 	bool check_all; // a pinch point: its FULL flags may not hold (see gtMap_Visible)
 } Side;
 
-// Best |p v| + d(v, hub) over the vias [begin, end) that p sees and that beat `limit`. The stored
-// distances are rounded down, so they only decide what to skip; a via that may win is priced
-// with the exact distance from its own label.
+// The smallest total |p v| + d(v, hub) over the vias [begin, end) that p sees, among those with
+// offset + total < limit (the other side's part and the best path so far); +inf and no via when
+// there is none. Every skip compares offset + x with limit, as the caller does, so the answer is
+// the same whatever limit a via is skipped by: exact ties included. The stored distances are
+// rounded down, so they only decide what to skip; a via that may win is priced with the exact
+// distance from its own label.
 static double best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
-                       uint32_t end, double limit, int32_t* via)
+                       uint32_t end, double offset, double limit, int32_t* via)
 {
-	double best = limit;
+	double best = INFINITY;
 	SideCache* c = side->cache;
 	for (uint32_t i = begin; i < end; i++) {
 		double to_hub = gt_via_low(&e->vias[i]);
-		if (to_hub >= best) break; // sorted by distance to the hub
+		if (offset + to_hub >= limit) break; // sorted by distance to the hub
 		uint32_t v = e->vias[i].vertex;
 		if (c->stamp[v] != generation) {
 			c->stamp[v] = generation;
@@ -113,7 +116,7 @@ static double best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 			c->visibility[v] = SIDE_UNKNOWN;
 		}
 		double total = c->length[v] + to_hub;
-		if (total >= best) continue;
+		if (offset + total >= limit) continue;
 		if (!gt_via_full(&e->vias[i]) || side->check_all) {
 			if (c->visibility[v] == SIDE_UNKNOWN) {
 				gtVec2 vp = {e->vertices[v].x, e->vertices[v].y};
@@ -124,7 +127,8 @@ static double best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 		int64_t entry = gt_ehl_label_entry(e, (int)v, hub);
 		if (entry < 0) continue; // only a forged index lacks it
 		total = c->length[v] + e->label_dist[entry];
-		if (total >= best) continue;
+		if (offset + total >= limit) continue;
+		limit = offset + total;
 		best = total;
 		*via = (int32_t)v;
 	}
@@ -170,8 +174,9 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	return GT_OK;
 }
 
-// Shortest distance from the current source to a valid target t.
-static void to_target(gtEhlQuery* q, gtVec2 t, Answer* a)
+// Shortest distance from the current source to a valid target t when it is below `limit`; else
+// a->distance is `limit` (or more) and a->hub is -1.
+static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 {
 	const gtEhl* e = q->ehl;
 	a->distance = INFINITY;
@@ -202,7 +207,7 @@ static void to_target(gtEhlQuery* q, gtVec2 t, Answer* a)
 		hs++;
 		ht++;
 	}
-	double best = INFINITY;
+	double best = limit;
 	for (int left = shared; left > 0; left--) {
 		int next = 0; // the smallest bound left (few are priced before the rest is ruled out)
 		for (int i = 1; i < left; i++)
@@ -217,14 +222,14 @@ static void to_target(gtEhlQuery* q, gtVec2 t, Answer* a)
 		if (q->memo_stamp[slot] != q->memo_generation) { // the source side, once per hub
 			q->memo_stamp[slot] = q->memo_generation;
 			q->memo_via[slot] = -1;
-			q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
+			q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin, 0,
 			                               INFINITY, &q->memo_via[slot]);
 		}
 		double from_s = q->memo_value[slot];
 		if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
 			int32_t vt = -1;
 			double from_t =
-			    best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, best - from_s, &vt);
+			    best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s, best, &vt);
 			if (vt >= 0 && from_s + from_t < best) {
 				best = from_s + from_t;
 				a->hub = hs->hub;
@@ -245,7 +250,7 @@ static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* er
 	gtPointCheck ct = gtMap_CheckPoint(q->ehl->map, t);
 	if (ct != GT_POINT_VALID)
 		return gt_fail(err, GT_ERR_INVALID_POINT, "target (%g, %g): %s", t.x, t.y, gtPointCheckName(ct));
-	to_target(q, t, a);
+	to_target(q, t, INFINITY, a);
 	return GT_OK;
 }
 
@@ -258,7 +263,15 @@ double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t)
 {
 	if (!query->has_source || gtMap_CheckPoint(query->ehl->map, t) != GT_POINT_VALID) return INFINITY;
 	Answer a;
-	to_target(query, t, &a);
+	to_target(query, t, INFINITY, &a);
+	return a.distance;
+}
+
+double gtEhlQuery_DistanceBelow(gtEhlQuery* query, gtVec2 t, double limit)
+{
+	if (!query->has_source || gtMap_CheckPoint(query->ehl->map, t) != GT_POINT_VALID) return INFINITY;
+	Answer a;
+	to_target(query, t, limit, &a);
 	return a.distance;
 }
 

@@ -230,39 +230,35 @@ static bool general_walk_visible(const gtMap* m, gtVec2 a, gtVec2 b, int sx, int
 	double inverse_x = sx ? 1.0 / s.d.x : 0, inverse_y = sy ? 1.0 / s.d.y : 0;
 	const unsigned char* cell = m->blocked + (int64_t)(cy + 1) * m->stride + (cx + 1);
 	const int64_t step_y = sy * (int64_t)m->stride;
+	// Parameters of the next column and row line crossed; +inf once there is none before b. Each
+	// is recomputed from its line number, never accumulated, so its error stays below 1e-15.
 	int64_t nx = 0, ny = 0;
+	double tx = lines_x > 0 ? offset_x * inverse_x : INFINITY, ty = lines_y > 0 ? offset_y * inverse_y : INFINITY;
 	for (;;) {
 		if (*cell) return false;
-		bool cross_x = nx < lines_x, cross_y = ny < lines_y;
-		if (cross_x && cross_y) {
-			double tx = (offset_x + (double)(nx * sx)) * inverse_x, ty = (offset_y + (double)(ny * sy)) * inverse_y;
-			// Negative: the column line comes first; zero: the segment passes through grid point (X, Y).
-			int order = tx < ty - 1e-12 ? -1 : tx > ty + 1e-12 ? 1 : 0;
+		// Negative: the column line comes first; zero: the segment passes through grid point (X, Y).
+		int order = tx < ty - 1e-12 ? -1 : tx > ty + 1e-12 ? 1 : 0;
+		if (order == 0) {
+			if (tx == INFINITY) return true; // no line left on either axis: b's cell is reached
+			double X = first_x + (double)(nx * sx), Y = first_y + (double)(ny * sy);
+			order = cross_sign(&s, X, Y) * sx * sy;
 			if (order == 0) {
-				double X = first_x + (double)(nx * sx), Y = first_y + (double)(ny * sy);
-				order = cross_sign(&s, X, Y) * sx * sy;
-				if (order == 0) {
-					if (gt_is_pinch_mask(gt_corner_mask(m, (int)X, (int)Y))) return false;
-					cell += sx + step_y; // the two side cells are only touched at (X, Y): a grazed corner is fine
-					nx++, ny++;
-					continue;
-				}
+				if (gt_is_pinch_mask(gt_corner_mask(m, (int)X, (int)Y))) return false;
+				cell += sx + step_y; // the two side cells are only touched at (X, Y): a grazed corner is fine
+				nx++, ny++;
+				tx = nx < lines_x ? (offset_x + (double)(nx * sx)) * inverse_x : INFINITY;
+				ty = ny < lines_y ? (offset_y + (double)(ny * sy)) * inverse_y : INFINITY;
+				continue;
 			}
-			if (order < 0) {
-				cell += sx;
-				nx++;
-			} else {
-				cell += step_y;
-				ny++;
-			}
-		} else if (cross_x) {
+		}
+		if (order < 0) {
 			cell += sx;
 			nx++;
-		} else if (cross_y) {
+			tx = nx < lines_x ? (offset_x + (double)(nx * sx)) * inverse_x : INFINITY;
+		} else {
 			cell += step_y;
 			ny++;
-		} else {
-			return true;
+			ty = ny < lines_y ? (offset_y + (double)(ny * sy)) * inverse_y : INFINITY;
 		}
 	}
 }

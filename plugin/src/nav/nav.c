@@ -239,6 +239,12 @@ static double ehl_distance(void* context, gtVec2 from, gtVec2 to)
 	return gtEhlQuery_DistanceTo(context, to);
 }
 
+static double ehl_distance_below(void* context, gtVec2 from, gtVec2 to, double limit)
+{
+	if (gtEhlQuery_SetSource(context, from, NULL)) return INFINITY;
+	return gtEhlQuery_DistanceBelow(context, to, limit);
+}
+
 static double oracle_distance(void* context, gtVec2 from, gtVec2 to)
 {
 	double d;
@@ -251,8 +257,8 @@ gtStatus gtNavQuery_WorldDistance(gtNavQuery* query, gtDistance* distance, gtErr
 	gtStatus st = bind(query, &method, err);
 	if (st) return st;
 	switch (method) {
-	case GT_NAV_EHL: *distance = (gtDistance){ehl_distance, query->ehl_query}; break;
-	case GT_NAV_ORACLE: *distance = (gtDistance){oracle_distance, query->oracle}; break;
+	case GT_NAV_EHL: *distance = (gtDistance){ehl_distance, query->ehl_query, ehl_distance_below}; break;
+	case GT_NAV_ORACLE: *distance = (gtDistance){oracle_distance, query->oracle, NULL}; break;
 	default: *distance = gtDistance_Euclid(); break;
 	}
 	return GT_OK;

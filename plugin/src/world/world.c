@@ -12,7 +12,7 @@
 
 gtWorldDef gtWorld_DefaultDef(void)
 {
-	gtWorldDef def = {16, 1024};
+	gtWorldDef def = {16, 1024, INT64_C(8) << 20};
 	return def;
 }
 
@@ -109,6 +109,9 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	if (def->leaf_size < 1 || def->leaf_size > GT_WORLD_MAX_LEAF_SIZE)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "leaf size %d is outside 1..%d", def->leaf_size, GT_WORLD_MAX_LEAF_SIZE);
 	if (def->capacity < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "capacity must be >= 0");
+	if (def->keyword_bitmap_bytes < 0 || def->keyword_bitmap_bytes > GT_WORLD_MAX_BITMAP_BYTES)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "keyword_bitmap_bytes %lld is outside 0..%lld",
+		               (long long)def->keyword_bitmap_bytes, (long long)GT_WORLD_MAX_BITMAP_BYTES);
 	gtWorld* w = gt_calloc(1, sizeof *w);
 	if (!w) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	w->map = map;
@@ -137,6 +140,9 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 			w->leaf_x[i] = i == 0 ? -INFINITY : i == side ? INFINITY : (double)i * w->step_x[w->height];
 			w->leaf_y[i] = i == 0 ? -INFINITY : i == side ? INFINITY : (double)i * w->step_y[w->height];
 		}
+	w->plane_stride = (w->node_count + 63) / 64;
+	int64_t planes = def->keyword_bitmap_bytes / (w->plane_stride * (int64_t)sizeof *w->planes);
+	w->plane_limit = planes < INT32_MAX ? (int32_t)planes : INT32_MAX;
 	w->object_counts = gt_calloc((size_t)w->node_count, sizeof *w->object_counts);
 	w->node_words = gt_calloc((size_t)w->node_count, sizeof *w->node_words);
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
@@ -167,6 +173,7 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->generation);
 	gt_free(w->object_counts);
 	gt_free(w->node_words);
+	gt_free(w->planes);
 	gt_free(w->leaf_x);
 	gt_free(w->leaf_y);
 	gt_free(w->object_words);
@@ -181,9 +188,30 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w);
 }
 
+// A new keyword id gets its presence plane (all clear: nothing has the word yet). When the planes
+// cannot grow, no later id gets one: those words are tested through the counts instead.
+static void add_plane(gtWorld* w)
+{
+	if (w->plane_words == w->plane_capacity) {
+		int64_t cap = w->plane_capacity < 16 ? 16 : 2 * (int64_t)w->plane_capacity;
+		if (cap > w->plane_limit) cap = w->plane_limit;
+		uint64_t* grown = gt_realloc(w->planes, (size_t)(cap * w->plane_stride) * sizeof *grown);
+		if (!grown) {
+			w->plane_limit = w->plane_words;
+			return;
+		}
+		w->planes = grown;
+		w->plane_capacity = (int32_t)cap;
+	}
+	memset(w->planes + w->plane_words * w->plane_stride, 0, (size_t)w->plane_stride * sizeof *w->planes);
+	w->plane_words++;
+}
+
 int32_t gtWorld_Keyword(gtWorld* w, const char* word)
 {
-	return gt_vocab_intern(&w->vocabulary, word);
+	int32_t id = gt_vocab_intern(&w->vocabulary, word);
+	if (id >= 0 && id == w->plane_words && id < w->plane_limit) add_plane(w);
+	return id;
 }
 
 int32_t gtWorld_FindKeyword(const gtWorld* w, const char* word)
@@ -337,9 +365,19 @@ static void add_words(gtWorld* w, int32_t leaf, uint64_t bits)
 	}
 }
 
+// One count changes by delta (room was reserved); the word's plane follows its zero crossings.
+static inline __attribute__((always_inline)) void count_word(gtWorld* w, int64_t node, int32_t keyword, int32_t delta)
+{
+	int32_t after = gt_counts_add(&w->keyword_counts, (uint32_t)node, keyword, delta);
+	if (keyword >= w->plane_words || (after != 0 && after != delta)) return;
+	uint64_t* word = &w->planes[keyword * w->plane_stride + (node >> 6)];
+	uint64_t bit = UINT64_C(1) << (node & 63);
+	*word = after ? *word | bit : *word & ~bit;
+}
+
 static void count_node(gtWorld* w, int64_t node, const int32_t* keywords, int count, int32_t delta)
 {
-	for (int i = 0; i < count; i++) gt_counts_add(&w->keyword_counts, (uint32_t)node, keywords[i], delta); // room was reserved
+	for (int i = 0; i < count; i++) count_word(w, node, keywords[i], delta);
 	w->object_counts[node] += delta;
 }
 
@@ -495,10 +533,10 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	for (int level = w->height; level >= 0; level--) {
 		for (int i = 0; i < old_count; i++)
 			if (!bsearch(&w->words_old[i], w->words_new, (size_t)n, sizeof *w->words_new, gt_compare_int32))
-				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_old[i], -1);
+				count_word(w, node, w->words_old[i], -1);
 		for (int i = 0; i < n; i++)
 			if (!bsearch(&w->words_new[i], w->words_old, (size_t)old_count, sizeof *w->words_old, gt_compare_int32))
-				gt_counts_add(&w->keyword_counts, (uint32_t)node, w->words_new[i], +1);
+				count_word(w, node, w->words_new[i], +1);
 		if (level > 0) node = gt_parent(level, node);
 	}
 	if (n > 0) memcpy(w->keywords[slot], w->words_new, (size_t)n * sizeof *w->words_new);
@@ -548,6 +586,6 @@ static double euclid_distance(void* context, gtVec2 from, gtVec2 to)
 
 gtDistance gtDistance_Euclid(void)
 {
-	gtDistance d = {euclid_distance, NULL};
+	gtDistance d = {euclid_distance, NULL, NULL};
 	return d;
 }

@@ -17,6 +17,13 @@ struct gtWorld {
 	gtVocabulary vocabulary;
 	gtCountTable keyword_counts; // (node, keyword) -> objects below the node with that keyword
 	uint64_t* node_words;        // per node: the keyword bits of every object below (gt_word_bit)
+	// Presence planes, one per keyword id below plane_words: bit n of plane k is set exactly when
+	// node n has a non-zero count of k. A query tests a node's word with one bit instead of a
+	// signature test and a hash lookup. Memory is bounded (gtWorldDef.keyword_bitmap_bytes): ids
+	// beyond the budget, or beyond a failed growth, fall back to node_words and keyword_counts.
+	uint64_t* planes;
+	int64_t plane_stride;                        // 64-bit words per plane
+	int32_t plane_words, plane_capacity, plane_limit;
 	int32_t* object_counts;      // per node
 	int32_t* leaf_head;          // per leaf: first object slot, -1 when empty
 	// Objects: struct of arrays indexed by slot.
@@ -81,6 +88,13 @@ static inline uint64_t gt_words_mask(const int32_t* keywords, int count)
 	uint64_t mask = 0;
 	for (int i = 0; i < count; i++) mask |= gt_word_bit(keywords[i]);
 	return mask;
+}
+
+// Whether some object below the node has the keyword (exact).
+static inline bool gt_node_has(const gtWorld* w, int64_t node, int32_t keyword)
+{
+	if (keyword < w->plane_words) return (w->planes[keyword * w->plane_stride + (node >> 6)] >> (node & 63)) & 1;
+	return (w->node_words[node] & gt_word_bit(keyword)) && gt_counts_get(&w->keyword_counts, (uint32_t)node, keyword) > 0;
 }
 
 bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword);

@@ -52,9 +52,9 @@ gtStatus gt_filter_prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, g
 		else if (k < 0) unknown++;
 		else w->words_old[unissued++] = k;
 	}
-	qsort(w->words_old, (size_t)unissued, sizeof *w->words_old, gt_compare_int32);
+	gt_sort_int32(w->words_old, (size_t)unissued);
 	for (int i = 0; i < unissued; i++) unknown += i == 0 || w->words_old[i - 1] != w->words_old[i];
-	qsort(w->words_new, (size_t)known, sizeof *w->words_new, gt_compare_int32);
+	gt_sort_int32(w->words_new, (size_t)known);
 	int n = 0;
 	for (int i = 0; i < known; i++)
 		if (n == 0 || w->words_new[n - 1] != w->words_new[i]) w->words_new[n++] = w->words_new[i];
@@ -68,6 +68,12 @@ gtStatus gt_filter_prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, g
 		for (int i = 0; i < q->any_count; i++) some |= q->any[i] >= 0 && q->any[i] < w->vocabulary.count;
 		f->impossible |= !some;
 	}
+	f->planes_only = mode != MODE_TOP && q->any_count == 0 && f->min_match == n && n <= 4;
+	for (int i = 0; i < n && f->planes_only; i++) {
+		f->planes_only = f->words[i] < w->plane_words;
+		f->planes[i] = w->planes + f->words[i] * w->plane_stride;
+	}
+	f->plane_count = n;
 	return GT_OK;
 }
 // Results live in w->results as (distance, slot): a max-heap (keys negated) for nearest, a plain
@@ -107,7 +113,16 @@ int32_t gt_results_finish(gtWorld* w, Results* r)
 	int32_t size = r->within ? r->listed : r->best.size;
 	if (!r->within)
 		for (int32_t i = 0; i < size; i++) w->results[i].key = -w->results[i].key;
-	if (size > 0) qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
+	if (size > 16) {
+		qsort(w->results, (size_t)size, sizeof *w->results, by_distance);
+		return size;
+	}
+	for (int32_t i = 1; i < size; i++) { // the usual few results: insertion sort
+		gtHeapItem v = w->results[i];
+		int32_t j = i;
+		for (; j > 0 && w->results[j - 1].key > v.key; j--) w->results[j] = w->results[j - 1];
+		w->results[j] = v;
+	}
 	return size;
 }
 static gtStatus run(gtWorld* w, const gtQuery* q, gtDistance distance, Mode mode, gtObjectId* ids, double* distances,
@@ -158,12 +173,12 @@ gtStatus gtWorld_Top(gtWorld* w, const gtQuery* q, gtDistance distance, gtObject
 gtStatus gtWorld_NearestEuclid(gtWorld* w, const gtQuery* q, gtObjectId* ids, double* distances, int capacity,
                                int* count, gtQueryStats* stats, gtError* err)
 {
-	gtDistance none = {NULL, NULL};
+	gtDistance none = {NULL, NULL, NULL};
 	return run(w, q, none, MODE_NEAREST, ids, distances, capacity, count, stats, err);
 }
 gtStatus gtWorld_WithinEuclid(gtWorld* w, const gtQuery* q, gtObjectId* ids, double* distances, int capacity,
                               int* count, gtQueryStats* stats, gtError* err)
 {
-	gtDistance none = {NULL, NULL};
+	gtDistance none = {NULL, NULL, NULL};
 	return run(w, q, none, MODE_WITHIN, ids, distances, capacity, count, stats, err);
 }

@@ -18,6 +18,11 @@ typedef struct Filter {
 	int word_count;
 	int min_match;  // among `words`
 	bool impossible; // e.g. an all-of query with an unknown word
+	// The usual query, all of a few words that all have bitmaps (no any-list, no score): a node
+	// passes when each of these planes has its bit.
+	bool planes_only;
+	int plane_count;
+	const uint64_t* planes[4];
 } Filter;
 
 // The answer being built: the k best so far (a max-heap through negated keys) or, for within,
@@ -41,33 +46,35 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
                            gtQueryStats* stats, gtError* err);
 gtStatus gt_query_sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* found, gtQueryStats* stats, gtError* err);
 
-// -1 when nothing below the node can pass, else how many words of Q occur below it (an upper
-// bound on any object's matches there).
-// Inlined into both traversals whatever its size: it runs for every child of every node they pop.
-static inline __attribute__((always_inline)) int node_matches(const gtWorld* w, const Filter* f, int64_t node, const double rect[4])
+// Whether the rectangle misses the query's region (never, without one).
+static inline bool outside_region(const gtQuery* q, const double rect[4])
 {
-	if (w->object_counts[node] == 0) return -1;
-	const gtQuery* q = f->q;
-	if (q->use_region &&
-	    (rect[2] < q->region[0] || rect[0] > q->region[2] || rect[3] < q->region[1] || rect[1] > q->region[3]))
-		return -1;
-	uint64_t bits = w->node_words[node];
+	return q->use_region &&
+	       (rect[2] < q->region[0] || rect[0] > q->region[2] || rect[3] < q->region[1] || rect[1] > q->region[3]);
+}
+// -1 when nothing below a non-empty node can pass the keyword filters, else how many words of Q
+// occur below it (an upper bound on any object's matches there). The region is the caller's test.
+// Inlined into both traversals whatever its size: it runs for every child of every node they pop.
+static inline __attribute__((always_inline)) int node_matches(const gtWorld* w, const Filter* f, int64_t node)
+{
+	if (f->planes_only) {
+		for (int i = 0; i < f->plane_count; i++)
+			if (!((f->planes[i][node >> 6] >> (node & 63)) & 1)) return -1;
+		return f->plane_count;
+	}
 	int have = 0;
 	if (f->min_match > 0 || f->mode == MODE_TOP) {
 		int enough = f->mode == MODE_TOP ? f->word_count : f->min_match; // the score wants them all
 		for (int i = 0; i < f->word_count && have < enough; i++) {
-			if (!(bits & gt_word_bit(f->words[i]))) { // absent: stop once min_match is out of reach
-				if (have + f->word_count - i - 1 < f->min_match) return -1;
-				continue;
-			}
-			have += gt_counts_get(&w->keyword_counts, (uint32_t)node, f->words[i]) > 0;
+			if (gt_node_has(w, node, f->words[i])) have++;
+			else if (have + f->word_count - i - 1 < f->min_match) return -1; // min_match is out of reach
 		}
 		if (have < f->min_match) return -1;
 	}
+	const gtQuery* q = f->q;
 	if (q->any_count > 0) {
 		bool some = false;
-		for (int i = 0; i < q->any_count && !some; i++)
-			some = (bits & gt_word_bit(q->any[i])) && gt_counts_get(&w->keyword_counts, (uint32_t)node, q->any[i]) > 0;
+		for (int i = 0; i < q->any_count && !some; i++) some = q->any[i] >= 0 && gt_node_has(w, node, q->any[i]);
 		if (!some) return -1;
 	}
 	return have;
@@ -131,8 +138,7 @@ static inline bool results_offer(gtWorld* w, Results* r, double d, int32_t slot)
 	if (r->best.size < r->k) {
 		gt_heap_push(&r->best, -d, slot);
 	} else if (d < r->bound) {
-		gt_heap_pop(&r->best);
-		gt_heap_push(&r->best, -d, slot);
+		gt_heap_replace_top(&r->best, -d, slot);
 	}
 	if (r->best.size == r->k) r->bound = -r->best.items[0].key;
 	return true;

@@ -54,9 +54,10 @@ gtStatus gt_query_sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* fou
 		int64_t cx = hx + o->dx, cy = hy + o->dy;
 		if (cx < 0 || cy < 0 || cx >= side || cy >= side) continue;
 		int64_t leaf = cy * side + cx;
+		if (w->object_counts[leaf_base + leaf] == 0) continue;
 		double rect[4];
 		node_rect(w, w->height, leaf_base + leaf, rect);
-		if (node_matches(w, &f, leaf_base + leaf, rect) < 0) continue; // empty, or no object can match
+		if (outside_region(q, rect) || node_matches(w, &f, leaf_base + leaf) < 0) continue; // no object can match
 		stats->nodes_popped++;
 		for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s]) {
 			stats->objects_tested++;

@@ -32,18 +32,37 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
 	frontier->size = 0;
 	double rect[4];
 	node_rect(w, 0, 0, rect);
-	int root_matches = node_matches(w, &f, 0, rect);
+	int root_matches = w->object_counts[0] > 0 && !outside_region(q, rect) ? node_matches(w, &f, 0) : -1;
 	if (root_matches >= 0) {
 		if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		gt_heap_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0));
 	}
-	while (frontier->size > 0) {
-		gtHeapItem top = gt_heap_pop(frontier);
-		if (results_prune(&r, top.key)) break; // keys pop in order: nothing left can qualify
+	// The best child of the node just expanded is held out of the heap: when nothing queued is
+	// smaller, it is expanded next without a push and a pop (the usual descent).
+	gtHeapItem held = {0, 0}, top;
+	bool holding = false;
+	for (;;) {
+		if (holding && (frontier->size == 0 || held.key <= frontier->items[0].key)) {
+			top = held;
+		} else if (holding) {
+			top = gt_heap_replace_top(frontier, held.key, held.id);
+		} else if (frontier->size > 0) {
+			top = gt_heap_pop(frontier);
+		} else {
+			break;
+		}
+		holding = false;
+		if (results_prune(&r, top.key)) break; // keys come in order: nothing left can qualify
 		if (top.id < 0) { // an object: price it with the real distance
 			int32_t slot = -top.id - 1;
 			gtVec2 p = {w->x[slot], w->y[slot]};
-			double d = distance.fcn(distance.context, q->point, p);
+			// Once a farther distance cannot enter the answer, the backend may stop at that limit.
+			double limit = mode == MODE_TOP || !distance.below ? INFINITY
+			               : within                          ? nextafter(r.bound, INFINITY) // d <= radius enters
+			               : r.best.size == r.k              ? r.bound
+			                                                 : INFINITY;
+			double d = limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
+			                            : distance.fcn(distance.context, q->point, p);
 			stats->distance_calls++;
 			if (!(d < INFINITY)) continue; // another component (or NaN): never a result
 			if (mode == MODE_TOP) d += penalty(&f, object_matches(w, &f, slot));
@@ -69,29 +88,50 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
 			}
 			continue;
 		}
-		int64_t local = node - gt_level_offset(level), side = INT64_C(1) << level;
-		int64_t ix = local % side, iy = local / side;
+		// The four children: their two columns and two rows are the edges cell_rect computes, so
+		// each key is min_dist of the child's rectangle, from two distances per axis.
+		int64_t local = node - gt_level_offset(level);
+		int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
+		int below = level + 1;
+		int64_t row = INT64_C(1) << below, first = gt_level_offset(below) + 2 * iy * row + 2 * ix;
+		double step_x = w->step_x[below], step_y = w->step_y[below];
+		double x0 = (double)(2 * ix) * step_x, x1 = x0 + step_x, x2 = (double)(2 * ix + 1) * step_x + step_x;
+		double y0 = (double)(2 * iy) * step_y, y1 = y0 + step_y, y2 = (double)(2 * iy + 1) * step_y + step_y;
+		double px = q->point.x, py = q->point.y;
+		double gap_x[2] = {px < x0 ? x0 - px : px > x1 ? px - x1 : 0, px < x1 ? x1 - px : px > x2 ? px - x2 : 0};
+		double gap_y[2] = {py < y0 ? y0 - py : py > y1 ? py - y1 : 0, py < y1 ? y1 - py : py > y2 ? py - y2 : 0};
 		for (int c = 0; c < 4; c++) {
-			int64_t cx = 2 * ix + (c & 1), cy = 2 * iy + (c >> 1), child = gt_node(level + 1, cx, cy);
+			int64_t child = first + (c & 1) + (c >> 1) * row;
 			if (w->object_counts[child] == 0) continue;
-			cell_rect(w, level + 1, cx, cy, rect);
-			double key = min_dist(q->point, rect);
-			if (mode != MODE_TOP && results_prune(&r, key)) { // the cheap test before the keyword counts
-				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, level + 1, rect);
+			double dx = gap_x[c & 1], dy = gap_y[c >> 1];
+			double key = sqrt(dx * dx + dy * dy);
+			if (q->use_region || q->trace) cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
+			if (mode != MODE_TOP && results_prune(&r, key)) { // the cheap test before the keyword tests
+				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
 				continue;
 			}
-			int matches = node_matches(w, &f, child, rect);
+			int matches = outside_region(q, rect) ? -1 : node_matches(w, &f, child);
 			if (matches < 0) {
-				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_KEYWORDS, level + 1, rect);
+				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_KEYWORDS, below, rect);
 				continue;
 			}
 			key += penalty(&f, matches);
 			if (results_prune(&r, key)) {
-				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, level + 1, rect);
+				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
 				continue;
 			}
+			gtHeapItem item = {key, heap_id(below, child)};
+			if (!holding || key < held.key) { // the new best child: the one held before is queued
+				gtHeapItem swap = held;
+				held = item;
+				item = swap;
+				if (!holding) {
+					holding = true;
+					continue;
+				}
+			}
 			if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			gt_heap_push(frontier, key, heap_id(level + 1, child));
+			gt_heap_push(frontier, item.key, item.id);
 		}
 	}
 	*found = gt_results_finish(w, &r);

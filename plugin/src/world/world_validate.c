@@ -51,6 +51,23 @@ gtStatus gtWorld_Validate(const gtWorld* w, gtError* err)
 			st = gt_fail(err, GT_ERR_FORMAT, "node %lld keyword bits %#llx, expected %#llx", (long long)n,
 			             (unsigned long long)w->node_words[n], (unsigned long long)bits[n]);
 	gt_free(bits);
+	// Presence planes: exactly the (node, keyword) pairs with a non-zero count.
+	uint64_t* planes = gt_calloc((size_t)(w->plane_words * w->plane_stride) + 1, sizeof *planes);
+	if (!planes && !st) st = gt_fail(err, GT_ERR_NOMEM, "out of memory validating");
+	for (size_t i = 0; i < expect.capacity && !st; i++) {
+		if (!expect.keys[i] || !expect.counts[i]) continue;
+		uint64_t node = (expect.keys[i] - 1) >> 32;
+		int32_t keyword = (int32_t)((expect.keys[i] - 1) & 0xffffffffu);
+		if (keyword < w->plane_words) planes[keyword * w->plane_stride + (int64_t)(node >> 6)] |= UINT64_C(1) << (node & 63);
+	}
+	for (int64_t i = 0; i < w->plane_words * w->plane_stride && !st; i++) {
+		uint64_t wrong = planes[i] ^ w->planes[i];
+		if (!wrong) continue;
+		int64_t node = (i % w->plane_stride) * 64 + __builtin_ctzll(wrong);
+		st = gt_fail(err, GT_ERR_FORMAT, "node %lld keyword %lld: presence bit is %d, its count says %d", (long long)node,
+		             (long long)(i / w->plane_stride), (int)((w->planes[i] >> (node & 63)) & 1), (int)((planes[i] >> (node & 63)) & 1));
+	}
+	gt_free(planes);
 	for (size_t i = 0; i < expect.capacity && !st; i++) {
 		if (!expect.keys[i]) continue;
 		uint64_t key = expect.keys[i] - 1;
