@@ -143,11 +143,13 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->plane_stride = (w->node_count + 63) / 64;
 	int64_t planes = def->keyword_bitmap_bytes / (w->plane_stride * (int64_t)sizeof *w->planes);
 	w->plane_limit = planes < INT32_MAX ? (int32_t)planes : INT32_MAX;
+	if (w->plane_limit > 0 && w->plane_stride <= GT_QUERY_PLANE_WORDS)
+		w->query_plane = gt_malloc((size_t)w->plane_stride * sizeof *w->query_plane);
 	w->object_counts = gt_calloc((size_t)w->node_count, sizeof *w->object_counts);
 	w->node_words = gt_calloc((size_t)w->node_count, sizeof *w->node_words);
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
 	w->free_head = -1;
-	if (!w->object_counts || !w->node_words || !w->leaf_head || !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
+	if ((w->plane_limit > 0 && w->plane_stride <= GT_QUERY_PLANE_WORDS && !w->query_plane) || !w->object_counts || !w->node_words || !w->leaf_head || !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
 		long long nodes = (long long)w->node_count; // read before the world is freed
 		gtWorld_Destroy(w);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
@@ -174,6 +176,7 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->object_counts);
 	gt_free(w->node_words);
 	gt_free(w->planes);
+	gt_free(w->query_plane);
 	gt_free(w->leaf_x);
 	gt_free(w->leaf_y);
 	gt_free(w->object_words);

@@ -24,6 +24,7 @@ struct gtWorld {
 	uint64_t* planes;
 	int64_t plane_stride;                        // 64-bit words per plane
 	int32_t plane_words, plane_capacity, plane_limit;
+	uint64_t* query_plane; // scratch: the AND of a query's planes, when the planes are short
 	int32_t* object_counts;      // per node
 	int32_t* leaf_head;          // per leaf: first object slot, -1 when empty
 	// Objects: struct of arrays indexed by slot.
@@ -96,6 +97,10 @@ static inline bool gt_node_has(const gtWorld* w, int64_t node, int32_t keyword)
 	if (keyword < w->plane_words) return (w->planes[keyword * w->plane_stride + (node >> 6)] >> (node & 63)) & 1;
 	return (w->node_words[node] & gt_word_bit(keyword)) && gt_counts_get(&w->keyword_counts, (uint32_t)node, keyword) > 0;
 }
+
+// Trees of up to this many 64-bit words per plane get a query plane: ANDing a query's planes
+// costs at most this much per word, and then each node's test is a single bit.
+#define GT_QUERY_PLANE_WORDS 512
 
 bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword);
 int32_t leaf_of_point(const gtWorld* w, double x, double y);

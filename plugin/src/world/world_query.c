@@ -74,6 +74,15 @@ gtStatus gt_filter_prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, g
 		f->planes[i] = w->planes + f->words[i] * w->plane_stride;
 	}
 	f->plane_count = n;
+	if (f->planes_only && n == 1) f->plane = f->planes[0];
+	if (f->planes_only && n > 1 && w->query_plane) {
+		for (int64_t i = 0; i < w->plane_stride; i++) {
+			uint64_t all = f->planes[0][i];
+			for (int k = 1; k < n; k++) all &= f->planes[k][i];
+			w->query_plane[i] = all;
+		}
+		f->plane = w->query_plane;
+	}
 	return GT_OK;
 }
 // Results live in w->results as (distance, slot): a max-heap (keys negated) for nearest, a plain

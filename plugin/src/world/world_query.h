@@ -23,7 +23,13 @@ typedef struct Filter {
 	bool planes_only;
 	int plane_count;
 	const uint64_t* planes[4];
+	const uint64_t* plane; // with one or more words: the AND of their planes (NULL when not made)
 } Filter;
+
+static inline bool plane_has(const uint64_t* plane, int64_t node)
+{
+	return (plane[node >> 6] >> (node & 63)) & 1;
+}
 
 // The answer being built: the k best so far (a max-heap through negated keys) or, for within,
 // every object inside the radius. `bound` is what a candidate must beat.
@@ -57,9 +63,10 @@ static inline bool outside_region(const gtQuery* q, const double rect[4])
 // Inlined into both traversals whatever its size: it runs for every child of every node they pop.
 static inline __attribute__((always_inline)) int node_matches(const gtWorld* w, const Filter* f, int64_t node)
 {
+	if (f->plane) return plane_has(f->plane, node) ? f->plane_count : -1;
 	if (f->planes_only) {
 		for (int i = 0; i < f->plane_count; i++)
-			if (!((f->planes[i][node >> 6] >> (node & 63)) & 1)) return -1;
+			if (!plane_has(f->planes[i], node)) return -1;
 		return f->plane_count;
 	}
 	int have = 0;

@@ -28,6 +28,9 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
 	Results r;
 	st = gt_results_begin(w, q, within, &r, err);
 	if (st) return st;
+	// Without a region or a trace (which reports keyword-pruned nodes), a query plane decides a
+	// child before its key is computed.
+	bool plane_first = f.plane && !q->use_region && !q->trace;
 	gtHeap* frontier = &w->frontier;
 	frontier->size = 0;
 	double rect[4];
@@ -100,9 +103,11 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
 		double px = q->point.x, py = q->point.y;
 		double gap_x[2] = {px < x0 ? x0 - px : px > x1 ? px - x1 : 0, px < x1 ? x1 - px : px > x2 ? px - x2 : 0};
 		double gap_y[2] = {py < y0 ? y0 - py : py > y1 ? py - y1 : 0, py < y1 ? y1 - py : py > y2 ? py - y2 : 0};
+#pragma GCC unroll 4
 		for (int c = 0; c < 4; c++) {
 			int64_t child = first + (c & 1) + (c >> 1) * row;
-			if (w->object_counts[child] == 0) continue;
+			// The query plane's bit is the whole keyword test, and is clear for an empty child.
+			if (plane_first ? !plane_has(f.plane, child) : w->object_counts[child] == 0) continue;
 			double dx = gap_x[c & 1], dy = gap_y[c >> 1];
 			double key = sqrt(dx * dx + dy * dy);
 			if (q->use_region || q->trace) cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
@@ -110,7 +115,7 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
 				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
 				continue;
 			}
-			int matches = outside_region(q, rect) ? -1 : node_matches(w, &f, child);
+			int matches = plane_first ? f.plane_count : outside_region(q, rect) ? -1 : node_matches(w, &f, child);
 			if (matches < 0) {
 				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_KEYWORDS, below, rect);
 				continue;
