@@ -289,6 +289,65 @@ static void run_session(const gtMap* m, int leaf, gtDistance dist, int steps, ui
 	gtWorld_Destroy(w);
 }
 
+// One leaf filled past the crowded threshold (its keywords then counted), emptied below the sparse
+// one (counts dropped, objects looked at again), and filled again, with moves in and out of it
+// and keyword changes at every population: validated after every step, queries against the scan.
+static void test_crowded_leaves(void** state)
+{
+	(void)state;
+	gtMap* m = test_random_map(&(TestRng){5}, 40, 30, 0);
+	const int vocabulary = 10, max_objects = 120;
+	char word[16];
+	int nonempty = 0;
+	for (int variant = 0; variant < 3; variant++) { // bitmaps for every word, none, some
+		gtWorld* w = session_world(m, 16); // leaves of 10 x 7.5 map units
+		colliding = variant == 1;
+		for (int i = 0; i < (colliding ? 64 + vocabulary : vocabulary); i++) {
+			snprintf(word, sizeof word, "w%d", i);
+			assert_int_equal(gtWorld_Keyword(w, word), i);
+		}
+		Model objs[120];
+		memset(objs, 0, sizeof objs);
+		TestRng rng = {77 + (uint64_t)variant};
+		gtError err;
+		gtVec2 centre = {15.1, 11.3}; // the leaf [10, 20) x [7.5, 15) holds every point within 2.4
+		assert_int_equal(gtMap_CheckPoint(m, centre), GT_POINT_VALID);
+		// Fill to 60, empty to 4, fill to 100: the population crosses 32 and 16 both ways.
+		const int targets[] = {60, 4, 100, 10};
+		for (int phase = 0; phase < 4; phase++) {
+			for (int step = 0; step < 400; step++) {
+				int live = 0;
+				for (int i = 0; i < max_objects; i++) live += objs[i].live;
+				if (live == targets[phase]) break;
+				Model* o = &objs[test_rng_int(&rng, max_objects)];
+				if (live < targets[phase] && !o->live) {
+					random_keywords(&rng, o, vocabulary);
+					o->p = place(m, &rng, centre, 2.4);
+					assert_int_equal(gtWorld_Add(w, o->p, o->kw, o->n, &o->id, &err), GT_OK);
+					o->live = true;
+				} else if (live > targets[phase] && o->live) {
+					assert_int_equal(gtWorld_Remove(w, o->id, &err), GT_OK);
+					o->live = false;
+				} else if (o->live) {
+					int action = test_rng_int(&rng, 3);
+					if (action == 0) { // out of the leaf or back in
+						o->p = place(m, &rng, centre, test_rng_int(&rng, 2) ? 2.4 : 9);
+						assert_int_equal(gtWorld_Move(w, o->id, o->p, &err), GT_OK);
+					} else {
+						random_keywords(&rng, o, vocabulary);
+						assert_int_equal(gtWorld_SetKeywords(w, o->id, o->kw, o->n, &err), GT_OK);
+					}
+				}
+				validate(w);
+				if (step % 4 == 0) check_query(w, m, objs, max_objects, &rng, gtDistance_Euclid(), vocabulary, &nonempty);
+			}
+		}
+		gtWorld_Destroy(w);
+	}
+	assert_true(nonempty > 100);
+	gtMap_Destroy(m);
+}
+
 static void test_random_sessions_euclid(void** state)
 {
 	(void)state;
@@ -730,4 +789,4 @@ static void test_filters_borders_and_components(void** state)
 TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
           test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_worked_example,
           test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds, test_slot_reused_many_times, test_random_sessions_euclid,
-          test_random_sessions_path, test_pruning_is_tight, test_real_maps)
+          test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps)

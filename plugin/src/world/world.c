@@ -148,8 +148,9 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->object_counts = gt_calloc((size_t)w->node_count, sizeof *w->object_counts);
 	w->node_words = gt_calloc((size_t)w->node_count, sizeof *w->node_words);
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
+	w->leaf_counted = gt_calloc((size_t)leaves, sizeof *w->leaf_counted);
 	w->free_head = -1;
-	if ((w->plane_limit > 0 && w->plane_stride <= GT_QUERY_PLANE_WORDS && !w->query_plane) || !w->object_counts || !w->node_words || !w->leaf_head || !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
+	if ((w->plane_limit > 0 && w->plane_stride <= GT_QUERY_PLANE_WORDS && !w->query_plane) || !w->leaf_counted || !w->object_counts || !w->node_words || !w->leaf_head || !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
 		long long nodes = (long long)w->node_count; // read before the world is freed
 		gtWorld_Destroy(w);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
@@ -180,7 +181,9 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->leaf_x);
 	gt_free(w->leaf_y);
 	gt_free(w->object_words);
+	gt_free(w->spill_words);
 	gt_free(w->leaf_head);
+	gt_free(w->leaf_counted);
 	gt_free(w->frontier.items);
 	gt_free(w->results);
 	gt_free(w->words_new);
@@ -269,13 +272,13 @@ static bool grow_slots(gtWorld* w)
 		w->field = p; \
 	} while (0)
 	GROW(x); GROW(y); GROW(leaf); GROW(next); GROW(prev); GROW(generation); GROW(keywords);
-	GROW(keyword_count); GROW(keyword_capacity); GROW(object_words);
+	GROW(keyword_count); GROW(keyword_capacity); GROW(object_words); GROW(spill_words);
 #undef GROW
 	for (int32_t s = cap - 1; s >= w->capacity; s--) {
 		w->generation[s] = w->tag; // generation 0: free
 		w->keywords[s] = NULL;
 		w->keyword_count[s] = w->keyword_capacity[s] = 0;
-		w->object_words[s] = 0;
+		w->object_words[s] = w->spill_words[s] = 0;
 		w->next[s] = w->free_head; // free list runs through `next`
 		w->free_head = s;
 	}
@@ -336,23 +339,30 @@ static void unlink_slot(gtWorld* w, int32_t slot)
 	if (w->next[slot] >= 0) w->prev[w->next[slot]] = w->prev[slot];
 }
 
+// The signature of the keywords without a plane among a sorted list (they come last).
+static uint64_t spill_mask(const gtWorld* w, const int32_t* keywords, int count)
+{
+	uint64_t bits = 0;
+	for (int i = count - 1; i >= 0 && keywords[i] >= w->plane_words; i--) bits |= gt_word_bit(keywords[i]);
+	return bits;
+}
+
 // Recomputes the keyword signatures of a leaf (from its objects) and of its ancestors (the OR of
 // their children), stopping where nothing changed: call after the leaf's objects or their
 // keywords changed.
 static void refresh_words(gtWorld* w, int32_t leaf)
 {
 	uint64_t bits = 0;
-	for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s]) bits |= w->object_words[s];
+	for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s]) bits |= w->spill_words[s];
 	int64_t node = gt_level_offset(w->height) + leaf;
 	for (int level = w->height;; level--) {
 		if (w->node_words[node] == bits) return; // then nothing above changes either
 		w->node_words[node] = bits;
 		if (level == 0) return;
+		int64_t row = INT64_C(1) << level;
+		int64_t first = gt_level_offset(level) + ((node - gt_level_offset(level)) & ~(row | 1)); // top-left sibling
+		bits = w->node_words[first] | w->node_words[first + 1] | w->node_words[first + row] | w->node_words[first + row + 1];
 		node = gt_parent(level, node);
-		int64_t local = node - gt_level_offset(level - 1), side = INT64_C(1) << (level - 1);
-		int64_t cx = 2 * (local % side), cy = 2 * (local / side);
-		bits = w->node_words[gt_node(level, cx, cy)] | w->node_words[gt_node(level, cx + 1, cy)] |
-		       w->node_words[gt_node(level, cx, cy + 1)] | w->node_words[gt_node(level, cx + 1, cy + 1)];
 	}
 }
 
@@ -368,28 +378,107 @@ static void add_words(gtWorld* w, int32_t leaf, uint64_t bits)
 	}
 }
 
-// One count changes by delta (room was reserved); the word's plane follows its zero crossings.
-static inline __attribute__((always_inline)) void count_word(gtWorld* w, int64_t node, int32_t keyword, int32_t delta)
+// Presence planes up the tree. A leaf's bit follows its count (next function); a parent's bit is
+// the OR of its children's, so a set climbs until a bit is already set, and a clear climbs while
+// no sibling keeps the word.
+static void plane_set_up(gtWorld* w, int64_t node, int32_t keyword)
 {
-	int32_t after = gt_counts_add(&w->keyword_counts, (uint32_t)node, keyword, delta);
-	if (keyword >= w->plane_words || (after != 0 && after != delta)) return;
-	uint64_t* word = &w->planes[keyword * w->plane_stride + (node >> 6)];
-	uint64_t bit = UINT64_C(1) << (node & 63);
-	*word = after ? *word | bit : *word & ~bit;
+	uint64_t* plane = w->planes + keyword * w->plane_stride;
+	for (int level = w->height;; level--) {
+		uint64_t bit = UINT64_C(1) << (node & 63);
+		if (plane[node >> 6] & bit) return; // and every ancestor has it too
+		plane[node >> 6] |= bit;
+		if (level == 0) return;
+		node = gt_parent(level, node);
+	}
 }
 
-static void count_node(gtWorld* w, int64_t node, const int32_t* keywords, int count, int32_t delta)
+static void plane_clear_up(gtWorld* w, int64_t node, int32_t keyword)
 {
-	for (int i = 0; i < count; i++) count_word(w, node, keywords[i], delta);
+	uint64_t* plane = w->planes + keyword * w->plane_stride;
+	for (int level = w->height;; level--) {
+		plane[node >> 6] &= ~(UINT64_C(1) << (node & 63));
+		if (level == 0) return;
+		int64_t local = node - gt_level_offset(level), row = INT64_C(1) << level;
+		int64_t first = gt_level_offset(level) + (local & ~(row | 1)); // the top-left sibling: even column and row
+		node = gt_parent(level, node);
+		if (plane_has(plane, first) || plane_has(plane, first + 1) || plane_has(plane, first + row) ||
+		    plane_has(plane, first + row + 1))
+			return; // a sibling keeps the word here and above
+	}
+}
+
+// Leaves with many objects count their planes' keywords; the rest find out by looking at their
+// objects whether a keyword is still there. Most leaves hold a few objects: no hash lookup per
+// keyword of a move, and a crowded leaf never scans more than CROWDED objects.
+enum { CROWDED = 32, SPARSE = 16 };
+
+// Whether an object of the leaf other than `except` has the keyword.
+static bool leaf_has(const gtWorld* w, int32_t leaf, int32_t keyword, int32_t except)
+{
+	uint64_t bit = gt_word_bit(keyword);
+	for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s])
+		if (s != except && (w->object_words[s] & bit) && gt_object_has(w, s, keyword)) return true;
+	return false;
+}
+
+// An object's keywords joined (delta +1) or left (-1) a leaf: its counts, and the planes' bits
+// when a keyword appears or disappears there. The object's slot is `except` when it is still
+// listed in the leaf (a keyword change); a moving or removed object is already unlinked.
+static void count_leaf(gtWorld* w, int32_t leaf, const int32_t* keywords, int count, int32_t delta, int32_t except)
+{
+	int64_t node = gt_level_offset(w->height) + leaf;
+	bool counted = w->leaf_counted[leaf];
+	for (int i = 0; i < count; i++) {
+		int32_t keyword = keywords[i];
+		if (keyword >= w->plane_words || counted) {
+			int32_t after = gt_counts_add(&w->keyword_counts, (uint32_t)node, keyword, delta); // room was reserved
+			if (keyword >= w->plane_words || (after != 0 && after != delta)) continue;
+			if (after) plane_set_up(w, node, keyword);
+			else plane_clear_up(w, node, keyword);
+		} else if (delta > 0) {
+			plane_set_up(w, node, keyword);
+		} else if (!leaf_has(w, leaf, keyword, except)) {
+			plane_clear_up(w, node, keyword);
+		}
+	}
+}
+
+// After the leaf's population changed: a leaf that became crowded starts counting its planes'
+// keywords (when the table can grow; otherwise it keeps looking at its objects, which is still
+// exact), and one that became sparse drops those counts.
+static void update_crowding(gtWorld* w, int32_t leaf)
+{
+	int64_t node = gt_level_offset(w->height) + leaf;
+	int32_t population = w->object_counts[node];
+	bool counted = w->leaf_counted[leaf];
+	if (counted ? population > SPARSE : population < CROWDED) return;
+	size_t words = 0;
+	for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s]) words += (size_t)w->keyword_count[s];
+	if (!counted && !gt_counts_reserve(&w->keyword_counts, words)) return;
+	for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s])
+		for (int i = 0; i < w->keyword_count[s] && w->keywords[s][i] < w->plane_words; i++)
+			gt_counts_add(&w->keyword_counts, (uint32_t)node, w->keywords[s][i], counted ? -1 : +1);
+	w->leaf_counted[leaf] = !counted;
+}
+
+// The same for an inner node: only words without a plane are counted there.
+static void count_inner(gtWorld* w, int64_t node, const int32_t* keywords, int count, int32_t delta)
+{
 	w->object_counts[node] += delta;
+	for (int i = count - 1; i >= 0 && keywords[i] >= w->plane_words; i--) // sorted: those come last
+		gt_counts_add(&w->keyword_counts, (uint32_t)node, keywords[i], delta);
 }
 
 static void count_path(gtWorld* w, int32_t leaf, const int32_t* keywords, int count, int32_t delta)
 {
 	int64_t node = gt_level_offset(w->height) + leaf;
-	for (int level = w->height; level >= 0; level--) {
-		count_node(w, node, keywords, count, delta);
-		if (level > 0) node = gt_parent(level, node);
+	w->object_counts[node] += delta;
+	count_leaf(w, leaf, keywords, count, delta, -1);
+	update_crowding(w, leaf);
+	for (int level = w->height; level > 0; level--) {
+		node = gt_parent(level, node);
+		count_inner(w, node, keywords, count, delta);
 	}
 }
 
@@ -414,13 +503,14 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	w->free_head = w->next[slot];
 	w->keyword_count[slot] = sorted_distinct(keywords, count, w->keywords[slot]);
 	w->object_words[slot] = gt_words_mask(w->keywords[slot], w->keyword_count[slot]);
+	w->spill_words[slot] = spill_mask(w, w->keywords[slot], w->keyword_count[slot]);
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
 	w->generation[slot]++; // odd: live
 	int32_t leaf = leaf_of_point(w, p.x, p.y);
 	link(w, slot, leaf);
 	count_path(w, leaf, w->keywords[slot], w->keyword_count[slot], +1);
-	add_words(w, leaf, w->object_words[slot]);
+	add_words(w, leaf, w->spill_words[slot]);
 	w->live++;
 	*out = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
 	return GT_OK;
@@ -433,7 +523,7 @@ gtStatus gtWorld_Remove(gtWorld* w, gtObjectId id, gtError* err)
 	int32_t slot = (int32_t)slot_of(id);
 	unlink_slot(w, slot);
 	count_path(w, w->leaf[slot], w->keywords[slot], w->keyword_count[slot], -1);
-	refresh_words(w, w->leaf[slot]);
+	if (w->spill_words[slot]) refresh_words(w, w->leaf[slot]);
 	w->live--;
 	if ((w->generation[slot] & GENERATION_MASK) == GENERATION_MASK) {
 		// The slot's last generation: retire it (never reused) rather than let the generation wrap
@@ -442,7 +532,7 @@ gtStatus gtWorld_Remove(gtWorld* w, gtObjectId id, gtError* err)
 		gt_free(w->keywords[slot]);
 		w->keywords[slot] = NULL;
 		w->keyword_count[slot] = w->keyword_capacity[slot] = 0;
-		w->object_words[slot] = 0;
+		w->object_words[slot] = w->spill_words[slot] = 0;
 		return GT_OK;
 	}
 	w->generation[slot]++; // even: free, and every id naming the old generation is stale
@@ -451,26 +541,40 @@ gtStatus gtWorld_Remove(gtWorld* w, gtObjectId id, gtError* err)
 	return GT_OK;
 }
 
-// Moves a slot whose new point is already checked.
-static void move_slot(gtWorld* w, int32_t slot, gtVec2 p)
+// Moves a slot whose new point is already checked; `stays` says whether it is in the slot's leaf.
+static void move_slot(gtWorld* w, int32_t slot, gtVec2 p, bool stays)
 {
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
+	if (stays) return; // the O(1) case, most moves
 	int32_t from = w->leaf[slot];
-	if (in_leaf(w, from, p)) return; // the O(1) case, most moves
 	int32_t to = leaf_of_point(w, p.x, p.y);
 	unlink_slot(w, slot);
 	link(w, slot, to);
-	// Walk both paths up in lock-step until they meet: nothing changes at the common ancestor.
+	// The new leaf first: its planes' climbs stop where the old path still has the word, and the
+	// old leaf's clears then stop where the new path has it. Then both paths up in lock-step until
+	// they meet: nothing changes at the common ancestor.
+	const int32_t* words = w->keywords[slot];
+	int n = w->keyword_count[slot];
 	int64_t a = gt_level_offset(w->height) + from, b = gt_level_offset(w->height) + to;
+	w->object_counts[b]++;
+	w->object_counts[a]--;
+	count_leaf(w, to, words, n, +1, -1);
+	count_leaf(w, from, words, n, -1, -1);
+	update_crowding(w, to);
+	update_crowding(w, from);
 	for (int level = w->height; a != b; level--) {
-		count_node(w, a, w->keywords[slot], w->keyword_count[slot], -1);
-		count_node(w, b, w->keywords[slot], w->keyword_count[slot], +1);
+		if (level < w->height) {
+			count_inner(w, a, words, n, -1);
+			count_inner(w, b, words, n, +1);
+		}
 		a = gt_parent(level, a);
 		b = gt_parent(level, b);
 	}
-	refresh_words(w, from);
-	add_words(w, to, w->object_words[slot]);
+	if (w->spill_words[slot]) {
+		refresh_words(w, from);
+		add_words(w, to, w->spill_words[slot]);
+	}
 }
 
 gtStatus gtWorld_Move(gtWorld* w, gtObjectId id, gtVec2 p, gtError* err)
@@ -479,16 +583,16 @@ gtStatus gtWorld_Move(gtWorld* w, gtObjectId id, gtVec2 p, gtError* err)
 	if (!st) st = check_point(w, p, err);
 	if (st) return st;
 	int32_t slot = (int32_t)slot_of(id);
-	if (!in_leaf(w, w->leaf[slot], p) && !reserve_counts(w, w->keyword_count[slot]))
+	bool stays = in_leaf(w, w->leaf[slot], p);
+	if (!stays && !reserve_counts(w, w->keyword_count[slot]))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
-	move_slot(w, slot, p);
+	move_slot(w, slot, p, stays);
 	return GT_OK;
 }
 
 gtStatus gtWorld_MoveMany(gtWorld* w, const gtObjectId* ids, const gtVec2* points, int count, gtError* err)
 {
 	if (count < 0 || (count > 0 && (!ids || !points))) return gt_fail(err, GT_ERR_INVALID_ARG, "bad arrays");
-	int most = 0;
 	enum { AHEAD = 8 }; // cells asked for this many points ahead: each is usually a cache miss
 	for (int i = 0; i < count && i < AHEAD; i++) gt_prefetch_cell(w->map, points[i].x, points[i].y);
 	for (int i = 0; i < count; i++) {
@@ -497,17 +601,26 @@ gtStatus gtWorld_MoveMany(gtWorld* w, const gtObjectId* ids, const gtVec2* point
 		gtStatus st = check_id(w, ids[i], &why);
 		if (!st) st = check_point(w, points[i], &why);
 		if (st) return gt_fail(err, st, "entry %d: %s", i + 1, why.message);
-		int k = w->keyword_count[slot_of(ids[i])];
-		if (k > most) most = k;
 	}
 	for (int i = 0; i < count; i++) {
 		int32_t slot = (int32_t)slot_of(ids[i]);
 		// Only a move to another leaf adds counts.
-		if (!in_leaf(w, w->leaf[slot], points[i]) && !reserve_counts(w, most))
+		bool stays = in_leaf(w, w->leaf[slot], points[i]);
+		if (!stays && !reserve_counts(w, w->keyword_count[slot]))
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
-		move_slot(w, slot, points[i]);
+		move_slot(w, slot, points[i], stays);
 	}
 	return GT_OK;
+}
+
+// One word of an object in place changes at one node of its path (the leaf at level height).
+static void change_word(gtWorld* w, int32_t slot, int64_t node, int level, int32_t keyword, int32_t delta)
+{
+	if (level == w->height) {
+		count_leaf(w, w->leaf[slot], &keyword, 1, delta, slot);
+	} else if (keyword >= w->plane_words) {
+		gt_counts_add(&w->keyword_counts, (uint32_t)node, keyword, delta);
+	}
 }
 
 gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords, int count, gtError* err)
@@ -536,16 +649,18 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	for (int level = w->height; level >= 0; level--) {
 		for (int i = 0; i < old_count; i++)
 			if (!bsearch(&w->words_old[i], w->words_new, (size_t)n, sizeof *w->words_new, gt_compare_int32))
-				count_word(w, node, w->words_old[i], -1);
+				change_word(w, slot, node, level, w->words_old[i], -1);
 		for (int i = 0; i < n; i++)
 			if (!bsearch(&w->words_new[i], w->words_old, (size_t)old_count, sizeof *w->words_old, gt_compare_int32))
-				count_word(w, node, w->words_new[i], +1);
+				change_word(w, slot, node, level, w->words_new[i], +1);
 		if (level > 0) node = gt_parent(level, node);
 	}
 	if (n > 0) memcpy(w->keywords[slot], w->words_new, (size_t)n * sizeof *w->words_new);
 	w->keyword_count[slot] = n;
 	w->object_words[slot] = gt_words_mask(w->words_new, n);
-	refresh_words(w, w->leaf[slot]);
+	uint64_t spill_before = w->spill_words[slot];
+	w->spill_words[slot] = spill_mask(w, w->words_new, n);
+	if (spill_before || w->spill_words[slot]) refresh_words(w, w->leaf[slot]);
 	return GT_OK;
 }
 

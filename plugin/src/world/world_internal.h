@@ -15,8 +15,11 @@ struct gtWorld {
 	int64_t node_count;
 	double width, height_units; // the map extent
 	gtVocabulary vocabulary;
-	gtCountTable keyword_counts; // (node, keyword) -> objects below the node with that keyword
-	uint64_t* node_words;        // per node: the keyword bits of every object below (gt_word_bit)
+	// (node, keyword) -> objects below the node with that keyword, for keywords without a presence
+	// plane, and at crowded leaves (leaf_counted) for every keyword. Elsewhere the planes say all a
+	// query needs, and a leaf's few objects say whether a keyword is still there.
+	gtCountTable keyword_counts;
+	uint64_t* node_words;        // per node: the bits (gt_word_bit) of keywords without a plane below it
 	// Presence planes, one per keyword id below plane_words: bit n of plane k is set exactly when
 	// node n has a non-zero count of k. A query tests a node's word with one bit instead of a
 	// signature test and a hash lookup. Memory is bounded (gtWorldDef.keyword_bitmap_bytes): ids
@@ -27,6 +30,7 @@ struct gtWorld {
 	uint64_t* query_plane; // scratch: the AND of a query's planes, when the planes are short
 	int32_t* object_counts;      // per node
 	int32_t* leaf_head;          // per leaf: first object slot, -1 when empty
+	uint8_t* leaf_counted;       // per leaf: its planes' keywords are in keyword_counts (a crowded leaf)
 	// Objects: struct of arrays indexed by slot.
 	int32_t capacity, live, free_head;
 	double *x, *y;
@@ -36,6 +40,7 @@ struct gtWorld {
 	bool owns_tag;               // false when every tag was taken and this world shares one
 	int32_t** keywords;          // sorted, distinct
 	uint64_t* object_words;      // per slot: its keywords' bits
+	uint64_t* spill_words;       // per slot: the bits of its keywords without a plane (0 for most)
 	int32_t *keyword_count, *keyword_capacity;
 	// Query scratch, grown when needed and reused.
 	gtHeap frontier;
@@ -72,8 +77,8 @@ static inline int64_t gt_node(int level, int64_t ix, int64_t iy)
 // Parent of a node index at `level` (> 0).
 static inline int64_t gt_parent(int level, int64_t node)
 {
-	int64_t local = node - gt_level_offset(level), side = INT64_C(1) << level;
-	return gt_node(level - 1, (local % side) / 2, (local / side) / 2);
+	int64_t local = node - gt_level_offset(level); // >= 0: shifts and masks, not divisions
+	return gt_node(level - 1, (local & ((INT64_C(1) << level) - 1)) >> 1, local >> (level + 1));
 }
 
 // A 64-bit signature of keyword sets: keyword k sets bit k mod 64. Every object and node keeps the
@@ -91,10 +96,15 @@ static inline uint64_t gt_words_mask(const int32_t* keywords, int count)
 	return mask;
 }
 
+static inline bool plane_has(const uint64_t* plane, int64_t node)
+{
+	return (plane[node >> 6] >> (node & 63)) & 1;
+}
+
 // Whether some object below the node has the keyword (exact).
 static inline bool gt_node_has(const gtWorld* w, int64_t node, int32_t keyword)
 {
-	if (keyword < w->plane_words) return (w->planes[keyword * w->plane_stride + (node >> 6)] >> (node & 63)) & 1;
+	if (keyword < w->plane_words) return plane_has(w->planes + keyword * w->plane_stride, node);
 	return (w->node_words[node] & gt_word_bit(keyword)) && gt_counts_get(&w->keyword_counts, (uint32_t)node, keyword) > 0;
 }
 

@@ -26,10 +26,6 @@ typedef struct Filter {
 	const uint64_t* plane; // with one or more words: the AND of their planes (NULL when not made)
 } Filter;
 
-static inline bool plane_has(const uint64_t* plane, int64_t node)
-{
-	return (plane[node >> 6] >> (node & 63)) & 1;
-}
 
 // The answer being built: the k best so far (a max-heap through negated keys) or, for within,
 // every object inside the radius. `bound` is what a candidate must beat.
