@@ -11,8 +11,8 @@ MAPS=("$@")
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
 echo
-echo "| map | objects | leaf | query us | instructions / query | update us / timestamp | distance calls / query | nodes / query | straight-line kNN us: sphere / tree / scan |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| map | objects | leaf | query us | instructions / query | update us / timestamp | distance calls / query | nodes / query | straight-line kNN us: sphere / tree / scan | mismatches / checked |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for spec in "${MAPS[@]}"; do
 	suite=${spec%%/*}
 	map=$DATA/maps/$spec.map
@@ -25,9 +25,13 @@ for spec in "${MAPS[@]}"; do
 		done
 		awk '{ if (!($1 in best) || $2 + 0 < best[$1] + 0) best[$1] = $2 } END { for (k in best) print k, best[k] }' "$tmp/runs" >"$tmp/best"
 		instructions=$(bench/instructions.sh "$map" "$tmp/index.ehl" "$tmp/workload" "$leaf" | awk '{ print $2 }')
-		printf '| %s | %s | %s | %.2f | %s | %.1f | %.2f | %.1f | %.2f / %.2f / %.2f |\n' "$spec" "$(value objects "$tmp/best")" "$leaf" \
+		# Every run's checked answers, path and straight-line, summed over the three runs.
+		checked=$(awk '$1 == "checked" { n += $2 } END { print n + 0 }' "$tmp/runs")
+		mismatches=$(awk '$1 == "mismatches" || $1 == "euclid_mismatches" { n += $2 } END { print n + 0 }' "$tmp/runs")
+		printf '| %s | %s | %s | %.2f | %s | %.1f | %.2f | %.1f | %.2f / %.2f / %.2f | %s / %s |\n' "$spec" "$(value objects "$tmp/best")" "$leaf" \
 			"$(value query_us "$tmp/best")" "$instructions" "$(value update_us_per_timestamp "$tmp/best")" \
 			"$(value distance_calls_per_query "$tmp/best")" "$(value nodes_per_query "$tmp/best")" \
-			"$(value euclid_sphere_us "$tmp/best")" "$(value euclid_tree_us "$tmp/best")" "$(value euclid_scan_us "$tmp/best")"
+			"$(value euclid_sphere_us "$tmp/best")" "$(value euclid_tree_us "$tmp/best")" "$(value euclid_scan_us "$tmp/best")" \
+			"$mismatches" "$checked"
 	done
 done
