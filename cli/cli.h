@@ -53,5 +53,7 @@ int cmd_ehl_verify(int argc, char** argv);
 int cmd_workload(int argc, char** argv);
 int cmd_knn(int argc, char** argv);
 int cmd_bench_knn(int argc, char** argv);
+int cmd_crowd(int argc, char** argv);
+int cmd_bench_crowd(int argc, char** argv);
 
 #endif

@@ -78,7 +78,11 @@ int cmd_knn(int argc, char** argv)
 		gtQuery q = wl_make_query(s.world, &queries[i], words);
 		int count;
 		gtError err;
-		gtStatus st = gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
+		// Walking from a wall is no query (straight lines start anywhere): as gridtree crowd says.
+		bool walking = gtNav_Method(s.nav.nav) != GT_NAV_EUCLID;
+		gtStatus st = walking && gtMap_CheckPoint(s.map, q.point) != GT_POINT_VALID
+		                  ? GT_ERR_INVALID_POINT
+		                  : gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
 		if (st == GT_ERR_INVALID_POINT) {
 			puts("invalid");
 			continue;

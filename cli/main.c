@@ -28,13 +28,17 @@ static void usage(FILE* out)
 	        "  knn MAP [--ehl FILE] [--method M] --objects OBJ --queries Q [--leaf m]\n"
 	        "                                   OBJ lines 'id x y kw ...', Q lines 'x y k kw ...';\n"
 	        "                                   print 'id:dist ...' per query (oracle without --ehl)\n"
+	        "  crowd MAP [--ehl FILE] --objects OBJ --queries Q [--method each|batch|field|auto] [--threads N]\n"
+	        "        [--leaf m]                 the knn queries answered as batches, printed the same way\n"
+	        "  bench-crowd MAP --ehl FILE [--agents N] [--objects N] [--k K] [--frames F] [--threads T]\n"
+	        "                                   every agent's k nearest enemies each frame, by every method\n"
 	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
 	        "                                   write a generated MovingAI map\n"
 	        "  version                          print the version\n"
 	        "\n"
 	        "dist, path, scen, knn and bench-knn take --method auto|ehl|oracle|euclid: auto (the default) is the\n"
 	        "index given with --ehl FILE, else the brute-force oracle.\n"
-	        "--threads N sets the worker threads for building (default: all cores).\n");
+	        "--threads N sets the worker threads for building and for crowd's batches (default: all cores).\n");
 }
 
 int main(int argc, char** argv)
@@ -50,6 +54,7 @@ int main(int argc, char** argv)
 	} commands[] = {
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
 	    {"ehl-build", cmd_ehl_build}, {"workload", cmd_workload}, {"knn", cmd_knn}, {"bench-knn", cmd_bench_knn},
+	    {"crowd", cmd_crowd}, {"bench-crowd", cmd_bench_crowd},
 	    {"ehl-verify", cmd_ehl_verify},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -401,6 +401,30 @@ check "knn object in a wall" failure "inside a blocked cell" "$GT" knn "$tmp/blo
 printf '0.5 0.5 -1 heal\n' >"$tmp/badq.txt"
 check "knn malformed query" failure "badq.txt:1: expected" "$GT" knn "$tmp/block.map" --objects "$tmp/objs.txt" --queries "$tmp/badq.txt"
 
+# crowd answers knn's queries as batches: every method, 1 and 2 workers, the same lines as knn.
+crowd_ok() {
+	"$GT" workload assets/maps/caves.map --keywords "$tmp/items.txt" --seed 5 --density 0.03 --timestamps 2 --queries 60 \
+		--k 4 --query-keywords 1 -o "$tmp/wlcrowd" >/dev/null &&
+		awk '{ $1 = ""; sub(/^ /, ""); print }' "$tmp/wlcrowd/queries.txt" >"$tmp/crowdq.txt" &&
+		printf '3.5 3.5 2 nosuchword\n0.5 0.5 1 heal\n' >>"$tmp/crowdq.txt" &&
+		"$GT" ehl-build assets/maps/caves.map -o "$tmp/caves.ehl" --cell 2 --threads 2 >/dev/null 2>&1 &&
+		"$GT" knn assets/maps/caves.map --ehl "$tmp/caves.ehl" --objects "$tmp/wlcrowd/objects.txt" --queries "$tmp/crowdq.txt" >"$tmp/knn.out" &&
+		[ "$(wc -l <"$tmp/knn.out")" -eq 122 ] && grep -q "^invalid$" "$tmp/knn.out" || return 1
+	for method in each batch field auto; do
+		for threads in 1 2; do
+			"$GT" crowd assets/maps/caves.map --ehl "$tmp/caves.ehl" --objects "$tmp/wlcrowd/objects.txt" --queries "$tmp/crowdq.txt" \
+				--method $method --threads $threads >"$tmp/crowd.out" && cmp -s "$tmp/knn.out" "$tmp/crowd.out" || {
+				echo "crowd --method $method --threads $threads differs from knn:"
+				diff "$tmp/knn.out" "$tmp/crowd.out" | head -5
+				return 1
+			}
+		done
+	done
+}
+check "crowd agrees with knn, every method and thread count" crowd_ok
+check "crowd unknown method is a usage error" usage_error "unknown method 'astar'" "$GT" crowd assets/maps/caves.map --method astar --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
+check "crowd field without an index" failure "the field method needs an EHL index" "$GT" crowd "$tmp/block.map" --method field --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
+
 # The Lua example runs headless and reaches its last tick with decisions made.
 example_ok() {
 	local preload=""

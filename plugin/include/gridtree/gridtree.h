@@ -9,6 +9,7 @@
 #include "gt_oracle.h"
 #include "gt_world.h"
 #include "gt_nav.h"
+#include "gt_crowd.h"
 #include "gt_random.h"
 #include "gt_genmap.h"
 #include "gt_debug_draw.h"

@@ -5,41 +5,10 @@
 
 #include "core/alloc.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_query.h"
 #include "map/geometry.h"
 #include "map/map_internal.h"
 #include "core/status.h"
-
-enum { SIDE_UNKNOWN = 0, SIDE_VISIBLE = 1, SIDE_HIDDEN = 2 };
-
-// Straight-line distance and visibility from one query point to vertices, cached per query.
-typedef struct SideCache {
-	uint32_t* stamp;
-	double* length;
-	uint8_t* visibility;
-} SideCache;
-
-// Side 0 belongs to the source, side 1 to the target. The source side of each of the source
-// cell's hubs is memoised, so one source against many targets (a kNN query) pays for it once.
-struct gtEhlQuery {
-	const gtEhl* ehl;
-	SideCache side[2];
-	uint32_t generation[2];
-	bool has_source, source_at_pinch;
-	gtVec2 source;
-	uint32_t source_first_hub; // index of the source cell's first hub entry
-	int32_t max_hubs;          // the most hub entries any cell has
-	double* memo_value;        // per hub entry of the source cell: best |s v| + d(v, hub)
-	int32_t* memo_via;
-	uint32_t* memo_stamp;
-	uint32_t memo_generation;
-	struct Common* common; // the hubs a source and a target share, max_hubs + 1 of them
-};
-
-// A hub both cells list, with the lower bound of any path through it.
-typedef struct Common {
-	double bound;
-	uint32_t s, t; // indexes into e->hubs
-} Common;
 
 gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 {
@@ -88,19 +57,13 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 	gt_free(query);
 }
 
-typedef struct Side {
-	SideCache* cache;
-	gtVec2 p;
-	bool check_all; // a pinch point: its FULL flags may not hold (see gtMap_Visible)
-} Side;
-
 // The smallest total |p v| + d(v, hub) over the vias [begin, end) that p sees, among those with
 // offset + total < limit (the other side's part and the best path so far); +inf and no via when
 // there is none. Every skip compares offset + x with limit, as the caller does, so the answer is
 // the same whatever limit a via is skipped by: exact ties included. The stored distances are
 // rounded down, so they only decide what to skip; a via that may win is priced with the exact
 // distance from its own label.
-static double best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
                        uint32_t end, double offset, double limit, int32_t* via)
 {
 	double best = INFINITY;
@@ -135,7 +98,7 @@ static double best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 	return best;
 }
 
-static bool at_pinch(const gtMap* m, gtVec2 p)
+bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p)
 {
 	if (p.x != floor(p.x) || p.y != floor(p.y)) return false;
 	return gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH;
@@ -147,7 +110,7 @@ typedef struct Answer {
 } Answer;
 
 // Starts a new generation of a stamp array; on wrap-around every stamp is cleared.
-static uint32_t next_generation(uint32_t* generation, uint32_t* stamps, size_t count)
+uint32_t gt_ehl_next_generation(uint32_t* generation, uint32_t* stamps, size_t count)
 {
 	if (++*generation == 0) {
 		memset(stamps, 0, count * sizeof *stamps);
@@ -165,11 +128,11 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 		q->has_source = false;
 		return gt_fail(err, GT_ERR_INVALID_POINT, "start (%g, %g): %s", s.x, s.y, gtPointCheckName(check));
 	}
-	next_generation(&q->generation[0], q->side[0].stamp, (size_t)e->n + 1);
-	next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
+	gt_ehl_next_generation(&q->generation[0], q->side[0].stamp, (size_t)e->n + 1);
+	gt_ehl_next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
 	q->has_source = true;
 	q->source = s;
-	q->source_at_pinch = at_pinch(e->map, s);
+	q->source_at_pinch = gt_ehl_at_pinch(e->map, s);
 	q->source_first_hub = e->cell_begin[gt_ehl_cell_of(e, s)];
 	return GT_OK;
 }
@@ -185,8 +148,8 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		a->distance = hypot(t.x - q->source.x, t.y - q->source.y);
 		return;
 	}
-	next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
-	Side side_s = {&q->side[0], q->source, q->source_at_pinch}, side_t = {&q->side[1], t, at_pinch(e->map, t)};
+	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
+	Side side_s = {&q->side[0], q->source, q->source_at_pinch}, side_t = {&q->side[1], t, gt_ehl_at_pinch(e->map, t)};
 	const gtEhlHub* hs = e->hubs + q->source_first_hub;
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
 	// The shared hubs first, then priced in order of their lower bound: the best path tends to come
@@ -222,14 +185,14 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		if (q->memo_stamp[slot] != q->memo_generation) { // the source side, once per hub
 			q->memo_stamp[slot] = q->memo_generation;
 			q->memo_via[slot] = -1;
-			q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin, 0,
+			q->memo_value[slot] = gt_ehl_best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin, 0,
 			                               INFINITY, &q->memo_via[slot]);
 		}
 		double from_s = q->memo_value[slot];
 		if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
 			int32_t vt = -1;
 			double from_t =
-			    best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s, best, &vt);
+			    gt_ehl_best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s, best, &vt);
 			if (vt >= 0 && from_s + from_t < best) {
 				best = from_s + from_t;
 				a->hub = hs->hub;

@@ -101,6 +101,24 @@ int32_t leaf_of_point(const gtWorld* w, double x, double y)
 	                 leaf_index(x, w->leaf_x, w->inverse_x, w->height));
 }
 
+bool gt_scratch_init(const gtWorld* w, gtQueryScratch* s)
+{
+	memset(s, 0, sizeof *s);
+	if (w->plane_limit == 0 || w->plane_stride > GT_QUERY_PLANE_WORDS) return true;
+	s->plane = gt_malloc((size_t)w->plane_stride * sizeof *s->plane);
+	return s->plane != NULL;
+}
+
+void gt_scratch_free(gtQueryScratch* s)
+{
+	gt_free(s->frontier.items);
+	gt_free(s->results);
+	gt_free(s->words);
+	gt_free(s->unissued);
+	gt_free(s->plane);
+	memset(s, 0, sizeof *s);
+}
+
 gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, gtError* err)
 {
 	*out = NULL;
@@ -143,14 +161,12 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->plane_stride = (w->node_count + 63) / 64;
 	int64_t planes = def->keyword_bitmap_bytes / (w->plane_stride * (int64_t)sizeof *w->planes);
 	w->plane_limit = planes < INT32_MAX ? (int32_t)planes : INT32_MAX;
-	if (w->plane_limit > 0 && w->plane_stride <= GT_QUERY_PLANE_WORDS)
-		w->query_plane = gt_malloc((size_t)w->plane_stride * sizeof *w->query_plane);
 	w->object_counts = gt_calloc((size_t)w->node_count, sizeof *w->object_counts);
 	w->node_words = gt_calloc((size_t)w->node_count, sizeof *w->node_words);
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
 	w->leaf_counted = gt_calloc((size_t)leaves, sizeof *w->leaf_counted);
 	w->free_head = -1;
-	if ((w->plane_limit > 0 && w->plane_stride <= GT_QUERY_PLANE_WORDS && !w->query_plane) || !w->leaf_counted || !w->object_counts || !w->node_words || !w->leaf_head || !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
+	if (!gt_scratch_init(w, &w->scratch) || !w->leaf_counted || !w->object_counts || !w->node_words || !w->leaf_head || !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
 		long long nodes = (long long)w->node_count; // read before the world is freed
 		gtWorld_Destroy(w);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
@@ -177,15 +193,13 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->object_counts);
 	gt_free(w->node_words);
 	gt_free(w->planes);
-	gt_free(w->query_plane);
 	gt_free(w->leaf_x);
 	gt_free(w->leaf_y);
 	gt_free(w->object_words);
 	gt_free(w->spill_words);
 	gt_free(w->leaf_head);
 	gt_free(w->leaf_counted);
-	gt_free(w->frontier.items);
-	gt_free(w->results);
+	gt_scratch_free(&w->scratch);
 	gt_free(w->words_new);
 	gt_free(w->words_old);
 	gt_free(w->sphere);

@@ -7,6 +7,17 @@
 #include "core/heap.h"
 #include "world/keywords.h"
 
+// What a query writes while it runs, grown when needed and reused: the world's own for single
+// queries, one per worker for a batch, so queries can run at once while nothing updates the world.
+typedef struct gtQueryScratch {
+	gtHeap frontier;
+	gtHeapItem* results;
+	int32_t result_capacity;
+	int32_t *words, *unissued; // a query's distinct known words, and ids never issued
+	int32_t words_capacity;
+	uint64_t* plane; // the AND of an all-of query's planes (plane_stride words); NULL on big trees
+} gtQueryScratch;
+
 // The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower
 // levels, so node (i, ix, iy) is (4^i - 1) / 3 + iy * 2^i + ix; leaves are level `height`.
 struct gtWorld {
@@ -27,7 +38,6 @@ struct gtWorld {
 	uint64_t* planes;
 	int64_t plane_stride;                        // 64-bit words per plane
 	int32_t plane_words, plane_capacity, plane_limit;
-	uint64_t* query_plane; // scratch: the AND of a query's planes, when the planes are short
 	int32_t* object_counts;      // per node
 	int32_t* leaf_head;          // per leaf: first object slot, -1 when empty
 	uint8_t* leaf_counted;       // per leaf: its planes' keywords are in keyword_counts (a crowded leaf)
@@ -42,10 +52,7 @@ struct gtWorld {
 	uint64_t* object_words;      // per slot: its keywords' bits
 	uint64_t* spill_words;       // per slot: the bits of its keywords without a plane (0 for most)
 	int32_t *keyword_count, *keyword_capacity;
-	// Query scratch, grown when needed and reused.
-	gtHeap frontier;
-	gtHeapItem* results;
-	int32_t result_capacity;
+	gtQueryScratch scratch;         // the single queries' (a batch brings one per worker)
 	int32_t *words_new, *words_old; // keyword-change scratch
 	int32_t words_capacity;
 	struct gtSphereOffset* sphere; // straight-line queries: leaf offsets by increasing distance bound
@@ -113,6 +120,9 @@ static inline bool gt_node_has(const gtWorld* w, int64_t node, int32_t keyword)
 #define GT_QUERY_PLANE_WORDS 512
 
 bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword);
+// A worker's scratch for this world (its plane sized for the tree); free with gt_scratch_free.
+bool gt_scratch_init(const gtWorld* w, gtQueryScratch* s);
+void gt_scratch_free(gtQueryScratch* s);
 int32_t leaf_of_point(const gtWorld* w, double x, double y);
 
 #endif

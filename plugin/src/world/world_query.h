@@ -37,16 +37,26 @@ typedef struct Results {
 	double bound;
 } Results;
 
-gtStatus gt_filter_prepare(gtWorld* w, const gtQuery* q, Mode mode, Filter* f, gtError* err);
-gtStatus gt_results_begin(gtWorld* w, const gtQuery* q, bool within, Results* r, gtError* err);
-bool gt_results_push(gtWorld* w, int32_t* size, double d, int32_t slot);
-int32_t gt_results_finish(gtWorld* w, Results* r);
+gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
+gtStatus gt_results_begin(gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
+bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot);
+int32_t gt_results_finish(gtQueryScratch* s, Results* r);
 
 // The two search strategies: best-first over the tree with any distance, and the straight-line
-// query sphere over the leaf grid. Both leave the answer in w->results[0..*found).
-gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode mode, int32_t* found,
-                           gtQueryStats* stats, gtError* err);
-gtStatus gt_query_sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* found, gtQueryStats* stats, gtError* err);
+// query sphere over the leaf grid. Both leave the answer in s->results[0..*found). Neither
+// changes the world, except the sphere's offsets on the first straight-line query
+// (gt_sphere_ready makes them beforehand), so queries with their own scratch may run at once.
+gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
+                           int32_t* found, gtQueryStats* stats, gtError* err);
+gtStatus gt_query_sphere(gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, int32_t* found,
+                         gtQueryStats* stats, gtError* err);
+// Builds the query sphere's offsets unless they exist or the tree is too big for them: false
+// when out of memory.
+bool gt_sphere_ready(gtWorld* w);
+// One query into caller buffers, as gtWorld_Nearest/Within/Top and the straight-line ones do
+// (no distance function: straight lines through the query sphere).
+gtStatus gt_world_query(gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
+                        gtObjectId* ids, double* distances, int capacity, int* count, gtQueryStats* stats, gtError* err);
 
 // Whether the rectangle misses the query's region (never, without one).
 static inline bool outside_region(const gtQuery* q, const double rect[4])
@@ -135,9 +145,9 @@ static inline bool results_prune(const Results* r, double key)
 {
 	return r->within ? key > r->bound : (r->best.size == r->k && key >= r->bound);
 }
-static inline bool results_offer(gtWorld* w, Results* r, double d, int32_t slot)
+static inline bool results_offer(gtQueryScratch* s, Results* r, double d, int32_t slot)
 {
-	if (r->within) return d > r->bound || gt_results_push(w, &r->listed, d, slot);
+	if (r->within) return d > r->bound || gt_results_push(s, &r->listed, d, slot);
 	if (r->best.size < r->k) {
 		gt_heap_push(&r->best, -d, slot);
 	} else if (d < r->bound) {

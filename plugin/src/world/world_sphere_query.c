@@ -16,8 +16,9 @@ static int by_bound(const void* a, const void* b)
 	const gtSphereOffset *x = a, *y = b;
 	return (x->bound > y->bound) - (x->bound < y->bound);
 }
-static bool build_sphere(gtWorld* w)
+bool gt_sphere_ready(gtWorld* w)
 {
+	if (w->sphere || w->height > 10) return true;
 	int64_t side = INT64_C(1) << w->height, span = 2 * side - 1;
 	gtSphereOffset* offsets = gt_malloc((size_t)(span * span) * sizeof *offsets);
 	if (!offsets) return false;
@@ -33,17 +34,18 @@ static bool build_sphere(gtWorld* w)
 	w->sphere_count = n;
 	return true;
 }
-gtStatus gt_query_sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* found, gtQueryStats* stats, gtError* err)
+gtStatus gt_query_sphere(gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, int32_t* found,
+                         gtQueryStats* stats, gtError* err)
 {
 	Filter f;
 	Mode mode = within ? MODE_WITHIN : MODE_NEAREST;
-	gtStatus st = gt_filter_prepare(w, q, mode, &f, err);
+	gtStatus st = gt_filter_prepare(w, s, q, mode, &f, err);
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
 	if (w->height > 10) return gt_fail(err, GT_ERR_LIMIT, "straight-line queries need a leaf grid of at most 1024x1024");
-	if (!w->sphere && !build_sphere(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
+	if (!gt_sphere_ready(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
 	Results r;
-	st = gt_results_begin(w, q, within, &r, err);
+	st = gt_results_begin(s, q, within, &r, err);
 	if (st) return st;
 	int64_t side = INT64_C(1) << w->height;
 	int32_t home = (int32_t)leaf_of_point(w, q->point.x, q->point.y);
@@ -59,14 +61,14 @@ gtStatus gt_query_sphere(gtWorld* w, const gtQuery* q, bool within, int32_t* fou
 		node_rect(w, w->height, leaf_base + leaf, rect);
 		if (outside_region(q, rect) || node_matches(w, &f, leaf_base + leaf) < 0) continue; // no object can match
 		stats->nodes_popped++;
-		for (int32_t s = w->leaf_head[leaf]; s >= 0; s = w->next[s]) {
+		for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
 			stats->objects_tested++;
-			if (object_matches(w, &f, s) < 0) continue;
-			double d = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y);
+			if (object_matches(w, &f, o) < 0) continue;
+			double d = hypot(w->x[o] - q->point.x, w->y[o] - q->point.y);
 			stats->distance_calls++;
-			if (!results_offer(w, &r, d, s)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			if (!results_offer(s, &r, d, o)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		}
 	}
-	*found = gt_results_finish(w, &r);
+	*found = gt_results_finish(s, &r);
 	return GT_OK;
 }

@@ -17,21 +17,21 @@ static bool grow_heap(gtHeap* h)
 	h->capacity = (int)cap;
 	return true;
 }
-gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mode mode, int32_t* found,
-                         gtQueryStats* stats, gtError* err)
+gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
+                           int32_t* found, gtQueryStats* stats, gtError* err)
 {
 	bool within = mode == MODE_WITHIN;
 	Filter f;
-	gtStatus st = gt_filter_prepare(w, q, mode, &f, err);
+	gtStatus st = gt_filter_prepare(w, s, q, mode, &f, err);
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
 	Results r;
-	st = gt_results_begin(w, q, within, &r, err);
+	st = gt_results_begin(s, q, within, &r, err);
 	if (st) return st;
 	// Without a region or a trace (which reports keyword-pruned nodes), a query plane decides a
 	// child before its key is computed.
 	bool plane_first = f.plane && !q->use_region && !q->trace;
-	gtHeap* frontier = &w->frontier;
+	gtHeap* frontier = &s->frontier;
 	frontier->size = 0;
 	double rect[4];
 	node_rect(w, 0, 0, rect);
@@ -69,7 +69,7 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
 			stats->distance_calls++;
 			if (!(d < INFINITY)) continue; // another component (or NaN): never a result
 			if (mode == MODE_TOP) d += penalty(&f, object_matches(w, &f, slot));
-			if (!results_offer(w, &r, d, slot)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			if (!results_offer(s, &r, d, slot)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			continue;
 		}
 		stats->nodes_popped++;
@@ -80,14 +80,14 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
 			q->trace(q->trace_context, GT_TRACE_POPPED, level, rect);
 		}
 		if (level == w->height) { // a leaf: objects that pass go in with their straight-line distance
-			for (int32_t s = w->leaf_head[node - gt_level_offset(level)]; s >= 0; s = w->next[s]) {
+			for (int32_t o = w->leaf_head[node - gt_level_offset(level)]; o >= 0; o = w->next[o]) {
 				stats->objects_tested++;
-				int matches = object_matches(w, &f, s);
+				int matches = object_matches(w, &f, o);
 				if (matches < 0) continue;
-				double e = hypot(w->x[s] - q->point.x, w->y[s] - q->point.y) + penalty(&f, matches);
+				double e = hypot(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(&f, matches);
 				if (results_prune(&r, e)) continue;
 				if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-				gt_heap_push(frontier, e, -(s + 1));
+				gt_heap_push(frontier, e, -(o + 1));
 			}
 			continue;
 		}
@@ -139,6 +139,6 @@ gtStatus gt_query_traverse(gtWorld* w, const gtQuery* q, gtDistance distance, Mo
 			gt_heap_push(frontier, item.key, item.id);
 		}
 	}
-	*found = gt_results_finish(w, &r);
+	*found = gt_results_finish(s, &r);
 	return GT_OK;
 }

@@ -1,0 +1,455 @@
+// Batches of queries on one world: one after another, spread over workers, or through a target
+// field; AUTO picks from the costs it measured, as neighand's Auto does.
+#include <float.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/platform.h"
+#include "core/status.h"
+#include "core/task.h"
+#include "crowd/crowd_field.h"
+#include "gridtree/gt_crowd.h"
+#include "map/geometry.h"
+#include "world/world_query.h"
+
+typedef struct Worker {
+	gtQueryScratch scratch;
+	gtNavQuery* nav_query;
+	gtEhlQuery* ehl;     // the field method's agent side
+	FieldEntry* best;    // k entries
+	FieldEntry* order;   // the agent cell's hubs
+	int best_room, order_room;
+	Filter filter;       // the field method's shared filter, prepared on this worker's scratch
+} Worker;
+
+// Measured seconds per unit of work, for AUTO (0: not measured yet).
+typedef struct Costs {
+	double per_query;        // BATCH, per query, whole call
+	double per_object;       // FIELD, building, per object in the field
+	double per_agent;        // FIELD, answering, per agent
+	int calls;               // AUTO calls so far (every 16th tries the method it did not pick)
+} Costs;
+
+struct gtCrowd {
+	gtWorld* world;
+	gtNav* nav;
+	const gtTaskSystem* tasks;
+	int threads;
+	Worker* workers;
+	gtField field;
+	const gtEhl* field_ehl; // the index the field was made for
+	Costs costs;
+	gtError* errors;          // per worker: its first failure's message
+	int* failed_at;           // per worker: its first failed query, or -1
+	gtStatus* statuses;       // per query when the caller keeps none, grown as batches grow
+	int status_room;
+};
+
+static const char* METHOD_NAMES[] = {"auto", "each", "batch", "field"};
+
+const char* gtCrowdMethodName(gtCrowdMethod method)
+{
+	return (unsigned)method < sizeof METHOD_NAMES / sizeof *METHOD_NAMES ? METHOD_NAMES[method] : "unknown";
+}
+
+gtStatus gtCrowdMethod_Parse(const char* name, gtCrowdMethod* method, gtError* err)
+{
+	for (unsigned i = 0; name && i < sizeof METHOD_NAMES / sizeof *METHOD_NAMES; i++)
+		if (strcmp(name, METHOD_NAMES[i]) == 0) {
+			*method = (gtCrowdMethod)i;
+			return GT_OK;
+		}
+	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, each, batch, field)",
+	               name ? name : "(null)");
+}
+
+gtCrowdDef gtCrowd_DefaultDef(void)
+{
+	gtCrowdDef def = {0, NULL};
+	return def;
+}
+
+gtStatus gtCrowd_Create(gtWorld* world, gtNav* nav, const gtCrowdDef* def, gtCrowd** out, gtError* err)
+{
+	*out = NULL;
+	gtCrowdDef defaults = gtCrowd_DefaultDef();
+	if (!def) def = &defaults;
+	if (!world || !nav) return gt_fail(err, GT_ERR_INVALID_ARG, "a crowd needs a world and a nav");
+	if (gtNav_Map(nav) != world->map) return gt_fail(err, GT_ERR_INVALID_ARG, "the world and the nav are over different maps");
+	if (def->threads < 0 || def->threads > GT_MAX_THREADS)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be 0 to %d", GT_MAX_THREADS);
+	gtCrowd* c = gt_calloc(1, sizeof *c);
+	if (!c) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a crowd");
+	c->world = world;
+	c->nav = nav;
+	c->tasks = def->tasks;
+	c->threads = gt_resolve_threads(def->threads);
+	c->workers = gt_calloc((size_t)c->threads, sizeof *c->workers);
+	c->errors = gt_malloc((size_t)c->threads * sizeof *c->errors);
+	c->failed_at = gt_malloc((size_t)c->threads * sizeof *c->failed_at);
+	bool ok = c->workers && c->errors && c->failed_at;
+	for (int i = 0; i < c->threads && ok; i++)
+		ok = gt_scratch_init(world, &c->workers[i].scratch) && !gtNavQuery_Create(nav, &c->workers[i].nav_query, err);
+	if (!ok) {
+		gtCrowd_Destroy(c);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a crowd's workers");
+	}
+	*out = c;
+	return GT_OK;
+}
+
+static void drop_field(gtCrowd* c)
+{
+	for (int i = 0; i < c->threads; i++) {
+		gtEhlQuery_Destroy(c->workers[i].ehl);
+		c->workers[i].ehl = NULL;
+	}
+	if (c->field_ehl) gt_field_free(&c->field);
+	c->field_ehl = NULL;
+}
+
+void gtCrowd_Destroy(gtCrowd* c)
+{
+	if (!c) return;
+	if (c->workers) {
+		drop_field(c);
+		for (int i = 0; i < c->threads; i++) {
+			gt_scratch_free(&c->workers[i].scratch);
+			gtNavQuery_Destroy(c->workers[i].nav_query);
+			gt_free(c->workers[i].best);
+			gt_free(c->workers[i].order);
+		}
+	}
+	gt_free(c->workers);
+	gt_free(c->errors);
+	gt_free(c->failed_at);
+	gt_free(c->statuses);
+	gt_free(c);
+}
+
+int gtCrowd_Threads(const gtCrowd* c)
+{
+	return c->threads;
+}
+
+// ---- one batch -----------------------------------------------------------------------------------
+
+typedef struct Job {
+	gtCrowd* crowd;
+	const gtCrowdQueries* batch;
+	gtCrowdAnswers* out;
+	Mode mode;
+	bool field;
+	bool check_points; // a path backend: points must be in the free space
+	gtStatus* status;  // per query (the caller's, or the crowd's own)
+	gtError* errors;   // the crowd's, per worker
+	int* failed_at;    // the crowd's, per worker
+	atomic_int next;   // the next chunk of queries to take
+} Job;
+
+enum { CHUNK = 16 };
+
+static gtQuery query_at(const gtCrowdQueries* batch, int i)
+{
+	gtQuery q = batch->points ? batch->queries[0] : batch->queries[i];
+	if (batch->points) q.point = batch->points[i];
+	return q;
+}
+
+static bool push(gtHeap* h, double key, int32_t id)
+{
+	if (h->size == h->capacity) {
+		int64_t cap = h->capacity;
+		if (cap >= INT32_MAX / 2 || !gt_grow((void**)&h->items, &cap, cap + 1, sizeof *h->items, 256)) return false;
+		h->capacity = (int)cap;
+	}
+	gt_heap_push(h, key, id);
+	return true;
+}
+
+// Whether a straight-line bound can still matter: below the k-th, with a few units in the last
+// place to spare, since a seen object's straight line replaces a hub value that rounded lower.
+static bool may_enter(double key, const FieldBest* best)
+{
+	double bound = field_bound(best);
+	return key <= bound + 4 * DBL_EPSILON * bound;
+}
+
+// The objects the agent sees, nearest first, at their straight-line distance, while they can
+// still enter its answer: a best-first search of the tree by straight-line bounds.
+static bool offer_visible(const gtWorld* w, gtQueryScratch* s, const Filter* f, gtVec2 a, FieldBest* best)
+{
+	gtHeap* frontier = &s->frontier;
+	frontier->size = 0;
+	double rect[4];
+	node_rect(w, 0, 0, rect);
+	if (w->object_counts[0] == 0 || node_matches(w, f, 0) < 0) return true;
+	if (!push(frontier, min_dist(a, rect), 0)) return false;
+	while (frontier->size > 0) {
+		gtHeapItem top = gt_heap_pop(frontier);
+		if (!may_enter(top.key, best)) break;
+		if (top.id < 0) {
+			int32_t slot = -top.id - 1;
+			gtVec2 p = {w->x[slot], w->y[slot]};
+			if (gt_visible_unchecked(w->map, a, p)) gt_field_offer(best, top.key, slot, true);
+			continue;
+		}
+		int level = top.id >> GT_NODE_BITS;
+		int64_t node = top.id & ((INT64_C(1) << GT_NODE_BITS) - 1);
+		if (level == w->height) {
+			for (int32_t o = w->leaf_head[node - gt_level_offset(level)]; o >= 0; o = w->next[o]) {
+				if (object_matches(w, f, o) < 0) continue;
+				double e = hypot(w->x[o] - a.x, w->y[o] - a.y); // as EHL prices a pair that sees
+				if (may_enter(e, best) && !push(frontier, e, -(o + 1))) return false;
+			}
+			continue;
+		}
+		int64_t local = node - gt_level_offset(level);
+		int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
+		for (int c = 0; c < 4; c++) {
+			int64_t cx = 2 * ix + (c & 1), cy = 2 * iy + (c >> 1), child = gt_node(level + 1, cx, cy);
+			if (w->object_counts[child] == 0 || node_matches(w, f, child) < 0) continue;
+			cell_rect(w, level + 1, cx, cy, rect);
+			double key = min_dist(a, rect);
+			if (may_enter(key, best) && !push(frontier, key, heap_id(level + 1, child))) return false;
+		}
+	}
+	return true;
+}
+
+// One agent through the field: the hub candidates, then the objects it sees directly.
+static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, gtObjectId* ids, double* distances, int* found,
+                             gtError* err)
+{
+	gtCrowd* c = job->crowd;
+	const gtWorld* w = c->world;
+	FieldBest best = {q->k, 0, wk->best};
+	*found = 0;
+	if (q->k <= 0) return GT_OK;
+	if (q->k > job->out->stride)
+		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d but the answers hold %d per query", q->k, job->out->stride);
+	gt_field_candidates(&c->field, wk->ehl, q->point, &best, wk->order);
+	if (!offer_visible(w, &wk->scratch, &wk->filter, q->point, &best)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < best.count; i++) {
+		int32_t slot = best.entries[i].slot;
+		ids[i] = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
+		distances[i] = best.entries[i].value;
+	}
+	*found = best.count;
+	return GT_OK;
+}
+
+static void run_queries(Job* job, int worker_index)
+{
+	gtCrowd* c = job->crowd;
+	Worker* wk = &c->workers[worker_index];
+	const gtCrowdQueries* batch = job->batch;
+	gtCrowdAnswers* out = job->out;
+	gtDistance distance = {NULL, NULL, NULL};
+	gtError err;
+	if (!job->field && gtNavQuery_WorldDistance(wk->nav_query, &distance, &err)) {
+		for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) // fail this worker's share
+			for (int i = first; i < first + CHUNK && i < batch->count; i++) job->status[i] = GT_ERR_NOMEM;
+		return;
+	}
+	for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) {
+		for (int i = first; i < first + CHUNK && i < batch->count; i++) {
+			gtQuery q = query_at(batch, i);
+			gtObjectId* ids = out->ids + (size_t)i * (size_t)out->stride;
+			double* distances = out->distances + (size_t)i * (size_t)out->stride;
+			gtStatus st = GT_OK;
+			gtPointCheck check = job->check_points ? gtMap_CheckPoint(c->world->map, q.point) : GT_POINT_VALID;
+			if (check != GT_POINT_VALID) {
+				out->found[i] = 0;
+				st = gt_fail(&err, GT_ERR_INVALID_POINT, "(%g, %g): %s", q.point.x, q.point.y, gtPointCheckName(check));
+			} else if (job->field) {
+				st = field_answer(job, wk, &q, ids, distances, &out->found[i], &err);
+			} else {
+				st = gt_world_query(c->world, &wk->scratch, &q, distance, job->mode, ids, distances, out->stride,
+				                    &out->found[i], NULL, &err);
+			}
+			job->status[i] = st;
+			if (st && job->failed_at[worker_index] < 0) {
+				job->failed_at[worker_index] = i;
+				job->errors[worker_index] = err;
+			}
+		}
+	}
+}
+
+static void task(void* context, int index)
+{
+	run_queries(context, index);
+}
+
+// FIELD needs nearest queries that share one filter (k may differ), no region, no trace.
+static bool shared_filter(const gtCrowdQueries* batch, Mode mode)
+{
+	if (mode != MODE_NEAREST) return false;
+	const gtQuery* a = &batch->queries[0];
+	int n = batch->points ? 1 : batch->count;
+	for (int i = 0; i < n; i++) {
+		const gtQuery* b = &batch->queries[i];
+		if (b->use_region || b->trace || b->keyword_count != a->keyword_count || b->min_match != a->min_match ||
+		    b->any_count != a->any_count || b->none_count != a->none_count)
+			return false;
+		if ((b->keyword_count && memcmp(b->keywords, a->keywords, (size_t)a->keyword_count * sizeof *a->keywords)) ||
+		    (b->any_count && memcmp(b->any, a->any, (size_t)a->any_count * sizeof *a->any)) ||
+		    (b->none_count && memcmp(b->none, a->none, (size_t)a->none_count * sizeof *a->none)))
+			return false;
+	}
+	return true;
+}
+
+static int largest_k(const gtCrowdQueries* batch)
+{
+	int k = 0, n = batch->points ? 1 : batch->count;
+	for (int i = 0; i < n; i++) k = batch->queries[i].k > k ? batch->queries[i].k : k;
+	return k;
+}
+
+enum { FIELD_MAX_K = 255 };
+
+// The field for the batch's filter: every matching object priced into the hub buckets.
+static gtStatus build_field(gtCrowd* c, const gtCrowdQueries* batch, int k, int* objects, gtError* err)
+{
+	const gtEhl* ehl = gtNav_Index(c->nav);
+	if (c->field_ehl != ehl) {
+		drop_field(c);
+		if (!gt_field_init(&c->field, ehl)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a target field");
+		c->field_ehl = ehl;
+	}
+	for (int i = 0; i < c->threads; i++) {
+		Worker* wk = &c->workers[i];
+		gtStatus st = wk->ehl ? GT_OK : gtEhlQuery_Create(ehl, &wk->ehl, err);
+		if (st) return st;
+		int order = wk->ehl->max_hubs + 1;
+		if (wk->best_room < k) {
+			FieldEntry* grown = gt_realloc(wk->best, (size_t)k * sizeof *grown);
+			if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			wk->best = grown;
+			wk->best_room = k;
+		}
+		if (wk->order_room < order) {
+			FieldEntry* grown = gt_realloc(wk->order, (size_t)order * sizeof *grown);
+			if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			wk->order = grown;
+			wk->order_room = order;
+		}
+		st = gt_filter_prepare(c->world, &wk->scratch, &batch->queries[0], MODE_NEAREST, &wk->filter, err);
+		if (st) return st;
+	}
+	if (!gt_field_reset(&c->field, k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a target field");
+	const gtWorld* w = c->world;
+	const Filter* f = &c->workers[0].filter;
+	if (!f->impossible)
+		for (int32_t slot = 0; slot < w->capacity; slot++)
+			if ((w->generation[slot] & 1) && object_matches(w, f, slot) >= 0)
+				gt_field_add(&c->field, (gtVec2){w->x[slot], w->y[slot]}, slot);
+	*objects = c->field.objects;
+	return GT_OK;
+}
+
+// AUTO: the cheaper of BATCH and FIELD by the costs measured so far; a method never measured is
+// tried first, and every 16th call tries the one not picked, so a change of workload shows.
+static gtCrowdMethod choose(gtCrowd* c, bool field_possible, int count, int objects)
+{
+	if (!field_possible) return GT_CROWD_BATCH;
+	Costs* k = &c->costs;
+	if (k->per_agent == 0) return GT_CROWD_FIELD;
+	if (k->per_query == 0) return GT_CROWD_BATCH;
+	bool field = k->per_object * objects + k->per_agent * count < k->per_query * count;
+	if (++k->calls % 16 == 0) field = !field;
+	return field ? GT_CROWD_FIELD : GT_CROWD_BATCH;
+}
+
+static void learn(double* cost, double measured)
+{
+	*cost = *cost == 0 ? measured : 0.7 * *cost + 0.3 * measured;
+}
+
+static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, Mode mode, gtCrowdAnswers* out,
+                          gtCrowdStats* stats, gtError* err)
+{
+	gtCrowdStats local;
+	if (!stats) stats = &local;
+	memset(stats, 0, sizeof *stats);
+	double start = gtNowSeconds();
+	if (!c || !batch || !out || batch->count < 0 || (batch->count > 0 && (!batch->queries || !out->ids || !out->distances || !out->found)) ||
+	    out->stride < 0 || (unsigned)method > GT_CROWD_FIELD)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "bad batch arguments");
+	if (batch->count == 0) return GT_OK;
+	gtNavMethod backend = gtNav_Method(c->nav);
+	bool field_possible = backend == GT_NAV_EHL && shared_filter(batch, mode) && largest_k(batch) <= FIELD_MAX_K;
+	if (method == GT_CROWD_FIELD && !field_possible)
+		return gt_fail(err, GT_ERR_INVALID_ARG,
+		               mode != MODE_NEAREST             ? "the field method answers nearest queries only"
+		               : backend != GT_NAV_EHL           ? "the field method needs an EHL index"
+		               : largest_k(batch) > FIELD_MAX_K ? "the field method answers k up to 255"
+		                                                : "the field method needs one filter shared by every query (no region)");
+	// The field's size is not known before it is built: the last one's (or every object) stands in.
+	if (method == GT_CROWD_AUTO) method = choose(c, field_possible, batch->count, c->field_ehl ? c->field.objects : c->world->live);
+	stats->method = method;
+	if (!gt_sphere_ready(c->world)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
+	Job job = {.crowd = c, .batch = batch, .out = out, .mode = mode, .field = method == GT_CROWD_FIELD,
+	           .check_points = backend != GT_NAV_EUCLID};
+	atomic_init(&job.next, 0);
+	gtStatus st = GT_OK;
+	if (!out->status && c->status_room < batch->count) { // grows with the largest batch, then stays
+		gtStatus* grown = gt_realloc(c->statuses, (size_t)batch->count * sizeof *grown);
+		if (grown) c->statuses = grown, c->status_room = batch->count;
+		else st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	}
+	job.status = out->status ? out->status : c->statuses;
+	job.errors = c->errors;
+	job.failed_at = c->failed_at;
+	for (int i = 0; i < c->threads && !st; i++) job.failed_at[i] = -1;
+	if (!st && job.field) {
+		double field_start = gtNowSeconds();
+		st = build_field(c, batch, largest_k(batch), &stats->field_objects, err);
+		stats->field_seconds = gtNowSeconds() - field_start;
+	}
+	double answer_start = gtNowSeconds();
+	if (!st) {
+		int workers = method == GT_CROWD_EACH ? 1 : c->threads;
+		if (workers > (batch->count + CHUNK - 1) / CHUNK) workers = (batch->count + CHUNK - 1) / CHUNK;
+		if (workers <= 1) run_queries(&job, 0);
+		else gt_run_tasks(c->tasks, task, &job, workers);
+		for (int i = 0; i < batch->count; i++) stats->failed += job.status[i] != GT_OK;
+		int first = -1, by = -1;
+		for (int i = 0; i < c->threads; i++)
+			if (job.failed_at[i] >= 0 && (first < 0 || job.failed_at[i] < first)) first = job.failed_at[i], by = i;
+		if (!out->status && first >= 0)
+			st = gt_fail(err, job.status[first], "query %d: %s", first + 1, job.errors[by].message);
+	}
+	double end = gtNowSeconds();
+	if (!st && method == GT_CROWD_FIELD) {
+		if (stats->field_objects > 0) learn(&c->costs.per_object, stats->field_seconds / stats->field_objects);
+		learn(&c->costs.per_agent, (end - answer_start) / batch->count);
+	} else if (!st && method == GT_CROWD_BATCH) {
+		learn(&c->costs.per_query, (end - answer_start) / batch->count);
+	}
+	stats->seconds = end - start;
+	return st;
+}
+
+gtStatus gtCrowd_Nearest(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
+                         gtCrowdStats* stats, gtError* err)
+{
+	return run_batch(crowd, batch, method, MODE_NEAREST, out, stats, err);
+}
+
+gtStatus gtCrowd_Within(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
+                        gtCrowdStats* stats, gtError* err)
+{
+	return run_batch(crowd, batch, method, MODE_WITHIN, out, stats, err);
+}
+
+gtStatus gtCrowd_Top(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
+                     gtCrowdStats* stats, gtError* err)
+{
+	return run_batch(crowd, batch, method, MODE_TOP, out, stats, err);
+}

@@ -1,0 +1,55 @@
+// EHL query state shared by point-to-point queries (ehl_query.c) and target fields
+// (crowd/field.c): the per-side vertex caches and the best via of one side for one hub. Internal.
+#ifndef GRIDTREE_EHL_QUERY_H
+#define GRIDTREE_EHL_QUERY_H
+
+#include "ehl/ehl_layout.h"
+
+enum { SIDE_UNKNOWN = 0, SIDE_VISIBLE = 1, SIDE_HIDDEN = 2 };
+
+// Straight-line distance and visibility from one query point to vertices, cached per query.
+typedef struct SideCache {
+	uint32_t* stamp;
+	double* length;
+	uint8_t* visibility;
+} SideCache;
+
+// Side 0 belongs to the source, side 1 to the target. The source side of each of the source
+// cell's hubs is memoised, so one source against many targets (a kNN query) pays for it once.
+struct gtEhlQuery {
+	const gtEhl* ehl;
+	SideCache side[2];
+	uint32_t generation[2];
+	bool has_source, source_at_pinch;
+	gtVec2 source;
+	uint32_t source_first_hub; // index of the source cell's first hub entry
+	int32_t max_hubs;          // the most hub entries any cell has
+	double* memo_value;        // per hub entry of the source cell: best |s v| + d(v, hub)
+	int32_t* memo_via;
+	uint32_t* memo_stamp;
+	uint32_t memo_generation;
+	struct Common* common; // the hubs a source and a target share, max_hubs + 1 of them
+};
+
+// A hub both cells list, with the lower bound of any path through it.
+typedef struct Common {
+	double bound;
+	uint32_t s, t; // indexes into e->hubs
+} Common;
+
+// One side of a query: its point, and its cache of distances and visibility to vertices.
+typedef struct Side {
+	SideCache* cache;
+	gtVec2 p;
+	bool check_all; // a pinch point: its FULL flags may not hold (see gtMap_Visible)
+} Side;
+
+// The smallest |p v| + d(v, hub) over the vias [begin, end) p sees with offset + total < limit
+// (see ehl_query.c); +inf and *via untouched when there is none.
+double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                       uint32_t end, double offset, double limit, int32_t* via);
+bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p);
+// Starts a new generation of a stamp array; on wrap-around every stamp is cleared.
+uint32_t gt_ehl_next_generation(uint32_t* generation, uint32_t* stamps, size_t count);
+
+#endif

@@ -1,0 +1,202 @@
+// Batches of queries (gt_crowd.h): every method against the linear scan and against the single
+// queries, with 1 and 2 workers, on real maps; agents in walls, at convex vertices, in rooms
+// walled off from the objects.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linear_scan.h"
+#include "test_support.h"
+
+enum { VOCABULARY = 4, MAX_K = 8 };
+
+typedef struct Scene {
+	gtMap* map;
+	gtNav* nav;
+	gtWorld* world;
+	LsObject* objects;
+	int32_t (*words)[3];
+	gtObjectId* ids;
+	int count;
+} Scene;
+
+// Objects at random free points (some at convex vertices) with 1 to 3 of VOCABULARY words.
+static void scene_fill(Scene* s, TestRng* rng, int objects)
+{
+	gtError err;
+	s->world = test_make_world(s->map, 16);
+	char name[16];
+	for (int i = 0; i < VOCABULARY; i++) {
+		snprintf(name, sizeof name, "w%d", i);
+		assert_int_equal(gtWorld_Keyword(s->world, name), i);
+	}
+	int vertices;
+	const gtVertex* corners = gtMap_Vertices(s->map, &vertices);
+	s->objects = calloc((size_t)objects, sizeof *s->objects);
+	s->words = calloc((size_t)objects, sizeof *s->words);
+	s->ids = calloc((size_t)objects, sizeof *s->ids);
+	s->count = objects;
+	for (int i = 0; i < objects; i++) {
+		gtVec2 p = test_random_point(s->map, rng);
+		if (vertices > 0 && test_rng_int(rng, 10) == 0) {
+			gtVertex v = corners[test_rng_int(rng, vertices)];
+			p = (gtVec2){v.x, v.y};
+		}
+		int n = 1 + test_rng_int(rng, 3);
+		for (int j = 0; j < n; j++) s->words[i][j] = test_rng_int(rng, VOCABULARY);
+		assert_int_equal(gtWorld_Add(s->world, p, s->words[i], n, &s->ids[i], &err), GT_OK);
+		s->objects[i] = (LsObject){p, s->words[i], n};
+	}
+}
+
+static void scene_free(Scene* s)
+{
+	gtWorld_Destroy(s->world);
+	free(s->objects);
+	free(s->words);
+	free(s->ids);
+}
+
+// Agents: random free points, convex vertices, and now and then a point in a wall.
+static gtVec2 agent_point(const gtMap* m, TestRng* rng, bool* in_wall)
+{
+	int vertices;
+	const gtVertex* corners = gtMap_Vertices(m, &vertices);
+	*in_wall = false;
+	int kind = test_rng_int(rng, 12);
+	if (kind == 0 && vertices > 0) {
+		gtVertex v = corners[test_rng_int(rng, vertices)];
+		return (gtVec2){v.x, v.y};
+	}
+	if (kind == 1)
+		for (int tries = 0; tries < 1000; tries++) {
+			gtVec2 p = {test_rng_int(rng, gtMap_Width(m)) + 0.5, test_rng_int(rng, gtMap_Height(m)) + 0.5};
+			if (gtMap_CheckPoint(m, p) == GT_POINT_IN_WALL) {
+				*in_wall = true;
+				return p;
+			}
+		}
+	return test_random_point(m, rng);
+}
+
+typedef struct Answers {
+	gtObjectId ids[MAX_K * 64];
+	double distances[MAX_K * 64];
+	int found[64];
+	gtStatus status[64];
+} Answers;
+
+// A batch of 64 agents with one shared filter through `method`; every answer against the linear
+// scan (distances) and, when given, against another run (the same distances exactly).
+static void check_batch(const Scene* s, gtCrowd* crowd, gtCrowdMethod method, const gtQuery* shared,
+                        const gtVec2* points, const bool* in_wall, gtDistance walk, Answers* a, const Answers* same_as)
+{
+	gtCrowdQueries batch = {shared, points, 64};
+	memset(a, 0, sizeof *a);
+	gtCrowdAnswers out = {MAX_K, a->ids, a->distances, a->found, a->status};
+	gtCrowdStats stats;
+	gtError err;
+	assert_int_equal(gtCrowd_Nearest(crowd, &batch, method, &out, &stats, &err), GT_OK);
+	if (method != GT_CROWD_AUTO) assert_int_equal(stats.method, method);
+	double expect[512];
+	int walls = 0;
+	for (int i = 0; i < 64; i++) {
+		if (in_wall[i]) {
+			assert_int_equal(a->status[i], GT_ERR_INVALID_POINT);
+			assert_int_equal(a->found[i], 0);
+			walls++;
+			continue;
+		}
+		assert_int_equal(a->status[i], GT_OK);
+		gtQuery q = *shared;
+		q.point = points[i];
+		int want = ls_query(s->objects, s->count, &q, VOCABULARY, walk, false, false, expect);
+		if (a->found[i] != want)
+			fail_msg("%s, agent %d at (%g, %g), k %d: %d answers, the scan has %d", gtCrowdMethodName(method), i,
+			         points[i].x, points[i].y, q.k, a->found[i], want);
+		for (int j = 0; j < want; j++) {
+			double got = a->distances[i * MAX_K + j];
+			if (fabs(got - expect[j]) > 1e-9 * (1 + expect[j]))
+				fail_msg("%s, agent %d at (%g, %g), answer %d: %.12f, the scan says %.12f", gtCrowdMethodName(method), i,
+				         points[i].x, points[i].y, j, got, expect[j]);
+			assert_true(gtWorld_IsValid(s->world, a->ids[i * MAX_K + j]));
+		}
+		if (same_as)
+			for (int j = 0; j < want; j++)
+				if (a->distances[i * MAX_K + j] != same_as->distances[i * MAX_K + j])
+					fail_msg("%s, agent %d at (%.17g, %.17g), answer %d: %.17g, one by one %.17g", gtCrowdMethodName(method), i,
+					         points[i].x, points[i].y, j, a->distances[i * MAX_K + j], same_as->distances[i * MAX_K + j]);
+	}
+	assert_int_equal(stats.failed, walls);
+}
+
+static void crowd_session(const char* suite, const char* name, int cell, int objects, int rounds)
+{
+	Scene s = {0};
+	s.map = suite ? test_load_shared_map(suite, name) : test_load_map(name);
+	gtError err;
+	assert_int_equal(gtNav_Create(s.map, NULL, &s.nav, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = cell;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	TestRng rng = {(uint64_t)strlen(name) * 7919u + (uint64_t)cell};
+	scene_fill(&s, &rng, objects);
+	gtNavQuery* nq;
+	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
+	gtDistance walk = test_world_distance(nq);
+	gtCrowd *one, *two;
+	gtCrowdDef cd = gtCrowd_DefaultDef();
+	cd.threads = 1;
+	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &one, &err), GT_OK);
+	cd.threads = 2;
+	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &two, &err), GT_OK);
+	assert_int_equal(gtCrowd_Threads(two), 2);
+	static Answers each, other;
+	for (int round = 0; round < rounds; round++) {
+		gtVec2 points[64];
+		bool in_wall[64];
+		for (int i = 0; i < 64; i++) points[i] = agent_point(s.map, &rng, &in_wall[i]);
+		int32_t words[2] = {test_rng_int(&rng, VOCABULARY), test_rng_int(&rng, VOCABULARY)};
+		gtQuery shared = gtQuery_Default((gtVec2){0, 0});
+		shared.k = 1 + round % MAX_K;
+		shared.keywords = words;
+		shared.keyword_count = 1 + test_rng_int(&rng, 2);
+		check_batch(&s, one, GT_CROWD_EACH, &shared, points, in_wall, walk, &each, NULL);
+		check_batch(&s, one, GT_CROWD_BATCH, &shared, points, in_wall, walk, &other, &each);
+		check_batch(&s, two, GT_CROWD_BATCH, &shared, points, in_wall, walk, &other, &each);
+		check_batch(&s, one, GT_CROWD_FIELD, &shared, points, in_wall, walk, &other, &each);
+		check_batch(&s, two, GT_CROWD_FIELD, &shared, points, in_wall, walk, &other, &each);
+		check_batch(&s, two, GT_CROWD_AUTO, &shared, points, in_wall, walk, &other, &each);
+		if (round % 3 == 0) // objects move between batches: the next field is built afresh
+			for (int i = 0; i < s.count; i++) {
+				gtVec2 p = test_random_point(s.map, &rng);
+				assert_int_equal(gtWorld_Move(s.world, s.ids[i], p, &err), GT_OK);
+				s.objects[i].point = p;
+			}
+	}
+	printf("note: %s: every method equals the scan and the single queries, %d batches of 64 agents\n", name, rounds);
+	gtCrowd_Destroy(one);
+	gtCrowd_Destroy(two);
+	gtNavQuery_Destroy(nq);
+	scene_free(&s);
+	gtNav_Destroy(s.nav);
+	gtMap_Destroy(s.map);
+}
+
+static void test_methods_on_generated_map(void** state)
+{
+	(void)state;
+	crowd_session(NULL, "assets/maps/small.map", 1, 40, 24);
+	crowd_session(NULL, "assets/maps/small.map", 3, 40, 16);
+}
+
+static void test_methods_on_real_maps(void** state)
+{
+	(void)state;
+	crowd_session("dao", "arena", 2, 60, 16);
+	crowd_session("bgmaps", "AR0602SR", 4, 400, 8);
+	crowd_session("da2", "ht_chantry", 1, 80, 8);
+}
+
+TEST_MAIN("crowd", test_methods_on_generated_map, test_methods_on_real_maps)
