@@ -422,6 +422,16 @@ crowd_ok() {
 	done
 }
 check "crowd agrees with knn, every method and thread count" crowd_ok
+bench_crowd_ok() {
+	local out
+	out=$("$GT" bench-crowd assets/maps/caves.map --ehl "$tmp/caves.ehl" --agents 300 --k 2 --frames 2 --threads 2) || return 1
+	for key in each_ms_per_frame batch_ms_per_frame field_ms_per_frame auto_ms_per_frame field_build_ms_per_frame \
+		speedup_auto_vs_each; do
+		echo "$out" | grep -q "^$key [0-9.]*$" || return 1
+	done
+	echo "$out" | grep -qx "mismatches 0" && echo "$out" | grep -qx "agents 300"
+}
+check "bench-crowd prints every method's time and no mismatch" bench_crowd_ok
 check "crowd unknown method is a usage error" usage_error "unknown method 'astar'" "$GT" crowd assets/maps/caves.map --method astar --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 check "crowd field without an index" failure "the field method needs an EHL index" "$GT" crowd "$tmp/block.map" --method field --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 
