@@ -31,7 +31,7 @@ build = {
 				"plugin/lua/lgridtree.c",
 				"plugin/src/core/alloc.c", "plugin/src/core/crc32c.c", "plugin/src/core/platform.c",
 				"plugin/src/core/status.c", "plugin/src/core/task.c",
-				"plugin/src/crowd/crowd.c", "plugin/src/crowd/crowd_field.c",
+				"plugin/src/crowd/crowd.c", "plugin/src/crowd/crowd_field.c", "plugin/src/crowd/crowd_schedule.c",
 				"plugin/src/ehl/ehl_build.c", "plugin/src/ehl/ehl_estimate.c", "plugin/src/ehl/ehl_io.c",
 				"plugin/src/ehl/ehl_layout.c", "plugin/src/ehl/ehl_progress.c", "plugin/src/ehl/ehl_query.c",
 				"plugin/src/ehl/ehl_sweep.c", "plugin/src/ehl/ehl_verify.c", "plugin/src/ehl/hub_labels.c",

@@ -199,4 +199,113 @@ static void test_methods_on_real_maps(void** state)
 	crowd_session("da2", "ht_chantry", 1, 80, 8);
 }
 
-TEST_MAIN("crowd", test_methods_on_generated_map, test_methods_on_real_maps)
+static void expect_pick(gtSchedule* s, int count, double budget_us, const int* want, int n)
+{
+	int agents[32], picked;
+	gtError err;
+	assert_int_equal(gtSchedule_Pick(s, count, budget_us, agents, 32, &picked, &err), GT_OK);
+	assert_int_equal(picked, n);
+	for (int i = 0; i < n; i++) assert_int_equal(agents[i], want[i]);
+}
+
+// Most stale first: everyone until a cost is known, then what the budget fits, round the queue;
+// newcomers before everyone, leavers dropped.
+static void test_schedule_order(void** state)
+{
+	(void)state;
+	gtSchedule* s;
+	gtError err;
+	assert_int_equal(gtSchedule_Create(&s, &err), GT_OK);
+	expect_pick(s, 10, 1000, (const int[]){0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 10);
+	gtSchedule_Report(s, 10, 10e-6); // 1 us per agent
+	expect_pick(s, 10, 3.5, (const int[]){0, 1, 2}, 3);
+	expect_pick(s, 10, 3.5, (const int[]){3, 4, 5}, 3);
+	expect_pick(s, 12, 3.5, (const int[]){10, 11, 6}, 3);
+	expect_pick(s, 5, 3.5, (const int[]){0, 1, 2}, 3);
+	expect_pick(s, 5, 0.01, (const int[]){3}, 1); // at least one agent a frame
+	expect_pick(s, 0, 3.5, NULL, 0);
+	int agents[4], picked;
+	assert_int_equal(gtSchedule_Pick(s, 5, 0, agents, 4, &picked, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtSchedule_Pick(s, 5, NAN, agents, 4, &picked, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtSchedule_Pick(s, -1, 5, agents, 4, &picked, &err), GT_ERR_INVALID_ARG);
+	gtSchedule_Destroy(s);
+}
+
+// A budgeted frame answers the agents it picks exactly as the single queries do and leaves every
+// other agent's slots alone; within a few frames every agent has been answered.
+static void test_scheduled_frames(void** state)
+{
+	(void)state;
+	Scene s = {0};
+	s.map = test_load_map("assets/maps/small.map");
+	gtError err;
+	assert_int_equal(gtNav_Create(s.map, NULL, &s.nav, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 2;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	TestRng rng = {99};
+	scene_fill(&s, &rng, 30);
+	gtNavQuery* nq;
+	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
+	gtDistance walk = test_world_distance(nq);
+	gtCrowd* crowd;
+	assert_int_equal(gtCrowd_Create(s.world, s.nav, NULL, &crowd, &err), GT_OK);
+	gtSchedule* schedule;
+	assert_int_equal(gtSchedule_Create(&schedule, &err), GT_OK);
+	gtVec2 points[64];
+	for (int i = 0; i < 64; i++) points[i] = test_random_point(s.map, &rng);
+	int32_t word = 1;
+	gtQuery shared = gtQuery_Default((gtVec2){0, 0});
+	shared.k = 2;
+	shared.keywords = &word;
+	shared.keyword_count = 1;
+	gtCrowdQueries batch = {&shared, points, 64};
+	static Answers a;
+	for (int i = 0; i < 64; i++) a.found[i] = -7; // "never answered"
+	gtCrowdAnswers out = {MAX_K, a.ids, a.distances, a.found, a.status};
+	bool seen[64] = {false};
+	int frames = 0, total = 0;
+	for (; frames < 200 && total < 64; frames++) {
+		int before[64];
+		memcpy(before, a.found, sizeof before);
+		int served;
+		gtCrowdMethod method = frames % 2 ? GT_CROWD_FIELD : GT_CROWD_BATCH;
+		assert_int_equal(gtCrowd_NearestScheduled(crowd, &batch, method, schedule, frames == 0 ? 1e9 : 1e-3, &out, &served,
+		                                          NULL, &err),
+		                 GT_OK);
+		assert_true(served >= 1);
+		int changed = 0;
+		for (int i = 0; i < 64; i++) {
+			if (a.found[i] == before[i] && a.found[i] == -7) continue; // untouched (or not yet)
+			if (!seen[i]) seen[i] = true, total++;
+			changed++;
+			double expect[64];
+			gtQuery q = shared;
+			q.point = points[i];
+			int want = ls_query(s.objects, s.count, &q, VOCABULARY, walk, false, false, expect);
+			assert_int_equal(a.found[i], want);
+			for (int j = 0; j < want; j++) assert_float_equal(a.distances[i * MAX_K + j], expect[j], 1e-9 * (1 + expect[j]));
+		}
+		assert_true(changed >= served);
+	}
+	assert_int_equal(total, 64);
+	assert_int_equal(frames, 1); // the first frame, with no cost measured yet, answers everyone
+	// Later frames with a budget of a nanosecond: one agent each, the most stale.
+	for (int i = 0; i < 64; i++) a.found[i] = -7;
+	int served, first = -1;
+	for (int f = 0; f < 64; f++) {
+		assert_int_equal(gtCrowd_NearestScheduled(crowd, &batch, GT_CROWD_AUTO, schedule, 1e-3, &out, &served, NULL, &err),
+		                 GT_OK);
+		assert_int_equal(served, 1);
+	}
+	for (int i = 0; i < 64; i++) first = a.found[i] == -7 ? i : first;
+	assert_int_equal(first, -1); // 64 frames of one agent: each agent once
+	gtSchedule_Destroy(schedule);
+	gtCrowd_Destroy(crowd);
+	gtNavQuery_Destroy(nq);
+	scene_free(&s);
+	gtNav_Destroy(s.nav);
+	gtMap_Destroy(s.map);
+}
+
+TEST_MAIN("crowd", test_schedule_order, test_methods_on_generated_map, test_scheduled_frames, test_methods_on_real_maps)

@@ -82,6 +82,27 @@ gtStatus gtCrowd_Within(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMeth
 gtStatus gtCrowd_Top(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
                      gtCrowdStats* stats, gtError* err);
 
+/// Spreads agents' re-targeting over frames under a time budget, most stale first (the
+/// time-slicing of Unreal's EQS): each frame the schedule picks the agents that fit the budget by
+/// the cost per agent it measured, those served longest ago first and agents never served before
+/// all others.
+typedef struct gtSchedule gtSchedule;
+
+gtStatus gtSchedule_Create(gtSchedule** out, gtError* err);
+void gtSchedule_Destroy(gtSchedule* schedule);
+/// This frame's agents, indexes in [0, count), at most `capacity` into `agents`; *picked says how
+/// many (at least one when count > 0; every agent until a cost is measured). `budget_us` > 0.
+gtStatus gtSchedule_Pick(gtSchedule* schedule, int count, double budget_us, int* agents, int capacity, int* picked,
+                         gtError* err);
+/// How long serving `served` agents took: refines the cost per agent.
+void gtSchedule_Report(gtSchedule* schedule, int served, double seconds);
+
+/// One budgeted frame of gtCrowd_Nearest: only the agents the schedule picks are answered, into
+/// their own slots of `out`; every other slot keeps what an earlier frame wrote there. *served
+/// says how many were answered.
+gtStatus gtCrowd_NearestScheduled(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtSchedule* schedule,
+                                  double budget_us, gtCrowdAnswers* out, int* served, gtCrowdStats* stats, gtError* err);
+
 #ifdef __cplusplus
 }
 #endif

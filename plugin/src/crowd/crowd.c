@@ -46,6 +46,9 @@ struct gtCrowd {
 	int* failed_at;           // per worker: its first failed query, or -1
 	gtStatus* statuses;       // per query when the caller keeps none, grown as batches grow
 	int status_room;
+	int* picked;              // a scheduled frame's agents, and their queries or points (`sub`)
+	void* sub;
+	int pick_room;
 };
 
 static const char* METHOD_NAMES[] = {"auto", "each", "batch", "field"};
@@ -127,6 +130,8 @@ void gtCrowd_Destroy(gtCrowd* c)
 	gt_free(c->errors);
 	gt_free(c->failed_at);
 	gt_free(c->statuses);
+	gt_free(c->picked);
+	gt_free(c->sub);
 	gt_free(c);
 }
 
@@ -144,7 +149,8 @@ typedef struct Job {
 	Mode mode;
 	bool field;
 	bool check_points; // a path backend: points must be in the free space
-	gtStatus* status;  // per query (the caller's, or the crowd's own)
+	const int* slots;  // the answer slot of each query (NULL: its own index)
+	gtStatus* status;  // per answer slot (the caller's, or the crowd's own)
 	gtError* errors;   // the crowd's, per worker
 	int* failed_at;    // the crowd's, per worker
 	atomic_int next;   // the next chunk of queries to take
@@ -252,28 +258,29 @@ static void run_queries(Job* job, int worker_index)
 	gtError err;
 	if (!job->field && gtNavQuery_WorldDistance(wk->nav_query, &distance, &err)) {
 		for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) // fail this worker's share
-			for (int i = first; i < first + CHUNK && i < batch->count; i++) job->status[i] = GT_ERR_NOMEM;
+			for (int i = first; i < first + CHUNK && i < batch->count; i++) job->status[job->slots ? job->slots[i] : i] = GT_ERR_NOMEM;
 		return;
 	}
 	for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) {
 		for (int i = first; i < first + CHUNK && i < batch->count; i++) {
 			gtQuery q = query_at(batch, i);
-			gtObjectId* ids = out->ids + (size_t)i * (size_t)out->stride;
-			double* distances = out->distances + (size_t)i * (size_t)out->stride;
+			int slot = job->slots ? job->slots[i] : i;
+			gtObjectId* ids = out->ids + (size_t)slot * (size_t)out->stride;
+			double* distances = out->distances + (size_t)slot * (size_t)out->stride;
 			gtStatus st = GT_OK;
 			gtPointCheck check = job->check_points ? gtMap_CheckPoint(c->world->map, q.point) : GT_POINT_VALID;
 			if (check != GT_POINT_VALID) {
-				out->found[i] = 0;
+				out->found[slot] = 0;
 				st = gt_fail(&err, GT_ERR_INVALID_POINT, "(%g, %g): %s", q.point.x, q.point.y, gtPointCheckName(check));
 			} else if (job->field) {
-				st = field_answer(job, wk, &q, ids, distances, &out->found[i], &err);
+				st = field_answer(job, wk, &q, ids, distances, &out->found[slot], &err);
 			} else {
 				st = gt_world_query(c->world, &wk->scratch, &q, distance, job->mode, ids, distances, out->stride,
-				                    &out->found[i], NULL, &err);
+				                    &out->found[slot], NULL, &err);
 			}
-			job->status[i] = st;
-			if (st && job->failed_at[worker_index] < 0) {
-				job->failed_at[worker_index] = i;
+			job->status[slot] = st;
+			if (st && (job->failed_at[worker_index] < 0 || slot < job->failed_at[worker_index])) {
+				job->failed_at[worker_index] = slot;
 				job->errors[worker_index] = err;
 			}
 		}
@@ -371,8 +378,9 @@ static void learn(double* cost, double measured)
 	*cost = *cost == 0 ? measured : 0.7 * *cost + 0.3 * measured;
 }
 
+// Answers batch query i into slot `slots[i]` of `out` (slot i without slots; `slot_count` slots).
 static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, Mode mode, gtCrowdAnswers* out,
-                          gtCrowdStats* stats, gtError* err)
+                          gtCrowdStats* stats, gtError* err, const int* slots, int slot_count)
 {
 	gtCrowdStats local;
 	if (!stats) stats = &local;
@@ -398,11 +406,12 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	           .check_points = backend != GT_NAV_EUCLID};
 	atomic_init(&job.next, 0);
 	gtStatus st = GT_OK;
-	if (!out->status && c->status_room < batch->count) { // grows with the largest batch, then stays
-		gtStatus* grown = gt_realloc(c->statuses, (size_t)batch->count * sizeof *grown);
-		if (grown) c->statuses = grown, c->status_room = batch->count;
+	if (!out->status && c->status_room < slot_count) { // grows with the largest batch, then stays
+		gtStatus* grown = gt_realloc(c->statuses, (size_t)slot_count * sizeof *grown);
+		if (grown) c->statuses = grown, c->status_room = slot_count;
 		else st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
+	job.slots = slots;
 	job.status = out->status ? out->status : c->statuses;
 	job.errors = c->errors;
 	job.failed_at = c->failed_at;
@@ -418,12 +427,11 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 		if (workers > (batch->count + CHUNK - 1) / CHUNK) workers = (batch->count + CHUNK - 1) / CHUNK;
 		if (workers <= 1) run_queries(&job, 0);
 		else gt_run_tasks(c->tasks, task, &job, workers);
-		for (int i = 0; i < batch->count; i++) stats->failed += job.status[i] != GT_OK;
+		for (int i = 0; i < batch->count; i++) stats->failed += job.status[slots ? slots[i] : i] != GT_OK;
 		int first = -1, by = -1;
 		for (int i = 0; i < c->threads; i++)
 			if (job.failed_at[i] >= 0 && (first < 0 || job.failed_at[i] < first)) first = job.failed_at[i], by = i;
-		if (!out->status && first >= 0)
-			st = gt_fail(err, job.status[first], "query %d: %s", first + 1, job.errors[by].message);
+		if (!out->status && first >= 0) st = gt_fail(err, job.status[first], "query %d: %s", first + 1, job.errors[by].message);
 	}
 	double end = gtNowSeconds();
 	if (!st && method == GT_CROWD_FIELD) {
@@ -439,17 +447,52 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 gtStatus gtCrowd_Nearest(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
                          gtCrowdStats* stats, gtError* err)
 {
-	return run_batch(crowd, batch, method, MODE_NEAREST, out, stats, err);
+	return run_batch(crowd, batch, method, MODE_NEAREST, out, stats, err, NULL, batch ? batch->count : 0);
 }
 
 gtStatus gtCrowd_Within(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
                         gtCrowdStats* stats, gtError* err)
 {
-	return run_batch(crowd, batch, method, MODE_WITHIN, out, stats, err);
+	return run_batch(crowd, batch, method, MODE_WITHIN, out, stats, err, NULL, batch ? batch->count : 0);
 }
 
 gtStatus gtCrowd_Top(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
                      gtCrowdStats* stats, gtError* err)
 {
-	return run_batch(crowd, batch, method, MODE_TOP, out, stats, err);
+	return run_batch(crowd, batch, method, MODE_TOP, out, stats, err, NULL, batch ? batch->count : 0);
+}
+
+gtStatus gtCrowd_NearestScheduled(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtSchedule* schedule,
+                                  double budget_us, gtCrowdAnswers* out, int* served, gtCrowdStats* stats, gtError* err)
+{
+	*served = 0;
+	if (!c || !batch || !schedule || batch->count < 0 || (batch->count > 0 && !batch->queries))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "bad batch arguments");
+	if (c->pick_room < batch->count) { // grows with the largest crowd, then stays
+		int* picked = gt_realloc(c->picked, (size_t)batch->count * sizeof *picked);
+		if (picked) c->picked = picked;
+		void* sub = gt_realloc(c->sub, (size_t)batch->count * sizeof(gtQuery)); // room for points too
+		if (sub) c->sub = sub;
+		if (!picked || !sub) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		c->pick_room = batch->count;
+	}
+	int n;
+	gtStatus st = gtSchedule_Pick(schedule, batch->count, budget_us, c->picked, batch->count, &n, err);
+	if (st || n == 0) return st;
+	gtCrowdQueries sub = {batch->queries, NULL, n};
+	if (batch->points) {
+		gtVec2* points = c->sub;
+		for (int i = 0; i < n; i++) points[i] = batch->points[c->picked[i]];
+		sub.points = points;
+	} else {
+		gtQuery* queries = c->sub;
+		for (int i = 0; i < n; i++) queries[i] = batch->queries[c->picked[i]];
+		sub.queries = queries;
+	}
+	gtCrowdStats local;
+	if (!stats) stats = &local;
+	st = run_batch(c, &sub, method, MODE_NEAREST, out, stats, err, c->picked, batch->count);
+	if (!st) gtSchedule_Report(schedule, n, stats->seconds);
+	*served = n;
+	return st;
 }
