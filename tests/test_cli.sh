@@ -445,6 +445,15 @@ example_ok() {
 		grep -q "attacks the nearest" "$tmp/example"
 }
 check "lua example" example_ok
+crowd_example_ok() {
+	local preload=""
+	case "$GT" in *debug*) preload=$(gcc -print-file-name=libasan.so) ;; esac
+	LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="$(dirname "$GT")/?.so" \
+		lua5.4 lua/examples/crowd.lua assets/maps/small.map 500 60 3000 >"$tmp/crowd_example" 2>&1 &&
+		grep -q "^frame 60: [0-9]* agents re-targeted" "$tmp/crowd_example" &&
+		grep -q "^500 agents, 60 frames: [0-9.]* frames per second" "$tmp/crowd_example"
+}
+check "lua crowd example" crowd_example_ok
 
 # The SDL2 demo, headless: a picture with map, agents and the query layer; deterministic per seed.
 demo_run() { # seed, output file

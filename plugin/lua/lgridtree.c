@@ -114,6 +114,13 @@ typedef struct LWorld {
 	double* trace;      /* trace = true: six numbers per node */
 	size_t trace_count, trace_capacity;
 	int trace_failed;   /* out of memory while tracing, raised after the query */
+	/* nearest_many: the crowd's workers and frame-budget queue (the library's allocator, freed
+	** with the world), and its scratch (points, answers, found, status; freed by __gc only). */
+	gtCrowd* crowd;
+	int crowd_threads;
+	gtSchedule* schedule;
+	void* many;
+	size_t many_bytes;
 } LWorld;
 
 /* ---- helpers ------------------------------------------------------------------------------- */
@@ -1117,11 +1124,135 @@ static int world_nearest(lua_State* L) { return world_query(L, Q_NEAREST); }
 static int world_within(lua_State* L) { return world_query(L, Q_WITHIN); }
 static int world_top(lua_State* L) { return world_query(L, Q_TOP); }
 
+#define MAX_MANY_K 255 /* nearest_many's k: a target field keeps up to 255 per hub */
+
+/* world:nearest_many(xs, ys, k, keywords, opts): every agent's k nearest, as one batch. */
+static int world_nearest_many(lua_State* L)
+{
+	LWorld* w = check_world(L, 1);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	luaL_checktype(L, 3, LUA_TTABLE);
+	size_t raw = (size_t)lua_rawlen(L, 2); /* rule 4: raw, bounded before anything loops */
+	if (raw > MAX_MOVE_MANY) arg_errorf(L, 2, "more than %d agents", MAX_MOVE_MANY);
+	if ((size_t)lua_rawlen(L, 3) != raw) luaL_argerror(L, 3, "xs and ys must have the same length");
+	lua_Integer k = luaL_checkinteger(L, 4);
+	if (k < 1 || k > MAX_MANY_K) arg_errorf(L, 4, "k must be an integer from 1 to %d", MAX_MANY_K);
+	int32_t words[MAX_WORDS];
+	Unknown unknown;
+	int named = read_words(L, w, 5, 5, "keywords", words, 0, &unknown);
+	gtQuery q = gtQuery_Default((gtVec2){0, 0});
+	q.k = (int)k;
+	q.keyword_count = one_per_unknown_word(words, named, unknown.count);
+	q.keywords = words;
+	int threads = 0, into = 0;
+	double budget_us = 0;
+	gtCrowdMethod method = GT_CROWD_AUTO;
+	const char* key;
+	for (int v = first_option(L, 6, &key); v; v = next_option(L, 6, v, &key)) {
+		if (strcmp(key, "threads") == 0) threads = option_integer(L, v, 6, key, 0, GT_MAX_THREADS);
+		else if (strcmp(key, "budget_us") == 0) {
+			budget_us = option_number(L, v, 6, key);
+			if (!(budget_us > 0 && budget_us < INFINITY)) luaL_argerror(L, 6, "budget_us must be a number > 0");
+		} else if (strcmp(key, "method") == 0) {
+			gtError err;
+			if (lua_type(L, v) != LUA_TSTRING || gtCrowdMethod_Parse(lua_tostring(L, v), &method, &err))
+				luaL_argerror(L, 6, "method must be \"auto\", \"each\", \"batch\" or \"field\"");
+		} else if (strcmp(key, "into") == 0) {
+			if (!lua_istable(L, v)) luaL_argerror(L, 6, "into must be {ids_table, dists_table, counts_table}");
+			into = 1;
+		} else unknown_option(L, 6, v - 1);
+	}
+	if (into) { /* the three tables stay on the stack for the answers */
+		lua_settop(L, 6);
+		lua_pushliteral(L, "into");
+		lua_rawget(L, 6);                                      /* ..., into */
+		lua_rawgeti(L, -1, 1);                                 /* ..., into, ids */
+		lua_rawgeti(L, -2, 2);                                 /* ..., into, ids, dists */
+		lua_rawgeti(L, -3, 3);                                 /* ..., into, ids, dists, counts */
+		if (!lua_istable(L, -3) || !lua_istable(L, -2) || !lua_istable(L, -1))
+			luaL_argerror(L, 6, "into must be {ids_table, dists_table, counts_table}");
+		into = lua_gettop(L) - 2;
+	}
+	if (budget_us > 0 && !into)
+		luaL_argerror(L, 6, "budget_us needs into tables: agents not served this frame keep their answers there");
+	int n = (int)raw;
+	size_t slots = (size_t)n * (size_t)k;
+	size_t bytes = (size_t)n * (sizeof(gtVec2) + sizeof(int) + sizeof(gtStatus)) + slots * (sizeof(gtObjectId) + sizeof(double));
+	if (bytes > w->many_bytes) { /* grows with the largest batch, then stays (a frame allocates nothing) */
+		void* block = block_resize(&w->alloc, w->many, w->many_bytes, bytes);
+		if (!block) return luaL_error(L, "gridtree: out of memory");
+		w = check_world(L, 1); /* rule 4: allocating may have closed it */
+		w->many = block;
+		w->many_bytes = bytes;
+	}
+	gtObjectId* ids = w->many;
+	double* dists = (double*)(ids + slots);
+	gtVec2* points = (gtVec2*)(dists + slots);
+	int* found = (int*)(points + n);
+	gtStatus* status = (gtStatus*)(found + n);
+	for (int i = 1; i <= n; i++) {
+		lua_rawgeti(L, 2, i);                                  /* ..., x */
+		lua_rawgeti(L, 3, i);                                  /* ..., x, y */
+		int ok_x, ok_y;
+		double x = lua_tonumberx(L, -2, &ok_x), y = lua_tonumberx(L, -1, &ok_y);
+		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
+			luaL_error(L, "bad argument #2 to 'nearest_many' (agent %d: coordinates must be finite numbers)", i);
+		points[i - 1] = (gtVec2){x, y};
+		found[i - 1] = -2; /* not served this frame */
+		lua_pop(L, 2);
+	}
+	gtError err;
+	if (!w->crowd || w->crowd_threads != threads) {
+		gtCrowd_Destroy(w->crowd);
+		w->crowd = NULL;
+		gtCrowdDef def = gtCrowd_DefaultDef();
+		def.threads = threads;
+		if (gtCrowd_Create(w->world, w->map->nav, &def, &w->crowd, &err)) return luaL_error(L, "gridtree: %s", err.message);
+		w->crowd_threads = threads;
+	}
+	if (budget_us > 0 && !w->schedule && gtSchedule_Create(&w->schedule, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	gtCrowdQueries batch = {&q, points, n};
+	gtCrowdAnswers out = {(int)k, ids, dists, found, status};
+	int served = n;
+	gtStatus st = budget_us > 0 ? gtCrowd_NearestScheduled(w->crowd, &batch, method, w->schedule, budget_us, &out, &served, NULL, &err)
+	                            : gtCrowd_Nearest(w->crowd, &batch, method, &out, NULL, &err);
+	if (st == GT_ERR_INVALID_ARG) return luaL_error(L, "gridtree: %s", err.message);
+	if (st) return luaL_error(L, "gridtree: %s", err.message);
+	if (into) {
+		lua_pushvalue(L, into);                                /* ..., ids */
+		lua_pushvalue(L, into + 1);                            /* ..., ids, dists */
+		lua_pushvalue(L, into + 2);                            /* ..., ids, dists, counts */
+	} else {
+		lua_createtable(L, (int)slots, 0);
+		lua_createtable(L, (int)slots, 0);
+		lua_createtable(L, n, 0);
+	}
+	/* Tables only grow here (existing keys in `into`), and the answers are in our own scratch:
+	** nothing below can see the world closed or the scratch moved. */
+	for (int i = 0; i < n; i++) {
+		if (found[i] == -2) continue; /* not served this frame: its entries stay */
+		int count = status[i] == GT_OK ? found[i] : -1;
+		lua_pushinteger(L, count);
+		lua_rawseti(L, -2, i + 1);
+		for (int r = 0; r < count; r++) {
+			lua_pushinteger(L, (lua_Integer)ids[(size_t)i * (size_t)k + (size_t)r]);
+			lua_rawseti(L, -4, (lua_Integer)((size_t)i * (size_t)k + (size_t)r + 1));
+			lua_pushnumber(L, dists[(size_t)i * (size_t)k + (size_t)r]);
+			lua_rawseti(L, -3, (lua_Integer)((size_t)i * (size_t)k + (size_t)r + 1));
+		}
+	}
+	lua_pushinteger(L, served);
+	return 4;
+}
+
 /* Frees the gtWorld; the scratch stays until __gc (rule 3). */
 static int world_close(lua_State* L)
 {
 	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
 	if (!w->world) return 0;
+	gtCrowd_Destroy(w->crowd);
+	gtSchedule_Destroy(w->schedule);
+	w->crowd = NULL, w->schedule = NULL;
 	gtWorld_Destroy(w->world);
 	w->world = NULL;
 	w->map->worlds--;
@@ -1135,6 +1266,8 @@ static int world_gc(lua_State* L)
 	world_close(L);
 	if (w->scratch) block_resize(&w->alloc, w->scratch, (size_t)w->capacity * SCRATCH_ENTRY, 0);
 	if (w->trace) block_resize(&w->alloc, w->trace, w->trace_capacity * sizeof *w->trace, 0);
+	if (w->many) block_resize(&w->alloc, w->many, w->many_bytes, 0);
+	w->many = NULL, w->many_bytes = 0;
 	w->scratch = NULL, w->ids = NULL, w->dists = NULL, w->points = NULL, w->trace = NULL;
 	w->capacity = 0, w->trace_count = w->trace_capacity = 0;
 	return 0;
@@ -1163,6 +1296,7 @@ static const luaL_Reg world_methods[] = {
     {"remove", world_remove},   {"move_many", world_move_many}, {"position", world_position},
     {"keywords", world_keywords}, {"count", world_count},   {"valid", world_valid},
     {"nearest", world_nearest}, {"within", world_within},   {"top", world_top},
+    {"nearest_many", world_nearest_many},
     {"validate", world_validate}, {"close", world_close},   {NULL, NULL},
 };
 
@@ -1178,8 +1312,16 @@ static const luaL_Reg random_methods[] = {
     {NULL, NULL},
 };
 
+/* Seconds on a monotonic wall clock (os.clock counts the process's CPU time, every thread's). */
+static int gridtree_clock(lua_State* L)
+{
+	lua_pushnumber(L, gtNowSeconds());
+	return 1;
+}
+
 static const luaL_Reg gridtree_functions[] = {
     {"version", gridtree_version},
+    {"clock", gridtree_clock},
     {"random", gridtree_random},
     {"load_map", gridtree_load_map},
     {"new_world", gridtree_new_world},

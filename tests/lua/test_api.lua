@@ -401,6 +401,76 @@ test("a frame loop allocates nothing", function()
 	assert(grown < 1, ("the frame loop allocated %.1f KB"):format(grown))
 end)
 
+test("nearest_many: every agent's nearest as world:nearest says, into tables, a frame budget", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map, {leaf = 8})
+	local rng = lcg(11)
+	for i = 1, 60 do
+		local x, y = random_free(map, rng)
+		world:add(x, y, i % 3 == 0 and "healer" or "orc")
+	end
+	local xs, ys = {}, {}
+	for i = 1, 40 do xs[i], ys[i] = random_free(map, rng) end
+	local wall_x, wall_y -- an agent inside a wall
+	for x = 0, 47 do
+		for y = 0, 31 do
+			if not wall_x and not map:is_free(x + 0.5, y + 0.5) then wall_x, wall_y = x + 0.5, y + 0.5 end
+		end
+	end
+	xs[41], ys[41] = assert(wall_x), wall_y
+	local k = 3
+	for _, opts in ipairs({{}, {threads = 1}, {threads = 2}, {method = "each"}, {method = "batch"}, {method = "field"}}) do
+		local ids, dists, counts, served = world:nearest_many(xs, ys, k, "healer", opts)
+		assert(served == #xs and counts[41] == -1)
+		for i = 1, #xs do
+			local one_ids, one_d = world:nearest(xs[i], ys[i], k, "healer")
+			if one_ids == nil then
+				assert(counts[i] == -1, "an agent in a wall counts -1")
+			else
+				assert(counts[i] == #one_ids, ("agent %d: %d answers, nearest gives %d"):format(i, counts[i], #one_ids))
+				for r = 1, counts[i] do assert(dists[(i - 1) * k + r] == one_d[r]) end
+			end
+		end
+	end
+	-- into tables are refilled; with a budget only the served agents' entries change.
+	local out = {{}, {}, {}}
+	world:nearest_many(xs, ys, k, "healer", {into = out})
+	local before = out[2][1]
+	local _, _, _, first = world:nearest_many(xs, ys, k, "healer", {into = out, budget_us = 1e-3})
+	assert(first == #xs, "the first budgeted frame, with no cost measured yet, serves everyone")
+	for i = 1, #xs do out[3][i] = "untouched" end
+	local _, _, counts, served = world:nearest_many(xs, ys, k, "healer", {into = out, budget_us = 1e-3})
+	assert(counts == out[3] and served == 1, "a budget of a nanosecond serves one agent a frame")
+	local changed = 0
+	for i = 1, #xs do if counts[i] ~= "untouched" then changed = changed + 1 end end
+	assert(changed == served and out[2][1] == before)
+	-- Frames with into tables make no garbage once warm.
+	for _ = 1, 5 do world:nearest_many(xs, ys, k, "healer", {into = out}) end
+	collectgarbage()
+	collectgarbage()
+	local kb = collectgarbage("count")
+	local opts = {into = out, threads = 2}
+	for _ = 1, 200 do world:nearest_many(xs, ys, k, "healer", opts) end
+	assert(collectgarbage("count") - kb < 1, "nearest_many with into tables allocated")
+	raises("budget_us needs into tables", world.nearest_many, world, xs, ys, k, "healer", {budget_us = 100})
+	raises("k must be an integer from 1 to 255", world.nearest_many, world, xs, ys, 0, "healer")
+	raises("xs and ys must have the same length", world.nearest_many, world, xs, {1}, 1, "healer")
+	raises("agent 2: coordinates must be finite numbers", world.nearest_many, world, {1.5, 0 / 0}, {1.5, 1.5}, 1, "healer")
+	raises("method must be", world.nearest_many, world, xs, ys, 1, "healer", {method = "fast"})
+	raises("into must be", world.nearest_many, world, xs, ys, 1, "healer", {into = {{}, {}}})
+	raises("unknown option 'speed'", world.nearest_many, world, xs, ys, 1, "healer", {speed = 2})
+	local ids = world:nearest_many({}, {}, 1, "healer")
+	assert(#ids == 0)
+	world:close()
+	map:close()
+end)
+
+test("clock: a monotonic wall clock in seconds", function()
+	local a = gridtree.clock()
+	local b = gridtree.clock()
+	assert(type(a) == "number" and b >= a and b - a < 1)
+end)
+
 test("README: the Lua quick start runs as written", function()
 	local f = assert(io.open("README.md"))
 	local readme = f:read("a")
