@@ -28,6 +28,27 @@ local function new_goal(i)
 	goals[i].segment = 1
 end
 
+-- Targeting: healers look for the nearest human, enemies for the nearest elf. Each group asks
+-- world:nearest_many once a frame within a budget, the agents served longest ago first; the
+-- tables are reused, so a frame makes no garbage.
+local groups = {
+	{words = "human", kinds = {[3] = true}},
+	{words = "elf", kinds = {[4] = true, [5] = true}},
+}
+for _, g in ipairs(groups) do
+	g.members, g.xs, g.ys = {}, {}, {}
+	g.options = {into = {{}, {}, {}}, budget_us = 1500}
+end
+local function join_groups()
+	for _, g in ipairs(groups) do
+		for i = #g.members, 1, -1 do g.members[i], g.xs[i], g.ys[i] = nil, nil, nil end
+		for i = 1, #ids do
+			if g.kinds[demo.kinds[i]] then g.members[#g.members + 1] = i end
+		end
+	end
+end
+demo.targets = groups -- g.options.into[1][j]: the id member j chases (when into[3][j] > 0)
+
 function demo.init(the_map, the_world, options)
 	map, world = the_map, the_world
 	rng = gridtree.random(options.seed or 1)
@@ -41,6 +62,7 @@ function demo.init(the_map, the_world, options)
 	end
 	demo.ids = ids
 	demo.world = world
+	join_groups()
 end
 
 -- A new world with another leaf size, holding the same agents (the demo's `l` / `L` keys).
@@ -55,8 +77,7 @@ function demo.set_leaf(leaf)
 end
 
 local speed = 0.6 -- map units per frame
-local hits, hit_dists = {}, {}
-local into = {into = {hits, hit_dists}}
+
 
 function demo.update(frame)
 	local xs, ys = demo.xs, demo.ys
@@ -69,19 +90,13 @@ function demo.update(frame)
 	local move_start = os.clock()
 	assert(world:move_many(ids, xs, ys))
 	demo.move_seconds = os.clock() - move_start
-	-- Some agents look for targets: healers find the nearest wounded ally, enemies the nearest elf.
-	local queries, query_start = 0, os.clock()
-	for i = 1 + frame % 20, #ids, 20 do
-		local kind = demo.kinds[i]
-		if kind == 3 then
-			world:nearest(xs[i], ys[i], 1, "human", into)
-		elseif kind >= 4 then
-			world:nearest(xs[i], ys[i], 1, "elf", into)
-		end
-		queries = queries + 1
-		if queries == 100 then break end
+	local queries, query_start = 0, gridtree.clock()
+	for _, g in ipairs(groups) do
+		for j, i in ipairs(g.members) do g.xs[j], g.ys[j] = xs[i], ys[i] end
+		local _, _, _, served = world:nearest_many(g.xs, g.ys, 1, g.words, g.options)
+		queries = queries + served
 	end
-	demo.query_seconds = os.clock() - query_start
+	demo.query_seconds = gridtree.clock() - query_start
 	return queries
 end
 
