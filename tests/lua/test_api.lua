@@ -20,6 +20,14 @@ local function random_free(map, rng)
 	end
 end
 
+-- n objects at random free points: every `every`-th a healer, the rest orcs.
+local function scatter(world, map, rng, n, every)
+	for i = 1, n do
+		local x, y = random_free(map, rng)
+		world:add(x, y, i % every == 0 and "healer" or "orc")
+	end
+end
+
 local function lcg(seed) -- deterministic numbers in [0, 1)
 	local state = seed
 	return function()
@@ -324,10 +332,7 @@ test("trace: the nodes a query popped and pruned", function()
 	local map = indexed_map()
 	local world = gridtree.new_world(map, {leaf = 4})
 	local rng = lcg(3)
-	for i = 1, 60 do
-		local x, y = random_free(map, rng)
-		world:add(x, y, i % 5 == 0 and "healer" or "orc")
-	end
+	scatter(world, map, rng, 60, 5)
 	local w, hgt = map:size()
 	for _, kind in ipairs({"nearest", "within", "top"}) do
 		local ids, _, stats, trace = world[kind](world, 1.5, 17.5, kind == "within" and 20 or 2, "healer", {stats = true, trace = true})
@@ -405,10 +410,7 @@ test("nearest_many: every agent's nearest as world:nearest says, into tables, a 
 	local map = indexed_map()
 	local world = gridtree.new_world(map, {leaf = 8})
 	local rng = lcg(11)
-	for i = 1, 60 do
-		local x, y = random_free(map, rng)
-		world:add(x, y, i % 3 == 0 and "healer" or "orc")
-	end
+	scatter(world, map, rng, 60, 3)
 	local xs, ys = {}, {}
 	for i = 1, 40 do xs[i], ys[i] = random_free(map, rng) end
 	local wall_x, wall_y -- an agent inside a wall

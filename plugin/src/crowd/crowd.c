@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/names.h"
 #include "core/platform.h"
 #include "core/status.h"
 #include "core/task.h"
@@ -51,22 +52,21 @@ struct gtCrowd {
 	int pick_room;
 };
 
-static const char* METHOD_NAMES[] = {"auto", "each", "batch", "field"};
+static const char* const METHOD_NAMES[] = {"auto", "each", "batch", "field"};
 
 const char* gtCrowdMethodName(gtCrowdMethod method)
 {
-	return (unsigned)method < sizeof METHOD_NAMES / sizeof *METHOD_NAMES ? METHOD_NAMES[method] : "unknown";
+	return gt_name_of(METHOD_NAMES, sizeof METHOD_NAMES / sizeof *METHOD_NAMES, (unsigned)method);
 }
 
 gtStatus gtCrowdMethod_Parse(const char* name, gtCrowdMethod* method, gtError* err)
 {
-	for (unsigned i = 0; name && i < sizeof METHOD_NAMES / sizeof *METHOD_NAMES; i++)
-		if (strcmp(name, METHOD_NAMES[i]) == 0) {
-			*method = (gtCrowdMethod)i;
-			return GT_OK;
-		}
-	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, each, batch, field)",
-	               name ? name : "(null)");
+	int i = gt_name_index(METHOD_NAMES, sizeof METHOD_NAMES / sizeof *METHOD_NAMES, name);
+	if (i >= 0) {
+		*method = (gtCrowdMethod)i;
+		return GT_OK;
+	}
+	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, each, batch, field)", name ? name : "(null)");
 }
 
 gtCrowdDef gtCrowd_DefaultDef(void)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/names.h"
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
 #include "gridtree/gt_nav.h"
@@ -28,18 +29,17 @@ static const char* const METHOD_NAMES[] = {"auto", "ehl", "oracle", "euclid"};
 
 const char* gtNavMethodName(gtNavMethod method)
 {
-	return (unsigned)method < sizeof METHOD_NAMES / sizeof *METHOD_NAMES ? METHOD_NAMES[method] : "unknown";
+	return gt_name_of(METHOD_NAMES, sizeof METHOD_NAMES / sizeof *METHOD_NAMES, (unsigned)method);
 }
 
 gtStatus gtNavMethod_Parse(const char* name, gtNavMethod* method, gtError* err)
 {
-	for (unsigned i = 0; name && i < sizeof METHOD_NAMES / sizeof *METHOD_NAMES; i++)
-		if (strcmp(name, METHOD_NAMES[i]) == 0) {
-			*method = (gtNavMethod)i;
-			return GT_OK;
-		}
-	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, ehl, oracle, euclid)",
-	               name ? name : "(null)");
+	int i = gt_name_index(METHOD_NAMES, sizeof METHOD_NAMES / sizeof *METHOD_NAMES, name);
+	if (i >= 0) {
+		*method = (gtNavMethod)i;
+		return GT_OK;
+	}
+	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, ehl, oracle, euclid)", name ? name : "(null)");
 }
 
 gtNavDef gtNav_DefaultDef(void)
