@@ -212,5 +212,61 @@ static void test_shared_index_queries(void** state)
 	gtMap_Destroy(map);
 }
 
+// A crowd's workers share one world and one nav, read-only, each with its own scratch: batches
+// and target fields on the built-in pool and on a host job system give EACH's distances.
+static void test_crowd_workers(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_SetIndex(nav, build(map, 2, NULL, NULL), &err), GT_OK);
+	gtWorld* world = test_make_world(map, 4);
+	int32_t word = gtWorld_Keyword(world, "enemy");
+	TestRng rng = {11};
+	for (int i = 0; i < 80; i++) {
+		gtObjectId id;
+		assert_int_equal(gtWorld_Add(world, test_random_point(map, &rng), &word, 1, &id, &err), GT_OK);
+	}
+	enum { AGENTS = 300, K = 3 };
+	static gtVec2 points[AGENTS];
+	for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(map, &rng);
+	gtQuery q = gtQuery_Default((gtVec2){0, 0});
+	q.k = K;
+	q.keywords = &word;
+	q.keyword_count = 1;
+	gtCrowdQueries batch = {&q, points, AGENTS};
+	static gtObjectId ids[2][AGENTS * K];
+	static double dists[2][AGENTS * K];
+	static int found[2][AGENTS];
+	static gtStatus status[2][AGENTS];
+	static HostJobs jobs;
+	gtTaskSystem host = {host_enqueue, host_finish, &jobs};
+	for (int system = 0; system < 2; system++) {
+		gtCrowdDef def = gtCrowd_DefaultDef();
+		def.threads = WORKERS;
+		def.tasks = system ? &host : NULL;
+		gtCrowd* crowd;
+		assert_int_equal(gtCrowd_Create(world, nav, &def, &crowd, &err), GT_OK);
+		gtCrowdAnswers each = {K, ids[0], dists[0], found[0], status[0]};
+		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
+		const gtCrowdMethod methods[] = {GT_CROWD_BATCH, GT_CROWD_FIELD};
+		for (int m = 0; m < 2; m++) {
+			gtCrowdAnswers out = {K, ids[1], dists[1], found[1], status[1]};
+			assert_int_equal(gtCrowd_Nearest(crowd, &batch, methods[m], &out, NULL, &err), GT_OK);
+			for (int i = 0; i < AGENTS; i++) {
+				assert_int_equal(found[1][i], found[0][i]);
+				for (int r = 0; r < found[0][i]; r++) assert_true(dists[1][i * K + r] == dists[0][i * K + r]);
+			}
+		}
+		gtCrowd_Destroy(crowd);
+	}
+	assert_true(jobs.enqueued >= 2); // the host's job system ran the batch and the field
+	gtWorld_Destroy(world);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,
-          test_shared_index_queries)
+          test_shared_index_queries, test_crowd_workers)
