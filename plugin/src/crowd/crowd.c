@@ -258,7 +258,14 @@ static void run_queries(Job* job, int worker_index)
 	gtError err;
 	if (!job->field && gtNavQuery_WorldDistance(wk->nav_query, &distance, &err)) {
 		for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) // fail this worker's share
-			for (int i = first; i < first + CHUNK && i < batch->count; i++) job->status[job->slots ? job->slots[i] : i] = GT_ERR_NOMEM;
+			for (int i = first; i < first + CHUNK && i < batch->count; i++) {
+				int slot = job->slots ? job->slots[i] : i;
+				job->status[slot] = err.status;
+				if (job->failed_at[worker_index] < 0 || slot < job->failed_at[worker_index]) {
+					job->failed_at[worker_index] = slot;
+					job->errors[worker_index] = err;
+				}
+			}
 		return;
 	}
 	for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) {
