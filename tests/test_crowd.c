@@ -308,4 +308,53 @@ static void test_scheduled_frames(void** state)
 	gtMap_Destroy(s.map);
 }
 
-TEST_MAIN("crowd", test_schedule_order, test_methods_on_generated_map, test_scheduled_frames, test_methods_on_real_maps)
+// AUTO measures a field on a sample of a big batch and answers the rest by the method the costs
+// favour: every answer the same as one by one, the first call and the 16th after.
+static void test_auto_samples_a_field(void** state)
+{
+	(void)state;
+	Scene s = {0};
+	s.map = test_load_map("assets/maps/small.map");
+	gtError err;
+	assert_int_equal(gtNav_Create(s.map, NULL, &s.nav, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 2;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	TestRng rng = {5};
+	scene_fill(&s, &rng, 40);
+	enum { AGENTS = 700, K = 2 };
+	static gtVec2 points[AGENTS];
+	for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(s.map, &rng);
+	int32_t word = 2;
+	gtQuery q = gtQuery_Default((gtVec2){0, 0});
+	q.k = K;
+	q.keywords = &word;
+	q.keyword_count = 1;
+	gtCrowdQueries batch = {&q, points, AGENTS};
+	static gtObjectId ids[2][AGENTS * K];
+	static double dists[2][AGENTS * K];
+	static int found[2][AGENTS];
+	gtCrowd* crowd;
+	assert_int_equal(gtCrowd_Create(s.world, s.nav, NULL, &crowd, &err), GT_OK);
+	gtCrowdAnswers each = {K, ids[0], dists[0], found[0], NULL};
+	assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
+	int trials = 0;
+	for (int call = 0; call < 18; call++) {
+		gtCrowdAnswers out = {K, ids[1], dists[1], found[1], NULL};
+		gtCrowdStats stats;
+		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_AUTO, &out, &stats, &err), GT_OK);
+		trials += stats.field_objects > 0 && stats.method != GT_CROWD_FIELD; // a sampled field, the rest batched
+		for (int i = 0; i < AGENTS; i++) {
+			assert_int_equal(found[1][i], found[0][i]);
+			for (int r = 0; r < found[0][i]; r++) assert_true(dists[1][i * K + r] == dists[0][i * K + r]);
+		}
+	}
+	assert_true(trials >= 1);
+	gtCrowd_Destroy(crowd);
+	scene_free(&s);
+	gtNav_Destroy(s.nav);
+	gtMap_Destroy(s.map);
+}
+
+TEST_MAIN("crowd", test_schedule_order, test_methods_on_generated_map, test_scheduled_frames, test_auto_samples_a_field,
+          test_methods_on_real_maps)

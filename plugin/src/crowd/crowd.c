@@ -31,7 +31,7 @@ typedef struct Costs {
 	double per_query;        // BATCH, per query, whole call
 	double per_object;       // FIELD, building, per object in the field
 	double per_agent;        // FIELD, answering, per agent
-	int calls;               // AUTO calls so far (every 16th tries the method it did not pick)
+	int calls;               // AUTO calls that could use a field (every 16th measures one again)
 } Costs;
 
 struct gtCrowd {
@@ -367,22 +367,48 @@ static gtStatus build_field(gtCrowd* c, const gtCrowdQueries* batch, int k, int*
 	return GT_OK;
 }
 
-// AUTO: the cheaper of BATCH and FIELD by the costs measured so far; a method never measured is
-// tried first, and every 16th call tries the one not picked, so a change of workload shows.
-static gtCrowdMethod choose(gtCrowd* c, bool field_possible, int count, int objects)
+// AUTO: the cheaper of BATCH and FIELD by the costs measured so far (BATCH until both are).
+static gtCrowdMethod choose(const gtCrowd* c, bool field_possible, int count, int objects)
 {
-	if (!field_possible) return GT_CROWD_BATCH;
-	Costs* k = &c->costs;
-	if (k->per_agent == 0) return GT_CROWD_FIELD;
-	if (k->per_query == 0) return GT_CROWD_BATCH;
-	bool field = k->per_object * objects + k->per_agent * count < k->per_query * count;
-	if (++k->calls % 16 == 0) field = !field;
-	return field ? GT_CROWD_FIELD : GT_CROWD_BATCH;
+	const Costs* k = &c->costs;
+	if (!field_possible || k->per_agent == 0 || k->per_query == 0) return GT_CROWD_BATCH;
+	return k->per_object * objects + k->per_agent * count < k->per_query * count ? GT_CROWD_FIELD : GT_CROWD_BATCH;
 }
 
 static void learn(double* cost, double measured)
 {
 	*cost = *cost == 0 ? measured : 0.7 * *cost + 0.3 * measured;
+}
+
+static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, Mode mode, gtCrowdAnswers* out,
+                          gtCrowdStats* stats, gtError* err, const int* slots, int slot_count);
+
+enum { SAMPLE = 256 };
+
+// AUTO's measurement, without spending a whole frame on a method that may lose: the first SAMPLE
+// queries through a field (its cost per object and per agent), the rest by the method the costs
+// then favour. Every answer is exact either way. Runs when the field's cost is unknown, and every
+// 16th call after, so a change of workload shows.
+static gtStatus auto_trial(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers* out, gtCrowdStats* stats, gtError* err)
+{
+	gtCrowdQueries head = *batch, tail = *batch;
+	head.count = SAMPLE;
+	tail.count = batch->count - SAMPLE;
+	if (batch->points) tail.points = batch->points + SAMPLE;
+	else tail.queries = batch->queries + SAMPLE;
+	size_t skip = (size_t)SAMPLE * (size_t)out->stride;
+	gtCrowdAnswers rest = {out->stride, out->ids + skip, out->distances + skip, out->found + SAMPLE,
+	                       out->status ? out->status + SAMPLE : NULL};
+	gtCrowdStats first;
+	gtStatus st = run_batch(c, &head, GT_CROWD_FIELD, MODE_NEAREST, out, &first, err, NULL, SAMPLE);
+	if (st) return st;
+	gtCrowdMethod method = c->costs.per_query == 0 ? GT_CROWD_BATCH : choose(c, true, tail.count, c->field.objects);
+	st = run_batch(c, &tail, method, MODE_NEAREST, &rest, stats, err, NULL, tail.count);
+	stats->seconds += first.seconds;
+	stats->field_seconds += first.field_seconds;
+	stats->field_objects = first.field_objects;
+	stats->failed += first.failed;
+	return st;
 }
 
 // Answers batch query i into slot `slots[i]` of `out` (slot i without slots; `slot_count` slots).
@@ -406,6 +432,9 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 		               : largest_k(batch) > FIELD_MAX_K ? "the field method answers k up to 255"
 		                                                : "the field method needs one filter shared by every query (no region)");
 	// The field's size is not known before it is built: the last one's (or every object) stands in.
+	if (method == GT_CROWD_AUTO && field_possible && batch->count > 2 * SAMPLE && !slots &&
+	    (c->costs.per_agent == 0 || ++c->costs.calls % 16 == 0))
+		return auto_trial(c, batch, out, stats, err);
 	if (method == GT_CROWD_AUTO) method = choose(c, field_possible, batch->count, c->field_ehl ? c->field.objects : c->world->live);
 	stats->method = method;
 	if (!gt_sphere_ready(c->world)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
