@@ -50,12 +50,28 @@ static void scene_fill(Scene* s, TestRng* rng, int objects)
 	}
 }
 
-static void scene_free(Scene* s)
+// A map (shared suite/name, or a path when suite is NULL), its EHL index at cell size `cell`, and
+// a world of `objects` objects.
+static void scene_open(Scene* s, const char* suite, const char* name, int cell, TestRng* rng, int objects)
+{
+	memset(s, 0, sizeof *s);
+	s->map = suite ? test_load_shared_map(suite, name) : test_load_map(name);
+	gtError err;
+	assert_int_equal(gtNav_Create(s->map, NULL, &s->nav, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = cell;
+	assert_int_equal(gtNav_BuildIndex(s->nav, &def, &err), GT_OK);
+	scene_fill(s, rng, objects);
+}
+
+static void scene_close(Scene* s)
 {
 	gtWorld_Destroy(s->world);
 	free(s->objects);
 	free(s->words);
 	free(s->ids);
+	gtNav_Destroy(s->nav);
+	gtMap_Destroy(s->map);
 }
 
 // Agents: random free points, convex vertices, and now and then a point in a wall.
@@ -133,15 +149,10 @@ static void check_batch(const Scene* s, gtCrowd* crowd, gtCrowdMethod method, co
 
 static void crowd_session(const char* suite, const char* name, int cell, int objects, int rounds)
 {
-	Scene s = {0};
-	s.map = suite ? test_load_shared_map(suite, name) : test_load_map(name);
-	gtError err;
-	assert_int_equal(gtNav_Create(s.map, NULL, &s.nav, &err), GT_OK);
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = cell;
-	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	Scene s;
 	TestRng rng = {(uint64_t)strlen(name) * 7919u + (uint64_t)cell};
-	scene_fill(&s, &rng, objects);
+	scene_open(&s, suite, name, cell, &rng, objects);
+	gtError err;
 	gtNavQuery* nq;
 	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
 	gtDistance walk = test_world_distance(nq);
@@ -179,9 +190,7 @@ static void crowd_session(const char* suite, const char* name, int cell, int obj
 	gtCrowd_Destroy(one);
 	gtCrowd_Destroy(two);
 	gtNavQuery_Destroy(nq);
-	scene_free(&s);
-	gtNav_Destroy(s.nav);
-	gtMap_Destroy(s.map);
+	scene_close(&s);
 }
 
 static void test_methods_on_generated_map(void** state)
@@ -236,15 +245,10 @@ static void test_schedule_order(void** state)
 static void test_scheduled_frames(void** state)
 {
 	(void)state;
-	Scene s = {0};
-	s.map = test_load_map("assets/maps/small.map");
-	gtError err;
-	assert_int_equal(gtNav_Create(s.map, NULL, &s.nav, &err), GT_OK);
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = 2;
-	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	Scene s;
 	TestRng rng = {99};
-	scene_fill(&s, &rng, 30);
+	scene_open(&s, NULL, "assets/maps/small.map", 2, &rng, 30);
+	gtError err;
 	gtNavQuery* nq;
 	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
 	gtDistance walk = test_world_distance(nq);
@@ -303,9 +307,7 @@ static void test_scheduled_frames(void** state)
 	gtSchedule_Destroy(schedule);
 	gtCrowd_Destroy(crowd);
 	gtNavQuery_Destroy(nq);
-	scene_free(&s);
-	gtNav_Destroy(s.nav);
-	gtMap_Destroy(s.map);
+	scene_close(&s);
 }
 
 // AUTO measures a field on a sample of a big batch and answers the rest by the method the costs
@@ -313,15 +315,10 @@ static void test_scheduled_frames(void** state)
 static void test_auto_samples_a_field(void** state)
 {
 	(void)state;
-	Scene s = {0};
-	s.map = test_load_map("assets/maps/small.map");
-	gtError err;
-	assert_int_equal(gtNav_Create(s.map, NULL, &s.nav, &err), GT_OK);
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = 2;
-	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	Scene s;
 	TestRng rng = {5};
-	scene_fill(&s, &rng, 40);
+	scene_open(&s, NULL, "assets/maps/small.map", 2, &rng, 40);
+	gtError err;
 	enum { AGENTS = 700, K = 2 };
 	static gtVec2 points[AGENTS];
 	for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(s.map, &rng);
@@ -351,9 +348,7 @@ static void test_auto_samples_a_field(void** state)
 	}
 	assert_true(trials >= 1);
 	gtCrowd_Destroy(crowd);
-	scene_free(&s);
-	gtNav_Destroy(s.nav);
-	gtMap_Destroy(s.map);
+	scene_close(&s);
 }
 
 TEST_MAIN("crowd", test_schedule_order, test_methods_on_generated_map, test_scheduled_frames, test_auto_samples_a_field,

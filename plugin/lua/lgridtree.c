@@ -1216,8 +1216,7 @@ static int world_nearest_many(lua_State* L)
 	int served = n;
 	gtStatus st = budget_us > 0 ? gtCrowd_NearestScheduled(w->crowd, &batch, method, w->schedule, budget_us, &out, &served, NULL, &err)
 	                            : gtCrowd_Nearest(w->crowd, &batch, method, &out, NULL, &err);
-	if (st == GT_ERR_INVALID_ARG) return luaL_error(L, "gridtree: %s", err.message);
-	if (st) return luaL_error(L, "gridtree: %s", err.message);
+	if (st) return luaL_error(L, "gridtree: %s", err.message); /* misuse (a field without an index) or memory */
 	if (into) {
 		lua_pushvalue(L, into);                                /* ..., ids */
 		lua_pushvalue(L, into + 1);                            /* ..., ids, dists */
