@@ -28,7 +28,7 @@ build = {
 	modules = {
 		gridtree = {
 			sources = {
-				"plugin/lua/lgridtree.c",
+				"plugin/lua/lgridtree.c", "plugin/lua/lua_map_cells.c",
 				"plugin/src/core/alloc.c", "plugin/src/core/crc32c.c", "plugin/src/core/platform.c",
 				"plugin/src/core/status.c", "plugin/src/core/task.c",
 				"plugin/src/crowd/crowd.c", "plugin/src/crowd/crowd_field.c", "plugin/src/crowd/crowd_schedule.c",
@@ -38,7 +38,7 @@ build = {
 				"plugin/src/debug/debug_draw_ehl.c", "plugin/src/debug/debug_draw_map.c",
 				"plugin/src/debug/debug_draw_path.c", "plugin/src/debug/debug_draw_trace.c",
 				"plugin/src/debug/debug_draw_world.c",
-				"plugin/src/map/genmap.c", "plugin/src/map/geometry.c", "plugin/src/map/map.c",
+				"plugin/src/map/genmap.c", "plugin/src/map/geometry.c", "plugin/src/map/map.c", "plugin/src/map/map_inflate.c",
 				"plugin/src/map/vis_graph.c",
 				"plugin/src/nav/nav.c", "plugin/src/nav/path_follow.c",
 				"plugin/src/oracle/oracle.c",

@@ -179,7 +179,7 @@ for _, file in ipairs(os.matchfiles("tests/test_*.c")) do
 		includedirs { "tests/support", "bench/support" }
 		links { "gridtree_tools", "gridtree_core", "cmocka" }
 		if name:find("^test_lua_") then -- hosts compiling the Lua binding in (gt_lua.h)
-			files { "plugin/lua/lgridtree.c" }
+			files { "plugin/lua/**.c" }
 			buildoptions(pkg("--cflags lua5.4"))
 			pkg_libs("lua5.4")
 		end

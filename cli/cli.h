@@ -26,8 +26,13 @@ const char* cli_option(const CliArgs* args, const char* name, const char* fallba
 bool cli_int_option(const CliArgs* args, const char* command, const char* name, long fallback, long min, long max,
                     long* out);
 
-// Loads a map, printing "gridtree: message" on failure.
-gtMap* cli_load_map(const char* path);
+// Options every command that takes a MAP accepts (append to cli_parse's `known`):
+// --clearance R loads the map for agents of half-width R (gtMap_Inflate).
+#define CLI_MAP_OPTIONS " clearance"
+
+// Loads the map as the map options say into *out. Prints the problem and returns CLI_USAGE or
+// CLI_FAILED on failure, CLI_OK otherwise.
+int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out);
 
 // The map and its navigation backend, from --method auto|ehl|oracle|euclid, --ehl FILE and --threads.
 typedef struct CliNav {
@@ -48,6 +53,7 @@ int cmd_dist(int argc, char** argv);
 int cmd_path(int argc, char** argv);
 int cmd_scen(int argc, char** argv);
 int cmd_genmap(int argc, char** argv);
+int cmd_inflate(int argc, char** argv);
 int cmd_ehl_build(int argc, char** argv);
 int cmd_ehl_verify(int argc, char** argv);
 int cmd_workload(int argc, char** argv);

@@ -82,15 +82,29 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
 	return true;
 }
 
-gtMap* cli_load_map(const char* path)
+int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out)
 {
+	*out = NULL;
+	long clearance;
+	if (!cli_int_option(args, command, "clearance", 0, 0, GT_MAP_MAX_CLEARANCE, &clearance)) return CLI_USAGE;
 	gtMap* map = NULL;
 	gtError err;
 	if (gtMap_Load(path, &map, &err) != GT_OK) {
 		fprintf(stderr, "gridtree: %s\n", err.message);
-		return NULL;
+		return CLI_FAILED;
 	}
-	return map;
+	if (clearance > 0) {
+		gtMap* inflated = NULL;
+		gtStatus st = gtMap_Inflate(map, (int)clearance, &inflated, &err);
+		gtMap_Destroy(map);
+		if (st) {
+			fprintf(stderr, "gridtree %s: %s\n", command, err.message);
+			return CLI_FAILED;
+		}
+		map = inflated;
+	}
+	*out = map;
+	return CLI_OK;
 }
 
 bool cli_usage_unless(bool ok, const char* usage)

@@ -23,8 +23,8 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 		        need_index ? command : "--method ehl");
 		return CLI_USAGE;
 	}
-	s->map = cli_load_map(map_path);
-	if (!s->map) return CLI_FAILED;
+	int opened = cli_open_map(args, command, map_path, &s->map);
+	if (opened) return opened;
 	gtNavDef def = gtNav_DefaultDef();
 	def.threads = (int)threads;
 	gtStatus st = gtNav_Create(s->map, &def, &s->nav, &err);

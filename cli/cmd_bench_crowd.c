@@ -34,7 +34,7 @@ int cmd_bench_crowd(int argc, char** argv)
 {
 	CliArgs args;
 	long agents, objects, k, frames, seed;
-	if (!cli_parse(argc, argv, "bench-crowd", "ehl threads agents objects k frames seed", &args) ||
+	if (!cli_parse(argc, argv, "bench-crowd", "ehl threads agents objects k frames seed" CLI_MAP_OPTIONS, &args) ||
 	    !cli_int_option(&args, "bench-crowd", "agents", 10000, 1, 10000000, &agents) ||
 	    !cli_int_option(&args, "bench-crowd", "objects", 0, 0, 10000000, &objects) ||
 	    !cli_int_option(&args, "bench-crowd", "k", 1, 1, 255, &k) ||

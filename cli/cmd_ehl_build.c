@@ -9,7 +9,7 @@ int cmd_ehl_build(int argc, char** argv)
 {
 	CliArgs args;
 	long cell, threads;
-	if (!cli_parse(argc, argv, "ehl-build", "cell budget threads o", &args) ||
+	if (!cli_parse(argc, argv, "ehl-build", "cell budget threads o" CLI_MAP_OPTIONS, &args) ||
 	    !cli_int_option(&args, "ehl-build", "cell", 4, 1, GT_EHL_MAX_CELL_SIZE, &cell) ||
 	    !cli_int_option(&args, "ehl-build", "threads", 0, 0, GT_MAX_THREADS, &threads))
 		return CLI_USAGE;
@@ -31,8 +31,9 @@ int cmd_ehl_build(int argc, char** argv)
 			return CLI_USAGE;
 		}
 	}
-	gtMap* map = cli_load_map(args.positional[0]);
-	if (!map) return CLI_FAILED;
+	gtMap* map;
+	int opened = cli_open_map(&args, "ehl-build", args.positional[0], &map);
+	if (opened) return opened;
 	gtProgressPrinter progress = gtProgressPrinter_Make(stderr); // a bar on a terminal, lines in logs
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = (int)cell;

@@ -8,15 +8,16 @@ int cmd_ehl_verify(int argc, char** argv)
 {
 	CliArgs args;
 	long samples, seed;
-	if (!cli_parse(argc, argv, "ehl-verify", "samples seed", &args) ||
+	if (!cli_parse(argc, argv, "ehl-verify", "samples seed" CLI_MAP_OPTIONS, &args) ||
 	    !cli_int_option(&args, "ehl-verify", "samples", 1000, 1, 100000000L, &samples) ||
 	    !cli_int_option(&args, "ehl-verify", "seed", 1, 0, 2147483647L, &seed))
 		return CLI_USAGE;
 	if (!cli_usage_unless(args.positional_count == 2,
 	                      "ehl-verify MAP FILE [--samples N] [--seed S]"))
 		return CLI_USAGE;
-	gtMap* map = cli_load_map(args.positional[0]);
-	if (!map) return CLI_FAILED;
+	gtMap* map;
+	int opened = cli_open_map(&args, "ehl-verify", args.positional[0], &map);
+	if (opened) return opened;
 	gtEhl* ehl;
 	gtError err;
 	if (gtEhl_Load(map, args.positional[1], &ehl, &err)) {

@@ -7,13 +7,14 @@ int cmd_info(int argc, char** argv)
 {
 	CliArgs args;
 	long threads;
-	if (!cli_parse(argc, argv, "info", "threads", &args) || !cli_int_option(&args, "info", "threads", 0, 0, GT_MAX_THREADS, &threads))
+	if (!cli_parse(argc, argv, "info", "threads" CLI_MAP_OPTIONS, &args) || !cli_int_option(&args, "info", "threads", 0, 0, GT_MAX_THREADS, &threads))
 		return CLI_USAGE;
 	if (!cli_usage_unless(args.positional_count == 1,
 	                      "info MAP [--threads N]"))
 		return CLI_USAGE;
-	gtMap* map = cli_load_map(args.positional[0]);
-	if (!map) return CLI_FAILED;
+	gtMap* map;
+	int opened = cli_open_map(&args, "info", args.positional[0], &map);
+	if (opened) return opened;
 	int vertices;
 	gtMap_Vertices(map, &vertices);
 	double start = gtNowSeconds();

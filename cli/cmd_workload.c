@@ -29,7 +29,7 @@ int cmd_workload(int argc, char** argv)
 	long timestamps, queries, k, query_words, clusters, seed;
 	WlGenDef def = wl_gen_default();
 	if (!cli_parse(argc, argv, "workload",
-	               "keywords density mobility timestamps queries k query-keywords clusters churn seed o ehl", &args) ||
+	               "keywords density mobility timestamps queries k query-keywords clusters churn seed o ehl" CLI_MAP_OPTIONS, &args) ||
 	    !cli_int_option(&args, "workload", "timestamps", def.timestamps, 1, 100000, &timestamps) ||
 	    !cli_int_option(&args, "workload", "queries", def.queries_per_timestamp, 0, 1000000, &queries) ||
 	    !cli_int_option(&args, "workload", "k", def.k, 0, 100000, &k) ||
@@ -53,8 +53,9 @@ int cmd_workload(int argc, char** argv)
 		return CLI_FAILED;
 	}
 	// Walkers follow EHL paths: the index from --ehl, else one built at the default cell size.
-	gtMap* map = cli_load_map(args.positional[0]);
-	if (!map) return CLI_FAILED;
+	gtMap* map;
+	int opened = cli_open_map(&args, "workload", args.positional[0], &map);
+	if (opened) return opened;
 	gtNav* nav = NULL;
 	gtNavQuery* query = NULL;
 	gtError err;

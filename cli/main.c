@@ -34,10 +34,14 @@ static void usage(FILE* out)
 	        "                                   every agent's k nearest enemies each frame, by every method\n"
 	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
 	        "                                   write a generated MovingAI map\n"
+	        "  inflate MAP --clearance R -o FILE\n"
+	        "                                   write the map for agents of half-width R cells: every cell\n"
+	        "                                   within R (Chebyshev) of a wall or the border becomes a wall\n"
 	        "  version                          print the version\n"
 	        "\n"
 	        "dist, path, scen, knn and bench-knn take --method auto|ehl|oracle|euclid: auto (the default) is the\n"
 	        "index given with --ehl FILE, else the brute-force oracle.\n"
+	        "Every command that takes a MAP takes --clearance R: the map as inflate writes it.\n"
 	        "--threads N sets the worker threads for building and for crowd's batches (default: all cores).\n");
 }
 
@@ -53,6 +57,7 @@ int main(int argc, char** argv)
 		int (*run)(int, char**);
 	} commands[] = {
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
+	    {"inflate", cmd_inflate},
 	    {"ehl-build", cmd_ehl_build}, {"workload", cmd_workload}, {"knn", cmd_knn}, {"bench-knn", cmd_bench_knn},
 	    {"crowd", cmd_crowd}, {"bench-crowd", cmd_bench_crowd},
 	    {"ehl-verify", cmd_ehl_verify},

@@ -62,6 +62,7 @@ run_script() {
 
 # The command-line tool, against the same build.
 run_script cli tests/test_cli.sh "$BIN/gridtree"
+run_script cli-maps tests/test_cli_maps.sh "$BIN/gridtree"
 
 # Installing into a scratch prefix, and C, C++, pkg-config and Lua using what was installed.
 run_script install tests/test_install.sh "$BIN"

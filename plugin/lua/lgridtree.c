@@ -19,27 +19,8 @@
 #include "gridtree/gridtree.h"
 #include "gridtree/gt_lua.h"
 
-/* LuaJIT (5.1 API with 5.2 extensions): the few 5.4 calls used here, from one source. */
-#if LUA_VERSION_NUM < 502
-#ifndef LUA_OK
-#define LUA_OK 0
-#endif
-#define LUAMOD_API LUALIB_API
-#define luaL_pushfail(L) lua_pushnil(L)
-#define lua_rawlen(L, i) lua_objlen(L, i)
-#define luaL_checkversion(L) ((void)0)
-#define lua_newuserdatauv(L, size, nuv) lua_newuserdata(L, size)
-/* A userdata's user value is its environment table: {value}. Pops the value. */
-static void lua_setiuservalue_compat(lua_State* L, int index)
-{
-	index = index < 0 ? lua_gettop(L) + index + 1 : index;
-	lua_createtable(L, 1, 0);  /* ..., value, env */
-	lua_insert(L, -2);         /* ..., env, value */
-	lua_rawseti(L, -2, 1);     /* ..., env */
-	lua_setfenv(L, index);     /* ... */
-}
-#define lua_setiuservalue(L, index, n) lua_setiuservalue_compat(L, index)
-#endif
+#include "lua_compat.h"
+#include "lua_map_cells.h"
 
 #define MAP_TYPE "gridtree.Map"
 #define WORLD_TYPE "gridtree.World"
@@ -291,25 +272,6 @@ static int read_words(lua_State* L, LWorld* w, int i, int arg, const char* what,
 
 /* ---- module functions ------------------------------------------------------------------------ */
 
-static int gridtree_load_map(lua_State* L)
-{
-	const char* path = luaL_checkstring(L, 1);
-	LMap* m = lua_newuserdatauv(L, sizeof *m, 0);          /* map (closed state until loaded) */
-	memset(m, 0, sizeof *m);
-	m->closed = 1;
-	m->alloc = state_alloc(L);
-	luaL_setmetatable(L, MAP_TYPE);
-	gtError err;
-	if (gtMap_Load(path, &m->map, &err)) return fail(L, err.message);
-	if (gtNav_Create(m->map, NULL, &m->nav, &err) || gtNavQuery_Create(m->nav, &m->query, &err)) {
-		m->closed = 1;
-		map_release(m);
-		return luaL_error(L, "gridtree: %s", err.message);
-	}
-	m->closed = 0;
-	return 1;
-}
-
 /* Option tables: for (v = first_option(L, arg, &key); v; v = next_option(L, arg, v, &key)) visits
 ** each entry with its value at index v and *key its name ("" for a key that is not a string);
 ** none or nil is an empty table, anything else that is not a table an error. */
@@ -333,6 +295,79 @@ static int next_option(lua_State* L, int arg, int v, const char** key)
 {
 	lua_settop(L, v - 1);                                      /* ..., key */
 	return option_entry(L, arg, key);
+}
+
+/* A new map object, closed until open_map gives it a map: pushed first, so that running out of
+** memory for it leaks nothing. */
+static LMap* new_map_object(lua_State* L)
+{
+	LMap* m = lua_newuserdatauv(L, sizeof *m, 0);          /* map */
+	memset(m, 0, sizeof *m);
+	m->closed = 1;
+	m->alloc = state_alloc(L);
+	luaL_setmetatable(L, MAP_TYPE);
+	return m;
+}
+
+/* Hands `map` to the object (which then owns it) and opens it. */
+static void open_map(lua_State* L, LMap* m, gtMap* map)
+{
+	m->map = map;
+	gtError err;
+	if (gtNav_Create(m->map, NULL, &m->nav, &err) || gtNavQuery_Create(m->nav, &m->query, &err)) {
+		map_release(m);
+		luaL_error(L, "gridtree: %s", err.message);
+	}
+	m->closed = 0;
+}
+
+/* Replaces *map by its inflation for agents of half-width `clearance` (nothing for 0). */
+static gtStatus apply_clearance(gtMap** map, int clearance, gtError* err)
+{
+	if (clearance == 0) return GT_OK;
+	gtMap* inflated;
+	gtStatus st = gtMap_Inflate(*map, clearance, &inflated, err);
+	gtMap_Destroy(*map);
+	*map = st ? NULL : inflated;
+	return st;
+}
+
+static int gridtree_load_map(lua_State* L)
+{
+	const char* path = luaL_checkstring(L, 1);
+	int clearance = 0;
+	const char* key;
+	for (int v = first_option(L, 2, &key); v; v = next_option(L, 2, v, &key)) {
+		if (strcmp(key, "clearance") == 0) clearance = option_integer(L, v, 2, key, 0, GT_MAP_MAX_CLEARANCE);
+		else unknown_option(L, 2, v - 1);
+	}
+	lua_settop(L, 2);
+	LMap* m = new_map_object(L);
+	gtMap* map;
+	gtError err;
+	if (gtMap_Load(path, &map, &err) || apply_clearance(&map, clearance, &err)) return fail(L, err.message);
+	open_map(L, m, map);
+	return 1;
+}
+
+static int gridtree_new_map(lua_State* L)
+{
+	lua_Integer width = luaL_checkinteger(L, 1), height = luaL_checkinteger(L, 2);
+	if (width < 1 || width > GT_MAP_MAX_SIDE) arg_errorf(L, 1, "width must be from 1 to %d", GT_MAP_MAX_SIDE);
+	if (height < 1 || height > GT_MAP_MAX_SIDE) arg_errorf(L, 2, "height must be from 1 to %d", GT_MAP_MAX_SIDE);
+	if ((uint64_t)width * (uint64_t)height > GT_MAP_MAX_CELLS)
+		arg_errorf(L, 2, "width * height must be at most %d cells", (int)GT_MAP_MAX_CELLS);
+	if (lua_isnoneornil(L, 3)) luaL_argerror(L, 3, "cells expected (a string of rows, a table or a function(x, y))");
+	lua_settop(L, 3);
+	/* The cells in a userdata: collected with it if reading them raises. */
+	unsigned char* cells = lua_newuserdatauv(L, (size_t)width * (size_t)height, 0);  /* w, h, cells, buffer */
+	lgt_read_cells(L, 3, (int)width, (int)height, cells);
+	LMap* m = new_map_object(L);                                                    /* ..., buffer, map */
+	gtMap* map;
+	gtError err;
+	if (gtMap_FromCells((int)width, (int)height, cells, &map, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	open_map(L, m, map);
+	return 1;
 }
 
 static int gridtree_new_world(lua_State* L)
@@ -591,6 +626,32 @@ static int map_save_index(lua_State* L)
 	gtError err;
 	if (gtNav_SaveIndex(m->nav, path, &err)) return fail(L, err.message);
 	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_save(lua_State* L)
+{
+	check_map(L, 1);
+	const char* path = luaL_checkstring(L, 2);
+	LMap* m = check_map(L, 1); /* rule 4 */
+	gtError err;
+	if (gtMap_Save(m->map, path, &err)) return fail(L, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_inflate(lua_State* L)
+{
+	check_map(L, 1);
+	lua_Number clearance = luaL_checknumber(L, 2); /* a double: LuaJIT's checkinteger truncates 1.5 */
+	if (!(clearance >= 0 && clearance <= GT_MAP_MAX_CLEARANCE && clearance == floor(clearance)))
+		arg_errorf(L, 2, "clearance must be a whole number of cells from 0 to %d", GT_MAP_MAX_CLEARANCE);
+	LMap* inflated = new_map_object(L);
+	LMap* m = check_map(L, 1); /* rule 4: the allocation may have run a finalizer */
+	gtMap* map;
+	gtError err;
+	if (gtMap_Inflate(m->map, (int)clearance, &map, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	open_map(L, inflated, map);
 	return 1;
 }
 
@@ -1285,6 +1346,7 @@ static int world_tostring(lua_State* L)
 static const luaL_Reg map_methods[] = {
     {"build_index", map_build_index}, {"load_index", map_load_index}, {"save_index", map_save_index},
     {"size", map_size},               {"is_free", map_is_free},       {"visible", map_visible},
+    {"save", map_save},               {"inflate", map_inflate},
     {"distance", map_distance},       {"path", map_path},             {"random_point", map_random_point},
     {"set_method", map_set_method},   {"method", map_method},         {"close", map_close},
     {NULL, NULL},
@@ -1323,6 +1385,7 @@ static const luaL_Reg gridtree_functions[] = {
     {"clock", gridtree_clock},
     {"random", gridtree_random},
     {"load_map", gridtree_load_map},
+    {"new_map", gridtree_new_map},
     {"new_world", gridtree_new_world},
     {NULL, NULL},
 };
@@ -1414,6 +1477,7 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	/* The limits the binding checks, from the library's named constants. */
 	static const NamedInteger limits[] = {
 	    {"max_cell_size", GT_EHL_MAX_CELL_SIZE}, {"max_threads", GT_MAX_THREADS},
+	    {"max_clearance", GT_MAP_MAX_CLEARANCE}, {"max_map_side", GT_MAP_MAX_SIDE},
 	    {"max_leaf_size", GT_WORLD_MAX_LEAF_SIZE}, {"max_keyword_bytes", GT_KEYWORD_MAX_BYTES},
 	    {"max_keywords", MAX_WORDS}, {"max_k", MAX_K}, {"max_move_many", MAX_MOVE_MANY},
 	    {"max_path_points", MAX_PATH_POINTS},

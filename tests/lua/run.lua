@@ -1,7 +1,8 @@
 -- Lua test runner: loads every tests/lua/test_*.lua file listed below and prints
 -- "lua: N passed, N failed" as its last line.
 local harness = dofile("tests/lua/harness.lua")
-local files = { "tests/lua/test_module.lua", "tests/lua/test_api.lua", "tests/lua/test_nav.lua", "tests/lua/test_reentrancy.lua" }
+local files = { "tests/lua/test_module.lua", "tests/lua/test_api.lua", "tests/lua/test_nav.lua", "tests/lua/test_reentrancy.lua",
+	"tests/lua/test_maps.lua" }
 for _, file in ipairs(files) do
 	local chunk = assert(loadfile(file))
 	chunk(harness)

@@ -341,6 +341,7 @@ test("limits have the documented values", function()
 	local L = gridtree.limits
 	assert(L.max_cell_size == 4096 and L.max_threads == 256 and L.max_leaf_size == 65536 and L.max_keyword_bytes == 64)
 	assert(L.max_keywords == 64 and L.max_k == 1000000 and L.max_move_many == 100000000 and L.max_path_points == 2 ^ 29)
+	assert(L.max_clearance == 32767 and L.max_map_side == 65535)
 end)
 
 test("rng:next, rng:below and map:random_point allocate nothing", function()

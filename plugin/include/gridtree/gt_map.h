@@ -21,8 +21,19 @@ gtStatus gtMap_Load(const char* path, gtMap** out, gtError* err);
 /// Parses a map held in memory; `name` is used in error messages.
 gtStatus gtMap_Parse(const char* text, size_t length, const char* name, gtMap** out, gtError* err);
 
-/// Builds a map from `width * height` row-major cells, non-zero meaning blocked.
+/// Builds a map from `width * height` row-major cells (row y starts at y * width), non-zero
+/// meaning blocked: a game's own tile array, with no file in between. The cells are copied.
 gtStatus gtMap_FromCells(int width, int height, const unsigned char* blocked, gtMap** out, gtError* err);
+
+/// Largest clearance gtMap_Inflate takes (any clearance of half the map's side or more blocks it all).
+#define GT_MAP_MAX_CLEARANCE 32767
+
+/// The map for agents with a size: an axis-aligned square agent of half-width `clearance` cells,
+/// centred on a point, touches no blocked cell exactly when the point is in the free space of the
+/// map this returns. Every cell within Chebyshev distance `clearance` of a blocked cell or of the
+/// map border becomes blocked; 0 gives a copy. Paths and distances on the result are those of the
+/// agent's centre. A round unit of radius r is served conservatively by clearance ceil(r).
+gtStatus gtMap_Inflate(const gtMap* map, int clearance, gtMap** out, gtError* err);
 
 /// Writes the map in MovingAI format (`.` free, `@` blocked) through a temporary file and a rename.
 gtStatus gtMap_Save(const gtMap* map, const char* path, gtError* err);
