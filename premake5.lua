@@ -44,7 +44,8 @@ local function export_only(name, globals)
 end
 
 local SANITIZE = { "-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer" }
-local SYSTEM_LIBS = { "m", "pthread" }
+-- Tiled maps: JSON (cJSON), XML (expat), zlib and gzip (zlib), zstd: Debian packages, ./run installs them.
+local SYSTEM_LIBS = { "cjson", "expat", "z", "zstd", "m", "pthread" }
 
 solution "gridtree"
 	configurations { "debug", "release" }

@@ -27,12 +27,14 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
                     long* out);
 
 // Options every command that takes a MAP accepts (append to cli_parse's `known`):
+// a Tiled MAP (.tmx, .tmj, .json) takes --blocked-layer NAME or --blocked-property NAME, and
 // --clearance R loads the map for agents of half-width R (gtMap_Inflate).
-#define CLI_MAP_OPTIONS " clearance"
+#define CLI_MAP_OPTIONS " clearance blocked-layer blocked-property"
 
-// Loads the map as the map options say into *out. Prints the problem and returns CLI_USAGE or
+// Loads the map as the map options say into *out, and a Tiled map's extras into *tiled (when
+// tiled is not NULL; NULL for a MovingAI map). Prints the problem and returns CLI_USAGE or
 // CLI_FAILED on failure, CLI_OK otherwise.
-int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out);
+int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out, gtTiled** tiled);
 
 // The map and its navigation backend, from --method auto|ehl|oracle|euclid, --ehl FILE and --threads.
 typedef struct CliNav {
@@ -54,6 +56,7 @@ int cmd_path(int argc, char** argv);
 int cmd_scen(int argc, char** argv);
 int cmd_genmap(int argc, char** argv);
 int cmd_inflate(int argc, char** argv);
+int cmd_tiled_export(int argc, char** argv);
 int cmd_ehl_build(int argc, char** argv);
 int cmd_ehl_verify(int argc, char** argv);
 int cmd_workload(int argc, char** argv);

@@ -82,14 +82,28 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
 	return true;
 }
 
-int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out)
+int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out, gtTiled** tiled)
 {
 	*out = NULL;
+	if (tiled) *tiled = NULL;
 	long clearance;
 	if (!cli_int_option(args, command, "clearance", 0, 0, GT_MAP_MAX_CLEARANCE, &clearance)) return CLI_USAGE;
+	gtTiledDef def = gtTiled_DefaultDef();
+	def.blocked_layer = cli_option(args, "blocked-layer", NULL);
+	def.blocked_property = cli_option(args, "blocked-property", NULL);
+	bool is_tiled = gtTiled_IsTiledPath(path);
+	if ((def.blocked_layer || def.blocked_property) && !is_tiled) {
+		fprintf(stderr, "gridtree %s: --blocked-layer and --blocked-property are for Tiled maps (.tmx, .tmj, .json)\n", command);
+		return CLI_USAGE;
+	}
+	if (def.blocked_layer && def.blocked_property) {
+		fprintf(stderr, "gridtree %s: give --blocked-layer or --blocked-property, not both\n", command);
+		return CLI_USAGE;
+	}
 	gtMap* map = NULL;
 	gtError err;
-	if (gtMap_Load(path, &map, &err) != GT_OK) {
+	gtStatus st = is_tiled ? gtMap_LoadTiled(path, &def, &map, tiled, &err) : gtMap_Load(path, &map, &err);
+	if (st != GT_OK) {
 		fprintf(stderr, "gridtree: %s\n", err.message);
 		return CLI_FAILED;
 	}
@@ -99,6 +113,7 @@ int cli_open_map(const CliArgs* args, const char* command, const char* path, gtM
 		gtMap_Destroy(map);
 		if (st) {
 			fprintf(stderr, "gridtree %s: %s\n", command, err.message);
+			if (tiled) gtTiled_Destroy(*tiled), *tiled = NULL;
 			return CLI_FAILED;
 		}
 		map = inflated;

@@ -23,7 +23,7 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 		        need_index ? command : "--method ehl");
 		return CLI_USAGE;
 	}
-	int opened = cli_open_map(args, command, map_path, &s->map);
+	int opened = cli_open_map(args, command, map_path, &s->map, NULL);
 	if (opened) return opened;
 	gtNavDef def = gtNav_DefaultDef();
 	def.threads = (int)threads;

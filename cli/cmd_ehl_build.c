@@ -32,7 +32,7 @@ int cmd_ehl_build(int argc, char** argv)
 		}
 	}
 	gtMap* map;
-	int opened = cli_open_map(&args, "ehl-build", args.positional[0], &map);
+	int opened = cli_open_map(&args, "ehl-build", args.positional[0], &map, NULL);
 	if (opened) return opened;
 	gtProgressPrinter progress = gtProgressPrinter_Make(stderr); // a bar on a terminal, lines in logs
 	gtEhlDef def = gtEhl_DefaultDef();

@@ -16,7 +16,7 @@ int cmd_ehl_verify(int argc, char** argv)
 	                      "ehl-verify MAP FILE [--samples N] [--seed S]"))
 		return CLI_USAGE;
 	gtMap* map;
-	int opened = cli_open_map(&args, "ehl-verify", args.positional[0], &map);
+	int opened = cli_open_map(&args, "ehl-verify", args.positional[0], &map, NULL);
 	if (opened) return opened;
 	gtEhl* ehl;
 	gtError err;

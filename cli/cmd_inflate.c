@@ -12,12 +12,12 @@ int cmd_inflate(int argc, char** argv)
 	                      "inflate MAP --clearance R -o FILE"))
 		return CLI_USAGE;
 	gtMap* original;
-	int opened = cli_open_map(&args, "inflate", args.positional[0], &original);
+	int opened = cli_open_map(&args, "inflate", args.positional[0], &original, NULL);
 	if (opened) return opened;
 	CliArgs plain = args; // the same map without the clearance, to report what it took
 	plain.option_count = 0;
 	gtMap* inflated = original;
-	opened = cli_open_map(&plain, "inflate", args.positional[0], &original);
+	opened = cli_open_map(&plain, "inflate", args.positional[0], &original, NULL);
 	if (opened) {
 		gtMap_Destroy(inflated);
 		return opened;

@@ -13,7 +13,8 @@ int cmd_info(int argc, char** argv)
 	                      "info MAP [--threads N]"))
 		return CLI_USAGE;
 	gtMap* map;
-	int opened = cli_open_map(&args, "info", args.positional[0], &map);
+	gtTiled* tiled;
+	int opened = cli_open_map(&args, "info", args.positional[0], &map, &tiled);
 	if (opened) return opened;
 	int vertices;
 	gtMap_Vertices(map, &vertices);
@@ -23,6 +24,7 @@ int cmd_info(int argc, char** argv)
 	if (gtOracle_Create(map, (int)threads, &oracle, &err)) {
 		fprintf(stderr, "gridtree: %s\n", err.message);
 		gtMap_Destroy(map);
+		gtTiled_Destroy(tiled);
 		return CLI_FAILED;
 	}
 	double seconds = gtNowSeconds() - start;
@@ -34,6 +36,13 @@ int cmd_info(int argc, char** argv)
 	printf("vg_edges %" PRId64 "\n", gtOracle_EdgeCount(oracle));
 	printf("vg_build_seconds %.3f\n", seconds);
 	printf("fingerprint %016" PRIx64 "\n", gtMap_Fingerprint(map));
+	if (tiled) { // where the cells came from, and what else the file holds
+		int ox, oy;
+		gtTiled_Origin(tiled, &ox, &oy);
+		printf("tile_width %d\ntile_height %d\norigin_x %d\norigin_y %d\nblocked_by %s\nobjects %d\n", gtTiled_TileWidth(tiled),
+		       gtTiled_TileHeight(tiled), ox, oy, gtTiled_BlockedBy(tiled), gtTiled_ObjectCount(tiled));
+		gtTiled_Destroy(tiled);
+	}
 	gtOracle_Destroy(oracle);
 	gtMap_Destroy(map);
 	return CLI_OK;

@@ -54,7 +54,7 @@ int cmd_workload(int argc, char** argv)
 	}
 	// Walkers follow EHL paths: the index from --ehl, else one built at the default cell size.
 	gtMap* map;
-	int opened = cli_open_map(&args, "workload", args.positional[0], &map);
+	int opened = cli_open_map(&args, "workload", args.positional[0], &map, NULL);
 	if (opened) return opened;
 	gtNav* nav = NULL;
 	gtNavQuery* query = NULL;

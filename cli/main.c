@@ -41,6 +41,13 @@ static void usage(FILE* out)
 	        "\n"
 	        "dist, path, scen, knn and bench-knn take --method auto|ehl|oracle|euclid: auto (the default) is the\n"
 	        "index given with --ehl FILE, else the brute-force oracle.\n"
+	        "  tiled-export MAP -o FILE.tmx|FILE.tmj [--encoding csv|base64|xml] [--compression none|zlib|gzip|zstd]\n"
+	        "               [--chunk N --origin X,Y] [--tileset embedded|external] [--blocked layer|property]\n"
+	        "               [--tile W,H] [--objects OBJ]\n"
+	        "                                   write the map as a Tiled map (objects from a knn OBJ file)\n"
+	        "\n"
+	        "A MAP is a MovingAI .map or a Tiled .tmx, .tmj or .json (--blocked-layer NAME or\n"
+	        "--blocked-property NAME choose its walls).\n"
 	        "Every command that takes a MAP takes --clearance R: the map as inflate writes it.\n"
 	        "--threads N sets the worker threads for building and for crowd's batches (default: all cores).\n");
 }
@@ -57,7 +64,7 @@ int main(int argc, char** argv)
 		int (*run)(int, char**);
 	} commands[] = {
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
-	    {"inflate", cmd_inflate},
+	    {"inflate", cmd_inflate}, {"tiled-export", cmd_tiled_export},
 	    {"ehl-build", cmd_ehl_build}, {"workload", cmd_workload}, {"knn", cmd_knn}, {"bench-knn", cmd_bench_knn},
 	    {"crowd", cmd_crowd}, {"bench-crowd", cmd_bench_crowd},
 	    {"ehl-verify", cmd_ehl_verify},

@@ -79,6 +79,77 @@ clearance_matches_oracle() { # map, clearance
 			{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-6 * (1 + $2)) bad++ }
 			END { exit bad > 0 || NR != 200 }'
 }
+# ---- Tiled maps ----------------------------------------------------------------------------------
+# Every variant `tiled-export` writes loads back as the same map: same fingerprint, same distances
+# and paths as the .map, through every command that takes a MAP.
+variants() { # prints "format encoding compression tileset blocked chunk" lines
+	local fmt enc comp ts bl ch
+	for fmt in tmx tmj; do
+		for enc in csv base64 xml; do
+			[ "$enc" = xml ] && [ "$fmt" = tmj ] && continue
+			for comp in none zlib gzip zstd; do
+				[ "$enc" != base64 ] && [ "$comp" != none ] && continue
+				for ts in embedded external; do
+					for bl in layer property; do
+						for ch in 0 16; do echo "$fmt $enc $comp $ts $bl $ch"; done
+					done
+				done
+			done
+		done
+	done
+}
+same_as_map() { # map, variant line, pairs file
+	local map=$1 fmt enc comp ts bl ch origin=()
+	read -r fmt enc comp ts bl ch <<<"$2"
+	[ "$ch" != 0 ] && origin=(--origin -37,5)
+	"$GT" tiled-export "$map" -o "$tmp/v.$fmt" --encoding "$enc" --compression "$comp" --tileset "$ts" --blocked "$bl" \
+		--chunk "$ch" "${origin[@]}" >/dev/null &&
+		[ "$("$GT" info "$tmp/v.$fmt" | grep fingerprint)" = "$("$GT" info "$map" | grep fingerprint)" ] &&
+		[ "$("$GT" dist "$tmp/v.$fmt" <"$3")" = "$("$GT" dist "$map" <"$3")" ] &&
+		[ "$("$GT" path "$tmp/v.$fmt" <"$3" | head -n 20)" = "$("$GT" path "$map" <"$3" | head -n 20)" ]
+}
+random_pairs assets/maps/small.map 100 1 >"$tmp/small.pairs"
+all_variants() {
+	local line bad=0 count=0
+	while read -r line; do
+		count=$((count + 1))
+		same_as_map assets/maps/small.map "$line" "$tmp/small.pairs" || { echo "variant $line differs"; bad=1; }
+	done < <(variants)
+	[ "$bad" -eq 0 ] && [ "$count" -eq 88 ]
+}
+check "88 Tiled variants of small.map equal the .map" all_variants
+infinite_origin() {
+	"$GT" tiled-export assets/maps/small.map -o "$tmp/inf.tmj" --chunk 16 --origin -37,5 --tile 16,8 >/dev/null &&
+		"$GT" info "$tmp/inf.tmj" >"$tmp/info" &&
+		[ "$(sed -n '/^tile_width/,$p' "$tmp/info" | paste -sd ' ')" = \
+			"tile_width 16 tile_height 8 origin_x -37 origin_y 5 blocked_by layer Collision objects 0" ]
+}
+check "info reports a Tiled map's tile size, origin and walls" infinite_origin
+choose_walls() {
+	"$GT" tiled-export assets/maps/small.map -o "$tmp/c.tmx" >/dev/null &&
+		"$GT" info "$tmp/c.tmx" --blocked-layer ground | grep -qx "free_cells 0" &&
+		"$GT" info "$tmp/c.tmx" --blocked-property walkable | grep -qx "free_cells 1536" &&
+		"$GT" info "$tmp/c.tmx" --blocked-property collides | grep -qx "blocked_by property collides"
+}
+check "--blocked-layer and --blocked-property choose the walls" choose_walls
+check "a missing blocked layer names the layers" failure "no tile layer named 'floor' (tile layers: 'ground', 'Collision')" \
+	"$GT" info "$tmp/c.tmx" --blocked-layer floor
+check "--blocked-layer with --blocked-property" usage_error "not both" "$GT" info "$tmp/c.tmx" --blocked-layer a --blocked-property b
+check "--blocked-layer on a .map" usage_error "are for Tiled maps" "$GT" info assets/maps/small.map --blocked-layer a
+check "a malformed Tiled file names the file" failure "bad.tmj:1: not valid JSON" bash -c "echo '{' >'$tmp/bad.tmj' && '$GT' info '$tmp/bad.tmj'"
+check "tiled-export: xml tiles are for .tmx" usage_error "XML tiles are for .tmx files" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.tmj" --encoding xml
+check "tiled-export: unknown compression" usage_error "unknown --compression 'lz4'" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.tmj" --compression lz4
+check "tiled-export: the output must be a Tiled file" usage_error "usage: gridtree tiled-export" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.map"
+# An index built from the Tiled file serves the .map (the same map), and --clearance works on Tiled maps.
+tiled_index_and_clearance() {
+	"$GT" ehl-build "$tmp/c.tmx" --cell 4 -o "$tmp/c.ehl" >/dev/null 2>&1 &&
+		[ "$("$GT" dist assets/maps/small.map --ehl "$tmp/c.ehl" <"$tmp/small.pairs")" = "$("$GT" dist assets/maps/small.map <"$tmp/small.pairs")" ] ||
+		return 1
+	"$GT" inflate "$tmp/c.tmx" --clearance 1 -o "$tmp/c1.map" >/dev/null && "$GT" inflate assets/maps/small.map --clearance 1 -o "$tmp/s1.map" >/dev/null &&
+		cmp -s "$tmp/c1.map" "$tmp/s1.map"
+}
+check "a Tiled map's index and clearance are the .map's" tiled_index_and_clearance
+
 # The smallest map of each suite (whatever maps the data holds), at clearances 1 and 2.
 if [ -d "$data/maps" ]; then
 	for suite in "$data"/maps/*/; do
@@ -87,6 +158,10 @@ if [ -d "$data/maps" ]; then
 		for r in 1 2; do
 			check "clearance $r on $(basename "$suite")/$(basename "$map" .map) equals the oracle on the inflated map" \
 				clearance_matches_oracle "$map" "$r"
+		done
+		random_pairs "$map" 100 7 >"$tmp/real.pairs"
+		for variant in "tmx base64 gzip external property 16" "tmj base64 zstd embedded layer 0" "tmx csv none embedded layer 0"; do
+			check "Tiled $variant of $(basename "$suite")/$(basename "$map" .map) equals the .map" same_as_map "$map" "$variant" "$tmp/real.pairs"
 		done
 	done
 else

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 GT=${1:-bin/gridtree}
 OUT=build/fuzz
-TARGETS=(map scenario ehl_raw ehl_crc workload)
+TARGETS=(map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj)
 
 CC=${FUZZ_CC:-clang}
 FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -fno-omit-frame-pointer
@@ -27,13 +27,15 @@ if [ "$(cat "$OUT/.stamp" 2>/dev/null)" != "$stamp" ] || ! [ -x "$OUT/fuzz_workl
 	link() { # NAME SOURCE [DEFINES...]
 		local name=$1 src=$2
 		shift 2
-		"$CC" "${FLAGS[@]}" -fsanitize=fuzzer "$@" "$src" "${objs[@]}" -lm -lpthread -o "$OUT/$name"
+		"$CC" "${FLAGS[@]}" -fsanitize=fuzzer "$@" "$src" "${objs[@]}" -lcjson -lexpat -lz -lzstd -lm -lpthread -o "$OUT/$name"
 	}
 	link fuzz_map tests/fuzz/fuzz_map.c
 	link fuzz_scenario tests/fuzz/fuzz_scenario.c
 	link fuzz_ehl_raw tests/fuzz/fuzz_ehl.c -DGT_FUZZ_EHL_MAP="\"$PWD/assets/maps/small.map\"" -DFUZZ_FIX_CRC=0
 	link fuzz_ehl_crc tests/fuzz/fuzz_ehl.c -DGT_FUZZ_EHL_MAP="\"$PWD/assets/maps/small.map\"" -DFUZZ_FIX_CRC=1
 	link fuzz_workload tests/fuzz/fuzz_workload.c
+	link fuzz_tiled_tmx tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmx"'
+	link fuzz_tiled_tmj tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmj"'
 	echo "$stamp" >"$OUT/.stamp"
 fi
 
@@ -73,6 +75,25 @@ for t in ehl_raw ehl_crc; do
 	if seed_dir $t; then
 		for g in 2 4 8 16; do
 			"$GT" ehl-build assets/maps/small.map -o "$OUT/corpus/$t/small-g$g.ehl" --cell $g --threads 1 >/dev/null 2>&1
+		done
+	fi
+done
+# Tiled: small generated maps in every encoding and compression, with objects; both chunk kinds.
+for fmt in tmx tmj; do
+	if seed_dir tiled_$fmt; then
+		"$GT" genmap --style rooms --width 16 --height 12 --seed 4 -o "$tmp/t.map" >/dev/null
+		printf '1 2.5 3.5 healer\n2 9.5 4.5 enemy fire\n' >"$tmp/t.obj"
+		n=0
+		for enc in csv base64 xml; do
+			[ "$enc" = xml ] && [ "$fmt" = tmj ] && continue
+			for comp in none zlib gzip zstd; do
+				[ "$enc" != base64 ] && [ "$comp" != none ] && continue
+				for chunk in 0 8; do
+					n=$((n + 1))
+					"$GT" tiled-export "$tmp/t.map" -o "$OUT/corpus/tiled_$fmt/seed$n.$fmt" --encoding $enc --compression $comp \
+						--chunk $chunk --blocked $([ $((n % 2)) = 0 ] && echo property || echo layer) --objects "$tmp/t.obj" >/dev/null
+				done
+			done
 		done
 	fi
 done

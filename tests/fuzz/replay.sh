@@ -11,7 +11,7 @@ OUT=build/fuzz/replay
 mkdir -p "$OUT"
 FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -fno-omit-frame-pointer
 	-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -Iplugin/include -Iplugin/src -Ibench/support)
-LIBS=("$BIN/libgridtree_tools.a" "$BIN/libgridtree_core.a" -lm -lpthread)
+LIBS=("$BIN/libgridtree_tools.a" "$BIN/libgridtree_core.a" -lcjson -lexpat -lz -lzstd -lm -lpthread)
 map_define=-DGT_FUZZ_EHL_MAP="\"$PWD/assets/maps/small.map\""
 
 passed=0
@@ -29,13 +29,15 @@ build_one() { # TARGET SOURCE [DEFINES...]
 	fi
 }
 
-for t in map scenario ehl_raw ehl_crc workload; do
+for t in map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj; do
 	case $t in
 	map) build_one $t tests/fuzz/fuzz_map.c || continue ;;
 	scenario) build_one $t tests/fuzz/fuzz_scenario.c || continue ;;
 	ehl_raw) build_one $t tests/fuzz/fuzz_ehl.c "$map_define" -DFUZZ_FIX_CRC=0 || continue ;;
 	ehl_crc) build_one $t tests/fuzz/fuzz_ehl.c "$map_define" -DFUZZ_FIX_CRC=1 || continue ;;
 	workload) build_one $t tests/fuzz/fuzz_workload.c || continue ;;
+	tiled_tmx) build_one $t tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmx"' || continue ;;
+	tiled_tmj) build_one $t tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmj"' || continue ;;
 	esac
 	n=0
 	bad=0

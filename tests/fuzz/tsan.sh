@@ -29,7 +29,7 @@ if [ "$(cat "$OUT/.stamp" 2>/dev/null)" != "$stamp" ] || ! [ -x "$OUT/tsan_threa
 		objs+=("$obj")
 	done
 	for t in tests/test_platform.c tests/fuzz/tsan_threads.c; do
-		if ! "$CC" "${FLAGS[@]}" "$t" "${objs[@]}" -lcmocka -lm -lpthread -o "$OUT/$(basename "${t%.c}")" 2>"$log"; then
+		if ! "$CC" "${FLAGS[@]}" "$t" "${objs[@]}" -lcmocka -lcjson -lexpat -lz -lzstd -lm -lpthread -o "$OUT/$(basename "${t%.c}")" 2>"$log"; then
 			cat "$log"
 			echo "tsan: 0 passed, 1 failed"
 			exit 1

@@ -1,0 +1,335 @@
+// Tiled's XML formats through expat: maps (.tmx) and external tilesets (.tsx).
+#include <expat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status.h"
+#include "tiled/tiled_doc.h"
+
+enum { MAX_DEPTH = 64 };
+
+typedef struct Tmx {
+	TiledDoc* d;
+	XML_Parser parser;
+	const char* file;               // the file being read, for messages
+	const char* stack[MAX_DEPTH];   // element names, outermost first
+	int depth;
+	uint32_t firstgid;              // the tileset being read
+	int64_t tile_id;                // its <tile>, or -1
+	char* object_layer;             // the <objectgroup> being read
+	bool in_object;
+	int layer_width, layer_height;  // the <layer> being read
+	TiledChunk* chunk;              // the data being read, and its encoding
+	char* encoding;
+	char* compression;
+	size_t xml_tiles;               // <tile gid> children seen in it
+	char* text;                     // character data of <data>, <chunk> or a <property> without value
+	size_t text_length, text_room;
+	bool collect;
+	char* property_name;            // a <property> whose value is its text
+	char* property_type;
+} Tmx;
+
+static const char* attr(const char** atts, const char* name)
+{
+	for (int i = 0; atts[i]; i += 2)
+		if (strcmp(atts[i], name) == 0) return atts[i + 1];
+	return NULL;
+}
+
+static bool fail_here(Tmx* x, const char* what, const char* detail)
+{
+	return tiled_fail(x->d, GT_ERR_FORMAT, "%s:%lu: %s%s", x->file, (unsigned long)XML_GetCurrentLineNumber(x->parser), what,
+	                  detail ? detail : "");
+}
+
+// An integer attribute within [lo, hi]; `fallback` when absent (a missing required one is `required`).
+static bool int_attr(Tmx* x, const char** atts, const char* name, long long lo, long long hi, long long fallback, bool required,
+                     long long* out)
+{
+	const char* s = attr(atts, name);
+	if (!s) {
+		if (required) {
+			char what[96];
+			snprintf(what, sizeof what, "missing attribute '%s'", name);
+			return fail_here(x, what, NULL);
+		}
+		*out = fallback;
+		return true;
+	}
+	char* end;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || *end || v < lo || v > hi) {
+		char what[160];
+		snprintf(what, sizeof what, "attribute %s='%.40s' is not an integer from %lld to %lld", name, s, lo, hi);
+		return fail_here(x, what, NULL);
+	}
+	*out = v;
+	return true;
+}
+
+static double number_attr(const char** atts, const char* name)
+{
+	const char* s = attr(atts, name);
+	return s ? strtod(s, NULL) : 0;
+}
+
+// The element names the reader looks at, kept as constants (expat's strings do not outlive a callback).
+static const char* intern(const char* name)
+{
+	static const char* const known[] = {"map", "tileset", "tile", "data", "chunk", "layer", "objectgroup", "object",
+	                                    "properties", "property", "group"};
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (strcmp(name, known[i]) == 0) return known[i];
+	return "other";
+}
+
+// The name of the element `up` levels above the current one ("" above the root).
+static const char* above(const Tmx* x, int up)
+{
+	return x->depth > up ? x->stack[x->depth - 1 - up] : "";
+}
+
+static const char* parent(const Tmx* x)
+{
+	return above(x, 1);
+}
+
+static void flag_tile_property(Tmx* x, const char* name, const char* type, const char* value)
+{
+	if (x->tile_id < 0 || strcmp(name, x->d->property) != 0) return;
+	if ((!type || strcmp(type, "bool") == 0) && value && strcmp(value, "true") == 0) {
+		uint64_t gid = (uint64_t)x->firstgid + (uint64_t)x->tile_id;
+		if (gid <= TILED_GID_MASK) tiled_add_flagged(x->d, (uint32_t)gid);
+	}
+}
+
+static bool start_data(Tmx* x, const char** atts)
+{
+	gt_free(x->encoding);
+	gt_free(x->compression);
+	const char* encoding = attr(atts, "encoding");
+	const char* compression = attr(atts, "compression");
+	x->encoding = tiled_strdup(encoding ? encoding : "");
+	x->compression = tiled_strdup(compression ? compression : "");
+	if (!x->encoding || !x->compression) return tiled_fail(x->d, GT_ERR_NOMEM, "%s: out of memory", x->file);
+	if (!x->d->infinite) {
+		x->chunk = tiled_add_chunk(x->d, 0, 0, x->layer_width, x->layer_height);
+		x->xml_tiles = 0;
+		x->text_length = 0;
+		x->collect = true;
+	}
+	return x->chunk != NULL || x->d->infinite;
+}
+
+static void XMLCALL on_start(void* user, const char* name, const char** atts)
+{
+	Tmx* x = user;
+	TiledDoc* d = x->d;
+	if (d->failed) return;
+	if (x->depth == MAX_DEPTH) {
+		fail_here(x, "elements nested too deep", NULL);
+		XML_StopParser(x->parser, XML_FALSE);
+		return;
+	}
+	x->stack[x->depth++] = intern(name);
+	long long v[4];
+	if (strcmp(name, "map") == 0 && x->depth == 1) {
+		const char* orientation = attr(atts, "orientation");
+		if (orientation && strcmp(orientation, "orthogonal") != 0) {
+			fail_here(x, "only orthogonal maps can be read; this one is ", orientation);
+		} else if (int_attr(x, atts, "width", 1, GT_MAP_MAX_SIDE, 0, true, &v[0]) &&
+		           int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[1]) &&
+		           int_attr(x, atts, "tilewidth", 1, 1 << 20, 0, true, &v[2]) &&
+		           int_attr(x, atts, "tileheight", 1, 1 << 20, 0, true, &v[3])) {
+			d->width = (int)v[0], d->height = (int)v[1];
+			d->tiled->tile_width = (int)v[2], d->tiled->tile_height = (int)v[3];
+			const char* infinite = attr(atts, "infinite");
+			d->infinite = infinite && strcmp(infinite, "1") == 0;
+		}
+	} else if (strcmp(name, "tileset") == 0) {
+		x->tile_id = -1;
+		if (strcmp(parent(x), "map") == 0) {
+			if (!int_attr(x, atts, "firstgid", 1, TILED_GID_MASK, 1, true, &v[0])) return;
+			x->firstgid = (uint32_t)v[0];
+			const char* source = attr(atts, "source");
+			if (source) tiled_read_tileset(d, source, x->firstgid);
+		}
+	} else if (strcmp(name, "tile") == 0 && strcmp(parent(x), "tileset") == 0) {
+		if (int_attr(x, atts, "id", 0, TILED_GID_MASK, 0, true, &v[0])) x->tile_id = v[0];
+	} else if (strcmp(name, "tile") == 0 && (strcmp(parent(x), "data") == 0 || strcmp(parent(x), "chunk") == 0)) {
+		if (!x->chunk) return;
+		if (x->xml_tiles == (size_t)x->chunk->width * (size_t)x->chunk->height) {
+			fail_here(x, "more <tile> elements than the layer has cells", NULL);
+			return;
+		}
+		if (int_attr(x, atts, "gid", 0, UINT32_MAX, 0, false, &v[0])) x->chunk->gids[x->xml_tiles++] = (uint32_t)v[0];
+	} else if (strcmp(name, "property") == 0) {
+		const char* pname = attr(atts, "name");
+		const char* type = attr(atts, "type");
+		const char* value = attr(atts, "value");
+		if (!pname) {
+			fail_here(x, "a <property> without a name", NULL);
+			return;
+		}
+		if (strcmp(parent(x), "properties") == 0 && strcmp(above(x, 2), "tile") == 0) flag_tile_property(x, pname, type, value);
+		if (x->in_object && strcmp(parent(x), "properties") == 0 && strcmp(above(x, 2), "object") == 0) {
+			if (value) {
+				tiled_add_property(d, pname, type, value);
+			} else { // multi-line strings are the element's text
+				gt_free(x->property_name);
+				gt_free(x->property_type);
+				x->property_name = tiled_strdup(pname);
+				x->property_type = tiled_strdup(type ? type : "string");
+				if (!x->property_name || !x->property_type) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", x->file);
+				x->text_length = 0;
+				x->collect = true;
+			}
+		}
+	} else if (strcmp(name, "layer") == 0) {
+		if (int_attr(x, atts, "width", 1, GT_MAP_MAX_SIDE, d->width, d->infinite, &v[0]) &&
+		    int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, d->height, d->infinite, &v[1])) {
+			x->layer_width = (int)v[0], x->layer_height = (int)v[1];
+			tiled_add_layer(d, attr(atts, "name"));
+		}
+	} else if (strcmp(name, "data") == 0 && strcmp(parent(x), "layer") == 0) {
+		start_data(x, atts);
+	} else if (strcmp(name, "chunk") == 0 && strcmp(parent(x), "data") == 0) {
+		if (int_attr(x, atts, "x", -(1 << 29), 1 << 29, 0, true, &v[0]) && int_attr(x, atts, "y", -(1 << 29), 1 << 29, 0, true, &v[1]) &&
+		    int_attr(x, atts, "width", 1, GT_MAP_MAX_SIDE, 0, true, &v[2]) &&
+		    int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[3])) {
+			x->chunk = tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3]);
+			x->xml_tiles = 0;
+			x->text_length = 0;
+			x->collect = true;
+		}
+	} else if (strcmp(name, "objectgroup") == 0) {
+		gt_free(x->object_layer);
+		const char* layer = attr(atts, "name");
+		x->object_layer = tiled_strdup(layer ? layer : "");
+		if (!x->object_layer) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", x->file);
+	} else if (strcmp(name, "object") == 0 && strcmp(parent(x), "objectgroup") == 0 &&
+	           (strcmp(above(x, 2), "map") == 0 || strcmp(above(x, 2), "group") == 0)) { // not a tile's collision shape
+		const char* type = attr(atts, "type");
+		if (!type) type = attr(atts, "class");
+		long long id = 0;
+		if (int_attr(x, atts, "id", 0, INT32_MAX, 0, false, &id))
+			tiled_add_object(d, (int)id, attr(atts, "name"), type, x->object_layer, number_attr(atts, "x"), number_attr(atts, "y"),
+			                 number_attr(atts, "width"), number_attr(atts, "height"));
+		x->in_object = true;
+	}
+	if (d->failed) XML_StopParser(x->parser, XML_FALSE);
+}
+
+static void finish_chunk(Tmx* x)
+{
+	if (!x->chunk) return;
+	if (x->encoding && *x->encoding) tiled_decode(x->d, x->chunk, x->encoding, x->compression, x->text, x->text_length);
+	else if (x->xml_tiles != 0 && x->xml_tiles != (size_t)x->chunk->width * (size_t)x->chunk->height)
+		fail_here(x, "fewer <tile> elements than the layer has cells", NULL);
+	x->chunk = NULL;
+	x->collect = false;
+}
+
+static void XMLCALL on_end(void* user, const char* name)
+{
+	Tmx* x = user;
+	if (x->d->failed) return;
+	if (strcmp(name, "chunk") == 0 || (strcmp(name, "data") == 0 && !x->d->infinite)) finish_chunk(x);
+	else if (strcmp(name, "data") == 0) x->collect = false;
+	else if (strcmp(name, "tile") == 0 && strcmp(parent(x), "tileset") == 0) x->tile_id = -1;
+	else if (strcmp(name, "object") == 0) x->in_object = false;
+	else if (strcmp(name, "property") == 0 && x->property_name) {
+		tiled_add_property(x->d, x->property_name, x->property_type, x->text ? x->text : "");
+		gt_free(x->property_name);
+		gt_free(x->property_type);
+		x->property_name = x->property_type = NULL;
+		x->collect = false;
+	}
+	x->depth--;
+	if (x->d->failed) XML_StopParser(x->parser, XML_FALSE);
+}
+
+static void XMLCALL on_text(void* user, const char* s, int length)
+{
+	Tmx* x = user;
+	if (!x->collect || x->d->failed || length <= 0) return;
+	int64_t room = (int64_t)x->text_room;
+	if (!gt_grow((void**)&x->text, &room, (int64_t)(x->text_length + (size_t)length + 1), 1, 4096)) {
+		tiled_fail(x->d, GT_ERR_NOMEM, "%s: out of memory", x->file);
+		XML_StopParser(x->parser, XML_FALSE);
+		return;
+	}
+	x->text_room = (size_t)room;
+	memcpy(x->text + x->text_length, s, (size_t)length);
+	x->text_length += (size_t)length;
+	x->text[x->text_length] = '\0';
+}
+
+static void* xml_malloc(size_t size)
+{
+	return gt_malloc(size);
+}
+
+static void* xml_realloc(void* p, size_t size)
+{
+	return gt_realloc(p, size);
+}
+
+static void xml_free(void* p)
+{
+	gt_free(p);
+}
+
+// Parses one XML file (a map, or a tileset whose tiles start at firstgid).
+static bool parse(TiledDoc* d, const char* file, const char* text, size_t length, uint32_t firstgid, const char* root)
+{
+	XML_Memory_Handling_Suite memory = {xml_malloc, xml_realloc, xml_free};
+	Tmx x;
+	memset(&x, 0, sizeof x);
+	x.d = d, x.file = file, x.firstgid = firstgid, x.tile_id = -1;
+	x.parser = XML_ParserCreate_MM(NULL, &memory, NULL);
+	if (!x.parser) return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory for an XML parser", file);
+	XML_SetUserData(x.parser, &x);
+	XML_SetElementHandler(x.parser, on_start, on_end);
+	XML_SetCharacterDataHandler(x.parser, on_text);
+	bool ok = true;
+	// expat takes an int length: feed big files in pieces.
+	for (size_t at = 0; ok && !d->failed;) {
+		size_t piece = length - at > (1u << 30) ? (1u << 30) : length - at;
+		bool last = at + piece == length;
+		if (XML_Parse(x.parser, text + at, (int)piece, last) == XML_STATUS_ERROR && !d->failed)
+			ok = tiled_fail(d, GT_ERR_FORMAT, "%s:%lu: %s", file, (unsigned long)XML_GetCurrentLineNumber(x.parser),
+			                XML_ErrorString(XML_GetErrorCode(x.parser)));
+		at += piece;
+		if (last) break;
+	}
+	if (ok && !d->failed && (x.depth != 0 || !x.stack[0] || strcmp(x.stack[0], root) != 0))
+		tiled_fail(d, GT_ERR_FORMAT, "%s: not a Tiled %s file (the root element is not <%s>)", file,
+		           strcmp(root, "map") == 0 ? "map" : "tileset", root);
+	XML_ParserFree(x.parser);
+	gt_free(x.text);
+	gt_free(x.encoding);
+	gt_free(x.compression);
+	gt_free(x.object_layer);
+	gt_free(x.property_name);
+	gt_free(x.property_type);
+	return !d->failed;
+}
+
+bool tiled_read_tmx(TiledDoc* d, const char* text, size_t length)
+{
+	return parse(d, d->path, text, length, 1, "map");
+}
+
+bool tiled_read_tsx(TiledDoc* d, const char* path, uint32_t firstgid)
+{
+	size_t length;
+	char* text = tiled_read_file(d, path, &length);
+	if (!text) return false;
+	bool ok = parse(d, path, text, length, firstgid, "tileset");
+	gt_free(text);
+	return ok;
+}
