@@ -79,6 +79,9 @@ typedef struct LMap {
 	int worlds;       /* open worlds using this map: it is freed only after the last one */
 	int closed;
 	int building;     /* build_index calls running: the map must not be freed (rule 1) */
+	/* Game units (map:set_units): a cell is unit_scale units, and cell corner (0, 0) is at
+	** (unit_x, unit_y). Every position, distance, radius and score the script sees is in them. */
+	double unit_scale, unit_x, unit_y;
 } LMap;
 
 typedef struct LWorld {
@@ -134,6 +137,25 @@ static double check_coord(lua_State* L, int i)
 	double v = luaL_checknumber(L, i);
 	if (!isfinite(v)) luaL_argerror(L, i, "coordinate must be a finite number");
 	return v;
+}
+
+/* A position in game units into cells, and back. The default units (1, 0, 0) are exact both ways. */
+static gtVec2 to_cells(const LMap* m, double x, double y)
+{
+	gtVec2 p = {(x - m->unit_x) / m->unit_scale, (y - m->unit_y) / m->unit_scale};
+	return p;
+}
+
+static gtVec2 check_point(lua_State* L, const LMap* m, int i)
+{
+	double x = check_coord(L, i), y = check_coord(L, i + 1);
+	return to_cells(m, x, y);
+}
+
+static void push_point(lua_State* L, double scale, double x0, double y0, gtVec2 p)
+{
+	lua_pushnumber(L, x0 + p.x * scale);
+	lua_pushnumber(L, y0 + p.y * scale);
 }
 
 /* luaL_argerror with a formatted message, so limits are printed from their named constants. */
@@ -305,6 +327,7 @@ static LMap* new_map_object(lua_State* L)
 	memset(m, 0, sizeof *m);
 	m->closed = 1;
 	m->alloc = state_alloc(L);
+	m->unit_scale = 1;
 	luaL_setmetatable(L, MAP_TYPE);
 	return m;
 }
@@ -332,22 +355,146 @@ static gtStatus apply_clearance(gtMap** map, int clearance, gtError* err)
 	return st;
 }
 
+static void set_field_number(lua_State* L, const char* key, double v)
+{
+	lua_pushnumber(L, v);
+	lua_setfield(L, -2, key);
+}
+
+static void set_field_integer(lua_State* L, const char* key, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, key);
+}
+
+static void set_field_string(lua_State* L, const char* key, const char* v)
+{
+	lua_pushstring(L, v);
+	lua_setfield(L, -2, key);
+}
+
+/* A Tiled property's value as Lua has it: bools and numbers as such, anything else as text. */
+static void push_property_value(lua_State* L, const gtTiledProperty* p)
+{
+	if (strcmp(p->type, "bool") == 0) lua_pushboolean(L, strcmp(p->value, "true") == 0);
+	else if (strcmp(p->type, "int") == 0) lua_pushinteger(L, (lua_Integer)strtoll(p->value, NULL, 10));
+	else if (strcmp(p->type, "float") == 0) lua_pushnumber(L, strtod(p->value, NULL));
+	else lua_pushstring(L, p->value);
+}
+
+/* What a Tiled file brings besides its cells, positions in the map's units:
+** {tile_width, tile_height, origin_x, origin_y, blocked_by, objects = {{id, name, type, layer,
+** x, y, width, height, properties = {name = value}}, ...}}. */
+static void push_tiled_info(lua_State* L, const gtTiled* t, double scale, double x0, double y0)
+{
+	int ox, oy;
+	gtTiled_Origin(t, &ox, &oy);
+	lua_createtable(L, 0, 6);
+	set_field_integer(L, "tile_width", gtTiled_TileWidth(t));
+	set_field_integer(L, "tile_height", gtTiled_TileHeight(t));
+	set_field_integer(L, "origin_x", ox);
+	set_field_integer(L, "origin_y", oy);
+	set_field_string(L, "blocked_by", gtTiled_BlockedBy(t));
+	int n = gtTiled_ObjectCount(t);
+	lua_createtable(L, n, 0);                                  /* info, objects */
+	for (int i = 0; i < n; i++) {
+		const gtTiledObject* o = gtTiled_Object(t, i);
+		lua_createtable(L, 0, 9);                              /* info, objects, object */
+		set_field_integer(L, "id", o->id);
+		set_field_string(L, "name", o->name);
+		set_field_string(L, "type", o->type);
+		set_field_string(L, "layer", o->layer);
+		set_field_number(L, "x", x0 + o->x * scale);
+		set_field_number(L, "y", y0 + o->y * scale);
+		set_field_number(L, "width", o->width * scale);
+		set_field_number(L, "height", o->height * scale);
+		lua_createtable(L, 0, o->property_count);              /* ..., object, properties */
+		for (int j = 0; j < o->property_count; j++) {
+			const gtTiledProperty* p = gtTiled_Property(t, o->first_property + j);
+			push_property_value(L, p);
+			lua_setfield(L, -2, p->name);
+		}
+		lua_setfield(L, -2, "properties");
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "objects");                            /* info */
+}
+
+typedef struct TiledInfo {
+	const gtTiled* tiled;
+	double scale, x0, y0;
+} TiledInfo;
+
+static int push_tiled_info_protected(lua_State* L)
+{
+	const TiledInfo* info = lua_touserdata(L, 1);
+	push_tiled_info(L, info->tiled, info->scale, info->x0, info->y0);
+	return 1;
+}
+
+/* map:set_units(scale [, x0, y0]): game units; see LMap. */
+static bool valid_units(double scale, double x0, double y0)
+{
+	return scale >= 1e-6 && scale <= 1e9 && isfinite(x0) && isfinite(y0) && fabs(x0) <= 1e15 && fabs(y0) <= 1e15;
+}
+
 static int gridtree_load_map(lua_State* L)
 {
 	const char* path = luaL_checkstring(L, 1);
-	int clearance = 0;
+	int clearance = 0, pixels = 0;
+	gtTiledDef def = gtTiled_DefaultDef();
 	const char* key;
 	for (int v = first_option(L, 2, &key); v; v = next_option(L, 2, v, &key)) {
 		if (strcmp(key, "clearance") == 0) clearance = option_integer(L, v, 2, key, 0, GT_MAP_MAX_CLEARANCE);
-		else unknown_option(L, 2, v - 1);
+		else if (strcmp(key, "blocked_layer") == 0 || strcmp(key, "blocked_property") == 0) {
+			if (lua_type(L, v) != LUA_TSTRING) arg_errorf(L, 2, "%s must be a string", key);
+			/* The option table holds the string for the rest of the call. */
+			if (key[8] == 'l') def.blocked_layer = lua_tostring(L, v);
+			else def.blocked_property = lua_tostring(L, v);
+		} else if (strcmp(key, "units") == 0) {
+			const char* units = lua_type(L, v) == LUA_TSTRING ? lua_tostring(L, v) : "";
+			if (strcmp(units, "pixels") == 0) pixels = 1;
+			else if (strcmp(units, "cells") != 0) luaL_argerror(L, 2, "units must be \"cells\" or \"pixels\"");
+		} else unknown_option(L, 2, v - 1);
 	}
-	lua_settop(L, 2);
+	if (def.blocked_layer && def.blocked_property) luaL_argerror(L, 2, "give blocked_layer or blocked_property, not both");
+	bool tiled_path = gtTiled_IsTiledPath(path);
+	if ((def.blocked_layer || def.blocked_property || pixels) && !tiled_path)
+		luaL_argerror(L, 2, "blocked_layer, blocked_property and units = \"pixels\" are for Tiled maps (.tmx, .tmj, .json)");
 	LMap* m = new_map_object(L);
 	gtMap* map;
+	gtTiled* tiled = NULL;
 	gtError err;
-	if (gtMap_Load(path, &map, &err) || apply_clearance(&map, clearance, &err)) return fail(L, err.message);
+	gtStatus st = tiled_path ? gtMap_LoadTiled(path, &def, &map, &tiled, &err) : gtMap_Load(path, &map, &err);
+	if (!st) st = apply_clearance(&map, clearance, &err);
+	if (st) {
+		gtTiled_Destroy(tiled);
+		return fail(L, err.message);
+	}
+	if (tiled) {
+		int ox, oy, tw = gtTiled_TileWidth(tiled), th = gtTiled_TileHeight(tiled);
+		gtTiled_Origin(tiled, &ox, &oy);
+		if (pixels && tw != th) {
+			gtTiled_Destroy(tiled);
+			gtMap_Destroy(map);
+			return fail(L, lua_pushfstring(L, "%s: units = \"pixels\" needs square tiles (these are %dx%d)", path, tw, th));
+		}
+		if (pixels) m->unit_scale = tw, m->unit_x = (double)ox * tw, m->unit_y = (double)oy * th;
+	}
+	if (tiled) {
+		/* The tables allocate, and may raise: built under lua_pcall, so the gtTiled is freed either way. */
+		TiledInfo info = {tiled, m->unit_scale, m->unit_x, m->unit_y};
+		lua_pushcfunction(L, push_tiled_info_protected);
+		lua_pushlightuserdata(L, &info);
+		int failed = lua_pcall(L, 1, 1, 0);                    /* ..., map, info or error */
+		gtTiled_Destroy(tiled);
+		if (failed) {
+			gtMap_Destroy(map);
+			return lua_error(L);
+		}
+	}
 	open_map(L, m, map);
-	return 1;
+	return tiled ? 2 : 1;
 }
 
 static int gridtree_new_map(lua_State* L)
@@ -651,8 +798,30 @@ static int map_inflate(lua_State* L)
 	gtMap* map;
 	gtError err;
 	if (gtMap_Inflate(m->map, (int)clearance, &map, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	inflated->unit_scale = m->unit_scale, inflated->unit_x = m->unit_x, inflated->unit_y = m->unit_y;
 	open_map(L, inflated, map);
 	return 1;
+}
+
+static int map_set_units(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	double scale = luaL_checknumber(L, 2), x0 = luaL_optnumber(L, 3, 0), y0 = luaL_optnumber(L, 4, 0);
+	if (!valid_units(scale, x0, y0))
+		luaL_argerror(L, 2, "units must be a scale from 1e-6 to 1e9 units per cell and an origin of finite numbers");
+	m = check_map(L, 1); /* rule 4 */
+	m->unit_scale = scale, m->unit_x = x0, m->unit_y = y0;
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_units(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	lua_pushnumber(L, m->unit_scale);
+	lua_pushnumber(L, m->unit_x);
+	lua_pushnumber(L, m->unit_y);
+	return 3;
 }
 
 static int map_size(lua_State* L)
@@ -666,7 +835,7 @@ static int map_size(lua_State* L)
 static int map_is_free(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
-	gtVec2 p = {check_coord(L, 2), check_coord(L, 3)};
+	gtVec2 p = check_point(L, m, 2);
 	lua_pushboolean(L, gtMap_CheckPoint(m->map, p) == GT_POINT_VALID);
 	return 1;
 }
@@ -674,7 +843,7 @@ static int map_is_free(lua_State* L)
 static int map_visible(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
-	gtVec2 a = {check_coord(L, 2), check_coord(L, 3)}, b = {check_coord(L, 4), check_coord(L, 5)};
+	gtVec2 a = check_point(L, m, 2), b = check_point(L, m, 4);
 	lua_pushboolean(L, gtMap_Visible(m->map, a, b));
 	return 1;
 }
@@ -692,21 +861,21 @@ static gtDistance map_distance_module(lua_State* L, LMap* m)
 static int map_distance(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
-	gtVec2 a = {check_coord(L, 2), check_coord(L, 3)}, b = {check_coord(L, 4), check_coord(L, 5)};
+	gtVec2 a = check_point(L, m, 2), b = check_point(L, m, 4);
 	gtPointCheck ca = gtMap_CheckPoint(m->map, a), cb = gtMap_CheckPoint(m->map, b);
 	if (ca != GT_POINT_VALID) return fail(L, gtPointCheckName(ca));
 	if (cb != GT_POINT_VALID) return fail(L, gtPointCheckName(cb));
 	double d;
 	gtError err;
 	if (gtNav_Distance(m->query, a, b, &d, &err)) return luaL_error(L, "gridtree: %s", err.message);
-	lua_pushnumber(L, d);                                      /* math.huge when unreachable */
+	lua_pushnumber(L, d * m->unit_scale);                      /* math.huge when unreachable */
 	return 1;
 }
 
 static int map_path(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
-	gtVec2 a = {check_coord(L, 2), check_coord(L, 3)}, b = {check_coord(L, 4), check_coord(L, 5)};
+	gtVec2 a = check_point(L, m, 2), b = check_point(L, m, 4);
 	int capacity = gtNav_PathCapacity(m->nav);
 	if (!m->path) {
 		size_t bytes = (size_t)capacity * sizeof *m->path;
@@ -719,14 +888,14 @@ static int map_path(lua_State* L)
 	gtError err;
 	gtStatus st = gtNav_Path(m->query, a, b, points, capacity, &count, &d, &err);
 	if (st) return fail(L, err.message);
+	double scale = m->unit_scale, x0 = m->unit_x, y0 = m->unit_y; /* the map may close while the table grows */
 	lua_createtable(L, 2 * count, 0);                          /* path */
 	for (int i = 0; i < count; i++) {
-		lua_pushnumber(L, points[i].x);
+		push_point(L, scale, x0, y0, points[i]);               /* path, x, y */
+		lua_rawseti(L, -3, 2 * i + 2);
 		lua_rawseti(L, -2, 2 * i + 1);
-		lua_pushnumber(L, points[i].y);
-		lua_rawseti(L, -2, 2 * i + 2);
 	}
-	lua_pushnumber(L, d);                                      /* path, length */
+	lua_pushnumber(L, d * scale);                              /* path, length */
 	return 2;
 }
 
@@ -743,8 +912,8 @@ static int map_random_point(lua_State* L)
 		cy = gtRandom_Below(r, height);
 	} while (gtMap_IsBlocked(m->map, cx, cy));
 	double x = cx + gtRandom_Unit(r);
-	lua_pushnumber(L, x);
-	lua_pushnumber(L, cy + gtRandom_Unit(r));
+	gtVec2 p = {x, cy + gtRandom_Unit(r)};
+	push_point(L, m->unit_scale, m->unit_x, m->unit_y, p);
 	return 2;
 }
 
@@ -805,7 +974,7 @@ static int map_tostring(lua_State* L)
 static int world_add(lua_State* L)
 {
 	LWorld* w = check_world(L, 1);
-	gtVec2 p = {check_coord(L, 2), check_coord(L, 3)};
+	gtVec2 p = check_point(L, w->map, 2);
 	int32_t words[MAX_WORDS];
 	int n = read_words(L, w, 4, 4, "keywords", words, 1, NULL);
 	gtObjectId id;
@@ -819,7 +988,7 @@ static int world_move(lua_State* L)
 {
 	LWorld* w = check_world(L, 1);
 	gtObjectId id = check_id(L, w, 2);
-	gtVec2 p = {check_coord(L, 3), check_coord(L, 4)};
+	gtVec2 p = check_point(L, w->map, 3);
 	gtError err;
 	if (gtWorld_Move(w->world, id, p, &err)) return fail(L, err.message);
 	lua_pushboolean(L, 1);
@@ -870,7 +1039,7 @@ static int world_move_many(lua_State* L)
 		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
 			luaL_error(L, "bad argument #3 to 'move_many' (entry %d: coordinates must be finite numbers)", i);
 		w->ids[i - 1] = (gtObjectId)id;
-		w->points[i - 1] = (gtVec2){x, y};
+		w->points[i - 1] = to_cells(w->map, x, y);
 		lua_pop(L, 3);                                         /* ... */
 	}
 	gtError err;
@@ -885,8 +1054,7 @@ static int world_position(lua_State* L)
 	gtObjectId id = check_id(L, w, 2);
 	gtVec2 p;
 	gtWorld_GetPosition(w->world, id, &p, NULL);
-	lua_pushnumber(L, p.x);
-	lua_pushnumber(L, p.y);
+	push_point(L, w->map->unit_scale, w->map->unit_x, w->map->unit_y, p);
 	return 2;
 }
 
@@ -944,6 +1112,7 @@ typedef struct QueryOptions {
 	int into_at;  /* stack index of the `into` ids table, the dists table above it */
 	int has_miss_cost;
 	double alpha; /* top: 0 unless given; the returned scores are then alpha-weighted */
+	double scale; /* the map's units per cell: distances and scores go out in units */
 	int32_t any[MAX_WORDS], none[MAX_WORDS];
 } QueryOptions;
 
@@ -952,6 +1121,7 @@ typedef struct QueryOptions {
 static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, QueryOptions* o)
 {
 	memset(o, 0, sizeof *o);
+	o->scale = w->map->unit_scale;
 	const char* key;
 	for (int v = first_option(L, i, &key); v; v = next_option(L, i, v, &key)) {
 		if (strcmp(key, "min_match") == 0) {
@@ -975,6 +1145,8 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 			}
 			if (q->region[0] > q->region[2] || q->region[1] > q->region[3])
 				luaL_argerror(L, i, "region must have x0 <= x1 and y0 <= y1");
+			gtVec2 lo = to_cells(w->map, q->region[0], q->region[1]), hi = to_cells(w->map, q->region[2], q->region[3]);
+			q->region[0] = lo.x, q->region[1] = lo.y, q->region[2] = hi.x, q->region[3] = hi.y;
 			q->use_region = true;
 		} else if (strcmp(key, "metric") == 0) {
 			const char* metric = lua_type(L, v) == LUA_TSTRING ? lua_tostring(L, v) : "";
@@ -993,6 +1165,7 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 		} else if (strcmp(key, "miss_cost") == 0 && kind == Q_TOP) {
 			q->miss_cost = option_number(L, v, i, key);
 			if (!(q->miss_cost >= 0 && q->miss_cost < INFINITY)) luaL_argerror(L, i, "miss_cost must be a finite number >= 0");
+			q->miss_cost /= w->map->unit_scale; /* given in units, like the distances it is added to */
 			o->has_miss_cost = 1;
 		} else {
 			unknown_option(L, i, v - 1);
@@ -1046,7 +1219,7 @@ static int push_results(lua_State* L, LWorld* w, const QueryOptions* o, int coun
 	for (int r = 0; r < count; r++) {
 		lua_pushinteger(L, (lua_Integer)w->ids[r]);
 		lua_rawseti(L, -3, r + 1);
-		lua_pushnumber(L, w->dists[r]);
+		lua_pushnumber(L, w->dists[r] * o->scale);
 		lua_rawseti(L, -2, r + 1);
 	}
 	if (o->into) {
@@ -1119,11 +1292,12 @@ static int one_per_unknown_word(int32_t* words, int n, int unknown_words)
 static int world_query(lua_State* L, int kind)
 {
 	LWorld* w = check_world(L, 1);
-	gtVec2 p = {check_coord(L, 2), check_coord(L, 3)};
+	gtVec2 p = check_point(L, w->map, 2);
 	gtQuery q = gtQuery_Default(p);
 	if (kind == Q_WITHIN) {
 		q.radius = luaL_checknumber(L, 4);
 		if (!(q.radius >= 0)) luaL_argerror(L, 4, "radius must be a number >= 0");
+		q.radius /= w->map->unit_scale;
 	} else {
 		lua_Integer k = luaL_checkinteger(L, 4);
 		if (k < 0 || k > MAX_K) arg_errorf(L, 4, "k must be an integer from 0 to %d", MAX_K);
@@ -1141,7 +1315,7 @@ static int world_query(lua_State* L, int kind)
 		/* score = alpha * distance + (1 - alpha) * 100 * missing / |Q|, with |Q| the distinct query
 		** words: ranked as distance + miss_cost * missing, each missing word costs this. */
 		int distinct = distinct_known(words, q.keyword_count) + unknown.count;
-		q.miss_cost = (1 - o.alpha) / o.alpha * 100.0 / (distinct > 0 ? distinct : 1);
+		q.miss_cost = (1 - o.alpha) / o.alpha * 100.0 / (distinct > 0 ? distinct : 1) / o.scale; /* 100 units */
 	}
 	if (o.euclid && kind == Q_TOP) luaL_argerror(L, 6, "top ranks by path distance; metric = \"euclid\" is for nearest and within");
 	if (gtMap_CheckPoint(w->map->map, p) != GT_POINT_VALID && !o.euclid)
@@ -1258,7 +1432,7 @@ static int world_nearest_many(lua_State* L)
 		double x = lua_tonumberx(L, -2, &ok_x), y = lua_tonumberx(L, -1, &ok_y);
 		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
 			luaL_error(L, "bad argument #2 to 'nearest_many' (agent %d: coordinates must be finite numbers)", i);
-		points[i - 1] = (gtVec2){x, y};
+		points[i - 1] = to_cells(w->map, x, y);
 		found[i - 1] = -2; /* not served this frame */
 		lua_pop(L, 2);
 	}
@@ -1289,6 +1463,7 @@ static int world_nearest_many(lua_State* L)
 	}
 	/* Tables only grow here (existing keys in `into`), and the answers are in our own scratch:
 	** nothing below can see the world closed or the scratch moved. */
+	double scale = w->map->unit_scale;
 	for (int i = 0; i < n; i++) {
 		if (found[i] == -2) continue; /* not served this frame: its entries stay */
 		int count = status[i] == GT_OK ? found[i] : -1;
@@ -1297,7 +1472,7 @@ static int world_nearest_many(lua_State* L)
 		for (int r = 0; r < count; r++) {
 			lua_pushinteger(L, (lua_Integer)ids[(size_t)i * (size_t)k + (size_t)r]);
 			lua_rawseti(L, -4, (lua_Integer)((size_t)i * (size_t)k + (size_t)r + 1));
-			lua_pushnumber(L, dists[(size_t)i * (size_t)k + (size_t)r]);
+			lua_pushnumber(L, dists[(size_t)i * (size_t)k + (size_t)r] * scale);
 			lua_rawseti(L, -3, (lua_Integer)((size_t)i * (size_t)k + (size_t)r + 1));
 		}
 	}
@@ -1347,6 +1522,7 @@ static const luaL_Reg map_methods[] = {
     {"build_index", map_build_index}, {"load_index", map_load_index}, {"save_index", map_save_index},
     {"size", map_size},               {"is_free", map_is_free},       {"visible", map_visible},
     {"save", map_save},               {"inflate", map_inflate},
+    {"set_units", map_set_units},     {"units", map_units},
     {"distance", map_distance},       {"path", map_path},             {"random_point", map_random_point},
     {"set_method", map_set_method},   {"method", map_method},         {"close", map_close},
     {NULL, NULL},

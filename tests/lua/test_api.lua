@@ -487,6 +487,26 @@ test("README: the Lua quick start runs as written", function()
 	map:close()
 end)
 
+test("README: the Tiled quick start runs as written, in both READMEs", function()
+	for _, file in ipairs({"README.md", "lua/README.md"}) do
+		local f = assert(io.open(file))
+		local text = f:read("a")
+		f:close()
+		local code = text:match("```lua\n(local map, level = .-)```")
+		assert(code and code:find("courtyard.tmx", 1, true), "no Tiled example in " .. file)
+		local env = setmetatable({gridtree = require "gridtree"}, {__index = _G})
+		local chunk = assert(load(code .. "return map, level, world\n", "=" .. file, "t", env))
+		local map, level, world = chunk()
+		assert(world:count() == #level.objects and #level.objects == 7, file)
+		local ids = world:nearest(3 * 16 + 8, 7 * 16 + 8, 2, "healer")
+		assert(#ids == 2)
+		local x, y = world:position(ids[1])
+		assert(x == 3 * 16 + 8 and y == 2 * 16 + 8, "Mira, in pixels where Tiled put her")
+		world:close()
+		map:close()
+	end
+end)
+
 test("argument positions: as written, and after self with colon syntax", function()
 	-- lua/README.md, Errors: world.add(world, x, y, kw) names the keywords #4, world:add(x, y, kw) #3
 	local map = assert(gridtree.load_map(MAP))

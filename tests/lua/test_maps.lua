@@ -127,3 +127,157 @@ test("inflate and load_map's clearance give the map of agents with a size", func
 	map:close()
 	raises("map is closed", map.inflate, map, 1)
 end)
+
+-- A Tiled map of MAP written here (CSV data; walls as a Collision layer or as tiles with the
+-- `collides` property), with two objects.
+local function write_tiled(path, format, by_property, tile)
+	local rows, w, hgt = file_rows(MAP)
+	local function ids(layer)
+		local out = {}
+		for y = 1, hgt do
+			for x = 1, w do
+				local wall = not free_char(rows[y]:sub(x, x))
+				if layer == "Collision" then out[#out + 1] = wall and 2 or 0
+				else out[#out + 1] = (by_property and wall) and 2 or 1 end
+			end
+		end
+		return table.concat(out, ",")
+	end
+	local f = assert(io.open(path, "w"))
+	if format == "tmj" then
+		local layers = {('{"type": "tilelayer", "name": "ground", "width": %d, "height": %d, "data": [%s]}'):format(w, hgt, ids("ground"))}
+		if not by_property then
+			layers[2] = ('{"type": "tilelayer", "name": "Collision", "width": %d, "height": %d, "data": [%s]}'):format(w, hgt, ids("Collision"))
+		end
+		layers[#layers + 1] = ('{"type": "objectgroup", "name": "spawns", "objects": [' ..
+			'{"id": 1, "name": "medic", "type": "healer", "x": %d, "y": %d, "properties": [{"name": "hp", "type": "int", "value": 30},' ..
+			' {"name": "boss", "type": "bool", "value": true}, {"name": "speed", "type": "float", "value": 1.5}]},' ..
+			' {"id": 2, "name": "box", "class": "chest", "x": %d, "y": %d}]}'):format(3 * tile, 4 * tile, 20 * tile, 10 * tile)
+		f:write(('{"type": "map", "orientation": "orthogonal", "width": %d, "height": %d, "tilewidth": %d, "tileheight": %d,' ..
+			' "infinite": false, "tilesets": [{"firstgid": 1, "tiles": [{"id": 1, "properties": [{"name": "collides",' ..
+			' "type": "bool", "value": true}]}]}], "layers": [%s]}'):format(w, hgt, tile, tile, table.concat(layers, ",")))
+	else
+		f:write(('<map orientation="orthogonal" width="%d" height="%d" tilewidth="%d" tileheight="%d">\n'):format(w, hgt, tile, tile))
+		f:write('<tileset firstgid="1"><tile id="1"><properties><property name="collides" type="bool" value="true"/></properties></tile></tileset>\n')
+		f:write(('<layer name="ground" width="%d" height="%d"><data encoding="csv">%s</data></layer>\n'):format(w, hgt, ids("ground")))
+		if not by_property then
+			f:write(('<layer name="Collision" width="%d" height="%d"><data encoding="csv">%s</data></layer>\n'):format(w, hgt, ids("Collision")))
+		end
+		f:write(('<objectgroup name="spawns"><object id="1" name="medic" type="healer" x="%d" y="%d"><properties>' ..
+			'<property name="hp" type="int" value="30"/><property name="boss" type="bool" value="true"/>' ..
+			'<property name="speed" type="float" value="1.5"/></properties></object>' ..
+			'<object id="2" name="box" class="chest" x="%d" y="%d"/></objectgroup>\n'):format(3 * tile, 4 * tile, 20 * tile, 10 * tile))
+		f:write("</map>\n")
+	end
+	f:close()
+end
+
+test("load_map reads Tiled maps: the same map as the .map file, its objects, the walls chosen", function()
+	local file = assert(gridtree.load_map(MAP))
+	for _, format in ipairs({"tmj", "tmx"}) do
+		for _, by_property in ipairs({false, true}) do
+			local path = os.tmpname() .. "." .. format
+			write_tiled(path, format, by_property, 16)
+			local map, info = assert(gridtree.load_map(path))
+			same_distances(file, map, 9)
+			assert(info.tile_width == 16 and info.tile_height == 16 and info.origin_x == 0 and info.origin_y == 0)
+			assert(info.blocked_by == (by_property and "property collides" or "layer Collision"), info.blocked_by)
+			local medic, box = info.objects[1], info.objects[2]
+			assert(#info.objects == 2 and medic.name == "medic" and medic.type == "healer" and medic.layer == "spawns")
+			assert(medic.x == 3 and medic.y == 4 and medic.id == 1, "objects are in map units: cells by default")
+			assert(medic.properties.hp == 30 and (not math.type or math.type(medic.properties.hp) == "integer"))
+			assert(medic.properties.boss == true and medic.properties.speed == 1.5)
+			assert(box.type == "chest" and box.x == 20 and box.y == 10 and next(box.properties) == nil)
+			-- Game units: pixels, the objects where Tiled put them.
+			local px, pinfo = assert(gridtree.load_map(path, {units = "pixels"}))
+			assert(pinfo.objects[1].x == 48 and pinfo.objects[1].y == 64)
+			local scale, x0, y0 = px:units()
+			assert(scale == 16 and x0 == 0 and y0 == 0)
+			-- The walls chosen explicitly.
+			local ground = assert(gridtree.load_map(path, {blocked_layer = "GROUND"}))
+			assert(not ground:is_free(2.5, 2.5))
+			local none = assert(gridtree.load_map(path, {blocked_property = "solid"}))
+			assert(none:is_free(0.5, 0.5))
+			local ok, msg = gridtree.load_map(path, {blocked_layer = "walls"})
+			assert(ok == nil and msg:find("no tile layer named 'walls'", 1, true), msg)
+			raises("not both", gridtree.load_map, path, {blocked_layer = "a", blocked_property = "b"})
+			os.remove(path)
+		end
+	end
+	raises("are for Tiled maps", gridtree.load_map, MAP, {units = "pixels"})
+	raises("units must be \"cells\" or \"pixels\"", gridtree.load_map, MAP, {units = "feet"})
+	raises("blocked_layer must be a string", gridtree.load_map, "x.tmj", {blocked_layer = 3})
+	local bad = os.tmpname() .. ".tmj"
+	local f = assert(io.open(bad, "w"))
+	f:write('{"width": 2,')
+	f:close()
+	local ok, msg = gridtree.load_map(bad)
+	assert(ok == nil and msg:find(bad .. ":1: not valid JSON", 1, true), msg)
+	os.remove(bad)
+end)
+
+-- Every call in game units equals the same call in cells, converted.
+test("game units: positions, distances, radii, regions and scores in the map's units", function()
+	local cells = assert(gridtree.load_map(MAP))
+	local units = assert(gridtree.load_map(MAP))
+	local S, X0, Y0 = 24, 100, -50
+	assert(units:set_units(S, X0, Y0) == true)
+	local function u(x, y) return X0 + x * S, Y0 + y * S end
+	local function near(a, b) return math.abs(a - b) <= 1e-9 * (1 + math.abs(b)) end
+	local wc, wu = gridtree.new_world(cells), gridtree.new_world(units)
+	local rng = gridtree.random(21)
+	local ic, iu = {}, {}
+	for i = 1, 40 do
+		local x, y = cells:random_point(rng)
+		local kw = i % 3 == 0 and "healer" or "enemy"
+		ic[i] = wc:add(x, y, kw)
+		local ux, uy = u(x, y)
+		iu[i] = wu:add(ux, uy, kw)
+		local px, py = wu:position(iu[i])
+		assert(near(px, ux) and near(py, uy))
+	end
+	for _, p in ipairs(pairs_of(cells, 22, 60)) do
+		local ax, ay = u(p[1], p[2])
+		local bx, by = u(p[3], p[4])
+		local d = cells:distance(p[1], p[2], p[3], p[4])
+		assert(near(units:distance(ax, ay, bx, by), d * S))
+		assert(units:is_free(ax, ay) and units:visible(ax, ay, bx, by) == cells:visible(p[1], p[2], p[3], p[4]))
+		local path, length = units:path(ax, ay, bx, by)
+		local cpath = cells:path(p[1], p[2], p[3], p[4])
+		assert(near(length, d * S) and #path == #cpath)
+		for j = 1, #path, 2 do
+			local x, y = u(cpath[j], cpath[j + 1])
+			assert(near(path[j], x) and near(path[j + 1], y))
+		end
+		local idc, dc = wc:nearest(p[1], p[2], 3, "healer")
+		local idu, du = wu:nearest(ax, ay, 3, "healer")
+		assert(#idu == #idc)
+		for r = 1, #idc do assert(near(du[r], dc[r] * S)) end
+		local radius = dc[#dc] or 10
+		assert(#wu:within(ax, ay, (radius + 0.5) * S, "healer") == #wc:within(p[1], p[2], radius + 0.5, "healer"))
+		local _, tc = wc:top(p[1], p[2], 2, "healer enemy", {miss_cost = 7})
+		local _, tu = wu:top(ax, ay, 2, "healer enemy", {miss_cost = 7 * S})
+		for r = 1, #tc do assert(near(tu[r], tc[r] * S)) end
+		local rx0, ry0 = u(10, 5)
+		local rx1, ry1 = u(30, 25)
+		local rc = wc:nearest(p[1], p[2], 5, nil, {region = {10, 5, 30, 25}})
+		local ru = wu:nearest(ax, ay, 5, nil, {region = {rx0, ry0, rx1, ry1}})
+		assert(#rc == #ru)
+	end
+	-- nearest_many takes and gives units too; random_point draws in them.
+	local xs, ys, cxs, cys = {}, {}, {}, {}
+	for i = 1, 30 do
+		cxs[i], cys[i] = cells:random_point(rng)
+		xs[i], ys[i] = u(cxs[i], cys[i])
+	end
+	local _, dc = wc:nearest_many(cxs, cys, 2, "enemy")
+	local _, du = wu:nearest_many(xs, ys, 2, "enemy")
+	for i = 1, #dc do assert(near(du[i], dc[i] * S)) end
+	local rx, ry = units:random_point(rng)
+	assert(units:is_free(rx, ry) and rx >= X0 and ry >= Y0)
+	-- An inflated map keeps its units; bad units are errors.
+	local scale, x0, y0 = units:inflate(1):units()
+	assert(scale == S and x0 == X0 and y0 == Y0)
+	raises("units must be a scale from 1e-6 to 1e9", units.set_units, units, 0)
+	raises("units must be a scale from 1e-6 to 1e9", units.set_units, units, 2, 0 / 0)
+end)
