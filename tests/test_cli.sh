@@ -442,7 +442,8 @@ example_ok() {
 	LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="$(dirname "$GT")/?.so" \
 		lua5.4 lua/examples/target_selection.lua >"$tmp/example" 2>&1 &&
 		grep -q "^-- tick 5" "$tmp/example" && grep -q "attacks the goblin healer" "$tmp/example" &&
-		grep -q "attacks the nearest" "$tmp/example"
+		grep -q "attacks the nearest" "$tmp/example" && grep -q "^60 enemies; the troll fits where [0-9]* of them stand" "$tmp/example" &&
+		grep -q "^troll (half-width 1) at .* attacks the nearest" "$tmp/example"
 }
 check "lua example" example_ok
 crowd_example_ok() {
@@ -583,5 +584,11 @@ love_error_exits() {
 	[ $? -eq 1 ] && grep -q "^error: .*cannot open" "$tmp/love"
 }
 check "love example reports errors" love_error_exits
+# The LOVE Tiled example: the hand-made level's objects spawned, enemies chasing healers.
+love_tiled_ok() {
+	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=30 timeout 120 xvfb-run -a love lua/love_tiled >"$tmp/love" 2>&1 &&
+		grep -q "^gridtree-love-tiled: 30 frames, 7 objects from the Tiled level, [1-9] enemies chasing a healer, walls: layer Collision" "$tmp/love"
+}
+check "love Tiled example" love_tiled_ok
 
 summary cli

@@ -132,6 +132,17 @@ choose_walls() {
 		"$GT" info "$tmp/c.tmx" --blocked-property collides | grep -qx "blocked_by property collides"
 }
 check "--blocked-layer and --blocked-property choose the walls" choose_walls
+# The hand-made level (Tiled's own layout: an external tileset with an image, point objects, typed
+# properties) reads as drawn.
+courtyard() {
+	"$GT" info assets/maps/tiled/courtyard.tmx >"$tmp/info" &&
+		[ "$(grep -E '^(width|height|free_cells|blocked_by|objects) ' "$tmp/info" | paste -sd ' ')" = \
+			"width 24 height 16 free_cells 257 blocked_by layer Collision objects 7" ] &&
+		[ "$(echo '1.5 1.5 22.5 14.5' | "$GT" dist assets/maps/tiled/courtyard.tmx)" = \
+			"$("$GT" tiled-export assets/maps/tiled/courtyard.tmx -o "$tmp/cy.tmj" --encoding base64 --compression zstd >/dev/null &&
+				echo '1.5 1.5 22.5 14.5' | "$GT" dist "$tmp/cy.tmj")" ]
+}
+check "the hand-made Tiled level reads as drawn" courtyard
 check "a missing blocked layer names the layers" failure "no tile layer named 'floor' (tile layers: 'ground', 'Collision')" \
 	"$GT" info "$tmp/c.tmx" --blocked-layer floor
 check "--blocked-layer with --blocked-property" usage_error "not both" "$GT" info "$tmp/c.tmx" --blocked-layer a --blocked-property b

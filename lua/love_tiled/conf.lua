@@ -1,0 +1,8 @@
+function love.conf(t)
+	t.identity = "gridtree-tiled"
+	t.window.title = "gridtree: a Tiled level in LOVE"
+	t.window.width = 768
+	t.window.height = 512
+	t.modules.audio = false -- no sound needed; avoids ALSA noise on headless machines
+	t.modules.sound = false
+end
