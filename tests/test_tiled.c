@@ -199,6 +199,10 @@ static void test_infinite_map_origin(void** state)
 	assert_true(gtMap_IsBlocked(map, 2, 1));
 	const gtTiledObject* o = gtTiled_Object(tiled, 0);
 	assert_true(o->x == 0 && o->y == 0); // Tiled's (-4, -2) is the map's (0, 0)
+	gtVec2 pixels = gtTiled_CellsToPixels(tiled, (gtVec2){1.5, 2});
+	assert_true(pixels.x == -20 && pixels.y == 0);
+	gtVec2 cells = gtTiled_PixelsToCells(tiled, pixels);
+	assert_true(cells.x == 1.5 && cells.y == 2);
 	gtMap_Destroy(map);
 	gtTiled_Destroy(tiled);
 	remove(path);

@@ -67,6 +67,10 @@ int gtTiled_TileHeight(const gtTiled* tiled); ///< pixels per cell down
 /// Tiled's cell coordinates of the gtMap's cell (0, 0): (0, 0) for finite maps, the top-left
 /// chunk's corner for infinite ones (may be negative).
 void gtTiled_Origin(const gtTiled* tiled, int* x, int* y);
+/// Game units: Tiled's pixel position of a point of the gtMap, and back. The library works in
+/// cells; pixel = (cell + origin) * tile size, per axis.
+gtVec2 gtTiled_CellsToPixels(const gtTiled* tiled, gtVec2 cells);
+gtVec2 gtTiled_PixelsToCells(const gtTiled* tiled, gtVec2 pixels);
 /// How the blocked cells were chosen: "layer NAME" or "property NAME".
 const char* gtTiled_BlockedBy(const gtTiled* tiled);
 int gtTiled_ObjectCount(const gtTiled* tiled);

@@ -426,6 +426,18 @@ void gtTiled_Origin(const gtTiled* t, int* x, int* y)
 	*y = t->origin_y;
 }
 
+gtVec2 gtTiled_CellsToPixels(const gtTiled* t, gtVec2 c)
+{
+	gtVec2 p = {(c.x + t->origin_x) * t->tile_width, (c.y + t->origin_y) * t->tile_height};
+	return p;
+}
+
+gtVec2 gtTiled_PixelsToCells(const gtTiled* t, gtVec2 p)
+{
+	gtVec2 c = {p.x / t->tile_width - t->origin_x, p.y / t->tile_height - t->origin_y};
+	return c;
+}
+
 const char* gtTiled_BlockedBy(const gtTiled* t)
 {
 	return t->blocked_by ? t->blocked_by : "";
