@@ -40,7 +40,7 @@ build = {
 				"plugin/src/debug/debug_draw_world.c",
 				"plugin/src/map/genmap.c", "plugin/src/map/geometry.c", "plugin/src/map/map.c", "plugin/src/map/map_inflate.c",
 				"plugin/src/map/vis_graph.c",
-				"plugin/src/nav/nav.c", "plugin/src/nav/path_follow.c",
+				"plugin/src/nav/nav.c", "plugin/src/nav/nav_edit.c", "plugin/src/nav/path_follow.c",
 				"plugin/src/oracle/oracle.c",
 				"plugin/src/tiled/tiled_data.c", "plugin/src/tiled/tiled_doc.c", "plugin/src/tiled/tiled_tmj.c",
 				"plugin/src/tiled/tiled_tmx.c",

@@ -877,9 +877,11 @@ static int map_path(lua_State* L)
 	LMap* m = check_map(L, 1);
 	gtVec2 a = check_point(L, m, 2), b = check_point(L, m, 4);
 	int capacity = gtNav_PathCapacity(m->nav);
-	if (!m->path) {
-		size_t bytes = (size_t)capacity * sizeof *m->path;
-		if (!(m->path = block_resize(&m->alloc, NULL, 0, bytes))) return luaL_error(L, "gridtree: out of memory");
+	size_t bytes = (size_t)capacity * sizeof *m->path;
+	if (bytes > m->path_bytes) { /* first use, or map edits added corners */
+		gtVec2* grown = block_resize(&m->alloc, m->path, m->path_bytes, bytes);
+		if (!grown) return luaL_error(L, "gridtree: out of memory");
+		m->path = grown;
 		m->path_bytes = bytes;
 	}
 	gtVec2* points = m->path;

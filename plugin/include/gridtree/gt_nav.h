@@ -37,12 +37,14 @@ typedef struct gtNavDef {
 	gtNavMethod method;        ///< GT_NAV_AUTO
 	int threads;               ///< workers for the oracle's visibility graph; 0 = one per online core
 	const gtTaskSystem* tasks; ///< NULL = gridtree's built-in pool
+	bool manual_rebuild;       ///< true: removing walls starts no background rebuild (gtNav_RebuildIndex does)
 } gtNavDef;
 
-/// GT_NAV_AUTO, all cores, the built-in pool.
+/// GT_NAV_AUTO, all cores, the built-in pool, rebuilds that start by themselves.
 gtNavDef gtNav_DefaultDef(void);
 
-/// The nav keeps a pointer to the map, which must outlive it.
+/// The nav keeps a pointer to the map, which must outlive it. Map edits (gtNav_SetBlocked, doors)
+/// change that map in place, so the worlds over it see them too.
 gtStatus gtNav_Create(const gtMap* map, const gtNavDef* def, gtNav** out, gtError* err);
 /// Destroy every gtNavQuery of this nav first.
 void gtNav_Destroy(gtNav* nav);
@@ -67,6 +69,50 @@ void gtNav_ClearIndex(gtNav* nav);
 gtStatus gtNav_SetMethod(gtNav* nav, gtNavMethod method, gtError* err);
 /// The backend that answers now (never GT_NAV_AUTO).
 gtNavMethod gtNav_Method(const gtNav* nav);
+
+//------------------------------------------------------------------------------------------------
+// Doors and walls that change (README, Map edits). An edit changes the nav's map in place; every
+// distance, path and world query after it is exact for the edited map, from the very next call.
+// Edits, doors and gtNav_Update must not run while any query of this nav (or of a world over its
+// map) runs on another thread: make them between frames.
+
+/// Sets the cells of the inclusive rectangle [x0, x1] x [y0, y1] blocked or free.
+/// GT_ERR_INVALID_ARG for a rectangle that is empty or not inside the map.
+gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool blocked, gtError* err);
+
+/// Declares a door over the inclusive cell rectangle and opens it (its cells become free). An
+/// index built while doors are declared is built with every door open, so closing one only adds
+/// walls: the fast case. `*id` receives the door's id (0, 1, ...).
+gtStatus gtNav_AddDoor(gtNav* nav, int x0, int y0, int x1, int y1, int* id, gtError* err);
+/// Opens or closes a declared door (its cells free or blocked).
+gtStatus gtNav_SetDoor(gtNav* nav, int id, bool open, gtError* err);
+/// Whether door `id` is open; false for an unknown id.
+bool gtNav_DoorOpen(const gtNav* nav, int id);
+
+/// How the index stands against the edits.
+typedef enum gtNavIndexState {
+	GT_NAV_INDEX_NONE = 0,    ///< no index
+	GT_NAV_INDEX_EXACT,       ///< no edit since it was made (or only doors it was built open, reopened)
+	GT_NAV_INDEX_LOWER_BOUND, ///< walls were only added: answers it gives are checked, detours searched
+	GT_NAV_INDEX_STALE        ///< walls were removed: the oracle answers until a rebuild replaces it
+} gtNavIndexState;
+
+gtNavIndexState gtNav_IndexState(const gtNav* nav);
+
+/// Rebuilds the index for the map as it is now, with every declared door open. `background`
+/// false: now, on the calling thread (and workers). `background` true: on the nav's task system
+/// (a host's enqueue, or a thread of gridtree's own), while queries go on; gtNav_Update swaps it
+/// in. A rebuild starts by itself when an edit removes walls from an indexed map, with the
+/// settings the index was last built with (the default ones for a loaded index).
+gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gtError* err);
+/// Call between frames: when a background rebuild has finished, makes it the index (at once if
+/// the map still has every wall it was built with; otherwise it starts another) and returns true.
+bool gtNav_Update(gtNav* nav);
+/// Waits for a background rebuild to finish and takes it (what gtNav_Update does, without the
+/// waiting left to the frames).
+void gtNav_WaitForRebuild(gtNav* nav);
+/// Whether a background rebuild is running.
+bool gtNav_Rebuilding(const gtNav* nav);
 
 /// Points a path can have at most (convex vertices + 2): a buffer this big never comes back
 /// GT_ERR_BUFFER_TOO_SMALL.

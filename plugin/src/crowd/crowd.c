@@ -424,11 +424,13 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 		return gt_fail(err, GT_ERR_INVALID_ARG, "bad batch arguments");
 	if (batch->count == 0) return GT_OK;
 	gtNavMethod backend = gtNav_Method(c->nav);
-	bool field_possible = backend == GT_NAV_EHL && shared_filter(batch, mode) && largest_k(batch) <= FIELD_MAX_K;
+	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT; // a field reads the labels as they are
+	bool field_possible = backend == GT_NAV_EHL && exact_index && shared_filter(batch, mode) && largest_k(batch) <= FIELD_MAX_K;
 	if (method == GT_CROWD_FIELD && !field_possible)
 		return gt_fail(err, GT_ERR_INVALID_ARG,
 		               mode != MODE_NEAREST             ? "the field method answers nearest queries only"
 		               : backend != GT_NAV_EHL           ? "the field method needs an EHL index"
+		               : !exact_index                    ? "the field method needs an index of the map as it is (the map was edited since)"
 		               : largest_k(batch) > FIELD_MAX_K ? "the field method answers k up to 255"
 		                                                : "the field method needs one filter shared by every query (no region)");
 	// The field's size is not known before it is built: the last one's (or every object) stands in.

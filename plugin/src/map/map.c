@@ -328,3 +328,49 @@ const gtVertex* gtMap_Vertices(const gtMap* map, int* count)
 	*count = map->vertex_count;
 	return map->vertices;
 }
+
+gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool blocked, gtError* err)
+{
+	if (x0 > x1 || y0 > y1 || x0 < 0 || y0 < 0 || x1 >= m->width || y1 >= m->height)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "cells (%d, %d)-(%d, %d) are not an inclusive rectangle inside the %dx%d map", x0,
+		               y0, x1, y1, m->width, m->height);
+	size_t w = (size_t)(x1 - x0 + 1), h = (size_t)(y1 - y0 + 1);
+	unsigned char* before = gt_malloc(w * h);
+	if (!before) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a map edit");
+	for (size_t j = 0; j < h; j++) {
+		unsigned char* row = m->blocked + ((size_t)y0 + j + 1) * (size_t)m->stride + (size_t)x0 + 1;
+		memcpy(before + j * w, row, w);
+		memset(row, blocked ? 1 : 0, w);
+	}
+	gtMap saved = *m; // the derived values and the old vertex list, kept until the new ones exist
+	gtStatus st = map_finish(m, err);
+	if (st) {
+		*m = saved;
+		for (size_t j = 0; j < h; j++)
+			memcpy(m->blocked + ((size_t)y0 + j + 1) * (size_t)m->stride + (size_t)x0 + 1, before + j * w, w);
+	} else {
+		gt_free(saved.vertices);
+	}
+	gt_free(before);
+	return st;
+}
+
+gtStatus gt_map_copy(const gtMap* m, gtMap** out, gtError* err)
+{
+	*out = NULL;
+	gtMap* c = map_alloc(m->width, m->height);
+	gtVertex* vertices = gt_malloc(sizeof *vertices * (size_t)(m->vertex_count > 0 ? m->vertex_count : 1));
+	if (!c || !vertices) {
+		gtMap_Destroy(c);
+		gt_free(vertices);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory copying a %dx%d map", m->width, m->height);
+	}
+	unsigned char* cells = c->blocked;
+	*c = *m;
+	c->blocked = cells;
+	memcpy(c->blocked, m->blocked, (size_t)(m->width + 2) * (size_t)(m->height + 2));
+	memcpy(vertices, m->vertices, sizeof *vertices * (size_t)m->vertex_count);
+	c->vertices = vertices;
+	*out = c;
+	return GT_OK;
+}

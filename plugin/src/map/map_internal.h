@@ -2,6 +2,8 @@
 #ifndef GRIDTREE_MAP_INTERNAL_H
 #define GRIDTREE_MAP_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "gridtree/gt_map.h"
 
 struct gtMap {
@@ -37,6 +39,13 @@ static inline void gt_prefetch_cell(const gtMap* m, double x, double y)
 	if (x >= 0 && y >= 0 && x < m->width && y < m->height)
 		__builtin_prefetch(m->blocked + ((int)y + 1) * m->stride + ((int)x + 1));
 }
+
+// Map edits (the navigation façade's doors and walls): cells [x0, x1] x [y0, y1] (inside the map,
+// x0 <= x1, y0 <= y1) set blocked or free, and everything derived from the cells recomputed. On
+// failure (out of memory) the map is as it was.
+gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool blocked, gtError* err);
+// A copy of the map as it is now (a snapshot an index keeps while the original is edited).
+gtStatus gt_map_copy(const gtMap* m, gtMap** out, gtError* err);
 
 static inline int gt_is_pinch_mask(int mask)
 {

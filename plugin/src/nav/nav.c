@@ -9,21 +9,9 @@
 #include "ehl/ehl_layout.h"
 #include "gridtree/gt_nav.h"
 #include "gridtree/gt_oracle.h"
+#include "map/geometry.h"
+#include "nav/nav_internal.h"
 #include "oracle/oracle.h"
-
-struct gtNav {
-	const gtMap* map;
-	gtNavDef def;
-	gtEhl* ehl;
-	uint32_t ehl_generation; // bumped whenever the index changes, so queries rebind lazily
-};
-
-struct gtNavQuery {
-	gtNav* nav;
-	gtEhlQuery* ehl_query;
-	uint32_t ehl_generation;
-	gtOracle* oracle;
-};
 
 static const char* const METHOD_NAMES[] = {"auto", "ehl", "oracle", "euclid"};
 
@@ -44,7 +32,7 @@ gtStatus gtNavMethod_Parse(const char* name, gtNavMethod* method, gtError* err)
 
 gtNavDef gtNav_DefaultDef(void)
 {
-	gtNavDef def = {GT_NAV_AUTO, 0, NULL};
+	gtNavDef def = {GT_NAV_AUTO, 0, NULL, false};
 	return def;
 }
 
@@ -60,7 +48,7 @@ gtStatus gtNav_Create(const gtMap* map, const gtNavDef* def, gtNav** out, gtErro
 		return gt_fail(err, GT_ERR_INVALID_ARG, "method ehl needs an index: create with auto, then build or load one");
 	gtNav* nav = gt_calloc(1, sizeof *nav);
 	if (!nav) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-	nav->map = map;
+	nav->map = (gtMap*)map; // edits change it in place (gt_nav.h says so)
 	nav->def = *def;
 	*out = nav;
 	return GT_OK;
@@ -69,7 +57,9 @@ gtStatus gtNav_Create(const gtMap* map, const gtNavDef* def, gtNav** out, gtErro
 void gtNav_Destroy(gtNav* nav)
 {
 	if (!nav) return;
+	nav_free_edits(nav);
 	gtEhl_Destroy(nav->ehl);
+	gtMap_Destroy(nav->index_map);
 	gt_free(nav);
 }
 
@@ -78,29 +68,16 @@ const gtMap* gtNav_Map(const gtNav* nav)
 	return nav->map;
 }
 
-static void set_index(gtNav* nav, gtEhl* ehl)
-{
-	gtEhl_Destroy(nav->ehl);
-	nav->ehl = ehl;
-	nav->ehl_generation++;
-	if (!ehl && nav->def.method == GT_NAV_EHL) nav->def.method = GT_NAV_AUTO;
-}
-
 gtStatus gtNav_BuildIndex(gtNav* nav, const gtEhlDef* def, gtError* err)
 {
-	gtEhlDef with_tasks = def ? *def : gtEhl_DefaultDef();
-	if (!with_tasks.tasks) with_tasks.tasks = nav->def.tasks;
-	gtEhl* ehl;
-	gtStatus st = gtEhl_Build(nav->map, &with_tasks, &ehl, err);
-	if (!st) set_index(nav, ehl);
-	return st;
+	return gtNav_RebuildIndex(nav, def, false, err); // with declared doors open
 }
 
 gtStatus gtNav_LoadIndex(gtNav* nav, const char* path, gtError* err)
 {
 	gtEhl* ehl;
 	gtStatus st = gtEhl_Load(nav->map, path, &ehl, err);
-	if (!st) set_index(nav, ehl);
+	if (!st) nav_set_index(nav, ehl, NULL);
 	return st;
 }
 
@@ -111,7 +88,7 @@ gtStatus gtNav_SetIndex(gtNav* nav, gtEhl* ehl, gtError* err)
 		gtEhl_Destroy(ehl);
 		return gt_fail(err, GT_ERR_INVALID_ARG, "the index was made for another map");
 	}
-	set_index(nav, ehl);
+	nav_set_index(nav, ehl, NULL);
 	return GT_OK;
 }
 
@@ -128,7 +105,7 @@ const gtEhl* gtNav_Index(const gtNav* nav)
 
 void gtNav_ClearIndex(gtNav* nav)
 {
-	set_index(nav, NULL);
+	nav_set_index(nav, NULL, NULL);
 }
 
 gtStatus gtNav_SetMethod(gtNav* nav, gtNavMethod method, gtError* err)
@@ -148,9 +125,10 @@ gtNavMethod gtNav_Method(const gtNav* nav)
 
 int gtNav_PathCapacity(const gtNav* nav)
 {
-	int vertices;
+	int vertices, index_vertices;
 	gtMap_Vertices(nav->map, &vertices);
-	return vertices + 2;
+	gtMap_Vertices(nav_index_map(nav), &index_vertices); // an index path may bend where walls were
+	return (vertices > index_vertices ? vertices : index_vertices) + 2;
 }
 
 gtStatus gtNavQuery_Create(gtNav* nav, gtNavQuery** out, gtError* err)
@@ -166,6 +144,7 @@ void gtNavQuery_Destroy(gtNavQuery* query)
 	if (!query) return;
 	gtEhlQuery_Destroy(query->ehl_query);
 	gtOracle_Destroy(query->oracle);
+	gt_free(query->path);
 	gt_free(query);
 }
 
@@ -181,8 +160,62 @@ static gtStatus bind(gtNavQuery* q, gtNavMethod* method, gtError* err)
 		if (st) return st;
 		q->ehl_generation = nav->ehl_generation;
 	}
-	if (*method == GT_NAV_ORACLE && !q->oracle) return gt_oracle_create(nav->map, nav->def.tasks, nav->def.threads, &q->oracle, err);
+	// The oracle of the map as edited: with the oracle method, and with an index the edits outran.
+	bool oracle = *method == GT_NAV_ORACLE || (*method == GT_NAV_EHL && (nav->added > 0 || nav->freed > 0));
+	if (oracle && (!q->oracle || q->oracle_generation != nav->map_generation)) {
+		gtOracle_Destroy(q->oracle);
+		q->oracle = NULL;
+		gtStatus st = gt_oracle_create(nav->map, nav->def.tasks, nav->def.threads, &q->oracle, err);
+		if (st) return st;
+		q->oracle_generation = nav->map_generation;
+	}
+	if (*method == GT_NAV_EHL && nav->added > 0 && q->path_capacity < gtNav_PathCapacity(nav)) {
+		int capacity = gtNav_PathCapacity(nav);
+		gtVec2* path = gt_realloc(q->path, (size_t)capacity * sizeof *path);
+		if (!path) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		q->path = path;
+		q->path_capacity = capacity;
+	}
 	return GT_OK;
+}
+
+// After edits that only added walls: the index's answer when its path stays clear of them (it is
+// then exact: no path is shorter on the edited map), else the oracle's on the edited map. After
+// edits that removed walls: the oracle's. `limit`: only the exact value below it matters, and the
+// index's is a lower bound, so an answer at or above the limit needs no check.
+static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* points, int capacity, int* count,
+                              gtStatus* status, gtError* err)
+{
+	gtNav* nav = q->nav;
+	*status = GT_OK;
+	if (nav->freed == 0) {
+		double d;
+		int n;
+		*status = gtEhl_Path(q->ehl_query, s, t, q->path, q->path_capacity, &n, &d, err);
+		if (*status || isinf(d) || d >= limit) return *status ? INFINITY : d;
+		bool clear = true;
+		for (int i = 0; i + 1 < n && clear; i++)
+			clear = !nav_near_added(nav, q->path[i], q->path[i + 1]) || gtMap_Visible(nav->map, q->path[i], q->path[i + 1]);
+		if (clear) {
+			if (points) {
+				*count = n;
+				if (n > capacity) {
+					*status = gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "the path has %d points, the buffer holds %d", n, capacity);
+					return d;
+				}
+				memcpy(points, q->path, (size_t)n * sizeof *points);
+			}
+			return d;
+		}
+	}
+	double d = INFINITY;
+	*status = points ? gtOracle_Path(q->oracle, s, t, points, capacity, count, &d, err) : gtOracle_Distance(q->oracle, s, t, &d, err);
+	return d;
+}
+
+static bool edited(const gtNav* nav)
+{
+	return nav->added > 0 || nav->freed > 0;
 }
 
 static gtStatus check_points(const gtMap* map, gtVec2 s, gtVec2 t, gtError* err)
@@ -200,7 +233,13 @@ gtStatus gtNav_Distance(gtNavQuery* query, gtVec2 s, gtVec2 t, double* distance,
 	gtStatus st = bind(query, &method, err);
 	if (st) return st;
 	switch (method) {
-	case GT_NAV_EHL: return gtEhl_Distance(query->ehl_query, s, t, distance, err);
+	case GT_NAV_EHL:
+		if (edited(query->nav)) {
+			if ((st = check_points(query->nav->map, s, t, err))) return st;
+			*distance = edited_distance(query, s, t, INFINITY, NULL, 0, NULL, &st, err);
+			return st;
+		}
+		return gtEhl_Distance(query->ehl_query, s, t, distance, err);
 	case GT_NAV_ORACLE: return gtOracle_Distance(query->oracle, s, t, distance, err);
 	default:
 		st = check_points(query->nav->map, s, t, err);
@@ -217,7 +256,14 @@ gtStatus gtNav_Path(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 	gtStatus st = bind(query, &method, err);
 	if (st) return st;
 	switch (method) {
-	case GT_NAV_EHL: return gtEhl_Path(query->ehl_query, s, t, points, capacity, count, distance, err);
+	case GT_NAV_EHL:
+		if (edited(query->nav)) {
+			if ((st = check_points(query->nav->map, s, t, err))) return st;
+			double d = edited_distance(query, s, t, INFINITY, points, capacity, count, &st, err);
+			if (distance) *distance = d;
+			return st;
+		}
+		return gtEhl_Path(query->ehl_query, s, t, points, capacity, count, distance, err);
 	case GT_NAV_ORACLE: return gtOracle_Path(query->oracle, s, t, points, capacity, count, distance, err);
 	default:
 		st = check_points(query->nav->map, s, t, err);
@@ -245,6 +291,20 @@ static double ehl_distance_below(void* context, gtVec2 from, gtVec2 to, double l
 	return gtEhlQuery_DistanceBelow(context, to, limit);
 }
 
+static double edited_world_distance_below(void* context, gtVec2 from, gtVec2 to, double limit)
+{
+	gtNavQuery* q = context;
+	if (gtMap_CheckPoint(q->nav->map, from) || gtMap_CheckPoint(q->nav->map, to)) return INFINITY;
+	gtStatus st;
+	double d = edited_distance(q, from, to, limit, NULL, 0, NULL, &st, NULL);
+	return st ? INFINITY : d;
+}
+
+static double edited_world_distance(void* context, gtVec2 from, gtVec2 to)
+{
+	return edited_world_distance_below(context, from, to, INFINITY);
+}
+
 static double oracle_distance(void* context, gtVec2 from, gtVec2 to)
 {
 	double d;
@@ -257,7 +317,10 @@ gtStatus gtNavQuery_WorldDistance(gtNavQuery* query, gtDistance* distance, gtErr
 	gtStatus st = bind(query, &method, err);
 	if (st) return st;
 	switch (method) {
-	case GT_NAV_EHL: *distance = (gtDistance){ehl_distance, query->ehl_query, ehl_distance_below}; break;
+	case GT_NAV_EHL:
+		*distance = edited(query->nav) ? (gtDistance){edited_world_distance, query, edited_world_distance_below}
+		                               : (gtDistance){ehl_distance, query->ehl_query, ehl_distance_below};
+		break;
 	case GT_NAV_ORACLE: *distance = (gtDistance){oracle_distance, query->oracle, NULL}; break;
 	default: *distance = gtDistance_Euclid(); break;
 	}

@@ -1,0 +1,342 @@
+// Doors and walls that change: the nav's map edited in place, the index kept as a lower bound
+// while walls are only added, and rebuilt (in the background) once walls are removed.
+#include <pthread.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status.h"
+#include "ehl/ehl_layout.h"
+#include "map/map_internal.h"
+#include "nav/nav_internal.h"
+
+struct NavRebuild {
+	gtMap* map; // the map it builds for: a copy, every door open
+	gtEhlDef def;
+	gtEhl* result;
+	gtStatus status;
+	gtError err;
+	atomic_bool done;
+	bool on_host; // the host's task system runs it (else a thread of our own)
+	void* handle;
+	pthread_t thread;
+};
+
+// ---- the edits against the index ---------------------------------------------------------------
+
+static int32_t* tile_at(gtNav* nav, int x, int y)
+{
+	return &nav->added_tiles[(y / NAV_TILE) * nav->tile_columns + x / NAV_TILE];
+}
+
+// Cell (x, y)'s share of the counts: +1 to `added` or `freed` when it differs from the index's map.
+static void count_cell(gtNav* nav, int x, int y, int sign)
+{
+	bool now = gtMap_IsBlocked(nav->map, x, y), then = gtMap_IsBlocked(nav_index_map(nav), x, y);
+	if (now && !then) {
+		nav->added += sign;
+		*tile_at(nav, x, y) += sign;
+	} else if (!now && then) {
+		nav->freed += sign;
+	}
+}
+
+static void recount(gtNav* nav)
+{
+	nav->added = nav->freed = 0;
+	if (nav->added_tiles) memset(nav->added_tiles, 0, sizeof *nav->added_tiles * (size_t)nav->tile_columns * (size_t)nav->tile_rows);
+	if (!nav->ehl || !nav->index_map) return;
+	for (int y = 0; y < gtMap_Height(nav->map); y++)
+		for (int x = 0; x < gtMap_Width(nav->map); x++) count_cell(nav, x, y, +1);
+}
+
+bool nav_near_added(const gtNav* nav, gtVec2 a, gtVec2 b)
+{
+	// Cells the segment's box touches, one more each way (a new wall's corner can make a pinch
+	// point a segment grazes).
+	int x0 = (int)(a.x < b.x ? a.x : b.x) - 1, x1 = (int)(a.x < b.x ? b.x : a.x) + 1;
+	int y0 = (int)(a.y < b.y ? a.y : b.y) - 1, y1 = (int)(a.y < b.y ? b.y : a.y) + 1;
+	if (x0 < 0) x0 = 0;
+	if (y0 < 0) y0 = 0;
+	int w = gtMap_Width(nav->map), h = gtMap_Height(nav->map);
+	if (x1 >= w) x1 = w - 1;
+	if (y1 >= h) y1 = h - 1;
+	for (int ty = y0 / NAV_TILE; ty <= y1 / NAV_TILE; ty++)
+		for (int tx = x0 / NAV_TILE; tx <= x1 / NAV_TILE; tx++)
+			if (nav->added_tiles[ty * nav->tile_columns + tx]) return true;
+	return false;
+}
+
+static bool ensure_tiles(gtNav* nav)
+{
+	if (nav->added_tiles) return true;
+	nav->tile_columns = (gtMap_Width(nav->map) + NAV_TILE - 1) / NAV_TILE;
+	nav->tile_rows = (gtMap_Height(nav->map) + NAV_TILE - 1) / NAV_TILE;
+	nav->added_tiles = gt_calloc((size_t)nav->tile_columns * (size_t)nav->tile_rows, sizeof *nav->added_tiles);
+	return nav->added_tiles != NULL;
+}
+
+// The index reads its map's cells and vertex list: point both at `map` (the same cells as its own).
+static void point_index_at(gtEhl* e, const gtMap* map)
+{
+	int n;
+	e->map = map;
+	e->vertices = gtMap_Vertices(map, &n);
+}
+
+// The index answers for the map as it is again (every edit undone): no snapshot needed.
+static void drop_snapshot_if_equal(gtNav* nav)
+{
+	if (!nav->index_map || nav->added || nav->freed) return;
+	point_index_at(nav->ehl, nav->map);
+	gtMap_Destroy(nav->index_map);
+	nav->index_map = NULL;
+	nav->ehl_generation++; // its queries rebind to the map
+}
+
+void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
+{
+	gtEhl_Destroy(nav->ehl);
+	gtMap_Destroy(nav->index_map);
+	nav->ehl = ehl;
+	nav->index_map = ehl ? built_for : NULL;
+	if (!ehl) gtMap_Destroy(built_for);
+	nav->ehl_generation++;
+	if (!ehl && nav->def.method == GT_NAV_EHL) nav->def.method = GT_NAV_AUTO;
+	if (ehl && built_for && !ensure_tiles(nav)) { // no room to track edits: no index rather than a wrong one
+		gtEhl_Destroy(ehl);
+		gtMap_Destroy(built_for);
+		nav->ehl = NULL, nav->index_map = NULL;
+	}
+	recount(nav);
+	if (nav->ehl) drop_snapshot_if_equal(nav);
+}
+
+// ---- background rebuilds ----------------------------------------------------------------------
+
+static void rebuild_run(NavRebuild* r)
+{
+	r->status = gtEhl_Build(r->map, &r->def, &r->result, &r->err);
+	atomic_store(&r->done, true);
+}
+
+static void rebuild_task(void* context, int index)
+{
+	(void)index;
+	rebuild_run(context);
+}
+
+static void* rebuild_thread(void* context)
+{
+	rebuild_run(context);
+	return NULL;
+}
+
+static void rebuild_free(NavRebuild* r)
+{
+	if (!r) return;
+	gtEhl_Destroy(r->result);
+	gtMap_Destroy(r->map);
+	gt_free(r);
+}
+
+static void rebuild_wait(gtNav* nav)
+{
+	NavRebuild* r = nav->rebuild;
+	if (!r) return;
+	if (r->on_host) nav->def.tasks->finish(r->handle, nav->def.tasks->user);
+	else pthread_join(r->thread, NULL);
+}
+
+// A copy of the map with every declared door open: what indexes are built for.
+static gtStatus doors_open_copy(gtNav* nav, gtMap** out, gtError* err)
+{
+	gtStatus st = gt_map_copy(nav->map, out, err);
+	for (int64_t i = 0; !st && i < nav->door_count; i++) {
+		const NavRect* c = &nav->doors[i].cells;
+		if (!nav->doors[i].open) st = gt_map_set_blocked(*out, c->x0, c->y0, c->x1, c->y1, false, err);
+	}
+	if (st) {
+		gtMap_Destroy(*out);
+		*out = NULL;
+	}
+	return st;
+}
+
+static bool any_door_closed(const gtNav* nav)
+{
+	for (int64_t i = 0; i < nav->door_count; i++)
+		if (!nav->doors[i].open) return true;
+	return false;
+}
+
+static gtEhlDef build_def(const gtNav* nav, const gtEhlDef* def)
+{
+	gtEhlDef d = def ? *def : nav->has_rebuild_def ? nav->rebuild_def : gtEhl_DefaultDef();
+	if (!def && !nav->has_rebuild_def && nav->ehl) d.cell_size = nav->ehl->g; // a loaded index: its own cell size
+	d.progress = def ? d.progress : NULL; // a remembered callback may be gone
+	d.progress_user = def ? d.progress_user : NULL;
+	if (!d.tasks) d.tasks = nav->def.tasks;
+	return d;
+}
+
+gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gtError* err)
+{
+	gtEhlDef d = build_def(nav, def);
+	nav->rebuild_def = d, nav->has_rebuild_def = true;
+	if (!background) {
+		gtMap* map = NULL;
+		gtStatus st = any_door_closed(nav) ? doors_open_copy(nav, &map, err) : GT_OK;
+		gtEhl* ehl;
+		if (!st) st = gtEhl_Build(map ? map : nav->map, &d, &ehl, err);
+		if (st) {
+			gtMap_Destroy(map);
+			return st;
+		}
+		nav_set_index(nav, ehl, map);
+		return GT_OK;
+	}
+	if (nav->rebuild) return GT_OK; // one at a time: gtNav_Update starts the next if needed
+	NavRebuild* r = gt_calloc(1, sizeof *r);
+	if (!r) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	gtStatus st = doors_open_copy(nav, &r->map, err);
+	if (st) {
+		gt_free(r);
+		return st;
+	}
+	r->def = d;
+	r->def.progress = NULL; // nobody is there to watch a background build
+	atomic_init(&r->done, false);
+	const gtTaskSystem* tasks = nav->def.tasks;
+	if (tasks && tasks->enqueue) {
+		r->on_host = true;
+		r->handle = tasks->enqueue(rebuild_task, r, 1, tasks->user);
+	} else if (pthread_create(&r->thread, NULL, rebuild_thread, r) != 0) {
+		rebuild_free(r);
+		return gt_fail(err, GT_ERR_NOMEM, "cannot start a thread for the rebuild");
+	}
+	nav->rebuild = r;
+	return GT_OK;
+}
+
+// Takes a finished rebuild: it is the index when the map kept every wall it was built with.
+static bool take_rebuild(gtNav* nav)
+{
+	NavRebuild* r = nav->rebuild;
+	rebuild_wait(nav);
+	nav->rebuild = NULL;
+	bool taken = false;
+	if (!r->status) {
+		bool bound = true; // no cell free now that was a wall for the build
+		for (int y = 0; y < gtMap_Height(nav->map) && bound; y++)
+			for (int x = 0; x < gtMap_Width(nav->map) && bound; x++)
+				bound = gtMap_IsBlocked(nav->map, x, y) || !gtMap_IsBlocked(r->map, x, y);
+		if (bound) {
+			nav_set_index(nav, r->result, r->map);
+			r->result = NULL, r->map = NULL;
+			taken = true;
+		}
+	}
+	rebuild_free(r);
+	if (!taken && nav->ehl && nav->freed > 0 && !nav->def.manual_rebuild) gtNav_RebuildIndex(nav, NULL, true, NULL); // walls went while it ran
+	return taken;
+}
+
+bool gtNav_Update(gtNav* nav)
+{
+	if (!nav->rebuild || !atomic_load(&nav->rebuild->done)) return false;
+	return take_rebuild(nav);
+}
+
+void gtNav_WaitForRebuild(gtNav* nav)
+{
+	while (nav->rebuild) take_rebuild(nav);
+}
+
+bool gtNav_Rebuilding(const gtNav* nav)
+{
+	return nav->rebuild != NULL;
+}
+
+void nav_free_edits(gtNav* nav)
+{
+	if (nav->rebuild) {
+		rebuild_wait(nav);
+		rebuild_free(nav->rebuild);
+		nav->rebuild = NULL;
+	}
+	gt_free(nav->doors);
+	gt_free(nav->added_tiles);
+	nav->doors = NULL, nav->added_tiles = NULL;
+}
+
+// ---- edits and doors ----------------------------------------------------------------------------
+
+gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool blocked, gtError* err)
+{
+	int w = gtMap_Width(nav->map), h = gtMap_Height(nav->map);
+	if (x0 > x1 || y0 > y1 || x0 < 0 || y0 < 0 || x1 >= w || y1 >= h)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "cells (%d, %d)-(%d, %d) are not an inclusive rectangle inside the %dx%d map", x0,
+		               y0, x1, y1, w, h);
+	if (nav->ehl && !nav->index_map) { // the index keeps the map as it was
+		gtMap* snapshot;
+		gtStatus st = gt_map_copy(nav->map, &snapshot, err);
+		if (st) return st;
+		if (!ensure_tiles(nav)) {
+			gtMap_Destroy(snapshot);
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory for a map edit");
+		}
+		nav->index_map = snapshot;
+		point_index_at(nav->ehl, snapshot);
+		nav->ehl_generation++;
+	}
+	bool counted = nav->ehl != NULL;
+	if (counted)
+		for (int y = y0; y <= y1; y++)
+			for (int x = x0; x <= x1; x++) count_cell(nav, x, y, -1);
+	gtStatus st = gt_map_set_blocked(nav->map, x0, y0, x1, y1, blocked, err);
+	if (counted)
+		for (int y = y0; y <= y1; y++)
+			for (int x = x0; x <= x1; x++) count_cell(nav, x, y, +1);
+	if (st) return st;
+	nav->map_generation++;
+	if (nav->ehl) {
+		drop_snapshot_if_equal(nav);
+		if (nav->freed > 0 && !nav->rebuild && !nav->def.manual_rebuild) gtNav_RebuildIndex(nav, NULL, true, NULL); // exact again, later
+	}
+	return GT_OK;
+}
+
+gtStatus gtNav_AddDoor(gtNav* nav, int x0, int y0, int x1, int y1, int* id, gtError* err)
+{
+	*id = -1;
+	if (!gt_grow((void**)&nav->doors, &nav->door_capacity, nav->door_count + 1, sizeof *nav->doors, 8))
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a door");
+	if (nav->door_count >= INT32_MAX) return gt_fail(err, GT_ERR_LIMIT, "too many doors");
+	gtStatus st = gtNav_SetBlocked(nav, x0, y0, x1, y1, false, err);
+	if (st) return st;
+	nav->doors[nav->door_count] = (NavDoor){{x0, y0, x1, y1}, true};
+	*id = (int)nav->door_count++;
+	return GT_OK;
+}
+
+gtStatus gtNav_SetDoor(gtNav* nav, int id, bool open, gtError* err)
+{
+	if (id < 0 || id >= nav->door_count)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "no door %d (%lld declared)", id, (long long)nav->door_count);
+	NavDoor* d = &nav->doors[id];
+	gtStatus st = gtNav_SetBlocked(nav, d->cells.x0, d->cells.y0, d->cells.x1, d->cells.y1, !open, err);
+	if (!st) d->open = open;
+	return st;
+}
+
+bool gtNav_DoorOpen(const gtNav* nav, int id)
+{
+	return id >= 0 && id < nav->door_count && nav->doors[id].open;
+}
+
+gtNavIndexState gtNav_IndexState(const gtNav* nav)
+{
+	if (!nav->ehl) return GT_NAV_INDEX_NONE;
+	if (nav->freed > 0) return GT_NAV_INDEX_STALE;
+	return nav->added > 0 ? GT_NAV_INDEX_LOWER_BOUND : GT_NAV_INDEX_EXACT;
+}

@@ -1,0 +1,69 @@
+// The navigation façade's state, shared by its query dispatch (nav.c) and its map edits
+// (nav_edit.c). Internal.
+#ifndef GRIDTREE_NAV_INTERNAL_H
+#define GRIDTREE_NAV_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "gridtree/gt_nav.h"
+#include "gridtree/gt_oracle.h"
+
+typedef struct NavRect {
+	int x0, y0, x1, y1;
+} NavRect;
+
+typedef struct NavDoor {
+	NavRect cells;
+	bool open;
+} NavDoor;
+
+typedef struct NavRebuild NavRebuild; // a background index build (nav_edit.c)
+
+enum { NAV_TILE = 8 };
+
+struct gtNav {
+	gtMap* map; // the caller's map, which edits change in place
+	gtNavDef def;
+	gtEhl* ehl;
+	uint32_t ehl_generation; // bumped whenever the index changes, so queries rebind lazily
+	// Edits. The index answers for `index_map` (its own snapshot once the map was edited since, NULL
+	// while it is the map itself). Against it, `added` cells are walls now that were free (the index
+	// is a lower bound: its paths are checked against `added_rects`), `freed` cells are free now
+	// that were walls (the index is no bound: the oracle answers until a rebuild).
+	gtMap* index_map;
+	int64_t added, freed;
+	int32_t* added_tiles; // added cells per TILE x TILE block, to find what a path must check
+	int tile_columns, tile_rows;
+	uint32_t map_generation; // bumped by every edit: oracles rebuild lazily
+	NavDoor* doors;
+	int64_t door_count, door_capacity;
+	NavRebuild* rebuild;
+	gtEhlDef rebuild_def; // how the index was last built (a rebuild after frees repeats it)
+	bool has_rebuild_def;
+};
+
+struct gtNavQuery {
+	gtNav* nav;
+	gtEhlQuery* ehl_query;
+	uint32_t ehl_generation;
+	gtOracle* oracle;
+	uint32_t oracle_generation;
+	gtVec2* path;     // an index path to check against the edits
+	int path_capacity;
+};
+
+// The index's map: what its distances are exact for.
+static inline const gtMap* nav_index_map(const gtNav* nav)
+{
+	return nav->index_map ? nav->index_map : nav->map;
+}
+
+// Replaces the index (NULL drops it); `built_for` is the map it was made for when that is a
+// private copy (the nav takes it), else NULL. Recounts the edits against it.
+void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for);
+// Frees the edit state (doors, rects, snapshot, a running rebuild).
+void nav_free_edits(gtNav* nav);
+// Whether segment a-b may touch a wall added since the index (then it must be checked).
+bool nav_near_added(const gtNav* nav, gtVec2 a, gtVec2 b);
+
+#endif

@@ -1,0 +1,256 @@
+// Doors and walls that change: after every edit, the nav's distances, paths and world queries
+// equal the exact oracle built from scratch on the edited map (random blocks and frees, doors
+// toggled many times, edits at borders, pinch points and split components), with and without an
+// index, and the index's state says what it can still be trusted for.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+// The oracle of the map as it is now, from its cells alone.
+static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
+{
+	int w = gtMap_Width(map), h = gtMap_Height(map);
+	unsigned char* cells = test_malloc((size_t)w * (size_t)h);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
+	gtError err;
+	if (gtMap_FromCells(w, h, cells, copy, &err)) fail_msg("%s", err.message);
+	test_free(cells);
+	gtOracle* oracle;
+	if (gtOracle_Create(*copy, 1, &oracle, &err)) fail_msg("%s", err.message);
+	return oracle;
+}
+
+// Distances and paths of `q` against the oracle of the edited map, for `pairs` random pairs; and
+// a nearest query of `world` against the oracle's distances to every object.
+static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, const gtObjectId* objects, int object_count,
+                                 TestRng* rng, int pairs, const char* what)
+{
+	const gtMap* map = gtNav_Map(nav);
+	gtMap* copy;
+	gtOracle* oracle = fresh_oracle(map, &copy);
+	int capacity = gtNav_PathCapacity(nav);
+	gtVec2* points = test_malloc(sizeof *points * (size_t)capacity);
+	gtError err;
+	for (int i = 0; i < pairs; i++) {
+		gtVec2 s = test_random_point(copy, rng), t = test_random_point(copy, rng);
+		double expect, got, length;
+		assert_int_equal(gtOracle_Distance(oracle, s, t, &expect, &err), GT_OK);
+		if (gtNav_Distance(q, s, t, &got, &err)) fail_msg("%s: %s", what, err.message);
+		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
+			fail_msg("%s: (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g (state %d)", what, s.x, s.y, t.x, t.y, got, expect,
+			         (int)gtNav_IndexState(nav));
+		int count;
+		if (gtNav_Path(q, s, t, points, capacity, &count, &length, &err)) fail_msg("%s: %s", what, err.message);
+		if (isinf(expect)) {
+			assert_int_equal(count, 0);
+			continue;
+		}
+		double walked = 0;
+		for (int k = 0; k + 1 < count; k++) {
+			if (!gtMap_Visible(copy, points[k], points[k + 1]))
+				fail_msg("%s: path step (%g, %g)-(%g, %g) crosses a wall of the edited map", what, points[k].x, points[k].y,
+				         points[k + 1].x, points[k + 1].y);
+			walked += hypot(points[k + 1].x - points[k].x, points[k + 1].y - points[k].y);
+		}
+		assert_true(fabs(walked - expect) <= 1e-9 * (1 + expect));
+	}
+	if (world) { // the nearest two objects, against the oracle's distance to each of them
+		gtDistance d;
+		if (gtNavQuery_WorldDistance(q, &d, &err)) fail_msg("%s", err.message);
+		for (int i = 0; i < 10; i++) {
+			gtVec2 p = test_random_point(copy, rng);
+			gtQuery query = gtQuery_Default(p);
+			query.k = 2;
+			gtObjectId ids[2];
+			double dists[2];
+			int found;
+			if (gtWorld_Nearest(world, &query, d, ids, dists, 2, &found, NULL, &err)) fail_msg("%s", err.message);
+			double best[2] = {INFINITY, INFINITY};
+			for (int j = 0; j < object_count; j++) {
+				gtVec2 o;
+				if (gtWorld_GetPosition(world, objects[j], &o, NULL)) fail_msg("object %d lost", j);
+				double e = INFINITY;
+				if (gtMap_CheckPoint(copy, o) == GT_POINT_VALID) gtOracle_Distance(oracle, p, o, &e, &err);
+				if (e < best[0]) best[1] = best[0], best[0] = e;
+				else if (e < best[1]) best[1] = e;
+			}
+			int expect_found = !isinf(best[0]) + !isinf(best[1]);
+			if (found != expect_found) fail_msg("%s: nearest found %d objects, the oracle reaches %d", what, found, expect_found);
+			for (int r = 0; r < found; r++)
+				if (fabs(dists[r] - best[r]) > 1e-9 * (1 + best[r]))
+					fail_msg("%s: nearest #%d at %.12g, the oracle says %.12g", what, r, dists[r], best[r]);
+		}
+	}
+	test_free(points);
+	gtOracle_Destroy(oracle);
+	gtMap_Destroy(copy);
+}
+
+typedef struct Scene {
+	gtMap* map;
+	gtNav* nav;
+	gtNavQuery* q;
+	gtWorld* world;
+	gtObjectId objects[40];
+} Scene;
+
+static Scene scene_open(const char* path, int cell, bool manual_rebuild, TestRng* rng)
+{
+	Scene s;
+	s.map = test_load_map(path);
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	def.manual_rebuild = manual_rebuild;
+	gtError err;
+	if (gtNav_Create(s.map, &def, &s.nav, &err)) fail_msg("%s", err.message);
+	if (cell > 0) {
+		gtEhlDef ehl = gtEhl_DefaultDef();
+		ehl.cell_size = cell;
+		ehl.threads = 1;
+		if (gtNav_BuildIndex(s.nav, &ehl, &err)) fail_msg("%s", err.message);
+	}
+	if (gtNavQuery_Create(s.nav, &s.q, &err)) fail_msg("%s", err.message);
+	s.world = test_make_world(s.map, 8);
+	for (int i = 0; i < 40; i++) {
+		if (gtWorld_Add(s.world, test_random_point(s.map, rng), NULL, 0, &s.objects[i], &err)) fail_msg("%s", err.message);
+	}
+	return s;
+}
+
+static void scene_close(Scene* s)
+{
+	gtWorld_Destroy(s->world);
+	gtNavQuery_Destroy(s->q);
+	gtNav_Destroy(s->nav);
+	gtMap_Destroy(s->map);
+}
+
+static void edit(gtNav* nav, int x0, int y0, int x1, int y1, bool blocked)
+{
+	gtError err;
+	if (gtNav_SetBlocked(nav, x0, y0, x1, y1, blocked, &err)) fail_msg("%s", err.message);
+}
+
+// Random walls built and demolished, at random places and at the borders, with the index kept as
+// a lower bound while walls are only added.
+static void test_random_edits_equal_the_oracle(void** state)
+{
+	(void)state;
+	TestRng rng = {5};
+	for (int with_index = 0; with_index < 2; with_index++) {
+		Scene s = scene_open("assets/maps/small.map", with_index ? 4 : 0, true, &rng);
+		int w = gtMap_Width(s.map), h = gtMap_Height(s.map);
+		bool saw_bound = false, saw_stale = false;
+		for (int step = 0; step < 24; step++) {
+			int x0 = test_rng_int(&rng, w), y0 = test_rng_int(&rng, h);
+			if (step % 6 == 5) x0 = 0; // at the border
+			int x1 = x0 + test_rng_int(&rng, 4), y1 = y0 + test_rng_int(&rng, 4);
+			if (x1 >= w) x1 = w - 1;
+			if (y1 >= h) y1 = h - 1;
+			bool blocked = step < 10 || test_rng_int(&rng, 3) > 0; // walls only at first: the lower-bound case
+			edit(s.nav, x0, y0, x1, y1, blocked);
+			gtNavIndexState st = gtNav_IndexState(s.nav);
+			if (with_index) {
+				assert_true(st != GT_NAV_INDEX_NONE);
+				if (step < 10) assert_true(st != GT_NAV_INDEX_STALE); // only walls added so far
+				saw_bound |= st == GT_NAV_INDEX_LOWER_BOUND;
+				saw_stale |= st == GT_NAV_INDEX_STALE;
+			} else {
+				assert_int_equal(st, GT_NAV_INDEX_NONE);
+			}
+			check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 25, with_index ? "index + edits" : "oracle + edits");
+		}
+		if (with_index) assert_true(saw_bound && saw_stale);
+		// A rebuild makes the index exact again, for the map as it is.
+		gtError err;
+		if (with_index) {
+			assert_int_equal(gtNav_RebuildIndex(s.nav, NULL, false, &err), GT_OK);
+			assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+			check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 40, "rebuilt");
+		}
+		scene_close(&s);
+	}
+}
+
+// A door in a one-cell corridor: closed it splits the map, open it joins it; toggled many times,
+// the index stays a lower bound (built with the door open) and never needs a rebuild.
+static void test_doors_split_and_join(void** state)
+{
+	(void)state;
+	TestRng rng = {9};
+	gtMap* map = test_map_from_rows("..........\n"
+	                                "..........\n"
+	                                "@@@@.@@@@@\n"
+	                                "..........\n"
+	                                "..........\n");
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	int door;
+	assert_int_equal(gtNav_AddDoor(nav, 4, 2, 4, 2, &door, &err), GT_OK);
+	assert_int_equal(door, 0);
+	assert_true(gtNav_DoorOpen(nav, door));
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 2;
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	gtVec2 top = {0.5, 0.5}, bottom = {0.5, 4.5};
+	for (int round = 0; round < 12; round++) {
+		bool open = round % 2 == 1;
+		assert_int_equal(gtNav_SetDoor(nav, door, open, &err), GT_OK);
+		assert_true(gtNav_DoorOpen(nav, door) == open);
+		assert_int_equal(gtNav_IndexState(nav), open ? GT_NAV_INDEX_EXACT : GT_NAV_INDEX_LOWER_BOUND);
+		double d;
+		assert_int_equal(gtNav_Distance(q, top, bottom, &d, &err), GT_OK);
+		assert_true(open ? isfinite(d) : isinf(d)); // closed: two components
+		check_against_oracle(nav, q, NULL, NULL, 0, &rng, 20, open ? "door open" : "door closed");
+	}
+	// A pinch point made and unmade: two walls touching at a corner close the gap diagonally.
+	assert_int_equal(gtNav_SetDoor(nav, door, true, &err), GT_OK);
+	edit(nav, 3, 3, 3, 3, true); // (3, 3) and (4, 2)'s neighbour (5, 2) ... the gap now pinched
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "pinch");
+	edit(nav, 3, 3, 3, 3, false);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	assert_int_equal(gtNav_SetDoor(nav, 7, true, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_SetBlocked(nav, 5, 0, 4, 0, true, &err), GT_ERR_INVALID_ARG); // x0 > x1
+	assert_int_equal(gtNav_SetBlocked(nav, 0, 0, 10, 0, true, &err), GT_ERR_INVALID_ARG); // off the map
+	assert_non_null(strstr(err.message, "inside the 10x5 map"));
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+// Removing walls starts a background rebuild; until it lands answers are still exact, and after
+// gtNav_WaitForRebuild the index is exact for the edited map.
+static void test_background_rebuild(void** state)
+{
+	(void)state;
+	TestRng rng = {13};
+	Scene s = scene_open("assets/maps/small.map", 4, false, &rng);
+	int w = gtMap_Width(s.map), h = gtMap_Height(s.map);
+	int freed = 0;
+	for (int y = 1; y + 1 < h && !freed; y++) // free a wall cell
+		for (int x = 1; x + 1 < w && !freed; x++)
+			if (gtMap_IsBlocked(s.map, x, y)) {
+				edit(s.nav, x, y, x, y, false);
+				freed = 1;
+			}
+	assert_true(freed);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_STALE);
+	assert_true(gtNav_Rebuilding(s.nav));
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 20, "while rebuilding");
+	gtNav_WaitForRebuild(s.nav);
+	assert_false(gtNav_Rebuilding(s.nav));
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 30, "rebuilt in the background");
+	scene_close(&s);
+}
+
+TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild)
