@@ -1,9 +1,42 @@
 // The map and navigation backend behind dist, path, scen, knn and bench-knn: --method and --ehl
 // become one gtNav, so the choice "index if loaded, else the oracle" is the library's, not ours.
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+// Applies an edits file: `block x0 y0 x1 y1` / `free x0 y0 x1 y1` lines (inclusive cell
+// rectangles; blank lines and # comments skipped), in order. Prints "FILE:LINE: problem".
+static bool apply_edits(gtNav* nav, const char* path)
+{
+	FILE* f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "gridtree: %s: cannot open: %s\n", path, strerror(errno));
+		return false;
+	}
+	char line[512];
+	bool ok = true;
+	for (int number = 1; ok && fgets(line, sizeof line, f); number++) {
+		char* start = line;
+		while (*start == ' ' || *start == '\t') start++;
+		if (*start == '\n' || *start == '\r' || *start == '#' || *start == '\0') continue;
+		char op[16], extra[2];
+		int x0, y0, x1, y1;
+		gtError err;
+		if (sscanf(start, "%15s %d %d %d %d %1s", op, &x0, &y0, &x1, &y1, extra) != 5 ||
+		    (strcmp(op, "block") != 0 && strcmp(op, "free") != 0)) {
+			fprintf(stderr, "gridtree: %s:%d: expected 'block x0 y0 x1 y1' or 'free x0 y0 x1 y1'\n", path, number);
+			ok = false;
+		} else if (gtNav_SetBlocked(nav, x0, y0, x1, y1, strcmp(op, "block") == 0, &err)) {
+			fprintf(stderr, "gridtree: %s:%d: %s\n", path, number, err.message);
+			ok = false;
+		}
+	}
+	fclose(f);
+	return ok;
+}
 
 int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char* map_path, bool need_index)
 {
@@ -27,9 +60,15 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 	if (opened) return opened;
 	gtNavDef def = gtNav_DefaultDef();
 	def.threads = (int)threads;
+	def.manual_rebuild = true; // one run answers and exits: after walls are removed the oracle answers
 	gtStatus st = gtNav_Create(s->map, &def, &s->nav, &err);
 	if (!st && ehl_path && method != GT_NAV_ORACLE && method != GT_NAV_EUCLID) st = gtNav_LoadIndex(s->nav, ehl_path, &err);
 	if (!st) st = gtNav_SetMethod(s->nav, method, &err);
+	const char* edits = cli_option(args, "edits", NULL);
+	if (!st && edits && !apply_edits(s->nav, edits)) {
+		cli_nav_close(s);
+		return CLI_FAILED;
+	}
 	if (!st) st = gtNavQuery_Create(s->nav, &s->query, &err);
 	if (st) {
 		fprintf(stderr, "gridtree: %s\n", err.message);

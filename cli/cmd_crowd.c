@@ -19,7 +19,7 @@ static bool same_words(const WlQuery* a, const WlQuery* b)
 int cmd_crowd(int argc, char** argv)
 {
 	CliArgs args;
-	if (!cli_parse(argc, argv, "crowd", "ehl method threads objects queries leaf" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
+	if (!cli_parse(argc, argv, "crowd", "ehl method threads objects queries leaf edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
 	const char* usage = "crowd MAP [--ehl FILE] --objects OBJ --queries Q [--method each|batch|field|auto] [--threads N] [--leaf m]";
 	const char* objects_path = cli_option(&args, "objects", NULL);
 	const char* queries_path = cli_option(&args, "queries", NULL);

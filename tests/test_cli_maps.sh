@@ -161,6 +161,74 @@ tiled_index_and_clearance() {
 }
 check "a Tiled map's index and clearance are the .map's" tiled_index_and_clearance
 
+# ---- map edits -------------------------------------------------------------------------------------
+# `count` random edits of a map (blocks mostly, some frees, some at the border), seeded.
+random_edits() { # map, count, seed
+	awk -v n="$2" -v seed="$3" '
+		$1 == "height" { h = $2 } $1 == "width" { w = $2 }
+		END {
+			srand(seed)
+			for (i = 0; i < n; i++) {
+				x0 = int(rand() * w); y0 = int(rand() * h)
+				if (i % 5 == 4) x0 = 0
+				x1 = x0 + int(rand() * 4); y1 = y0 + int(rand() * 4)
+				if (x1 >= w) x1 = w - 1; if (y1 >= h) y1 = h - 1
+				printf "%s %d %d %d %d\n", (rand() < 0.7 ? "block" : "free"), x0, y0, x1, y1
+			}
+		}' "$1"
+}
+# The edited map written by a second, independent hand: awk over the .map text.
+edited_map() { # map, edits
+	awk 'NR == FNR { op[NR] = $1; ax[NR] = $2; ay[NR] = $3; bx[NR] = $4; by[NR] = $5; n = NR; next }
+		started {
+			row = $0
+			for (i = 1; i <= n; i++)
+				if (y >= ay[i] && y <= by[i])
+					row = substr(row, 1, ax[i]) sprintf("%*s", bx[i] - ax[i] + 1, "") substr(row, bx[i] + 2)
+			# the spaces mark edited cells: fill each with what the last edit covering it says
+			out = ""
+			for (x = 0; x < length(row); x++) {
+				c = substr(row, x + 1, 1)
+				if (c == " ") for (i = 1; i <= n; i++) if (x >= ax[i] && x <= bx[i] && y >= ay[i] && y <= by[i]) c = (op[i] == "block" ? "@" : ".")
+				out = out c
+			}
+			print out; y++; next
+		}
+		{ print } $0 == "map" { started = 1; y = 0 }' "$2" "$1"
+}
+edits_match_oracle() { # map, index file ("" for none), edits count, seed
+	local map=$1 index=$2
+	random_edits "$map" "$3" "$4" >"$tmp/edits" &&
+		edited_map "$map" "$tmp/edits" >"$tmp/edited.map" &&
+		random_pairs "$tmp/edited.map" 150 "$4" >"$tmp/epairs" && [ -s "$tmp/epairs" ] &&
+		"$GT" dist "$map" ${index:+--ehl "$index"} --edits "$tmp/edits" <"$tmp/epairs" >"$tmp/edited.out" &&
+		"$GT" dist "$tmp/edited.map" --method oracle <"$tmp/epairs" >"$tmp/oracle.out" &&
+		paste "$tmp/edited.out" "$tmp/oracle.out" | awk '
+			$1 == "inf" || $2 == "inf" { if ($1 != $2) bad++; next }
+			{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-6 * (1 + $2)) bad++ }
+			END { exit bad > 0 || NR != 150 }'
+}
+"$GT" ehl-build assets/maps/small.map --cell 4 -o "$tmp/small4.ehl" >/dev/null 2>&1
+for seed in 1 2 3; do
+	check "dist --ehl --edits on small.map equals the oracle on the edited map (seed $seed)" edits_match_oracle assets/maps/small.map "$tmp/small4.ehl" 12 "$seed"
+done
+check "dist --edits without an index equals the oracle on the edited map" edits_match_oracle assets/maps/small.map "" 12 4
+edits_everywhere() { # path, knn and crowd read --edits too
+	printf 'block 10 14 20 15\n' >"$tmp/wall" &&
+		printf '1 2.5 2.5 a\n2 40.5 20.5 a\n' >"$tmp/eo" && printf '30.5 12.5 2 a\n' >"$tmp/eq" &&
+		[ "$("$GT" knn assets/maps/small.map --ehl "$tmp/small4.ehl" --edits "$tmp/wall" --objects "$tmp/eo" --queries "$tmp/eq")" = \
+			"$("$GT" crowd assets/maps/small.map --ehl "$tmp/small4.ehl" --edits "$tmp/wall" --objects "$tmp/eo" --queries "$tmp/eq" --method batch)" ] &&
+		edited_map assets/maps/small.map "$tmp/wall" >"$tmp/wall.map" &&
+		[ "$("$GT" knn assets/maps/small.map --ehl "$tmp/small4.ehl" --edits "$tmp/wall" --objects "$tmp/eo" --queries "$tmp/eq")" = \
+			"$("$GT" knn "$tmp/wall.map" --objects "$tmp/eo" --queries "$tmp/eq")" ] &&
+		echo "2.5 2.5 40.5 20.5" | "$GT" path assets/maps/small.map --ehl "$tmp/small4.ehl" --edits "$tmp/wall" >/dev/null
+}
+check "knn, crowd and path take --edits" edits_everywhere
+check "a malformed edits line names the file and line" failure "bad.edits:2: expected 'block x0 y0 x1 y1' or 'free x0 y0 x1 y1'" \
+	bash -c "printf 'block 1 1 2 2\nblock 1 1\n' >'$tmp/bad.edits' && echo '0 0 1 1' | '$GT' dist assets/maps/small.map --edits '$tmp/bad.edits'"
+check "an edit off the map names the line" failure "off.edits:1: cells (40, 5)-(60, 5) are not an inclusive rectangle inside the 48x32 map" \
+	bash -c "printf 'block 40 5 60 5\n' >'$tmp/off.edits' && echo '0 0 1 1' | '$GT' dist assets/maps/small.map --edits '$tmp/off.edits'"
+
 # The smallest map of each suite (whatever maps the data holds), at clearances 1 and 2.
 if [ -d "$data/maps" ]; then
 	for suite in "$data"/maps/*/; do
@@ -170,6 +238,9 @@ if [ -d "$data/maps" ]; then
 			check "clearance $r on $(basename "$suite")/$(basename "$map" .map) equals the oracle on the inflated map" \
 				clearance_matches_oracle "$map" "$r"
 		done
+		"$GT" ehl-build "$map" --cell 8 -o "$tmp/real8.ehl" >/dev/null 2>&1
+		check "dist --ehl --edits on $(basename "$suite")/$(basename "$map" .map) equals the oracle on the edited map" \
+			edits_match_oracle "$map" "$tmp/real8.ehl" 20 11
 		random_pairs "$map" 100 7 >"$tmp/real.pairs"
 		for variant in "tmx base64 gzip external property 16" "tmj base64 zstd embedded layer 0" "tmx csv none embedded layer 0"; do
 			check "Tiled $variant of $(basename "$suite")/$(basename "$map" .map) equals the .map" same_as_map "$map" "$variant" "$tmp/real.pairs"
