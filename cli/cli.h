@@ -64,5 +64,6 @@ int cmd_knn(int argc, char** argv);
 int cmd_bench_knn(int argc, char** argv);
 int cmd_crowd(int argc, char** argv);
 int cmd_bench_crowd(int argc, char** argv);
+int cmd_bench_edits(int argc, char** argv);
 
 #endif

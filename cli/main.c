@@ -32,6 +32,8 @@ static void usage(FILE* out)
 	        "        [--leaf m]                 the knn queries answered as batches, printed the same way\n"
 	        "  bench-crowd MAP --ehl FILE [--agents N] [--objects N] [--k K] [--frames F] [--threads T]\n"
 	        "                                   every agent's k nearest enemies each frame, by every method\n"
+	        "  bench-edits MAP --ehl FILE [--edits N] [--queries N] [--seed S]\n"
+	        "                                   what map edits cost: walls built, doors closed, walls removed\n"
 	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
 	        "                                   write a generated MovingAI map\n"
 	        "  inflate MAP --clearance R -o FILE\n"
@@ -46,6 +48,8 @@ static void usage(FILE* out)
 	        "               [--tile W,H] [--objects OBJ]\n"
 	        "                                   write the map as a Tiled map (objects from a knn OBJ file)\n"
 	        "\n"
+	        "dist, path, scen, knn and crowd take --edits FILE: 'block x0 y0 x1 y1' / 'free x0 y0 x1 y1' lines\n"
+	        "(inclusive cell rectangles) applied in order to the map and its index first.\n"
 	        "A MAP is a MovingAI .map or a Tiled .tmx, .tmj or .json (--blocked-layer NAME or\n"
 	        "--blocked-property NAME choose its walls).\n"
 	        "Every command that takes a MAP takes --clearance R: the map as inflate writes it.\n"
@@ -66,7 +70,7 @@ int main(int argc, char** argv)
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
 	    {"inflate", cmd_inflate}, {"tiled-export", cmd_tiled_export},
 	    {"ehl-build", cmd_ehl_build}, {"workload", cmd_workload}, {"knn", cmd_knn}, {"bench-knn", cmd_bench_knn},
-	    {"crowd", cmd_crowd}, {"bench-crowd", cmd_bench_crowd},
+	    {"crowd", cmd_crowd}, {"bench-crowd", cmd_bench_crowd}, {"bench-edits", cmd_bench_edits},
 	    {"ehl-verify", cmd_ehl_verify},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

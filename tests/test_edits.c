@@ -31,6 +31,17 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 	const gtMap* map = gtNav_Map(nav);
 	gtMap* copy;
 	gtOracle* oracle = fresh_oracle(map, &copy);
+	// The edited map's derived values, updated locally, equal those of the same cells from scratch.
+	int n, m;
+	const gtVertex* a = gtMap_Vertices(map, &n);
+	const gtVertex* b = gtMap_Vertices(copy, &m);
+	assert_int_equal(n, m);
+	for (int i = 0; i < n; i++)
+		if (a[i].x != b[i].x || a[i].y != b[i].y || a[i].bx != b[i].bx || a[i].by != b[i].by)
+			fail_msg("%s: vertex %d is (%d, %d), from scratch (%d, %d)", what, i, a[i].x, a[i].y, b[i].x, b[i].y);
+	assert_int_equal(gtMap_PinchCount(map), gtMap_PinchCount(copy));
+	assert_int_equal(gtMap_FreeCells(map), gtMap_FreeCells(copy));
+	assert_true(gtMap_Fingerprint(map) == gtMap_Fingerprint(copy));
 	int capacity = gtNav_PathCapacity(nav);
 	gtVec2* points = test_malloc(sizeof *points * (size_t)capacity);
 	gtError err;

@@ -824,6 +824,99 @@ static int map_units(lua_State* L)
 	return 3;
 }
 
+/* A whole number argument within [lo, hi] (through a double: LuaJIT's checkinteger truncates). */
+static int check_int_range(lua_State* L, int i, int lo, int hi, const char* what)
+{
+	lua_Number n = luaL_checknumber(L, i);
+	if (!(n >= lo && n <= hi && n == floor(n))) arg_errorf(L, i, "%s must be an integer from %d to %d", what, lo, hi);
+	return (int)n;
+}
+
+/* Four cell numbers from arguments i..i+3 (or the table at i: {x0, y0, x1, y1}). */
+static void check_cells(lua_State* L, LMap* m, int i, int* c)
+{
+	int w = gtMap_Width(m->map), h = gtMap_Height(m->map);
+	if (lua_istable(L, i)) {
+		for (int k = 0; k < 4; k++) {
+			lua_rawgeti(L, i, k + 1);
+			lua_Number n = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : NAN;
+			lua_pop(L, 1);
+			int hi = (k % 2 ? h : w) - 1;
+			if (!(n >= 0 && n <= hi && n == floor(n)))
+				arg_errorf(L, i, "cells must be {x0, y0, x1, y1}, whole cell numbers inside the %dx%d map", w, h);
+			c[k] = (int)n;
+		}
+	} else {
+		for (int k = 0; k < 4; k++) c[k] = check_int_range(L, i + k, 0, (k % 2 ? h : w) - 1, k % 2 ? "a cell row" : "a cell column");
+	}
+	if (c[0] > c[2] || c[1] > c[3]) luaL_argerror(L, i, "cells must have x0 <= x1 and y0 <= y1");
+}
+
+static int map_set_blocked(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	int c[4];
+	check_cells(L, m, 2, c);
+	luaL_checktype(L, 6, LUA_TBOOLEAN);
+	gtError err;
+	if (gtNav_SetBlocked(m->nav, c[0], c[1], c[2], c[3], lua_toboolean(L, 6), &err)) return luaL_error(L, "gridtree: %s", err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_add_door(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	int c[4], id;
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_cells(L, m, 2, c);
+	gtError err;
+	if (gtNav_AddDoor(m->nav, c[0], c[1], c[2], c[3], &id, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	lua_pushinteger(L, id);
+	return 1;
+}
+
+static int check_door(lua_State* L, LMap* m, int i)
+{
+	lua_Integer id = luaL_checkinteger(L, i);
+	if (id < 0 || id >= gtNav_DoorCount(m->nav)) luaL_argerror(L, i, "no such door");
+	return (int)id;
+}
+
+static int map_set_door(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	int id = check_door(L, m, 2);
+	luaL_checktype(L, 3, LUA_TBOOLEAN);
+	gtError err;
+	if (gtNav_SetDoor(m->nav, id, lua_toboolean(L, 3), &err)) return luaL_error(L, "gridtree: %s", err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int map_door_open(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	lua_pushboolean(L, gtNav_DoorOpen(m->nav, check_door(L, m, 2)));
+	return 1;
+}
+
+static int map_update(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	lua_pushboolean(L, gtNav_Update(m->nav));
+	return 1;
+}
+
+static int map_index_state(lua_State* L)
+{
+	static const char* const names[] = {"none", "exact", "lower_bound", "stale"};
+	LMap* m = check_map(L, 1);
+	lua_pushstring(L, names[gtNav_IndexState(m->nav)]);
+	lua_pushboolean(L, gtNav_Rebuilding(m->nav));
+	return 2;
+}
+
 static int map_size(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
@@ -1525,6 +1618,8 @@ static const luaL_Reg map_methods[] = {
     {"size", map_size},               {"is_free", map_is_free},       {"visible", map_visible},
     {"save", map_save},               {"inflate", map_inflate},
     {"set_units", map_set_units},     {"units", map_units},
+    {"set_blocked", map_set_blocked}, {"add_door", map_add_door},   {"set_door", map_set_door},
+    {"door_open", map_door_open},     {"update", map_update},       {"index_state", map_index_state},
     {"distance", map_distance},       {"path", map_path},             {"random_point", map_random_point},
     {"set_method", map_set_method},   {"method", map_method},         {"close", map_close},
     {NULL, NULL},

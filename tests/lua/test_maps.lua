@@ -281,3 +281,56 @@ test("game units: positions, distances, radii, regions and scores in the map's u
 	raises("units must be a scale from 1e-6 to 1e9", units.set_units, units, 0)
 	raises("units must be a scale from 1e-6 to 1e9", units.set_units, units, 2, 0 / 0)
 end)
+
+-- A fresh map with the cells `map` has now (no index: the exact oracle answers it).
+local function same_cells(map)
+	local w, hgt = map:size()
+	return assert(gridtree.new_map(w, hgt, function(x, y) return not map:is_free(x + 0.5, y + 0.5) end))
+end
+
+test("map edits: set_blocked, doors and index_state, every answer the edited map's", function()
+	local map = assert(gridtree.load_map(MAP))
+	assert(map:build_index{cell = 4, threads = 1})
+	local w, hgt = map:size()
+	local world = gridtree.new_world(map)
+	local rng = gridtree.random(31)
+	for _ = 1, 20 do world:add(map:random_point(rng)) end
+	assert(map:index_state() == "exact")
+	local states = {}
+	for step = 1, 12 do
+		local x0, y0 = rng:below(w - 4), rng:below(hgt - 4)
+		local blocked = step <= 6 or rng:below(2) == 0
+		assert(map:set_blocked(x0, y0, x0 + rng:below(4), y0 + rng:below(4), blocked) == true)
+		states[map:index_state()] = true
+		if step <= 6 then assert(map:index_state() ~= "stale", "only walls added so far") end
+		local fresh = same_cells(map)
+		for _, p in ipairs(pairs_of(fresh, 40 + step, 30)) do
+			local a, b = map:distance(p[1], p[2], p[3], p[4]), fresh:distance(p[1], p[2], p[3], p[4])
+			assert(a == b or math.abs(a - b) <= 1e-9 * (1 + b), ("step %d: %s against %s"):format(step, tostring(a), tostring(b)))
+		end
+		-- The world sees the edited map: the nearest object is the one the fresh map says.
+		local x, y = fresh:random_point(rng)
+		local ids, dists = world:nearest(x, y, 1)
+		if ids[1] then
+			local ox, oy = world:position(ids[1])
+			local d = fresh:distance(x, y, ox, oy)
+			assert(math.abs(dists[1] - d) <= 1e-9 * (1 + d))
+		end
+	end
+	assert(states.lower_bound and states.stale)
+	while select(2, map:index_state()) do map:update() end -- the background rebuild lands
+	assert(map:index_state() == "exact")
+	-- Doors: built open, closed and opened again many times, never a rebuild.
+	local door = map:add_door{20, 10, 22, 10}
+	assert(map:door_open(door))
+	for i = 1, 6 do
+		assert(map:set_door(door, i % 2 == 0) == true)
+		assert(map:door_open(door) == (i % 2 == 0))
+		assert(not map:is_free(21.5, 10.5) == (i % 2 == 1))
+	end
+	raises("no such door", map.set_door, map, door + 1, true)
+	raises("must be an integer from 0 to " .. (w - 1), map.set_blocked, map, 0, 0, w, 0, true)
+	raises("cells must have x0 <= x1 and y0 <= y1", map.set_blocked, map, 3, 0, 1, 0, true)
+	raises("cells must be {x0, y0, x1, y1}", map.add_door, map, {1, 2, 3})
+	raises("boolean expected", map.set_blocked, map, 0, 0, 1, 1, "yes")
+end)

@@ -86,6 +86,8 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 gtStatus gtNav_AddDoor(gtNav* nav, int x0, int y0, int x1, int y1, int* id, gtError* err);
 /// Opens or closes a declared door (its cells free or blocked).
 gtStatus gtNav_SetDoor(gtNav* nav, int id, bool open, gtError* err);
+/// Doors declared so far (their ids are 0 .. count - 1).
+int gtNav_DoorCount(const gtNav* nav);
 /// Whether door `id` is open; false for an unknown id.
 bool gtNav_DoorOpen(const gtNav* nav, int id);
 

@@ -329,6 +329,66 @@ const gtVertex* gtMap_Vertices(const gtMap* map, int* count)
 	return map->vertices;
 }
 
+// The convex vertices, pinch points and free cells of grid points [gx0, gx1] x [gy0, gy1] (only
+// interior points can be convex or pinched): what an edit of the cells around them changes.
+static int count_in(const gtMap* m, int gx0, int gy0, int gx1, int gy1, int* pinch)
+{
+	int convex = 0;
+	*pinch = 0;
+	for (int y = gy0 < 1 ? 1 : gy0; y <= gy1 && y < m->height; y++)
+		for (int x = gx0 < 1 ? 1 : gx0; x <= gx1 && x < m->width; x++) {
+			int mask = gt_corner_mask(m, x, y);
+			convex += mask != 0 && (mask & (mask - 1)) == 0;
+			*pinch += gt_is_pinch_mask(mask);
+		}
+	return convex;
+}
+
+// After cells [x0, x1] x [y0, y1] changed: the vertex list, pinch count, free cells and fingerprint
+// again, touching only the grid points around them (the fingerprint still reads every cell).
+static gtStatus rederive_locally(gtMap* m, int x0, int y0, int x1, int y1, int pinch_before, int64_t free_delta, gtError* err)
+{
+	int gx0 = x0, gy0 = y0, gx1 = x1 + 1, gy1 = y1 + 1; // grid points touching a changed cell
+	int pinch_after, inside = count_in(m, gx0, gy0, gx1, gy1, &pinch_after);
+	int outside = 0;
+	for (int i = 0; i < m->vertex_count; i++) {
+		const gtVertex* v = &m->vertices[i];
+		outside += !(v->x >= gx0 && v->x <= gx1 && v->y >= gy0 && v->y <= gy1);
+	}
+	int total = outside + inside;
+	gtVertex* vertices = gt_malloc(sizeof *vertices * (size_t)(total > 0 ? total : 1));
+	if (!vertices) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d convex vertices", total);
+	// Row-major merge: the old ones outside the box, the box's own recomputed.
+	int n = 0, i = 0;
+	for (int y = 1; y < m->height; y++) {
+		for (; i < m->vertex_count && m->vertices[i].y == y; i++) {
+			const gtVertex* v = &m->vertices[i];
+			if (y >= gy0 && y <= gy1 && v->x >= gx0) break; // the box's part of this row comes next
+			vertices[n++] = *v;
+		}
+		if (y >= gy0 && y <= gy1) {
+			for (int x = gx0 < 1 ? 1 : gx0; x <= gx1 && x < m->width; x++) {
+				int mask = gt_corner_mask(m, x, y);
+				if (mask == 0 || (mask & (mask - 1)) != 0) continue;
+				vertices[n++] = (gtVertex){x, y, (mask & 0xA) ? 1 : -1, (mask & 0xC) ? 1 : -1};
+			}
+			for (; i < m->vertex_count && m->vertices[i].y == y && m->vertices[i].x <= gx1; i++) {} // replaced
+			for (; i < m->vertex_count && m->vertices[i].y == y; i++) vertices[n++] = m->vertices[i];
+		}
+	}
+	gt_free(m->vertices);
+	m->vertices = vertices;
+	m->vertex_count = n;
+	m->pinch_count += pinch_after - pinch_before;
+	m->free_cells += free_delta;
+	uint64_t h = 1469598103934665603ull;
+	int32_t dims[2] = {m->width, m->height};
+	h = fnv1a(h, dims, sizeof dims);
+	for (int y = 0; y < m->height; y++) h = fnv1a(h, m->blocked + (y + 1) * m->stride + 1, (size_t)m->width);
+	m->fingerprint = h;
+	return GT_OK;
+}
+
 gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool blocked, gtError* err)
 {
 	if (x0 > x1 || y0 > y1 || x0 < 0 || y0 < 0 || x1 >= m->width || y1 >= m->height)
@@ -337,20 +397,19 @@ gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool block
 	size_t w = (size_t)(x1 - x0 + 1), h = (size_t)(y1 - y0 + 1);
 	unsigned char* before = gt_malloc(w * h);
 	if (!before) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a map edit");
+	int pinch_before;
+	count_in(m, x0, y0, x1 + 1, y1 + 1, &pinch_before);
+	int64_t free_delta = 0;
 	for (size_t j = 0; j < h; j++) {
 		unsigned char* row = m->blocked + ((size_t)y0 + j + 1) * (size_t)m->stride + (size_t)x0 + 1;
 		memcpy(before + j * w, row, w);
+		for (size_t i = 0; i < w; i++) free_delta += (row[i] != 0) - (blocked ? 1 : 0);
 		memset(row, blocked ? 1 : 0, w);
 	}
-	gtMap saved = *m; // the derived values and the old vertex list, kept until the new ones exist
-	gtStatus st = map_finish(m, err);
-	if (st) {
-		*m = saved;
+	gtStatus st = rederive_locally(m, x0, y0, x1, y1, pinch_before, free_delta, err);
+	if (st) // as it was
 		for (size_t j = 0; j < h; j++)
 			memcpy(m->blocked + ((size_t)y0 + j + 1) * (size_t)m->stride + (size_t)x0 + 1, before + j * w, w);
-	} else {
-		gt_free(saved.vertices);
-	}
 	gt_free(before);
 	return st;
 }

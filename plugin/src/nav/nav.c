@@ -148,6 +148,19 @@ void gtNavQuery_Destroy(gtNavQuery* query)
 	gt_free(query);
 }
 
+// The oracle of the map as edited, built when first needed after each edit: with the oracle
+// method, and for the answers an index the edits outran cannot give.
+static gtStatus ensure_oracle(gtNavQuery* q, gtError* err)
+{
+	gtNav* nav = q->nav;
+	if (q->oracle && q->oracle_generation == nav->map_generation) return GT_OK;
+	gtOracle_Destroy(q->oracle);
+	q->oracle = NULL;
+	gtStatus st = gt_oracle_create(nav->map, nav->def.tasks, nav->def.threads, &q->oracle, err);
+	if (!st) q->oracle_generation = nav->map_generation;
+	return st;
+}
+
 // Makes the active backend's scratch space ready and returns which backend that is.
 static gtStatus bind(gtNavQuery* q, gtNavMethod* method, gtError* err)
 {
@@ -160,14 +173,9 @@ static gtStatus bind(gtNavQuery* q, gtNavMethod* method, gtError* err)
 		if (st) return st;
 		q->ehl_generation = nav->ehl_generation;
 	}
-	// The oracle of the map as edited: with the oracle method, and with an index the edits outran.
-	bool oracle = *method == GT_NAV_ORACLE || (*method == GT_NAV_EHL && (nav->added > 0 || nav->freed > 0));
-	if (oracle && (!q->oracle || q->oracle_generation != nav->map_generation)) {
-		gtOracle_Destroy(q->oracle);
-		q->oracle = NULL;
-		gtStatus st = gt_oracle_create(nav->map, nav->def.tasks, nav->def.threads, &q->oracle, err);
+	if (*method == GT_NAV_ORACLE) {
+		gtStatus st = ensure_oracle(q, err);
 		if (st) return st;
-		q->oracle_generation = nav->map_generation;
 	}
 	if (*method == GT_NAV_EHL && nav->added > 0 && q->path_capacity < gtNav_PathCapacity(nav)) {
 		int capacity = gtNav_PathCapacity(nav);
@@ -191,6 +199,11 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 	if (nav->freed == 0) {
 		double d;
 		int n;
+		if (!points) { // most answers stay far from the new walls: the distance alone shows it
+			if (gtEhlQuery_SetSource(q->ehl_query, s, err)) return *status = err ? err->status : GT_ERR_INVALID_POINT, INFINITY;
+			d = isinf(limit) ? gtEhlQuery_DistanceTo(q->ehl_query, t) : gtEhlQuery_DistanceBelow(q->ehl_query, t, limit);
+			if (isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d)) return d;
+		}
 		*status = gtEhl_Path(q->ehl_query, s, t, q->path, q->path_capacity, &n, &d, err);
 		if (*status || isinf(d) || d >= limit) return *status ? INFINITY : d;
 		bool clear = true;
@@ -209,6 +222,7 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 		}
 	}
 	double d = INFINITY;
+	if ((*status = ensure_oracle(q, err))) return d;
 	*status = points ? gtOracle_Path(q->oracle, s, t, points, capacity, count, &d, err) : gtOracle_Distance(q->oracle, s, t, &d, err);
 	return d;
 }

@@ -40,13 +40,71 @@ static void count_cell(gtNav* nav, int x, int y, int sign)
 	}
 }
 
+enum { MAX_ADDED_RECTS = 64 };
+
+// Records that cells [x0, x1] x [y0, y1] may hold added walls; past MAX_ADDED_RECTS the list
+// becomes its bounding box (fewer, larger rectangles: still a superset).
+static void note_added_rect(gtNav* nav, int x0, int y0, int x1, int y1)
+{
+	if (nav->added_rect_count == MAX_ADDED_RECTS) {
+		NavRect box = nav->added_rects[0];
+		for (int64_t i = 1; i < nav->added_rect_count; i++) {
+			const NavRect* r = &nav->added_rects[i];
+			if (r->x0 < box.x0) box.x0 = r->x0;
+			if (r->y0 < box.y0) box.y0 = r->y0;
+			if (r->x1 > box.x1) box.x1 = r->x1;
+			if (r->y1 > box.y1) box.y1 = r->y1;
+		}
+		nav->added_rects[0] = box;
+		nav->added_rect_count = 1;
+	}
+	if (!gt_grow((void**)&nav->added_rects, &nav->added_rect_capacity, nav->added_rect_count + 1, sizeof *nav->added_rects,
+	             MAX_ADDED_RECTS)) {
+		// No room for one more: cover the whole map (every path is then checked).
+		if (nav->added_rect_capacity > 0) {
+			nav->added_rects[0] = (NavRect){0, 0, gtMap_Width(nav->map) - 1, gtMap_Height(nav->map) - 1};
+			nav->added_rect_count = 1;
+		}
+		return;
+	}
+	nav->added_rects[nav->added_rect_count++] = (NavRect){x0, y0, x1, y1};
+}
+
 static void recount(gtNav* nav)
 {
 	nav->added = nav->freed = 0;
+	nav->added_rect_count = 0;
 	if (nav->added_tiles) memset(nav->added_tiles, 0, sizeof *nav->added_tiles * (size_t)nav->tile_columns * (size_t)nav->tile_rows);
 	if (!nav->ehl || !nav->index_map) return;
+	int x0 = INT32_MAX, y0 = INT32_MAX, x1 = -1, y1 = -1; // the added cells' bounding box
 	for (int y = 0; y < gtMap_Height(nav->map); y++)
-		for (int x = 0; x < gtMap_Width(nav->map); x++) count_cell(nav, x, y, +1);
+		for (int x = 0; x < gtMap_Width(nav->map); x++) {
+			int64_t before = nav->added;
+			count_cell(nav, x, y, +1);
+			if (nav->added != before) {
+				x0 = x < x0 ? x : x0, y0 = y < y0 ? y : y0;
+				x1 = x > x1 ? x : x1, y1 = y > y1 ? y : y1;
+			}
+		}
+	if (nav->added) note_added_rect(nav, x0, y0, x1, y1);
+}
+
+// Distance from p to the closed rectangle of cells [x0, x1 + 1] x [y0, y1 + 1] grown by one cell
+// (a wall's corner can pinch a gap next to it).
+static double to_rect(gtVec2 p, const NavRect* r)
+{
+	double lx = r->x0 - 1, hx = r->x1 + 2, ly = r->y0 - 1, hy = r->y1 + 2;
+	double dx = p.x < lx ? lx - p.x : p.x > hx ? p.x - hx : 0, dy = p.y < ly ? ly - p.y : p.y > hy ? p.y - hy : 0;
+	return sqrt(dx * dx + dy * dy);
+}
+
+bool nav_ellipse_hits_added(const gtNav* nav, gtVec2 s, gtVec2 t, double length)
+{
+	for (int64_t i = 0; i < nav->added_rect_count; i++) {
+		const NavRect* r = &nav->added_rects[i];
+		if (to_rect(s, r) + to_rect(t, r) <= length * (1 + 1e-12) + 1e-9) return true;
+	}
+	return false;
 }
 
 bool nav_near_added(const gtNav* nav, gtVec2 a, gtVec2 b)
@@ -83,14 +141,11 @@ static void point_index_at(gtEhl* e, const gtMap* map)
 	e->vertices = gtMap_Vertices(map, &n);
 }
 
-// The index answers for the map as it is again (every edit undone): no snapshot needed.
-static void drop_snapshot_if_equal(gtNav* nav)
+// Every added wall taken away again: nothing left for the ellipse test to look at. (The snapshot
+// stays: the next edit would need it again, and copying it costs a pass over the map.)
+static void forget_rects_if_none(gtNav* nav)
 {
-	if (!nav->index_map || nav->added || nav->freed) return;
-	point_index_at(nav->ehl, nav->map);
-	gtMap_Destroy(nav->index_map);
-	nav->index_map = NULL;
-	nav->ehl_generation++; // its queries rebind to the map
+	if (nav->added == 0) nav->added_rect_count = 0;
 }
 
 void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
@@ -108,7 +163,6 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 		nav->ehl = NULL, nav->index_map = NULL;
 	}
 	recount(nav);
-	if (nav->ehl) drop_snapshot_if_equal(nav);
 }
 
 // ---- background rebuilds ----------------------------------------------------------------------
@@ -266,7 +320,8 @@ void nav_free_edits(gtNav* nav)
 	}
 	gt_free(nav->doors);
 	gt_free(nav->added_tiles);
-	nav->doors = NULL, nav->added_tiles = NULL;
+	gt_free(nav->added_rects);
+	nav->doors = NULL, nav->added_tiles = NULL, nav->added_rects = NULL;
 }
 
 // ---- edits and doors ----------------------------------------------------------------------------
@@ -294,13 +349,14 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 		for (int y = y0; y <= y1; y++)
 			for (int x = x0; x <= x1; x++) count_cell(nav, x, y, -1);
 	gtStatus st = gt_map_set_blocked(nav->map, x0, y0, x1, y1, blocked, err);
+	if (!st && counted && blocked) note_added_rect(nav, x0, y0, x1, y1);
 	if (counted)
 		for (int y = y0; y <= y1; y++)
 			for (int x = x0; x <= x1; x++) count_cell(nav, x, y, +1);
 	if (st) return st;
 	nav->map_generation++;
 	if (nav->ehl) {
-		drop_snapshot_if_equal(nav);
+		forget_rects_if_none(nav);
 		if (nav->freed > 0 && !nav->rebuild && !nav->def.manual_rebuild) gtNav_RebuildIndex(nav, NULL, true, NULL); // exact again, later
 	}
 	return GT_OK;
@@ -327,6 +383,11 @@ gtStatus gtNav_SetDoor(gtNav* nav, int id, bool open, gtError* err)
 	gtStatus st = gtNav_SetBlocked(nav, d->cells.x0, d->cells.y0, d->cells.x1, d->cells.y1, !open, err);
 	if (!st) d->open = open;
 	return st;
+}
+
+int gtNav_DoorCount(const gtNav* nav)
+{
+	return (int)nav->door_count;
 }
 
 bool gtNav_DoorOpen(const gtNav* nav, int id)

@@ -34,6 +34,8 @@ struct gtNav {
 	int64_t added, freed;
 	int32_t* added_tiles; // added cells per TILE x TILE block, to find what a path must check
 	int tile_columns, tile_rows;
+	NavRect* added_rects; // rectangles holding every added cell (a superset), for the ellipse test
+	int64_t added_rect_count, added_rect_capacity;
 	uint32_t map_generation; // bumped by every edit: oracles rebuild lazily
 	NavDoor* doors;
 	int64_t door_count, door_capacity;
@@ -65,5 +67,9 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for);
 void nav_free_edits(gtNav* nav);
 // Whether segment a-b may touch a wall added since the index (then it must be checked).
 bool nav_near_added(const gtNav* nav, gtVec2 a, gtVec2 b);
+// Whether some path from s to t no longer than `length` may touch a wall added since the index:
+// false when every added rectangle R has |s R| + |R t| > length (a path that short stays inside
+// the ellipse of foci s and t, which misses R).
+bool nav_ellipse_hits_added(const gtNav* nav, gtVec2 s, gtVec2 t, double length);
 
 #endif

@@ -1,0 +1,187 @@
+// gridtree bench-edits: what map edits cost. Walls of 4x4 cells are built in free space and
+// doors of 3 cells closed, one at a time, and taken away again; the same point-to-point queries
+// (and kNN queries) are timed before and after each, split by whether the answer crossed the
+// edit; then walls are demolished and the index rebuilt.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct Pair {
+	gtVec2 s, t;
+	double d; // on the map as loaded
+} Pair;
+
+typedef struct Totals {
+	double seconds;
+	long count;
+} Totals;
+
+static void add(Totals* t, double seconds)
+{
+	t->seconds += seconds;
+	t->count++;
+}
+
+static double micro(const Totals* t)
+{
+	return t->count ? t->seconds / (double)t->count * 1e6 : NAN;
+}
+
+static gtVec2 random_point(const gtMap* map, gtRandom* rng)
+{
+	int cx, cy;
+	do {
+		cx = gtRandom_Below(rng, gtMap_Width(map));
+		cy = gtRandom_Below(rng, gtMap_Height(map));
+	} while (gtMap_IsBlocked(map, cx, cy));
+	gtVec2 p = {cx + gtRandom_Unit(rng), cy + gtRandom_Unit(rng)};
+	return p;
+}
+
+// A w x h block of cells all free (or all blocked), away from the border; false after many tries.
+static bool find_block(const gtMap* map, gtRandom* rng, int w, int h, bool blocked, int* x, int* y)
+{
+	for (int tries = 0; tries < 100000; tries++) {
+		*x = 1 + gtRandom_Below(rng, gtMap_Width(map) - w - 1);
+		*y = 1 + gtRandom_Below(rng, gtMap_Height(map) - h - 1);
+		bool all = true;
+		for (int j = 0; j < h && all; j++)
+			for (int i = 0; i < w && all; i++) all = gtMap_IsBlocked(map, *x + i, *y + j) == blocked;
+		if (all) return true;
+	}
+	return false;
+}
+
+// Times every still-valid pair; a pair whose distance moved crossed the edit.
+static void time_pairs(gtNavQuery* q, const gtMap* map, const Pair* pairs, int n, Totals* all, Totals* crossing,
+                       Totals* clear)
+{
+	for (int i = 0; i < n; i++) {
+		if (gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t)) continue;
+		double d, start = gtNowSeconds();
+		gtNav_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
+		double took = gtNowSeconds() - start;
+		add(all, took);
+		if (crossing) add(d == pairs[i].d || (isinf(d) && isinf(pairs[i].d)) ? clear : crossing, took);
+	}
+}
+
+static void time_knn(gtWorld* world, gtNavQuery* q, const gtMap* map, const gtVec2* points, int n, Totals* t)
+{
+	gtDistance d;
+	if (gtNavQuery_WorldDistance(q, &d, NULL)) return;
+	for (int i = 0; i < n; i++) {
+		if (gtMap_CheckPoint(map, points[i])) continue;
+		gtQuery query = gtQuery_Default(points[i]);
+		query.k = 5;
+		gtObjectId ids[5];
+		double dists[5];
+		int found;
+		double start = gtNowSeconds();
+		gtWorld_Nearest(world, &query, d, ids, dists, 5, &found, NULL, NULL);
+		add(t, gtNowSeconds() - start);
+	}
+}
+
+int cmd_bench_edits(int argc, char** argv)
+{
+	CliArgs args;
+	long edits, queries, seed;
+	if (!cli_parse(argc, argv, "bench-edits", "ehl threads edits queries seed" CLI_MAP_OPTIONS, &args) ||
+	    !cli_int_option(&args, "bench-edits", "edits", 20, 1, 100000, &edits) ||
+	    !cli_int_option(&args, "bench-edits", "queries", 1000, 1, 10000000, &queries) ||
+	    !cli_int_option(&args, "bench-edits", "seed", 1, 0, 2147483647L, &seed))
+		return CLI_USAGE;
+	if (!cli_usage_unless(args.positional_count == 1, "bench-edits MAP --ehl FILE [--edits N] [--queries N] [--seed S]"))
+		return CLI_USAGE;
+	CliArgs nav_args = args; // --edits is a count here, not an edits file
+	nav_args.option_count = 0;
+	for (int i = 0; i < args.option_count; i++)
+		if (strcmp(args.names[i], "edits") != 0) {
+			nav_args.names[nav_args.option_count] = args.names[i];
+			nav_args.values[nav_args.option_count++] = args.values[i];
+		}
+	CliNav s;
+	int opened = cli_nav_open(&s, &nav_args, "bench-edits", args.positional[0], true);
+	if (opened) return opened;
+	const gtMap* map = s.map;
+	gtRandom rng = {(uint64_t)seed};
+	Pair* pairs = malloc(sizeof *pairs * (size_t)queries);
+	gtVec2 knn_points[200];
+	gtWorld* world = NULL;
+	gtWorldDef wdef = gtWorld_DefaultDef();
+	gtError err;
+	int code = CLI_OK;
+	if (!pairs || gtWorld_Create(map, &wdef, &world, &err)) {
+		fprintf(stderr, "gridtree bench-edits: out of memory\n");
+		code = CLI_FAILED;
+		goto done;
+	}
+	for (long i = 0; i < queries; i++) {
+		pairs[i].s = random_point(map, &rng), pairs[i].t = random_point(map, &rng);
+		gtNav_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
+	}
+	for (int i = 0; i < 200; i++) knn_points[i] = random_point(map, &rng);
+	for (int64_t i = 0; i < gtMap_FreeCells(map) / 100; i++) { // 1% of the free cells hold objects
+		gtObjectId id;
+		gtWorld_Add(world, random_point(map, &rng), NULL, 0, &id, NULL);
+	}
+	Totals stat = {0, 0}, knn_static = {0, 0};
+	time_pairs(s.query, map, pairs, (int)queries, &stat, NULL, NULL);
+	time_knn(world, s.query, map, knn_points, 200, &knn_static);
+
+	// Walls built and doors closed: the index stays a lower bound.
+	Totals edit = {0, 0}, door = {0, 0}, after = {0, 0}, crossing = {0, 0}, clear = {0, 0}, knn_after = {0, 0};
+	for (long e = 0; e < edits; e++) {
+		bool is_door = e % 2 == 1;
+		int w = is_door ? 3 : 4, h = is_door ? 1 : 4, x, y;
+		if (!find_block(map, &rng, w, h, false, &x, &y)) break;
+		double start = gtNowSeconds();
+		gtStatus st = gtNav_SetBlocked(s.nav, x, y, x + w - 1, y + h - 1, true, &err);
+		add(is_door ? &door : &edit, gtNowSeconds() - start);
+		if (st) {
+			fprintf(stderr, "gridtree bench-edits: %s\n", err.message);
+			code = CLI_FAILED;
+			goto done;
+		}
+		time_pairs(s.query, map, pairs, (int)queries, &after, &crossing, &clear);
+		time_knn(world, s.query, map, knn_points, 200, &knn_after);
+		gtNav_SetBlocked(s.nav, x, y, x + w - 1, y + h - 1, false, NULL); // as it was: exact again
+	}
+
+	// Walls demolished: the oracle answers until the rebuild.
+	Totals free_edit = {0, 0}, after_free = {0, 0};
+	for (long e = 0; e < (edits < 4 ? edits : 4); e++) {
+		int x, y;
+		if (!find_block(map, &rng, 2, 2, true, &x, &y)) break;
+		double start = gtNowSeconds();
+		gtNav_SetBlocked(s.nav, x, y, x + 1, y + 1, false, NULL);
+		add(&free_edit, gtNowSeconds() - start);
+		time_pairs(s.query, map, pairs, (int)(queries < 200 ? queries : 200), &after_free, NULL, NULL);
+		gtNav_SetBlocked(s.nav, x, y, x + 1, y + 1, true, NULL);
+	}
+	double start = gtNowSeconds();
+	gtStatus st = gtNav_RebuildIndex(s.nav, NULL, false, &err);
+	double rebuild = gtNowSeconds() - start;
+	if (st) {
+		fprintf(stderr, "gridtree bench-edits: %s\n", err.message);
+		code = CLI_FAILED;
+		goto done;
+	}
+	printf("queries %ld\nedits %ld\n", queries, edit.count + door.count);
+	printf("query_us_static %.3f\n", micro(&stat));
+	printf("edit_us %.1f\ndoor_edit_us %.1f\n", micro(&edit), micro(&door));
+	printf("query_us_after_block %.3f\nquery_us_not_crossing %.3f\nquery_us_crossing %.3f\ncrossing_queries %ld\n", micro(&after),
+	       micro(&clear), micro(&crossing), crossing.count);
+	printf("knn_us_static %.3f\nknn_us_after_block %.3f\n", micro(&knn_static), micro(&knn_after));
+	printf("free_edit_us %.1f\nquery_us_after_free %.3f\n", micro(&free_edit), micro(&after_free));
+	printf("rebuild_ms %.1f\n", rebuild * 1e3);
+done:
+	free(pairs);
+	gtWorld_Destroy(world);
+	cli_nav_close(&s);
+	return code;
+}
