@@ -263,6 +263,8 @@ typedef struct Demo {
 	gtNavQuery* nav_query; // the map's own query object: used between script calls only
 	gtWorld* world;
 	gtDistance distance;
+	int edits;      // walls toggled with `t`
+	bool map_dirty; // the map picture is out of date
 	// The mouse query's answer and its paths, in buffers that grow only when too small.
 	gtObjectId* found;
 	double* found_d;
@@ -505,7 +507,7 @@ static void draw_legend(SDL_Renderer* r, const Demo* d, bool help)
 	if (!help) return;
 	static const char* lines[] = {
 	    "MOUSE: QUERY POINT    CLICK: PIN    WHEEL: ZOOM    RIGHT DRAG: PAN    R: RESET VIEW",
-	    "+/-: K    Q: QUERY KIND    F: KEYWORD FILTER    L/SHIFT+L: LEAF SIZE",
+	    "+/-: K    Q: QUERY KIND    F: KEYWORD FILTER    L/SHIFT+L: LEAF SIZE    T: WALL ON/OFF",
 	    "SPACE: PAUSE    N: ONE STEP    S: SPEED 1X/4X    1-6: LAYERS    ESC: QUIT",
 	};
 	SDL_SetRenderDrawColor(r, 255, 255, 255, 255);
@@ -557,6 +559,37 @@ static unsigned long long checksum(lua_State* L, int demo_ref)
 	return h;
 }
 
+// The `t` key: a 3x3 wall under the query point built, or the wall there demolished. The script's
+// agents re-plan (demo.edited); every answer after it is the edited map's (README, Map edits).
+static void toggle_wall(Demo* d)
+{
+	int w = gtMap_Width(d->map), h = gtMap_Height(d->map);
+	int cx = (int)d->qx, cy = (int)d->qy;
+	if (cx >= w) cx = w - 1;
+	if (cy >= h) cy = h - 1;
+	int x0 = cx > 0 ? cx - 1 : 0, y0 = cy > 0 ? cy - 1 : 0, x1 = cx + 1 < w ? cx + 1 : w - 1, y1 = cy + 1 < h ? cy + 1 : h - 1;
+	bool build = !gtMap_IsBlocked(d->map, cx, cy);
+	gtError err;
+	if (gtNav_SetBlocked(d->nav, x0, y0, x1, y1, build, &err)) {
+		fprintf(stderr, "gridtree-demo: %s\n", err.message);
+		return;
+	}
+	d->edits++;
+	d->map_dirty = true;
+	lua_rawgeti(d->L, LUA_REGISTRYINDEX, d->demo_ref);
+	lua_getfield(d->L, -1, "edited");
+	bool hook = lua_isfunction(d->L, -1);
+	lua_pop(d->L, 2);
+	if (hook && !call_demo(d->L, d->demo_ref, "edited", 0, 0)) d->failed = true;
+	// The query point may now be in the wall: move it to the nearest free cell centre around.
+	for (int radius = 0; radius < 4 && gtMap_CheckPoint(d->map, (gtVec2){d->qx, d->qy}) != GT_POINT_VALID; radius++)
+		for (int j = -radius; j <= radius; j++)
+			for (int i = -radius; i <= radius; i++)
+				if (cx + i >= 0 && cy + j >= 0 && cx + i < w && cy + j < h && !gtMap_IsBlocked(d->map, cx + i, cy + j) &&
+				    gtMap_CheckPoint(d->map, (gtVec2){d->qx, d->qy}) != GT_POINT_VALID)
+					d->qx = cx + i + 0.5, d->qy = cy + j + 0.5;
+}
+
 static void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* paused, bool* step, int* speed, bool* help,
                          bool* dragging)
 {
@@ -576,6 +609,7 @@ static void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* pause
 		else if (k == SDLK_EQUALS || k == SDLK_PLUS || k == SDLK_KP_PLUS) d->o.k = d->o.k < MAX_K ? d->o.k + 1 : MAX_K;
 		else if (k == SDLK_MINUS || k == SDLK_KP_MINUS) d->o.k = d->o.k > 1 ? d->o.k - 1 : 1;
 		else if (k >= SDLK_1 && k < SDLK_1 + LAYERS) d->layers[k - SDLK_1] = !d->layers[k - SDLK_1];
+		else if (k == SDLK_t) toggle_wall(d);
 		else if (k == SDLK_l) { // rebuild the tree live with another leaf size
 			int leaf = shift ? d->o.leaf * 2 : d->o.leaf / 2;
 			if (leaf >= 1 && leaf <= 1024) {
@@ -762,6 +796,14 @@ int main(int argc, char** argv)
 		}
 		step = false;
 		f.lua_s = now() - t0;
+		if (d.nav && gtNav_Update(d.nav)) d.map_dirty = true; // a background rebuild landed
+		if (d.failed) goto done;
+		if (d.map_dirty) {
+			SDL_DestroyTexture(map_texture);
+			map_texture = draw_map_texture(r, map);
+			d.map_dirty = false;
+			if (!fetch_objects(&d)) goto done;
+		}
 		if (moved && !fetch_objects(&d)) goto done; // the script may have replaced its world
 		double t1 = now();
 		SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
@@ -817,9 +859,9 @@ int main(int argc, char** argv)
 	// The split of a frame: script total (of which the bulk index update and the script's queries),
 	// the query under the mouse, drawing.
 	printf("frames %d\nfps %.1f\nlua_ms_per_frame %.3f\nupdate_ms_per_frame %.3f\nscript_queries_per_frame %.1f\n"
-	       "script_queries_ms_per_frame %.3f\nmouse_query_us %.1f\ndraw_ms_per_frame %.3f\nchecksum %016llx\n",
+	       "script_queries_ms_per_frame %.3f\nmouse_query_us %.1f\ndraw_ms_per_frame %.3f\nmap_edits %d\nchecksum %016llx\n",
 	       frame, frame / elapsed, total.lua_s * 1e3 / frames, total.move_s * 1e3 / frames, total.queries / frames,
-	       total.script_query_s * 1e3 / frames, total.query_s * 1e6 / frames, total.draw_s * 1e3 / frames,
+	       total.script_query_s * 1e3 / frames, total.query_s * 1e6 / frames, total.draw_s * 1e3 / frames, d.edits,
 	       checksum(d.L, d.demo_ref));
 	status = d.failed ? 1 : 0;
 done:

@@ -455,6 +455,16 @@ crowd_example_ok() {
 		grep -q "^500 agents, 60 frames: [0-9.]* frames per second" "$tmp/crowd_example"
 }
 check "lua crowd example" crowd_example_ok
+doors_example_ok() { # agents wait while both doors are shut, and arrive through them otherwise
+	local preload=""
+	case "$GT" in *debug*) preload=$(gcc -print-file-name=libasan.so) ;; esac
+	LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="$(dirname "$GT")/?.so" \
+		lua5.4 lua/examples/doors.lua >"$tmp/doors" 2>&1 &&
+		grep -q "^frame 200: west door shut, east door shut, 40 agents waiting" "$tmp/doors" &&
+		grep -q "^frame 300: west door open, east door shut, 0 agents waiting" "$tmp/doors" &&
+		grep -q "^600 frames: [1-9][0-9]* arrivals, at most 40 agents waiting at once, .* index lower_bound" "$tmp/doors"
+}
+check "lua doors example" doors_example_ok
 
 # The SDL2 demo, headless: a picture with map, agents and the query layer; deterministic per seed.
 demo_run() { # seed, output file
@@ -482,6 +492,12 @@ every_control() { # each control once, under the sanitizers: k, kinds, filters, 
 		>"$tmp/keys" 2>&1 && grep -q "^frames 40" "$tmp/keys"
 }
 check "demo controls" every_control
+toggle_walls() { # `t` builds and demolishes walls under the query point; the agents keep walking
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 30 --agents 80 \
+		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --keys "Mt  t  ntt" >"$tmp/walls" 2>&1 &&
+		grep -q "^frames 30" "$tmp/walls" && grep -q "^map_edits 4" "$tmp/walls"
+}
+check "demo toggles walls" toggle_walls
 # The demo draws and queries the script's own world and map (gt_lua.h), with the one index the demo
 # loaded into the script's map: it runs when the index cannot be cached, and stops with a message
 # (no crash) when the script closes what the demo draws.

@@ -78,6 +78,15 @@ end
 
 local speed = 0.6 -- map units per frame
 
+-- The demo's `t` key built or demolished a wall (map:set_blocked): agents caught inside step out to
+-- a free point, and everyone plans again on the edited map.
+function demo.edited()
+	for i = 1, #ids do
+		if not map:is_free(demo.xs[i], demo.ys[i]) then demo.xs[i], demo.ys[i] = map:random_point(rng) end
+		new_goal(i)
+	end
+end
+
 
 function demo.update(frame)
 	local xs, ys = demo.xs, demo.ys
