@@ -23,6 +23,8 @@ bool cli_parse(int argc, char** argv, const char* command, const char* known, Cl
 // True when ok; otherwise prints "usage: gridtree <usage>" (the command's synopsis) and is false.
 bool cli_usage_unless(bool ok, const char* usage);
 const char* cli_option(const CliArgs* args, const char* name, const char* fallback);
+// The arguments without option `name` (an option a command reads itself, not for a shared helper).
+CliArgs cli_args_without(const CliArgs* args, const char* name);
 bool cli_int_option(const CliArgs* args, const char* command, const char* name, long fallback, long min, long max,
                     long* out);
 

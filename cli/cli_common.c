@@ -82,6 +82,18 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
 	return true;
 }
 
+CliArgs cli_args_without(const CliArgs* args, const char* name)
+{
+	CliArgs out = *args;
+	out.option_count = 0;
+	for (int i = 0; i < args->option_count; i++)
+		if (strcmp(args->names[i], name) != 0) {
+			out.names[out.option_count] = args->names[i];
+			out.values[out.option_count++] = args->values[i];
+		}
+	return out;
+}
+
 int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out, gtTiled** tiled)
 {
 	*out = NULL;

@@ -97,13 +97,7 @@ int cmd_bench_edits(int argc, char** argv)
 		return CLI_USAGE;
 	if (!cli_usage_unless(args.positional_count == 1, "bench-edits MAP --ehl FILE [--edits N] [--queries N] [--seed S]"))
 		return CLI_USAGE;
-	CliArgs nav_args = args; // --edits is a count here, not an edits file
-	nav_args.option_count = 0;
-	for (int i = 0; i < args.option_count; i++)
-		if (strcmp(args.names[i], "edits") != 0) {
-			nav_args.names[nav_args.option_count] = args.names[i];
-			nav_args.values[nav_args.option_count++] = args.values[i];
-		}
+	CliArgs nav_args = cli_args_without(&args, "edits"); // a count here, not an edits file
 	CliNav s;
 	int opened = cli_nav_open(&s, &nav_args, "bench-edits", args.positional[0], true);
 	if (opened) return opened;

@@ -35,13 +35,7 @@ int cmd_crowd(int argc, char** argv)
 		return CLI_USAGE;
 	}
 	// --method names the crowd's method here: the distances are the index's (--ehl), else the oracle's.
-	CliArgs nav_args = args;
-	nav_args.option_count = 0;
-	for (int i = 0; i < args.option_count; i++)
-		if (strcmp(args.names[i], "method") != 0) {
-			nav_args.names[nav_args.option_count] = args.names[i];
-			nav_args.values[nav_args.option_count++] = args.values[i];
-		}
+	CliArgs nav_args = cli_args_without(&args, "method");
 	CliNav nav;
 	int opened = cli_nav_open(&nav, &nav_args, "crowd", args.positional[0], false);
 	if (opened) return opened;
