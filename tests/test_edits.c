@@ -68,6 +68,19 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 		}
 		assert_true(fabs(walked - expect) <= 1e-9 * (1 + expect));
 	}
+	// Between corners: every path there runs on visibility edges, the ones an edit re-derives.
+	int corners;
+	const gtVertex* corner = gtMap_Vertices(copy, &corners);
+	for (int i = 0; i < 12 && corners > 0; i++) {
+		const gtVertex* a = &corner[test_rng_int(rng, corners)];
+		const gtVertex* b = &corner[test_rng_int(rng, corners)];
+		gtVec2 s = {a->x, a->y}, t = {b->x, b->y};
+		double expect, got;
+		assert_int_equal(gtOracle_Distance(oracle, s, t, &expect, &err), GT_OK);
+		if (gtNav_Distance(q, s, t, &got, &err)) fail_msg("%s: %s", what, err.message);
+		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
+			fail_msg("%s: corners (%g, %g)-(%g, %g) are %.12g apart, the oracle says %.12g", what, s.x, s.y, t.x, t.y, got, expect);
+	}
 	if (world) { // the nearest two objects, against the oracle's distance to each of them
 		gtDistance d;
 		if (gtNavQuery_WorldDistance(q, &d, &err)) fail_msg("%s", err.message);
@@ -147,32 +160,40 @@ static void edit(gtNav* nav, int x0, int y0, int x1, int y1, bool blocked)
 
 // Random walls built and demolished, at random places and at the borders, with the index kept as
 // a lower bound while walls are only added.
-static void test_random_edits_equal_the_oracle(void** state)
+static void random_edits(const char* path, int steps, uint64_t seed)
 {
-	(void)state;
-	TestRng rng = {5};
+	TestRng rng = {seed};
 	for (int with_index = 0; with_index < 2; with_index++) {
-		Scene s = scene_open("assets/maps/small.map", with_index ? 4 : 0, true, &rng);
+		Scene s = scene_open(path, with_index ? 4 : 0, true, &rng);
 		int w = gtMap_Width(s.map), h = gtMap_Height(s.map);
 		bool saw_bound = false, saw_stale = false;
-		for (int step = 0; step < 24; step++) {
+		for (int step = 0; step < steps; step++) {
 			int x0 = test_rng_int(&rng, w), y0 = test_rng_int(&rng, h);
 			if (step % 6 == 5) x0 = 0; // at the border
 			int x1 = x0 + test_rng_int(&rng, 4), y1 = y0 + test_rng_int(&rng, 4);
 			if (x1 >= w) x1 = w - 1;
 			if (y1 >= h) y1 = h - 1;
-			bool blocked = step < 10 || test_rng_int(&rng, 3) > 0; // walls only at first: the lower-bound case
+			bool blocked = step < steps / 2 || test_rng_int(&rng, 3) > 0; // walls only at first: the lower-bound case
 			edit(s.nav, x0, y0, x1, y1, blocked);
 			gtNavIndexState st = gtNav_IndexState(s.nav);
 			if (with_index) {
 				assert_true(st != GT_NAV_INDEX_NONE);
-				if (step < 10) assert_true(st != GT_NAV_INDEX_STALE); // only walls added so far
+				if (step < steps / 2) assert_true(st != GT_NAV_INDEX_STALE); // only walls added so far
 				saw_bound |= st == GT_NAV_INDEX_LOWER_BOUND;
 				saw_stale |= st == GT_NAV_INDEX_STALE;
 			} else {
 				assert_int_equal(st, GT_NAV_INDEX_NONE);
 			}
 			check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 25, with_index ? "index + edits" : "oracle + edits");
+		}
+		if (with_index && !saw_stale) { // a wall of the map as indexed, demolished: no bound any more
+			for (int y = 1; y + 1 < h && !saw_stale; y++)
+				for (int x = 1; x + 1 < w && !saw_stale; x++)
+					if (gtMap_IsBlocked(s.map, x, y) && gtNav_IndexState(s.nav) != GT_NAV_INDEX_STALE) {
+						edit(s.nav, x, y, x, y, false);
+						saw_stale = gtNav_IndexState(s.nav) == GT_NAV_INDEX_STALE;
+					}
+			check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 25, "a wall demolished");
 		}
 		if (with_index) assert_true(saw_bound && saw_stale);
 		// A rebuild makes the index exact again, for the map as it is.
@@ -184,6 +205,13 @@ static void test_random_edits_equal_the_oracle(void** state)
 		}
 		scene_close(&s);
 	}
+}
+
+static void test_random_edits_equal_the_oracle(void** state)
+{
+	(void)state;
+	random_edits("assets/maps/small.map", 24, 5);
+	random_edits("assets/maps/caves.map", 16, 6); // 1,301 corners: many edges near every edit
 }
 
 // A door in a one-cell corridor: closed it splits the map, open it joins it; toggled many times,

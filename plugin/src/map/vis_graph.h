@@ -19,4 +19,18 @@ gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int thr
                             gtError* err);
 void gt_vis_graph_free(gtVisGraph* g);
 
+// Brings graph `g`, built for the map when its vertex list was `old_vertices` (old_n of them), up
+// to date after the cells of the inclusive rectangles `rects` (x0, y0, x1, y1 each) changed: a
+// pair whose segment stays a cell away from every changed cell keeps its old status, every other
+// pair is tested again. On failure g is as it was.
+gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
+                             gtVisGraph* g, gtError* err);
+
+// The graph of the map as it is now, from `old` (the full graph of the same map before walls were
+// added in the inclusive cell rectangles `rects`; its vertex list `old_vertices`), when cells only
+// went from free to blocked: old edges near the new walls tested again, the new corners against
+// every vertex, and pairs of old neighbours that a vanished corner stood between.
+gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertices, int old_n, const gtVisGraph* old,
+                                   const int* rects, int rect_count, gtVisGraph* out, gtError* err);
+
 #endif

@@ -144,6 +144,7 @@ void gtNavQuery_Destroy(gtNavQuery* query)
 	if (!query) return;
 	gtEhlQuery_Destroy(query->ehl_query);
 	gtOracle_Destroy(query->oracle);
+	gtOracle_Destroy(query->base);
 	gt_free(query->path);
 	gt_free(query);
 }
@@ -154,6 +155,35 @@ static gtStatus ensure_oracle(gtNavQuery* q, gtError* err)
 {
 	gtNav* nav = q->nav;
 	if (q->oracle && q->oracle_generation == nav->map_generation) return GT_OK;
+	if (nav->ehl && nav->index_map && nav->freed == 0 && nav->added > 0) {
+		// Walls only added since the index: derive from the index map's graph, never rebuilt.
+		if (!q->base || q->base_generation != nav->ehl_generation) {
+			gtOracle_Destroy(q->base);
+			q->base = NULL;
+			gtStatus st = gt_oracle_create(nav->index_map, nav->def.tasks, nav->def.threads, &q->base, err);
+			if (st) return st;
+			q->base_generation = nav->ehl_generation;
+		}
+		int rects[4 * 64];
+		int count = nav_added_rects(nav, rects, 64);
+		gtOracle* derived;
+		gtStatus st = gt_oracle_after_blocks(q->base, nav->map, rects, count, &derived, err);
+		if (st) return st;
+		gtOracle_Destroy(q->oracle);
+		q->oracle = derived;
+		q->oracle_generation = nav->map_generation;
+		return GT_OK;
+	}
+	uint32_t behind = nav->map_generation - q->oracle_generation;
+	if (q->oracle && behind <= NAV_EDIT_LOG) { // repair around the edits since, rather than rebuild
+		int rects[4 * NAV_EDIT_LOG];
+		for (uint32_t i = 0; i < behind; i++)
+			memcpy(rects + 4 * i, nav->edit_log[(q->oracle_generation + 1 + i) % NAV_EDIT_LOG], sizeof nav->edit_log[0]);
+		if (!gt_oracle_repair(q->oracle, rects, (int)behind, NULL)) {
+			q->oracle_generation = nav->map_generation;
+			return GT_OK;
+		}
+	}
 	gtOracle_Destroy(q->oracle);
 	q->oracle = NULL;
 	gtStatus st = gt_oracle_create(nav->map, nav->def.tasks, nav->def.threads, &q->oracle, err);

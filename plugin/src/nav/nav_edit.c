@@ -98,6 +98,25 @@ static double to_rect(gtVec2 p, const NavRect* r)
 	return sqrt(dx * dx + dy * dy);
 }
 
+int nav_added_rects(const gtNav* nav, int* out, int room)
+{
+	int count = 0;
+	for (int64_t i = 0; i < nav->added_rect_count; i++) {
+		const NavRect* r = &nav->added_rects[i];
+		if (count < room) {
+			int* o = out + 4 * count++;
+			o[0] = r->x0, o[1] = r->y0, o[2] = r->x1, o[3] = r->y1;
+			continue;
+		}
+		int* last = out + 4 * (room - 1); // past the room: the last one grows to cover the rest
+		if (r->x0 < last[0]) last[0] = r->x0;
+		if (r->y0 < last[1]) last[1] = r->y0;
+		if (r->x1 > last[2]) last[2] = r->x1;
+		if (r->y1 > last[3]) last[3] = r->y1;
+	}
+	return count;
+}
+
 bool nav_ellipse_hits_added(const gtNav* nav, gtVec2 s, gtVec2 t, double length)
 {
 	for (int64_t i = 0; i < nav->added_rect_count; i++) {
@@ -355,6 +374,8 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 			for (int x = x0; x <= x1; x++) count_cell(nav, x, y, +1);
 	if (st) return st;
 	nav->map_generation++;
+	int* logged = nav->edit_log[nav->map_generation % NAV_EDIT_LOG];
+	logged[0] = x0, logged[1] = y0, logged[2] = x1, logged[3] = y1;
 	if (nav->ehl) {
 		forget_rects_if_none(nav);
 		if (nav->freed > 0 && !nav->rebuild && !nav->def.manual_rebuild) gtNav_RebuildIndex(nav, NULL, true, NULL); // exact again, later

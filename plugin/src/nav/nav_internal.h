@@ -19,7 +19,7 @@ typedef struct NavDoor {
 
 typedef struct NavRebuild NavRebuild; // a background index build (nav_edit.c)
 
-enum { NAV_TILE = 8 };
+enum { NAV_TILE = 8, NAV_EDIT_LOG = 64 };
 
 struct gtNav {
 	gtMap* map; // the caller's map, which edits change in place
@@ -36,7 +36,8 @@ struct gtNav {
 	int tile_columns, tile_rows;
 	NavRect* added_rects; // rectangles holding every added cell (a superset), for the ellipse test
 	int64_t added_rect_count, added_rect_capacity;
-	uint32_t map_generation; // bumped by every edit: oracles rebuild lazily
+	uint32_t map_generation; // bumped by every edit: oracles repair (or rebuild) lazily
+	int edit_log[NAV_EDIT_LOG][4]; // the cells of edit g (after the bump) at g % NAV_EDIT_LOG
 	NavDoor* doors;
 	int64_t door_count, door_capacity;
 	NavRebuild* rebuild;
@@ -50,6 +51,8 @@ struct gtNavQuery {
 	uint32_t ehl_generation;
 	gtOracle* oracle;
 	uint32_t oracle_generation;
+	gtOracle* base;          // the index map's oracle: the edited one is derived from it while walls are only added
+	uint32_t base_generation; // the ehl_generation it was built for
 	gtVec2* path;     // an index path to check against the edits
 	int path_capacity;
 };
@@ -67,6 +70,8 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for);
 void nav_free_edits(gtNav* nav);
 // Whether segment a-b may touch a wall added since the index (then it must be checked).
 bool nav_near_added(const gtNav* nav, gtVec2 a, gtVec2 b);
+// The added rectangles as x0, y0, x1, y1 quadruples (at most `room` of them: more are merged).
+int nav_added_rects(const gtNav* nav, int* out, int room);
 // Whether some path from s to t no longer than `length` may touch a wall added since the index:
 // false when every added rectangle R has |s R| + |R t| > length (a path that short stays inside
 // the ellipse of foci s and t, which misses R).
