@@ -3,7 +3,8 @@
 # helpers built with clang -fsanitize=thread into build/tsan/, then tests/test_platform.c (the
 # allocator hook and task systems around threaded EHL builds) and tests/fuzz/tsan_threads.c (the
 # built-in pool and a parallel host job system driving the visibility graph and the EHL build,
-# one index queried from several threads, and a crowd's workers answering batches and fields).
+# one index queried from several threads, a crowd's workers answering batches and fields, and a
+# background index rebuild while the map is edited and queried).
 # Any race report stops the program (halt_on_error=1) except the ones tests/fuzz/tsan.supp explains.
 # Prints "tsan: N passed, N failed" (cmocka test counts).
 set -uo pipefail

@@ -268,5 +268,42 @@ static void test_crowd_workers(void** state)
 	gtMap_Destroy(map);
 }
 
+// A background index rebuild (map edits) runs while the calling thread edits the map and queries:
+// the rebuild reads only its own copy of the map, and is taken between "frames".
+static void test_background_rebuild(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 2;
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 2;
+	ehl.threads = 2;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	TestRng rng = {21};
+	int freed = 0;
+	for (int y = 1; y < gtMap_Height(map) - 1 && freed < 3; y++)
+		for (int x = 1; x < gtMap_Width(map) - 1 && freed < 3; x++)
+			if (gtMap_IsBlocked(map, x, y)) {
+				assert_int_equal(gtNav_SetBlocked(nav, x, y, x, y, false, &err), GT_OK); // starts a rebuild
+				freed++;
+				for (int i = 0; i < 20; i++) { // frames of queries while it runs
+					double d;
+					gtNav_Distance(q, test_random_point(map, &rng), test_random_point(map, &rng), &d, NULL);
+				}
+				gtNav_Update(nav);
+			}
+	gtNav_WaitForRebuild(nav);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,
-          test_shared_index_queries, test_crowd_workers)
+          test_shared_index_queries, test_crowd_workers, test_background_rebuild)
