@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "test_support.h"
+#include "tiled_write.h"
 
 static void write_text(const char* path, const char* text)
 {
@@ -164,17 +165,11 @@ static void test_infinite_map_origin(void** state)
 	unsigned char packed[256];
 	uLongf packed_length = sizeof packed;
 	assert_int_equal(compress(packed, &packed_length, raw, sizeof raw), Z_OK);
-	static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	char base64[512];
-	size_t n = 0;
-	for (size_t i = 0; i < packed_length; i += 3) {
-		uint32_t v = (uint32_t)packed[i] << 16 | (i + 1 < packed_length ? (uint32_t)packed[i + 1] << 8 : 0) |
-		             (i + 2 < packed_length ? packed[i + 2] : 0);
-		base64[n++] = B64[v >> 18 & 63], base64[n++] = B64[v >> 12 & 63];
-		base64[n++] = i + 1 < packed_length ? B64[v >> 6 & 63] : '=';
-		base64[n++] = i + 2 < packed_length ? B64[v & 63] : '=';
-	}
-	base64[n] = '\0';
+	FILE* encoded = fmemopen(base64, sizeof base64, "w");
+	assert_non_null(encoded);
+	tiled_write_base64(encoded, packed, packed_length);
+	assert_int_equal(fclose(encoded), 0); // fmemopen ends the text with a NUL
 	char text[2048];
 	snprintf(text, sizeof text,
 	         "<map orientation=\"orthogonal\" width=\"6\" height=\"4\" tilewidth=\"8\" tileheight=\"8\" infinite=\"1\">"

@@ -35,7 +35,7 @@ static uint32_t gid_at(const gtMap* map, int x, int y, bool collision_layer, boo
 
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-static void put_base64(FILE* f, const unsigned char* b, size_t n)
+void tiled_write_base64(FILE* f, const unsigned char* b, size_t n)
 {
 	for (size_t i = 0; i < n; i += 3) {
 		uint32_t v = (uint32_t)b[i] << 16 | (i + 1 < n ? (uint32_t)b[i + 1] << 8 : 0) | (i + 2 < n ? b[i + 2] : 0);
@@ -102,7 +102,7 @@ static bool put_data(FILE* f, const gtMap* map, const TiledWriteDef* def, bool c
 			deflateEnd(&z);
 		}
 	}
-	if (ok) put_base64(f, packed, packed_length);
+	if (ok) tiled_write_base64(f, packed, packed_length);
 	else gtError_Set(err, GT_ERR_IO, "compressing tile data failed");
 	free(raw);
 	free(packed);

@@ -4,6 +4,7 @@
 #define GRIDTREE_TOOLS_TILED_WRITE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "gridtree/gridtree.h"
 #include "workload_format.h"
@@ -24,6 +25,9 @@ typedef struct TiledWriteDef {
 } TiledWriteDef;
 
 TiledWriteDef tiled_write_default(void);
+
+// Bytes as base64 (with padding), as Tiled's layer data holds them.
+void tiled_write_base64(FILE* f, const unsigned char* b, size_t n);
 
 // Writes `path` (.tmx, or .tmj / .json), and its tileset file when external. False with a
 // message in err on failure.

@@ -185,6 +185,27 @@ static bool same_vertex(gtVertex a, gtVertex b)
 	return a.x == b.x && a.y == b.y && a.bx == b.bx && a.by == b.by;
 }
 
+// Pairs the vertices that stayed through an edit: old_of[new index] and new_of[old index], -1 for
+// a vertex on one side only. Both lists are row-major, so one merge does it.
+static void match_vertices(const gtVertex* old_vertices, int old_n, const gtVertex* v, int n, int32_t* old_of, int32_t* new_of)
+{
+	for (int i = 0; i < old_n; i++) new_of[i] = -1;
+	for (int j = 0, i = 0; j < n; j++) {
+		old_of[j] = -1;
+		while (i < old_n && (old_vertices[i].y < v[j].y || (old_vertices[i].y == v[j].y && old_vertices[i].x < v[j].x))) i++;
+		if (i < old_n && same_vertex(old_vertices[i], v[j])) old_of[j] = i, new_of[i] = j, i++;
+	}
+}
+
+// Whether segment a-b comes within a cell of the changed cells `rects` (x0, y0, x1, y1 each): only
+// such a pair can see or be crossed differently.
+static bool near_changed(gtVertex a, gtVertex b, const int* rects, int rect_count)
+{
+	for (int r = 0; r < rect_count; r++)
+		if (segment_meets_box(a, b, rects[4 * r] - 1, rects[4 * r + 1] - 1, rects[4 * r + 2] + 2, rects[4 * r + 3] + 2)) return true;
+	return false;
+}
+
 gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
                              gtVisGraph* g, gtError* err)
 {
@@ -201,15 +222,7 @@ gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
 		goto done;
 	}
-	// Both lists are row-major: one merge pairs the vertices that stayed.
-	for (int i = 0; i < old_n; i++) new_of[i] = -1;
-	for (int j = 0, i = 0; j < n; j++) {
-		old_of[j] = -1;
-		while (i < old_n && (old_vertices[i].y < v[j].y || (old_vertices[i].y == v[j].y && old_vertices[i].x < v[j].x))) i++;
-		if (i < old_n && same_vertex(old_vertices[i], v[j])) old_of[j] = i, new_of[i] = j, i++;
-	}
-	// Changed cells grown by one: every pair whose visibility or in-between vertices could differ
-	// has its segment meet one of these boxes.
+	match_vertices(old_vertices, old_n, v, n, old_of, new_of);
 	for (int u = 0; u < n; u++) {
 		int ou = old_of[u], near_count = 0;
 		if (ou >= 0)
@@ -218,9 +231,7 @@ gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int
 		for (int w = u + 1, k = 0; w < n; w++) {
 			while (k < near_count && near[k] < w) k++;
 			bool was = k < near_count && near[k] == w;
-			bool changed = ou < 0 || old_of[w] < 0;
-			for (int r = 0; r < rect_count && !changed; r++)
-				changed = segment_meets_box(v[u], v[w], rects[4 * r] - 1, rects[4 * r + 1] - 1, rects[4 * r + 2] + 2, rects[4 * r + 3] + 2);
+			bool changed = ou < 0 || old_of[w] < 0 || near_changed(v[u], v[w], rects, rect_count);
 			bool is = changed ? !vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w]) : was;
 			if (is && !edge_push(&list, u, w)) {
 				st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
@@ -266,12 +277,7 @@ gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertice
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory updating the visibility graph");
 		goto done;
 	}
-	for (int i = 0; i < old_n; i++) new_of[i] = -1;
-	for (int j = 0, i = 0; j < n; j++) {
-		old_of[j] = -1;
-		while (i < old_n && (old_vertices[i].y < v[j].y || (old_vertices[i].y == v[j].y && old_vertices[i].x < v[j].x))) i++;
-		if (i < old_n && same_vertex(old_vertices[i], v[j])) old_of[j] = i, new_of[i] = j, i++;
-	}
+	match_vertices(old_vertices, old_n, v, n, old_of, new_of);
 #define PUSH(a, b)                                                                                                     \
 	do {                                                                                                               \
 		if (!edge_push(&list, (a) < (b) ? (a) : (b), (a) < (b) ? (b) : (a))) {                                         \
@@ -287,10 +293,7 @@ gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertice
 		for (int64_t e = old->offset[ou]; e < old->offset[ou + 1]; e++) {
 			int w = new_of[old->adj[e]];
 			if (w <= u) continue; // each pair once; gone vertices drop their edges
-			bool near = false;
-			for (int r = 0; r < rect_count && !near; r++)
-				near = segment_meets_box(v[u], v[w], rects[4 * r] - 1, rects[4 * r + 1] - 1, rects[4 * r + 2] + 2, rects[4 * r + 3] + 2);
-			if (!near || (!vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w]))) PUSH(u, w);
+			if (!near_changed(v[u], v[w], rects, rect_count) || (!vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w]))) PUSH(u, w);
 		}
 	}
 	// New corners: against every vertex.

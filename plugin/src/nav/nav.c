@@ -230,7 +230,7 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 		double d;
 		int n;
 		if (!points) { // most answers stay far from the new walls: the distance alone shows it
-			if (gtEhlQuery_SetSource(q->ehl_query, s, err)) return *status = err ? err->status : GT_ERR_INVALID_POINT, INFINITY;
+			if ((*status = gtEhlQuery_SetSource(q->ehl_query, s, err))) return INFINITY;
 			d = isinf(limit) ? gtEhlQuery_DistanceTo(q->ehl_query, t) : gtEhlQuery_DistanceBelow(q->ehl_query, t, limit);
 			if (isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d)) return d;
 		}
