@@ -162,9 +162,10 @@ tiled_index_and_clearance() {
 check "a Tiled map's index and clearance are the .map's" tiled_index_and_clearance
 
 # ---- map edits -------------------------------------------------------------------------------------
-# `count` random edits of a map (blocks mostly, some frees, some at the border), seeded.
-random_edits() { # map, count, seed
-	awk -v n="$2" -v seed="$3" '
+# `count` random edits of a map (blocks mostly, some frees, some at the border), seeded; with
+# block share 1, walls are only added (the index stays a lower bound and the seeded search answers).
+random_edits() { # map, count, seed [block share, default 0.7]
+	awk -v n="$2" -v seed="$3" -v share="${4:-0.7}" '
 		$1 == "height" { h = $2 } $1 == "width" { w = $2 }
 		END {
 			srand(seed)
@@ -173,7 +174,7 @@ random_edits() { # map, count, seed
 				if (i % 5 == 4) x0 = 0
 				x1 = x0 + int(rand() * 4); y1 = y0 + int(rand() * 4)
 				if (x1 >= w) x1 = w - 1; if (y1 >= h) y1 = h - 1
-				printf "%s %d %d %d %d\n", (rand() < 0.7 ? "block" : "free"), x0, y0, x1, y1
+				printf "%s %d %d %d %d\n", (rand() < share ? "block" : "free"), x0, y0, x1, y1
 			}
 		}' "$1"
 }
@@ -196,9 +197,9 @@ edited_map() { # map, edits
 		}
 		{ print } $0 == "map" { started = 1; y = 0 }' "$2" "$1"
 }
-edits_match_oracle() { # map, index file ("" for none), edits count, seed
+edits_match_oracle() { # map, index file ("" for none), edits count, seed [block share]
 	local map=$1 index=$2
-	random_edits "$map" "$3" "$4" >"$tmp/edits" &&
+	random_edits "$map" "$3" "$4" "${5:-0.7}" >"$tmp/edits" &&
 		edited_map "$map" "$tmp/edits" >"$tmp/edited.map" &&
 		random_pairs "$tmp/edited.map" 150 "$4" >"$tmp/epairs" && [ -s "$tmp/epairs" ] &&
 		"$GT" dist "$map" ${index:+--ehl "$index"} --edits "$tmp/edits" <"$tmp/epairs" >"$tmp/edited.out" &&
@@ -213,6 +214,10 @@ for seed in 1 2 3; do
 	check "dist --ehl --edits on small.map equals the oracle on the edited map (seed $seed)" edits_match_oracle assets/maps/small.map "$tmp/small4.ehl" 12 "$seed"
 done
 check "dist --edits without an index equals the oracle on the edited map" edits_match_oracle assets/maps/small.map "" 12 4
+for seed in 5 6; do
+	check "dist --ehl --edits on small.map, walls only added, equals the oracle on the edited map (seed $seed)" \
+		edits_match_oracle assets/maps/small.map "$tmp/small4.ehl" 12 "$seed" 1
+done
 edits_everywhere() { # path, knn and crowd read --edits too
 	printf 'block 10 14 20 15\n' >"$tmp/wall" &&
 		printf '1 2.5 2.5 a\n2 40.5 20.5 a\n' >"$tmp/eo" && printf '30.5 12.5 2 a\n' >"$tmp/eq" &&
@@ -241,6 +246,8 @@ if [ -d "$data/maps" ]; then
 		"$GT" ehl-build "$map" --cell 8 -o "$tmp/real8.ehl" >/dev/null 2>&1
 		check "dist --ehl --edits on $(basename "$suite")/$(basename "$map" .map) equals the oracle on the edited map" \
 			edits_match_oracle "$map" "$tmp/real8.ehl" 20 11
+		check "dist --ehl --edits, walls only added, on $(basename "$suite")/$(basename "$map" .map) equals the oracle on the edited map" \
+			edits_match_oracle "$map" "$tmp/real8.ehl" 20 12 1
 		random_pairs "$map" 100 7 >"$tmp/real.pairs"
 		for variant in "tmx base64 gzip external property 16" "tmj base64 zstd embedded layer 0" "tmx csv none embedded layer 0"; do
 			check "Tiled $variant of $(basename "$suite")/$(basename "$map" .map) equals the .map" same_as_map "$map" "$variant" "$tmp/real.pairs"

@@ -104,6 +104,21 @@ bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p)
 	return gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH;
 }
 
+int gt_ehl_first_bends(const gtEhl* e, gtVec2 p, int32_t* out)
+{
+	int count = 0;
+	for (const gtEhlHub* h = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)]; h->hub != e->n; h++) {
+		int vertex = e->vertex_of[h->hub];
+		// Sorted by distance to the hub: the hub itself, at 0, comes first.
+		for (uint32_t i = h->via_begin; i < h[1].via_begin && gt_via_low(&e->vias[i]) == 0; i++)
+			if (e->vias[i].vertex == vertex) {
+				out[count++] = vertex;
+				break;
+			}
+	}
+	return count;
+}
+
 typedef struct Answer {
 	double distance;
 	int32_t hub, via_s, via_t; // hub < 0: straight line (or unreachable when distance is inf)
@@ -144,6 +159,7 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	const gtEhl* e = q->ehl;
 	a->distance = INFINITY;
 	a->hub = -1;
+	q->last_hub = -1;
 	if (gt_visible_unchecked(e->map, q->source, t)) {
 		a->distance = hypot(t.x - q->source.x, t.y - q->source.y);
 		return;
@@ -198,6 +214,8 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 				a->hub = hs->hub;
 				a->via_s = q->memo_via[slot];
 				a->via_t = vt;
+				q->last_hub = hs->hub, q->last_via_s = a->via_s, q->last_via_t = vt;
+				q->last_from_s = from_s, q->last_from_t = from_t;
 			}
 		}
 	}

@@ -29,6 +29,10 @@ struct gtEhlQuery {
 	uint32_t* memo_stamp;
 	uint32_t memo_generation;
 	struct Common* common; // the hubs a source and a target share, max_hubs + 1 of them
+	// How the last answer below its limit was made (last_hub < 0: a straight line): lets a caller
+	// tell which parts of the map the path can touch without unpacking it.
+	int32_t last_hub, last_via_s, last_via_t;
+	double last_from_s, last_from_t; // |s via_s| + d(via_s, hub), and the same on t's side
 };
 
 // A hub both cells list, with the lower bound of any path through it.
@@ -49,6 +53,11 @@ typedef struct Side {
 double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
                        uint32_t end, double offset, double limit, int32_t* via);
 bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p);
+// The vertices that may be the first bend of a shortest path from valid point p on the index's
+// map: those whose taut visible region meets p's cell, each its own hub there (docs/algorithms.md
+// 5.1, 5.8: a vertex's entry for itself survives every pruning rule). At most the cell's hub count
+// (gtEhlQuery.max_hubs) of them go to `out`; returns how many.
+int gt_ehl_first_bends(const gtEhl* e, gtVec2 p, int32_t* out);
 // Starts a new generation of a stamp array; on wrap-around every stamp is cleared.
 uint32_t gt_ehl_next_generation(uint32_t* generation, uint32_t* stamps, size_t count);
 

@@ -187,7 +187,7 @@ static bool same_vertex(gtVertex a, gtVertex b)
 
 // Pairs the vertices that stayed through an edit: old_of[new index] and new_of[old index], -1 for
 // a vertex on one side only. Both lists are row-major, so one merge does it.
-static void match_vertices(const gtVertex* old_vertices, int old_n, const gtVertex* v, int n, int32_t* old_of, int32_t* new_of)
+void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVertex* v, int n, int32_t* old_of, int32_t* new_of)
 {
 	for (int i = 0; i < old_n; i++) new_of[i] = -1;
 	for (int j = 0, i = 0; j < n; j++) {
@@ -222,7 +222,7 @@ gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
 		goto done;
 	}
-	match_vertices(old_vertices, old_n, v, n, old_of, new_of);
+	gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
 	for (int u = 0; u < n; u++) {
 		int ou = old_of[u], near_count = 0;
 		if (ou >= 0)
@@ -277,7 +277,7 @@ gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertice
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory updating the visibility graph");
 		goto done;
 	}
-	match_vertices(old_vertices, old_n, v, n, old_of, new_of);
+	gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
 #define PUSH(a, b)                                                                                                     \
 	do {                                                                                                               \
 		if (!edge_push(&list, (a) < (b) ? (a) : (b), (a) < (b) ? (b) : (a))) {                                         \

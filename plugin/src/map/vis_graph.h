@@ -19,6 +19,10 @@ gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int thr
                             gtError* err);
 void gt_vis_graph_free(gtVisGraph* g);
 
+// Pairs the vertices that stayed through an edit: old_of[new index] and new_of[old index], -1 for
+// a vertex on one side only (both lists row-major, as gtMap_Vertices gives them).
+void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVertex* v, int n, int32_t* old_of, int32_t* new_of);
+
 // Brings graph `g`, built for the map when its vertex list was `old_vertices` (old_n of them), up
 // to date after the cells of the inclusive rectangles `rects` (x0, y0, x1, y1 each) changed: a
 // pair whose segment stays a cell away from every changed cell keeps its old status, every other

@@ -7,6 +7,7 @@
 #include "core/names.h"
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_query.h"
 #include "gridtree/gt_nav.h"
 #include "gridtree/gt_oracle.h"
 #include "map/geometry.h"
@@ -146,6 +147,7 @@ void gtNavQuery_Destroy(gtNavQuery* query)
 	gtOracle_Destroy(query->oracle);
 	gtOracle_Destroy(query->base);
 	gt_free(query->path);
+	gt_free(query->bends);
 	gt_free(query);
 }
 
@@ -214,11 +216,60 @@ static gtStatus bind(gtNavQuery* q, gtNavMethod* method, gtError* err)
 		q->path = path;
 		q->path_capacity = capacity;
 	}
+	if (*method == GT_NAV_EHL && nav->added > 0 && q->bends_capacity < 2 * (q->ehl_query->max_hubs + 1)) {
+		int capacity = 2 * (q->ehl_query->max_hubs + 1);
+		int32_t* bends = gt_realloc(q->bends, (size_t)capacity * sizeof *bends);
+		if (!bends) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		q->bends = bends;
+		q->bends_capacity = capacity;
+	}
 	return GT_OK;
 }
 
+// A segment of the index's path stays a straight walk on the edited map unless it passes near an
+// added wall and is blocked there.
+static bool segment_clear(const gtNav* nav, gtVec2 a, gtVec2 b)
+{
+	return !nav_near_added(nav, a, b) || gtMap_Visible(nav->map, a, b);
+}
+
+// The tree path from vertex v up to the hub's vertex, segment by segment.
+static bool climb_clear(const gtNav* nav, const gtEhl* e, int v, int32_t hub)
+{
+	int hub_vertex = e->vertex_of[hub];
+	for (int steps = 0; v != hub_vertex && steps <= e->n; steps++) {
+		int64_t entry = gt_ehl_label_entry(e, v, hub);
+		if (entry < 0) return false;
+		int p = e->label_parent[entry];
+		gtVec2 a = {e->vertices[v].x, e->vertices[v].y}, b = {e->vertices[p].x, e->vertices[p].y};
+		if (!segment_clear(nav, a, b)) return false;
+		v = p;
+	}
+	return true;
+}
+
+// Whether the index's last answer, s -> via_s -> (tree path) -> hub -> (tree path) -> via_t -> t,
+// still walks on the edited map. Each piece lies in the ellipse of its own ends and length (much
+// thinner than the ellipse of s and t), and only a piece whose ellipse meets an added wall is
+// unpacked and walked.
+static bool answer_still_walks(const gtNav* nav, const gtEhlQuery* eq, gtVec2 s, gtVec2 t)
+{
+	if (eq->last_hub < 0) return segment_clear(nav, s, t);
+	const gtEhl* e = eq->ehl;
+	const gtVertex* v = e->vertices;
+	int hub = e->vertex_of[eq->last_hub];
+	gtVec2 a = {v[eq->last_via_s].x, v[eq->last_via_s].y}, h = {v[hub].x, v[hub].y}, b = {v[eq->last_via_t].x, v[eq->last_via_t].y};
+	double sa = hypot(a.x - s.x, a.y - s.y), bt = hypot(t.x - b.x, t.y - b.y);
+	if (nav_ellipse_hits_added(nav, s, a, sa) && !segment_clear(nav, s, a)) return false;
+	if (nav_ellipse_hits_added(nav, b, t, bt) && !segment_clear(nav, b, t)) return false;
+	if (nav_ellipse_hits_added(nav, a, h, eq->last_from_s - sa) && !climb_clear(nav, e, eq->last_via_s, eq->last_hub))
+		return false;
+	return !nav_ellipse_hits_added(nav, h, b, eq->last_from_t - bt) || climb_clear(nav, e, eq->last_via_t, eq->last_hub);
+}
+
 // After edits that only added walls: the index's answer when its path stays clear of them (it is
-// then exact: no path is shorter on the edited map), else the oracle's on the edited map. After
+// then exact: no path is shorter on the edited map), else a search of the edited map's
+// visibility graph between the first and last bends the index allows (A* with landmarks). After
 // edits that removed walls: the oracle's. `limit`: only the exact value below it matters, and the
 // index's is a lower bound, so an answer at or above the limit needs no check.
 static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* points, int capacity, int* count,
@@ -232,13 +283,14 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 		if (!points) { // most answers stay far from the new walls: the distance alone shows it
 			if ((*status = gtEhlQuery_SetSource(q->ehl_query, s, err))) return INFINITY;
 			d = isinf(limit) ? gtEhlQuery_DistanceTo(q->ehl_query, t) : gtEhlQuery_DistanceBelow(q->ehl_query, t, limit);
-			if (isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d)) return d;
+			if (isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d) || answer_still_walks(nav, q->ehl_query, s, t))
+				return d;
+			goto search; // blocked: the path below would walk the same segments again
 		}
 		*status = gtEhl_Path(q->ehl_query, s, t, q->path, q->path_capacity, &n, &d, err);
 		if (*status || isinf(d) || d >= limit) return *status ? INFINITY : d;
 		bool clear = true;
-		for (int i = 0; i + 1 < n && clear; i++)
-			clear = !nav_near_added(nav, q->path[i], q->path[i + 1]) || gtMap_Visible(nav->map, q->path[i], q->path[i + 1]);
+		for (int i = 0; i + 1 < n && clear; i++) clear = segment_clear(nav, q->path[i], q->path[i + 1]);
 		if (clear) {
 			if (points) {
 				*count = n;
@@ -251,8 +303,15 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 			return d;
 		}
 	}
+search:;
 	double d = INFINITY;
 	if ((*status = ensure_oracle(q, err))) return d;
+	if (gt_oracle_is_derived(q->oracle)) { // walls only added: the index knows the possible first and last bends
+		const gtEhl* e = q->ehl_query->ehl;
+		int from = gt_ehl_first_bends(e, s, q->bends), to = gt_ehl_first_bends(e, t, q->bends + from);
+		*status = gt_oracle_between(q->oracle, s, t, q->bends, from, q->bends + from, to, points, capacity, count, &d, err);
+		return d;
+	}
 	*status = points ? gtOracle_Path(q->oracle, s, t, points, capacity, count, &d, err) : gtOracle_Distance(q->oracle, s, t, &d, err);
 	return d;
 }
@@ -260,6 +319,22 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 static bool edited(const gtNav* nav)
 {
 	return nav->added > 0 || nav->freed > 0;
+}
+
+// The map to check query points on. Around cells no edit added walls to (and none freed), the
+// index's snapshot says the same as the edited map, and the index reads those cells next anyway:
+// checking there saves a query two cache misses.
+static bool on_map(const gtMap* map, gtVec2 p)
+{
+	return p.x >= 0 && p.y >= 0 && p.x <= gtMap_Width(map) && p.y <= gtMap_Height(map); // false for NaN
+}
+
+static const gtMap* points_map(const gtNav* nav, gtVec2 s, gtVec2 t)
+{
+	if (nav->freed == 0 && nav->added_tiles && on_map(nav->map, s) && on_map(nav->map, t) && !nav_near_added(nav, s, s) &&
+	    !nav_near_added(nav, t, t))
+		return nav_index_map(nav);
+	return nav->map;
 }
 
 static gtStatus check_points(const gtMap* map, gtVec2 s, gtVec2 t, gtError* err)
@@ -279,7 +354,7 @@ gtStatus gtNav_Distance(gtNavQuery* query, gtVec2 s, gtVec2 t, double* distance,
 	switch (method) {
 	case GT_NAV_EHL:
 		if (edited(query->nav)) {
-			if ((st = check_points(query->nav->map, s, t, err))) return st;
+			if ((st = check_points(points_map(query->nav, s, t), s, t, err))) return st;
 			*distance = edited_distance(query, s, t, INFINITY, NULL, 0, NULL, &st, err);
 			return st;
 		}
@@ -302,7 +377,7 @@ gtStatus gtNav_Path(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 	switch (method) {
 	case GT_NAV_EHL:
 		if (edited(query->nav)) {
-			if ((st = check_points(query->nav->map, s, t, err))) return st;
+			if ((st = check_points(points_map(query->nav, s, t), s, t, err))) return st;
 			double d = edited_distance(query, s, t, INFINITY, points, capacity, count, &st, err);
 			if (distance) *distance = d;
 			return st;
@@ -338,7 +413,8 @@ static double ehl_distance_below(void* context, gtVec2 from, gtVec2 to, double l
 static double edited_world_distance_below(void* context, gtVec2 from, gtVec2 to, double limit)
 {
 	gtNavQuery* q = context;
-	if (gtMap_CheckPoint(q->nav->map, from) || gtMap_CheckPoint(q->nav->map, to)) return INFINITY;
+	const gtMap* map = points_map(q->nav, from, to);
+	if (gtMap_CheckPoint(map, from) || gtMap_CheckPoint(map, to)) return INFINITY;
 	gtStatus st;
 	double d = edited_distance(q, from, to, limit, NULL, 0, NULL, &st, NULL);
 	return st ? INFINITY : d;

@@ -55,6 +55,8 @@ struct gtNavQuery {
 	uint32_t base_generation; // the ehl_generation it was built for
 	gtVec2* path;     // an index path to check against the edits
 	int path_capacity;
+	int32_t* bends; // the first-bend candidates of both ends of a search (2 x the most hubs a cell has)
+	int bends_capacity;
 };
 
 // The index's map: what its distances are exact for.
