@@ -43,6 +43,8 @@ build = {
 				"plugin/src/nav/nav.c", "plugin/src/nav/nav_edit.c", "plugin/src/nav/path_follow.c",
 				"plugin/src/oracle/oracle.c",
 				"plugin/src/oracle/landmarks.c",
+				"plugin/src/mesh/mesh_parse.c",
+				"plugin/src/mesh/mesh_locate.c",
 				"plugin/src/tiled/tiled_data.c", "plugin/src/tiled/tiled_doc.c", "plugin/src/tiled/tiled_tmj.c",
 				"plugin/src/tiled/tiled_tmx.c",
 				"plugin/src/world/count_table.c", "plugin/src/world/keywords.c", "plugin/src/world/world.c",

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 GT=${1:-bin/gridtree}
 OUT=build/fuzz
-TARGETS=(map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj)
+TARGETS=(map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh)
 
 CC=${FUZZ_CC:-clang}
 FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -fno-omit-frame-pointer
@@ -36,6 +36,7 @@ if [ "$(cat "$OUT/.stamp" 2>/dev/null)" != "$stamp" ] || ! [ -x "$OUT/fuzz_workl
 	link fuzz_workload tests/fuzz/fuzz_workload.c
 	link fuzz_tiled_tmx tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmx"'
 	link fuzz_tiled_tmj tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmj"'
+	link fuzz_mesh tests/fuzz/fuzz_mesh.c
 	echo "$stamp" >"$OUT/.stamp"
 fi
 
@@ -103,3 +104,4 @@ if seed_dir workload; then
 		--density 0.02 >/dev/null
 	for f in objects updates queries; do cp "$tmp/wl/$f.txt" "$OUT/corpus/workload/$f.txt"; done
 fi
+seed_dir mesh || true # the hand-made seeds only

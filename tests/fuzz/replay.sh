@@ -29,7 +29,7 @@ build_one() { # TARGET SOURCE [DEFINES...]
 	fi
 }
 
-for t in map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj; do
+for t in map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh; do
 	case $t in
 	map) build_one $t tests/fuzz/fuzz_map.c || continue ;;
 	scenario) build_one $t tests/fuzz/fuzz_scenario.c || continue ;;
@@ -38,6 +38,7 @@ for t in map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj; do
 	workload) build_one $t tests/fuzz/fuzz_workload.c || continue ;;
 	tiled_tmx) build_one $t tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmx"' || continue ;;
 	tiled_tmj) build_one $t tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmj"' || continue ;;
+	mesh) build_one $t tests/fuzz/fuzz_mesh.c || continue ;;
 	esac
 	n=0
 	bad=0

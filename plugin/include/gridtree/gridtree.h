@@ -6,6 +6,7 @@
 #include "gt_base.h"
 #include "gt_map.h"
 #include "gt_tiled.h"
+#include "gt_mesh.h"
 #include "gt_ehl.h"
 #include "gt_oracle.h"
 #include "gt_world.h"

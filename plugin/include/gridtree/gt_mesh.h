@@ -1,0 +1,57 @@
+/// @file gt_mesh.h
+/// Navigation meshes: convex polygons covering a map's free space, as Polyanya reads them
+/// (`.mesh` version 2, docs/algorithms.md 1.3), and point location in them.
+#ifndef GRIDTREE_GT_MESH_H
+#define GRIDTREE_GT_MESH_H
+
+#include <stdint.h>
+
+#include "gt_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An immutable navigation mesh. Safe to share between threads once loaded.
+typedef struct gtMesh gtMesh;
+
+/// Where a point lies in a mesh.
+typedef enum gtMeshPlace {
+	GT_MESH_OUTSIDE = 0, ///< in no polygon (a wall or off the mesh)
+	GT_MESH_IN_POLYGON,  ///< strictly inside `polygon`
+	GT_MESH_ON_EDGE,     ///< on an edge of `polygon`; `other` is the polygon across it, or -1 (a wall)
+	GT_MESH_ON_VERTEX,   ///< on mesh vertex `vertex`; `polygon` is one of the polygons around it
+} gtMeshPlace;
+
+typedef struct gtMeshLocation {
+	gtMeshPlace place;
+	int32_t polygon, other, vertex; ///< -1 where they do not apply
+} gtMeshLocation;
+
+/// Loads a Polyanya `.mesh` file (version 2). Errors read "path:line: problem"; the file is checked
+/// whole (indices in range, neighbours that share the edge they claim, convex counter-clockwise
+/// polygons, no tokens left over).
+gtStatus gtMesh_Load(const char* path, gtMesh** out, gtError* err);
+/// The same from memory; `name` is used in error messages.
+gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh** out, gtError* err);
+void gtMesh_Destroy(gtMesh* mesh);
+
+int gtMesh_VertexCount(const gtMesh* mesh);
+int gtMesh_PolygonCount(const gtMesh* mesh);
+/// Vertex v's position (v must be below gtMesh_VertexCount).
+gtVec2 gtMesh_Vertex(const gtMesh* mesh, int v);
+/// Polygon p's vertices (counter-clockwise) and, for each, the polygon across the edge that ends at
+/// it (-1: a wall), as in the file; returns the vertex count, 0 for a p out of range.
+int gtMesh_Polygon(const gtMesh* mesh, int p, const int32_t** vertices, const int32_t** neighbours);
+/// Bytes the mesh holds in memory.
+int64_t gtMesh_Bytes(const gtMesh* mesh);
+
+/// Where point p lies: inside a polygon, on an edge between two (or a wall), on a vertex, or
+/// outside every polygon (NaN and infinite points too).
+gtMeshLocation gtMesh_Locate(const gtMesh* mesh, gtVec2 p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,25 @@
+// The navigation mesh's arrays, shared by its reader (mesh_parse.c) and point location
+// (mesh_locate.c). Internal.
+#ifndef GRIDTREE_MESH_INTERNAL_H
+#define GRIDTREE_MESH_INTERNAL_H
+
+#include "gridtree/gt_mesh.h"
+
+struct gtMesh {
+	int vertex_count, polygon_count;
+	double *x, *y;
+	// Polygon p's vertices and neighbours are [first[p], first[p + 1]) of `corner` and `across`.
+	int32_t *first, *corner, *across;
+	// The polygons around vertex v: [around_first[v], around_first[v + 1]) of `around` (-1 = outside).
+	int32_t *around_first, *around;
+	// Point location: a uniform grid of buckets over the mesh's bounding box, each listing the
+	// polygons whose bounding boxes meet it.
+	double min_x, min_y, bucket_size;
+	int bucket_columns, bucket_rows;
+	int32_t *bucket_first, *bucket_polygons;
+};
+
+// Builds the bucket grid of a mesh whose polygons are read and checked.
+gtStatus gt_mesh_index(gtMesh* m, gtError* err);
+
+#endif

@@ -1,0 +1,155 @@
+// Navigation meshes: reading Polyanya `.mesh` files (every malformation named) and point location,
+// against a linear scan over every polygon on the shared meshes of each suite.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "test_support.h"
+
+// A 2x1 rectangle cut into two triangles along (0,0)-(2,1)... as a square of two triangles:
+// vertices 0 (0,0), 1 (2,0), 2 (2,1), 3 (0,1); polygon 0 = 0 1 2, polygon 1 = 0 2 3.
+static const char square[] = "mesh\n2\n4 2\n"
+                             "0 0 3 0 1 -1\n"
+                             "2 0 2 0 -1\n"
+                             "2 1 3 0 1 -1\n"
+                             "0 1 2 1 -1\n"
+                             "3 0 1 2 1 -1 -1\n"
+                             "3 0 2 3 -1 0 -1\n";
+
+static gtMesh* parse(const char* text)
+{
+	gtMesh* mesh = NULL;
+	gtError err;
+	gtStatus st = gtMesh_Parse(text, strlen(text), "square.mesh", &mesh, &err);
+	if (st) fprintf(stderr, "%s\n", err.message);
+	assert_int_equal(st, GT_OK);
+	return mesh;
+}
+
+static void test_locates_points_of_every_kind(void** state)
+{
+	(void)state;
+	gtMesh* m = parse(square);
+	assert_int_equal(gtMesh_VertexCount(m), 4);
+	assert_int_equal(gtMesh_PolygonCount(m), 2);
+	gtMeshLocation at = gtMesh_Locate(m, (gtVec2){1.5, 0.25});
+	assert_int_equal(at.place, GT_MESH_IN_POLYGON);
+	assert_int_equal(at.polygon, 0);
+	at = gtMesh_Locate(m, (gtVec2){0.5, 0.75});
+	assert_int_equal(at.place, GT_MESH_IN_POLYGON);
+	assert_int_equal(at.polygon, 1);
+	at = gtMesh_Locate(m, (gtVec2){1, 0.5}); // on the shared diagonal
+	assert_int_equal(at.place, GT_MESH_ON_EDGE);
+	assert_true((at.polygon == 0 && at.other == 1) || (at.polygon == 1 && at.other == 0));
+	at = gtMesh_Locate(m, (gtVec2){1, 0}); // on the border
+	assert_int_equal(at.place, GT_MESH_ON_EDGE);
+	assert_int_equal(at.polygon, 0);
+	assert_int_equal(at.other, -1);
+	at = gtMesh_Locate(m, (gtVec2){2, 1});
+	assert_int_equal(at.place, GT_MESH_ON_VERTEX);
+	assert_int_equal(at.vertex, 2);
+	assert_int_equal(gtMesh_Locate(m, (gtVec2){2.5, 0.5}).place, GT_MESH_OUTSIDE);
+	assert_int_equal(gtMesh_Locate(m, (gtVec2){-1e9, 0.5}).place, GT_MESH_OUTSIDE);
+	assert_int_equal(gtMesh_Locate(m, (gtVec2){NAN, 0.5}).place, GT_MESH_OUTSIDE);
+	assert_int_equal(gtMesh_Locate(m, (gtVec2){0.5, INFINITY}).place, GT_MESH_OUTSIDE);
+	gtMesh_Destroy(m);
+}
+
+static void test_malformed_meshes_name_the_problem(void** state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *message;
+	} cases[] = {
+	    {"", "square.mesh:1: expected 'mesh'"},
+	    {"mesh\n3\n", "only version 2 is read"},
+	    {"mesh\n2\n4", "the file ends where the polygon count should be"},
+	    {"mesh\n2\n1 1\n0 0 2 0 x\n", "square.mesh:4: expected a polygon around a vertex, found 'x'"},
+	    {"mesh\n2\n1 1\n0 0 2 0 5\n", "a polygon around a vertex 5 is not a whole number in [-1, 0]"},
+	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 7 -1 -1 -1\n", "a polygon's vertex 7 is not a whole number"},
+	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 2 1 -1 -1 -1\n", "polygon 0 is not convex and counter-clockwise"},
+	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 2 -1 -1 -1\n7\n", "square.mesh:8: text after the last polygon"},
+	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 2 -1 -1 -1", NULL}, // valid: no newline at the end
+	    {"mesh\n2\n4 2\n0 0 3 0 1 -1\n2 0 2 0 -1\n2 1 3 0 1 -1\n0 1 2 1 -1\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 -1 0\n",
+	     "polygon 1 names 0 across edge 2-3"},
+	    {"mesh\n2\n1 1\n0 0 2 0 -1\n2.5", "a polygon's vertex count 2.5 is not a whole number"},
+	    {"mesh\n2\n1 1\n1e999 0 2 0 -1\n", "expected a vertex's x, found '1e999'"},
+	    {"mesh\n2\n1 1\n0 -2e7 2 0 -1\n", "square.mesh:4: vertex 0 at (0, -2e+07) is beyond +-1e+07"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		gtMesh* m = (gtMesh*)1;
+		gtError err = {0};
+		gtStatus st = gtMesh_Parse(cases[i].text, strlen(cases[i].text), "square.mesh", &m, &err);
+		if (!cases[i].message) {
+			assert_int_equal(st, GT_OK);
+			gtMesh_Destroy(m);
+			continue;
+		}
+		if (!st || !strstr(err.message, cases[i].message))
+			fail_msg("case %zu: status %d, message '%s', expected '%s'", i, st, err.message, cases[i].message);
+		assert_null(m);
+	}
+	gtMesh* m;
+	gtError err;
+	assert_int_equal(gtMesh_Load("/nonexistent/x.mesh", &m, &err), GT_ERR_IO);
+	assert_non_null(strstr(err.message, "/nonexistent/x.mesh: cannot open"));
+}
+
+// Every polygon containing p (closed), by brute force.
+static bool contains(const gtMesh* m, int q, gtVec2 p)
+{
+	const int32_t *v, *nb;
+	int n = gtMesh_Polygon(m, q, &v, &nb);
+	for (int i = 0; i < n; i++) {
+		gtVec2 a = gtMesh_Vertex(m, v[(i + n - 1) % n]), b = gtMesh_Vertex(m, v[i]);
+		if ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) < 0) return false;
+	}
+	return true;
+}
+
+// On the first mesh of each suite: a point is located exactly when some polygon holds it, the
+// polygon found holds it, free cells' points are on the mesh and blocked cells' centres are not.
+static void test_shared_meshes_against_a_linear_scan(void** state)
+{
+	(void)state;
+	const char* data = test_data_dir();
+	if (!data) skip();
+	static const char* const maps[][2] = {{"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
+	TestRng rng = {7};
+	for (int k = 0; k < 4; k++) {
+		char rel[256];
+		snprintf(rel, sizeof rel, "meshes/%s/%s-merged.mesh", maps[k][0], maps[k][1]);
+		gtMesh* m;
+		gtError err;
+		if (gtMesh_Load(test_data_path(rel), &m, &err)) fail_msg("%s", err.message);
+		gtMap* map = test_load_shared_map(maps[k][0], maps[k][1]);
+		int located = 0;
+		for (int i = 0; i < 3000; i++) {
+			int cx = test_rng_int(&rng, gtMap_Width(map)), cy = test_rng_int(&rng, gtMap_Height(map));
+			// cell centres, cell corners and points on cell edges
+			double fx = (i % 3 == 0) ? 0.5 : (i % 3 == 1) ? 0 : (double)test_rng_int(&rng, 1000) / 1000;
+			gtVec2 p = {cx + fx, cy + (i % 3 == 2 ? 0 : 0.5)};
+			gtMeshLocation at = gtMesh_Locate(m, p);
+			bool any = false;
+			for (int q = 0; q < gtMesh_PolygonCount(m) && !any; q++) any = contains(m, q, p);
+			if (any != (at.place != GT_MESH_OUTSIDE)) fail_msg("%s (%g, %g): located %d, scan %d", maps[k][1], p.x, p.y, at.place, any);
+			if (!any) continue;
+			located++;
+			assert_true(contains(m, at.polygon, p));
+			if (at.place == GT_MESH_ON_EDGE && at.other >= 0 && !contains(m, at.other, p))
+				fail_msg("%s (%.17g, %.17g): on the edge of %d and %d, which does not hold it", maps[k][1], p.x, p.y, at.polygon, at.other);
+			if (at.place == GT_MESH_ON_VERTEX) assert_true(gtMesh_Vertex(m, at.vertex).x == p.x && gtMesh_Vertex(m, at.vertex).y == p.y);
+			if (i % 3 == 0) assert_false(gtMap_IsBlocked(map, cx, cy)); // a centre on the mesh is a free cell's
+		}
+		for (int i = 0; i < 2000; i++) { // every free cell's centre is on the mesh
+			int cx = test_rng_int(&rng, gtMap_Width(map)), cy = test_rng_int(&rng, gtMap_Height(map));
+			if (gtMap_IsBlocked(map, cx, cy)) continue;
+			assert_int_not_equal(gtMesh_Locate(m, (gtVec2){cx + 0.5, cy + 0.5}).place, GT_MESH_OUTSIDE);
+		}
+		assert_true(located > 100);
+		gtMap_Destroy(map);
+		gtMesh_Destroy(m);
+	}
+}
+
+TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem, test_shared_meshes_against_a_linear_scan)
