@@ -48,12 +48,17 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 	gtError err;
 	const char* method_name = cli_option(args, "method", "auto");
 	if (gtNavMethod_Parse(method_name, &method, &err)) {
-		fprintf(stderr, "gridtree %s: unknown --method '%s' (available: auto, ehl, oracle, euclid)\n", command, method_name);
+		fprintf(stderr, "gridtree %s: unknown --method '%s' (available: auto, ehl, oracle, euclid, polyanya)\n", command, method_name);
 		return CLI_USAGE;
 	}
 	if ((method == GT_NAV_EHL || need_index) && !ehl_path) {
 		fprintf(stderr, "gridtree %s: %s needs --ehl FILE (build one with 'gridtree ehl-build')\n", command,
 		        need_index ? command : "--method ehl");
+		return CLI_USAGE;
+	}
+	const char* mesh_path = cli_option(args, "mesh", NULL);
+	if (method == GT_NAV_POLYANYA && !mesh_path) {
+		fprintf(stderr, "gridtree %s: --method polyanya needs --mesh FILE (a Polyanya .mesh of the map)\n", command);
 		return CLI_USAGE;
 	}
 	int opened = cli_open_map(args, command, map_path, &s->map, NULL);
@@ -63,6 +68,7 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 	def.manual_rebuild = true; // one run answers and exits: after walls are removed the oracle answers
 	gtStatus st = gtNav_Create(s->map, &def, &s->nav, &err);
 	if (!st && ehl_path && method != GT_NAV_ORACLE && method != GT_NAV_EUCLID) st = gtNav_LoadIndex(s->nav, ehl_path, &err);
+	if (!st && mesh_path && method == GT_NAV_POLYANYA) st = gtNav_LoadMesh(s->nav, mesh_path, &err);
 	if (!st) st = gtNav_SetMethod(s->nav, method, &err);
 	const char* edits = cli_option(args, "edits", NULL);
 	if (!st && edits && !apply_edits(s->nav, edits)) {

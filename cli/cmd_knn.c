@@ -46,7 +46,7 @@ static int setup(Setup* s, const CliArgs* args, const char* command, bool need_i
 int cmd_knn(int argc, char** argv)
 {
 	CliArgs args;
-	if (!cli_parse(argc, argv, "knn", "ehl method threads objects queries leaf edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
+	if (!cli_parse(argc, argv, "knn", "ehl mesh method threads objects queries leaf edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
 	const char* objects_path = cli_option(&args, "objects", NULL);
 	const char* queries_path = cli_option(&args, "queries", NULL);
 	if (!cli_usage_unless(args.positional_count == 1 && objects_path && queries_path,

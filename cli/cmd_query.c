@@ -33,7 +33,7 @@ static bool blank(const char* line)
 static int run_queries(int argc, char** argv, const char* command, bool want_path)
 {
 	CliArgs args;
-	if (!cli_parse(argc, argv, command, "method threads ehl edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
+	if (!cli_parse(argc, argv, command, "method threads ehl mesh edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
 	if (args.positional_count != 1) {
 		fprintf(stderr, "usage: gridtree %s MAP [--method oracle|ehl] [--ehl FILE] < queries\n", command);
 		return CLI_USAGE;

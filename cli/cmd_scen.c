@@ -9,7 +9,7 @@
 int cmd_scen(int argc, char** argv)
 {
 	CliArgs args;
-	if (!cli_parse(argc, argv, "scen", "method threads ehl path repeat edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
+	if (!cli_parse(argc, argv, "scen", "method threads ehl mesh path repeat edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
 	if (!cli_usage_unless(args.positional_count == 2,
 	                      "scen MAP SCENFILE [--method oracle|ehl] [--ehl FILE] [--path 1] [--repeat N]"))
 		return CLI_USAGE;

@@ -234,6 +234,23 @@ check "a malformed edits line names the file and line" failure "bad.edits:2: exp
 check "an edit off the map names the line" failure "off.edits:1: cells (40, 5)-(60, 5) are not an inclusive rectangle inside the 48x32 map" \
 	bash -c "printf 'block 40 5 60 5\n' >'$tmp/off.edits' && echo '0 0 1 1' | '$GT' dist assets/maps/small.map --edits '$tmp/off.edits'"
 
+# Polyanya on a shared mesh equals the oracle on the map, and its paths are as long.
+polyanya_matches_oracle() { # map, mesh
+	random_pairs "$1" 150 9 >"$tmp/ppairs" && [ -s "$tmp/ppairs" ] &&
+		"$GT" dist "$1" --method polyanya --mesh "$2" <"$tmp/ppairs" >"$tmp/poly.out" &&
+		"$GT" dist "$1" --method oracle <"$tmp/ppairs" >"$tmp/poly_oracle.out" &&
+		"$GT" path "$1" --method polyanya --mesh "$2" <"$tmp/ppairs" >"$tmp/poly.paths" &&
+		paste "$tmp/poly.out" "$tmp/poly_oracle.out" | awk '
+			$1 == "inf" || $2 == "inf" { if ($1 != $2) bad++; next }
+			{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-6 * (1 + $2)) bad++ }
+			END { exit bad > 0 || NR != 150 }' &&
+		paste -d' ' "$tmp/poly.out" "$tmp/poly.paths" | awk '
+			$1 == "inf" { next }
+			{ len = 0; for (i = 2; i + 3 <= NF; i += 2) len += sqrt(($(i + 2) - $i) ^ 2 + ($(i + 3) - $(i + 1)) ^ 2)
+			  d = len - $1; if (d < 0) d = -d; if (d > 1e-6 * (1 + $1)) bad++ }
+			END { exit bad > 0 }'
+}
+
 # The smallest map of each suite (whatever maps the data holds), at clearances 1 and 2.
 if [ -d "$data/maps" ]; then
 	for suite in "$data"/maps/*/; do
@@ -248,11 +265,24 @@ if [ -d "$data/maps" ]; then
 			edits_match_oracle "$map" "$tmp/real8.ehl" 20 11
 		check "dist --ehl --edits, walls only added, on $(basename "$suite")/$(basename "$map" .map) equals the oracle on the edited map" \
 			edits_match_oracle "$map" "$tmp/real8.ehl" 20 12 1
+		mesh="$data/meshes/$(basename "$suite")/$(basename "$map" .map)-merged.mesh"
+		if [ -f "$mesh" ]; then
+			check "dist and path --method polyanya on $(basename "$suite")/$(basename "$map" .map) equal the oracle" polyanya_matches_oracle "$map" "$mesh"
+		fi
 		random_pairs "$map" 100 7 >"$tmp/real.pairs"
 		for variant in "tmx base64 gzip external property 16" "tmj base64 zstd embedded layer 0" "tmx csv none embedded layer 0"; do
 			check "Tiled $variant of $(basename "$suite")/$(basename "$map" .map) equals the .map" same_as_map "$map" "$variant" "$tmp/real.pairs"
 		done
 	done
+	arena=$data/maps/dao/arena.map
+	if [ -f "$arena" ]; then
+		check "--method polyanya without --mesh is a usage error" usage_error "--method polyanya needs --mesh FILE" \
+			bash -c "echo '1.5 1.5 2.5 2.5' | '$GT' dist '$arena' --method polyanya"
+		check "a mesh of another map names a cell it disagrees on" failure "AR0011SR-merged.mesh: the mesh does not match the map: cell (" \
+			bash -c "echo '1.5 1.5 2.5 2.5' | '$GT' dist '$arena' --method polyanya --mesh '$data/meshes/bgmaps/AR0011SR-merged.mesh'"
+		check "scen --method polyanya answers every line of arena within the octile bound" bash -c \
+			"'$GT' scen '$arena' '$data/scenarios/dao/arena.map.scen' --method polyanya --mesh '$data/meshes/dao/arena-merged.mesh' | grep -qx 'over_octile 0'"
+	fi
 else
 	echo "note: benchmark data absent ($data): clearance is not checked on real maps"
 fi

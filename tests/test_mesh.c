@@ -152,4 +152,89 @@ static void test_shared_meshes_against_a_linear_scan(void** state)
 	}
 }
 
-TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem, test_shared_meshes_against_a_linear_scan)
+// A random valid point of the map: cell interiors, cell corners and points on cell edges.
+static gtVec2 random_point(const gtMap* map, TestRng* rng)
+{
+	for (;;) {
+		int cx = test_rng_int(rng, gtMap_Width(map)), cy = test_rng_int(rng, gtMap_Height(map));
+		int kind = test_rng_int(rng, 4);
+		double fx = kind == 1 ? 0 : (double)test_rng_int(rng, 1024) / 1024, fy = kind == 1 || kind == 2 ? 0 : (double)test_rng_int(rng, 1024) / 1024;
+		gtVec2 p = {cx + fx, cy + fy};
+		if (gtMap_CheckPoint(map, p) == GT_POINT_VALID) return p;
+	}
+}
+
+// Polyanya on the shared meshes equals the oracle (visibility graph Dijkstra) on the same map, for
+// random points of every kind, and its paths are as long as its distances.
+static void test_polyanya_equals_the_oracle(void** state)
+{
+	(void)state;
+	const char* data = test_data_dir();
+	if (!data) skip();
+	static const char* const maps[][2] = {{"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
+	TestRng rng = {11};
+	int total_pinches = 0;
+	for (int k = 0; k < 4; k++) {
+		char rel[256];
+		snprintf(rel, sizeof rel, "meshes/%s/%s-merged.mesh", maps[k][0], maps[k][1]);
+		gtMesh* m;
+		gtError err;
+		if (gtMesh_Load(test_data_path(rel), &m, &err)) fail_msg("%s", err.message);
+		gtMap* map = test_load_shared_map(maps[k][0], maps[k][1]);
+		gtOracle* oracle;
+		gtPolyanya* search;
+		assert_int_equal(gtOracle_Create(map, 2, &oracle, &err), GT_OK);
+		assert_int_equal(gtPolyanya_Create(m, &search, &err), GT_OK);
+		gtVec2 path[4096];
+		int bad = 0;
+		for (int i = 0; i < 300; i++) {
+			gtVec2 s = random_point(map, &rng), t = random_point(map, &rng);
+			double expected, got, path_length = 0;
+			int n;
+			assert_int_equal(gtOracle_Distance(oracle, s, t, &expected, &err), GT_OK);
+			if (gtPolyanya_Path(search, s, t, path, 4096, &n, &got, &err)) fail_msg("%s", err.message);
+			for (int j = 0; j + 1 < n; j++) path_length += hypot(path[j + 1].x - path[j].x, path[j + 1].y - path[j].y);
+			bool same = isinf(expected) ? isinf(got) : fabs(got - expected) <= 1e-6 * (1 + expected);
+			if (!same || (!isinf(got) && fabs(path_length - got) > 1e-6 * (1 + got))) {
+				if (bad++ < 5)
+					fprintf(stderr, "%s: (%.10g, %.10g)-(%.10g, %.10g): polyanya %.9f (path %.9f), oracle %.9f\n", maps[k][1], s.x, s.y, t.x,
+					        t.y, got, path_length, expected);
+			}
+		}
+		// Pinch points (two blocked cells touching at a corner) as starts and goals.
+		int pinches = 0;
+		for (int y = 1; y < gtMap_Height(map) && pinches < 30; y++)
+			for (int x = 1; x < gtMap_Width(map) && pinches < 30; x++) {
+				if (gtMap_ClassifyCorner(map, x, y) != GT_CORNER_PINCH) continue;
+				gtVec2 s = {x, y}, t = random_point(map, &rng);
+				if (gtMap_CheckPoint(map, s) != GT_POINT_VALID) continue;
+				double expected, got;
+				if (gtMap_IsBlocked(map, x, y)) { // Polyanya's nudge lands in a wall: refused, and said so
+					assert_int_equal(gtPolyanya_Distance(search, s, t, &got, &err), GT_ERR_INVALID_POINT);
+					assert_non_null(strstr(err.message, "a pinch vertex whose cell at (+1e-5, +1e-5) is a wall"));
+					continue;
+				}
+				pinches++;
+				assert_int_equal(gtOracle_Distance(oracle, s, t, &expected, &err), GT_OK);
+				assert_int_equal(gtPolyanya_Distance(search, s, t, &got, &err), GT_OK);
+				double back_expected, back;
+				assert_int_equal(gtOracle_Distance(oracle, t, s, &back_expected, &err), GT_OK);
+				assert_int_equal(gtPolyanya_Distance(search, t, s, &back, &err), GT_OK);
+				if (fabs(got - expected) > 1e-6 * (1 + expected) || fabs(back - back_expected) > 1e-6 * (1 + back_expected)) {
+					if (bad++ < 5)
+						fprintf(stderr, "%s: pinch (%d, %d) and (%g, %g): polyanya %.9f / %.9f, oracle %.9f / %.9f\n", maps[k][1], x, y, t.x,
+						        t.y, got, back, expected, back_expected);
+				}
+			}
+		total_pinches += pinches;
+		assert_int_equal(bad, 0);
+		gtPolyanya_Destroy(search);
+		gtOracle_Destroy(oracle);
+		gtMap_Destroy(map);
+		gtMesh_Destroy(m);
+	}
+	assert_true(total_pinches > 0); // some of the maps have pinch points: the rule above was exercised
+}
+
+TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem, test_shared_meshes_against_a_linear_scan,
+          test_polyanya_equals_the_oracle)

@@ -11,7 +11,7 @@
 static void test_method_names(void** state)
 {
 	(void)state;
-	for (int m = GT_NAV_AUTO; m <= GT_NAV_EUCLID; m++) {
+	for (int m = GT_NAV_AUTO; m <= GT_NAV_POLYANYA; m++) {
 		gtNavMethod back;
 		assert_int_equal(gtNavMethod_Parse(gtNavMethodName((gtNavMethod)m), &back, NULL), GT_OK);
 		assert_int_equal(back, m);
@@ -19,7 +19,7 @@ static void test_method_names(void** state)
 	gtNavMethod m;
 	gtError err;
 	assert_int_equal(gtNavMethod_Parse("astar", &m, &err), GT_ERR_INVALID_ARG);
-	assert_non_null(strstr(err.message, "auto, ehl, oracle, euclid"));
+	assert_non_null(strstr(err.message, "auto, ehl, oracle, euclid, polyanya"));
 	assert_int_equal(gtNavMethod_Parse(NULL, &m, &err), GT_ERR_INVALID_ARG);
 }
 
@@ -220,5 +220,72 @@ static void test_default_def(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("nav", test_default_def, test_method_names, test_backends_agree, test_index_files_and_ownership, test_straight_lines,
+// Polyanya as the nav's backend on a shared map and mesh: distances and paths equal the oracle's,
+// a world query through it too; a mesh of another map is refused naming a cell; after an edit the
+// edited map's oracle answers; no mesh, no method.
+static void test_polyanya_backend(void** state)
+{
+	(void)state;
+	if (!test_data_dir()) skip();
+	gtMap* map = test_load_shared_map("dao", "arena");
+	gtError err;
+	gtNav* nav;
+	gtNavQuery* q;
+	gtOracle* oracle;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_SetMethod(nav, GT_NAV_POLYANYA, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "needs a mesh"));
+	assert_int_equal(gtNav_LoadMesh(nav, test_data_path("meshes/bgmaps/AR0011SR-merged.mesh"), &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "AR0011SR-merged.mesh: the mesh does not match the map: cell ("));
+	assert_null(gtNav_Mesh(nav));
+	assert_int_equal(gtNav_LoadMesh(nav, test_data_path("meshes/dao/arena-merged.mesh"), &err), GT_OK);
+	assert_int_equal(gtNav_SetMethod(nav, GT_NAV_POLYANYA, &err), GT_OK);
+	assert_int_equal(gtNav_Method(nav), GT_NAV_POLYANYA);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	assert_int_equal(gtOracle_Create(map, 2, &oracle, &err), GT_OK);
+	TestRng rng = {5};
+	int capacity = gtNav_PathCapacity(nav);
+	gtVec2* path = malloc((size_t)capacity * sizeof *path);
+	for (int i = 0; i < 200; i++) {
+		gtVec2 s, t;
+		do s = (gtVec2){test_rng_int(&rng, 4 * gtMap_Width(map)) / 4.0, test_rng_int(&rng, 4 * gtMap_Height(map)) / 4.0};
+		while (gtMap_CheckPoint(map, s));
+		do t = (gtVec2){test_rng_int(&rng, 4 * gtMap_Width(map)) / 4.0, test_rng_int(&rng, 4 * gtMap_Height(map)) / 4.0};
+		while (gtMap_CheckPoint(map, t));
+		double d, dp, expected = oracle_distance(oracle, s, t);
+		int n;
+		assert_int_equal(gtNav_Distance(q, s, t, &d, &err), GT_OK);
+		assert_int_equal(gtNav_Path(q, s, t, path, capacity, &n, &dp, &err), GT_OK);
+		if (fabs(d - expected) > 1e-6 * (1 + expected) || fabs(dp - expected) > 1e-6 * (1 + expected))
+			fail_msg("(%g, %g)-(%g, %g): polyanya %.9f / %.9f, oracle %.9f", s.x, s.y, t.x, t.y, d, dp, expected);
+	}
+	gtDistance world_distance;
+	assert_int_equal(gtNavQuery_WorldDistance(q, &world_distance, &err), GT_OK);
+	gtVec2 a = {20.5, 20.5}, b = {40.5, 30.5};
+	if (!gtMap_CheckPoint(map, a) && !gtMap_CheckPoint(map, b))
+		assert_true(fabs(world_distance.fcn(world_distance.context, a, b) - oracle_distance(oracle, a, b)) < 1e-6);
+	double d;
+	assert_int_equal(gtNav_Distance(q, (gtVec2){-1, 3}, (gtVec2){20.5, 20.5}, &d, &err), GT_ERR_INVALID_POINT);
+	// An edit: the mesh is out of date, the edited map's oracle answers.
+	int wall_x = -1, wall_y = -1; // a free cell with free cells left and right: a wall there cuts a straight line
+	for (int y = 1; y + 1 < gtMap_Height(map) && wall_x < 0; y++)
+		for (int x = 1; x + 1 < gtMap_Width(map) && wall_x < 0; x++)
+			if (!gtMap_IsBlocked(map, x - 1, y) && !gtMap_IsBlocked(map, x, y) && !gtMap_IsBlocked(map, x + 1, y)) wall_x = x, wall_y = y;
+	assert_true(wall_x > 0);
+	gtVec2 s = {wall_x - 0.5, wall_y + 0.5}, t = {wall_x + 1.5, wall_y + 0.5};
+	assert_int_equal(gtNav_SetBlocked(nav, wall_x, wall_y, wall_x, wall_y, true, &err), GT_OK);
+	gtOracle* edited;
+	assert_int_equal(gtOracle_Create(map, 2, &edited, &err), GT_OK);
+	assert_int_equal(gtNav_Distance(q, s, t, &d, &err), GT_OK);
+	assert_true(fabs(d - oracle_distance(edited, s, t)) < 1e-9);
+	assert_true(d > 2 + 1e-9); // the straight line is blocked now
+	gtOracle_Destroy(edited);
+	free(path);
+	gtOracle_Destroy(oracle);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+TEST_MAIN("nav", test_default_def, test_method_names, test_backends_agree, test_index_files_and_ownership, test_straight_lines, test_polyanya_backend,
           test_path_advance)

@@ -50,6 +50,23 @@ int64_t gtMesh_Bytes(const gtMesh* mesh);
 /// outside every polygon (NaN and infinite points too).
 gtMeshLocation gtMesh_Locate(const gtMesh* mesh, gtVec2 p);
 
+/// A Polyanya search over one mesh (Cui, Harabor and Grastien 2017): exact any-angle shortest
+/// paths, the same answers as EHL and the oracle on the map the mesh covers. Holds its own scratch
+/// (it grows to the largest search and stays), so give each thread its own.
+typedef struct gtPolyanya gtPolyanya;
+
+gtStatus gtPolyanya_Create(const gtMesh* mesh, gtPolyanya** out, gtError* err);
+void gtPolyanya_Destroy(gtPolyanya* search);
+/// Shortest distance from s to t; +inf when t cannot be reached. A point off the mesh (a wall, NaN)
+/// gets GT_ERR_INVALID_POINT. A point on a pinch vertex (two obstacle sectors) starts in the polygon
+/// at (+1e-5, +1e-5) from it, as the grid's rule sends it into cell (x, y).
+gtStatus gtPolyanya_Distance(gtPolyanya* search, gtVec2 s, gtVec2 t, double* distance, gtError* err);
+/// The path's points, s first and t last (count 0 when unreachable).
+gtStatus gtPolyanya_Path(gtPolyanya* search, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
+                         double* distance, gtError* err);
+/// Search nodes expanded by the last query (for benchmarks).
+int64_t gtPolyanya_Expanded(const gtPolyanya* search);
+
 #ifdef __cplusplus
 }
 #endif

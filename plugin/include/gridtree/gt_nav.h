@@ -7,6 +7,7 @@
 #define GRIDTREE_GT_NAV_H
 
 #include "gt_ehl.h"
+#include "gt_mesh.h"
 #include "gt_map.h"
 #include "gt_world.h"
 
@@ -19,7 +20,8 @@ typedef enum gtNavMethod {
 	GT_NAV_AUTO = 0, ///< the EHL index when there is one, else the oracle
 	GT_NAV_EHL,      ///< exact, microseconds; needs an index (gtNav_BuildIndex / gtNav_LoadIndex)
 	GT_NAV_ORACLE,   ///< exact, Dijkstra over the visibility graph: a correctness tool, not a fast path
-	GT_NAV_EUCLID    ///< straight-line distance, ignoring walls (hearing, messaging ranges)
+	GT_NAV_EUCLID,   ///< straight-line distance, ignoring walls (hearing, messaging ranges)
+	GT_NAV_POLYANYA  ///< exact, Polyanya on a navigation mesh (gtNav_LoadMesh / gtNav_SetMesh): little memory
 } gtNavMethod;
 
 /// "auto", "ehl", "oracle", "euclid".
@@ -65,7 +67,18 @@ const gtEhl* gtNav_Index(const gtNav* nav);
 /// Drops the index (queries fall back to the oracle under GT_NAV_AUTO).
 void gtNav_ClearIndex(gtNav* nav);
 
-/// Chooses the backend. GT_NAV_EHL without an index is GT_ERR_INVALID_ARG (with a hint).
+/// Loads a Polyanya navigation mesh (`.mesh` version 2) for GT_NAV_POLYANYA. It must cover exactly
+/// the map's free cells (checked: every cell's centre); GT_ERR_INVALID_ARG names a cell where it
+/// does not. After a map edit the mesh no longer matches: GT_NAV_POLYANYA queries are then
+/// answered by the oracle on the edited map (exact, slower) until a mesh is set again.
+gtStatus gtNav_LoadMesh(gtNav* nav, const char* path, gtError* err);
+/// The same with a mesh in memory; the nav takes it (and destroys it on failure).
+gtStatus gtNav_SetMesh(gtNav* nav, gtMesh* mesh, gtError* err);
+/// The nav's mesh, or NULL.
+const gtMesh* gtNav_Mesh(const gtNav* nav);
+
+/// Chooses the backend. GT_NAV_EHL without an index, or GT_NAV_POLYANYA without a mesh, is
+/// GT_ERR_INVALID_ARG (with a hint).
 gtStatus gtNav_SetMethod(gtNav* nav, gtNavMethod method, gtError* err);
 /// The backend that answers now (never GT_NAV_AUTO).
 gtNavMethod gtNav_Method(const gtNav* nav);

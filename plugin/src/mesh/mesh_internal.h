@@ -10,8 +10,13 @@ struct gtMesh {
 	double *x, *y;
 	// Polygon p's vertices and neighbours are [first[p], first[p + 1]) of `corner` and `across`.
 	int32_t *first, *corner, *across;
+	// Where edge i of polygon p (entry first[p] + i) is in the polygon across it: that entry's
+	// index within the neighbour's list, -1 for a wall.
+	int32_t* twin;
 	// The polygons around vertex v: [around_first[v], around_first[v + 1]) of `around` (-1 = outside).
 	int32_t *around_first, *around;
+	uint8_t* corner_vertex; // touches an obstacle: a path may turn there
+	int32_t* exits;         // per polygon, its edges that are not walls
 	// Point location: a uniform grid of buckets over the mesh's bounding box, each listing the
 	// polygons whose bounding boxes meet it.
 	double min_x, min_y, bucket_size;

@@ -61,6 +61,7 @@ void gtMesh_Destroy(gtMesh* m)
 	if (!m) return;
 	gt_free(m->x), gt_free(m->y), gt_free(m->first), gt_free(m->corner), gt_free(m->across);
 	gt_free(m->around_first), gt_free(m->around), gt_free(m->bucket_first), gt_free(m->bucket_polygons);
+	gt_free(m->twin), gt_free(m->corner_vertex), gt_free(m->exits);
 	gt_free(m);
 }
 
@@ -82,7 +83,7 @@ static double cross(const gtMesh* m, int a, int b, int c)
 }
 
 // Polygon p convex and counter-clockwise, each neighbour sharing the edge it is listed for.
-static gtStatus check_polygon(const gtMesh* m, int p, const char* name, gtError* err)
+static gtStatus check_polygon(gtMesh* m, int p, const char* name, gtError* err)
 {
 	int32_t begin = m->first[p], n = m->first[p + 1] - begin;
 	const int32_t *v = m->corner + begin, *q = m->across + begin;
@@ -95,7 +96,8 @@ static gtStatus check_polygon(const gtMesh* m, int p, const char* name, gtError*
 		// The neighbour across edge a-b lists the same edge the other way round.
 		int32_t nb = m->first[q[i]], nn = m->first[q[i] + 1] - nb;
 		bool shared = false;
-		for (int j = 0; j < nn && !shared; j++) shared = m->corner[nb + j] == a && m->corner[nb + (j + nn - 1) % nn] == b;
+		for (int j = 0; j < nn && !shared; j++)
+			if (m->corner[nb + j] == a && m->corner[nb + (j + nn - 1) % nn] == b) shared = true, m->twin[begin + i] = j;
 		if (!shared)
 			return gt_fail(err, GT_ERR_FORMAT, "%s: polygon %d names %d across edge %d-%d, which does not have that edge", name, p,
 			               q[i], a, b);
@@ -164,6 +166,16 @@ gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh*
 		st = gt_fail(err, GT_ERR_FORMAT, "%s:%d: text after the last polygon", r.name, r.line);
 		goto fail;
 	}
+	m->twin = gt_malloc(((size_t)m->first[polygon_count] + 1) * sizeof *m->twin);
+	m->corner_vertex = gt_calloc((size_t)vertex_count + 1, 1);
+	m->exits = gt_calloc((size_t)polygon_count + 1, sizeof *m->exits);
+	if (!m->twin || !m->corner_vertex || !m->exits) goto nomem;
+	for (int p = 0; p < polygon_count; p++)
+		for (int32_t i = m->first[p]; i < m->first[p + 1]; i++) m->exits[p] += m->across[i] >= 0;
+	for (int32_t i = 0; i < m->first[polygon_count]; i++) m->twin[i] = -1;
+	for (int v = 0; v < vertex_count; v++)
+		for (int32_t i = m->around_first[v]; i < m->around_first[v + 1]; i++)
+			if (m->around[i] < 0) m->corner_vertex[v] = 1;
 	for (int p = 0; p < polygon_count && !st; p++) st = check_polygon(m, p, r.name, err);
 	if (!st) st = gt_mesh_index(m, err);
 	if (st) goto fail;

@@ -14,7 +14,7 @@
 #include "nav/nav_internal.h"
 #include "oracle/oracle.h"
 
-static const char* const METHOD_NAMES[] = {"auto", "ehl", "oracle", "euclid"};
+static const char* const METHOD_NAMES[] = {"auto", "ehl", "oracle", "euclid", "polyanya"};
 
 const char* gtNavMethodName(gtNavMethod method)
 {
@@ -28,7 +28,7 @@ gtStatus gtNavMethod_Parse(const char* name, gtNavMethod* method, gtError* err)
 		*method = (gtNavMethod)i;
 		return GT_OK;
 	}
-	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, ehl, oracle, euclid)", name ? name : "(null)");
+	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, ehl, oracle, euclid, polyanya)", name ? name : "(null)");
 }
 
 gtNavDef gtNav_DefaultDef(void)
@@ -44,9 +44,11 @@ gtStatus gtNav_Create(const gtMap* map, const gtNavDef* def, gtNav** out, gtErro
 	if (!def) def = &defaults;
 	if (!map) return gt_fail(err, GT_ERR_INVALID_ARG, "no map");
 	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
-	if ((unsigned)def->method > GT_NAV_EUCLID) return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method %d", (int)def->method);
+	if ((unsigned)def->method > GT_NAV_POLYANYA) return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method %d", (int)def->method);
 	if (def->method == GT_NAV_EHL)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "method ehl needs an index: create with auto, then build or load one");
+	if (def->method == GT_NAV_POLYANYA)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "method polyanya needs a mesh: create with auto, then load one");
 	gtNav* nav = gt_calloc(1, sizeof *nav);
 	if (!nav) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	nav->map = (gtMap*)map; // edits change it in place (gt_nav.h says so)
@@ -60,6 +62,7 @@ void gtNav_Destroy(gtNav* nav)
 	if (!nav) return;
 	nav_free_edits(nav);
 	gtEhl_Destroy(nav->ehl);
+	gtMesh_Destroy(nav->mesh);
 	gtMap_Destroy(nav->index_map);
 	gt_free(nav);
 }
@@ -109,11 +112,58 @@ void gtNav_ClearIndex(gtNav* nav)
 	nav_set_index(nav, NULL, NULL);
 }
 
+// A mesh must hold exactly the map's free cells: each centre on the mesh or off it as the cell is.
+static gtStatus check_mesh(const gtMap* map, const gtMesh* mesh, gtError* err)
+{
+	for (int y = 0; y < gtMap_Height(map); y++)
+		for (int x = 0; x < gtMap_Width(map); x++) {
+			bool on = gtMesh_Locate(mesh, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE;
+			if (on == gtMap_IsBlocked(map, x, y))
+				return gt_fail(err, GT_ERR_INVALID_ARG, "the mesh does not match the map: cell (%d, %d) is %s on the map but %s the mesh",
+				               x, y, on ? "blocked" : "free", on ? "on" : "off");
+		}
+	return GT_OK;
+}
+
+gtStatus gtNav_SetMesh(gtNav* nav, gtMesh* mesh, gtError* err)
+{
+	if (!mesh) return gt_fail(err, GT_ERR_INVALID_ARG, "no mesh");
+	gtStatus st = check_mesh(nav->map, mesh, err);
+	if (st) {
+		gtMesh_Destroy(mesh);
+		return st;
+	}
+	gtMesh_Destroy(nav->mesh);
+	nav->mesh = mesh;
+	nav->mesh_generation++;
+	nav->mesh_map_generation = nav->map_generation;
+	return GT_OK;
+}
+
+gtStatus gtNav_LoadMesh(gtNav* nav, const char* path, gtError* err)
+{
+	gtMesh* mesh;
+	gtStatus st = gtMesh_Load(path, &mesh, err);
+	if (!st) st = gtNav_SetMesh(nav, mesh, err);
+	if (st && err) { // name the file in the mismatch message too
+		gtError inner = *err;
+		if (st == GT_ERR_INVALID_ARG) gt_fail(err, st, "%s: %s", path, inner.message);
+	}
+	return st;
+}
+
+const gtMesh* gtNav_Mesh(const gtNav* nav)
+{
+	return nav->mesh;
+}
+
 gtStatus gtNav_SetMethod(gtNav* nav, gtNavMethod method, gtError* err)
 {
-	if ((unsigned)method > GT_NAV_EUCLID) return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method %d", (int)method);
+	if ((unsigned)method > GT_NAV_POLYANYA) return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method %d", (int)method);
 	if (method == GT_NAV_EHL && !nav->ehl)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "method ehl needs an index: build one (gridtree ehl-build) or load it");
+	if (method == GT_NAV_POLYANYA && !nav->mesh)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "method polyanya needs a mesh: load one (gtNav_LoadMesh, --mesh FILE)");
 	nav->def.method = method;
 	return GT_OK;
 }
@@ -129,7 +179,9 @@ int gtNav_PathCapacity(const gtNav* nav)
 	int vertices, index_vertices;
 	gtMap_Vertices(nav->map, &vertices);
 	gtMap_Vertices(nav_index_map(nav), &index_vertices); // an index path may bend where walls were
-	return (vertices > index_vertices ? vertices : index_vertices) + 2;
+	int most = vertices > index_vertices ? vertices : index_vertices;
+	if (nav->mesh && gtMesh_VertexCount(nav->mesh) > most) most = gtMesh_VertexCount(nav->mesh);
+	return most + 3; // a mesh path may bend at an interval's end too
 }
 
 gtStatus gtNavQuery_Create(gtNav* nav, gtNavQuery** out, gtError* err)
@@ -144,6 +196,7 @@ void gtNavQuery_Destroy(gtNavQuery* query)
 {
 	if (!query) return;
 	gtEhlQuery_Destroy(query->ehl_query);
+	gtPolyanya_Destroy(query->polyanya);
 	gtOracle_Destroy(query->oracle);
 	gtOracle_Destroy(query->base);
 	gt_free(query->path);
@@ -198,6 +251,15 @@ static gtStatus bind(gtNavQuery* q, gtNavMethod* method, gtError* err)
 {
 	gtNav* nav = q->nav;
 	*method = gtNav_Method(nav);
+	if (*method == GT_NAV_POLYANYA && nav->mesh_map_generation != nav->map_generation)
+		*method = GT_NAV_ORACLE; // the mesh predates an edit: the edited map's oracle answers
+	if (*method == GT_NAV_POLYANYA && (!q->polyanya || q->polyanya_generation != nav->mesh_generation)) {
+		gtPolyanya_Destroy(q->polyanya);
+		q->polyanya = NULL;
+		gtStatus st = gtPolyanya_Create(nav->mesh, &q->polyanya, err);
+		if (st) return st;
+		q->polyanya_generation = nav->mesh_generation;
+	}
 	if (*method == GT_NAV_EHL && (!q->ehl_query || q->ehl_generation != nav->ehl_generation)) {
 		gtEhlQuery_Destroy(q->ehl_query);
 		q->ehl_query = NULL;
@@ -360,6 +422,9 @@ gtStatus gtNav_Distance(gtNavQuery* query, gtVec2 s, gtVec2 t, double* distance,
 		}
 		return gtEhl_Distance(query->ehl_query, s, t, distance, err);
 	case GT_NAV_ORACLE: return gtOracle_Distance(query->oracle, s, t, distance, err);
+	case GT_NAV_POLYANYA:
+		if ((st = check_points(query->nav->map, s, t, err))) return st;
+		return gtPolyanya_Distance(query->polyanya, s, t, distance, err);
 	default:
 		st = check_points(query->nav->map, s, t, err);
 		if (!st) *distance = hypot(t.x - s.x, t.y - s.y);
@@ -384,6 +449,9 @@ gtStatus gtNav_Path(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 		}
 		return gtEhl_Path(query->ehl_query, s, t, points, capacity, count, distance, err);
 	case GT_NAV_ORACLE: return gtOracle_Path(query->oracle, s, t, points, capacity, count, distance, err);
+	case GT_NAV_POLYANYA:
+		if ((st = check_points(query->nav->map, s, t, err))) return st;
+		return gtPolyanya_Path(query->polyanya, s, t, points, capacity, count, distance, err);
 	default:
 		st = check_points(query->nav->map, s, t, err);
 		if (st) return st;
@@ -425,6 +493,12 @@ static double edited_world_distance(void* context, gtVec2 from, gtVec2 to)
 	return edited_world_distance_below(context, from, to, INFINITY);
 }
 
+static double polyanya_distance(void* context, gtVec2 from, gtVec2 to)
+{
+	double d;
+	return gtPolyanya_Distance(context, from, to, &d, NULL) ? INFINITY : d;
+}
+
 static double oracle_distance(void* context, gtVec2 from, gtVec2 to)
 {
 	double d;
@@ -442,6 +516,7 @@ gtStatus gtNavQuery_WorldDistance(gtNavQuery* query, gtDistance* distance, gtErr
 		                               : (gtDistance){ehl_distance, query->ehl_query, ehl_distance_below};
 		break;
 	case GT_NAV_ORACLE: *distance = (gtDistance){oracle_distance, query->oracle, NULL}; break;
+	case GT_NAV_POLYANYA: *distance = (gtDistance){polyanya_distance, query->polyanya, NULL}; break;
 	default: *distance = gtDistance_Euclid(); break;
 	}
 	return GT_OK;

@@ -26,6 +26,9 @@ struct gtNav {
 	gtNavDef def;
 	gtEhl* ehl;
 	uint32_t ehl_generation; // bumped whenever the index changes, so queries rebind lazily
+	gtMesh* mesh;
+	uint32_t mesh_generation;     // bumped whenever the mesh changes
+	uint32_t mesh_map_generation; // the map_generation the mesh matches
 	// Edits. The index answers for `index_map` (its own snapshot once the map was edited since, NULL
 	// while it is the map itself). Against it, `added` cells are walls now that were free (the index
 	// is a lower bound: its paths are checked against `added_rects`), `freed` cells are free now
@@ -51,6 +54,8 @@ struct gtNavQuery {
 	uint32_t ehl_generation;
 	gtOracle* oracle;
 	uint32_t oracle_generation;
+	gtPolyanya* polyanya;
+	uint32_t polyanya_generation;
 	gtOracle* base;          // the index map's oracle: the edited one is derived from it while walls are only added
 	uint32_t base_generation; // the ehl_generation it was built for
 	gtVec2* path;     // an index path to check against the edits

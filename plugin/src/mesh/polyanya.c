@@ -1,0 +1,464 @@
+// Polyanya: exact any-angle point-to-point search on a navigation mesh (Cui, Harabor, Grastien
+// 2017; docs/algorithms.md 7.2). A search node is an interval [R, L] of a polygon edge whose every
+// point the root sees, and the polygon beyond it; its successors are the pieces of that polygon's
+// boundary seen through the interval (same root) and, when an interval end is a corner of the mesh,
+// the pieces hidden behind it (that corner becomes the root).
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status.h"
+#include "mesh/mesh_internal.h"
+
+#define EPS 1e-9
+
+typedef struct Node {
+	gtVec2 root, right, left; // right and left as seen from the root looking through the interval
+	double g, f;
+	int32_t root_vertex; // -1: the start
+	int32_t root_chain;  // index into the roots list (the path back to the start)
+	int32_t polygon;     // the polygon beyond the interval
+	int32_t entry;       // the interval's edge within `polygon` (edge i ends at its vertex i)
+} Node;
+
+typedef struct RootLink {
+	gtVec2 at;
+	int32_t parent; // -1: the start
+} RootLink;
+
+typedef struct HeapItem {
+	double f, g;
+	int32_t node;
+} HeapItem;
+
+struct gtPolyanya {
+	const gtMesh* mesh;
+	Node* nodes;
+	int nodes_size, nodes_capacity;
+	HeapItem* heap;
+	int heap_size, heap_capacity;
+	RootLink* roots;
+	int roots_size, roots_capacity;
+	double* root_g; // best g seen per root vertex, valid where root_stamp = generation
+	uint32_t* root_stamp;
+	uint32_t generation;
+	int32_t goal_polygons[64];
+	int goal_count;
+	int64_t expanded; // nodes expanded by the last search
+};
+
+static double cross3(gtVec2 o, gtVec2 a, gtVec2 b)
+{
+	return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+static double dist(gtVec2 a, gtVec2 b)
+{
+	double dx = b.x - a.x, dy = b.y - a.y;
+	return sqrt(dx * dx + dy * dy); // coordinates are small: no overflow for hypot to guard against
+}
+
+static gtVec2 vertex(const gtMesh* m, int v)
+{
+	gtVec2 p = {m->x[v], m->y[v]};
+	return p;
+}
+
+// step mod count for 0 <= step < 2 count, without a division (this runs per polygon vertex).
+static inline int wrap(int step, int count)
+{
+	return step >= count ? step - count : step;
+}
+
+static bool same(gtVec2 a, gtVec2 b)
+{
+	return a.x == b.x && a.y == b.y;
+}
+
+gtStatus gtPolyanya_Create(const gtMesh* mesh, gtPolyanya** out, gtError* err)
+{
+	*out = NULL;
+	gtPolyanya* p = gt_calloc(1, sizeof *p);
+	if (!p) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a Polyanya search");
+	p->mesh = mesh;
+	p->root_g = gt_malloc(((size_t)mesh->vertex_count + 1) * sizeof *p->root_g);
+	p->root_stamp = gt_calloc((size_t)mesh->vertex_count + 1, sizeof *p->root_stamp);
+	if (!p->root_g || !p->root_stamp) {
+		gtPolyanya_Destroy(p);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a Polyanya search");
+	}
+	*out = p;
+	return GT_OK;
+}
+
+void gtPolyanya_Destroy(gtPolyanya* p)
+{
+	if (!p) return;
+	gt_free(p->nodes);
+	gt_free(p->heap);
+	gt_free(p->roots);
+	gt_free(p->root_g);
+	gt_free(p->root_stamp);
+	gt_free(p);
+}
+
+int64_t gtPolyanya_Expanded(const gtPolyanya* p)
+{
+	return p->expanded;
+}
+
+// Grows `*items` (of `size` bytes each) to hold one more; scratch that stays with the search.
+static bool reserve(void** items, int* capacity, int count, size_t size)
+{
+	if (count < *capacity) return true;
+	int grown = *capacity ? *capacity * 2 : 256;
+	void* more = gt_realloc(*items, (size_t)grown * size);
+	if (!more) return false;
+	*items = more;
+	*capacity = grown;
+	return true;
+}
+
+static bool before(const HeapItem* a, const HeapItem* b) // smaller f first, then larger g
+{
+	return a->f < b->f || (a->f == b->f && a->g > b->g);
+}
+
+static bool heap_push(gtPolyanya* p, int32_t node)
+{
+	if (!reserve((void**)&p->heap, &p->heap_capacity, p->heap_size, sizeof *p->heap)) return false;
+	HeapItem item = {p->nodes[node].f, p->nodes[node].g, node};
+	int i = p->heap_size++;
+	while (i > 0 && before(&item, &p->heap[(i - 1) / 2])) {
+		p->heap[i] = p->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	p->heap[i] = item;
+	return true;
+}
+
+static int32_t heap_pop(gtPolyanya* p)
+{
+	int32_t top = p->heap[0].node;
+	HeapItem last = p->heap[--p->heap_size];
+	int i = 0, n = p->heap_size;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= n) break;
+		if (c + 1 < n && before(&p->heap[c + 1], &p->heap[c])) c++;
+		if (!before(&p->heap[c], &last)) break;
+		p->heap[i] = p->heap[c];
+		i = c;
+	}
+	if (n > 0) p->heap[i] = last;
+	return top;
+}
+
+// The reflection of t across the line through a and b.
+static gtVec2 reflect(gtVec2 t, gtVec2 a, gtVec2 b)
+{
+	double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+	if (len2 == 0) return t;
+	double u = ((t.x - a.x) * dx + (t.y - a.y) * dy) / len2;
+	gtVec2 foot = {a.x + u * dx, a.y + u * dy};
+	gtVec2 r = {2 * foot.x - t.x, 2 * foot.y - t.y};
+	return r;
+}
+
+// Length of the shortest path from root r through the interval [right, left] to t (docs 7.2): t
+// reflected to the far side when it is on r's side, then straight if the segment crosses the
+// interval, else bent at the nearer end.
+static double heuristic(gtVec2 r, gtVec2 right, gtVec2 left, gtVec2 t)
+{
+	if (same(right, left)) return dist(r, right) + dist(right, t);
+	double side_r = cross3(right, left, r), side_t = cross3(right, left, t);
+	if ((side_r > 0 && side_t > 0) || (side_r < 0 && side_t < 0)) t = reflect(t, right, left);
+	double cr = cross3(r, t, right), cl = cross3(r, t, left);
+	if (cr <= 0 && cl >= 0) return dist(r, t);  // the segment r-t passes between the ends
+	if (cr > 0) return dist(r, right) + dist(right, t); // right of r-t... misses on the right end's side
+	return dist(r, left) + dist(left, t);
+}
+
+// Where the ray from r through x leaves the polygon across edge (a, b) (a point of the segment).
+static gtVec2 exit_point(gtVec2 r, gtVec2 x, gtVec2 a, gtVec2 b)
+{
+	double ca = cross3(r, x, a), cb = cross3(r, x, b);
+	double u = ca == cb ? 0 : ca / (ca - cb);
+	if (u < 0) u = 0;
+	if (u > 1) u = 1;
+	gtVec2 q = {a.x + u * (b.x - a.x), a.y + u * (b.y - a.y)};
+	if (u == 0) q = a;
+	if (u == 1) q = b;
+	return q;
+}
+
+typedef struct Search {
+	gtPolyanya* p;
+	gtVec2 goal;
+	bool failed; // out of memory
+} Search;
+
+static bool is_goal_polygon(const gtPolyanya* p, int polygon)
+{
+	for (int i = 0; i < p->goal_count; i++)
+		if (p->goal_polygons[i] == polygon) return true;
+	return false;
+}
+
+// A node through the edge of `from` that ends at its vertex `k` (index within from), or nothing
+// across a wall; root pruning drops it when the root was reached more cheaply before.
+static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 root, int32_t root_vertex,
+                 int32_t root_chain, double g)
+{
+	gtPolyanya* p = s->p;
+	const gtMesh* m = p->mesh;
+	int32_t edge = m->first[from] + k;
+	int32_t next = m->across[edge];
+	if (next < 0) return;
+	// A polygon whose only way on is the edge it is entered by leads nowhere but back.
+	if (m->exits[next] == 1 && !is_goal_polygon(p, next)) return;
+	if (root_vertex >= 0) {
+		if (p->root_stamp[root_vertex] == p->generation && g > p->root_g[root_vertex] + EPS) return;
+		if (p->root_stamp[root_vertex] != p->generation || g < p->root_g[root_vertex]) {
+			p->root_stamp[root_vertex] = p->generation;
+			p->root_g[root_vertex] = g;
+		}
+	}
+	if (!reserve((void**)&p->nodes, &p->nodes_capacity, p->nodes_size, sizeof *p->nodes)) {
+		s->failed = true;
+		return;
+	}
+	Node* n = &p->nodes[p->nodes_size];
+	n->root = root, n->right = right, n->left = left, n->g = g, n->root_vertex = root_vertex, n->root_chain = root_chain;
+	n->polygon = next;
+	n->entry = m->twin[edge];
+	n->f = g + heuristic(root, right, left, s->goal);
+	p->nodes_size++; // the caller queues it (or expands it at once)
+}
+
+// A new root: the corner `v` reached at cost g from the node's root.
+static int32_t add_root(Search* s, gtVec2 at, int32_t parent_chain)
+{
+	gtPolyanya* p = s->p;
+	if (!reserve((void**)&p->roots, &p->roots_capacity, p->roots_size, sizeof *p->roots)) {
+		s->failed = true;
+		return -1;
+	}
+	p->roots[p->roots_size].at = at;
+	p->roots[p->roots_size].parent = parent_chain;
+	return p->roots_size++;
+}
+
+// Pushes the pieces of polygon P's edges from edge `first` to edge `last` (walking forward from
+// the entry edge), cut at `from` on the first and `to` on the last, all seen from `root`.
+static void push_run(Search* s, int P, int count, int first, int last, gtVec2 from, gtVec2 to, gtVec2 root,
+                     int32_t root_vertex, int32_t chain, double g)
+{
+	const gtMesh* m = s->p->mesh;
+	const int32_t* v = m->corner + m->first[P];
+	for (int step = first; step <= last; step++) {
+		int k = wrap(step, count);
+		if (m->across[m->first[P] + k] < 0) continue; // a wall: nothing beyond
+		int a = v[k == 0 ? count - 1 : k - 1], b = v[k];
+		gtVec2 right = step == first ? from : vertex(m, a), left = step == last ? to : vertex(m, b);
+		push(s, P, k, right, left, root, root_vertex, chain, g);
+	}
+}
+
+static void expand(Search* s, const Node* node)
+{
+	gtPolyanya* p = s->p;
+	const gtMesh* m = p->mesh;
+	Node n = *node; // the node array may move while successors are pushed
+	int P = n.polygon, count = m->first[P + 1] - m->first[P], i = n.entry;
+	const int32_t* v = m->corner + m->first[P];
+	int a = v[i == 0 ? count - 1 : i - 1], b = v[i]; // entry edge a -> b: a is on the left, b on the right
+	gtVec2 va = vertex(m, a), vb = vertex(m, b), r = n.root;
+	double scale = fabs(vb.x - va.x) + fabs(vb.y - va.y) + fabs(r.x - va.x) + fabs(r.y - va.y);
+	if (fabs(cross3(r, vb, va)) <= EPS * scale * scale) {
+		// The root is on the entry edge's line: it sees nothing of P but along the edge. Turn at the
+		// nearer end if that is a corner of the mesh: every other edge of P is then hidden behind it.
+		bool right_nearer = dist(r, n.right) <= dist(r, n.left);
+		gtVec2 end = right_nearer ? n.right : n.left;
+		int corner = same(end, vb) ? b : same(end, va) ? a : -1;
+		if (corner < 0 || !m->corner_vertex[corner]) return;
+		int32_t chain = add_root(s, end, n.root_chain);
+		if (chain < 0) return;
+		push_run(s, P, count, i + 1, i + count - 1, vb, va, end,
+		         corner, chain, n.g + dist(r, end));
+		return;
+	}
+	// Edges after the entry, in order: step i + 1 .. i + count - 1 is edge (step mod count), from
+	// vertex step - 1 to vertex step. The ray r->right leaves P on the first edge whose end is
+	// strictly left of it, the ray r->left on the first whose end is left of it or on it.
+	int k_right = -1, k_left = -1;
+	for (int step = i + 1; step <= i + count - 1 && (k_right < 0 || k_left < 0); step++) {
+		gtVec2 end = vertex(m, v[wrap(step, count)]);
+		if (k_right < 0 && (step == i + count - 1 || cross3(r, n.right, end) > 0)) k_right = step;
+		if (k_left < 0 && (step == i + count - 1 || cross3(r, n.left, end) >= 0)) k_left = step;
+	}
+	if (k_left < k_right) k_left = k_right; // a point interval whose ray passes through a vertex
+	gtVec2 right_exit = exit_point(r, n.right, vertex(m, v[wrap(k_right - 1, count)]), vertex(m, v[wrap(k_right, count)]));
+	gtVec2 left_exit = exit_point(r, n.left, vertex(m, v[wrap(k_left - 1, count)]), vertex(m, v[wrap(k_left, count)]));
+	push_run(s, P, count, k_right, k_left, right_exit, left_exit, r, n.root_vertex, n.root_chain, n.g);
+	// Hidden behind the interval's right end when it is the entry edge's corner b.
+	if (same(n.right, vb) && m->corner_vertex[b]) {
+		bool any = k_right > i + 1 || !same(right_exit, vb);
+		if (any) {
+			int32_t chain = add_root(s, vb, n.root_chain);
+			if (chain >= 0)
+				push_run(s, P, count, i + 1, k_right, vb, right_exit, vb, b, chain, n.g + dist(r, vb));
+		}
+	}
+	if (same(n.left, va) && m->corner_vertex[a]) {
+		bool any = k_left < i + count - 1 || !same(left_exit, va);
+		if (any) {
+			int32_t chain = add_root(s, va, n.root_chain);
+			if (chain >= 0) push_run(s, P, count, k_left, i + count - 1, left_exit, va, va, a, chain, n.g + dist(r, va));
+		}
+	}
+}
+
+// The polygons a point belongs to for the search: all that hold it, except at a pinch vertex
+// (two obstacle sectors), where only the polygon of the point nudged by (+1e-5, +1e-5) counts, as
+// the grid's rule (docs/algorithms.md 2.3) sends such a point into cell (x, y).
+static int point_polygons(const gtMesh* m, gtVec2 q, int32_t* out, int room)
+{
+	gtMeshLocation at = gtMesh_Locate(m, q);
+	if (at.place == GT_MESH_OUTSIDE) return 0;
+	if (at.place == GT_MESH_IN_POLYGON) {
+		out[0] = at.polygon;
+		return 1;
+	}
+	if (at.place == GT_MESH_ON_EDGE) {
+		out[0] = at.polygon;
+		if (at.other < 0) return 1;
+		out[1] = at.other;
+		return 2;
+	}
+	int obstacles = 0, count = 0;
+	for (int32_t i = m->around_first[at.vertex]; i < m->around_first[at.vertex + 1]; i++) obstacles += m->around[i] < 0;
+	if (obstacles >= 2) {
+		gtMeshLocation nudged = gtMesh_Locate(m, (gtVec2){q.x + 1e-5, q.y + 1e-5});
+		if (nudged.place == GT_MESH_OUTSIDE) return 0;
+		out[0] = nudged.polygon;
+		return 1;
+	}
+	for (int32_t i = m->around_first[at.vertex]; i < m->around_first[at.vertex + 1] && count < room; i++)
+		if (m->around[i] >= 0) out[count++] = m->around[i];
+	return count;
+}
+
+static gtStatus check_point(const gtMesh* m, gtVec2 q, const char* which, int32_t* polygons, int* count, gtError* err)
+{
+	*count = point_polygons(m, q, polygons, 64);
+	if (*count > 0) return GT_OK;
+	if (gtMesh_Locate(m, q).place == GT_MESH_ON_VERTEX)
+		return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): a pinch vertex whose cell at (+1e-5, +1e-5) is a wall", which, q.x, q.y);
+	return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): not on the mesh", which, q.x, q.y);
+}
+
+// Runs the search; the answer node's index in *best (-1: straight line, -2: unreachable).
+static gtStatus search(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, int32_t* best, gtError* err)
+{
+	const gtMesh* m = p->mesh;
+	int32_t start[64];
+	int start_count;
+	*distance = INFINITY;
+	*best = -2;
+	p->expanded = 0;
+	gtStatus st = check_point(m, s, "start", start, &start_count, err);
+	if (!st) st = check_point(m, t, "target", p->goal_polygons, &p->goal_count, err);
+	if (st) return st;
+	for (int i = 0; i < start_count; i++)
+		if (is_goal_polygon(p, start[i])) {
+			*distance = dist(s, t);
+			*best = -1;
+			return GT_OK;
+		}
+	if (++p->generation == 0) {
+		memset(p->root_stamp, 0, ((size_t)m->vertex_count + 1) * sizeof *p->root_stamp);
+		p->generation = 1;
+	}
+	p->nodes_size = p->heap_size = p->roots_size = 0;
+	Search sr = {p, t, false};
+	for (int i = 0; i < start_count; i++) {
+		int P = start[i], count = m->first[P + 1] - m->first[P];
+		const int32_t* v = m->corner + m->first[P];
+		for (int k = 0; k < count; k++) {
+			gtVec2 a = vertex(m, v[(k + count - 1) % count]), b = vertex(m, v[k]);
+			// An edge the start lies on sees nothing new from it.
+			if (cross3(a, b, s) == 0 && (s.x - a.x) * (s.x - b.x) <= 0 && (s.y - a.y) * (s.y - b.y) <= 0) continue;
+			push(&sr, P, k, a, b, s, -1, -1, 0);
+		}
+	}
+	for (int i = 0; i < p->nodes_size && !sr.failed; i++) sr.failed = !heap_push(p, i);
+	while (p->heap_size > 0 && !sr.failed) {
+		int32_t id = heap_pop(p);
+		const Node* n = &p->nodes[id];
+		if (n->root_vertex >= 0 && n->g > p->root_g[n->root_vertex] + EPS) continue; // a cheaper way to its root came later
+		if (is_goal_polygon(p, n->polygon)) {
+			*distance = n->f;
+			*best = id;
+			return GT_OK;
+		}
+		// A node with one successor (not into the goal's polygon) is expanded at once, without the
+		// open list: its f is no smaller, so the order of goal nodes is unchanged.
+		for (;;) {
+			int before = p->nodes_size;
+			p->expanded++;
+			expand(&sr, &p->nodes[id]);
+			if (sr.failed) break;
+			if (p->nodes_size - before == 1 && !is_goal_polygon(p, p->nodes[before].polygon)) {
+				id = before;
+				const Node* only = &p->nodes[id];
+				if (only->root_vertex >= 0 && only->g > p->root_g[only->root_vertex] + EPS) break;
+				continue;
+			}
+			for (int i = before; i < p->nodes_size && !sr.failed; i++) sr.failed = !heap_push(p, i);
+			break;
+		}
+	}
+	if (sr.failed) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
+	return GT_OK;
+}
+
+gtStatus gtPolyanya_Distance(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, gtError* err)
+{
+	int32_t best;
+	return search(p, s, t, distance, &best, err);
+}
+
+gtStatus gtPolyanya_Path(gtPolyanya* p, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* distance,
+                         gtError* err)
+{
+	int32_t best;
+	double d;
+	*count = 0;
+	gtStatus st = search(p, s, t, &d, &best, err);
+	if (distance) *distance = d;
+	if (st || best == -2) return st;
+	// s, the chain of roots, the interval end the path bends at (if it does), t.
+	gtVec2 bend = t;
+	bool bends = false;
+	int chain = -1;
+	if (best >= 0) {
+		const Node* n = &p->nodes[best];
+		chain = n->root_chain;
+		double straight = dist(n->root, t);
+		if (fabs(n->f - n->g - straight) > 1e-9 * (1 + n->f)) { // the heuristic bent at an end
+			bends = true;
+			bend = fabs(dist(n->root, n->right) + dist(n->right, t) - (n->f - n->g)) <= 1e-9 * (1 + n->f) ? n->right : n->left;
+		}
+	}
+	int roots = 0;
+	for (int c = chain; c >= 0; c = p->roots[c].parent) roots++;
+	*count = 2 + roots + (bends ? 1 : 0);
+	if (*count > capacity) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "path has %d points but the buffer holds %d", *count, capacity);
+	points[0] = s;
+	int i = roots;
+	for (int c = chain; c >= 0; c = p->roots[c].parent) points[i--] = p->roots[c].at;
+	if (bends) points[roots + 1] = bend;
+	points[*count - 1] = t;
+	return GT_OK;
+}
