@@ -57,10 +57,6 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 		return CLI_USAGE;
 	}
 	const char* mesh_path = cli_option(args, "mesh", NULL);
-	if (method == GT_NAV_POLYANYA && !mesh_path) {
-		fprintf(stderr, "gridtree %s: --method polyanya needs --mesh FILE (a Polyanya .mesh of the map)\n", command);
-		return CLI_USAGE;
-	}
 	int opened = cli_open_map(args, command, map_path, &s->map, NULL);
 	if (opened) return opened;
 	gtNavDef def = gtNav_DefaultDef();
@@ -68,7 +64,11 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 	def.manual_rebuild = true; // one run answers and exits: after walls are removed the oracle answers
 	gtStatus st = gtNav_Create(s->map, &def, &s->nav, &err);
 	if (!st && ehl_path && method != GT_NAV_ORACLE && method != GT_NAV_EUCLID) st = gtNav_LoadIndex(s->nav, ehl_path, &err);
-	if (!st && mesh_path && method == GT_NAV_POLYANYA) st = gtNav_LoadMesh(s->nav, mesh_path, &err);
+	if (!st && method == GT_NAV_POLYANYA) { // without --mesh, one is made from the map
+		gtMesh* mesh = NULL;
+		st = mesh_path ? gtNav_LoadMesh(s->nav, mesh_path, &err) : gtMesh_FromMap(s->map, &mesh, &err);
+		if (!st && mesh) st = gtNav_SetMesh(s->nav, mesh, &err);
+	}
 	if (!st) st = gtNav_SetMethod(s->nav, method, &err);
 	const char* edits = cli_option(args, "edits", NULL);
 	if (!st && edits && !apply_edits(s->nav, edits)) {

@@ -36,13 +36,15 @@ static void usage(FILE* out)
 	        "                                   what map edits cost: walls built, doors closed, walls removed\n"
 	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
 	        "                                   write a generated MovingAI map\n"
+	        "  mesh-build MAP -o FILE            write a navigation mesh of the map (Polyanya .mesh)\n"
 	        "  inflate MAP --clearance R -o FILE\n"
 	        "                                   write the map for agents of half-width R cells: every cell\n"
 	        "                                   within R (Chebyshev) of a wall or the border becomes a wall\n"
 	        "  version                          print the version\n"
 	        "\n"
 	        "dist, path, scen, knn and bench-knn take --method auto|ehl|oracle|euclid|polyanya: auto (the default)\n"
-	        "is the index given with --ehl FILE, else the brute-force oracle; polyanya needs --mesh FILE (a .mesh).\n"
+	        "is the index given with --ehl FILE, else the brute-force oracle; polyanya takes --mesh FILE (a .mesh;\n"
+	        "without it, one is made from the map).\n"
 	        "  tiled-export MAP -o FILE.tmx|FILE.tmj [--encoding csv|base64|xml] [--compression none|zlib|gzip|zstd]\n"
 	        "               [--chunk N --origin X,Y] [--tileset embedded|external] [--blocked layer|property]\n"
 	        "               [--tile W,H] [--objects OBJ]\n"
@@ -68,7 +70,7 @@ int main(int argc, char** argv)
 		int (*run)(int, char**);
 	} commands[] = {
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
-	    {"inflate", cmd_inflate}, {"tiled-export", cmd_tiled_export},
+	    {"inflate", cmd_inflate}, {"mesh-build", cmd_mesh_build}, {"tiled-export", cmd_tiled_export},
 	    {"ehl-build", cmd_ehl_build}, {"workload", cmd_workload}, {"knn", cmd_knn}, {"bench-knn", cmd_bench_knn},
 	    {"crowd", cmd_crowd}, {"bench-crowd", cmd_bench_crowd}, {"bench-edits", cmd_bench_edits},
 	    {"ehl-verify", cmd_ehl_verify},

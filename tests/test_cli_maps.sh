@@ -234,7 +234,7 @@ check "a malformed edits line names the file and line" failure "bad.edits:2: exp
 check "an edit off the map names the line" failure "off.edits:1: cells (40, 5)-(60, 5) are not an inclusive rectangle inside the 48x32 map" \
 	bash -c "printf 'block 40 5 60 5\n' >'$tmp/off.edits' && echo '0 0 1 1' | '$GT' dist assets/maps/small.map --edits '$tmp/off.edits'"
 
-# Polyanya on a shared mesh equals the oracle on the map, and its paths are as long.
+# Polyanya on a mesh equals the oracle on the map, and its paths are as long.
 polyanya_matches_oracle() { # map, mesh
 	random_pairs "$1" 150 9 >"$tmp/ppairs" && [ -s "$tmp/ppairs" ] &&
 		"$GT" dist "$1" --method polyanya --mesh "$2" <"$tmp/ppairs" >"$tmp/poly.out" &&
@@ -269,6 +269,9 @@ if [ -d "$data/maps" ]; then
 		if [ -f "$mesh" ]; then
 			check "dist and path --method polyanya on $(basename "$suite")/$(basename "$map" .map) equal the oracle" polyanya_matches_oracle "$map" "$mesh"
 		fi
+		check "mesh-build of $(basename "$suite")/$(basename "$map" .map): Polyanya on it equals the oracle" \
+			bash -c "'$GT' mesh-build '$map' -o '$tmp/built.mesh' | grep -q '^polygons [1-9]'"
+		check "... and on the mesh made from the map" polyanya_matches_oracle "$map" "$tmp/built.mesh"
 		random_pairs "$map" 100 7 >"$tmp/real.pairs"
 		for variant in "tmx base64 gzip external property 16" "tmj base64 zstd embedded layer 0" "tmx csv none embedded layer 0"; do
 			check "Tiled $variant of $(basename "$suite")/$(basename "$map" .map) equals the .map" same_as_map "$map" "$variant" "$tmp/real.pairs"
@@ -276,8 +279,6 @@ if [ -d "$data/maps" ]; then
 	done
 	arena=$data/maps/dao/arena.map
 	if [ -f "$arena" ]; then
-		check "--method polyanya without --mesh is a usage error" usage_error "--method polyanya needs --mesh FILE" \
-			bash -c "echo '1.5 1.5 2.5 2.5' | '$GT' dist '$arena' --method polyanya"
 		check "a mesh of another map names a cell it disagrees on" failure "AR0011SR-merged.mesh: the mesh does not match the map: cell (" \
 			bash -c "echo '1.5 1.5 2.5 2.5' | '$GT' dist '$arena' --method polyanya --mesh '$data/meshes/bgmaps/AR0011SR-merged.mesh'"
 		check "scen --method polyanya answers every line of arena within the octile bound" bash -c \

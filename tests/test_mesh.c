@@ -236,5 +236,49 @@ static void test_polyanya_equals_the_oracle(void** state)
 	assert_true(total_pinches > 0); // some of the maps have pinch points: the rule above was exercised
 }
 
+// Meshes made from maps (the bundled one and random ones with pinches and islands): each covers
+// exactly the free cells, survives a save and a load, and Polyanya on it equals the oracle.
+static void test_built_meshes_equal_the_oracle(void** state)
+{
+	(void)state;
+	TestRng rng = {23};
+	for (int k = 0; k < 25; k++) {
+		gtMap* map = k == 0 ? test_load_map("assets/maps/small.map") : test_random_map(&rng, 8 + test_rng_int(&rng, 30), 8 + test_rng_int(&rng, 30), k % 5 * 10);
+		gtMesh *m, *loaded;
+		gtError err;
+		if (gtMesh_FromMap(map, &m, &err)) fail_msg("map %d: %s", k, err.message);
+		for (int y = 0; y < gtMap_Height(map); y++)
+			for (int x = 0; x < gtMap_Width(map); x++)
+				assert_int_equal(gtMesh_Locate(m, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE, !gtMap_IsBlocked(map, x, y));
+		char path[TEST_TEMP_PATH];
+		test_temp_file(path, "mesh");
+		assert_int_equal(gtMesh_Save(m, path, &err), GT_OK);
+		if (gtMesh_Load(path, &loaded, &err)) fail_msg("map %d: %s", k, err.message);
+		remove(path);
+		assert_int_equal(gtMesh_PolygonCount(loaded), gtMesh_PolygonCount(m));
+		assert_int_equal(gtMesh_VertexCount(loaded), gtMesh_VertexCount(m));
+		gtOracle* oracle;
+		gtPolyanya* search;
+		assert_int_equal(gtOracle_Create(map, 1, &oracle, &err), GT_OK);
+		assert_int_equal(gtPolyanya_Create(loaded, &search, &err), GT_OK);
+		for (int i = 0; i < 100 && gtMap_FreeCells(map) > 0; i++) {
+			gtVec2 s = random_point(map, &rng), t = random_point(map, &rng);
+			double expected, got;
+			assert_int_equal(gtOracle_Distance(oracle, s, t, &expected, &err), GT_OK);
+			gtStatus st = gtPolyanya_Distance(search, s, t, &got, &err);
+			if (st == GT_ERR_INVALID_POINT && strstr(err.message, "a pinch vertex whose cell at (+1e-5, +1e-5) is a wall")) continue;
+			if (st) fail_msg("map %d: %s", k, err.message);
+			if (isinf(expected) ? !isinf(got) : fabs(got - expected) > 1e-6 * (1 + expected))
+				fail_msg("map %d (%dx%d): (%.10g, %.10g)-(%.10g, %.10g): polyanya %.9f, oracle %.9f", k, gtMap_Width(map), gtMap_Height(map), s.x, s.y,
+				         t.x, t.y, got, expected);
+		}
+		gtPolyanya_Destroy(search);
+		gtOracle_Destroy(oracle);
+		gtMesh_Destroy(loaded);
+		gtMesh_Destroy(m);
+		gtMap_Destroy(map);
+	}
+}
+
 TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem, test_shared_meshes_against_a_linear_scan,
-          test_polyanya_equals_the_oracle)
+          test_polyanya_equals_the_oracle, test_built_meshes_equal_the_oracle)

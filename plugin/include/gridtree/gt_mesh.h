@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "gt_base.h"
+#include "gt_map.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,12 @@ gtStatus gtMesh_Load(const char* path, gtMesh** out, gtError* err);
 /// The same from memory; `name` is used in error messages.
 gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh** out, gtError* err);
 void gtMesh_Destroy(gtMesh* mesh);
+/// A mesh of a grid map's free space, made in one pass (free cells cut into rectangles whose sides
+/// are split where the neighbour across changes): what `gridtree mesh-build` writes. A map with no
+/// free cell is GT_ERR_INVALID_ARG.
+gtStatus gtMesh_FromMap(const gtMap* map, gtMesh** out, gtError* err);
+/// Writes the mesh as a Polyanya `.mesh` (version 2) file, through a temporary file and a rename.
+gtStatus gtMesh_Save(const gtMesh* mesh, const char* path, gtError* err);
 
 int gtMesh_VertexCount(const gtMesh* mesh);
 int gtMesh_PolygonCount(const gtMesh* mesh);

@@ -24,6 +24,10 @@ struct gtMesh {
 	int32_t *bucket_first, *bucket_polygons;
 };
 
+// Completes a mesh whose vertices, polygons and vertex rings are filled in: derived arrays, every
+// polygon checked (convex, counter-clockwise, neighbours sharing their edges), the bucket grid.
+gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err);
+
 // Builds the bucket grid of a mesh whose polygons are read and checked.
 gtStatus gt_mesh_index(gtMesh* m, gtError* err);
 

@@ -105,6 +105,24 @@ static gtStatus check_polygon(gtMesh* m, int p, const char* name, gtError* err)
 	return GT_OK;
 }
 
+gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err)
+{
+	int vertex_count = m->vertex_count, polygon_count = m->polygon_count;
+	m->twin = gt_malloc(((size_t)m->first[polygon_count] + 1) * sizeof *m->twin);
+	m->corner_vertex = gt_calloc((size_t)vertex_count + 1, 1);
+	m->exits = gt_calloc((size_t)polygon_count + 1, sizeof *m->exits);
+	if (!m->twin || !m->corner_vertex || !m->exits) return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory", name);
+	for (int p = 0; p < polygon_count; p++)
+		for (int32_t i = m->first[p]; i < m->first[p + 1]; i++) m->exits[p] += m->across[i] >= 0;
+	for (int32_t i = 0; i < m->first[polygon_count]; i++) m->twin[i] = -1;
+	for (int v = 0; v < vertex_count; v++)
+		for (int32_t i = m->around_first[v]; i < m->around_first[v + 1]; i++)
+			if (m->around[i] < 0) m->corner_vertex[v] = 1;
+	gtStatus st = GT_OK;
+	for (int p = 0; p < polygon_count && !st; p++) st = check_polygon(m, p, name, err);
+	return st ? st : gt_mesh_index(m, err);
+}
+
 gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh** out, gtError* err)
 {
 	*out = NULL;
@@ -166,18 +184,7 @@ gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh*
 		st = gt_fail(err, GT_ERR_FORMAT, "%s:%d: text after the last polygon", r.name, r.line);
 		goto fail;
 	}
-	m->twin = gt_malloc(((size_t)m->first[polygon_count] + 1) * sizeof *m->twin);
-	m->corner_vertex = gt_calloc((size_t)vertex_count + 1, 1);
-	m->exits = gt_calloc((size_t)polygon_count + 1, sizeof *m->exits);
-	if (!m->twin || !m->corner_vertex || !m->exits) goto nomem;
-	for (int p = 0; p < polygon_count; p++)
-		for (int32_t i = m->first[p]; i < m->first[p + 1]; i++) m->exits[p] += m->across[i] >= 0;
-	for (int32_t i = 0; i < m->first[polygon_count]; i++) m->twin[i] = -1;
-	for (int v = 0; v < vertex_count; v++)
-		for (int32_t i = m->around_first[v]; i < m->around_first[v + 1]; i++)
-			if (m->around[i] < 0) m->corner_vertex[v] = 1;
-	for (int p = 0; p < polygon_count && !st; p++) st = check_polygon(m, p, r.name, err);
-	if (!st) st = gt_mesh_index(m, err);
+	st = gt_mesh_finish(m, r.name, err);
 	if (st) goto fail;
 	*out = m;
 	return GT_OK;

@@ -276,26 +276,37 @@ static void expand(Search* s, const Node* node)
 	gtVec2 va = vertex(m, a), vb = vertex(m, b), r = n.root;
 	double scale = fabs(vb.x - va.x) + fabs(vb.y - va.y) + fabs(r.x - va.x) + fabs(r.y - va.y);
 	if (fabs(cross3(r, vb, va)) <= EPS * scale * scale) {
-		// The root is on the entry edge's line: it sees nothing of P but along the edge. Turn at the
-		// nearer end if that is a corner of the mesh: every other edge of P is then hidden behind it.
+		// The root is on the entry edge's line: it sees nothing of P but along the edge. Go on from
+		// the nearer end, which sees all of P: no path through the interval into P is shorter than
+		// one bending there. On meshes whose vertices are all obstacle corners that end is a corner;
+		// on meshes with vertices in open space (rectangles split where neighbours change) it may
+		// not be, and the path may be going straight on through it.
 		bool right_nearer = dist(r, n.right) <= dist(r, n.left);
 		gtVec2 end = right_nearer ? n.right : n.left;
 		int corner = same(end, vb) ? b : same(end, va) ? a : -1;
-		if (corner < 0 || !m->corner_vertex[corner]) return;
+		if (same(end, r)) {
+			// The root is that end: it goes round itself polygon by polygon only at an obstacle
+			// corner (whose wall sector ends the walk); a root in open space already started every
+			// polygon around it.
+			if (corner >= 0 && m->corner_vertex[corner])
+				push_run(s, P, count, i + 1, i + count - 1, vb, va, r, n.root_vertex, n.root_chain, n.g);
+			return;
+		}
 		int32_t chain = add_root(s, end, n.root_chain);
 		if (chain < 0) return;
-		push_run(s, P, count, i + 1, i + count - 1, vb, va, end,
-		         corner, chain, n.g + dist(r, end));
+		push_run(s, P, count, i + 1, i + count - 1, vb, va, end, corner, chain, n.g + dist(r, end));
 		return;
 	}
 	// Edges after the entry, in order: step i + 1 .. i + count - 1 is edge (step mod count), from
-	// vertex step - 1 to vertex step. The ray r->right leaves P on the first edge whose end is
-	// strictly left of it, the ray r->left on the first whose end is left of it or on it.
+	// vertex step - 1 to vertex step. The ray r->right meets P's far side on the first edge whose
+	// end is left of it or on it, the ray r->left leaves it on the first whose end is strictly left:
+	// boundary running along either ray is seen (a corner on it is where the path may turn, and on
+	// meshes with vertices in open space such a ray may run along edges for a while).
 	int k_right = -1, k_left = -1;
 	for (int step = i + 1; step <= i + count - 1 && (k_right < 0 || k_left < 0); step++) {
 		gtVec2 end = vertex(m, v[wrap(step, count)]);
-		if (k_right < 0 && (step == i + count - 1 || cross3(r, n.right, end) > 0)) k_right = step;
-		if (k_left < 0 && (step == i + count - 1 || cross3(r, n.left, end) >= 0)) k_left = step;
+		if (k_right < 0 && (step == i + count - 1 || cross3(r, n.right, end) >= 0)) k_right = step;
+		if (k_left < 0 && (step == i + count - 1 || cross3(r, n.left, end) > 0)) k_left = step;
 	}
 	if (k_left < k_right) k_left = k_right; // a point interval whose ray passes through a vertex
 	gtVec2 right_exit = exit_point(r, n.right, vertex(m, v[wrap(k_right - 1, count)]), vertex(m, v[wrap(k_right, count)]));
