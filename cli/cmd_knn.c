@@ -43,6 +43,83 @@ static int setup(Setup* s, const CliArgs* args, const char* command, bool need_i
 	return CLI_OK;
 }
 
+// Whether object o has every word of query q (the Grid Tree's all-of keyword filter).
+typedef struct IntervalFilter {
+	const WlObject* objects;
+	const WlQuery* query;
+} IntervalFilter;
+
+static bool has_all_words(void* context, int32_t id)
+{
+	const IntervalFilter* f = context;
+	const WlObject* o = &f->objects[id];
+	for (int w = 0; w < f->query->word_count; w++) {
+		bool found = false;
+		for (int i = 0; i < o->word_count && !found; i++) found = strcmp(o->words[i], f->query->words[w]) == 0;
+		if (!found) return false;
+	}
+	return true;
+}
+
+// knn --method interval: the OkNN paper's interval heuristic, Polyanya expanding outwards over the
+// mesh (--mesh FILE, else one made from the map) and meeting objects polygon by polygon.
+static int knn_interval(const CliArgs* args, const WlObject* objects, int object_count, const WlQuery* queries,
+                        int query_count, const char* objects_path, const char* queries_path)
+{
+	CliArgs nav_args = cli_args_without(args, "method");
+	nav_args.names[nav_args.option_count] = "method";
+	nav_args.values[nav_args.option_count++] = "polyanya";
+	CliNav nav;
+	int opened = cli_nav_open(&nav, &nav_args, "knn", args->positional[0], false);
+	if (opened) return opened;
+	gtError err;
+	gtMeshObjects* placed = NULL;
+	gtPolyanya* search = NULL;
+	int status = CLI_OK;
+	if (gtMeshObjects_Create(gtNav_Mesh(nav.nav), &placed, &err) || gtPolyanya_Create(gtNav_Mesh(nav.nav), &search, &err)) {
+		fprintf(stderr, "gridtree knn: %s\n", err.message);
+		status = CLI_FAILED;
+	}
+	for (int i = 0; i < object_count && status == CLI_OK; i++)
+		if (gtMeshObjects_Set(placed, i, (gtVec2){objects[i].x, objects[i].y}, &err)) {
+			fprintf(stderr, "gridtree knn: %s: object %d: %s\n", objects_path, i + 1, err.message);
+			status = CLI_FAILED;
+		}
+	int32_t* found = NULL;
+	double* dist = NULL;
+	int capacity = 0;
+	for (int i = 0; i < query_count && status == CLI_OK; i++) {
+		if (queries[i].k > capacity) {
+			capacity = queries[i].k;
+			found = realloc(found, (size_t)capacity * sizeof *found);
+			dist = realloc(dist, (size_t)capacity * sizeof *dist);
+		}
+		IntervalFilter filter = {objects, &queries[i]};
+		gtVec2 q = {queries[i].x, queries[i].y};
+		int count = 0;
+		gtStatus st = gtMap_CheckPoint(nav.map, q) != GT_POINT_VALID
+		                  ? GT_ERR_INVALID_POINT
+		                  : gtPolyanya_Nearest(search, placed, q, queries[i].k, has_all_words, &filter, found, dist, capacity, &count, &err);
+		if (st == GT_ERR_INVALID_POINT) {
+			puts("invalid");
+			continue;
+		}
+		if (st) {
+			fprintf(stderr, "gridtree knn: %s: query %d: %s\n", queries_path, i + 1, err.message);
+			status = CLI_FAILED;
+			break;
+		}
+		for (int r = 0; r < count; r++) printf(r ? " %d:%.6f" : "%d:%.6f", objects[found[r]].id, dist[r]);
+		putchar('\n');
+	}
+	free(found);
+	free(dist);
+	gtPolyanya_Destroy(search);
+	gtMeshObjects_Destroy(placed);
+	cli_nav_close(&nav);
+	return status;
+}
+
 int cmd_knn(int argc, char** argv)
 {
 	CliArgs args;
@@ -50,8 +127,21 @@ int cmd_knn(int argc, char** argv)
 	const char* objects_path = cli_option(&args, "objects", NULL);
 	const char* queries_path = cli_option(&args, "queries", NULL);
 	if (!cli_usage_unless(args.positional_count == 1 && objects_path && queries_path,
-	                      "knn MAP [--ehl FILE] [--method M] --objects OBJ --queries Q [--leaf m]"))
+	                      "knn MAP [--ehl FILE] [--mesh FILE] [--method M|interval] --objects OBJ --queries Q [--leaf m]"))
 		return CLI_USAGE;
+	if (strcmp(cli_option(&args, "method", "auto"), "interval") == 0) {
+		if (cli_option(&args, "edits", NULL)) {
+			fprintf(stderr, "gridtree knn: --method interval searches the mesh, which does not follow --edits\n");
+			return CLI_USAGE;
+		}
+		int object_count, query_count;
+		WlObject* objects = wl_read_all(objects_path, 0, &object_count);
+		WlQuery* queries = objects ? wl_read_all(queries_path, 3, &query_count) : NULL;
+		int code = queries ? knn_interval(&args, objects, object_count, queries, query_count, objects_path, queries_path) : CLI_FAILED;
+		free(objects);
+		free(queries);
+		return code;
+	}
 	Setup s;
 	int opened = setup(&s, &args, "knn", false);
 	if (opened) return opened;

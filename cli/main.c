@@ -25,7 +25,7 @@ static void usage(FILE* out)
 	        "                                   write a moving-object workload (objects, updates, queries)\n"
 	        "  bench-knn MAP --ehl FILE [--method M] --workload DIR [--leaf m] [--check N]\n"
 	        "                                   replay a workload on the Grid Tree; print timings and counts\n"
-	        "  knn MAP [--ehl FILE] [--method M] --objects OBJ --queries Q [--leaf m]\n"
+	        "  knn MAP [--ehl FILE] [--mesh FILE] [--method M|interval] --objects OBJ --queries Q [--leaf m]\n"
 	        "                                   OBJ lines 'id x y kw ...', Q lines 'x y k kw ...';\n"
 	        "                                   print 'id:dist ...' per query (oracle without --ehl)\n"
 	        "  crowd MAP [--ehl FILE] --objects OBJ --queries Q [--method each|batch|field|auto] [--threads N]\n"

@@ -422,6 +422,16 @@ crowd_ok() {
 	done
 }
 check "crowd agrees with knn, every method and thread count" crowd_ok
+# knn --method interval (the OkNN interval heuristic on a mesh made from the map) gives the same
+# distances as the Grid Tree over EHL on crowd_ok's objects and queries (ids may differ on ties).
+knn_distances() { awk '{ out = ""; for (i = 1; i <= NF; i++) { n = split($i, p, ":"); out = out (i > 1 ? " " : "") (n == 2 ? p[2] : $i) } print out }' "$1"; }
+interval_ok() {
+	"$GT" knn assets/maps/caves.map --method interval --objects "$tmp/wlcrowd/objects.txt" --queries "$tmp/crowdq.txt" >"$tmp/interval.out" &&
+		[ "$(knn_distances "$tmp/knn.out")" = "$(knn_distances "$tmp/interval.out")" ]
+}
+check "knn --method interval gives the Grid Tree's distances" interval_ok
+check "knn --method interval refuses --edits" usage_error "does not follow --edits" \
+	"$GT" knn assets/maps/caves.map --method interval --edits "$tmp/qs.txt" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 bench_crowd_ok() {
 	local out
 	out=$("$GT" bench-crowd assets/maps/caves.map --ehl "$tmp/caves.ehl" --agents 300 --k 2 --frames 2 --threads 2) || return 1

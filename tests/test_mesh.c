@@ -2,6 +2,7 @@
 // against a linear scan over every polygon on the shared meshes of each suite.
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_support.h"
@@ -280,5 +281,99 @@ static void test_built_meshes_equal_the_oracle(void** state)
 	}
 }
 
+static bool skip_every_third(void* context, int32_t id)
+{
+	(void)context;
+	return id % 3 != 0;
+}
+
+static int by_value(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return (x > y) - (x < y);
+}
+
+// The interval heuristic's k nearest equal a brute force over the oracle's distances to every
+// accepted object, on a shared mesh and a built one, before and after objects move (in their
+// polygon and across polygons) and some are removed.
+static void test_nearest_equals_brute_force(void** state)
+{
+	(void)state;
+	TestRng rng = {31};
+	for (int k_map = 0; k_map < 3; k_map++) {
+		gtMap* map;
+		gtMesh* mesh;
+		gtError err;
+		if (k_map < 2) {
+			if (!test_data_dir()) continue;
+			map = test_load_shared_map(k_map == 0 ? "dao" : "bgmaps", k_map == 0 ? "arena" : "AR0011SR");
+			if (gtMesh_Load(test_data_path(k_map == 0 ? "meshes/dao/arena-merged.mesh" : "meshes/bgmaps/AR0011SR-merged.mesh"), &mesh, &err))
+				fail_msg("%s", err.message);
+		} else {
+			map = test_random_map(&rng, 40, 30, 25);
+			assert_int_equal(gtMesh_FromMap(map, &mesh, &err), GT_OK);
+		}
+		enum { OBJECTS = 150 };
+		gtVec2 where[OBJECTS];
+		bool placed[OBJECTS];
+		gtMeshObjects* objects;
+		gtPolyanya* search;
+		gtOracle* oracle;
+		assert_int_equal(gtMeshObjects_Create(mesh, &objects, &err), GT_OK);
+		assert_int_equal(gtPolyanya_Create(mesh, &search, &err), GT_OK);
+		assert_int_equal(gtOracle_Create(map, 2, &oracle, &err), GT_OK);
+		for (int i = 0; i < OBJECTS; i++) {
+			do where[i] = random_point(map, &rng);
+			while (gtMeshObjects_Set(objects, i, where[i], &err) != GT_OK); // pinch points off the mesh's rule are refused
+			placed[i] = true;
+		}
+		assert_int_equal(gtMeshObjects_Set(objects, 5, (gtVec2){-3, 2}, &err), GT_ERR_INVALID_POINT);
+		for (int round = 0; round < 2; round++) {
+			if (round == 1) // moves, small ones (often in the same polygon) and jumps, and removals
+				for (int i = 0; i < OBJECTS; i++) {
+					if (i % 7 == 0) {
+						gtMeshObjects_Remove(objects, i);
+						placed[i] = false;
+						continue;
+					}
+					gtVec2 p = i % 2 ? (gtVec2){where[i].x + 0.25, where[i].y} : random_point(map, &rng);
+					if (gtMeshObjects_Set(objects, i, p, &err) == GT_OK) where[i] = p;
+				}
+			for (int qi = 0; qi < 40; qi++) {
+				gtVec2 q = random_point(map, &rng);
+				int k = 1 + qi % 6, found;
+				int32_t ids[8];
+				double got[8], all[OBJECTS];
+				gtStatus st = gtPolyanya_Nearest(search, objects, q, k, skip_every_third, NULL, ids, got, 8, &found, &err);
+				if (st == GT_ERR_INVALID_POINT) continue; // a pinch point whose nudge is a wall
+				assert_int_equal(st, GT_OK);
+				int n = 0;
+				for (int i = 0; i < OBJECTS; i++) {
+					if (!placed[i] || i % 3 == 0) continue;
+					double d;
+					assert_int_equal(gtOracle_Distance(oracle, q, where[i], &d, &err), GT_OK);
+					if (!isinf(d)) all[n++] = d;
+				}
+				qsort(all, (size_t)n, sizeof *all, by_value);
+				assert_int_equal(found, n < k ? n : k);
+				for (int i = 0; i < found; i++) {
+					assert_true(ids[i] % 3 != 0 && placed[ids[i]]);
+					if (fabs(got[i] - all[i]) > 1e-6 * (1 + all[i]))
+						fail_msg("map %d round %d query (%g, %g) k %d: result %d is %.9f, brute force %.9f", k_map, round, q.x, q.y, k, i, got[i], all[i]);
+					double own;
+					assert_int_equal(gtOracle_Distance(oracle, q, where[ids[i]], &own, &err), GT_OK);
+					assert_true(fabs(own - got[i]) <= 1e-6 * (1 + own)); // the distance is that object's
+				}
+			}
+		}
+		gtOracle_Destroy(oracle);
+		gtPolyanya_Destroy(search);
+		gtMeshObjects_Destroy(objects);
+		gtMesh_Destroy(mesh);
+		gtMap_Destroy(map);
+	}
+}
+
 TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem, test_shared_meshes_against_a_linear_scan,
-          test_polyanya_equals_the_oracle, test_built_meshes_equal_the_oracle)
+          test_polyanya_equals_the_oracle, test_built_meshes_equal_the_oracle,
+          test_nearest_equals_brute_force)

@@ -74,6 +74,30 @@ gtStatus gtPolyanya_Path(gtPolyanya* search, gtVec2 s, gtVec2 t, gtVec2* points,
 /// Search nodes expanded by the last query (for benchmarks).
 int64_t gtPolyanya_Expanded(const gtPolyanya* search);
 
+/// Objects on a mesh, listed per polygon, for the interval heuristic's k-nearest search. Ids are the
+/// caller's (0 .. GT_MESH_MAX_OBJECT_ID, dense is best: storage grows to the largest).
+typedef struct gtMeshObjects gtMeshObjects;
+#define GT_MESH_MAX_OBJECT_ID 100000000
+
+gtStatus gtMeshObjects_Create(const gtMesh* mesh, gtMeshObjects** out, gtError* err);
+void gtMeshObjects_Destroy(gtMeshObjects* objects);
+/// Places object `id` at `point` (adding it, or moving it: O(1) when it stays in its polygon).
+/// A point off the mesh is GT_ERR_INVALID_POINT and leaves the object where it was.
+gtStatus gtMeshObjects_Set(gtMeshObjects* objects, int32_t id, gtVec2 point, gtError* err);
+/// Takes the object off the mesh (nothing for an id not placed).
+void gtMeshObjects_Remove(gtMeshObjects* objects, int32_t id);
+int gtMeshObjects_Count(const gtMeshObjects* objects);
+
+/// Which objects a k-nearest search may return (keywords, region...): true to accept.
+typedef bool gtMeshAcceptFcn(void* context, int32_t id);
+
+/// The k objects nearest to q by walking distance, nearest first, among those `accept` approves
+/// (NULL: all): the OkNN paper's interval heuristic, Polyanya expanding outwards from q like
+/// Dijkstra (h = distance from a node's root to its interval) and meeting objects as it enters
+/// their polygons. Ties in any order; unreachable objects are never returned.
+gtStatus gtPolyanya_Nearest(gtPolyanya* search, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept,
+                            void* context, int32_t* ids, double* distances, int capacity, int* count, gtError* err);
+
 #ifdef __cplusplus
 }
 #endif

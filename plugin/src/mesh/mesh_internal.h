@@ -17,6 +17,7 @@ struct gtMesh {
 	int32_t *around_first, *around;
 	uint8_t* corner_vertex; // touches an obstacle: a path may turn there
 	int32_t* exits;         // per polygon, its edges that are not walls
+	gtVec2* ring_xy;        // each ring entry's position, next to its neighbours for the search
 	// Point location: a uniform grid of buckets over the mesh's bounding box, each listing the
 	// polygons whose bounding boxes meet it.
 	double min_x, min_y, bucket_size;
@@ -27,6 +28,11 @@ struct gtMesh {
 // Completes a mesh whose vertices, polygons and vertex rings are filled in: derived arrays, every
 // polygon checked (convex, counter-clockwise, neighbours sharing their edges), the bucket grid.
 gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err);
+
+// The polygons a point belongs to for searches (at most `room` into `out`; 0 when off the mesh):
+// all that hold it, except at a pinch vertex, where only the polygon of the point nudged by
+// (+1e-5, +1e-5) counts.
+int gt_mesh_point_polygons(const gtMesh* m, gtVec2 q, int32_t* out, int room);
 
 // Builds the bucket grid of a mesh whose polygons are read and checked.
 gtStatus gt_mesh_index(gtMesh* m, gtError* err);

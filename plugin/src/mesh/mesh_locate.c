@@ -137,3 +137,33 @@ gtMeshLocation gtMesh_Locate(const gtMesh* m, gtVec2 p)
 	}
 	return at;
 }
+
+// The polygons a point belongs to for the search: all that hold it, except at a pinch vertex
+// (two obstacle sectors), where only the polygon of the point nudged by (+1e-5, +1e-5) counts, as
+// the grid's rule (docs/algorithms.md 2.3) sends such a point into cell (x, y).
+int gt_mesh_point_polygons(const gtMesh* m, gtVec2 q, int32_t* out, int room)
+{
+	gtMeshLocation at = gtMesh_Locate(m, q);
+	if (at.place == GT_MESH_OUTSIDE) return 0;
+	if (at.place == GT_MESH_IN_POLYGON) {
+		out[0] = at.polygon;
+		return 1;
+	}
+	if (at.place == GT_MESH_ON_EDGE) {
+		out[0] = at.polygon;
+		if (at.other < 0) return 1;
+		out[1] = at.other;
+		return 2;
+	}
+	int obstacles = 0, count = 0;
+	for (int32_t i = m->around_first[at.vertex]; i < m->around_first[at.vertex + 1]; i++) obstacles += m->around[i] < 0;
+	if (obstacles >= 2) {
+		gtMeshLocation nudged = gtMesh_Locate(m, (gtVec2){q.x + 1e-5, q.y + 1e-5});
+		if (nudged.place == GT_MESH_OUTSIDE) return 0;
+		out[0] = nudged.polygon;
+		return 1;
+	}
+	for (int32_t i = m->around_first[at.vertex]; i < m->around_first[at.vertex + 1] && count < room; i++)
+		if (m->around[i] >= 0) out[count++] = m->around[i];
+	return count;
+}

@@ -61,7 +61,7 @@ void gtMesh_Destroy(gtMesh* m)
 	if (!m) return;
 	gt_free(m->x), gt_free(m->y), gt_free(m->first), gt_free(m->corner), gt_free(m->across);
 	gt_free(m->around_first), gt_free(m->around), gt_free(m->bucket_first), gt_free(m->bucket_polygons);
-	gt_free(m->twin), gt_free(m->corner_vertex), gt_free(m->exits);
+	gt_free(m->twin), gt_free(m->corner_vertex), gt_free(m->exits), gt_free(m->ring_xy);
 	gt_free(m);
 }
 
@@ -111,7 +111,9 @@ gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err)
 	m->twin = gt_malloc(((size_t)m->first[polygon_count] + 1) * sizeof *m->twin);
 	m->corner_vertex = gt_calloc((size_t)vertex_count + 1, 1);
 	m->exits = gt_calloc((size_t)polygon_count + 1, sizeof *m->exits);
-	if (!m->twin || !m->corner_vertex || !m->exits) return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory", name);
+	m->ring_xy = gt_malloc(((size_t)m->first[polygon_count] + 1) * sizeof *m->ring_xy);
+	if (!m->twin || !m->corner_vertex || !m->exits || !m->ring_xy) return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory", name);
+	for (int32_t i = 0; i < m->first[polygon_count]; i++) m->ring_xy[i] = (gtVec2){m->x[m->corner[i]], m->y[m->corner[i]]};
 	for (int p = 0; p < polygon_count; p++)
 		for (int32_t i = m->first[p]; i < m->first[p + 1]; i++) m->exits[p] += m->across[i] >= 0;
 	for (int32_t i = 0; i < m->first[polygon_count]; i++) m->twin[i] = -1;
@@ -259,7 +261,9 @@ int gtMesh_Polygon(const gtMesh* m, int p, const int32_t** vertices, const int32
 int64_t gtMesh_Bytes(const gtMesh* m)
 {
 	int64_t cells = (int64_t)m->bucket_columns * m->bucket_rows;
-	return (int64_t)sizeof *m + (int64_t)m->vertex_count * (2 * 8 + 4) + (int64_t)m->polygon_count * 4 +
-	       (int64_t)m->first[m->polygon_count] * 8 + (int64_t)m->around_first[m->vertex_count] * 4 + (cells + 1) * 4 +
+	// Per vertex: x, y, its ring's start, the corner flag; per polygon: its ring's start and exits;
+	// per ring entry: vertex, neighbour, twin, position.
+	return (int64_t)sizeof *m + (int64_t)m->vertex_count * (2 * 8 + 4 + 1) + (int64_t)m->polygon_count * 8 +
+	       (int64_t)m->first[m->polygon_count] * (3 * 4 + 16) + (int64_t)m->around_first[m->vertex_count] * 4 + (cells + 1) * 4 +
 	       (int64_t)m->bucket_first[cells] * 4;
 }

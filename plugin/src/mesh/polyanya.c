@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/status.h"
 #include "mesh/mesh_internal.h"
+#include "mesh/mesh_objects.h"
 
 #define EPS 1e-9
 
@@ -19,6 +20,7 @@ typedef struct Node {
 	int32_t root_chain;  // index into the roots list (the path back to the start)
 	int32_t polygon;     // the polygon beyond the interval
 	int32_t entry;       // the interval's edge within `polygon` (edge i ends at its vertex i)
+	int32_t object;      // a k-nearest search's final node: f is that object's distance; else -1
 } Node;
 
 typedef struct RootLink {
@@ -45,6 +47,8 @@ struct gtPolyanya {
 	int32_t goal_polygons[64];
 	int goal_count;
 	int64_t expanded; // nodes expanded by the last search
+	uint32_t* reported; // k-nearest: per object id, = generation once returned
+	int reported_capacity;
 };
 
 static double cross3(gtVec2 o, gtVec2 a, gtVec2 b)
@@ -56,12 +60,6 @@ static double dist(gtVec2 a, gtVec2 b)
 {
 	double dx = b.x - a.x, dy = b.y - a.y;
 	return sqrt(dx * dx + dy * dy); // coordinates are small: no overflow for hypot to guard against
-}
-
-static gtVec2 vertex(const gtMesh* m, int v)
-{
-	gtVec2 p = {m->x[v], m->y[v]};
-	return p;
 }
 
 // step mod count for 0 <= step < 2 count, without a division (this runs per polygon vertex).
@@ -99,6 +97,7 @@ void gtPolyanya_Destroy(gtPolyanya* p)
 	gt_free(p->roots);
 	gt_free(p->root_g);
 	gt_free(p->root_stamp);
+	gt_free(p->reported);
 	gt_free(p);
 }
 
@@ -172,6 +171,11 @@ static double heuristic(gtVec2 r, gtVec2 right, gtVec2 left, gtVec2 t)
 {
 	if (same(right, left)) return dist(r, right) + dist(right, t);
 	double side_r = cross3(right, left, r), side_t = cross3(right, left, t);
+	double scale = fabs(left.x - right.x) + fabs(left.y - right.y) + fabs(r.x - right.x) + fabs(r.y - right.y);
+	if (fabs(side_r) <= EPS * scale * scale) { // r on the interval's line sees only along it: in by the nearer end
+		gtVec2 near = dist(r, right) <= dist(r, left) ? right : left;
+		return dist(r, near) + dist(near, t);
+	}
 	if ((side_r > 0 && side_t > 0) || (side_r < 0 && side_t < 0)) t = reflect(t, right, left);
 	double cr = cross3(r, t, right), cl = cross3(r, t, left);
 	if (cr <= 0 && cl >= 0) return dist(r, t);  // the segment r-t passes between the ends
@@ -196,7 +200,52 @@ typedef struct Search {
 	gtPolyanya* p;
 	gtVec2 goal;
 	bool failed; // out of memory
+	// A k-nearest search (interval heuristic) when `objects` is set: no goal point.
+	const gtMeshObjects* objects;
+	gtMeshAcceptFcn* accept;
+	void* context;
 } Search;
+
+// Distance from r to the closed segment a-b: the interval heuristic's estimate, which ignores
+// where the targets are.
+static double to_segment(gtVec2 r, gtVec2 a, gtVec2 b)
+{
+	double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+	double u = len2 > 0 ? ((r.x - a.x) * dx + (r.y - a.y) * dy) / len2 : 0;
+	if (u < 0) u = 0;
+	if (u > 1) u = 1;
+	gtVec2 foot = {a.x + u * dx, a.y + u * dy};
+	return dist(r, foot);
+}
+
+static Node* new_node(Search* s)
+{
+	gtPolyanya* p = s->p;
+	if (!reserve((void**)&p->nodes, &p->nodes_capacity, p->nodes_size, sizeof *p->nodes)) {
+		s->failed = true;
+		return NULL;
+	}
+	return &p->nodes[p->nodes_size];
+}
+
+// Final nodes for the wanted objects of `polygon` not yet returned, seen from `root` through the
+// interval (or, with no interval, from inside the polygon: straight).
+static void push_objects(Search* s, int polygon, const gtVec2* right, const gtVec2* left, gtVec2 root, int32_t root_chain, double g)
+{
+	gtPolyanya* p = s->p;
+	const gtMeshObjects* o = s->objects;
+	for (int32_t member = o->head[polygon]; member >= 0; member = o->members[member].next) {
+		int32_t id = o->members[member].object;
+		if (id < p->reported_capacity && p->reported[id] == p->generation) continue;
+		if (s->accept && !s->accept(s->context, id)) continue;
+		Node* n = new_node(s);
+		if (!n) return;
+		*n = (Node){.root = root, .g = g, .root_vertex = -1, .root_chain = root_chain, .polygon = polygon, .entry = -1, .object = id};
+		n->right = right ? *right : o->point[id], n->left = left ? *left : o->point[id];
+		n->f = g + (right ? heuristic(root, *right, *left, o->point[id]) : dist(root, o->point[id]));
+		p->nodes_size++;
+	}
+}
 
 static bool is_goal_polygon(const gtPolyanya* p, int polygon)
 {
@@ -216,7 +265,7 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 	int32_t next = m->across[edge];
 	if (next < 0) return;
 	// A polygon whose only way on is the edge it is entered by leads nowhere but back.
-	if (m->exits[next] == 1 && !is_goal_polygon(p, next)) return;
+	if (m->exits[next] == 1 && (s->objects ? s->objects->head[next] < 0 : !is_goal_polygon(p, next))) return;
 	if (root_vertex >= 0) {
 		if (p->root_stamp[root_vertex] == p->generation && g > p->root_g[root_vertex] + EPS) return;
 		if (p->root_stamp[root_vertex] != p->generation || g < p->root_g[root_vertex]) {
@@ -224,16 +273,15 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 			p->root_g[root_vertex] = g;
 		}
 	}
-	if (!reserve((void**)&p->nodes, &p->nodes_capacity, p->nodes_size, sizeof *p->nodes)) {
-		s->failed = true;
-		return;
-	}
-	Node* n = &p->nodes[p->nodes_size];
+	Node* n = new_node(s);
+	if (!n) return;
 	n->root = root, n->right = right, n->left = left, n->g = g, n->root_vertex = root_vertex, n->root_chain = root_chain;
 	n->polygon = next;
 	n->entry = m->twin[edge];
-	n->f = g + heuristic(root, right, left, s->goal);
+	n->object = -1;
+	n->f = g + (s->objects ? to_segment(root, right, left) : heuristic(root, right, left, s->goal));
 	p->nodes_size++; // the caller queues it (or expands it at once)
+	if (s->objects && s->objects->head[next] >= 0) push_objects(s, next, &right, &left, root, root_chain, g);
 }
 
 // A new root: the corner `v` reached at cost g from the node's root.
@@ -255,12 +303,11 @@ static void push_run(Search* s, int P, int count, int first, int last, gtVec2 fr
                      int32_t root_vertex, int32_t chain, double g)
 {
 	const gtMesh* m = s->p->mesh;
-	const int32_t* v = m->corner + m->first[P];
+	const gtVec2* xy = m->ring_xy + m->first[P];
 	for (int step = first; step <= last; step++) {
 		int k = wrap(step, count);
 		if (m->across[m->first[P] + k] < 0) continue; // a wall: nothing beyond
-		int a = v[k == 0 ? count - 1 : k - 1], b = v[k];
-		gtVec2 right = step == first ? from : vertex(m, a), left = step == last ? to : vertex(m, b);
+		gtVec2 right = step == first ? from : xy[k == 0 ? count - 1 : k - 1], left = step == last ? to : xy[k];
 		push(s, P, k, right, left, root, root_vertex, chain, g);
 	}
 }
@@ -273,7 +320,8 @@ static void expand(Search* s, const Node* node)
 	int P = n.polygon, count = m->first[P + 1] - m->first[P], i = n.entry;
 	const int32_t* v = m->corner + m->first[P];
 	int a = v[i == 0 ? count - 1 : i - 1], b = v[i]; // entry edge a -> b: a is on the left, b on the right
-	gtVec2 va = vertex(m, a), vb = vertex(m, b), r = n.root;
+	const gtVec2* xy = m->ring_xy + m->first[P];
+	gtVec2 va = xy[i == 0 ? count - 1 : i - 1], vb = xy[i], r = n.root;
 	double scale = fabs(vb.x - va.x) + fabs(vb.y - va.y) + fabs(r.x - va.x) + fabs(r.y - va.y);
 	if (fabs(cross3(r, vb, va)) <= EPS * scale * scale) {
 		// The root is on the entry edge's line: it sees nothing of P but along the edge. Go on from
@@ -304,13 +352,13 @@ static void expand(Search* s, const Node* node)
 	// meshes with vertices in open space such a ray may run along edges for a while).
 	int k_right = -1, k_left = -1;
 	for (int step = i + 1; step <= i + count - 1 && (k_right < 0 || k_left < 0); step++) {
-		gtVec2 end = vertex(m, v[wrap(step, count)]);
+		gtVec2 end = xy[wrap(step, count)];
 		if (k_right < 0 && (step == i + count - 1 || cross3(r, n.right, end) >= 0)) k_right = step;
 		if (k_left < 0 && (step == i + count - 1 || cross3(r, n.left, end) > 0)) k_left = step;
 	}
 	if (k_left < k_right) k_left = k_right; // a point interval whose ray passes through a vertex
-	gtVec2 right_exit = exit_point(r, n.right, vertex(m, v[wrap(k_right - 1, count)]), vertex(m, v[wrap(k_right, count)]));
-	gtVec2 left_exit = exit_point(r, n.left, vertex(m, v[wrap(k_left - 1, count)]), vertex(m, v[wrap(k_left, count)]));
+	gtVec2 right_exit = exit_point(r, n.right, xy[wrap(k_right - 1, count)], xy[wrap(k_right, count)]);
+	gtVec2 left_exit = exit_point(r, n.left, xy[wrap(k_left - 1, count)], xy[wrap(k_left, count)]);
 	push_run(s, P, count, k_right, k_left, right_exit, left_exit, r, n.root_vertex, n.root_chain, n.g);
 	// Hidden behind the interval's right end when it is the entry edge's corner b.
 	if (same(n.right, vb) && m->corner_vertex[b]) {
@@ -330,43 +378,38 @@ static void expand(Search* s, const Node* node)
 	}
 }
 
-// The polygons a point belongs to for the search: all that hold it, except at a pinch vertex
-// (two obstacle sectors), where only the polygon of the point nudged by (+1e-5, +1e-5) counts, as
-// the grid's rule (docs/algorithms.md 2.3) sends such a point into cell (x, y).
-static int point_polygons(const gtMesh* m, gtVec2 q, int32_t* out, int room)
-{
-	gtMeshLocation at = gtMesh_Locate(m, q);
-	if (at.place == GT_MESH_OUTSIDE) return 0;
-	if (at.place == GT_MESH_IN_POLYGON) {
-		out[0] = at.polygon;
-		return 1;
-	}
-	if (at.place == GT_MESH_ON_EDGE) {
-		out[0] = at.polygon;
-		if (at.other < 0) return 1;
-		out[1] = at.other;
-		return 2;
-	}
-	int obstacles = 0, count = 0;
-	for (int32_t i = m->around_first[at.vertex]; i < m->around_first[at.vertex + 1]; i++) obstacles += m->around[i] < 0;
-	if (obstacles >= 2) {
-		gtMeshLocation nudged = gtMesh_Locate(m, (gtVec2){q.x + 1e-5, q.y + 1e-5});
-		if (nudged.place == GT_MESH_OUTSIDE) return 0;
-		out[0] = nudged.polygon;
-		return 1;
-	}
-	for (int32_t i = m->around_first[at.vertex]; i < m->around_first[at.vertex + 1] && count < room; i++)
-		if (m->around[i] >= 0) out[count++] = m->around[i];
-	return count;
-}
-
 static gtStatus check_point(const gtMesh* m, gtVec2 q, const char* which, int32_t* polygons, int* count, gtError* err)
 {
-	*count = point_polygons(m, q, polygons, 64);
+	*count = gt_mesh_point_polygons(m, q, polygons, 64);
 	if (*count > 0) return GT_OK;
 	if (gtMesh_Locate(m, q).place == GT_MESH_ON_VERTEX)
 		return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): a pinch vertex whose cell at (+1e-5, +1e-5) is a wall", which, q.x, q.y);
 	return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): not on the mesh", which, q.x, q.y);
+}
+
+// The first nodes: every edge of the start's polygons that the start is not on, seen whole.
+static void start_nodes(Search* sr, const int32_t* start, int start_count, gtVec2 s)
+{
+	gtPolyanya* p = sr->p;
+	const gtMesh* m = p->mesh;
+	if (++p->generation == 0) {
+		memset(p->root_stamp, 0, ((size_t)m->vertex_count + 1) * sizeof *p->root_stamp);
+		if (p->reported) memset(p->reported, 0, (size_t)p->reported_capacity * sizeof *p->reported);
+		p->generation = 1;
+	}
+	p->nodes_size = p->heap_size = p->roots_size = 0;
+	for (int i = 0; i < start_count; i++) {
+		int P = start[i], count = m->first[P + 1] - m->first[P];
+		const gtVec2* xy = m->ring_xy + m->first[P];
+		if (sr->objects && sr->objects->head[P] >= 0) push_objects(sr, P, NULL, NULL, s, -1, 0);
+		for (int k = 0; k < count; k++) {
+			gtVec2 a = xy[k == 0 ? count - 1 : k - 1], b = xy[k];
+			// An edge the start lies on sees nothing new from it.
+			if (cross3(a, b, s) == 0 && (s.x - a.x) * (s.x - b.x) <= 0 && (s.y - a.y) * (s.y - b.y) <= 0) continue;
+			push(sr, P, k, a, b, s, -1, -1, 0);
+		}
+	}
+	for (int i = 0; i < p->nodes_size && !sr->failed; i++) sr->failed = !heap_push(p, i);
 }
 
 // Runs the search; the answer node's index in *best (-1: straight line, -2: unreachable).
@@ -387,23 +430,8 @@ static gtStatus search(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, int3
 			*best = -1;
 			return GT_OK;
 		}
-	if (++p->generation == 0) {
-		memset(p->root_stamp, 0, ((size_t)m->vertex_count + 1) * sizeof *p->root_stamp);
-		p->generation = 1;
-	}
-	p->nodes_size = p->heap_size = p->roots_size = 0;
-	Search sr = {p, t, false};
-	for (int i = 0; i < start_count; i++) {
-		int P = start[i], count = m->first[P + 1] - m->first[P];
-		const int32_t* v = m->corner + m->first[P];
-		for (int k = 0; k < count; k++) {
-			gtVec2 a = vertex(m, v[(k + count - 1) % count]), b = vertex(m, v[k]);
-			// An edge the start lies on sees nothing new from it.
-			if (cross3(a, b, s) == 0 && (s.x - a.x) * (s.x - b.x) <= 0 && (s.y - a.y) * (s.y - b.y) <= 0) continue;
-			push(&sr, P, k, a, b, s, -1, -1, 0);
-		}
-	}
-	for (int i = 0; i < p->nodes_size && !sr.failed; i++) sr.failed = !heap_push(p, i);
+	Search sr = {p, t, false, NULL, NULL, NULL};
+	start_nodes(&sr, start, start_count, s);
 	while (p->heap_size > 0 && !sr.failed) {
 		int32_t id = heap_pop(p);
 		const Node* n = &p->nodes[id];
@@ -420,7 +448,8 @@ static gtStatus search(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, int3
 			p->expanded++;
 			expand(&sr, &p->nodes[id]);
 			if (sr.failed) break;
-			if (p->nodes_size - before == 1 && !is_goal_polygon(p, p->nodes[before].polygon)) {
+			if (p->nodes_size - before == 1 && p->nodes[before].object < 0 &&
+			    (sr.objects || !is_goal_polygon(p, p->nodes[before].polygon))) {
 				id = before;
 				const Node* only = &p->nodes[id];
 				if (only->root_vertex >= 0 && only->g > p->root_g[only->root_vertex] + EPS) break;
@@ -471,5 +500,57 @@ gtStatus gtPolyanya_Path(gtPolyanya* p, gtVec2 s, gtVec2 t, gtVec2* points, int 
 	for (int c = chain; c >= 0; c = p->roots[c].parent) points[i--] = p->roots[c].at;
 	if (bends) points[roots + 1] = bend;
 	points[*count - 1] = t;
+	return GT_OK;
+}
+
+gtStatus gtPolyanya_Nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept,
+                            void* context, int32_t* ids, double* distances, int capacity, int* count, gtError* err)
+{
+	*count = 0;
+	if (!objects || objects->mesh != p->mesh) return gt_fail(err, GT_ERR_INVALID_ARG, "the objects are placed on another mesh");
+	if (k < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "k must be >= 0, got %d", k);
+	if (capacity < k) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d, the buffers hold %d", k, capacity);
+	int32_t start[64];
+	int start_count;
+	p->expanded = 0;
+	gtStatus st = check_point(p->mesh, q, "query point", start, &start_count, err);
+	if (st || k == 0) return st;
+	if (p->reported_capacity < objects->capacity) {
+		uint32_t* grown = gt_realloc(p->reported, (size_t)objects->capacity * sizeof *grown);
+		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
+		memset(grown + p->reported_capacity, 0, (size_t)(objects->capacity - p->reported_capacity) * sizeof *grown);
+		p->reported = grown;
+		p->reported_capacity = objects->capacity;
+	}
+	Search sr = {p, q, false, objects, accept, context};
+	start_nodes(&sr, start, start_count, q);
+	while (p->heap_size > 0 && !sr.failed) {
+		int32_t id = heap_pop(p);
+		const Node* n = &p->nodes[id];
+		if (n->object >= 0) { // the first final node of an object popped carries its distance
+			if (p->reported[n->object] == p->generation) continue;
+			p->reported[n->object] = p->generation;
+			ids[*count] = n->object;
+			distances[*count] = n->f;
+			if (++*count == k) break;
+			continue;
+		}
+		if (n->root_vertex >= 0 && n->g > p->root_g[n->root_vertex] + EPS) continue;
+		for (;;) { // intermediate pruning, as in search()
+			int before = p->nodes_size;
+			p->expanded++;
+			expand(&sr, &p->nodes[id]);
+			if (sr.failed) break;
+			if (p->nodes_size - before == 1 && p->nodes[before].object < 0) {
+				id = before;
+				const Node* only = &p->nodes[id];
+				if (only->root_vertex >= 0 && only->g > p->root_g[only->root_vertex] + EPS) break;
+				continue;
+			}
+			for (int i = before; i < p->nodes_size && !sr.failed; i++) sr.failed = !heap_push(p, i);
+			break;
+		}
+	}
+	if (sr.failed) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
 	return GT_OK;
 }
