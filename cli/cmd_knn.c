@@ -1,10 +1,12 @@
 // gridtree knn (answers for external checks) and gridtree bench-knn (replays a workload); the
 // replay itself lives in the tools support library (bench/support/replay.c).
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ier.h"
 #include "replay.h"
 
 typedef struct Setup {
@@ -120,6 +122,40 @@ static int knn_interval(const CliArgs* args, const WlObject* objects, int object
 	return status;
 }
 
+// Brute force: every object that passes the filters (a Euclidean range query with no radius),
+// priced, the k smallest kept.
+static gtStatus brute_nearest(Setup* s, const gtQuery* query, gtObjectId** every, double** every_distance, int objects,
+                              gtObjectId* ids, double* distances, int capacity, int* count, gtError* err)
+{
+	*count = 0;
+	if (!*every) {
+		*every = malloc(((size_t)objects + 1) * sizeof **every);
+		*every_distance = malloc(((size_t)objects + 1) * sizeof **every_distance);
+		if (!*every || !*every_distance) return gtError_Set(err, GT_ERR_NOMEM, "out of memory");
+	}
+	gtQuery all = *query;
+	all.radius = INFINITY;
+	int n;
+	gtStatus st = gtWorld_WithinEuclid(s->world, &all, *every, *every_distance, objects + 1, &n, NULL, err);
+	if (st) return st;
+	int k = query->k < capacity ? query->k : capacity;
+	for (int i = 0; i < n; i++) {
+		gtVec2 p;
+		if ((st = gtWorld_GetPosition(s->world, (*every)[i], &p, err))) return st;
+		double d = s->distance.fcn(s->distance.context, query->point, p);
+		if (isinf(d) || (*count == k && d >= distances[k - 1]) || k == 0) continue;
+		int at = *count < k ? (*count)++ : k - 1;
+		while (at > 0 && distances[at - 1] > d) {
+			distances[at] = distances[at - 1];
+			ids[at] = ids[at - 1];
+			at--;
+		}
+		distances[at] = d;
+		ids[at] = (*every)[i];
+	}
+	return GT_OK;
+}
+
 int cmd_knn(int argc, char** argv)
 {
 	CliArgs args;
@@ -127,7 +163,7 @@ int cmd_knn(int argc, char** argv)
 	const char* objects_path = cli_option(&args, "objects", NULL);
 	const char* queries_path = cli_option(&args, "queries", NULL);
 	if (!cli_usage_unless(args.positional_count == 1 && objects_path && queries_path,
-	                      "knn MAP [--ehl FILE] [--mesh FILE] [--method M|interval] --objects OBJ --queries Q [--leaf m]"))
+	                      "knn MAP [--ehl FILE] [--mesh FILE] [--method M|gt|ier-ehl|ier-polyanya|interval|brute] --objects OBJ --queries Q [--leaf m]"))
 		return CLI_USAGE;
 	if (strcmp(cli_option(&args, "method", "auto"), "interval") == 0) {
 		if (cli_option(&args, "edits", NULL)) {
@@ -142,12 +178,28 @@ int cmd_knn(int argc, char** argv)
 		free(queries);
 		return code;
 	}
+	// The OkNN paper's competitors over the same world and filters: gt (the Grid Tree over EHL),
+	// ier-ehl and ier-polyanya (Euclidean order, priced by EHL or Polyanya), brute (every matching
+	// object priced). Any other --method names the Grid Tree's distance backend.
+	const char* method = cli_option(&args, "method", "auto");
+	enum { GRID_TREE, IER, BRUTE } strategy = GRID_TREE;
+	const char* backend = method;
+	if (strcmp(method, "gt") == 0) backend = "ehl";
+	else if (strcmp(method, "ier-ehl") == 0) strategy = IER, backend = "ehl";
+	else if (strcmp(method, "ier-polyanya") == 0) strategy = IER, backend = "polyanya";
+	else if (strcmp(method, "brute") == 0) strategy = BRUTE, backend = "auto";
+	CliArgs nav_args = cli_args_without(&args, "method");
+	nav_args.names[nav_args.option_count] = "method";
+	nav_args.values[nav_args.option_count++] = backend;
 	Setup s;
-	int opened = setup(&s, &args, "knn", false);
+	int opened = setup(&s, &nav_args, "knn", false);
 	if (opened) return opened;
 	int object_count, query_count;
 	WlObject* objects = wl_read_all(objects_path, 0, &object_count);
 	WlQuery* queries = objects ? wl_read_all(queries_path, 3, &query_count) : NULL;
+	IerScratch ier = {0};
+	gtObjectId* every = NULL; // brute: every matching object
+	double* every_distance = NULL;
 	WlIds ids = {0};
 	int status = queries ? CLI_OK : CLI_FAILED;
 	char where[1100];
@@ -170,9 +222,11 @@ int cmd_knn(int argc, char** argv)
 		gtError err;
 		// Walking from a wall is no query (straight lines start anywhere): as gridtree crowd says.
 		bool walking = gtNav_Method(s.nav.nav) != GT_NAV_EUCLID;
-		gtStatus st = walking && gtMap_CheckPoint(s.map, q.point) != GT_POINT_VALID
-		                  ? GT_ERR_INVALID_POINT
-		                  : gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
+		gtStatus st = GT_OK;
+		if (walking && gtMap_CheckPoint(s.map, q.point) != GT_POINT_VALID) st = GT_ERR_INVALID_POINT;
+		else if (strategy == IER) st = ier_nearest(s.world, &q, s.distance, &ier, found, dist, capacity, &count, NULL, &err);
+		else if (strategy == BRUTE) st = brute_nearest(&s, &q, &every, &every_distance, object_count, found, dist, capacity, &count, &err);
+		else st = gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
 		if (st == GT_ERR_INVALID_POINT) {
 			puts("invalid");
 			continue;
@@ -187,6 +241,9 @@ int cmd_knn(int argc, char** argv)
 	}
 	free(found);
 	free(dist);
+	free(every);
+	free(every_distance);
+	ier_scratch_free(&ier);
 	wl_ids_free(&ids);
 	free(objects);
 	free(queries);

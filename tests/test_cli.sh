@@ -430,6 +430,21 @@ interval_ok() {
 		[ "$(knn_distances "$tmp/knn.out")" = "$(knn_distances "$tmp/interval.out")" ]
 }
 check "knn --method interval gives the Grid Tree's distances" interval_ok
+# Every competitor of the OkNN papers gives the same distances too.
+competitors_ok() {
+	for method in gt ier-ehl brute; do
+		"$GT" knn assets/maps/caves.map --method $method --ehl "$tmp/caves.ehl" --objects "$tmp/wlcrowd/objects.txt" \
+			--queries "$tmp/crowdq.txt" >"$tmp/competitor.out" &&
+			[ "$(knn_distances "$tmp/knn.out")" = "$(knn_distances "$tmp/competitor.out")" ] || { echo "knn --method $method differs"; return 1; }
+	done
+	"$GT" knn assets/maps/caves.map --method ier-polyanya --objects "$tmp/wlcrowd/objects.txt" --queries "$tmp/crowdq.txt" >"$tmp/competitor.out" &&
+		[ "$(knn_distances "$tmp/knn.out")" = "$(knn_distances "$tmp/competitor.out")" ] || { echo "knn --method ier-polyanya differs"; return 1; }
+	"$GT" knn assets/maps/caves.map --method brute --objects "$tmp/wlcrowd/objects.txt" --queries "$tmp/crowdq.txt" >"$tmp/competitor.out" &&
+		[ "$(knn_distances "$tmp/knn.out")" = "$(knn_distances "$tmp/competitor.out")" ] || { echo "knn --method brute (oracle) differs"; return 1; }
+}
+check "knn --method gt, ier-ehl, ier-polyanya and brute give the Grid Tree's distances" competitors_ok
+check "knn --method gt needs an index" usage_error "needs --ehl FILE" \
+	"$GT" knn assets/maps/caves.map --method gt --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 check "knn --method interval refuses --edits" usage_error "does not follow --edits" \
 	"$GT" knn assets/maps/caves.map --method interval --edits "$tmp/qs.txt" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 bench_crowd_ok() {
