@@ -59,6 +59,7 @@ int cmd_scen(int argc, char** argv);
 int cmd_genmap(int argc, char** argv);
 int cmd_inflate(int argc, char** argv);
 int cmd_mesh_build(int argc, char** argv);
+int cmd_bench_peers(int argc, char** argv);
 int cmd_tiled_export(int argc, char** argv);
 int cmd_ehl_build(int argc, char** argv);
 int cmd_ehl_verify(int argc, char** argv);

@@ -38,6 +38,8 @@ static void usage(FILE* out)
 	        "  genmap --style rooms|caves|arena --width W --height H --seed S -o FILE\n"
 	        "                                   write a generated MovingAI map\n"
 	        "  mesh-build MAP -o FILE            write a navigation mesh of the map (Polyanya .mesh)\n"
+	        "  bench-peers MAP --ehl FILE [--mesh FILE] --workload DIR\n"
+	        "                                   the Grid Tree beside IER, the interval heuristic and brute force\n"
 	        "  inflate MAP --clearance R -o FILE\n"
 	        "                                   write the map for agents of half-width R cells: every cell\n"
 	        "                                   within R (Chebyshev) of a wall or the border becomes a wall\n"
@@ -71,7 +73,7 @@ int main(int argc, char** argv)
 		int (*run)(int, char**);
 	} commands[] = {
 	    {"info", cmd_info}, {"dist", cmd_dist}, {"path", cmd_path}, {"scen", cmd_scen}, {"genmap", cmd_genmap},
-	    {"inflate", cmd_inflate}, {"mesh-build", cmd_mesh_build}, {"tiled-export", cmd_tiled_export},
+	    {"inflate", cmd_inflate}, {"mesh-build", cmd_mesh_build}, {"bench-peers", cmd_bench_peers}, {"tiled-export", cmd_tiled_export},
 	    {"ehl-build", cmd_ehl_build}, {"workload", cmd_workload}, {"knn", cmd_knn}, {"bench-knn", cmd_bench_knn},
 	    {"crowd", cmd_crowd}, {"bench-crowd", cmd_bench_crowd}, {"bench-edits", cmd_bench_edits},
 	    {"ehl-verify", cmd_ehl_verify},

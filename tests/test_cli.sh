@@ -443,6 +443,12 @@ competitors_ok() {
 		[ "$(knn_distances "$tmp/knn.out")" = "$(knn_distances "$tmp/competitor.out")" ] || { echo "knn --method brute (oracle) differs"; return 1; }
 }
 check "knn --method gt, ier-ehl, ier-polyanya and brute give the Grid Tree's distances" competitors_ok
+peers_ok() {
+	"$GT" bench-peers assets/maps/caves.map --ehl "$tmp/caves.ehl" --workload "$tmp/wlcrowd" >"$tmp/peers" &&
+		for m in ier-ehl ier-polyanya interval brute; do grep -qx "${m}_mismatches 0" "$tmp/peers" || return 1; done &&
+		grep -q "^gt_query_us " "$tmp/peers" && grep -q "^mesh_update_us_per_timestamp " "$tmp/peers"
+}
+check "bench-peers answers every query by every method alike" peers_ok
 check "knn --method gt needs an index" usage_error "needs --ehl FILE" \
 	"$GT" knn assets/maps/caves.map --method gt --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 check "knn --method interval refuses --edits" usage_error "does not follow --edits" \
