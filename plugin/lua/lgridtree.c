@@ -764,6 +764,28 @@ static int map_load_index(lua_State* L)
 	return 1;
 }
 
+static int map_load_mesh(lua_State* L)
+{
+	check_map(L, 1);
+	const char* path = luaL_checkstring(L, 2);
+	LMap* m = check_map(L, 1); /* rule 4 */
+	gtError err;
+	if (gtNav_LoadMesh(m->nav, path, &err)) return fail(L, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* A navigation mesh made from the map as it is now (what `gridtree mesh-build` writes). */
+static int map_build_mesh(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	gtError err;
+	gtMesh* mesh;
+	if (gtMesh_FromMap(gtNav_Map(m->nav), &mesh, &err) || gtNav_SetMesh(m->nav, mesh, &err)) return fail(L, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
 static int map_save_index(lua_State* L)
 {
 	check_map(L, 1);
@@ -1022,6 +1044,8 @@ static int map_set_method(lua_State* L)
 	if (gtNavMethod_Parse(name, &method, &err)) return luaL_argerror(L, 2, err.message);
 	if (method == GT_NAV_EHL && !gtNav_Index(m->nav))
 		return luaL_argerror(L, 2, "method \"ehl\" needs an index (call build_index or load_index first)");
+	if (method == GT_NAV_POLYANYA && !gtNav_Mesh(m->nav))
+		return luaL_argerror(L, 2, "method \"polyanya\" needs a mesh (call build_mesh or load_mesh first)");
 	if (gtNav_SetMethod(m->nav, method, &err)) return luaL_argerror(L, 2, err.message);
 	lua_pushboolean(L, 1);
 	return 1;
@@ -1615,6 +1639,7 @@ static int world_tostring(lua_State* L)
 
 static const luaL_Reg map_methods[] = {
     {"build_index", map_build_index}, {"load_index", map_load_index}, {"save_index", map_save_index},
+    {"build_mesh", map_build_mesh},   {"load_mesh", map_load_mesh},
     {"size", map_size},               {"is_free", map_is_free},       {"visible", map_visible},
     {"save", map_save},               {"inflate", map_inflate},
     {"set_units", map_set_units},     {"units", map_units},

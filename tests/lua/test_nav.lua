@@ -289,6 +289,34 @@ test("set_method and method choose the distance backend", function()
 	assert(none == nil and err:find("blocked", 1, true))
 end)
 
+test("polyanya on a mesh made from the map gives the oracle's distances and nearest", function()
+	local map = assert(gridtree.load_map(MAP))
+	raises("needs a mesh", map.set_method, map, "polyanya")
+	local none, err = map:load_mesh("no/such.mesh")
+	assert(none == nil and err:find("cannot open", 1, true))
+	assert(map:build_mesh())
+	local rng = gridtree.random(5)
+	local world = gridtree.new_world(map, {leaf = 4})
+	for _ = 1, 40 do
+		local x, y = map:random_point(rng)
+		world:add(x, y, "a")
+	end
+	for _ = 1, 30 do
+		local x1, y1 = map:random_point(rng)
+		local x2, y2 = map:random_point(rng)
+		assert(map:set_method("oracle"))
+		local oracle = map:distance(x1, y1, x2, y2)
+		local _, near_oracle = world:nearest(x1, y1, 3)
+		assert(map:set_method("polyanya") and map:method() == "polyanya")
+		local mesh = map:distance(x1, y1, x2, y2)
+		assert(math.abs(mesh - oracle) < 1e-6 * (1 + oracle))
+		local pts, len = map:path(x1, y1, x2, y2)
+		assert(pts[1] == x1 and pts[#pts] == y2 and math.abs(len - oracle) < 1e-6 * (1 + oracle))
+		local _, near_mesh = world:nearest(x1, y1, 3)
+		for i = 1, 3 do assert(math.abs(near_mesh[i] - near_oracle[i]) < 1e-6 * (1 + near_oracle[i])) end
+	end
+end)
+
 test("limits come from the library and bound every check", function()
 	local L = gridtree.limits
 	for _, name in ipairs({"max_cell_size", "max_threads", "max_leaf_size", "max_keyword_bytes", "max_keywords", "max_k"}) do
