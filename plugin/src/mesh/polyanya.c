@@ -46,6 +46,8 @@ struct gtPolyanya {
 	uint32_t generation;
 	int32_t goal_polygons[64];
 	int goal_count;
+	uint32_t* goal_stamp; // per polygon: = goal_generation when it holds the goal
+	uint32_t goal_generation;
 	int64_t expanded; // nodes expanded by the last search
 	uint32_t* reported; // k-nearest: per object id, = generation once returned
 	int reported_capacity;
@@ -81,7 +83,8 @@ gtStatus gtPolyanya_Create(const gtMesh* mesh, gtPolyanya** out, gtError* err)
 	p->mesh = mesh;
 	p->root_g = gt_malloc(((size_t)mesh->vertex_count + 1) * sizeof *p->root_g);
 	p->root_stamp = gt_calloc((size_t)mesh->vertex_count + 1, sizeof *p->root_stamp);
-	if (!p->root_g || !p->root_stamp) {
+	p->goal_stamp = gt_calloc((size_t)mesh->polygon_count + 1, sizeof *p->goal_stamp);
+	if (!p->root_g || !p->root_stamp || !p->goal_stamp) {
 		gtPolyanya_Destroy(p);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a Polyanya search");
 	}
@@ -97,6 +100,7 @@ void gtPolyanya_Destroy(gtPolyanya* p)
 	gt_free(p->roots);
 	gt_free(p->root_g);
 	gt_free(p->root_stamp);
+	gt_free(p->goal_stamp);
 	gt_free(p->reported);
 	gt_free(p);
 }
@@ -249,9 +253,7 @@ static void push_objects(Search* s, int polygon, const gtVec2* right, const gtVe
 
 static bool is_goal_polygon(const gtPolyanya* p, int polygon)
 {
-	for (int i = 0; i < p->goal_count; i++)
-		if (p->goal_polygons[i] == polygon) return true;
-	return false;
+	return p->goal_stamp[polygon] == p->goal_generation;
 }
 
 // A node through the edge of `from` that ends at its vertex `k` (index within from), or nothing
@@ -424,6 +426,11 @@ static gtStatus search(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, int3
 	gtStatus st = check_point(m, s, "start", start, &start_count, err);
 	if (!st) st = check_point(m, t, "target", p->goal_polygons, &p->goal_count, err);
 	if (st) return st;
+	if (++p->goal_generation == 0) {
+		memset(p->goal_stamp, 0, ((size_t)m->polygon_count + 1) * sizeof *p->goal_stamp);
+		p->goal_generation = 1;
+	}
+	for (int i = 0; i < p->goal_count; i++) p->goal_stamp[p->goal_polygons[i]] = p->goal_generation;
 	for (int i = 0; i < start_count; i++)
 		if (is_goal_polygon(p, start[i])) {
 			*distance = dist(s, t);
