@@ -42,24 +42,6 @@ static bool has_words(void* context, int32_t file_id)
 	return true;
 }
 
-static int brute(Peers* p, const gtQuery* q, gtObjectId* all, double* d, int room, double* out, int k)
-{
-	gtQuery every = *q;
-	every.radius = INFINITY;
-	int n = 0, count = 0;
-	if (gtWorld_WithinEuclid(p->world, &every, all, d, room, &n, NULL, NULL)) return 0;
-	for (int i = 0; i < n; i++) {
-		gtVec2 at;
-		gtWorld_GetPosition(p->world, all[i], &at, NULL);
-		double x = p->ehl.fcn(p->ehl.context, q->point, at);
-		if (isinf(x) || (count == k && x >= out[k - 1])) continue;
-		int j = count < k ? count++ : k - 1;
-		while (j > 0 && out[j - 1] > x) out[j] = out[j - 1], j--;
-		out[j] = x;
-	}
-	return count;
-}
-
 int cmd_bench_peers(int argc, char** argv)
 {
 	CliArgs args;
@@ -153,7 +135,7 @@ int cmd_bench_peers(int argc, char** argv)
 				else if (m == IER_POLYANYA) ier_nearest(p.world, &q, p.mesh, &p.ier, found, got, most_k, &n[m], NULL, NULL);
 				else if (m == INTERVAL)
 					gtPolyanya_Nearest(p.polyanya, p.placed, q.point, k, has_words, &p, mesh_found, got, most_k, &n[m], NULL);
-				else n[m] = brute(&p, &q, found, dist, most, got, k);
+				else brute_nearest(p.world, &q, p.ehl, &p.ier, found, got, most_k, &n[m], NULL);
 				query_seconds[m] += gtNowSeconds() - start;
 				if (m == GT) continue;
 				bool same = n[m] == n[GT];

@@ -45,6 +45,24 @@ static int setup(Setup* s, const CliArgs* args, const char* command, bool need_i
 	return CLI_OK;
 }
 
+// One query's line: `invalid` for a point off the free space, else `id:dist ...`; false (with the
+// problem printed) on any other failure.
+static bool report(gtStatus st, const gtError* err, const char* queries_path, int query, const int32_t* file_ids,
+                   const double* dist, int count)
+{
+	if (st == GT_ERR_INVALID_POINT) {
+		puts("invalid");
+		return true;
+	}
+	if (st) {
+		fprintf(stderr, "gridtree knn: %s: query %d: %s\n", queries_path, query + 1, err->message);
+		return false;
+	}
+	for (int r = 0; r < count; r++) printf(r ? " %d:%.6f" : "%d:%.6f", file_ids[r], dist[r]);
+	putchar('\n');
+	return true;
+}
+
 // Whether object o has every word of query q (the Grid Tree's all-of keyword filter).
 typedef struct IntervalFilter {
 	const WlObject* objects;
@@ -102,17 +120,8 @@ static int knn_interval(const CliArgs* args, const WlObject* objects, int object
 		gtStatus st = gtMap_CheckPoint(nav.map, q) != GT_POINT_VALID
 		                  ? GT_ERR_INVALID_POINT
 		                  : gtPolyanya_Nearest(search, placed, q, queries[i].k, has_all_words, &filter, found, dist, capacity, &count, &err);
-		if (st == GT_ERR_INVALID_POINT) {
-			puts("invalid");
-			continue;
-		}
-		if (st) {
-			fprintf(stderr, "gridtree knn: %s: query %d: %s\n", queries_path, i + 1, err.message);
-			status = CLI_FAILED;
-			break;
-		}
-		for (int r = 0; r < count; r++) printf(r ? " %d:%.6f" : "%d:%.6f", objects[found[r]].id, dist[r]);
-		putchar('\n');
+		for (int r = 0; r < count; r++) found[r] = objects[found[r]].id; // file ids
+		if (!report(st, &err, queries_path, i, found, dist, count)) status = CLI_FAILED;
 	}
 	free(found);
 	free(dist);
@@ -120,40 +129,6 @@ static int knn_interval(const CliArgs* args, const WlObject* objects, int object
 	gtMeshObjects_Destroy(placed);
 	cli_nav_close(&nav);
 	return status;
-}
-
-// Brute force: every object that passes the filters (a Euclidean range query with no radius),
-// priced, the k smallest kept.
-static gtStatus brute_nearest(Setup* s, const gtQuery* query, gtObjectId** every, double** every_distance, int objects,
-                              gtObjectId* ids, double* distances, int capacity, int* count, gtError* err)
-{
-	*count = 0;
-	if (!*every) {
-		*every = malloc(((size_t)objects + 1) * sizeof **every);
-		*every_distance = malloc(((size_t)objects + 1) * sizeof **every_distance);
-		if (!*every || !*every_distance) return gtError_Set(err, GT_ERR_NOMEM, "out of memory");
-	}
-	gtQuery all = *query;
-	all.radius = INFINITY;
-	int n;
-	gtStatus st = gtWorld_WithinEuclid(s->world, &all, *every, *every_distance, objects + 1, &n, NULL, err);
-	if (st) return st;
-	int k = query->k < capacity ? query->k : capacity;
-	for (int i = 0; i < n; i++) {
-		gtVec2 p;
-		if ((st = gtWorld_GetPosition(s->world, (*every)[i], &p, err))) return st;
-		double d = s->distance.fcn(s->distance.context, query->point, p);
-		if (isinf(d) || (*count == k && d >= distances[k - 1]) || k == 0) continue;
-		int at = *count < k ? (*count)++ : k - 1;
-		while (at > 0 && distances[at - 1] > d) {
-			distances[at] = distances[at - 1];
-			ids[at] = ids[at - 1];
-			at--;
-		}
-		distances[at] = d;
-		ids[at] = (*every)[i];
-	}
-	return GT_OK;
 }
 
 int cmd_knn(int argc, char** argv)
@@ -198,8 +173,6 @@ int cmd_knn(int argc, char** argv)
 	WlObject* objects = wl_read_all(objects_path, 0, &object_count);
 	WlQuery* queries = objects ? wl_read_all(queries_path, 3, &query_count) : NULL;
 	IerScratch ier = {0};
-	gtObjectId* every = NULL; // brute: every matching object
-	double* every_distance = NULL;
 	WlIds ids = {0};
 	int status = queries ? CLI_OK : CLI_FAILED;
 	char where[1100];
@@ -209,11 +182,13 @@ int cmd_knn(int argc, char** argv)
 	}
 	int capacity = 0;
 	gtObjectId* found = NULL;
+	int32_t* file_ids = NULL;
 	double* dist = NULL;
 	for (int i = 0; i < query_count && status == CLI_OK; i++) {
 		if (queries[i].k > capacity) {
 			capacity = queries[i].k;
 			found = realloc(found, (size_t)capacity * sizeof *found);
+			file_ids = realloc(file_ids, (size_t)capacity * sizeof *file_ids);
 			dist = realloc(dist, (size_t)capacity * sizeof *dist);
 		}
 		int32_t words[WL_MAX_WORDS];
@@ -225,24 +200,14 @@ int cmd_knn(int argc, char** argv)
 		gtStatus st = GT_OK;
 		if (walking && gtMap_CheckPoint(s.map, q.point) != GT_POINT_VALID) st = GT_ERR_INVALID_POINT;
 		else if (strategy == IER) st = ier_nearest(s.world, &q, s.distance, &ier, found, dist, capacity, &count, NULL, &err);
-		else if (strategy == BRUTE) st = brute_nearest(&s, &q, &every, &every_distance, object_count, found, dist, capacity, &count, &err);
+		else if (strategy == BRUTE) st = brute_nearest(s.world, &q, s.distance, &ier, found, dist, capacity, &count, &err);
 		else st = gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
-		if (st == GT_ERR_INVALID_POINT) {
-			puts("invalid");
-			continue;
-		}
-		if (st) {
-			fprintf(stderr, "gridtree knn: %s: query %d: %s\n", queries_path, i + 1, err.message);
-			status = CLI_FAILED;
-			break;
-		}
-		for (int r = 0; r < count; r++) printf(r ? " %d:%.6f" : "%d:%.6f", ids.file_id[gtObjectId_Slot(found[r])], dist[r]);
-		putchar('\n');
+		for (int r = 0; r < count; r++) file_ids[r] = ids.file_id[gtObjectId_Slot(found[r])];
+		if (!report(st, &err, queries_path, i, file_ids, dist, count)) status = CLI_FAILED;
 	}
 	free(found);
+	free(file_ids);
 	free(dist);
-	free(every);
-	free(every_distance);
 	ier_scratch_free(&ier);
 	wl_ids_free(&ids);
 	free(objects);

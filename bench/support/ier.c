@@ -45,6 +45,44 @@ static bool remember(IerScratch* s, gtObjectId id)
 	return true;
 }
 
+void keep_smallest(gtObjectId* ids, double* distances, int* count, int k, gtObjectId id, double d)
+{
+	if (k <= 0 || (*count == k && d >= distances[k - 1])) return;
+	int at = *count < k ? (*count)++ : k - 1; // the largest drops out when full
+	while (at > 0 && distances[at - 1] > d) {
+		distances[at] = distances[at - 1];
+		ids[at] = ids[at - 1];
+		at--;
+	}
+	distances[at] = d;
+	ids[at] = id;
+}
+
+gtStatus brute_nearest(gtWorld* world, const gtQuery* query, gtDistance distance, IerScratch* s, gtObjectId* ids,
+                       double* distances, int capacity, int* count, gtError* err)
+{
+	*count = 0;
+	gtQuery every = *query; // a straight-line range query with no radius: the filters alone
+	every.radius = INFINITY;
+	int n;
+	gtStatus st;
+	if (!grow(s, 64)) return gtError_Set(err, GT_ERR_NOMEM, "out of memory in brute force");
+	for (;;) {
+		st = gtWorld_WithinEuclid(world, &every, s->candidates, s->euclid, s->capacity, &n, NULL, err);
+		if (st != GT_ERR_BUFFER_TOO_SMALL) break;
+		if (!grow(s, n)) return gtError_Set(err, GT_ERR_NOMEM, "out of memory in brute force");
+	}
+	if (st) return st;
+	int k = query->k < capacity ? query->k : capacity;
+	for (int i = 0; i < n; i++) {
+		gtVec2 p;
+		if ((st = gtWorld_GetPosition(world, s->candidates[i], &p, err))) return st;
+		double d = distance.fcn(distance.context, query->point, p);
+		if (!isinf(d)) keep_smallest(ids, distances, count, k, s->candidates[i], d);
+	}
+	return GT_OK;
+}
+
 gtStatus ier_nearest(gtWorld* world, const gtQuery* query, gtDistance distance, IerScratch* s, gtObjectId* ids,
                      double* distances, int capacity, int* count, int64_t* priced_calls, gtError* err)
 {
@@ -68,15 +106,7 @@ gtStatus ier_nearest(gtWorld* world, const gtQuery* query, gtDistance distance, 
 			if ((st = gtWorld_GetPosition(world, s->candidates[i], &p, err))) return st;
 			double d = distance.fcn(distance.context, query->point, p);
 			if (priced_calls) ++*priced_calls;
-			if (isinf(d) || (*count == k && d >= distances[k - 1])) continue;
-			int at = *count < k ? (*count)++ : k - 1; // insert in order, dropping the k-th when full
-			while (at > 0 && distances[at - 1] > d) {
-				distances[at] = distances[at - 1];
-				ids[at] = ids[at - 1];
-				at--;
-			}
-			distances[at] = d;
-			ids[at] = s->candidates[i];
+			if (!isinf(d)) keep_smallest(ids, distances, count, k, s->candidates[i], d);
 		}
 		if (n < want) return GT_OK; // every matching object was a candidate
 	}

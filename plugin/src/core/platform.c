@@ -1,13 +1,17 @@
 // POSIX and Linux specifics in one place; every probe degrades to a neutral answer elsewhere.
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/platform.h"
+#include "core/status.h"
 #include "gridtree/gt_base.h"
 
 double gtNowSeconds(void)
@@ -61,4 +65,38 @@ void* gt_map_file(int fd, size_t bytes)
 void gt_unmap_file(void* mapping, size_t bytes)
 {
 	if (mapping) munmap(mapping, bytes);
+}
+
+gtStatus gt_read_file(const char* path, size_t max_bytes, const char* kind, char** text, size_t* size, gtError* err)
+{
+	*text = NULL;
+	*size = 0;
+	FILE* f = fopen(path, "rb");
+	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	struct stat info;
+	if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_IO, "%s: not a regular file", path);
+	}
+	long long bytes = (long long)info.st_size;
+	if ((unsigned long long)bytes > max_bytes) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_LIMIT, "%s: %lld bytes is larger than any accepted %s", path, bytes, kind);
+	}
+	char* buffer = gt_malloc((size_t)bytes + 1);
+	if (!buffer) {
+		fclose(f);
+		return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory reading %lld bytes", path, bytes);
+	}
+	size_t got = fread(buffer, 1, (size_t)bytes, f);
+	int failed = ferror(f);
+	fclose(f);
+	if (failed || got != (size_t)bytes) {
+		gt_free(buffer);
+		return gt_fail(err, GT_ERR_IO, "%s: read error", path);
+	}
+	buffer[got] = 0;
+	*text = buffer;
+	*size = got;
+	return GT_OK;
 }

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "gridtree/gt_base.h"
+
 // Worker count for a request: 0 means one per online core; capped at GT_MAX_THREADS.
 int gt_resolve_threads(int requested);
 
@@ -12,6 +14,11 @@ double gt_peak_rss_mb(void);
 
 // Memory the system can still give without swapping, in MB (+infinity when unknown).
 double gt_available_memory_mb(void);
+
+// Reads a whole regular file into a new buffer (NUL-terminated; free with gt_free). Errors name
+// the path: cannot open, not a regular file, larger than `max_bytes` (an accepted `kind`), out of
+// memory, read error.
+gtStatus gt_read_file(const char* path, size_t max_bytes, const char* kind, char** text, size_t* size, gtError* err);
 
 // Maps a whole file read-only (pages prefetched). NULL with errno set on failure.
 void* gt_map_file(int fd, size_t bytes);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
+#include "core/platform.h"
 #include "map/map_internal.h"
 #include "core/status.h"
 
@@ -239,31 +240,11 @@ gtStatus gtMap_Parse(const char* text, size_t length, const char* name, gtMap** 
 gtStatus gtMap_Load(const char* path, gtMap** out, gtError* err)
 {
 	*out = NULL;
-	FILE* f = fopen(path, "rb");
-	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	struct stat info;
-	if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_IO, "%s: not a regular file", path);
-	}
-	long long size = (long long)info.st_size;
-	if ((unsigned long long)size > GT_MAP_MAX_FILE_BYTES) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_LIMIT, "%s: %lld bytes is larger than any accepted map", path, size);
-	}
-	char* text = gt_malloc((size_t)size + 1);
-	if (!text) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory reading %lld bytes", path, size);
-	}
-	size_t got = fread(text, 1, (size_t)size, f);
-	int read_error = ferror(f);
-	fclose(f);
-	if (read_error || got != (size_t)size) {
-		gt_free(text);
-		return gt_fail(err, GT_ERR_IO, "%s: read error", path);
-	}
-	gtStatus st = gtMap_Parse(text, got, path, out, err);
+	char* text;
+	size_t size;
+	gtStatus st = gt_read_file(path, GT_MAP_MAX_FILE_BYTES, "map", &text, &size, err);
+	if (st) return st;
+	st = gtMap_Parse(text, size, path, out, err);
 	gt_free(text);
 	return st;
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
+#include "core/platform.h"
 #include "core/status.h"
 #include "mesh/mesh_internal.h"
 
@@ -206,27 +207,11 @@ fail:
 gtStatus gtMesh_Load(const char* path, gtMesh** out, gtError* err)
 {
 	*out = NULL;
-	FILE* f = fopen(path, "rb");
-	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	struct stat info;
-	if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_IO, "%s: not a regular file", path);
-	}
-	if ((unsigned long long)info.st_size > MAX_MESH_FILE_BYTES) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_LIMIT, "%s: %lld bytes is larger than any accepted mesh", path, (long long)info.st_size);
-	}
-	size_t size = (size_t)info.st_size;
-	char* text = gt_malloc(size + 1);
-	if (!text) {
-		fclose(f);
-		return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory reading %zu bytes", path, size);
-	}
-	size_t got = fread(text, 1, size, f);
-	int failed = ferror(f);
-	fclose(f);
-	gtStatus st = failed || got != size ? gt_fail(err, GT_ERR_IO, "%s: read error", path) : gtMesh_Parse(text, got, path, out, err);
+	char* text;
+	size_t size;
+	gtStatus st = gt_read_file(path, MAX_MESH_FILE_BYTES, "mesh", &text, &size, err);
+	if (st) return st;
+	st = gtMesh_Parse(text, size, path, out, err);
 	gt_free(text);
 	return st;
 }

@@ -389,6 +389,28 @@ static gtStatus check_point(const gtMesh* m, gtVec2 q, const char* which, int32_
 	return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): not on the mesh", which, q.x, q.y);
 }
 
+// Expands node `id` and queues its successors. A node with one successor (a plain node, not into
+// the goal's polygon) is expanded at once, without the open list: its f is no smaller, so the
+// order in which goals and objects come off the list is unchanged.
+static void expand_queue(Search* sr, int32_t id)
+{
+	gtPolyanya* p = sr->p;
+	for (;;) {
+		int before = p->nodes_size;
+		p->expanded++;
+		expand(sr, &p->nodes[id]);
+		if (sr->failed) return;
+		if (p->nodes_size - before == 1 && p->nodes[before].object < 0 && (sr->objects || !is_goal_polygon(p, p->nodes[before].polygon))) {
+			id = before;
+			const Node* only = &p->nodes[id];
+			if (only->root_vertex >= 0 && only->g > p->root_g[only->root_vertex] + EPS) return;
+			continue;
+		}
+		for (int i = before; i < p->nodes_size && !sr->failed; i++) sr->failed = !heap_push(p, i);
+		return;
+	}
+}
+
 // The first nodes: every edge of the start's polygons that the start is not on, seen whole.
 static void start_nodes(Search* sr, const int32_t* start, int start_count, gtVec2 s)
 {
@@ -448,23 +470,7 @@ static gtStatus search(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, int3
 			*best = id;
 			return GT_OK;
 		}
-		// A node with one successor (not into the goal's polygon) is expanded at once, without the
-		// open list: its f is no smaller, so the order of goal nodes is unchanged.
-		for (;;) {
-			int before = p->nodes_size;
-			p->expanded++;
-			expand(&sr, &p->nodes[id]);
-			if (sr.failed) break;
-			if (p->nodes_size - before == 1 && p->nodes[before].object < 0 &&
-			    (sr.objects || !is_goal_polygon(p, p->nodes[before].polygon))) {
-				id = before;
-				const Node* only = &p->nodes[id];
-				if (only->root_vertex >= 0 && only->g > p->root_g[only->root_vertex] + EPS) break;
-				continue;
-			}
-			for (int i = before; i < p->nodes_size && !sr.failed; i++) sr.failed = !heap_push(p, i);
-			break;
-		}
+		expand_queue(&sr, id);
 	}
 	if (sr.failed) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
 	return GT_OK;
@@ -543,20 +549,7 @@ gtStatus gtPolyanya_Nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 
 			continue;
 		}
 		if (n->root_vertex >= 0 && n->g > p->root_g[n->root_vertex] + EPS) continue;
-		for (;;) { // intermediate pruning, as in search()
-			int before = p->nodes_size;
-			p->expanded++;
-			expand(&sr, &p->nodes[id]);
-			if (sr.failed) break;
-			if (p->nodes_size - before == 1 && p->nodes[before].object < 0) {
-				id = before;
-				const Node* only = &p->nodes[id];
-				if (only->root_vertex >= 0 && only->g > p->root_g[only->root_vertex] + EPS) break;
-				continue;
-			}
-			for (int i = before; i < p->nodes_size && !sr.failed; i++) sr.failed = !heap_push(p, i);
-			break;
-		}
+		expand_queue(&sr, id);
 	}
 	if (sr.failed) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
 	return GT_OK;
