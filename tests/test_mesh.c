@@ -237,14 +237,66 @@ static void test_polyanya_equals_the_oracle(void** state)
 	assert_true(total_pinches > 0); // some of the maps have pinch points: the rule above was exercised
 }
 
+// A random map (the tests' generator) where a ray from (6, 30) grazes the corner (10, 18) on its
+// way to the corner (12, 12): the interval it cut ended a rounding error away from (10, 18), so the
+// exact comparison with the vertex failed and the turn at (12, 12) was never made (28.3527 instead
+// of 28.3328 from (5, 37) to (13, 10)).
+static const char grazing_map[] =
+    "...........@..............@......\n"
+    "...........................@.....\n"
+    "........@@......@.........@@.....\n"
+    "................@...@.......@....\n"
+    "..@...@........@..@@.....@@..@...\n"
+    ".......@@...............@........\n"
+    "....@.......................@....\n"
+    "@....@...........@..@............\n"
+    ".........@.......................\n"
+    "..........@......................\n"
+    ".................................\n"
+    ".......................@@........\n"
+    "............@.@...........@......\n"
+    "...@........@............@@......\n"
+    "........................@...@....\n"
+    ".................................\n"
+    ".@..............................@\n"
+    "........................@........\n"
+    "..@.......@......@.....@.@@@..@.@\n"
+    "...@.............................\n"
+    "......................@@.......@.\n"
+    "...........@.@.@.................\n"
+    ".....@...........................\n"
+    ".....@.............@....@....@...\n"
+    "......@.........@..@.............\n"
+    "........@...@.............@......\n"
+    "........@@....@....@....@........\n"
+    "@....@...@....@.........@.......@\n"
+    "......................@......@...\n"
+    "....................@.@.@.....@..\n"
+    "...@@.@............@..@..........\n"
+    "........@..@....@.........@......\n"
+    ".................@@..............\n"
+    ".......@.............@...........\n"
+    ".....@.........@@.....@..........\n"
+    "@.....@..@.......................\n"
+    "..@.................@@@.....@@...\n"
+    "...@.....@.......................\n"
+    "..........@@.@...@...........@...\n"
+    ".................@...............\n"
+    "......................@.@....@...\n"
+    "....@........@.@.................\n"
+    "...............@................@\n";
+
 // Meshes made from maps (the bundled one and random ones with pinches and islands): each covers
 // exactly the free cells, survives a save and a load, and Polyanya on it equals the oracle.
 static void test_built_meshes_equal_the_oracle(void** state)
 {
 	(void)state;
 	TestRng rng = {23};
-	for (int k = 0; k < 25; k++) {
-		gtMap* map = k == 0 ? test_load_map("assets/maps/small.map") : test_random_map(&rng, 8 + test_rng_int(&rng, 30), 8 + test_rng_int(&rng, 30), k % 5 * 10);
+	for (int k = 0; k < 45; k++) {
+		gtMap* map = k == 0   ? test_load_map("assets/maps/small.map")
+		             : k == 1 ? test_map_from_rows(grazing_map)
+		             : k < 25 ? test_random_map(&rng, 8 + test_rng_int(&rng, 30), 8 + test_rng_int(&rng, 30), k % 5 * 10)
+		                      : test_random_map(&rng, 30 + test_rng_int(&rng, 40), 30 + test_rng_int(&rng, 40), 10 + k % 4 * 10);
 		gtMesh *m, *loaded;
 		gtError err;
 		if (gtMesh_FromMap(map, &m, &err)) fail_msg("map %d: %s", k, err.message);
@@ -264,6 +316,7 @@ static void test_built_meshes_equal_the_oracle(void** state)
 		assert_int_equal(gtPolyanya_Create(loaded, &search, &err), GT_OK);
 		for (int i = 0; i < 100 && gtMap_FreeCells(map) > 0; i++) {
 			gtVec2 s = random_point(map, &rng), t = random_point(map, &rng);
+			if (k == 1 && i == 0) s = (gtVec2){5, 37}, t = (gtVec2){13, 10};
 			double expected, got;
 			assert_int_equal(gtOracle_Distance(oracle, s, t, &expected, &err), GT_OK);
 			gtStatus st = gtPolyanya_Distance(search, s, t, &got, &err);

@@ -36,8 +36,9 @@ gtStatus gtMesh_Load(const char* path, gtMesh** out, gtError* err);
 /// The same from memory; `name` is used in error messages.
 gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh** out, gtError* err);
 void gtMesh_Destroy(gtMesh* mesh);
-/// A mesh of a grid map's free space, made in one pass (free cells cut into rectangles whose sides
-/// are split where the neighbour across changes): what `gridtree mesh-build` writes. A map with no
+/// A mesh of a grid map's free space, made in one pass (each row's runs of free cells, stacked while
+/// the run below has the same extent; sides split where the neighbour across changes): what
+/// `gridtree mesh-build` writes. A map with no
 /// free cell is GT_ERR_INVALID_ARG.
 gtStatus gtMesh_FromMap(const gtMap* map, gtMesh** out, gtError* err);
 /// Writes the mesh as a Polyanya `.mesh` (version 2) file, through a temporary file and a rename.

@@ -1,5 +1,5 @@
-// A navigation mesh made from a grid map: the free cells cut into rectangles (each grown right, then
-// down, from the first free cell not yet covered), whose sides are split wherever the polygon
+// A navigation mesh made from a grid map: the free cells cut into rectangles (runs of free cells
+// stacked while the run below has the same extent), whose sides are split wherever the polygon
 // across changes, so that neighbours share whole edges. Also the `.mesh` writer.
 #include <errno.h>
 #include <math.h>
@@ -112,21 +112,37 @@ static bool add_ring(Builder* b, const Rect* r)
 	return true;
 }
 
-// The rectangles: from the first free cell not yet covered, as far right as cells are free and
-// uncovered, then down while that whole run is.
+// Whether cells [x0, x1) of row y are a whole run of free cells: free, with a wall (or the map's
+// edge) on both sides.
+static bool same_run(const Builder* b, int y, int x0, int x1)
+{
+	if ((x0 > 0 && !gtMap_IsBlocked(b->map, x0 - 1, y)) || (x1 < b->w && !gtMap_IsBlocked(b->map, x1, y))) return false;
+	for (int x = x0; x < x1; x++)
+		if (gtMap_IsBlocked(b->map, x, y)) return false;
+	return true;
+}
+
+// The rectangles: each row's runs of free cells, a run stacked with the runs of exactly the same
+// extent below it. Every side is then a wall or a cut whose ends are where a run ends, at a wall:
+// no vertex lies in open space (the search then never meets a ray through a vertex between four
+// polygons, and every vertex is an obstacle corner or on a wall, as in the shipped meshes).
 static bool cut_rectangles(Builder* b)
 {
 	int capacity = 0;
 	for (int y = 0; y < b->h; y++)
-		for (int x = 0; x < b->w; x++) {
-			if (gtMap_IsBlocked(b->map, x, y) || b->cell_rect[(size_t)y * (size_t)b->w + (size_t)x] >= 0) continue;
-			int x1 = x;
-			while (x1 < b->w && !gtMap_IsBlocked(b->map, x1, y) && b->cell_rect[(size_t)y * (size_t)b->w + (size_t)x1] < 0) x1++;
-			int y1 = y + 1;
-			for (bool all = true; y1 < b->h && all; y1 += all) {
-				for (int i = x; i < x1 && all; i++)
-					all = !gtMap_IsBlocked(b->map, i, y1) && b->cell_rect[(size_t)y1 * (size_t)b->w + (size_t)i] < 0;
+		for (int x = 0; x < b->w;) {
+			if (gtMap_IsBlocked(b->map, x, y)) {
+				x++;
+				continue;
 			}
+			int x1 = x;
+			while (x1 < b->w && !gtMap_IsBlocked(b->map, x1, y)) x1++;
+			if (b->cell_rect[(size_t)y * (size_t)b->w + (size_t)x] >= 0) { // stacked under a run above
+				x = x1;
+				continue;
+			}
+			int y1 = y + 1;
+			while (y1 < b->h && same_run(b, y1, x, x1)) y1++;
 			if (b->rect_count == capacity) {
 				capacity = capacity ? capacity * 2 : 1024;
 				Rect* more = gt_realloc(b->rects, (size_t)capacity * sizeof *more);
@@ -137,6 +153,7 @@ static bool cut_rectangles(Builder* b)
 			for (int j = y; j < y1; j++)
 				for (int i = x; i < x1; i++) b->cell_rect[(size_t)j * (size_t)b->w + (size_t)i] = b->rect_count;
 			b->rect_count++;
+			x = x1;
 		}
 	return true;
 }

@@ -192,11 +192,11 @@ static gtVec2 exit_point(gtVec2 r, gtVec2 x, gtVec2 a, gtVec2 b)
 {
 	double ca = cross3(r, x, a), cb = cross3(r, x, b);
 	double u = ca == cb ? 0 : ca / (ca - cb);
-	if (u < 0) u = 0;
-	if (u > 1) u = 1;
+	// A ray through a vertex must end its interval exactly there, or the turn at that corner (an
+	// exact comparison with the vertex) is missed: a point a rounding error away is the vertex.
+	if (u <= 1e-9) return a;
+	if (u >= 1 - 1e-9) return b;
 	gtVec2 q = {a.x + u * (b.x - a.x), a.y + u * (b.y - a.y)};
-	if (u == 0) q = a;
-	if (u == 1) q = b;
 	return q;
 }
 
