@@ -14,8 +14,7 @@ int cmd_inflate(int argc, char** argv)
 	gtMap* original;
 	int opened = cli_open_map(&args, "inflate", args.positional[0], &original, NULL);
 	if (opened) return opened;
-	CliArgs plain = args; // the same map without the clearance, to report what it took
-	plain.option_count = 0;
+	CliArgs plain = cli_args_without(&args, "clearance"); // the same map without it, to report what it took
 	gtMap* inflated = original;
 	opened = cli_open_map(&plain, "inflate", args.positional[0], &original, NULL);
 	if (opened) {

@@ -163,6 +163,12 @@ int cmd_knn(int argc, char** argv)
 	else if (strcmp(method, "ier-ehl") == 0) strategy = IER, backend = "ehl";
 	else if (strcmp(method, "ier-polyanya") == 0) strategy = IER, backend = "polyanya";
 	else if (strcmp(method, "brute") == 0) strategy = BRUTE, backend = "auto";
+	gtNavMethod nav_method;
+	if (backend == method && gtNavMethod_Parse(method, &nav_method, NULL)) {
+		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: auto, ehl, oracle, euclid, polyanya, gt, ier-ehl, "
+		        "ier-polyanya, interval, brute)\n", method);
+		return CLI_USAGE;
+	}
 	CliArgs nav_args = cli_args_without(&args, "method");
 	nav_args.names[nav_args.option_count] = "method";
 	nav_args.values[nav_args.option_count++] = backend;

@@ -30,6 +30,13 @@ inflated_room() {
 			"@@@@@@@@@@|@........@|@..@@@@..@|@..@@@@..@|@..@@@@..@|@..@@@@..@|@........@|@@@@@@@@@@" ]
 }
 check "inflate writes the map for agents of half-width 1" inflated_room
+# With a Tiled map's own wall option, free_cells_before is that map's (the option is kept).
+inflated_tiled() {
+	"$GT" tiled-export assets/maps/small.map -o "$tmp/walls.tmx" --blocked property >/dev/null &&
+		"$GT" inflate "$tmp/walls.tmx" --blocked-property collides --clearance 1 -o "$tmp/walls1.map" >"$tmp/inflate" &&
+		grep -qx "free_cells_before $("$GT" info assets/maps/small.map | awk '$1 == "free_cells" { print $2 }')" "$tmp/inflate"
+}
+check "inflate keeps --blocked-property for the count before" inflated_tiled
 # Going round the pillar at clearance 1 costs more than without it.
 dist_grows() {
 	local plain wide

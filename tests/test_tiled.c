@@ -240,6 +240,8 @@ static const Bad BAD[] = {
      GT_ERR_IO, "missing.tsj: cannot open"},
     {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 1, \"source\": \"t.png\"}]}",
      GT_ERR_FORMAT, "tileset 't.png' is neither .tsx nor .tsj"},
+    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data compression=\"zlib\"><tile gid=\"1\"/><tile/></data></layer></map>",
+     GT_ERR_FORMAT, "compression 'zlib' without base64 encoding"},
     {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data encoding=\"csv\">1,2,3</data></layer></map>",
      GT_ERR_FORMAT, "CSV tile data has more than the 2x1 = 2 ids of its layer"},
     {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data encoding=\"csv\">1,x</data></layer></map>",

@@ -209,7 +209,10 @@ void gtNavQuery_Destroy(gtNavQuery* query)
 static gtStatus ensure_oracle(gtNavQuery* q, gtError* err)
 {
 	gtNav* nav = q->nav;
-	if (q->oracle && q->oracle_generation == nav->map_generation) return GT_OK;
+	// A derived oracle numbers its vertices after the index map it came from: a new index needs a new one.
+	if (q->oracle && q->oracle_generation == nav->map_generation &&
+	    (!gt_oracle_is_derived(q->oracle) || q->base_generation == nav->ehl_generation))
+		return GT_OK;
 	if (nav->ehl && nav->index_map && nav->freed == 0 && nav->added > 0) {
 		// Walls only added since the index: derive from the index map's graph, never rebuilt.
 		if (!q->base || q->base_generation != nav->ehl_generation) {

@@ -446,6 +446,10 @@ static int search_between(gtOracle* o, gtVec2 s, gtVec2 t, const int32_t* from, 
 			if (!taut_at(v[u], from_x, from_y, v[w])) continue;
 			touch(o, w, t);
 			double through = o->dist[u] + o->graph.length[e];
+			// The estimates of new corners (straight lines) and old vertices (landmarks) are not
+			// consistent with each other, so a vertex may be reached again: should the heap fill
+			// up, the plain search answers instead.
+			if (through < o->dist[w] && o->heap.size == o->heap.capacity) return search(o, s, t, distance);
 			if (through < o->dist[w]) {
 				o->dist[w] = through;
 				o->parent[w] = u;

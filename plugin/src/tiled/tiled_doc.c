@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
+#include "core/platform.h"
 #include "core/status.h"
 #include "tiled/tiled_doc.h"
 
@@ -143,39 +144,12 @@ bool tiled_add_property(TiledDoc* d, const char* name, const char* type, const c
 
 char* tiled_read_file(TiledDoc* d, const char* path, size_t* length)
 {
-	FILE* f = fopen(path, "rb");
-	if (!f) {
-		tiled_fail(d, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	char* text;
+	gtError err;
+	if (gt_read_file(path, TILED_MAX_FILE_BYTES - 1, "map", &text, length, &err)) {
+		tiled_fail(d, err.status, "%s", err.message);
 		return NULL;
 	}
-	struct stat info;
-	if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
-		fclose(f);
-		tiled_fail(d, GT_ERR_IO, "%s: not a regular file", path);
-		return NULL;
-	}
-	if ((unsigned long long)info.st_size >= TILED_MAX_FILE_BYTES) {
-		fclose(f);
-		tiled_fail(d, GT_ERR_LIMIT, "%s: %lld bytes is larger than any accepted map", path, (long long)info.st_size);
-		return NULL;
-	}
-	size_t size = (size_t)info.st_size;
-	char* text = gt_malloc(size + 1);
-	if (!text) {
-		fclose(f);
-		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory reading %zu bytes", path, size);
-		return NULL;
-	}
-	size_t got = fread(text, 1, size, f);
-	bool bad = ferror(f) != 0 || got != size;
-	fclose(f);
-	if (bad) {
-		gt_free(text);
-		tiled_fail(d, GT_ERR_IO, "%s: read error", path);
-		return NULL;
-	}
-	text[got] = '\0';
-	*length = got;
 	return text;
 }
 

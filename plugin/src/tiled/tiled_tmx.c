@@ -106,6 +106,14 @@ static void flag_tile_property(Tmx* x, const char* name, const char* type, const
 	}
 }
 
+// Starts collecting an element's text, empty (also when no character data follows).
+static void start_text(Tmx* x)
+{
+	x->text_length = 0;
+	if (x->text) x->text[0] = '\0';
+	x->collect = true;
+}
+
 static bool start_data(Tmx* x, const char** atts)
 {
 	gt_free(x->encoding);
@@ -118,8 +126,7 @@ static bool start_data(Tmx* x, const char** atts)
 	if (!x->d->infinite) {
 		x->chunk = tiled_add_chunk(x->d, 0, 0, x->layer_width, x->layer_height);
 		x->xml_tiles = 0;
-		x->text_length = 0;
-		x->collect = true;
+		start_text(x);
 	}
 	return x->chunk != NULL || x->d->infinite;
 }
@@ -184,8 +191,7 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 				x->property_name = tiled_strdup(pname);
 				x->property_type = tiled_strdup(type ? type : "string");
 				if (!x->property_name || !x->property_type) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", x->file);
-				x->text_length = 0;
-				x->collect = true;
+				start_text(x);
 			}
 		}
 	} else if (strcmp(name, "layer") == 0) {
@@ -202,8 +208,7 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 		    int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[3])) {
 			x->chunk = tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3]);
 			x->xml_tiles = 0;
-			x->text_length = 0;
-			x->collect = true;
+			start_text(x);
 		}
 	} else if (strcmp(name, "objectgroup") == 0) {
 		gt_free(x->object_layer);
@@ -226,7 +231,8 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 static void finish_chunk(Tmx* x)
 {
 	if (!x->chunk) return;
-	if (x->encoding && *x->encoding) tiled_decode(x->d, x->chunk, x->encoding, x->compression, x->text, x->text_length);
+	if ((x->encoding && *x->encoding) || (x->compression && *x->compression)) // tiled_decode refuses compressed CSV or XML
+		tiled_decode(x->d, x->chunk, x->encoding, x->compression, x->text, x->text_length);
 	else if (x->xml_tiles != 0 && x->xml_tiles != (size_t)x->chunk->width * (size_t)x->chunk->height)
 		fail_here(x, "fewer <tile> elements than the layer has cells", NULL);
 	x->chunk = NULL;
