@@ -54,12 +54,12 @@ int cmd_bench_peers(int argc, char** argv)
 	int opened = cli_nav_open(&nav, &args, "bench-peers", args.positional[0], true);
 	if (opened) return opened;
 	Peers p = {0};
-	gtError err;
+	gtError err = {0};
 	int code = CLI_OK;
-	double mesh_seconds = gtNowSeconds();
 	const char* mesh_path = cli_option(&args, "mesh", NULL);
 	gtMesh* mesh = NULL;
 	gtStatus st = gtNav_Create(nav.map, NULL, &p.mesh_nav, &err);
+	double mesh_seconds = gtNowSeconds();
 	if (!st) st = mesh_path ? gtMesh_Load(mesh_path, &mesh, &err) : gtMesh_FromMap(nav.map, &mesh, &err);
 	if (!st) st = gtNav_SetMesh(p.mesh_nav, mesh, &err); // the nav takes the mesh
 	mesh_seconds = gtNowSeconds() - mesh_seconds;
@@ -84,14 +84,13 @@ int cmd_bench_peers(int argc, char** argv)
 	WlUpdate* updates = objects ? wl_read_all(path, 1, &update_count) : NULL;
 	snprintf(path, sizeof path, "%s/queries.txt", dir);
 	WlQuery* queries = updates ? wl_read_all(path, 2, &query_count) : NULL;
-	int most = object_count + update_count + 1, most_k = 1;
+	int most_k = 1;
 	for (int i = 0; i < query_count; i++) most_k = queries[i].k > most_k ? queries[i].k : most_k;
-	gtObjectId* found = malloc((size_t)most * sizeof *found);
-	double* dist = malloc((size_t)most * sizeof *dist);
+	gtObjectId* found = malloc((size_t)most_k * sizeof *found);
 	double* expect = malloc((size_t)most_k * sizeof *expect);
 	double* got = malloc((size_t)most_k * sizeof *got);
 	int32_t* mesh_found = malloc((size_t)most_k * sizeof *mesh_found);
-	if (!queries || !found || !dist || !expect || !got || !mesh_found) {
+	if (!queries || !found || !expect || !got || !mesh_found) {
 		code = CLI_FAILED;
 		goto free_all;
 	}
@@ -162,7 +161,7 @@ int cmd_bench_peers(int argc, char** argv)
 		if (m != GT) printf("%s_mismatches %ld\n", NAMES[m], mismatches[m]);
 	}
 free_all:
-	free(objects), free(updates), free(queries), free(found), free(dist), free(expect), free(got), free(mesh_found);
+	free(objects), free(updates), free(queries), free(found), free(expect), free(got), free(mesh_found);
 done:
 	ier_scratch_free(&p.ier);
 	wl_ids_free(&p.ids);

@@ -87,6 +87,10 @@ static int knn_interval(const CliArgs* args, const WlObject* objects, int object
                         int query_count, const char* objects_path, const char* queries_path)
 {
 	CliArgs nav_args = cli_args_without(args, "method");
+	if (nav_args.option_count == (int)(sizeof nav_args.names / sizeof *nav_args.names)) {
+		fprintf(stderr, "gridtree knn: too many options\n");
+		return CLI_USAGE;
+	}
 	nav_args.names[nav_args.option_count] = "method";
 	nav_args.values[nav_args.option_count++] = "polyanya";
 	CliNav nav;
@@ -170,6 +174,10 @@ int cmd_knn(int argc, char** argv)
 		return CLI_USAGE;
 	}
 	CliArgs nav_args = cli_args_without(&args, "method");
+	if (nav_args.option_count == (int)(sizeof nav_args.names / sizeof *nav_args.names)) {
+		fprintf(stderr, "gridtree knn: too many options\n");
+		return CLI_USAGE;
+	}
 	nav_args.names[nav_args.option_count] = "method";
 	nav_args.values[nav_args.option_count++] = backend;
 	Setup s;

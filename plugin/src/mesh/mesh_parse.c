@@ -36,6 +36,11 @@ static bool number(Reader* r, const char* what, double* value)
 	size_t n = 0;
 	while (r->at < r->end && !strchr(" \t\r\n", *r->at) && n + 1 < sizeof token) token[n++] = *r->at++;
 	token[n] = 0;
+	if (r->at < r->end && !strchr(" \t\r\n", *r->at)) { // no number is this long: not one token read as two
+		gt_fail(r->err, GT_ERR_FORMAT, "%s:%d: expected %s, found a token of more than %zu characters", r->name, r->line, what,
+		        sizeof token - 1);
+		return false;
+	}
 	char* stop;
 	*value = strtod(token, &stop);
 	if (n == 0 || *stop || !isfinite(*value)) {
