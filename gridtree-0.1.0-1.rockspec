@@ -48,6 +48,7 @@ build = {
 				"plugin/src/mesh/polyanya.c",
 				"plugin/src/mesh/mesh_build.c",
 				"plugin/src/mesh/mesh_objects.c",
+				"plugin/src/mesh/fence.c",
 				"plugin/src/tiled/tiled_data.c", "plugin/src/tiled/tiled_doc.c", "plugin/src/tiled/tiled_tmj.c",
 				"plugin/src/tiled/tiled_tmx.c",
 				"plugin/src/world/count_table.c", "plugin/src/world/keywords.c", "plugin/src/world/world.c",

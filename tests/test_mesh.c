@@ -346,9 +346,37 @@ static int by_value(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-// The interval heuristic's k nearest equal a brute force over the oracle's distances to every
-// accepted object, on a shared mesh and a built one, before and after objects move (in their
-// polygon and across polygons) and some are removed.
+// The interval, target and fence heuristics' k nearest equal a brute force over the oracle's
+// distances to every accepted object, on a shared mesh and a built one, before and after objects
+// move (in their polygon and across polygons) and some are removed, with many targets and few.
+// The target heuristic's bound taken over every wanted object (the CLI's finds the nearest
+// through an R-tree): the least walk through the interval to one not yet returned.
+typedef struct TestTargets {
+	const gtVec2* where;
+	const bool* placed;
+	int count;
+	gtMeshAcceptFcn* accept;
+} TestTargets;
+
+static double nearest_target_bound(void* context, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left, int32_t edge)
+{
+	(void)edge;
+	const TestTargets* t = context;
+	double best = INFINITY;
+	for (int i = 0; i < t->count; i++) {
+		if (!t->placed[i] || !t->accept(NULL, i) || gtPolyanya_Returned(search, i)) continue;
+		double d = gtMesh_IntervalBound(root, right, left, t->where[i]);
+		if (d < best) best = d;
+	}
+	return best;
+}
+
+static bool one_in_25(void* context, int32_t id)
+{
+	(void)context;
+	return id % 25 == 1;
+}
+
 static void test_nearest_equals_brute_force(void** state)
 {
 	(void)state;
@@ -372,6 +400,8 @@ static void test_nearest_equals_brute_force(void** state)
 		gtMeshObjects* objects;
 		gtPolyanya* search;
 		gtOracle* oracle;
+		gtMeshFence* fence;
+		assert_int_equal(gtMeshFence_Create(mesh, &fence, &err), GT_OK);
 		assert_int_equal(gtMeshObjects_Create(mesh, &objects, &err), GT_OK);
 		assert_int_equal(gtPolyanya_Create(mesh, &search, &err), GT_OK);
 		assert_int_equal(gtOracle_Create(map, 2, &oracle, &err), GT_OK);
@@ -381,7 +411,8 @@ static void test_nearest_equals_brute_force(void** state)
 			placed[i] = true;
 		}
 		assert_int_equal(gtMeshObjects_Set(objects, 5, (gtVec2){-3, 2}, &err), GT_ERR_INVALID_POINT);
-		for (int round = 0; round < 2; round++) {
+		for (int round = 0; round < 3; round++) {
+			gtMeshAcceptFcn* accept = round < 2 ? skip_every_third : one_in_25;
 			if (round == 1) // moves, small ones (often in the same polygon) and jumps, and removals
 				for (int i = 0; i < OBJECTS; i++) {
 					if (i % 7 == 0) {
@@ -392,17 +423,23 @@ static void test_nearest_equals_brute_force(void** state)
 					gtVec2 p = i % 2 ? (gtVec2){where[i].x + 0.25, where[i].y} : random_point(map, &rng);
 					if (gtMeshObjects_Set(objects, i, p, &err) == GT_OK) where[i] = p;
 				}
-			for (int qi = 0; qi < 40; qi++) {
+			assert_int_equal(gtMeshFence_Compute(fence, search, objects, accept, NULL, &err), GT_OK);
+			assert_true(gtMeshFence_Labels(fence) > 0);
+			TestTargets targets = {where, placed, OBJECTS, accept};
+			for (int qi = 0; qi < 120; qi++) {
 				gtVec2 q = random_point(map, &rng);
-				int k = 1 + qi % 6, found;
+				int k = 1 + (qi / 3) % 6, found, heuristic = qi % 3;
 				int32_t ids[8];
 				double got[8], all[OBJECTS];
-				gtStatus st = gtPolyanya_Nearest(search, objects, q, k, skip_every_third, NULL, ids, got, 8, &found, &err);
+				gtStatus st = heuristic == 0 ? gtPolyanya_Nearest(search, objects, q, k, accept, NULL, ids, got, 8, &found, &err)
+				              : heuristic == 1
+				                  ? gtPolyanya_NearestGuided(search, objects, q, k, accept, NULL, nearest_target_bound, &targets, ids, got, 8, &found, &err)
+				                  : gtPolyanya_NearestGuided(search, objects, q, k, accept, NULL, gtMeshFence_Guide, fence, ids, got, 8, &found, &err);
 				if (st == GT_ERR_INVALID_POINT) continue; // a pinch point whose nudge is a wall
 				assert_int_equal(st, GT_OK);
 				int n = 0;
 				for (int i = 0; i < OBJECTS; i++) {
-					if (!placed[i] || i % 3 == 0) continue;
+					if (!placed[i] || !accept(NULL, i)) continue;
 					double d;
 					assert_int_equal(gtOracle_Distance(oracle, q, where[i], &d, &err), GT_OK);
 					if (!isinf(d)) all[n++] = d;
@@ -410,9 +447,10 @@ static void test_nearest_equals_brute_force(void** state)
 				qsort(all, (size_t)n, sizeof *all, by_value);
 				assert_int_equal(found, n < k ? n : k);
 				for (int i = 0; i < found; i++) {
-					assert_true(ids[i] % 3 != 0 && placed[ids[i]]);
+					assert_true(accept(NULL, ids[i]) && placed[ids[i]]);
 					if (fabs(got[i] - all[i]) > 1e-6 * (1 + all[i]))
-						fail_msg("map %d round %d query (%g, %g) k %d: result %d is %.9f, brute force %.9f", k_map, round, q.x, q.y, k, i, got[i], all[i]);
+						fail_msg("map %d round %d heuristic %d query (%g, %g) k %d: result %d is %.9f, brute force %.9f", k_map, round, heuristic,
+						         q.x, q.y, k, i, got[i], all[i]);
 					double own;
 					assert_int_equal(gtOracle_Distance(oracle, q, where[ids[i]], &own, &err), GT_OK);
 					assert_true(fabs(own - got[i]) <= 1e-6 * (1 + own)); // the distance is that object's
@@ -420,6 +458,7 @@ static void test_nearest_equals_brute_force(void** state)
 			}
 		}
 		gtOracle_Destroy(oracle);
+		gtMeshFence_Destroy(fence);
 		gtPolyanya_Destroy(search);
 		gtMeshObjects_Destroy(objects);
 		gtMesh_Destroy(mesh);

@@ -99,6 +99,47 @@ typedef bool gtMeshAcceptFcn(void* context, int32_t id);
 gtStatus gtPolyanya_Nearest(gtPolyanya* search, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept,
                             void* context, int32_t* ids, double* distances, int capacity, int* count, gtError* err);
 
+/// A lower bound on the walk from `root` through the interval [right, left] (on the mesh edge
+/// numbered `edge`, the same number from both sides) to the nearest object the running search still
+/// wants: one that its filter accepts and gtPolyanya_Returned says is not yet returned. INFINITY
+/// when none can be reached that way (the search then drops that way). It need not be consistent.
+typedef double gtMeshGuideFcn(void* context, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left,
+                              int32_t edge);
+
+/// gtPolyanya_Nearest ordered by `guide` instead of the distance to the interval: the OkNN paper's
+/// target heuristic (a guide that finds the Euclidean-nearest wanted object) and fence heuristic
+/// (gtMeshFence_Guide). A node's f is never below its parent's, which makes any admissible guide
+/// consistent (the paper's h_f). Exact when the guide is a lower bound.
+gtStatus gtPolyanya_NearestGuided(gtPolyanya* search, const gtMeshObjects* objects, gtVec2 q, int k,
+                                  gtMeshAcceptFcn* accept, void* context, gtMeshGuideFcn* guide, void* guide_context,
+                                  int32_t* ids, double* distances, int capacity, int* count, gtError* err);
+/// Whether the running (or last) k-nearest search has returned object `id` already.
+bool gtPolyanya_Returned(const gtPolyanya* search, int32_t id);
+/// The length of the shortest walk from `root` through the interval [right, left] to `target` in
+/// the polygon beyond (target reflected to the far side when it is on root's): Polyanya's
+/// heuristic, a lower bound for any target.
+double gtMesh_IntervalBound(gtVec2 root, gtVec2 right, gtVec2 left, gtVec2 target);
+
+/// Fence labels (OkNN paper, section 5.1): for one set of target objects, each mesh edge keeps the
+/// roots (and their distances to the nearest targets) through which the targets' shortest walks
+/// cross it, pruned by min/max distance dominance. Computed once per target set; stale as soon as
+/// a target moves (compute it again).
+typedef struct gtMeshFence gtMeshFence;
+
+gtStatus gtMeshFence_Create(const gtMesh* mesh, gtMeshFence** out, gtError* err);
+void gtMeshFence_Destroy(gtMeshFence* fence);
+/// Labels for the objects `accept` approves (NULL: all), by a flood out of all of them at once;
+/// `search` is the scratch it runs in (a search over the same mesh).
+gtStatus gtMeshFence_Compute(gtMeshFence* fence, gtPolyanya* search, const gtMeshObjects* objects,
+                             gtMeshAcceptFcn* accept, void* context, gtError* err);
+/// Labels kept over all edges, and bytes held.
+int64_t gtMeshFence_Labels(const gtMeshFence* fence);
+int64_t gtMeshFence_Bytes(const gtMeshFence* fence);
+/// The fence heuristic, a gtMeshGuideFcn whose context is the fence: the smallest walk through the
+/// interval to a label's root plus that root's distance to its target (INFINITY: no target beyond).
+double gtMeshFence_Guide(void* fence, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left,
+                         int32_t edge);
+
 #ifdef __cplusplus
 }
 #endif

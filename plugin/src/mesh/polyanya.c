@@ -10,6 +10,7 @@
 #include "core/status.h"
 #include "mesh/mesh_internal.h"
 #include "mesh/mesh_objects.h"
+#include "mesh/polyanya_internal.h"
 
 #define EPS 1e-9
 
@@ -200,14 +201,23 @@ static gtVec2 exit_point(gtVec2 r, gtVec2 x, gtVec2 a, gtVec2 b)
 	return q;
 }
 
+// What orders a search: one goal point (f = g + the interval's distance to it), objects met on the
+// way (the interval heuristic: f = g + distance to the interval), objects met on the way guided by
+// a caller's lower bound (the target and fence heuristics), or a flood out of many sources (the
+// fence labels' preprocessing, ordered like the interval heuristic).
+typedef enum Mode { TO_GOAL, INTERVAL, GUIDED, FLOOD } Mode;
+
 typedef struct Search {
 	gtPolyanya* p;
+	Mode mode;
 	gtVec2 goal;
 	bool failed; // out of memory
-	// A k-nearest search (interval heuristic) when `objects` is set: no goal point.
-	const gtMeshObjects* objects;
+	const gtMeshObjects* objects; // INTERVAL and GUIDED: the objects to meet
 	gtMeshAcceptFcn* accept;
 	void* context;
+	gtMeshGuideFcn* guide;
+	void* guide_context;
+	double parent_f; // GUIDED: the f of the node being expanded, which no successor's f drops below
 } Search;
 
 // Distance from r to the closed segment a-b: the interval heuristic's estimate, which ignores
@@ -256,6 +266,14 @@ static bool is_goal_polygon(const gtPolyanya* p, int polygon)
 	return p->goal_stamp[polygon] == p->goal_generation;
 }
 
+int32_t gt_mesh_edge_key(const gtMesh* m, int32_t ring_entry)
+{
+	int32_t next = m->across[ring_entry];
+	if (next < 0) return ring_entry;
+	int32_t other = m->first[next] + m->twin[ring_entry];
+	return other < ring_entry ? other : ring_entry;
+}
+
 // A node through the edge of `from` that ends at its vertex `k` (index within from), or nothing
 // across a wall; root pruning drops it when the root was reached more cheaply before.
 static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 root, int32_t root_vertex,
@@ -266,8 +284,10 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 	int32_t edge = m->first[from] + k;
 	int32_t next = m->across[edge];
 	if (next < 0) return;
-	// A polygon whose only way on is the edge it is entered by leads nowhere but back.
-	if (m->exits[next] == 1 && (s->objects ? s->objects->head[next] < 0 : !is_goal_polygon(p, next))) return;
+	bool has_objects = s->objects && s->objects->head[next] >= 0;
+	// A polygon whose only way on is the edge it is entered by leads nowhere but back (but a flood
+	// labels its edge: a query may start inside).
+	if (m->exits[next] == 1 && s->mode != FLOOD && !(s->mode == TO_GOAL ? is_goal_polygon(p, next) : has_objects)) return;
 	if (root_vertex >= 0) {
 		if (p->root_stamp[root_vertex] == p->generation && g > p->root_g[root_vertex] + EPS) return;
 		if (p->root_stamp[root_vertex] != p->generation || g < p->root_g[root_vertex]) {
@@ -275,15 +295,24 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 			p->root_g[root_vertex] = g;
 		}
 	}
-	Node* n = new_node(s);
-	if (!n) return;
-	n->root = root, n->right = right, n->left = left, n->g = g, n->root_vertex = root_vertex, n->root_chain = root_chain;
-	n->polygon = next;
-	n->entry = m->twin[edge];
-	n->object = -1;
-	n->f = g + (s->objects ? to_segment(root, right, left) : heuristic(root, right, left, s->goal));
-	p->nodes_size++; // the caller queues it (or expands it at once)
-	if (s->objects && s->objects->head[next] >= 0) push_objects(s, next, &right, &left, root, root_chain, g);
+	double f;
+	if (s->mode == TO_GOAL) f = g + heuristic(root, right, left, s->goal);
+	else if (s->mode != GUIDED) f = g + to_segment(root, right, left);
+	else {
+		f = g + s->guide(s->guide_context, p, root, right, left, gt_mesh_edge_key(m, edge));
+		if (f < s->parent_f) f = s->parent_f; // a bound that is not consistent made consistent (OkNN paper, h_f)
+	}
+	if (f < INFINITY) { // GUIDED: infinite when no wanted object lies beyond
+		Node* n = new_node(s);
+		if (!n) return;
+		n->root = root, n->right = right, n->left = left, n->g = g, n->root_vertex = root_vertex, n->root_chain = root_chain;
+		n->polygon = next;
+		n->entry = m->twin[edge];
+		n->object = -1;
+		n->f = f;
+		p->nodes_size++; // the caller queues it (or expands it at once)
+	}
+	if (has_objects) push_objects(s, next, &right, &left, root, root_chain, g);
 }
 
 // A new root: the corner `v` reached at cost g from the node's root.
@@ -398,9 +427,10 @@ static void expand_queue(Search* sr, int32_t id)
 	for (;;) {
 		int before = p->nodes_size;
 		p->expanded++;
+		sr->parent_f = p->nodes[id].f;
 		expand(sr, &p->nodes[id]);
 		if (sr->failed) return;
-		if (p->nodes_size - before == 1 && p->nodes[before].object < 0 && (sr->objects || !is_goal_polygon(p, p->nodes[before].polygon))) {
+		if (p->nodes_size - before == 1 && p->nodes[before].object < 0 && (sr->mode != TO_GOAL || !is_goal_polygon(p, p->nodes[before].polygon))) {
 			id = before;
 			const Node* only = &p->nodes[id];
 			if (only->root_vertex >= 0 && only->g > p->root_g[only->root_vertex] + EPS) return;
@@ -411,29 +441,52 @@ static void expand_queue(Search* sr, int32_t id)
 	}
 }
 
-// The first nodes: every edge of the start's polygons that the start is not on, seen whole.
-static void start_nodes(Search* sr, const int32_t* start, int start_count, gtVec2 s)
+static bool on_segment(gtVec2 s, gtVec2 a, gtVec2 b)
+{
+	return cross3(a, b, s) == 0 && (s.x - a.x) * (s.x - b.x) <= 0 && (s.y - a.y) * (s.y - b.y) <= 0;
+}
+
+// A new search: a new generation of root and object stamps, empty lists.
+static void reset(Search* sr)
 {
 	gtPolyanya* p = sr->p;
-	const gtMesh* m = p->mesh;
 	if (++p->generation == 0) {
-		memset(p->root_stamp, 0, ((size_t)m->vertex_count + 1) * sizeof *p->root_stamp);
+		memset(p->root_stamp, 0, ((size_t)p->mesh->vertex_count + 1) * sizeof *p->root_stamp);
 		if (p->reported) memset(p->reported, 0, (size_t)p->reported_capacity * sizeof *p->reported);
 		p->generation = 1;
 	}
 	p->nodes_size = p->heap_size = p->roots_size = 0;
+}
+
+// The first nodes from point s: every edge of its polygons that s is not on, seen whole (not yet
+// queued).
+static void add_start_nodes(Search* sr, const int32_t* start, int start_count, gtVec2 s)
+{
+	const gtMesh* m = sr->p->mesh;
 	for (int i = 0; i < start_count; i++) {
 		int P = start[i], count = m->first[P + 1] - m->first[P];
 		const gtVec2* xy = m->ring_xy + m->first[P];
 		if (sr->objects && sr->objects->head[P] >= 0) push_objects(sr, P, NULL, NULL, s, -1, 0);
 		for (int k = 0; k < count; k++) {
 			gtVec2 a = xy[k == 0 ? count - 1 : k - 1], b = xy[k];
-			// An edge the start lies on sees nothing new from it.
-			if (cross3(a, b, s) == 0 && (s.x - a.x) * (s.x - b.x) <= 0 && (s.y - a.y) * (s.y - b.y) <= 0) continue;
+			if (on_segment(s, a, b)) continue; // an edge the start lies on sees nothing new from it
 			push(sr, P, k, a, b, s, -1, -1, 0);
 		}
 	}
+}
+
+static void queue_all(Search* sr)
+{
+	gtPolyanya* p = sr->p;
 	for (int i = 0; i < p->nodes_size && !sr->failed; i++) sr->failed = !heap_push(p, i);
+}
+
+static void start_nodes(Search* sr, const int32_t* start, int start_count, gtVec2 s)
+{
+	reset(sr);
+	sr->parent_f = 0;
+	add_start_nodes(sr, start, start_count, s);
+	queue_all(sr);
 }
 
 // Runs the search; the answer node's index in *best (-1: straight line, -2: unreachable).
@@ -459,7 +512,7 @@ static gtStatus search(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, int3
 			*best = -1;
 			return GT_OK;
 		}
-	Search sr = {p, t, false, NULL, NULL, NULL};
+	Search sr = {.p = p, .mode = TO_GOAL, .goal = t};
 	start_nodes(&sr, start, start_count, s);
 	while (p->heap_size > 0 && !sr.failed) {
 		int32_t id = heap_pop(p);
@@ -516,8 +569,9 @@ gtStatus gtPolyanya_Path(gtPolyanya* p, gtVec2 s, gtVec2 t, gtVec2* points, int 
 	return GT_OK;
 }
 
-gtStatus gtPolyanya_Nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept,
-                            void* context, int32_t* ids, double* distances, int capacity, int* count, gtError* err)
+static gtStatus nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept, void* context,
+                        gtMeshGuideFcn* guide, void* guide_context, int32_t* ids, double* distances, int capacity, int* count,
+                        gtError* err)
 {
 	*count = 0;
 	if (!objects || objects->mesh != p->mesh) return gt_fail(err, GT_ERR_INVALID_ARG, "the objects are placed on another mesh");
@@ -535,7 +589,8 @@ gtStatus gtPolyanya_Nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 
 		p->reported = grown;
 		p->reported_capacity = objects->capacity;
 	}
-	Search sr = {p, q, false, objects, accept, context};
+	Search sr = {.p = p, .mode = guide ? GUIDED : INTERVAL, .objects = objects, .accept = accept, .context = context,
+	             .guide = guide, .guide_context = guide_context};
 	start_nodes(&sr, start, start_count, q);
 	while (p->heap_size > 0 && !sr.failed) {
 		int32_t id = heap_pop(p);
@@ -552,5 +607,70 @@ gtStatus gtPolyanya_Nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 
 		expand_queue(&sr, id);
 	}
 	if (sr.failed) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
+	return GT_OK;
+}
+
+gtStatus gtPolyanya_Nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept,
+                            void* context, int32_t* ids, double* distances, int capacity, int* count, gtError* err)
+{
+	return nearest(p, objects, q, k, accept, context, NULL, NULL, ids, distances, capacity, count, err);
+}
+
+gtStatus gtPolyanya_NearestGuided(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept,
+                                  void* context, gtMeshGuideFcn* guide, void* guide_context, int32_t* ids, double* distances,
+                                  int capacity, int* count, gtError* err)
+{
+	if (!guide) return gt_fail(err, GT_ERR_INVALID_ARG, "a guided search needs a guide");
+	return nearest(p, objects, q, k, accept, context, guide, guide_context, ids, distances, capacity, count, err);
+}
+
+bool gtPolyanya_Returned(const gtPolyanya* p, int32_t id)
+{
+	return id >= 0 && id < p->reported_capacity && p->reported[id] == p->generation;
+}
+
+double gtMesh_IntervalBound(gtVec2 root, gtVec2 right, gtVec2 left, gtVec2 target)
+{
+	return heuristic(root, right, left, target);
+}
+
+gtStatus gt_polyanya_flood(gtPolyanya* p, const gtMeshObjects* objects, gtMeshAcceptFcn* accept, void* context,
+                           MeshFloodVisit* visit, void* visit_context, gtError* err)
+{
+	const gtMesh* m = p->mesh;
+	if (objects->mesh != m) return gt_fail(err, GT_ERR_INVALID_ARG, "the objects are placed on another mesh");
+	Search sr = {.p = p, .mode = FLOOD};
+	p->expanded = 0;
+	reset(&sr);
+	int32_t polygons[64];
+	for (int32_t id = 0; id < objects->capacity && !sr.failed; id++) {
+		if (objects->first[id] < 0 || (accept && !accept(context, id))) continue;
+		gtVec2 at = objects->point[id];
+		int count = gt_mesh_point_polygons(m, at, polygons, 64);
+		add_start_nodes(&sr, polygons, count, at);
+		// The edges a source lies on get no node from it but are crossed from it all the same.
+		for (int i = 0; i < count && !sr.failed; i++)
+			for (int e = m->first[polygons[i]]; e < m->first[polygons[i] + 1]; e++) {
+				gtVec2 a = m->ring_xy[e == m->first[polygons[i]] ? m->first[polygons[i] + 1] - 1 : e - 1], b = m->ring_xy[e];
+				if (m->across[e] >= 0 && on_segment(at, a, b) && visit(visit_context, at, at, at, 0, gt_mesh_edge_key(m, e)) < 0)
+					sr.failed = true;
+			}
+	}
+	queue_all(&sr);
+	while (p->heap_size > 0 && !sr.failed) {
+		int32_t id = heap_pop(p);
+		const Node* n = &p->nodes[id];
+		if (n->root_vertex >= 0 && n->g > p->root_g[n->root_vertex] + EPS) continue;
+		int32_t ring = m->first[n->polygon] + n->entry;
+		int go_on = visit(visit_context, n->root, n->right, n->left, n->g, gt_mesh_edge_key(m, ring));
+		if (go_on < 0) sr.failed = true;
+		if (go_on <= 0) continue;
+		int before = p->nodes_size;
+		p->expanded++;
+		sr.parent_f = n->f;
+		expand(&sr, n);
+		for (int i = before; i < p->nodes_size && !sr.failed; i++) sr.failed = !heap_push(p, i);
+	}
+	if (sr.failed) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya flood");
 	return GT_OK;
 }
