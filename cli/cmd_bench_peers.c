@@ -1,8 +1,8 @@
 // gridtree bench-peers: the Grid Tree beside its competitors on one workload, in one run. Every
-// timestamp's updates go to each method's own structure (the Grid Tree's world, which IER also
-// searches in straight-line order; the mesh's object lists), then each query is answered by every
-// method in turn, so machine noise hits them alike; answers are cross-checked against the Grid
-// Tree's.
+// timestamp's updates go to each method's own structure (the Grid Tree's world; the IR-tree of
+// IER and the target heuristic; the mesh's object lists; fence labels go stale and are made again
+// when next needed), then each query is answered by every method in turn, so machine noise hits
+// them alike; answers are cross-checked against the Grid Tree's.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,34 +12,100 @@
 #include "ier.h"
 #include "replay.h"
 
-enum { GT, IER_EHL, IER_POLYANYA, INTERVAL, BRUTE, METHODS };
-static const char* const NAMES[METHODS] = {"gt", "ier-ehl", "ier-polyanya", "interval", "brute"};
+enum { GT, IER_EHL, IER_POLYANYA, INTERVAL, TARGET, FENCE, BRUTE, METHODS };
+static const char* const NAMES[METHODS] = {"gt", "ier-ehl", "ier-polyanya", "interval", "target", "fence", "brute"};
+enum { WORLD, TREE, MESH, STRUCTURES };
 
 typedef struct Peers {
 	gtWorld* world;
 	WlIds ids;
-	gtMeshObjects* placed;
+	IrTree* tree;           // ids: the workload's object ids
+	gtMeshObjects* placed;  // the same ids
 	gtPolyanya* polyanya;
+	gtMeshFence* fence;
+	bool fence_fresh;       // labels of the current objects for fence_words
+	int32_t fence_words[WL_MAX_WORDS];
+	int fence_word_count;
 	gtNav* mesh_nav;
 	gtNavQuery* mesh_query;
 	gtDistance ehl, mesh;
-	IerScratch ier;
-	const int32_t* words; // the query being answered (interval's filter)
+	IerScratch scratch;
+	const int32_t* words; // the query being answered (the mesh searches' filter)
 	int word_count;
 } Peers;
 
-// The interval heuristic's filter: the object (by file id) has every query word.
+// The mesh searches' filter: the object (by workload id) has every query word.
 static bool has_words(void* context, int32_t file_id)
 {
 	const Peers* p = context;
-	const int32_t* kw;
-	int n = gtWorld_GetKeywords(p->world, wl_ids_find(&p->ids, file_id), &kw);
-	for (int w = 0; w < p->word_count; w++) {
-		bool found = false;
-		for (int i = 0; i < n && !found; i++) found = kw[i] == p->words[w];
-		if (!found) return false;
-	}
+	return has_all_keywords(p->world, wl_ids_find(&p->ids, file_id), p->words, p->word_count);
+}
+
+// One update to every structure; seconds spent by each added to `spent`.
+static bool apply_update(Peers* p, const WlUpdate* up, double* spent, gtError* err)
+{
+	gtVec2 at = {up->object.x, up->object.y};
+	double s0 = gtNowSeconds();
+	bool ok;
+	if (up->op == WL_INSERT) ok = wl_add_object(p->world, &p->ids, &up->object, "updates.txt");
+	else if (up->op == WL_DELETE) {
+		ok = !gtWorld_Remove(p->world, wl_ids_find(&p->ids, up->object.id), err);
+		if (ok) wl_ids_forget(&p->ids, up->object.id);
+	} else
+		ok = !gtWorld_Move(p->world, wl_ids_find(&p->ids, up->object.id), at, err);
+	double s1 = gtNowSeconds();
+	if (ok && up->op == WL_INSERT) {
+		const int32_t* kw;
+		int n = gtWorld_GetKeywords(p->world, wl_ids_find(&p->ids, up->object.id), &kw);
+		ok = irtree_insert(p->tree, up->object.id, at, kw, n);
+	} else if (ok)
+		ok = up->op == WL_DELETE ? irtree_remove(p->tree, up->object.id) : irtree_move(p->tree, up->object.id, at);
+	if (!ok && !err->message[0]) gtError_Set(err, GT_ERR_NOMEM, "the IR-tree refused object %d", up->object.id);
+	double s2 = gtNowSeconds();
+	if (up->op == WL_DELETE) gtMeshObjects_Remove(p->placed, up->object.id);
+	else ok = ok && !gtMeshObjects_Set(p->placed, up->object.id, at, err);
+	double s3 = gtNowSeconds();
+	spent[WORLD] += s1 - s0, spent[TREE] += s2 - s1, spent[MESH] += s3 - s2;
+	p->fence_fresh = false;
+	return ok;
+}
+
+static bool same_words(const int32_t* a, int na, const int32_t* b, int nb)
+{
+	if (na != nb) return false;
+	for (int i = 0; i < na; i++)
+		if (a[i] != b[i]) return false;
 	return true;
+}
+
+// Method m's answer to q (the Grid Tree's into `expect`, the others' into `got`); fence labels
+// made when stale, their time added to *labelling.
+static void answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* found, int32_t* mesh_found, double* expect,
+                   double* got, int* n, double* labelling, long* label_runs)
+{
+	if (m == GT) gtWorld_Nearest(p->world, q, p->ehl, found, expect, most_k, n, NULL, NULL);
+	else if (m == IER_EHL) ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->ehl, found, got, most_k, n, NULL);
+	else if (m == IER_POLYANYA)
+		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->mesh, found, got, most_k, n, NULL);
+	else if (m == INTERVAL) gtPolyanya_Nearest(p->polyanya, p->placed, q->point, q->k, has_words, p, mesh_found, got, most_k, n, NULL);
+	else if (m == TARGET) {
+		TargetGuide guide = {p->tree, q->keywords, q->keyword_count, NULL, {0, 0}, {0, 0}, {0, 0}};
+		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, has_words, p, target_guide, &guide, mesh_found, got, most_k, n,
+		                         NULL);
+	} else if (m == FENCE) {
+		if (!p->fence_fresh || !same_words(p->fence_words, p->fence_word_count, q->keywords, q->keyword_count)) {
+			double start = gtNowSeconds();
+			gtMeshFence_Compute(p->fence, p->polyanya, p->placed, has_words, p, NULL);
+			*labelling += gtNowSeconds() - start;
+			++*label_runs;
+			memcpy(p->fence_words, q->keywords, (size_t)q->keyword_count * sizeof *q->keywords);
+			p->fence_word_count = q->keyword_count;
+			p->fence_fresh = true;
+		}
+		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, has_words, p, gtMeshFence_Guide, p->fence, mesh_found, got,
+		                         most_k, n, NULL);
+	} else
+		brute_nearest(p->world, q, p->ehl, &p->scratch, found, got, most_k, n, NULL);
 }
 
 int cmd_bench_peers(int argc, char** argv)
@@ -61,8 +127,8 @@ int cmd_bench_peers(int argc, char** argv)
 	gtStatus st = gtNav_Create(nav.map, NULL, &p.mesh_nav, &err);
 	double mesh_seconds = gtNowSeconds();
 	if (!st) st = mesh_path ? gtMesh_Load(mesh_path, &mesh, &err) : gtMesh_FromMap(nav.map, &mesh, &err);
-	if (!st) st = gtNav_SetMesh(p.mesh_nav, mesh, &err); // the nav takes the mesh
 	mesh_seconds = gtNowSeconds() - mesh_seconds;
+	if (!st) st = gtNav_SetMesh(p.mesh_nav, mesh, &err); // the nav takes the mesh
 	if (!st) st = gtNav_SetMethod(p.mesh_nav, GT_NAV_POLYANYA, &err);
 	if (!st) st = gtNavQuery_Create(p.mesh_nav, &p.mesh_query, &err);
 	if (!st) st = gtNavQuery_WorldDistance(nav.query, &p.ehl, &err);
@@ -71,6 +137,8 @@ int cmd_bench_peers(int argc, char** argv)
 	if (!st) st = gtWorld_Create(nav.map, &wdef, &p.world, &err);
 	if (!st) st = gtMeshObjects_Create(gtNav_Mesh(p.mesh_nav), &p.placed, &err);
 	if (!st) st = gtPolyanya_Create(gtNav_Mesh(p.mesh_nav), &p.polyanya, &err);
+	if (!st) st = gtMeshFence_Create(gtNav_Mesh(p.mesh_nav), &p.fence, &err);
+	if (!st && !(p.tree = irtree_create())) st = gtError_Set(&err, GT_ERR_NOMEM, "out of memory for the IR-tree");
 	if (st) {
 		fprintf(stderr, "gridtree bench-peers: %s\n", err.message);
 		code = CLI_FAILED;
@@ -94,48 +162,34 @@ int cmd_bench_peers(int argc, char** argv)
 		code = CLI_FAILED;
 		goto free_all;
 	}
-	double query_seconds[METHODS] = {0}, world_update = 0, mesh_update = 0;
-	long mismatches[METHODS] = {0}, answered = 0;
+	double query_seconds[METHODS] = {0}, update_seconds[STRUCTURES] = {0}, labelling = 0;
+	long mismatches[METHODS] = {0}, answered = 0, label_runs = 0;
 	bool ok = true;
 	for (int i = 0; i < object_count && ok; i++) {
-		ok = wl_add_object(p.world, &p.ids, &objects[i], "objects.txt") &&
-		     !gtMeshObjects_Set(p.placed, objects[i].id, (gtVec2){objects[i].x, objects[i].y}, &err);
+		WlUpdate add = {.t = 0, .op = WL_INSERT, .object = objects[i]};
+		double ignored[STRUCTURES] = {0};
+		ok = apply_update(&p, &add, ignored, &err);
 	}
 	int timestamps = 0, u = 0, qi = 0;
 	for (int i = 0; i < update_count; i++) timestamps = updates[i].t + 1 > timestamps ? updates[i].t + 1 : timestamps;
 	for (int i = 0; i < query_count; i++) timestamps = queries[i].t + 1 > timestamps ? queries[i].t + 1 : timestamps;
 	for (int t = 0; t < timestamps && ok; t++) {
 		for (; u < update_count && updates[u].t == t && ok; u++) {
-			const WlUpdate* up = &updates[u];
-			gtVec2 at = {up->object.x, up->object.y};
-			double s0 = gtNowSeconds();
-			if (up->op == WL_INSERT) ok = wl_add_object(p.world, &p.ids, &up->object, "updates.txt");
-			else if (up->op == WL_DELETE) {
-				ok = !gtWorld_Remove(p.world, wl_ids_find(&p.ids, up->object.id), &err);
-				if (ok) wl_ids_forget(&p.ids, up->object.id);
-			} else
-				ok = !gtWorld_Move(p.world, wl_ids_find(&p.ids, up->object.id), at, &err);
-			double s1 = gtNowSeconds();
-			if (up->op == WL_DELETE) gtMeshObjects_Remove(p.placed, up->object.id);
-			else ok = ok && !gtMeshObjects_Set(p.placed, up->object.id, at, &err);
-			double s2 = gtNowSeconds();
-			if (t > 0) world_update += s1 - s0, mesh_update += s2 - s1;
+			double spent[STRUCTURES] = {0};
+			ok = apply_update(&p, &updates[u], spent, &err);
+			if (t > 0)
+				for (int s = 0; s < STRUCTURES; s++) update_seconds[s] += spent[s];
 		}
 		for (; qi < query_count && queries[qi].t == t && ok; qi++) {
 			int32_t words[WL_MAX_WORDS];
 			gtQuery q = wl_make_query(p.world, &queries[qi], words);
 			if (gtMap_CheckPoint(nav.map, q.point) != GT_POINT_VALID) continue;
 			p.words = words, p.word_count = q.keyword_count;
-			int k = q.k, n[METHODS] = {0};
+			int n[METHODS] = {0};
 			for (int m = 0; m < METHODS; m++) {
-				double start = gtNowSeconds();
-				if (m == GT) gtWorld_Nearest(p.world, &q, p.ehl, found, expect, most_k, &n[m], NULL, NULL);
-				else if (m == IER_EHL) ier_nearest(p.world, &q, p.ehl, &p.ier, found, got, most_k, &n[m], NULL, NULL);
-				else if (m == IER_POLYANYA) ier_nearest(p.world, &q, p.mesh, &p.ier, found, got, most_k, &n[m], NULL, NULL);
-				else if (m == INTERVAL)
-					gtPolyanya_Nearest(p.polyanya, p.placed, q.point, k, has_words, &p, mesh_found, got, most_k, &n[m], NULL);
-				else brute_nearest(p.world, &q, p.ehl, &p.ier, found, got, most_k, &n[m], NULL);
-				query_seconds[m] += gtNowSeconds() - start;
+				double start = gtNowSeconds(), labels_before = labelling;
+				answer(&p, m, &q, most_k, found, mesh_found, expect, got, &n[m], &labelling, &label_runs);
+				query_seconds[m] += gtNowSeconds() - start - (labelling - labels_before);
 				if (m == GT) continue;
 				bool same = n[m] == n[GT];
 				for (int j = 0; j < n[m] && same; j++) same = fabs(got[j] - expect[j]) <= 1e-6 * (1 + expect[j]);
@@ -150,11 +204,17 @@ int cmd_bench_peers(int argc, char** argv)
 		goto free_all;
 	}
 	gtEhlStats stats = gtEhl_GetStats(gtNav_Index(nav.nav));
+	const gtMesh* used = gtNav_Mesh(p.mesh_nav);
 	printf("objects %d\ntimestamps %d\nqueries %ld\n", object_count, timestamps, answered);
-	printf("ehl_bytes %lld\nehl_build_seconds %.3f\nmesh_bytes %lld\nmesh_seconds %.3f\n", (long long)stats.index_bytes, stats.build_seconds,
-	       (long long)gtMesh_Bytes(gtNav_Mesh(p.mesh_nav)), mesh_seconds);
+	printf("mesh_vertices %d\nmesh_polygons %d\n", gtMesh_VertexCount(used), gtMesh_PolygonCount(used));
+	printf("ehl_bytes %lld\nehl_build_seconds %.3f\nmesh_bytes %lld\nmesh_seconds %.3f\n", (long long)stats.index_bytes,
+	       stats.build_seconds, (long long)gtMesh_Bytes(used), mesh_seconds);
+	printf("irtree_bytes %lld\nmesh_objects_bytes %lld\nfence_bytes %lld\nfence_labels %lld\n", (long long)irtree_bytes(p.tree),
+	       (long long)gtMeshObjects_Bytes(p.placed), (long long)gtMeshFence_Bytes(p.fence), (long long)gtMeshFence_Labels(p.fence));
 	double per = timestamps > 1 ? 1e6 / (timestamps - 1) : 0;
-	printf("world_update_us_per_timestamp %.1f\nmesh_update_us_per_timestamp %.1f\n", world_update * per, mesh_update * per);
+	printf("world_update_us_per_timestamp %.1f\nirtree_update_us_per_timestamp %.1f\nmesh_update_us_per_timestamp %.1f\n",
+	       update_seconds[WORLD] * per, update_seconds[TREE] * per, update_seconds[MESH] * per);
+	printf("fence_label_runs %ld\nfence_label_us %.1f\n", label_runs, label_runs ? labelling * 1e6 / (double)label_runs : 0);
 	for (int m = 0; m < METHODS; m++) {
 		double us = answered ? query_seconds[m] * 1e6 / (double)answered : 0;
 		printf("%s_query_us %.3f\n%s_ratio %.2f\n", NAMES[m], us, NAMES[m], query_seconds[GT] > 0 ? query_seconds[m] / query_seconds[GT] : 0);
@@ -163,8 +223,10 @@ int cmd_bench_peers(int argc, char** argv)
 free_all:
 	free(objects), free(updates), free(queries), free(found), free(expect), free(got), free(mesh_found);
 done:
-	ier_scratch_free(&p.ier);
+	ier_scratch_free(&p.scratch);
 	wl_ids_free(&p.ids);
+	irtree_destroy(p.tree);
+	gtMeshFence_Destroy(p.fence);
 	gtPolyanya_Destroy(p.polyanya);
 	gtMeshObjects_Destroy(p.placed);
 	gtWorld_Destroy(p.world);

@@ -63,77 +63,73 @@ static bool report(gtStatus st, const gtError* err, const char* queries_path, in
 	return true;
 }
 
-// Whether object o has every word of query q (the Grid Tree's all-of keyword filter).
-typedef struct IntervalFilter {
-	const WlObject* objects;
-	const WlQuery* query;
-} IntervalFilter;
+// The mesh searches' filter: the object (by its index in the objects file) has every query word.
+typedef struct KnnFilter {
+	const gtWorld* world;
+	const gtObjectId* handle; // per object index
+	const int32_t* words;
+	int word_count;
+} KnnFilter;
 
-static bool has_all_words(void* context, int32_t id)
+static bool filter_accepts(void* context, int32_t index)
 {
-	const IntervalFilter* f = context;
-	const WlObject* o = &f->objects[id];
-	for (int w = 0; w < f->query->word_count; w++) {
-		bool found = false;
-		for (int i = 0; i < o->word_count && !found; i++) found = strcmp(o->words[i], f->query->words[w]) == 0;
-		if (!found) return false;
-	}
+	const KnnFilter* f = context;
+	return has_all_keywords(f->world, f->handle[index], f->words, f->word_count);
+}
+
+enum Strategy { GRID_TREE, IER, BRUTE, INTERVAL, TARGET, FENCE };
+
+// The structures the OkNN paper's methods search besides the world: the IR-tree (IER, target)
+// and, on the mesh, the objects listed per polygon and the fence labels of the last word set.
+typedef struct Peers {
+	IrTree* tree;
+	gtMeshObjects* placed;
+	gtPolyanya* search;
+	gtMeshFence* fence;
+	int32_t fence_words[WL_MAX_WORDS];
+	int fence_word_count; // -1: no labels yet
+	gtObjectId* handle;
+} Peers;
+
+static bool same_words(const int32_t* a, int na, const int32_t* b, int nb)
+{
+	if (na != nb) return false;
+	for (int i = 0; i < na; i++)
+		if (a[i] != b[i]) return false;
 	return true;
 }
 
-// knn --method interval: the OkNN paper's interval heuristic, Polyanya expanding outwards over the
-// mesh (--mesh FILE, else one made from the map) and meeting objects polygon by polygon.
-static int knn_interval(const CliArgs* args, const WlObject* objects, int object_count, const WlQuery* queries,
-                        int query_count, const char* objects_path, const char* queries_path)
+static gtStatus mesh_nearest(Peers* p, enum Strategy strategy, gtWorld* world, const gtQuery* q, int32_t* found, double* dist,
+                             int capacity, int* count, gtError* err)
 {
-	CliArgs nav_args = cli_args_without(args, "method");
-	if (nav_args.option_count == (int)(sizeof nav_args.names / sizeof *nav_args.names)) {
-		fprintf(stderr, "gridtree knn: too many options\n");
-		return CLI_USAGE;
+	KnnFilter filter = {world, p->handle, q->keywords, q->keyword_count};
+	if (strategy == INTERVAL)
+		return gtPolyanya_Nearest(p->search, p->placed, q->point, q->k, filter_accepts, &filter, found, dist, capacity, count, err);
+	if (strategy == TARGET) {
+		TargetGuide guide = {p->tree, q->keywords, q->keyword_count, NULL, {0, 0}, {0, 0}, {0, 0}};
+		return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, filter_accepts, &filter, target_guide, &guide, found,
+		                                dist, capacity, count, err);
 	}
-	nav_args.names[nav_args.option_count] = "method";
-	nav_args.values[nav_args.option_count++] = "polyanya";
-	CliNav nav;
-	int opened = cli_nav_open(&nav, &nav_args, "knn", args->positional[0], false);
-	if (opened) return opened;
-	gtError err;
-	gtMeshObjects* placed = NULL;
-	gtPolyanya* search = NULL;
-	int status = CLI_OK;
-	if (gtMeshObjects_Create(gtNav_Mesh(nav.nav), &placed, &err) || gtPolyanya_Create(gtNav_Mesh(nav.nav), &search, &err)) {
-		fprintf(stderr, "gridtree knn: %s\n", err.message);
-		status = CLI_FAILED;
+	if (!same_words(p->fence_words, p->fence_word_count, q->keywords, q->keyword_count)) { // labels for this word set
+		gtStatus st = gtMeshFence_Compute(p->fence, p->search, p->placed, filter_accepts, &filter, err);
+		if (st) return st;
+		memcpy(p->fence_words, q->keywords, (size_t)q->keyword_count * sizeof *q->keywords);
+		p->fence_word_count = q->keyword_count;
 	}
-	for (int i = 0; i < object_count && status == CLI_OK; i++)
-		if (gtMeshObjects_Set(placed, i, (gtVec2){objects[i].x, objects[i].y}, &err)) {
-			fprintf(stderr, "gridtree knn: %s: object %d: %s\n", objects_path, i + 1, err.message);
-			status = CLI_FAILED;
-		}
-	int32_t* found = NULL;
-	double* dist = NULL;
-	int capacity = 0;
-	for (int i = 0; i < query_count && status == CLI_OK; i++) {
-		if (queries[i].k > capacity) {
-			capacity = queries[i].k;
-			found = realloc(found, (size_t)capacity * sizeof *found);
-			dist = realloc(dist, (size_t)capacity * sizeof *dist);
-		}
-		IntervalFilter filter = {objects, &queries[i]};
-		gtVec2 q = {queries[i].x, queries[i].y};
-		int count = 0;
-		gtStatus st = gtMap_CheckPoint(nav.map, q) != GT_POINT_VALID
-		                  ? GT_ERR_INVALID_POINT
-		                  : gtPolyanya_Nearest(search, placed, q, queries[i].k, has_all_words, &filter, found, dist, capacity, &count, &err);
-		for (int r = 0; r < count; r++) found[r] = objects[found[r]].id; // file ids
-		if (!report(st, &err, queries_path, i, found, dist, count)) status = CLI_FAILED;
-	}
-	free(found);
-	free(dist);
-	gtPolyanya_Destroy(search);
-	gtMeshObjects_Destroy(placed);
-	cli_nav_close(&nav);
-	return status;
+	return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, filter_accepts, &filter, gtMeshFence_Guide, p->fence, found,
+	                                dist, capacity, count, err);
 }
+
+static void peers_free(Peers* p)
+{
+	irtree_destroy(p->tree);
+	gtMeshFence_Destroy(p->fence);
+	gtPolyanya_Destroy(p->search);
+	gtMeshObjects_Destroy(p->placed);
+	free(p->handle);
+}
+
+static const char* const METHODS = "auto, ehl, oracle, euclid, polyanya, gt, ier-ehl, ier-polyanya, interval, target, fence, brute";
 
 int cmd_knn(int argc, char** argv)
 {
@@ -142,35 +138,31 @@ int cmd_knn(int argc, char** argv)
 	const char* objects_path = cli_option(&args, "objects", NULL);
 	const char* queries_path = cli_option(&args, "queries", NULL);
 	if (!cli_usage_unless(args.positional_count == 1 && objects_path && queries_path,
-	                      "knn MAP [--ehl FILE] [--mesh FILE] [--method M|gt|ier-ehl|ier-polyanya|interval|brute] --objects OBJ --queries Q [--leaf m]"))
+	                      "knn MAP [--ehl FILE] [--mesh FILE] [--method M|gt|ier-ehl|ier-polyanya|interval|target|fence|brute] "
+	                      "--objects OBJ --queries Q [--leaf m]"))
 		return CLI_USAGE;
-	if (strcmp(cli_option(&args, "method", "auto"), "interval") == 0) {
-		if (cli_option(&args, "edits", NULL)) {
-			fprintf(stderr, "gridtree knn: --method interval searches the mesh, which does not follow --edits\n");
-			return CLI_USAGE;
-		}
-		int object_count, query_count;
-		WlObject* objects = wl_read_all(objects_path, 0, &object_count);
-		WlQuery* queries = objects ? wl_read_all(queries_path, 3, &query_count) : NULL;
-		int code = queries ? knn_interval(&args, objects, object_count, queries, query_count, objects_path, queries_path) : CLI_FAILED;
-		free(objects);
-		free(queries);
-		return code;
-	}
-	// The OkNN paper's competitors over the same world and filters: gt (the Grid Tree over EHL),
-	// ier-ehl and ier-polyanya (Euclidean order, priced by EHL or Polyanya), brute (every matching
-	// object priced). Any other --method names the Grid Tree's distance backend.
+	// The OkNN paper's methods over the same objects and filters: gt (the Grid Tree over EHL),
+	// ier-ehl and ier-polyanya (IR-tree candidates in straight-line order, priced by EHL or
+	// Polyanya), interval, target and fence (one search over the mesh, three heuristics), brute
+	// (every matching object priced). Any other --method names the Grid Tree's distance backend.
 	const char* method = cli_option(&args, "method", "auto");
-	enum { GRID_TREE, IER, BRUTE } strategy = GRID_TREE;
+	enum Strategy strategy = GRID_TREE;
 	const char* backend = method;
 	if (strcmp(method, "gt") == 0) backend = "ehl";
 	else if (strcmp(method, "ier-ehl") == 0) strategy = IER, backend = "ehl";
 	else if (strcmp(method, "ier-polyanya") == 0) strategy = IER, backend = "polyanya";
+	else if (strcmp(method, "interval") == 0) strategy = INTERVAL, backend = "polyanya";
+	else if (strcmp(method, "target") == 0) strategy = TARGET, backend = "polyanya";
+	else if (strcmp(method, "fence") == 0) strategy = FENCE, backend = "polyanya";
 	else if (strcmp(method, "brute") == 0) strategy = BRUTE, backend = "auto";
 	gtNavMethod nav_method;
 	if (backend == method && gtNavMethod_Parse(method, &nav_method, NULL)) {
-		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: auto, ehl, oracle, euclid, polyanya, gt, ier-ehl, "
-		        "ier-polyanya, interval, brute)\n", method);
+		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: %s)\n", method, METHODS);
+		return CLI_USAGE;
+	}
+	bool on_mesh = strategy == INTERVAL || strategy == TARGET || strategy == FENCE;
+	if (on_mesh && cli_option(&args, "edits", NULL)) {
+		fprintf(stderr, "gridtree knn: --method %s searches the mesh, which does not follow --edits\n", method);
 		return CLI_USAGE;
 	}
 	CliArgs nav_args = cli_args_without(&args, "method");
@@ -186,13 +178,42 @@ int cmd_knn(int argc, char** argv)
 	int object_count, query_count;
 	WlObject* objects = wl_read_all(objects_path, 0, &object_count);
 	WlQuery* queries = objects ? wl_read_all(queries_path, 3, &query_count) : NULL;
-	IerScratch ier = {0};
+	IerScratch scratch = {0};
 	WlIds ids = {0};
+	Peers p = {.fence_word_count = -1};
+	gtError err;
 	int status = queries ? CLI_OK : CLI_FAILED;
+	if (status == CLI_OK && (!(p.tree = irtree_create()) || !(p.handle = malloc(((size_t)object_count + 1) * sizeof *p.handle)))) {
+		fprintf(stderr, "gridtree knn: out of memory\n");
+		status = CLI_FAILED;
+	}
+	if (status == CLI_OK && on_mesh) {
+		const gtMesh* mesh = gtNav_Mesh(s.nav.nav);
+		if (gtMeshObjects_Create(mesh, &p.placed, &err) || gtPolyanya_Create(mesh, &p.search, &err) ||
+		    gtMeshFence_Create(mesh, &p.fence, &err)) {
+			fprintf(stderr, "gridtree knn: %s\n", err.message);
+			status = CLI_FAILED;
+		}
+	}
 	char where[1100];
 	for (int i = 0; i < object_count && status == CLI_OK; i++) {
 		snprintf(where, sizeof where, "%s: object %d", objects_path, i + 1);
 		if (!wl_add_object(s.world, &ids, &objects[i], where)) status = CLI_FAILED;
+		if (status != CLI_OK) break;
+		p.handle[i] = wl_ids_find(&ids, objects[i].id);
+		const int32_t* kw;
+		int n = gtWorld_GetKeywords(s.world, p.handle[i], &kw);
+		gtVec2 at = {objects[i].x, objects[i].y};
+		if (strategy == IER || strategy == TARGET) {
+			if (!irtree_insert(p.tree, i, at, kw, n)) {
+				fprintf(stderr, "gridtree knn: out of memory\n");
+				status = CLI_FAILED;
+			}
+		}
+		if (on_mesh && gtMeshObjects_Set(p.placed, i, at, &err)) {
+			fprintf(stderr, "gridtree knn: %s: object %d: %s\n", objects_path, i + 1, err.message);
+			status = CLI_FAILED;
+		}
 	}
 	int capacity = 0;
 	gtObjectId* found = NULL;
@@ -207,22 +228,29 @@ int cmd_knn(int argc, char** argv)
 		}
 		int32_t words[WL_MAX_WORDS];
 		gtQuery q = wl_make_query(s.world, &queries[i], words);
-		int count;
-		gtError err;
+		int count = 0;
 		// Walking from a wall is no query (straight lines start anywhere): as gridtree crowd says.
 		bool walking = gtNav_Method(s.nav.nav) != GT_NAV_EUCLID;
 		gtStatus st = GT_OK;
 		if (walking && gtMap_CheckPoint(s.map, q.point) != GT_POINT_VALID) st = GT_ERR_INVALID_POINT;
-		else if (strategy == IER) st = ier_nearest(s.world, &q, s.distance, &ier, found, dist, capacity, &count, NULL, &err);
-		else if (strategy == BRUTE) st = brute_nearest(s.world, &q, s.distance, &ier, found, dist, capacity, &count, &err);
-		else st = gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
-		for (int r = 0; r < count; r++) file_ids[r] = ids.file_id[gtObjectId_Slot(found[r])];
+		else if (on_mesh) {
+			st = mesh_nearest(&p, strategy, s.world, &q, file_ids, dist, capacity, &count, &err);
+			for (int r = 0; r < count; r++) file_ids[r] = objects[file_ids[r]].id;
+		} else if (strategy == IER) {
+			ier_nearest(p.tree, q.point, q.keywords, q.keyword_count, q.k, s.distance, found, dist, capacity, &count, NULL);
+			for (int r = 0; r < count; r++) file_ids[r] = objects[found[r]].id;
+		} else {
+			if (strategy == BRUTE) st = brute_nearest(s.world, &q, s.distance, &scratch, found, dist, capacity, &count, &err);
+			else st = gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
+			for (int r = 0; r < count; r++) file_ids[r] = ids.file_id[gtObjectId_Slot(found[r])];
+		}
 		if (!report(st, &err, queries_path, i, file_ids, dist, count)) status = CLI_FAILED;
 	}
 	free(found);
 	free(file_ids);
 	free(dist);
-	ier_scratch_free(&ier);
+	peers_free(&p);
+	ier_scratch_free(&scratch);
 	wl_ids_free(&ids);
 	free(objects);
 	free(queries);

@@ -425,11 +425,13 @@ check "crowd agrees with knn, every method and thread count" crowd_ok
 # knn --method interval (the OkNN interval heuristic on a mesh made from the map) gives the same
 # distances as the Grid Tree over EHL on crowd_ok's objects and queries (ids may differ on ties).
 knn_distances() { awk '{ out = ""; for (i = 1; i <= NF; i++) { n = split($i, p, ":"); out = out (i > 1 ? " " : "") (n == 2 ? p[2] : $i) } print out }' "$1"; }
-interval_ok() {
-	"$GT" knn assets/maps/caves.map --method interval --objects "$tmp/wlcrowd/objects.txt" --queries "$tmp/crowdq.txt" >"$tmp/interval.out" &&
-		[ "$(knn_distances "$tmp/knn.out")" = "$(knn_distances "$tmp/interval.out")" ]
+mesh_methods_ok() {
+	for method in interval target fence; do
+		"$GT" knn assets/maps/caves.map --method $method --objects "$tmp/wlcrowd/objects.txt" --queries "$tmp/crowdq.txt" >"$tmp/interval.out" &&
+			[ "$(knn_distances "$tmp/knn.out")" = "$(knn_distances "$tmp/interval.out")" ] || { echo "knn --method $method differs"; return 1; }
+	done
 }
-check "knn --method interval gives the Grid Tree's distances" interval_ok
+check "knn --method interval, target and fence give the Grid Tree's distances" mesh_methods_ok
 # Every competitor of the OkNN papers gives the same distances too.
 competitors_ok() {
 	for method in gt ier-ehl brute; do
@@ -445,14 +447,15 @@ competitors_ok() {
 check "knn --method gt, ier-ehl, ier-polyanya and brute give the Grid Tree's distances" competitors_ok
 peers_ok() {
 	"$GT" bench-peers assets/maps/caves.map --ehl "$tmp/caves.ehl" --workload "$tmp/wlcrowd" >"$tmp/peers" &&
-		for m in ier-ehl ier-polyanya interval brute; do grep -qx "${m}_mismatches 0" "$tmp/peers" || return 1; done &&
-		grep -q "^gt_query_us " "$tmp/peers" && grep -q "^mesh_update_us_per_timestamp " "$tmp/peers"
+		for m in ier-ehl ier-polyanya interval target fence brute; do grep -qx "${m}_mismatches 0" "$tmp/peers" || return 1; done &&
+		grep -q "^gt_query_us " "$tmp/peers" && grep -q "^mesh_update_us_per_timestamp " "$tmp/peers" &&
+		grep -q "^irtree_update_us_per_timestamp " "$tmp/peers" && ! grep -qx "fence_label_runs 0" "$tmp/peers"
 }
 check "bench-peers answers every query by every method alike" peers_ok
 check "knn --method gt needs an index" usage_error "needs --ehl FILE" \
 	"$GT" knn assets/maps/caves.map --method gt --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
-check "knn --method interval refuses --edits" usage_error "does not follow --edits" \
-	"$GT" knn assets/maps/caves.map --method interval --edits "$tmp/qs.txt" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
+check "knn --method fence refuses --edits" usage_error "does not follow --edits" \
+	"$GT" knn assets/maps/caves.map --method fence --edits "$tmp/qs.txt" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 bench_crowd_ok() {
 	local out
 	out=$("$GT" bench-crowd assets/maps/caves.map --ehl "$tmp/caves.ehl" --agents 300 --k 2 --frames 2 --threads 2) || return 1

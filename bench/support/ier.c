@@ -1,4 +1,4 @@
-// IER over the Grid Tree's Euclidean search (see ier.h).
+// IER over the IR-tree, brute force and the target heuristic's guide (see ier.h).
 #include <math.h>
 #include <stdlib.h>
 
@@ -8,7 +8,6 @@ void ier_scratch_free(IerScratch* s)
 {
 	free(s->candidates);
 	free(s->euclid);
-	free(s->priced);
 	*s = (IerScratch){0};
 }
 
@@ -22,26 +21,6 @@ static bool grow(IerScratch* s, int want)
 	if (!e) return false;
 	s->euclid = e;
 	s->capacity = want;
-	return true;
-}
-
-static bool priced_before(const IerScratch* s, gtObjectId id)
-{
-	for (int i = 0; i < s->priced_count; i++)
-		if (s->priced[i] == id) return true;
-	return false;
-}
-
-static bool remember(IerScratch* s, gtObjectId id)
-{
-	if (s->priced_count == s->priced_capacity) {
-		int grown = s->priced_capacity ? 2 * s->priced_capacity : 64;
-		gtObjectId* p = realloc(s->priced, (size_t)grown * sizeof *p);
-		if (!p) return false;
-		s->priced = p;
-		s->priced_capacity = grown;
-	}
-	s->priced[s->priced_count++] = id;
 	return true;
 }
 
@@ -83,31 +62,64 @@ gtStatus brute_nearest(gtWorld* world, const gtQuery* query, gtDistance distance
 	return GT_OK;
 }
 
-gtStatus ier_nearest(gtWorld* world, const gtQuery* query, gtDistance distance, IerScratch* s, gtObjectId* ids,
-                     double* distances, int capacity, int* count, int64_t* priced_calls, gtError* err)
+bool has_all_keywords(const gtWorld* world, gtObjectId id, const int32_t* words, int word_count)
+{
+	const int32_t* kw;
+	int n = gtWorld_GetKeywords(world, id, &kw);
+	for (int w = 0; w < word_count; w++) {
+		bool found = false;
+		for (int i = 0; i < n && !found; i++) found = kw[i] == words[w];
+		if (!found) return false;
+	}
+	return true;
+}
+
+void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, int k, gtDistance distance,
+                 gtObjectId* ids, double* distances, int capacity, int* count, int64_t* priced_calls)
 {
 	*count = 0;
 	if (priced_calls) *priced_calls = 0;
-	int k = query->k < capacity ? query->k : capacity;
-	if (k <= 0) return GT_OK;
-	s->priced_count = 0;
-	gtQuery q = *query;
-	for (int want = k < 8 ? 8 : k;; want *= 2) {
-		if (!grow(s, want)) return gtError_Set(err, GT_ERR_NOMEM, "out of memory in IER");
-		int n;
-		q.k = want;
-		gtStatus st = gtWorld_NearestEuclid(world, &q, s->candidates, s->euclid, want, &n, NULL, err);
-		if (st) return st;
-		for (int i = 0; i < n; i++) {
-			if (*count == k && distances[k - 1] <= s->euclid[i]) return GT_OK; // no straight line left can beat it
-			if (priced_before(s, s->candidates[i])) continue;
-			if (!remember(s, s->candidates[i])) return gtError_Set(err, GT_ERR_NOMEM, "out of memory in IER");
-			gtVec2 p;
-			if ((st = gtWorld_GetPosition(world, s->candidates[i], &p, err))) return st;
-			double d = distance.fcn(distance.context, query->point, p);
-			if (priced_calls) ++*priced_calls;
-			if (!isinf(d)) keep_smallest(ids, distances, count, k, s->candidates[i], d);
-		}
-		if (n < want) return GT_OK; // every matching object was a candidate
+	if (k > capacity) k = capacity;
+	if (k <= 0) return;
+	irtree_begin(tree, q, words, word_count);
+	int32_t id;
+	double euclid;
+	while (irtree_next(tree, &id, &euclid)) {
+		if (*count == k && distances[k - 1] <= euclid) return; // no straight line left can beat it
+		double d = distance.fcn(distance.context, q, irtree_point(tree, id));
+		if (priced_calls) ++*priced_calls;
+		if (!isinf(d)) keep_smallest(ids, distances, count, k, (gtObjectId)id, d);
 	}
+}
+
+static double to_segment(gtVec2 r, gtVec2 a, gtVec2 b)
+{
+	double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+	double u = len2 > 0 ? ((r.x - a.x) * dx + (r.y - a.y) * dy) / len2 : 0;
+	u = u < 0 ? 0 : u > 1 ? 1 : u;
+	return hypot(r.x - (a.x + u * dx), r.y - (a.y + u * dy));
+}
+
+// A walk through the interval to any point of the box is no shorter than the straight line to the
+// box, nor than the way to the interval.
+static double box_bound(void* context, gtVec2 lo, gtVec2 hi)
+{
+	const TargetGuide* g = context;
+	double dx = fmax(fmax(lo.x - g->root.x, 0), g->root.x - hi.x), dy = fmax(fmax(lo.y - g->root.y, 0), g->root.y - hi.y);
+	return fmax(sqrt(dx * dx + dy * dy), to_segment(g->root, g->right, g->left));
+}
+
+static double through_interval(void* context, int32_t id, gtVec2 point)
+{
+	const TargetGuide* g = context;
+	if (gtPolyanya_Returned(g->search, id)) return INFINITY;
+	return gtMesh_IntervalBound(g->root, g->right, g->left, point);
+}
+
+double target_guide(void* context, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left, int32_t edge)
+{
+	(void)edge;
+	TargetGuide* g = context;
+	g->search = search, g->root = root, g->right = right, g->left = left;
+	return irtree_least(g->tree, g->words, g->word_count, box_bound, through_interval, g);
 }

@@ -1,26 +1,25 @@
 // The Grid Tree's competitors over a world (what knn --method and bench-peers run).
 // IER, incremental Euclidean restriction (docs/algorithms.md 7.1): the competitor that prices
-// objects in straight-line order with a walking distance until the next straight line is no
-// shorter than the k-th walking distance found. Candidates come from the Grid Tree's query-sphere
-// Euclidean search (k, then 2k, ... of them), not from an R-tree. Exact with any walking distance
-// (a path is never shorter than the straight line).
+// objects in straight-line order, drawn from an IR-tree, with a walking distance until the next
+// straight line is no shorter than the k-th walking distance found. Exact with any walking
+// distance (a path is never shorter than the straight line).
 #ifndef GRIDTREE_TOOLS_IER_H
 #define GRIDTREE_TOOLS_IER_H
 
 #include "gridtree/gridtree.h"
+#include "irtree.h"
 
 typedef struct IerScratch {
 	gtObjectId* candidates;
 	double* euclid;
 	int capacity;
-	gtObjectId* priced; // objects already priced in this query
-	int priced_count, priced_capacity;
 } IerScratch;
 
-// Same filters and results as gtWorld_Nearest with `distance` (ties in any order); *priced_calls
-// (may be NULL) receives how many walking distances were computed.
-gtStatus ier_nearest(gtWorld* world, const gtQuery* query, gtDistance distance, IerScratch* scratch, gtObjectId* ids,
-                     double* distances, int capacity, int* count, int64_t* priced_calls, gtError* err);
+// The k (at most `capacity`) objects with every one of `words` nearest to q by `distance`, from
+// the IR-tree's objects, nearest first, ids the tree's; *priced_calls (may be NULL) receives how
+// many walking distances were computed.
+void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, int k, gtDistance distance,
+                 gtObjectId* ids, double* distances, int capacity, int* count, int64_t* priced_calls);
 void ier_scratch_free(IerScratch* scratch);
 
 // Brute force: every object that passes the query's filters priced with `distance`, the k
@@ -31,5 +30,22 @@ gtStatus brute_nearest(gtWorld* world, const gtQuery* query, gtDistance distance
 // Keeps the k smallest distances sorted in distances[0 .. *count), with their ids: (id, d) goes in
 // when there is room or it beats the largest.
 void keep_smallest(gtObjectId* ids, double* distances, int* count, int k, gtObjectId id, double d);
+
+// Whether world object `id` has every one of `words` (the boolean kNN filter, for the mesh searches).
+bool has_all_keywords(const gtWorld* world, gtObjectId id, const int32_t* words, int word_count);
+
+// The OkNN paper's target heuristic for gtPolyanya_NearestGuided: the least walk through a node's
+// interval to a wanted object not yet returned, found best first in the IR-tree (whose ids must
+// be the mesh objects' ids).
+typedef struct TargetGuide {
+	IrTree* tree;
+	const int32_t* words;
+	int word_count;
+	// the node being priced
+	const gtPolyanya* search;
+	gtVec2 root, right, left;
+} TargetGuide;
+
+double target_guide(void* guide, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left, int32_t edge);
 
 #endif

@@ -88,6 +88,8 @@ gtStatus gtMeshObjects_Set(gtMeshObjects* objects, int32_t id, gtVec2 point, gtE
 /// Takes the object off the mesh (nothing for an id not placed).
 void gtMeshObjects_Remove(gtMeshObjects* objects, int32_t id);
 int gtMeshObjects_Count(const gtMeshObjects* objects);
+/// Bytes the object lists hold.
+int64_t gtMeshObjects_Bytes(const gtMeshObjects* objects);
 
 /// Which objects a k-nearest search may return (keywords, region...): true to accept.
 typedef bool gtMeshAcceptFcn(void* context, int32_t id);

@@ -127,3 +127,10 @@ int gtMeshObjects_Count(const gtMeshObjects* o)
 {
 	return o->count;
 }
+
+int64_t gtMeshObjects_Bytes(const gtMeshObjects* o)
+{
+	return (int64_t)sizeof *o + ((int64_t)o->mesh->polygon_count + 1) * (int64_t)sizeof *o->head +
+	       (int64_t)o->member_capacity * (int64_t)sizeof *o->members +
+	       (int64_t)o->capacity * (int64_t)(sizeof *o->first + sizeof *o->inside + sizeof *o->point);
+}
