@@ -111,10 +111,13 @@ static void answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* fo
 int cmd_bench_peers(int argc, char** argv)
 {
 	CliArgs args;
-	if (!cli_parse(argc, argv, "bench-peers", "ehl mesh workload threads" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
+	long leaf;
+	if (!cli_parse(argc, argv, "bench-peers", "ehl mesh workload threads leaf" CLI_MAP_OPTIONS, &args) ||
+	    !cli_int_option(&args, "bench-peers", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf))
+		return CLI_USAGE;
 	const char* dir = cli_option(&args, "workload", NULL);
 	if (!cli_usage_unless(args.positional_count == 1 && dir && cli_option(&args, "ehl", NULL),
-	                      "bench-peers MAP --ehl FILE [--mesh FILE] --workload DIR"))
+	                      "bench-peers MAP --ehl FILE [--mesh FILE] --workload DIR [--leaf m]"))
 		return CLI_USAGE;
 	CliNav nav; // EHL
 	int opened = cli_nav_open(&nav, &args, "bench-peers", args.positional[0], true);
@@ -134,6 +137,7 @@ int cmd_bench_peers(int argc, char** argv)
 	if (!st) st = gtNavQuery_WorldDistance(nav.query, &p.ehl, &err);
 	if (!st) st = gtNavQuery_WorldDistance(p.mesh_query, &p.mesh, &err);
 	gtWorldDef wdef = gtWorld_DefaultDef();
+	wdef.leaf_size = (int)leaf;
 	if (!st) st = gtWorld_Create(nav.map, &wdef, &p.world, &err);
 	if (!st) st = gtMeshObjects_Create(gtNav_Mesh(p.mesh_nav), &p.placed, &err);
 	if (!st) st = gtPolyanya_Create(gtNav_Mesh(p.mesh_nav), &p.polyanya, &err);

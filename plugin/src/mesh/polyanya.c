@@ -158,6 +158,12 @@ static int32_t heap_pop(gtPolyanya* p)
 	return top;
 }
 
+// Whether p, known to lie on the line through a and b, lies strictly between them.
+static bool between(gtVec2 p, gtVec2 a, gtVec2 b)
+{
+	return (p.x - a.x) * (p.x - b.x) <= 0 && (p.y - a.y) * (p.y - b.y) <= 0 && !same(p, a) && !same(p, b);
+}
+
 // The reflection of t across the line through a and b.
 static gtVec2 reflect(gtVec2 t, gtVec2 a, gtVec2 b)
 {
@@ -178,6 +184,7 @@ static double heuristic(gtVec2 r, gtVec2 right, gtVec2 left, gtVec2 t)
 	double side_r = cross3(right, left, r), side_t = cross3(right, left, t);
 	double scale = fabs(left.x - right.x) + fabs(left.y - right.y) + fabs(r.x - right.x) + fabs(r.y - right.y);
 	if (fabs(side_r) <= EPS * scale * scale) { // r on the interval's line sees only along it: in by the nearer end
+		if (between(r, right, left)) return dist(r, t); // ...unless it is on the interval itself
 		gtVec2 near = dist(r, right) <= dist(r, left) ? right : left;
 		return dist(r, near) + dist(near, t);
 	}
@@ -360,6 +367,12 @@ static void expand(Search* s, const Node* node)
 		// one bending there. On meshes whose vertices are all obstacle corners that end is a corner;
 		// on meshes with vertices in open space (rectangles split where neighbours change) it may
 		// not be, and the path may be going straight on through it.
+		if (between(r, va, vb)) {
+			// The root is on the entry edge itself (a start a rounding error inside its polygon):
+			// it sees all of P.
+			push_run(s, P, count, i + 1, i + count - 1, vb, va, r, n.root_vertex, n.root_chain, n.g);
+			return;
+		}
 		bool right_nearer = dist(r, n.right) <= dist(r, n.left);
 		gtVec2 end = right_nearer ? n.right : n.left;
 		int corner = same(end, vb) ? b : same(end, va) ? a : -1;
