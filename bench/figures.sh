@@ -72,7 +72,7 @@ done
 plot() {
 	local sweep=$1 label=$2 what=$3 first=$4 last=$5 ylabel=$6 i
 	{
-		echo "set terminal pngcairo size 1200,900 font ',10'"
+		echo "set terminal pngcairo noenhanced size 1200,900 font ',10'"
 		echo "set output '$OUT/$what-vs-$sweep.png'"
 		echo "set multiplot layout 2,2 title '$ylabel against $label (gridtree bench-peers, $(date -u +%Y-%m-%d))'"
 		echo "set logscale y; set grid; set key outside right top; set key autotitle columnhead"
