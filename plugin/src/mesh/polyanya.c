@@ -291,10 +291,10 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 	int32_t edge = m->first[from] + k;
 	int32_t next = m->across[edge];
 	if (next < 0) return;
-	bool has_objects = s->objects && s->objects->head[next] >= 0;
 	// A polygon whose only way on is the edge it is entered by leads nowhere but back (but a flood
 	// labels its edge: a query may start inside).
-	if (m->exits[next] == 1 && s->mode != FLOOD && !(s->mode == TO_GOAL ? is_goal_polygon(p, next) : has_objects)) return;
+	if (m->exits[next] == 1 && s->mode != FLOOD && !(s->mode == TO_GOAL ? is_goal_polygon(p, next) : s->objects->head[next] >= 0))
+		return;
 	if (root_vertex >= 0) {
 		if (p->root_stamp[root_vertex] == p->generation && g > p->root_g[root_vertex] + EPS) return;
 		if (p->root_stamp[root_vertex] != p->generation || g < p->root_g[root_vertex]) {
@@ -319,7 +319,7 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 		n->f = f;
 		p->nodes_size++; // the caller queues it (or expands it at once)
 	}
-	if (has_objects) push_objects(s, next, &right, &left, root, root_chain, g);
+	if ((s->mode == INTERVAL || s->mode == GUIDED) && s->objects->head[next] >= 0) push_objects(s, next, &right, &left, root, root_chain, g);
 }
 
 // A new root: the corner `v` reached at cost g from the node's root.
