@@ -72,20 +72,11 @@ void gtMeshFence_Destroy(gtMeshFence* f)
 	gt_free(f);
 }
 
-static double to_segment(gtVec2 r, gtVec2 a, gtVec2 b)
-{
-	double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
-	double u = len2 > 0 ? ((r.x - a.x) * dx + (r.y - a.y) * dy) / len2 : 0;
-	u = u < 0 ? 0 : u > 1 ? 1 : u;
-	gtVec2 foot = {a.x + u * dx, a.y + u * dy};
-	return dist(r, foot);
-}
-
 // The flood's pruning and labelling (the paper's Algorithm 1, lines 9-15).
 static int visit(void* context, gtVec2 root, gtVec2 right, gtVec2 left, double g, int32_t edge)
 {
 	gtMeshFence* f = context;
-	if (g + to_segment(root, right, left) >= f->upper[edge]) return 0; // dominated by a label here
+	if (g + gt_mesh_segment_distance(root, right, left) >= f->upper[edge]) return 0; // dominated by a label here
 	const gtMesh* m = f->mesh;
 	gtVec2 A = {m->x[f->edge_from[edge]], m->y[f->edge_from[edge]]}, B = {m->x[m->corner[edge]], m->y[m->corner[edge]]};
 	gtVec2 a = right, b = left; // a: the interval's end nearer A

@@ -229,7 +229,7 @@ typedef struct Search {
 
 // Distance from r to the closed segment a-b: the interval heuristic's estimate, which ignores
 // where the targets are.
-static double to_segment(gtVec2 r, gtVec2 a, gtVec2 b)
+double gt_mesh_segment_distance(gtVec2 r, gtVec2 a, gtVec2 b)
 {
 	double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
 	double u = len2 > 0 ? ((r.x - a.x) * dx + (r.y - a.y) * dy) / len2 : 0;
@@ -304,7 +304,7 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 	}
 	double f;
 	if (s->mode == TO_GOAL) f = g + heuristic(root, right, left, s->goal);
-	else if (s->mode != GUIDED) f = g + to_segment(root, right, left);
+	else if (s->mode != GUIDED) f = g + gt_mesh_segment_distance(root, right, left);
 	else {
 		f = g + s->guide(s->guide_context, p, root, right, left, gt_mesh_edge_key(m, edge));
 		if (f < s->parent_f) f = s->parent_f; // a bound that is not consistent made consistent (OkNN paper, h_f)

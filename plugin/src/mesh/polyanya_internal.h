@@ -19,4 +19,7 @@ gtStatus gt_polyanya_flood(gtPolyanya* search, const gtMeshObjects* objects, gtM
 // One id for both sides of a mesh edge: the smaller of its two ring entries (a wall's own entry).
 int32_t gt_mesh_edge_key(const gtMesh* m, int32_t ring_entry);
 
+// Distance from r to the closed segment a-b: the interval heuristic's estimate.
+double gt_mesh_segment_distance(gtVec2 r, gtVec2 a, gtVec2 b);
+
 #endif
