@@ -30,7 +30,8 @@ struct gtMeshFence {
 	double* upper;      // per edge key: the least bound on the walk from it to a target, while computing
 	int32_t* pending_head;
 	PendingLabel* pending;
-	int pending_count, pending_capacity;
+	int pending_count;
+	int64_t pending_capacity;
 	int32_t* label_first; // per edge key: its labels are [label_first[e], label_first[e + 1]) of `labels`
 	FenceLabel* labels;
 	int label_count;
@@ -88,13 +89,7 @@ static int visit(void* context, gtVec2 root, gtVec2 right, gtVec2 left, double g
 	int32_t last = f->pending_head[edge];
 	if (last >= 0 && f->pending[last].label.g == g && f->pending[last].label.root.x == root.x && f->pending[last].label.root.y == root.y)
 		return 1; // another interval of the same root: one label serves both
-	if (f->pending_count == f->pending_capacity) {
-		int grown = f->pending_capacity ? 2 * f->pending_capacity : 1024;
-		PendingLabel* more = gt_realloc(f->pending, (size_t)grown * sizeof *more);
-		if (!more) return -1;
-		f->pending = more;
-		f->pending_capacity = grown;
-	}
+	if (!gt_grow((void**)&f->pending, &f->pending_capacity, f->pending_count + 1, sizeof *f->pending, 1024)) return -1;
 	f->pending[f->pending_count] = (PendingLabel){{root, g}, last};
 	f->pending_head[edge] = f->pending_count++;
 	return 1;

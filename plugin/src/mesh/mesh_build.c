@@ -21,9 +21,11 @@ typedef struct Builder {
 	int32_t* cell_rect; // rectangle of each free cell, -1 for walls
 	Rect* rects;
 	int rect_count;
+	int64_t rect_capacity;
 	int32_t* vertex_at; // grid point (w + 1) * y + x -> vertex, -1 = none yet
 	double *x, *y;
-	int vertex_count, vertex_capacity;
+	int vertex_count;
+	int64_t x_capacity, y_capacity;
 	int32_t *corner, *across; // polygon rings, first[p] .. first[p + 1]
 	int64_t ring_count, ring_capacity;
 	int32_t* first;
@@ -35,31 +37,13 @@ static int32_t rect_at(const Builder* b, int x, int y)
 	return b->cell_rect[(size_t)y * (size_t)b->w + (size_t)x];
 }
 
-static bool grow32(int32_t** a, int64_t* capacity, int64_t need)
-{
-	if (need <= *capacity) return true;
-	int64_t grown = *capacity ? *capacity * 2 : 4096;
-	while (grown < need) grown *= 2;
-	int32_t* more = gt_realloc(*a, (size_t)grown * sizeof *more);
-	if (!more) return false;
-	*a = more, *capacity = grown;
-	return true;
-}
-
 static int32_t vertex_id(Builder* b, int x, int y)
 {
 	int32_t* slot = &b->vertex_at[(size_t)y * (size_t)(b->w + 1) + (size_t)x];
 	if (*slot >= 0) return *slot;
-	if (b->vertex_count == b->vertex_capacity) {
-		int grown = b->vertex_capacity ? b->vertex_capacity * 2 : 4096;
-		double* nx = gt_realloc(b->x, (size_t)grown * sizeof *nx);
-		if (!nx) return -1;
-		b->x = nx;
-		double* ny = gt_realloc(b->y, (size_t)grown * sizeof *ny);
-		if (!ny) return -1;
-		b->y = ny;
-		b->vertex_capacity = grown;
-	}
+	if (!gt_grow((void**)&b->x, &b->x_capacity, b->vertex_count + 1, sizeof *b->x, 4096) ||
+	    !gt_grow((void**)&b->y, &b->y_capacity, b->vertex_count + 1, sizeof *b->y, 4096))
+		return -1;
 	b->x[b->vertex_count] = x, b->y[b->vertex_count] = y;
 	return *slot = b->vertex_count++;
 }
@@ -128,7 +112,6 @@ static bool same_run(const Builder* b, int y, int x0, int x1)
 // polygons, and every vertex is an obstacle corner or on a wall, as in the shipped meshes).
 static bool cut_rectangles(Builder* b)
 {
-	int capacity = 0;
 	for (int y = 0; y < b->h; y++)
 		for (int x = 0; x < b->w;) {
 			if (gtMap_IsBlocked(b->map, x, y)) {
@@ -143,12 +126,7 @@ static bool cut_rectangles(Builder* b)
 			}
 			int y1 = y + 1;
 			while (y1 < b->h && same_run(b, y1, x, x1)) y1++;
-			if (b->rect_count == capacity) {
-				capacity = capacity ? capacity * 2 : 1024;
-				Rect* more = gt_realloc(b->rects, (size_t)capacity * sizeof *more);
-				if (!more) return false;
-				b->rects = more;
-			}
+			if (!gt_grow((void**)&b->rects, &b->rect_capacity, b->rect_count + 1, sizeof *b->rects, 1024)) return false;
 			b->rects[b->rect_count] = (Rect){x, y, x1, y1};
 			for (int j = y; j < y1; j++)
 				for (int i = x; i < x1; i++) b->cell_rect[(size_t)j * (size_t)b->w + (size_t)i] = b->rect_count;
@@ -185,7 +163,7 @@ gtStatus gtMesh_FromMap(const gtMap* map, gtMesh** out, gtError* err)
 {
 	*out = NULL;
 	if (!map) return gt_fail(err, GT_ERR_INVALID_ARG, "no map");
-	Builder b = {map, gtMap_Width(map), gtMap_Height(map), NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL};
+	Builder b = {.map = map, .w = gtMap_Width(map), .h = gtMap_Height(map)};
 	gtMesh* m = gt_calloc(1, sizeof *m);
 	size_t cells = (size_t)b.w * (size_t)b.h, points = (size_t)(b.w + 1) * (size_t)(b.h + 1);
 	b.cell_rect = gt_malloc(cells * sizeof *b.cell_rect);
@@ -206,7 +184,9 @@ gtStatus gtMesh_FromMap(const gtMap* map, gtMesh** out, gtError* err)
 		b.first[r] = (int32_t)b.ring_count;
 		// Room for the longest ring: its perimeter in unit steps.
 		int64_t most = b.ring_count + 2 * (int64_t)(b.rects[r].x1 - b.rects[r].x0 + b.rects[r].y1 - b.rects[r].y0) + 4;
-		if (!grow32(&b.corner, &b.ring_capacity, most) || !grow32(&b.across, &across_capacity, most)) goto nomem;
+		if (!gt_grow((void**)&b.corner, &b.ring_capacity, most, sizeof *b.corner, 4096) ||
+		    !gt_grow((void**)&b.across, &across_capacity, most, sizeof *b.across, 4096))
+			goto nomem;
 		if (!add_ring(&b, &b.rects[r])) goto nomem;
 	}
 	b.first[b.rect_count] = (int32_t)b.ring_count;

@@ -37,19 +37,14 @@ void gtMeshObjects_Destroy(gtMeshObjects* o)
 static bool ensure_object(gtMeshObjects* o, int32_t id)
 {
 	if (id < o->capacity) return true;
-	int grown = o->capacity ? o->capacity : 256;
-	while (grown <= id) grown *= 2;
-	int32_t* first = gt_realloc(o->first, (size_t)grown * sizeof *first);
-	if (!first) return false;
-	o->first = first;
-	bool* inside = gt_realloc(o->inside, (size_t)grown * sizeof *inside);
-	if (!inside) return false;
-	o->inside = inside;
-	gtVec2* point = gt_realloc(o->point, (size_t)grown * sizeof *point);
-	if (!point) return false;
-	o->point = point;
-	for (int i = o->capacity; i < grown; i++) o->first[i] = -1, o->inside[i] = false;
-	o->capacity = grown;
+	// Three arrays side by side, each grown alike from the same capacity; it changes once all have.
+	int64_t first_capacity = o->capacity, inside_capacity = o->capacity, point_capacity = o->capacity;
+	if (!gt_grow((void**)&o->first, &first_capacity, (int64_t)id + 1, sizeof *o->first, 256) ||
+	    !gt_grow((void**)&o->inside, &inside_capacity, (int64_t)id + 1, sizeof *o->inside, 256) ||
+	    !gt_grow((void**)&o->point, &point_capacity, (int64_t)id + 1, sizeof *o->point, 256))
+		return false;
+	for (int64_t i = o->capacity; i < first_capacity; i++) o->first[i] = -1, o->inside[i] = false;
+	o->capacity = (int)first_capacity;
 	return true;
 }
 
@@ -75,14 +70,7 @@ static bool reserve_members(gtMeshObjects* o, int more)
 	int free_count = 0;
 	for (int32_t m = o->free_member; m >= 0 && free_count < more; m = o->members[m].next_of_object) free_count++;
 	int need = o->member_count + more - free_count;
-	if (need <= o->member_capacity) return true;
-	int grown = o->member_capacity ? o->member_capacity * 2 : 512;
-	while (grown < need) grown *= 2;
-	MeshMember* members = gt_realloc(o->members, (size_t)grown * sizeof *members);
-	if (!members) return false;
-	o->members = members;
-	o->member_capacity = grown;
-	return true;
+	return gt_grow((void**)&o->members, &o->member_capacity, need, sizeof *o->members, 512);
 }
 
 gtStatus gtMeshObjects_Set(gtMeshObjects* o, int32_t id, gtVec2 point, gtError* err)

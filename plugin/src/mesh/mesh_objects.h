@@ -17,7 +17,8 @@ struct gtMeshObjects {
 	const gtMesh* mesh;
 	int32_t* head; // per polygon: its first membership, -1 = none
 	MeshMember* members;
-	int member_count, member_capacity;
+	int member_count;
+	int64_t member_capacity;
 	int32_t free_member; // a free list through next_of_object
 	int32_t* first;      // per object id: its first membership, -1 = not placed
 	bool* inside;        // per object id: strictly inside its one polygon

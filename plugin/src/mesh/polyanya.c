@@ -37,11 +37,14 @@ typedef struct HeapItem {
 struct gtPolyanya {
 	const gtMesh* mesh;
 	Node* nodes;
-	int nodes_size, nodes_capacity;
+	int nodes_size;
+	int64_t nodes_capacity;
 	HeapItem* heap;
-	int heap_size, heap_capacity;
+	int heap_size;
+	int64_t heap_capacity;
 	RootLink* roots;
-	int roots_size, roots_capacity;
+	int roots_size;
+	int64_t roots_capacity;
 	double* root_g; // best g seen per root vertex, valid where root_stamp = generation
 	uint32_t* root_stamp;
 	uint32_t generation;
@@ -111,17 +114,8 @@ int64_t gtPolyanya_Expanded(const gtPolyanya* p)
 	return p->expanded;
 }
 
-// Grows `*items` (of `size` bytes each) to hold one more; scratch that stays with the search.
-static bool reserve(void** items, int* capacity, int count, size_t size)
-{
-	if (count < *capacity) return true;
-	int grown = *capacity ? *capacity * 2 : 256;
-	void* more = gt_realloc(*items, (size_t)grown * size);
-	if (!more) return false;
-	*items = more;
-	*capacity = grown;
-	return true;
-}
+// Room for one more item in a scratch array that stays with the search.
+#define ROOM_FOR_ONE(array, size, capacity) ((size) < (capacity) || gt_grow((void**)&(array), &(capacity), (size) + 1, sizeof *(array), 256))
 
 static bool before(const HeapItem* a, const HeapItem* b) // smaller f first, then larger g
 {
@@ -130,7 +124,7 @@ static bool before(const HeapItem* a, const HeapItem* b) // smaller f first, the
 
 static bool heap_push(gtPolyanya* p, int32_t node)
 {
-	if (!reserve((void**)&p->heap, &p->heap_capacity, p->heap_size, sizeof *p->heap)) return false;
+	if (!ROOM_FOR_ONE(p->heap, p->heap_size, p->heap_capacity)) return false;
 	HeapItem item = {p->nodes[node].f, p->nodes[node].g, node};
 	int i = p->heap_size++;
 	while (i > 0 && before(&item, &p->heap[(i - 1) / 2])) {
@@ -242,7 +236,7 @@ double gt_mesh_segment_distance(gtVec2 r, gtVec2 a, gtVec2 b)
 static Node* new_node(Search* s)
 {
 	gtPolyanya* p = s->p;
-	if (!reserve((void**)&p->nodes, &p->nodes_capacity, p->nodes_size, sizeof *p->nodes)) {
+	if (!ROOM_FOR_ONE(p->nodes, p->nodes_size, p->nodes_capacity)) {
 		s->failed = true;
 		return NULL;
 	}
@@ -326,7 +320,7 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 static int32_t add_root(Search* s, gtVec2 at, int32_t parent_chain)
 {
 	gtPolyanya* p = s->p;
-	if (!reserve((void**)&p->roots, &p->roots_capacity, p->roots_size, sizeof *p->roots)) {
+	if (!ROOM_FOR_ONE(p->roots, p->roots_size, p->roots_capacity)) {
 		s->failed = true;
 		return -1;
 	}
