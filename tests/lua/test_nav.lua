@@ -54,6 +54,16 @@ local function off_segment(path, j, x, y)
 end
 
 -- A random polyline of n points, with some repeated points (zero-length segments).
+-- A world (leaf 4) of 40 objects tagged "a" at random points of the map.
+local function world_of_random_points(map, rng)
+	local world = gridtree.new_world(map, {leaf = 4})
+	for _ = 1, 40 do
+		local x, y = map:random_point(rng)
+		world:add(x, y, "a")
+	end
+	return world
+end
+
 local function random_path(rng, n)
 	local path = {}
 	local x, y = 50, 50
@@ -258,11 +268,7 @@ test("set_method and method choose the distance backend", function()
 	assert(map:build_index{cell = 2})
 	assert(map:method() == "ehl")
 	local rng = gridtree.random(21)
-	local world = gridtree.new_world(map, {leaf = 4})
-	for _ = 1, 40 do
-		local x, y = map:random_point(rng)
-		world:add(x, y, "a")
-	end
+	local world = world_of_random_points(map, rng)
 	for _ = 1, 30 do
 		local x1, y1 = map:random_point(rng)
 		local x2, y2 = map:random_point(rng)
@@ -296,11 +302,7 @@ test("polyanya on a mesh made from the map gives the oracle's distances and near
 	assert(none == nil and err:find("cannot open", 1, true))
 	assert(map:build_mesh())
 	local rng = gridtree.random(5)
-	local world = gridtree.new_world(map, {leaf = 4})
-	for _ = 1, 40 do
-		local x, y = map:random_point(rng)
-		world:add(x, y, "a")
-	end
+	local world = world_of_random_points(map, rng)
 	for _ = 1, 30 do
 		local x1, y1 = map:random_point(rng)
 		local x2, y2 = map:random_point(rng)
