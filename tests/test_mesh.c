@@ -73,6 +73,9 @@ static void test_malformed_meshes_name_the_problem(void** state)
 	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 2 -1 -1 -1", NULL}, // valid: no newline at the end
 	    {"mesh\n2\n4 2\n0 0 3 0 1 -1\n2 0 2 0 -1\n2 1 3 0 1 -1\n0 1 2 1 -1\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 -1 0\n",
 	     "polygon 1 names 0 across edge 2-3"},
+	    {"mesh\n2\n4 2\n0 0 3 0 1 -1\n2 0 2 0 -1\n2 1 3 0 1 -1\n0 1 2 1 -1\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 -1 -1\n",
+	     "polygon 0 names 1 across edge 2-0, but 1 does not name 0 there"},
+	    {"mesh\n2\n1 1\n0 0 65 0 -1\n", "a vertex's polygon count 65 is not a whole number in [2, 64]"},
 	    {"mesh\n2\n1 1\n0 0 2 0 -1\n2.5", "a polygon's vertex count 2.5 is not a whole number"},
 	    {"mesh\n2\n1 1\n1e999 0 2 0 -1\n", "expected a vertex's x, found '1e999'"},
 	    {"mesh\n2\n1 1\n0 -2e7 2 0 -1\n", "square.mesh:4: vertex 0 at (0, -2e+07) is beyond +-1e+07"},

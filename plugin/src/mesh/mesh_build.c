@@ -231,8 +231,9 @@ gtStatus gtMesh_Save(const gtMesh* m, const char* path, gtError* err)
 	bool ok = !ferror(f);
 	ok = fclose(f) == 0 && ok;
 	if (!ok || rename(temp, path) != 0) {
+		int cause = errno; // remove may set it too
 		remove(temp);
-		return gt_fail(err, GT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+		return gt_fail(err, GT_ERR_IO, "%s: cannot write: %s", path, strerror(cause));
 	}
 	return GT_OK;
 }

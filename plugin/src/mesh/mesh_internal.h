@@ -29,6 +29,9 @@ struct gtMesh {
 // polygon checked (convex, counter-clockwise, neighbours sharing their edges), the bucket grid.
 gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err);
 
+// The most polygons (and wall sectors) around one vertex that a mesh may list.
+#define GT_MESH_MAX_AROUND_VERTEX 64
+
 // The polygons a point belongs to for searches (at most `room` into `out`; 0 when off the mesh):
 // all that hold it, except at a pinch vertex, where only the polygon of the point nudged by
 // (+1e-5, +1e-5) counts.

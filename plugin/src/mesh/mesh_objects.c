@@ -83,8 +83,8 @@ gtStatus gtMeshObjects_Set(gtMeshObjects* o, int32_t id, gtVec2 point, gtError* 
 		o->point[id] = point; // still strictly inside its polygon: nothing to relist
 		return GT_OK;
 	}
-	int32_t polygons[64];
-	int n = gt_mesh_point_polygons(o->mesh, point, polygons, 64);
+	int32_t polygons[GT_MESH_MAX_AROUND_VERTEX];
+	int n = gt_mesh_point_polygons(o->mesh, point, polygons, GT_MESH_MAX_AROUND_VERTEX);
 	if (n == 0) return gt_fail(err, GT_ERR_INVALID_POINT, "object %d at (%g, %g): a pinch vertex whose cell at (+1e-5, +1e-5) is a wall", id, point.x, point.y);
 	if (!reserve_members(o, n)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for mesh objects");
 	unlist(o, id);

@@ -11,7 +11,8 @@
 #include "core/status.h"
 #include "mesh/mesh_internal.h"
 
-enum { MAX_MESH_ITEMS = 50000000, MAX_POLYGON_SIDES = 1 << 16 };
+// A search starts in every polygon around a vertex it starts on: at most MAX_AROUND_VERTEX.
+enum { MAX_MESH_ITEMS = 50000000, MAX_POLYGON_SIDES = 1 << 16, MAX_AROUND_VERTEX = GT_MESH_MAX_AROUND_VERTEX };
 #define MAX_COORDINATE 1e7 // far beyond any map side gridtree takes
 #define MAX_MESH_FILE_BYTES (2ull << 30)
 
@@ -74,13 +75,7 @@ void gtMesh_Destroy(gtMesh* m)
 // Grows a flat int32 array to hold `need` entries.
 static bool room(int32_t** a, int64_t* capacity, int64_t need)
 {
-	if (need <= *capacity) return true;
-	int64_t grown = *capacity ? *capacity * 2 : 1024;
-	while (grown < need) grown *= 2;
-	int32_t* b = gt_realloc(*a, (size_t)grown * sizeof *b);
-	if (!b) return false;
-	*a = b, *capacity = grown;
-	return true;
+	return gt_grow((void**)a, capacity, need, sizeof **a, 1024);
 }
 
 static double cross(const gtMesh* m, int a, int b, int c)
@@ -128,6 +123,15 @@ gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err)
 			if (m->around[i] < 0) m->corner_vertex[v] = 1;
 	gtStatus st = GT_OK;
 	for (int p = 0; p < polygon_count && !st; p++) st = check_polygon(m, p, name, err);
+	// Each neighbour names the polygon back across the shared edge: both sides are one edge to the
+	// searches (fence labels are kept per edge).
+	for (int p = 0; p < polygon_count && !st; p++)
+		for (int32_t e = m->first[p]; e < m->first[p + 1] && !st; e++) {
+			int32_t q = m->across[e];
+			if (q >= 0 && m->across[m->first[q] + m->twin[e]] != p)
+				st = gt_fail(err, GT_ERR_FORMAT, "%s: polygon %d names %d across edge %d-%d, but %d does not name %d there", name, p,
+				             q, m->corner[e == m->first[p] ? m->first[p + 1] - 1 : e - 1], m->corner[e], q, p);
+		}
 	return st ? st : gt_mesh_index(m, err);
 }
 
@@ -164,7 +168,7 @@ gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh*
 			             MAX_COORDINATE);
 			goto fail;
 		}
-		if (!integer(&r, "a vertex's polygon count", 2, MAX_POLYGON_SIDES, &n)) goto format;
+		if (!integer(&r, "a vertex's polygon count", 2, MAX_AROUND_VERTEX, &n)) goto format;
 		if (!room(&m->around, &around_capacity, (int64_t)m->around_first[v] + n)) goto nomem;
 		for (int i = 0; i < n; i++) {
 			if (!integer(&r, "a polygon around a vertex", -1, polygon_count - 1, &poly)) goto format;

@@ -48,7 +48,7 @@ struct gtPolyanya {
 	double* root_g; // best g seen per root vertex, valid where root_stamp = generation
 	uint32_t* root_stamp;
 	uint32_t generation;
-	int32_t goal_polygons[64];
+	int32_t goal_polygons[GT_MESH_MAX_AROUND_VERTEX];
 	int goal_count;
 	uint32_t* goal_stamp; // per polygon: = goal_generation when it holds the goal
 	uint32_t goal_generation;
@@ -418,11 +418,18 @@ static void expand(Search* s, const Node* node)
 
 static gtStatus check_point(const gtMesh* m, gtVec2 q, const char* which, int32_t* polygons, int* count, gtError* err)
 {
-	*count = gt_mesh_point_polygons(m, q, polygons, 64);
+	*count = gt_mesh_point_polygons(m, q, polygons, GT_MESH_MAX_AROUND_VERTEX);
 	if (*count > 0) return GT_OK;
 	if (gtMesh_Locate(m, q).place == GT_MESH_ON_VERTEX)
 		return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): a pinch vertex whose cell at (+1e-5, +1e-5) is a wall", which, q.x, q.y);
 	return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): not on the mesh", which, q.x, q.y);
+}
+
+// Queues the nodes made since node `from`.
+static void queue_from(Search* sr, int from)
+{
+	gtPolyanya* p = sr->p;
+	for (int i = from; i < p->nodes_size && !sr->failed; i++) sr->failed = !heap_push(p, i);
 }
 
 // Expands node `id` and queues its successors. A node with one successor (a plain node, not into
@@ -438,12 +445,10 @@ static void expand_queue(Search* sr, int32_t id)
 		expand(sr, &p->nodes[id]);
 		if (sr->failed) return;
 		if (p->nodes_size - before == 1 && p->nodes[before].object < 0 && (sr->mode != TO_GOAL || !is_goal_polygon(p, p->nodes[before].polygon))) {
-			id = before;
-			const Node* only = &p->nodes[id];
-			if (only->root_vertex >= 0 && only->g > p->root_g[only->root_vertex] + EPS) return;
+			id = before; // push just kept it, so its root's g is the best seen
 			continue;
 		}
-		for (int i = before; i < p->nodes_size && !sr->failed; i++) sr->failed = !heap_push(p, i);
+		queue_from(sr, before);
 		return;
 	}
 }
@@ -482,25 +487,19 @@ static void add_start_nodes(Search* sr, const int32_t* start, int start_count, g
 	}
 }
 
-static void queue_all(Search* sr)
-{
-	gtPolyanya* p = sr->p;
-	for (int i = 0; i < p->nodes_size && !sr->failed; i++) sr->failed = !heap_push(p, i);
-}
-
 static void start_nodes(Search* sr, const int32_t* start, int start_count, gtVec2 s)
 {
 	reset(sr);
 	sr->parent_f = 0;
 	add_start_nodes(sr, start, start_count, s);
-	queue_all(sr);
+	queue_from(sr, 0);
 }
 
 // Runs the search; the answer node's index in *best (-1: straight line, -2: unreachable).
 static gtStatus search(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, int32_t* best, gtError* err)
 {
 	const gtMesh* m = p->mesh;
-	int32_t start[64];
+	int32_t start[GT_MESH_MAX_AROUND_VERTEX];
 	int start_count;
 	*distance = INFINITY;
 	*best = -2;
@@ -584,7 +583,7 @@ static gtStatus nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, i
 	if (!objects || objects->mesh != p->mesh) return gt_fail(err, GT_ERR_INVALID_ARG, "the objects are placed on another mesh");
 	if (k < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "k must be >= 0, got %d", k);
 	if (capacity < k) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d, the buffers hold %d", k, capacity);
-	int32_t start[64];
+	int32_t start[GT_MESH_MAX_AROUND_VERTEX];
 	int start_count;
 	p->expanded = 0;
 	gtStatus st = check_point(p->mesh, q, "query point", start, &start_count, err);
@@ -649,11 +648,11 @@ gtStatus gt_polyanya_flood(gtPolyanya* p, const gtMeshObjects* objects, gtMeshAc
 	Search sr = {.p = p, .mode = FLOOD};
 	p->expanded = 0;
 	reset(&sr);
-	int32_t polygons[64];
+	int32_t polygons[GT_MESH_MAX_AROUND_VERTEX];
 	for (int32_t id = 0; id < objects->capacity && !sr.failed; id++) {
 		if (objects->first[id] < 0 || (accept && !accept(context, id))) continue;
 		gtVec2 at = objects->point[id];
-		int count = gt_mesh_point_polygons(m, at, polygons, 64);
+		int count = gt_mesh_point_polygons(m, at, polygons, GT_MESH_MAX_AROUND_VERTEX);
 		add_start_nodes(&sr, polygons, count, at);
 		// The edges a source lies on get no node from it but are crossed from it all the same.
 		for (int i = 0; i < count && !sr.failed; i++)
@@ -663,7 +662,7 @@ gtStatus gt_polyanya_flood(gtPolyanya* p, const gtMeshObjects* objects, gtMeshAc
 					sr.failed = true;
 			}
 	}
-	queue_all(&sr);
+	queue_from(&sr, 0);
 	while (p->heap_size > 0 && !sr.failed) {
 		int32_t id = heap_pop(p);
 		const Node* n = &p->nodes[id];
@@ -676,7 +675,7 @@ gtStatus gt_polyanya_flood(gtPolyanya* p, const gtMeshObjects* objects, gtMeshAc
 		p->expanded++;
 		sr.parent_f = n->f;
 		expand(&sr, n);
-		for (int i = before; i < p->nodes_size && !sr.failed; i++) sr.failed = !heap_push(p, i);
+		queue_from(&sr, before);
 	}
 	if (sr.failed) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya flood");
 	return GT_OK;
