@@ -60,7 +60,7 @@ for spec in "${MAPS[@]}"; do
 				"$(value fence_label_us "$tmp/out")" "$(mismatches "$tmp/out")"
 		done
 	done
-	vertices=$(sed -n 3p "$mesh" | awk '{ print $1 }')
+	vertices=$(value mesh_vertices "$tmp/out")
 	free=$("$GT" info "$map" | awk '$1 == "free_cells" { print $2 }')
 	echo
 	echo "OkNN paper workloads, $spec (targets as a share of the mesh's $vertices vertices; fence labels made once, before the queries):"

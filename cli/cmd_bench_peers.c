@@ -54,13 +54,14 @@ static bool apply_update(Peers* p, const WlUpdate* up, double* spent, gtError* e
 	} else
 		ok = !gtWorld_Move(p->world, wl_ids_find(&p->ids, up->object.id), at, err);
 	double s1 = gtNowSeconds();
-	if (ok && up->op == WL_INSERT) {
+	if (ok) {
 		const int32_t* kw;
-		int n = gtWorld_GetKeywords(p->world, wl_ids_find(&p->ids, up->object.id), &kw);
-		ok = irtree_insert(p->tree, up->object.id, at, kw, n);
-	} else if (ok)
-		ok = up->op == WL_DELETE ? irtree_remove(p->tree, up->object.id) : irtree_move(p->tree, up->object.id, at);
-	if (!ok && !err->message[0]) gtError_Set(err, GT_ERR_NOMEM, "the IR-tree refused object %d", up->object.id);
+		int n = up->op == WL_INSERT ? gtWorld_GetKeywords(p->world, wl_ids_find(&p->ids, up->object.id), &kw) : 0;
+		ok = up->op == WL_INSERT ? irtree_insert(p->tree, up->object.id, at, kw, n)
+		     : up->op == WL_DELETE ? irtree_remove(p->tree, up->object.id)
+		                           : irtree_move(p->tree, up->object.id, at);
+		if (!ok) gtError_Set(err, GT_ERR_NOMEM, "the IR-tree refused object %d", up->object.id);
+	}
 	double s2 = gtNowSeconds();
 	if (up->op == WL_DELETE) gtMeshObjects_Remove(p->placed, up->object.id);
 	else ok = ok && !gtMeshObjects_Set(p->placed, up->object.id, at, err);
@@ -79,33 +80,35 @@ static bool same_words(const int32_t* a, int na, const int32_t* b, int nb)
 }
 
 // Method m's answer to q (the Grid Tree's into `expect`, the others' into `got`); fence labels
-// made when stale, their time added to *labelling.
-static void answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* found, int32_t* mesh_found, double* expect,
-                   double* got, int* n, double* labelling, long* label_runs)
+// made when stale, their time added to *labelling. False when the labels could not be made.
+static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* found, int32_t* mesh_found, double* expect,
+                   double* got, int* n, double* labelling, long* label_runs, gtError* err)
 {
+	gtMeshAcceptFcn* accept = q->keyword_count ? has_words : NULL; // no filter to pay for without words
 	if (m == GT) gtWorld_Nearest(p->world, q, p->ehl, found, expect, most_k, n, NULL, NULL);
-	else if (m == IER_EHL) ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->ehl, found, got, most_k, n, NULL);
+	else if (m == IER_EHL) ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->ehl, found, got, most_k, n);
 	else if (m == IER_POLYANYA)
-		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->mesh, found, got, most_k, n, NULL);
-	else if (m == INTERVAL) gtPolyanya_Nearest(p->polyanya, p->placed, q->point, q->k, has_words, p, mesh_found, got, most_k, n, NULL);
+		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->mesh, found, got, most_k, n);
+	else if (m == INTERVAL) gtPolyanya_Nearest(p->polyanya, p->placed, q->point, q->k, accept, p, mesh_found, got, most_k, n, NULL);
 	else if (m == TARGET) {
-		TargetGuide guide = {p->tree, q->keywords, q->keyword_count, NULL, {0, 0}, {0, 0}, {0, 0}};
-		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, has_words, p, target_guide, &guide, mesh_found, got, most_k, n,
+		TargetGuide guide = {.tree = p->tree, .words = q->keywords, .word_count = q->keyword_count};
+		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, accept, p, target_guide, &guide, mesh_found, got, most_k, n,
 		                         NULL);
 	} else if (m == FENCE) {
 		if (!p->fence_fresh || !same_words(p->fence_words, p->fence_word_count, q->keywords, q->keyword_count)) {
 			double start = gtNowSeconds();
-			gtMeshFence_Compute(p->fence, p->polyanya, p->placed, has_words, p, NULL);
+			if (gtMeshFence_Compute(p->fence, p->polyanya, p->placed, accept, p, err)) return false;
 			*labelling += gtNowSeconds() - start;
 			++*label_runs;
 			memcpy(p->fence_words, q->keywords, (size_t)q->keyword_count * sizeof *q->keywords);
 			p->fence_word_count = q->keyword_count;
 			p->fence_fresh = true;
 		}
-		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, has_words, p, gtMeshFence_Guide, p->fence, mesh_found, got,
+		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, accept, p, gtMeshFence_Guide, p->fence, mesh_found, got,
 		                         most_k, n, NULL);
 	} else
 		brute_nearest(p->world, q, p->ehl, &p->scratch, found, got, most_k, n, NULL);
+	return true;
 }
 
 int cmd_bench_peers(int argc, char** argv)
@@ -190,9 +193,9 @@ int cmd_bench_peers(int argc, char** argv)
 			if (gtMap_CheckPoint(nav.map, q.point) != GT_POINT_VALID) continue;
 			p.words = words, p.word_count = q.keyword_count;
 			int n[METHODS] = {0};
-			for (int m = 0; m < METHODS; m++) {
+			for (int m = 0; m < METHODS && ok; m++) {
 				double start = gtNowSeconds(), labels_before = labelling;
-				answer(&p, m, &q, most_k, found, mesh_found, expect, got, &n[m], &labelling, &label_runs);
+				ok = answer(&p, m, &q, most_k, found, mesh_found, expect, got, &n[m], &labelling, &label_runs, &err);
 				query_seconds[m] += gtNowSeconds() - start - (labelling - labels_before);
 				if (m == GT) continue;
 				bool same = n[m] == n[GT];

@@ -103,20 +103,21 @@ static gtStatus mesh_nearest(Peers* p, enum Strategy strategy, gtWorld* world, c
                              int capacity, int* count, gtError* err)
 {
 	KnnFilter filter = {world, p->handle, q->keywords, q->keyword_count};
+	gtMeshAcceptFcn* accept = q->keyword_count ? filter_accepts : NULL;
 	if (strategy == INTERVAL)
-		return gtPolyanya_Nearest(p->search, p->placed, q->point, q->k, filter_accepts, &filter, found, dist, capacity, count, err);
+		return gtPolyanya_Nearest(p->search, p->placed, q->point, q->k, accept, &filter, found, dist, capacity, count, err);
 	if (strategy == TARGET) {
-		TargetGuide guide = {p->tree, q->keywords, q->keyword_count, NULL, {0, 0}, {0, 0}, {0, 0}};
-		return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, filter_accepts, &filter, target_guide, &guide, found,
+		TargetGuide guide = {.tree = p->tree, .words = q->keywords, .word_count = q->keyword_count};
+		return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, accept, &filter, target_guide, &guide, found,
 		                                dist, capacity, count, err);
 	}
 	if (!same_words(p->fence_words, p->fence_word_count, q->keywords, q->keyword_count)) { // labels for this word set
-		gtStatus st = gtMeshFence_Compute(p->fence, p->search, p->placed, filter_accepts, &filter, err);
+		gtStatus st = gtMeshFence_Compute(p->fence, p->search, p->placed, accept, &filter, err);
 		if (st) return st;
 		memcpy(p->fence_words, q->keywords, (size_t)q->keyword_count * sizeof *q->keywords);
 		p->fence_word_count = q->keyword_count;
 	}
-	return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, filter_accepts, &filter, gtMeshFence_Guide, p->fence, found,
+	return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, accept, &filter, gtMeshFence_Guide, p->fence, found,
 	                                dist, capacity, count, err);
 }
 
@@ -175,7 +176,7 @@ int cmd_knn(int argc, char** argv)
 	Setup s;
 	int opened = setup(&s, &nav_args, "knn", false);
 	if (opened) return opened;
-	int object_count, query_count;
+	int object_count = 0, query_count = 0;
 	WlObject* objects = wl_read_all(objects_path, 0, &object_count);
 	WlQuery* queries = objects ? wl_read_all(queries_path, 3, &query_count) : NULL;
 	IerScratch scratch = {0};
@@ -215,17 +216,16 @@ int cmd_knn(int argc, char** argv)
 			status = CLI_FAILED;
 		}
 	}
-	int capacity = 0;
-	gtObjectId* found = NULL;
-	int32_t* file_ids = NULL;
-	double* dist = NULL;
+	int capacity = 1;
+	for (int i = 0; i < query_count; i++) capacity = queries[i].k > capacity ? queries[i].k : capacity;
+	gtObjectId* found = malloc((size_t)capacity * sizeof *found);
+	int32_t* file_ids = malloc((size_t)capacity * sizeof *file_ids);
+	double* dist = malloc((size_t)capacity * sizeof *dist);
+	if (status == CLI_OK && (!found || !file_ids || !dist)) {
+		fprintf(stderr, "gridtree knn: out of memory\n");
+		status = CLI_FAILED;
+	}
 	for (int i = 0; i < query_count && status == CLI_OK; i++) {
-		if (queries[i].k > capacity) {
-			capacity = queries[i].k;
-			found = realloc(found, (size_t)capacity * sizeof *found);
-			file_ids = realloc(file_ids, (size_t)capacity * sizeof *file_ids);
-			dist = realloc(dist, (size_t)capacity * sizeof *dist);
-		}
 		int32_t words[WL_MAX_WORDS];
 		gtQuery q = wl_make_query(s.world, &queries[i], words);
 		int count = 0;
@@ -237,7 +237,7 @@ int cmd_knn(int argc, char** argv)
 			st = mesh_nearest(&p, strategy, s.world, &q, file_ids, dist, capacity, &count, &err);
 			for (int r = 0; r < count; r++) file_ids[r] = objects[file_ids[r]].id;
 		} else if (strategy == IER) {
-			ier_nearest(p.tree, q.point, q.keywords, q.keyword_count, q.k, s.distance, found, dist, capacity, &count, NULL);
+			ier_nearest(p.tree, q.point, q.keywords, q.keyword_count, q.k, s.distance, found, dist, capacity, &count);
 			for (int r = 0; r < count; r++) file_ids[r] = objects[found[r]].id;
 		} else {
 			if (strategy == BRUTE) st = brute_nearest(s.world, &q, s.distance, &scratch, found, dist, capacity, &count, &err);

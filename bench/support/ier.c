@@ -75,10 +75,9 @@ bool has_all_keywords(const gtWorld* world, gtObjectId id, const int32_t* words,
 }
 
 void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, int k, gtDistance distance,
-                 gtObjectId* ids, double* distances, int capacity, int* count, int64_t* priced_calls)
+                 gtObjectId* ids, double* distances, int capacity, int* count)
 {
 	*count = 0;
-	if (priced_calls) *priced_calls = 0;
 	if (k > capacity) k = capacity;
 	if (k <= 0) return;
 	irtree_begin(tree, q, words, word_count);
@@ -87,7 +86,6 @@ void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, i
 	while (irtree_next(tree, &id, &euclid)) {
 		if (*count == k && distances[k - 1] <= euclid) return; // no straight line left can beat it
 		double d = distance.fcn(distance.context, q, irtree_point(tree, id));
-		if (priced_calls) ++*priced_calls;
 		if (!isinf(d)) keep_smallest(ids, distances, count, k, (gtObjectId)id, d);
 	}
 }
@@ -106,7 +104,7 @@ static double box_bound(void* context, gtVec2 lo, gtVec2 hi)
 {
 	const TargetGuide* g = context;
 	double dx = fmax(fmax(lo.x - g->root.x, 0), g->root.x - hi.x), dy = fmax(fmax(lo.y - g->root.y, 0), g->root.y - hi.y);
-	return fmax(sqrt(dx * dx + dy * dy), to_segment(g->root, g->right, g->left));
+	return fmax(sqrt(dx * dx + dy * dy), g->to_interval);
 }
 
 static double through_interval(void* context, int32_t id, gtVec2 point)
@@ -121,5 +119,6 @@ double target_guide(void* context, const gtPolyanya* search, gtVec2 root, gtVec2
 	(void)edge;
 	TargetGuide* g = context;
 	g->search = search, g->root = root, g->right = right, g->left = left;
+	g->to_interval = to_segment(root, right, left);
 	return irtree_least(g->tree, g->words, g->word_count, box_bound, through_interval, g);
 }

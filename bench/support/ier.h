@@ -16,10 +16,9 @@ typedef struct IerScratch {
 } IerScratch;
 
 // The k (at most `capacity`) objects with every one of `words` nearest to q by `distance`, from
-// the IR-tree's objects, nearest first, ids the tree's; *priced_calls (may be NULL) receives how
-// many walking distances were computed.
+// the IR-tree's objects, nearest first, ids the tree's.
 void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, int k, gtDistance distance,
-                 gtObjectId* ids, double* distances, int capacity, int* count, int64_t* priced_calls);
+                 gtObjectId* ids, double* distances, int capacity, int* count);
 void ier_scratch_free(IerScratch* scratch);
 
 // Brute force: every object that passes the query's filters priced with `distance`, the k
@@ -44,6 +43,7 @@ typedef struct TargetGuide {
 	// the node being priced
 	const gtPolyanya* search;
 	gtVec2 root, right, left;
+	double to_interval; // the root's distance to the interval, a bound for every object
 } TargetGuide;
 
 double target_guide(void* guide, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left, int32_t edge);
