@@ -190,7 +190,7 @@ static double heuristic(gtVec2 r, gtVec2 right, gtVec2 left, gtVec2 t)
 }
 
 // Where the ray from r through x leaves the polygon across edge (a, b) (a point of the segment).
-static gtVec2 exit_point(gtVec2 r, gtVec2 x, gtVec2 a, gtVec2 b)
+static inline gtVec2 exit_point(gtVec2 r, gtVec2 x, gtVec2 a, gtVec2 b)
 {
 	double ca = cross3(r, x, a), cb = cross3(r, x, b);
 	double u = ca == cb ? 0 : ca / (ca - cb);
@@ -233,7 +233,7 @@ double gt_mesh_segment_distance(gtVec2 r, gtVec2 a, gtVec2 b)
 	return dist(r, foot);
 }
 
-static Node* new_node(Search* s)
+static inline Node* new_node(Search* s)
 {
 	gtPolyanya* p = s->p;
 	if (!ROOM_FOR_ONE(p->nodes, p->nodes_size, p->nodes_capacity)) {
@@ -275,45 +275,61 @@ int32_t gt_mesh_edge_key(const gtMesh* m, int32_t ring_entry)
 	return other < ring_entry ? other : ring_entry;
 }
 
-// A node through the edge of `from` that ends at its vertex `k` (index within from), or nothing
-// across a wall; root pruning drops it when the root was reached more cheaply before.
-static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 root, int32_t root_vertex,
-                 int32_t root_chain, double g)
+// A polygon whose only way on is the edge it is entered by leads nowhere but back (but a flood
+// labels its edge: a query may start inside).
+static inline bool dead_end(const Search* s, int32_t polygon)
+{
+	return s->p->mesh->exits[polygon] == 1 && s->mode != FLOOD &&
+	       !(s->mode == TO_GOAL ? is_goal_polygon(s->p, polygon) : s->objects->head[polygon] >= 0);
+}
+
+// Root-level pruning: whether a node rooted at `root_vertex` at cost g is dominated by a cheaper way
+// to that root seen before.
+static inline bool root_dominated(const gtPolyanya* p, int32_t root_vertex, double g)
+{
+	return root_vertex >= 0 && p->root_stamp[root_vertex] == p->generation && g > p->root_g[root_vertex] + EPS;
+}
+
+static inline void record_root(gtPolyanya* p, int32_t root_vertex, double g)
+{
+	if (root_vertex >= 0 && (p->root_stamp[root_vertex] != p->generation || g < p->root_g[root_vertex])) {
+		p->root_stamp[root_vertex] = p->generation;
+		p->root_g[root_vertex] = g;
+	}
+}
+
+// A node through ring entry `edge` into polygon `next` (not a wall, not a dead end, its root not
+// dominated), and the final nodes of the objects in `next`.
+static inline void push_node(Search* s, int32_t edge, int32_t next, gtVec2 right, gtVec2 left, gtVec2 root,
+                             int32_t root_vertex, int32_t root_chain, double g)
 {
 	gtPolyanya* p = s->p;
-	const gtMesh* m = p->mesh;
-	int32_t edge = m->first[from] + k;
-	int32_t next = m->across[edge];
-	if (next < 0) return;
-	// A polygon whose only way on is the edge it is entered by leads nowhere but back (but a flood
-	// labels its edge: a query may start inside).
-	if (m->exits[next] == 1 && s->mode != FLOOD && !(s->mode == TO_GOAL ? is_goal_polygon(p, next) : s->objects->head[next] >= 0))
-		return;
-	if (root_vertex >= 0) {
-		if (p->root_stamp[root_vertex] == p->generation && g > p->root_g[root_vertex] + EPS) return;
-		if (p->root_stamp[root_vertex] != p->generation || g < p->root_g[root_vertex]) {
-			p->root_stamp[root_vertex] = p->generation;
-			p->root_g[root_vertex] = g;
-		}
-	}
 	double f;
 	if (s->mode == TO_GOAL) f = g + heuristic(root, right, left, s->goal);
 	else if (s->mode != GUIDED) f = g + gt_mesh_segment_distance(root, right, left);
 	else {
-		f = g + s->guide(s->guide_context, p, root, right, left, gt_mesh_edge_key(m, edge));
+		f = g + s->guide(s->guide_context, p, root, right, left, gt_mesh_edge_key(p->mesh, edge));
 		if (f < s->parent_f) f = s->parent_f; // a bound that is not consistent made consistent (OkNN paper, h_f)
 	}
 	if (f < INFINITY) { // GUIDED: infinite when no wanted object lies beyond
 		Node* n = new_node(s);
 		if (!n) return;
-		n->root = root, n->right = right, n->left = left, n->g = g, n->root_vertex = root_vertex, n->root_chain = root_chain;
-		n->polygon = next;
-		n->entry = m->twin[edge];
-		n->object = -1;
-		n->f = f;
+		*n = (Node){.root = root, .right = right, .left = left, .g = g, .f = f, .root_vertex = root_vertex,
+		            .root_chain = root_chain, .polygon = next, .entry = p->mesh->twin[edge], .object = -1};
 		p->nodes_size++; // the caller queues it (or expands it at once)
 	}
 	if ((s->mode == INTERVAL || s->mode == GUIDED) && s->objects->head[next] >= 0) push_objects(s, next, &right, &left, root, root_chain, g);
+}
+
+// A node through the edge of `from` that ends at its vertex `k` (index within from), or nothing
+// across a wall or into a dead end; root pruning drops it when the root was reached more cheaply.
+static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 root, int32_t root_vertex,
+                 int32_t root_chain, double g)
+{
+	int32_t edge = s->p->mesh->first[from] + k, next = s->p->mesh->across[edge];
+	if (next < 0 || dead_end(s, next) || root_dominated(s->p, root_vertex, g)) return;
+	record_root(s->p, root_vertex, g);
+	push_node(s, edge, next, right, left, root, root_vertex, root_chain, g);
 }
 
 // A new root: the corner `v` reached at cost g from the node's root.
@@ -334,13 +350,21 @@ static int32_t add_root(Search* s, gtVec2 at, int32_t parent_chain)
 static void push_run(Search* s, int P, int count, int first, int last, gtVec2 from, gtVec2 to, gtVec2 root,
                      int32_t root_vertex, int32_t chain, double g)
 {
-	const gtMesh* m = s->p->mesh;
-	const gtVec2* xy = m->ring_xy + m->first[P];
+	gtPolyanya* p = s->p;
+	// Every node of a run has the same root and g: one pruning decision for all.
+	if (root_dominated(p, root_vertex, g)) return;
+	bool recorded = false;
+	const gtMesh* m = p->mesh;
+	int32_t base = m->first[P];
+	const gtVec2* xy = m->ring_xy + base;
+	const int32_t* across = m->across + base;
 	for (int step = first; step <= last; step++) {
 		int k = wrap(step, count);
-		if (m->across[m->first[P] + k] < 0) continue; // a wall: nothing beyond
+		int32_t next = across[k];
+		if (next < 0 || dead_end(s, next)) continue; // a wall, or nothing beyond but the way back
+		if (!recorded) record_root(p, root_vertex, g), recorded = true;
 		gtVec2 right = step == first ? from : xy[k == 0 ? count - 1 : k - 1], left = step == last ? to : xy[k];
-		push(s, P, k, right, left, root, root_vertex, chain, g);
+		push_node(s, base + k, next, right, left, root, root_vertex, chain, g);
 	}
 }
 
@@ -348,8 +372,13 @@ static void expand(Search* s, const Node* node)
 {
 	gtPolyanya* p = s->p;
 	const gtMesh* m = p->mesh;
-	Node n = *node; // the node array may move while successors are pushed
-	int P = n.polygon, count = m->first[P + 1] - m->first[P], i = n.entry;
+	// The node array may move while successors are pushed: the node's fields are copied first.
+	const struct {
+		gtVec2 root, right, left;
+		double g;
+		int32_t root_vertex, root_chain;
+	} n = {node->root, node->right, node->left, node->g, node->root_vertex, node->root_chain};
+	int P = node->polygon, count = m->first[P + 1] - m->first[P], i = node->entry;
 	const int32_t* v = m->corner + m->first[P];
 	int a = v[i == 0 ? count - 1 : i - 1], b = v[i]; // entry edge a -> b: a is on the left, b on the right
 	const gtVec2* xy = m->ring_xy + m->first[P];
