@@ -625,7 +625,7 @@ fi
 # The LOVE example (LuaJIT build of the module) runs headless and exits; an error exits too.
 love_ok() {
 	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=30 timeout 120 xvfb-run -a love lua/love >"$tmp/love" 2>&1 &&
-		grep -q "^gridtree-love: 30 frames, 150 agents, 150 with a target" "$tmp/love"
+		grep -q "^gridtree-love: 30 frames, 150 agents, 150 with a target, [1-9][0-9]* walking paths drawn" "$tmp/love"
 }
 check "love example" love_ok
 love_error_exits() {

@@ -83,10 +83,13 @@ function love.draw()
 		end
 	end
 	for _, t in ipairs(things) do
-		if t.target and world:valid(t.target) then
-			local hx, hy = world:position(t.target)
-			love.graphics.setColor(1, 0.4, 0.4, 0.35)
-			love.graphics.line(t.x, t.y, hx, hy)
+		if t.target and #t.path >= 4 then -- the walking path still ahead, around the walls
+			local line = {t.x, t.y}
+			for i = 2 * t.segment + 1, #t.path do line[#line + 1] = t.path[i] end
+			if #line >= 4 then
+				love.graphics.setColor(1, 0.4, 0.4, 0.5)
+				love.graphics.line(line)
+			end
 		end
 		love.graphics.setColor(colours[t.type] or {1, 1, 1})
 		love.graphics.circle("fill", t.x, t.y, tile * 0.3)
