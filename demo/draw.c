@@ -3,17 +3,25 @@
 
 #include "draw.h"
 
-SDL_Texture* draw_map_texture(SDL_Renderer* r, const gtMap* map)
+// The map as the view shows it, one texture pixel per screen pixel: copied unscaled and unblended
+// each frame (a scaled copy in the software renderer costs tens of milliseconds), made again only
+// when the view or the map changes.
+SDL_Texture* draw_map_view(SDL_Renderer* r, const gtMap* map, const View* v, int width, int height)
 {
 	int w = gtMap_Width(map), h = gtMap_Height(map);
-	SDL_Surface* s = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+	SDL_Surface* s = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_ARGB8888);
 	if (!s) return NULL;
-	for (int y = 0; y < h; y++) {
-		Uint32* row = (Uint32*)((Uint8*)s->pixels + y * s->pitch);
-		for (int x = 0; x < w; x++) row[x] = gtMap_IsBlocked(map, x, y) ? 0xFF1B1D24u : 0xFF3C4150u;
+	for (int py = 0; py < height; py++) {
+		Uint32* row = (Uint32*)((Uint8*)s->pixels + py * s->pitch);
+		int y = (int)floor((py + 0.5 - v->offset_y) / v->scale);
+		for (int px = 0; px < width; px++) {
+			int x = (int)floor((px + 0.5 - v->offset_x) / v->scale);
+			row[px] = x < 0 || y < 0 || x >= w || y >= h ? 0xFF0A0A0Du : gtMap_IsBlocked(map, x, y) ? 0xFF111217u : 0xFF565D6Cu;
+		}
 	}
 	SDL_Texture* t = SDL_CreateTextureFromSurface(r, s);
 	SDL_FreeSurface(s);
+	if (t) SDL_SetTextureBlendMode(t, SDL_BLENDMODE_NONE);
 	return t;
 }
 

@@ -18,7 +18,8 @@ typedef struct SdlDebugDraw {
 	const View* view;
 } SdlDebugDraw;
 
-SDL_Texture* draw_map_texture(SDL_Renderer* r, const gtMap* map);
+// The map as seen through view v, width x height pixels.
+SDL_Texture* draw_map_view(SDL_Renderer* r, const gtMap* map, const View* v, int width, int height);
 void draw_text(SDL_Renderer* r, int x, int y, int pixel, const char* text);
 // A gtDebugDraw whose callbacks draw with SDL through `sdl` (which must outlive it).
 gtDebugDraw sdl_debug_draw(SdlDebugDraw* sdl);

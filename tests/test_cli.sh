@@ -520,12 +520,35 @@ all_layers() { # every layer on, every query kind reachable through the script
 		grep -q "^frames 5" "$tmp/all"
 }
 check "demo with every layer" all_layers
-every_control() { # each control once, under the sanitizers: k, kinds, filters, leaf sizes, pause, step, speed, zoom, pan, pin
-	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 40 --agents 80 \
-		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --keys "M+-qqqffffffLlh123456 n s rWwDCCh" --screenshot "$tmp/keys.png" \
-		>"$tmp/keys" 2>&1 && grep -q "^frames 40" "$tmp/keys"
+every_control() { # each control once, under the sanitizers: k, kinds, filters, leaf sizes, pause, step, speed, zoom,
+	# pan, pin, crowd lines, the backend switch (twice: back to EHL), the nearest door, a window resize, clicks
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 48 --agents 80 \
+		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --keys "M+-qqqffffffLlh123456 n s rWwDCChpPcbbo.oZ" \
+		--screenshot "$tmp/keys.png" >"$tmp/keys" 2>&1 && grep -q "^frames 48" "$tmp/keys" && grep -q "^backend ehl" "$tmp/keys" &&
+		grep -q "^size 960x600" "$tmp/keys"
 }
 check "demo controls" every_control
+mesh_backend() { # `b` switches the agents' and the mouse query's distances to the navigation mesh
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 12 --agents 80 \
+		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --keys "b" >"$tmp/mesh" 2>&1 && grep -q "^backend polyanya" "$tmp/mesh" &&
+		grep -q "^frames 12" "$tmp/mesh"
+}
+check "demo switches to the navigation mesh" mesh_backend
+doors_and_clicks() { # doors found where keep.map narrows; `o` shuts and opens the nearest, a click builds and demolishes a wall
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/keep.map --headless --frames 12 --agents 80 \
+		--cell 8 --index "$tmp/keep8.ehl" --keys "Mo.o.C.C" >"$tmp/doors_demo" 2>&1 && grep -q "^frames 12" "$tmp/doors_demo" &&
+		[ "$(awk '$1 == "doors" { print $2 }' "$tmp/doors_demo")" -ge 4 ] && grep -q "^map_edits 4" "$tmp/doors_demo"
+}
+check "demo doors and clicked walls" doors_and_clicks
+crowd_recording() { # crowd mode, and a recording: one animated PNG with a frame control per recorded frame
+	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 10 --agents 80 \
+		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --crowd --size 640x400 --record "$tmp/rec.png" --record-every 2 \
+		>"$tmp/rec" 2>&1 && grep -q "^recorded_frames 5" "$tmp/rec" && [ "$(head -c 4 "$tmp/rec.png" | tail -c 3)" = PNG ] &&
+		[ "$(grep -ao acTL "$tmp/rec.png" | wc -l)" -eq 1 ] && [ "$(grep -ao fcTL "$tmp/rec.png" | wc -l)" -eq 5 ] &&
+		! ls "$tmp"/rec.png.frame-* >/dev/null 2>&1
+}
+check "demo crowd mode and recording" crowd_recording
+check "demo bad size" usage_error "--size is WIDTHxHEIGHT" "$(dirname "$GT")/gridtree-demo" --size 10x10
 toggle_walls() { # `t` builds and demolishes walls under the query point; the agents keep walking
 	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 30 --agents 80 \
 		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --keys "Mt  t  ntt" >"$tmp/walls" 2>&1 &&

@@ -282,8 +282,9 @@ static void test_trace_replays_the_query(void** state)
 			const Prim* p = &r->prims[j++];
 			assert_true(p->a.x == e->rect[0] && p->a.y == e->rect[1] && p->b.x == e->rect[2] && p->b.y == e->rect[3]);
 			if (e->event == GT_TRACE_POPPED) {
-				assert_true(p->filled);
-				assert_int_equal(p->color, (GT_DEBUG_COLOR_TRACE_POPPED & 0xFFFFFF00u) | (gtColor)(24 + 96 * e->level / height));
+				bool leaf = e->level >= height;
+				assert_true(p->filled == leaf);
+				assert_int_equal(p->color, (GT_DEBUG_COLOR_TRACE_POPPED & 0xFFFFFF00u) | (gtColor)(leaf ? 60 : 150));
 			} else {
 				assert_false(p->filled);
 				assert_int_equal(p->color, e->event == GT_TRACE_PRUNED_KEYWORDS ? GT_DEBUG_COLOR_TRACE_KEYWORDS

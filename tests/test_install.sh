@@ -180,9 +180,16 @@ check "installed CLI runs" cli_runs
 run_demo_headless() { # without a display: headless, to build/demo.png, and it says so
 	rm -f build/demo.png
 	env -u DISPLAY -u WAYLAND_DISPLAY ./run demo assets/maps/small.map --agents 50 >"$tmp/demo.out" 2>&1 &&
-		grep -q "^no display: rendering headless to build/demo.png" "$tmp/demo.out" && [ -s build/demo.png ]
+		grep -q "^no display: rendering headless" "$tmp/demo.out" && grep -q "^picture: build/demo.png" "$tmp/demo.out" &&
+		[ -s build/demo.png ]
 }
 check "./run demo without a display" run_demo_headless
+run_demo_flag() { # --headless asked for (a display or not): the same picture
+	rm -f build/demo.png
+	./run demo assets/maps/small.map --agents 50 --headless >"$tmp/demo.out" 2>&1 &&
+		grep -q "^picture: build/demo.png" "$tmp/demo.out" && grep -q "^frames 120" "$tmp/demo.out" && [ -s build/demo.png ]
+}
+check "./run demo --headless" run_demo_flag
 run_soak() { ./run soak 2000 5 >"$tmp/soak.out" 2>&1 && grep -qx "operations 2000" "$tmp/soak.out" && grep -qx "mismatches 0" "$tmp/soak.out"; }
 check "./run soak OPS SEED" run_soak
 

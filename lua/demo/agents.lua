@@ -1,64 +1,141 @@
 -- The demo's agents, scripted against the same gridtree API as any game (lua/README.md).
 -- bin/gridtree-demo calls demo.init(map, world, options) once and demo.update(frame) every frame; it
--- draws demo.xs, demo.ys and demo.kinds, and queries and draws demo.world itself (reached from C
--- through gt_lua.h: keep the field current). demo.query is the mouse query written in Lua.
+-- draws demo.xs, demo.ys, demo.kinds (and, in crowd mode, demo.target: the agent each one chose),
+-- and queries and draws demo.world itself (reached from C through gt_lua.h: keep the field
+-- current). demo.query is the mouse query written in Lua.
 -- Edit freely: the demo reloads nothing, but needs no recompiling either.
 local gridtree = require "gridtree"
 local demo = {}
 
+-- Each kind looks for the nearest agent carrying a word and chases it, follows it or flees from
+-- it. Trolls are big: they walk a map inflated by one cell, so they keep away from walls.
 local kinds = {
-	{name = "knight", words = "knight human melee"},
-	{name = "archer", words = "archer elf ranged"},
-	{name = "healer", words = "healer elf support"},
-	{name = "orc", words = "orc melee enemy"},
-	{name = "goblin", words = "goblin ranged enemy"},
+	{name = "knight", words = "knight human melee", looks_for = "enemy", does = "chase", speed = 0.55},
+	{name = "archer", words = "archer elf ranged", looks_for = "enemy", does = "flee", speed = 0.6},
+	{name = "healer", words = "healer elf support", looks_for = "human", does = "follow", speed = 0.5},
+	{name = "orc", words = "orc melee enemy", looks_for = "elf", does = "chase", speed = 0.5},
+	{name = "goblin", words = "goblin ranged enemy", looks_for = "human", does = "flee", speed = 0.65},
+	{name = "troll", words = "troll melee enemy big", looks_for = "elf", does = "chase", speed = 0.4, big = true},
 }
-demo.kind_names = {}
-for i, k in ipairs(kinds) do demo.kind_names[i] = k.name end
+demo.kind_names, demo.kind_roles, demo.kind_big, demo.kind_counts = {}, {}, {}, {}
+for i, k in ipairs(kinds) do
+	demo.kind_names[i] = k.name
+	demo.kind_roles[i] = (k.does == "chase" and "CHASES " or k.does == "flee" and "FLEES " or "FOLLOWS ") .. k.looks_for
+	demo.kind_big[i] = k.big or false
+	demo.kind_counts[i] = 0
+end
 
 local rng -- gridtree.random: the same seed gives the same run
-local map, world
-local ids, goals = {}, {}
-demo.xs, demo.ys, demo.kinds = {}, {}, {}
+local map, big_map, world
+local ids, index_of = {}, {} -- world id per agent, agent per world id
+local paths, segments, due = {}, {}, {} -- each agent's path, where it is on it, the frame it plans again
+demo.xs, demo.ys, demo.kinds, demo.target = {}, {}, {}, {}
+local target_distance = {}
 
--- Each agent walks towards a goal along its EHL path, a little every frame.
-local function new_goal(i)
-	local gx, gy = map:random_point(rng)
-	goals[i].path = map:path(demo.xs[i], demo.ys[i], gx, gy) or {}
-	goals[i].segment = 1
-end
-
--- Targeting: healers look for the nearest human, enemies for the nearest elf. Each group asks
--- world:nearest_many once a frame within a budget, the agents served longest ago first; the
--- tables are reused, so a frame makes no garbage.
-local groups = {
-	{words = "human", kinds = {[3] = true}},
-	{words = "elf", kinds = {[4] = true, [5] = true}},
-}
-for _, g in ipairs(groups) do
-	g.members, g.xs, g.ys = {}, {}, {}
-	g.options = {into = {{}, {}, {}}, budget_us = 1500}
-end
-local function join_groups()
-	for _, g in ipairs(groups) do
-		for i = #g.members, 1, -1 do g.members[i], g.xs[i], g.ys[i] = nil, nil, nil end
-		for i = 1, #ids do
-			if g.kinds[demo.kinds[i]] then g.members[#g.members + 1] = i end
-		end
+-- One targeting group per word looked for: world:nearest_many once a frame, within a budget, the
+-- agents served longest ago first (tables reused: a frame makes no garbage).
+local BUDGET_US = 1500
+local groups, group_of = {}, {}
+for _, k in ipairs(kinds) do
+	if not group_of[k.looks_for] then
+		local g = {words = k.looks_for, members = {}, xs = {}, ys = {}, served_at = {}}
+		g.options = {into = {{}, {}, {}}, budget_us = BUDGET_US}
+		groups[#groups + 1], group_of[k.looks_for] = g, g
 	end
 end
-demo.targets = groups -- g.options.into[1][j]: the id member j chases (when into[3][j] > 0)
+demo.crowd = {budget_us = BUDGET_US * #groups, used_us = 0, served = 0, agents = 0, stalest = 0}
+
+local function own_map(i)
+	return kinds[demo.kinds[i]].big and big_map or map
+end
+
+-- A point near (x, y) on agent i's map: goals nearby keep the crowd spread over the map rather
+-- than queued on the few corridors that cross it.
+local function nearby_point(i, x, y, radius)
+	local m = own_map(i)
+	for _ = 1, 8 do
+		local gx, gy = x + (rng:next() * 2 - 1) * radius, y + (rng:next() * 2 - 1) * radius
+		if m:is_free(gx, gy) then return gx, gy end
+	end
+	return m:random_point(rng)
+end
+
+local function walk_to(i, gx, gy)
+	local path = own_map(i):path(demo.xs[i], demo.ys[i], gx, gy)
+	if not path or #path < 4 then return false end
+	paths[i], segments[i] = path, 1
+	return true
+end
+
+-- What agent i does next: towards its target (chase: onto it; follow: near it), away from it
+-- (flee: the nearby point farthest from it), else a stroll to a point nearby.
+local function plan(i, frame)
+	local kind, t = kinds[demo.kinds[i]], demo.target[i]
+	local x, y = demo.xs[i], demo.ys[i]
+	local ok = false
+	if t > 0 and kind.does ~= "flee" then
+		local tx, ty = demo.xs[t], demo.ys[t]
+		if kind.does == "follow" then tx, ty = nearby_point(i, tx, ty, 3) end
+		ok = tx and walk_to(i, tx, ty)
+		if not ok and kind.big then -- the target stands too near a wall for a big unit: as near as it can
+			tx, ty = nearby_point(i, demo.xs[t], demo.ys[t], 4)
+			ok = tx and walk_to(i, tx, ty)
+		end
+	elseif t > 0 and target_distance[i] < 25 then
+		local best, bx, by = -1
+		for _ = 1, 4 do
+			local gx, gy = nearby_point(i, x, y, 20)
+			local dx, dy = gx - demo.xs[t], gy - demo.ys[t]
+			if gx and dx * dx + dy * dy > best then best, bx, by = dx * dx + dy * dy, gx, gy end
+		end
+		ok = bx and walk_to(i, bx, by)
+	end
+	if not ok then
+		local gx, gy = nearby_point(i, x, y, 30)
+		if gx then walk_to(i, gx, gy) end
+	end
+	-- Chasers look again soon (the target moves); strollers when they arrive.
+	due[i] = frame + (t > 0 and 40 + i % 20 or 100000)
+end
+
+local function join_groups()
+	for _, g in ipairs(groups) do
+		for j = #g.members, 1, -1 do g.members[j], g.xs[j], g.ys[j], g.served_at[j] = nil, nil, nil, nil end
+	end
+	for i = 1, #ids do
+		local g = group_of[kinds[demo.kinds[i]].looks_for]
+		g.members[#g.members + 1] = i
+		g.served_at[#g.members] = 0
+	end
+end
+
+-- Trolls' map: the map inflated by one cell, with a mesh for their paths (made in milliseconds, so
+-- it is made again after every edit). Trolls left in its walls by an edit step out.
+local function make_big_map()
+	if big_map then big_map:close() end
+	big_map = map:inflate(1)
+	assert(big_map:build_mesh())
+	big_map:set_method("polyanya")
+end
 
 function demo.init(the_map, the_world, options)
 	map, world = the_map, the_world
 	rng = gridtree.random(options.seed or 1)
+	make_big_map()
 	for i = 1, options.agents do
-		local x, y = map:random_point(rng)
 		local kind = 1 + rng:below(#kinds)
-		demo.xs[i], demo.ys[i], demo.kinds[i] = x, y, kind
+		demo.kinds[i] = kind
+		local x, y = own_map(i):random_point(rng)
+		if not x then -- no room for a big unit: a small one
+			kind = 1
+			demo.kinds[i] = kind
+			x, y = map:random_point(rng)
+		end
+		demo.xs[i], demo.ys[i], demo.target[i], target_distance[i] = x, y, 0, math.huge
+		demo.kind_counts[kind] = demo.kind_counts[kind] + 1
 		ids[i] = assert(world:add(x, y, kinds[kind].words))
-		goals[i] = {}
-		new_goal(i)
+		index_of[ids[i]] = i
+		paths[i], segments[i], due[i] = {}, 1, i % 60 -- first plans spread over the first second
 	end
 	demo.ids = ids
 	demo.world = world
@@ -70,43 +147,82 @@ function demo.set_leaf(leaf)
 	local fresh = gridtree.new_world(map, {leaf = leaf})
 	for i = 1, #ids do
 		ids[i] = assert(fresh:add(demo.xs[i], demo.ys[i], kinds[demo.kinds[i]].words))
+		index_of[ids[i]] = i
 	end
 	world:close()
 	world = fresh
 	demo.world = fresh
 end
 
-local speed = 0.6 -- map units per frame
-
--- The demo's `t` key built or demolished a wall (map:set_blocked): agents caught inside step out to
--- a free point, and everyone plans again on the edited map.
+-- The demo built or demolished a wall, or opened or shut a door: agents caught inside step out to a
+-- free point, and everyone plans again on the edited map.
 function demo.edited()
+	make_big_map()
 	for i = 1, #ids do
-		if not map:is_free(demo.xs[i], demo.ys[i]) then demo.xs[i], demo.ys[i] = map:random_point(rng) end
-		new_goal(i)
+		local m = own_map(i)
+		if not m:is_free(demo.xs[i], demo.ys[i]) then demo.xs[i], demo.ys[i] = m:random_point(rng) end
+		paths[i], segments[i], due[i] = {}, 1, 0
 	end
 end
 
+-- Targeting: each group's agents ask for their nearest match; demo.target[i] is the agent found.
+local function retarget(frame)
+	local used, served, agents, stalest = 0, 0, 0, 0
+	for _, g in ipairs(groups) do
+		local xs, ys = demo.xs, demo.ys
+		for j, i in ipairs(g.members) do g.xs[j], g.ys[j] = xs[i], ys[i] end
+		local start = gridtree.clock()
+		local _, _, _, n = world:nearest_many(g.xs, g.ys, 1, g.words, g.options)
+		used = used + (gridtree.clock() - start) * 1e6
+		served, agents = served + n, agents + #g.members
+		local found, dists, counts = g.options.into[1], g.options.into[2], g.options.into[3]
+		for j, i in ipairs(g.members) do
+			local before = demo.target[i]
+			if counts[j] and counts[j] > 0 then
+				demo.target[i], target_distance[i] = index_of[found[j]] or 0, dists[j]
+			else
+				demo.target[i], target_distance[i] = 0, math.huge
+			end
+			if demo.target[i] ~= before then due[i] = math.min(due[i], frame) end -- a new target: plan now
+		end
+	end
+	local c = demo.crowd
+	c.used_us, c.served, c.agents = used, served, agents
+	c.stalest = agents > 0 and math.ceil(agents / math.max(served, 1)) or 0 -- frames until every agent is served again
+end
+
+-- Paths planned a frame at most (a count, not a time, so a seed replays exactly); the rest wait
+-- their turn.
+local function plan_budget(n) return 40 + n // 50 end
+local next_plan = 1
 
 function demo.update(frame)
 	local xs, ys = demo.xs, demo.ys
 	for i = 1, #ids do
-		local g = goals[i]
 		local arrived
-		xs[i], ys[i], g.segment, arrived = gridtree.advance(g.path, g.segment, xs[i], ys[i], speed)
-		if arrived then new_goal(i) end
+		xs[i], ys[i], segments[i], arrived = gridtree.advance(paths[i], segments[i], xs[i], ys[i], kinds[demo.kinds[i]].speed)
+		if arrived and due[i] > frame + 5 then due[i] = frame + 5 end -- a short pause, then on
 	end
-	local move_start = os.clock()
+	local move_start = gridtree.clock()
 	assert(world:move_many(ids, xs, ys))
-	demo.move_seconds = os.clock() - move_start
-	local queries, query_start = 0, gridtree.clock()
-	for _, g in ipairs(groups) do
-		for j, i in ipairs(g.members) do g.xs[j], g.ys[j] = xs[i], ys[i] end
-		local _, _, _, served = world:nearest_many(g.xs, g.ys, 1, g.words, g.options)
-		queries = queries + served
-	end
+	demo.move_seconds = gridtree.clock() - move_start
+	local query_start = gridtree.clock()
+	retarget(frame)
 	demo.query_seconds = gridtree.clock() - query_start
-	return queries
+	-- Planning, round robin from where the last frame stopped, within its budget.
+	local plan_start, plans, n = gridtree.clock(), 0, #ids
+	local budget = plan_budget(n)
+	for _ = 1, n do
+		if plans >= budget then break end
+		local i = next_plan
+		next_plan = next_plan % n + 1
+		if due[i] <= frame then
+			plan(i, frame)
+			plans = plans + 1
+		end
+	end
+	demo.plan_seconds, demo.plans = gridtree.clock() - plan_start, plans
+	return demo.crowd.served
 end
 
 -- The query under the mouse: `kind` is "nearest", "within" (radius k * 10) or "top"; returns the
@@ -124,12 +240,12 @@ function demo.query(x, y, k, words, kind, trace)
 		found, dists, stats, nodes = world:nearest(x, y, k, words, opts)
 	end
 	if not found then return nil end
-	local paths = {}
+	local paths_found = {}
 	for i, id in ipairs(found) do
 		local tx, ty = world:position(id)
-		paths[i] = map:path(x, y, tx, ty) or {}
+		paths_found[i] = map:path(x, y, tx, ty) or {}
 	end
-	return found, dists, paths, stats, nodes
+	return found, dists, paths_found, stats, nodes
 end
 
 return demo

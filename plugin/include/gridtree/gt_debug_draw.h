@@ -48,9 +48,9 @@ typedef struct gtDebugDraw {
 /// The colours the drawing functions use.
 #define GT_DEBUG_COLOR_TREE_NODE 0x7A6AB4FFu        ///< tree node outlines (alpha fades with depth)
 #define GT_DEBUG_COLOR_LEAF_GRID 0x5A4A7AFFu        ///< the leaf grid
-#define GT_DEBUG_COLOR_TRACE_POPPED 0x5AAAFF00u     ///< popped nodes, filled; alpha 24 + 96 * level / height
+#define GT_DEBUG_COLOR_TRACE_POPPED 0x5AAAFF00u     ///< popped nodes: leaves filled at alpha 60, the others outlined at 150
 #define GT_DEBUG_COLOR_TRACE_KEYWORDS 0xFF9628C8u   ///< nodes pruned by keywords (outline)
-#define GT_DEBUG_COLOR_TRACE_DISTANCE 0x8C8CAAA0u   ///< nodes pruned by distance (outline)
+#define GT_DEBUG_COLOR_TRACE_DISTANCE 0xD2D2E6C8u   ///< nodes pruned by distance (outline)
 #define GT_DEBUG_COLOR_EHL_CELL 0x2E6B4AFFu         ///< EHL cell boundaries
 #define GT_DEBUG_COLOR_EHL_SELECTED 0x66FF99FFu     ///< the outline of the cell whose vias are drawn
 #define GT_DEBUG_COLOR_EHL_VIA_FULL 0x3CDC78FFu     ///< a via the whole cell sees (cell centre to vertex)
@@ -104,9 +104,9 @@ void gtDebugTrace_Attach(gtDebugTrace* trace, gtQuery* query);
 void gtDebugTrace_Record(void* context, gtTraceEvent event, int level, const double rect[4]);
 
 /// Draws what `trace` recorded, in order:
-/// - GT_TRACE_POPPED: the node filled in GT_DEBUG_COLOR_TRACE_POPPED, alpha 24 + 96 * level /
-///   height (deeper nodes darker); the root is skipped (it covers the whole map, shading it says
-///   nothing);
+/// - GT_TRACE_POPPED: a leaf (level >= height) filled in GT_DEBUG_COLOR_TRACE_POPPED at alpha 60,
+///   a node above the leaves outlined at alpha 150 (nested fills would hide the map); the root is
+///   skipped (it covers the whole map, shading it says nothing);
 /// - GT_TRACE_PRUNED_KEYWORDS: outline in GT_DEBUG_COLOR_TRACE_KEYWORDS;
 /// - GT_TRACE_PRUNED_DISTANCE: outline in GT_DEBUG_COLOR_TRACE_DISTANCE.
 /// `height` is the tree height (gtWorld_TreeSize); <= 0 uses the deepest level recorded. Returns

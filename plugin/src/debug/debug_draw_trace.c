@@ -49,8 +49,10 @@ int64_t gtDebugDraw_Trace(const gtDebugDraw* draw, const gtDebugTrace* trace, in
 		const gtDebugTraceEntry* e = &trace->entries[i];
 		if (e->event == GT_TRACE_POPPED) {
 			if (e->level == 0) continue; // the root covers the whole map
-			int alpha = 24 + 96 * e->level / (height > 0 ? height : 1);
-			gt_debug_rect(draw, e->rect, true, gt_debug_alpha(GT_DEBUG_COLOR_TRACE_POPPED, alpha));
+			// Leaves filled, the nodes above them outlined: nested fills would stack into one wash
+			// that hides the map under them.
+			bool leaf = e->level >= height;
+			gt_debug_rect(draw, e->rect, leaf, gt_debug_alpha(GT_DEBUG_COLOR_TRACE_POPPED, leaf ? 60 : 150));
 		} else if (e->event == GT_TRACE_PRUNED_KEYWORDS) {
 			gt_debug_rect(draw, e->rect, false, GT_DEBUG_COLOR_TRACE_KEYWORDS);
 		} else if (e->event == GT_TRACE_PRUNED_DISTANCE) {

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The README's demo pictures, made by the demo itself (./run demo-media): for the bundled
+# assets/maps/keep.map and, when the benchmark data is there, bgmaps/AR0602SR with 5,000 agents in
+# crowd mode, a screenshot (docs/demo/NAME.png) and a recording of a few seconds as an animated PNG
+# (docs/demo/NAME-recording.png) in which a wall is built across the query's answers and the paths
+# go round it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=docs/demo
+mkdir -p "$out"
+DEMO=bin/gridtree-demo
+DATA=${GRIDTREE_DATA:-../shared/data}
+# The mouse query asks for the 5 nearest healers (`f`); 89 frames later `t` builds a wall on the
+# query point's cell, then 90 more frames: 3 s.
+keys=f$(printf '.%.0s' $(seq 89))t
+
+shoot() { # name, map, extra options...
+	local name=$1 map=$2
+	shift 2
+	"$DEMO" "$map" --headless --size 1280x800 --frames 150 --keys f --screenshot "$out/$name.png" "$@" | grep -E '^(fps|screenshot)'
+	"$DEMO" "$map" --headless --size 960x600 --frames 180 --keys "$keys" --record "$out/$name-recording.png" \
+		--record-every 5 "$@" | grep -E '^(recording|recorded_frames|map_edits)'
+}
+shoot keep assets/maps/keep.map --agents 2000
+if [ -f "$DATA/maps/bgmaps/AR0602SR.map" ]; then
+	shoot AR0602SR "$DATA/maps/bgmaps/AR0602SR.map" --agents 5000 --crowd
+else
+	echo "benchmark data not found at $DATA (set GRIDTREE_DATA): only the bundled map's pictures" >&2
+fi
+ls -l "$out"

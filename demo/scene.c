@@ -1,0 +1,295 @@
+// What the demo draws over the map: doors, agents as outlined discs sized to the zoom, each
+// agent's chosen target (crowd mode), and the mouse query with its answers, their walking paths
+// and distances. Also the view: what part of the map the window shows.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "demo.h"
+
+#define BIG 1.5f // a big unit's radius against a small one's
+
+int map_view_width(const Demo* d)
+{
+	int w = d->window_w - PANEL_WIDTH;
+	return w > 64 ? w : 64;
+}
+
+void fit_view(Demo* d, double x0, double y0, double x1, double y1)
+{
+	int vw = map_view_width(d), vh = d->window_h;
+	double sx = vw / (x1 - x0), sy = vh / (y1 - y0);
+	d->view.scale = sx < sy ? sx : sy;
+	d->view.offset_x = (int)(vw / 2.0 - (x0 + x1) / 2 * d->view.scale);
+	d->view.offset_y = (int)(vh / 2.0 - (y0 + y1) / 2 * d->view.scale);
+}
+
+void fit_whole_map(Demo* d)
+{
+	fit_view(d, 0, 0, gtMap_Width(d->map), gtMap_Height(d->map));
+}
+
+// The query point and its answers' paths, with a margin, at least 48 cells across (so the walls
+// around them are seen), within the map.
+void frame_query(Demo* d)
+{
+	double x0 = d->qx, y0 = d->qy, x1 = d->qx, y1 = d->qy;
+	for (int i = 0; i < d->path_used; i++) {
+		gtVec2 p = d->path_points[i];
+		x0 = fmin(x0, p.x), y0 = fmin(y0, p.y), x1 = fmax(x1, p.x), y1 = fmax(y1, p.y);
+	}
+	double span = fmax(fmax(x1 - x0, y1 - y0) * 1.3, 72), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+	double aspect = (double)map_view_width(d) / d->window_h; // fill the view's shape
+	double sw = aspect >= 1 ? span * aspect : span, sh = aspect >= 1 ? span : span / aspect;
+	fit_view(d, cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2);
+	d->framed = true;
+}
+
+static void fill_rect_map(Demo* d, double x0, double y0, double x1, double y1, Uint32 argb)
+{
+	SDL_FPoint a = to_screen(&d->view, x0, y0), b = to_screen(&d->view, x1, y1);
+	SDL_FRect r = {a.x, a.y, b.x - a.x, b.y - a.y};
+	SDL_SetRenderDrawBlendMode(d->renderer, SDL_BLENDMODE_NONE);
+	SDL_SetRenderDrawColor(d->renderer, (argb >> 16) & 255, (argb >> 8) & 255, argb & 255, 255);
+	SDL_RenderFillRectF(d->renderer, &r);
+}
+
+// Closed doors as solid planks, open ones as their frame.
+void draw_doors(Demo* d)
+{
+	for (int i = 0; i < d->door_count; i++) {
+		const Door* door = &d->doors[i];
+		if (!door->open) {
+			fill_rect_map(d, door->x0, door->y0, door->x1 + 1, door->y1 + 1, 0xFFC47A2Cu);
+			continue;
+		}
+		SDL_FPoint a = to_screen(&d->view, door->x0, door->y0), b = to_screen(&d->view, door->x1 + 1, door->y1 + 1);
+		SDL_FRect r = {a.x, a.y, b.x - a.x, b.y - a.y};
+		SDL_SetRenderDrawColor(d->renderer, 0xC4, 0x7A, 0x2C, 255);
+		SDL_RenderDrawRectF(d->renderer, &r);
+	}
+}
+
+void free_sprites(Demo* d)
+{
+	for (int k = 0; k <= KIND_COUNT; k++)
+		for (int big = 0; big < 2; big++) {
+			if (d->sprites[k][big]) SDL_DestroyTexture(d->sprites[k][big]);
+			d->sprites[k][big] = NULL;
+		}
+}
+
+// A disc of the kind's colour with a dark outline (a light one for big units), its fill exactly
+// the kind's colour (the tests count those pixels).
+static SDL_Texture* make_disc(SDL_Renderer* r, Uint32 fill, float radius, bool big)
+{
+	int side = (int)ceilf(2 * radius) + 2;
+	SDL_Surface* s = SDL_CreateRGBSurfaceWithFormat(0, side, side, 32, SDL_PIXELFORMAT_ARGB8888);
+	if (!s) return NULL;
+	float c = side / 2.0f, outline = big ? 2.0f : 1.3f;
+	Uint32 edge = big ? 0xFFF4F1E8u : 0xFF101116u;
+	for (int y = 0; y < side; y++) {
+		Uint32* row = (Uint32*)((Uint8*)s->pixels + y * s->pitch);
+		for (int x = 0; x < side; x++) {
+			float dx = x + 0.5f - c, dy = y + 0.5f - c, dist = sqrtf(dx * dx + dy * dy);
+			row[x] = dist <= radius - outline ? fill : dist <= radius ? edge : 0;
+		}
+	}
+	SDL_Texture* t = SDL_CreateTextureFromSurface(r, s);
+	SDL_FreeSurface(s);
+	if (t) SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND);
+	return t;
+}
+
+// The agents' radius on screen: about half a cell, never under 3 pixels nor over 10.
+static float agent_radius(const Demo* d)
+{
+	float r = (float)(d->view.scale * 0.55);
+	return r < 3.2f ? 3.2f : r > 10 ? 10 : r;
+}
+
+static bool ensure_sprites(Demo* d)
+{
+	float radius = agent_radius(d);
+	if (d->sprites[0][0] && radius == d->sprite_radius) return true;
+	free_sprites(d);
+	d->sprite_radius = radius;
+	for (int k = 0; k <= KIND_COUNT; k++)
+		for (int big = 0; big < 2; big++) {
+			d->sprites[k][big] = make_disc(d->renderer, KIND_COLOURS[k], big ? radius * BIG : radius, big);
+			if (!d->sprites[k][big]) return false;
+		}
+	return true;
+}
+
+// Which kinds are big units (demo.kind_big[k]), read once a frame.
+static void read_big_kinds(lua_State* L, bool big[KIND_COUNT + 1])
+{
+	lua_getfield(L, -1, "kind_big");
+	for (int k = 0; k <= KIND_COUNT; k++) {
+		big[k] = false;
+		if (k < KIND_COUNT && lua_istable(L, -1)) {
+			lua_rawgeti(L, -1, k + 1);
+			big[k] = lua_toboolean(L, -1);
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+}
+
+static int kind_of(lua_State* L, int table, lua_Integer i)
+{
+	lua_rawgeti(L, table, i);
+	int kind = (int)lua_tointeger(L, -1) - 1;
+	lua_pop(L, 1);
+	return kind < 0 || kind >= KIND_COUNT ? KIND_COUNT : kind;
+}
+
+void draw_agents(Demo* d)
+{
+	lua_State* L = d->L;
+	if (!ensure_sprites(d)) return;
+	bool big[KIND_COUNT + 1];
+	lua_rawgeti(L, LUA_REGISTRYINDEX, d->demo_ref);
+	read_big_kinds(L, big);
+	lua_getfield(L, -1, "xs");
+	lua_getfield(L, -2, "ys");
+	lua_getfield(L, -3, "kinds");
+	lua_Integer n = lua_istable(L, -1) ? agent_count(L, -3, -2) : 0;
+	for (lua_Integer i = 1; i <= n; i++) {
+		int kind = kind_of(L, -1, i);
+		lua_rawgeti(L, -3, i);
+		lua_rawgeti(L, -3, i);
+		SDL_FPoint p = to_screen(&d->view, lua_tonumber(L, -2), lua_tonumber(L, -1));
+		lua_pop(L, 2);
+		float r = big[kind] ? d->sprite_radius * BIG : d->sprite_radius;
+		int side = (int)ceilf(2 * r) + 2;
+		SDL_FRect dst = {p.x - side / 2.0f, p.y - side / 2.0f, (float)side, (float)side};
+		SDL_RenderCopyF(d->renderer, d->sprites[kind][big[kind]], NULL, &dst);
+	}
+	lua_pop(L, 4);
+}
+
+// Crowd mode: a faint line from every agent to the agent it chose (demo.target[i], an agent
+// index, 0 for none), in the chooser's colour.
+void draw_targets(Demo* d)
+{
+	lua_State* L = d->L;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, d->demo_ref);
+	lua_getfield(L, -1, "xs");
+	lua_getfield(L, -2, "ys");
+	lua_getfield(L, -3, "kinds");
+	lua_getfield(L, -4, "target");
+	lua_Integer n = lua_istable(L, -1) && lua_istable(L, -2) ? agent_count(L, -4, -3) : 0;
+	SDL_SetRenderDrawBlendMode(d->renderer, SDL_BLENDMODE_BLEND);
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_rawgeti(L, -1, i);
+		lua_Integer t = lua_tointeger(L, -1);
+		lua_pop(L, 1);
+		if (t < 1 || t > n || t == i) continue;
+		int kind = kind_of(L, -2, i);
+		lua_rawgeti(L, -4, i);
+		lua_rawgeti(L, -4, i);
+		lua_rawgeti(L, -6, t);
+		lua_rawgeti(L, -6, t);
+		SDL_FPoint a = to_screen(&d->view, lua_tonumber(L, -4), lua_tonumber(L, -3));
+		SDL_FPoint b = to_screen(&d->view, lua_tonumber(L, -2), lua_tonumber(L, -1));
+		lua_pop(L, 4);
+		Uint32 c = KIND_COLOURS[kind];
+		SDL_SetRenderDrawColor(d->renderer, (c >> 16) & 255, (c >> 8) & 255, c & 255, 90);
+		SDL_RenderDrawLineF(d->renderer, a.x, a.y, b.x, b.y);
+	}
+	lua_pop(L, 5);
+}
+
+// A segment `width` pixels wide, as two triangles.
+static void thick_segment(SDL_Renderer* r, SDL_FPoint a, SDL_FPoint b, float width, SDL_Color c)
+{
+	float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
+	if (len < 1e-3f) return;
+	float nx = -dy / len * width / 2, ny = dx / len * width / 2;
+	SDL_Vertex v[4] = {{{a.x + nx, a.y + ny}, c, {0, 0}}, {{a.x - nx, a.y - ny}, c, {0, 0}},
+	                   {{b.x - nx, b.y - ny}, c, {0, 0}}, {{b.x + nx, b.y + ny}, c, {0, 0}}};
+	static const int idx[6] = {0, 1, 2, 0, 2, 3};
+	SDL_RenderGeometry(r, NULL, v, 4, idx, 6);
+}
+
+static void thick_path(Demo* d, const gtVec2* p, int count, float width, SDL_Color c)
+{
+	for (int i = 0; i + 1 < count; i++) {
+		SDL_FPoint a = to_screen(&d->view, p[i].x, p[i].y), b = to_screen(&d->view, p[i + 1].x, p[i + 1].y);
+		thick_segment(d->renderer, a, b, width, c);
+		SDL_FRect joint = {b.x - width / 2, b.y - width / 2, width, width}; // no gap at the bends
+		SDL_SetRenderDrawColor(d->renderer, c.r, c.g, c.b, c.a);
+		SDL_RenderFillRectF(d->renderer, &joint);
+	}
+}
+
+static void ring(Demo* d, SDL_FPoint c, float radius, float width, SDL_Color colour)
+{
+	enum { SIDES = 24 };
+	for (int i = 0; i < SIDES; i++) {
+		double a0 = i * 2 * 3.14159265358979 / SIDES, a1 = (i + 1) * 2 * 3.14159265358979 / SIDES;
+		SDL_FPoint p = {c.x + (float)cos(a0) * radius, c.y + (float)sin(a0) * radius};
+		SDL_FPoint q = {c.x + (float)cos(a1) * radius, c.y + (float)sin(a1) * radius};
+		thick_segment(d->renderer, p, q, width, colour);
+	}
+}
+
+// Text on a dark box, so it reads over any floor.
+void label(SDL_Renderer* r, int x, int y, const char* text, SDL_Color c)
+{
+	int len = 0;
+	for (const char* t = text; *t; t++) len++;
+	SDL_Rect box = {x - 3, y - 3, len * 8 + 4, 16};
+	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+	SDL_SetRenderDrawColor(r, 8, 9, 12, 210);
+	SDL_RenderFillRect(r, &box);
+	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+	SDL_SetRenderDrawColor(r, c.r, c.g, c.b, 255);
+	draw_text(r, x, y, 2, text);
+}
+
+// The query's answers: the search circle, each walking path thick and bright on a dark shadow, a
+// ring round each answer with its distance, and the query point itself.
+void draw_query(Demo* d, const Frame* f)
+{
+	if (!d->layers[LAYER_QUERY]) return;
+	gtVec2 q = {d->qx, d->qy};
+	if (f->kth > 0 && isfinite(f->kth)) d->draw.circle(d->draw.context, q, f->kth, false, 0xFFDC78FFu);
+	const SDL_Color shadow = {0, 0, 0, 170}, bright = {255, 226, 64, 255};
+	SDL_SetRenderDrawBlendMode(d->renderer, SDL_BLENDMODE_BLEND);
+	for (int i = 0; i < d->found_count; i++) thick_path(d, d->path_points + d->path_start[i], d->path_count[i], 7, shadow);
+	for (int i = 0; i < d->found_count; i++) thick_path(d, d->path_points + d->path_start[i], d->path_count[i], 3.5f, bright);
+	float rr = d->sprite_radius * BIG + 4;
+	enum { MAX_LABELS = 16 };
+	SDL_Rect placed[MAX_LABELS];
+	int labels = 0;
+	for (int i = 0; i < d->found_count; i++) {
+		if (d->path_count[i] == 0) continue;
+		gtVec2 t = d->path_points[d->path_start[i] + d->path_count[i] - 1];
+		SDL_FPoint s = to_screen(&d->view, t.x, t.y);
+		ring(d, s, rr, 3, bright);
+		if (labels == MAX_LABELS) continue;
+		char text[32];
+		snprintf(text, sizeof text, "%d: %.1f", i + 1, d->found_d[i]);
+		// Beside its answer, moved down past the labels already placed that it would cover.
+		SDL_Rect at = {(int)(s.x + rr + 3), (int)(s.y - 5), (int)strlen(text) * 8 + 4, 16};
+		for (int moved = 1; moved;) {
+			moved = 0;
+			for (int j = 0; j < labels; j++)
+				if (SDL_HasIntersection(&at, &placed[j])) at.y = placed[j].y + placed[j].h, moved = 1;
+		}
+		placed[labels++] = at;
+		label(d->renderer, at.x, at.y, text, bright);
+	}
+	SDL_FPoint s = to_screen(&d->view, q.x, q.y);
+	ring(d, s, 9, 3, (SDL_Color){255, 255, 255, 255});
+	d->draw.point(d->draw.context, q, 10, QUERY_MARKER);
+	// What is asked, in words: "QUERY: 5 NEAREST HEALER".
+	char what[64];
+	const char* word = d->filter ? FILTERS[d->filter] : "AGENTS";
+	if (d->kind == 1) snprintf(what, sizeof what, "QUERY: %s WITHIN %d", word, d->o.k * 10);
+	else snprintf(what, sizeof what, "QUERY: %s %d %s", d->kind == 2 ? "TOP" : "NEAREST", d->o.k, word);
+	label(d->renderer, (int)s.x + 14, (int)s.y + 8, what, (SDL_Color){0x50, 0xC8, 0xFF, 255});
+}
