@@ -85,9 +85,9 @@ typedef struct Demo {
 	bool pinned, layers[LAYERS], crowd, help, framed;
 	bool failed; // stop with an error (the script closed what the demo draws)
 	int kind, filter;
-	// The script's crowd figures of the last frame (demo.crowd).
-	double budget_us, used_us;
-	int served, targeting, stalest;
+	// The script's crowd figures of the last frame (demo.crowd): re-targets allowed a frame, done,
+	// agents in all, frames until every agent is served again.
+	int retargets, served, targeting, stalest;
 } Demo;
 
 // main.c
@@ -119,6 +119,8 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed);
 // record.c
 bool save_screenshot(SDL_Renderer* r, int w, int h, const char* path, SDL_Surface** kept);
 bool record_frame(SDL_Renderer* r, int w, int h, const char* apng, int index);
-bool finish_recording(const char* apng, int frames, int delay_ms);
+// Joins the `frames` recorded frames into the animated PNG (each shown delay_60ths / 60 s) and
+// removes them; no frame recorded is only a message.
+bool finish_recording(const char* apng, int frames, int delay_60ths);
 
 #endif

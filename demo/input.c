@@ -78,32 +78,48 @@ static bool free_run(const gtMap* m, int x, int y, int dx, int dy, int length)
 	return true;
 }
 
+static bool is_door_gap(const gtMap* m, int x, int y, int dx, int dy, int* length)
+{
+	int w = gtMap_Width(m), h = gtMap_Height(m);
+	int n = 0;
+	while (n < 5 && x + n * dx < w && y + n * dy < h && !gtMap_IsBlocked(m, x + n * dx, y + n * dy)) n++;
+	int ex = x + n * dx, ey = y + n * dy;
+	if (n < 2 || n > 4 || ex >= w || ey >= h || !gtMap_IsBlocked(m, ex, ey) || !gtMap_IsBlocked(m, x - dx, y - dy)) return false;
+	*length = n;
+	return free_run(m, x - dy, y - dx, dx, dy, n) && free_run(m, x + dy, y + dx, dx, dy, n);
+}
+
 // Doors where the map narrows: a run of 2 to 4 free cells with walls at both ends and free cells
-// on both sides along its whole length (a gap a corridor passes through), at least 32 cells apart.
+// on both sides along its whole length (a gap a corridor passes through). Of all such gaps, up to
+// MAX_DOORS spread over the map: each the farthest from those already chosen, none nearer than
+// 24 cells to another.
 void find_doors(Demo* d)
 {
+	enum { MAX_CANDIDATES = 4096 };
+	static Door candidates[MAX_CANDIDATES];
+	int count = 0;
 	const gtMap* m = d->map;
 	int w = gtMap_Width(m), h = gtMap_Height(m);
-	for (int y = 1; y + 1 < h && d->door_count < MAX_DOORS; y++)
-		for (int x = 1; x + 1 < w && d->door_count < MAX_DOORS; x++)
-			for (int across = 0; across < 2; across++) {
-				int dx = across ? 0 : 1, dy = across ? 1 : 0; // the run's direction
-				int length = 0;
-				while (length < 5 && x + length * dx < w && y + length * dy < h && !gtMap_IsBlocked(m, x + length * dx, y + length * dy))
-					length++;
-				int ex = x + length * dx, ey = y + length * dy;
-				if (length < 2 || length > 4 || ex >= w || ey >= h || !gtMap_IsBlocked(m, ex, ey) || !gtMap_IsBlocked(m, x - dx, y - dy))
-					continue;
-				if (!free_run(m, x - dy, y - dx, dx, dy, length) || !free_run(m, x + dy, y + dx, dx, dy, length)) continue;
-				bool near = false;
-				for (int i = 0; i < d->door_count; i++)
-					near |= abs(d->doors[i].x0 - x) < 32 && abs(d->doors[i].y0 - y) < 32;
-				if (near) continue;
-				Door door = {x, y, ex - dx, ey - dy, 0, true};
-				gtError err;
-				if (gtNav_AddDoor(d->nav, door.x0, door.y0, door.x1, door.y1, &door.id, &err) == GT_OK)
-					d->doors[d->door_count++] = door;
+	for (int y = 1; y + 1 < h && count < MAX_CANDIDATES; y += 2) // every other row and column: plenty
+		for (int x = 1; x + 1 < w && count < MAX_CANDIDATES; x += 2)
+			for (int across = 0; across < 2 && count < MAX_CANDIDATES; across++) {
+				int dx = across ? 0 : 1, dy = across ? 1 : 0, n;
+				if (is_door_gap(m, x, y, dx, dy, &n)) candidates[count++] = (Door){x, y, x + (n - 1) * dx, y + (n - 1) * dy, 0, true};
 			}
+	double nearest[MAX_CANDIDATES];
+	for (int i = 0; i < count; i++) nearest[i] = INFINITY;
+	for (int pick = count > 0 ? 0 : -1; pick >= 0 && d->door_count < MAX_DOORS;) {
+		Door door = candidates[pick];
+		gtError err;
+		if (gtNav_AddDoor(d->nav, door.x0, door.y0, door.x1, door.y1, &door.id, &err) == GT_OK) d->doors[d->door_count++] = door;
+		pick = -1;
+		double best = 24 * 24;
+		for (int i = 0; i < count; i++) {
+			double dx = candidates[i].x0 - door.x0, dy = candidates[i].y0 - door.y0;
+			if (dx * dx + dy * dy < nearest[i]) nearest[i] = dx * dx + dy * dy;
+			if (nearest[i] >= best) best = nearest[i], pick = i;
+		}
+	}
 }
 
 bool set_backend(Demo* d, bool mesh)
@@ -136,7 +152,9 @@ bool set_backend(Demo* d, bool mesh)
 static void zoom_at(Demo* d, int mx, int my, double factor)
 {
 	double wx = (mx - d->view.offset_x) / d->view.scale, wy = (my - d->view.offset_y) / d->view.scale;
-	d->view.scale *= factor;
+	double scale = d->view.scale * factor;
+	if (scale < 0.05 || scale > 200) return; // a whole 16,000-cell map to a 200-pixel cell: enough
+	d->view.scale = scale;
 	d->view.offset_x = (int)(mx - wx * d->view.scale);
 	d->view.offset_y = (int)(my - wy * d->view.scale);
 }

@@ -437,12 +437,13 @@ static int count_colours(SDL_Surface* s)
 	return distinct;
 }
 
-// Pixels of a colour in the picture (the tests check the layers are there).
-static long count_colour(SDL_Surface* s, Uint32 colour)
+// Pixels of a colour in the picture's first `width` columns, the map (the tests check the layers
+// are there; the panel's legend uses the same colours).
+static long count_colour(SDL_Surface* s, int width, Uint32 colour)
 {
 	long n = 0;
 	for (int y = 0; y < s->h; y++)
-		for (int x = 0; x < s->w; x++) n += (((Uint32*)((Uint8*)s->pixels + y * s->pitch))[x] | 0xFF000000u) == colour;
+		for (int x = 0; x < width && x < s->w; x++) n += (((Uint32*)((Uint8*)s->pixels + y * s->pitch))[x] | 0xFF000000u) == colour;
 	return n;
 }
 
@@ -517,8 +518,7 @@ static bool script_frame(Demo* d, int tick, Frame* f)
 	f->plans += (int)number_field(d->L, -1, "plans");
 	lua_getfield(d->L, -1, "crowd");
 	if (lua_istable(d->L, -1)) {
-		d->budget_us = number_field(d->L, -1, "budget_us");
-		d->used_us = number_field(d->L, -1, "used_us");
+		d->retargets = (int)number_field(d->L, -1, "retargets");
 		d->served = (int)number_field(d->L, -1, "served");
 		d->targeting = (int)number_field(d->L, -1, "agents");
 		d->stalest = (int)number_field(d->L, -1, "stalest");
@@ -632,6 +632,7 @@ int main(int argc, char** argv)
 		goto done;
 	}
 	SDL_Renderer* r = d.renderer;
+	SDL_SetWindowMinimumSize(window, PANEL_WIDTH + 100, 300);
 	SDL_GetRendererOutputSize(r, &d.window_w, &d.window_h);
 	if (!start_agents(d.L, &d.o, d.demo_ref, d.map_ref) || !demo_setup(&d)) goto done;
 	const gtMap* map = d.map;
@@ -647,7 +648,7 @@ int main(int argc, char** argv)
 		d.qx = fmod(d.qx + 7.31, mw), d.qy = fmod(d.qy + 3.17, mh);
 	Frame total = {0};
 	bool running = true, paused = false, step = false, dragging = false;
-	int speed = 1, recorded = 0;
+	int speed = 1, recorded = 0, record_w = 0, record_h = 0;
 	double start = now(), last_draw_s = 0;
 	int frame = 0, ticks = 0;
 	while (running && (d.o.frames == 0 || frame < d.o.frames)) {
@@ -656,6 +657,10 @@ int main(int argc, char** argv)
 		while (SDL_PollEvent(&e)) handle_event(&d, &e, &running, &paused, &step, &speed, &dragging);
 		if (!running) break;
 		SDL_GetRendererOutputSize(r, &d.window_w, &d.window_h);
+		if ((SDL_GetWindowFlags(window) & SDL_WINDOW_MINIMIZED) || d.window_h < 1) { // nothing to draw into
+			SDL_Delay(16);
+			continue;
+		}
 		Frame f = {0};
 		double t0 = now();
 		bool moved = false;
@@ -679,21 +684,27 @@ int main(int argc, char** argv)
 		total.script_query_s += f.script_query_s, total.plan_s += f.plan_s;
 		total.queries += f.queries, total.plans += f.plans;
 		if (d.o.record && frame % d.o.record_every == 0) {
-			if (!record_frame(r, d.window_w, d.window_h, d.o.record, recorded)) goto done;
-			recorded++;
+			if (recorded == 0) record_w = d.window_w, record_h = d.window_h;
+			if (d.window_w == record_w && d.window_h == record_h) { // an animation has one size: frames of another are left out
+				if (!record_frame(r, d.window_w, d.window_h, d.o.record, recorded)) {
+					finish_recording(d.o.record, recorded, d.o.record_every); // removes the frames written
+					goto done;
+				}
+				recorded++;
+			}
 		}
 		if (d.o.frames > 0 && frame == d.o.frames && d.o.screenshot) { // read back before presenting
 			SDL_Surface* shot = NULL;
 			if (!save_screenshot(r, d.window_w, d.window_h, d.o.screenshot, &shot)) goto done;
 			long agents = 0;
-			for (int k = 0; k < KIND_COUNT; k++) agents += count_colour(shot, KIND_COLOURS[k]);
+			for (int k = 0; k < KIND_COUNT; k++) agents += count_colour(shot, map_view_width(&d), KIND_COLOURS[k]);
 			printf("screenshot %s\nsize %dx%d\ncolours %d\nagent_pixels %ld\nquery_marker_pixels %ld\n", d.o.screenshot,
-			       d.window_w, d.window_h, count_colours(shot), agents, count_colour(shot, 0xFF000000u | (QUERY_MARKER >> 8)));
+			       d.window_w, d.window_h, count_colours(shot), agents, count_colour(shot, map_view_width(&d), 0xFF000000u | (QUERY_MARKER >> 8)));
 			SDL_FreeSurface(shot);
 		}
 		SDL_RenderPresent(r);
 	}
-	if (d.o.record && !finish_recording(d.o.record, recorded, 1000 * d.o.record_every / 60)) goto done;
+	if (d.o.record && !finish_recording(d.o.record, recorded, d.o.record_every)) goto done;
 	double elapsed = now() - start, frames = frame ? frame : 1;
 	// The split of a frame: script total (of which the bulk index update, the script's targeting
 	// queries and its path planning), the query under the mouse, drawing.

@@ -93,16 +93,26 @@ static void legend(Pen* p, Demo* d)
 	p->x -= 18;
 }
 
-// The crowd's targeting budget as a bar: how much of it the last frame used.
-static void budget_bar(Pen* p, const Demo* d)
+// The frame against its budget (60 frames a second): one segment per part of the frame.
+static void frame_bar(Pen* p, const Frame* f)
 {
-	double share = d->budget_us > 0 ? d->used_us / d->budget_us : 0;
-	if (share > 1) share = 1;
-	SDL_Rect back = {p->x, p->y, p->width, 10}, used = {p->x, p->y, (int)(p->width * share), 10};
+	const double budget_s = 1.0 / 60;
+	double other = f->lua_s - f->script_query_s - f->plan_s - f->move_s;
+	const double parts[] = {f->script_query_s, f->plan_s, f->move_s, other > 0 ? other : 0, f->query_s, f->draw_s};
+	static const Uint32 colours[] = {0x6FD36F, 0x58B4FF, 0xE8C547, 0x8A8F9C, 0x50C8FF, 0xB26BE0};
+	SDL_Rect back = {p->x, p->y, p->width, 10};
 	SDL_SetRenderDrawColor(p->r, 48, 52, 62, 255);
 	SDL_RenderFillRect(p->r, &back);
-	SDL_SetRenderDrawColor(p->r, share > 0.95 ? 240 : 110, share > 0.95 ? 160 : 210, 90, 255);
-	SDL_RenderFillRect(p->r, &used);
+	int x = p->x;
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+		int w = (int)(p->width * parts[i] / budget_s + 0.5);
+		if (x + w > p->x + p->width) w = p->x + p->width - x;
+		if (w <= 0) continue;
+		SDL_Rect part = {x, p->y, w, 10};
+		SDL_SetRenderDrawColor(p->r, (colours[i] >> 16) & 255, (colours[i] >> 8) & 255, colours[i] & 255, 255);
+		SDL_RenderFillRect(p->r, &part);
+		x += w;
+	}
 	p->y += 16;
 }
 
@@ -151,15 +161,17 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed)
 	line(&p, 235, text);
 	snprintf(text, sizeof text, "TREE NODES %lld  DISTANCES %lld", f->nodes, f->distance_calls);
 	line(&p, 200, text);
-	heading(&p, paused ? "FRAME (PAUSED)" : speed > 1 ? "FRAME (4X SPEED)" : "FRAME");
+	heading(&p, paused ? "FRAME (PAUSED)" : speed > 1 ? "FRAME (4X SPEED)" : "FRAME: BAR = 16.7 MS (60 FPS)");
+	frame_bar(&p, f);
 	snprintf(text, sizeof text, "FPS %.0f  SCRIPT %.1f MS  DRAW %.1f MS", fps, f->lua_s * 1e3, f->draw_s * 1e3);
 	line(&p, 235, text);
-	snprintf(text, sizeof text, "MOVES %.2f MS  PATHS %d IN %.1f MS", f->move_s * 1e3, f->plans, f->plan_s * 1e3);
+	snprintf(text, sizeof text, "TARGETING %.1f MS  PATHS %d IN %.1f MS", f->script_query_s * 1e3, f->plans, f->plan_s * 1e3);
 	line(&p, 235, text);
-	snprintf(text, sizeof text, "TARGETING %.1f MS OF %.1f MS BUDGET", d->used_us / 1e3, d->budget_us / 1e3);
+	snprintf(text, sizeof text, "MOVES %.2f MS  MOUSE QUERY %.2f MS", f->move_s * 1e3, f->query_s * 1e3);
 	line(&p, 235, text);
-	budget_bar(&p, d);
-	snprintf(text, sizeof text, "%d OF %d AGENTS RETARGETED, OLDEST %d FR", d->served, d->targeting, d->stalest);
+	snprintf(text, sizeof text, "RETARGETED %d OF %d (AT MOST %d)", d->served, d->targeting, d->retargets);
+	line(&p, 200, text);
+	snprintf(text, sizeof text, "EACH AGENT EVERY %d FRAMES OR SOONER", d->stalest);
 	line(&p, 200, text);
 	heading(&p, "MAP EDITS");
 	int closed = 0;

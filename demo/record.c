@@ -97,7 +97,7 @@ static const uint8_t SIGNATURE[8] = {137, 'P', 'N', 'G', '\r', '\n', 26, '\n'};
 
 // Appends frame `index` (a PNG file) to the animation: its frame control, then its image data
 // (IDAT for the first frame, numbered fdAT chunks after).
-static bool append_frame(FILE* out, const uint8_t* png, size_t len, int index, int frames, int delay_ms, uint32_t* seq)
+static bool append_frame(FILE* out, const uint8_t* png, size_t len, int index, int frames, int delay_60ths, uint32_t* seq)
 {
 	if (len < 33 || memcmp(png, SIGNATURE, 8) != 0 || memcmp(png + 12, "IHDR", 4) != 0) return false;
 	const uint8_t* ihdr = png + 16;
@@ -111,7 +111,7 @@ static bool append_frame(FILE* out, const uint8_t* png, size_t len, int index, i
 	uint8_t fctl[26] = {0};
 	put32(fctl, (*seq)++);
 	memcpy(fctl + 4, ihdr, 8); // width, height
-	fctl[20] = (uint8_t)(delay_ms >> 8), fctl[21] = (uint8_t)delay_ms, fctl[22] = 1000 >> 8, fctl[23] = 1000 & 255;
+	fctl[20] = (uint8_t)(delay_60ths >> 8), fctl[21] = (uint8_t)delay_60ths, fctl[23] = 60; // a delay of delay_60ths / 60 s
 	if (!write_chunk(out, "fcTL", NULL, 0, fctl, 26)) return false;
 	for (size_t at = 8; at + 12 <= len;) {
 		uint32_t n = get32(png + at);
@@ -129,9 +129,13 @@ static bool append_frame(FILE* out, const uint8_t* png, size_t len, int index, i
 	return true;
 }
 
-bool finish_recording(const char* apng, int frames, int delay_ms)
+bool finish_recording(const char* apng, int frames, int delay_60ths)
 {
 	char temp[1200], path[1200];
+	if (frames == 0) {
+		fprintf(stderr, "gridtree-demo: no frame recorded (fewer frames than --record-every): %s not written\n", apng);
+		return true;
+	}
 	snprintf(temp, sizeof temp, "%s.tmp", apng);
 	FILE* out = fopen(temp, "wb");
 	if (!out) {
@@ -139,13 +143,15 @@ bool finish_recording(const char* apng, int frames, int delay_ms)
 		return false;
 	}
 	uint32_t seq = 0;
-	bool ok = frames > 0;
-	for (int i = 0; i < frames && ok; i++) {
+	bool ok = true;
+	for (int i = 0; i < frames; i++) { // every frame file is removed, also after a failure
 		frame_path(apng, i, path, sizeof path);
-		size_t len = 0;
-		uint8_t* png = read_all(path, &len);
-		ok = png && append_frame(out, png, len, i, frames, delay_ms, &seq);
-		free(png);
+		if (ok) {
+			size_t len = 0;
+			uint8_t* png = read_all(path, &len);
+			ok = png && append_frame(out, png, len, i, frames, delay_60ths > 65535 ? 65535 : delay_60ths, &seq);
+			free(png);
+		}
 		remove(path);
 	}
 	ok = ok && write_chunk(out, "IEND", NULL, 0, NULL, 0);

@@ -145,6 +145,33 @@ static int kind_of(lua_State* L, int table, lua_Integer i)
 	return kind < 0 || kind >= KIND_COUNT ? KIND_COUNT : kind;
 }
 
+// The answers' discs drawn again over everything else, so a ringed answer is never hidden under
+// another agent (the script maps world ids to agents: demo.index_of).
+static void draw_answers(Demo* d)
+{
+	lua_State* L = d->L;
+	bool big[KIND_COUNT + 1];
+	lua_rawgeti(L, LUA_REGISTRYINDEX, d->demo_ref);
+	read_big_kinds(L, big);
+	lua_getfield(L, -1, "index_of");
+	lua_getfield(L, -2, "kinds");
+	if (lua_istable(L, -1) && lua_istable(L, -2))
+		for (int i = 0; i < d->found_count; i++) {
+			if (d->path_count[i] == 0) continue;
+			lua_rawgeti(L, -2, (lua_Integer)d->found[i]);
+			lua_Integer agent = lua_tointeger(L, -1);
+			lua_pop(L, 1);
+			int kind = agent > 0 ? kind_of(L, -1, agent) : KIND_COUNT;
+			gtVec2 t = d->path_points[d->path_start[i] + d->path_count[i] - 1];
+			SDL_FPoint p = to_screen(&d->view, t.x, t.y);
+			float r = big[kind] ? d->sprite_radius * BIG : d->sprite_radius;
+			int side = (int)ceilf(2 * r) + 2;
+			SDL_FRect dst = {p.x - side / 2.0f, p.y - side / 2.0f, (float)side, (float)side};
+			SDL_RenderCopyF(d->renderer, d->sprites[kind][big[kind]], NULL, &dst);
+		}
+	lua_pop(L, 3);
+}
+
 void draw_agents(Demo* d)
 {
 	lua_State* L = d->L;
@@ -283,6 +310,7 @@ void draw_query(Demo* d, const Frame* f)
 		placed[labels++] = at;
 		label(d->renderer, at.x, at.y, text, bright);
 	}
+	if (d->layers[LAYER_AGENTS] && d->sprites[0][0]) draw_answers(d);
 	SDL_FPoint s = to_screen(&d->view, q.x, q.y);
 	ring(d, s, 9, 3, (SDL_Color){255, 255, 255, 255});
 	d->draw.point(d->draw.context, q, 10, QUERY_MARKER);

@@ -32,18 +32,21 @@ local paths, segments, due = {}, {}, {} -- each agent's path, where it is on it,
 demo.xs, demo.ys, demo.kinds, demo.target = {}, {}, {}, {}
 local target_distance = {}
 
--- One targeting group per word looked for: world:nearest_many once a frame, within a budget, the
--- agents served longest ago first (tables reused: a frame makes no garbage).
-local BUDGET_US = 1500
+-- One targeting group per word looked for: world:nearest_many once a frame for the next slice of
+-- its members, round robin (the longest-waiting first), the slices together at most
+-- RETARGETS_PER_FRAME agents. A count, not a time: a seed replays exactly (and each group keeps
+-- its own turn; world:nearest_many's own budget_us keeps one turn per world). Tables are reused:
+-- a frame makes no garbage.
+local RETARGETS_PER_FRAME = 2000
 local groups, group_of = {}, {}
 for _, k in ipairs(kinds) do
 	if not group_of[k.looks_for] then
-		local g = {words = k.looks_for, members = {}, xs = {}, ys = {}, served_at = {}}
-		g.options = {into = {{}, {}, {}}, budget_us = BUDGET_US}
+		local g = {words = k.looks_for, members = {}, slice = {}, xs = {}, ys = {}, cursor = 1}
+		g.options = {into = {{}, {}, {}}}
 		groups[#groups + 1], group_of[k.looks_for] = g, g
 	end
 end
-demo.crowd = {budget_us = BUDGET_US * #groups, used_us = 0, served = 0, agents = 0, stalest = 0}
+demo.crowd = {retargets = RETARGETS_PER_FRAME, used_us = 0, served = 0, agents = 0, stalest = 0}
 
 local function own_map(i)
 	return kinds[demo.kinds[i]].big and big_map or map
@@ -85,8 +88,10 @@ local function plan(i, frame)
 		local best, bx, by = -1
 		for _ = 1, 4 do
 			local gx, gy = nearby_point(i, x, y, 20)
-			local dx, dy = gx - demo.xs[t], gy - demo.ys[t]
-			if gx and dx * dx + dy * dy > best then best, bx, by = dx * dx + dy * dy, gx, gy end
+			if gx then
+				local dx, dy = gx - demo.xs[t], gy - demo.ys[t]
+				if dx * dx + dy * dy > best then best, bx, by = dx * dx + dy * dy, gx, gy end
+			end
 		end
 		ok = bx and walk_to(i, bx, by)
 	end
@@ -100,12 +105,12 @@ end
 
 local function join_groups()
 	for _, g in ipairs(groups) do
-		for j = #g.members, 1, -1 do g.members[j], g.xs[j], g.ys[j], g.served_at[j] = nil, nil, nil, nil end
+		for j = #g.members, 1, -1 do g.members[j] = nil end
+		g.cursor = 1
 	end
 	for i = 1, #ids do
 		local g = group_of[kinds[demo.kinds[i]].looks_for]
 		g.members[#g.members + 1] = i
-		g.served_at[#g.members] = 0
 	end
 end
 
@@ -137,7 +142,7 @@ function demo.init(the_map, the_world, options)
 		index_of[ids[i]] = i
 		paths[i], segments[i], due[i] = {}, 1, i % 60 -- first plans spread over the first second
 	end
-	demo.ids = ids
+	demo.ids, demo.index_of = ids, index_of -- the demo draws the mouse query's answers by kind
 	demo.world = world
 	join_groups()
 end
@@ -159,26 +164,39 @@ end
 function demo.edited()
 	make_big_map()
 	for i = 1, #ids do
-		local m = own_map(i)
-		if not m:is_free(demo.xs[i], demo.ys[i]) then demo.xs[i], demo.ys[i] = m:random_point(rng) end
+		if not own_map(i):is_free(demo.xs[i], demo.ys[i]) then -- step out nearby (a point drawn on the map when none is)
+			local x, y = nearby_point(i, demo.xs[i], demo.ys[i], 4)
+			if not x and kinds[demo.kinds[i]].big then x, y = map:random_point(rng) end -- no room left for a big unit
+			if x then demo.xs[i], demo.ys[i] = x, y end
+		end
 		paths[i], segments[i], due[i] = {}, 1, 0
 	end
 end
 
--- Targeting: each group's agents ask for their nearest match; demo.target[i] is the agent found.
+-- Targeting: each group's next slice asks for its nearest match; demo.target[i] is the agent found.
 local function retarget(frame)
-	local used, served, agents, stalest = 0, 0, 0, 0
+	local xs, ys, total = demo.xs, demo.ys, 0
+	for _, g in ipairs(groups) do total = total + #g.members end
+	local served, stalest, start = 0, 0, gridtree.clock()
 	for _, g in ipairs(groups) do
-		local xs, ys = demo.xs, demo.ys
-		for j, i in ipairs(g.members) do g.xs[j], g.ys[j] = xs[i], ys[i] end
-		local start = gridtree.clock()
-		local _, _, _, n = world:nearest_many(g.xs, g.ys, 1, g.words, g.options)
-		used = used + (gridtree.clock() - start) * 1e6
-		served, agents = served + n, agents + #g.members
+		local m = #g.members
+		local quota = m > 0 and math.min(m, math.max(1, RETARGETS_PER_FRAME * m // total)) or 0
+		for j = 1, quota do
+			local i = g.members[(g.cursor + j - 2) % m + 1]
+			g.slice[j], g.xs[j], g.ys[j] = i, xs[i], ys[i]
+		end
+		for j = quota + 1, #g.xs do g.slice[j], g.xs[j], g.ys[j] = nil, nil, nil end
+		if quota > 0 then
+			world:nearest_many(g.xs, g.ys, 1, g.words, g.options)
+			g.cursor = (g.cursor + quota - 1) % m + 1
+			stalest = math.max(stalest, math.ceil(m / quota))
+		end
+		served = served + quota
 		local found, dists, counts = g.options.into[1], g.options.into[2], g.options.into[3]
-		for j, i in ipairs(g.members) do
+		for j = 1, quota do
+			local i = g.slice[j]
 			local before = demo.target[i]
-			if counts[j] and counts[j] > 0 then
+			if counts[j] > 0 then
 				demo.target[i], target_distance[i] = index_of[found[j]] or 0, dists[j]
 			else
 				demo.target[i], target_distance[i] = 0, math.huge
@@ -187,8 +205,7 @@ local function retarget(frame)
 		end
 	end
 	local c = demo.crowd
-	c.used_us, c.served, c.agents = used, served, agents
-	c.stalest = agents > 0 and math.ceil(agents / math.max(served, 1)) or 0 -- frames until every agent is served again
+	c.used_us, c.served, c.agents, c.stalest = (gridtree.clock() - start) * 1e6, served, total, stalest
 end
 
 -- Paths planned a frame at most (a count, not a time, so a seed replays exactly); the rest wait
