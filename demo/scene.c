@@ -145,6 +145,15 @@ static int kind_of(lua_State* L, int table, lua_Integer i)
 	return kind < 0 || kind >= KIND_COUNT ? KIND_COUNT : kind;
 }
 
+// An agent's disc centred on screen point p.
+static void draw_disc(Demo* d, SDL_FPoint p, int kind, bool big)
+{
+	float r = big ? d->sprite_radius * BIG : d->sprite_radius;
+	int side = (int)ceilf(2 * r) + 2;
+	SDL_FRect dst = {p.x - side / 2.0f, p.y - side / 2.0f, (float)side, (float)side};
+	SDL_RenderCopyF(d->renderer, d->sprites[kind][big], NULL, &dst);
+}
+
 // The answers' discs drawn again over everything else, so a ringed answer is never hidden under
 // another agent (the script maps world ids to agents: demo.index_of).
 static void draw_answers(Demo* d)
@@ -163,11 +172,7 @@ static void draw_answers(Demo* d)
 			lua_pop(L, 1);
 			int kind = agent > 0 ? kind_of(L, -1, agent) : KIND_COUNT;
 			gtVec2 t = d->path_points[d->path_start[i] + d->path_count[i] - 1];
-			SDL_FPoint p = to_screen(&d->view, t.x, t.y);
-			float r = big[kind] ? d->sprite_radius * BIG : d->sprite_radius;
-			int side = (int)ceilf(2 * r) + 2;
-			SDL_FRect dst = {p.x - side / 2.0f, p.y - side / 2.0f, (float)side, (float)side};
-			SDL_RenderCopyF(d->renderer, d->sprites[kind][big[kind]], NULL, &dst);
+			draw_disc(d, to_screen(&d->view, t.x, t.y), kind, big[kind]);
 		}
 	lua_pop(L, 3);
 }
@@ -189,10 +194,7 @@ void draw_agents(Demo* d)
 		lua_rawgeti(L, -3, i);
 		SDL_FPoint p = to_screen(&d->view, lua_tonumber(L, -2), lua_tonumber(L, -1));
 		lua_pop(L, 2);
-		float r = big[kind] ? d->sprite_radius * BIG : d->sprite_radius;
-		int side = (int)ceilf(2 * r) + 2;
-		SDL_FRect dst = {p.x - side / 2.0f, p.y - side / 2.0f, (float)side, (float)side};
-		SDL_RenderCopyF(d->renderer, d->sprites[kind][big[kind]], NULL, &dst);
+		draw_disc(d, p, kind, big[kind]);
 	}
 	lua_pop(L, 4);
 }
