@@ -29,7 +29,7 @@ build = {
 		gridtree = {
 			sources = {
 				"plugin/lua/lgridtree.c", "plugin/lua/lua_map_cells.c",
-				"plugin/src/core/alloc.c", "plugin/src/core/crc32c.c", "plugin/src/core/platform.c",
+				"plugin/src/core/alloc.c", "plugin/src/core/crc32c.c", "plugin/src/core/platform.c", "plugin/src/core/save_file.c",
 				"plugin/src/core/status.c", "plugin/src/core/task.c",
 				"plugin/src/crowd/crowd.c", "plugin/src/crowd/crowd_field.c", "plugin/src/crowd/crowd_schedule.c",
 				"plugin/src/ehl/ehl_build.c", "plugin/src/ehl/ehl_estimate.c", "plugin/src/ehl/ehl_io.c",

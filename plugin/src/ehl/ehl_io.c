@@ -12,6 +12,7 @@
 #include "core/alloc.h"
 #include "core/crc32c.h"
 #include "core/platform.h"
+#include "core/save_file.h"
 #include "ehl/ehl_layout.h"
 #include "core/status.h"
 
@@ -79,12 +80,9 @@ static bool write_block(FILE* f, const void* data, uint64_t bytes, uint32_t* crc
 	return pad == 0 || fwrite(zeros, 1, (size_t)pad, f) == pad;
 }
 
-gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
+static bool write_ehl(FILE* f, void* context)
 {
-	if (!host_is_little_endian()) return gt_fail(err, GT_ERR_IO, "index files are little-endian; this host is not");
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "path too long: %s", path);
+	const gtEhl* ehl = context;
 	FileHeader h;
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, EHL_MAGIC, 8);
@@ -99,22 +97,19 @@ gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
 	h.cell_count = (uint64_t)ehl->cell_count;
 	h.hub_count = (uint64_t)ehl->hub_count;
 	h.via_count = (uint64_t)ehl->via_count;
-	FILE* f = fopen(tmp, "wb");
-	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
 	uint32_t crc = 0;
 	bool ok = write_block(f, &h, sizeof h, &crc);
 	Section list[SECTIONS];
 	int count = sections((gtEhl*)ehl, list);
 	for (int i = 0; i < count && ok; i++) ok = write_block(f, *list[i].pointer, list[i].bytes, &crc);
 	uint32_t trailer[2] = {crc, 0};
-	ok = ok && fwrite(trailer, 1, sizeof trailer, f) == sizeof trailer;
-	ok = fclose(f) == 0 && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		int saved = errno;
-		remove(tmp);
-		return gt_fail(err, GT_ERR_IO, "%s: cannot write: %s", path, strerror(saved));
-	}
-	return GT_OK;
+	return ok && fwrite(trailer, 1, sizeof trailer, f) == sizeof trailer;
+}
+
+gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
+{
+	if (!host_is_little_endian()) return gt_fail(err, GT_ERR_IO, "index files are little-endian; this host is not");
+	return gt_save_file(path, write_ehl, (void*)ehl, err);
 }
 
 // Every index and count the query, path and inspection code rely on, so that even a forged file

@@ -1,5 +1,4 @@
 // MovingAI map parsing, construction and saving (docs/algorithms.md 1.1).
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/platform.h"
+#include "core/save_file.h"
 #include "map/map_internal.h"
 #include "core/status.h"
 
@@ -271,25 +271,20 @@ gtStatus gtMap_FromCells(int width, int height, const unsigned char* blocked, gt
 	return GT_OK;
 }
 
-gtStatus gtMap_Save(const gtMap* map, const char* path, gtError* err)
+static bool write_map(FILE* f, void* context)
 {
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "path too long: %s", path);
-	FILE* f = fopen(tmp, "wb");
-	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+	const gtMap* map = context;
 	fprintf(f, "type octile\nheight %d\nwidth %d\nmap\n", map->height, map->width);
 	for (int y = 0; y < map->height; y++) {
 		for (int x = 0; x < map->width; x++) fputc(gt_blocked(map, x, y) ? '@' : '.', f);
 		fputc('\n', f);
 	}
-	bool failed = ferror(f) != 0;
-	failed |= fclose(f) != 0;
-	if (failed || rename(tmp, path) != 0) {
-		remove(tmp);
-		return gt_fail(err, GT_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-	}
-	return GT_OK;
+	return true; // gt_save_file checks ferror
+}
+
+gtStatus gtMap_Save(const gtMap* map, const char* path, gtError* err)
+{
+	return gt_save_file(path, write_map, (void*)map, err);
 }
 
 int gtMap_Width(const gtMap* map) { return map->width; }

@@ -1,13 +1,13 @@
 // A navigation mesh made from a grid map: the free cells cut into rectangles (runs of free cells
 // stacked while the run below has the same extent), whose sides are split wherever the polygon
 // across changes, so that neighbours share whole edges. Also the `.mesh` writer.
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/save_file.h"
 #include "core/status.h"
 #include "mesh/mesh_internal.h"
 
@@ -210,12 +210,9 @@ done:
 	return GT_OK;
 }
 
-gtStatus gtMesh_Save(const gtMesh* m, const char* path, gtError* err)
+static bool write_mesh(FILE* f, void* context)
 {
-	char temp[4096];
-	if (snprintf(temp, sizeof temp, "%s.tmp", path) >= (int)sizeof temp) return gt_fail(err, GT_ERR_INVALID_ARG, "%s: path too long", path);
-	FILE* f = fopen(temp, "wb");
-	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot open: %s", temp, strerror(errno));
+	const gtMesh* m = context;
 	fprintf(f, "mesh\n2\n%d %d\n", m->vertex_count, m->polygon_count);
 	for (int v = 0; v < m->vertex_count; v++) {
 		fprintf(f, "%.17g %.17g %d", m->x[v], m->y[v], m->around_first[v + 1] - m->around_first[v]);
@@ -228,12 +225,10 @@ gtStatus gtMesh_Save(const gtMesh* m, const char* path, gtError* err)
 		for (int32_t i = m->first[p]; i < m->first[p + 1]; i++) fprintf(f, " %d", m->across[i]);
 		fputc('\n', f);
 	}
-	bool ok = !ferror(f);
-	ok = fclose(f) == 0 && ok;
-	if (!ok || rename(temp, path) != 0) {
-		int cause = errno; // remove may set it too
-		remove(temp);
-		return gt_fail(err, GT_ERR_IO, "%s: cannot write: %s", path, strerror(cause));
-	}
-	return GT_OK;
+	return true; // gt_save_file checks ferror
+}
+
+gtStatus gtMesh_Save(const gtMesh* m, const char* path, gtError* err)
+{
+	return gt_save_file(path, write_mesh, (void*)m, err);
 }
