@@ -2,7 +2,7 @@
 -- bin/gridtree-demo calls demo.init(map, world, options) once and demo.update(frame) every frame; it
 -- draws demo.xs, demo.ys, demo.kinds (and, in crowd mode, demo.target: the agent each one chose),
 -- and queries and draws demo.world itself (reached from C through gt_lua.h: keep the field
--- current). demo.query is the mouse query written in Lua.
+-- current).
 -- Edit freely: the demo reloads nothing, but needs no recompiling either.
 local gridtree = require "gridtree"
 local demo = {}
@@ -240,29 +240,6 @@ function demo.update(frame)
 	end
 	demo.plan_seconds, demo.plans = gridtree.clock() - plan_start, plans
 	return demo.crowd.served
-end
-
--- The query under the mouse: `kind` is "nearest", "within" (radius k * 10) or "top"; returns the
--- agents found, their distances, their paths, the statistics and (when `trace`) the tree nodes the
--- search popped or pruned.
-function demo.query(x, y, k, words, kind, trace)
-	local opts = {stats = true, trace = trace}
-	local found, dists, stats, nodes
-	if kind == "within" then
-		found, dists, stats, nodes = world:within(x, y, k * 10, words, opts)
-	elseif kind == "top" then
-		opts.alpha = 0.5
-		found, dists, stats, nodes = world:top(x, y, k, words, opts)
-	else
-		found, dists, stats, nodes = world:nearest(x, y, k, words, opts)
-	end
-	if not found then return nil end
-	local paths_found = {}
-	for i, id in ipairs(found) do
-		local tx, ty = world:position(id)
-		paths_found[i] = map:path(x, y, tx, ty) or {}
-	end
-	return found, dists, paths_found, stats, nodes
 end
 
 return demo
