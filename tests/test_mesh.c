@@ -310,20 +310,61 @@ static const char grazing_map[] =
     "....@........@.@.................\n"
     "...............@................@\n";
 
-// Meshes made from maps (the bundled one and random ones with pinches and islands): each covers
-// exactly the free cells, survives a save and a load, and Polyanya on it equals the oracle.
+static bool blocked_or_off(const gtMap* map, int x, int y)
+{
+	return x < 0 || y < 0 || x >= gtMap_Width(map) || y >= gtMap_Height(map) || gtMap_IsBlocked(map, x, y);
+}
+
+// Where the free space's boundary turns or pinches: one or three of the four cells blocked, or two
+// diagonal ones (outside the map is blocked).
+static bool obstacle_corner(const gtMap* map, int x, int y)
+{
+	bool nw = blocked_or_off(map, x - 1, y - 1), ne = blocked_or_off(map, x, y - 1), sw = blocked_or_off(map, x - 1, y),
+	     se = blocked_or_off(map, x, y);
+	int n = nw + ne + sw + se;
+	return n == 1 || n == 3 || (n == 2 && nw == se);
+}
+
+// A corridor `length` cells long and 3 wide, across or down, with a pillar every 7,000 cells:
+// coordinates up to 60,000, near the largest a map may have.
+static gtMap* long_corridor(int length, bool down)
+{
+	int w = down ? 3 : length, h = down ? length : 3;
+	unsigned char* cells = calloc((size_t)w * (size_t)h, 1);
+	for (int i = 3500; i < length; i += 7000) cells[down ? (size_t)i * 3 + 1 : (size_t)w + (size_t)i] = 1;
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(w, h, cells, &map, &err), GT_OK);
+	free(cells);
+	return map;
+}
+
+// Meshes made from maps (the bundled one, random ones with pinches and islands, corridors 60,000
+// cells long): each covers exactly the free cells, its vertices are exactly the obstacle corners,
+// it survives a save and a load, and Polyanya on it equals the oracle.
 static void test_built_meshes_equal_the_oracle(void** state)
 {
 	(void)state;
 	TestRng rng = {23};
-	for (int k = 0; k < 45; k++) {
+	for (int k = 0; k < 47; k++) {
 		gtMap* map = k == 0   ? test_load_map("assets/maps/small.map")
 		             : k == 1 ? test_map_from_rows(grazing_map)
-		             : k < 25 ? test_random_map(&rng, 8 + test_rng_int(&rng, 30), 8 + test_rng_int(&rng, 30), k % 5 * 10)
+		             : k == 2 ? long_corridor(60000, false)
+		             : k == 3 ? long_corridor(60000, true)
+		             : k < 27 ? test_random_map(&rng, 8 + test_rng_int(&rng, 30), 8 + test_rng_int(&rng, 30), k % 5 * 10)
 		                      : test_random_map(&rng, 30 + test_rng_int(&rng, 40), 30 + test_rng_int(&rng, 40), 10 + k % 4 * 10);
 		gtMesh *m, *loaded;
 		gtError err;
 		if (gtMesh_FromMap(map, &m, &err)) fail_msg("map %d: %s", k, err.message);
+		int corners = 0;
+		for (int y = 0; y <= gtMap_Height(map); y++)
+			for (int x = 0; x <= gtMap_Width(map); x++) corners += obstacle_corner(map, x, y);
+		assert_int_equal(gtMesh_VertexCount(m), corners);
+		for (int v = 0; v < gtMesh_VertexCount(m); v++) {
+			gtVec2 p = gtMesh_Vertex(m, v);
+			if (p.x != floor(p.x) || p.y != floor(p.y) || !obstacle_corner(map, (int)p.x, (int)p.y))
+				fail_msg("map %d: vertex (%g, %g) is no obstacle corner", k, p.x, p.y);
+		}
 		for (int y = 0; y < gtMap_Height(map); y++)
 			for (int x = 0; x < gtMap_Width(map); x++)
 				assert_int_equal(gtMesh_Locate(m, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE, !gtMap_IsBlocked(map, x, y));

@@ -36,10 +36,10 @@ gtStatus gtMesh_Load(const char* path, gtMesh** out, gtError* err);
 /// The same from memory; `name` is used in error messages.
 gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh** out, gtError* err);
 void gtMesh_Destroy(gtMesh* mesh);
-/// A mesh of a grid map's free space, made in one pass (each row's runs of free cells, stacked while
-/// the run below has the same extent; sides split where the neighbour across changes): what
-/// `gridtree mesh-build` writes. A map with no
-/// free cell is GT_ERR_INVALID_ARG.
+/// A mesh of a grid map's free space, made as the shipped meshes were: the obstacle corners and the
+/// walls between them triangulated (constrained Delaunay), the triangles over free cells merged
+/// into convex polygons. Every vertex is an obstacle corner. What `gridtree mesh-build` writes.
+/// A map with no free cell is GT_ERR_INVALID_ARG.
 gtStatus gtMesh_FromMap(const gtMap* map, gtMesh** out, gtError* err);
 /// Writes the mesh as a Polyanya `.mesh` (version 2) file, through a temporary file and a rename.
 gtStatus gtMesh_Save(const gtMesh* mesh, const char* path, gtError* err);

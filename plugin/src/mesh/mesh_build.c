@@ -1,234 +1,258 @@
-// A navigation mesh made from a grid map: the free cells cut into rectangles (runs of free cells
-// stacked while the run below has the same extent), whose sides are split wherever the polygon
-// across changes, so that neighbours share whole edges. Also the `.mesh` writer.
-#include <math.h>
-#include <stdio.h>
+// A navigation mesh made from a grid map the way the shipped meshes were made (docs/algorithms.md
+// 1.3): the obstacle corners and the walls between them are triangulated (constrained Delaunay,
+// cdt.c), the triangles over free cells kept and merged into convex polygons (mesh_merge.c). Every
+// vertex is then an obstacle corner; none lies in open space or in the middle of a wall.
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/save_file.h"
 #include "core/status.h"
+#include "mesh/cdt.h"
 #include "mesh/mesh_internal.h"
-
-typedef struct Rect {
-	int x0, y0, x1, y1; // cells [x0, x1) x [y0, y1)
-} Rect;
+#include "mesh/mesh_merge.h"
 
 typedef struct Builder {
 	const gtMap* map;
 	int w, h;
-	int32_t* cell_rect; // rectangle of each free cell, -1 for walls
-	Rect* rects;
-	int rect_count;
-	int64_t rect_capacity;
-	int32_t* vertex_at; // grid point (w + 1) * y + x -> vertex, -1 = none yet
-	double *x, *y;
-	int vertex_count;
+	int32_t* point_at; // grid point (w + 1) * y + x -> point, -1 = none
+	int32_t *x, *y;
+	int count;
 	int64_t x_capacity, y_capacity;
-	int32_t *corner, *across; // polygon rings, first[p] .. first[p + 1]
-	int64_t ring_count, ring_capacity;
-	int32_t* first;
+	gtCdt cdt;
+	gtPolygonSet polygons;
 } Builder;
 
-static int32_t rect_at(const Builder* b, int x, int y)
+static bool blocked(const Builder* b, int x, int y)
 {
-	if (x < 0 || y < 0 || x >= b->w || y >= b->h) return -1;
-	return b->cell_rect[(size_t)y * (size_t)b->w + (size_t)x];
+	return x < 0 || y < 0 || x >= b->w || y >= b->h || gtMap_IsBlocked(b->map, x, y);
 }
 
-static int32_t vertex_id(Builder* b, int x, int y)
+// A grid point where the free space's boundary turns or pinches: one or three of its four cells
+// blocked, or two diagonal ones (docs/algorithms.md 2.2).
+static bool obstacle_corner(const Builder* b, int x, int y)
 {
-	int32_t* slot = &b->vertex_at[(size_t)y * (size_t)(b->w + 1) + (size_t)x];
-	if (*slot >= 0) return *slot;
-	if (!gt_grow((void**)&b->x, &b->x_capacity, b->vertex_count + 1, sizeof *b->x, 4096) ||
-	    !gt_grow((void**)&b->y, &b->y_capacity, b->vertex_count + 1, sizeof *b->y, 4096))
-		return -1;
-	b->x[b->vertex_count] = x, b->y[b->vertex_count] = y;
-	return *slot = b->vertex_count++;
+	bool nw = blocked(b, x - 1, y - 1), ne = blocked(b, x, y - 1), sw = blocked(b, x - 1, y), se = blocked(b, x, y);
+	int n = nw + ne + sw + se;
+	return n == 1 || n == 3 || (n == 2 && nw == se);
 }
 
-// Appends vertex (x, y) to the ring being built; `edge_across` is the polygon across the edge that
-// ends there.
-static bool ring_add(Builder* b, int x, int y, int32_t edge_across)
+static int32_t* point_slot(const Builder* b, int x, int y)
 {
-	int32_t v = vertex_id(b, x, y); // the rings' room is reserved per rectangle (its perimeter)
-	if (v < 0) return false;
-	b->corner[b->ring_count] = v;
-	b->across[b->ring_count] = edge_across;
-	b->ring_count++;
+	return &b->point_at[(size_t)y * (size_t)(b->w + 1) + (size_t)x];
+}
+
+static bool add_point(Builder* b, int x, int y)
+{
+	if (!gt_grow((void**)&b->x, &b->x_capacity, b->count + 1, sizeof *b->x, 4096) ||
+	    !gt_grow((void**)&b->y, &b->y_capacity, b->count + 1, sizeof *b->y, 4096))
+		return false;
+	b->x[b->count] = x, b->y[b->count] = y;
+	*point_slot(b, x, y) = b->count++;
 	return true;
 }
 
-// One side of rectangle r, walked from (x, y) by (dx, dy) for `length` unit steps, with the cell
-// across each step found by `across` offsets: a vertex wherever the polygon across changes.
-static bool walk_side(Builder* b, int x, int y, int dx, int dy, int length, int ox, int oy, int32_t* current)
+// The rectangle's corners first (the triangulation starts from them), then every obstacle corner.
+static bool collect_points(Builder* b)
 {
-	for (int i = 0; i < length; i++) {
-		// The unit step from (x, y) to (x + dx, y + dy); the cell across it lies towards (ox, oy).
-		int cx = x + (dx < 0 ? -1 : 0) + (ox < 0 ? -1 : 0), cy = y + (dy < 0 ? -1 : 0) + (oy < 0 ? -1 : 0);
-		int32_t across = rect_at(b, cx, cy);
-		if (i > 0 && across != *current && !ring_add(b, x, y, *current)) return false;
-		*current = across;
-		x += dx, y += dy;
-	}
+	const int corners[4][2] = {{0, 0}, {b->w, 0}, {b->w, b->h}, {0, b->h}};
+	for (int i = 0; i < 4; i++)
+		if (!add_point(b, corners[i][0], corners[i][1])) return false;
+	for (int y = 0; y <= b->h; y++)
+		for (int x = 0; x <= b->w; x++)
+			if (*point_slot(b, x, y) < 0 && obstacle_corner(b, x, y) && !add_point(b, x, y)) return false;
 	return true;
 }
 
-static bool add_ring(Builder* b, const Rect* r)
+// Each wall between two neighbouring corners becomes a constraint, found from its left or top end:
+// a unit edge with a free cell on one side only, followed to the next corner.
+static gtStatus constrain_walls(Builder* b, gtError* err)
 {
-	int64_t start = b->ring_count;
-	int32_t current = -2;
-	// Counter-clockwise in (x, y) with y down the rows: top side left to right, right side down,
-	// bottom side right to left, left side up. Each corner ends the side before it.
-	if (!ring_add(b, r->x0, r->y0, -1)) return false; // its edge's `across` is set at the end
-	if (!walk_side(b, r->x0, r->y0, 1, 0, r->x1 - r->x0, 0, -1, &current)) return false;
-	if (!ring_add(b, r->x1, r->y0, current)) return false;
-	current = -2;
-	if (!walk_side(b, r->x1, r->y0, 0, 1, r->y1 - r->y0, 1, 0, &current)) return false;
-	if (!ring_add(b, r->x1, r->y1, current)) return false;
-	current = -2;
-	if (!walk_side(b, r->x1, r->y1, -1, 0, r->x1 - r->x0, 0, 1, &current)) return false;
-	if (!ring_add(b, r->x0, r->y1, current)) return false;
-	current = -2;
-	if (!walk_side(b, r->x0, r->y1, 0, -1, r->y1 - r->y0, -1, 0, &current)) return false;
-	b->across[start] = current; // the left side's last piece ends at the first vertex
-	return true;
-}
-
-// Whether cells [x0, x1) of row y are a whole run of free cells: free, with a wall (or the map's
-// edge) on both sides.
-static bool same_run(const Builder* b, int y, int x0, int x1)
-{
-	if ((x0 > 0 && !gtMap_IsBlocked(b->map, x0 - 1, y)) || (x1 < b->w && !gtMap_IsBlocked(b->map, x1, y))) return false;
-	for (int x = x0; x < x1; x++)
-		if (gtMap_IsBlocked(b->map, x, y)) return false;
-	return true;
-}
-
-// The rectangles: each row's runs of free cells, a run stacked with the runs of exactly the same
-// extent below it. Every side is then a wall or a cut whose ends are where a run ends, at a wall:
-// no vertex lies in open space (the search then never meets a ray through a vertex between four
-// polygons, and every vertex is an obstacle corner or on a wall, as in the shipped meshes).
-static bool cut_rectangles(Builder* b)
-{
-	for (int y = 0; y < b->h; y++)
-		for (int x = 0; x < b->w;) {
-			if (gtMap_IsBlocked(b->map, x, y)) {
-				x++;
-				continue;
-			}
-			int x1 = x;
-			while (x1 < b->w && !gtMap_IsBlocked(b->map, x1, y)) x1++;
-			if (b->cell_rect[(size_t)y * (size_t)b->w + (size_t)x] >= 0) { // stacked under a run above
-				x = x1;
-				continue;
-			}
-			int y1 = y + 1;
-			while (y1 < b->h && same_run(b, y1, x, x1)) y1++;
-			if (!gt_grow((void**)&b->rects, &b->rect_capacity, b->rect_count + 1, sizeof *b->rects, 1024)) return false;
-			b->rects[b->rect_count] = (Rect){x, y, x1, y1};
-			for (int j = y; j < y1; j++)
-				for (int i = x; i < x1; i++) b->cell_rect[(size_t)j * (size_t)b->w + (size_t)i] = b->rect_count;
-			b->rect_count++;
-			x = x1;
+	for (int p = 4; p < b->count; p++) {
+		int x = b->x[p], y = b->y[p];
+		gtStatus st = GT_OK;
+		if (x < b->w && blocked(b, x, y - 1) != blocked(b, x, y)) {
+			int end = x + 1;
+			while (end < b->w && *point_slot(b, end, y) < 0) end++;
+			st = gt_cdt_constrain(&b->cdt, p, *point_slot(b, end, y), err);
 		}
-	return true;
+		if (!st && y < b->h && blocked(b, x - 1, y) != blocked(b, x, y)) {
+			int end = y + 1;
+			while (end < b->h && *point_slot(b, x, end) < 0) end++;
+			st = gt_cdt_constrain(&b->cdt, p, *point_slot(b, x, end), err);
+		}
+		if (st) return st;
+	}
+	return GT_OK;
 }
 
-// The polygons around each vertex: its four cells in turn, walls as -1, repeats folded.
-static bool vertex_rings(Builder* b, gtMesh* m)
+// The triangles over free cells, as polygons: a triangle lies wholly on free or blocked cells (the
+// walls are its edges), so the cell holding its centroid tells which.
+static gtStatus keep_free_triangles(Builder* b, gtError* err)
 {
-	m->around_first = gt_malloc(((size_t)b->vertex_count + 1) * sizeof *m->around_first);
-	m->around = gt_malloc(((size_t)b->vertex_count * 4 + 1) * sizeof *m->around);
-	if (!m->around_first || !m->around) return false;
+	const gtCdt* c = &b->cdt;
+	int32_t* polygon_of = gt_malloc(((size_t)c->count + 1) * sizeof *polygon_of);
+	if (!polygon_of) return gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
+	int kept = 0;
+	for (int t = 0; t < c->count; t++) {
+		const int32_t* v = c->t[t].v;
+		int cx = (b->x[v[0]] + b->x[v[1]] + b->x[v[2]]) / 3, cy = (b->y[v[0]] + b->y[v[1]] + b->y[v[2]]) / 3;
+		polygon_of[t] = blocked(b, cx, cy) ? -1 : kept++;
+	}
+	gtStatus st = GT_OK;
+	for (int t = 0; t < c->count && !st; t++) {
+		if (polygon_of[t] < 0) continue;
+		const gtCdtTriangle* T = &c->t[t];
+		int32_t across[3];
+		for (int i = 0; i < 3; i++) { // the edge ending at v[i] is edge i - 1
+			int32_t n = T->n[(i + 2) % 3];
+			across[i] = n < 0 ? -1 : polygon_of[n];
+		}
+		if (gt_polygons_add(&b->polygons, T->v, across, 3) < 0) st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
+	}
+	gt_free(polygon_of);
+	return st;
+}
+
+// Half-plane then cross product: the counter-clockwise order of directions, starting along +x.
+static bool turns_before(int64_t ax, int64_t ay, int64_t bx, int64_t by)
+{
+	int half_a = ay < 0 || (ay == 0 && ax < 0), half_b = by < 0 || (by == 0 && bx < 0);
+	if (half_a != half_b) return half_a < half_b;
+	return ax * by - ay * bx > 0;
+}
+
+typedef struct Visit {
+	int32_t polygon, entry;
+	int64_t dx, dy; // towards the next vertex of the polygon: where its sector at the vertex starts
+} Visit;
+
+// The polygons round each vertex in counter-clockwise order, -1 after each one whose edge ending
+// at the vertex is a wall.
+static gtStatus vertex_rings(gtMesh* m, gtError* err)
+{
+	int32_t total = m->first[m->polygon_count];
+	int32_t* visit_first = gt_calloc((size_t)m->vertex_count + 1, sizeof *visit_first);
+	Visit* visits = gt_malloc(((size_t)total + 1) * sizeof *visits);
+	m->around_first = gt_malloc(((size_t)m->vertex_count + 1) * sizeof *m->around_first);
+	m->around = gt_malloc(((size_t)total * 2 + 1) * sizeof *m->around);
+	gtStatus st = GT_OK;
+	if (!visit_first || !visits || !m->around_first || !m->around) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
+		goto done;
+	}
+	for (int32_t e = 0; e < total; e++) visit_first[m->corner[e] + 1]++;
+	for (int v = 0; v < m->vertex_count; v++) visit_first[v + 1] += visit_first[v];
+	for (int p = 0; p < m->polygon_count; p++)
+		for (int32_t e = m->first[p]; e < m->first[p + 1]; e++) {
+			int32_t v = m->corner[e], next = m->corner[e + 1 < m->first[p + 1] ? e + 1 : m->first[p]];
+			// Filling moves each start up to the next vertex's; the pass below moves it back.
+			visits[visit_first[v]++] = (Visit){p, e, (int64_t)(m->x[next] - m->x[v]), (int64_t)(m->y[next] - m->y[v])};
+		}
 	int32_t n = 0;
-	for (int v = 0; v < b->vertex_count; v++) {
-		int x = (int)m->x[v], y = (int)m->y[v];
-		int32_t cells[4] = {rect_at(b, x, y), rect_at(b, x, y - 1), rect_at(b, x - 1, y - 1), rect_at(b, x - 1, y)};
+	for (int v = 0; v < m->vertex_count; v++) {
+		int32_t begin = v == 0 ? 0 : visit_first[v - 1], end = visit_first[v];
+		for (int32_t i = begin + 1; i < end; i++) { // a few polygons each: insertion sort
+			Visit visit = visits[i];
+			int32_t at = i;
+			for (; at > begin && turns_before(visit.dx, visit.dy, visits[at - 1].dx, visits[at - 1].dy); at--) visits[at] = visits[at - 1];
+			visits[at] = visit;
+		}
 		m->around_first[v] = n;
-		for (int i = 0; i < 4; i++)
-			if (i == 0 || cells[i] != cells[i - 1]) m->around[n++] = cells[i];
-		if (n - m->around_first[v] > 1 && m->around[n - 1] == m->around[m->around_first[v]]) n--; // the ring closes
-		if (n - m->around_first[v] == 1) { // one polygon all round (never for a rectangle's vertex): still two entries
-			m->around[n] = m->around[n - 1];
-			n++;
+		for (int32_t i = begin; i < end; i++) {
+			m->around[n++] = visits[i].polygon;
+			if (m->across[visits[i].entry] < 0) m->around[n++] = -1;
+		}
+		if (n - m->around_first[v] > GT_MESH_MAX_AROUND_VERTEX) {
+			st = gt_fail(err, GT_ERR_LIMIT, "the mesh made from the map has more than %d polygons round vertex (%g, %g)",
+			             GT_MESH_MAX_AROUND_VERTEX, m->x[v], m->y[v]);
+			goto done;
 		}
 	}
-	m->around_first[b->vertex_count] = n;
-	return true;
+	m->around_first[m->vertex_count] = n;
+done:
+	gt_free(visit_first), gt_free(visits);
+	return st;
+}
+
+// The merged polygons numbered in order, with only the vertices they use.
+static gtStatus assemble(const Builder* b, gtMesh* m, gtError* err)
+{
+	const gtPolygonSet* s = &b->polygons;
+	int32_t* polygon_id = gt_malloc(((size_t)s->count + 1) * sizeof *polygon_id);
+	int32_t* vertex_id = gt_malloc(((size_t)b->count + 1) * sizeof *vertex_id);
+	gtStatus st = GT_OK;
+	int64_t ring = 0;
+	if (!polygon_id || !vertex_id) goto nomem;
+	memset(vertex_id, 0xff, (size_t)b->count * sizeof *vertex_id);
+	for (int p = 0; p < s->count; p++) {
+		polygon_id[p] = s->size[p] > 0 ? m->polygon_count++ : -1;
+		ring += s->size[p];
+		for (int i = 0; i < s->size[p]; i++) {
+			int32_t* id = &vertex_id[s->corner[s->start[p] + i]];
+			if (*id < 0) *id = m->vertex_count++;
+		}
+	}
+	m->x = gt_malloc((size_t)m->vertex_count * sizeof *m->x);
+	m->y = gt_malloc((size_t)m->vertex_count * sizeof *m->y);
+	m->first = gt_malloc(((size_t)m->polygon_count + 1) * sizeof *m->first);
+	m->corner = gt_malloc(((size_t)ring + 1) * sizeof *m->corner);
+	m->across = gt_malloc(((size_t)ring + 1) * sizeof *m->across);
+	if (!m->x || !m->y || !m->first || !m->corner || !m->across) goto nomem;
+	for (int v = 0; v < b->count; v++)
+		if (vertex_id[v] >= 0) m->x[vertex_id[v]] = b->x[v], m->y[vertex_id[v]] = b->y[v];
+	int32_t at = 0;
+	for (int p = 0; p < s->count; p++) {
+		if (polygon_id[p] < 0) continue;
+		m->first[polygon_id[p]] = at;
+		for (int i = 0; i < s->size[p]; i++) {
+			int32_t across = s->across[s->start[p] + i];
+			m->corner[at] = vertex_id[s->corner[s->start[p] + i]];
+			m->across[at++] = across < 0 ? -1 : polygon_id[across];
+		}
+	}
+	m->first[m->polygon_count] = at;
+	st = vertex_rings(m, err);
+	goto done;
+nomem:
+	st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
+done:
+	gt_free(polygon_id), gt_free(vertex_id);
+	return st;
 }
 
 gtStatus gtMesh_FromMap(const gtMap* map, gtMesh** out, gtError* err)
 {
 	*out = NULL;
 	if (!map) return gt_fail(err, GT_ERR_INVALID_ARG, "no map");
+	if (gtMap_FreeCells(map) == 0) return gt_fail(err, GT_ERR_INVALID_ARG, "the map has no free cell: no mesh to make");
 	Builder b = {.map = map, .w = gtMap_Width(map), .h = gtMap_Height(map)};
 	gtMesh* m = gt_calloc(1, sizeof *m);
-	size_t cells = (size_t)b.w * (size_t)b.h, points = (size_t)(b.w + 1) * (size_t)(b.h + 1);
-	b.cell_rect = gt_malloc(cells * sizeof *b.cell_rect);
-	b.vertex_at = gt_malloc(points * sizeof *b.vertex_at);
+	size_t points = (size_t)(b.w + 1) * (size_t)(b.h + 1);
+	b.point_at = gt_malloc(points * sizeof *b.point_at);
 	gtStatus st = GT_OK;
-	if (!m || !b.cell_rect || !b.vertex_at) goto nomem;
-	memset(b.cell_rect, 0xff, cells * sizeof *b.cell_rect);
-	memset(b.vertex_at, 0xff, points * sizeof *b.vertex_at);
-	if (!cut_rectangles(&b)) goto nomem;
-	if (b.rect_count == 0) {
-		st = gt_fail(err, GT_ERR_INVALID_ARG, "the map has no free cell: no mesh to make");
+	if (!m || !b.point_at) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
 		goto done;
 	}
-	b.first = gt_malloc(((size_t)b.rect_count + 1) * sizeof *b.first);
-	if (!b.first) goto nomem;
-	int64_t across_capacity = 0;
-	for (int r = 0; r < b.rect_count; r++) {
-		b.first[r] = (int32_t)b.ring_count;
-		// Room for the longest ring: its perimeter in unit steps.
-		int64_t most = b.ring_count + 2 * (int64_t)(b.rects[r].x1 - b.rects[r].x0 + b.rects[r].y1 - b.rects[r].y0) + 4;
-		if (!gt_grow((void**)&b.corner, &b.ring_capacity, most, sizeof *b.corner, 4096) ||
-		    !gt_grow((void**)&b.across, &across_capacity, most, sizeof *b.across, 4096))
-			goto nomem;
-		if (!add_ring(&b, &b.rects[r])) goto nomem;
+	memset(b.point_at, 0xff, points * sizeof *b.point_at);
+	if (!collect_points(&b)) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
+		goto done;
 	}
-	b.first[b.rect_count] = (int32_t)b.ring_count;
-	m->vertex_count = b.vertex_count, m->polygon_count = b.rect_count;
-	m->x = b.x, m->y = b.y, b.x = b.y = NULL;
-	m->first = b.first, m->corner = b.corner, m->across = b.across;
-	b.first = b.corner = b.across = NULL;
-	if (!vertex_rings(&b, m)) goto nomem;
+	b.polygons.x = b.x, b.polygons.y = b.y;
+	if ((st = gt_cdt_triangulate(&b.cdt, b.x, b.y, b.count, b.w, b.h, err)) || (st = constrain_walls(&b, err)) ||
+	    (st = gt_cdt_make_delaunay(&b.cdt, err)) || (st = keep_free_triangles(&b, err)))
+		goto done;
+	gt_cdt_free(&b.cdt); // the polygons hold what is left
+	if ((st = gt_polygons_merge(&b.polygons, err)) || (st = assemble(&b, m, err))) goto done;
 	st = gt_mesh_finish(m, "the mesh made from the map", err);
-	goto done;
-nomem:
-	st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
 done:
-	gt_free(b.cell_rect), gt_free(b.vertex_at), gt_free(b.rects), gt_free(b.x), gt_free(b.y);
-	gt_free(b.first), gt_free(b.corner), gt_free(b.across);
+	gt_cdt_free(&b.cdt), gt_polygons_free(&b.polygons);
+	gt_free(b.point_at), gt_free(b.x), gt_free(b.y);
 	if (st) {
 		gtMesh_Destroy(m);
 		return st;
 	}
 	*out = m;
 	return GT_OK;
-}
-
-static bool write_mesh(FILE* f, void* context)
-{
-	const gtMesh* m = context;
-	fprintf(f, "mesh\n2\n%d %d\n", m->vertex_count, m->polygon_count);
-	for (int v = 0; v < m->vertex_count; v++) {
-		fprintf(f, "%.17g %.17g %d", m->x[v], m->y[v], m->around_first[v + 1] - m->around_first[v]);
-		for (int32_t i = m->around_first[v]; i < m->around_first[v + 1]; i++) fprintf(f, " %d", m->around[i]);
-		fputc('\n', f);
-	}
-	for (int p = 0; p < m->polygon_count; p++) {
-		fprintf(f, "%d", m->first[p + 1] - m->first[p]);
-		for (int32_t i = m->first[p]; i < m->first[p + 1]; i++) fprintf(f, " %d", m->corner[i]);
-		for (int32_t i = m->first[p]; i < m->first[p + 1]; i++) fprintf(f, " %d", m->across[i]);
-		fputc('\n', f);
-	}
-	return true; // gt_save_file checks ferror
-}
-
-gtStatus gtMesh_Save(const gtMesh* m, const char* path, gtError* err)
-{
-	return gt_save_file(path, write_mesh, (void*)m, err);
 }
