@@ -399,6 +399,37 @@ static void test_built_meshes_equal_the_oracle(void** state)
 	}
 }
 
+// A lattice of pillars: paths through its rows of collinear corners reach each corner as a root
+// twice at the same cost. Before such roots' nodes were pushed once each, every copy doubled at the
+// next corner, and this search ran out of memory (2^17 copies of one node).
+static void test_polyanya_through_rows_of_collinear_corners(void** state)
+{
+	(void)state;
+	enum { SIDE = 78 };
+	unsigned char cells[SIDE * SIDE];
+	for (int y = 0; y < SIDE; y++)
+		for (int x = 0; x < SIDE; x++) cells[y * SIDE + x] = (x % 3 == 1 && y % 3 == 1) || (x % 7 == 3 && y % 5 == 2);
+	gtMap* map;
+	gtMesh* mesh;
+	gtOracle* oracle;
+	gtPolyanya* search;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(SIDE, SIDE, cells, &map, &err), GT_OK);
+	assert_int_equal(gtMesh_FromMap(map, &mesh, &err), GT_OK);
+	assert_int_equal(gtOracle_Create(map, 1, &oracle, &err), GT_OK);
+	assert_int_equal(gtPolyanya_Create(mesh, &search, &err), GT_OK);
+	gtVec2 s = {44.2201, 77.3577}, t = {10.4206, 11.0975};
+	double expected, got;
+	assert_int_equal(gtOracle_Distance(oracle, s, t, &expected, &err), GT_OK);
+	if (gtPolyanya_Distance(search, s, t, &got, &err)) fail_msg("%s", err.message);
+	assert_true(fabs(got - expected) < 1e-6 * (1 + expected));
+	assert_true(gtPolyanya_Expanded(search) < 20000);
+	gtPolyanya_Destroy(search);
+	gtOracle_Destroy(oracle);
+	gtMesh_Destroy(mesh);
+	gtMap_Destroy(map);
+}
+
 static bool skip_every_third(void* context, int32_t id)
 {
 	(void)context;
@@ -549,4 +580,5 @@ static void test_nearest_equals_brute_force(void** state)
 
 TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem, test_shared_meshes_against_a_linear_scan,
           test_polyanya_equals_the_oracle, test_built_meshes_equal_the_oracle,
+          test_polyanya_through_rows_of_collinear_corners,
           test_nearest_equals_brute_force)

@@ -14,10 +14,12 @@
 typedef struct Builder {
 	const gtMap* map;
 	int w, h;
-	int32_t* point_at; // grid point (w + 1) * y + x -> point, -1 = none
 	int32_t *x, *y;
+	// The next obstacle corner to the right in the same row and down in the same column, -1 = none:
+	// a wall leaving a corner that way ends there.
+	int32_t *row_next, *column_next;
 	int count;
-	int64_t x_capacity, y_capacity;
+	int64_t x_capacity, y_capacity, row_capacity, column_capacity;
 	gtCdt cdt;
 	gtPolygonSet polygons;
 } Builder;
@@ -36,50 +38,59 @@ static bool obstacle_corner(const Builder* b, int x, int y)
 	return n == 1 || n == 3 || (n == 2 && nw == se);
 }
 
-static int32_t* point_slot(const Builder* b, int x, int y)
-{
-	return &b->point_at[(size_t)y * (size_t)(b->w + 1) + (size_t)x];
-}
-
-static bool add_point(Builder* b, int x, int y)
+static int32_t add_point(Builder* b, int x, int y)
 {
 	if (!gt_grow((void**)&b->x, &b->x_capacity, b->count + 1, sizeof *b->x, 4096) ||
-	    !gt_grow((void**)&b->y, &b->y_capacity, b->count + 1, sizeof *b->y, 4096))
-		return false;
+	    !gt_grow((void**)&b->y, &b->y_capacity, b->count + 1, sizeof *b->y, 4096) ||
+	    !gt_grow((void**)&b->row_next, &b->row_capacity, b->count + 1, sizeof *b->row_next, 4096) ||
+	    !gt_grow((void**)&b->column_next, &b->column_capacity, b->count + 1, sizeof *b->column_next, 4096))
+		return -1;
 	b->x[b->count] = x, b->y[b->count] = y;
-	*point_slot(b, x, y) = b->count++;
-	return true;
+	b->row_next[b->count] = b->column_next[b->count] = -1;
+	return b->count++;
 }
 
-// The rectangle's corners first (the triangulation starts from them), then every obstacle corner.
+// The rectangle's corners first (the triangulation starts from them), then every obstacle corner,
+// row by row, linked to the next one in its row and column. Memory grows with the corners, not
+// with the map.
 static bool collect_points(Builder* b)
 {
 	const int corners[4][2] = {{0, 0}, {b->w, 0}, {b->w, b->h}, {0, b->h}};
 	for (int i = 0; i < 4; i++)
-		if (!add_point(b, corners[i][0], corners[i][1])) return false;
-	for (int y = 0; y <= b->h; y++)
-		for (int x = 0; x <= b->w; x++)
-			if (*point_slot(b, x, y) < 0 && obstacle_corner(b, x, y) && !add_point(b, x, y)) return false;
-	return true;
+		if (add_point(b, corners[i][0], corners[i][1]) < 0) return false;
+	int32_t* column_last = gt_malloc(((size_t)b->w + 1) * sizeof *column_last);
+	if (!column_last) return false;
+	memset(column_last, 0xff, ((size_t)b->w + 1) * sizeof *column_last);
+	bool ok = true;
+	for (int y = 0; y <= b->h && ok; y++) {
+		int32_t row_last = -1;
+		for (int x = 0; x <= b->w && ok; x++) {
+			if (!obstacle_corner(b, x, y)) continue;
+			int32_t p = y == 0 ? (x == 0 ? 0 : x == b->w ? 1 : -1) : y == b->h ? (x == 0 ? 3 : x == b->w ? 2 : -1) : -1;
+			if (p < 0 && (p = add_point(b, x, y)) < 0) ok = false;
+			if (!ok) break;
+			if (row_last >= 0) b->row_next[row_last] = p;
+			if (column_last[x] >= 0) b->column_next[column_last[x]] = p;
+			row_last = column_last[x] = p;
+		}
+	}
+	gt_free(column_last);
+	return ok;
 }
 
 // Each wall between two neighbouring corners becomes a constraint, found from its left or top end:
 // a unit edge with a free cell on one side only, followed to the next corner.
 static gtStatus constrain_walls(Builder* b, gtError* err)
 {
-	for (int p = 4; p < b->count; p++) {
+	for (int p = 0; p < b->count; p++) {
 		int x = b->x[p], y = b->y[p];
 		gtStatus st = GT_OK;
-		if (x < b->w && blocked(b, x, y - 1) != blocked(b, x, y)) {
-			int end = x + 1;
-			while (end < b->w && *point_slot(b, end, y) < 0) end++;
-			st = gt_cdt_constrain(&b->cdt, p, *point_slot(b, end, y), err);
-		}
-		if (!st && y < b->h && blocked(b, x - 1, y) != blocked(b, x, y)) {
-			int end = y + 1;
-			while (end < b->h && *point_slot(b, x, end) < 0) end++;
-			st = gt_cdt_constrain(&b->cdt, p, *point_slot(b, x, end), err);
-		}
+		if (x < b->w && blocked(b, x, y - 1) != blocked(b, x, y))
+			st = b->row_next[p] < 0 ? gt_fail(err, GT_ERR_INVALID_ARG, "mesh: the wall from (%d, %d) has no end", x, y)
+			                        : gt_cdt_constrain(&b->cdt, p, b->row_next[p], err);
+		if (!st && y < b->h && blocked(b, x - 1, y) != blocked(b, x, y))
+			st = b->column_next[p] < 0 ? gt_fail(err, GT_ERR_INVALID_ARG, "mesh: the wall from (%d, %d) has no end", x, y)
+			                           : gt_cdt_constrain(&b->cdt, p, b->column_next[p], err);
 		if (st) return st;
 	}
 	return GT_OK;
@@ -227,15 +238,8 @@ gtStatus gtMesh_FromMap(const gtMap* map, gtMesh** out, gtError* err)
 	if (gtMap_FreeCells(map) == 0) return gt_fail(err, GT_ERR_INVALID_ARG, "the map has no free cell: no mesh to make");
 	Builder b = {.map = map, .w = gtMap_Width(map), .h = gtMap_Height(map)};
 	gtMesh* m = gt_calloc(1, sizeof *m);
-	size_t points = (size_t)(b.w + 1) * (size_t)(b.h + 1);
-	b.point_at = gt_malloc(points * sizeof *b.point_at);
 	gtStatus st = GT_OK;
-	if (!m || !b.point_at) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
-		goto done;
-	}
-	memset(b.point_at, 0xff, points * sizeof *b.point_at);
-	if (!collect_points(&b)) {
+	if (!m || !collect_points(&b)) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
 		goto done;
 	}
@@ -248,7 +252,7 @@ gtStatus gtMesh_FromMap(const gtMap* map, gtMesh** out, gtError* err)
 	st = gt_mesh_finish(m, "the mesh made from the map", err);
 done:
 	gt_cdt_free(&b.cdt), gt_polygons_free(&b.polygons);
-	gt_free(b.point_at), gt_free(b.x), gt_free(b.y);
+	gt_free(b.x), gt_free(b.y), gt_free(b.row_next), gt_free(b.column_next);
 	if (st) {
 		gtMesh_Destroy(m);
 		return st;

@@ -29,6 +29,15 @@ typedef struct RootLink {
 	int32_t parent; // -1: the start
 } RootLink;
 
+// A node pushed from a root made more than once at the same cost (see push_run), remembered so
+// that an identical one is not pushed again.
+typedef struct SeenNode {
+	gtVec2 right, left;
+	double g;
+	int32_t edge, root_vertex;
+	uint32_t stamp; // = the search's generation when in use
+} SeenNode;
+
 typedef struct HeapItem {
 	double f, g;
 	int32_t node;
@@ -47,6 +56,9 @@ struct gtPolyanya {
 	int64_t roots_capacity;
 	double* root_g; // best g seen per root vertex, valid where root_stamp = generation
 	uint32_t* root_stamp;
+	int32_t* root_owner; // the root chain entry (one add_root) that reached each root at root_g
+	SeenNode* seen;      // open addressing, a power of two slots
+	int seen_capacity, seen_count;
 	uint32_t generation;
 	int32_t goal_polygons[GT_MESH_MAX_AROUND_VERTEX];
 	int goal_count;
@@ -87,8 +99,9 @@ gtStatus gtPolyanya_Create(const gtMesh* mesh, gtPolyanya** out, gtError* err)
 	p->mesh = mesh;
 	p->root_g = gt_malloc(((size_t)mesh->vertex_count + 1) * sizeof *p->root_g);
 	p->root_stamp = gt_calloc((size_t)mesh->vertex_count + 1, sizeof *p->root_stamp);
+	p->root_owner = gt_malloc(((size_t)mesh->vertex_count + 1) * sizeof *p->root_owner);
 	p->goal_stamp = gt_calloc((size_t)mesh->polygon_count + 1, sizeof *p->goal_stamp);
-	if (!p->root_g || !p->root_stamp || !p->goal_stamp) {
+	if (!p->root_g || !p->root_stamp || !p->root_owner || !p->goal_stamp) {
 		gtPolyanya_Destroy(p);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a Polyanya search");
 	}
@@ -103,6 +116,8 @@ void gtPolyanya_Destroy(gtPolyanya* p)
 	gt_free(p->heap);
 	gt_free(p->roots);
 	gt_free(p->root_g);
+	gt_free(p->root_owner);
+	gt_free(p->seen);
 	gt_free(p->root_stamp);
 	gt_free(p->goal_stamp);
 	gt_free(p->reported);
@@ -290,12 +305,64 @@ static inline bool root_dominated(const gtPolyanya* p, int32_t root_vertex, doub
 	return root_vertex >= 0 && p->root_stamp[root_vertex] == p->generation && g > p->root_g[root_vertex] + EPS;
 }
 
-static inline void record_root(gtPolyanya* p, int32_t root_vertex, double g)
+static inline void record_root(gtPolyanya* p, int32_t root_vertex, int32_t chain, double g)
 {
 	if (root_vertex >= 0 && (p->root_stamp[root_vertex] != p->generation || g < p->root_g[root_vertex])) {
 		p->root_stamp[root_vertex] = p->generation;
 		p->root_g[root_vertex] = g;
+		p->root_owner[root_vertex] = chain;
 	}
+}
+
+static uint64_t bits(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+static uint32_t seen_hash(int32_t edge, int32_t root_vertex, gtVec2 right, gtVec2 left)
+{
+	uint64_t h = (uint64_t)(uint32_t)edge * 0x9e3779b97f4a7c15u ^ (uint64_t)(uint32_t)root_vertex * 0xc2b2ae3d27d4eb4fu;
+	h ^= bits(right.x) + 3 * bits(right.y) + 5 * bits(left.x) + 7 * bits(left.y);
+	h *= 0xff51afd7ed558ccdu;
+	return (uint32_t)(h >> 32);
+}
+
+static bool grow_seen(gtPolyanya* p)
+{
+	int capacity = p->seen_capacity ? 2 * p->seen_capacity : 256;
+	SeenNode* grown = gt_calloc((size_t)capacity, sizeof *grown);
+	if (!grown) return false;
+	for (int i = 0; i < p->seen_capacity; i++) {
+		const SeenNode* e = &p->seen[i];
+		if (e->stamp != p->generation) continue;
+		uint32_t at = seen_hash(e->edge, e->root_vertex, e->right, e->left) & (uint32_t)(capacity - 1);
+		while (grown[at].stamp == p->generation) at = (at + 1) & (uint32_t)(capacity - 1);
+		grown[at] = *e;
+	}
+	gt_free(p->seen);
+	p->seen = grown, p->seen_capacity = capacity;
+	return true;
+}
+
+// Whether a node through ring entry `edge` with this root, interval and no greater g was pushed
+// before; remembers this one otherwise. (Out of memory: no, and the search stays exact.)
+static bool seen_before(gtPolyanya* p, int32_t edge, int32_t root_vertex, gtVec2 right, gtVec2 left, double g)
+{
+	if (2 * (p->seen_count + 1) > p->seen_capacity && !grow_seen(p)) return false;
+	uint32_t mask = (uint32_t)p->seen_capacity - 1, at = seen_hash(edge, root_vertex, right, left) & mask;
+	for (; p->seen[at].stamp == p->generation; at = (at + 1) & mask) {
+		SeenNode* e = &p->seen[at];
+		if (e->edge == edge && e->root_vertex == root_vertex && same(e->right, right) && same(e->left, left)) {
+			if (e->g <= g + EPS) return true;
+			e->g = g;
+			return false;
+		}
+	}
+	p->seen[at] = (SeenNode){right, left, g, edge, root_vertex, p->generation};
+	p->seen_count++;
+	return false;
 }
 
 // A node through ring entry `edge` into polygon `next` (not a wall, not a dead end, its root not
@@ -328,7 +395,7 @@ static void push(Search* s, int from, int k, gtVec2 right, gtVec2 left, gtVec2 r
 {
 	int32_t edge = s->p->mesh->first[from] + k, next = s->p->mesh->across[edge];
 	if (next < 0 || dead_end(s, next) || root_dominated(s->p, root_vertex, g)) return;
-	record_root(s->p, root_vertex, g);
+	record_root(s->p, root_vertex, root_chain, g);
 	push_node(s, edge, next, right, left, root, root_vertex, root_chain, g);
 }
 
@@ -353,7 +420,7 @@ static void push_run(Search* s, int P, int count, int first, int last, gtVec2 fr
 	gtPolyanya* p = s->p;
 	// Every node of a run has the same root and g: one pruning decision for all.
 	if (root_dominated(p, root_vertex, g)) return;
-	bool recorded = false;
+	bool recorded = false, duplicate_root = false;
 	const gtMesh* m = p->mesh;
 	int32_t base = m->first[P];
 	const gtVec2* xy = m->ring_xy + base;
@@ -362,8 +429,15 @@ static void push_run(Search* s, int P, int count, int first, int last, gtVec2 fr
 		int k = wrap(step, count);
 		int32_t next = across[k];
 		if (next < 0 || dead_end(s, next)) continue; // a wall, or nothing beyond but the way back
-		if (!recorded) record_root(p, root_vertex, g), recorded = true;
+		if (!recorded) {
+			record_root(p, root_vertex, chain, g), recorded = true;
+			// The root was also made by another add_root at the same cost (paths through a row of
+			// collinear corners reach each corner twice, and every copy doubles at the next): its
+			// nodes are pushed once each. The common case, this run's own root, costs nothing.
+			duplicate_root = root_vertex >= 0 && p->root_owner[root_vertex] != chain;
+		}
 		gtVec2 right = step == first ? from : xy[k == 0 ? count - 1 : k - 1], left = step == last ? to : xy[k];
+		if (duplicate_root && seen_before(p, base + k, root_vertex, right, left, g)) continue;
 		push_node(s, base + k, next, right, left, root, root_vertex, chain, g);
 	}
 }
@@ -493,10 +567,11 @@ static void reset(Search* sr)
 	gtPolyanya* p = sr->p;
 	if (++p->generation == 0) {
 		memset(p->root_stamp, 0, ((size_t)p->mesh->vertex_count + 1) * sizeof *p->root_stamp);
+		if (p->seen) memset(p->seen, 0, (size_t)p->seen_capacity * sizeof *p->seen);
 		if (p->reported) memset(p->reported, 0, (size_t)p->reported_capacity * sizeof *p->reported);
 		p->generation = 1;
 	}
-	p->nodes_size = p->heap_size = p->roots_size = 0;
+	p->nodes_size = p->heap_size = p->roots_size = p->seen_count = 0;
 }
 
 // The first nodes from point s: every edge of its polygons that s is not on, seen whole (not yet
