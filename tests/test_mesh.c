@@ -75,7 +75,7 @@ static void test_malformed_meshes_name_the_problem(void** state)
 	     "polygon 1 names 0 across edge 2-3"},
 	    {"mesh\n2\n4 2\n0 0 3 0 1 -1\n2 0 2 0 -1\n2 1 3 0 1 -1\n0 1 2 1 -1\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 -1 -1\n",
 	     "polygon 0 names 1 across edge 2-0, but 1 does not name 0 there"},
-	    {"mesh\n2\n1 1\n0 0 65 0 -1\n", "a vertex's polygon count 65 is not a whole number in [2, 64]"},
+	    {"mesh\n2\n1 1\n0 0 1025 0 -1\n", "a vertex's polygon count 1025 is not a whole number in [2, 1024]"},
 	    {"mesh\n2\n1 1\n0 0 2 0 -1\n2.5", "a polygon's vertex count 2.5 is not a whole number"},
 	    {"mesh\n2\n1 1\n1e999 0 2 0 -1\n", "expected a vertex's x, found '1e999'"},
 	    {"mesh\n2\n1 1\n0 -2e7 2 0 -1\n", "square.mesh:4: vertex 0 at (0, -2e+07) is beyond +-1e+07"},
@@ -430,6 +430,50 @@ static void test_polyanya_through_rows_of_collinear_corners(void** state)
 	gtMap_Destroy(map);
 }
 
+// Maps that once broke the builder: a round pillar in a big room (92 polygons round a corner of the
+// room, over the limit of 64 a mesh once had) and a corridor as long as a map may be with a notch
+// in every other cell (merging it one triangle at a time cost its length squared in time and
+// memory). Both are made, cover the free cells, and Polyanya on the room equals the oracle.
+static void test_built_meshes_of_awkward_maps(void** state)
+{
+	(void)state;
+	enum { ROOM = 2400, RADIUS = 1000, CORRIDOR = 65535 };
+	unsigned char* cells = malloc((size_t)ROOM * ROOM);
+	for (int y = 0; y < ROOM; y++)
+		for (int x = 0; x < ROOM; x++) {
+			double dx = x + 0.5 - ROOM / 2, dy = y + 0.5 - ROOM / 2;
+			cells[(size_t)y * ROOM + (size_t)x] = dx * dx + dy * dy <= (double)RADIUS * RADIUS;
+		}
+	gtMap *room, *corridor;
+	gtMesh *room_mesh, *corridor_mesh;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(ROOM, ROOM, cells, &room, &err), GT_OK);
+	for (int x = 0; x < CORRIDOR; x++) cells[x] = x % 2, cells[CORRIDOR + x] = 0;
+	assert_int_equal(gtMap_FromCells(CORRIDOR, 2, cells, &corridor, &err), GT_OK);
+	free(cells);
+	if (gtMesh_FromMap(room, &room_mesh, &err)) fail_msg("room: %s", err.message);
+	if (gtMesh_FromMap(corridor, &corridor_mesh, &err)) fail_msg("corridor: %s", err.message);
+	for (int x = 0; x < CORRIDOR; x += 7)
+		for (int y = 0; y < 2; y++)
+			assert_int_equal(gtMesh_Locate(corridor_mesh, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE, !gtMap_IsBlocked(corridor, x, y));
+	gtOracle* oracle;
+	gtPolyanya* search;
+	assert_int_equal(gtOracle_Create(room, 1, &oracle, &err), GT_OK);
+	assert_int_equal(gtPolyanya_Create(room_mesh, &search, &err), GT_OK);
+	TestRng rng = {41};
+	for (int i = 0; i < 30; i++) {
+		gtVec2 a = random_point(room, &rng), b = random_point(room, &rng);
+		double expected, got;
+		assert_int_equal(gtOracle_Distance(oracle, a, b, &expected, &err), GT_OK);
+		if (gtPolyanya_Distance(search, a, b, &got, &err)) fail_msg("%s", err.message);
+		if (fabs(got - expected) > 1e-6 * (1 + expected)) fail_msg("(%g, %g)-(%g, %g): polyanya %.9f, oracle %.9f", a.x, a.y, b.x, b.y, got, expected);
+	}
+	gtPolyanya_Destroy(search);
+	gtOracle_Destroy(oracle);
+	gtMesh_Destroy(room_mesh), gtMesh_Destroy(corridor_mesh);
+	gtMap_Destroy(room), gtMap_Destroy(corridor);
+}
+
 static bool skip_every_third(void* context, int32_t id)
 {
 	(void)context;
@@ -580,5 +624,5 @@ static void test_nearest_equals_brute_force(void** state)
 
 TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem, test_shared_meshes_against_a_linear_scan,
           test_polyanya_equals_the_oracle, test_built_meshes_equal_the_oracle,
-          test_polyanya_through_rows_of_collinear_corners,
+          test_polyanya_through_rows_of_collinear_corners, test_built_meshes_of_awkward_maps,
           test_nearest_equals_brute_force)

@@ -1,7 +1,7 @@
 // Constrained Delaunay triangulation of lattice points: points inserted one by one in Hilbert-curve
 // order (each found by walking from the last, then made Delaunay by Lawson's flips), constraints
-// forced in by flipping the edges that cross them (Sloan's method), then one pass of Lawson's flips
-// over the edges that are not constraints.
+// forced in by flipping the edges that cross them (Sloan's method), then Lawson's flips over the
+// edges that are not constraints until none is left.
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,11 +9,9 @@
 #include "core/status.h"
 #include "mesh/cdt.h"
 
-// Which side of a -> b point p lies: > 0 left (counter-clockwise), 0 on the line. Exact: each
-// difference is within 2^16, each product within 2^32.
 static int64_t orient(const gtCdt* c, int a, int b, int p)
 {
-	return (int64_t)(c->x[b] - c->x[a]) * (c->y[p] - c->y[a]) - (int64_t)(c->y[b] - c->y[a]) * (c->x[p] - c->x[a]);
+	return gt_lattice_orient(c->x, c->y, a, b, p);
 }
 
 // A signed 128-bit integer in two's complement: the in-circle determinant needs about 70 bits.

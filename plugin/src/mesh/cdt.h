@@ -9,6 +9,13 @@
 
 #include "gridtree/gt_base.h"
 
+// Which side of a -> b point c lies, in points (x[i], y[i]): > 0 left (counter-clockwise), 0 on the
+// line. Exact: each difference is within 2^16, each product within 2^32.
+static inline int64_t gt_lattice_orient(const int32_t* x, const int32_t* y, int32_t a, int32_t b, int32_t c)
+{
+	return (int64_t)(x[b] - x[a]) * (y[c] - y[a]) - (int64_t)(y[b] - y[a]) * (x[c] - x[a]);
+}
+
 typedef struct gtCdtTriangle {
 	int32_t v[3];     // counter-clockwise: positive signed area in (x, y), as mesh polygons
 	int32_t n[3];     // n[i]: the triangle across edge v[i] -> v[i + 1]; -1 on the rectangle's side
@@ -27,7 +34,8 @@ typedef struct gtCdt {
 } gtCdt;
 
 // Triangulates the points (x[i], y[i]), all in [0, w] x [0, h] and distinct, whose first four are
-// the rectangle's corners (0, 0), (w, 0), (w, h), (0, h). The arrays must outlive the triangulation.
+// the rectangle's corners (0, 0), (w, 0), (w, h), (0, h). The arrays must outlive the triangulation;
+// gt_cdt_free releases it, also after a failure.
 gtStatus gt_cdt_triangulate(gtCdt* c, const int32_t* x, const int32_t* y, int count, int w, int h, gtError* err);
 
 // Makes segment a-b an edge that later steps never flip. Segments must not cross each other nor

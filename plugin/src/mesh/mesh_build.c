@@ -156,7 +156,8 @@ static gtStatus vertex_rings(gtMesh* m, gtError* err)
 	for (int p = 0; p < m->polygon_count; p++)
 		for (int32_t e = m->first[p]; e < m->first[p + 1]; e++) {
 			int32_t v = m->corner[e], next = m->corner[e + 1 < m->first[p + 1] ? e + 1 : m->first[p]];
-			// Filling moves each start up to the next vertex's; the pass below moves it back.
+			// Filling moves each start up to the next vertex's: below, vertex v's visits begin at
+			// visit_first[v - 1].
 			visits[visit_first[v]++] = (Visit){p, e, (int64_t)(m->x[next] - m->x[v]), (int64_t)(m->y[next] - m->y[v])};
 		}
 	int32_t n = 0;

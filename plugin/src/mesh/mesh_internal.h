@@ -30,7 +30,7 @@ struct gtMesh {
 gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err);
 
 // The most polygons (and wall sectors) around one vertex that a mesh may list.
-#define GT_MESH_MAX_AROUND_VERTEX 64
+#define GT_MESH_MAX_AROUND_VERTEX 1024
 
 // The polygons a point belongs to for searches (at most `room` into `out`; 0 when off the mesh):
 // all that hold it, except at a pinch vertex, where only the polygon of the point nudged by

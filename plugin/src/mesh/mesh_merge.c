@@ -6,14 +6,21 @@
 #include "core/alloc.h"
 #include "core/heap.h"
 #include "core/status.h"
+#include "mesh/cdt.h"
 #include "mesh/mesh_merge.h"
 
 typedef struct Candidate {
 	int32_t p, q, p_version, q_version;
 } Candidate;
 
+// Bigger polygons are not made: real maps need at most about 130 sides, and a merge copies the
+// union's ring, so a polygon swallowing a long fan of triangles one by one would cost its length
+// squared.
+enum { MAX_MERGED_SIDES = 256 };
+
 typedef struct Merger {
 	gtPolygonSet* s;
+	int64_t live; // ring entries of polygons not merged away; the rest of the rings is garbage
 	int32_t* version;
 	int64_t* area2; // twice each polygon's area
 	Candidate* candidates;
@@ -46,7 +53,7 @@ void gt_polygons_free(gtPolygonSet* s)
 
 static int64_t orient(const gtPolygonSet* s, int32_t a, int32_t b, int32_t c)
 {
-	return (int64_t)(s->x[b] - s->x[a]) * (s->y[c] - s->y[a]) - (int64_t)(s->y[b] - s->y[a]) * (s->x[c] - s->x[a]);
+	return gt_lattice_orient(s->x, s->y, a, b, c);
 }
 
 static int64_t twice_area(const gtPolygonSet* s, int32_t p)
@@ -72,8 +79,27 @@ static int shared_entry(const gtPolygonSet* s, int32_t p, int32_t q)
 	return found;
 }
 
+// Whether p and q share exactly one edge and their union is convex (straight angles allowed: a
+// vertex shared with a wall or a third polygon stays) and not too big; *i and *j are the shared
+// edge's entries in p and q.
+static bool mergeable(const gtPolygonSet* s, int32_t p, int32_t q, int* i, int* j)
+{
+	*i = shared_entry(s, p, q), *j = shared_entry(s, q, p);
+	int n = s->size[p], k = s->size[q];
+	if (*i < 0 || *j < 0 || n + k - 2 > MAX_MERGED_SIDES) return false;
+	const int32_t *cp = s->corner + s->start[p], *cq = s->corner + s->start[q];
+	// p's edge u -> v is q's edge v -> u.
+	int32_t u = cp[(*i + n - 1) % n], v = cp[*i];
+	if (cq[(*j + k - 1) % k] != v || cq[*j] != u) return false;
+	return orient(s, cp[(*i + n - 2) % n], u, cq[(*j + 1) % k]) >= 0 && orient(s, cq[(*j + k - 2) % k], v, cp[(*i + 1) % n]) >= 0;
+}
+
+// Queues p and q when they can merge now. A pair that cannot only becomes mergeable when one of
+// them grows, and then it is queued again: the order of merges is the same as queueing every pair.
 static bool push_candidate(Merger* m, int32_t p, int32_t q)
 {
+	int i, j;
+	if (!mergeable(m->s, p, q, &i, &j)) return true;
 	if (!gt_grow((void**)&m->candidates, &m->candidate_capacity, m->candidate_count + 1, sizeof *m->candidates, 1024) ||
 	    !gt_grow((void**)&m->heap.items, &m->heap_capacity, m->heap.size + 1, sizeof *m->heap.items, 1024))
 		return false;
@@ -93,25 +119,45 @@ static bool push_neighbours(Merger* m, int32_t p)
 	return true;
 }
 
-// Merges q into p when their union is convex (straight angles allowed: a vertex shared with a wall
-// or a third polygon stays); false when it is not. -1 when out of memory.
+// Copies the rings of the polygons not merged away into new arrays, leaving the garbage behind.
+static bool compact_rings(Merger* m)
+{
+	gtPolygonSet* s = m->s;
+	int64_t capacity = 2 * m->live + 4096;
+	int32_t* corner = gt_malloc((size_t)capacity * sizeof *corner);
+	int32_t* across = gt_malloc((size_t)capacity * sizeof *across);
+	if (!corner || !across) {
+		gt_free(corner), gt_free(across);
+		return false;
+	}
+	int64_t at = 0;
+	for (int32_t p = 0; p < s->count; p++) {
+		memcpy(corner + at, s->corner + s->start[p], (size_t)s->size[p] * sizeof *corner);
+		memcpy(across + at, s->across + s->start[p], (size_t)s->size[p] * sizeof *across);
+		s->start[p] = (int32_t)at;
+		at += s->size[p];
+	}
+	gt_free(s->corner), gt_free(s->across);
+	s->corner = corner, s->across = across;
+	s->corner_capacity = s->across_capacity = capacity;
+	s->ring_count = at;
+	return true;
+}
+
+// Merges q into p when they are still mergeable: 1, 0 when not, -1 when out of memory.
 static int merge_pair(Merger* m, int32_t p, int32_t q)
 {
 	gtPolygonSet* s = m->s;
-	int i = shared_entry(s, p, q), j = shared_entry(s, q, p);
-	if (i < 0 || j < 0) return 0;
+	int i, j;
+	if (!mergeable(s, p, q, &i, &j)) return 0;
 	int n = s->size[p], k = s->size[q];
-	const int32_t *cp = s->corner + s->start[p], *cq = s->corner + s->start[q];
-	// p's edge u -> v is q's edge v -> u.
-	int32_t u = cp[(i + n - 1) % n], v = cp[i];
-	if (cq[(j + k - 1) % k] != v || cq[j] != u) return 0;
-	if (orient(s, cp[(i + n - 2) % n], u, cq[(j + 1) % k]) < 0 || orient(s, cq[(j + k - 2) % k], v, cp[(i + 1) % n]) < 0) return 0;
+	if (s->ring_count - m->live > m->live + 65536 && !compact_rings(m)) return -1;
 	// The union: p's ring from v round to u, then q's from after u to before v.
 	int64_t need = s->ring_count + n + k - 2;
 	if (need > INT32_MAX || !gt_grow((void**)&s->corner, &s->corner_capacity, need, sizeof *s->corner, 4096) ||
 	    !gt_grow((void**)&s->across, &s->across_capacity, need, sizeof *s->across, 4096))
 		return -1;
-	cp = s->corner + s->start[p], cq = s->corner + s->start[q];
+	const int32_t *cp = s->corner + s->start[p], *cq = s->corner + s->start[q];
 	const int32_t *ap = s->across + s->start[p], *aq = s->across + s->start[q];
 	int64_t at = s->ring_count;
 	for (int step = 0; step < n; step++) {
@@ -130,6 +176,7 @@ static int merge_pair(Merger* m, int32_t p, int32_t q)
 	s->ring_count = at;
 	m->version[p]++, m->version[q]++;
 	m->area2[p] += m->area2[q];
+	m->live -= 2;
 	// q's old neighbours now border p.
 	for (int e = 0; e < s->size[p]; e++) {
 		int32_t x = s->across[s->start[p] + e];
@@ -148,6 +195,7 @@ gtStatus gt_polygons_merge(gtPolygonSet* s, gtError* err)
 	m.area2 = gt_malloc(((size_t)s->count + 1) * sizeof *m.area2);
 	if (!m.version || !m.area2) goto nomem;
 	for (int32_t p = 0; p < s->count; p++) m.area2[p] = twice_area(s, p);
+	m.live = s->ring_count;
 	for (int32_t p = 0; p < s->count; p++)
 		for (int i = 0; i < s->size[p]; i++) {
 			int32_t q = s->across[s->start[p] + i];

@@ -432,8 +432,10 @@ static void push_run(Search* s, int P, int count, int first, int last, gtVec2 fr
 		if (!recorded) {
 			record_root(p, root_vertex, chain, g), recorded = true;
 			// The root was also made by another add_root at the same cost (paths through a row of
-			// collinear corners reach each corner twice, and every copy doubles at the next): its
-			// nodes are pushed once each. The common case, this run's own root, costs nothing.
+			// collinear corners reach each corner twice, and every copy doubles at the next): an
+			// identical node already pushed from such a root is not pushed again, so a node is
+			// pushed at most twice (the first root's own nodes stay out of the table: the common
+			// case costs nothing).
 			duplicate_root = root_vertex >= 0 && p->root_owner[root_vertex] != chain;
 		}
 		gtVec2 right = step == first ? from : xy[k == 0 ? count - 1 : k - 1], left = step == last ? to : xy[k];
