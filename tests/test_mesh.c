@@ -310,19 +310,11 @@ static const char grazing_map[] =
     "....@........@.@.................\n"
     "...............@................@\n";
 
-static bool blocked_or_off(const gtMap* map, int x, int y)
-{
-	return x < 0 || y < 0 || x >= gtMap_Width(map) || y >= gtMap_Height(map) || gtMap_IsBlocked(map, x, y);
-}
-
-// Where the free space's boundary turns or pinches: one or three of the four cells blocked, or two
-// diagonal ones (outside the map is blocked).
+// Where the free space's boundary turns or pinches.
 static bool obstacle_corner(const gtMap* map, int x, int y)
 {
-	bool nw = blocked_or_off(map, x - 1, y - 1), ne = blocked_or_off(map, x, y - 1), sw = blocked_or_off(map, x - 1, y),
-	     se = blocked_or_off(map, x, y);
-	int n = nw + ne + sw + se;
-	return n == 1 || n == 3 || (n == 2 && nw == se);
+	gtCorner kind = gtMap_ClassifyCorner(map, x, y);
+	return kind == GT_CORNER_CONVEX || kind == GT_CORNER_CONCAVE || kind == GT_CORNER_PINCH;
 }
 
 // A corridor `length` cells long and 3 wide, across or down, with a pillar every 7,000 cells:

@@ -230,26 +230,15 @@ static void adopt(IrTree* t, int32_t index)
 	}
 }
 
-static int by_lo_x(const void* a, const void* b)
+static int order(double x, double y)
 {
-	double x = ((const Entry*)a)->box.lo_x, y = ((const Entry*)b)->box.lo_x;
 	return (x > y) - (x < y);
 }
-static int by_hi_x(const void* a, const void* b)
-{
-	double x = ((const Entry*)a)->box.hi_x, y = ((const Entry*)b)->box.hi_x;
-	return (x > y) - (x < y);
-}
-static int by_lo_y(const void* a, const void* b)
-{
-	double x = ((const Entry*)a)->box.lo_y, y = ((const Entry*)b)->box.lo_y;
-	return (x > y) - (x < y);
-}
-static int by_hi_y(const void* a, const void* b)
-{
-	double x = ((const Entry*)a)->box.hi_y, y = ((const Entry*)b)->box.hi_y;
-	return (x > y) - (x < y);
-}
+// The split's four sort orders, by each side of the entries' boxes.
+static int by_lo_x(const void* a, const void* b) { return order(((const Entry*)a)->box.lo_x, ((const Entry*)b)->box.lo_x); }
+static int by_hi_x(const void* a, const void* b) { return order(((const Entry*)a)->box.hi_x, ((const Entry*)b)->box.hi_x); }
+static int by_lo_y(const void* a, const void* b) { return order(((const Entry*)a)->box.lo_y, ((const Entry*)b)->box.lo_y); }
+static int by_hi_y(const void* a, const void* b) { return order(((const Entry*)a)->box.hi_y, ((const Entry*)b)->box.hi_y); }
 
 // The boxes of entries [0, k) and [k, n).
 static void group_boxes(const Entry* e, int n, int k, Box* first, Box* second)

@@ -29,13 +29,11 @@ static bool blocked(const Builder* b, int x, int y)
 	return x < 0 || y < 0 || x >= b->w || y >= b->h || gtMap_IsBlocked(b->map, x, y);
 }
 
-// A grid point where the free space's boundary turns or pinches: one or three of its four cells
-// blocked, or two diagonal ones (docs/algorithms.md 2.2).
+// A grid point where the free space's boundary turns or pinches (docs/algorithms.md 2.2).
 static bool obstacle_corner(const Builder* b, int x, int y)
 {
-	bool nw = blocked(b, x - 1, y - 1), ne = blocked(b, x, y - 1), sw = blocked(b, x - 1, y), se = blocked(b, x, y);
-	int n = nw + ne + sw + se;
-	return n == 1 || n == 3 || (n == 2 && nw == se);
+	gtCorner kind = gtMap_ClassifyCorner(b->map, x, y);
+	return kind == GT_CORNER_CONVEX || kind == GT_CORNER_CONCAVE || kind == GT_CORNER_PINCH;
 }
 
 static int32_t add_point(Builder* b, int x, int y)
