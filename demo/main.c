@@ -1,7 +1,7 @@
 // gridtree-demo: agents scripted in Lua walk a map, chasing, following and fleeing their nearest
 // targets; the query under the mouse shows its k nearest agents by walking distance, their paths
 // and the search's circle; a side panel explains it all. Headless mode renders without a window
-// and writes a PNG or a recording (see README). Every library layer is drawn by the library
+// and writes a PNG or a recording (see docs/demo.md). Every library layer is drawn by the library
 // through gt_debug_draw.h; the demo only turns its callbacks into SDL calls (draw.c). This file:
 // options, start-up and the frame loop.
 #include <errno.h>
@@ -93,7 +93,7 @@ static const char USAGE[] =
     "shows its k nearest agents, their walking paths and the tree nodes it opened. --crowd draws every\n"
     "agent's chosen target; --mesh is the navigation mesh the b key switches to (default: the map's shared\n"
     "Polyanya mesh, else one made from the map); --record writes an animated PNG of every N-th frame.\n"
-    "The EHL index is cached in build/<map>-g<cell>.ehl of the repository. README.md, section \"The demo\".\n";
+    "The EHL index is cached in build/<map>-g<cell>.ehl of the repository. docs/demo.md says more.\n";
 
 // The shared data's Polyanya mesh of a shared map (.../maps/S/NAME.map -> .../meshes/S/NAME-merged.mesh).
 static const char* shared_mesh(const char* map)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's demo pictures, made by the demo itself (./run demo-media): for the bundled
+# The demo pictures of README.md and docs/demo.md, made by the demo itself (./run demo-media): for the bundled
 # assets/maps/keep.map and, when the benchmark data is there, bgmaps/AR0602SR with 5,000 agents in
 # crowd mode, a screenshot (docs/demo/NAME.png) and a recording of a few seconds as an animated PNG
 # (docs/demo/NAME-recording.png) in which a wall is built across the query's answers and the paths

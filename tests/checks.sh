@@ -27,7 +27,7 @@ fails_with() {
 	[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -q -F -- "$text" "$tmp/ferr" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/ferr"
 }
 
-# A failure as the CLI reports it (README: 1 for a failure, 2 for a usage error): exit code 1 and
+# A failure as the CLI reports it (docs/cli.md: 1 for a failure, 2 for a usage error): exit code 1 and
 # the message on stderr.
 failure() {
 	local text=$1

@@ -23,7 +23,7 @@ check "info free cells" info_has "free_cells 20"
 check "info convex vertices" info_has "convex_vertices 4"
 check "info pinch points" info_has "pinch_points 0"
 check "info vg edges" info_has "vg_edges 4"
-# README: info prints exactly these keys in this order; the fingerprint is 64 bits in hex.
+# docs/cli.md: info prints exactly these keys in this order; the fingerprint is 64 bits in hex.
 info_keys() {
 	"$GT" info "$tmp/block.map" >"$tmp/info" &&
 		[ "$(awk '{ print $1 }' "$tmp/info" | paste -sd ' ')" = "width height free_cells convex_vertices pinch_points vg_edges vg_build_seconds fingerprint" ] &&
@@ -115,7 +115,7 @@ genmap_ok() {
 check "genmap rooms" genmap_ok rooms
 check "genmap caves" genmap_ok caves
 check "genmap arena" genmap_ok arena
-# README, Maps: assets/maps/generate.sh recreates the bundled maps byte for byte, with the sizes and
+# docs/maps.md: assets/maps/generate.sh recreates the bundled maps byte for byte, with the sizes and
 # convex vertex counts of the table.
 bundled_maps() {
 	local line
@@ -156,7 +156,7 @@ same_as_oracle() {
 check "ehl equals oracle" same_as_oracle
 progress_lines() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/b2.ehl" 2>&1 >/dev/null | grep -q "^progress via labels 100%"; }
 check "ehl-build progress lines" progress_lines
-progress_stages() { # README, C API: the four stages in this order, each shown finished
+progress_stages() { # docs/c-api.md: the four stages in this order, each shown finished
 	"$GT" ehl-build "$tmp/block.map" -o "$tmp/b2.ehl" 2>"$tmp/progress" >/dev/null &&
 		[ "$(sed -n 's/^progress \(.*\) [0-9]*%$/\1/p' "$tmp/progress" | uniq | paste -sd ,)" = "visibility graph,hub labels,cells,via labels" ] &&
 		[ "$(grep -c ' 100%$' "$tmp/progress")" -eq 4 ]
@@ -195,7 +195,7 @@ budget_choice() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>
 check "budget choice" budget_choice
 check "ehl-build needs -o" usage_error "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
 
-# README, Quick start: the four commands on keep.map as written; the EHL path is as long as the
+# README, Try it (and docs/cli.md): the four commands on keep.map as written; the EHL path is as long as the
 # oracle's distance.
 quick_start() {
 	local d
@@ -294,7 +294,7 @@ workload_ok() {
 		[ "$(wc -l <"$tmp/wl1/objects.txt")" -eq 10 ] && [ "$(wc -l <"$tmp/wl1/queries.txt")" -eq 50 ]
 }
 check "workload is deterministic" workload_ok
-# The paper's defaults (README, Grid Tree), as meta.txt records them and the files show: density
+# The paper's defaults (docs/cli.md), as meta.txt records them and the files show: density
 # 0.01 of the free cells (rounded up), 50 timestamps of 100 queries with k 3 and 2 keywords.
 workload_defaults() {
 	local free

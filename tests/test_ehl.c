@@ -811,7 +811,7 @@ static void test_budget(void** state)
 	gtMap_Destroy(m);
 }
 
-// README, EHL: the estimate reads 0.6-2.6x the real size on the bundled and benchmark maps; held
+// docs/ehl.md: the estimate reads 0.6-2.6x the real size on the bundled and benchmark maps; held
 // here to [0.5, 3] on the two small bundled maps at every power-of-two cell size.
 static void test_estimate_accuracy(void** state)
 {
@@ -910,7 +910,7 @@ static void test_vertex_limit(void** state)
 	gtMap_Destroy(m);
 }
 
-// README: a loaded index maps its file, and replacing the file by rename (as gtEhl_Save does,
+// docs/ehl.md: a loaded index maps its file, and replacing the file by rename (as gtEhl_Save does,
 // through FILE.tmp) is safe: the loaded index keeps answering, and no FILE.tmp is left.
 static void test_replace_loaded_index_by_rename(void** state)
 {

@@ -90,7 +90,7 @@ c_example_reports_errors() {
 }
 check "C example reports a bad map" c_example_reports_errors
 
-# The same example against the installed static library, linked as README says.
+# The same example against the installed static library, linked as docs/c-api.md says.
 c_example_static() {
 	# shellcheck disable=SC2046
 	cc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags gridtree) examples/nearest_healer.c "$prefix/lib/libgridtree.a" -lm -lpthread \
@@ -99,7 +99,7 @@ c_example_static() {
 }
 check "C example with the static library" c_example_static
 
-# README, C API: the example built from the repository root exactly as written there, against the
+# docs/c-api.md: the example built from the repository root exactly as written there, against the
 # shared library in bin/ and statically; without an argument it opens the bundled keep.map.
 readme_commands() {
 	cc -std=c11 -Iplugin/include examples/nearest_healer.c -Lbin -lgridtree -lm -Wl,-rpath,"$PWD/bin" -o "$tmp/nh_shared" &&
@@ -108,13 +108,13 @@ readme_commands() {
 		grep -q '^map .*keep.map' "$tmp/nh_shared.out" && "$tmp/nh_static" >"$tmp/nh_static.out" && example_output_ok "$tmp/nh_static.out"
 }
 check "README's compile commands for the example" readme_commands
-# README, C API: "The API in short" compiles as the body of main() and runs: the first run builds
+# docs/c-api.md: "The API in short" compiles as the body of main() and runs: the first run builds
 # and saves keep.ehl, the second loads it.
 readme_api() {
 	local dir=$tmp/api
 	mkdir -p "$dir" && ln -sfn "$PWD/assets" "$dir/assets" &&
 		{ printf '#include <stdio.h>\n#include <gridtree/gridtree.h>\nint main(void)\n{\n'
-		  awk '/^The API in short/ { want = 1 } want && /^```c$/ { code = 1; next } code && /^```$/ { exit } code' README.md
+		  awk '/^## The API in short/ { want = 1 } want && /^```c$/ { code = 1; next } code && /^```$/ { exit } code' docs/c-api.md
 		  printf 'return 0;\n}\n'; } >"$dir/api.c" &&
 		grep -q gtWorld_Nearest "$dir/api.c" &&
 		# shellcheck disable=SC2046
@@ -124,6 +124,18 @@ readme_api() {
 		[ ! -s "$dir/load.err" ]
 }
 check "README's API in short compiles and runs" readme_api
+# README, In C: the program saved as healer.c and built and run by the command below it, as
+# written, in a folder that looks like the repository; it prints what the command's comment says
+# (the healer in view, not the one behind the wall).
+readme_c_example() {
+	local dir=$tmp/readme_c line
+	mkdir -p "$dir" && ln -sfn "$PWD/plugin" "$dir/plugin" && ln -sfn "$PWD/bin" "$dir/bin" && ln -sfn "$PWD/assets" "$dir/assets" &&
+		awk '/^## In C/ { want = 1 } want && /^```c$/ { code = 1; next } code && /^```$/ { exit } code' README.md >"$dir/healer.c" &&
+		line=$(awk '/^## In C/ { want = 1 } want && /^```sh$/ { code = 1; next } code && /^```$/ { exit } code' README.md) &&
+		[[ $line == *"# in_view, 10.77" ]] && grep -q gtWorld_Nearest "$dir/healer.c" &&
+		[ "$(cd "$dir" && env -u LD_LIBRARY_PATH bash -c "set -e; $line")" = "in_view, 10.77" ]
+}
+check "README's C example compiles and runs" readme_c_example
 
 # The sanitizer build of the example (built by premake against bin/debug/libgridtree.so).
 debug_example() {
@@ -176,7 +188,7 @@ check "installed Lua module loads" lua_loads
 cli_runs() { "$prefix/bin/gridtree" info assets/maps/small.map | grep -q -x "width 48"; }
 check "installed CLI runs" cli_runs
 
-# --- the run script's other entry points (README, Quick start), on the release build
+# --- the run script's other entry points (README, Try it and More commands), on the release build
 run_demo_headless() { # without a display: headless, to build/demo.png, and it says so
 	rm -f build/demo.png
 	env -u DISPLAY -u WAYLAND_DISPLAY ./run demo assets/maps/small.map --agents 50 >"$tmp/demo.out" 2>&1 &&

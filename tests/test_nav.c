@@ -199,7 +199,7 @@ static void test_path_advance(void** state)
 	assert_true(still.x == 3);
 }
 
-// gt_nav.h and README: the default def is "auto" on all cores with the built-in pool; auto answers
+// gt_nav.h and docs/cli.md: the default def is "auto" on all cores with the built-in pool; auto answers
 // with the oracle until an index is built, then with the index.
 static void test_default_def(void** state)
 {

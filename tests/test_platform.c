@@ -91,7 +91,7 @@ static void test_allocator_sees_everything(void** state)
 	assert_true(c.calls > 100);
 	assert_int_equal(c.live_bytes, 0); // everything handed out came back
 	assert_int_equal(gtGetByteCount(), before);
-	assert_int_equal(before, 0); // README: 0 once every object is destroyed
+	assert_int_equal(before, 0); // docs/c-api.md: 0 once every object is destroyed
 }
 
 // Out of memory at every point of the first few hundred allocations: a clean GT_ERR_NOMEM (or
@@ -287,7 +287,7 @@ static void test_task_system_gets_the_work(void** state)
 	gtMap_Destroy(map);
 }
 
-// README: EHL queries never allocate, navigation queries never allocate once warm, and a world
+// docs/ehl.md: EHL queries never allocate, navigation queries never allocate once warm, and a world
 // allocates nothing per update or per query once its capacities have grown. The second round of
 // the same updates and queries must make no allocator call at all.
 static void world_round(gtWorld* w, gtNavQuery* nq, gtDistance walk, const gtObjectId* ids, gtVec2* const* spots,
@@ -373,7 +373,7 @@ static void test_queries_and_updates_do_not_allocate(void** state)
 	assert_int_equal(c.live_bytes, 0);
 }
 
-// Threads (gt_base.h, README): 0, the default of gtEhlDef and gtNavDef, means one worker per online
+// Threads (gt_base.h, docs/cli.md): 0, the default of gtEhlDef and gtNavDef, means one worker per online
 // core, and a request above GT_MAX_THREADS gets GT_MAX_THREADS. A host job system sees the count.
 static void test_thread_counts(void** state)
 {

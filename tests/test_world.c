@@ -167,7 +167,7 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 		gtVec2 a = test_random_point(m, rng), b = test_random_point(m, rng);
 		q.region[0] = fmin(a.x, b.x), q.region[1] = fmin(a.y, b.y), q.region[2] = fmax(a.x, b.x), q.region[3] = fmax(a.y, b.y);
 	}
-	if (mode == 5) { // every filter at once (README: filters combine)
+	if (mode == 5) { // every filter at once (docs/grid-tree.md: filters combine)
 		q.min_match = test_rng_int(rng, 2);
 		q.any = any, q.any_count = 2, any[0] = random_word(rng, vocabulary), any[1] = random_word(rng, vocabulary);
 		q.none = none, q.none_count = 1, none[0] = random_word(rng, vocabulary);
@@ -657,7 +657,7 @@ static void test_straight_line_queries_far_off_the_map(void** state)
 	gtMap_Destroy(m);
 }
 
-// The documented defaults (gt_world.h, README): leaves at most 16 map cells wide, room for 1024
+// The documented defaults (gt_world.h, docs/grid-tree.md): leaves at most 16 map cells wide, room for 1024
 // objects; a query asks for 1 object with all of its words, no radius, no region, and charges 20
 // map units per missing word.
 static void test_defaults(void** state)
@@ -723,7 +723,7 @@ static void test_keyword_limits(void** state)
 }
 
 // Every filter in one query, objects exactly on the closed region's border, and objects in another
-// connected component, which no query returns (README, Grid Tree).
+// connected component, which no query returns (docs/grid-tree.md).
 static void test_filters_borders_and_components(void** state)
 {
 	(void)state;

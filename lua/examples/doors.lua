@@ -1,7 +1,7 @@
 -- Doors that agents wait for: two halls joined by two doors that open and close on a timer. Each
 -- agent walks to a goal in the other hall; while every way there is shut, it waits where it
 -- stands, and sets off again the frame a door opens. The index is built with the doors open, so
--- closing them never makes it stale (README, Map edits). Runs headless:
+-- closing them never makes it stale (docs/edits.md). Runs headless:
 --   LUA_CPATH_5_4='./bin/?.so' lua5.4 lua/examples/doors.lua [frames]
 local gridtree = require "gridtree"
 

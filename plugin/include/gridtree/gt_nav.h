@@ -84,7 +84,7 @@ gtStatus gtNav_SetMethod(gtNav* nav, gtNavMethod method, gtError* err);
 gtNavMethod gtNav_Method(const gtNav* nav);
 
 //------------------------------------------------------------------------------------------------
-// Doors and walls that change (README, Map edits). An edit changes the nav's map in place; every
+// Doors and walls that change (docs/edits.md). An edit changes the nav's map in place; every
 // distance, path and world query after it is exact for the edited map, from the very next call.
 // Edits, doors and gtNav_Update must not run while any query of this nav (or of a world over its
 // map) runs on another thread: make them between frames.
