@@ -95,7 +95,7 @@ typedef struct CliNav {
 int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char* map_path, bool need_index);
 void cli_nav_close(CliNav* s);
 
-// The subcommands, in the order `gridtree help` lists them (main.c).
+// The subcommands (main.c lists them, for dispatch and for `gridtree help`).
 extern const CliCommand cli_cmd_info;
 extern const CliCommand cli_cmd_dist;
 extern const CliCommand cli_cmd_path;
