@@ -3,35 +3,79 @@
 #define GRIDTREE_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "gridtree/gridtree.h"
 
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
 
 
+typedef struct CliCommand CliCommand;
+
 // Command-line arguments after the subcommand: positionals and --name value options.
 typedef struct CliArgs {
+	const CliCommand* command; // whose table they were parsed by
 	const char* positional[8];
 	int positional_count;
 	const char* names[16];
 	const char* values[16];
 	int option_count;
+	bool help; // --help or -h: print the command's usage instead of running it
 } CliArgs;
 
-// Splits argv; options not in `known` (space-separated names without dashes) are a usage error.
-bool cli_parse(int argc, char** argv, const char* command, const char* known, CliArgs* out);
-// True when ok; otherwise prints "usage: gridtree <usage>" (the command's synopsis) and is false.
-bool cli_usage_unless(bool ok, const char* usage);
+// One option of a command, as the parser accepts it and as `gridtree CMD --help` shows it: the
+// same table does both, so the usage cannot list what is refused or miss what is accepted.
+typedef struct CliOption {
+	const char* name;   // without dashes; a one-letter name is written -x ("o": -o FILE)
+	const char* arg;    // the value's name in the usage ("FILE"); NULL: a flag, which takes no value
+	const char* values; // the accepted values, '|'-separated ("csv|base64|xml"); NULL: any
+	bool required;
+	const char* help;   // what it does, one line (defaults and ranges included)
+} CliOption;
+
+// A subcommand: its table, and the function that runs it on arguments parsed by that table.
+struct CliCommand {
+	const char* name;
+	const char* args;          // its positionals, space-separated ("MAP SCENFILE"); "" for none
+	const char* summary;       // one line, for `gridtree help`
+	const char* about;         // more lines for `gridtree CMD --help` (NULL: none)
+	const CliOption* options;  // ends with {0}
+	bool map_options;          // also takes cli_map_options (an own option of the same name wins)
+	int (*run)(const CliArgs* args);
+};
+
+// The options of every command that takes a MAP (cli_open_map reads them); the one place they are
+// declared, in cli_common.c.
+extern const CliOption cli_map_options[];
+
+// Splits argv by the command's table. An unknown option, a value outside an option's values, a
+// missing required option or the wrong number of positionals prints the problem and the command's
+// synopsis and is false (a usage error). --help or -h sets out->help and stops parsing.
+bool cli_parse(int argc, char** argv, const CliCommand* command, CliArgs* out);
+// `gridtree CMD --help`: synopsis, description and every option with its values.
+void cli_print_help(const CliCommand* command, FILE* out);
+// Writes "knn MAP --objects OBJ --queries Q [options]" (no newline); returns its length.
+int cli_write_synopsis(const CliCommand* command, FILE* out);
+// True when ok; otherwise prints the command's synopsis and is false.
+bool cli_usage_unless(bool ok, const CliArgs* args);
 const char* cli_option(const CliArgs* args, const char* name, const char* fallback);
+// The position of an enumerated option's value in its table's values (0 for the first), or
+// fallback when the option is absent.
+int cli_choice(const CliArgs* args, const char* name, int fallback);
 // The arguments without option `name` (an option a command reads itself, not for a shared helper).
 CliArgs cli_args_without(const CliArgs* args, const char* name);
 bool cli_int_option(const CliArgs* args, const char* command, const char* name, long fallback, long min, long max,
                     long* out);
 
-// Options every command that takes a MAP accepts (append to cli_parse's `known`):
-// a Tiled MAP (.tmx, .tmj, .json) takes --blocked-layer NAME or --blocked-property NAME, and
-// --clearance R loads the map for agents of half-width R (gtMap_Inflate).
-#define CLI_MAP_OPTIONS " clearance blocked-layer blocked-property"
+// Options shared by the commands that answer distances through cli_nav_open.
+#define CLI_NAV_METHODS "auto|ehl|oracle|euclid|polyanya"
+#define CLI_OPTION_EHL(required) \
+	{"ehl", "FILE", NULL, required, "the map's EHL index (gridtree ehl-build); without it, the exact oracle answers"}
+#define CLI_OPTION_MESH {"mesh", "FILE", NULL, false, "a Polyanya .mesh for --method polyanya (default: one made from the map)"}
+#define CLI_OPTION_THREADS {"threads", "N", NULL, false, "worker threads, 0 to 256 (default 0: one per core)"}
+#define CLI_OPTION_EDITS \
+	{"edits", "FILE", NULL, false, \
+	 "'block x0 y0 x1 y1' / 'free x0 y0 x1 y1' lines (inclusive cells) applied in order to the map and its index first"}
 
 // Loads the map as the map options say into *out, and a Tiled map's extras into *tiled (when
 // tiled is not NULL; NULL for a MovingAI map). Prints the problem and returns CLI_USAGE or
@@ -51,23 +95,23 @@ typedef struct CliNav {
 int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char* map_path, bool need_index);
 void cli_nav_close(CliNav* s);
 
-// Subcommands: each returns an exit code.
-int cmd_info(int argc, char** argv);
-int cmd_dist(int argc, char** argv);
-int cmd_path(int argc, char** argv);
-int cmd_scen(int argc, char** argv);
-int cmd_genmap(int argc, char** argv);
-int cmd_inflate(int argc, char** argv);
-int cmd_mesh_build(int argc, char** argv);
-int cmd_bench_peers(int argc, char** argv);
-int cmd_tiled_export(int argc, char** argv);
-int cmd_ehl_build(int argc, char** argv);
-int cmd_ehl_verify(int argc, char** argv);
-int cmd_workload(int argc, char** argv);
-int cmd_knn(int argc, char** argv);
-int cmd_bench_knn(int argc, char** argv);
-int cmd_crowd(int argc, char** argv);
-int cmd_bench_crowd(int argc, char** argv);
-int cmd_bench_edits(int argc, char** argv);
+// The subcommands (main.c lists them, for dispatch and for `gridtree help`).
+extern const CliCommand cli_cmd_info;
+extern const CliCommand cli_cmd_dist;
+extern const CliCommand cli_cmd_path;
+extern const CliCommand cli_cmd_scen;
+extern const CliCommand cli_cmd_genmap;
+extern const CliCommand cli_cmd_inflate;
+extern const CliCommand cli_cmd_mesh_build;
+extern const CliCommand cli_cmd_bench_peers;
+extern const CliCommand cli_cmd_tiled_export;
+extern const CliCommand cli_cmd_ehl_build;
+extern const CliCommand cli_cmd_ehl_verify;
+extern const CliCommand cli_cmd_workload;
+extern const CliCommand cli_cmd_knn;
+extern const CliCommand cli_cmd_bench_knn;
+extern const CliCommand cli_cmd_crowd;
+extern const CliCommand cli_cmd_bench_crowd;
+extern const CliCommand cli_cmd_bench_edits;
 
 #endif

@@ -7,50 +7,6 @@
 
 #include "cli.h"
 
-static bool known_option(const char* known, const char* name, size_t len)
-{
-	for (const char* p = known; *p;) {
-		size_t n = strcspn(p, " ");
-		if (n == len && strncmp(p, name, len) == 0) return true;
-		p += n;
-		while (*p == ' ') p++;
-	}
-	return false;
-}
-
-bool cli_parse(int argc, char** argv, const char* command, const char* known, CliArgs* out)
-{
-	memset(out, 0, sizeof *out);
-	for (int i = 0; i < argc; i++) {
-		const char* a = argv[i];
-		bool short_output = strcmp(a, "-o") == 0; // the one short option: -o FILE
-		if (!short_output && (strncmp(a, "--", 2) != 0 || a[2] == '\0')) {
-			if (out->positional_count == 8) {
-				fprintf(stderr, "gridtree %s: too many arguments\n", command);
-				return false;
-			}
-			out->positional[out->positional_count++] = a;
-			continue;
-		}
-		const char* name = short_output ? "o" : a + 2;
-		const char* eq = strchr(name, '=');
-		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		if (!known_option(known, name, len)) {
-			fprintf(stderr, "gridtree %s: unknown option '%.*s' (try 'gridtree help')\n", command, (int)len + 2, a);
-			return false;
-		}
-		const char* value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!value || out->option_count == 16) {
-			fprintf(stderr, "gridtree %s: option '--%.*s' needs a value\n", command, (int)len, name);
-			return false;
-		}
-		// Options are stored by their name inside argv, which outlives the parse.
-		out->names[out->option_count] = name;
-		out->values[out->option_count++] = value;
-	}
-	return true;
-}
-
 const char* cli_option(const CliArgs* args, const char* name, const char* fallback)
 {
 	size_t len = strlen(name);
@@ -94,6 +50,15 @@ CliArgs cli_args_without(const CliArgs* args, const char* name)
 	return out;
 }
 
+// A new map option is one line here and its reading in cli_open_map: every command that takes a
+// MAP then accepts it and lists it in its --help.
+const CliOption cli_map_options[] = {
+    {"clearance", "R", NULL, false, "load the map for square agents of half-width R cells, 0 to 32767, as inflate writes it"},
+    {"blocked-layer", "NAME", NULL, false, "a Tiled map's walls: the non-empty cells of the tile layer NAME"},
+    {"blocked-property", "NAME", NULL, false, "a Tiled map's walls: the tiles whose bool property NAME is true"},
+    {0},
+};
+
 int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out, gtTiled** tiled)
 {
 	*out = NULL;
@@ -132,10 +97,4 @@ int cli_open_map(const CliArgs* args, const char* command, const char* path, gtM
 	}
 	*out = map;
 	return CLI_OK;
-}
-
-bool cli_usage_unless(bool ok, const char* usage)
-{
-	if (!ok) fprintf(stderr, "usage: gridtree %s\n", usage);
-	return ok;
 }

@@ -30,22 +30,17 @@ typedef struct Method {
 	double seconds;
 } Method;
 
-int cmd_bench_crowd(int argc, char** argv)
+static int bench_crowd(const CliArgs* args)
 {
-	CliArgs args;
 	long agents, objects, k, frames, seed;
-	if (!cli_parse(argc, argv, "bench-crowd", "ehl threads agents objects k frames seed" CLI_MAP_OPTIONS, &args) ||
-	    !cli_int_option(&args, "bench-crowd", "agents", 10000, 1, 10000000, &agents) ||
-	    !cli_int_option(&args, "bench-crowd", "objects", 0, 0, 10000000, &objects) ||
-	    !cli_int_option(&args, "bench-crowd", "k", 1, 1, 255, &k) ||
-	    !cli_int_option(&args, "bench-crowd", "frames", 10, 1, 1000000, &frames) ||
-	    !cli_int_option(&args, "bench-crowd", "seed", 1, 0, 1000000000, &seed))
-		return CLI_USAGE;
-	if (!cli_usage_unless(args.positional_count == 1,
-	                      "bench-crowd MAP --ehl FILE [--agents N] [--objects N] [--k K] [--frames F] [--threads T] [--seed S]"))
+	if (!cli_int_option(args, "bench-crowd", "agents", 10000, 1, 10000000, &agents) ||
+	    !cli_int_option(args, "bench-crowd", "objects", 0, 0, 10000000, &objects) ||
+	    !cli_int_option(args, "bench-crowd", "k", 1, 1, 255, &k) ||
+	    !cli_int_option(args, "bench-crowd", "frames", 10, 1, 1000000, &frames) ||
+	    !cli_int_option(args, "bench-crowd", "seed", 1, 0, 1000000000, &seed))
 		return CLI_USAGE;
 	CliNav nav;
-	int opened = cli_nav_open(&nav, &args, "bench-crowd", args.positional[0], true);
+	int opened = cli_nav_open(&nav, args, "bench-crowd", args->positional[0], true);
 	if (opened) return opened;
 	gtError err;
 	gtRandom rng = {(uint64_t)seed};
@@ -73,7 +68,7 @@ int cmd_bench_crowd(int argc, char** argv)
 	}
 	for (long i = 0; i < agents && !st; i++) points[i] = random_point(nav.map, &rng);
 	gtCrowdDef def = gtCrowd_DefaultDef();
-	def.threads = (int)strtol(cli_option(&args, "threads", "0"), NULL, 10);
+	def.threads = (int)strtol(cli_option(args, "threads", "0"), NULL, 10);
 	gtCrowdDef one = def;
 	one.threads = 1;
 	Method methods[] = {{"each", GT_CROWD_EACH, NULL, 0}, {"batch", GT_CROWD_BATCH, NULL, 0},
@@ -132,3 +127,18 @@ int cmd_bench_crowd(int argc, char** argv)
 	free(statuses);
 	return status;
 }
+
+static const CliOption OPTIONS[] = {
+    CLI_OPTION_EHL(true),
+    {"agents", "N", NULL, false, "agents asking each frame, 1 to 10000000 (default 10000)"},
+    {"objects", "N", NULL, false, "enemies (and as many allies), 0 to 10000000 (default 0: 1% of the free cells)"},
+    {"k", "K", NULL, false, "enemies per agent, 1 to 255 (default 1)"},
+    {"frames", "F", NULL, false, "frames, 1 to 1000000 (default 10)"},
+    {"seed", "S", NULL, false, "the random seed (default 1)"},
+    CLI_OPTION_THREADS,
+    {0},
+};
+
+const CliCommand cli_cmd_bench_crowd = {
+    "bench-crowd", "MAP", "every agent's k nearest enemies each frame, by every method", NULL, OPTIONS, true, bench_crowd,
+};

@@ -96,20 +96,16 @@ static void time_knn(gtWorld* world, gtNavQuery* q, const gtMap* map, const gtVe
 	}
 }
 
-int cmd_bench_edits(int argc, char** argv)
+static int bench_edits(const CliArgs* args)
 {
-	CliArgs args;
 	long edits, queries, seed;
-	if (!cli_parse(argc, argv, "bench-edits", "ehl threads edits queries seed" CLI_MAP_OPTIONS, &args) ||
-	    !cli_int_option(&args, "bench-edits", "edits", 20, 1, 100000, &edits) ||
-	    !cli_int_option(&args, "bench-edits", "queries", 1000, 1, 10000000, &queries) ||
-	    !cli_int_option(&args, "bench-edits", "seed", 1, 0, 2147483647L, &seed))
+	if (!cli_int_option(args, "bench-edits", "edits", 20, 1, 100000, &edits) ||
+	    !cli_int_option(args, "bench-edits", "queries", 1000, 1, 10000000, &queries) ||
+	    !cli_int_option(args, "bench-edits", "seed", 1, 0, 2147483647L, &seed))
 		return CLI_USAGE;
-	if (!cli_usage_unless(args.positional_count == 1, "bench-edits MAP --ehl FILE [--edits N] [--queries N] [--seed S]"))
-		return CLI_USAGE;
-	CliArgs nav_args = cli_args_without(&args, "edits"); // a count here, not an edits file
+	CliArgs nav_args = cli_args_without(args, "edits"); // a count here, not an edits file
 	CliNav s;
-	int opened = cli_nav_open(&s, &nav_args, "bench-edits", args.positional[0], true);
+	int opened = cli_nav_open(&s, &nav_args, "bench-edits", args->positional[0], true);
 	if (opened) return opened;
 	const gtMap* map = s.map;
 	gtRandom rng = {(uint64_t)seed};
@@ -190,3 +186,16 @@ done:
 	cli_nav_close(&s);
 	return code;
 }
+
+static const CliOption OPTIONS[] = {
+    CLI_OPTION_EHL(true),
+    {"edits", "N", NULL, false, "walls built and doors closed, 1 to 100000 (default 20)"},
+    {"queries", "N", NULL, false, "point-to-point queries timed around each edit, 1 to 10000000 (default 1000)"},
+    {"seed", "S", NULL, false, "the random seed (default 1)"},
+    CLI_OPTION_THREADS,
+    {0},
+};
+
+const CliCommand cli_cmd_bench_edits = {
+    "bench-edits", "MAP", "what map edits cost: walls built, doors closed, walls removed", NULL, OPTIONS, true, bench_edits,
+};

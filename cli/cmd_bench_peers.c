@@ -111,24 +111,19 @@ static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* fo
 	return true;
 }
 
-int cmd_bench_peers(int argc, char** argv)
+static int bench_peers(const CliArgs* args)
 {
-	CliArgs args;
 	long leaf;
-	if (!cli_parse(argc, argv, "bench-peers", "ehl mesh workload threads leaf" CLI_MAP_OPTIONS, &args) ||
-	    !cli_int_option(&args, "bench-peers", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf))
+	if (!cli_int_option(args, "bench-peers", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf))
 		return CLI_USAGE;
-	const char* dir = cli_option(&args, "workload", NULL);
-	if (!cli_usage_unless(args.positional_count == 1 && dir && cli_option(&args, "ehl", NULL),
-	                      "bench-peers MAP --ehl FILE [--mesh FILE] --workload DIR [--leaf m]"))
-		return CLI_USAGE;
+	const char* dir = cli_option(args, "workload", NULL);
 	CliNav nav; // EHL
-	int opened = cli_nav_open(&nav, &args, "bench-peers", args.positional[0], true);
+	int opened = cli_nav_open(&nav, args, "bench-peers", args->positional[0], true);
 	if (opened) return opened;
 	Peers p = {0};
 	gtError err = {0};
 	int code = CLI_OK;
-	const char* mesh_path = cli_option(&args, "mesh", NULL);
+	const char* mesh_path = cli_option(args, "mesh", NULL);
 	gtMesh* mesh = NULL;
 	gtStatus st = gtNav_Create(nav.map, NULL, &p.mesh_nav, &err);
 	double mesh_seconds = gtNowSeconds();
@@ -242,3 +237,17 @@ done:
 	cli_nav_close(&nav);
 	return code;
 }
+
+static const CliOption OPTIONS[] = {
+    CLI_OPTION_EHL(true),
+    {"workload", "DIR", NULL, true, "a workload written by gridtree workload"},
+    CLI_OPTION_MESH,
+    {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
+    CLI_OPTION_THREADS,
+    {0},
+};
+
+const CliCommand cli_cmd_bench_peers = {
+    "bench-peers", "MAP", "the Grid Tree beside IER, the interval heuristic and brute force",
+    "Every method answers the same workload; answers are checked against the Grid Tree's.", OPTIONS, true, bench_peers,
+};

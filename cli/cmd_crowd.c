@@ -16,35 +16,31 @@ static bool same_words(const WlQuery* a, const WlQuery* b)
 	return true;
 }
 
-int cmd_crowd(int argc, char** argv)
+static int crowd(const CliArgs* args)
 {
-	CliArgs args;
-	if (!cli_parse(argc, argv, "crowd", "ehl method threads objects queries leaf edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
-	const char* usage = "crowd MAP [--ehl FILE] --objects OBJ --queries Q [--method each|batch|field|auto] [--threads N] [--leaf m]";
-	const char* objects_path = cli_option(&args, "objects", NULL);
-	const char* queries_path = cli_option(&args, "queries", NULL);
+	const char* objects_path = cli_option(args, "objects", NULL);
+	const char* queries_path = cli_option(args, "queries", NULL);
 	long leaf;
-	if (!cli_usage_unless(args.positional_count == 1 && objects_path && queries_path, usage) ||
-	    !cli_int_option(&args, "crowd", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf))
+	if (!cli_int_option(args, "crowd", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf))
 		return CLI_USAGE;
 	gtCrowdMethod method;
 	gtError err;
-	const char* method_name = cli_option(&args, "method", "auto");
+	const char* method_name = cli_option(args, "method", "auto");
 	if (gtCrowdMethod_Parse(method_name, &method, &err)) {
 		fprintf(stderr, "gridtree crowd: %s\n", err.message);
 		return CLI_USAGE;
 	}
 	// --method names the crowd's method here: the distances are the index's (--ehl), else the oracle's.
-	CliArgs nav_args = cli_args_without(&args, "method");
+	CliArgs nav_args = cli_args_without(args, "method");
 	CliNav nav;
-	int opened = cli_nav_open(&nav, &nav_args, "crowd", args.positional[0], false);
+	int opened = cli_nav_open(&nav, &nav_args, "crowd", args->positional[0], false);
 	if (opened) return opened;
 	gtWorldDef def = gtWorld_DefaultDef();
 	def.leaf_size = (int)leaf;
 	gtWorld* world = NULL;
 	gtCrowd* crowd = NULL;
 	gtCrowdDef crowd_def = gtCrowd_DefaultDef();
-	crowd_def.threads = (int)strtol(cli_option(&args, "threads", "0"), NULL, 10); // checked by cli_nav_open
+	crowd_def.threads = (int)strtol(cli_option(args, "threads", "0"), NULL, 10); // checked by cli_nav_open
 	gtStatus st = gtWorld_Create(nav.map, &def, &world, &err);
 	if (!st) st = gtCrowd_Create(world, nav.nav, &crowd_def, &crowd, &err);
 	int status = st ? CLI_FAILED : CLI_OK;
@@ -131,3 +127,19 @@ int cmd_crowd(int argc, char** argv)
 	cli_nav_close(&nav);
 	return status;
 }
+
+static const CliOption OPTIONS[] = {
+    {"objects", "OBJ", NULL, true, "the objects, lines 'id x y kw ...'"},
+    {"queries", "Q", NULL, true, "the queries, lines 'x y k kw ...'"},
+    {"method", "M", "each|batch|field|auto", false, "how the batches are answered (default auto)"},
+    CLI_OPTION_EHL(false),
+    {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
+    CLI_OPTION_THREADS,
+    CLI_OPTION_EDITS,
+    {0},
+};
+
+const CliCommand cli_cmd_crowd = {
+    "crowd", "MAP", "the knn queries answered as batches, printed as knn prints them",
+    "Queries with the same keywords form one batch.", OPTIONS, true, crowd,
+};

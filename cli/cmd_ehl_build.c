@@ -5,20 +5,15 @@
 
 #include "cli.h"
 
-int cmd_ehl_build(int argc, char** argv)
+static int ehl_build(const CliArgs* args)
 {
-	CliArgs args;
 	long cell, threads;
-	if (!cli_parse(argc, argv, "ehl-build", "cell budget threads o" CLI_MAP_OPTIONS, &args) ||
-	    !cli_int_option(&args, "ehl-build", "cell", 4, 1, GT_EHL_MAX_CELL_SIZE, &cell) ||
-	    !cli_int_option(&args, "ehl-build", "threads", 0, 0, GT_MAX_THREADS, &threads))
+	if (!cli_int_option(args, "ehl-build", "cell", 4, 1, GT_EHL_MAX_CELL_SIZE, &cell) ||
+	    !cli_int_option(args, "ehl-build", "threads", 0, 0, GT_MAX_THREADS, &threads))
 		return CLI_USAGE;
-	const char* output = cli_option(&args, "o", NULL);
-	const char* budget_text = cli_option(&args, "budget", NULL);
-	if (!cli_usage_unless(args.positional_count == 1 && output,
-	                      "ehl-build MAP -o FILE [--cell g | --budget MB] [--threads N]"))
-		return CLI_USAGE;
-	if (budget_text && cli_option(&args, "cell", NULL)) {
+	const char* output = cli_option(args, "o", NULL);
+	const char* budget_text = cli_option(args, "budget", NULL);
+	if (budget_text && cli_option(args, "cell", NULL)) {
 		fprintf(stderr, "gridtree ehl-build: give either --cell or --budget, not both\n");
 		return CLI_USAGE;
 	}
@@ -32,7 +27,7 @@ int cmd_ehl_build(int argc, char** argv)
 		}
 	}
 	gtMap* map;
-	int opened = cli_open_map(&args, "ehl-build", args.positional[0], &map, NULL);
+	int opened = cli_open_map(args, "ehl-build", args->positional[0], &map, NULL);
 	if (opened) return opened;
 	gtProgressPrinter progress = gtProgressPrinter_Make(stderr); // a bar on a terminal, lines in logs
 	gtEhlDef def = gtEhl_DefaultDef();
@@ -76,3 +71,16 @@ int cmd_ehl_build(int argc, char** argv)
 	gtMap_Destroy(map);
 	return st ? CLI_FAILED : CLI_OK;
 }
+
+static const CliOption OPTIONS[] = {
+    {"o", "FILE", NULL, true, "the index file to write"},
+    {"cell", "G", NULL, false, "the EHL cell side, 1 to 4096 (default 4): smaller is faster to query and bigger"},
+    {"budget", "MB", NULL, false, "instead of --cell: the smallest power-of-two cell whose index fits in MB megabytes"},
+    CLI_OPTION_THREADS,
+    {0},
+};
+
+const CliCommand cli_cmd_ehl_build = {
+    "ehl-build", "MAP", "build and save an EHL index; print its statistics",
+    "Progress goes to stderr: a bar on a terminal, lines otherwise.", OPTIONS, true, ehl_build,
+};

@@ -4,23 +4,18 @@
 
 #include "cli.h"
 
-int cmd_ehl_verify(int argc, char** argv)
+static int ehl_verify(const CliArgs* args)
 {
-	CliArgs args;
 	long samples, seed;
-	if (!cli_parse(argc, argv, "ehl-verify", "samples seed" CLI_MAP_OPTIONS, &args) ||
-	    !cli_int_option(&args, "ehl-verify", "samples", 1000, 1, 100000000L, &samples) ||
-	    !cli_int_option(&args, "ehl-verify", "seed", 1, 0, 2147483647L, &seed))
-		return CLI_USAGE;
-	if (!cli_usage_unless(args.positional_count == 2,
-	                      "ehl-verify MAP FILE [--samples N] [--seed S]"))
+	if (!cli_int_option(args, "ehl-verify", "samples", 1000, 1, 100000000L, &samples) ||
+	    !cli_int_option(args, "ehl-verify", "seed", 1, 0, 2147483647L, &seed))
 		return CLI_USAGE;
 	gtMap* map;
-	int opened = cli_open_map(&args, "ehl-verify", args.positional[0], &map, NULL);
+	int opened = cli_open_map(args, "ehl-verify", args->positional[0], &map, NULL);
 	if (opened) return opened;
 	gtEhl* ehl;
 	gtError err;
-	if (gtEhl_Load(map, args.positional[1], &ehl, &err)) {
+	if (gtEhl_Load(map, args->positional[1], &ehl, &err)) {
 		fprintf(stderr, "gridtree ehl-verify: %s\n", err.message);
 		gtMap_Destroy(map);
 		return CLI_FAILED;
@@ -41,3 +36,16 @@ int cmd_ehl_verify(int argc, char** argv)
 	gtMap_Destroy(map);
 	return st ? CLI_FAILED : CLI_OK;
 }
+
+static const CliOption OPTIONS[] = {
+    {"samples", "N", NULL, false, "random point pairs to compare, 1 to 100000000 (default 1000)"},
+    {"seed", "S", NULL, false, "the random seed, 0 to 2147483647 (default 1)"},
+    {0},
+};
+
+const CliCommand cli_cmd_ehl_verify = {
+    "ehl-verify", "MAP FILE", "compare an index's distances and paths with the exact oracle",
+    "FILE is an index of MAP (gridtree ehl-build); prints samples, mismatches, max_relative_error and\n"
+    "verdict ok or wrong (exit 1).",
+    OPTIONS, true, ehl_verify,
+};

@@ -3,20 +3,15 @@
 
 #include "cli.h"
 
-int cmd_genmap(int argc, char** argv)
+static int genmap(const CliArgs* args)
 {
-	CliArgs args;
 	long width, height, seed;
-	if (!cli_parse(argc, argv, "genmap", "style width height seed o", &args) ||
-	    !cli_int_option(&args, "genmap", "width", 256, GT_GENMAP_MIN_SIDE, GT_GENMAP_MAX_SIDE, &width) ||
-	    !cli_int_option(&args, "genmap", "height", 256, GT_GENMAP_MIN_SIDE, GT_GENMAP_MAX_SIDE, &height) ||
-	    !cli_int_option(&args, "genmap", "seed", 1, 0, 2147483647L, &seed))
+	if (!cli_int_option(args, "genmap", "width", 256, GT_GENMAP_MIN_SIDE, GT_GENMAP_MAX_SIDE, &width) ||
+	    !cli_int_option(args, "genmap", "height", 256, GT_GENMAP_MIN_SIDE, GT_GENMAP_MAX_SIDE, &height) ||
+	    !cli_int_option(args, "genmap", "seed", 1, 0, 2147483647L, &seed))
 		return CLI_USAGE;
-	const char* style_name = cli_option(&args, "style", NULL);
-	const char* output = cli_option(&args, "o", NULL);
-	if (!cli_usage_unless(style_name && output && args.positional_count == 0,
-	                      "genmap --style rooms|caves|arena --width W --height H --seed S -o FILE"))
-		return CLI_USAGE;
+	const char* style_name = cli_option(args, "style", NULL);
+	const char* output = cli_option(args, "o", NULL);
 	gtMapStyle style;
 	gtError err;
 	if (gtMapStyle_Parse(style_name, &style, &err)) {
@@ -40,3 +35,16 @@ int cmd_genmap(int argc, char** argv)
 	gtMap_Destroy(map);
 	return CLI_OK;
 }
+
+static const CliOption OPTIONS[] = {
+    {"style", "STYLE", "rooms|caves|arena", true, "what kind of map"},
+    {"width", "W", NULL, false, "width in cells, 8 to 4096 (default 256)"},
+    {"height", "H", NULL, false, "height in cells, 8 to 4096 (default 256)"},
+    {"seed", "S", NULL, false, "the random seed, 0 to 2147483647 (default 1): the same seed, the same map"},
+    {"o", "FILE", NULL, true, "the MovingAI .map file to write"},
+    {0},
+};
+
+const CliCommand cli_cmd_genmap = {
+    "genmap", "", "write a generated MovingAI map", NULL, OPTIONS, false, genmap,
+};

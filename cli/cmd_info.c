@@ -3,18 +3,14 @@
 
 #include "cli.h"
 
-int cmd_info(int argc, char** argv)
+static int info(const CliArgs* args)
 {
-	CliArgs args;
 	long threads;
-	if (!cli_parse(argc, argv, "info", "threads" CLI_MAP_OPTIONS, &args) || !cli_int_option(&args, "info", "threads", 0, 0, GT_MAX_THREADS, &threads))
-		return CLI_USAGE;
-	if (!cli_usage_unless(args.positional_count == 1,
-	                      "info MAP [--threads N]"))
+	if (!cli_int_option(args, "info", "threads", 0, 0, GT_MAX_THREADS, &threads))
 		return CLI_USAGE;
 	gtMap* map;
 	gtTiled* tiled;
-	int opened = cli_open_map(&args, "info", args.positional[0], &map, &tiled);
+	int opened = cli_open_map(args, "info", args->positional[0], &map, &tiled);
 	if (opened) return opened;
 	int vertices;
 	gtMap_Vertices(map, &vertices);
@@ -47,3 +43,15 @@ int cmd_info(int argc, char** argv)
 	gtMap_Destroy(map);
 	return CLI_OK;
 }
+
+static const CliOption OPTIONS[] = {
+    CLI_OPTION_THREADS,
+    {0},
+};
+
+const CliCommand cli_cmd_info = {
+    "info", "MAP", "map statistics as 'key value' lines",
+    "width, height, free_cells, convex_vertices, pinch_points, vg_edges, vg_build_seconds and fingerprint;\n"
+    "for a Tiled map also its tile size, origin, where its walls came from and its object count.",
+    OPTIONS, true, info,
+};

@@ -130,23 +130,17 @@ static void peers_free(Peers* p)
 	free(p->handle);
 }
 
-static const char* const METHODS = "auto, ehl, oracle, euclid, polyanya, gt, ier-ehl, ier-polyanya, interval, target, fence, brute";
+#define KNN_METHODS CLI_NAV_METHODS "|gt|ier-ehl|ier-polyanya|interval|target|fence|brute"
 
-int cmd_knn(int argc, char** argv)
+static int knn(const CliArgs* args)
 {
-	CliArgs args;
-	if (!cli_parse(argc, argv, "knn", "ehl mesh method threads objects queries leaf edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
-	const char* objects_path = cli_option(&args, "objects", NULL);
-	const char* queries_path = cli_option(&args, "queries", NULL);
-	if (!cli_usage_unless(args.positional_count == 1 && objects_path && queries_path,
-	                      "knn MAP [--ehl FILE] [--mesh FILE] [--method M|gt|ier-ehl|ier-polyanya|interval|target|fence|brute] "
-	                      "--objects OBJ --queries Q [--leaf m]"))
-		return CLI_USAGE;
+	const char* objects_path = cli_option(args, "objects", NULL);
+	const char* queries_path = cli_option(args, "queries", NULL);
 	// The OkNN paper's methods over the same objects and filters: gt (the Grid Tree over EHL),
 	// ier-ehl and ier-polyanya (IR-tree candidates in straight-line order, priced by EHL or
 	// Polyanya), interval, target and fence (one search over the mesh, three heuristics), brute
 	// (every matching object priced). Any other --method names the Grid Tree's distance backend.
-	const char* method = cli_option(&args, "method", "auto");
+	const char* method = cli_option(args, "method", "auto");
 	enum Strategy strategy = GRID_TREE;
 	const char* backend = method;
 	if (strcmp(method, "gt") == 0) backend = "ehl";
@@ -158,15 +152,15 @@ int cmd_knn(int argc, char** argv)
 	else if (strcmp(method, "brute") == 0) strategy = BRUTE, backend = "auto";
 	gtNavMethod nav_method;
 	if (backend == method && gtNavMethod_Parse(method, &nav_method, NULL)) {
-		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: %s)\n", method, METHODS);
+		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: %s)\n", method, KNN_METHODS);
 		return CLI_USAGE;
 	}
 	bool on_mesh = strategy == INTERVAL || strategy == TARGET || strategy == FENCE;
-	if (on_mesh && cli_option(&args, "edits", NULL)) {
+	if (on_mesh && cli_option(args, "edits", NULL)) {
 		fprintf(stderr, "gridtree knn: --method %s searches the mesh, which does not follow --edits\n", method);
 		return CLI_USAGE;
 	}
-	CliArgs nav_args = cli_args_without(&args, "method");
+	CliArgs nav_args = cli_args_without(args, "method");
 	if (nav_args.option_count == (int)(sizeof nav_args.names / sizeof *nav_args.names)) {
 		fprintf(stderr, "gridtree knn: too many options\n");
 		return CLI_USAGE;
@@ -258,25 +252,20 @@ int cmd_knn(int argc, char** argv)
 	return status;
 }
 
-int cmd_bench_knn(int argc, char** argv)
+static int bench_knn(const CliArgs* args)
 {
-	CliArgs args;
 	long check;
-	if (!cli_parse(argc, argv, "bench-knn", "ehl method threads workload leaf check" CLI_MAP_OPTIONS, &args) ||
-	    !cli_int_option(&args, "bench-knn", "check", 0, 0, 100000000, &check))
+	if (!cli_int_option(args, "bench-knn", "check", 0, 0, 100000000, &check))
 		return CLI_USAGE;
-	const char* dir = cli_option(&args, "workload", NULL);
-	if (!cli_usage_unless(args.positional_count == 1 && dir,
-	                      "bench-knn MAP --ehl FILE [--method M] --workload DIR [--leaf m] [--check N]"))
-		return CLI_USAGE;
+	const char* dir = cli_option(args, "workload", NULL);
 	Setup s;
-	int opened = setup(&s, &args, "bench-knn", true);
+	int opened = setup(&s, args, "bench-knn", true);
 	if (opened) return opened;
 	WlReplayStats r;
 	int status = wl_replay(s.world, s.distance, dir, check, &r) ? CLI_OK : CLI_FAILED;
 	if (status == CLI_OK) {
 		printf("objects %d\ntimestamps %d\nqueries %d\nleaf_size %s\n", r.objects, r.timestamps, r.queries,
-		       cli_option(&args, "leaf", "16"));
+		       cli_option(args, "leaf", "16"));
 		printf("update_us_per_timestamp %.3f\nquery_us %.3f\n", r.update_us_per_timestamp, r.query_us);
 		printf("distance_calls_per_query %.3f\nnodes_per_query %.3f\nobjects_tested_per_query %.3f\n",
 		       r.distance_calls_per_query, r.nodes_per_query, r.objects_tested_per_query);
@@ -288,3 +277,40 @@ int cmd_bench_knn(int argc, char** argv)
 	teardown(&s);
 	return status;
 }
+
+static const CliOption KNN_OPTIONS[] = {
+    {"objects", "OBJ", NULL, true, "the objects, lines 'id x y kw ...'"},
+    {"queries", "Q", NULL, true, "the queries, lines 'x y k kw ...'"},
+    {"method", "M", KNN_METHODS, false,
+     "the Grid Tree over a distance backend (auto, the default: the index given with --ehl, else the oracle), or "
+     "one of the OkNN paper's methods"},
+    CLI_OPTION_EHL(false),
+    CLI_OPTION_MESH,
+    {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
+    CLI_OPTION_THREADS,
+    CLI_OPTION_EDITS,
+    {0},
+};
+
+const CliCommand cli_cmd_knn = {
+    "knn", "MAP", "the k nearest objects with every keyword of each query, by walking distance",
+    "Prints 'id:dist ...' per query, 'invalid' for a query point off the free space. gt is the Grid\n"
+    "Tree over EHL; ier-ehl and ier-polyanya take IR-tree candidates in straight-line order; interval,\n"
+    "target and fence search the mesh; brute prices every matching object.",
+    KNN_OPTIONS, true, knn,
+};
+
+static const CliOption BENCH_OPTIONS[] = {
+    CLI_OPTION_EHL(true),
+    {"workload", "DIR", NULL, true, "a workload written by gridtree workload"},
+    {"method", "M", CLI_NAV_METHODS, false, "the distance backend (default auto: the index)"},
+    {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
+    {"check", "N", NULL, false, "check N answers against a linear scan, 0 to 100000000 (default 0)"},
+    CLI_OPTION_THREADS,
+    {0},
+};
+
+const CliCommand cli_cmd_bench_knn = {
+    "bench-knn", "MAP", "replay a workload on the Grid Tree; print timings and counts", NULL, BENCH_OPTIONS, true,
+    bench_knn,
+};

@@ -3,14 +3,11 @@
 
 #include "cli.h"
 
-int cmd_mesh_build(int argc, char** argv)
+static int mesh_build(const CliArgs* args)
 {
-	CliArgs args;
-	if (!cli_parse(argc, argv, "mesh-build", "o" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
-	const char* output = cli_option(&args, "o", NULL);
-	if (!cli_usage_unless(args.positional_count == 1 && output, "mesh-build MAP -o FILE")) return CLI_USAGE;
+	const char* output = cli_option(args, "o", NULL);
 	gtMap* map;
-	int opened = cli_open_map(&args, "mesh-build", args.positional[0], &map, NULL);
+	int opened = cli_open_map(args, "mesh-build", args->positional[0], &map, NULL);
 	if (opened) return opened;
 	gtError err;
 	gtMesh* mesh = NULL;
@@ -26,3 +23,12 @@ int cmd_mesh_build(int argc, char** argv)
 	gtMap_Destroy(map);
 	return st ? CLI_FAILED : CLI_OK;
 }
+
+static const CliOption OPTIONS[] = {
+    {"o", "FILE", NULL, true, "the Polyanya .mesh file to write"},
+    {0},
+};
+
+const CliCommand cli_cmd_mesh_build = {
+    "mesh-build", "MAP", "write a navigation mesh of the map (Polyanya .mesh)", NULL, OPTIONS, true, mesh_build,
+};

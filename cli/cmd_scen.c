@@ -6,25 +6,20 @@
 #include "cli.h"
 #include "scenario.h"
 
-int cmd_scen(int argc, char** argv)
+static int scen(const CliArgs* args)
 {
-	CliArgs args;
-	if (!cli_parse(argc, argv, "scen", "method threads ehl mesh path repeat edits" CLI_MAP_OPTIONS, &args)) return CLI_USAGE;
-	if (!cli_usage_unless(args.positional_count == 2,
-	                      "scen MAP SCENFILE [--method oracle|ehl] [--ehl FILE] [--path 1] [--repeat N]"))
-		return CLI_USAGE;
 	long with_path, repeat;
-	if (!cli_int_option(&args, "scen", "path", 0, 0, 1, &with_path) ||
-	    !cli_int_option(&args, "scen", "repeat", 1, 1, 1000, &repeat))
+	if (!cli_int_option(args, "scen", "path", 0, 0, 1, &with_path) ||
+	    !cli_int_option(args, "scen", "repeat", 1, 1, 1000, &repeat))
 		return CLI_USAGE;
 	gtScenario* scen = NULL;
 	gtError err;
-	if (gtScenario_Load(args.positional[1], &scen, &err)) {
+	if (gtScenario_Load(args->positional[1], &scen, &err)) {
 		fprintf(stderr, "gridtree: %s\n", err.message);
 		return CLI_FAILED;
 	}
 	CliNav solver;
-	int opened = cli_nav_open(&solver, &args, "scen", args.positional[0], false);
+	int opened = cli_nav_open(&solver, args, "scen", args->positional[0], false);
 	if (opened) {
 		gtScenario_Destroy(scen);
 		return opened;
@@ -36,7 +31,7 @@ int cmd_scen(int argc, char** argv)
 	for (int i = 0; i < count; i++)
 		if (e[i].map_width != gtMap_Width(solver.map) || e[i].map_height != gtMap_Height(solver.map)) {
 			fprintf(stderr, "gridtree scen: entry %d is for a %dx%d map but %s is %dx%d\n", i + 1, e[i].map_width,
-			        e[i].map_height, args.positional[0], gtMap_Width(solver.map), gtMap_Height(solver.map));
+			        e[i].map_height, args->positional[0], gtMap_Width(solver.map), gtMap_Height(solver.map));
 			status = CLI_FAILED;
 			break;
 		}
@@ -70,3 +65,19 @@ int cmd_scen(int argc, char** argv)
 	gtScenario_Destroy(scen);
 	return status;
 }
+
+static const CliOption OPTIONS[] = {
+    {"method", "M", CLI_NAV_METHODS, false, "what answers (default auto: the index given with --ehl, else the oracle)"},
+    CLI_OPTION_EHL(false),
+    CLI_OPTION_MESH,
+    {"path", "P", NULL, false, "1: ask for the paths too, 0: distances only (default 0)"},
+    {"repeat", "N", NULL, false, "run the scenario N times, 1 to 1000, and report the fastest (default 1)"},
+    CLI_OPTION_THREADS,
+    CLI_OPTION_EDITS,
+    {0},
+};
+
+const CliCommand cli_cmd_scen = {
+    "scen", "MAP SCENFILE", "run a MovingAI scenario; print queries, over_octile, unreachable, invalid, mean_us", NULL,
+    OPTIONS, true, scen,
+};

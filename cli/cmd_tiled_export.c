@@ -7,18 +7,6 @@
 #include "cli.h"
 #include "tiled_write.h"
 
-static const char* const USAGE =
-    "tiled-export MAP -o FILE.tmx|FILE.tmj [--encoding csv|base64|xml] [--compression none|zlib|gzip|zstd]\n"
-    "       [--chunk N --origin X,Y] [--tileset embedded|external] [--blocked layer|property] [--tile W,H] [--objects OBJ]";
-
-static int pick(const char* value, const char* const* names, int count, const char* option)
-{
-	for (int i = 0; i < count; i++)
-		if (strcmp(value, names[i]) == 0) return i;
-	fprintf(stderr, "gridtree tiled-export: unknown --%s '%s'\n", option, value);
-	return -1;
-}
-
 static bool pair_option(const char* text, const char* option, int lo, int hi, int* a, int* b)
 {
 	char* end;
@@ -34,31 +22,26 @@ static bool pair_option(const char* text, const char* option, int lo, int hi, in
 	return false;
 }
 
-int cmd_tiled_export(int argc, char** argv)
+static int tiled_export(const CliArgs* args)
 {
-	CliArgs args;
 	long chunk;
-	if (!cli_parse(argc, argv, "tiled-export", "o encoding compression chunk origin tileset blocked tile objects" CLI_MAP_OPTIONS,
-	               &args) ||
-	    !cli_int_option(&args, "tiled-export", "chunk", 0, 0, 65535, &chunk))
+	if (!cli_int_option(args, "tiled-export", "chunk", 0, 0, 65535, &chunk))
 		return CLI_USAGE;
-	const char* output = cli_option(&args, "o", NULL);
-	if (!cli_usage_unless(args.positional_count == 1 && output && gtTiled_IsTiledPath(output), USAGE)) return CLI_USAGE;
+	const char* output = cli_option(args, "o", NULL);
+	if (!gtTiled_IsTiledPath(output)) {
+		fprintf(stderr, "gridtree tiled-export: -o names a Tiled file: .tmx, .tmj or .json, got '%s'\n", output);
+		cli_usage_unless(false, args);
+		return CLI_USAGE;
+	}
 	TiledWriteDef def = tiled_write_default();
-	static const char* const encodings[] = {"csv", "base64", "xml"};
-	static const char* const compressions[] = {"none", "zlib", "gzip", "zstd"};
-	static const char* const tilesets[] = {"embedded", "external"};
-	static const char* const blocked[] = {"layer", "property"};
-	int e = pick(cli_option(&args, "encoding", "csv"), encodings, 3, "encoding");
-	int c = pick(cli_option(&args, "compression", "none"), compressions, 4, "compression");
-	int t = pick(cli_option(&args, "tileset", "embedded"), tilesets, 2, "tileset");
-	int b = pick(cli_option(&args, "blocked", "layer"), blocked, 2, "blocked");
-	if (e < 0 || c < 0 || t < 0 || b < 0) return CLI_USAGE;
-	def.encoding = (TwEncoding)e, def.compression = (TwCompression)c;
-	def.external_tileset = t == 1, def.blocked_by_property = b == 1;
+	// Each value's position in its option's list below (the parser has checked the value) is the enum.
+	def.encoding = (TwEncoding)cli_choice(args, "encoding", TW_CSV);
+	def.compression = (TwCompression)cli_choice(args, "compression", TW_NONE);
+	def.external_tileset = cli_choice(args, "tileset", 0) == 1;
+	def.blocked_by_property = cli_choice(args, "blocked", 0) == 1;
 	def.chunk = (int)chunk;
-	const char* origin = cli_option(&args, "origin", NULL);
-	const char* tile = cli_option(&args, "tile", NULL);
+	const char* origin = cli_option(args, "origin", NULL);
+	const char* tile = cli_option(args, "tile", NULL);
 	if ((origin && !pair_option(origin, "origin", -(1 << 28), 1 << 28, &def.origin_x, &def.origin_y)) ||
 	    (tile && !pair_option(tile, "tile", 1, 4096, &def.tile_width, &def.tile_height)))
 		return CLI_USAGE;
@@ -67,9 +50,9 @@ int cmd_tiled_export(int argc, char** argv)
 		return CLI_USAGE;
 	}
 	gtMap* map;
-	int opened = cli_open_map(&args, "tiled-export", args.positional[0], &map, NULL);
+	int opened = cli_open_map(args, "tiled-export", args->positional[0], &map, NULL);
 	if (opened) return opened;
-	const char* objects_path = cli_option(&args, "objects", NULL);
+	const char* objects_path = cli_option(args, "objects", NULL);
 	WlObject* objects = NULL;
 	if (objects_path) {
 		objects = wl_read_all(objects_path, 0, &def.object_count);
@@ -91,3 +74,21 @@ int cmd_tiled_export(int argc, char** argv)
 	gtMap_Destroy(map);
 	return code;
 }
+
+static const CliOption OPTIONS[] = {
+    {"o", "FILE", NULL, true, "the Tiled file to write: FILE.tmx (XML) or FILE.tmj / FILE.json (JSON)"},
+    {"encoding", "E", "csv|base64|xml", false, "how tile layers are stored (default csv; xml is for .tmx)"},
+    {"compression", "C", "none|zlib|gzip|zstd", false, "compression of base64 layers (default none)"},
+    {"chunk", "N", NULL, false, "write an infinite map in chunks of N x N cells, 0 to 65535 (default 0: a finite map)"},
+    {"origin", "X,Y", NULL, false, "the Tiled cell of the map's cell (0, 0), with --chunk (default 0,0)"},
+    {"tileset", "T", "embedded|external", false, "the tileset inside the map or in a file beside it (default embedded)"},
+    {"blocked", "B", "layer|property", false, "walls as a 'Collision' tile layer or as tiles with the property 'collides' (default layer)"},
+    {"tile", "W,H", NULL, false, "the tile size in pixels, 1 to 4096 (default 32,32)"},
+    {"objects", "OBJ", NULL, false, "an object layer from a knn objects file (lines 'id x y kw ...')"},
+    {0},
+};
+
+const CliCommand cli_cmd_tiled_export = {
+    "tiled-export", "MAP", "write the map as a Tiled map (.tmx or .tmj), in any variant gridtree reads",
+    "To edit a MovingAI map in Tiled; the tests write every variant of the same map with it.", OPTIONS, true, tiled_export,
+};

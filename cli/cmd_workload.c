@@ -23,29 +23,22 @@ static bool double_option(const CliArgs* args, const char* name, double fallback
 	return true;
 }
 
-int cmd_workload(int argc, char** argv)
+static int workload(const CliArgs* args)
 {
-	CliArgs args;
 	long timestamps, queries, k, query_words, clusters, seed;
 	WlGenDef def = wl_gen_default();
-	if (!cli_parse(argc, argv, "workload",
-	               "keywords density mobility timestamps queries k query-keywords clusters churn seed o ehl" CLI_MAP_OPTIONS, &args) ||
-	    !cli_int_option(&args, "workload", "timestamps", def.timestamps, 1, 100000, &timestamps) ||
-	    !cli_int_option(&args, "workload", "queries", def.queries_per_timestamp, 0, 1000000, &queries) ||
-	    !cli_int_option(&args, "workload", "k", def.k, 0, 100000, &k) ||
-	    !cli_int_option(&args, "workload", "query-keywords", def.query_words, 0, 8, &query_words) ||
-	    !cli_int_option(&args, "workload", "clusters", def.clusters, 0, 10000, &clusters) ||
-	    !cli_int_option(&args, "workload", "seed", -1, 0, 2147483647L, &seed) ||
-	    !double_option(&args, "density", def.density, 1e-9, 1, &def.density) ||
-	    !double_option(&args, "mobility", def.mobility, 0, 1, &def.mobility) ||
-	    !double_option(&args, "churn", def.churn, 0, 1, &def.churn))
+	if (!cli_int_option(args, "workload", "timestamps", def.timestamps, 1, 100000, &timestamps) ||
+	    !cli_int_option(args, "workload", "queries", def.queries_per_timestamp, 0, 1000000, &queries) ||
+	    !cli_int_option(args, "workload", "k", def.k, 0, 100000, &k) ||
+	    !cli_int_option(args, "workload", "query-keywords", def.query_words, 0, 8, &query_words) ||
+	    !cli_int_option(args, "workload", "clusters", def.clusters, 0, 10000, &clusters) ||
+	    !cli_int_option(args, "workload", "seed", -1, 0, 2147483647L, &seed) ||
+	    !double_option(args, "density", def.density, 1e-9, 1, &def.density) ||
+	    !double_option(args, "mobility", def.mobility, 0, 1, &def.mobility) ||
+	    !double_option(args, "churn", def.churn, 0, 1, &def.churn))
 		return CLI_USAGE;
-	const char* keywords = cli_option(&args, "keywords", NULL);
-	const char* dir = cli_option(&args, "o", NULL);
-	if (!cli_usage_unless(args.positional_count == 1 && keywords && dir && seed >= 0,
-	                      "workload MAP --keywords FILE [--density 0.01] [--mobility 0.7] [--timestamps 50]\n"
-	                      "       [--queries 100] [--k 3] [--query-keywords 2] [--clusters x] [--churn p] [--ehl FILE] --seed S -o DIR"))
-		return CLI_USAGE;
+	const char* keywords = cli_option(args, "keywords", NULL);
+	const char* dir = cli_option(args, "o", NULL);
 	def.timestamps = (int)timestamps, def.queries_per_timestamp = (int)queries, def.k = (int)k;
 	def.query_words = (int)query_words, def.clusters = (int)clusters, def.seed = (uint64_t)seed;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -54,12 +47,12 @@ int cmd_workload(int argc, char** argv)
 	}
 	// Walkers follow EHL paths: the index from --ehl, else one built at the default cell size.
 	gtMap* map;
-	int opened = cli_open_map(&args, "workload", args.positional[0], &map, NULL);
+	int opened = cli_open_map(args, "workload", args->positional[0], &map, NULL);
 	if (opened) return opened;
 	gtNav* nav = NULL;
 	gtNavQuery* query = NULL;
 	gtError err;
-	const char* ehl_path = cli_option(&args, "ehl", NULL);
+	const char* ehl_path = cli_option(args, "ehl", NULL);
 	gtStatus st = gtNav_Create(map, NULL, &nav, &err);
 	if (!st) st = ehl_path ? gtNav_LoadIndex(nav, ehl_path, &err) : gtNav_BuildIndex(nav, NULL, &err);
 	if (!st) st = gtNavQuery_Create(nav, &query, &err);
@@ -68,7 +61,7 @@ int cmd_workload(int argc, char** argv)
 	if (st) {
 		fprintf(stderr, "gridtree workload: %s\n", err.message);
 		status = CLI_FAILED;
-	} else if (!wl_generate(query, map, &def, keywords, args.positional[0], dir, &counts)) {
+	} else if (!wl_generate(query, map, &def, keywords, args->positional[0], dir, &counts)) {
 		status = CLI_FAILED;
 	} else {
 		printf("objects %d\nupdates %ld\nqueries %ld\ndirectory %s\n", counts.objects, counts.updates, counts.queries, dir);
@@ -78,3 +71,24 @@ int cmd_workload(int argc, char** argv)
 	gtMap_Destroy(map);
 	return status;
 }
+
+static const CliOption OPTIONS[] = {
+    {"keywords", "FILE", NULL, true, "the keywords objects carry, one per line"},
+    {"seed", "S", NULL, true, "the random seed, 0 to 2147483647"},
+    {"o", "DIR", NULL, true, "the directory to write (objects, updates, queries)"},
+    {"density", "D", NULL, false, "objects per free cell, above 0 to 1 (default 0.01)"},
+    {"mobility", "P", NULL, false, "the share of objects that move each timestamp, 0 to 1 (default 0.7)"},
+    {"timestamps", "N", NULL, false, "timestamps, 1 to 100000 (default 50)"},
+    {"queries", "N", NULL, false, "queries per timestamp, 0 to 1000000 (default 100)"},
+    {"k", "K", NULL, false, "answers per query, 0 to 100000 (default 3)"},
+    {"query-keywords", "N", NULL, false, "keywords per query, 0 to 8 (default 2)"},
+    {"clusters", "N", NULL, false, "objects gather in N clusters, 0 to 10000 (default 0: spread uniformly)"},
+    {"churn", "P", NULL, false, "the share of objects replaced each timestamp, 0 to 1 (default 0)"},
+    CLI_OPTION_EHL(false),
+    {0},
+};
+
+const CliCommand cli_cmd_workload = {
+    "workload", "MAP", "write a moving-object workload (objects, updates, queries)",
+    "Walkers follow EHL paths: the index from --ehl, else one built at the default cell size.", OPTIONS, true, workload,
+};

@@ -128,7 +128,7 @@ bundled_maps() {
 	done
 }
 check "bundled maps regenerate byte for byte" bundled_maps
-check "genmap bad style" usage_error "unknown map style 'forest'" "$GT" genmap --style forest --width 40 --height 30 --seed 1 -o "$tmp/x.map"
+check "genmap bad style" usage_error "unknown --style 'forest' (available: rooms|caves|arena)" "$GT" genmap --style forest --width 40 --height 30 --seed 1 -o "$tmp/x.map"
 check "genmap bad width" usage_error "--width must be an integer" "$GT" genmap --style caves --width 2 --height 30 --seed 1 -o "$tmp/x.map"
 
 # EHL from the command line: the same answers as the oracle, stats keys, errors.
@@ -466,7 +466,7 @@ bench_crowd_ok() {
 	echo "$out" | grep -qx "mismatches 0" && echo "$out" | grep -qx "agents 300"
 }
 check "bench-crowd prints every method's time and no mismatch" bench_crowd_ok
-check "crowd unknown method is a usage error" usage_error "unknown method 'astar'" "$GT" crowd assets/maps/caves.map --method astar --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
+check "crowd unknown method is a usage error" usage_error "unknown --method 'astar' (available: each|batch|field|auto)" "$GT" crowd assets/maps/caves.map --method astar --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 check "crowd field without an index" failure "the field method needs an EHL index" "$GT" crowd "$tmp/block.map" --method field --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 
 # The Lua example runs headless and reaches its last tick with decisions made.
@@ -645,12 +645,128 @@ else
 	echo "note: benchmark data absent: the demo's default benchmark map is not checked"
 fi
 
-# The LOVE example (LuaJIT build of the module) runs headless and exits; an error exits too.
-love_ok() {
-	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=30 timeout 120 xvfb-run -a love lua/love >"$tmp/love" 2>&1 &&
-		grep -q "^gridtree-love: 30 frames, 150 agents, 150 with a target, [1-9][0-9]* walking paths drawn" "$tmp/love"
+# --- Usage: every command's --help is printed from the table its parser reads (cli/cli.h).
+commands=$("$GT" help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" && $1 != "help" { print $1 }')
+command_count() { [ "$(echo "$commands" | wc -l)" -eq 18 ]; } # 17 commands and version
+check "help lists every command" command_count
+# --help, -h and `help CMD` print the same usage on stdout and exit 0.
+help_works() {
+	local cmd=$1
+	"$GT" "$cmd" --help >"$tmp/h1" 2>"$tmp/h1err" && "$GT" "$cmd" -h >"$tmp/h2" && "$GT" help "$cmd" >"$tmp/h3" &&
+		[ ! -s "$tmp/h1err" ] && head -n 1 "$tmp/h1" | grep -q "^usage: gridtree $cmd\b" && cmp -s "$tmp/h1" "$tmp/h2" &&
+		cmp -s "$tmp/h1" "$tmp/h3" && grep -q -- '-h, --help' "$tmp/h1"
 }
-check "love example" love_ok
+# The options and their values as a command's --help lists them: "NAME ARG" per line ("NAME" for a
+# flag), then "NAME=VALUE" for each listed value.
+help_options() {
+	"$GT" "$1" --help | awk '
+		/^  (-[a-z]|--[a-z-]+)( [^ ]+)? / && $1 != "-h," { name = $1; arg = ($2 != "" && substr($0, 3 + length($1), 2) == " " substr($2, 1, 1)) ? $2 : ""; print name " " arg; next }
+		name != "" && /^ +[^ ]+: [^ ]+$/ { n = split($2, v, "|"); for (i = 1; i <= n; i++) print name "=" v[i]; name = "" }'
+}
+# Every listed option reaches the command (a usage error for the missing MAP or other options, never
+# "unknown option"); every listed value passes the parser; an unlisted option is still refused (exit 2).
+options_accepted() {
+	local cmd=$1 line name arg
+	help_options "$cmd" >"$tmp/opts" && [ -s "$tmp/opts" ] || [ "$cmd" = version ] || return 1
+	while read -r line; do
+		case $line in
+		*=*) name=${line%%=*} "$GT" "$cmd" "$name" "${line#*=}" >/dev/null 2>"$tmp/oe" </dev/null
+			! grep -q "unknown" "$tmp/oe" || { echo "$cmd: $line refused"; return 1; } ;;
+		*) name=${line%% *} arg=${line#* }
+			if [ "$arg" = "$name" ] || [ -z "$arg" ]; then set -- "$name"; else set -- "$name" 1; fi
+			"$GT" "$cmd" "$@" >/dev/null 2>"$tmp/oe" </dev/null
+			! grep -q "unknown option" "$tmp/oe" || { echo "$cmd: $name refused"; return 1; } ;;
+		esac
+	done <"$tmp/opts"
+	"$GT" "$cmd" --bogus 1 >/dev/null 2>"$tmp/oe"
+	[ $? -eq 2 ] && grep -q "unknown option '--bogus'" "$tmp/oe"
+}
+for cmd in $commands; do
+	check "$cmd --help" help_works "$cmd"
+	check "$cmd: every listed option is accepted, others refused" options_accepted "$cmd"
+done
+help_map_options() { # every command that takes a MAP lists the map options
+	local cmd
+	for cmd in $commands; do
+		"$GT" help "$cmd" | head -n 1 | grep -q ' MAP' || continue
+		help_options "$cmd" | grep -q -- '^--clearance R' && help_options "$cmd" | grep -q -- '^--blocked-layer NAME' ||
+			{ echo "$cmd"; return 1; }
+	done
+}
+check "every command with a MAP lists the map options" help_map_options
+# Every option a command's source reads is one its --help lists (an undeclared one would be refused).
+options_read_are_listed() {
+	local f names cmds name found cmd
+	for f in cli/cmd_*.c; do
+		cmds=$(grep -A1 '^const CliCommand cli_cmd_' "$f" | grep -o '^    "[a-z-]*"' | tr -d ' "')
+		names=$(grep -o -E 'cli_(option|choice)\(args, "[a-z-]+"|cli_int_option\(args, "[a-z-]+", "[a-z-]+"' "$f" |
+			sed -E 's/.*"([a-z-]+)"$/\1/' | sort -u)
+		[ -n "$cmds" ] || { echo "$f: no command"; return 1; }
+		for name in $names; do
+			found=0
+			for cmd in $cmds; do help_options "$cmd" | grep -q -E -- "^-{1,2}$name( |=|$)" && found=1; done
+			[ $found = 1 ] || { echo "$f reads --$name, which no --help of $cmds lists"; return 1; }
+		done
+	done
+}
+check "every option read is listed" options_read_are_listed
+# The values listed for --method and the other choices are the ones the commands take: each one run.
+values_run() { # command and its arguments; then each listed value of OPTION is given and must not be refused
+	local option=$1 value
+	shift
+	for value in $(help_options "$2" | sed -n "s/^$option=//p"); do
+		"$@" "$option" "$value" </dev/null >/dev/null 2>"$tmp/ve"
+		[ $? -ne 2 ] && ! grep -q -i "unknown" "$tmp/ve" || { echo "$option $value:"; cat "$tmp/ve"; return 1; }
+	done
+}
+check "dist runs every listed --method" values_run --method "$GT" dist "$tmp/block.map" --ehl "$tmp/block.ehl"
+check "path runs every listed --method" values_run --method "$GT" path "$tmp/block.map" --ehl "$tmp/block.ehl"
+check "scen runs every listed --method" values_run --method "$GT" scen "$tmp/block.map" "$tmp/block.scen" --ehl "$tmp/block.ehl"
+check "knn runs every listed --method" values_run --method "$GT" knn "$tmp/block.map" --ehl "$tmp/block.ehl" \
+	--objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
+check "bench-knn runs every listed --method" values_run --method "$GT" bench-knn "$tmp/block.map" --ehl "$tmp/block.ehl" \
+	--workload "$tmp/wl1"
+check "crowd runs every listed --method" values_run --method "$GT" crowd "$tmp/block.map" --ehl "$tmp/block.ehl" \
+	--objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
+check "genmap runs every listed --style" values_run --style "$GT" genmap --width 16 --height 16 -o "$tmp/g.map"
+for option in --encoding --compression --tileset --blocked; do
+	extra=()
+	[ $option = --compression ] && extra=(--encoding base64)
+	check "tiled-export runs every listed $option" values_run $option "$GT" tiled-export "$tmp/block.map" -o "$tmp/v.tmx" "${extra[@]}"
+done
+help_errors() {
+	"$GT" help >"$tmp/h" && grep -q "^usage: gridtree COMMAND" "$tmp/h" &&
+		usage_error "unknown command 'nosuch'" "$GT" help nosuch && usage_error "usage: gridtree help" "$GT" help knn dist
+}
+check "help: the list, and an unknown topic is an error" help_errors
+check "a missing positional prints the usage" usage_error "usage: gridtree scen MAP SCENFILE" "$GT" scen "$tmp/block.map"
+check "a flag takes no value" usage_error "takes no value" "$GT" dist "$tmp/block.map" --why=1
+
+# dist and path say on stderr why a line is `invalid`: once per run, or every line with --why.
+why_once() {
+	printf '9 0 0 0\n0 0 1 1\n2.5 1.5 0 0\n' | "$GT" dist "$tmp/block.map" >"$tmp/wo" 2>"$tmp/we" &&
+		[ "$(paste -sd ' ' "$tmp/wo")" = "invalid 1.414213562 invalid" ] && [ "$(wc -l <"$tmp/we")" -eq 1 ] &&
+		grep -q -x "gridtree dist: stdin:1: invalid: source (9, 0) is off the map (6x4) (the first invalid line; --why explains every one)" "$tmp/we"
+}
+check "dist explains the first invalid line" why_once
+why_every() {
+	printf '9 0 0 0\n0 0 1 1\n0 0 2.5 1.5\nnan 0 7 7\n' | "$GT" path "$tmp/block.map" --why >"$tmp/wo" 2>"$tmp/we" &&
+		[ "$(wc -l <"$tmp/we")" -eq 3 ] &&
+		grep -q -x "gridtree path: stdin:1: invalid: source (9, 0) is off the map (6x4)" "$tmp/we" &&
+		grep -q -x "gridtree path: stdin:3: invalid: target (2.5, 1.5) is in a wall" "$tmp/we" &&
+		grep -q -x "gridtree path: stdin:4: invalid: source (nan, 0) is not a finite number; target (7, 7) is off the map (6x4)" "$tmp/we"
+}
+check "path --why explains every invalid line" why_every
+
+# The LOVE examples (LuaJIT build of the module) run headless on game time: GRIDTREE_FRAMES=900
+# plays 900 frames of 1/60 s (15 s of the game, as fast as they draw) and exits 0; a Lua error
+# anywhere exits 1 (love_tiled used to raise after 2.5 s, when a healer first arrived).
+LOVE_FRAMES=900
+love_ok() {
+	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=$LOVE_FRAMES timeout 300 xvfb-run -a love lua/love >"$tmp/love" 2>&1 &&
+		grep -q "^gridtree-love: $LOVE_FRAMES frames, 150 agents, 150 with a target, [1-9][0-9]* walking paths drawn" "$tmp/love"
+}
+check "love example, 15 s of game time" love_ok
 love_error_exits() {
 	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_MAP=/nonexistent.map GRIDTREE_FRAMES=5 timeout 120 \
 		xvfb-run -a love lua/love >"$tmp/love" 2>&1
@@ -659,9 +775,27 @@ love_error_exits() {
 check "love example reports errors" love_error_exits
 # The LOVE Tiled example: the hand-made level's objects spawned, enemies chasing healers.
 love_tiled_ok() {
-	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=30 timeout 120 xvfb-run -a love lua/love_tiled >"$tmp/love" 2>&1 &&
-		grep -q "^gridtree-love-tiled: 30 frames, 7 objects from the Tiled level, [1-9] enemies chasing a healer, walls: layer Collision" "$tmp/love"
+	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=$LOVE_FRAMES timeout 300 xvfb-run -a love lua/love_tiled >"$tmp/love" 2>&1 &&
+		grep -q "^gridtree-love-tiled: $LOVE_FRAMES frames, 7 objects from the Tiled level, [1-9] enemies chasing a healer, walls: layer Collision" "$tmp/love"
 }
-check "love Tiled example" love_tiled_ok
+check "love Tiled example, 15 s of game time" love_tiled_ok
+# An error raised in the middle of a game (not while loading) ends the run with exit 1 and the
+# message, instead of LOVE's error screen waiting forever: the Tiled example run by a wrapper game
+# whose love.update raises on frame 100.
+love_update_error_exits() {
+	mkdir -p "$tmp/love_fails" &&
+		cat >"$tmp/love_fails/main.lua" <<LUA
+dofile("$PWD/lua/love_tiled/main.lua")
+local update, frame = love.update, 0
+function love.update(dt)
+	update(dt)
+	frame = frame + 1
+	if frame == 100 then error("injected at frame " .. frame) end
+end
+LUA
+	GRIDTREE_CPATH="./bin/luajit/?.so" GRIDTREE_FRAMES=$LOVE_FRAMES timeout 120 xvfb-run -a love "$tmp/love_fails" >"$tmp/love" 2>&1
+	[ $? -eq 1 ] && grep -q "^error: .*injected at frame 100" "$tmp/love" && ! grep -q "^gridtree-love-tiled:" "$tmp/love"
+}
+check "love example: an error in love.update exits 1" love_update_error_exits
 
 summary cli

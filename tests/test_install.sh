@@ -29,10 +29,11 @@ check "run install" ./run install "$prefix"
 installed() {
 	local f
 	for f in include/gridtree/gridtree.h include/gridtree/gt_nav.h lib/libgridtree.so lib/libgridtree.a \
-		lib/pkgconfig/gridtree.pc bin/gridtree lib/lua/5.4/gridtree.so; do
+		lib/pkgconfig/gridtree.pc bin/gridtree lib/lua/5.4/gridtree.so lib/lua/5.1/gridtree.so; do
 		[ -s "$prefix/$f" ] || { echo "missing $f"; return 1; }
 	done
-	cmp bin/libgridtree.so "$prefix/lib/libgridtree.so" # the build just made, not a stale one
+	cmp bin/libgridtree.so "$prefix/lib/libgridtree.so" && # the build just made, not a stale one
+		cmp bin/luajit/gridtree.so "$prefix/lib/lua/5.1/gridtree.so"
 }
 check "installed files" installed
 
@@ -42,7 +43,7 @@ staged() {
 	local f
 	DESTDIR="$tmp/stage" ./run install >"$tmp/staged.out" 2>&1 || return 1
 	for f in include/gridtree/gridtree.h lib/libgridtree.so lib/libgridtree.a lib/pkgconfig/gridtree.pc bin/gridtree \
-		lib/lua/5.4/gridtree.so; do
+		lib/lua/5.4/gridtree.so lib/lua/5.1/gridtree.so; do
 		[ -s "$tmp/stage/usr/local/$f" ] || { echo "missing $f"; return 1; }
 	done
 	grep -qx "prefix=/usr/local" "$tmp/stage/usr/local/lib/pkgconfig/gridtree.pc"
@@ -55,7 +56,8 @@ pc_flags() {
 	[ "$(pkg-config --modversion gridtree)" = "$(sed -n 's/^Version: //p' "$prefix/lib/pkgconfig/gridtree.pc")" ] &&
 		pkg-config --cflags gridtree | grep -q -F -- "-I$prefix/include" &&
 		pkg-config --libs gridtree | grep -q -F -- "-L$prefix/lib -lgridtree" &&
-		pkg-config --static --libs gridtree | grep -q -F -- "-lm -lpthread"
+		pkg-config --static --libs gridtree >"$tmp/static_libs" &&
+		for l in -lcjson -lexpat -lz -lzstd -lm -lpthread; do grep -q -w -- "$l" "$tmp/static_libs" || return 1; done
 }
 check "pkg-config flags" pc_flags
 
@@ -157,6 +159,7 @@ check "C++ program compiles, links and runs" cpp_links
 check "installed libgridtree.so exports only gt names" only_gt_api "$prefix/lib/libgridtree.so"
 check "sanitizer libgridtree.so exports only gt names" only_gt_api "$BIN/libgridtree.so"
 check "installed Lua module exports only luaopen_gridtree" only_luaopen "$prefix/lib/lua/5.4/gridtree.so"
+check "installed LuaJIT module exports only luaopen_gridtree" only_luaopen "$prefix/lib/lua/5.1/gridtree.so"
 for m in bin/luajit/gridtree.so "$BIN/gridtree.so"; do
 	[ -f "$m" ] && check "$m exports only luaopen_gridtree" only_luaopen "$m"
 done
@@ -185,6 +188,73 @@ lua_loads() {
 		grep -q -E '^gridtree [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/lua.out"
 }
 check "installed Lua module loads" lua_loads
+luajit_loads() {
+	LUA_CPATH="$prefix/lib/lua/5.1/?.so" luajit -e 'print(require"gridtree"._VERSION)' >"$tmp/luajit.out" &&
+		grep -q -E '^gridtree [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/luajit.out"
+}
+check "installed LuaJIT module loads" luajit_loads
+# A LOVE game shipped as lua/README.md says: a .love archive with the module beside it (copied from
+# the prefix), found through getSourceBaseDirectory, the level read out of the archive; 600
+# frames of 1/60 s, headless, exit 0. Its last line names the module it loaded.
+love_game_ships() {
+	local ship=$tmp/ship
+	mkdir -p "$ship" && cp "$prefix/lib/lua/5.1/gridtree.so" "$ship/" && cp assets/maps/small.map "$tmp/level.map" &&
+		(cd tests/love_installed && zip -q -j "$ship/game.love" main.lua conf.lua "$tmp/level.map") &&
+		XDG_DATA_HOME=$tmp/xdg timeout 120 xvfb-run -a love "$ship/game.love" >"$tmp/love.out" 2>&1 &&
+		grep -q -x "installed-game: 600 frames, 3 nearest reds, gridtree [0-9.]* from $ship/gridtree.so" "$tmp/love.out"
+}
+check "a LOVE game loads the installed module (shipped beside a .love)" love_game_ships
+
+# --- Static linking as docs/install.md shows it, for a program that loads Tiled maps (expat for
+# .tmx, cJSON for .tmj, zlib and zstd for compressed layers): the command is taken from the doc.
+cat >"$tmp/walls.tmx" <<'TMX'
+<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" renderorder="right-down" width="4" height="3" tilewidth="16" tileheight="16" infinite="0" nextlayerid="2" nextobjectid="1">
+ <tileset firstgid="1" name="t" tilewidth="16" tileheight="16" tilecount="1" columns="1"/>
+ <layer id="1" name="collision" width="4" height="3">
+  <data encoding="csv">
+1,1,1,1,
+0,0,1,0,
+0,0,0,0
+</data>
+ </layer>
+</map>
+TMX
+cat >"$tmp/tiled_app.c" <<'C'
+#include <stdio.h>
+
+#include <gridtree/gridtree.h>
+
+// Loads each Tiled map named on the command line and prints "width height free_cells".
+int main(int argc, char** argv)
+{
+	for (int i = 1; i < argc; i++) {
+		gtTiledDef def = gtTiled_DefaultDef();
+		gtMap* map;
+		gtError err;
+		if (gtMap_LoadTiled(argv[i], &def, &map, NULL, &err)) {
+			fprintf(stderr, "%s\n", err.message);
+			return 1;
+		}
+		printf("%d %d %lld\n", gtMap_Width(map), gtMap_Height(map), (long long)gtMap_FreeCells(map));
+		gtMap_Destroy(map);
+	}
+	return 0;
+}
+C
+static_tiled() {
+	local dir=$tmp/static_dir cmd
+	mkdir -p "$dir" && cp "$tmp/tiled_app.c" "$dir/app.c" || return 1
+	cmd=$(awk '/^## Static linking/ { want = 1 } want && /^```sh$/ { code = 1; next } code && /^```$/ { exit } code' docs/install.md)
+	echo "$cmd" | grep -q 'pkg-config --static --libs gridtree' || { echo "no static command in docs/install.md"; return 1; }
+	(cd "$dir" && eval "$cmd") || return 1
+	! readelf -d "$dir/app" | grep -q libgridtree || { echo "app needs libgridtree.so"; return 1; }
+	"$prefix/bin/gridtree" tiled-export "$tmp/walls.tmx" -o "$tmp/walls_zstd.tmj" --encoding base64 --compression zstd >/dev/null &&
+		"$prefix/bin/gridtree" tiled-export "$tmp/walls.tmx" -o "$tmp/walls_zlib.tmx" --encoding base64 --compression zlib >/dev/null &&
+		env -u LD_LIBRARY_PATH "$dir/app" "$tmp/walls.tmx" "$tmp/walls_zstd.tmj" "$tmp/walls_zlib.tmx" >"$tmp/static_app.out" &&
+		[ "$(paste -sd ' ' "$tmp/static_app.out")" = "4 3 7 4 3 7 4 3 7" ]
+}
+check "static link of a Tiled program as docs/install.md shows" static_tiled
 cli_runs() { "$prefix/bin/gridtree" info assets/maps/small.map | grep -q -x "width 48"; }
 check "installed CLI runs" cli_runs
 

@@ -1,7 +1,7 @@
 -- gridtree in LOVE (LuaJIT): agents walk the map along shortest paths to random goals, and each
 -- finds the nearest agent of another team by walking distance; lines show the targets.
 --   love lua/love                     (from the repository root, after ./run build)
---   GRIDTREE_FRAMES=60 xvfb-run -a love lua/love   runs 60 frames and exits (the CI check)
+--   GRIDTREE_FRAMES=60 xvfb-run -a love lua/love   plays 60 frames of 1/60 s and exits (the CI check)
 -- GRIDTREE_CPATH overrides where the LuaJIT build of the module is, GRIDTREE_MAP which map to load.
 package.cpath = (os.getenv("GRIDTREE_CPATH") or "./bin/luajit/?.so") .. ";" .. package.cpath
 
@@ -12,6 +12,8 @@ function love.errorhandler(message)
 	os.exit(1)
 end
 
+love.errhand = love.errorhandler -- the same handler under LOVE 0.10's name
+
 local gridtree = require "gridtree"
 local map, world, width, height, scale, background
 local agents = {}
@@ -19,6 +21,9 @@ local ids, dists = {}, {}
 -- Query options per team, made once: the frame loop's queries then allocate nothing.
 local team_options = {}
 local frames, stop_after = 0, tonumber(os.getenv("GRIDTREE_FRAMES") or "")
+-- With GRIDTREE_FRAMES every frame is 1/60 s of game time however fast the machine draws it, so a
+-- CI run of N frames plays N/60 s of the game (conf.lua turns vsync off for it).
+local fixed_dt = stop_after and 1 / 60
 local teams = {"red", "blue", "green"}
 local colours = {red = {0.9, 0.3, 0.3}, blue = {0.3, 0.5, 0.95}, green = {0.3, 0.85, 0.4}}
 for _, team in ipairs(teams) do team_options[team] = {into = {ids, dists}, none = team} end
@@ -60,6 +65,7 @@ end
 
 local move_ids, xs, ys = {}, {}, {}
 function love.update(dt)
+	dt = fixed_dt or dt
 	for i, a in ipairs(agents) do
 		local arrived
 		a.x, a.y, a.segment, arrived = gridtree.advance(a.path, a.segment, a.x, a.y, speed * dt)

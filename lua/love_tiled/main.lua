@@ -2,7 +2,7 @@
 -- position is in the level's pixels, and each enemy walks the shortest path to its nearest healer
 -- (re-targeting twice a second), while the healers wander. Chests just sit there.
 --   love lua/love_tiled                  (from the repository root, after ./run build)
---   GRIDTREE_FRAMES=60 xvfb-run -a love lua/love_tiled   runs 60 frames and exits (the CI check)
+--   GRIDTREE_FRAMES=60 xvfb-run -a love lua/love_tiled   plays 60 frames of 1/60 s and exits (the CI check)
 -- GRIDTREE_CPATH overrides where the LuaJIT build of the module is, GRIDTREE_LEVEL which level.
 package.cpath = (os.getenv("GRIDTREE_CPATH") or "./bin/luajit/?.so") .. ";" .. package.cpath
 
@@ -12,10 +12,15 @@ function love.errorhandler(message) -- never wait on LOVE's error screen on a he
 	os.exit(1)
 end
 
+love.errhand = love.errorhandler -- the same handler under LOVE 0.10's name
+
 local gridtree = require "gridtree"
 local map, level, world, zoom, tile
 local things = {} -- every object of the level, as spawned
 local frames, stop_after = 0, tonumber(os.getenv("GRIDTREE_FRAMES") or "")
+-- With GRIDTREE_FRAMES every frame is 1/60 s of game time however fast the machine draws it, so a
+-- CI run of N frames plays N/60 s of the game (conf.lua turns vsync off for it).
+local fixed_dt = stop_after and 1 / 60
 local rng = gridtree.random(3)
 local colours = {healer = {0.35, 0.9, 0.45}, enemy = {0.95, 0.3, 0.3}, chest = {0.95, 0.8, 0.25}}
 local ids, dists = {}, {}
@@ -40,6 +45,7 @@ end
 
 local move_ids, xs, ys = {}, {}, {}
 function love.update(dt)
+	dt = fixed_dt or dt
 	frames = frames + 1
 	local n = 0
 	for _, t in ipairs(things) do
@@ -56,7 +62,7 @@ function love.update(dt)
 			local speed = t.type == "enemy" and 40 or 25 -- pixels per second
 			local arrived
 			t.x, t.y, t.segment, arrived = gridtree.advance(t.path, t.segment, t.x, t.y, speed * dt)
-			if arrived then t.path = {} end
+			if arrived then t.path, t.segment = {}, 1 end -- a new path starts at its first segment
 			n = n + 1
 			move_ids[n], xs[n], ys[n] = t.id, t.x, t.y
 		end
