@@ -27,7 +27,7 @@ enum { KIND_COUNT = 6 };
 extern const Uint32 KIND_COLOURS[KIND_COUNT + 1]; // 0xAARRGGBB per kind, then the colour of an unknown kind
 
 enum { LAYER_AGENTS, LAYER_QUERY, LAYER_TREE, LAYER_LEAVES, LAYER_VERTICES, LAYER_CELLS, LAYERS };
-enum { FILTER_COUNT = 6, MAX_K = 50 /* the + key's limit */, MAX_DOORS = 8, MAX_GHOSTS = 3 };
+enum { FILTER_COUNT = 6, MAX_K = 50 /* the + key's limit */, MAX_DOORS = 8, MAX_GHOSTS = 2 };
 extern const char* const LAYER_NAMES[LAYERS];
 extern const char* const QUERY_KINDS[3];
 extern const char* const FILTERS[FILTER_COUNT];

@@ -367,6 +367,9 @@ static void find_ghosts(Demo* d, const gtQuery* walked)
 		for (int j = 0; j < d->found_count && !chosen; j++) chosen = d->found[j] == d->euclid_ids[i];
 		gtVec2 at;
 		if (chosen || gtWorld_GetPosition(d->world, d->euclid_ids[i], &at, &err)) continue;
+		bool stacked = false; // agents on the same spot (a follower on its leader) are one ghost
+		for (int g = 0; g < d->ghost_count && !stacked; g++) stacked = fabs(d->ghost_at[g].x - at.x) + fabs(d->ghost_at[g].y - at.y) < 1;
+		if (stacked) continue;
 		int g = d->ghost_count++;
 		d->ghost_at[g] = at;
 		d->ghost_straight[g] = d->euclid_d[i];
