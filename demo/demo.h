@@ -89,6 +89,7 @@ typedef struct Demo {
 	int showcase_level; // what the last search found: 2 a bend and a ghost, 1 a bend, 0 neither
 	int next_search;    // the frame from which a search may run again
 	bool search_failed; // the last search found nothing better
+	int labels, crowded_labels; // the last frame's query labels, and those that had to overlap
 	int searches;       // searches run (the first at start)
 	double search_ms;   // the time they took
 	gtRandom showcase_rng;
@@ -140,6 +141,7 @@ typedef struct Labels {
 	SDL_Rect taken[MAX_PLACED]; // boxes placed and areas kept clear (discs, the query marker)
 	int count;
 	SDL_Rect bounds; // labels stay inside
+	int placed, crowded; // labels placed, and of those put over another for want of room
 } Labels;
 void labels_begin(Labels* l, SDL_Rect bounds);
 void labels_keep_clear(Labels* l, SDL_FPoint centre, float radius);

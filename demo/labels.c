@@ -12,7 +12,7 @@ enum { CHAR_W = 8, LINE_H = 14, PAD = 3 };
 
 void labels_begin(Labels* l, SDL_Rect bounds)
 {
-	l->count = 0;
+	l->count = l->placed = l->crowded = 0;
 	l->bounds = bounds;
 }
 
@@ -51,6 +51,7 @@ bool labels_place(Labels* l, SDL_FPoint anchor, float clearance, const char* tex
 {
 	int w, h;
 	label_size(text, &w, &h);
+	l->placed++;
 	// Unit directions: right, left, up, down, then the four corners.
 	static const float dirs[8][2] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {1, 1}, {-1, -1}, {-1, 1}};
 	for (int ring = 0; ring < 6; ring++) {
@@ -72,6 +73,7 @@ bool labels_place(Labels* l, SDL_FPoint anchor, float clearance, const char* tex
 	*box = (SDL_Rect){(int)(anchor.x + clearance + 2), (int)(anchor.y - h / 2.0f), w, h}; // no room: beside it anyway
 	*far = false;
 	take(l, *box);
+	l->crowded++;
 	return false;
 }
 

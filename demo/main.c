@@ -650,8 +650,8 @@ static void print_query_summary(const Demo* d)
 	       d->filter ? FILTERS[d->filter] : "any", d->qx, d->qy,
 	       d->auto_query ? (d->showcase_level > 0 ? "start query, chosen to bend round a wall" : "start query, no bend found")
 	                     : "the user's");
-	printf("answers %d bent_paths %d\nstraight_line_ghosts %d\nstart_query_searches %d in %.1f ms\n", d->found_count, bent,
-	       d->ghost_count, d->searches, d->search_ms);
+	printf("answers %d bent_paths %d\nstraight_line_ghosts %d\nlabels %d overlapping %d\nstart_query_searches %d in %.1f ms\n",
+	       d->found_count, bent, d->ghost_count, d->labels, d->crowded_labels, d->searches, d->search_ms);
 }
 
 int main(int argc, char** argv)

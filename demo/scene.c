@@ -366,4 +366,5 @@ void draw_query(Demo* d, const Frame* f)
 		draw_label(d->renderer, box, text, bright, a, far);
 	}
 	label_ghosts(d, &labels, rr);
+	d->labels = labels.placed, d->crowded_labels = labels.crowded;
 }

@@ -32,6 +32,13 @@ bends_on() { # map, frames
 }
 check "bundled map: an answer round a wall (k answers, bent_paths >= 1)" bends_on assets/maps/keep.map 60
 check "the same again from the cached index" bends_on assets/maps/keep.map 30
+# Every label of the query (the query's own, one per answer, one per ghost) found a free place.
+labels_apart() {
+	local labels
+	labels=$(field labels "$tmp/view" | awk '$2 == "overlapping" { print $1 }')
+	[ -n "$labels" ] && [ "$labels" -ge 4 ] && grep -q "^labels [0-9]* overlapping 0$" "$tmp/view"
+}
+check "no label covers another" labels_apart
 loaded_index() { grep -q -E "^index $tmp/keep.map.ehl \(EHL file, loaded\)$" "$tmp/view"; }
 check "the summary names the index file it loaded" loaded_index
 check "small map: an answer round a wall" bends_on assets/maps/small.map 30
