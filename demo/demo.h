@@ -149,6 +149,8 @@ void labels_keep_clear(Labels* l, SDL_FPoint centre, float radius);
 // it: true with a box that overlaps nothing placed, else false with the box beside the anchor.
 // *far says the box is not beside its anchor (draw a leader line).
 bool labels_place(Labels* l, SDL_FPoint anchor, float clearance, const char* text, SDL_Rect* box, bool* far);
+// The same, but false with nothing placed when no free place is found.
+bool labels_try(Labels* l, SDL_FPoint anchor, float clearance, const char* text, SDL_Rect* box, bool* far);
 void label_size(const char* text, int* w, int* h);
 // Draws `text` on a dark box at `box` (from label_size), with a leader line to `anchor` when far.
 void draw_label(SDL_Renderer* r, SDL_Rect box, const char* text, SDL_Color c, SDL_FPoint anchor, bool far);

@@ -49,9 +49,21 @@ static bool fits(const Labels* l, SDL_Rect r)
 
 bool labels_place(Labels* l, SDL_FPoint anchor, float clearance, const char* text, SDL_Rect* box, bool* far)
 {
+	if (labels_try(l, anchor, clearance, text, box, far)) return true;
 	int w, h;
 	label_size(text, &w, &h);
 	l->placed++;
+	*box = (SDL_Rect){(int)(anchor.x + clearance + 2), (int)(anchor.y - h / 2.0f), w, h}; // no room: beside it anyway
+	*far = false;
+	take(l, *box);
+	l->crowded++;
+	return false;
+}
+
+bool labels_try(Labels* l, SDL_FPoint anchor, float clearance, const char* text, SDL_Rect* box, bool* far)
+{
+	int w, h;
+	label_size(text, &w, &h);
 	// Unit directions: right, left, up, down, then the four corners.
 	static const float dirs[8][2] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {1, 1}, {-1, -1}, {-1, 1}};
 	for (int ring = 0; ring < 6; ring++) {
@@ -65,15 +77,12 @@ bool labels_place(Labels* l, SDL_FPoint anchor, float clearance, const char* tex
 			SDL_Rect r = {(int)x, (int)y, w, h};
 			if (!fits(l, r)) continue;
 			take(l, r);
+			l->placed++;
 			*box = r;
 			*far = ring > 0;
 			return true;
 		}
 	}
-	*box = (SDL_Rect){(int)(anchor.x + clearance + 2), (int)(anchor.y - h / 2.0f), w, h}; // no room: beside it anyway
-	*far = false;
-	take(l, *box);
-	l->crowded++;
 	return false;
 }
 

@@ -289,10 +289,16 @@ static void draw_ghosts(Demo* d, Labels* labels, float rr)
 		float dx = s.x - q.x, dy = s.y - q.y, len = sqrtf(dx * dx + dy * dy);
 		if (len > 24) dashed_segment(r, (SDL_FPoint){q.x + dx / len * 12, q.y + dy / len * 12}, s, 2, 5, line); // from outside the marker
 		// The disc greyed out: a dim veil over the agent drawn there, then a dashed ring.
-		SDL_SetRenderDrawColor(r, 40, 42, 50, 170);
-		SDL_FRect veil = {s.x - rr + 3, s.y - rr + 3, 2 * rr - 6, 2 * rr - 6};
-		SDL_RenderFillRectF(r, &veil);
 		enum { SIDES = 16 };
+		SDL_Vertex fan[SIDES + 1];
+		int triangles[3 * SIDES];
+		fan[SIDES] = (SDL_Vertex){s, {40, 42, 50, 175}, {0, 0}};
+		for (int i = 0; i < SIDES; i++) {
+			double a = i * 2 * 3.14159265358979 / SIDES;
+			fan[i] = (SDL_Vertex){{s.x + (float)cos(a) * (rr - 2), s.y + (float)sin(a) * (rr - 2)}, {40, 42, 50, 175}, {0, 0}};
+			triangles[3 * i] = SIDES, triangles[3 * i + 1] = i, triangles[3 * i + 2] = (i + 1) % SIDES;
+		}
+		SDL_RenderGeometry(r, NULL, fan, SIDES + 1, triangles, 3 * SIDES);
 		for (int i = 0; i < SIDES; i += 2) {
 			double a0 = i * 2 * 3.14159265358979 / SIDES, a1 = (i + 1) * 2 * 3.14159265358979 / SIDES;
 			thick_segment(r, (SDL_FPoint){s.x + (float)cos(a0) * rr, s.y + (float)sin(a0) * rr},
@@ -306,16 +312,19 @@ static void label_ghosts(Demo* d, Labels* labels, float rr)
 {
 	SDL_Renderer* r = d->renderer;
 	for (int g = 0; g < d->ghost_count; g++) {
-		char text[128], walk[32];
+		// The first in words where there is room for them, the others (and the first where there
+		// is not) in short.
+		char text[128], short_text[64], walk[32];
 		if (isfinite(d->ghost_walk[g])) snprintf(walk, sizeof walk, "%.1f", d->ghost_walk[g]);
 		else snprintf(walk, sizeof walk, "NO PATH");
-		if (g == 0) snprintf(text, sizeof text, "NEARER IN A STRAIGHT LINE: %.1f\nFARTHER ON FOOT: %s", d->ghost_straight[g], walk);
-		else snprintf(text, sizeof text, "LINE %.1f\nFOOT %s", d->ghost_straight[g], walk);
+		snprintf(text, sizeof text, "NEARER IN A STRAIGHT LINE: %.1f\nFARTHER ON FOOT: %s", d->ghost_straight[g], walk);
+		snprintf(short_text, sizeof short_text, "LINE %.1f\nFOOT %s", d->ghost_straight[g], walk);
 		SDL_FPoint s = to_screen(&d->view, d->ghost_at[g].x, d->ghost_at[g].y);
 		SDL_Rect box;
 		bool far;
-		labels_place(labels, s, rr, text, &box, &far);
-		draw_label(r, box, text, (SDL_Color){215, 218, 230, 255}, s, far);
+		const char* shown = text;
+		if (g > 0 || !labels_try(labels, s, rr, text, &box, &far)) shown = short_text, labels_place(labels, s, rr, short_text, &box, &far);
+		draw_label(r, box, shown, (SDL_Color){215, 218, 230, 255}, s, far);
 	}
 }
 

@@ -180,6 +180,7 @@ bool showcase_keep(Demo* d, int frame)
 	if (frame < d->next_search && (level > 0 || d->search_failed)) return false;
 	Pick pick;
 	bool better = search(d, true, &pick) && pick.level > level;
+	if (!better && level == 0) better = search(d, false, &pick) && pick.level > level; // none near: anywhere
 	if (better) apply(d, &pick);
 	d->search_failed = !better;
 	d->next_search = frame + (better || d->showcase_level > 0 ? RETRY_FRAMES : 8 * RETRY_FRAMES);

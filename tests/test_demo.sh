@@ -47,10 +47,12 @@ check "small map: an answer round a wall" bends_on assets/maps/small.map 30
 ghosts() { start_view assets/maps/keep.map 1 "$tmp/first" && [ "$(field straight_line_ghosts "$tmp/first")" -ge 1 ]; }
 check "the start query has a straight-line ghost" ghosts
 
-# The search is seeded: the same seed, the same start query.
+# The search is seeded, and so is the crowd it watches (2,000 agents): the same seed, the same
+# agents and the same query after 60 frames, searched again as the agents moved.
 same_start() {
-	start_view assets/maps/keep.map 2 "$tmp/a" && start_view assets/maps/keep.map 2 "$tmp/b" &&
-		[ -n "$(field query "$tmp/a")" ] && [ "$(field query "$tmp/a")" = "$(field query "$tmp/b")" ]
+	start_view assets/maps/keep.map 60 "$tmp/a" && start_view assets/maps/keep.map 60 "$tmp/b" &&
+		[ -n "$(field query "$tmp/a")" ] && [ "$(field query "$tmp/a")" = "$(field query "$tmp/b")" ] &&
+		[ "$(field answers "$tmp/a")" = "$(field answers "$tmp/b")" ] && [ "$(field checksum "$tmp/a")" = "$(field checksum "$tmp/b")" ]
 }
 check "the start query is the same for the same seed" same_start
 
