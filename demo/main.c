@@ -675,7 +675,7 @@ int main(int argc, char** argv)
 	if (!start_sdl(&d.o)) return 1;
 	name_map(&d);
 	d.crowd = d.o.crowd;
-	// Lua first: the script's map is the demo's map, and its nav gets the one index.
+	// Then Lua, before any window: the script's map is the demo's map, and its nav gets the one index.
 	int status = 1;
 	SDL_Window* window = NULL;
 	SDL_Texture* map_texture = NULL;

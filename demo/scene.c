@@ -8,6 +8,7 @@
 #include "demo.h"
 
 #define BIG 1.5f // a big unit's radius against a small one's
+enum { MAX_ANSWER_LABELS = 16 };
 
 int map_view_width(const Demo* d)
 {
@@ -365,7 +366,7 @@ void draw_query(Demo* d, const Frame* f)
 	bool far;
 	labels_place(&labels, s, 12, what, &box, &far);
 	draw_label(d->renderer, box, what, (SDL_Color){0x50, 0xC8, 0xFF, 255}, s, far);
-	for (int i = 0; i < d->found_count; i++) {
+	for (int i = 0; i < d->found_count && i < MAX_ANSWER_LABELS; i++) { // a "within" may find hundreds
 		if (d->path_count[i] == 0) continue;
 		gtVec2 t = d->path_points[d->path_start[i] + d->path_count[i] - 1];
 		SDL_FPoint a = to_screen(&d->view, t.x, t.y);
