@@ -11,6 +11,7 @@
 
 #include "draw.h"
 #include "gridtree/gridtree.h"
+#include "gridtree/gt_random.h"
 
 typedef struct Options {
 	const char *map, *index, *script, *screenshot, *layers, *keys, *record, *mesh;
@@ -26,7 +27,7 @@ enum { KIND_COUNT = 6 };
 extern const Uint32 KIND_COLOURS[KIND_COUNT + 1]; // 0xAARRGGBB per kind, then the colour of an unknown kind
 
 enum { LAYER_AGENTS, LAYER_QUERY, LAYER_TREE, LAYER_LEAVES, LAYER_VERTICES, LAYER_CELLS, LAYERS };
-enum { FILTER_COUNT = 6, MAX_K = 50 /* the + key's limit */, MAX_DOORS = 8 };
+enum { FILTER_COUNT = 6, MAX_K = 50 /* the + key's limit */, MAX_DOORS = 8, MAX_GHOSTS = 2 };
 extern const char* const LAYER_NAMES[LAYERS];
 extern const char* const QUERY_KINDS[3];
 extern const char* const FILTERS[FILTER_COUNT];
@@ -56,6 +57,8 @@ typedef struct Demo {
 	gtWorld* world;
 	gtDistance distance;
 	char map_name[64];
+	char index_source[1400]; // where the EHL index came from, for the run's summary
+	char mesh_source[1300];  // where the navigation mesh came from, once the b key made or loaded one
 	int edits;      // walls and doors toggled
 	bool map_dirty; // the map picture is out of date
 	Door doors[MAX_DOORS];
@@ -70,6 +73,26 @@ typedef struct Demo {
 	gtVec2* path_points;
 	int path_used, path_capacity;
 	int *path_start, *path_count;
+	// The straight-line nearest that walking distance did not choose (nearest queries): drawn
+	// faded, with their straight and walking distances. The Euclidean answer's buffers are sized
+	// for MAX_K, so the query allocates nothing.
+	gtObjectId euclid_ids[MAX_K];
+	double euclid_d[MAX_K];
+	gtVec2 ghost_at[MAX_GHOSTS];
+	double ghost_straight[MAX_GHOSTS], ghost_walk[MAX_GHOSTS];
+	int ghost_count;
+	// The start query (showcase.c): a point, keyword and k chosen so that an answer's path bends
+	// round a wall; kept (and chosen again when the agents' moves lose the bend) until the user
+	// moves the mouse over the map, clicks or presses a key.
+	bool auto_query;
+	bool entering;      // the pointer just entered the window: its first motion is not the user's
+	int showcase_level; // what the last search found: 2 a bend and a ghost, 1 a bend, 0 neither
+	int next_search;    // the frame from which a search may run again
+	bool search_failed; // the last search found nothing better
+	int labels, crowded_labels; // the last frame's query labels, and those that had to overlap
+	int searches;       // searches run (the first at start)
+	double search_ms;   // the time they took
+	gtRandom showcase_rng;
 	// Caller-owned debug-draw buffers: nothing allocates per frame.
 	gtDebugTraceEntry* trace_storage;
 	gtDebugTrace trace;
@@ -101,6 +124,37 @@ void push_scripted_input(const Demo* d, char c);
 void find_doors(Demo* d);
 bool set_backend(Demo* d, bool mesh);
 
+// showcase.c
+// Searches seeded candidate points, keywords and k for the start query; false (and the query
+// left where it is) when no answer anywhere is reached round a wall. `prefer_near` favours points
+// near the current one (a search again during the run keeps the view).
+bool showcase_search(Demo* d, bool prefer_near);
+// Called every frame before drawing: while the start query holds, searches again when the agents'
+// moves have lost its bend. True when the query point moved (the view should follow).
+bool showcase_keep(Demo* d, int frame);
+// How the query at the current point, keyword and k looks: 2, 1 or 0 as showcase_level.
+int showcase_level_here(Demo* d);
+
+// labels.c: greedy placement of text boxes that never overlap (see the file).
+enum { MAX_PLACED = 96 };
+typedef struct Labels {
+	SDL_Rect taken[MAX_PLACED]; // boxes placed and areas kept clear (discs, the query marker)
+	int count;
+	SDL_Rect bounds; // labels stay inside
+	int placed, crowded; // labels placed, and of those put over another for want of room
+} Labels;
+void labels_begin(Labels* l, SDL_Rect bounds);
+void labels_keep_clear(Labels* l, SDL_FPoint centre, float radius);
+// The box of `text` (lines split at '\n') placed near `anchor`, at least `clearance` pixels from
+// it: true with a box that overlaps nothing placed, else false with the box beside the anchor.
+// *far says the box is not beside its anchor (draw a leader line).
+bool labels_place(Labels* l, SDL_FPoint anchor, float clearance, const char* text, SDL_Rect* box, bool* far);
+// The same, but false with nothing placed when no free place is found.
+bool labels_try(Labels* l, SDL_FPoint anchor, float clearance, const char* text, SDL_Rect* box, bool* far);
+void label_size(const char* text, int* w, int* h);
+// Draws `text` on a dark box at `box` (from label_size), with a leader line to `anchor` when far.
+void draw_label(SDL_Renderer* r, SDL_Rect box, const char* text, SDL_Color c, SDL_FPoint anchor, bool far);
+
 // scene.c
 int map_view_width(const Demo* d);
 void fit_view(Demo* d, double x0, double y0, double x1, double y1);
@@ -111,7 +165,6 @@ void draw_agents(Demo* d);
 void draw_targets(Demo* d);
 void draw_query(Demo* d, const Frame* f);
 void free_sprites(Demo* d);
-void label(SDL_Renderer* r, int x, int y, const char* text, SDL_Color c); // text on a dark box
 
 // panel.c
 void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed);

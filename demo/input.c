@@ -133,10 +133,12 @@ bool set_backend(Demo* d, bool mesh)
 	if (!d->mesh_current) { // the shipped mesh while the map is as shipped, else one made from the map now
 		gtStatus st = GT_ERR_INVALID_ARG;
 		if (d->o.mesh && d->edits == 0) st = gtNav_LoadMesh(d->nav, d->o.mesh, &err);
+		if (!st) snprintf(d->mesh_source, sizeof d->mesh_source, "%s (mesh file, loaded)", d->o.mesh);
 		if (st) {
 			gtMesh* built;
 			st = gtMesh_FromMap(d->map, &built, &err);
 			if (!st) st = gtNav_SetMesh(d->nav, built, &err);
+			if (!st) snprintf(d->mesh_source, sizeof d->mesh_source, "built from the map in memory%s", d->edits ? " (after edits)" : "");
 		}
 		if (st) {
 			fprintf(stderr, "gridtree-demo: %s\n", err.message);
@@ -204,6 +206,15 @@ void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* paused, bool
 	if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
 		d->window_w = e->window.data1, d->window_h = e->window.data2;
 	}
+	// The start query holds until the user acts: a key, a click, the wheel, or moving the mouse
+	// over the map (not the motion the system reports when the pointer enters the window).
+	if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_ENTER) d->entering = true;
+	if (e->type == SDL_KEYDOWN || e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEWHEEL) d->auto_query = false;
+	if (e->type == SDL_MOUSEMOTION && d->entering && d->auto_query) {
+		d->entering = false;
+		return;
+	}
+	if (e->type == SDL_MOUSEMOTION) d->entering = false;
 	if (e->type == SDL_KEYDOWN) key(d, e->key.keysym.sym, (e->key.keysym.mod & KMOD_SHIFT) != 0, running, paused, step, speed);
 	double mx = 0, my = 0;
 	if (e->type == SDL_MOUSEMOTION || e->type == SDL_MOUSEBUTTONDOWN) {
@@ -215,8 +226,9 @@ void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* paused, bool
 		if (*dragging) {
 			d->view.offset_x += e->motion.xrel;
 			d->view.offset_y += e->motion.yrel;
-		} else if (!d->pinned && gtMap_CheckPoint(d->map, (gtVec2){mx, my}) == GT_POINT_VALID) {
-			d->qx = mx, d->qy = my;
+		} else if (!d->pinned) {
+			d->auto_query = false; // the mouse is the query now (it stays put over walls)
+			if (gtMap_CheckPoint(d->map, (gtVec2){mx, my}) == GT_POINT_VALID) d->qx = mx, d->qy = my;
 		}
 	}
 	if (e->type == SDL_MOUSEBUTTONDOWN && e->button.button == SDL_BUTTON_LEFT) toggle_at(d, mx, my);

@@ -93,6 +93,9 @@ static const char USAGE[] =
     "shows its k nearest agents, their walking paths and the tree nodes it opened. --crowd draws every\n"
     "agent's chosen target; --mesh is the navigation mesh the b key switches to (default: the map's shared\n"
     "Polyanya mesh, else one made from the map); --record writes an animated PNG of every N-th frame.\n"
+    "Until the mouse moves or a key is pressed, the query is one chosen at start (with --seed) whose answers\n"
+    "include a path round a wall; the straight-line nearest it passed over are drawn faded and dashed.\n"
+    "Without a display, pass --headless (the run's summary then names the map, the index and the answers).\n"
     "The EHL index is cached in build/<map>-g<cell>.ehl of the repository. docs/demo.md says more.\n";
 
 // The shared data's Polyanya mesh of a shared map (.../maps/S/NAME.map -> .../meshes/S/NAME-merged.mesh).
@@ -169,10 +172,13 @@ static void index_path(const Options* o, char* out, size_t size)
 // The index, loaded once into the nav of the script's own map (gt_lua.h): the cached file, else
 // built (with the library's progress printer) and saved. Distances and paths of the script and of
 // the mouse query all come from this one index.
-static bool load_or_build_index(gtNav* nav, const Options* o, const char* path)
+static bool load_or_build_index(gtNav* nav, const Options* o, const char* path, char* source, size_t size)
 {
 	gtError err;
-	if (gtNav_LoadIndex(nav, path, &err) == GT_OK) return true;
+	if (gtNav_LoadIndex(nav, path, &err) == GT_OK) {
+		snprintf(source, size, "%s (EHL file, loaded)", path);
+		return true;
+	}
 	gtProgressPrinter progress = gtProgressPrinter_Make(stderr); // a bar on a terminal, lines in logs
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = o->cell;
@@ -184,8 +190,12 @@ static bool load_or_build_index(gtNav* nav, const Options* o, const char* path)
 		fprintf(stderr, "gridtree-demo: %s\n", err.message);
 		return false;
 	}
-	if (gtNav_SaveIndex(nav, path, &err)) // the demo still runs, it only builds again next time
+	if (gtNav_SaveIndex(nav, path, &err)) { // the demo still runs, it only builds again next time
 		fprintf(stderr, "gridtree-demo: %s (the index is not cached)\n", err.message);
+		snprintf(source, size, "EHL built in memory (not cached)");
+	} else {
+		snprintf(source, size, "%s (EHL built and saved)", path);
+	}
 	return true;
 }
 
@@ -341,6 +351,32 @@ static void find_path(Demo* d, int i, gtVec2 to)
 	d->path_start[i] = d->path_used, d->path_count[i] = 0;
 }
 
+// The straight-line nearest (with the query's keywords) that walking distance did not choose:
+// nearer as the crow flies, farther on foot. Only for nearest queries, outside the timed query.
+static void find_ghosts(Demo* d, const gtQuery* walked)
+{
+	d->ghost_count = 0;
+	if (d->kind != 0 || d->o.k > MAX_K) return;
+	gtQuery q = *walked;
+	q.trace = NULL, q.trace_context = NULL;
+	int n = 0;
+	gtError err;
+	if (gtWorld_NearestEuclid(d->world, &q, d->euclid_ids, d->euclid_d, MAX_K, &n, NULL, &err)) return;
+	for (int i = 0; i < n && d->ghost_count < MAX_GHOSTS; i++) {
+		bool chosen = false;
+		for (int j = 0; j < d->found_count && !chosen; j++) chosen = d->found[j] == d->euclid_ids[i];
+		gtVec2 at;
+		if (chosen || gtWorld_GetPosition(d->world, d->euclid_ids[i], &at, &err)) continue;
+		bool stacked = false; // agents on the same spot (a follower on its leader) are one ghost
+		for (int g = 0; g < d->ghost_count && !stacked; g++) stacked = fabs(d->ghost_at[g].x - at.x) + fabs(d->ghost_at[g].y - at.y) < 1;
+		if (stacked) continue;
+		int g = d->ghost_count++;
+		d->ghost_at[g] = at;
+		d->ghost_straight[g] = d->euclid_d[i];
+		d->ghost_walk[g] = d->distance.fcn(d->distance.context, (gtVec2){d->qx, d->qy}, at);
+	}
+}
+
 // The query under the mouse, on the script's world with its map's distances (the backend chosen
 // with b), traced into the recorder when the tree layer is on; then the paths to its answers.
 static bool run_query(Demo* d, Frame* f)
@@ -374,7 +410,7 @@ static bool run_query(Demo* d, Frame* f)
 	}
 	if (st) {
 		fprintf(stderr, "gridtree-demo: query: %s\n", err.message);
-		d->found_count = 0;
+		d->found_count = d->ghost_count = 0;
 		return false;
 	}
 	d->path_used = 0;
@@ -384,6 +420,7 @@ static bool run_query(Demo* d, Frame* f)
 		find_path(d, i, to);
 	}
 	f->query_s = now() - start;
+	find_ghosts(d, &q);
 	d->backend_query_us[gtNav_Method(d->nav) == GT_NAV_POLYANYA] = f->query_s * 1e6;
 	f->distance_calls = (long long)stats.distance_calls, f->nodes = (long long)stats.nodes_popped;
 	f->kth = d->kind == 1 ? d->o.k * 10.0 : d->found_count > 0 ? d->found_d[d->found_count - 1] : 0;
@@ -576,6 +613,47 @@ static void draw_frame(Demo* d, SDL_Texture* map_texture, Frame* f, double fps, 
 	draw_panel(d, f, fps, paused, speed);
 }
 
+// SDL's video, or false with a message. Without --headless a display must be there: SDL falls
+// back to its offscreen driver when none is, where a window is never seen (unless the user chose
+// that driver with SDL_VIDEODRIVER).
+static bool start_sdl(const Options* o)
+{
+	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+		if (o->headless) fprintf(stderr, "gridtree-demo: SDL: %s\n", SDL_GetError());
+		else fprintf(stderr, "gridtree-demo: no display (SDL_Init failed: %s); pass --headless to render to a PNG\n", SDL_GetError());
+		return false;
+	}
+	const char* driver = SDL_GetCurrentVideoDriver();
+	const char* chosen = SDL_getenv("SDL_VIDEODRIVER");
+	bool invisible = driver && (strcmp(driver, "offscreen") == 0 || strcmp(driver, "dummy") == 0);
+	if (!o->headless && invisible && !(chosen && *chosen)) {
+		fprintf(stderr,
+		        "gridtree-demo: no display (DISPLAY and WAYLAND_DISPLAY %s; SDL found only its '%s' video driver); pass --headless "
+		        "to render to a PNG\n",
+		        getenv("DISPLAY") || getenv("WAYLAND_DISPLAY") ? "set but not reachable" : "unset", driver);
+		SDL_Quit();
+		return false;
+	}
+	return true;
+}
+
+// What the run showed: the map and the index (or mesh) the distances came from, and the last
+// frame's query: its answers, how many of their paths bend round a wall (have an interior vertex)
+// and how many straight-line nearest it passed over.
+static void print_query_summary(const Demo* d)
+{
+	printf("map %s\nindex %s\n", d->o.map, d->index_source);
+	if (d->mesh_current) printf("mesh %s\n", d->mesh_source);
+	int bent = 0;
+	for (int i = 0; i < d->found_count; i++) bent += d->path_count[i] > 2;
+	printf("query %s k %d keyword %s at %.2f %.2f (%s)\n", d->kind == 1 ? "within" : d->kind == 2 ? "top" : "nearest", d->o.k,
+	       d->filter ? FILTERS[d->filter] : "any", d->qx, d->qy,
+	       d->auto_query ? (d->showcase_level > 0 ? "start query, chosen to bend round a wall" : "start query, no bend found")
+	                     : "the user's");
+	printf("answers %d bent_paths %d\nstraight_line_ghosts %d\nlabels %d overlapping %d\nstart_query_searches %d in %.1f ms\n",
+	       d->found_count, bent, d->ghost_count, d->labels, d->crowded_labels, d->searches, d->search_ms);
+}
+
 int main(int argc, char** argv)
 {
 	Demo d;
@@ -593,13 +671,14 @@ int main(int argc, char** argv)
 		SDL_setenv("SDL_VIDEODRIVER", "dummy", 1);
 		SDL_setenv("SDL_RENDER_DRIVER", "software", 1);
 	}
+	// SDL first: without a display a window would never be seen and the demo would run forever.
+	if (!start_sdl(&d.o)) return 1;
 	name_map(&d);
 	d.crowd = d.o.crowd;
-	// Lua first: the script's map is the demo's map, and its nav gets the one index.
+	// Then Lua, before any window: the script's map is the demo's map, and its nav gets the one index.
 	int status = 1;
 	SDL_Window* window = NULL;
 	SDL_Texture* map_texture = NULL;
-	bool sdl = false;
 	d.demo_ref = d.map_ref = LUA_NOREF;
 	d.L = luaL_newstate();
 	if (!d.L) {
@@ -613,13 +692,8 @@ int main(int argc, char** argv)
 	lua_pop(d.L, 1);
 	char index[1300];
 	index_path(&d.o, index, sizeof index);
-	if (!d.nav || !d.map || !load_or_build_index(d.nav, &d.o, index)) goto done;
+	if (!d.nav || !d.map || !load_or_build_index(d.nav, &d.o, index, d.index_source, sizeof d.index_source)) goto done;
 	find_doors(&d); // before the agents: the script plans on the map with its doors declared
-	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-		fprintf(stderr, "gridtree-demo: SDL: %s (try --headless)\n", SDL_GetError());
-		goto done;
-	}
-	sdl = true;
 	int width = d.o.width, height = d.o.height;
 	SDL_Rect usable;
 	if (!width && !d.o.headless && SDL_GetDisplayUsableBounds(0, &usable) == 0 && usable.w > 800 && usable.h > 600)
@@ -643,9 +717,15 @@ int main(int argc, char** argv)
 	fit_whole_map(&d);
 	for (int i = 0; i < LAYERS; i++) d.layers[i] = strchr(d.o.layers, '1' + i) != NULL;
 	int mw = gtMap_Width(map), mh = gtMap_Height(map);
-	d.qx = mw / 2.0, d.qy = mh / 2.0; // the query point: the mouse, or the centre headless
+	d.qx = mw / 2.0, d.qy = mh / 2.0; // the query point: the mouse, else the start query
 	for (int tries = 0; tries < 1000 && gtMap_CheckPoint(map, (gtVec2){d.qx, d.qy}) != GT_POINT_VALID; tries++)
 		d.qx = fmod(d.qx + 7.31, mw), d.qy = fmod(d.qy + 3.17, mh);
+	// The start query shows an answer reached round a wall, searched for with the run's seed.
+	d.auto_query = true;
+	d.showcase_rng = (gtRandom){(uint64_t)d.o.seed ^ 0x5EA5C0DEull};
+	if (!showcase_search(&d, false))
+		fprintf(stderr, "gridtree-demo: no query point on %s has an answer round a wall (open floor, or too few agents): "
+		                "starting at the map's centre\n", d.map_name);
 	Frame total = {0};
 	bool running = true, paused = false, step = false, dragging = false;
 	int speed = 1, recorded = 0, record_w = 0, record_h = 0;
@@ -674,6 +754,7 @@ int main(int argc, char** argv)
 		if (d.failed) goto done;
 		if ((d.map_dirty || moved) && !fetch_objects(&d)) goto done; // the script may have replaced its world
 		double t1 = now(), elapsed = now() - start;
+		if (showcase_keep(&d, frame)) d.framed = false; // the agents' moves lost the bend: a new start query, in view
 		if (!d.framed && !d.o.record && run_query(&d, &f)) frame_query(&d); // the start view: the query and its answers
 		if (!refresh_map_picture(&d, &map_texture, &drawn_view, &drawn_w, &drawn_h)) goto done;
 		f.draw_s = last_draw_s; // the panel shows the last frame's drawing time
@@ -716,6 +797,7 @@ int main(int argc, char** argv)
 	       total.draw_s * 1e3 / frames, d.edits, d.door_count, gtNav_Method(d.nav) == GT_NAV_POLYANYA ? "polyanya" : "ehl",
 	       checksum(d.L, d.demo_ref));
 	if (d.o.record) printf("recording %s\nrecorded_frames %d\n", d.o.record, recorded);
+	print_query_summary(&d);
 	status = d.failed ? 1 : 0;
 done:
 	free_sprites(&d);
@@ -723,7 +805,7 @@ done:
 	if (d.L) lua_close(d.L);
 	if (d.renderer) SDL_DestroyRenderer(d.renderer);
 	if (window) SDL_DestroyWindow(window);
-	if (sdl) SDL_Quit();
+	SDL_Quit();
 	demo_free(&d);
 	return status;
 }

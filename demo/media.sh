@@ -10,14 +10,15 @@ out=docs/demo
 mkdir -p "$out"
 DEMO=bin/gridtree-demo
 DATA=${GRIDTREE_DATA:-../shared/data}
-# The mouse query asks for the 5 nearest healers (`f`); 89 frames later `t` builds a wall on the
-# query point's cell, then 90 more frames: 3 s.
-keys=f$(printf '.%.0s' $(seq 89))t
+# The query is the demo's start query (a point, keyword and k whose answers include a path round a
+# wall, chosen with the seed); 90 frames in, `t` builds a wall on the query point's cell, then 89
+# more frames: 3 s.
+keys=$(printf '.%.0s' $(seq 90))t
 
 shoot() { # name, map, extra options...
 	local name=$1 map=$2
 	shift 2
-	"$DEMO" "$map" --headless --size 1280x800 --frames 150 --keys f --screenshot "$out/$name.png" "$@" | grep -E '^(fps|screenshot)'
+	"$DEMO" "$map" --headless --size 1280x800 --frames 150 --screenshot "$out/$name.png" "$@" | grep -E '^(fps|screenshot|map|index|query|answers)'
 	"$DEMO" "$map" --headless --size 960x600 --frames 180 --keys "$keys" --record "$out/$name-recording.png" \
 		--record-every 5 "$@" | grep -E '^(recording|recorded_frames|map_edits)'
 }

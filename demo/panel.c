@@ -91,6 +91,13 @@ static void legend(Pen* p, Demo* d)
 	line(p, 225, "ITS K ANSWERS: WALKING PATH");
 	line(p, 225, "AND DISTANCE, AROUND WALLS");
 	p->x -= 18;
+	SDL_Rect dashes[3] = {{p->x, p->y + 3, 3, 2}, {p->x + 5, p->y + 3, 3, 2}, {p->x + 10, p->y + 3, 3, 2}};
+	SDL_SetRenderDrawColor(p->r, 235, 235, 245, 255);
+	SDL_RenderFillRects(p->r, dashes, 3);
+	p->x += 18;
+	line(p, 225, "DASHED: NEARER IN A STRAIGHT");
+	line(p, 225, "LINE, BUT FARTHER ON FOOT");
+	p->x -= 18;
 }
 
 // The frame against its budget (60 frames a second): one segment per part of the frame.
@@ -151,6 +158,7 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed)
 	heading(&p, "MOUSE QUERY");
 	snprintf(text, sizeof text, "%s  K %d  KEYWORD %s", QUERY_KINDS[d->kind], d->o.k, d->filter ? FILTERS[d->filter] : "ANY");
 	line(&p, 235, text);
+	if (d->auto_query && d->showcase_level > 0) line(&p, 200, "START POINT: ONE ROUND A WALL");
 	bool mesh = gtNav_Method(d->nav) == GT_NAV_POLYANYA;
 	snprintf(text, sizeof text, "BACKEND %s", mesh ? "NAVIGATION MESH (POLYANYA)" : gtNav_Index(d->nav) ? "EHL" : "ORACLE");
 	line(&p, 235, text);

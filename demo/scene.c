@@ -8,6 +8,7 @@
 #include "demo.h"
 
 #define BIG 1.5f // a big unit's radius against a small one's
+enum { MAX_ANSWER_LABELS = 16 };
 
 int map_view_width(const Demo* d)
 {
@@ -34,8 +35,8 @@ void fit_whole_map(Demo* d)
 void frame_query(Demo* d)
 {
 	double x0 = d->qx, y0 = d->qy, x1 = d->qx, y1 = d->qy;
-	for (int i = 0; i < d->path_used; i++) {
-		gtVec2 p = d->path_points[i];
+	for (int i = 0; i < d->path_used + d->ghost_count; i++) { // the paths, and the ghosts
+		gtVec2 p = i < d->path_used ? d->path_points[i] : d->ghost_at[i - d->path_used];
 		x0 = fmin(x0, p.x), y0 = fmin(y0, p.y), x1 = fmax(x1, p.x), y1 = fmax(y1, p.y);
 	}
 	double span = fmax(fmax(x1 - x0, y1 - y0) * 1.3, 72), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
@@ -265,18 +266,67 @@ static void ring(Demo* d, SDL_FPoint c, float radius, float width, SDL_Color col
 	}
 }
 
-// Text on a dark box, so it reads over any floor.
-void label(SDL_Renderer* r, int x, int y, const char* text, SDL_Color c)
+// A dashed line: dashes of `dash` pixels with gaps as long.
+static void dashed_segment(SDL_Renderer* r, SDL_FPoint a, SDL_FPoint b, float width, float dash, SDL_Color c)
 {
-	int len = 0;
-	for (const char* t = text; *t; t++) len++;
-	SDL_Rect box = {x - 3, y - 3, len * 8 + 4, 16};
+	float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
+	for (float t = 0; t < len; t += 2 * dash) {
+		float u = fminf(t + dash, len);
+		thick_segment(r, (SDL_FPoint){a.x + dx * t / len, a.y + dy * t / len}, (SDL_FPoint){a.x + dx * u / len, a.y + dy * u / len},
+		              width, c);
+	}
+}
+
+// The straight-line nearest that walking distance passed over: a faded disc in a dashed ring, a
+// dashed straight line from the query point, and (label_ghosts) its two distances.
+static void draw_ghosts(Demo* d, Labels* labels, float rr)
+{
+	SDL_Renderer* r = d->renderer;
+	SDL_FPoint q = to_screen(&d->view, d->qx, d->qy);
+	const SDL_Color line = {235, 235, 245, 190}, faded = {150, 156, 172, 255};
 	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
-	SDL_SetRenderDrawColor(r, 8, 9, 12, 210);
-	SDL_RenderFillRect(r, &box);
-	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-	SDL_SetRenderDrawColor(r, c.r, c.g, c.b, 255);
-	draw_text(r, x, y, 2, text);
+	for (int g = 0; g < d->ghost_count; g++) {
+		SDL_FPoint s = to_screen(&d->view, d->ghost_at[g].x, d->ghost_at[g].y);
+		float dx = s.x - q.x, dy = s.y - q.y, len = sqrtf(dx * dx + dy * dy);
+		if (len > 24) dashed_segment(r, (SDL_FPoint){q.x + dx / len * 12, q.y + dy / len * 12}, s, 2, 5, line); // from outside the marker
+		// The disc greyed out: a dim veil over the agent drawn there, then a dashed ring.
+		enum { SIDES = 16 };
+		SDL_Vertex fan[SIDES + 1];
+		int triangles[3 * SIDES];
+		fan[SIDES] = (SDL_Vertex){s, {40, 42, 50, 175}, {0, 0}};
+		for (int i = 0; i < SIDES; i++) {
+			double a = i * 2 * 3.14159265358979 / SIDES;
+			fan[i] = (SDL_Vertex){{s.x + (float)cos(a) * (rr - 2), s.y + (float)sin(a) * (rr - 2)}, {40, 42, 50, 175}, {0, 0}};
+			triangles[3 * i] = SIDES, triangles[3 * i + 1] = i, triangles[3 * i + 2] = (i + 1) % SIDES;
+		}
+		SDL_RenderGeometry(r, NULL, fan, SIDES + 1, triangles, 3 * SIDES);
+		for (int i = 0; i < SIDES; i += 2) {
+			double a0 = i * 2 * 3.14159265358979 / SIDES, a1 = (i + 1) * 2 * 3.14159265358979 / SIDES;
+			thick_segment(r, (SDL_FPoint){s.x + (float)cos(a0) * rr, s.y + (float)sin(a0) * rr},
+			              (SDL_FPoint){s.x + (float)cos(a1) * rr, s.y + (float)sin(a1) * rr}, 2.5f, faded);
+		}
+		labels_keep_clear(labels, s, rr + 1);
+	}
+}
+
+static void label_ghosts(Demo* d, Labels* labels, float rr)
+{
+	SDL_Renderer* r = d->renderer;
+	for (int g = 0; g < d->ghost_count; g++) {
+		// The first in words where there is room for them, the others (and the first where there
+		// is not) in short.
+		char text[128], short_text[64], walk[32];
+		if (isfinite(d->ghost_walk[g])) snprintf(walk, sizeof walk, "%.1f", d->ghost_walk[g]);
+		else snprintf(walk, sizeof walk, "NO PATH");
+		snprintf(text, sizeof text, "NEARER IN A STRAIGHT LINE: %.1f\nFARTHER ON FOOT: %s", d->ghost_straight[g], walk);
+		snprintf(short_text, sizeof short_text, "LINE %.1f\nFOOT %s", d->ghost_straight[g], walk);
+		SDL_FPoint s = to_screen(&d->view, d->ghost_at[g].x, d->ghost_at[g].y);
+		SDL_Rect box;
+		bool far;
+		const char* shown = text;
+		if (g > 0 || !labels_try(labels, s, rr, text, &box, &far)) shown = short_text, labels_place(labels, s, rr, short_text, &box, &far);
+		draw_label(r, box, shown, (SDL_Color){215, 218, 230, 255}, s, far);
+	}
 }
 
 // The query's answers: the search circle, each walking path thick and bright on a dark shadow, a
@@ -291,29 +341,20 @@ void draw_query(Demo* d, const Frame* f)
 	for (int i = 0; i < d->found_count; i++) thick_path(d, d->path_points + d->path_start[i], d->path_count[i], 7, shadow);
 	for (int i = 0; i < d->found_count; i++) thick_path(d, d->path_points + d->path_start[i], d->path_count[i], 3.5f, bright);
 	float rr = d->sprite_radius * BIG + 4;
-	enum { MAX_LABELS = 16 };
-	SDL_Rect placed[MAX_LABELS];
-	int labels = 0;
+	// Labels go where they cover no other label, no answer's ring and not the query point.
+	Labels labels;
+	labels_begin(&labels, (SDL_Rect){0, 0, map_view_width(d), d->window_h});
+	SDL_FPoint s = to_screen(&d->view, q.x, q.y);
+	labels_keep_clear(&labels, s, 12);
 	for (int i = 0; i < d->found_count; i++) {
 		if (d->path_count[i] == 0) continue;
 		gtVec2 t = d->path_points[d->path_start[i] + d->path_count[i] - 1];
-		SDL_FPoint s = to_screen(&d->view, t.x, t.y);
-		ring(d, s, rr, 3, bright);
-		if (labels == MAX_LABELS) continue;
-		char text[32];
-		snprintf(text, sizeof text, "%d: %.1f", i + 1, d->found_d[i]);
-		// Beside its answer, moved down past the labels already placed that it would cover.
-		SDL_Rect at = {(int)(s.x + rr + 3), (int)(s.y - 5), (int)strlen(text) * 8 + 4, 16};
-		for (int moved = 1; moved;) {
-			moved = 0;
-			for (int j = 0; j < labels; j++)
-				if (SDL_HasIntersection(&at, &placed[j])) at.y = placed[j].y + placed[j].h, moved = 1;
-		}
-		placed[labels++] = at;
-		label(d->renderer, at.x, at.y, text, bright);
+		SDL_FPoint a = to_screen(&d->view, t.x, t.y);
+		ring(d, a, rr, 3, bright);
+		labels_keep_clear(&labels, a, rr + 1);
 	}
 	if (d->layers[LAYER_AGENTS] && d->sprites[0][0]) draw_answers(d);
-	SDL_FPoint s = to_screen(&d->view, q.x, q.y);
+	draw_ghosts(d, &labels, rr);
 	ring(d, s, 9, 3, (SDL_Color){255, 255, 255, 255});
 	d->draw.point(d->draw.context, q, 10, QUERY_MARKER);
 	// What is asked, in words: "QUERY: 5 NEAREST HEALER".
@@ -321,5 +362,19 @@ void draw_query(Demo* d, const Frame* f)
 	const char* word = d->filter ? FILTERS[d->filter] : "AGENTS";
 	if (d->kind == 1) snprintf(what, sizeof what, "QUERY: %s WITHIN %d", word, d->o.k * 10);
 	else snprintf(what, sizeof what, "QUERY: %s %d %s", d->kind == 2 ? "TOP" : "NEAREST", d->o.k, word);
-	label(d->renderer, (int)s.x + 14, (int)s.y + 8, what, (SDL_Color){0x50, 0xC8, 0xFF, 255});
+	SDL_Rect box;
+	bool far;
+	labels_place(&labels, s, 12, what, &box, &far);
+	draw_label(d->renderer, box, what, (SDL_Color){0x50, 0xC8, 0xFF, 255}, s, far);
+	for (int i = 0; i < d->found_count && i < MAX_ANSWER_LABELS; i++) { // a "within" may find hundreds
+		if (d->path_count[i] == 0) continue;
+		gtVec2 t = d->path_points[d->path_start[i] + d->path_count[i] - 1];
+		SDL_FPoint a = to_screen(&d->view, t.x, t.y);
+		char text[32];
+		snprintf(text, sizeof text, "%d: %.1f", i + 1, d->found_d[i]);
+		labels_place(&labels, a, rr, text, &box, &far);
+		draw_label(d->renderer, box, text, bright, a, far);
+	}
+	label_ghosts(d, &labels, rr);
+	d->labels = labels.placed, d->crowded_labels = labels.crowded;
 }

@@ -63,6 +63,8 @@ run_script() {
 # The command-line tool, against the same build.
 run_script cli tests/test_cli.sh "$BIN/gridtree"
 run_script cli-maps tests/test_cli_maps.sh "$BIN/gridtree"
+# The demo's start view (a path round a wall) and its refusal without a display.
+run_script demo tests/test_demo.sh "$BIN"
 
 # Installing into a scratch prefix, and C, C++, pkg-config and Lua using what was installed.
 run_script install tests/test_install.sh "$BIN"

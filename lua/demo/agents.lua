@@ -42,7 +42,10 @@ local groups, group_of = {}, {}
 for _, k in ipairs(kinds) do
 	if not group_of[k.looks_for] then
 		local g = {words = k.looks_for, members = {}, slice = {}, xs = {}, ys = {}, cursor = 1}
-		g.options = {into = {{}, {}, {}}}
+		-- One method, not "auto": auto picks by measured time, and the methods break ties between
+		-- agents at the same distance (a follower on its leader) differently, so a seed would not
+		-- replay.
+		g.options = {into = {{}, {}, {}}, method = "each"}
 		groups[#groups + 1], group_of[k.looks_for] = g, g
 	end
 end
