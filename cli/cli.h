@@ -29,9 +29,15 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
                     long* out);
 
 // Options every command that takes a MAP accepts (append to cli_parse's `known`):
-// a Tiled MAP (.tmx, .tmj, .json) takes --blocked-layer NAME or --blocked-property NAME, and
-// --clearance R loads the map for agents of half-width R (gtMap_Inflate).
-#define CLI_MAP_OPTIONS " clearance blocked-layer blocked-property"
+// a Tiled MAP (.tmx, .tmj, .json) takes --blocked-layer NAME or --blocked-property NAME, the
+// flags --allow-empty and --allow-outside-paths and the limits --max-cells N, --max-file-bytes N,
+// --max-decompressed-bytes N, --max-objects N, --max-tilesets N (gtTiledDef), and --clearance R
+// loads the map for agents of half-width R (gtMap_Inflate).
+#define CLI_MAP_OPTIONS                                                                                                     \
+	" clearance blocked-layer blocked-property allow-empty allow-outside-paths max-cells max-file-bytes"                    \
+	" max-decompressed-bytes max-objects max-tilesets"
+// Options that take no value (given, they read as "1").
+#define CLI_FLAGS " allow-empty allow-outside-paths "
 
 // Loads the map as the map options say into *out, and a Tiled map's extras into *tiled (when
 // tiled is not NULL; NULL for a MovingAI map). Prints the problem and returns CLI_USAGE or

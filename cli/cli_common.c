@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,8 @@ bool cli_parse(int argc, char** argv, const char* command, const char* known, Cl
 			fprintf(stderr, "gridtree %s: unknown option '%.*s' (try 'gridtree help')\n", command, (int)len + 2, a);
 			return false;
 		}
-		const char* value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		bool flag = known_option(CLI_FLAGS, name, len);
+		const char* value = eq ? eq + 1 : flag ? "1" : (i + 1 < argc ? argv[++i] : NULL);
 		if (!value || out->option_count == 16) {
 			fprintf(stderr, "gridtree %s: option '--%.*s' needs a value\n", command, (int)len, name);
 			return false;
@@ -103,9 +105,21 @@ int cli_open_map(const CliArgs* args, const char* command, const char* path, gtM
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.blocked_layer = cli_option(args, "blocked-layer", NULL);
 	def.blocked_property = cli_option(args, "blocked-property", NULL);
+	def.allow_empty = cli_option(args, "allow-empty", NULL) != NULL;
+	def.allow_outside_paths = cli_option(args, "allow-outside-paths", NULL) != NULL;
+	static const char* const limits[5] = {"max-cells", "max-file-bytes", "max-decompressed-bytes", "max-objects", "max-tilesets"};
+	int64_t* fields[5] = {&def.max_cells, &def.max_file_bytes, &def.max_decompressed_bytes, &def.max_objects, &def.max_tilesets};
+	bool tiled_options = def.blocked_layer || def.blocked_property || def.allow_empty || def.allow_outside_paths;
+	for (int i = 0; i < 5; i++) {
+		long v;
+		if (!cli_int_option(args, command, limits[i], 0, 0, LONG_MAX, &v)) return CLI_USAGE;
+		*fields[i] = v;
+		tiled_options |= v != 0;
+	}
 	bool is_tiled = gtTiled_IsTiledPath(path);
-	if ((def.blocked_layer || def.blocked_property) && !is_tiled) {
-		fprintf(stderr, "gridtree %s: --blocked-layer and --blocked-property are for Tiled maps (.tmx, .tmj, .json)\n", command);
+	if (tiled_options && !is_tiled) {
+		fprintf(stderr, "gridtree %s: --blocked-layer, --blocked-property, --allow-* and --max-* are for Tiled maps (.tmx, .tmj, .json)\n",
+		        command);
 		return CLI_USAGE;
 	}
 	if (def.blocked_layer && def.blocked_property) {

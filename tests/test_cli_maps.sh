@@ -129,13 +129,13 @@ infinite_origin() {
 	"$GT" tiled-export assets/maps/small.map -o "$tmp/inf.tmj" --chunk 16 --origin -37,5 --tile 16,8 >/dev/null &&
 		"$GT" info "$tmp/inf.tmj" >"$tmp/info" &&
 		[ "$(sed -n '/^tile_width/,$p' "$tmp/info" | paste -sd ' ')" = \
-			"tile_width 16 tile_height 8 origin_x -37 origin_y 5 blocked_by layer Collision objects 0" ]
+			"tile_width 16 tile_height 8 origin_x -37 origin_y 5 blocked_by layer Collision; property collides objects 0 walls_layer 911 walls_tile_property 911 walls_layer_property 0 walls_objects 0" ]
 }
 check "info reports a Tiled map's tile size, origin and walls" infinite_origin
 choose_walls() {
 	"$GT" tiled-export assets/maps/small.map -o "$tmp/c.tmx" >/dev/null &&
 		"$GT" info "$tmp/c.tmx" --blocked-layer ground | grep -qx "free_cells 0" &&
-		"$GT" info "$tmp/c.tmx" --blocked-property walkable | grep -qx "free_cells 1536" &&
+		! "$GT" info "$tmp/c.tmx" --blocked-property walkable 2>"$tmp/err" && grep -q "no tile, layer or object has the bool property 'walkable'" "$tmp/err" &&
 		"$GT" info "$tmp/c.tmx" --blocked-property collides | grep -qx "blocked_by property collides"
 }
 check "--blocked-layer and --blocked-property choose the walls" choose_walls
@@ -144,13 +144,13 @@ check "--blocked-layer and --blocked-property choose the walls" choose_walls
 courtyard() {
 	"$GT" info assets/maps/tiled/courtyard.tmx >"$tmp/info" &&
 		[ "$(grep -E '^(width|height|free_cells|blocked_by|objects) ' "$tmp/info" | paste -sd ' ')" = \
-			"width 24 height 16 free_cells 257 blocked_by layer Collision objects 7" ] &&
+			"width 24 height 16 free_cells 257 blocked_by layer Collision; property collides objects 7" ] &&
 		[ "$(echo '1.5 1.5 22.5 14.5' | "$GT" dist assets/maps/tiled/courtyard.tmx)" = \
 			"$("$GT" tiled-export assets/maps/tiled/courtyard.tmx -o "$tmp/cy.tmj" --encoding base64 --compression zstd >/dev/null &&
 				echo '1.5 1.5 22.5 14.5' | "$GT" dist "$tmp/cy.tmj")" ]
 }
 check "the hand-made Tiled level reads as drawn" courtyard
-check "a missing blocked layer names the layers" failure "no tile layer named 'floor' (tile layers: 'ground', 'Collision')" \
+check "a missing blocked layer names the layers" failure "no layer named 'floor' (tile layers 'ground', 'Collision'" \
 	"$GT" info "$tmp/c.tmx" --blocked-layer floor
 check "--blocked-layer with --blocked-property" usage_error "not both" "$GT" info "$tmp/c.tmx" --blocked-layer a --blocked-property b
 check "--blocked-layer on a .map" usage_error "are for Tiled maps" "$GT" info assets/maps/small.map --blocked-layer a

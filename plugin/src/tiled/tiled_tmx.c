@@ -16,10 +16,10 @@ typedef struct Tmx {
 	const char* file;               // the file being read, for messages
 	const char* stack[MAX_DEPTH];   // element names, outermost first
 	int depth;
-	uint32_t firstgid;              // the tileset being read
-	int64_t tile_id;                // its <tile>, or -1
-	char* object_layer;             // the <objectgroup> being read
-	bool in_object;
+	int64_t tile_id;                // the <tile> of a tileset being read, or -1
+	bool tile_shapes;               // inside a <tile>'s <objectgroup>: collision shapes
+	bool in_object;                 // inside a map object
+	TiledShape* (*shape)(TiledDoc*); // the <object> being read (a map object or a tile's shape)
 	int layer_width, layer_height;  // the <layer> being read
 	TiledChunk* chunk;              // the data being read, and its encoding
 	char* encoding;
@@ -80,7 +80,7 @@ static double number_attr(const char** atts, const char* name)
 static const char* intern(const char* name)
 {
 	static const char* const known[] = {"map", "tileset", "tile", "data", "chunk", "layer", "objectgroup", "object",
-	                                    "properties", "property", "group"};
+	                                    "properties", "property", "group", "image"};
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (strcmp(name, known[i]) == 0) return known[i];
 	return "other";
@@ -97,12 +97,71 @@ static const char* parent(const Tmx* x)
 	return above(x, 1);
 }
 
-static void flag_tile_property(Tmx* x, const char* name, const char* type, const char* value)
+static TiledShape* last_object_shape(TiledDoc* d)
 {
-	if (x->tile_id < 0 || strcmp(name, x->d->property) != 0) return;
-	if ((!type || strcmp(type, "bool") == 0) && value && strcmp(value, "true") == 0) {
-		uint64_t gid = (uint64_t)x->firstgid + (uint64_t)x->tile_id;
-		if (gid <= TILED_GID_MASK) tiled_add_flagged(x->d, (uint32_t)gid);
+	return d->tiled->object_count ? &d->object_walls[d->tiled->object_count - 1].shape : NULL;
+}
+
+static TiledShape* last_tile_shape(TiledDoc* d)
+{
+	return d->tile_shape_count ? &d->tile_shapes[d->tile_shape_count - 1] : NULL;
+}
+
+static TiledTile* last_tile(TiledDoc* d)
+{
+	TiledSource* s = d->source_count ? &d->sources[d->source_count - 1] : NULL;
+	return s && s->tile_count ? &s->tiles[s->tile_count - 1] : NULL;
+}
+
+static TiledShape read_shape(const char** atts)
+{
+	TiledShape s = {TILED_RECT, number_attr(atts, "x"), number_attr(atts, "y"), number_attr(atts, "width"),
+	                number_attr(atts, "height"), number_attr(atts, "rotation"), 0, 0, 0};
+	const char* gid = attr(atts, "gid");
+	if (gid) s.gid = (uint32_t)strtoul(gid, NULL, 10);
+	return s;
+}
+
+// "x,y x,y ..." of a <polygon> or <polyline> into the doc's points, counted on the shape.
+static void read_points(Tmx* x, const char* text, TiledShape* shape)
+{
+	if (!shape || !text) return;
+	char what[64];
+	snprintf(what, sizeof what, "%s's points", x->in_object ? "an object" : "a tile's collision shape");
+	while (*text && !x->d->failed) {
+		char* end;
+		double px = strtod(text, &end);
+		if (end == text || *end != ',') {
+			fail_here(x, "malformed points: ", text);
+			return;
+		}
+		const char* y_text = end + 1;
+		double py = strtod(y_text, &end);
+		if (end == y_text) {
+			fail_here(x, "malformed points: ", text);
+			return;
+		}
+		if (!tiled_add_point(x->d, what, px, py)) return;
+		shape = x->shape(x->d); // the points array may have moved, the shape not
+		shape->point_count++;
+		text = end;
+		while (*text == ' ' || *text == '\n' || *text == '\t' || *text == '\r') text++;
+	}
+}
+
+// A child of an <object> that says what it is.
+static void shape_child(Tmx* x, const char* name, const char** atts)
+{
+	TiledShape* s = x->shape ? x->shape(x->d) : NULL;
+	if (!s) return;
+	if (strcmp(name, "ellipse") == 0) s->kind = TILED_ELLIPSE;
+	else if (strcmp(name, "point") == 0) s->kind = TILED_POINT;
+	else if (strcmp(name, "text") == 0) s->kind = TILED_TEXT;
+	else if (strcmp(name, "capsule") == 0) s->kind = TILED_CAPSULE;
+	else if (strcmp(name, "polygon") == 0 || strcmp(name, "polyline") == 0) {
+		s->kind = name[4] == 'g' ? TILED_POLYGON : TILED_POLYLINE;
+		s->first_point = x->d->point_count, s->point_count = 0;
+		read_points(x, attr(atts, "points"), s);
 	}
 }
 
@@ -158,14 +217,20 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 		}
 	} else if (strcmp(name, "tileset") == 0) {
 		x->tile_id = -1;
+		double tw = number_attr(atts, "tilewidth"), th = number_attr(atts, "tileheight");
 		if (strcmp(parent(x), "map") == 0) {
 			if (!int_attr(x, atts, "firstgid", 1, TILED_GID_MASK, 1, true, &v[0])) return;
-			x->firstgid = (uint32_t)v[0];
 			const char* source = attr(atts, "source");
-			if (source) tiled_read_tileset(d, source, x->firstgid);
+			if (source) tiled_read_tileset(d, source, (uint32_t)v[0]);
+			else tiled_add_tileset(d, (uint32_t)v[0], tiled_add_source(d, NULL, tw, th));
+		} else if (x->depth == 1) { // an external tileset's root
+			tiled_add_source(d, x->file, tw, th);
 		}
 	} else if (strcmp(name, "tile") == 0 && strcmp(parent(x), "tileset") == 0) {
-		if (int_attr(x, atts, "id", 0, TILED_GID_MASK, 0, true, &v[0])) x->tile_id = v[0];
+		if (int_attr(x, atts, "id", 0, TILED_GID_MASK, 0, true, &v[0]) && tiled_add_tile(d, (uint32_t)v[0])) x->tile_id = v[0];
+	} else if (strcmp(name, "image") == 0 && strcmp(parent(x), "tile") == 0 && x->tile_id >= 0) {
+		TiledTile* t = last_tile(d); // an image collection's tile has its own size
+		if (t) t->width = number_attr(atts, "width"), t->height = number_attr(atts, "height");
 	} else if (strcmp(name, "tile") == 0 && (strcmp(parent(x), "data") == 0 || strcmp(parent(x), "chunk") == 0)) {
 		if (!x->chunk) return;
 		if (x->xml_tiles == (size_t)x->chunk->width * (size_t)x->chunk->height) {
@@ -181,7 +246,11 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 			fail_here(x, "a <property> without a name", NULL);
 			return;
 		}
-		if (strcmp(parent(x), "properties") == 0 && strcmp(above(x, 2), "tile") == 0) flag_tile_property(x, pname, type, value);
+		const char* owner = strcmp(parent(x), "properties") == 0 ? above(x, 2) : "";
+		if (strcmp(owner, "tile") == 0 && x->tile_id >= 0 && tiled_wall_property(d, pname, type, value) && last_tile(d))
+			last_tile(d)->solid = true;
+		if (strcmp(owner, "layer") == 0) tiled_layer_property(d, false, pname, type, value);
+		if (strcmp(owner, "objectgroup") == 0 && !x->tile_shapes) tiled_layer_property(d, true, pname, type, value);
 		if (x->in_object && strcmp(parent(x), "properties") == 0 && strcmp(above(x, 2), "object") == 0) {
 			if (value) {
 				tiled_add_property(d, pname, type, value);
@@ -210,20 +279,25 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 			x->xml_tiles = 0;
 			start_text(x);
 		}
+	} else if (strcmp(name, "objectgroup") == 0 && strcmp(parent(x), "tile") == 0) {
+		x->tile_shapes = x->tile_id >= 0;
 	} else if (strcmp(name, "objectgroup") == 0) {
-		gt_free(x->object_layer);
-		const char* layer = attr(atts, "name");
-		x->object_layer = tiled_strdup(layer ? layer : "");
-		if (!x->object_layer) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", x->file);
+		tiled_add_object_layer(d, attr(atts, "name"));
+	} else if (strcmp(name, "object") == 0 && strcmp(parent(x), "objectgroup") == 0 && x->tile_shapes) {
+		TiledShape shape = read_shape(atts);
+		shape.gid = 0;
+		if (tiled_add_tile_shape(d, &shape)) x->shape = last_tile_shape;
 	} else if (strcmp(name, "object") == 0 && strcmp(parent(x), "objectgroup") == 0 &&
-	           (strcmp(above(x, 2), "map") == 0 || strcmp(above(x, 2), "group") == 0)) { // not a tile's collision shape
+	           (strcmp(above(x, 2), "map") == 0 || strcmp(above(x, 2), "group") == 0)) {
 		const char* type = attr(atts, "type");
 		if (!type) type = attr(atts, "class");
 		long long id = 0;
-		if (int_attr(x, atts, "id", 0, INT32_MAX, 0, false, &id))
-			tiled_add_object(d, (int)id, attr(atts, "name"), type, x->object_layer, number_attr(atts, "x"), number_attr(atts, "y"),
-			                 number_attr(atts, "width"), number_attr(atts, "height"));
+		TiledShape shape = read_shape(atts);
+		if (int_attr(x, atts, "id", 0, INT32_MAX, 0, false, &id) && tiled_add_object(d, (int)id, attr(atts, "name"), type, &shape))
+			x->shape = last_object_shape;
 		x->in_object = true;
+	} else if (strcmp(parent(x), "object") == 0) {
+		shape_child(x, name, atts);
 	}
 	if (d->failed) XML_StopParser(x->parser, XML_FALSE);
 }
@@ -246,7 +320,8 @@ static void XMLCALL on_end(void* user, const char* name)
 	if (strcmp(name, "chunk") == 0 || (strcmp(name, "data") == 0 && !x->d->infinite)) finish_chunk(x);
 	else if (strcmp(name, "data") == 0) x->collect = false;
 	else if (strcmp(name, "tile") == 0 && strcmp(parent(x), "tileset") == 0) x->tile_id = -1;
-	else if (strcmp(name, "object") == 0) x->in_object = false;
+	else if (strcmp(name, "object") == 0) x->in_object = false, x->shape = NULL;
+	else if (strcmp(name, "objectgroup") == 0) x->tile_shapes = false;
 	else if (strcmp(name, "property") == 0 && x->property_name) {
 		tiled_add_property(x->d, x->property_name, x->property_type, x->text ? x->text : "");
 		gt_free(x->property_name);
@@ -290,12 +365,12 @@ static void xml_free(void* p)
 }
 
 // Parses one XML file (a map, or a tileset whose tiles start at firstgid).
-static bool parse(TiledDoc* d, const char* file, const char* text, size_t length, uint32_t firstgid, const char* root)
+static bool parse(TiledDoc* d, const char* file, const char* text, size_t length, const char* root)
 {
 	XML_Memory_Handling_Suite memory = {xml_malloc, xml_realloc, xml_free};
 	Tmx x;
 	memset(&x, 0, sizeof x);
-	x.d = d, x.file = file, x.firstgid = firstgid, x.tile_id = -1;
+	x.d = d, x.file = file, x.tile_id = -1;
 	x.parser = XML_ParserCreate_MM(NULL, &memory, NULL);
 	if (!x.parser) return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory for an XML parser", file);
 	XML_SetUserData(x.parser, &x);
@@ -319,7 +394,6 @@ static bool parse(TiledDoc* d, const char* file, const char* text, size_t length
 	gt_free(x.text);
 	gt_free(x.encoding);
 	gt_free(x.compression);
-	gt_free(x.object_layer);
 	gt_free(x.property_name);
 	gt_free(x.property_type);
 	return !d->failed;
@@ -327,15 +401,10 @@ static bool parse(TiledDoc* d, const char* file, const char* text, size_t length
 
 bool tiled_read_tmx(TiledDoc* d, const char* text, size_t length)
 {
-	return parse(d, d->path, text, length, 1, "map");
+	return parse(d, d->path, text, length, "map");
 }
 
-bool tiled_read_tsx(TiledDoc* d, const char* path, uint32_t firstgid)
+bool tiled_read_tsx(TiledDoc* d, const char* path, const char* text, size_t length)
 {
-	size_t length;
-	char* text = tiled_read_file(d, path, &length);
-	if (!text) return false;
-	bool ok = parse(d, path, text, length, firstgid, "tileset");
-	gt_free(text);
-	return ok;
+	return parse(d, path, text, length, "tileset");
 }
