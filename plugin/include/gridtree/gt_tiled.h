@@ -21,11 +21,11 @@ typedef bool (*gtTiledReadFile)(void* user, const char* name, const char** bytes
 /// Walls. With neither `blocked_layer` nor `blocked_property`, the walls are the union of every
 /// convention the level uses (gtTiled_WallCells counts each):
 /// - a tile layer named `collision` (any case): its cells holding a tile;
-/// - tiles with the bool property `collides` or `collidable` true, and every tile of a tile layer
-///   whose own property `collidable` (or `collides`) is true. Such a tile with collision shapes in
-///   its tileset (Tiled's collision editor) walls the cells its shapes cover, by the rule below,
-///   placed as Tiled draws the tile (flip flags, images larger than a cell bottom-aligned);
-///   without shapes its whole cell;
+/// - tiles with the bool property `collides` or `collidable` true, tiles with collision shapes in
+///   their tileset (Tiled's collision editor), and every tile of a tile layer whose own property
+///   `collidable` (or `collides`) is true. A tile with collision shapes walls the cells its shapes
+///   cover, by the rule below, placed as Tiled draws the tile (flip flags, images larger than a
+///   cell bottom-aligned); without shapes its whole cell;
 /// - objects of object layers whose property `collidable` (or `collides`) is true, and objects
 ///   with that property: rectangles, ellipses, capsules and polygons (even-odd; Tiled's rotation,
 ///   clockwise in degrees about the object's position) wall every cell whose CENTRE lies inside
@@ -112,7 +112,7 @@ void gtTiled_Origin(const gtTiled* tiled, int* x, int* y);
 gtVec2 gtTiled_CellsToPixels(const gtTiled* tiled, gtVec2 cells);
 gtVec2 gtTiled_PixelsToCells(const gtTiled* tiled, gtVec2 pixels);
 /// How the blocked cells were chosen: the rules that found walls, joined by "; ": "layer NAME"
-/// (a tile layer's cells), "property NAME" (tiles; NAME may be "collides/collidable"), "layers
+/// (a tile layer's cells), "property NAME" (tiles; NAME may be "collides/collidable"), "tile collision shapes", "layers
 /// with property NAME", "objects with property NAME", "objects of layer NAME"; "nothing" for an
 /// empty level loaded with allow_empty.
 const char* gtTiled_BlockedBy(const gtTiled* tiled);
@@ -121,13 +121,14 @@ const char* gtTiled_BlockedBy(const gtTiled* tiled);
 typedef enum gtTiledRule {
 	GT_TILED_RULE_LAYER,          ///< a tile layer's cells (`collision`, or blocked_layer)
 	GT_TILED_RULE_TILE_PROPERTY,  ///< tiles with the wall property (their shapes, or their cells)
+	GT_TILED_RULE_TILE_SHAPES,    ///< other tiles with collision shapes (Tiled's collision editor alone)
 	GT_TILED_RULE_LAYER_PROPERTY, ///< every tile of tile layers with the wall property
 	GT_TILED_RULE_OBJECTS,        ///< objects with the property or in object layers with it (or of blocked_layer)
 	GT_TILED_RULE_COUNT
 } gtTiledRule;
 /// How many cells a rule walled (cells walled by several rules count in each); -1 for no rule.
 int64_t gtTiled_WallCells(const gtTiled* tiled, gtTiledRule rule);
-/// A rule's short name, for reports: "layer", "tile_property", "layer_property", "objects".
+/// A rule's short name, for reports: "layer", "tile_property", "tile_shapes", "layer_property", "objects".
 const char* gtTiled_RuleName(gtTiledRule rule);
 int gtTiled_ObjectCount(const gtTiled* tiled);
 const gtTiledObject* gtTiled_Object(const gtTiled* tiled, int index);

@@ -114,7 +114,7 @@ static void note_bool_name(TiledDoc* d, const char* name)
 }
 
 // Objects' bool properties (`boss`, `locked`) are not named in messages: only tiles' and layers'.
-static bool wall_property(TiledDoc* d, const char* name, const char* type, const char* value, bool note)
+static bool wall_property(TiledDoc* d, const char* name, const char* type, const char* value, bool note, unsigned* names)
 {
 	if (!name || (type && *type && strcmp(type, "bool") != 0)) return false;
 	if (note && type && strcmp(type, "bool") == 0) note_bool_name(d, name);
@@ -122,17 +122,18 @@ static bool wall_property(TiledDoc* d, const char* name, const char* type, const
 	                             : strcmp(name, "collides") == 0 ? 1u : strcmp(name, "collidable") == 0 ? 2u : 0u;
 	if (!which || !value || strcmp(value, "true") != 0) return false;
 	d->wall_names |= which;
+	*names |= which;
 	return true;
 }
 
 bool tiled_wall_property(TiledDoc* d, const char* name, const char* type, const char* value)
 {
-	return wall_property(d, name, type, value, true);
+	return wall_property(d, name, type, value, true, &d->tile_names);
 }
 
 void tiled_layer_property(TiledDoc* d, bool object_layer, const char* name, const char* type, const char* value)
 {
-	bool wall = tiled_wall_property(d, name, type, value);
+	bool wall = wall_property(d, name, type, value, true, object_layer ? &d->object_names : &d->layer_names);
 	if (object_layer && d->object_layer_count > 0) d->object_layers[d->object_layer_count - 1].solid |= wall;
 	else if (!object_layer && d->layer_count > 0) d->layers[d->layer_count - 1].solid |= wall;
 }
@@ -192,8 +193,7 @@ bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, c
 	if (d->failed) return false;
 	if (t->object_count >= INT32_MAX / 2) return tiled_fail(d, GT_ERR_LIMIT, "%s: too many objects", d->path);
 	TiledObjectWall w = {*shape, d->object_layer_count - 1, false};
-	w.shape.first_point = d->point_count; // its points come next
-	w.shape.point_count = 0;
+	if (w.shape.point_count == 0) w.shape.first_point = d->point_count; // its points come next (a template's are read)
 	d->object_walls[t->object_count] = w;
 	t->objects[t->object_count++] = o;
 	return true;
@@ -210,7 +210,7 @@ bool tiled_add_property(TiledDoc* d, const char* name, const char* type, const c
 	if (t->property_count >= INT32_MAX / 2) return tiled_fail(d, GT_ERR_LIMIT, "%s: too many properties", d->path);
 	t->properties[t->property_count++] = p;
 	t->objects[t->object_count - 1].property_count++;
-	if (wall_property(d, name, type, value, false)) d->object_walls[t->object_count - 1].solid = true;
+	if (wall_property(d, name, type, value, false, &d->object_names)) d->object_walls[t->object_count - 1].solid = true;
 	return true;
 }
 
@@ -268,7 +268,7 @@ bool tiled_add_tile_shape(TiledDoc* d, const TiledShape* shape)
 	if (!gt_grow((void**)&d->tile_shapes, &d->tile_shape_capacity, d->tile_shape_count + 1, sizeof *d->tile_shapes, 16))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	TiledShape copy = *shape;
-	copy.first_point = d->point_count, copy.point_count = 0;
+	if (copy.point_count == 0) copy.first_point = d->point_count;
 	if (t->shape_count == 0) t->first_shape = d->tile_shape_count;
 	d->tile_shapes[d->tile_shape_count++] = copy;
 	t->shape_count++;
@@ -380,6 +380,8 @@ static void free_doc(TiledDoc* d)
 	}
 	gt_free(d->sources);
 	gt_free(d->tilesets);
+	for (int64_t i = 0; i < d->template_count; i++) gt_free(d->templates[i].path);
+	gt_free(d->templates);
 	for (int i = 0; i < d->bool_name_count; i++) gt_free(d->bool_names[i]);
 	gt_free(d->dir);
 }
@@ -522,7 +524,7 @@ int64_t gtTiled_WallCells(const gtTiled* t, gtTiledRule rule)
 
 const char* gtTiled_RuleName(gtTiledRule rule)
 {
-	static const char* const names[GT_TILED_RULE_COUNT] = {"layer", "tile_property", "layer_property", "objects"};
+	static const char* const names[GT_TILED_RULE_COUNT] = {"layer", "tile_property", "tile_shapes", "layer_property", "objects"};
 	return (int)rule >= 0 && rule < GT_TILED_RULE_COUNT ? names[rule] : "";
 }
 

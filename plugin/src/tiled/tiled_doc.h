@@ -69,6 +69,14 @@ typedef struct TiledTilesetRef {
 	int64_t source;                     // index into TiledDoc.sources
 } TiledTilesetRef;
 
+// An object template (.tx) as read once per load: its object's shape (points in TiledDoc.points)
+// and whether it is a tile object (origin bottom-left).
+typedef struct TiledTemplate {
+	char* path;
+	TiledShape shape;
+	bool tile;
+} TiledTemplate;
+
 // The limits of one load (gtTiledDef's, defaults filled in).
 typedef struct TiledLimits {
 	int64_t cells, decompressed_bytes, file_bytes, objects, tilesets;
@@ -110,9 +118,12 @@ typedef struct TiledDoc {
 	int64_t source_count, source_capacity;
 	TiledTilesetRef* tilesets;
 	int64_t tileset_count, tileset_capacity;
+	TiledTemplate* templates;
+	int64_t template_count, template_capacity;
 	char* bool_names[12]; // bool properties seen on tiles and layers, for the no-walls message
 	int bool_name_count;
 	unsigned wall_names;  // which wall property names matched: 1 collides, 2 collidable, 4 the caller's
+	unsigned tile_names, layer_names, object_names; // the same for tiles, tile layers, objects and object layers
 	int64_t cells_read;   // every chunk's cells so far, against the cell limit
 	int64_t decompressed; // bytes inflated so far, against the decompressed limit
 	int64_t weight;       // objects, tiles, shapes and points / 16 so far, against the object limit
@@ -141,7 +152,7 @@ bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, c
 bool tiled_add_property(TiledDoc* d, const char* name, const char* type, const char* value);
 // A property of a tile layer or object layer (the last one added): the wall property marks it.
 void tiled_layer_property(TiledDoc* d, bool object_layer, const char* name, const char* type, const char* value);
-// Whether a property is a wall property set true (and notes bool names for messages).
+// Whether a tile's property is a wall property set true (and notes bool names for messages).
 bool tiled_wall_property(TiledDoc* d, const char* name, const char* type, const char* value);
 // Checks a shape's numbers (what names the object in messages); false with the failure recorded.
 bool tiled_check_shape(TiledDoc* d, const char* what, const TiledShape* s);
@@ -161,14 +172,17 @@ const TiledTile* tiled_find_tile(const TiledDoc* d, uint32_t gid, double* tile_w
 // NUL-terminated buffer (gt_free it), regular files only, within the file limit; NULL on failure
 // (recorded, naming the file).
 char* tiled_read_file(TiledDoc* d, const char* path, size_t* length);
-// `source` as the level names it, relative to the map's folder, normalised; NULL (recorded) when
-// it leaves the folder and the caller did not allow that. `what` is "tileset", "template", ...
-char* tiled_resolve(TiledDoc* d, const char* source, const char* what);
+// `source` as the file `from` names it (NULL: the map), relative to that file's folder,
+// normalised; NULL (recorded) when it leaves the level's folder and the caller did not allow
+// that. `what` is "tileset", "template", ...
+char* tiled_resolve(TiledDoc* d, const char* from, const char* source, const char* what);
 
 // The readers: a map file (fills the doc) and a tileset file's text into a source.
 bool tiled_read_tmx(TiledDoc* d, const char* text, size_t length);
 bool tiled_read_tmj(TiledDoc* d, const char* text, size_t length);
 bool tiled_read_tsx(TiledDoc* d, const char* path, const char* text, size_t length);
+// An object template named by `from` (read once per load): its index in TiledDoc.templates, -1 on failure.
+int64_t tiled_read_template(TiledDoc* d, const char* from, const char* source);
 bool tiled_read_tsj(TiledDoc* d, const char* path, const char* text, size_t length);
 // An external tileset by its extension, read once per load however often it is named.
 bool tiled_read_tileset(TiledDoc* d, const char* source, uint32_t firstgid);

@@ -73,19 +73,16 @@ static bool is_separator(char c)
 	return c == '/' || c == '\\';
 }
 
-char* tiled_resolve(TiledDoc* d, const char* source, const char* what)
+// `source` (relative to the level's folder unless absolute) joined and normalised; `given` is
+// what the level wrote, for messages.
+static char* resolve_in_folder(TiledDoc* d, const char* source, const char* given, const char* what, bool allow)
 {
-	bool allow = d->def->allow_outside_paths;
 	size_t n = strlen(d->dir), m = strlen(source);
 	bool absolute = is_separator(source[0]) || (m >= 2 && source[1] == ':'); // also C:\ on Windows
-	if (m == 0) {
-		tiled_fail(d, GT_ERR_FORMAT, "%s: a %s with an empty path", d->path, what);
-		return NULL;
-	}
 	// The same words whether or not such a file exists: a refusal must not probe the disk.
 	const char* outside = "%s: %s '%s' is outside the level's folder (allow_outside_paths to allow it)";
 	if (absolute && !allow) {
-		tiled_fail(d, GT_ERR_FORMAT, outside, d->path, what, source);
+		tiled_fail(d, GT_ERR_FORMAT, outside, d->path, what, given);
 		return NULL;
 	}
 	char* full = gt_malloc(n + m + 2);
@@ -114,7 +111,7 @@ char* tiled_resolve(TiledDoc* d, const char* source, const char* what)
 			while (at > base && full[at - 1] != '/') at--;
 		} else if (len == 2 && p[0] == '.' && p[1] == '.' && !allow) {
 			gt_free(full);
-			tiled_fail(d, GT_ERR_FORMAT, outside, d->path, what, source);
+			tiled_fail(d, GT_ERR_FORMAT, outside, d->path, what, given);
 			return NULL;
 		} else {
 			memcpy(full + at, p, len);
@@ -130,9 +127,64 @@ char* tiled_resolve(TiledDoc* d, const char* source, const char* what)
 	return full;
 }
 
+// The folder of `from` (a file named by the level, resolved) relative to the level's folder:
+// its first *length bytes (with the trailing '/'); none for the map. NULL when it lies outside
+// the level's folder (only allowed levels get there).
+static const char* relative_folder(const TiledDoc* d, const char* from, size_t* length)
+{
+	size_t n = strlen(d->dir);
+	*length = 0;
+	if (!from) return "";
+	const char* rel = from;
+	if (n > 0) {
+		if (strncmp(from, d->dir, n) != 0 || !is_separator(from[n])) return NULL;
+		rel = from + n + 1;
+	} else if (is_separator(from[0])) {
+		return NULL;
+	}
+	const char* slash = strrchr(rel, '/');
+	*length = slash ? (size_t)(slash - rel) + 1 : 0;
+	return rel;
+}
+
+char* tiled_resolve(TiledDoc* d, const char* from, const char* given, const char* what)
+{
+	bool allow = d->def->allow_outside_paths;
+	if (!given[0]) {
+		tiled_fail(d, GT_ERR_FORMAT, "%s: a %s with an empty path", d->path, what);
+		return NULL;
+	}
+	// Relative to the naming file's folder: prefix that folder (relative to the level's).
+	size_t prefix = 0;
+	const char* folder = relative_folder(d, from, &prefix);
+	const char* base = folder ? folder : from;
+	if (!folder) { // a file outside the level's folder (allowed): its own folder, as it is
+		const char* slash = strrchr(from, '/');
+		prefix = slash ? (size_t)(slash - from) + 1 : 0;
+	}
+	bool given_absolute = is_separator(given[0]) || (strlen(given) >= 2 && given[1] == ':');
+	if (given_absolute) prefix = 0;
+	size_t g = strlen(given);
+	char* source = gt_malloc(prefix + g + 1);
+	if (!source) {
+		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+		return NULL;
+	}
+	memcpy(source, base, prefix);
+	memcpy(source + prefix, given, g + 1);
+	char* full = NULL;
+	if (!folder && !given_absolute) { // already outside, and allowed: join as it is
+		full = source;
+		return full;
+	}
+	full = resolve_in_folder(d, source, given, what, allow);
+	gt_free(source);
+	return full;
+}
+
 bool tiled_read_tileset(TiledDoc* d, const char* source, uint32_t firstgid)
 {
-	char* path = tiled_resolve(d, source, "tileset");
+	char* path = tiled_resolve(d, NULL, source, "tileset");
 	if (!path) return false;
 	for (int64_t i = 0; i < d->source_count; i++) // read once per load, however often it is named
 		if (d->sources[i].path && strcmp(d->sources[i].path, path) == 0) {

@@ -80,7 +80,7 @@ static double number_attr(const char** atts, const char* name)
 static const char* intern(const char* name)
 {
 	static const char* const known[] = {"map", "tileset", "tile", "data", "chunk", "layer", "objectgroup", "object",
-	                                    "properties", "property", "group", "image"};
+	                                    "properties", "property", "group", "image", "template"};
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (strcmp(name, known[i]) == 0) return known[i];
 	return "other";
@@ -111,6 +111,41 @@ static TiledTile* last_tile(TiledDoc* d)
 {
 	TiledSource* s = d->source_count ? &d->sources[d->source_count - 1] : NULL;
 	return s && s->tile_count ? &s->tiles[s->tile_count - 1] : NULL;
+}
+
+static TiledShape* last_template_shape(TiledDoc* d)
+{
+	return d->template_count ? &d->templates[d->template_count - 1].shape : NULL;
+}
+
+// The attributes an object gives over its template's (or the defaults).
+static void override_shape(const char** atts, TiledShape* s)
+{
+	static const char* const names[5] = {"x", "y", "width", "height", "rotation"};
+	double* fields[5] = {&s->x, &s->y, &s->width, &s->height, &s->rotation};
+	for (int i = 0; i < 5; i++)
+		if (attr(atts, names[i])) *fields[i] = strtod(attr(atts, names[i]), NULL);
+	const char* gid = attr(atts, "gid");
+	if (gid) s->gid = (uint32_t)strtoul(gid, NULL, 10);
+}
+
+// An object's shape: its template's (read once per load) under its own attributes. A template's
+// tile object keeps its bottom-left origin as a rectangle (its tile is the template's own tileset's).
+static bool object_shape(Tmx* x, const char** atts, TiledShape* s)
+{
+	memset(s, 0, sizeof *s);
+	s->kind = TILED_RECT;
+	const char* source = attr(atts, "template");
+	bool tile = false;
+	if (source) {
+		int64_t t = tiled_read_template(x->d, x->file, source);
+		if (t < 0) return false;
+		*s = x->d->templates[t].shape;
+		tile = x->d->templates[t].tile;
+	}
+	override_shape(atts, s);
+	if (tile && !attr(atts, "gid")) s->gid = 0, s->y -= s->height, s->kind = TILED_RECT;
+	return true;
 }
 
 static TiledShape read_shape(const char** atts)
@@ -283,17 +318,25 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 		x->tile_shapes = x->tile_id >= 0;
 	} else if (strcmp(name, "objectgroup") == 0) {
 		tiled_add_object_layer(d, attr(atts, "name"));
+	} else if (strcmp(name, "object") == 0 && strcmp(parent(x), "template") == 0 && d->template_count > 0) {
+		TiledTemplate* t = &d->templates[d->template_count - 1];
+		t->shape = read_shape(atts);
+		t->tile = attr(atts, "gid") != NULL;
+		x->shape = last_template_shape;
 	} else if (strcmp(name, "object") == 0 && strcmp(parent(x), "objectgroup") == 0 && x->tile_shapes) {
-		TiledShape shape = read_shape(atts);
-		shape.gid = 0;
-		if (tiled_add_tile_shape(d, &shape)) x->shape = last_tile_shape;
+		TiledShape shape;
+		if (object_shape(x, atts, &shape)) {
+			shape.gid = 0;
+			if (tiled_add_tile_shape(d, &shape)) x->shape = last_tile_shape;
+		}
 	} else if (strcmp(name, "object") == 0 && strcmp(parent(x), "objectgroup") == 0 &&
 	           (strcmp(above(x, 2), "map") == 0 || strcmp(above(x, 2), "group") == 0)) {
 		const char* type = attr(atts, "type");
 		if (!type) type = attr(atts, "class");
 		long long id = 0;
-		TiledShape shape = read_shape(atts);
-		if (int_attr(x, atts, "id", 0, INT32_MAX, 0, false, &id) && tiled_add_object(d, (int)id, attr(atts, "name"), type, &shape))
+		TiledShape shape;
+		if (object_shape(x, atts, &shape) && int_attr(x, atts, "id", 0, INT32_MAX, 0, false, &id) &&
+		    tiled_add_object(d, (int)id, attr(atts, "name"), type, &shape))
 			x->shape = last_object_shape;
 		x->in_object = true;
 	} else if (strcmp(parent(x), "object") == 0) {
@@ -388,8 +431,7 @@ static bool parse(TiledDoc* d, const char* file, const char* text, size_t length
 		if (last) break;
 	}
 	if (ok && !d->failed && (x.depth != 0 || !x.stack[0] || strcmp(x.stack[0], root) != 0))
-		tiled_fail(d, GT_ERR_FORMAT, "%s: not a Tiled %s file (the root element is not <%s>)", file,
-		           strcmp(root, "map") == 0 ? "map" : "tileset", root);
+		tiled_fail(d, GT_ERR_FORMAT, "%s: not a Tiled %s file (the root element is not <%s>)", file, root, root);
 	XML_ParserFree(x.parser);
 	gt_free(x.text);
 	gt_free(x.encoding);
@@ -407,4 +449,30 @@ bool tiled_read_tmx(TiledDoc* d, const char* text, size_t length)
 bool tiled_read_tsx(TiledDoc* d, const char* path, const char* text, size_t length)
 {
 	return parse(d, path, text, length, "tileset");
+}
+
+int64_t tiled_read_template(TiledDoc* d, const char* from, const char* source)
+{
+	char* path = tiled_resolve(d, from, source, "template");
+	if (!path) return -1;
+	for (int64_t i = 0; i < d->template_count; i++)
+		if (strcmp(d->templates[i].path, path) == 0) {
+			gt_free(path);
+			return i;
+		}
+	if (!gt_grow((void**)&d->templates, &d->template_capacity, d->template_count + 1, sizeof *d->templates, 8) ||
+	    !tiled_limit_objects(d, 1)) {
+		gt_free(path);
+		if (!d->failed) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+		return -1;
+	}
+	TiledTemplate* t = &d->templates[d->template_count++];
+	memset(t, 0, sizeof *t);
+	t->path = path;
+	t->shape.kind = TILED_RECT;
+	size_t length;
+	char* text = tiled_read_file(d, path, &length);
+	bool ok = text && parse(d, path, text, length, "template");
+	gt_free(text);
+	return ok ? d->template_count - 1 : -1;
 }

@@ -9,7 +9,8 @@
 #include "tiled/tiled_doc.h"
 #include "tiled/tiled_shapes.h"
 
-enum { BIT_LAYER = 1, BIT_TILE = 2, BIT_LAYER_PROPERTY = 4, BIT_OBJECTS = 8 };
+// One bit per gtTiledRule, in its order.
+enum { BIT_LAYER = 1, BIT_TILE = 2, BIT_TILE_SHAPES = 4, BIT_LAYER_PROPERTY = 8, BIT_OBJECTS = 16 };
 
 #define FLIP_H 0x80000000u
 #define FLIP_V 0x40000000u
@@ -82,7 +83,8 @@ static bool fill_tile_shapes(Walls* w, const TiledTile* t, TiledAffine place)
 }
 
 // One tile layer: with `all`, every cell holding a tile; otherwise the solid tiles (by their
-// shapes when they have some), and every tile when the layer itself is solid.
+// shapes when they have some), tiles with collision shapes (unless the caller named a property),
+// and every tile when the layer itself is solid.
 static bool tile_layer(Walls* w, const TiledLayer* l, bool all)
 {
 	for (int64_t j = 0; j < l->chunk_count; j++) {
@@ -101,7 +103,9 @@ static bool tile_layer(Walls* w, const TiledLayer* l, bool all)
 				}
 				double tw = 0, th = 0;
 				const TiledTile* t = tiled_find_tile(w->d, gid, &tw, &th);
-				unsigned char bits = (unsigned char)((t && t->solid ? BIT_TILE : 0) | (l->solid ? BIT_LAYER_PROPERTY : 0));
+				bool shaped = t && t->shape_count > 0 && !w->d->property; // Tiled's collision editor alone
+				unsigned char bits =
+				    (unsigned char)((t && t->solid ? BIT_TILE : 0) | (shaped && !t->solid ? BIT_TILE_SHAPES : 0) | (l->solid ? BIT_LAYER_PROPERTY : 0));
 				if (!bits) continue;
 				if (!t || t->shape_count == 0) {
 					*cell |= bits;
@@ -153,11 +157,11 @@ static bool objects(Walls* w, int64_t only_layer)
 }
 
 // "collides/collidable" or the caller's name: the wall property names that matched.
-static const char* wall_names(const TiledDoc* d)
+static const char* wall_names(const TiledDoc* d, unsigned names)
 {
 	if (d->property) return d->property;
-	if ((d->wall_names & 3) == 3) return "collides/collidable";
-	return d->wall_names & 2 ? "collidable" : "collides";
+	if ((names & 3) == 3) return "collides/collidable";
+	return names & 2 ? "collidable" : "collides";
 }
 
 static gtStatus blocked_by(TiledDoc* d, const TiledLayer* layer, int64_t object_layer)
@@ -167,11 +171,12 @@ static gtStatus blocked_by(TiledDoc* d, const TiledLayer* layer, int64_t object_
 	size_t used = 0;
 	if (layer) used += (size_t)snprintf(by + used, sizeof by - used, "; layer %s", layer->name);
 	if (object_layer >= 0) used += (size_t)snprintf(by + used, sizeof by - used, "; objects of layer %s", d->object_layers[object_layer].name);
-	if (n[GT_TILED_RULE_TILE_PROPERTY] > 0) used += (size_t)snprintf(by + used, sizeof by - used, "; property %s", wall_names(d));
+	if (n[GT_TILED_RULE_TILE_PROPERTY] > 0) used += (size_t)snprintf(by + used, sizeof by - used, "; property %s", wall_names(d, d->tile_names));
+	if (n[GT_TILED_RULE_TILE_SHAPES] > 0 && used < sizeof by) used += (size_t)snprintf(by + used, sizeof by - used, "; tile collision shapes");
 	if (n[GT_TILED_RULE_LAYER_PROPERTY] > 0 && used < sizeof by)
-		used += (size_t)snprintf(by + used, sizeof by - used, "; layers with property %s", wall_names(d));
+		used += (size_t)snprintf(by + used, sizeof by - used, "; layers with property %s", wall_names(d, d->layer_names));
 	if (n[GT_TILED_RULE_OBJECTS] > 0 && object_layer < 0 && used < sizeof by)
-		used += (size_t)snprintf(by + used, sizeof by - used, "; objects with property %s", wall_names(d));
+		used += (size_t)snprintf(by + used, sizeof by - used, "; objects with property %s", wall_names(d, d->object_names));
 	d->tiled->blocked_by = tiled_strdup(by[0] ? by + 2 : "nothing");
 	if (!d->tiled->blocked_by) return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	return GT_OK;
@@ -210,7 +215,7 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 	for (int64_t i = 0; i < w * h; i++) {
 		unsigned char c = cells[i];
 		total += c != 0;
-		n[0] += c & 1, n[1] += (c >> 1) & 1, n[2] += (c >> 2) & 1, n[3] += (c >> 3) & 1;
+		for (int r = 0; r < GT_TILED_RULE_COUNT; r++) n[r] += (c >> r) & 1;
 		cells[i] = c != 0;
 	}
 	if (total == 0 && !def->allow_empty) {
