@@ -129,7 +129,7 @@ infinite_origin() {
 	"$GT" tiled-export assets/maps/small.map -o "$tmp/inf.tmj" --chunk 16 --origin -37,5 --tile 16,8 >/dev/null &&
 		"$GT" info "$tmp/inf.tmj" >"$tmp/info" &&
 		[ "$(sed -n '/^tile_width/,$p' "$tmp/info" | paste -sd ' ')" = \
-			"tile_width 16 tile_height 8 origin_x -37 origin_y 5 blocked_by layer Collision; property collides objects 0 walls_layer 911 walls_tile_property 911 walls_layer_property 0 walls_objects 0" ]
+			"tile_width 16 tile_height 8 origin_x -37 origin_y 5 blocked_by layer Collision; property collides objects 0 walls_layer 911 walls_tile_property 911 walls_tile_shapes 0 walls_layer_property 0 walls_objects 0" ]
 }
 check "info reports a Tiled map's tile size, origin and walls" infinite_origin
 choose_walls() {

@@ -433,6 +433,7 @@ static gtStatus load(const char* path, const char* text, size_t length, const gt
 	if (slash == path) strcpy(d.dir, "/");
 	char* owned = NULL;
 	if (!text) text = owned = tiled_read_file(&d, path, &length);
+	else if (!tiled_limit_file(&d, path, length)) text = NULL;
 	if (text) {
 		if (tiled_ends_with(path, ".tmx")) tiled_read_tmx(&d, text, length);
 		else tiled_read_tmj(&d, text, length);

@@ -177,6 +177,18 @@ char* tiled_read_file(TiledDoc* d, const char* path, size_t* length);
 // that. `what` is "tileset", "template", ...
 char* tiled_resolve(TiledDoc* d, const char* from, const char* source, const char* what);
 
+// A .tmj's long arrays of tile ids, taken out of the text before cJSON parses it
+// (tiled_tmj_scan.c): `text` is the edited copy (NULL when there were none), spans are (offset,
+// length) pairs in the original text, the i-th array's place holding the number -(i + 1).
+typedef struct TiledIdArrays {
+	char* text;
+	size_t* spans;
+	int64_t count, capacity;
+	int64_t values; // JSON values left, roughly
+} TiledIdArrays;
+bool tiled_scan_json(TiledDoc* d, const char* text, size_t length, TiledIdArrays* out);
+void tiled_free_id_arrays(TiledIdArrays* a);
+
 // The readers: a map file (fills the doc) and a tileset file's text into a source.
 bool tiled_read_tmx(TiledDoc* d, const char* text, size_t length);
 bool tiled_read_tmj(TiledDoc* d, const char* text, size_t length);

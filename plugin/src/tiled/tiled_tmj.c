@@ -13,6 +13,8 @@ enum { MAX_GROUP_DEPTH = 64 };
 typedef struct Tmj {
 	TiledDoc* d;
 	const char* file;
+	const char* original;  // the map's text, where the long id arrays are
+	const TiledIdArrays* arrays;
 } Tmj;
 
 static bool bad(Tmj* j, const char* where, const char* what)
@@ -133,6 +135,9 @@ static bool read_data(Tmj* j, TiledChunk* c, const cJSON* layer, const cJSON* da
 		if (encoding && strcmp(encoding, "base64") != 0) return bad(j, where, "string tile data needs \"encoding\": \"base64\"");
 		return tiled_decode(j->d, c, "base64", compression, data->valuestring, strlen(data->valuestring));
 	}
+	int64_t taken = cJSON_IsNumber(data) && j->arrays ? -(int64_t)data->valuedouble - 1 : -1;
+	if (taken >= 0 && taken < j->arrays->count && data->valuedouble == -(double)(taken + 1)) // a long array, read as CSV
+		return tiled_decode(j->d, c, "csv", NULL, j->original + j->arrays->spans[2 * taken], j->arrays->spans[2 * taken + 1]);
 	if (!cJSON_IsArray(data)) return bad(j, where, "\"data\" must be an array of tile ids or a base64 string");
 	size_t want = (size_t)c->width * (size_t)c->height, count = 0;
 	for (const cJSON* v = data->child; v; v = v->next) {
@@ -288,9 +293,17 @@ static cJSON* parse_json(Tmj* j, const char* text, size_t length)
 
 bool tiled_read_tmj(TiledDoc* d, const char* text, size_t length)
 {
-	Tmj j = {d, d->path};
-	cJSON* root = parse_json(&j, text, length);
-	if (!root) return false;
+	TiledIdArrays arrays;
+	if (!tiled_scan_json(d, text, length, &arrays)) {
+		tiled_free_id_arrays(&arrays);
+		return false;
+	}
+	Tmj j = {d, d->path, text, &arrays};
+	cJSON* root = parse_json(&j, arrays.text ? arrays.text : text, length);
+	if (!root) {
+		tiled_free_id_arrays(&arrays);
+		return false;
+	}
 	bool ok = true;
 	const char* orientation = string_of(root, "orientation");
 	const cJSON* type = cJSON_GetObjectItemCaseSensitive(root, "type");
@@ -323,13 +336,18 @@ bool tiled_read_tmj(TiledDoc* d, const char* text, size_t length)
 		if (ok) ok = read_layers(&j, cJSON_GetObjectItemCaseSensitive(root, "layers"), 0);
 	}
 	cJSON_Delete(root);
+	tiled_free_id_arrays(&arrays);
 	return ok && !d->failed;
 }
 
 bool tiled_read_tsj(TiledDoc* d, const char* path, const char* text, size_t length)
 {
-	Tmj j = {d, path};
-	cJSON* root = parse_json(&j, text, length);
+	TiledIdArrays arrays; // no tile data in a tileset: this counts its values against the limit
+	bool counted = tiled_scan_json(d, text, length, &arrays);
+	Tmj j = {d, path, text, &arrays};
+	cJSON* root = counted ? parse_json(&j, arrays.text ? arrays.text : text, length) : NULL;
+	tiled_free_id_arrays(&arrays);
+	j.arrays = NULL;
 	if (!root) return false;
 	bool ok = read_tileset(&j, root, path);
 	cJSON_Delete(root);
