@@ -70,7 +70,7 @@ TiledLayer* tiled_add_layer(TiledDoc* d, const char* name)
 	return l;
 }
 
-TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height)
+TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height, bool compressed)
 {
 	if (d->layer_count == 0) {
 		tiled_fail(d, GT_ERR_FORMAT, "%s: tile data outside a tile layer", d->path);
@@ -84,6 +84,7 @@ TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height)
 		return NULL;
 	}
 	if (!tiled_limit_cells(d, l->name, cells)) return NULL;
+	if (compressed && !tiled_limit_decompressed(d, (uint64_t)cells * 4)) return NULL; // before the ids are allocated
 	if (x < -(1 << 29) || x > (1 << 29) || y < -(1 << 29) || y > (1 << 29)) {
 		tiled_fail(d, GT_ERR_LIMIT, "%s: layer '%s' has a chunk at (%d, %d), too far out", d->path, l->name, x, y);
 		return NULL;

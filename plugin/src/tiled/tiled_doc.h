@@ -138,8 +138,9 @@ char* tiled_strdup(const char* s);
 const char* tiled_keep(TiledDoc* d, const char* s);
 
 TiledLayer* tiled_add_layer(TiledDoc* d, const char* name);
-// A chunk of the last layer, its ids to be filled; NULL on failure (recorded).
-TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height);
+// A chunk of the last layer, its ids to be filled; NULL on failure (recorded). A compressed
+// chunk's bytes count against the decompressed limit here, before anything is allocated.
+TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height, bool compressed);
 // Fills a chunk from layer data: `encoding` "csv" or "base64" (NULL or "" with no text: XML
 // tiles, filled by the caller), `compression` NULL/"", "zlib", "gzip" or "zstd".
 bool tiled_decode(TiledDoc* d, TiledChunk* c, const char* encoding, const char* compression, const char* text,

@@ -155,6 +155,12 @@ static bool read_data(Tmj* j, TiledChunk* c, const cJSON* layer, const cJSON* da
 	return true;
 }
 
+static bool compressed(const cJSON* layer)
+{
+	const char* compression = string_of(layer, "compression");
+	return compression && *compression;
+}
+
 static bool read_tile_layer(Tmj* j, const cJSON* layer, const char* where)
 {
 	TiledDoc* d = j->d;
@@ -167,7 +173,7 @@ static bool read_tile_layer(Tmj* j, const cJSON* layer, const char* where)
 			return false;
 		const cJSON* data = cJSON_GetObjectItemCaseSensitive(layer, "data");
 		if (!data) return bad(j, where, "a tile layer of a finite map needs \"data\"");
-		return read_data(j, tiled_add_chunk(d, 0, 0, (int)w, (int)h), layer, data, where);
+		return read_data(j, tiled_add_chunk(d, 0, 0, (int)w, (int)h, compressed(layer)), layer, data, where);
 	}
 	const cJSON* chunks = cJSON_GetObjectItemCaseSensitive(layer, "chunks");
 	if (!cJSON_IsArray(chunks)) return bad(j, where, "a tile layer of an infinite map needs \"chunks\"");
@@ -179,7 +185,7 @@ static bool read_tile_layer(Tmj* j, const cJSON* layer, const char* where)
 		    !int_of(j, c, where, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[3]))
 			return false;
 		const cJSON* data = cJSON_GetObjectItemCaseSensitive(c, "data");
-		if (!read_data(j, tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3]), layer, data, where)) return false;
+		if (!read_data(j, tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3], compressed(layer)), layer, data, where)) return false;
 	}
 	return true;
 }

@@ -42,7 +42,7 @@ bool tiled_scan_json(TiledDoc* d, const char* text, size_t length, TiledIdArrays
 			if (c == '\\') at++;
 			else if (c == '"') {
 				in_string = false;
-				if (at - string_start != 5 || memcmp(text + string_start, "data", 4) != 0) continue;
+				if (at - string_start != 4 || memcmp(text + string_start, "data", 4) != 0) continue;
 				size_t colon = skip_space(text, at + 1, length);
 				if (colon >= length || text[colon] != ':') continue;
 				size_t open = skip_space(text, colon + 1, length);

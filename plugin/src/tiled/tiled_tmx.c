@@ -218,7 +218,7 @@ static bool start_data(Tmx* x, const char** atts)
 	x->compression = tiled_strdup(compression ? compression : "");
 	if (!x->encoding || !x->compression) return tiled_fail(x->d, GT_ERR_NOMEM, "%s: out of memory", x->file);
 	if (!x->d->infinite) {
-		x->chunk = tiled_add_chunk(x->d, 0, 0, x->layer_width, x->layer_height);
+		x->chunk = tiled_add_chunk(x->d, 0, 0, x->layer_width, x->layer_height, *x->compression != '\0');
 		x->xml_tiles = 0;
 		start_text(x);
 	}
@@ -310,7 +310,7 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 		if (int_attr(x, atts, "x", -(1 << 29), 1 << 29, 0, true, &v[0]) && int_attr(x, atts, "y", -(1 << 29), 1 << 29, 0, true, &v[1]) &&
 		    int_attr(x, atts, "width", 1, GT_MAP_MAX_SIDE, 0, true, &v[2]) &&
 		    int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[3])) {
-			x->chunk = tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3]);
+			x->chunk = tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3], x->compression && *x->compression);
 			x->xml_tiles = 0;
 			start_text(x);
 		}
