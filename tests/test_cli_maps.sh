@@ -158,6 +158,21 @@ check "a malformed Tiled file names the file" failure "bad.tmj:1: not valid JSON
 check "tiled-export: xml tiles are for .tmx" usage_error "XML tiles are for .tmx files" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.tmj" --encoding xml
 check "tiled-export: unknown compression" usage_error "unknown --compression 'lz4'" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.tmj" --compression lz4
 check "tiled-export: the output must be a Tiled file" usage_error "usage: gridtree tiled-export" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.map"
+# Walls by every convention, counted per rule; a level without walls is refused unless open is
+# meant; limits and paths as options.
+tiled_walls_cli() {
+	mkdir -p "$tmp/lv/sub" &&
+		printf '%s' '<map orientation="orthogonal" width="6" height="4" tilewidth="16" tileheight="16"><layer name="floor" width="6" height="4"><data encoding="csv">1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1</data></layer><objectgroup name="rocks"><properties><property name="collidable" type="bool" value="true"/></properties><object id="1" x="16" y="16" width="48" height="32"/></objectgroup></map>' >"$tmp/lv/rocks.tmx" &&
+		"$GT" info "$tmp/lv/rocks.tmx" >"$tmp/info" && grep -qx "walls_objects 6" "$tmp/info" && grep -qx "free_cells 18" "$tmp/info" &&
+		grep -qx "blocked_by objects with property collidable" "$tmp/info" &&
+		printf '%s' '<map orientation="orthogonal" width="2" height="1" tilewidth="16" tileheight="16"><tileset firstgid="1" source="../t.tsx"/><layer name="floor" width="2" height="1"><data encoding="csv">1,1</data></layer></map>' >"$tmp/lv/sub/open.tmx" &&
+		printf '%s' '<tileset name="t" tilewidth="16" tileheight="16"/>' >"$tmp/lv/t.tsx" &&
+		! "$GT" info "$tmp/lv/sub/open.tmx" 2>"$tmp/err" && grep -q "tileset '../t.tsx' is outside the level's folder" "$tmp/err" &&
+		! "$GT" info "$tmp/lv/sub/open.tmx" --allow-outside-paths 2>"$tmp/err" && grep -q "no walls: tile layers 'floor'; pass --blocked-layer" "$tmp/err" &&
+		"$GT" info "$tmp/lv/sub/open.tmx" --allow-outside-paths --allow-empty | grep -qx "free_cells 2" &&
+		! "$GT" info "$tmp/lv/rocks.tmx" --max-cells 10 2>"$tmp/err" && grep -q "above max_cells = 10 (raise max_cells" "$tmp/err"
+}
+check "Tiled walls by convention, --allow-empty, --allow-outside-paths, --max-cells" tiled_walls_cli
 # An index built from the Tiled file serves the .map (the same map), and --clearance works on Tiled maps.
 tiled_index_and_clearance() {
 	"$GT" ehl-build "$tmp/c.tmx" --cell 4 -o "$tmp/c.ehl" >/dev/null 2>&1 &&

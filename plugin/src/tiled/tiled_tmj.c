@@ -92,6 +92,32 @@ static bool read_points(Tmj* j, const cJSON* o, TiledShape* (*shape)(TiledDoc*),
 	return true;
 }
 
+// An object made from a template: an XML template (.tx) gives its shape under the object's own
+// members; a JSON template (.tj) must stay inside the level's folder but is not read.
+static bool apply_template(Tmj* j, const cJSON* o, TiledShape* s)
+{
+	const char* source = string_of(o, "template");
+	if (!source) return true;
+	if (!tiled_ends_with(source, ".tx")) {
+		char* path = tiled_resolve(j->d, NULL, source, "template");
+		gt_free(path);
+		return path != NULL;
+	}
+	int64_t t = tiled_read_template(j->d, NULL, source);
+	if (t < 0) return false;
+	TiledShape own = *s;
+	*s = j->d->templates[t].shape;
+	static const char* const keys[5] = {"x", "y", "width", "height", "rotation"};
+	const double* values[5] = {&own.x, &own.y, &own.width, &own.height, &own.rotation};
+	double* fields[5] = {&s->x, &s->y, &s->width, &s->height, &s->rotation};
+	for (int i = 0; i < 5; i++)
+		if (cJSON_GetObjectItemCaseSensitive(o, keys[i])) *fields[i] = *values[i];
+	s->gid = cJSON_GetObjectItemCaseSensitive(o, "gid") ? own.gid : 0; // a template's gid is its own tileset's
+	if (own.kind != TILED_RECT) *s = own; // the object draws its own shape
+	if (j->d->templates[t].tile && !s->gid) s->y -= s->height, s->kind = TILED_RECT; // bottom-left origin
+	return true;
+}
+
 static TiledShape* last_object_shape(TiledDoc* d)
 {
 	return &d->object_walls[d->tiled->object_count - 1].shape;
@@ -204,6 +230,7 @@ static bool read_object_layer(Tmj* j, const cJSON* layer, const char* where)
 		long long id;
 		if (!int_of(j, o, where, "id", 0, 2147483647.0, 0, false, &id)) return false;
 		TiledShape shape = read_shape(o);
+		if (!apply_template(j, o, &shape)) return false;
 		char what[64];
 		snprintf(what, sizeof what, "object %lld", id);
 		if (!tiled_add_object(j->d, (int)id, string_of(o, "name"), type, &shape) || !read_points(j, o, last_object_shape, what))
