@@ -231,6 +231,28 @@ static void test_object_and_tileset_limits(void** state)
 	assert_non_null(strstr(err.message, "far.tmj: object 7 has x = inf"));
 }
 
+// Shapes that cover the map many times over are refused rather than filled for minutes.
+static void test_shapes_covering_the_map_again_and_again(void** state)
+{
+	(void)state;
+	size_t room = 200 * 96 + 512, n = 0;
+	char* text = malloc(room);
+	assert_non_null(text);
+	n += (size_t)snprintf(text, room, "{\"width\": 1024, \"height\": 1024, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": "
+	                                  "\"objectgroup\", \"name\": \"o\", \"properties\": [{\"name\": \"collidable\", \"type\": \"bool\", \"value\": true}], "
+	                                  "\"objects\": [");
+	for (int i = 0; i < 200; i++)
+		n += (size_t)snprintf(text + n, room - n, "%s{\"id\": %d, \"x\": 0, \"y\": 0, \"width\": 8192, \"height\": 8192}", i ? "," : "", i + 1);
+	snprintf(text + n, room - n, "]}]}");
+	gtMap* map = NULL;
+	gtError err;
+	double start = now();
+	assert_int_equal(gtMap_ParseTiled(text, strlen(text), "cover.tmj", NULL, &map, NULL, &err), GT_ERR_LIMIT);
+	assert_non_null(strstr(err.message, "cover the map more than 64 times over"));
+	assert_true(now() - start < 5);
+	free(text);
+}
+
 // Non-finite and out-of-range object fields are errors naming the object and field.
 static void test_object_fields_must_be_finite(void** state)
 {
@@ -423,4 +445,4 @@ static void test_read_file_and_one_read_per_tileset(void** state)
 }
 
 TEST_MAIN("tiled_limits", test_zstd_bomb, test_zlib_and_gzip_bombs, test_small_file_big_layer_and_big_json, test_object_and_tileset_limits,
-          test_object_fields_must_be_finite, test_paths_stay_in_the_level_folder, test_read_file_and_one_read_per_tileset)
+          test_object_fields_must_be_finite, test_shapes_covering_the_map_again_and_again, test_paths_stay_in_the_level_folder, test_read_file_and_one_read_per_tileset)

@@ -258,6 +258,16 @@ TiledTile* tiled_add_tile(TiledDoc* d, uint32_t id)
 	return t;
 }
 
+void tiled_end_tile(TiledDoc* d)
+{
+	if (d->source_count == 0 || d->sources[d->source_count - 1].tile_count == 0) return;
+	TiledSource* s = &d->sources[d->source_count - 1];
+	const TiledTile* t = &s->tiles[s->tile_count - 1];
+	if (t->solid || t->shape_count > 0 || t->width > 0 || t->height > 0) return;
+	s->tile_count--; // nothing the walls need (an animation, a terrain, a name): not kept
+	d->weight--;
+}
+
 bool tiled_add_tile_shape(TiledDoc* d, const TiledShape* shape)
 {
 	if (d->source_count == 0 || d->sources[d->source_count - 1].tile_count == 0) return true;

@@ -166,6 +166,8 @@ int64_t tiled_add_source(TiledDoc* d, const char* path, double tile_width, doubl
 bool tiled_add_tileset(TiledDoc* d, uint32_t firstgid, int64_t source);
 TiledTile* tiled_add_tile(TiledDoc* d, uint32_t id);
 bool tiled_add_tile_shape(TiledDoc* d, const TiledShape* shape);
+// The last tile is read: dropped when the walls need nothing of it.
+void tiled_end_tile(TiledDoc* d);
 // The tile a global id names (flags ignored) and its tileset's tile size; NULL when none.
 const TiledTile* tiled_find_tile(const TiledDoc* d, uint32_t gid, double* tile_width, double* tile_height);
 

@@ -47,6 +47,8 @@ static void mark_span(TiledGrid* g, int64_t j, double l, double r)
 {
 	if (!(l <= r)) return;
 	int64_t i0 = clamp_index(ceil(l - 0.5), 0, g->width), i1 = clamp_index(floor(r - 0.5), -1, g->width - 1);
+	g->work += 1 + (i1 >= i0 ? i1 - i0 : 0);
+	if (g->work > g->work_limit) return;
 	unsigned char* row = g->cells + j * g->width;
 	for (int64_t i = i0; i <= i1; i++) row[i] |= g->bit;
 }
@@ -74,9 +76,10 @@ bool tiled_fill_polygon(TiledGrid* g, const double* xy, int64_t n)
 	if (first > last) return true;
 	double* crossings = gt_malloc((size_t)n * sizeof *crossings);
 	if (!crossings) return false;
-	for (int64_t j = first; j <= last; j++) {
+	for (int64_t j = first; j <= last && g->work <= g->work_limit; j++) {
 		double y = (double)j + 0.5;
 		int64_t count = 0;
+		g->work += n;
 		for (int64_t k = 0; k < n; k++) {
 			double x0 = xy[2 * k], y0 = xy[2 * k + 1];
 			double x1 = xy[2 * ((k + 1) % n)], y1 = xy[2 * ((k + 1) % n) + 1];
@@ -106,7 +109,7 @@ void tiled_fill_ellipse(TiledGrid* g, double cx, double cy, const double m[4])
 	double half_height = sqrt(m[2] * m[2] + m[3] * m[3]);
 	int64_t first, last;
 	centre_rows(g, cy - half_height, cy + half_height, &first, &last);
-	for (int64_t j = first; j <= last; j++) {
+	for (int64_t j = first; j <= last && g->work <= g->work_limit; j++) {
 		double dy = (double)j + 0.5 - cy;
 		double b = dy * cross, c = dy * dy * b2 - 1;
 		double disc = b * b - a * c;
@@ -128,6 +131,8 @@ static void mark_touched(TiledGrid* g, int64_t j, double lo, double hi)
 		i0 = i1 = clamp_index(floor(lo), -1, g->width);
 		if (i0 < 0 || i0 >= g->width) return;
 	}
+	g->work += 1 + (i1 >= i0 ? i1 - i0 : 0);
+	if (g->work > g->work_limit) return;
 	unsigned char* row = g->cells + j * g->width;
 	for (int64_t i = i0; i <= i1; i++) row[i] |= g->bit;
 }
@@ -146,7 +151,7 @@ static void fill_segment(TiledGrid* g, double x0, double y0, double x1, double y
 	}
 	// Rows j with j < y1 and j + 1 > y0: the part of the segment inside the open row.
 	int64_t first = clamp_index(floor(y0), 0, g->height), last = clamp_index(ceil(y1) - 1, -1, g->height - 1);
-	for (int64_t j = first; j <= last; j++) {
+	for (int64_t j = first; j <= last && g->work <= g->work_limit; j++) {
 		double ya = fmax(y0, (double)j), yb = fmin(y1, (double)(j + 1));
 		double xa = ya == y0 ? x0 : x0 + (ya - y0) * (x1 - x0) / (y1 - y0);
 		double xb = yb == y1 ? x1 : x0 + (yb - y0) * (x1 - x0) / (y1 - y0);

@@ -16,6 +16,7 @@ typedef struct TiledGrid {
 	unsigned char bit;
 	double tile_width, tile_height; // pixels per cell
 	double origin_x, origin_y;      // pixel position of cell (0, 0)'s corner
+	int64_t work, work_limit;       // rows, edges and cells visited; past the limit filling stops
 } TiledGrid;
 
 // p' = (xx p.x + xy p.y + x0, yx p.x + yy p.y + y0)

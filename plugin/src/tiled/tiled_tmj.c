@@ -300,6 +300,7 @@ static bool read_tileset(Tmj* j, const cJSON* tileset, const char* path)
 			snprintf(what, sizeof what, "tile %lld's collision shape", id);
 			if (!tiled_add_tile_shape(j->d, &shape) || !read_points(j, o, last_tile_shape, what)) return false;
 		}
+		tiled_end_tile(j->d);
 	}
 	return true;
 }

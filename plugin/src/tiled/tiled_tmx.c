@@ -362,7 +362,10 @@ static void XMLCALL on_end(void* user, const char* name)
 	if (x->d->failed) return;
 	if (strcmp(name, "chunk") == 0 || (strcmp(name, "data") == 0 && !x->d->infinite)) finish_chunk(x);
 	else if (strcmp(name, "data") == 0) x->collect = false;
-	else if (strcmp(name, "tile") == 0 && strcmp(parent(x), "tileset") == 0) x->tile_id = -1;
+	else if (strcmp(name, "tile") == 0 && strcmp(parent(x), "tileset") == 0) {
+		if (x->tile_id >= 0) tiled_end_tile(x->d);
+		x->tile_id = -1;
+	}
 	else if (strcmp(name, "object") == 0) x->in_object = false, x->shape = NULL;
 	else if (strcmp(name, "objectgroup") == 0) x->tile_shapes = false;
 	else if (strcmp(name, "property") == 0 && x->property_name) {

@@ -73,11 +73,17 @@ static TiledAffine tile_placement(const Walls* w, uint32_t gid, double tw, doubl
 	return a;
 }
 
+// A shape's points (NULL when the level has none at all).
+static const double* points_of(const TiledDoc* d, const TiledShape* s)
+{
+	return d->points ? d->points + 2 * s->first_point : NULL;
+}
+
 static bool fill_tile_shapes(Walls* w, const TiledTile* t, TiledAffine place)
 {
 	for (int64_t k = 0; k < t->shape_count; k++) {
 		const TiledShape* s = &w->d->tile_shapes[t->first_shape + k];
-		if (!tiled_fill_shape(&w->grid, s, w->d->points + 2 * s->first_point, place)) return false;
+		if (!tiled_fill_shape(&w->grid, s, points_of(w->d, s), place)) return false;
 	}
 	return true;
 }
@@ -124,7 +130,7 @@ static bool object(Walls* w, const TiledObjectWall* o)
 {
 	const TiledShape* s = &o->shape;
 	w->grid.bit = BIT_OBJECTS;
-	if (!s->gid) return tiled_fill_shape(&w->grid, s, w->d->points + 2 * s->first_point, tiled_affine_identity());
+	if (!s->gid) return tiled_fill_shape(&w->grid, s, points_of(w->d, s), tiled_affine_identity());
 	double tw = 0, th = 0;
 	const TiledTile* t = tiled_find_tile(w->d, s->gid, &tw, &th);
 	if (!t || tw <= 0 || th <= 0) { // a tile without anything known: its rectangle
@@ -185,7 +191,9 @@ static gtStatus blocked_by(TiledDoc* d, const TiledLayer* layer, int64_t object_
 gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, int64_t w, int64_t h)
 {
 	const gtTiledDef* def = d->def;
-	Walls walls = {d, {cells, w, h, 0, d->tiled->tile_width, d->tiled->tile_height, 0, 0}, x0, y0};
+	// Shapes may cover the map many times over, not without end: a level of 100,000 map-sized
+	// rectangles would otherwise take an hour.
+	Walls walls = {d, {cells, w, h, 0, d->tiled->tile_width, d->tiled->tile_height, 0, 0, 0, 64 * w * h + (1 << 24)}, x0, y0};
 	walls.grid.origin_x = (double)x0 * d->tiled->tile_width, walls.grid.origin_y = (double)y0 * d->tiled->tile_height;
 	char found[400];
 	const TiledLayer* layer = NULL;
@@ -211,6 +219,9 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 		if (ok) ok = objects(&walls, -1);
 	}
 	if (!ok) return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory", d->path);
+	if (walls.grid.work > walls.grid.work_limit)
+		return gt_fail(d->err, GT_ERR_LIMIT, "%s: the walls' shapes cover the map more than 64 times over (too many or too large shapes)",
+		               d->path);
 	int64_t total = 0, *n = d->tiled->wall_cells;
 	for (int64_t i = 0; i < w * h; i++) {
 		unsigned char c = cells[i];
