@@ -346,8 +346,15 @@ static void test_paths_stay_in_the_level_folder(void** state)
 	snprintf(absolute, sizeof absolute, "%s/outside.tsx", folder);
 	assert_int_equal(load_level(absolute, NULL, &err), GT_ERR_FORMAT);
 	assert_non_null(strstr(err.message, "is outside the level's folder"));
+	// A symbolic link inside the folder to a file outside it is refused too.
+	char link[TEST_TEMP_PATH + 64];
+	snprintf(link, sizeof link, "%s/level/link.tsx", folder);
+	assert_int_equal(symlink(absolute, link), 0);
+	assert_int_equal(load_level("link.tsx", NULL, &err), GT_ERR_FORMAT);
+	assert_non_null(strstr(err.message, "link.tsx' leads outside the level's folder (allow_outside_paths to allow it)"));
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.allow_outside_paths = true;
+	assert_int_equal(load_level("link.tsx", &def, &err), GT_OK);
 	assert_int_equal(load_level("../outside.tsx", &def, &err), GT_OK);
 	assert_int_equal(load_level(absolute, &def, &err), GT_OK);
 	// A template outside the folder is refused the same way.

@@ -39,7 +39,8 @@ typedef bool (*gtTiledReadFile)(void* user, const char* name, const char** bytes
 /// `allow_empty`. A named layer or property that matches nothing is an error.
 ///
 /// Untrusted levels. Tileset paths must stay inside the level's folder (no absolute path, no `..`
-/// above it) unless `allow_outside_paths`; a refusal never says whether the file exists. Only
+/// above it, no symbolic link out of it) unless `allow_outside_paths`; a refusal of a path never
+/// says whether the file exists. Only
 /// regular files are opened; each external tileset is read once per load. `read_file` (with
 /// `read_file_user`), when set, reads every file instead of the disk (the folder rule still holds).
 ///

@@ -1,10 +1,11 @@
 // The files a level names. A level may come from anyone (a mod, a download): what it names must
 // stay inside its own folder unless the caller allows more, only regular files are read (a FIFO
 // named like a tileset would block the load forever), and a tileset named many times is read once.
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 // realpath, and POSIX 2008
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,6 +38,19 @@ static char* from_callback(TiledDoc* d, const char* path, size_t* length)
 	return text;
 }
 
+// Whether a file the level names, opened, is inside the level's folder once symbolic links are
+// followed (an archive unpacked into the folder may hold a link to anywhere).
+static bool really_inside(const TiledDoc* d, const char* path)
+{
+	char* folder = realpath(d->dir[0] ? d->dir : ".", NULL);
+	char* file = realpath(path, NULL);
+	size_t n = folder ? strlen(folder) : 0;
+	bool inside = folder && file && strncmp(file, folder, n) == 0 && (file[n] == '/' || (n == 1 && folder[0] == '/'));
+	free(folder);
+	free(file);
+	return inside;
+}
+
 char* tiled_read_file(TiledDoc* d, const char* path, size_t* length)
 {
 	*length = 0;
@@ -49,6 +63,8 @@ char* tiled_read_file(TiledDoc* d, const char* path, size_t* length)
 	struct stat info;
 	char* text = NULL;
 	if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) tiled_fail(d, GT_ERR_IO, "%s: not a regular file", path);
+	else if (path != d->path && !d->def->allow_outside_paths && !really_inside(d, path))
+		tiled_fail(d, GT_ERR_FORMAT, "%s: '%s' leads outside the level's folder (allow_outside_paths to allow it)", d->path, path);
 	else if (tiled_limit_file(d, path, (uint64_t)info.st_size) && !(text = gt_malloc((size_t)info.st_size + 1)))
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory reading %lld bytes", path, (long long)info.st_size);
 	size_t got = 0, want = text ? (size_t)info.st_size : 0;
