@@ -395,6 +395,10 @@ static void push_tiled_info(lua_State* L, const gtTiled* t, double scale, double
 	set_field_integer(L, "origin_x", ox);
 	set_field_integer(L, "origin_y", oy);
 	set_field_string(L, "blocked_by", gtTiled_BlockedBy(t));
+	lua_createtable(L, 0, GT_TILED_RULE_COUNT);                /* info, walls: cells each wall rule gave */
+	for (int rule = 0; rule < GT_TILED_RULE_COUNT; rule++)
+		set_field_integer(L, gtTiled_RuleName((gtTiledRule)rule), gtTiled_WallCells(t, (gtTiledRule)rule));
+	lua_setfield(L, -2, "walls");
 	int n = gtTiled_ObjectCount(t);
 	lua_createtable(L, n, 0);                                  /* info, objects */
 	for (int i = 0; i < n; i++) {

@@ -183,6 +183,9 @@ test("load_map reads Tiled maps: the same map as the .map file, its objects, the
 			assert(info.tile_width == 16 and info.tile_height == 16 and info.origin_x == 0 and info.origin_y == 0)
 			-- Both conventions when the Collision layer's tile also has `collides`: the union.
 			assert(info.blocked_by == (by_property and "property collides" or "layer Collision; property collides"), info.blocked_by)
+			local walls, rows = 0, file_rows(MAP) -- the walls of the .map the level was written from
+			for _, row in ipairs(rows) do for x = 1, #row do walls = walls + (free_char(row:sub(x, x)) and 0 or 1) end end
+			assert(info.walls.tile_property == walls and info.walls.layer == (by_property and 0 or walls) and info.walls.objects == 0)
 			local medic, box = info.objects[1], info.objects[2]
 			assert(#info.objects == 2 and medic.name == "medic" and medic.type == "healer" and medic.layer == "spawns")
 			assert(medic.x == 3 and medic.y == 4 and medic.id == 1, "objects are in map units: cells by default")
