@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,13 @@ const CliOption cli_map_options[] = {
     {"clearance", "R", NULL, false, "load the map for square agents of half-width R cells, 0 to 32767, as inflate writes it"},
     {"blocked-layer", "NAME", NULL, false, "a Tiled map's walls: the non-empty cells of the tile layer NAME"},
     {"blocked-property", "NAME", NULL, false, "a Tiled map's walls: the tiles whose bool property NAME is true"},
+    {"allow-empty", NULL, NULL, false, "load a Tiled map in which no rule finds a wall (an open level), instead of refusing it"},
+    {"allow-outside-paths", NULL, NULL, false, "let a Tiled map name tilesets and templates outside its own folder"},
+    {"max-cells", "N", NULL, false, "a Tiled map's limit on tile ids over all layers (default 16777216)"},
+    {"max-file-bytes", "N", NULL, false, "a Tiled map's limit on each file's size in bytes (default 33554432)"},
+    {"max-decompressed-bytes", "N", NULL, false, "a Tiled map's limit on decompressed layer bytes (default 67108864)"},
+    {"max-objects", "N", NULL, false, "a Tiled map's limit on objects (default 100000)"},
+    {"max-tilesets", "N", NULL, false, "a Tiled map's limit on tileset references (default 4096)"},
     {0},
 };
 
@@ -68,9 +76,21 @@ int cli_open_map(const CliArgs* args, const char* command, const char* path, gtM
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.blocked_layer = cli_option(args, "blocked-layer", NULL);
 	def.blocked_property = cli_option(args, "blocked-property", NULL);
+	def.allow_empty = cli_option(args, "allow-empty", NULL) != NULL;
+	def.allow_outside_paths = cli_option(args, "allow-outside-paths", NULL) != NULL;
+	static const char* const limits[5] = {"max-cells", "max-file-bytes", "max-decompressed-bytes", "max-objects", "max-tilesets"};
+	int64_t* fields[5] = {&def.max_cells, &def.max_file_bytes, &def.max_decompressed_bytes, &def.max_objects, &def.max_tilesets};
+	bool tiled_options = def.blocked_layer || def.blocked_property || def.allow_empty || def.allow_outside_paths;
+	for (int i = 0; i < 5; i++) {
+		long v;
+		if (!cli_int_option(args, command, limits[i], 0, 0, LONG_MAX, &v)) return CLI_USAGE;
+		*fields[i] = v;
+		tiled_options |= v != 0;
+	}
 	bool is_tiled = gtTiled_IsTiledPath(path);
-	if ((def.blocked_layer || def.blocked_property) && !is_tiled) {
-		fprintf(stderr, "gridtree %s: --blocked-layer and --blocked-property are for Tiled maps (.tmx, .tmj, .json)\n", command);
+	if (tiled_options && !is_tiled) {
+		fprintf(stderr, "gridtree %s: --blocked-layer, --blocked-property, --allow-* and --max-* are for Tiled maps (.tmx, .tmj, .json)\n",
+		        command);
 		return CLI_USAGE;
 	}
 	if (def.blocked_layer && def.blocked_property) {

@@ -37,6 +37,8 @@ static int info(const CliArgs* args)
 		gtTiled_Origin(tiled, &ox, &oy);
 		printf("tile_width %d\ntile_height %d\norigin_x %d\norigin_y %d\nblocked_by %s\nobjects %d\n", gtTiled_TileWidth(tiled),
 		       gtTiled_TileHeight(tiled), ox, oy, gtTiled_BlockedBy(tiled), gtTiled_ObjectCount(tiled));
+		for (int rule = 0; rule < GT_TILED_RULE_COUNT; rule++) // each rule's walls (a cell may count in several)
+			printf("walls_%s %" PRId64 "\n", gtTiled_RuleName((gtTiledRule)rule), gtTiled_WallCells(tiled, (gtTiledRule)rule));
 		gtTiled_Destroy(tiled);
 	}
 	gtOracle_Destroy(oracle);

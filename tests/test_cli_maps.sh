@@ -129,13 +129,13 @@ infinite_origin() {
 	"$GT" tiled-export assets/maps/small.map -o "$tmp/inf.tmj" --chunk 16 --origin -37,5 --tile 16,8 >/dev/null &&
 		"$GT" info "$tmp/inf.tmj" >"$tmp/info" &&
 		[ "$(sed -n '/^tile_width/,$p' "$tmp/info" | paste -sd ' ')" = \
-			"tile_width 16 tile_height 8 origin_x -37 origin_y 5 blocked_by layer Collision objects 0" ]
+			"tile_width 16 tile_height 8 origin_x -37 origin_y 5 blocked_by layer Collision; property collides objects 0 walls_layer 911 walls_tile_property 911 walls_tile_shapes 0 walls_layer_property 0 walls_objects 0" ]
 }
 check "info reports a Tiled map's tile size, origin and walls" infinite_origin
 choose_walls() {
 	"$GT" tiled-export assets/maps/small.map -o "$tmp/c.tmx" >/dev/null &&
 		"$GT" info "$tmp/c.tmx" --blocked-layer ground | grep -qx "free_cells 0" &&
-		"$GT" info "$tmp/c.tmx" --blocked-property walkable | grep -qx "free_cells 1536" &&
+		! "$GT" info "$tmp/c.tmx" --blocked-property walkable 2>"$tmp/err" && grep -q "no tile, layer or object has the bool property 'walkable'" "$tmp/err" &&
 		"$GT" info "$tmp/c.tmx" --blocked-property collides | grep -qx "blocked_by property collides"
 }
 check "--blocked-layer and --blocked-property choose the walls" choose_walls
@@ -144,13 +144,13 @@ check "--blocked-layer and --blocked-property choose the walls" choose_walls
 courtyard() {
 	"$GT" info assets/maps/tiled/courtyard.tmx >"$tmp/info" &&
 		[ "$(grep -E '^(width|height|free_cells|blocked_by|objects) ' "$tmp/info" | paste -sd ' ')" = \
-			"width 24 height 16 free_cells 257 blocked_by layer Collision objects 7" ] &&
+			"width 24 height 16 free_cells 257 blocked_by layer Collision; property collides objects 7" ] &&
 		[ "$(echo '1.5 1.5 22.5 14.5' | "$GT" dist assets/maps/tiled/courtyard.tmx)" = \
 			"$("$GT" tiled-export assets/maps/tiled/courtyard.tmx -o "$tmp/cy.tmj" --encoding base64 --compression zstd >/dev/null &&
 				echo '1.5 1.5 22.5 14.5' | "$GT" dist "$tmp/cy.tmj")" ]
 }
 check "the hand-made Tiled level reads as drawn" courtyard
-check "a missing blocked layer names the layers" failure "no tile layer named 'floor' (tile layers: 'ground', 'Collision')" \
+check "a missing blocked layer names the layers" failure "no layer named 'floor' (tile layers 'ground', 'Collision'" \
 	"$GT" info "$tmp/c.tmx" --blocked-layer floor
 check "--blocked-layer with --blocked-property" usage_error "not both" "$GT" info "$tmp/c.tmx" --blocked-layer a --blocked-property b
 check "--blocked-layer on a .map" usage_error "are for Tiled maps" "$GT" info assets/maps/small.map --blocked-layer a
@@ -158,6 +158,21 @@ check "a malformed Tiled file names the file" failure "bad.tmj:1: not valid JSON
 check "tiled-export: xml tiles are for .tmx" usage_error "XML tiles are for .tmx files" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.tmj" --encoding xml
 check "tiled-export: unknown compression" usage_error "unknown --compression 'lz4'" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.tmj" --compression lz4
 check "tiled-export: the output must be a Tiled file" usage_error "usage: gridtree tiled-export" "$GT" tiled-export assets/maps/small.map -o "$tmp/x.map"
+# Walls by every convention, counted per rule; a level without walls is refused unless open is
+# meant; limits and paths as options.
+tiled_walls_cli() {
+	mkdir -p "$tmp/lv/sub" &&
+		printf '%s' '<map orientation="orthogonal" width="6" height="4" tilewidth="16" tileheight="16"><layer name="floor" width="6" height="4"><data encoding="csv">1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1</data></layer><objectgroup name="rocks"><properties><property name="collidable" type="bool" value="true"/></properties><object id="1" x="16" y="16" width="48" height="32"/></objectgroup></map>' >"$tmp/lv/rocks.tmx" &&
+		"$GT" info "$tmp/lv/rocks.tmx" >"$tmp/info" && grep -qx "walls_objects 6" "$tmp/info" && grep -qx "free_cells 18" "$tmp/info" &&
+		grep -qx "blocked_by objects with property collidable" "$tmp/info" &&
+		printf '%s' '<map orientation="orthogonal" width="2" height="1" tilewidth="16" tileheight="16"><tileset firstgid="1" source="../t.tsx"/><layer name="floor" width="2" height="1"><data encoding="csv">1,1</data></layer></map>' >"$tmp/lv/sub/open.tmx" &&
+		printf '%s' '<tileset name="t" tilewidth="16" tileheight="16"/>' >"$tmp/lv/t.tsx" &&
+		! "$GT" info "$tmp/lv/sub/open.tmx" 2>"$tmp/err" && grep -q "tileset '../t.tsx' is outside the level's folder" "$tmp/err" &&
+		! "$GT" info "$tmp/lv/sub/open.tmx" --allow-outside-paths 2>"$tmp/err" && grep -q "no walls: tile layers 'floor'; pass --blocked-layer" "$tmp/err" &&
+		"$GT" info "$tmp/lv/sub/open.tmx" --allow-outside-paths --allow-empty | grep -qx "free_cells 2" &&
+		! "$GT" info "$tmp/lv/rocks.tmx" --max-cells 10 2>"$tmp/err" && grep -q "above max_cells = 10 (raise max_cells" "$tmp/err"
+}
+check "Tiled walls by convention, --allow-empty, --allow-outside-paths, --max-cells" tiled_walls_cli
 # An index built from the Tiled file serves the .map (the same map), and --clearance works on Tiled maps.
 tiled_index_and_clearance() {
 	"$GT" ehl-build "$tmp/c.tmx" --cell 4 -o "$tmp/c.ehl" >/dev/null 2>&1 &&

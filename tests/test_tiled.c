@@ -142,14 +142,12 @@ static void test_reads_cells_and_objects(void** state)
 		gtMap_Destroy(map);
 		gtTiled_Destroy(tiled);
 		def.blocked_layer = NULL;
-		def.blocked_property = "solid"; // no tile has it
-		map = load_ok(path, &def, NULL);
-		assert_int_equal(gtMap_FreeCells(map), 24);
-		gtMap_Destroy(map);
+		def.blocked_property = "solid"; // no tile has it: a typo is an error, not an open level
+		load_fails(path, &def, GT_ERR_FORMAT, path, "no tile, layer or object has the bool property 'solid' set true (tile layers 'ground', 'Roof'; object layers 'spawns'; bool properties 'collides')");
 		def.blocked_layer = "nope";
 		load_fails(path, &def, GT_ERR_INVALID_ARG, "", "not both");
 		def.blocked_property = NULL;
-		load_fails(path, &def, GT_ERR_FORMAT, path, "no tile layer named 'nope' (tile layers: 'ground', 'Roof')");
+		load_fails(path, &def, GT_ERR_FORMAT, path, "no layer named 'nope' (tile layers 'ground', 'Roof'; object layers 'spawns'");
 		remove(path);
 	}
 }

@@ -395,6 +395,10 @@ static void push_tiled_info(lua_State* L, const gtTiled* t, double scale, double
 	set_field_integer(L, "origin_x", ox);
 	set_field_integer(L, "origin_y", oy);
 	set_field_string(L, "blocked_by", gtTiled_BlockedBy(t));
+	lua_createtable(L, 0, GT_TILED_RULE_COUNT);                /* info, walls: cells each wall rule gave */
+	for (int rule = 0; rule < GT_TILED_RULE_COUNT; rule++)
+		set_field_integer(L, gtTiled_RuleName((gtTiledRule)rule), gtTiled_WallCells(t, (gtTiledRule)rule));
+	lua_setfield(L, -2, "walls");
 	int n = gtTiled_ObjectCount(t);
 	lua_createtable(L, n, 0);                                  /* info, objects */
 	for (int i = 0; i < n; i++) {
@@ -438,6 +442,17 @@ static bool valid_units(double scale, double x0, double y0)
 	return scale >= 1e-6 && scale <= 1e9 && isfinite(x0) && isfinite(y0) && fabs(x0) <= 1e15 && fabs(y0) <= 1e15;
 }
 
+/* The gtTiledDef limit a load_map option names, or NULL. */
+static int64_t* tiled_limit(gtTiledDef* def, const char* key)
+{
+	if (strcmp(key, "max_cells") == 0) return &def->max_cells;
+	if (strcmp(key, "max_file_bytes") == 0) return &def->max_file_bytes;
+	if (strcmp(key, "max_decompressed_bytes") == 0) return &def->max_decompressed_bytes;
+	if (strcmp(key, "max_objects") == 0) return &def->max_objects;
+	if (strcmp(key, "max_tilesets") == 0) return &def->max_tilesets;
+	return NULL;
+}
+
 static int gridtree_load_map(lua_State* L)
 {
 	const char* path = luaL_checkstring(L, 1);
@@ -451,6 +466,11 @@ static int gridtree_load_map(lua_State* L)
 			/* The option table holds the string for the rest of the call. */
 			if (key[8] == 'l') def.blocked_layer = lua_tostring(L, v);
 			else def.blocked_property = lua_tostring(L, v);
+		} else if (strcmp(key, "allow_empty") == 0 || strcmp(key, "allow_outside_paths") == 0) {
+			if (!lua_isboolean(L, v)) arg_errorf(L, 2, "%s must be a boolean", key);
+			*(key[6] == 'e' ? &def.allow_empty : &def.allow_outside_paths) = lua_toboolean(L, v);
+		} else if (tiled_limit(&def, key)) { /* max_cells, max_file_bytes, ...: gtTiledDef's limits */
+			*tiled_limit(&def, key) = option_integer(L, v, 2, key, 0, INT_MAX);
 		} else if (strcmp(key, "units") == 0) {
 			const char* units = lua_type(L, v) == LUA_TSTRING ? lua_tostring(L, v) : "";
 			if (strcmp(units, "pixels") == 0) pixels = 1;

@@ -181,7 +181,11 @@ test("load_map reads Tiled maps: the same map as the .map file, its objects, the
 			local map, info = assert(gridtree.load_map(path))
 			same_distances(file, map, 9)
 			assert(info.tile_width == 16 and info.tile_height == 16 and info.origin_x == 0 and info.origin_y == 0)
-			assert(info.blocked_by == (by_property and "property collides" or "layer Collision"), info.blocked_by)
+			-- Both conventions when the Collision layer's tile also has `collides`: the union.
+			assert(info.blocked_by == (by_property and "property collides" or "layer Collision; property collides"), info.blocked_by)
+			local walls, rows = 0, file_rows(MAP) -- the walls of the .map the level was written from
+			for _, row in ipairs(rows) do for x = 1, #row do walls = walls + (free_char(row:sub(x, x)) and 0 or 1) end end
+			assert(info.walls.tile_property == walls and info.walls.layer == (by_property and 0 or walls) and info.walls.objects == 0)
 			local medic, box = info.objects[1], info.objects[2]
 			assert(#info.objects == 2 and medic.name == "medic" and medic.type == "healer" and medic.layer == "spawns")
 			assert(medic.x == 3 and medic.y == 4 and medic.id == 1, "objects are in map units: cells by default")
@@ -196,10 +200,19 @@ test("load_map reads Tiled maps: the same map as the .map file, its objects, the
 			-- The walls chosen explicitly.
 			local ground = assert(gridtree.load_map(path, {blocked_layer = "GROUND"}))
 			assert(not ground:is_free(2.5, 2.5))
-			local none = assert(gridtree.load_map(path, {blocked_property = "solid"}))
-			assert(none:is_free(0.5, 0.5))
-			local ok, msg = gridtree.load_map(path, {blocked_layer = "walls"})
-			assert(ok == nil and msg:find("no tile layer named 'walls'", 1, true), msg)
+			-- A property or layer that matches nothing is an error (a typo must not open the level).
+			local ok, msg = gridtree.load_map(path, {blocked_property = "solid"})
+			assert(ok == nil and msg:find("no tile, layer or object has the bool property 'solid' set true", 1, true), msg)
+			ok, msg = gridtree.load_map(path, {blocked_layer = "walls"})
+			assert(ok == nil and msg:find("no layer named 'walls' (tile layers 'ground'", 1, true), msg)
+			-- A wall-less level is refused unless an open level is meant; the limits are options.
+			local open_level = assert(gridtree.load_map(path, {blocked_layer = "spawns", allow_empty = true}))
+			assert(open_level:is_free(2.5, 2.5))
+			ok, msg = gridtree.load_map(path, {blocked_layer = "spawns"})
+			assert(ok == nil and msg:find("no walls", 1, true), msg)
+			ok, msg = gridtree.load_map(path, {max_cells = 10})
+			assert(ok == nil and msg:find("max_cells = 10", 1, true), msg)
+			raises("allow_empty must be a boolean", gridtree.load_map, path, {allow_empty = 1})
 			raises("not both", gridtree.load_map, path, {blocked_layer = "a", blocked_property = "b"})
 			os.remove(path)
 		end

@@ -10,12 +10,53 @@
 extern "C" {
 #endif
 
-/// Which cells are blocked. With both NULL (the default): the cells holding a tile in a tile
-/// layer named `collision` (any case), or, when the map has no such layer, the cells whose tile
-/// has the bool property `collides` set to true in any tile layer. Give at most one of the two.
+/// Reads a file a level names (and the map itself for gtMap_LoadTiled): `name` is the level's
+/// path joined with the name the level gives, normalised ("levels/a/../t.tsx" is "levels/t.tsx").
+/// True with `*bytes` valid until the load returns (e.g. inside a game's archive), false when
+/// there is no such file. Also how a game reads levels from its own archive.
+typedef bool (*gtTiledReadFile)(void* user, const char* name, const char** bytes, size_t* length);
+
+/// How a Tiled level is read. Start from gtTiled_DefaultDef(). See docs/tiled.md.
+///
+/// Walls. With neither `blocked_layer` nor `blocked_property`, the walls are the union of every
+/// convention the level uses (gtTiled_WallCells counts each):
+/// - a tile layer named `collision` (any case): its cells holding a tile;
+/// - tiles with the bool property `collides` or `collidable` true, tiles with collision shapes in
+///   their tileset (Tiled's collision editor), and every tile of a tile layer whose own property
+///   `collidable` (or `collides`) is true. A tile with collision shapes walls the cells its shapes
+///   cover, by the rule below, placed as Tiled draws the tile (flip flags, images larger than a
+///   cell bottom-aligned); without shapes its whole cell;
+/// - objects of object layers whose property `collidable` (or `collides`) is true, and objects
+///   with that property: rectangles, ellipses, capsules and polygons (even-odd; Tiled's rotation,
+///   clockwise in degrees about the object's position) wall every cell whose CENTRE lies inside
+///   or on the shape; polylines wall every cell whose interior one of their segments passes
+///   through; points, text and shapes of zero area wall nothing; tile objects use their tile's
+///   shapes scaled to the object (its whole rectangle when the tile has none).
+/// The centre, because a cell is blocked exactly when an agent standing at its centre would stand
+/// inside the shape: the rule is exact for axis-aligned shapes on the grid, and it never walls a
+/// cell that a shape only grazes.
+/// A level where no rule finds a wall is refused (naming the layers and properties it has), unless
+/// `allow_empty`. A named layer or property that matches nothing is an error.
+///
+/// Untrusted levels. Tileset paths must stay inside the level's folder (no absolute path, no `..`
+/// above it, no symbolic link out of it) unless `allow_outside_paths`; a refusal of a path never
+/// says whether the file exists. Only
+/// regular files are opened; each external tileset is read once per load. `read_file` (with
+/// `read_file_user`), when set, reads every file instead of the disk (the folder rule still holds).
+///
+/// Limits, checked before allocating; 0 takes the default, and each refusal names its field.
 typedef struct gtTiledDef {
-	const char* blocked_layer;    ///< cells with any tile in this tile layer (any case; it must exist)
-	const char* blocked_property; ///< cells whose tile has this bool property true, in any tile layer
+	const char* blocked_layer;    ///< only this layer (any case; it must exist): a tile layer's cells with a tile, an object layer's shapes
+	const char* blocked_property; ///< only this bool property (on tiles, tile layers, object layers, objects); it must be set somewhere
+	bool allow_empty;             ///< a level without walls loads (all cells free)
+	bool allow_outside_paths;     ///< tileset paths may be absolute or leave the level's folder
+	gtTiledReadFile read_file;    ///< NULL: read the disk
+	void* read_file_user;
+	int64_t max_cells;              ///< tile ids read over all layers and chunks, and the map's cells (default 16,777,216)
+	int64_t max_decompressed_bytes; ///< bytes of zlib, gzip and zstd layer data in all (default 64 MiB)
+	int64_t max_file_bytes;         ///< size of each file read: the map, each tileset (default 32 MiB)
+	int64_t max_objects;            ///< objects, tile collision shapes and polygon points / 16 (default 100,000)
+	int64_t max_tilesets;           ///< tileset references in the map, embedded or external (default 4,096)
 } gtTiledDef;
 
 gtTiledDef gtTiled_DefaultDef(void);
@@ -71,8 +112,25 @@ void gtTiled_Origin(const gtTiled* tiled, int* x, int* y);
 /// cells; pixel = (cell + origin) * tile size, per axis.
 gtVec2 gtTiled_CellsToPixels(const gtTiled* tiled, gtVec2 cells);
 gtVec2 gtTiled_PixelsToCells(const gtTiled* tiled, gtVec2 pixels);
-/// How the blocked cells were chosen: "layer NAME" or "property NAME".
+/// How the blocked cells were chosen: the rules that found walls, joined by "; ": "layer NAME"
+/// (a tile layer's cells), "property NAME" (tiles; NAME may be "collides/collidable"), "tile collision shapes", "layers
+/// with property NAME", "objects with property NAME", "objects of layer NAME"; "nothing" for an
+/// empty level loaded with allow_empty.
 const char* gtTiled_BlockedBy(const gtTiled* tiled);
+
+/// The wall rules, in the order above.
+typedef enum gtTiledRule {
+	GT_TILED_RULE_LAYER,          ///< a tile layer's cells (`collision`, or blocked_layer)
+	GT_TILED_RULE_TILE_PROPERTY,  ///< tiles with the wall property (their shapes, or their cells)
+	GT_TILED_RULE_TILE_SHAPES,    ///< other tiles with collision shapes (Tiled's collision editor alone)
+	GT_TILED_RULE_LAYER_PROPERTY, ///< every tile of tile layers with the wall property
+	GT_TILED_RULE_OBJECTS,        ///< objects with the property or in object layers with it (or of blocked_layer)
+	GT_TILED_RULE_COUNT
+} gtTiledRule;
+/// How many cells a rule walled (cells walled by several rules count in each); -1 for no rule.
+int64_t gtTiled_WallCells(const gtTiled* tiled, gtTiledRule rule);
+/// A rule's short name, for reports: "layer", "tile_property", "tile_shapes", "layer_property", "objects".
+const char* gtTiled_RuleName(gtTiledRule rule);
 int gtTiled_ObjectCount(const gtTiled* tiled);
 const gtTiledObject* gtTiled_Object(const gtTiled* tiled, int index);
 const gtTiledProperty* gtTiled_Property(const gtTiled* tiled, int index);

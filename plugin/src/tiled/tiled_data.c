@@ -4,6 +4,7 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "core/alloc.h"
 #include "core/status.h"
@@ -129,20 +130,17 @@ static bool inflate_into(TiledDoc* d, const unsigned char* in, size_t length, un
 
 static bool unzstd_into(TiledDoc* d, const unsigned char* in, size_t length, unsigned char* out, size_t want)
 {
+	// The frame's header says its size: a frame claiming more than the layer holds is refused unread.
 	unsigned long long size = ZSTD_getFrameContentSize(in, length);
 	if (size == ZSTD_CONTENTSIZE_ERROR) return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data is not a zstd frame", d->path);
 	if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != want)
 		return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds %llu bytes, expected %zu", d->path, size, want);
-	// One byte of room beyond `want` shows data that is too long when the frame does not say.
-	unsigned char* room = gt_malloc(want + 1);
-	if (!room) return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory for zstd", d->path);
-	size_t got = ZSTD_decompress(room, want + 1, in, length);
-	bool ok = true;
-	if (ZSTD_isError(got)) ok = tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data: %s", d->path, ZSTD_getErrorName(got));
-	else if (got != want) ok = tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds %zu bytes, expected %zu", d->path, got, want);
-	else memcpy(out, room, want);
-	gt_free(room);
-	return ok;
+	size_t got = ZSTD_decompress(out, want, in, length);
+	if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall)
+		return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds more than the %zu bytes of its layer", d->path, want);
+	if (ZSTD_isError(got)) return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data: %s", d->path, ZSTD_getErrorName(got));
+	if (got != want) return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds %zu bytes, expected %zu", d->path, got, want);
+	return true;
 }
 
 bool tiled_decode(TiledDoc* d, TiledChunk* c, const char* encoding, const char* compression, const char* text,

@@ -1,5 +1,6 @@
 // A Tiled map's pieces as the readers add them, and the gtMap and gtTiled made from them.
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +12,6 @@
 #include "core/platform.h"
 #include "core/status.h"
 #include "tiled/tiled_doc.h"
-
-// A Tiled file of a map at the cell limit, as CSV, is about 11 bytes a cell.
-#define TILED_MAX_FILE_BYTES ((size_t)1 << 32)
 
 bool tiled_fail(TiledDoc* d, gtStatus status, const char* format, ...)
 {
@@ -72,7 +70,7 @@ TiledLayer* tiled_add_layer(TiledDoc* d, const char* name)
 	return l;
 }
 
-TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height)
+TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height, bool compressed)
 {
 	if (d->layer_count == 0) {
 		tiled_fail(d, GT_ERR_FORMAT, "%s: tile data outside a tile layer", d->path);
@@ -80,12 +78,13 @@ TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height)
 	}
 	TiledLayer* l = &d->layers[d->layer_count - 1];
 	int64_t cells = (int64_t)width * height;
-	if (width < 1 || height < 1 || width > GT_MAP_MAX_SIDE || height > GT_MAP_MAX_SIDE ||
-	    d->cells_read + cells > (int64_t)GT_MAP_MAX_CELLS) {
-		tiled_fail(d, GT_ERR_LIMIT, "%s: layer '%s' has a %dx%d block of tiles, outside 1..%d per side or beyond %u cells in all",
-		           d->path, l->name, width, height, GT_MAP_MAX_SIDE, GT_MAP_MAX_CELLS);
+	if (width < 1 || height < 1 || width > GT_MAP_MAX_SIDE || height > GT_MAP_MAX_SIDE) {
+		tiled_fail(d, GT_ERR_LIMIT, "%s: layer '%s' has a %dx%d block of tiles, outside 1..%d per side", d->path, l->name,
+		           width, height, GT_MAP_MAX_SIDE);
 		return NULL;
 	}
+	if (!tiled_limit_cells(d, l->name, cells)) return NULL;
+	if (compressed && !tiled_limit_decompressed(d, (uint64_t)cells * 4)) return NULL; // before the ids are allocated
 	if (x < -(1 << 29) || x > (1 << 29) || y < -(1 << 29) || y > (1 << 29)) {
 		tiled_fail(d, GT_ERR_LIMIT, "%s: layer '%s' has a chunk at (%d, %d), too far out", d->path, l->name, x, y);
 		return NULL;
@@ -106,24 +105,97 @@ TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height)
 	return c;
 }
 
-bool tiled_add_flagged(TiledDoc* d, uint32_t gid)
+static void note_bool_name(TiledDoc* d, const char* name)
 {
-	if (!gt_grow((void**)&d->flagged, &d->flagged_capacity, d->flagged_count + 1, sizeof *d->flagged, 64))
-		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
-	d->flagged[d->flagged_count++] = gid;
+	for (int i = 0; i < d->bool_name_count; i++)
+		if (strcmp(d->bool_names[i], name) == 0) return;
+	if (d->bool_name_count == (int)(sizeof d->bool_names / sizeof *d->bool_names)) return;
+	char* copy = tiled_strdup(name);
+	if (copy) d->bool_names[d->bool_name_count++] = copy;
+}
+
+// Objects' bool properties (`boss`, `locked`) are not named in messages: only tiles' and layers'.
+static bool wall_property(TiledDoc* d, const char* name, const char* type, const char* value, bool note, unsigned* names)
+{
+	if (!name || (type && *type && strcmp(type, "bool") != 0)) return false;
+	if (note && type && strcmp(type, "bool") == 0) note_bool_name(d, name);
+	unsigned which = d->property ? (strcmp(name, d->property) == 0 ? 4u : 0u)
+	                             : strcmp(name, "collides") == 0 ? 1u : strcmp(name, "collidable") == 0 ? 2u : 0u;
+	if (!which || !value || strcmp(value, "true") != 0) return false;
+	d->wall_names |= which;
+	*names |= which;
 	return true;
 }
 
-bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, const char* layer, double x, double y,
-                      double width, double height)
+bool tiled_wall_property(TiledDoc* d, const char* name, const char* type, const char* value)
+{
+	return wall_property(d, name, type, value, true, &d->tile_names);
+}
+
+void tiled_layer_property(TiledDoc* d, bool object_layer, const char* name, const char* type, const char* value)
+{
+	bool wall = wall_property(d, name, type, value, true, object_layer ? &d->object_names : &d->layer_names);
+	if (object_layer && d->object_layer_count > 0) d->object_layers[d->object_layer_count - 1].solid |= wall;
+	else if (!object_layer && d->layer_count > 0) d->layers[d->layer_count - 1].solid |= wall;
+}
+
+bool tiled_add_object_layer(TiledDoc* d, const char* name)
+{
+	if (!gt_grow((void**)&d->object_layers, &d->object_layer_capacity, d->object_layer_count + 1, sizeof *d->object_layers, 8))
+		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+	TiledObjectLayer* l = &d->object_layers[d->object_layer_count];
+	l->solid = false;
+	l->name = tiled_strdup(name ? name : "");
+	if (!l->name) return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+	d->object_layer_count++;
+	return true;
+}
+
+// Far beyond any level (2^29 cells of 2^20 pixels is 5.6e14) yet safe to scale and square.
+#define TILED_MAX_COORDINATE 1e15
+
+static bool check_number(TiledDoc* d, const char* what, const char* field, double v, double lo)
+{
+	if (isfinite(v) && v >= lo && v <= TILED_MAX_COORDINATE) return true;
+	return tiled_fail(d, GT_ERR_FORMAT, "%s: %s has %s = %g, outside %g..%g", d->path, what, field, v, lo, TILED_MAX_COORDINATE);
+}
+
+bool tiled_check_shape(TiledDoc* d, const char* what, const TiledShape* s)
+{
+	return check_number(d, what, "x", s->x, -TILED_MAX_COORDINATE) && check_number(d, what, "y", s->y, -TILED_MAX_COORDINATE) &&
+	       check_number(d, what, "width", s->width, 0) && check_number(d, what, "height", s->height, 0) &&
+	       check_number(d, what, "rotation", s->rotation, -TILED_MAX_COORDINATE);
+}
+
+bool tiled_add_point(TiledDoc* d, const char* what, double x, double y)
+{
+	if (!check_number(d, what, "a point's x", x, -TILED_MAX_COORDINATE) || !check_number(d, what, "a point's y", y, -TILED_MAX_COORDINATE))
+		return false;
+	if (d->point_count % 16 == 0 && !tiled_limit_objects(d, 1)) return false; // 16 points weigh one object
+	if (!gt_grow((void**)&d->points, &d->point_capacity, 2 * (d->point_count + 1), sizeof *d->points, 64))
+		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+	d->points[2 * d->point_count] = x, d->points[2 * d->point_count + 1] = y;
+	d->point_count++;
+	return true;
+}
+
+bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, const TiledShape* shape)
 {
 	gtTiled* t = d->tiled;
-	if (!gt_grow((void**)&t->objects, &t->object_capacity, t->object_count + 1, sizeof *t->objects, 16))
+	char what[64];
+	snprintf(what, sizeof what, "object %d", id);
+	if (!tiled_check_shape(d, what, shape) || !tiled_limit_objects(d, 1)) return false;
+	if (!gt_grow((void**)&t->objects, &t->object_capacity, t->object_count + 1, sizeof *t->objects, 16) ||
+	    !gt_grow((void**)&d->object_walls, &d->object_wall_capacity, t->object_count + 1, sizeof *d->object_walls, 16))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
-	gtTiledObject o = {id, tiled_keep(d, name), tiled_keep(d, type), tiled_keep(d, layer), x, y, width, height,
+	const char* layer = d->object_layer_count > 0 ? d->object_layers[d->object_layer_count - 1].name : "";
+	gtTiledObject o = {id, tiled_keep(d, name), tiled_keep(d, type), tiled_keep(d, layer), shape->x, shape->y, shape->width, shape->height,
 	                   (int)t->property_count, 0};
 	if (d->failed) return false;
 	if (t->object_count >= INT32_MAX / 2) return tiled_fail(d, GT_ERR_LIMIT, "%s: too many objects", d->path);
+	TiledObjectWall w = {*shape, d->object_layer_count - 1, false};
+	if (w.shape.point_count == 0) w.shape.first_point = d->point_count; // its points come next (a template's are read)
+	d->object_walls[t->object_count] = w;
 	t->objects[t->object_count++] = o;
 	return true;
 }
@@ -139,78 +211,124 @@ bool tiled_add_property(TiledDoc* d, const char* name, const char* type, const c
 	if (t->property_count >= INT32_MAX / 2) return tiled_fail(d, GT_ERR_LIMIT, "%s: too many properties", d->path);
 	t->properties[t->property_count++] = p;
 	t->objects[t->object_count - 1].property_count++;
+	if (wall_property(d, name, type, value, false, &d->object_names)) d->object_walls[t->object_count - 1].solid = true;
 	return true;
 }
 
-char* tiled_read_file(TiledDoc* d, const char* path, size_t* length)
+int64_t tiled_add_source(TiledDoc* d, const char* path, double tile_width, double tile_height)
 {
-	char* text;
-	gtError err;
-	if (gt_read_file(path, TILED_MAX_FILE_BYTES - 1, "map", &text, length, &err)) {
-		tiled_fail(d, err.status, "%s", err.message);
-		return NULL;
+	if (!gt_grow((void**)&d->sources, &d->source_capacity, d->source_count + 1, sizeof *d->sources, 8)) {
+		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+		return -1;
 	}
-	return text;
+	TiledSource* s = &d->sources[d->source_count];
+	memset(s, 0, sizeof *s);
+	s->tile_width = tile_width, s->tile_height = tile_height;
+	if (path && !(s->path = tiled_strdup(path))) {
+		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+		return -1;
+	}
+	return d->source_count++;
 }
 
-char* tiled_resolve(TiledDoc* d, const char* source)
+bool tiled_add_tileset(TiledDoc* d, uint32_t firstgid, int64_t source)
 {
-	size_t n = strlen(d->dir), m = strlen(source);
-	char* full = gt_malloc(n + m + 2);
-	if (!full) {
+	if (d->tileset_count >= d->limits.tilesets)
+		return tiled_fail(d, GT_ERR_LIMIT, "%s: more than %lld tilesets (max_tilesets; raise it to load this level)", d->path,
+		                  (long long)d->limits.tilesets);
+	if (!gt_grow((void**)&d->tilesets, &d->tileset_capacity, d->tileset_count + 1, sizeof *d->tilesets, 8))
+		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+	d->tilesets[d->tileset_count++] = (TiledTilesetRef){firstgid, source};
+	return true;
+}
+
+TiledTile* tiled_add_tile(TiledDoc* d, uint32_t id)
+{
+	if (d->source_count == 0) return NULL;
+	TiledSource* s = &d->sources[d->source_count - 1];
+	if (!tiled_limit_objects(d, 1)) return NULL; // tiles with properties or shapes weigh like objects
+	if (!gt_grow((void**)&s->tiles, &s->tile_capacity, s->tile_count + 1, sizeof *s->tiles, 16)) {
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		return NULL;
 	}
-	if (source[0] == '/' || n == 0) memcpy(full, source, m + 1);
-	else {
-		memcpy(full, d->dir, n);
-		full[n] = '/';
-		memcpy(full + n + 1, source, m + 1);
-	}
-	return full;
+	TiledTile* t = &s->tiles[s->tile_count++];
+	memset(t, 0, sizeof *t);
+	t->id = id;
+	t->first_shape = d->tile_shape_count;
+	return t;
 }
 
-bool tiled_read_tileset(TiledDoc* d, const char* source, uint32_t firstgid)
+void tiled_end_tile(TiledDoc* d)
 {
-	char* path = tiled_resolve(d, source);
-	if (!path) return false;
-	bool ok;
-	if (tiled_ends_with(path, ".tsx")) ok = tiled_read_tsx(d, path, firstgid);
-	else if (tiled_ends_with(path, ".tsj") || tiled_ends_with(path, ".json")) ok = tiled_read_tsj(d, path, firstgid);
-	else ok = tiled_fail(d, GT_ERR_FORMAT, "%s: tileset '%s' is neither .tsx nor .tsj", d->path, source);
-	gt_free(path);
-	return ok;
+	if (d->source_count == 0 || d->sources[d->source_count - 1].tile_count == 0) return;
+	TiledSource* s = &d->sources[d->source_count - 1];
+	const TiledTile* t = &s->tiles[s->tile_count - 1];
+	if (t->solid || t->shape_count > 0 || t->width > 0 || t->height > 0) return;
+	s->tile_count--; // nothing the walls need (an animation, a terrain, a name): not kept
+	d->weight--;
 }
 
-// ---- the gtMap ------------------------------------------------------------------------------------
-
-static int compare_gids(const void* a, const void* b)
+bool tiled_add_tile_shape(TiledDoc* d, const TiledShape* shape)
 {
-	uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+	if (d->source_count == 0 || d->sources[d->source_count - 1].tile_count == 0) return true;
+	TiledSource* s = &d->sources[d->source_count - 1];
+	TiledTile* t = &s->tiles[s->tile_count - 1];
+	char what[64];
+	snprintf(what, sizeof what, "tile %u's collision shape", (unsigned)t->id);
+	if (!tiled_check_shape(d, what, shape) || !tiled_limit_objects(d, 1)) return false;
+	if (!gt_grow((void**)&d->tile_shapes, &d->tile_shape_capacity, d->tile_shape_count + 1, sizeof *d->tile_shapes, 16))
+		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+	TiledShape copy = *shape;
+	if (copy.point_count == 0) copy.first_point = d->point_count;
+	if (t->shape_count == 0) t->first_shape = d->tile_shape_count;
+	d->tile_shapes[d->tile_shape_count++] = copy;
+	t->shape_count++;
+	return true;
+}
+
+static int compare_tiles(const void* a, const void* b)
+{
+	uint32_t x = ((const TiledTile*)a)->id, y = ((const TiledTile*)b)->id;
 	return (x > y) - (x < y);
 }
 
-static bool is_flagged(const TiledDoc* d, uint32_t gid)
+static int compare_tilesets(const void* a, const void* b)
 {
-	return gid != 0 && d->flagged_count > 0 && bsearch(&gid, d->flagged, (size_t)d->flagged_count, sizeof gid, compare_gids) != NULL;
+	uint32_t x = ((const TiledTilesetRef*)a)->firstgid, y = ((const TiledTilesetRef*)b)->firstgid;
+	return (x > y) - (x < y);
 }
 
-static TiledLayer* find_layer(TiledDoc* d, const char* name)
+// Sorts what tiled_find_tile searches (once everything is read).
+static void sort_tiles(TiledDoc* d)
 {
-	for (int64_t i = 0; i < d->layer_count; i++)
-		if (strcasecmp(d->layers[i].name, name) == 0) return &d->layers[i];
-	return NULL;
+	for (int64_t i = 0; i < d->source_count; i++)
+		if (d->sources[i].tile_count > 1) qsort(d->sources[i].tiles, (size_t)d->sources[i].tile_count, sizeof(TiledTile), compare_tiles);
+	if (d->tileset_count > 1) qsort(d->tilesets, (size_t)d->tileset_count, sizeof *d->tilesets, compare_tilesets);
 }
 
-static bool layer_names(const TiledDoc* d, char* out, size_t room)
+const TiledTile* tiled_find_tile(const TiledDoc* d, uint32_t gid, double* tile_width, double* tile_height)
 {
-	out[0] = '\0';
-	for (int64_t i = 0; i < d->layer_count; i++) {
-		size_t used = strlen(out);
-		snprintf(out + used, room - used, "%s'%s'", i ? ", " : "", d->layers[i].name);
+	gid &= TILED_GID_MASK;
+	if (gid == 0) return NULL;
+	int64_t lo = 0, hi = d->tileset_count; // the last tileset with firstgid <= gid
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (d->tilesets[mid].firstgid <= gid) lo = mid + 1;
+		else hi = mid;
 	}
-	return d->layer_count > 0;
+	if (lo == 0) return NULL;
+	const TiledSource* s = &d->sources[d->tilesets[lo - 1].source];
+	TiledTile key = {0};
+	key.id = gid - d->tilesets[lo - 1].firstgid;
+	const TiledTile* t = s->tile_count ? bsearch(&key, s->tiles, (size_t)s->tile_count, sizeof key, compare_tiles) : NULL;
+	if (t) {
+		*tile_width = t->width > 0 ? t->width : s->tile_width;
+		*tile_height = t->height > 0 ? t->height : s->tile_height;
+	}
+	return t;
 }
+
+// ---- the gtMap ------------------------------------------------------------------------------------
 
 // The gtMap's extent in Tiled cells: the map for a finite map, every chunk's box for an infinite one.
 static bool extent(TiledDoc* d, int64_t* x0, int64_t* y0, int64_t* x1, int64_t* y1)
@@ -233,50 +351,23 @@ static bool extent(TiledDoc* d, int64_t* x0, int64_t* y0, int64_t* x1, int64_t* 
 	return true;
 }
 
-static gtStatus make_map(TiledDoc* d, const gtTiledDef* def, gtMap** out)
+static gtStatus make_map(TiledDoc* d, gtMap** out)
 {
-	if (def->blocked_layer && def->blocked_property)
-		return gt_fail(d->err, GT_ERR_INVALID_ARG, "give a blocked layer or a blocked property, not both");
-	const TiledLayer* layer = NULL;
-	char names[512];
-	if (def->blocked_layer) {
-		layer = find_layer(d, def->blocked_layer);
-		if (!layer)
-			return gt_fail(d->err, GT_ERR_FORMAT, "%s: no tile layer named '%s' (%s%s)", d->path, def->blocked_layer,
-			               layer_names(d, names, sizeof names) ? "tile layers: " : "no tile layers", names);
-	} else if (!def->blocked_property) {
-		layer = find_layer(d, "collision");
-	}
-	char by[300];
-	if (layer) snprintf(by, sizeof by, "layer %s", layer->name);
-	else snprintf(by, sizeof by, "property %s", d->property);
-	d->tiled->blocked_by = tiled_strdup(by);
-	if (!d->tiled->blocked_by) return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	int64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 	if (!extent(d, &x0, &y0, &x1, &y1)) return d->err->status;
 	int64_t w = x1 - x0, h = y1 - y0;
 	if (w < 1 || h < 1 || w > GT_MAP_MAX_SIDE || h > GT_MAP_MAX_SIDE || w * h > (int64_t)GT_MAP_MAX_CELLS)
 		return gt_fail(d->err, GT_ERR_LIMIT, "%s: map size %lldx%lld is outside 1..%d per side or above %u cells", d->path,
 		               (long long)w, (long long)h, GT_MAP_MAX_SIDE, GT_MAP_MAX_CELLS);
+	if (w * h > d->limits.cells)
+		return gt_fail(d->err, GT_ERR_LIMIT, "%s: map size %lldx%lld is above max_cells = %lld (raise max_cells to load it)", d->path,
+		               (long long)w, (long long)h, (long long)d->limits.cells);
 	d->tiled->origin_x = (int)x0, d->tiled->origin_y = (int)y0;
 	unsigned char* cells = gt_calloc((size_t)(w * h), 1);
 	if (!cells) return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory for a %lldx%lld map", d->path, (long long)w, (long long)h);
-	if (!layer && d->flagged_count > 0) qsort(d->flagged, (size_t)d->flagged_count, sizeof *d->flagged, compare_gids);
-	for (int64_t i = 0; i < d->layer_count; i++) {
-		const TiledLayer* l = &d->layers[i];
-		if (layer && l != layer) continue;
-		for (int64_t j = 0; j < l->chunk_count; j++) {
-			const TiledChunk* c = &l->chunks[j];
-			for (int y = 0; y < c->height; y++)
-				for (int x = 0; x < c->width; x++) {
-					int64_t mx = c->x + x - x0, my = c->y + y - y0;
-					if (mx < 0 || my < 0 || mx >= w || my >= h) continue; // a finite layer larger than its map
-					uint32_t gid = c->gids[(size_t)y * (size_t)c->width + (size_t)x] & TILED_GID_MASK;
-					if (layer ? gid != 0 : is_flagged(d, gid)) cells[my * w + mx] = 1;
-				}
-		}
-	}
-	gtStatus st = gtMap_FromCells((int)w, (int)h, cells, out, d->err);
+	sort_tiles(d);
+	gtStatus st = tiled_walls(d, cells, x0, y0, w, h);
+	if (!st) st = gtMap_FromCells((int)w, (int)h, cells, out, d->err);
 	gt_free(cells);
 	return st;
 }
@@ -289,13 +380,27 @@ static void free_doc(TiledDoc* d)
 		gt_free(d->layers[i].name);
 	}
 	gt_free(d->layers);
-	gt_free(d->flagged);
+	for (int64_t i = 0; i < d->object_layer_count; i++) gt_free(d->object_layers[i].name);
+	gt_free(d->object_layers);
+	gt_free(d->object_walls);
+	gt_free(d->tile_shapes);
+	gt_free(d->points);
+	for (int64_t i = 0; i < d->source_count; i++) {
+		gt_free(d->sources[i].path);
+		gt_free(d->sources[i].tiles);
+	}
+	gt_free(d->sources);
+	gt_free(d->tilesets);
+	for (int64_t i = 0; i < d->template_count; i++) gt_free(d->templates[i].path);
+	gt_free(d->templates);
+	for (int i = 0; i < d->bool_name_count; i++) gt_free(d->bool_names[i]);
 	gt_free(d->dir);
 }
 
 gtTiledDef gtTiled_DefaultDef(void)
 {
-	gtTiledDef def = {NULL, NULL};
+	gtTiledDef def;
+	memset(&def, 0, sizeof def);
 	return def;
 }
 
@@ -319,7 +424,13 @@ static gtStatus load(const char* path, const char* text, size_t length, const gt
 	memset(&d, 0, sizeof d);
 	d.path = path;
 	d.err = err;
-	d.property = def->blocked_property ? def->blocked_property : "collides";
+	if (def->blocked_layer && def->blocked_property)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "give a blocked layer or a blocked property, not both");
+	if (def->max_cells < 0 || def->max_decompressed_bytes < 0 || def->max_file_bytes < 0 || def->max_objects < 0 || def->max_tilesets < 0)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "a negative limit (0 takes the default)");
+	d.property = def->blocked_property;
+	d.def = def;
+	d.limits = tiled_limits(def);
 	d.tiled = gt_calloc(1, sizeof *d.tiled);
 	const char* slash = strrchr(path, '/');
 	d.dir = gt_malloc(slash ? (size_t)(slash - path) + 2 : 1);
@@ -333,12 +444,13 @@ static gtStatus load(const char* path, const char* text, size_t length, const gt
 	if (slash == path) strcpy(d.dir, "/");
 	char* owned = NULL;
 	if (!text) text = owned = tiled_read_file(&d, path, &length);
+	else if (!tiled_limit_file(&d, path, length)) text = NULL;
 	if (text) {
 		if (tiled_ends_with(path, ".tmx")) tiled_read_tmx(&d, text, length);
 		else tiled_read_tmj(&d, text, length);
 	}
 	gt_free(owned);
-	gtStatus st = d.failed ? err->status : make_map(&d, def, map);
+	gtStatus st = d.failed ? err->status : make_map(&d, map);
 	free_doc(&d);
 	if (!st && d.tiled->tile_width > 0 && d.tiled->tile_height > 0) {
 		double sx = d.tiled->tile_width, sy = d.tiled->tile_height; // objects from pixels into cells
@@ -415,6 +527,17 @@ gtVec2 gtTiled_PixelsToCells(const gtTiled* t, gtVec2 p)
 const char* gtTiled_BlockedBy(const gtTiled* t)
 {
 	return t->blocked_by ? t->blocked_by : "";
+}
+
+int64_t gtTiled_WallCells(const gtTiled* t, gtTiledRule rule)
+{
+	return (int)rule >= 0 && rule < GT_TILED_RULE_COUNT ? t->wall_cells[rule] : -1;
+}
+
+const char* gtTiled_RuleName(gtTiledRule rule)
+{
+	static const char* const names[GT_TILED_RULE_COUNT] = {"layer", "tile_property", "tile_shapes", "layer_property", "objects"};
+	return (int)rule >= 0 && rule < GT_TILED_RULE_COUNT ? names[rule] : "";
 }
 
 int gtTiled_ObjectCount(const gtTiled* t)

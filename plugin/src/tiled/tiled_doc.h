@@ -20,13 +20,72 @@ typedef struct TiledChunk {
 
 typedef struct TiledLayer {
 	char* name;
+	bool solid; // its own wall property (`collidable`) is true: every tile of it is a wall
 	TiledChunk* chunks;
 	int64_t chunk_count, chunk_capacity;
 } TiledLayer;
 
+// A shape of Tiled's object model: an object of an object layer, or a collision shape of a tile
+// (Tiled's collision editor). Positions in pixels; rotation clockwise in degrees about (x, y).
+enum { TILED_RECT, TILED_ELLIPSE, TILED_POLYGON, TILED_POLYLINE, TILED_POINT, TILED_CAPSULE, TILED_TEXT };
+typedef struct TiledShape {
+	int kind;
+	double x, y, width, height, rotation;
+	uint32_t gid;                       // a tile object's tile (flags kept); 0 for none
+	int64_t first_point, point_count;   // polygon or polyline points, relative to (x, y), in TiledDoc.points
+} TiledShape;
+
+// A map object's place in the wall rules (parallel to gtTiled's objects).
+typedef struct TiledObjectWall {
+	TiledShape shape;
+	int64_t layer;  // index into TiledDoc.object_layers
+	bool solid;     // its own wall property is true
+} TiledObjectWall;
+
+typedef struct TiledObjectLayer {
+	char* name;
+	bool solid;
+} TiledObjectLayer;
+
+// A tile of a tileset with anything the walls need: the wall property, its own image size
+// (image-collection tilesets), its collision shapes.
+typedef struct TiledTile {
+	uint32_t id;
+	bool solid;
+	double width, height;               // 0: the tileset's tile size
+	int64_t first_shape, shape_count;   // in TiledDoc.tile_shapes
+} TiledTile;
+
+// A tileset's contents, shared by every reference to the same file (read once per load).
+typedef struct TiledSource {
+	char* path;                         // resolved; NULL for an embedded tileset
+	double tile_width, tile_height;
+	TiledTile* tiles;                   // sorted by id once read
+	int64_t tile_count, tile_capacity;
+} TiledSource;
+
+typedef struct TiledTilesetRef {
+	uint32_t firstgid;
+	int64_t source;                     // index into TiledDoc.sources
+} TiledTilesetRef;
+
+// An object template (.tx) as read once per load: its object's shape (points in TiledDoc.points)
+// and whether it is a tile object (origin bottom-left).
+typedef struct TiledTemplate {
+	char* path;
+	TiledShape shape;
+	bool tile;
+} TiledTemplate;
+
+// The limits of one load (gtTiledDef's, defaults filled in).
+typedef struct TiledLimits {
+	int64_t cells, decompressed_bytes, file_bytes, objects, tilesets;
+} TiledLimits;
+
 struct gtTiled {
 	int tile_width, tile_height, origin_x, origin_y;
 	char* blocked_by;
+	int64_t wall_cells[GT_TILED_RULE_COUNT];
 	gtTiledObject* objects;
 	int64_t object_count, object_capacity;
 	gtTiledProperty* properties;
@@ -42,12 +101,32 @@ typedef struct TiledDoc {
 	bool failed;
 	bool infinite;
 	int width, height;    // in cells (finite maps)
-	const char* property; // the bool property that blocks a tile
+	const char* property; // the bool property chosen by the caller; NULL: `collides` or `collidable`
+	const gtTiledDef* def;
+	TiledLimits limits;
 	TiledLayer* layers;
 	int64_t layer_count, layer_capacity;
-	uint32_t* flagged;    // global ids whose tile has `property` true (unsorted until the end)
-	int64_t flagged_count, flagged_capacity;
-	int64_t cells_read;   // every chunk's cells so far, against GT_MAP_MAX_CELLS
+	TiledObjectLayer* object_layers;
+	int64_t object_layer_count, object_layer_capacity;
+	TiledObjectWall* object_walls; // one per gtTiled object
+	int64_t object_wall_capacity;
+	TiledShape* tile_shapes;
+	int64_t tile_shape_count, tile_shape_capacity;
+	double* points;       // x, y pairs
+	int64_t point_count, point_capacity;
+	TiledSource* sources;
+	int64_t source_count, source_capacity;
+	TiledTilesetRef* tilesets;
+	int64_t tileset_count, tileset_capacity;
+	TiledTemplate* templates;
+	int64_t template_count, template_capacity;
+	char* bool_names[12]; // bool properties seen on tiles and layers, for the no-walls message
+	int bool_name_count;
+	unsigned wall_names;  // which wall property names matched: 1 collides, 2 collidable, 4 the caller's
+	unsigned tile_names, layer_names, object_names; // the same for tiles, tile layers, objects and object layers
+	int64_t cells_read;   // every chunk's cells so far, against the cell limit
+	int64_t decompressed; // bytes inflated so far, against the decompressed limit
+	int64_t weight;       // objects, tiles, shapes and points / 16 so far, against the object limit
 	gtTiled* tiled;       // the objects go straight here
 } TiledDoc;
 
@@ -59,30 +138,79 @@ char* tiled_strdup(const char* s);
 const char* tiled_keep(TiledDoc* d, const char* s);
 
 TiledLayer* tiled_add_layer(TiledDoc* d, const char* name);
-// A chunk of the last layer, its ids to be filled; NULL on failure (recorded).
-TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height);
+// A chunk of the last layer, its ids to be filled; NULL on failure (recorded). A compressed
+// chunk's bytes count against the decompressed limit here, before anything is allocated.
+TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height, bool compressed);
 // Fills a chunk from layer data: `encoding` "csv" or "base64" (NULL or "" with no text: XML
 // tiles, filled by the caller), `compression` NULL/"", "zlib", "gzip" or "zstd".
 bool tiled_decode(TiledDoc* d, TiledChunk* c, const char* encoding, const char* compression, const char* text,
                   size_t length);
-bool tiled_add_flagged(TiledDoc* d, uint32_t gid);
-// An object, then its properties (attached to the last object).
-bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, const char* layer, double x, double y,
-                      double width, double height);
+// An object layer (objects added next belong to it) and a map object (shape: its geometry;
+// checked finite and in range, the error naming the object and field), then its properties
+// (attached to the last object).
+bool tiled_add_object_layer(TiledDoc* d, const char* name);
+bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, const TiledShape* shape);
 bool tiled_add_property(TiledDoc* d, const char* name, const char* type, const char* value);
+// A property of a tile layer or object layer (the last one added): the wall property marks it.
+void tiled_layer_property(TiledDoc* d, bool object_layer, const char* name, const char* type, const char* value);
+// Whether a tile's property is a wall property set true (and notes bool names for messages).
+bool tiled_wall_property(TiledDoc* d, const char* name, const char* type, const char* value);
+// Checks a shape's numbers (what names the object in messages); false with the failure recorded.
+bool tiled_check_shape(TiledDoc* d, const char* what, const TiledShape* s);
+// Points of the last shape (pixels, relative to it); false with the failure recorded.
+bool tiled_add_point(TiledDoc* d, const char* what, double x, double y);
 
-// Whole file into a NUL-terminated buffer (gt_free it); NULL on failure (recorded, naming path).
+// Tilesets: a new source (embedded, or read from `path`), a reference to one at firstgid, a
+// tile of the last source, a collision shape of its last tile.
+int64_t tiled_add_source(TiledDoc* d, const char* path, double tile_width, double tile_height);
+bool tiled_add_tileset(TiledDoc* d, uint32_t firstgid, int64_t source);
+TiledTile* tiled_add_tile(TiledDoc* d, uint32_t id);
+bool tiled_add_tile_shape(TiledDoc* d, const TiledShape* shape);
+// The last tile is read: dropped when the walls need nothing of it.
+void tiled_end_tile(TiledDoc* d);
+// The tile a global id names (flags ignored) and its tileset's tile size; NULL when none.
+const TiledTile* tiled_find_tile(const TiledDoc* d, uint32_t gid, double* tile_width, double* tile_height);
+
+// Files: the map's folder decides what a level may name (tiled_paths.c). A whole file into a
+// NUL-terminated buffer (gt_free it), regular files only, within the file limit; NULL on failure
+// (recorded, naming the file).
 char* tiled_read_file(TiledDoc* d, const char* path, size_t* length);
-// `source` relative to the map's folder (absolute paths stay), into a new string.
-char* tiled_resolve(TiledDoc* d, const char* source);
+// `source` as the file `from` names it (NULL: the map), relative to that file's folder,
+// normalised; NULL (recorded) when it leaves the level's folder and the caller did not allow
+// that. `what` is "tileset", "template", ...
+char* tiled_resolve(TiledDoc* d, const char* from, const char* source, const char* what);
 
-// The readers: a map file (fills the doc) and a tileset file (flags its tiles from firstgid).
+// A .tmj's long arrays of tile ids, taken out of the text before cJSON parses it
+// (tiled_tmj_scan.c): `text` is the edited copy (NULL when there were none), spans are (offset,
+// length) pairs in the original text, the i-th array's place holding the number -(i + 1).
+typedef struct TiledIdArrays {
+	char* text;
+	size_t* spans;
+	int64_t count, capacity;
+	int64_t values; // JSON values left, roughly
+} TiledIdArrays;
+bool tiled_scan_json(TiledDoc* d, const char* text, size_t length, TiledIdArrays* out);
+void tiled_free_id_arrays(TiledIdArrays* a);
+
+// The readers: a map file (fills the doc) and a tileset file's text into a source.
 bool tiled_read_tmx(TiledDoc* d, const char* text, size_t length);
 bool tiled_read_tmj(TiledDoc* d, const char* text, size_t length);
-bool tiled_read_tsx(TiledDoc* d, const char* path, uint32_t firstgid);
-bool tiled_read_tsj(TiledDoc* d, const char* path, uint32_t firstgid);
-// An external tileset by its extension.
+bool tiled_read_tsx(TiledDoc* d, const char* path, const char* text, size_t length);
+// An object template named by `from` (read once per load): its index in TiledDoc.templates, -1 on failure.
+int64_t tiled_read_template(TiledDoc* d, const char* from, const char* source);
+bool tiled_read_tsj(TiledDoc* d, const char* path, const char* text, size_t length);
+// An external tileset by its extension, read once per load however often it is named.
 bool tiled_read_tileset(TiledDoc* d, const char* source, uint32_t firstgid);
+
+// Limits (tiled_limits.c): the defaults, and the checks made before allocating.
+TiledLimits tiled_limits(const gtTiledDef* def);
+bool tiled_limit_cells(TiledDoc* d, const char* layer, int64_t cells);
+bool tiled_limit_decompressed(TiledDoc* d, uint64_t bytes);
+bool tiled_limit_file(TiledDoc* d, const char* path, uint64_t bytes);
+bool tiled_limit_objects(TiledDoc* d, int64_t objects);
+
+// The walls (tiled_walls.c): every rule's cells into `cells` (w x h from Tiled's cell (x0, y0)).
+gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, int64_t w, int64_t h);
 
 bool tiled_ends_with(const char* s, const char* suffix); // any case
 

@@ -13,6 +13,8 @@ enum { MAX_GROUP_DEPTH = 64 };
 typedef struct Tmj {
 	TiledDoc* d;
 	const char* file;
+	const char* original;  // the map's text, where the long id arrays are
+	const TiledIdArrays* arrays;
 } Tmj;
 
 static bool bad(Tmj* j, const char* where, const char* what)
@@ -50,10 +52,93 @@ static bool int_of(Tmj* j, const cJSON* o, const char* where, const char* key, d
 	return true;
 }
 
+static void value_text(const cJSON* v, char* out, size_t room, const char** text);
+
+// A number member as written (0 when absent); tiled_check_shape judges its range.
 static double number_of(const cJSON* o, const char* key)
 {
 	const cJSON* v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : 0;
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+// An object's geometry: kind, position, size, rotation, tile; its points are read after it is added.
+static TiledShape read_shape(const cJSON* o)
+{
+	TiledShape s = {TILED_RECT, number_of(o, "x"), number_of(o, "y"), number_of(o, "width"), number_of(o, "height"),
+	                number_of(o, "rotation"), 0, 0, 0};
+	double gid = number_of(o, "gid");
+	if (gid >= 0 && gid <= 4294967295.0) s.gid = (uint32_t)gid;
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "ellipse"))) s.kind = TILED_ELLIPSE;
+	else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "point"))) s.kind = TILED_POINT;
+	else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "capsule"))) s.kind = TILED_CAPSULE;
+	else if (cJSON_GetObjectItemCaseSensitive(o, "text")) s.kind = TILED_TEXT;
+	else if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(o, "polygon"))) s.kind = TILED_POLYGON;
+	else if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(o, "polyline"))) s.kind = TILED_POLYLINE;
+	return s;
+}
+
+// The points of the shape just added (`shape` finds it again: the doc's arrays may move).
+static bool read_points(Tmj* j, const cJSON* o, TiledShape* (*shape)(TiledDoc*), const char* what)
+{
+	TiledShape* s = shape(j->d);
+	if (s->kind != TILED_POLYGON && s->kind != TILED_POLYLINE) return true;
+	const cJSON* points = cJSON_GetObjectItemCaseSensitive(o, s->kind == TILED_POLYGON ? "polygon" : "polyline");
+	s->first_point = j->d->point_count, s->point_count = 0;
+	for (const cJSON* p = points->child; p; p = p->next) {
+		if (!cJSON_IsObject(p)) return bad(j, what, "points must be objects with \"x\" and \"y\"");
+		if (!tiled_add_point(j->d, what, number_of(p, "x"), number_of(p, "y"))) return false;
+		shape(j->d)->point_count++;
+	}
+	return true;
+}
+
+// An object made from a template: an XML template (.tx) gives its shape under the object's own
+// members; a JSON template (.tj) must stay inside the level's folder but is not read.
+static bool apply_template(Tmj* j, const cJSON* o, TiledShape* s)
+{
+	const char* source = string_of(o, "template");
+	if (!source) return true;
+	if (!tiled_ends_with(source, ".tx")) {
+		char* path = tiled_resolve(j->d, NULL, source, "template");
+		gt_free(path);
+		return path != NULL;
+	}
+	int64_t t = tiled_read_template(j->d, NULL, source);
+	if (t < 0) return false;
+	TiledShape own = *s;
+	*s = j->d->templates[t].shape;
+	static const char* const keys[5] = {"x", "y", "width", "height", "rotation"};
+	const double* values[5] = {&own.x, &own.y, &own.width, &own.height, &own.rotation};
+	double* fields[5] = {&s->x, &s->y, &s->width, &s->height, &s->rotation};
+	for (int i = 0; i < 5; i++)
+		if (cJSON_GetObjectItemCaseSensitive(o, keys[i])) *fields[i] = *values[i];
+	s->gid = cJSON_GetObjectItemCaseSensitive(o, "gid") ? own.gid : 0; // a template's gid is its own tileset's
+	if (own.kind != TILED_RECT) *s = own; // the object draws its own shape
+	if (j->d->templates[t].tile && !s->gid) s->y -= s->height, s->kind = TILED_RECT; // bottom-left origin
+	return true;
+}
+
+static TiledShape* last_object_shape(TiledDoc* d)
+{
+	return &d->object_walls[d->tiled->object_count - 1].shape;
+}
+
+static TiledShape* last_tile_shape(TiledDoc* d)
+{
+	return &d->tile_shapes[d->tile_shape_count - 1];
+}
+
+// A layer's own properties: the wall property marks it.
+static void layer_properties(Tmj* j, const cJSON* layer, bool object_layer)
+{
+	const cJSON* props = cJSON_GetObjectItemCaseSensitive(layer, "properties");
+	for (const cJSON* p = cJSON_IsArray(props) ? props->child : NULL; p; p = p->next) {
+		char buffer[64];
+		const char* value;
+		value_text(cJSON_GetObjectItemCaseSensitive(p, "value"), buffer, sizeof buffer, &value);
+		const char* name = string_of(p, "name");
+		if (name) tiled_layer_property(j->d, object_layer, name, string_of(p, "type"), value);
+	}
 }
 
 // A property's value as text: bools as true/false, numbers as written by %.17g, strings as they are.
@@ -76,6 +161,9 @@ static bool read_data(Tmj* j, TiledChunk* c, const cJSON* layer, const cJSON* da
 		if (encoding && strcmp(encoding, "base64") != 0) return bad(j, where, "string tile data needs \"encoding\": \"base64\"");
 		return tiled_decode(j->d, c, "base64", compression, data->valuestring, strlen(data->valuestring));
 	}
+	int64_t taken = cJSON_IsNumber(data) && j->arrays ? -(int64_t)data->valuedouble - 1 : -1;
+	if (taken >= 0 && taken < j->arrays->count && data->valuedouble == -(double)(taken + 1)) // a long array, read as CSV
+		return tiled_decode(j->d, c, "csv", NULL, j->original + j->arrays->spans[2 * taken], j->arrays->spans[2 * taken + 1]);
 	if (!cJSON_IsArray(data)) return bad(j, where, "\"data\" must be an array of tile ids or a base64 string");
 	size_t want = (size_t)c->width * (size_t)c->height, count = 0;
 	for (const cJSON* v = data->child; v; v = v->next) {
@@ -93,10 +181,17 @@ static bool read_data(Tmj* j, TiledChunk* c, const cJSON* layer, const cJSON* da
 	return true;
 }
 
+static bool compressed(const cJSON* layer)
+{
+	const char* compression = string_of(layer, "compression");
+	return compression && *compression;
+}
+
 static bool read_tile_layer(Tmj* j, const cJSON* layer, const char* where)
 {
 	TiledDoc* d = j->d;
 	if (!tiled_add_layer(d, string_of(layer, "name"))) return false;
+	layer_properties(j, layer, false);
 	if (!d->infinite) {
 		long long w, h;
 		if (!int_of(j, layer, where, "width", 1, GT_MAP_MAX_SIDE, d->width, false, &w) ||
@@ -104,7 +199,7 @@ static bool read_tile_layer(Tmj* j, const cJSON* layer, const char* where)
 			return false;
 		const cJSON* data = cJSON_GetObjectItemCaseSensitive(layer, "data");
 		if (!data) return bad(j, where, "a tile layer of a finite map needs \"data\"");
-		return read_data(j, tiled_add_chunk(d, 0, 0, (int)w, (int)h), layer, data, where);
+		return read_data(j, tiled_add_chunk(d, 0, 0, (int)w, (int)h, compressed(layer)), layer, data, where);
 	}
 	const cJSON* chunks = cJSON_GetObjectItemCaseSensitive(layer, "chunks");
 	if (!cJSON_IsArray(chunks)) return bad(j, where, "a tile layer of an infinite map needs \"chunks\"");
@@ -116,25 +211,29 @@ static bool read_tile_layer(Tmj* j, const cJSON* layer, const char* where)
 		    !int_of(j, c, where, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[3]))
 			return false;
 		const cJSON* data = cJSON_GetObjectItemCaseSensitive(c, "data");
-		if (!read_data(j, tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3]), layer, data, where)) return false;
+		if (!read_data(j, tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3], compressed(layer)), layer, data, where)) return false;
 	}
 	return true;
 }
 
 static bool read_object_layer(Tmj* j, const cJSON* layer, const char* where)
 {
+	if (!tiled_add_object_layer(j->d, string_of(layer, "name"))) return false;
+	layer_properties(j, layer, true);
 	const cJSON* objects = cJSON_GetObjectItemCaseSensitive(layer, "objects");
 	if (!objects) return true;
 	if (!cJSON_IsArray(objects)) return bad(j, where, "\"objects\" must be an array");
-	const char* layer_name = string_of(layer, "name");
 	for (const cJSON* o = objects->child; o; o = o->next) {
 		if (!cJSON_IsObject(o)) return bad(j, where, "objects must be objects");
 		const char* type = string_of(o, "type");
 		if (!type || !*type) type = string_of(o, "class");
 		long long id;
 		if (!int_of(j, o, where, "id", 0, 2147483647.0, 0, false, &id)) return false;
-		if (!tiled_add_object(j->d, (int)id, string_of(o, "name"), type, layer_name, number_of(o, "x"), number_of(o, "y"),
-		                      number_of(o, "width"), number_of(o, "height")))
+		TiledShape shape = read_shape(o);
+		if (!apply_template(j, o, &shape)) return false;
+		char what[64];
+		snprintf(what, sizeof what, "object %lld", id);
+		if (!tiled_add_object(j->d, (int)id, string_of(o, "name"), type, &shape) || !read_points(j, o, last_object_shape, what))
 			return false;
 		const cJSON* props = cJSON_GetObjectItemCaseSensitive(o, "properties");
 		for (const cJSON* p = cJSON_IsArray(props) ? props->child : NULL; p; p = p->next) {
@@ -169,9 +268,11 @@ static bool read_layers(Tmj* j, const cJSON* layers, int depth)
 	return true;
 }
 
-// The tiles of a tileset object (embedded, or a .tsj file's root) with the blocking property.
-static bool read_tileset_tiles(Tmj* j, const cJSON* tileset, uint32_t firstgid)
+// A tileset object (embedded, or a .tsj file's root) into a new source: its tile size and the
+// tiles with the wall property, their own image size, their collision shapes.
+static bool read_tileset(Tmj* j, const cJSON* tileset, const char* path)
 {
+	if (tiled_add_source(j->d, path, number_of(tileset, "tilewidth"), number_of(tileset, "tileheight")) < 0) return false;
 	const cJSON* tiles = cJSON_GetObjectItemCaseSensitive(tileset, "tiles");
 	if (!tiles) return true;
 	if (!cJSON_IsArray(tiles)) return bad(j, "tileset", "\"tiles\" must be an array");
@@ -179,16 +280,27 @@ static bool read_tileset_tiles(Tmj* j, const cJSON* tileset, uint32_t firstgid)
 		long long id;
 		if (!cJSON_IsObject(t)) return bad(j, "tileset", "tiles must be objects");
 		if (!int_of(j, t, "tileset", "id", 0, TILED_GID_MASK, 0, true, &id)) return false;
+		TiledTile* tile = tiled_add_tile(j->d, (uint32_t)id);
+		if (!tile) return false;
+		tile->width = number_of(t, "imagewidth"), tile->height = number_of(t, "imageheight");
 		const cJSON* props = cJSON_GetObjectItemCaseSensitive(t, "properties");
 		for (const cJSON* p = cJSON_IsArray(props) ? props->child : NULL; p; p = p->next) {
-			const char* name = string_of(p, "name");
-			const char* type = string_of(p, "type");
-			if (!name || strcmp(name, j->d->property) != 0 || (type && strcmp(type, "bool") != 0)) continue;
-			uint64_t gid = (uint64_t)firstgid + (uint64_t)id;
-			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "value")) && gid <= TILED_GID_MASK &&
-			    !tiled_add_flagged(j->d, (uint32_t)gid))
-				return false;
+			char buffer[64];
+			const char* value;
+			value_text(cJSON_GetObjectItemCaseSensitive(p, "value"), buffer, sizeof buffer, &value);
+			if (tiled_wall_property(j->d, string_of(p, "name"), string_of(p, "type"), value)) tile->solid = true;
 		}
+		const cJSON* group = cJSON_GetObjectItemCaseSensitive(t, "objectgroup");
+		const cJSON* shapes = cJSON_IsObject(group) ? cJSON_GetObjectItemCaseSensitive(group, "objects") : NULL;
+		for (const cJSON* o = cJSON_IsArray(shapes) ? shapes->child : NULL; o; o = o->next) {
+			if (!cJSON_IsObject(o)) return bad(j, "tileset", "a tile's collision shapes must be objects");
+			TiledShape shape = read_shape(o);
+			shape.gid = 0;
+			char what[64];
+			snprintf(what, sizeof what, "tile %lld's collision shape", id);
+			if (!tiled_add_tile_shape(j->d, &shape) || !read_points(j, o, last_tile_shape, what)) return false;
+		}
+		tiled_end_tile(j->d);
 	}
 	return true;
 }
@@ -215,9 +327,17 @@ static cJSON* parse_json(Tmj* j, const char* text, size_t length)
 
 bool tiled_read_tmj(TiledDoc* d, const char* text, size_t length)
 {
-	Tmj j = {d, d->path};
-	cJSON* root = parse_json(&j, text, length);
-	if (!root) return false;
+	TiledIdArrays arrays;
+	if (!tiled_scan_json(d, text, length, &arrays)) {
+		tiled_free_id_arrays(&arrays);
+		return false;
+	}
+	Tmj j = {d, d->path, text, &arrays};
+	cJSON* root = parse_json(&j, arrays.text ? arrays.text : text, length);
+	if (!root) {
+		tiled_free_id_arrays(&arrays);
+		return false;
+	}
 	bool ok = true;
 	const char* orientation = string_of(root, "orientation");
 	const cJSON* type = cJSON_GetObjectItemCaseSensitive(root, "type");
@@ -244,24 +364,26 @@ bool tiled_read_tmj(TiledDoc* d, const char* text, size_t length)
 			                       : bad(&j, "", "tilesets must be objects");
 			if (!ok) break;
 			const char* source = string_of(t, "source");
-			ok = source ? tiled_read_tileset(d, source, (uint32_t)firstgid) : read_tileset_tiles(&j, t, (uint32_t)firstgid);
+			if (source) ok = tiled_read_tileset(d, source, (uint32_t)firstgid);
+			else ok = read_tileset(&j, t, NULL) && tiled_add_tileset(d, (uint32_t)firstgid, d->source_count - 1);
 		}
 		if (ok) ok = read_layers(&j, cJSON_GetObjectItemCaseSensitive(root, "layers"), 0);
 	}
 	cJSON_Delete(root);
+	tiled_free_id_arrays(&arrays);
 	return ok && !d->failed;
 }
 
-bool tiled_read_tsj(TiledDoc* d, const char* path, uint32_t firstgid)
+bool tiled_read_tsj(TiledDoc* d, const char* path, const char* text, size_t length)
 {
-	size_t length;
-	char* text = tiled_read_file(d, path, &length);
-	if (!text) return false;
-	Tmj j = {d, path};
-	cJSON* root = parse_json(&j, text, length);
-	gt_free(text);
+	TiledIdArrays arrays; // no tile data in a tileset: this counts its values against the limit
+	bool counted = tiled_scan_json(d, text, length, &arrays);
+	Tmj j = {d, path, text, &arrays};
+	cJSON* root = counted ? parse_json(&j, arrays.text ? arrays.text : text, length) : NULL;
+	tiled_free_id_arrays(&arrays);
+	j.arrays = NULL;
 	if (!root) return false;
-	bool ok = read_tileset_tiles(&j, root, firstgid);
+	bool ok = read_tileset(&j, root, path);
 	cJSON_Delete(root);
 	return ok && !d->failed;
 }
