@@ -32,9 +32,22 @@ int lgt_argerror(lua_State* L, int arg, const char* message)
 	return luaL_error(L, "bad argument #%d to '%s' (%s)", shown, name, message);
 }
 
+/* What a value is: its type's name (__name, or the binding's __metatable name), else its type. */
+static const char* type_of(lua_State* L, int arg)
+{
+	if (lua_isnone(L, arg)) return "no value";
+	static const char* const fields[] = {"__name", "__metatable"};
+	for (int i = 0; i < 2; i++) {
+		if (!luaL_getmetafield(L, arg, fields[i])) continue;  /* ..., field (LuaJIT: pushes only when found) */
+		if (lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1); /* left on the stack: it stays valid */
+		lua_pop(L, 1);
+	}
+	return luaL_typename(L, arg);
+}
+
 int lgt_typeerror(lua_State* L, int arg, const char* expected)
 {
-	const char* got = lua_isnoneornil(L, arg) && lua_isnone(L, arg) ? "no value" : luaL_typename(L, arg);
+	const char* got = type_of(L, arg);
 	return lgt_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", expected, got));
 }
 

@@ -73,6 +73,10 @@ typedef struct gtWorldDef {
 gtWorldDef gtWorld_DefaultDef(void);
 
 /// The world keeps a pointer to the map, which must outlive it. One thread at a time per world.
+/// Reentrancy: a query's trace and distance functions run inside it: they may read this world
+/// and query other worlds, but must not change this one (add, move, remove, keywords, destroy)
+/// nor start another query on it (the queries share the world's scratch); answers land in the
+/// caller's buffers, which the library never touches after the call returns.
 gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, gtError* err);
 void gtWorld_Destroy(gtWorld* world);
 
