@@ -26,7 +26,6 @@
 #define MAP_TYPE "gridtree.Map"
 #define WORLD_TYPE "gridtree.World"
 #define RANDOM_TYPE "gridtree.Random"
-#define BUFFER_TYPE "gridtree.Buffer"
 /* The binding's own limits (the library's are the GT_* constants of gt_base.h). Every length
 ** read from Lua is checked against one of them before anything loops or allocates. */
 #define MAX_WORDS 64          /* words in one keyword list */
@@ -50,32 +49,14 @@
 **  3. Results are copied into Lua tables from a Buffer that the call owns alone: it takes the
 **     object's idle buffer out of the object's slot (or makes one) before computing, keeps it on
 **     its stack, and puts it back after the copy. A nested call finds the slot empty and makes its
-**     own, so nothing it does can move or overwrite the results being copied. An error between
-**     take and give back only leaves the buffer to the collector. Closing frees the library
-**     objects (gtMap, gtNav, gtWorld), never a buffer.
+**     own, so nothing it does can move or overwrite the results being copied. Buffers are plain
+**     userdata (the collector frees them; no finalizer), so an error between take and give back
+**     only leaves the buffer to the collector. Closing frees the library objects (gtMap, gtNav,
+**     gtWorld), never a buffer. A buffer grows before the library call, never inside it.
 **  4. Argument tables are read raw (lua_rawlen, lua_rawgeti, lua_next): their metamethods are
 **     never called. A method rechecks that its object is open after anything that allocates (a
 **     buffer, a number given as a string argument), before it touches library objects.
 */
-/* The binding's own buffers come from the Lua state's allocator, so a host that counts or limits
-** Lua's memory sees them too. It returns NULL on failure (never raises): safe inside a query. */
-typedef struct LAlloc {
-	lua_Alloc fn;
-	void* ud;
-} LAlloc;
-
-static LAlloc state_alloc(lua_State* L)
-{
-	LAlloc a;
-	a.fn = lua_getallocf(L, &a.ud);
-	return a;
-}
-
-static void* block_resize(const LAlloc* a, void* block, size_t old_size, size_t new_size)
-{
-	return a->fn(a->ud, block, old_size, new_size);
-}
-
 typedef struct LMap {
 	gtMap* map;
 	gtNav* nav;         /* the index when there is one, else the oracle (built on first use) */
@@ -101,22 +82,14 @@ typedef struct LWorld {
 /* Userdata slots (lua_compat.h): a map's path buffer; a world's map (kept alive) and buffer. */
 enum { MAP_SLOTS = 1, MAP_SLOT_BUFFER = 1, WORLD_SLOTS = 2, WORLD_SLOT_MAP = 1, WORLD_SLOT_BUFFER = 2 };
 
-/* A call's scratch for results (rule 3): two blocks from the state's allocator, freed by __gc. */
+/* A call's scratch for results (rule 3): two blocks, each a plain userdata kept in the buffer's
+** slots, so the collector owns all of it (no finalizer: nothing to free late, nor to leak when a
+** finalizer uses an object while the state closes). */
+enum { BUFFER_SLOTS = 2 };
 typedef struct Buffer {
 	void* block[2];
 	size_t bytes[2];
-	LAlloc alloc;
 } Buffer;
-
-static int buffer_gc(lua_State* L)
-{
-	Buffer* b = lua_touserdata(L, 1);
-	for (int i = 0; i < 2; i++)
-		if (b->block[i]) block_resize(&b->alloc, b->block[i], b->bytes[i], 0);
-	b->block[0] = b->block[1] = NULL;
-	b->bytes[0] = b->bytes[1] = 0;
-	return 0;
-}
 
 /* Takes the idle buffer of the object at stack index `object` (slot `slot`), or makes a new one,
 ** and leaves it on the stack: the caller's alone until give_buffer. May allocate (run finalizers). */
@@ -128,10 +101,9 @@ static Buffer* take_buffer(lua_State* L, int object, int slot)
 		return lua_touserdata(L, -1);
 	}
 	lua_pop(L, 1);
-	Buffer* b = lua_newuserdatauv(L, sizeof *b, 0);          /* ..., buffer */
+	Buffer* b = lua_newuserdatauv(L, sizeof *b, BUFFER_SLOTS); /* ..., buffer */
 	memset(b, 0, sizeof *b);
-	b->alloc = state_alloc(L);
-	luaL_setmetatable(L, BUFFER_TYPE);
+	lgt_newslots(L, -1, BUFFER_SLOTS);
 	return b;
 }
 
@@ -143,16 +115,20 @@ static void give_buffer(lua_State* L, int object, int slot, int at)
 	lgt_setslot(L, object, slot);
 }
 
-/* Block `which` with room for `bytes`, its contents kept; NULL when out of memory (the old
-** block stays). Never runs Lua code. */
-static void* buffer_reserve(Buffer* b, int which, size_t bytes)
+/* Block `which` of the buffer at stack index `at`, with room for `bytes`, its contents kept. A
+** larger block is a new userdata: allocating may run finalizers (recheck the object after it) and
+** raises when out of memory. The buffer is the caller's alone, so nothing else writes it meanwhile. */
+static void* buffer_reserve(lua_State* L, int at, int which, size_t bytes)
 {
-	if (bytes < 64) bytes = 64; /* never NULL for nothing */
-	if (bytes <= b->bytes[which]) return b->block[which];
-	void* grown = block_resize(&b->alloc, b->block[which], b->bytes[which], bytes);
-	if (!grown) return NULL;
-	b->block[which] = grown, b->bytes[which] = bytes;
-	return grown;
+	Buffer* b = lua_touserdata(L, at);
+	if (bytes <= b->bytes[which] && b->block[which]) return b->block[which];
+	size_t cap = bytes < 64 ? 64 : bytes;
+	if (cap < 2 * b->bytes[which]) cap = 2 * b->bytes[which]; /* grows by doubling: a few allocations, ever */
+	void* block = lua_newuserdatauv(L, cap, 0);               /* ..., block */
+	if (b->bytes[which]) memcpy(block, b->block[which], b->bytes[which]); /* the old one is still in the slot */
+	lgt_setslot(L, at, which + 1);
+	b->block[which] = block, b->bytes[which] = cap;
+	return block;
 }
 
 /* ---- helpers ------------------------------------------------------------------------------- */
@@ -269,7 +245,8 @@ typedef struct Scratch {
 
 static Scratch scratch_of(Buffer* b)
 {
-	Scratch r;
+	Scratch r = {NULL, NULL, NULL, 0};
+	if (!b->block[0]) return r;
 	size_t cap = b->bytes[0] / SCRATCH_ENTRY;
 	r.capacity = cap > INT_MAX ? INT_MAX : (int)cap;
 	r.points = b->block[0];
@@ -278,15 +255,14 @@ static Scratch scratch_of(Buffer* b)
 	return r;
 }
 
-/* Room for n entries, keeping the entries there (move_many grows it as it reads). Raises when out
-** of memory, with the old block kept. */
-static Scratch reserve(lua_State* L, Buffer* b, int n)
+/* Room for n entries in the buffer at stack index `at`, keeping the entries there (move_many
+** grows it as it reads). May run finalizers (buffer_reserve); raises when out of memory. */
+static Scratch reserve(lua_State* L, int at, int n)
 {
+	Buffer* b = lua_touserdata(L, at);
 	Scratch old = scratch_of(b);
-	if (n <= old.capacity) return old;
-	size_t cap = n < 64 ? 64 : (size_t)n;
-	if (!buffer_reserve(b, 0, cap * SCRATCH_ENTRY)) luaL_error(L, "gridtree: out of memory");
-	b->bytes[0] = cap * SCRATCH_ENTRY; /* exactly: the sections are laid out by capacity */
+	if (n <= old.capacity && b->block[0]) return old;
+	buffer_reserve(L, at, 0, (size_t)(n < 64 ? 64 : n) * SCRATCH_ENTRY);
 	Scratch r = scratch_of(b);
 	/* The sections move up: the last one first, so neither overwrites what is still to move. */
 	char* block = b->block[0];
@@ -1128,11 +1104,16 @@ static int map_path(lua_State* L)
 	LMap* m = check_map(L, 1);
 	gtVec2 a = check_point(L, m, 2), b = check_point(L, m, 4);
 	lua_settop(L, 5);
-	Buffer* buffer = take_buffer(L, 1, MAP_SLOT_BUFFER);       /* ..., buffer (rule 3) */
+	take_buffer(L, 1, MAP_SLOT_BUFFER);                        /* ..., buffer (rule 3) */
 	m = check_map(L, 1);                                       /* taking may have run a finalizer (rule 4) */
 	int capacity = gtNav_PathCapacity(m->nav);
-	gtVec2* points = buffer_reserve(buffer, 0, (size_t)capacity * sizeof *points);
-	if (!points) return luaL_error(L, "gridtree: out of memory");
+	gtVec2* points = buffer_reserve(L, 6, 0, (size_t)capacity * sizeof *points);
+	m = check_map(L, 1);
+	if (gtNav_PathCapacity(m->nav) > capacity) { /* a finalizer's edits added corners meanwhile */
+		capacity = gtNav_PathCapacity(m->nav);
+		points = buffer_reserve(L, 6, 0, (size_t)capacity * sizeof *points);
+		m = check_map(L, 1);
+	}
 	int count;
 	double d;
 	gtError err;
@@ -1281,11 +1262,11 @@ static int world_move_many(lua_State* L)
 	int n = (int)raw;
 	lua_settop(L, 4);
 	Buffer* buffer = take_buffer(L, 1, WORLD_SLOT_BUFFER);     /* ..., buffer (rule 3) */
-	w = check_world(L, 1);
 	Scratch scratch = scratch_of(buffer);
 	for (int i = 1; i <= n; i++) {
 		/* Scratch grows with the entries really read, so a crafted length cannot make it allocate. */
-		if (i > scratch.capacity) scratch = reserve(L, buffer, 2 * i < n ? 2 * i : n);
+		if (i > scratch.capacity) scratch = reserve(L, 5, 2 * i < n ? 2 * i : n);
+		w = check_world(L, 1); /* rule 4: taking or growing may have run a finalizer */
 		lua_rawgeti(L, 2, i);                                  /* ..., id */
 		lua_rawgeti(L, 3, i);                                  /* ..., id, x */
 		lua_rawgeti(L, 4, i);                                  /* ..., id, x, y */
@@ -1302,6 +1283,7 @@ static int world_move_many(lua_State* L)
 		lua_pop(L, 3);                                         /* ... */
 	}
 	give_buffer(L, 1, WORLD_SLOT_BUFFER, 5);
+	w = check_world(L, 1); /* rule 4, for n = 0 too */
 	gtError err;
 	if (gtWorld_MoveMany(w->world, scratch.ids, scratch.points, n, &err)) return fail(L, err.message);
 	lua_pushboolean(L, 1);
@@ -1472,25 +1454,22 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 }
 
 /* trace = true: the nodes the traversal popped or pruned, six numbers each, into block 1 of the
-** call's buffer (rule 2: no Lua code inside the query); an allocation failure is raised afterwards. */
+** call's buffer (rule 2: no Lua code inside the query). The block cannot grow inside the query:
+** when it was too small, the query is run again with one that fits. */
 typedef struct Trace {
-	Buffer* buffer;
-	size_t count;
-	int failed;
+	double* at;
+	size_t room;   /* numbers block 1 holds */
+	size_t count;  /* numbers the query gave (more than room: run it again with more) */
 } Trace;
 
 static void trace_node(void* context, gtTraceEvent event, int level, const double rect[4])
 {
 	Trace* t = context;
-	if (t->failed) return;
-	size_t room = t->buffer->bytes[1] / sizeof(double);
-	if (t->count + 6 > room && !buffer_reserve(t->buffer, 1, (room ? 2 * room : 64 * 6) * sizeof(double))) {
-		t->failed = 1;
-		return;
+	if (t->count + 6 <= t->room) {
+		double* at = t->at + t->count;
+		for (int i = 0; i < 4; i++) at[i] = rect[i];
+		at[4] = event, at[5] = level;
 	}
-	double* at = (double*)t->buffer->block[1] + t->count;
-	for (int i = 0; i < 4; i++) at[i] = rect[i];
-	at[4] = event, at[5] = level;
 	t->count += 6;
 }
 
@@ -1548,7 +1527,7 @@ static void push_trace(lua_State* L, const Trace* t)
 {
 	size_t n = t->count;
 	if (n > INT_MAX) luaL_error(L, "gridtree: trace too long");
-	const double* trace = t->buffer->block[1];
+	const double* trace = t->at;
 	lua_createtable(L, (int)n, 0);                             /* trace */
 	for (size_t i = 0; i < n; i++) {
 		if (i % 6 < 4) lua_pushnumber(L, trace[i]);
@@ -1617,13 +1596,18 @@ static int world_query(lua_State* L, int kind)
 	}
 	gtQueryStats stats;
 	gtError err;
-	int count = 0;
+	int count = 0, need = kind == Q_WITHIN ? 64 : (q.k > 0 ? q.k : 1);
 	gtStatus st;
-	Trace trace = {buffer, 0, 0};
+	Trace trace = {NULL, 0, 0};
 	if (o.trace) q.trace = trace_node, q.trace_context = &trace;
-	Scratch r = scratch_of(buffer);
-	for (;;) { /* grows the scratch once when `within` finds more than it holds */
-		r = reserve(L, buffer, kind == Q_WITHIN ? (r.capacity > 64 ? r.capacity : 64) : (q.k > 0 ? q.k : 1));
+	Scratch r;
+	for (;;) { /* again when `within` finds more than the scratch holds, or the trace outgrew its block */
+		r = reserve(L, buffer_at, need);
+		if (o.trace) {
+			trace.at = buffer_reserve(L, buffer_at, 1, (trace.count > 64 * 6 ? trace.count : 64 * 6) * sizeof(double));
+			trace.room = buffer->bytes[1] / sizeof(double), trace.count = 0;
+		}
+		w = check_world(L, 1); /* rule 4: growing may have run a finalizer */
 		if (o.euclid) {
 			st = kind == Q_WITHIN ? gtWorld_WithinEuclid(w->world, &q, r.ids, r.dists, r.capacity, &count, &stats, &err)
 			                      : gtWorld_NearestEuclid(w->world, &q, r.ids, r.dists, r.capacity, &count, &stats, &err);
@@ -1633,16 +1617,14 @@ static int world_query(lua_State* L, int kind)
 			   : kind == Q_TOP    ? gtWorld_Top(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
 			                      : gtWorld_Nearest(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err);
 		}
-		if (st != GT_ERR_BUFFER_TOO_SMALL || kind != Q_WITHIN) break;
-		r = reserve(L, buffer, count);
-		trace.count = 0;
+		if (st == GT_ERR_BUFFER_TOO_SMALL && kind == Q_WITHIN) need = count;
+		else if (!(o.trace && !st && trace.count > trace.room)) break;
 	}
 	if (st == GT_ERR_INVALID_POINT) {
 		give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at);
 		return fail(L, err.message);
 	}
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
-	if (o.trace && trace.failed) return luaL_error(L, "gridtree: out of memory for the trace");
 	if (kind == Q_TOP && o.alpha > 0) /* distance + miss cost, times alpha = the documented score */
 		for (int i = 0; i < count; i++) r.dists[i] *= o.alpha;
 	int n = push_results(L, &r, &o, count, &stats);
@@ -1713,12 +1695,11 @@ static int world_nearest_many(lua_State* L)
 	int n = (int)raw;
 	size_t slots = (size_t)n * (size_t)k;
 	size_t bytes = (size_t)n * (sizeof(gtVec2) + sizeof(int) + sizeof(gtStatus)) + slots * (sizeof(gtObjectId) + sizeof(double));
-	Buffer* buffer = take_buffer(L, 1, WORLD_SLOT_BUFFER);     /* ..., buffer (rule 3) */
+	take_buffer(L, 1, WORLD_SLOT_BUFFER);                      /* ..., buffer (rule 3) */
 	int buffer_at = lua_gettop(L);
-	w = check_world(L, 1); /* rule 4: taking may have run a finalizer that closed it */
 	/* Grows with the largest batch, then stays (a frame allocates nothing). */
-	gtObjectId* ids = buffer_reserve(buffer, 0, bytes);
-	if (!ids) return luaL_error(L, "gridtree: out of memory");
+	gtObjectId* ids = buffer_reserve(L, buffer_at, 0, bytes);
+	w = check_world(L, 1); /* rule 4: taking or growing may have run a finalizer that closed it */
 	double* dists = (double*)(ids + slots);
 	gtVec2* points = (gtVec2*)(dists + slots);
 	int* found = (int*)(points + n);
@@ -1946,10 +1927,7 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	make_type(L, MAP_TYPE, map_methods, map_close, map_gc, map_tostring);
 	make_type(L, WORLD_TYPE, world_methods, world_close, world_gc, world_tostring);
 	make_type(L, RANDOM_TYPE, random_methods, NULL, NULL, random_tostring);
-	luaL_newmetatable(L, BUFFER_TYPE);                         /* mt (buffers are never seen by scripts) */
-	lua_pushcfunction(L, buffer_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
+
 	luaL_newlib(L, gridtree_functions);                        /* module */
 	lua_pushnil(L);                                            /* module, scratch (none yet) */
 	lua_pushcclosure(L, gridtree_advance, 1);                  /* module, advance */
