@@ -1657,7 +1657,7 @@ static int world_nearest_many(lua_State* L)
 	q.k = (int)k;
 	q.keyword_count = one_per_unknown_word(words, named, unknown.count);
 	q.keywords = words;
-	int threads = 0, into = 0;
+	int threads = 0, into = 0, has_self = 0;
 	gtObjectId exclude[MAX_EXCLUDE];
 	double budget_us = 0;
 	gtCrowdMethod method = GT_CROWD_AUTO;
@@ -1677,6 +1677,9 @@ static int world_nearest_many(lua_State* L)
 		} else if (strcmp(key, "exclude") == 0) {
 			q.exclude_count = read_exclude(L, v, 6, exclude);
 			q.exclude = exclude;
+		} else if (strcmp(key, "self") == 0) {
+			if (!lua_istable(L, v)) luaL_argerror(L, 6, "self must be a table of ids, one per agent");
+			has_self = 1;
 		} else unknown_option(L, 6, v - 1);
 	}
 	if (into) { /* the three tables stay on the stack for the answers */
@@ -1692,6 +1695,13 @@ static int world_nearest_many(lua_State* L)
 	}
 	if (budget_us > 0 && !into)
 		luaL_argerror(L, 6, "budget_us needs into tables: agents not served this frame keep their answers there");
+	int self_at = 0;
+	if (has_self) { /* the table stays on the stack */
+		lua_pushliteral(L, "self");
+		lua_rawget(L, 6);                                      /* ..., self */
+		self_at = lua_gettop(L);
+		if ((size_t)lua_rawlen(L, self_at) != raw) luaL_argerror(L, 6, "self must have one entry per agent (an id, or false)");
+	}
 	int n = (int)raw;
 	size_t slots = (size_t)n * (size_t)k;
 	size_t bytes = (size_t)n * (sizeof(gtVec2) + sizeof(int) + sizeof(gtStatus)) + slots * (sizeof(gtObjectId) + sizeof(double));
@@ -1726,6 +1736,28 @@ static int world_nearest_many(lua_State* L)
 	}
 	if (budget_us > 0 && !w->schedule && gtSchedule_Create(&w->schedule, &err)) return luaL_error(L, "gridtree: %s", err.message);
 	gtCrowdQueries batch = {&q, points, n};
+	if (self_at) { /* one query per agent: the shared exclude list and the agent's own id */
+		int per = q.exclude_count + 1;
+		gtQuery* queries = buffer_reserve(L, buffer_at, 1, (size_t)n * (sizeof(gtQuery) + (size_t)per * sizeof(gtObjectId)));
+		w = check_world(L, 1); /* rule 4 */
+		gtObjectId* skip = (gtObjectId*)(queries + n);
+		for (int i = 0; i < n; i++) {
+			lua_rawgeti(L, self_at, i + 1);                    /* ..., id */
+			lua_Integer id = 0;
+			if (lua_type(L, -1) != LUA_TBOOLEAN || lua_toboolean(L, -1))
+				if (lua_type(L, -1) != LUA_TNUMBER || !lgt_tointegerx(L, -1, &id))
+					luaL_error(L, "bad argument #%d to 'nearest_many' (self entry %d: an id, or false)", lgt_arg_number(L, 6), i + 1);
+			lua_pop(L, 1);
+			gtObjectId* own = skip + (size_t)i * (size_t)per;
+			own[0] = (gtObjectId)(uint64_t)id;
+			for (int e = 0; e < q.exclude_count; e++) own[e + 1] = exclude[e];
+			queries[i] = q;
+			queries[i].point = points[i];
+			queries[i].exclude = own;
+			queries[i].exclude_count = per;
+		}
+		batch.queries = queries, batch.points = NULL;
+	}
 	gtCrowdAnswers out = {(int)k, ids, dists, found, status};
 	int served = n;
 	gtStatus st = budget_us > 0 ? gtCrowd_NearestScheduled(w->crowd, &batch, method, w->schedule, budget_us, &out, &served, NULL, &err)

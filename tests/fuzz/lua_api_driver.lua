@@ -288,12 +288,19 @@ OPS[#OPS + 1] = function() -- nearest_many, each agent as nearest says
 	local xs, ys = {}, {}
 	for i = 1, 1 + pick(5) do xs[i], ys[i] = a_point(w.map) end
 	local k = 1 + pick(3)
+	local own
+	if pick(2) == 0 then -- each agent's own id, skipped in its answers
+		own = {}
+		for i = 1, #xs do
+			if pick(3) == 0 then own[i] = false else own[i] = an_id(w) end
+		end
+	end
 	local runs = finalizer_runs
 	local ok, ids, dists, counts = call(w.world.nearest_many, w.world, xs, ys, k, nil,
-		{method = ({"each", "batch", "auto"})[pick(3) + 1]})
+		{method = ({"each", "batch", "auto"})[pick(3) + 1], self = own})
 	if ok and ids and finalizer_runs == runs then quiet(function()
 		for i = 1, #xs do
-			local one, oned = w.world:nearest(xs[i], ys[i], k)
+			local one, oned = w.world:nearest(xs[i], ys[i], k, nil, {exclude = own and own[i] or nil})
 			if one then
 				check(counts[i] == #one, "nearest_many agent %d: %d answers, nearest %d", i, counts[i], #one)
 				for r = 1, #one do check(near(dists[(i - 1) * k + r], oned[r]), "nearest_many agent %d answer %d", i, r) end

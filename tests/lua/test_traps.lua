@@ -61,6 +61,25 @@ test("exclude: one id or a list, on nearest, within, top and nearest_many; k oth
 			for r = 1, 3 do assert(got[(i - 1) * 3 + r] ~= ids[1] and got[(i - 1) * 3 + r] ~= ids[2]) end
 		end
 	end
+	-- self: each agent's own id left out of its answers (false: none), with the shared list too
+	local own = {}
+	for i = 1, 10 do own[i] = ids[i] end
+	own[4] = false
+	for _, method in ipairs{"each", "batch", "auto"} do
+		local got, dists, counts = world:nearest_many(xs, ys, 3, nil, {self = own, exclude = ids[20], method = method})
+		for i = 1, 10 do
+			local want, wantd = world:nearest(xs[i], ys[i], 3, nil, {exclude = own[i] and {own[i], ids[20]} or ids[20]})
+			assert(counts[i] == 3)
+			for r = 1, 3 do assert(dists[(i - 1) * 3 + r] == wantd[r] and got[(i - 1) * 3 + r] ~= own[i]) end
+			if i == 4 then assert(got[(i - 1) * 3 + 1] == ids[4], ("%s %s %s %s"):format(got[10], ids[4], dists[10], method)) end -- no self given: itself, at distance 0
+		end
+	end
+	local into = {{}, {}, {}}
+	local _, _, counts, served = world:nearest_many(xs, ys, 2, nil, {self = own, into = into, budget_us = 1e6})
+	assert(served == 10 and counts[1] == 2 and into[1][1] ~= ids[1], ("served %s, count %s, first %s"):format(tostring(served), tostring(counts[1]), tostring(into[1][1])))
+	raises("self must have one entry per agent", world.nearest_many, world, xs, ys, 1, nil, {self = {ids[1]}})
+	raises("self entry 2: an id, or false", world.nearest_many, world, {6.5, 7.5}, {2.5, 2.5}, 1, nil, {self = {ids[1], "me"}})
+	raises("self must be a table of ids", world.nearest_many, world, xs, ys, 1, nil, {self = ids[1]})
 	-- stale ids and ids of another world skip nothing; misuse is an error naming the option
 	local other = room_world(map, 1)
 	local a = world:nearest(6.5, 2.5, 5)
