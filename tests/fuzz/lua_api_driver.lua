@@ -148,7 +148,8 @@ local function check_nearest(w, x, y, k, words, exclude, ids, dists, runs_before
 	for _, e in ipairs(type(exclude) == "table" and exclude or {exclude}) do skip[e] = true end
 	for id, o in pairs(w.objects) do
 		if has_all(o.words, words) and not skip[id] then
-			local d = oracle:distance(x, y, o.x, o.y)
+			-- straight lines ignore walls, also round objects that an edit walled in
+			local d = m.euclid and math.sqrt((o.x - x) ^ 2 + (o.y - y) ^ 2) or oracle:distance(x, y, o.x, o.y)
 			if d and d < math.huge then expect[#expect + 1] = d end
 		end
 	end
@@ -370,7 +371,11 @@ OPS[#OPS + 1] = function() -- path: its length is the distance, its ends the poi
 	end) end
 end
 
+local finalizers_made = 0
 OPS[#OPS + 1] = function() -- a finalizer that runs more of the program at some later allocation
+	-- Bounded: finalizers that make finalizers would otherwise double every collection.
+	if finalizers_made >= 64 then return end
+	finalizers_made = finalizers_made + 1
 	local start = at
 	at = at + 4
 	local fn = function()
@@ -433,12 +438,14 @@ do
 	OPS[#OPS + 1] = nearest_many
 end
 
+local ops_run = 0
 run = function(budget)
 	depth = depth + 1
 	if depth > 4 then depth = depth - 1; return end
 	for _ = 1, budget or math.huge do
 		local b = byte()
-		if not b then break end
+		if not b or ops_run >= 4000 then break end -- nested programs re-read bytes: bounded in all
+		ops_run = ops_run + 1
 		OPS[b % #OPS + 1]()
 	end
 	depth = depth - 1
