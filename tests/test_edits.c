@@ -367,5 +367,40 @@ static void test_edits_refused_during_build(void** state)
 	scene_close(&s);
 }
 
+// A wall added to an indexed map that had no walls: the edited oracle is derived from one with no
+// vertices and no landmarks (it used to memcpy from NULL, which UBSan reports). Its answer is the
+// one of an oracle built on the edited map.
+static void test_first_wall_on_an_open_indexed_map(void** state)
+{
+	(void)state;
+	gtMap* open = test_map_from_rows("........\n........\n........\n........\n........\n........");
+	gtMap* walled = test_map_from_rows("...@....\n...@....\n...@....\n...@....\n........\n........");
+	gtError err;
+	gtNav *nav, *fresh;
+	gtNavQuery *q, *fq;
+	assert_int_equal(gtNav_Create(open, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	gtNavDef def = gtNav_DefaultDef();
+	def.method = GT_NAV_ORACLE;
+	assert_int_equal(gtNav_Create(walled, &def, &fresh, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(fresh, &fq, &err), GT_OK);
+	gtEhlDef ed = gtEhl_DefaultDef();
+	ed.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ed, &err), GT_OK);
+	double d, e;
+	assert_int_equal(gtNav_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 5.5}, &d, &err), GT_OK);
+	assert_int_equal(gtNav_SetBlocked(nav, 3, 0, 3, 3, true, &err), GT_OK);
+	assert_int_equal(gtNav_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 0.5}, &d, &err), GT_OK);
+	assert_int_equal(gtNav_Distance(fq, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 0.5}, &e, &err), GT_OK);
+	assert_true(fabs(d - e) < 1e-9 && d > 7);
+	gtNavQuery_Destroy(fq);
+	gtNav_Destroy(fresh);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(walled);
+	gtMap_Destroy(open);
+}
+
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
-          test_rebuild_while_walls_added, test_edits_refused_during_build)
+          test_rebuild_while_walls_added, test_edits_refused_during_build,
+          test_first_wall_on_an_open_indexed_map)
