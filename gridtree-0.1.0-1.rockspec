@@ -28,7 +28,7 @@ build = {
 	modules = {
 		gridtree = {
 			sources = {
-				"plugin/lua/lgridtree.c", "plugin/lua/lua_map_cells.c",
+				"plugin/lua/lgridtree.c", "plugin/lua/lua_args.c", "plugin/lua/lua_map_cells.c",
 				"plugin/src/core/alloc.c", "plugin/src/core/crc32c.c", "plugin/src/core/platform.c", "plugin/src/core/save_file.c",
 				"plugin/src/core/status.c", "plugin/src/core/task.c",
 				"plugin/src/crowd/crowd.c", "plugin/src/crowd/crowd_field.c", "plugin/src/crowd/crowd_schedule.c",

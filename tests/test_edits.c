@@ -321,5 +321,86 @@ static void test_rebuild_while_walls_added(void** state)
 	scene_close(&s);
 }
 
+// Edits from the progress callback of gtNav_BuildIndex on the same nav are refused (they used to
+// change the map under the build: use after free in the cells sweep); the index comes out exact.
+typedef struct EditingProgress {
+	gtNav* nav;
+	int door, calls, refused;
+} EditingProgress;
+
+static void editing_progress(void* user, const char* stage, double fraction)
+{
+	(void)stage, (void)fraction;
+	EditingProgress* p = user;
+	gtError err;
+	int id;
+	p->calls++;
+	int w = gtMap_Width(gtNav_Map(p->nav)), h = gtMap_Height(gtNav_Map(p->nav));
+	gtStatus a = gtNav_SetBlocked(p->nav, 0, 0, w - 1, h - 1, true, &err);
+	gtStatus b = gtNav_AddDoor(p->nav, 1, 1, 2, 2, &id, &err);
+	gtStatus c = gtNav_SetDoor(p->nav, p->door, false, &err);
+	if (a == GT_ERR_INVALID_ARG && b == GT_ERR_INVALID_ARG && c == GT_ERR_INVALID_ARG && strstr(err.message, "map is being indexed"))
+		p->refused++;
+}
+
+static void test_edits_refused_during_build(void** state)
+{
+	(void)state;
+	TestRng rng = {19};
+	Scene s = scene_open("assets/maps/caves.map", 4, false, &rng);
+	gtError err;
+	EditingProgress p = {s.nav, -1, 0, 0};
+	int w = gtMap_Width(s.map);
+	for (int x = 1; x + 1 < w && p.door < 0; x++)
+		if (!gtMap_IsBlocked(s.map, x, 5)) assert_int_equal(gtNav_AddDoor(s.nav, x, 5, x, 5, &p.door, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.threads = 1;
+	def.progress = editing_progress;
+	def.progress_user = &p;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	assert_true(p.calls > 0);
+	assert_int_equal(p.refused, p.calls);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	assert_true(gtNav_DoorOpen(s.nav, p.door));
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 40, "edits refused during the build");
+	assert_int_equal(gtNav_SetDoor(s.nav, p.door, false, &err), GT_OK); // and allowed after it
+	scene_close(&s);
+}
+
+// A wall added to an indexed map that had no walls: the edited oracle is derived from one with no
+// vertices and no landmarks (it used to memcpy from NULL, which UBSan reports). Its answer is the
+// one of an oracle built on the edited map.
+static void test_first_wall_on_an_open_indexed_map(void** state)
+{
+	(void)state;
+	gtMap* open = test_map_from_rows("........\n........\n........\n........\n........\n........");
+	gtMap* walled = test_map_from_rows("...@....\n...@....\n...@....\n...@....\n........\n........");
+	gtError err;
+	gtNav *nav, *fresh;
+	gtNavQuery *q, *fq;
+	assert_int_equal(gtNav_Create(open, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	gtNavDef def = gtNav_DefaultDef();
+	def.method = GT_NAV_ORACLE;
+	assert_int_equal(gtNav_Create(walled, &def, &fresh, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(fresh, &fq, &err), GT_OK);
+	gtEhlDef ed = gtEhl_DefaultDef();
+	ed.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ed, &err), GT_OK);
+	double d, e;
+	assert_int_equal(gtNav_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 5.5}, &d, &err), GT_OK);
+	assert_int_equal(gtNav_SetBlocked(nav, 3, 0, 3, 3, true, &err), GT_OK);
+	assert_int_equal(gtNav_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 0.5}, &d, &err), GT_OK);
+	assert_int_equal(gtNav_Distance(fq, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 0.5}, &e, &err), GT_OK);
+	assert_true(fabs(d - e) < 1e-9 && d > 7);
+	gtNavQuery_Destroy(fq);
+	gtNav_Destroy(fresh);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(walled);
+	gtMap_Destroy(open);
+}
+
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
-          test_rebuild_while_walls_added)
+          test_rebuild_while_walls_added, test_edits_refused_during_build,
+          test_first_wall_on_an_open_indexed_map)

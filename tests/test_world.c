@@ -564,12 +564,12 @@ static void test_ids_tied_to_their_world(void** state)
 	gtMap_Destroy(m);
 }
 
-// 2^GT_OBJECT_ID_TAG_BITS live worlds all hold different tags; a tag freed by a destroyed world
-// goes back to the pool.
+// Live worlds all hold different tags; a destroyed world's ids stay stale in every world made
+// after it (tags come round only after 2^GT_OBJECT_ID_TAG_BITS more worlds).
 static void test_many_worlds(void** state)
 {
 	(void)state;
-	enum { N = 1 << GT_OBJECT_ID_TAG_BITS };
+	enum { N = 600 }; // more than the 256 tags there used to be
 	gtMap* m = test_map_from_rows("....\n....");
 	gtWorld** worlds = calloc(N, sizeof *worlds);
 	gtObjectId* ids = calloc(N, sizeof *ids);
@@ -590,9 +590,99 @@ static void test_many_worlds(void** state)
 		}
 	}
 	for (int i = 1; i < N; i++) expect_stale_everywhere(worlds[0], ids[i]); // live or destroyed, never worlds[0]'s
+	// One world at a time, 1,000 times: each new world's first object has slot 0 and generation 1,
+	// like every destroyed one's, and no destroyed world's id is valid in it.
+	gtObjectId* old = calloc(1000, sizeof *old);
+	assert_non_null(old);
+	for (int i = 0; i < 1000; i++) {
+		gtWorld* w = test_make_world(m, 1);
+		assert_int_equal(gtWorld_Add(w, (gtVec2){0.5, 0.5}, NULL, 0, &old[i], &err), GT_OK);
+		for (int j = 0; j < i; j++) assert_false(gtWorld_IsValid(w, old[j]));
+		gtWorld_Destroy(w);
+	}
+	free(old);
 	for (int i = 0; i < N; i++) gtWorld_Destroy(worlds[i]);
 	free(worlds);
 	free(ids);
+	gtMap_Destroy(m);
+}
+
+// Ids that are not ids: the null id, every single bit, bits above 2^53 on a valid id. Never valid,
+// never undefined behaviour (0x80000000 used to overflow a signed slot computation).
+static void test_ids_out_of_range(void** state)
+{
+	(void)state;
+	gtMap* m = test_map_from_rows("....\n....");
+	gtWorld* w = test_make_world(m, 1);
+	gtError err;
+	gtObjectId id;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){0.5, 0.5}, NULL, 0, &id, &err), GT_OK);
+	assert_false(gtWorld_IsValid(w, 0));
+	for (int bit = 0; bit < 64; bit++) {
+		gtObjectId v = UINT64_C(1) << bit;
+		if (v != id) assert_false(gtWorld_IsValid(w, v));
+		if (bit >= 53) assert_false(gtWorld_IsValid(w, id | v));
+	}
+	assert_false(gtWorld_IsValid(w, UINT64_C(0x80000000)));
+	assert_false(gtWorld_IsValid(w, UINT64_C(0xffffffff)));
+	assert_false(gtWorld_IsValid(w, ~UINT64_C(0)));
+	assert_true(gtWorld_IsValid(w, id));
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+// exclude: the answer is the unexcluded one with the excluded objects taken out, still k long
+// (nearest, within, top, both metrics); ids of other worlds and removed ones skip nothing.
+static void test_exclude(void** state)
+{
+	(void)state;
+	TestRng rng = {7};
+	gtMap* m = test_random_map(&rng, 24, 20, 15);
+	gtWorld* w = test_make_world(m, 4);
+	gtError err;
+	enum { N = 60 };
+	gtObjectId all[N];
+	for (int i = 0; i < N; i++) assert_int_equal(gtWorld_Add(w, test_random_point(m, &rng), NULL, 0, &all[i], &err), GT_OK);
+	for (int round = 0; round < 200; round++) {
+		gtQuery q = gtQuery_Default(test_random_point(m, &rng));
+		gtObjectId exclude[6];
+		int n = 1 + test_rng_int(&rng, 5);
+		for (int i = 0; i < n; i++) exclude[i] = all[test_rng_int(&rng, N)];
+		if (round % 7 == 0) exclude[0] = all[0] + 1; // not an id of this world: skips nothing
+		q.k = 1 + test_rng_int(&rng, 8);
+		q.radius = 6;
+		for (int kind = 0; kind < 4; kind++) {
+			gtObjectId want[N], got[N];
+			double wd[N], gd[N];
+			int wn, gn;
+			q.exclude = NULL, q.exclude_count = 0;
+			int k = q.k;
+			q.k = N;
+			if (kind == 0) assert_int_equal(gtWorld_Nearest(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
+			if (kind == 1) assert_int_equal(gtWorld_NearestEuclid(w, &q, want, wd, N, &wn, NULL, &err), GT_OK);
+			if (kind == 2) assert_int_equal(gtWorld_Within(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
+			if (kind == 3) assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
+			q.k = k;
+			q.exclude = exclude, q.exclude_count = n;
+			if (kind == 0) assert_int_equal(gtWorld_Nearest(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
+			if (kind == 1) assert_int_equal(gtWorld_NearestEuclid(w, &q, got, gd, N, &gn, NULL, &err), GT_OK);
+			if (kind == 2) assert_int_equal(gtWorld_Within(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
+			if (kind == 3) assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
+			int kept = 0; // the unexcluded answer without the excluded ids
+			for (int i = 0; i < wn; i++) {
+				bool skip = false;
+				for (int e = 0; e < n; e++) skip |= want[i] == exclude[e];
+				if (!skip) wd[kept++] = wd[i];
+			}
+			int expect = kind == 2 ? kept : (kept < k ? kept : k);
+			assert_int_equal(gn, expect);
+			for (int i = 0; i < gn; i++) {
+				assert_true(gd[i] == wd[i]); // ties may swap ids, never distances
+				for (int e = 0; e < n; e++) assert_true(got[i] != exclude[e]);
+			}
+		}
+	}
+	gtWorld_Destroy(w);
 	gtMap_Destroy(m);
 }
 
@@ -788,5 +878,5 @@ static void test_filters_borders_and_components(void** state)
 
 TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
           test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_worked_example,
-          test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds, test_slot_reused_many_times, test_random_sessions_euclid,
+          test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds, test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
           test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps)

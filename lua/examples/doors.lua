@@ -10,8 +10,8 @@ local rows = {}
 for y = 1, 15 do rows[y] = hall end
 rows[7] = "@@@@@@@@.@@@@@@@@@@@@@@@@@@@@@.@@@@@@@@@" -- the wall between the halls, doors at x = 8 and 30
 local map = assert(gridtree.new_map(40, 15, table.concat(rows, "\n")))
-local west = map:add_door{8, 6, 8, 6}
-local east = map:add_door{30, 6, 30, 6}
+local west = map:add_door(8, 6, 8, 6)
+local east = map:add_door(30, 6, 30, 6)
 assert(map:build_index{cell = 2})
 
 local frames = tonumber(arg[1] or 600)

@@ -39,7 +39,7 @@ function love.load()
 		things[#things + 1] = {id = world:add(o.x, o.y, o.type), type = o.type, name = o.name, x = o.x, y = o.y,
 			hp = o.properties.hp, path = {}, segment = 1}
 	end
-	local w, h = map:size()
+	local w, h = map:grid_size() -- cells (size() is in pixels here)
 	zoom = math.min(love.graphics.getWidth() / (w * tile), love.graphics.getHeight() / (h * tile))
 end
 
@@ -80,7 +80,7 @@ end
 
 function love.draw()
 	love.graphics.scale(zoom)
-	local w, h = map:size()
+	local w, h = map:grid_size()
 	love.graphics.clear(0.1, 0.1, 0.12)
 	love.graphics.setColor(0.4, 0.4, 0.45)
 	for y = 0, h - 1 do

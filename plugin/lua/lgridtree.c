@@ -19,6 +19,7 @@
 #include "gridtree/gridtree.h"
 #include "gridtree/gt_lua.h"
 
+#include "lua_args.h"
 #include "lua_compat.h"
 #include "lua_map_cells.h"
 
@@ -28,57 +29,41 @@
 /* The binding's own limits (the library's are the GT_* constants of gt_base.h). Every length
 ** read from Lua is checked against one of them before anything loops or allocates. */
 #define MAX_WORDS 64          /* words in one keyword list */
+#define MAX_EXCLUDE 64        /* ids in one exclude list */
 #define MAX_K 1000000         /* k of nearest and top */
 #define MAX_MOVE_MANY 100000000
 #define MAX_PATH_POINTS (2 * GT_MAP_MAX_CELLS) /* a shortest path bends at most once per grid point */
 #define ADVANCE_WINDOW 4      /* path points gridtree.advance reads first: a frame's step rarely passes two bends */
 
 /*
-** Reentrancy. Lua code can run in the middle of a method: the progress callback of build_index,
-** and finalizers (__gc of any object), which the collector may call at any allocation. Such code
-** may close the very map or world the method is using. The rules that keep this safe:
-**  1. The one C call that runs Lua code while it reads the map, gtEhl_Build, marks the map busy
-**     (`building`); closing a busy map raises "map is in use by build_index". The window holds no
-**     other Lua error path (the callback runs under lua_pcall), so `building` always comes back to 0.
+** Reentrancy (lua/README.md, "Callbacks, finalizers and argument tables"). Lua code can run in
+** the middle of a method: build_index's progress callback, a new_map cells function, and
+** finalizers (__gc of any object), which the collector may run at any allocation the method makes
+** (a table, a string, a userdata). Such code may call any method of the very map or world in use.
+** The rules that keep every such call safe and its answers right:
+**  1. The one library call that runs Lua code, gtEhl_Build, reads the map: while it runs the map
+**     is `building`, and closing it ("map is in use by build_index") or editing it
+**     ("map is being indexed") raises. Everything else (queries, other indexes) is allowed. The
+**     callback runs under lua_pcall, so `building` always comes back down.
 **  2. No other library call runs Lua code: a query's trace goes to a C buffer, not a Lua table.
-**  3. Closing frees the library objects (gtMap, gtNav, gtWorld) but not the binding's scratch
-**     (results, path points, trace), which only __gc frees. A method that copies results into
-**     Lua tables (allocating, so finalizers may close the object meanwhile) reads only scratch.
-**     The metatables are protected (__metatable), so scripts cannot call __gc early; the
-**     collector calls it only once nothing, not even a running method, holds the object.
-**  4. Argument tables are read raw (lua_rawlen, lua_rawgeti): their metamethods are never
-**     called. A method rechecks that its object is open after any argument conversion that
-**     allocates (a number given as a string argument), before it touches library objects.
+**  3. Results are copied into Lua tables from a Buffer that the call owns alone: it takes the
+**     object's idle buffer out of the object's slot (or makes one) before computing, keeps it on
+**     its stack, and puts it back after the copy. A nested call finds the slot empty and makes its
+**     own, so nothing it does can move or overwrite the results being copied. Buffers are plain
+**     userdata (the collector frees them; no finalizer), so an error between take and give back
+**     only leaves the buffer to the collector. Closing frees the library objects (gtMap, gtNav,
+**     gtWorld), never a buffer. A buffer grows before the library call, never inside it.
+**  4. Argument tables are read raw (lua_rawlen, lua_rawgeti, lua_next): their metamethods are
+**     never called. A method rechecks that its object is open after anything that allocates (a
+**     buffer, a number given as a string argument), before it touches library objects.
 */
-/* The binding's own buffers come from the Lua state's allocator, so a host that counts or limits
-** Lua's memory sees them too. It returns NULL on failure (never raises): safe inside a query. */
-typedef struct LAlloc {
-	lua_Alloc fn;
-	void* ud;
-} LAlloc;
-
-static LAlloc state_alloc(lua_State* L)
-{
-	LAlloc a;
-	a.fn = lua_getallocf(L, &a.ud);
-	return a;
-}
-
-static void* block_resize(const LAlloc* a, void* block, size_t old_size, size_t new_size)
-{
-	return a->fn(a->ud, block, old_size, new_size);
-}
-
 typedef struct LMap {
 	gtMap* map;
 	gtNav* nav;         /* the index when there is one, else the oracle (built on first use) */
 	gtNavQuery* query;
-	gtVec2* path;       /* scratch for map:path, gtNav_PathCapacity points (freed by __gc only) */
-	size_t path_bytes;
-	LAlloc alloc;
 	int worlds;       /* open worlds using this map: it is freed only after the last one */
 	int closed;
-	int building;     /* build_index calls running: the map must not be freed (rule 1) */
+	int building;     /* build_index calls running: the map must not be freed nor edited (rule 1) */
 	/* Game units (map:set_units): a cell is unit_scale units, and cell corner (0, 0) is at
 	** (unit_x, unit_y). Every position, distance, radius and score the script sees is in them. */
 	double unit_scale, unit_x, unit_y;
@@ -87,25 +72,64 @@ typedef struct LMap {
 typedef struct LWorld {
 	gtWorld* world;
 	LMap* map;
-	/* Scratch reused by every call, so a frame's calls allocate nothing once warm; freed by __gc
-	** only (rule 3). ids, dists and points are `capacity` entries each in one block. */
-	void* scratch;
-	gtObjectId* ids;
-	double* dists;
-	gtVec2* points;
-	int capacity;
-	LAlloc alloc;
-	double* trace;      /* trace = true: six numbers per node */
-	size_t trace_count, trace_capacity;
-	int trace_failed;   /* out of memory while tracing, raised after the query */
 	/* nearest_many: the crowd's workers and frame-budget queue (the library's allocator, freed
-	** with the world), and its scratch (points, answers, found, status; freed by __gc only). */
+	** with the world). Its answers go to the world's Buffer (rule 3). */
 	gtCrowd* crowd;
 	int crowd_threads;
 	gtSchedule* schedule;
-	void* many;
-	size_t many_bytes;
 } LWorld;
+
+/* Userdata slots (lua_compat.h): a map's path buffer; a world's map (kept alive) and buffer. */
+enum { MAP_SLOTS = 1, MAP_SLOT_BUFFER = 1, WORLD_SLOTS = 2, WORLD_SLOT_MAP = 1, WORLD_SLOT_BUFFER = 2 };
+
+/* A call's scratch for results (rule 3): two blocks, each a plain userdata kept in the buffer's
+** slots, so the collector owns all of it (no finalizer: nothing to free late, nor to leak when a
+** finalizer uses an object while the state closes). */
+enum { BUFFER_SLOTS = 2 };
+typedef struct Buffer {
+	void* block[2];
+	size_t bytes[2];
+} Buffer;
+
+/* Takes the idle buffer of the object at stack index `object` (slot `slot`), or makes a new one,
+** and leaves it on the stack: the caller's alone until give_buffer. May allocate (run finalizers). */
+static Buffer* take_buffer(lua_State* L, int object, int slot)
+{
+	if (lgt_getslot(L, object, slot) == LUA_TUSERDATA) {  /* ..., buffer */
+		lua_pushnil(L);
+		lgt_setslot(L, object, slot);
+		return lua_touserdata(L, -1);
+	}
+	lua_pop(L, 1);
+	Buffer* b = lua_newuserdatauv(L, sizeof *b, BUFFER_SLOTS); /* ..., buffer */
+	memset(b, 0, sizeof *b);
+	lgt_newslots(L, -1, BUFFER_SLOTS);
+	return b;
+}
+
+/* Makes the buffer at stack index `at` the object's idle one again (replacing any a nested call
+** left there). Allocates nothing. */
+static void give_buffer(lua_State* L, int object, int slot, int at)
+{
+	lua_pushvalue(L, at);
+	lgt_setslot(L, object, slot);
+}
+
+/* Block `which` of the buffer at stack index `at`, with room for `bytes`, its contents kept. A
+** larger block is a new userdata: allocating may run finalizers (recheck the object after it) and
+** raises when out of memory. The buffer is the caller's alone, so nothing else writes it meanwhile. */
+static void* buffer_reserve(lua_State* L, int at, int which, size_t bytes)
+{
+	Buffer* b = lua_touserdata(L, at);
+	if (bytes <= b->bytes[which] && b->block[which]) return b->block[which];
+	size_t cap = bytes < 64 ? 64 : bytes;
+	if (cap < 2 * b->bytes[which]) cap = 2 * b->bytes[which]; /* grows by doubling: a few allocations, ever */
+	void* block = lua_newuserdatauv(L, cap, 0);               /* ..., block */
+	if (b->bytes[which]) memcpy(block, b->block[which], b->bytes[which]); /* the old one is still in the slot */
+	lgt_setslot(L, at, which + 1);
+	b->block[which] = block, b->bytes[which] = cap;
+	return block;
+}
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -115,7 +139,7 @@ static void map_release(LMap* m)
 	gtNavQuery_Destroy(m->query);
 	gtNav_Destroy(m->nav);
 	gtMap_Destroy(m->map);
-	m->query = NULL, m->nav = NULL, m->map = NULL; /* the path scratch stays until __gc (rule 3) */
+	m->query = NULL, m->nav = NULL, m->map = NULL; /* the buffers stay with the object (rule 3) */
 }
 
 static LMap* check_map(lua_State* L, int i)
@@ -158,12 +182,17 @@ static void push_point(lua_State* L, double scale, double x0, double y0, gtVec2 
 	lua_pushnumber(L, y0 + p.y * scale);
 }
 
-/* luaL_argerror with a formatted message, so limits are printed from their named constants. */
+/* luaL_argerror with a printf-formatted message, so limits are printed from their named
+** constants and numbers as %g gives them (the same under Lua 5.4 and LuaJIT). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
 static int arg_errorf(lua_State* L, int arg, const char* format, ...)
 {
+	char message[400];
 	va_list args;
 	va_start(args, format);
-	const char* message = lua_pushvfstring(L, format, args);
+	vsnprintf(message, sizeof message, format, args);
 	va_end(args);
 	return luaL_argerror(L, arg, message);
 }
@@ -199,28 +228,47 @@ static int fail(lua_State* L, const char* message)
 static gtObjectId check_id(lua_State* L, LWorld* w, int i)
 {
 	lua_Integer v = luaL_checkinteger(L, i);
-	gtObjectId id = (gtObjectId)v;
+	gtObjectId id = (gtObjectId)(uint64_t)v;
 	if (!gtWorld_IsValid(w->world, id)) luaL_argerror(L, i, "stale object id");
 	return id;
 }
 
 #define SCRATCH_ENTRY (sizeof(gtVec2) + sizeof(double) + sizeof(gtObjectId)) /* each 8-aligned */
 
-/* Room for n results or moves, keeping the entries (move_many grows it as it reads). */
-static void reserve(lua_State* L, LWorld* w, int n)
+/* Room for `capacity` results or moves in a buffer's block 0: points, dists and ids. */
+typedef struct Scratch {
+	gtVec2* points;
+	double* dists;
+	gtObjectId* ids;
+	int capacity;
+} Scratch;
+
+static Scratch scratch_of(Buffer* b)
 {
-	if (n <= w->capacity) return;
-	size_t old = (size_t)w->capacity, cap = n < 64 ? 64 : (size_t)n;
-	void* block = block_resize(&w->alloc, w->scratch, old * SCRATCH_ENTRY, cap * SCRATCH_ENTRY);
-	if (!block) luaL_error(L, "gridtree: out of memory"); /* the old block stays, with its capacity */
-	gtVec2* points = block;
-	double* dists = (double*)(points + cap);
-	gtObjectId* ids = (gtObjectId*)(dists + cap);
+	Scratch r = {NULL, NULL, NULL, 0};
+	if (!b->block[0]) return r;
+	size_t cap = b->bytes[0] / SCRATCH_ENTRY;
+	r.capacity = cap > INT_MAX ? INT_MAX : (int)cap;
+	r.points = b->block[0];
+	r.dists = (double*)(r.points + r.capacity);
+	r.ids = (gtObjectId*)(r.dists + r.capacity);
+	return r;
+}
+
+/* Room for n entries in the buffer at stack index `at`, keeping the entries there (move_many
+** grows it as it reads). May run finalizers (buffer_reserve); raises when out of memory. */
+static Scratch reserve(lua_State* L, int at, int n)
+{
+	Buffer* b = lua_touserdata(L, at);
+	Scratch old = scratch_of(b);
+	if (n <= old.capacity && b->block[0]) return old;
+	buffer_reserve(L, at, 0, (size_t)(n < 64 ? 64 : n) * SCRATCH_ENTRY);
+	Scratch r = scratch_of(b);
 	/* The sections move up: the last one first, so neither overwrites what is still to move. */
-	memmove(ids, (char*)block + old * (sizeof *points + sizeof *dists), old * sizeof *ids);
-	memmove(dists, (char*)block + old * sizeof *points, old * sizeof *dists);
-	w->scratch = block, w->points = points, w->dists = dists, w->ids = ids;
-	w->capacity = (int)cap;
+	char* block = b->block[0];
+	memmove(r.ids, block + (size_t)old.capacity * (sizeof(gtVec2) + sizeof(double)), (size_t)old.capacity * sizeof(gtObjectId));
+	memmove(r.dists, block + (size_t)old.capacity * sizeof(gtVec2), (size_t)old.capacity * sizeof(double));
+	return r;
 }
 
 /* Distinct words a query names but no object has ever had: the library sees them all as -1, so
@@ -243,7 +291,29 @@ static void note_unknown(Unknown* u, const char* text, size_t length)
 ** `intern` creates unknown words (objects); otherwise an unknown word becomes -1 (queries) and,
 ** when `unknown` is given, is noted there. Table strings stay valid: the table holds them.
 ** The table is read raw (rule 4), so nothing here runs Lua code. */
-static int read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, int32_t* out, int intern, Unknown* unknown)
+/* A table given as a list (keywords, exclude ids) must be one: entries 1..n and nothing else.
+** Options in the keywords slot ({any = {...}}) would otherwise read as no words at all. At most
+** n + 1 entries are visited (rule 4: lua_next calls no metamethod). */
+static void check_list(lua_State* L, int i, int arg, const char* what, size_t n, int options_arg)
+{
+	lua_pushnil(L);
+	while (lua_next(L, i)) {                                   /* ..., key, value */
+		lua_pop(L, 1);                                         /* ..., key */
+		lua_Integer at;
+		if (lua_type(L, -1) == LUA_TNUMBER && lgt_tointegerx(L, -1, &at) && at >= 1 && (size_t)at <= n) continue;
+		char key[48];
+		if (lua_type(L, -1) == LUA_TSTRING) snprintf(key, sizeof key, "key '%.30s'", lua_tostring(L, -1));
+		else if (lua_type(L, -1) == LUA_TNUMBER) snprintf(key, sizeof key, "key %.14g", (double)lua_tonumber(L, -1));
+		else snprintf(key, sizeof key, "a %s key", luaL_typename(L, -1));
+		if (options_arg > 0)
+			arg_errorf(L, arg, "%s: expected a list of words, got a table with %s; options go in argument #%d", what, key,
+			           lgt_arg_number(L, options_arg));
+		arg_errorf(L, arg, "%s: expected a list, got a table with %s", what, key);
+	}
+}
+
+static int read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, int32_t* out, int intern, Unknown* unknown,
+                      int options_arg)
 {
 	int n = 0;
 	if (unknown) unknown->count = 0;
@@ -255,6 +325,7 @@ static int read_words(lua_State* L, LWorld* w, int i, int arg, const char* what,
 		if (!lua_istable(L, i)) arg_errorf(L, arg, "%s must be a table of words or a space-separated string", what);
 		count = (size_t)lua_rawlen(L, i);
 		if (count > MAX_WORDS) arg_errorf(L, arg, "%s: more than %d keywords", what, MAX_WORDS);
+		check_list(L, i, arg, what, count, options_arg);
 	}
 	char word[GT_KEYWORD_MAX_BYTES + 1];
 	for (size_t at = 0;;) {
@@ -323,11 +394,11 @@ static int next_option(lua_State* L, int arg, int v, const char** key)
 ** memory for it leaks nothing. */
 static LMap* new_map_object(lua_State* L)
 {
-	LMap* m = lua_newuserdatauv(L, sizeof *m, 0);          /* map */
+	LMap* m = lua_newuserdatauv(L, sizeof *m, MAP_SLOTS);  /* map */
 	memset(m, 0, sizeof *m);
 	m->closed = 1;
-	m->alloc = state_alloc(L);
 	m->unit_scale = 1;
+	lgt_newslots(L, -1, MAP_SLOTS);
 	luaL_setmetatable(L, MAP_TYPE);
 	return m;
 }
@@ -554,9 +625,9 @@ static int gridtree_new_world(lua_State* L)
 			def.keyword_bitmap_bytes = (int64_t)n;
 		} else unknown_option(L, 2, v - 1);
 	}
-	LWorld* w = lua_newuserdatauv(L, sizeof *w, 1);          /* world */
+	LWorld* w = lua_newuserdatauv(L, sizeof *w, WORLD_SLOTS); /* world */
 	memset(w, 0, sizeof *w);
-	w->alloc = state_alloc(L);
+	lgt_newslots(L, -1, WORLD_SLOTS);
 	luaL_setmetatable(L, WORLD_TYPE);
 	m = check_map(L, 1); /* allocating may have run a finalizer that closed it (rule 4) */
 	gtError err;
@@ -564,7 +635,7 @@ static int gridtree_new_world(lua_State* L)
 	w->map = m;
 	m->worlds++;
 	lua_pushvalue(L, 1);                                       /* world, map */
-	lua_setiuservalue(L, -2, 1);                               /* world (keeps the map alive) */
+	lgt_setslot(L, -2, WORLD_SLOT_MAP);                        /* world (keeps the map alive) */
 	return 1;
 }
 
@@ -648,11 +719,15 @@ static int gridtree_advance(lua_State* L)
 	if (length % 2) luaL_argerror(L, 1, "path must be a flat list {x1, y1, x2, y2, ...}");
 	lua_Integer count = length / 2;
 	lua_Integer segment = luaL_checkinteger(L, 2);
-	if (segment < 1 || segment > (count > 1 ? count : 1))
-		luaL_argerror(L, 2, "segment must be an integer from 1 to the number of points in the path");
+	/* An empty path (unreachable goal, or emptied on arrival) has nothing to walk whatever the
+	** segment: arrived. */
+	if (count == 0 && segment >= 1) segment = 1;
+	else if (segment < 1 || segment > count)
+		arg_errorf(L, 2, "segment must be an integer from 1 to %d (the path's points), got %d", (int)count,
+		           (int)(segment < INT_MIN ? INT_MIN : segment > INT_MAX ? INT_MAX : segment));
 	gtVec2 at = {check_coord(L, 3), check_coord(L, 4)};
 	double step = luaL_checknumber(L, 5);
-	if (!(step >= 0)) luaL_argerror(L, 5, "step must be a number >= 0");
+	if (!(step >= 0)) arg_errorf(L, 5, "step must be a number >= 0, got %g", step);
 	lua_Integer first = segment - 1, left = count - first;
 	gtVec2 window[ADVANCE_WINDOW];
 	int size = left < ADVANCE_WINDOW ? (int)left : ADVANCE_WINDOW, s = 0;
@@ -665,10 +740,11 @@ static int gridtree_advance(lua_State* L)
 			size = left < 2 * (lua_Integer)size ? (int)left : 2 * size;
 			gtVec2* scratch = lua_touserdata(L, lua_upvalueindex(1));
 			if (!scratch || lua_rawlen(L, lua_upvalueindex(1)) < (size_t)size * sizeof(gtVec2)) {
-				gtVec2* grown = lua_newuserdatauv(L, (size_t)size * sizeof(gtVec2), 0);
-				if (have > 0) memcpy(grown, scratch, (size_t)have * sizeof(gtVec2));
+				/* Allocating may run a finalizer that calls advance, which writes the old scratch:
+				** the new one is filled from the path table, not copied. */
+				scratch = lua_newuserdatauv(L, (size_t)size * sizeof(gtVec2), 0);
 				lua_replace(L, lua_upvalueindex(1));
-				scratch = grown;
+				have = 0;
 			}
 			read_points(L, first + have, size - have, scratch + have);
 			have = size;
@@ -831,10 +907,15 @@ static int map_save(lua_State* L)
 
 static int map_inflate(lua_State* L)
 {
-	check_map(L, 1);
-	lua_Number clearance = luaL_checknumber(L, 2); /* a double: LuaJIT's checkinteger truncates 1.5 */
-	if (!(clearance >= 0 && clearance <= GT_MAP_MAX_CLEARANCE && clearance == floor(clearance)))
-		arg_errorf(L, 2, "clearance must be a whole number of cells from 0 to %d", GT_MAP_MAX_CLEARANCE);
+	LMap* unit = check_map(L, 1);
+	/* In the map's units, rounded up to whole cells: an agent of that half-width never touches a
+	** wall (a whole number of cells within a few units in the last place is that number). */
+	lua_Number given = luaL_checknumber(L, 2), clearance = given / unit->unit_scale, whole = nearbyint(clearance);
+	if (fabs(clearance - whole) <= 1e-9 * fmax(1, whole)) clearance = whole;
+	clearance = ceil(clearance);
+	if (!(clearance >= 0 && clearance <= GT_MAP_MAX_CLEARANCE))
+		arg_errorf(L, 2, "clearance must be from 0 to %g units (%d cells of %g units), got %g", GT_MAP_MAX_CLEARANCE * unit->unit_scale,
+		           GT_MAP_MAX_CLEARANCE, unit->unit_scale, given);
 	LMap* inflated = new_map_object(L);
 	LMap* m = check_map(L, 1); /* rule 4: the allocation may have run a finalizer */
 	gtMap* map;
@@ -866,52 +947,74 @@ static int map_units(lua_State* L)
 	return 3;
 }
 
-/* A whole number argument within [lo, hi] (through a double: LuaJIT's checkinteger truncates). */
-static int check_int_range(lua_State* L, int i, int lo, int hi, const char* what)
+/* Rule 1: the build reads the map, so the map is not edited until it returns. */
+static LMap* check_editable_map(lua_State* L, int i)
 {
-	lua_Number n = luaL_checknumber(L, i);
-	if (!(n >= lo && n <= hi && n == floor(n))) arg_errorf(L, i, "%s must be an integer from %d to %d", what, lo, hi);
-	return (int)n;
+	LMap* m = check_map(L, i);
+	if (m->building > 0) luaL_error(L, "map is being indexed: edit it after build_index returns");
+	return m;
 }
 
-/* Four cell numbers from arguments i..i+3 (or the table at i: {x0, y0, x1, y1}). */
-static void check_cells(lua_State* L, LMap* m, int i, int* c)
+/* The cell holding a coordinate in the map's units (a point on a border counts in the cell after
+** it), so whole numbers in the default units are cell numbers. Within a few units in the last
+** place of a border is on it: 0.3 / 0.1 is the border of cell 3, not inside cell 2. */
+static double unit_to_cell(double v, double origin, double scale)
 {
-	int w = gtMap_Width(m->map), h = gtMap_Height(m->map);
-	if (lua_istable(L, i)) {
-		for (int k = 0; k < 4; k++) {
+	double t = (v - origin) / scale, r = nearbyint(t);
+	if (fabs(t - r) <= 1e-9 * fmax(1, fabs(t))) t = r;
+	return floor(t);
+}
+
+/* A rectangle in the map's units, as four numbers from argument i on (or, as before, the table
+** {x0, y0, x1, y1} at i), into the inclusive cells c[0..3] holding its corners and every cell
+** between. Returns the argument after the rectangle. */
+static int check_rect(lua_State* L, LMap* m, int i, int* c)
+{
+	int w = gtMap_Width(m->map), h = gtMap_Height(m->map), table = lua_istable(L, i);
+	double v[4];
+	for (int k = 0; k < 4; k++) {
+		int ok = 1;
+		if (table) {
 			lua_rawgeti(L, i, k + 1);
-			lua_Number n = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : NAN;
+			v[k] = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : (ok = 0, NAN);
 			lua_pop(L, 1);
-			int hi = (k % 2 ? h : w) - 1;
-			if (!(n >= 0 && n <= hi && n == floor(n)))
-				arg_errorf(L, i, "cells must be {x0, y0, x1, y1}, whole cell numbers inside the %dx%d map", w, h);
-			c[k] = (int)n;
+		} else {
+			v[k] = lua_tonumberx(L, i + k, &ok);
 		}
-	} else {
-		for (int k = 0; k < 4; k++) c[k] = check_int_range(L, i + k, 0, (k % 2 ? h : w) - 1, k % 2 ? "a cell row" : "a cell column");
+		if (!ok || !isfinite(v[k])) arg_errorf(L, table ? i : i + k, "a rectangle is x0, y0, x1, y1: four finite numbers");
 	}
-	if (c[0] > c[2] || c[1] > c[3]) luaL_argerror(L, i, "cells must have x0 <= x1 and y0 <= y1");
+	if (v[0] > v[2] || v[1] > v[3]) arg_errorf(L, i, "the rectangle (%g, %g)-(%g, %g) must have x0 <= x1 and y0 <= y1", v[0], v[1], v[2], v[3]);
+	for (int k = 0; k < 4; k++) {
+		double cell = unit_to_cell(v[k], k % 2 ? m->unit_y : m->unit_x, m->unit_scale), most = (k % 2 ? h : w) - 1;
+		if (!(cell >= 0 && cell <= most)) {
+			double scale = m->unit_scale;
+			arg_errorf(L, table ? i : i + k, "the rectangle (%g, %g)-(%g, %g) reaches outside the map, which spans (%g, %g)-(%g, %g) in its units",
+			           v[0], v[1], v[2], v[3], m->unit_x, m->unit_y, m->unit_x + w * scale, m->unit_y + h * scale);
+		}
+		c[k] = (int)cell;
+	}
+	return table ? i + 1 : i + 4;
 }
 
+/* map:set_blocked(x0, y0, x1, y1, blocked), or the old map:set_blocked({x0, y0, x1, y1}, blocked). */
 static int map_set_blocked(lua_State* L)
 {
-	LMap* m = check_map(L, 1);
+	LMap* m = check_editable_map(L, 1);
 	int c[4];
-	check_cells(L, m, 2, c);
-	luaL_checktype(L, 6, LUA_TBOOLEAN);
+	int at = check_rect(L, m, 2, c);
+	luaL_checktype(L, at, LUA_TBOOLEAN);
 	gtError err;
-	if (gtNav_SetBlocked(m->nav, c[0], c[1], c[2], c[3], lua_toboolean(L, 6), &err)) return luaL_error(L, "gridtree: %s", err.message);
+	if (gtNav_SetBlocked(m->nav, c[0], c[1], c[2], c[3], lua_toboolean(L, at), &err)) return luaL_error(L, "gridtree: %s", err.message);
 	lua_pushboolean(L, 1);
 	return 1;
 }
 
+/* map:add_door(x0, y0, x1, y1), or the old map:add_door{x0, y0, x1, y1}. */
 static int map_add_door(lua_State* L)
 {
-	LMap* m = check_map(L, 1);
+	LMap* m = check_editable_map(L, 1);
 	int c[4], id;
-	luaL_checktype(L, 2, LUA_TTABLE);
-	check_cells(L, m, 2, c);
+	check_rect(L, m, 2, c);
 	gtError err;
 	if (gtNav_AddDoor(m->nav, c[0], c[1], c[2], c[3], &id, &err)) return luaL_error(L, "gridtree: %s", err.message);
 	lua_pushinteger(L, id);
@@ -927,7 +1030,7 @@ static int check_door(lua_State* L, LMap* m, int i)
 
 static int map_set_door(lua_State* L)
 {
-	LMap* m = check_map(L, 1);
+	LMap* m = check_editable_map(L, 1);
 	int id = check_door(L, m, 2);
 	luaL_checktype(L, 3, LUA_TBOOLEAN);
 	gtError err;
@@ -959,7 +1062,16 @@ static int map_index_state(lua_State* L)
 	return 2;
 }
 
+/* map:size(): the map's width and height in its units; map:grid_size(): in cells. */
 static int map_size(lua_State* L)
+{
+	LMap* m = check_map(L, 1);
+	lua_pushnumber(L, gtMap_Width(m->map) * m->unit_scale);
+	lua_pushnumber(L, gtMap_Height(m->map) * m->unit_scale);
+	return 2;
+}
+
+static int map_grid_size(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
 	lua_pushinteger(L, gtMap_Width(m->map));
@@ -1011,20 +1123,25 @@ static int map_path(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
 	gtVec2 a = check_point(L, m, 2), b = check_point(L, m, 4);
+	lua_settop(L, 5);
+	take_buffer(L, 1, MAP_SLOT_BUFFER);                        /* ..., buffer (rule 3) */
+	m = check_map(L, 1);                                       /* taking may have run a finalizer (rule 4) */
 	int capacity = gtNav_PathCapacity(m->nav);
-	size_t bytes = (size_t)capacity * sizeof *m->path;
-	if (bytes > m->path_bytes) { /* first use, or map edits added corners */
-		gtVec2* grown = block_resize(&m->alloc, m->path, m->path_bytes, bytes);
-		if (!grown) return luaL_error(L, "gridtree: out of memory");
-		m->path = grown;
-		m->path_bytes = bytes;
+	gtVec2* points = buffer_reserve(L, 6, 0, (size_t)capacity * sizeof *points);
+	m = check_map(L, 1);
+	if (gtNav_PathCapacity(m->nav) > capacity) { /* a finalizer's edits added corners meanwhile */
+		capacity = gtNav_PathCapacity(m->nav);
+		points = buffer_reserve(L, 6, 0, (size_t)capacity * sizeof *points);
+		m = check_map(L, 1);
 	}
-	gtVec2* points = m->path;
 	int count;
 	double d;
 	gtError err;
 	gtStatus st = gtNav_Path(m->query, a, b, points, capacity, &count, &d, &err);
-	if (st) return fail(L, err.message);
+	if (st) {
+		give_buffer(L, 1, MAP_SLOT_BUFFER, 6);
+		return fail(L, err.message);
+	}
 	double scale = m->unit_scale, x0 = m->unit_x, y0 = m->unit_y; /* the map may close while the table grows */
 	lua_createtable(L, 2 * count, 0);                          /* path */
 	for (int i = 0; i < count; i++) {
@@ -1032,7 +1149,8 @@ static int map_path(lua_State* L)
 		lua_rawseti(L, -3, 2 * i + 2);
 		lua_rawseti(L, -2, 2 * i + 1);
 	}
-	lua_pushnumber(L, d * scale);                              /* path, length */
+	lua_pushnumber(L, d * scale);                              /* buffer, path, length */
+	give_buffer(L, 1, MAP_SLOT_BUFFER, 6); /* only now: a nested call would have written it */
 	return 2;
 }
 
@@ -1095,8 +1213,6 @@ static int map_gc(lua_State* L)
 	if (m->building > 0) return 0;
 	m->closed = 1;
 	map_release(m);
-	if (m->path) block_resize(&m->alloc, m->path, m->path_bytes, 0);
-	m->path = NULL;
 	return 0;
 }
 
@@ -1115,7 +1231,7 @@ static int world_add(lua_State* L)
 	LWorld* w = check_world(L, 1);
 	gtVec2 p = check_point(L, w->map, 2);
 	int32_t words[MAX_WORDS];
-	int n = read_words(L, w, 4, 4, "keywords", words, 1, NULL);
+	int n = read_words(L, w, 4, 4, "keywords", words, 1, NULL, 0);
 	gtObjectId id;
 	gtError err;
 	if (gtWorld_Add(w->world, p, words, n, &id, &err)) return fail(L, err.message);
@@ -1139,7 +1255,7 @@ static int world_set_keywords(lua_State* L)
 	LWorld* w = check_world(L, 1);
 	gtObjectId id = check_id(L, w, 2);
 	int32_t words[MAX_WORDS];
-	int n = read_words(L, w, 3, 3, "keywords", words, 1, NULL);
+	int n = read_words(L, w, 3, 3, "keywords", words, 1, NULL, 0);
 	gtError err;
 	if (gtWorld_SetKeywords(w->world, id, words, n, &err)) return luaL_error(L, "gridtree: %s", err.message);
 	return 0;
@@ -1164,25 +1280,32 @@ static int world_move_many(lua_State* L)
 	if ((size_t)lua_rawlen(L, 3) != raw || (size_t)lua_rawlen(L, 4) != raw)
 		luaL_argerror(L, 3, "ids, xs and ys must have the same length");
 	int n = (int)raw;
+	lua_settop(L, 4);
+	Buffer* buffer = take_buffer(L, 1, WORLD_SLOT_BUFFER);     /* ..., buffer (rule 3) */
+	Scratch scratch = scratch_of(buffer);
 	for (int i = 1; i <= n; i++) {
 		/* Scratch grows with the entries really read, so a crafted length cannot make it allocate. */
-		if (i > w->capacity) reserve(L, w, 2 * i < n ? 2 * i : n);
+		if (i > scratch.capacity) scratch = reserve(L, 5, 2 * i < n ? 2 * i : n);
+		w = check_world(L, 1); /* rule 4: taking or growing may have run a finalizer */
 		lua_rawgeti(L, 2, i);                                  /* ..., id */
 		lua_rawgeti(L, 3, i);                                  /* ..., id, x */
 		lua_rawgeti(L, 4, i);                                  /* ..., id, x, y */
-		int ok_id, ok_x, ok_y;
-		lua_Integer id = lua_tointegerx(L, -3, &ok_id);
+		int ok_x, ok_y;
+		lua_Integer id;
+		int ok_id = lgt_tointegerx(L, -3, &id);
 		double x = lua_tonumberx(L, -2, &ok_x), y = lua_tonumberx(L, -1, &ok_y);
-		if (!ok_id || !gtWorld_IsValid(w->world, (gtObjectId)id))
-			luaL_error(L, "bad argument #2 to 'move_many' (entry %d: stale object id)", i);
+		if (!ok_id || !gtWorld_IsValid(w->world, (gtObjectId)(uint64_t)id))
+			luaL_error(L, "bad argument #%d to 'move_many' (entry %d: stale object id)", lgt_arg_number(L, 2), i);
 		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
-			luaL_error(L, "bad argument #3 to 'move_many' (entry %d: coordinates must be finite numbers)", i);
-		w->ids[i - 1] = (gtObjectId)id;
-		w->points[i - 1] = to_cells(w->map, x, y);
+			luaL_error(L, "bad argument #%d to 'move_many' (entry %d: coordinates must be finite numbers)", lgt_arg_number(L, 3), i);
+		scratch.ids[i - 1] = (gtObjectId)(uint64_t)id;
+		scratch.points[i - 1] = to_cells(w->map, x, y);
 		lua_pop(L, 3);                                         /* ... */
 	}
+	give_buffer(L, 1, WORLD_SLOT_BUFFER, 5);
+	w = check_world(L, 1); /* rule 4, for n = 0 too */
 	gtError err;
-	if (gtWorld_MoveMany(w->world, w->ids, w->points, n, &err)) return fail(L, err.message);
+	if (gtWorld_MoveMany(w->world, scratch.ids, scratch.points, n, &err)) return fail(L, err.message);
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -1228,9 +1351,9 @@ static int world_count(lua_State* L)
 static int world_valid(lua_State* L)
 {
 	LWorld* w = check_world(L, 1);
-	int ok;
-	lua_Integer v = lua_tointegerx(L, 2, &ok);
-	lua_pushboolean(L, ok && gtWorld_IsValid(w->world, (gtObjectId)v));
+	lua_Integer v;
+	int ok = lgt_tointegerx(L, 2, &v);
+	lua_pushboolean(L, ok && gtWorld_IsValid(w->world, (gtObjectId)(uint64_t)v));
 	return 1;
 }
 
@@ -1253,7 +1376,31 @@ typedef struct QueryOptions {
 	double alpha; /* top: 0 unless given; the returned scores are then alpha-weighted */
 	double scale; /* the map's units per cell: distances and scores go out in units */
 	int32_t any[MAX_WORDS], none[MAX_WORDS];
+	gtObjectId exclude[MAX_EXCLUDE];
 } QueryOptions;
+
+/* `exclude` at stack index v: one id or a list of ids (any ids: stale ones skip nothing). */
+static int read_exclude(lua_State* L, int v, int arg, gtObjectId* out)
+{
+	lua_Integer id;
+	if (lua_type(L, v) == LUA_TNUMBER) {
+		if (!lgt_tointegerx(L, v, &id)) luaL_argerror(L, arg, "exclude must be an object id or a list of ids");
+		out[0] = (gtObjectId)(uint64_t)id;
+		return 1;
+	}
+	if (!lua_istable(L, v)) luaL_argerror(L, arg, "exclude must be an object id or a list of ids");
+	size_t n = (size_t)lua_rawlen(L, v);
+	if (n > MAX_EXCLUDE) arg_errorf(L, arg, "exclude: more than %d ids", MAX_EXCLUDE);
+	check_list(L, v, arg, "exclude", n, 0);
+	for (size_t k = 0; k < n; k++) {
+		lua_rawgeti(L, v, (lua_Integer)k + 1);
+		int ok = lua_type(L, -1) == LUA_TNUMBER && lgt_tointegerx(L, -1, &id);
+		lua_pop(L, 1);
+		if (!ok) luaL_argerror(L, arg, "exclude must be an object id or a list of ids");
+		out[k] = (gtObjectId)(uint64_t)id;
+	}
+	return (int)n;
+}
 
 /* Every error names the options table (argument i) and the option. The `into` tables are left
 ** on the stack (o->into_at) for push_results. */
@@ -1268,10 +1415,10 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 			if (!(n >= 0 && n == floor(n))) luaL_argerror(L, i, "min_match must be an integer >= 0");
 			q->min_match = n > MAX_WORDS ? MAX_WORDS + 1 : (int)n;
 		} else if (strcmp(key, "any") == 0) {
-			q->any_count = read_words(L, w, v, i, "any", o->any, 0, NULL);
+			q->any_count = read_words(L, w, v, i, "any", o->any, 0, NULL, 0);
 			q->any = o->any;
 		} else if (strcmp(key, "none") == 0) {
-			q->none_count = read_words(L, w, v, i, "none", o->none, 0, NULL);
+			q->none_count = read_words(L, w, v, i, "none", o->none, 0, NULL, 0);
 			q->none = o->none;
 		} else if (strcmp(key, "region") == 0) {
 			if (!lua_istable(L, v)) luaL_argerror(L, i, "region must be {x0, y0, x1, y1} numbers");
@@ -1294,6 +1441,9 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 		} else if (strcmp(key, "into") == 0) {
 			if (!lua_istable(L, v)) luaL_argerror(L, i, "into must be {ids_table, dists_table}");
 			o->into = 1;
+		} else if (strcmp(key, "exclude") == 0) {
+			q->exclude_count = read_exclude(L, v, i, o->exclude);
+			q->exclude = o->exclude;
 		} else if (strcmp(key, "stats") == 0) {
 			o->stats = lua_toboolean(L, v);
 		} else if (strcmp(key, "trace") == 0) {
@@ -1323,30 +1473,30 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 	}
 }
 
-/* trace = true: the nodes the traversal popped or pruned, six numbers each, into the world's C
-** buffer (rule 2: no Lua code inside the query); an allocation failure is raised afterwards. */
+/* trace = true: the nodes the traversal popped or pruned, six numbers each, into block 1 of the
+** call's buffer (rule 2: no Lua code inside the query). The block cannot grow inside the query:
+** when it was too small, the query is run again with one that fits. */
+typedef struct Trace {
+	double* at;
+	size_t room;   /* numbers block 1 holds */
+	size_t count;  /* numbers the query gave (more than room: run it again with more) */
+} Trace;
+
 static void trace_node(void* context, gtTraceEvent event, int level, const double rect[4])
 {
-	LWorld* w = context;
-	if (w->trace_failed) return;
-	if (w->trace_count + 6 > w->trace_capacity) {
-		size_t cap = w->trace_capacity ? 2 * w->trace_capacity : 64 * 6;
-		double* grown = block_resize(&w->alloc, w->trace, w->trace_capacity * sizeof *grown, cap * sizeof *grown);
-		if (!grown) {
-			w->trace_failed = 1;
-			return;
-		}
-		w->trace = grown, w->trace_capacity = cap;
+	Trace* t = context;
+	if (t->count + 6 <= t->room) {
+		double* at = t->at + t->count;
+		for (int i = 0; i < 4; i++) at[i] = rect[i];
+		at[4] = event, at[5] = level;
 	}
-	double* at = w->trace + w->trace_count;
-	for (int i = 0; i < 4; i++) at[i] = rect[i];
-	at[4] = event, at[5] = level;
-	w->trace_count += 6;
+	t->count += 6;
 }
 
 /* Writes the results into new tables or the caller's `into` tables (refilled, nothing allocated).
-** Reads only the world's scratch, never the gtWorld, which a finalizer may close meanwhile (rule 3). */
-static int push_results(lua_State* L, LWorld* w, const QueryOptions* o, int count, const gtQueryStats* s)
+** Reads only the call's own scratch, never the gtWorld, which a finalizer may close meanwhile, nor
+** anything a nested call can write (rule 3). */
+static int push_results(lua_State* L, const Scratch* r, const QueryOptions* o, int count, const gtQueryStats* s)
 {
 	if (o->into) {
 		lua_pushvalue(L, o->into_at);                          /* ids */
@@ -1355,26 +1505,26 @@ static int push_results(lua_State* L, LWorld* w, const QueryOptions* o, int coun
 		lua_createtable(L, count, 0);                          /* ids */
 		lua_createtable(L, count, 0);                          /* ids, dists */
 	}
-	for (int r = 0; r < count; r++) {
-		lua_pushinteger(L, (lua_Integer)w->ids[r]);
-		lua_rawseti(L, -3, r + 1);
-		lua_pushnumber(L, w->dists[r] * o->scale);
-		lua_rawseti(L, -2, r + 1);
+	for (int i = 0; i < count; i++) {
+		lua_pushinteger(L, (lua_Integer)r->ids[i]);
+		lua_rawseti(L, -3, i + 1);
+		lua_pushnumber(L, r->dists[i] * o->scale);
+		lua_rawseti(L, -2, i + 1);
 	}
 	if (o->into) {
 		/* Clear what a longer answer left: entries up to the first one that is nil in both tables.
 		** No length is read (a table's length may be anything its metatable says), so the cost is
 		** the entries really there. */
-		for (lua_Integer r = (lua_Integer)count + 1;; r++) {
-			lua_rawgeti(L, -2, r);
-			lua_rawgeti(L, -2, r);
+		for (lua_Integer i = (lua_Integer)count + 1;; i++) {
+			lua_rawgeti(L, -2, i);
+			lua_rawgeti(L, -2, i);
 			int empty = lua_isnil(L, -1) && lua_isnil(L, -2);
 			lua_pop(L, 2);
 			if (empty) break;
 			lua_pushnil(L);
-			lua_rawseti(L, -3, r);
+			lua_rawseti(L, -3, i);
 			lua_pushnil(L);
-			lua_rawseti(L, -2, r);
+			lua_rawseti(L, -2, i);
 		}
 	}
 	if (!o->stats && !o->trace) return 2;
@@ -1392,15 +1542,16 @@ static int push_results(lua_State* L, LWorld* w, const QueryOptions* o, int coun
 	return 3;
 }
 
-/* The trace buffer as a new flat table (a debugging aid: it allocates). */
-static void push_trace(lua_State* L, LWorld* w)
+/* The trace as a new flat table (a debugging aid: it allocates), from the call's buffer. */
+static void push_trace(lua_State* L, const Trace* t)
 {
-	size_t n = w->trace_count;
+	size_t n = t->count;
 	if (n > INT_MAX) luaL_error(L, "gridtree: trace too long");
+	const double* trace = t->at;
 	lua_createtable(L, (int)n, 0);                             /* trace */
-	for (size_t i = 0; i < n; i++) { /* w->trace is scratch: a finalizer closing the world keeps it */
-		if (i % 6 < 4) lua_pushnumber(L, w->trace[i]);
-		else lua_pushinteger(L, (lua_Integer)w->trace[i]);
+	for (size_t i = 0; i < n; i++) {
+		if (i % 6 < 4) lua_pushnumber(L, trace[i]);
+		else lua_pushinteger(L, (lua_Integer)trace[i]);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 }
@@ -1444,11 +1595,13 @@ static int world_query(lua_State* L, int kind)
 	}
 	int32_t words[MAX_WORDS];
 	Unknown unknown;
-	int named = read_words(L, w, 5, 5, "keywords", words, 0, &unknown);
+	int named = read_words(L, w, 5, 5, "keywords", words, 0, &unknown, 6);
 	q.keyword_count = one_per_unknown_word(words, named, unknown.count);
 	q.keywords = words;
 	QueryOptions o;
 	read_options(L, w, 6, kind, &q, &o);
+	Buffer* buffer = take_buffer(L, 1, WORLD_SLOT_BUFFER);     /* ..., buffer (rule 3) */
+	int buffer_at = lua_gettop(L);
 	w = check_world(L, 1); /* rule 4: the arguments are read; from here on no Lua code runs until the results */
 	if (kind == Q_TOP && o.alpha > 0) {
 		/* score = alpha * distance + (1 - alpha) * 100 * missing / |Q|, with |Q| the distinct query
@@ -1457,41 +1610,47 @@ static int world_query(lua_State* L, int kind)
 		q.miss_cost = (1 - o.alpha) / o.alpha * 100.0 / (distinct > 0 ? distinct : 1) / o.scale; /* 100 units */
 	}
 	if (o.euclid && kind == Q_TOP) luaL_argerror(L, 6, "top ranks by path distance; metric = \"euclid\" is for nearest and within");
-	if (gtMap_CheckPoint(w->map->map, p) != GT_POINT_VALID && !o.euclid)
+	if (gtMap_CheckPoint(w->map->map, p) != GT_POINT_VALID && !o.euclid) {
+		give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at);
 		return fail(L, gtPointCheckName(gtMap_CheckPoint(w->map->map, p)));
+	}
 	gtQueryStats stats;
 	gtError err;
-	int count = 0;
+	int count = 0, need = kind == Q_WITHIN ? 64 : (q.k > 0 ? q.k : 1);
 	gtStatus st;
-	if (o.trace) {
-		w->trace_count = 0;
-		w->trace_failed = 0;
-		q.trace = trace_node;
-		q.trace_context = w;
-	}
-	for (;;) { /* grows the scratch once when `within` finds more than it holds */
-		reserve(L, w, kind == Q_WITHIN ? (w->capacity > 64 ? w->capacity : 64) : (q.k > 0 ? q.k : 1));
+	Trace trace = {NULL, 0, 0};
+	if (o.trace) q.trace = trace_node, q.trace_context = &trace;
+	Scratch r;
+	for (;;) { /* again when `within` finds more than the scratch holds, or the trace outgrew its block */
+		r = reserve(L, buffer_at, need);
+		if (o.trace) {
+			trace.at = buffer_reserve(L, buffer_at, 1, (trace.count > 64 * 6 ? trace.count : 64 * 6) * sizeof(double));
+			trace.room = buffer->bytes[1] / sizeof(double), trace.count = 0;
+		}
+		w = check_world(L, 1); /* rule 4: growing may have run a finalizer */
 		if (o.euclid) {
-			st = kind == Q_WITHIN ? gtWorld_WithinEuclid(w->world, &q, w->ids, w->dists, w->capacity, &count, &stats, &err)
-			                      : gtWorld_NearestEuclid(w->world, &q, w->ids, w->dists, w->capacity, &count, &stats, &err);
+			st = kind == Q_WITHIN ? gtWorld_WithinEuclid(w->world, &q, r.ids, r.dists, r.capacity, &count, &stats, &err)
+			                      : gtWorld_NearestEuclid(w->world, &q, r.ids, r.dists, r.capacity, &count, &stats, &err);
 		} else {
 			gtDistance d = map_distance_module(L, w->map);
-			st = kind == Q_WITHIN ? gtWorld_Within(w->world, &q, d, w->ids, w->dists, w->capacity, &count, &stats, &err)
-			   : kind == Q_TOP    ? gtWorld_Top(w->world, &q, d, w->ids, w->dists, w->capacity, &count, &stats, &err)
-			                      : gtWorld_Nearest(w->world, &q, d, w->ids, w->dists, w->capacity, &count, &stats, &err);
+			st = kind == Q_WITHIN ? gtWorld_Within(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
+			   : kind == Q_TOP    ? gtWorld_Top(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
+			                      : gtWorld_Nearest(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err);
 		}
-		if (st != GT_ERR_BUFFER_TOO_SMALL || kind != Q_WITHIN) break;
-		reserve(L, w, count);
+		if (st == GT_ERR_BUFFER_TOO_SMALL && kind == Q_WITHIN) need = count;
+		else if (!(o.trace && !st && trace.count > trace.room)) break;
 	}
-	if (st == GT_ERR_INVALID_POINT) return fail(L, err.message);
+	if (st == GT_ERR_INVALID_POINT) {
+		give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at);
+		return fail(L, err.message);
+	}
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
-	if (o.trace && w->trace_failed) return luaL_error(L, "gridtree: out of memory for the trace");
 	if (kind == Q_TOP && o.alpha > 0) /* distance + miss cost, times alpha = the documented score */
-		for (int r = 0; r < count; r++) w->dists[r] *= o.alpha;
-	int n = push_results(L, w, &o, count, &stats);
-	if (!o.trace) return n;
-	push_trace(L, w);                                          /* ..., results..., trace */
-	return n + 1;
+		for (int i = 0; i < count; i++) r.dists[i] *= o.alpha;
+	int n = push_results(L, &r, &o, count, &stats);
+	if (o.trace) push_trace(L, &trace);                        /* ..., results..., trace */
+	give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at); /* only after the copies (rule 3) */
+	return n + o.trace;
 }
 
 static int world_nearest(lua_State* L) { return world_query(L, Q_NEAREST); }
@@ -1513,12 +1672,13 @@ static int world_nearest_many(lua_State* L)
 	if (k < 1 || k > MAX_MANY_K) arg_errorf(L, 4, "k must be an integer from 1 to %d", MAX_MANY_K);
 	int32_t words[MAX_WORDS];
 	Unknown unknown;
-	int named = read_words(L, w, 5, 5, "keywords", words, 0, &unknown);
+	int named = read_words(L, w, 5, 5, "keywords", words, 0, &unknown, 6);
 	gtQuery q = gtQuery_Default((gtVec2){0, 0});
 	q.k = (int)k;
 	q.keyword_count = one_per_unknown_word(words, named, unknown.count);
 	q.keywords = words;
-	int threads = 0, into = 0;
+	int threads = 0, into = 0, has_self = 0;
+	gtObjectId exclude[MAX_EXCLUDE];
 	double budget_us = 0;
 	gtCrowdMethod method = GT_CROWD_AUTO;
 	const char* key;
@@ -1534,6 +1694,12 @@ static int world_nearest_many(lua_State* L)
 		} else if (strcmp(key, "into") == 0) {
 			if (!lua_istable(L, v)) luaL_argerror(L, 6, "into must be {ids_table, dists_table, counts_table}");
 			into = 1;
+		} else if (strcmp(key, "exclude") == 0) {
+			q.exclude_count = read_exclude(L, v, 6, exclude);
+			q.exclude = exclude;
+		} else if (strcmp(key, "self") == 0) {
+			if (!lua_istable(L, v)) luaL_argerror(L, 6, "self must be a table of ids, one per agent");
+			has_self = 1;
 		} else unknown_option(L, 6, v - 1);
 	}
 	if (into) { /* the three tables stay on the stack for the answers */
@@ -1549,17 +1715,21 @@ static int world_nearest_many(lua_State* L)
 	}
 	if (budget_us > 0 && !into)
 		luaL_argerror(L, 6, "budget_us needs into tables: agents not served this frame keep their answers there");
+	int self_at = 0;
+	if (has_self) { /* the table stays on the stack */
+		lua_pushliteral(L, "self");
+		lua_rawget(L, 6);                                      /* ..., self */
+		self_at = lua_gettop(L);
+		if ((size_t)lua_rawlen(L, self_at) != raw) luaL_argerror(L, 6, "self must have one entry per agent (an id, or false)");
+	}
 	int n = (int)raw;
 	size_t slots = (size_t)n * (size_t)k;
 	size_t bytes = (size_t)n * (sizeof(gtVec2) + sizeof(int) + sizeof(gtStatus)) + slots * (sizeof(gtObjectId) + sizeof(double));
-	if (bytes > w->many_bytes) { /* grows with the largest batch, then stays (a frame allocates nothing) */
-		void* block = block_resize(&w->alloc, w->many, w->many_bytes, bytes);
-		if (!block) return luaL_error(L, "gridtree: out of memory");
-		w = check_world(L, 1); /* rule 4: allocating may have closed it */
-		w->many = block;
-		w->many_bytes = bytes;
-	}
-	gtObjectId* ids = w->many;
+	take_buffer(L, 1, WORLD_SLOT_BUFFER);                      /* ..., buffer (rule 3) */
+	int buffer_at = lua_gettop(L);
+	/* Grows with the largest batch, then stays (a frame allocates nothing). */
+	gtObjectId* ids = buffer_reserve(L, buffer_at, 0, bytes);
+	w = check_world(L, 1); /* rule 4: taking or growing may have run a finalizer that closed it */
 	double* dists = (double*)(ids + slots);
 	gtVec2* points = (gtVec2*)(dists + slots);
 	int* found = (int*)(points + n);
@@ -1570,7 +1740,7 @@ static int world_nearest_many(lua_State* L)
 		int ok_x, ok_y;
 		double x = lua_tonumberx(L, -2, &ok_x), y = lua_tonumberx(L, -1, &ok_y);
 		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
-			luaL_error(L, "bad argument #2 to 'nearest_many' (agent %d: coordinates must be finite numbers)", i);
+			luaL_error(L, "bad argument #%d to 'nearest_many' (agent %d: coordinates must be finite numbers)", lgt_arg_number(L, 2), i);
 		points[i - 1] = to_cells(w->map, x, y);
 		found[i - 1] = -2; /* not served this frame */
 		lua_pop(L, 2);
@@ -1586,6 +1756,28 @@ static int world_nearest_many(lua_State* L)
 	}
 	if (budget_us > 0 && !w->schedule && gtSchedule_Create(&w->schedule, &err)) return luaL_error(L, "gridtree: %s", err.message);
 	gtCrowdQueries batch = {&q, points, n};
+	if (self_at) { /* one query per agent: the shared exclude list and the agent's own id */
+		int per = q.exclude_count + 1;
+		gtQuery* queries = buffer_reserve(L, buffer_at, 1, (size_t)n * (sizeof(gtQuery) + (size_t)per * sizeof(gtObjectId)));
+		w = check_world(L, 1); /* rule 4 */
+		gtObjectId* skip = (gtObjectId*)(queries + n);
+		for (int i = 0; i < n; i++) {
+			lua_rawgeti(L, self_at, i + 1);                    /* ..., id */
+			lua_Integer id = 0;
+			if (lua_type(L, -1) != LUA_TBOOLEAN || lua_toboolean(L, -1))
+				if (lua_type(L, -1) != LUA_TNUMBER || !lgt_tointegerx(L, -1, &id))
+					luaL_error(L, "bad argument #%d to 'nearest_many' (self entry %d: an id, or false)", lgt_arg_number(L, 6), i + 1);
+			lua_pop(L, 1);
+			gtObjectId* own = skip + (size_t)i * (size_t)per;
+			own[0] = (gtObjectId)(uint64_t)id;
+			for (int e = 0; e < q.exclude_count; e++) own[e + 1] = exclude[e];
+			queries[i] = q;
+			queries[i].point = points[i];
+			queries[i].exclude = own;
+			queries[i].exclude_count = per;
+		}
+		batch.queries = queries, batch.points = NULL;
+	}
 	gtCrowdAnswers out = {(int)k, ids, dists, found, status};
 	int served = n;
 	gtStatus st = budget_us > 0 ? gtCrowd_NearestScheduled(w->crowd, &batch, method, w->schedule, budget_us, &out, &served, NULL, &err)
@@ -1600,8 +1792,8 @@ static int world_nearest_many(lua_State* L)
 		lua_createtable(L, (int)slots, 0);
 		lua_createtable(L, n, 0);
 	}
-	/* Tables only grow here (existing keys in `into`), and the answers are in our own scratch:
-	** nothing below can see the world closed or the scratch moved. */
+	/* The answers are in the call's own buffer (rule 3): nothing below can see the world closed or
+	** the answers moved or overwritten. */
 	double scale = w->map->unit_scale;
 	for (int i = 0; i < n; i++) {
 		if (found[i] == -2) continue; /* not served this frame: its entries stay */
@@ -1616,10 +1808,11 @@ static int world_nearest_many(lua_State* L)
 		}
 	}
 	lua_pushinteger(L, served);
+	give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at); /* only after the copies (rule 3) */
 	return 4;
 }
 
-/* Frees the gtWorld; the scratch stays until __gc (rule 3). */
+/* Frees the gtWorld; the buffer stays with the object (rule 3). */
 static int world_close(lua_State* L)
 {
 	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
@@ -1634,17 +1827,10 @@ static int world_close(lua_State* L)
 	return 0;
 }
 
+/* The buffer goes with its own userdata (rule 3). */
 static int world_gc(lua_State* L)
 {
-	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
-	world_close(L);
-	if (w->scratch) block_resize(&w->alloc, w->scratch, (size_t)w->capacity * SCRATCH_ENTRY, 0);
-	if (w->trace) block_resize(&w->alloc, w->trace, w->trace_capacity * sizeof *w->trace, 0);
-	if (w->many) block_resize(&w->alloc, w->many, w->many_bytes, 0);
-	w->many = NULL, w->many_bytes = 0;
-	w->scratch = NULL, w->ids = NULL, w->dists = NULL, w->points = NULL, w->trace = NULL;
-	w->capacity = 0, w->trace_count = w->trace_capacity = 0;
-	return 0;
+	return world_close(L);
 }
 
 static int world_tostring(lua_State* L)
@@ -1660,7 +1846,8 @@ static int world_tostring(lua_State* L)
 static const luaL_Reg map_methods[] = {
     {"build_index", map_build_index}, {"load_index", map_load_index}, {"save_index", map_save_index},
     {"build_mesh", map_build_mesh},   {"load_mesh", map_load_mesh},
-    {"size", map_size},               {"is_free", map_is_free},       {"visible", map_visible},
+    {"size", map_size},               {"grid_size", map_grid_size},   {"is_free", map_is_free},
+    {"visible", map_visible},
     {"save", map_save},               {"inflate", map_inflate},
     {"set_units", map_set_units},     {"units", map_units},
     {"set_blocked", map_set_blocked}, {"add_door", map_add_door},   {"set_door", map_set_door},
@@ -1707,6 +1894,17 @@ static const luaL_Reg gridtree_functions[] = {
     {"new_world", gridtree_new_world},
     {NULL, NULL},
 };
+
+/* lua_args.h: errors name the function by what it is, however it was called. */
+const char* lgt_function_name(lua_CFunction f)
+{
+	static const luaL_Reg* const lists[] = {map_methods, world_methods, random_methods, gridtree_functions};
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
+		for (const luaL_Reg* r = lists[i]; r->name; r++)
+			if (r->func == f) return r->name;
+	if (f == gridtree_advance) return "advance";
+	return NULL;
+}
 
 static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, lua_CFunction close,
                       lua_CFunction gc, lua_CFunction tostring)
@@ -1781,6 +1979,7 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	make_type(L, MAP_TYPE, map_methods, map_close, map_gc, map_tostring);
 	make_type(L, WORLD_TYPE, world_methods, world_close, world_gc, world_tostring);
 	make_type(L, RANDOM_TYPE, random_methods, NULL, NULL, random_tostring);
+
 	luaL_newlib(L, gridtree_functions);                        /* module */
 	lua_pushnil(L);                                            /* module, scratch (none yet) */
 	lua_pushcclosure(L, gridtree_advance, 1);                  /* module, advance */

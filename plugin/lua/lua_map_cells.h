@@ -2,7 +2,7 @@
 #ifndef GRIDTREE_LUA_MAP_CELLS_H
 #define GRIDTREE_LUA_MAP_CELLS_H
 
-#include "lua_compat.h"
+#include "lua_args.h"
 
 /* Reads the cells at stack index `arg` into out[width * height] (row-major, 1 = blocked): a
 ** string of rows (`.`, `G` and `S` free, as in a .map file, anything else blocked; rows split by

@@ -7,14 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 GT=${1:-bin/gridtree}
 OUT=build/fuzz
-TARGETS=(map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh)
+TARGETS=(map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh lua_api)
 
 CC=${FUZZ_CC:-clang}
 FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -fno-omit-frame-pointer
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Iplugin/include -Iplugin/src -Ibench/support)
 
 mkdir -p "$OUT/obj"
-stamp=$( (cat "$0" tests/fuzz/*.c tests/fuzz/*.h; find plugin/src plugin/include bench/support -name '*.[ch]' | sort | xargs cat) | cksum)
+stamp=$( (cat "$0" tests/fuzz/*.c tests/fuzz/*.h; find plugin/src plugin/include plugin/lua bench/support -name '*.[ch]' | sort | xargs cat) | cksum)
 if [ "$(cat "$OUT/.stamp" 2>/dev/null)" != "$stamp" ] || ! [ -x "$OUT/fuzz_workload" ]; then
 	# The library and the tools support library once, instrumented for coverage but without
 	# libFuzzer's main; one compiler at a time (the machine is shared).
@@ -37,6 +37,15 @@ if [ "$(cat "$OUT/.stamp" 2>/dev/null)" != "$stamp" ] || ! [ -x "$OUT/fuzz_workl
 	link fuzz_tiled_tmx tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmx"'
 	link fuzz_tiled_tmj tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmj"'
 	link fuzz_mesh tests/fuzz/fuzz_mesh.c
+	# The Lua binding compiled in, over the system's Lua 5.4; the driver script is read at run time.
+	lua_objs=()
+	for src in plugin/lua/*.c; do
+		obj="$OUT/obj/$(echo "${src%.c}" | tr / _).o"
+		"$CC" "${FLAGS[@]}" -I/usr/include/lua5.4 -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
+		lua_objs+=("$obj")
+	done
+	"$CC" "${FLAGS[@]}" -I/usr/include/lua5.4 -fsanitize=fuzzer -DGT_FUZZ_LUA_DRIVER="\"$PWD/tests/fuzz/lua_api_driver.lua\"" \
+		tests/fuzz/fuzz_lua_api.c "${lua_objs[@]}" "${objs[@]}" -llua5.4 -lcjson -lexpat -lz -lzstd -lm -lpthread -o "$OUT/fuzz_lua_api"
 	echo "$stamp" >"$OUT/.stamp"
 fi
 
@@ -105,3 +114,4 @@ if seed_dir workload; then
 	for f in objects updates queries; do cp "$tmp/wl/$f.txt" "$OUT/corpus/workload/$f.txt"; done
 fi
 seed_dir mesh || true # the hand-made seeds only
+seed_dir lua_api || true # the seeds in tests/fuzz/seeds/lua_api

@@ -8,7 +8,7 @@
 # Extra libFuzzer options can be given in FUZZ_ARGS (e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1").
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-ALL=(map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh)
+ALL=(map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh lua_api)
 smoke=0
 if [ "${1:-}" = --smoke ]; then smoke=1 && shift; fi
 target=${1:-all}
@@ -26,7 +26,7 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 max_len() { # inputs a little above the largest seed; longer ones only slow the search down
-	case $1 in map | scenario | mesh) echo 4096 ;; workload) echo 8192 ;; tiled_*) echo 12000 ;; *) echo 40000 ;; esac
+	case $1 in map | scenario | mesh) echo 4096 ;; lua_api) echo 1024 ;; workload) echo 8192 ;; tiled_*) echo 12000 ;; *) echo 40000 ;; esac
 }
 
 passed=0

@@ -29,7 +29,7 @@ build_one() { # TARGET SOURCE [DEFINES...]
 	fi
 }
 
-for t in map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh; do
+for t in map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh lua_api; do
 	case $t in
 	map) build_one $t tests/fuzz/fuzz_map.c || continue ;;
 	scenario) build_one $t tests/fuzz/fuzz_scenario.c || continue ;;
@@ -39,6 +39,8 @@ for t in map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh; do
 	tiled_tmx) build_one $t tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmx"' || continue ;;
 	tiled_tmj) build_one $t tests/fuzz/fuzz_tiled.c -DFUZZ_TILED_NAME='"fuzz.tmj"' || continue ;;
 	mesh) build_one $t tests/fuzz/fuzz_mesh.c || continue ;;
+	lua_api) build_one $t tests/fuzz/fuzz_lua_api.c plugin/lua/*.c -I/usr/include/lua5.4 -llua5.4 \
+		-DGT_FUZZ_LUA_DRIVER="\"$PWD/tests/fuzz/lua_api_driver.lua\"" || continue ;;
 	esac
 	n=0
 	bad=0

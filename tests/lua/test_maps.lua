@@ -116,8 +116,10 @@ test("inflate and load_map's clearance give the map of agents with a size", func
 		local loaded = assert(gridtree.load_map(MAP, {clearance = r}))
 		same_distances(inflated, loaded, 5 + r)
 	end
-	raises("clearance must be a whole number of cells from 0 to " .. gridtree.limits.max_clearance, map.inflate, map, -1)
-	raises("clearance must be a whole number", map.inflate, map, 1.5)
+	raises("clearance must be from 0 to " .. gridtree.limits.max_clearance .. " units (" .. gridtree.limits.max_clearance .. " cells of 1 units), got -1", map.inflate, map, -1)
+	-- a half-width between whole cells rounds up: such an agent still never touches a wall
+	local up, two = map:inflate(1.5), map:inflate(2)
+	for y = 0, 31 do for x = 0, 47 do assert(up:is_free(x + 0.5, y + 0.5) == two:is_free(x + 0.5, y + 0.5)) end end
 	raises("clearance must be an integer", gridtree.load_map, MAP, {clearance = "2"})
 	raises("unknown option 'clerance'", gridtree.load_map, MAP, {clerance = 1})
 	local whole = map:inflate(gridtree.limits.max_clearance) -- no room left at all
@@ -342,8 +344,9 @@ test("map edits: set_blocked, doors and index_state, every answer the edited map
 		assert(not map:is_free(21.5, 10.5) == (i % 2 == 1))
 	end
 	raises("no such door", map.set_door, map, door + 1, true)
-	raises("must be an integer from 0 to " .. (w - 1), map.set_blocked, map, 0, 0, w, 0, true)
-	raises("cells must have x0 <= x1 and y0 <= y1", map.set_blocked, map, 3, 0, 1, 0, true)
-	raises("cells must be {x0, y0, x1, y1}", map.add_door, map, {1, 2, 3})
+	raises(("reaches outside the map, which spans (0, 0)-(%d, %d) in its units"):format(w, hgt), map.set_blocked, map, 0, 0, w, 0, true)
+	raises("must have x0 <= x1 and y0 <= y1", map.set_blocked, map, 3, 0, 1, 0, true)
+	raises("a rectangle is x0, y0, x1, y1: four finite numbers", map.add_door, map, {1, 2, 3})
+	raises("a rectangle is x0, y0, x1, y1: four finite numbers", map.add_door, map, 1, 2, 3)
 	raises("boolean expected", map.set_blocked, map, 0, 0, 1, 1, "yes")
 end)

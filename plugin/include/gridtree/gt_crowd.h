@@ -20,7 +20,8 @@ typedef enum gtCrowdMethod {
 	GT_CROWD_AUTO = 0, ///< the cheapest of the others for this batch, from measured costs
 	GT_CROWD_EACH,     ///< one query after another on the calling thread (the reference)
 	GT_CROWD_BATCH,    ///< the same queries spread over the workers
-	GT_CROWD_FIELD     ///< nearest only, one shared filter, an EHL backend: a target field, then
+	GT_CROWD_FIELD     ///< nearest only, one shared filter (keywords, any, none, exclude: per-agent
+	                   ///< exclude lists rule it out), an EHL backend: a target field, then
 	                   ///< every agent from it, over the workers
 } gtCrowdMethod;
 

@@ -23,7 +23,8 @@ typedef struct gtEhlQuery gtEhlQuery;
 /// Build progress: `stage` names the step, in order "visibility graph", "hub labels", "cells" (the
 /// sweep of every convex vertex) and "via labels" (both passes over the cells, as one 0-1 run);
 /// `fraction` runs from 0 to 1 within it. With a budget, "cells" and "via labels" repeat when a
-/// larger cell size is built after all.
+/// larger cell size is built after all. The build reads the map while the callback runs: the
+/// callback must not change that map (gtNav_BuildIndex refuses such edits) nor destroy it.
 typedef void gtProgressFcn(void* user, const char* stage, double fraction);
 
 typedef struct gtEhlDef {

@@ -12,6 +12,14 @@
 /// Fetch it again after running script code that may replace or close it, and keep the value
 /// referenced (a registry reference, a table field) while you use it. Never destroy it from C.
 ///
+/// Reentrancy: script code runs inside the binding's calls (build_index's progress callback, a
+/// new_map cells function, finalizers at any allocation), and may call back into the same map or
+/// world. The binding makes every such call work (results are copied from scratch the running
+/// call owns alone) or refuses it with a Lua error: a map being indexed cannot be edited ("map is
+/// being indexed") nor closed. A host calling the C objects from such script code (a C function
+/// the script calls, a finalizer) is under the same rule: never edit or destroy a map whose
+/// build_index is running; everything else is safe between library calls.
+///
 /// One index for script and host: the nav of a script's map (gtLua_ToNav) is the one its distances,
 /// paths and world queries use. Load, build or hand over an index there (gtNav_LoadIndex,
 /// gtNav_BuildIndex, gtNav_SetIndex) and the script uses it at once; the Lua map then owns it.

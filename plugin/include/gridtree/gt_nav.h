@@ -54,6 +54,11 @@ void gtNav_Destroy(gtNav* nav);
 const gtMap* gtNav_Map(const gtNav* nav);
 
 /// Builds an EHL index (see gtEhl_Build) and makes it the nav's index, replacing any other.
+/// Reentrancy: the build reads the map while def->progress runs, so the callback may query this
+/// nav and its worlds, load or set another index, even build again, but edits of this map
+/// (gtNav_SetBlocked, gtNav_AddDoor, gtNav_SetDoor) are refused with GT_ERR_INVALID_ARG
+/// ("map is being indexed") until the build returns. gtEhl_Build on a map directly has the same
+/// rule, unchecked: its progress callback must not change that map.
 gtStatus gtNav_BuildIndex(gtNav* nav, const gtEhlDef* def, gtError* err);
 /// Loads a saved index for this map and makes it the nav's index; on failure the old one stays.
 gtStatus gtNav_LoadIndex(gtNav* nav, const char* path, gtError* err);

@@ -16,41 +16,43 @@ extern "C" {
 
 /// Object handle, tied to the world that issued it. Layout, from the low bit up:
 ///
-///     bits  0..31  slot + 1 (so 0 is never a valid id)
-///     bits 32..44  generation: GT_OBJECT_ID_GENERATION_BITS bits, odd while the object lives
-///     bits 45..52  world tag: GT_OBJECT_ID_TAG_BITS bits, the issuing world's
+///     bits  0..23  slot + 1 (so 0 is never a valid id): GT_OBJECT_ID_SLOT_BITS bits
+///     bits 24..33  generation: GT_OBJECT_ID_GENERATION_BITS bits, odd while the object lives
+///     bits 34..52  world tag: GT_OBJECT_ID_TAG_BITS bits, the issuing world's
 ///     bits 53..63  always 0: every id is below 2^53, so it survives a double (LuaJIT, JSON)
 ///
 /// Guarantees: (1) a removed object's id stays stale forever. A slot serves at most
 /// 2^(GT_OBJECT_ID_GENERATION_BITS - 1) objects; after the last one the slot is retired (never
 /// reused, about 50 bytes kept), so no generation ever comes round again. (2) Every function
-/// taking an id rejects an id of another world as stale, as long as the two worlds hold different
-/// tags. A world takes the first free one of the 2^GT_OBJECT_ID_TAG_BITS tags when it is created
-/// (process-wide, thread-safe, handed out round-robin) and frees it when destroyed, so live worlds
-/// never share a tag unless more than 2^GT_OBJECT_ID_TAG_BITS of them are live at once; only then
-/// does a new world share one.
+/// taking an id rejects an id of another world as stale, also of a destroyed one. Tags are handed
+/// out round-robin (process-wide, thread-safe), skipping tags of live worlds: a world's tag comes
+/// back only after 2^GT_OBJECT_ID_TAG_BITS (524,288) more worlds were created in the process, so
+/// an id of a destroyed world is not valid in the worlds made after it until then. Live worlds
+/// never share a tag unless more than 2^GT_OBJECT_ID_TAG_BITS of them are live at once. A world
+/// holds at most 2^GT_OBJECT_ID_SLOT_BITS - 1 objects.
 typedef uint64_t gtObjectId;
 
-#define GT_OBJECT_ID_GENERATION_BITS 13
-#define GT_OBJECT_ID_TAG_BITS 8
+#define GT_OBJECT_ID_SLOT_BITS 24
+#define GT_OBJECT_ID_GENERATION_BITS 10
+#define GT_OBJECT_ID_TAG_BITS 19
 
 /// The storage slot of an id (0-based; slots are reused after removal, so a slot alone does not
 /// name an object), -1 for the null id. Handy as an index into per-object arrays of the game's own.
 static inline int32_t gtObjectId_Slot(gtObjectId id)
 {
-	return (int32_t)(id & 0xffffffffu) - 1;
+	return (int32_t)(id & ((UINT64_C(1) << GT_OBJECT_ID_SLOT_BITS) - 1)) - 1;
 }
 
 /// The generation of an id: odd while the object lives; the slot's next object gets a new one.
 static inline uint32_t gtObjectId_Generation(gtObjectId id)
 {
-	return (uint32_t)(id >> 32) & ((1u << GT_OBJECT_ID_GENERATION_BITS) - 1);
+	return (uint32_t)(id >> GT_OBJECT_ID_SLOT_BITS) & ((1u << GT_OBJECT_ID_GENERATION_BITS) - 1);
 }
 
 /// The tag of the world that issued an id (see gtObjectId).
 static inline uint32_t gtObjectId_Tag(gtObjectId id)
 {
-	return (uint32_t)(id >> (32 + GT_OBJECT_ID_GENERATION_BITS)) & ((1u << GT_OBJECT_ID_TAG_BITS) - 1);
+	return (uint32_t)(id >> (GT_OBJECT_ID_SLOT_BITS + GT_OBJECT_ID_GENERATION_BITS)) & ((1u << GT_OBJECT_ID_TAG_BITS) - 1);
 }
 
 typedef struct gtWorld gtWorld;
@@ -71,6 +73,10 @@ typedef struct gtWorldDef {
 gtWorldDef gtWorld_DefaultDef(void);
 
 /// The world keeps a pointer to the map, which must outlive it. One thread at a time per world.
+/// Reentrancy: a query's trace and distance functions run inside it: they may read this world
+/// and query other worlds, but must not change this one (add, move, remove, keywords, destroy)
+/// nor start another query on it (the queries share the world's scratch); answers land in the
+/// caller's buffers, which the library never touches after the call returns.
 gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, gtError* err);
 void gtWorld_Destroy(gtWorld* world);
 
@@ -150,9 +156,15 @@ typedef struct gtQuery {
 	double miss_cost;       ///< gtWorld_Top: score = distance + miss_cost * (query words the object lacks)
 	gtTraceFcn* trace;      ///< optional: told about every node popped or pruned (tree traversals)
 	void* trace_context;
+	/// Objects the query skips as if they did not match (e.g. the asking agent itself), so k
+	/// answers still come back when there are k others. Any order; ids of other worlds or removed
+	/// objects skip nothing. Each tested object is compared with every entry: keep it short.
+	const gtObjectId* exclude;
+	int exclude_count;
 } gtQuery;
 
-/// k 1, radius +inf, no keywords, min_match -1 (all; 0 for gtWorld_Top), no region, miss_cost 20.
+/// k 1, radius +inf, no keywords, min_match -1 (all; 0 for gtWorld_Top), no region, miss_cost 20,
+/// nothing excluded.
 gtQuery gtQuery_Default(gtVec2 point);
 
 typedef struct gtQueryStats {

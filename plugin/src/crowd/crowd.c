@@ -241,7 +241,7 @@ static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, gtObjectId*
 	if (!offer_visible(w, &wk->scratch, &wk->filter, q->point, &best)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	for (int i = 0; i < best.count; i++) {
 		int32_t slot = best.entries[i].slot;
-		ids[i] = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
+		ids[i] = gt_slot_id(w, slot);
 		distances[i] = best.entries[i].value;
 	}
 	*found = best.count;
@@ -308,11 +308,12 @@ static bool shared_filter(const gtCrowdQueries* batch, Mode mode)
 	for (int i = 0; i < n; i++) {
 		const gtQuery* b = &batch->queries[i];
 		if (b->use_region || b->trace || b->keyword_count != a->keyword_count || b->min_match != a->min_match ||
-		    b->any_count != a->any_count || b->none_count != a->none_count)
+		    b->any_count != a->any_count || b->none_count != a->none_count || b->exclude_count != a->exclude_count)
 			return false;
 		if ((b->keyword_count && memcmp(b->keywords, a->keywords, (size_t)a->keyword_count * sizeof *a->keywords)) ||
 		    (b->any_count && memcmp(b->any, a->any, (size_t)a->any_count * sizeof *a->any)) ||
-		    (b->none_count && memcmp(b->none, a->none, (size_t)a->none_count * sizeof *a->none)))
+		    (b->none_count && memcmp(b->none, a->none, (size_t)a->none_count * sizeof *a->none)) ||
+		    (b->exclude_count && memcmp(b->exclude, a->exclude, (size_t)a->exclude_count * sizeof *a->exclude)))
 			return false;
 	}
 	return true;

@@ -363,7 +363,7 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 					*status = gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "the path has %d points, the buffer holds %d", n, capacity);
 					return d;
 				}
-				memcpy(points, q->path, (size_t)n * sizeof *points);
+				if (n > 0) memcpy(points, q->path, (size_t)n * sizeof *points);
 			}
 			return d;
 		}

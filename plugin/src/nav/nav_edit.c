@@ -260,7 +260,9 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 		gtMap* map = NULL;
 		gtStatus st = any_door_closed(nav) ? doors_open_copy(nav, &map, err) : GT_OK;
 		gtEhl* ehl;
+		nav->building++;
 		if (!st) st = gtEhl_Build(map ? map : nav->map, &d, &ehl, err);
+		nav->building--;
 		if (st) {
 			gtMap_Destroy(map);
 			return st;
@@ -345,8 +347,18 @@ void nav_free_edits(gtNav* nav)
 
 // ---- edits and doors ----------------------------------------------------------------------------
 
+// An edit from the progress callback of a build that reads this map would change it under the
+// build (use after free while its tiles are swept): refused.
+static gtStatus check_not_building(const gtNav* nav, gtError* err)
+{
+	if (nav->building == 0) return GT_OK;
+	return gt_fail(err, GT_ERR_INVALID_ARG, "map is being indexed: edit it after the build returns");
+}
+
 gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool blocked, gtError* err)
 {
+	gtStatus busy = check_not_building(nav, err);
+	if (busy) return busy;
 	int w = gtMap_Width(nav->map), h = gtMap_Height(nav->map);
 	if (x0 > x1 || y0 > y1 || x0 < 0 || y0 < 0 || x1 >= w || y1 >= h)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "cells (%d, %d)-(%d, %d) are not an inclusive rectangle inside the %dx%d map", x0,
@@ -386,6 +398,8 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 gtStatus gtNav_AddDoor(gtNav* nav, int x0, int y0, int x1, int y1, int* id, gtError* err)
 {
 	*id = -1;
+	gtStatus busy = check_not_building(nav, err);
+	if (busy) return busy;
 	if (!gt_grow((void**)&nav->doors, &nav->door_capacity, nav->door_count + 1, sizeof *nav->doors, 8))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a door");
 	if (nav->door_count >= INT32_MAX) return gt_fail(err, GT_ERR_LIMIT, "too many doors");

@@ -46,6 +46,7 @@ struct gtNav {
 	NavRebuild* rebuild;
 	gtEhlDef rebuild_def; // how the index was last built (a rebuild after frees repeats it)
 	bool has_rebuild_def;
+	int building; // foreground builds running: their progress callback must not edit the map they read
 };
 
 struct gtNavQuery {

@@ -65,7 +65,7 @@ static gtStatus size_scratch(gtOracle* o, gtError* err)
 	o->heap.items = gt_malloc((size_t)o->heap.capacity * sizeof *o->heap.items);
 	if (!o->vertices || !o->dist || !o->to_target || !o->parent || !o->heap.items || !o->stamp || !o->estimate)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle's scratch space");
-	memcpy(o->vertices, v, (size_t)n * sizeof *v);
+	if (n > 0) memcpy(o->vertices, v, (size_t)n * sizeof *v);
 	return GT_OK;
 }
 
@@ -110,9 +110,10 @@ static gtStatus match_base(gtOracle* o, const gtOracle* base, gtError* err)
 	if (!o->new_of || !old_of || !o->fresh || !o->landmarks.dist || !o->landmark_low || !o->landmark_high ||
 	    !o->landmarks.vertex || !o->base_vertices || !o->goal)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle");
-	memcpy(o->landmarks.dist, l->dist, entries * sizeof *l->dist);
-	memcpy(o->landmarks.vertex, l->vertex, (size_t)l->count * sizeof *l->vertex);
-	memcpy(o->base_vertices, base->vertices, (size_t)o->base_n * sizeof *o->base_vertices);
+	// memcpy wants real pointers even for 0 bytes, and a map without landmarks or vertices has none.
+	if (entries) memcpy(o->landmarks.dist, l->dist, entries * sizeof *l->dist);
+	if (l->count) memcpy(o->landmarks.vertex, l->vertex, (size_t)l->count * sizeof *l->vertex);
+	if (o->base_n) memcpy(o->base_vertices, base->vertices, (size_t)o->base_n * sizeof *o->base_vertices);
 	o->landmarks.n = l->n, o->landmarks.count = l->count;
 	gt_vis_match_vertices(base->vertices, base->graph.n, o->vertices, n, old_of, o->new_of);
 	o->fresh_count = 0;

@@ -16,15 +16,19 @@ gtWorldDef gtWorld_DefaultDef(void)
 	return def;
 }
 
+#define SLOT_MASK ((UINT64_C(1) << GT_OBJECT_ID_SLOT_BITS) - 1)
+#define ID_BITS (GT_OBJECT_ID_SLOT_BITS + GT_OBJECT_ID_GENERATION_BITS + GT_OBJECT_ID_TAG_BITS)
+
+// The slot of an id (UINT32_MAX for the null id: no world has that many slots).
 static uint32_t slot_of(gtObjectId id)
 {
-	return (uint32_t)gtObjectId_Slot(id);
+	return (uint32_t)(id & SLOT_MASK) - 1u;
 }
 
-// Bits 32..63 of an id: tag and generation together, compared whole with the slot's.
+// An id's bits above the slot: tag and generation together, compared whole with the slot's.
 static uint32_t high_of(gtObjectId id)
 {
-	return (uint32_t)(id >> 32);
+	return (uint32_t)(id >> GT_OBJECT_ID_SLOT_BITS);
 }
 
 #define GENERATION_MASK ((1u << GT_OBJECT_ID_GENERATION_BITS) - 1)
@@ -59,7 +63,7 @@ static void release_tag(uint32_t tag)
 bool gtWorld_IsValid(const gtWorld* w, gtObjectId id)
 {
 	uint32_t slot = slot_of(id), high = high_of(id);
-	return (id & 0xffffffffu) != 0 && slot < (uint32_t)w->capacity && (high & 1) && w->generation[slot] == high;
+	return (id >> ID_BITS) == 0 && slot < (uint32_t)w->capacity && (high & 1) && w->generation[slot] == high;
 }
 
 static gtStatus check_id(const gtWorld* w, gtObjectId id, gtError* err)
@@ -277,8 +281,9 @@ bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword)
 
 static bool grow_slots(gtWorld* w)
 {
-	if (w->capacity > INT32_MAX / 2) return false; // slot + 1 must fit the id's low 32 bits
-	int32_t cap = w->capacity ? w->capacity * 2 : 64;
+	const int32_t most = (int32_t)SLOT_MASK; // slot + 1 must fit the id's slot bits
+	if (w->capacity >= most) return false;
+	int32_t cap = w->capacity ? (w->capacity > most / 2 ? most : w->capacity * 2) : 64;
 #define GROW(field) \
 	do { \
 		void* p = gt_realloc(w->field, (size_t)cap * sizeof *w->field); \
@@ -508,6 +513,8 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	*out = 0;
 	gtStatus st = check_point(w, p, err);
 	if (st) return st;
+	if (w->free_head < 0 && w->capacity >= (int32_t)SLOT_MASK)
+		return gt_fail(err, GT_ERR_LIMIT, "a world holds at most %d objects", (int)SLOT_MASK);
 	if (w->free_head < 0 && !grow_slots(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for objects");
 	int32_t slot = w->free_head;
 	st = check_keywords(w, keywords, count, err);
@@ -526,7 +533,7 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	count_path(w, leaf, w->keywords[slot], w->keyword_count[slot], +1);
 	add_words(w, leaf, w->spill_words[slot]);
 	w->live++;
-	*out = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
+	*out = gt_slot_id(w, slot);
 	return GT_OK;
 }
 

@@ -45,7 +45,7 @@ struct gtWorld {
 	int32_t capacity, live, free_head;
 	double *x, *y;
 	int32_t *leaf, *next, *prev; // next doubles as the free-list link of an unused slot
-	uint32_t* generation;        // per slot: bits 32.. of its id (tag and generation, see gtObjectId); odd = live
+	uint32_t* generation;        // per slot: its id's bits above the slot (tag and generation, see gtObjectId); odd = live
 	uint32_t tag;                // this world's tag, already shifted into place in `generation`
 	bool owns_tag;               // false when every tag was taken and this world shares one
 	int32_t** keywords;          // sorted, distinct
@@ -70,6 +70,12 @@ typedef struct gtSphereOffset {
 	double bound;
 	int32_t dx, dy;
 } gtSphereOffset;
+
+// The id of the object in `slot` (gtObjectId's layout).
+static inline gtObjectId gt_slot_id(const gtWorld* w, int32_t slot)
+{
+	return ((gtObjectId)w->generation[slot] << GT_OBJECT_ID_SLOT_BITS) | (gtObjectId)(slot + 1);
+}
 
 static inline int64_t gt_level_offset(int level)
 {

@@ -154,7 +154,7 @@ gtStatus gt_world_query(gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDista
 	*count = found;
 	for (int32_t i = 0; i < found && i < capacity; i++) {
 		int32_t slot = s->results[i].id;
-		ids[i] = ((gtObjectId)w->generation[slot] << 32) | (uint32_t)(slot + 1);
+		ids[i] = gt_slot_id(w, slot);
 		distances[i] = s->results[i].key;
 	}
 	if (found > capacity)

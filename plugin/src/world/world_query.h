@@ -110,6 +110,11 @@ static inline __attribute__((always_inline)) int object_matches(const gtWorld* w
 	}
 	for (int i = 0; i < q->none_count; i++)
 		if ((bits & gt_word_bit(q->none[i])) && gt_object_has(w, slot, q->none[i])) return -1;
+	if (q->exclude_count > 0) {
+		gtObjectId id = gt_slot_id(w, slot);
+		for (int i = 0; i < q->exclude_count; i++)
+			if (q->exclude[i] == id) return -1;
+	}
 	return have;
 }
 // Score offset of a candidate with `matches` words of Q (0 unless scoring).
