@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridtree/gt_research.h" // the OkNN searches on a mesh (opt-in header)
 #include "test_support.h"
 
 // A 2x1 rectangle cut into two triangles along (0,0)-(2,1)... as a square of two triangles:

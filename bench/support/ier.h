@@ -7,6 +7,7 @@
 #define GRIDTREE_TOOLS_IER_H
 
 #include "gridtree/gridtree.h"
+#include "gridtree/gt_research.h" // the OkNN searches it sets the Grid Tree against
 #include "irtree.h"
 
 typedef struct IerScratch {

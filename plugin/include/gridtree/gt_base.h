@@ -1,6 +1,14 @@
 /// @file gt_base.h
 /// Version, status codes, the error record every fallible gridtree call fills, named limits, and
 /// the platform seams: the allocator hook and the task interface.
+///
+/// Contents
+///     Version        gtVersionString
+///     Named limits   GT_MAP_MAX_SIDE, GT_MAX_THREADS, ...
+///     Status         gtStatus, gtError, gtError_Set, gtVec2
+///     Allocator hook gtSetAllocator, gtGetByteCount
+///     Task interface gtTaskSystem
+///     Clock          gtNowSeconds
 #ifndef GRIDTREE_GT_BASE_H
 #define GRIDTREE_GT_BASE_H
 
@@ -10,6 +18,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Version
 
 #define GT_VERSION_MAJOR 0
 #define GT_VERSION_MINOR 1
@@ -103,6 +114,9 @@ typedef struct gtTaskSystem {
 	void (*finish)(void* handle, void* user);
 	void* user;
 } gtTaskSystem;
+
+//------------------------------------------------------------------------------------------------
+// Clock
 
 /// Seconds on a monotonic clock (for timing; the origin is unspecified).
 double gtNowSeconds(void);

@@ -3,6 +3,10 @@
 /// need to answer a batch of queries in parallel (scratch and a navigation query each) and the
 /// target fields that answer a whole batch sharing one filter from one search over the objects.
 /// During a call the world and the nav are only read: update them between calls.
+///
+/// Contents
+///     Batches        gtCrowdMethod, gtCrowd_Create, gtCrowd_Nearest, gtCrowd_Within, gtCrowd_Top
+///     Schedules      gtSchedule_Create, gtSchedule_Pick, gtCrowd_NearestScheduled
 #ifndef GRIDTREE_GT_CROWD_H
 #define GRIDTREE_GT_CROWD_H
 
@@ -12,6 +16,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Batches
 
 /// How a batch is answered. Every method gives the same distances as gtWorld_Nearest (and
 /// friends) one query after another; among objects at exactly the same distance the one returned
@@ -82,6 +89,9 @@ gtStatus gtCrowd_Within(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMeth
 /// The k best scores for every query (EACH or BATCH; AUTO picks between them).
 gtStatus gtCrowd_Top(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
                      gtCrowdStats* stats, gtError* err);
+
+//------------------------------------------------------------------------------------------------
+// Schedules: re-targeting spread over frames
 
 /// Spreads agents' re-targeting over frames under a time budget, most stale first (the
 /// time-slicing of Unreal's EQS): each frame the schedule picks the agents that fit the budget by

@@ -11,6 +11,14 @@
 ///
 /// Bad input never crashes: a NULL draw struct, NULL state, an out-of-range cell or vertex draws
 /// nothing and returns -1 (or 0 where documented); a NULL callback skips that kind of primitive.
+///
+/// Contents
+///     Callbacks and colours  gtDebugDraw, GT_DEBUG_COLOR_*
+///     World                  gtDebugDraw_WorldNodes, gtDebugDraw_WorldLeafGrid
+///     Query trace            gtDebugTrace_*, gtDebugDraw_Trace
+///     EHL index              gtDebugDraw_EhlCells, gtDebugDraw_EhlCellVias
+///     Map                    gtDebugDraw_MapVertices, gtDebugDraw_VisibilityEdges
+///     Paths                  gtDebugDraw_Path
 #ifndef GRIDTREE_GT_DEBUG_DRAW_H
 #define GRIDTREE_GT_DEBUG_DRAW_H
 
@@ -24,6 +32,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Callbacks and colours
 
 /// 0xRRGGBBAA.
 typedef uint32_t gtColor;

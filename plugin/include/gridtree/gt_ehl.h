@@ -2,6 +2,13 @@
 /// Euclidean Hub Labeling: exact obstacle-avoiding distances and paths between any two points of
 /// a grid map in microseconds (docs/algorithms.md 4-5). Build once per map (or load a saved index),
 /// then query from as many threads as you like, each with its own gtEhlQuery.
+///
+/// Contents
+///     Building and saving  gtEhlDef, gtEhl_Build, gtEhl_EstimateBytes, gtEhl_Save, gtEhl_Load
+///     Queries              gtEhlQuery_Create, gtEhl_Distance, gtEhlQuery_SetSource, gtEhl_Path
+///     Inspection           gtEhl_GridSize, gtEhl_CellVias
+///     Progress display     gtProgressPrinter
+///     Trust                gtEhl_Verify
 #ifndef GRIDTREE_GT_EHL_H
 #define GRIDTREE_GT_EHL_H
 
@@ -12,6 +19,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Building and saving
 
 /// An immutable index; safe to share between threads. Keeps a pointer to the map, which must
 /// outlive it.
@@ -74,6 +84,9 @@ gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err);
 /// map, a truncated or corrupted file and a newer format version.
 gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* err);
 
+//------------------------------------------------------------------------------------------------
+// Queries
+
 gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err);
 void gtEhlQuery_Destroy(gtEhlQuery* query);
 
@@ -94,6 +107,9 @@ double gtEhlQuery_DistanceBelow(gtEhlQuery* query, gtVec2 t, double limit);
 /// Shortest path s, bends..., t; same conventions as gtOracle_Path.
 gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
                     double* distance, gtError* err);
+
+//------------------------------------------------------------------------------------------------
+// Inspection
 
 /// Inspection (tests, debugging, the demo's EHL layer): cells are numbered row-major,
 /// cell = (y / g) * columns + x / g; `columns` and `rows` receive the grid size.

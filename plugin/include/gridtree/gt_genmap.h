@@ -1,5 +1,8 @@
 /// @file gt_genmap.h
 /// Procedural MovingAI maps made by the project (the bundled assets come from here).
+///
+/// Contents
+///     Generated maps  gtMapStyle, gtMapStyle_Parse, gtMap_Generate
 #ifndef GRIDTREE_GT_GENMAP_H
 #define GRIDTREE_GT_GENMAP_H
 
@@ -8,6 +11,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Generated maps
 
 typedef enum gtMapStyle {
 	GT_STYLE_ROOMS, ///< rectangular rooms joined by corridors and doors

@@ -23,6 +23,10 @@
 /// One index for script and host: the nav of a script's map (gtLua_ToNav) is the one its distances,
 /// paths and world queries use. Load, build or hand over an index there (gtNav_LoadIndex,
 /// gtNav_BuildIndex, gtNav_SetIndex) and the script uses it at once; the Lua map then owns it.
+///
+/// Contents
+///     Opening the module  luaopen_gridtree
+///     C objects behind script values  gtLua_ToMap, gtLua_ToNav, gtLua_ToNavQuery, gtLua_ToWorld
 #ifndef GRIDTREE_GT_LUA_H
 #define GRIDTREE_GT_LUA_H
 
@@ -33,11 +37,17 @@
 extern "C" {
 #endif
 
+//------------------------------------------------------------------------------------------------
+// Opening the module
+
 typedef struct lua_State lua_State; // as lua.h declares it, so this header stands alone
 
 /// The module's opener: call it through require (put it in package.preload["gridtree"]) or with
 /// luaL_requiref(L, "gridtree", luaopen_gridtree, 0).
 int luaopen_gridtree(lua_State* L);
+
+//------------------------------------------------------------------------------------------------
+// C objects behind script values
 
 /// The functions below take any acceptable stack index and never raise a Lua error: they return
 /// NULL when the value there is not an object of that type, or is closed. They leave the stack as

@@ -1,15 +1,24 @@
 /// @file gt_map.h
 /// MovingAI grid maps: loading, cell queries, point validity, corner classification, visibility.
+///
+/// Contents
+///     Maps           gtMap_Load, gtMap_Parse, gtMap_FromCells, gtMap_Inflate, gtMap_Save
+///     Cells, points  gtMap_Width, gtMap_IsBlocked, gtMap_CheckPoint, gtMap_RandomPoint
+///     Visibility     gtMap_ClassifyCorner, gtMap_Vertices, gtMap_Visible
 #ifndef GRIDTREE_GT_MAP_H
 #define GRIDTREE_GT_MAP_H
 
 #include <stdbool.h>
 
 #include "gt_base.h"
+#include "gt_random.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Maps
 
 /// An immutable grid map. Safe to share between threads once loaded.
 typedef struct gtMap gtMap;
@@ -40,6 +49,9 @@ gtStatus gtMap_Save(const gtMap* map, const char* path, gtError* err);
 
 void gtMap_Destroy(gtMap* map);
 
+//------------------------------------------------------------------------------------------------
+// Cells and points
+
 int gtMap_Width(const gtMap* map);
 int gtMap_Height(const gtMap* map);
 int64_t gtMap_FreeCells(const gtMap* map);
@@ -62,6 +74,14 @@ gtPointCheck gtMap_CheckPoint(const gtMap* map, gtVec2 p);
 
 /// Human-readable reason for a gtPointCheck value.
 const char* gtPointCheckName(gtPointCheck check);
+
+/// A random point of the free space, every point equally likely: a uniform free cell, then a
+/// uniform point inside it (x drawn before y). The same `rng` state gives the same point on every
+/// platform. GT_ERR_INVALID_ARG for a map without free cells.
+gtStatus gtMap_RandomPoint(const gtMap* map, gtRandom* rng, gtVec2* point, gtError* err);
+
+//------------------------------------------------------------------------------------------------
+// Corners, convex vertices and visibility
 
 /// Classification of a grid point (x, y) by its four incident cells (docs/algorithms.md 2.2).
 typedef enum gtCorner {

@@ -3,6 +3,14 @@
 /// paths, and the distance function a world's queries use, all come from here, whatever answers
 /// them: an EHL index when one is built or loaded, else the exact oracle (built on first use), or
 /// straight lines. A gtNav is shared; each thread queries through its own gtNavQuery.
+///
+/// Contents
+///     Backends       gtNavMethod, gtNavMethodName, gtNavMethod_Parse
+///     The nav        gtNavDef, gtNav_Create, gtNav_Destroy
+///     Index, mesh    gtNav_BuildIndex, gtNav_LoadIndex, gtNav_LoadMesh, gtNav_SetMethod
+///     Edits          gtNav_SetBlocked, gtNav_AddDoor, gtNav_RebuildIndex, gtNav_Update
+///     Queries        gtNavQuery_Create and the distance, path and world-distance queries
+///     Paths          gtPath_Advance
 #ifndef GRIDTREE_GT_NAV_H
 #define GRIDTREE_GT_NAV_H
 
@@ -14,6 +22,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Backends
 
 /// Which backend answers distances and paths.
 typedef enum gtNavMethod {
@@ -28,6 +39,9 @@ typedef enum gtNavMethod {
 const char* gtNavMethodName(gtNavMethod method);
 /// The inverse of gtNavMethodName; GT_ERR_INVALID_ARG naming the choices for anything else.
 gtStatus gtNavMethod_Parse(const char* name, gtNavMethod* method, gtError* err);
+
+//------------------------------------------------------------------------------------------------
+// The nav
 
 typedef struct gtNav gtNav;
 
@@ -52,6 +66,9 @@ gtStatus gtNav_Create(const gtMap* map, const gtNavDef* def, gtNav** out, gtErro
 void gtNav_Destroy(gtNav* nav);
 
 const gtMap* gtNav_Map(const gtNav* nav);
+
+//------------------------------------------------------------------------------------------------
+// Index, mesh and method
 
 /// Builds an EHL index (see gtEhl_Build) and makes it the nav's index, replacing any other.
 /// Reentrancy: the build reads the map while def->progress runs, so the callback may query this
@@ -134,6 +151,9 @@ void gtNav_WaitForRebuild(gtNav* nav);
 /// Whether a background rebuild is running.
 bool gtNav_Rebuilding(const gtNav* nav);
 
+//------------------------------------------------------------------------------------------------
+// Queries (one gtNavQuery per thread)
+
 /// Points a path can have at most (convex vertices + 2): a buffer this big never comes back
 /// GT_ERR_BUFFER_TOO_SMALL.
 int gtNav_PathCapacity(const gtNav* nav);
@@ -153,6 +173,9 @@ gtStatus gtNav_Path(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 /// The distance function a world's queries take (gtWorld_Nearest and friends), answered by the
 /// query's backend. Fails only when the backend cannot start (out of memory).
 gtStatus gtNavQuery_WorldDistance(gtNavQuery* query, gtDistance* distance, gtError* err);
+
+//------------------------------------------------------------------------------------------------
+// Paths
 
 /// Advances along a path by `step` map units from point `at`, which lies on segment
 /// points[*segment] -> points[*segment + 1]: updates *segment and returns the new point. Stops at

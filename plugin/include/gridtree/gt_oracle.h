@@ -2,6 +2,9 @@
 /// The brute-force oracle: exact shortest obstacle-avoiding distances and paths by Dijkstra over
 /// the visibility graph of the convex vertices (docs/algorithms.md 2.7, 3.1). It is the ground truth
 /// every faster method is tested against, and the CLI's "check mode".
+///
+/// Contents
+///     Oracle  gtOracle_Create, gtOracle_Distance, gtOracle_Path, gtOracle_Neighbors
 #ifndef GRIDTREE_GT_ORACLE_H
 #define GRIDTREE_GT_ORACLE_H
 
@@ -10,6 +13,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// The oracle
 
 /// Owns the visibility graph and one query's scratch space: one query at a time per oracle
 /// (create one oracle per thread to query in parallel). Keeps a pointer to the map, which must

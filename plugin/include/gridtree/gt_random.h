@@ -1,6 +1,9 @@
 /// @file gt_random.h
 /// A small seeded random number generator (splitmix64): the same sequence on every platform, so a
 /// seed reproduces generated maps, workloads and demo runs byte for byte. Header-only.
+///
+/// Contents
+///     Random numbers  gtRandom_Next, gtRandom_Below, gtRandom_Unit
 #ifndef GRIDTREE_GT_RANDOM_H
 #define GRIDTREE_GT_RANDOM_H
 
@@ -9,6 +12,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Random numbers
 
 typedef struct gtRandom {
 	uint64_t state; ///< any value; the seed

@@ -1,6 +1,11 @@
 /// @file gt_tiled.h
 /// Tiled levels (`.tmx`, `.tmj`, `.json`): the blocked cells of an orthogonal map, its tile size
 /// and origin, and its objects (spawn points, items).
+///
+/// Contents
+///     Reading a level   gtTiledDef, gtMap_LoadTiled, gtMap_ParseTiled
+///     What it brings    gtTiled_TileWidth, gtTiled_CellsToPixels, gtTiled_Object, gtTiled_Property
+///     Where walls came from  gtTiled_BlockedBy, gtTiled_WallCells
 #ifndef GRIDTREE_GT_TILED_H
 #define GRIDTREE_GT_TILED_H
 
@@ -9,6 +14,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Reading a level
 
 /// Reads a file a level names (and the map itself for gtMap_LoadTiled): `name` is the level's
 /// path joined with the name the level gives, normalised ("levels/a/../t.tsx" is "levels/t.tsx").
@@ -61,6 +69,9 @@ typedef struct gtTiledDef {
 
 gtTiledDef gtTiled_DefaultDef(void);
 
+//------------------------------------------------------------------------------------------------
+// What a level brings besides its cells
+
 /// What a Tiled file brings besides its cells. Owns every string it hands out.
 typedef struct gtTiled gtTiled;
 
@@ -112,6 +123,9 @@ void gtTiled_Origin(const gtTiled* tiled, int* x, int* y);
 /// cells; pixel = (cell + origin) * tile size, per axis.
 gtVec2 gtTiled_CellsToPixels(const gtTiled* tiled, gtVec2 cells);
 gtVec2 gtTiled_PixelsToCells(const gtTiled* tiled, gtVec2 pixels);
+//------------------------------------------------------------------------------------------------
+// Where the walls came from
+
 /// How the blocked cells were chosen: the rules that found walls, joined by "; ": "layer NAME"
 /// (a tile layer's cells), "property NAME" (tiles; NAME may be "collides/collidable"), "tile collision shapes", "layers
 /// with property NAME", "objects with property NAME", "objects of layer NAME"; "nothing" for an

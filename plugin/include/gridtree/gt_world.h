@@ -3,6 +3,14 @@
 /// quadtree over the map whose leaves form a uniform grid. Moving an object inside its leaf costs
 /// O(1); every node keeps exact per-keyword object counts so queries skip whole subtrees that
 /// cannot match. Queries take any distance function (EHL, the oracle, straight-line).
+///
+/// Contents
+///     Object ids     gtObjectId, gtObjectId_Slot
+///     The world      gtWorldDef, gtWorld_Create, gtWorld_Keyword
+///     Objects        gtWorld_Add, gtWorld_Move, gtWorld_Remove, gtWorld_SetKeywords
+///     Distances      gtDistance, gtDistance_Euclid
+///     Queries        gtQuery, gtWorld_Nearest, gtWorld_Within, gtWorld_Top, gtWorld_TopWeighted
+///     Straight-line queries  gtWorld_NearestEuclid, gtWorld_WithinEuclid
 #ifndef GRIDTREE_GT_WORLD_H
 #define GRIDTREE_GT_WORLD_H
 
@@ -13,6 +21,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+//------------------------------------------------------------------------------------------------
+// Object ids
 
 /// Object handle, tied to the world that issued it. Layout, from the low bit up:
 ///
@@ -55,6 +66,9 @@ static inline uint32_t gtObjectId_Tag(gtObjectId id)
 	return (uint32_t)(id >> (GT_OBJECT_ID_SLOT_BITS + GT_OBJECT_ID_GENERATION_BITS)) & ((1u << GT_OBJECT_ID_TAG_BITS) - 1);
 }
 
+//------------------------------------------------------------------------------------------------
+// The world
+
 typedef struct gtWorld gtWorld;
 
 typedef struct gtWorldDef {
@@ -88,6 +102,9 @@ int32_t gtWorld_FindKeyword(const gtWorld* world, const char* word);
 const char* gtWorld_KeywordName(const gtWorld* world, int32_t keyword);
 int32_t gtWorld_KeywordCount(const gtWorld* world);
 
+//------------------------------------------------------------------------------------------------
+// Objects
+
 /// Adds an object at a point of the free space with keyword ids (duplicates are merged).
 gtStatus gtWorld_Add(gtWorld* world, gtVec2 point, const int32_t* keywords, int count, gtObjectId* out, gtError* err);
 gtStatus gtWorld_Remove(gtWorld* world, gtObjectId id, gtError* err);
@@ -112,6 +129,9 @@ void gtWorld_TreeSize(const gtWorld* world, int* height, int64_t* nodes);
 /// compares them with the maintained ones.
 gtStatus gtWorld_Validate(const gtWorld* world, gtError* err);
 
+//------------------------------------------------------------------------------------------------
+// Distances
+
 /// A distance between two valid points; +infinity when unreachable.
 typedef double gtDistanceFcn(void* context, gtVec2 from, gtVec2 to);
 
@@ -127,6 +147,9 @@ typedef struct gtDistance {
 
 /// Straight-line distance. Path distances come from a navigation query: gtNavQuery_WorldDistance.
 gtDistance gtDistance_Euclid(void);
+
+//------------------------------------------------------------------------------------------------
+// Queries
 
 /// What a traversal did with a tree node (for debug drawing): see gtQuery.trace.
 typedef enum gtTraceEvent {
@@ -187,6 +210,17 @@ gtStatus gtWorld_Within(gtWorld* world, const gtQuery* query, gtDistance distanc
 /// caller asks for more. `scores` receives the scores.
 gtStatus gtWorld_Top(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids, double* scores,
                      int capacity, int* count, gtQueryStats* stats, gtError* err);
+/// Top-k by the weighted score of the spatial-keyword literature, alpha in (0, 1]:
+///     score = alpha * distance + (1 - alpha) * query->miss_cost * missing / words
+/// with `words` the query's distinct words (unknown ones included) and `missing` those the object
+/// lacks: query->miss_cost is what lacking every word costs (the binding and the demo use 100 map
+/// units). The same order as gtWorld_Top with a miss cost per word scaled to it; `scores` receives
+/// these scores. GT_ERR_INVALID_ARG for an alpha out of range.
+gtStatus gtWorld_TopWeighted(gtWorld* world, const gtQuery* query, double alpha, gtDistance distance, gtObjectId* ids,
+                             double* scores, int capacity, int* count, gtQueryStats* stats, gtError* err);
+
+//------------------------------------------------------------------------------------------------
+// Straight-line queries
 
 /// Straight-line (Euclidean) nearest and within queries, e.g. for hearing or messaging ranges:
 /// the leaf grid is scanned outwards from the query's leaf in order of a precomputed table of

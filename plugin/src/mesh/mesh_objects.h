@@ -3,7 +3,7 @@
 #ifndef GRIDTREE_MESH_OBJECTS_H
 #define GRIDTREE_MESH_OBJECTS_H
 
-#include "gridtree/gt_mesh.h"
+#include "gridtree/gt_research.h"
 
 // An object's place in one polygon's list. An object on an edge or a vertex is in the list of
 // every polygon holding it, so a search entering any of them meets it.

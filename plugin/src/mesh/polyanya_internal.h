@@ -3,7 +3,7 @@
 #ifndef GRIDTREE_POLYANYA_INTERNAL_H
 #define GRIDTREE_POLYANYA_INTERNAL_H
 
-#include "gridtree/gt_mesh.h"
+#include "gridtree/gt_research.h"
 
 // Called for each node the flood pops, before it is expanded: root (at distance g from its
 // source) sees the interval [right, left] of mesh edge `edge` (gt_mesh_edge_key). Returns 1 to
