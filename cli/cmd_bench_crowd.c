@@ -14,15 +14,6 @@ static gtVec2 wander(const gtMap* map, gtRandom* rng, gtVec2 p)
 	return gtMap_CheckPoint(map, next) == GT_POINT_VALID ? next : p;
 }
 
-// A uniform point of a free cell (the map has one: checked by the caller).
-static gtVec2 random_point(const gtMap* map, gtRandom* rng)
-{
-	for (;;) {
-		gtVec2 p = {gtRandom_Below(rng, gtMap_Width(map)) + gtRandom_Unit(rng), gtRandom_Below(rng, gtMap_Height(map)) + gtRandom_Unit(rng)};
-		if (gtMap_CheckPoint(map, p) == GT_POINT_VALID) return p;
-	}
-}
-
 typedef struct Method {
 	const char* name;
 	gtCrowdMethod method;
@@ -63,10 +54,10 @@ static int bench_crowd(const CliArgs* args)
 	            !found[0] || !found[1] || !statuses))
 		st = gtError_Set(&err, GT_ERR_NOMEM, "out of memory");
 	for (long i = 0; i < total && !st; i++) {
-		positions[i] = random_point(nav.map, &rng);
-		st = gtWorld_Add(world, positions[i], i < objects ? &enemy : &ally, 1, &ids[i], &err);
+		st = gtMap_RandomPoint(nav.map, &rng, &positions[i], &err);
+		if (!st) st = gtWorld_Add(world, positions[i], i < objects ? &enemy : &ally, 1, &ids[i], &err);
 	}
-	for (long i = 0; i < agents && !st; i++) points[i] = random_point(nav.map, &rng);
+	for (long i = 0; i < agents && !st; i++) st = gtMap_RandomPoint(nav.map, &rng, &points[i], &err);
 	gtCrowdDef def = gtCrowd_DefaultDef();
 	def.threads = (int)strtol(cli_option(args, "threads", "0"), NULL, 10);
 	gtCrowdDef one = def;

@@ -30,16 +30,6 @@ static double micro(const Totals* t)
 	return t->count ? t->seconds / (double)t->count * 1e6 : NAN;
 }
 
-static gtVec2 random_point(const gtMap* map, gtRandom* rng)
-{
-	int cx, cy;
-	do {
-		cx = gtRandom_Below(rng, gtMap_Width(map));
-		cy = gtRandom_Below(rng, gtMap_Height(map));
-	} while (gtMap_IsBlocked(map, cx, cy));
-	gtVec2 p = {cx + gtRandom_Unit(rng), cy + gtRandom_Unit(rng)};
-	return p;
-}
 
 // A w x h block of cells all free (or all blocked), away from the border; false after many tries.
 static bool find_block(const gtMap* map, gtRandom* rng, int w, int h, bool blocked, int* x, int* y)
@@ -120,14 +110,22 @@ static int bench_edits(const CliArgs* args)
 		code = CLI_FAILED;
 		goto done;
 	}
+	if (gtMap_FreeCells(map) == 0) { // nowhere to draw points from
+		fprintf(stderr, "gridtree bench-edits: the map has no free cells\n");
+		code = CLI_FAILED;
+		goto done;
+	}
 	for (long i = 0; i < queries; i++) {
-		pairs[i].s = random_point(map, &rng), pairs[i].t = random_point(map, &rng);
+		gtMap_RandomPoint(map, &rng, &pairs[i].s, NULL);
+		gtMap_RandomPoint(map, &rng, &pairs[i].t, NULL);
 		gtNav_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
 	}
-	for (int i = 0; i < 200; i++) knn_points[i] = random_point(map, &rng);
+	for (int i = 0; i < 200; i++) gtMap_RandomPoint(map, &rng, &knn_points[i], NULL);
 	for (int64_t i = 0; i < gtMap_FreeCells(map) / 100; i++) { // 1% of the free cells hold objects
 		gtObjectId id;
-		gtWorld_Add(world, random_point(map, &rng), NULL, 0, &id, NULL);
+		gtVec2 at;
+		gtMap_RandomPoint(map, &rng, &at, NULL);
+		gtWorld_Add(world, at, NULL, 0, &id, NULL);
 	}
 	Totals stat = {0, 0}, knn_static = {0, 0};
 	time_pairs(s.query, map, pairs, (int)queries, &stat, NULL, NULL, NULL);

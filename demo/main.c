@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <SDL.h>
@@ -27,13 +26,6 @@ const Uint32 KIND_COLOURS[KIND_COUNT + 1] = {0xFF4F8BFF, 0xFF6FD36F, 0xFFFF8AD8,
 const char* const LAYER_NAMES[LAYERS] = {"1 AGENTS", "2 QUERY", "3 TREE NODES", "4 LEAF GRID", "5 VERTICES", "6 EHL CELLS"};
 const char* const QUERY_KINDS[3] = {"NEAREST", "WITHIN", "TOP"};
 const char* const FILTERS[FILTER_COUNT] = {"", "healer", "elf", "orc", "enemy", "big"};
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static bool exists(const char* path)
 {
@@ -381,7 +373,7 @@ static void find_ghosts(Demo* d, const gtQuery* walked)
 // with b), traced into the recorder when the tree layer is on; then the paths to its answers.
 static bool run_query(Demo* d, Frame* f)
 {
-	double start = now();
+	double start = gtNowSeconds();
 	int objects = gtWorld_Count(d->world); // within may find them all; nearest and top want k
 	if (!reserve_answers(d, objects > d->o.k ? objects : d->o.k)) return false;
 	gtQuery q = gtQuery_Default((gtVec2){d->qx, d->qy});
@@ -395,15 +387,14 @@ static bool run_query(Demo* d, Frame* f)
 	gtQueryStats stats = {0};
 	gtError err;
 	gtStatus st;
-	const double alpha = 0.5; // "top": score = alpha * distance + (1 - alpha) * 100 * missing share
 	if (d->kind == 1) {
 		q.radius = d->o.k * 10.0;
 		st = gtWorld_Within(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats, &err);
 	} else if (d->kind == 2) {
 		q.k = d->o.k;
-		q.miss_cost = (1 - alpha) / alpha * 100.0 / (q.keyword_count > 0 ? q.keyword_count : 1);
-		st = gtWorld_Top(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats, &err);
-		for (int i = 0; !st && i < d->found_count; i++) d->found_d[i] *= alpha;
+		q.miss_cost = 100; // score = 0.5 * distance + 0.5 * 100 * the share of the words missing
+		st = gtWorld_TopWeighted(d->world, &q, 0.5, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count,
+		                         &stats, &err);
 	} else {
 		q.k = d->o.k;
 		st = gtWorld_Nearest(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats, &err);
@@ -419,7 +410,7 @@ static bool run_query(Demo* d, Frame* f)
 		if (gtWorld_GetPosition(d->world, d->found[i], &to, &err)) to = (gtVec2){d->qx, d->qy};
 		find_path(d, i, to);
 	}
-	f->query_s = now() - start;
+	f->query_s = gtNowSeconds() - start;
 	find_ghosts(d, &q);
 	d->backend_query_us[gtNav_Method(d->nav) == GT_NAV_POLYANYA] = f->query_s * 1e6;
 	f->distance_calls = (long long)stats.distance_calls, f->nodes = (long long)stats.nodes_popped;
@@ -729,7 +720,7 @@ int main(int argc, char** argv)
 	Frame total = {0};
 	bool running = true, paused = false, step = false, dragging = false;
 	int speed = 1, recorded = 0, record_w = 0, record_h = 0;
-	double start = now(), last_draw_s = 0;
+	double start = gtNowSeconds(), last_draw_s = 0;
 	int frame = 0, ticks = 0;
 	while (running && (d.o.frames == 0 || frame < d.o.frames)) {
 		SDL_Event e;
@@ -742,24 +733,24 @@ int main(int argc, char** argv)
 			continue;
 		}
 		Frame f = {0};
-		double t0 = now();
+		double t0 = gtNowSeconds();
 		bool moved = false;
 		for (int s = 0; s < speed && (!paused || step); s++, ticks++) {
 			if (!script_frame(&d, ticks, &f)) goto done;
 			moved = true;
 		}
 		step = false;
-		f.lua_s = now() - t0;
+		f.lua_s = gtNowSeconds() - t0;
 		if (d.nav && gtNav_Update(d.nav)) d.map_dirty = true; // a background rebuild landed
 		if (d.failed) goto done;
 		if ((d.map_dirty || moved) && !fetch_objects(&d)) goto done; // the script may have replaced its world
-		double t1 = now(), elapsed = now() - start;
+		double t1 = gtNowSeconds(), elapsed = gtNowSeconds() - start;
 		if (showcase_keep(&d, frame)) d.framed = false; // the agents' moves lost the bend: a new start query, in view
 		if (!d.framed && !d.o.record && run_query(&d, &f)) frame_query(&d); // the start view: the query and its answers
 		if (!refresh_map_picture(&d, &map_texture, &drawn_view, &drawn_w, &drawn_h)) goto done;
 		f.draw_s = last_draw_s; // the panel shows the last frame's drawing time
 		draw_frame(&d, map_texture, &f, frame > 0 ? frame / elapsed : 0.0, paused, speed);
-		f.draw_s = last_draw_s = now() - t1 - f.query_s;
+		f.draw_s = last_draw_s = gtNowSeconds() - t1 - f.query_s;
 		frame++;
 		total.lua_s += f.lua_s, total.move_s += f.move_s, total.query_s += f.query_s, total.draw_s += f.draw_s;
 		total.script_query_s += f.script_query_s, total.plan_s += f.plan_s;
@@ -786,7 +777,7 @@ int main(int argc, char** argv)
 		SDL_RenderPresent(r);
 	}
 	if (d.o.record && !finish_recording(d.o.record, recorded, d.o.record_every)) goto done;
-	double elapsed = now() - start, frames = frame ? frame : 1;
+	double elapsed = gtNowSeconds() - start, frames = frame ? frame : 1;
 	// The split of a frame: script total (of which the bulk index update, the script's targeting
 	// queries and its path planning), the query under the mouse, drawing.
 	printf("frames %d\nfps %.1f\nlua_ms_per_frame %.3f\nupdate_ms_per_frame %.3f\nscript_queries_per_frame %.1f\n"

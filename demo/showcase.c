@@ -8,7 +8,6 @@
 // again (near where it is) when the bend is lost.
 #include <math.h>
 #include <stdio.h>
-#include <time.h>
 
 #include "demo.h"
 
@@ -108,14 +107,13 @@ int showcase_level_here(Demo* d)
 	return look.level < 0 ? 0 : look.level;
 }
 
-// A free point: uniform over the map, or within `radius` of `around` when radius > 0.
+// A free point: uniform over the free space, or within `radius` of `around` when radius > 0.
 static bool free_point(Demo* d, gtVec2 around, double radius, gtVec2* p)
 {
-	int w = gtMap_Width(d->map), h = gtMap_Height(d->map);
+	gtRandom* r = &d->showcase_rng;
+	if (radius <= 0) return gtMap_RandomPoint(d->map, r, p, NULL) == GT_OK;
 	for (int tries = 0; tries < 64; tries++) {
-		gtRandom* r = &d->showcase_rng;
-		if (radius > 0) *p = (gtVec2){around.x + (gtRandom_Unit(r) * 2 - 1) * radius, around.y + (gtRandom_Unit(r) * 2 - 1) * radius};
-		else *p = (gtVec2){gtRandom_Unit(r) * w, gtRandom_Unit(r) * h};
+		*p = (gtVec2){around.x + (gtRandom_Unit(r) * 2 - 1) * radius, around.y + (gtRandom_Unit(r) * 2 - 1) * radius};
 		if (gtMap_CheckPoint(d->map, *p) == GT_POINT_VALID) return true;
 	}
 	return false;
@@ -129,8 +127,7 @@ typedef struct Pick {
 // The best start query among the candidates: false when none has a bend.
 static bool search(Demo* d, bool prefer_near, Pick* pick)
 {
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double start = gtNowSeconds();
 	gtVec2 here = {d->qx, d->qy};
 	Look best = {0, -INFINITY}; // a bend at least
 	int count = prefer_near ? NEAR_CANDIDATES : CANDIDATES;
@@ -147,9 +144,8 @@ static bool search(Demo* d, bool prefer_near, Pick* pick)
 				best = look, *pick = (Pick){p, f, k, look.level};
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	d->searches++;
-	d->search_ms += (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+	d->search_ms += (gtNowSeconds() - start) * 1e3;
 	return best.level >= 1;
 }
 

@@ -51,9 +51,9 @@ static int failed(gtStatus status, const gtError* err, const char* what)
 static gtStatus new_goal(const gtMap* map, gtNavQuery* nq, gtRandom* rng, Agent* a, int capacity, gtError* err)
 {
 	for (int attempt = 0; attempt < 1000; attempt++) {
-		gtVec2 goal = {gtRandom_Unit(rng) * gtMap_Width(map), gtRandom_Unit(rng) * gtMap_Height(map)};
-		if (gtMap_CheckPoint(map, goal) != GT_POINT_VALID) continue;
-		gtStatus st = gtNav_Path(nq, a->at, goal, a->path, capacity, &a->count, NULL, err);
+		gtVec2 goal;
+		gtStatus st = gtMap_RandomPoint(map, rng, &goal, err);
+		if (!st) st = gtNav_Path(nq, a->at, goal, a->path, capacity, &a->count, NULL, err);
 		if (st) return st;
 		a->segment = 0;
 		if (a->count > 0) return GT_OK; // else another room the agent cannot reach: try again
@@ -101,8 +101,7 @@ int main(int argc, char** argv)
 		a->kind = &kinds[i % 6];
 		a->path = malloc((size_t)capacity * sizeof *a->path);
 		if (!a->path) { fprintf(stderr, "out of memory\n"); goto done; }
-		do a->at = (gtVec2){gtRandom_Unit(&rng) * gtMap_Width(map), gtRandom_Unit(&rng) * gtMap_Height(map)};
-		while (gtMap_CheckPoint(map, a->at) != GT_POINT_VALID);
+		if (gtMap_RandomPoint(map, &rng, &a->at, &err)) { fprintf(stderr, "%s\n", err.message); goto done; }
 		int32_t words[2] = {gtWorld_Keyword(world, a->kind->role), gtWorld_Keyword(world, a->kind->race)};
 		if (healer < 0 || words[0] < 0 || words[1] < 0) { // a malformed word, or out of memory
 			fprintf(stderr, "gtWorld_Keyword failed\n");

@@ -1154,20 +1154,14 @@ static int map_path(lua_State* L)
 	return 2;
 }
 
-/* map:random_point(rng): a cell drawn uniformly until a free one comes up, then a uniform point
-** in it, so every point of the free space is equally likely. */
+/* map:random_point(rng): every point of the free space equally likely (gtMap_RandomPoint). */
 static int map_random_point(lua_State* L)
 {
 	LMap* m = check_map(L, 1);
 	gtRandom* r = luaL_checkudata(L, 2, RANDOM_TYPE);
-	if (gtMap_FreeCells(m->map) == 0) return fail(L, "the map has no free cells");
-	int width = gtMap_Width(m->map), height = gtMap_Height(m->map), cx, cy;
-	do {
-		cx = gtRandom_Below(r, width);
-		cy = gtRandom_Below(r, height);
-	} while (gtMap_IsBlocked(m->map, cx, cy));
-	double x = cx + gtRandom_Unit(r);
-	gtVec2 p = {x, cy + gtRandom_Unit(r)};
+	gtVec2 p;
+	gtError err;
+	if (gtMap_RandomPoint(m->map, r, &p, &err)) return fail(L, err.message);
 	push_point(L, m->unit_scale, m->unit_x, m->unit_y, p);
 	return 2;
 }
@@ -1556,18 +1550,6 @@ static void push_trace(lua_State* L, const Trace* t)
 	}
 }
 
-/* Distinct known keyword ids (unknown words, -1, are counted apart by their text). */
-static int distinct_known(const int32_t* words, int n)
-{
-	int distinct = 0;
-	for (int a = 0; a < n; a++) {
-		int seen = words[a] < 0;
-		for (int b = 0; b < a && !seen; b++) seen = words[b] == words[a];
-		distinct += !seen;
-	}
-	return distinct;
-}
-
 /* The library counts each -1 as one word no object has: keep the known ids and one -1 for each
 ** distinct unknown text, so a repeated unknown word is charged once, as a repeated known one is. */
 static int one_per_unknown_word(int32_t* words, int n, int unknown_words)
@@ -1603,12 +1585,7 @@ static int world_query(lua_State* L, int kind)
 	Buffer* buffer = take_buffer(L, 1, WORLD_SLOT_BUFFER);     /* ..., buffer (rule 3) */
 	int buffer_at = lua_gettop(L);
 	w = check_world(L, 1); /* rule 4: the arguments are read; from here on no Lua code runs until the results */
-	if (kind == Q_TOP && o.alpha > 0) {
-		/* score = alpha * distance + (1 - alpha) * 100 * missing / |Q|, with |Q| the distinct query
-		** words: ranked as distance + miss_cost * missing, each missing word costs this. */
-		int distinct = distinct_known(words, q.keyword_count) + unknown.count;
-		q.miss_cost = (1 - o.alpha) / o.alpha * 100.0 / (distinct > 0 ? distinct : 1) / o.scale; /* 100 units */
-	}
+	if (kind == Q_TOP && o.alpha > 0) q.miss_cost = 100.0 / o.scale; /* gtWorld_TopWeighted: all words missing cost 100 units */
 	if (o.euclid && kind == Q_TOP) luaL_argerror(L, 6, "top ranks by path distance; metric = \"euclid\" is for nearest and within");
 	if (gtMap_CheckPoint(w->map->map, p) != GT_POINT_VALID && !o.euclid) {
 		give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at);
@@ -1634,6 +1611,7 @@ static int world_query(lua_State* L, int kind)
 		} else {
 			gtDistance d = map_distance_module(L, w->map);
 			st = kind == Q_WITHIN ? gtWorld_Within(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
+			   : kind == Q_TOP && o.alpha > 0 ? gtWorld_TopWeighted(w->world, &q, o.alpha, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
 			   : kind == Q_TOP    ? gtWorld_Top(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
 			                      : gtWorld_Nearest(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err);
 		}
@@ -1645,8 +1623,6 @@ static int world_query(lua_State* L, int kind)
 		return fail(L, err.message);
 	}
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
-	if (kind == Q_TOP && o.alpha > 0) /* distance + miss cost, times alpha = the documented score */
-		for (int i = 0; i < count; i++) r.dists[i] *= o.alpha;
 	int n = push_results(L, &r, &o, count, &stats);
 	if (o.trace) push_trace(L, &trace);                        /* ..., results..., trace */
 	give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at); /* only after the copies (rule 3) */

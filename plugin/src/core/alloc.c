@@ -87,3 +87,12 @@ bool gt_grow(void** items, int64_t* capacity, int64_t needed, size_t item_size, 
 	*capacity = cap;
 	return true;
 }
+
+bool gt_resize(void** items, int64_t count, size_t item_size)
+{
+	if (count < 0 || (uint64_t)count > SIZE_MAX / item_size) return false;
+	void* resized = gt_realloc(*items, (size_t)count * item_size);
+	if (!resized) return false;
+	*items = resized;
+	return true;
+}

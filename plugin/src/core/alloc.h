@@ -15,4 +15,13 @@ void gt_free(void* ptr);
 // doubling from `first` (or the current capacity). False (nothing changed) when out of memory.
 bool gt_grow(void** items, int64_t* capacity, int64_t needed, size_t item_size, int64_t first);
 
+// Resizes *items to exactly `count` items of `item_size` bytes, keeping the first ones: scratch
+// sized to the largest request so far. False (*items unchanged) when out of memory or overflowing.
+bool gt_resize(void** items, int64_t count, size_t item_size);
+
+// The typed fronts: `array` is a typed pointer (an lvalue), the item size is its item's.
+// GT_GROW takes an int64_t capacity. Arguments may be evaluated more than once: pass plain values.
+#define GT_GROW(array, capacity, needed, first) gt_grow((void**)&(array), &(capacity), (needed), sizeof *(array), (first))
+#define GT_RESIZE(array, count) gt_resize((void**)&(array), (int64_t)(count), sizeof *(array))
+
 #endif

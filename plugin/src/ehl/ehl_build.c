@@ -107,7 +107,7 @@ static bool sweep_one(Worker* w, int v)
 		w->ehl_full[cell] += status == GT_UNIT_FULL;
 	}
 	int64_t cap = (int64_t)w->tuple_capacity;
-	if (!gt_grow((void**)&w->tuples, &cap, (int64_t)w->tuple_count + listed, sizeof *w->tuples, 1024)) return false;
+	if (!GT_GROW(w->tuples, cap, (int64_t)w->tuple_count + listed, 1024)) return false;
 	w->tuple_capacity = (size_t)cap;
 	for (int i = 0; i < listed; i++) {
 		int32_t cell = w->ehl_list[i];
@@ -168,11 +168,9 @@ static bool build_cell(Worker* w, int64_t cell)
 			if (!L->useful[k]) continue;
 			if (count == w->cand_capacity) {
 				int64_t cap = w->cand_capacity;
-				if (!gt_grow((void**)&w->cand, &cap, count + 1, sizeof *w->cand, 1024)) return false;
+				if (!GT_GROW(w->cand, cap, count + 1, 1024)) return false;
 				w->cand_capacity = (int)cap;
-				Candidate* kept = gt_realloc(w->kept, (size_t)cap * sizeof *kept);
-				if (!kept) return false;
-				w->kept = kept;
+				if (!GT_RESIZE(w->kept, cap)) return false;
 			}
 			int32_t h = L->hub[k];
 			if (w->hub_head[h] < 0) w->hub_list[hubs++] = h;

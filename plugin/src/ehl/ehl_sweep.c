@@ -175,21 +175,10 @@ static bool remove_range(Octant* o, Frac a, Frac b, bool open)
 	gtSweep* s = o->sweep;
 	if (o->L.count + 1 > s->slope_capacity) {
 		int cap = 2 * s->slope_capacity;
-		gtSlopeInterval* grown[2];
-		for (int i = 0; i < 2; i++) {
-			gtSlopeInterval* mine = i == 0 ? o->L.items : o->spare.items;
-			grown[i] = gt_realloc(mine, (size_t)cap * sizeof **grown);
-			if (!grown[i]) {
-				if (i == 1) o->L.items = grown[0];
-				s->slopes[0] = o->L.items;
-				s->slopes[1] = o->spare.items;
-				return false;
-			}
-		}
-		o->L.items = grown[0];
-		o->spare.items = grown[1];
-		s->slopes[0] = grown[0];
-		s->slopes[1] = grown[1];
+		bool grown = GT_RESIZE(o->L.items, cap) && GT_RESIZE(o->spare.items, cap);
+		s->slopes[0] = o->L.items; // the sweep frees both, grown or not
+		s->slopes[1] = o->spare.items;
+		if (!grown) return false;
 		s->slope_capacity = cap;
 	}
 	set_remove(&o->L, a, b, open, &o->spare);

@@ -22,7 +22,7 @@ typedef struct EntryList {
 
 static bool list_push(EntryList* list, Entry e)
 {
-	if (!gt_grow((void**)&list->items, &list->capacity, list->count + 1, sizeof *list->items, 8)) return false;
+	if (!GT_GROW(list->items, list->capacity, list->count + 1, 8)) return false;
 	list->items[list->count++] = e;
 	return true;
 }

@@ -1,13 +1,14 @@
 // Procedural maps: rooms, caves and arenas, deterministic from a 64-bit seed.
 //
-// Every decision uses the integer PRNG below (never rand() or floating point), so a seed gives
-// the same bytes on every platform and compiler.
+// Every decision uses the library's integer generator (gt_random.h; never rand() or floating
+// point), so a seed gives the same bytes on every platform and compiler.
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "gridtree/gt_genmap.h"
+#include "gridtree/gt_random.h"
 #include "core/status.h"
 
 // Retries for sizes where a style sometimes leaves too little connected floor (tiny caves).
@@ -16,31 +17,19 @@
 // Cell values while generating; anything non-zero is blocked in the final map.
 enum { CELL_FREE = 0, CELL_WALL = 1, CELL_KEEP = 2 }; // KEEP: a wall corridors must not widen into
 
-typedef struct Rng {
-	uint64_t state;
-} Rng;
-
-// splitmix64: tiny, fast, and its output is fully defined by 64-bit unsigned arithmetic.
-static uint64_t rng_next(Rng* r)
+// Uniform in [0, n) for n >= 1 (gtRandom_Below), drawing even for n = 1 as the generator always
+// has: skipping that draw would change every map made from a seed, the bundled assets among them.
+static int rng_below(gtRandom* r, int n)
 {
-	uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-// Uniform in [0, n) for n >= 1; rejection removes the modulo bias.
-static int rng_below(Rng* r, int n)
-{
-	uint64_t limit = UINT64_MAX - UINT64_MAX % (uint64_t)n;
-	uint64_t v;
-	do v = rng_next(r);
-	while (v >= limit);
-	return (int)(v % (uint64_t)n);
+	if (n == 1) {
+		gtRandom_Next(r);
+		return 0;
+	}
+	return gtRandom_Below(r, n);
 }
 
 // Uniform in [lo, hi]; an empty range yields lo.
-static int rng_range(Rng* r, int lo, int hi)
+static int rng_range(gtRandom* r, int lo, int hi)
 {
 	return hi <= lo ? lo : lo + rng_below(r, hi - lo + 1);
 }
@@ -107,7 +96,7 @@ static int uf_find(int* parent, int i)
 }
 
 // Cuts one axis into n sectors of roughly equal length with jittered boundaries.
-static void cut_axis(Rng* rng, int length, int n, Axis* axis)
+static void cut_axis(gtRandom* rng, int length, int n, Axis* axis)
 {
 	int piece = length / n, prev = 0;
 	for (int i = 0; i < n; i++) {
@@ -121,14 +110,14 @@ static void cut_axis(Rng* rng, int length, int n, Axis* axis)
 
 // A side of at least `least` between lo and hi, favouring larger sides while still giving some
 // small ones.
-static int room_side(Rng* rng, int lo, int hi, int least)
+static int room_side(gtRandom* rng, int lo, int hi, int least)
 {
 	int span = hi - lo + 1, min_side = imin(least, span);
 	return min_side + imax(rng_below(rng, span - min_side + 1), rng_below(rng, span - min_side + 1));
 }
 
 // Offset from a hall's outer edge: small, so the hall spans most of its two sectors.
-static int hall_inset(Rng* rng, int lo, int hi)
+static int hall_inset(gtRandom* rng, int lo, int hi)
 {
 	int span = hi - lo + 1;
 	return imin(rng_below(rng, span), rng_below(rng, span));
@@ -149,7 +138,7 @@ static void carve_wide(Grid* g, int x, int y, int width)
 // doors within [lo, hi] across the link (the shared sector row or column, so the corridor never
 // meets a third room). Coordinates are (u along the link, v across it) so one routine serves both
 // directions.
-static void carve_link(Grid* g, Rng* rng, const Node* a, const Node* b, bool vertical, int lo, int hi)
+static void carve_link(Grid* g, gtRandom* rng, const Node* a, const Node* b, bool vertical, int lo, int hi)
 {
 	int a_u1 = vertical ? a->y1 : a->x1, b_u0 = vertical ? b->y0 : b->x0;
 	int a_v0 = vertical ? a->x0 : a->y0, a_v1 = vertical ? a->x1 : a->y1;
@@ -179,7 +168,7 @@ static void carve_room(Grid* g, const Node* n)
 	fill_rect(g, n->x0, n->y0, n->x1, n->y1, CELL_FREE);
 }
 
-static gtStatus gen_rooms(Grid* g, Rng* rng, gtError* err)
+static gtStatus gen_rooms(Grid* g, gtRandom* rng, gtError* err)
 {
 	// About one sector per 15 cells; small maps still get two sectors along a side of 20.
 	int nx = imax(1, (g->w + 10) / 15), ny = imax(1, (g->h + 10) / 15);
@@ -289,7 +278,7 @@ static gtStatus gen_rooms(Grid* g, Rng* rng, gtError* err)
 #define CAVE_FILL_PERCENT 47
 #define CAVE_PASSES 5
 
-static gtStatus gen_caves(Grid* g, Rng* rng, gtError* err)
+static gtStatus gen_caves(Grid* g, gtRandom* rng, gtError* err)
 {
 	int w = g->w, h = g->h;
 	unsigned char* next = gt_malloc((size_t)w * (size_t)h);
@@ -358,7 +347,7 @@ static void remove_piece(Grid* g, const Rect* parts, int n)
 }
 
 // The central piece: a block or a plus, sized so it is its own mirror image.
-static void arena_centre(Grid* g, Rng* rng)
+static void arena_centre(Grid* g, gtRandom* rng)
 {
 	int w = g->w, h = g->h;
 	if (imin(w, h) < 16) return;
@@ -383,7 +372,7 @@ static void arena_centre(Grid* g, Rng* rng)
 	for (int i = 0; i < n; i++) fill_rect(g, parts[i].x0, parts[i].y0, parts[i].x1, parts[i].y1, CELL_WALL);
 }
 
-static gtStatus gen_arena(Grid* g, Rng* rng, gtError* err)
+static gtStatus gen_arena(Grid* g, gtRandom* rng, gtError* err)
 {
 	(void)err; // nothing here allocates
 	int w = g->w, h = g->h;
@@ -440,7 +429,7 @@ typedef struct Stack {
 
 static bool stack_push(Stack* s, uint32_t v)
 {
-	if (!gt_grow((void**)&s->items, &s->cap, s->size + 1, sizeof *s->items, 4096)) return false;
+	if (!GT_GROW(s->items, s->cap, s->size + 1, 4096)) return false;
 	s->items[s->size++] = v;
 	return true;
 }
@@ -528,7 +517,7 @@ gtStatus gtMap_Generate(gtMapStyle style, int width, int height, uint64_t seed, 
 
 	Grid g = {gt_malloc((size_t)width * (size_t)height), width, height};
 	if (!g.c) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a %dx%d map", width, height);
-	Rng rng = {seed};
+	gtRandom rng = {seed};
 	int64_t cells = (int64_t)width * height;
 	for (int attempt = 0; attempt < GT_GENMAP_ATTEMPTS; attempt++) {
 		// A failed attempt simply continues the PRNG stream, so retries stay deterministic.

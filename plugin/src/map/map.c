@@ -299,6 +299,29 @@ bool gtMap_IsBlocked(const gtMap* map, int cx, int cy)
 	return gt_blocked(map, cx, cy) != 0;
 }
 
+// The n-th free cell in row-major order (n below the free cell count).
+static void nth_free_cell(const gtMap* map, int64_t n, int* cx, int* cy)
+{
+	for (*cy = 0; *cy < map->height; (*cy)++)
+		for (*cx = 0; *cx < map->width; (*cx)++)
+			if (!gt_blocked(map, *cx, *cy) && n-- == 0) return;
+}
+
+gtStatus gtMap_RandomPoint(const gtMap* map, gtRandom* rng, gtVec2* point, gtError* err)
+{
+	if (map->free_cells == 0) return gt_fail(err, GT_ERR_INVALID_ARG, "the map has no free cells");
+	int cx, cy, misses = 0;
+	do {
+		cx = gtRandom_Below(rng, map->width);
+		cy = gtRandom_Below(rng, map->height);
+	} while (gt_blocked(map, cx, cy) && ++misses < 1024);
+	// Walls with a few free cells: count to a uniform one rather than draw for ever.
+	if (gt_blocked(map, cx, cy)) nth_free_cell(map, (int64_t)(gtRandom_Unit(rng) * (double)map->free_cells), &cx, &cy);
+	double x = cx + gtRandom_Unit(rng);
+	*point = (gtVec2){x, cy + gtRandom_Unit(rng)};
+	return GT_OK;
+}
+
 const gtVertex* gtMap_Vertices(const gtMap* map, int* count)
 {
 	*count = map->vertex_count;

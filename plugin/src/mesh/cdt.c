@@ -84,7 +84,7 @@ static int index_of(const gtCdtTriangle* t, int32_t v)
 
 static bool push_pending(gtCdt* c, int64_t* count, int32_t a, int32_t b)
 {
-	if (!gt_grow((void**)&c->pending, &c->pending_capacity, *count + 2, sizeof *c->pending, 1024)) return false;
+	if (!GT_GROW(c->pending, c->pending_capacity, *count + 2, 1024)) return false;
 	c->pending[(*count)++] = a;
 	c->pending[(*count)++] = b;
 	return true;

@@ -89,7 +89,7 @@ static int visit(void* context, gtVec2 root, gtVec2 right, gtVec2 left, double g
 	int32_t last = f->pending_head[edge];
 	if (last >= 0 && f->pending[last].label.g == g && f->pending[last].label.root.x == root.x && f->pending[last].label.root.y == root.y)
 		return 1; // another interval of the same root: one label serves both
-	if (!gt_grow((void**)&f->pending, &f->pending_capacity, f->pending_count + 1, sizeof *f->pending, 1024)) return -1;
+	if (!GT_GROW(f->pending, f->pending_capacity, f->pending_count + 1, 1024)) return -1;
 	f->pending[f->pending_count] = (PendingLabel){{root, g}, last};
 	f->pending_head[edge] = f->pending_count++;
 	return 1;
@@ -106,9 +106,8 @@ gtStatus gtMeshFence_Compute(gtMeshFence* f, gtPolyanya* search, const gtMeshObj
 	gtStatus st = gt_polyanya_flood(search, objects, accept, context, visit, f, err);
 	if (st) return st;
 	// Each edge's labels side by side for the searches that read them.
-	FenceLabel* labels = gt_realloc(f->labels, ((size_t)f->pending_count + 1) * sizeof *labels);
-	if (!labels) return gt_fail(err, GT_ERR_NOMEM, "out of memory for fence labels");
-	f->labels = labels;
+	if (!GT_RESIZE(f->labels, (int64_t)f->pending_count + 1)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for fence labels");
+	FenceLabel* labels = f->labels;
 	int at = 0;
 	for (int e = 0; e < f->ring_size; e++) {
 		f->label_first[e] = at;

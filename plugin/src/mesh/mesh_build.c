@@ -38,10 +38,10 @@ static bool obstacle_corner(const Builder* b, int x, int y)
 
 static int32_t add_point(Builder* b, int x, int y)
 {
-	if (!gt_grow((void**)&b->x, &b->x_capacity, b->count + 1, sizeof *b->x, 4096) ||
-	    !gt_grow((void**)&b->y, &b->y_capacity, b->count + 1, sizeof *b->y, 4096) ||
-	    !gt_grow((void**)&b->row_next, &b->row_capacity, b->count + 1, sizeof *b->row_next, 4096) ||
-	    !gt_grow((void**)&b->column_next, &b->column_capacity, b->count + 1, sizeof *b->column_next, 4096))
+	if (!GT_GROW(b->x, b->x_capacity, b->count + 1, 4096) ||
+	    !GT_GROW(b->y, b->y_capacity, b->count + 1, 4096) ||
+	    !GT_GROW(b->row_next, b->row_capacity, b->count + 1, 4096) ||
+	    !GT_GROW(b->column_next, b->column_capacity, b->count + 1, 4096))
 		return -1;
 	b->x[b->count] = x, b->y[b->count] = y;
 	b->row_next[b->count] = b->column_next[b->count] = -1;

@@ -30,12 +30,12 @@ typedef struct Merger {
 
 int32_t gt_polygons_add(gtPolygonSet* s, const int32_t* corner, const int32_t* across, int size)
 {
-	if (!gt_grow((void**)&s->start, &s->start_capacity, (int64_t)s->count + 1, sizeof *s->start, 1024) ||
-	    !gt_grow((void**)&s->size, &s->size_capacity, (int64_t)s->count + 1, sizeof *s->size, 1024))
+	if (!GT_GROW(s->start, s->start_capacity, (int64_t)s->count + 1, 1024) ||
+	    !GT_GROW(s->size, s->size_capacity, (int64_t)s->count + 1, 1024))
 		return -1;
 	if (s->ring_count + size > INT32_MAX ||
-	    !gt_grow((void**)&s->corner, &s->corner_capacity, s->ring_count + size, sizeof *s->corner, 4096) ||
-	    !gt_grow((void**)&s->across, &s->across_capacity, s->ring_count + size, sizeof *s->across, 4096))
+	    !GT_GROW(s->corner, s->corner_capacity, s->ring_count + size, 4096) ||
+	    !GT_GROW(s->across, s->across_capacity, s->ring_count + size, 4096))
 		return -1;
 	memcpy(s->corner + s->ring_count, corner, (size_t)size * sizeof *corner);
 	memcpy(s->across + s->ring_count, across, (size_t)size * sizeof *across);
@@ -100,8 +100,8 @@ static bool push_candidate(Merger* m, int32_t p, int32_t q)
 {
 	int i, j;
 	if (!mergeable(m->s, p, q, &i, &j)) return true;
-	if (!gt_grow((void**)&m->candidates, &m->candidate_capacity, m->candidate_count + 1, sizeof *m->candidates, 1024) ||
-	    !gt_grow((void**)&m->heap.items, &m->heap_capacity, m->heap.size + 1, sizeof *m->heap.items, 1024))
+	if (!GT_GROW(m->candidates, m->candidate_capacity, m->candidate_count + 1, 1024) ||
+	    !GT_GROW(m->heap.items, m->heap_capacity, m->heap.size + 1, 1024))
 		return false;
 	m->heap.capacity = (int)m->heap_capacity;
 	m->candidates[m->candidate_count] = (Candidate){p, q, m->version[p], m->version[q]};
@@ -154,8 +154,8 @@ static int merge_pair(Merger* m, int32_t p, int32_t q)
 	if (s->ring_count - m->live > m->live + 65536 && !compact_rings(m)) return -1;
 	// The union: p's ring from v round to u, then q's from after u to before v.
 	int64_t need = s->ring_count + n + k - 2;
-	if (need > INT32_MAX || !gt_grow((void**)&s->corner, &s->corner_capacity, need, sizeof *s->corner, 4096) ||
-	    !gt_grow((void**)&s->across, &s->across_capacity, need, sizeof *s->across, 4096))
+	if (need > INT32_MAX || !GT_GROW(s->corner, s->corner_capacity, need, 4096) ||
+	    !GT_GROW(s->across, s->across_capacity, need, 4096))
 		return -1;
 	const int32_t *cp = s->corner + s->start[p], *cq = s->corner + s->start[q];
 	const int32_t *ap = s->across + s->start[p], *aq = s->across + s->start[q];

@@ -39,9 +39,9 @@ static bool ensure_object(gtMeshObjects* o, int32_t id)
 	if (id < o->capacity) return true;
 	// Three arrays side by side, each grown alike from the same capacity; it changes once all have.
 	int64_t first_capacity = o->capacity, inside_capacity = o->capacity, point_capacity = o->capacity;
-	if (!gt_grow((void**)&o->first, &first_capacity, (int64_t)id + 1, sizeof *o->first, 256) ||
-	    !gt_grow((void**)&o->inside, &inside_capacity, (int64_t)id + 1, sizeof *o->inside, 256) ||
-	    !gt_grow((void**)&o->point, &point_capacity, (int64_t)id + 1, sizeof *o->point, 256))
+	if (!GT_GROW(o->first, first_capacity, (int64_t)id + 1, 256) ||
+	    !GT_GROW(o->inside, inside_capacity, (int64_t)id + 1, 256) ||
+	    !GT_GROW(o->point, point_capacity, (int64_t)id + 1, 256))
 		return false;
 	for (int64_t i = o->capacity; i < first_capacity; i++) o->first[i] = -1, o->inside[i] = false;
 	o->capacity = (int)first_capacity;
@@ -70,7 +70,7 @@ static bool reserve_members(gtMeshObjects* o, int more)
 	int free_count = 0;
 	for (int32_t m = o->free_member; m >= 0 && free_count < more; m = o->members[m].next_of_object) free_count++;
 	int need = o->member_count + more - free_count;
-	return gt_grow((void**)&o->members, &o->member_capacity, need, sizeof *o->members, 512);
+	return GT_GROW(o->members, o->member_capacity, need, 512);
 }
 
 gtStatus gtMeshObjects_Set(gtMeshObjects* o, int32_t id, gtVec2 point, gtError* err)

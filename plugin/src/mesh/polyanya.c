@@ -130,7 +130,7 @@ int64_t gtPolyanya_Expanded(const gtPolyanya* p)
 }
 
 // Room for one more item in a scratch array that stays with the search.
-#define ROOM_FOR_ONE(array, size, capacity) ((size) < (capacity) || gt_grow((void**)&(array), &(capacity), (size) + 1, sizeof *(array), 256))
+#define ROOM_FOR_ONE(array, size, capacity) ((size) < (capacity) || GT_GROW((array), (capacity), (size) + 1, 256))
 
 static bool before(const HeapItem* a, const HeapItem* b) // smaller f first, then larger g
 {
@@ -695,10 +695,8 @@ static gtStatus nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, i
 	gtStatus st = check_point(p->mesh, q, "query point", start, &start_count, err);
 	if (st || k == 0) return st;
 	if (p->reported_capacity < objects->capacity) {
-		uint32_t* grown = gt_realloc(p->reported, (size_t)objects->capacity * sizeof *grown);
-		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
-		memset(grown + p->reported_capacity, 0, (size_t)(objects->capacity - p->reported_capacity) * sizeof *grown);
-		p->reported = grown;
+		if (!GT_RESIZE(p->reported, objects->capacity)) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
+		memset(p->reported + p->reported_capacity, 0, (size_t)(objects->capacity - p->reported_capacity) * sizeof *p->reported);
 		p->reported_capacity = objects->capacity;
 	}
 	Search sr = {.p = p, .mode = guide ? GUIDED : INTERVAL, .objects = objects, .accept = accept, .context = context,

@@ -44,7 +44,7 @@ const char* tiled_keep(TiledDoc* d, const char* s)
 {
 	gtTiled* t = d->tiled;
 	char* copy = tiled_strdup(s ? s : "");
-	if (!copy || !gt_grow((void**)&t->strings, &t->string_capacity, t->string_count + 1, sizeof *t->strings, 64)) {
+	if (!copy || !GT_GROW(t->strings, t->string_capacity, t->string_count + 1, 64)) {
 		gt_free(copy);
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		return NULL;
@@ -55,7 +55,7 @@ const char* tiled_keep(TiledDoc* d, const char* s)
 
 TiledLayer* tiled_add_layer(TiledDoc* d, const char* name)
 {
-	if (!gt_grow((void**)&d->layers, &d->layer_capacity, d->layer_count + 1, sizeof *d->layers, 8)) {
+	if (!GT_GROW(d->layers, d->layer_capacity, d->layer_count + 1, 8)) {
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		return NULL;
 	}
@@ -89,7 +89,7 @@ TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height, bo
 		tiled_fail(d, GT_ERR_LIMIT, "%s: layer '%s' has a chunk at (%d, %d), too far out", d->path, l->name, x, y);
 		return NULL;
 	}
-	if (!gt_grow((void**)&l->chunks, &l->chunk_capacity, l->chunk_count + 1, sizeof *l->chunks, 4)) {
+	if (!GT_GROW(l->chunks, l->chunk_capacity, l->chunk_count + 1, 4)) {
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		return NULL;
 	}
@@ -141,7 +141,7 @@ void tiled_layer_property(TiledDoc* d, bool object_layer, const char* name, cons
 
 bool tiled_add_object_layer(TiledDoc* d, const char* name)
 {
-	if (!gt_grow((void**)&d->object_layers, &d->object_layer_capacity, d->object_layer_count + 1, sizeof *d->object_layers, 8))
+	if (!GT_GROW(d->object_layers, d->object_layer_capacity, d->object_layer_count + 1, 8))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	TiledObjectLayer* l = &d->object_layers[d->object_layer_count];
 	l->solid = false;
@@ -172,7 +172,7 @@ bool tiled_add_point(TiledDoc* d, const char* what, double x, double y)
 	if (!check_number(d, what, "a point's x", x, -TILED_MAX_COORDINATE) || !check_number(d, what, "a point's y", y, -TILED_MAX_COORDINATE))
 		return false;
 	if (d->point_count % 16 == 0 && !tiled_limit_objects(d, 1)) return false; // 16 points weigh one object
-	if (!gt_grow((void**)&d->points, &d->point_capacity, 2 * (d->point_count + 1), sizeof *d->points, 64))
+	if (!GT_GROW(d->points, d->point_capacity, 2 * (d->point_count + 1), 64))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	d->points[2 * d->point_count] = x, d->points[2 * d->point_count + 1] = y;
 	d->point_count++;
@@ -185,8 +185,8 @@ bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, c
 	char what[64];
 	snprintf(what, sizeof what, "object %d", id);
 	if (!tiled_check_shape(d, what, shape) || !tiled_limit_objects(d, 1)) return false;
-	if (!gt_grow((void**)&t->objects, &t->object_capacity, t->object_count + 1, sizeof *t->objects, 16) ||
-	    !gt_grow((void**)&d->object_walls, &d->object_wall_capacity, t->object_count + 1, sizeof *d->object_walls, 16))
+	if (!GT_GROW(t->objects, t->object_capacity, t->object_count + 1, 16) ||
+	    !GT_GROW(d->object_walls, d->object_wall_capacity, t->object_count + 1, 16))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	const char* layer = d->object_layer_count > 0 ? d->object_layers[d->object_layer_count - 1].name : "";
 	gtTiledObject o = {id, tiled_keep(d, name), tiled_keep(d, type), tiled_keep(d, layer), shape->x, shape->y, shape->width, shape->height,
@@ -204,7 +204,7 @@ bool tiled_add_property(TiledDoc* d, const char* name, const char* type, const c
 {
 	gtTiled* t = d->tiled;
 	if (t->object_count == 0) return true; // a property of the map or a layer: not kept
-	if (!gt_grow((void**)&t->properties, &t->property_capacity, t->property_count + 1, sizeof *t->properties, 16))
+	if (!GT_GROW(t->properties, t->property_capacity, t->property_count + 1, 16))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	gtTiledProperty p = {tiled_keep(d, name), tiled_keep(d, type && *type ? type : "string"), tiled_keep(d, value)};
 	if (d->failed) return false;
@@ -217,7 +217,7 @@ bool tiled_add_property(TiledDoc* d, const char* name, const char* type, const c
 
 int64_t tiled_add_source(TiledDoc* d, const char* path, double tile_width, double tile_height)
 {
-	if (!gt_grow((void**)&d->sources, &d->source_capacity, d->source_count + 1, sizeof *d->sources, 8)) {
+	if (!GT_GROW(d->sources, d->source_capacity, d->source_count + 1, 8)) {
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		return -1;
 	}
@@ -236,7 +236,7 @@ bool tiled_add_tileset(TiledDoc* d, uint32_t firstgid, int64_t source)
 	if (d->tileset_count >= d->limits.tilesets)
 		return tiled_fail(d, GT_ERR_LIMIT, "%s: more than %lld tilesets (max_tilesets; raise it to load this level)", d->path,
 		                  (long long)d->limits.tilesets);
-	if (!gt_grow((void**)&d->tilesets, &d->tileset_capacity, d->tileset_count + 1, sizeof *d->tilesets, 8))
+	if (!GT_GROW(d->tilesets, d->tileset_capacity, d->tileset_count + 1, 8))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	d->tilesets[d->tileset_count++] = (TiledTilesetRef){firstgid, source};
 	return true;
@@ -247,7 +247,7 @@ TiledTile* tiled_add_tile(TiledDoc* d, uint32_t id)
 	if (d->source_count == 0) return NULL;
 	TiledSource* s = &d->sources[d->source_count - 1];
 	if (!tiled_limit_objects(d, 1)) return NULL; // tiles with properties or shapes weigh like objects
-	if (!gt_grow((void**)&s->tiles, &s->tile_capacity, s->tile_count + 1, sizeof *s->tiles, 16)) {
+	if (!GT_GROW(s->tiles, s->tile_capacity, s->tile_count + 1, 16)) {
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		return NULL;
 	}
@@ -276,7 +276,7 @@ bool tiled_add_tile_shape(TiledDoc* d, const TiledShape* shape)
 	char what[64];
 	snprintf(what, sizeof what, "tile %u's collision shape", (unsigned)t->id);
 	if (!tiled_check_shape(d, what, shape) || !tiled_limit_objects(d, 1)) return false;
-	if (!gt_grow((void**)&d->tile_shapes, &d->tile_shape_capacity, d->tile_shape_count + 1, sizeof *d->tile_shapes, 16))
+	if (!GT_GROW(d->tile_shapes, d->tile_shape_capacity, d->tile_shape_count + 1, 16))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	TiledShape copy = *shape;
 	if (copy.point_count == 0) copy.first_point = d->point_count;

@@ -54,7 +54,7 @@ bool tiled_scan_json(TiledDoc* d, const char* text, size_t length, TiledIdArrays
 					memcpy(out->text, text, length);
 					out->text[length] = '\0';
 				}
-				if (!gt_grow((void**)&out->spans, &out->capacity, 2 * (out->count + 1), sizeof *out->spans, 16))
+				if (!GT_GROW(out->spans, out->capacity, 2 * (out->count + 1), 16))
 					return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 				out->spans[2 * out->count] = open + 1, out->spans[2 * out->count + 1] = end - 1 - (open + 1);
 				char number[32];

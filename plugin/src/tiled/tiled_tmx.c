@@ -463,7 +463,7 @@ int64_t tiled_read_template(TiledDoc* d, const char* from, const char* source)
 			gt_free(path);
 			return i;
 		}
-	if (!gt_grow((void**)&d->templates, &d->template_capacity, d->template_count + 1, sizeof *d->templates, 8) ||
+	if (!GT_GROW(d->templates, d->template_capacity, d->template_count + 1, 8) ||
 	    !tiled_limit_objects(d, 1)) {
 		gt_free(path);
 		if (!d->failed) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);

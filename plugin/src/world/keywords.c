@@ -52,7 +52,7 @@ int32_t gt_vocab_intern(gtVocabulary* v, const char* word)
 	if (found >= 0) return found;
 	if (v->count == INT32_MAX / 4) return -1;
 	if ((uint32_t)(v->count + 1) * 2 > v->slot_count && !rehash(v, v->slot_count ? v->slot_count * 2 : 64)) return -1;
-	if (!gt_grow((void**)&v->words, &v->capacity, v->count + 1, sizeof *v->words, 32)) return -1;
+	if (!GT_GROW(v->words, v->capacity, v->count + 1, 32)) return -1;
 	size_t n = strlen(word);
 	char* copy = gt_malloc(n + 1);
 	if (!copy) return -1;

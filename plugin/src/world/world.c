@@ -219,12 +219,10 @@ static void add_plane(gtWorld* w)
 	if (w->plane_words == w->plane_capacity) {
 		int64_t cap = w->plane_capacity < 16 ? 16 : 2 * (int64_t)w->plane_capacity;
 		if (cap > w->plane_limit) cap = w->plane_limit;
-		uint64_t* grown = gt_realloc(w->planes, (size_t)(cap * w->plane_stride) * sizeof *grown);
-		if (!grown) {
+		if (!GT_RESIZE(w->planes, cap * w->plane_stride)) {
 			w->plane_limit = w->plane_words;
 			return;
 		}
-		w->planes = grown;
 		w->plane_capacity = (int32_t)cap;
 	}
 	memset(w->planes + w->plane_words * w->plane_stride, 0, (size_t)w->plane_stride * sizeof *w->planes);
@@ -284,15 +282,11 @@ static bool grow_slots(gtWorld* w)
 	const int32_t most = (int32_t)SLOT_MASK; // slot + 1 must fit the id's slot bits
 	if (w->capacity >= most) return false;
 	int32_t cap = w->capacity ? (w->capacity > most / 2 ? most : w->capacity * 2) : 64;
-#define GROW(field) \
-	do { \
-		void* p = gt_realloc(w->field, (size_t)cap * sizeof *w->field); \
-		if (!p) return false; \
-		w->field = p; \
-	} while (0)
-	GROW(x); GROW(y); GROW(leaf); GROW(next); GROW(prev); GROW(generation); GROW(keywords);
-	GROW(keyword_count); GROW(keyword_capacity); GROW(object_words); GROW(spill_words);
-#undef GROW
+	if (!GT_RESIZE(w->x, cap) || !GT_RESIZE(w->y, cap) || !GT_RESIZE(w->leaf, cap) || !GT_RESIZE(w->next, cap) ||
+	    !GT_RESIZE(w->prev, cap) || !GT_RESIZE(w->generation, cap) || !GT_RESIZE(w->keywords, cap) ||
+	    !GT_RESIZE(w->keyword_count, cap) || !GT_RESIZE(w->keyword_capacity, cap) || !GT_RESIZE(w->object_words, cap) ||
+	    !GT_RESIZE(w->spill_words, cap))
+		return false;
 	for (int32_t s = cap - 1; s >= w->capacity; s--) {
 		w->generation[s] = w->tag; // generation 0: free
 		w->keywords[s] = NULL;
@@ -653,11 +647,7 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	int old_count = w->keyword_count[slot];
 	int need = (count > old_count ? count : old_count) + 1;
 	if (w->words_capacity < need) { // scratch grows once, then keyword changes never allocate
-		int32_t* a = gt_realloc(w->words_new, (size_t)need * sizeof *a);
-		if (a) w->words_new = a;
-		int32_t* b = gt_realloc(w->words_old, (size_t)need * sizeof *b);
-		if (b) w->words_old = b;
-		if (!a || !b) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		if (!GT_RESIZE(w->words_new, need) || !GT_RESIZE(w->words_old, need)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		w->words_capacity = need;
 	}
 	st = reserve_keywords(w, slot, count, err);

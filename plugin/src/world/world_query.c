@@ -35,11 +35,8 @@ gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	if (q->use_region && !(q->region[0] <= q->region[2] && q->region[1] <= q->region[3]))
 		return gt_fail(err, GT_ERR_INVALID_ARG, "region must be x0 <= x1 and y0 <= y1 (no NaN)");
 	if (s->words_capacity < q->keyword_count + 1) {
-		int32_t* a = gt_realloc(s->words, (size_t)(q->keyword_count + 1) * sizeof *a);
-		if (a) s->words = a;
-		int32_t* b = gt_realloc(s->unissued, (size_t)(q->keyword_count + 1) * sizeof *b);
-		if (b) s->unissued = b;
-		if (!a || !b) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		if (!GT_RESIZE(s->words, q->keyword_count + 1) || !GT_RESIZE(s->unissued, q->keyword_count + 1))
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		s->words_capacity = q->keyword_count + 1;
 	}
 	// Distinct words. Unknown ones count towards "all" and the score but match nothing: each -1 is
@@ -91,7 +88,7 @@ bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot)
 {
 	if (*size == s->result_capacity) {
 		int64_t cap = s->result_capacity;
-		if (cap >= INT32_MAX / 2 || !gt_grow((void**)&s->results, &cap, cap + 1, sizeof *s->results, 64)) return false;
+		if (cap >= INT32_MAX / 2 || !GT_GROW(s->results, cap, cap + 1, 64)) return false;
 		s->result_capacity = (int32_t)cap;
 	}
 	s->results[(*size)++] = (gtHeapItem){d, slot};
@@ -109,9 +106,7 @@ gtStatus gt_results_begin(gtQueryScratch* s, const gtQuery* q, bool within, Resu
 	r->listed = 0;
 	r->bound = within ? q->radius : INFINITY;
 	if (!within && s->result_capacity < r->k) { // the k best fit from the start: no growth mid-query
-		gtHeapItem* grown = gt_realloc(s->results, (size_t)r->k * sizeof *grown);
-		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", r->k);
-		s->results = grown;
+		if (!GT_RESIZE(s->results, r->k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", r->k);
 		s->result_capacity = r->k;
 	}
 	r->best = (gtHeap){s->results, 0, s->result_capacity};
@@ -178,6 +173,21 @@ gtStatus gtWorld_Top(gtWorld* w, const gtQuery* q, gtDistance distance, gtObject
 {
 	if (!distance.fcn) return gt_fail(err, GT_ERR_INVALID_ARG, "no distance function");
 	return gt_world_query(w, &w->scratch, q, distance, MODE_TOP, ids, scores, capacity, count, stats, err);
+}
+gtStatus gtWorld_TopWeighted(gtWorld* w, const gtQuery* q, double alpha, gtDistance distance, gtObjectId* ids,
+                             double* scores, int capacity, int* count, gtQueryStats* stats, gtError* err)
+{
+	*count = 0;
+	if (!q) return gt_fail(err, GT_ERR_INVALID_ARG, "bad query arguments");
+	if (!(alpha > 0 && alpha <= 1)) return gt_fail(err, GT_ERR_INVALID_ARG, "alpha must be in (0, 1], got %g", alpha);
+	Filter words; // counts the distinct words the way the score does
+	gtStatus st = gt_filter_prepare(w, &w->scratch, q, MODE_TOP, &words, err);
+	if (st) return st;
+	gtQuery ranked = *q; // distance + miss_cost * missing, times alpha, is the weighted score
+	ranked.miss_cost = (1 - alpha) / alpha * q->miss_cost / (words.query_words > 0 ? words.query_words : 1);
+	st = gtWorld_Top(w, &ranked, distance, ids, scores, capacity, count, stats, err);
+	for (int i = 0; !st && i < *count; i++) scores[i] *= alpha;
+	return st;
 }
 gtStatus gtWorld_NearestEuclid(gtWorld* w, const gtQuery* q, gtObjectId* ids, double* distances, int capacity,
                                int* count, gtQueryStats* stats, gtError* err)

@@ -13,7 +13,7 @@
 static bool grow_heap(gtHeap* h)
 {
 	int64_t cap = h->capacity;
-	if (cap >= INT32_MAX / 2 || !gt_grow((void**)&h->items, &cap, cap + 1, sizeof *h->items, 256)) return false;
+	if (cap >= INT32_MAX / 2 || !GT_GROW(h->items, cap, cap + 1, 256)) return false;
 	h->capacity = (int)cap;
 	return true;
 }
