@@ -167,6 +167,53 @@ static void test_from_cells_limits(void** state)
 	assert_int_equal(gtMap_FromCells(2, 2, NULL, &m, &err), GT_ERR_INVALID_ARG);
 }
 
+// Every free cell gets its share of points (a chi-square bound over the cells), every point lies
+// in a free cell, and the same seed draws the same points; a map with one free cell among a
+// million (the counting fallback) and one with none.
+static void test_random_point_uniform(void** state)
+{
+	(void)state;
+	gtError err;
+	TestRng maker = {7};
+	gtMap* m = test_random_map(&maker, 8, 8, 40);
+	int counts[64] = {0}, free_cells = (int)gtMap_FreeCells(m), n = 64000;
+	gtRandom rng = {11}, again = {11};
+	for (int i = 0; i < n; i++) {
+		gtVec2 p, q;
+		assert_int_equal(gtMap_RandomPoint(m, &rng, &p, &err), GT_OK);
+		assert_int_equal(gtMap_RandomPoint(m, &again, &q, &err), GT_OK);
+		assert_true(p.x == q.x && p.y == q.y);
+		int cx = (int)p.x, cy = (int)p.y;
+		assert_false(gtMap_IsBlocked(m, cx, cy));
+		counts[cy * 8 + cx]++;
+	}
+	double expected = (double)n / free_cells, chi2 = 0;
+	for (int c = 0; c < 64; c++)
+		if (!gtMap_IsBlocked(m, c % 8, c / 8)) chi2 += (counts[c] - expected) * (counts[c] - expected) / expected;
+	assert_true(chi2 < 3.0 * free_cells); // mean free_cells - 1; a skewed draw is far beyond
+	gtMap_Destroy(m);
+
+	enum { SIDE = 1000 };
+	unsigned char* cells = malloc(SIDE * SIDE);
+	assert_non_null(cells);
+	memset(cells, 1, SIDE * SIDE);
+	cells[617 * SIDE + 383] = 0;
+	assert_int_equal(gtMap_FromCells(SIDE, SIDE, cells, &m, &err), GT_OK);
+	for (int i = 0; i < 5; i++) {
+		gtVec2 p;
+		assert_int_equal(gtMap_RandomPoint(m, &rng, &p, &err), GT_OK);
+		assert_true(p.x >= 383 && p.x <= 384 && p.y >= 617 && p.y <= 618);
+	}
+	gtMap_Destroy(m);
+	memset(cells, 1, SIDE * SIDE);
+	assert_int_equal(gtMap_FromCells(4, 4, cells, &m, &err), GT_OK);
+	gtVec2 p;
+	assert_int_equal(gtMap_RandomPoint(m, &rng, &p, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "no free cells"));
+	gtMap_Destroy(m);
+	free(cells);
+}
+
 TEST_MAIN("map", test_parses_valid_map, test_rejects_malformed_headers, test_rejects_malformed_rows,
           test_load_reports_io_errors, test_save_load_round_trip, test_survives_random_corruption,
-          test_from_cells_limits)
+          test_from_cells_limits, test_random_point_uniform)

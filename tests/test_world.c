@@ -508,6 +508,58 @@ static void test_top_scores_unseen_words(void** state)
 	gtMap_Destroy(m);
 }
 
+// gtWorld_TopWeighted: score = alpha * distance + (1 - alpha) * miss_cost * missing / words, over
+// the distinct words (a repeated id once, an unknown word counted), against every object scored
+// by hand.
+static void test_top_weighted_scores(void** state)
+{
+	(void)state;
+	gtMap* m = test_random_map(&(TestRng){3}, 16, 16, 0);
+	gtWorld* w = test_make_world(m, 4);
+	int32_t a = gtWorld_Keyword(w, "a"), b = gtWorld_Keyword(w, "b");
+	gtError err;
+	TestRng rng = {5};
+	enum { N = 40 };
+	gtVec2 at[N];
+	int missing[N];
+	gtObjectId id[N];
+	for (int i = 0; i < N; i++) {
+		at[i] = (gtVec2){test_rng_int(&rng, 1600) / 100.0, test_rng_int(&rng, 1600) / 100.0};
+		int kind = test_rng_int(&rng, 4); // none, a, b, both
+		int32_t words[2], n = 0;
+		if (kind & 1) words[n++] = a;
+		if (kind & 2) words[n++] = b;
+		missing[i] = 3 - n; // of a, b and the unknown word
+		assert_int_equal(gtWorld_Add(w, at[i], words, n, &id[i], &err), GT_OK);
+	}
+	gtQuery q = gtQuery_Default((gtVec2){8, 8});
+	int32_t asked[4] = {a, b, a, -1}; // three distinct words
+	q.keywords = asked, q.keyword_count = 4, q.k = 5, q.miss_cost = 100;
+	const double alpha = 0.3;
+	double want[N];
+	for (int i = 0; i < N; i++)
+		want[i] = alpha * hypot(at[i].x - 8, at[i].y - 8) + (1 - alpha) * 100 * missing[i] / 3.0;
+	gtObjectId ids[5];
+	double score[5];
+	int count;
+	assert_int_equal(gtWorld_TopWeighted(w, &q, alpha, gtDistance_Euclid(), ids, score, 5, &count, NULL, &err), GT_OK);
+	assert_int_equal(count, 5);
+	for (int r = 0; r < count; r++) {
+		int i = 0;
+		while (id[i] != ids[r]) i++;
+		assert_float_equal(score[r], want[i], 1e-9);
+		int better = 0; // objects that beat it: fewer than its rank (ties aside)
+		for (int j = 0; j < N; j++) better += want[j] < want[i] - 1e-9;
+		assert_true(better <= r);
+	}
+	assert_int_equal(gtWorld_TopWeighted(w, &q, 0, gtDistance_Euclid(), ids, score, 5, &count, NULL, &err),
+	                 GT_ERR_INVALID_ARG);
+	assert_int_equal(gtWorld_TopWeighted(w, &q, 1.5, gtDistance_Euclid(), ids, score, 5, &count, NULL, &err),
+	                 GT_ERR_INVALID_ARG);
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
 // Every function taking an id, given `id` of another world (or a stale one): rejected, nothing changes.
 static void expect_stale_everywhere(gtWorld* w, gtObjectId id)
 {
@@ -877,6 +929,6 @@ static void test_filters_borders_and_components(void** state)
 }
 
 TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
-          test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_worked_example,
+          test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_top_weighted_scores, test_worked_example,
           test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds, test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
           test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps)
