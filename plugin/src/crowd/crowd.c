@@ -343,15 +343,11 @@ static gtStatus build_field(gtCrowd* c, const gtCrowdQueries* batch, int k, int*
 		if (st) return st;
 		int order = wk->ehl->max_hubs + 1;
 		if (wk->best_room < k) {
-			FieldEntry* grown = gt_realloc(wk->best, (size_t)k * sizeof *grown);
-			if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			wk->best = grown;
+			if (!GT_RESIZE(wk->best, k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			wk->best_room = k;
 		}
 		if (wk->order_room < order) {
-			FieldEntry* grown = gt_realloc(wk->order, (size_t)order * sizeof *grown);
-			if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			wk->order = grown;
+			if (!GT_RESIZE(wk->order, order)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			wk->order_room = order;
 		}
 		st = gt_filter_prepare(c->world, &wk->scratch, &batch->queries[0], MODE_NEAREST, &wk->filter, err);
@@ -446,8 +442,7 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	atomic_init(&job.next, 0);
 	gtStatus st = GT_OK;
 	if (!out->status && c->status_room < slot_count) { // grows with the largest batch, then stays
-		gtStatus* grown = gt_realloc(c->statuses, (size_t)slot_count * sizeof *grown);
-		if (grown) c->statuses = grown, c->status_room = slot_count;
+		if (GT_RESIZE(c->statuses, slot_count)) c->status_room = slot_count;
 		else st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	job.slots = slots;
@@ -508,11 +503,9 @@ gtStatus gtCrowd_NearestScheduled(gtCrowd* c, const gtCrowdQueries* batch, gtCro
 	if (!c || !batch || !schedule || batch->count < 0 || (batch->count > 0 && !batch->queries))
 		return gt_fail(err, GT_ERR_INVALID_ARG, "bad batch arguments");
 	if (c->pick_room < batch->count) { // grows with the largest crowd, then stays
-		int* picked = gt_realloc(c->picked, (size_t)batch->count * sizeof *picked);
-		if (picked) c->picked = picked;
-		void* sub = gt_realloc(c->sub, (size_t)batch->count * sizeof(gtQuery)); // room for points too
-		if (sub) c->sub = sub;
-		if (!picked || !sub) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		// c->sub holds the sub-batch's queries or, as many, its points (smaller)
+		if (!GT_RESIZE(c->picked, batch->count) || !gt_resize(&c->sub, batch->count, sizeof(gtQuery)))
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		c->pick_room = batch->count;
 	}
 	int n;

@@ -38,9 +38,7 @@ bool gt_field_reset(gtField* f, int k)
 	f->touched_count = 0;
 	f->objects = 0;
 	if (k > f->capacity_k) {
-		FieldEntry* grown = gt_realloc(f->entries, ((size_t)f->ehl->n + 1) * (size_t)k * sizeof *grown);
-		if (!grown) return false;
-		f->entries = grown;
+		if (!GT_RESIZE(f->entries, ((int64_t)f->ehl->n + 1) * k)) return false;
 		f->capacity_k = k;
 	}
 	f->k = k;

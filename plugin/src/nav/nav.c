@@ -276,16 +276,12 @@ static gtStatus bind(gtNavQuery* q, gtNavMethod* method, gtError* err)
 	}
 	if (*method == GT_NAV_EHL && nav->added > 0 && q->path_capacity < gtNav_PathCapacity(nav)) {
 		int capacity = gtNav_PathCapacity(nav);
-		gtVec2* path = gt_realloc(q->path, (size_t)capacity * sizeof *path);
-		if (!path) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-		q->path = path;
+		if (!GT_RESIZE(q->path, capacity)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		q->path_capacity = capacity;
 	}
 	if (*method == GT_NAV_EHL && nav->added > 0 && q->bends_capacity < 2 * (q->ehl_query->max_hubs + 1)) {
 		int capacity = 2 * (q->ehl_query->max_hubs + 1);
-		int32_t* bends = gt_realloc(q->bends, (size_t)capacity * sizeof *bends);
-		if (!bends) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-		q->bends = bends;
+		if (!GT_RESIZE(q->bends, capacity)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		q->bends_capacity = capacity;
 	}
 	return GT_OK;

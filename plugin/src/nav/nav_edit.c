@@ -58,8 +58,7 @@ static void note_added_rect(gtNav* nav, int x0, int y0, int x1, int y1)
 		nav->added_rects[0] = box;
 		nav->added_rect_count = 1;
 	}
-	if (!gt_grow((void**)&nav->added_rects, &nav->added_rect_capacity, nav->added_rect_count + 1, sizeof *nav->added_rects,
-	             MAX_ADDED_RECTS)) {
+	if (!GT_GROW(nav->added_rects, nav->added_rect_capacity, nav->added_rect_count + 1, MAX_ADDED_RECTS)) {
 		// No room for one more: cover the whole map (every path is then checked).
 		if (nav->added_rect_capacity > 0) {
 			nav->added_rects[0] = (NavRect){0, 0, gtMap_Width(nav->map) - 1, gtMap_Height(nav->map) - 1};
@@ -400,7 +399,7 @@ gtStatus gtNav_AddDoor(gtNav* nav, int x0, int y0, int x1, int y1, int* id, gtEr
 	*id = -1;
 	gtStatus busy = check_not_building(nav, err);
 	if (busy) return busy;
-	if (!gt_grow((void**)&nav->doors, &nav->door_capacity, nav->door_count + 1, sizeof *nav->doors, 8))
+	if (!GT_GROW(nav->doors, nav->door_capacity, nav->door_count + 1, 8))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a door");
 	if (nav->door_count >= INT32_MAX) return gt_fail(err, GT_ERR_LIMIT, "too many doors");
 	gtStatus st = gtNav_SetBlocked(nav, x0, y0, x1, y1, false, err);
