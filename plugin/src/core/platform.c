@@ -100,3 +100,15 @@ gtStatus gt_read_file(const char* path, size_t max_bytes, const char* kind, char
 	*size = got;
 	return GT_OK;
 }
+
+gtStatus gt_load_file(const char* path, size_t max_bytes, const char* kind, gtParseTextFcn* parse, void* out,
+                      gtError* err)
+{
+	char* text;
+	size_t size;
+	gtStatus st = gt_read_file(path, max_bytes, kind, &text, &size, err);
+	if (st) return st;
+	st = parse(text, size, path, out, err);
+	gt_free(text);
+	return st;
+}

@@ -20,6 +20,13 @@ double gt_available_memory_mb(void);
 // memory, read error.
 gtStatus gt_read_file(const char* path, size_t max_bytes, const char* kind, char** text, size_t* size, gtError* err);
 
+// What a format's _Parse does with a file's text (`out` is the caller's, e.g. a gtMap**).
+typedef gtStatus gtParseTextFcn(const char* text, size_t size, const char* name, void* out, gtError* err);
+
+// A format's _Load: reads the file whole (gt_read_file) and parses it, named by its path.
+gtStatus gt_load_file(const char* path, size_t max_bytes, const char* kind, gtParseTextFcn* parse, void* out,
+                      gtError* err);
+
 // Maps a whole file read-only (pages prefetched). NULL with errno set on failure.
 void* gt_map_file(int fd, size_t bytes);
 void gt_unmap_file(void* mapping, size_t bytes);

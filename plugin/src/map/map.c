@@ -237,16 +237,15 @@ gtStatus gtMap_Parse(const char* text, size_t length, const char* name, gtMap** 
 	return GT_OK;
 }
 
+static gtStatus parse_map(const char* text, size_t size, const char* name, void* out, gtError* err)
+{
+	return gtMap_Parse(text, size, name, out, err);
+}
+
 gtStatus gtMap_Load(const char* path, gtMap** out, gtError* err)
 {
 	*out = NULL;
-	char* text;
-	size_t size;
-	gtStatus st = gt_read_file(path, GT_MAP_MAX_FILE_BYTES, "map", &text, &size, err);
-	if (st) return st;
-	st = gtMap_Parse(text, size, path, out, err);
-	gt_free(text);
-	return st;
+	return gt_load_file(path, GT_MAP_MAX_FILE_BYTES, "map", parse_map, out, err);
 }
 
 gtStatus gtMap_FromCells(int width, int height, const unsigned char* blocked, gtMap** out, gtError* err)

@@ -213,16 +213,15 @@ fail:
 	return st;
 }
 
+static gtStatus parse_mesh(const char* text, size_t size, const char* name, void* out, gtError* err)
+{
+	return gtMesh_Parse(text, size, name, out, err);
+}
+
 gtStatus gtMesh_Load(const char* path, gtMesh** out, gtError* err)
 {
 	*out = NULL;
-	char* text;
-	size_t size;
-	gtStatus st = gt_read_file(path, MAX_MESH_FILE_BYTES, "mesh", &text, &size, err);
-	if (st) return st;
-	st = gtMesh_Parse(text, size, path, out, err);
-	gt_free(text);
-	return st;
+	return gt_load_file(path, MAX_MESH_FILE_BYTES, "mesh", parse_mesh, out, err);
 }
 
 int gtMesh_VertexCount(const gtMesh* m)
