@@ -3,12 +3,12 @@
 /// the platform seams: the allocator hook and the task interface.
 ///
 /// Contents
-///     Version        gtVersionString
-///     Named limits   GT_MAP_MAX_SIDE, GT_MAX_THREADS, ...
-///     Status         gtStatus, gtError, gtError_Set, gtVec2
-///     Allocator hook gtSetAllocator, gtGetByteCount
-///     Task interface gtTaskSystem
-///     Clock          gtNowSeconds
+///     Version         gtVersionString
+///     Named limits    GT_MAP_MAX_SIDE, GT_MAX_THREADS, ...
+///     Status          gtStatus, gtError, gtError_Set, gtVec2
+///     Allocator hook  gtSetAllocator, gtGetByteCount
+///     Task interface  gtTaskSystem
+///     Clock           gtNowSeconds
 #ifndef GRIDTREE_GT_BASE_H
 #define GRIDTREE_GT_BASE_H
 

@@ -5,8 +5,8 @@
 /// During a call the world and the nav are only read: update them between calls.
 ///
 /// Contents
-///     Batches        gtCrowdMethod, gtCrowd_Create, gtCrowd_Nearest, gtCrowd_Within, gtCrowd_Top
-///     Schedules      gtSchedule_Create, gtSchedule_Pick, gtCrowd_NearestScheduled
+///     Batches    gtCrowdMethod, gtCrowd_Create, gtCrowd_Nearest, gtCrowd_Within, gtCrowd_Top
+///     Schedules  gtSchedule_Create, gtSchedule_Pick, gtCrowd_NearestScheduled
 #ifndef GRIDTREE_GT_CROWD_H
 #define GRIDTREE_GT_CROWD_H
 

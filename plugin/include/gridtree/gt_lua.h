@@ -25,7 +25,7 @@
 /// gtNav_BuildIndex, gtNav_SetIndex) and the script uses it at once; the Lua map then owns it.
 ///
 /// Contents
-///     Opening the module  luaopen_gridtree
+///     Opening the module              luaopen_gridtree
 ///     C objects behind script values  gtLua_ToMap, gtLua_ToNav, gtLua_ToNavQuery, gtLua_ToWorld
 #ifndef GRIDTREE_GT_LUA_H
 #define GRIDTREE_GT_LUA_H

@@ -5,12 +5,12 @@
 /// straight lines. A gtNav is shared; each thread queries through its own gtNavQuery.
 ///
 /// Contents
-///     Backends       gtNavMethod, gtNavMethodName, gtNavMethod_Parse
-///     The nav        gtNavDef, gtNav_Create, gtNav_Destroy
-///     Index, mesh    gtNav_BuildIndex, gtNav_LoadIndex, gtNav_LoadMesh, gtNav_SetMethod
-///     Edits          gtNav_SetBlocked, gtNav_AddDoor, gtNav_RebuildIndex, gtNav_Update
-///     Queries        gtNavQuery_Create and the distance, path and world-distance queries
-///     Paths          gtPath_Advance
+///     Backends     gtNavMethod, gtNavMethodName, gtNavMethod_Parse
+///     The nav      gtNavDef, gtNav_Create, gtNav_Destroy
+///     Index, mesh  gtNav_BuildIndex, gtNav_LoadIndex, gtNav_LoadMesh, gtNav_SetMethod
+///     Edits        gtNav_SetBlocked, gtNav_AddDoor, gtNav_RebuildIndex, gtNav_Update
+///     Queries      gtNavQuery_Create and the distance, path and world-distance queries
+///     Paths        gtPath_Advance
 #ifndef GRIDTREE_GT_NAV_H
 #define GRIDTREE_GT_NAV_H
 

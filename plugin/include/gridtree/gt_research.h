@@ -6,9 +6,9 @@
 /// same library.
 ///
 /// Contents
-///     Objects on a mesh    gtMeshObjects_*
-///     k nearest            gtPolyanya_Nearest, gtPolyanya_NearestGuided, gtMesh_IntervalBound
-///     Fence heuristic      gtMeshFence_*
+///     Objects on a mesh  gtMeshObjects_*
+///     k nearest          gtPolyanya_Nearest, gtPolyanya_NearestGuided, gtMesh_IntervalBound
+///     Fence heuristic    gtMeshFence_*
 #ifndef GRIDTREE_GT_RESEARCH_H
 #define GRIDTREE_GT_RESEARCH_H
 

@@ -3,8 +3,8 @@
 /// and origin, and its objects (spawn points, items).
 ///
 /// Contents
-///     Reading a level   gtTiledDef, gtMap_LoadTiled, gtMap_ParseTiled
-///     What it brings    gtTiled_TileWidth, gtTiled_CellsToPixels, gtTiled_Object, gtTiled_Property
+///     Reading a level        gtTiledDef, gtMap_LoadTiled, gtMap_ParseTiled
+///     What it brings         gtTiled_TileWidth, gtTiled_CellsToPixels, gtTiled_Object
 ///     Where walls came from  gtTiled_BlockedBy, gtTiled_WallCells
 #ifndef GRIDTREE_GT_TILED_H
 #define GRIDTREE_GT_TILED_H

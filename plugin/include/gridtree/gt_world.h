@@ -5,11 +5,11 @@
 /// cannot match. Queries take any distance function (EHL, the oracle, straight-line).
 ///
 /// Contents
-///     Object ids     gtObjectId, gtObjectId_Slot
-///     The world      gtWorldDef, gtWorld_Create, gtWorld_Keyword
-///     Objects        gtWorld_Add, gtWorld_Move, gtWorld_Remove, gtWorld_SetKeywords
-///     Distances      gtDistance, gtDistance_Euclid
-///     Queries        gtQuery, gtWorld_Nearest, gtWorld_Within, gtWorld_Top, gtWorld_TopWeighted
+///     Object ids             gtObjectId, gtObjectId_Slot
+///     The world              gtWorldDef, gtWorld_Create, gtWorld_Keyword
+///     Objects                gtWorld_Add, gtWorld_Move, gtWorld_Remove, gtWorld_SetKeywords
+///     Distances              gtDistance, gtDistance_Euclid
+///     Queries                gtWorld_Nearest, gtWorld_Within, gtWorld_Top, gtWorld_TopWeighted
 ///     Straight-line queries  gtWorld_NearestEuclid, gtWorld_WithinEuclid
 #ifndef GRIDTREE_GT_WORLD_H
 #define GRIDTREE_GT_WORLD_H
