@@ -1,9 +1,6 @@
 // Batches of queries on one world: one after another, spread over workers, or through a target
 // field; AUTO picks from the costs it measured, as neighand's Auto does.
-#include <float.h>
-#include <math.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"

@@ -14,7 +14,6 @@
 // per hub it needs no search over the visibility graph, only each object's own hub list.
 #include <float.h>
 #include <math.h>
-#include <string.h>
 
 #include "core/alloc.h"
 #include "core/status.h"
