@@ -1,9 +1,6 @@
 // Batches of queries on one world: one after another, spread over workers, or through a target
 // field; AUTO picks from the costs it measured, as neighand's Auto does.
-#include <float.h>
-#include <math.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -11,19 +8,14 @@
 #include "core/platform.h"
 #include "core/status.h"
 #include "core/task.h"
-#include "crowd/crowd_field.h"
+#include "ehl/ehl_field.h"
 #include "gridtree/gt_crowd.h"
-#include "map/geometry.h"
-#include "world/world_query.h"
+#include "world/world_visit.h"
 
 typedef struct Worker {
-	gtQueryScratch scratch;
+	gtWorldWorker* world;   // its scratch, and the field method's shared filter
 	gtNavQuery* nav_query;
-	gtEhlQuery* ehl;     // the field method's agent side
-	FieldEntry* best;    // k entries
-	FieldEntry* order;   // the agent cell's hubs
-	int best_room, order_room;
-	Filter filter;       // the field method's shared filter, prepared on this worker's scratch
+	gtEhlFieldAgent* agent; // the field method's agent side
 } Worker;
 
 // Measured seconds per unit of work, for AUTO (0: not measured yet).
@@ -40,7 +32,7 @@ struct gtCrowd {
 	const gtTaskSystem* tasks;
 	int threads;
 	Worker* workers;
-	gtField field;
+	gtEhlField* field;
 	const gtEhl* field_ehl; // the index the field was made for
 	Costs costs;
 	gtError* errors;          // per worker: its first failure's message
@@ -81,7 +73,7 @@ gtStatus gtCrowd_Create(gtWorld* world, gtNav* nav, const gtCrowdDef* def, gtCro
 	gtCrowdDef defaults = gtCrowd_DefaultDef();
 	if (!def) def = &defaults;
 	if (!world || !nav) return gt_fail(err, GT_ERR_INVALID_ARG, "a crowd needs a world and a nav");
-	if (gtNav_Map(nav) != world->map) return gt_fail(err, GT_ERR_INVALID_ARG, "the world and the nav are over different maps");
+	if (gtNav_Map(nav) != gt_world_map(world)) return gt_fail(err, GT_ERR_INVALID_ARG, "the world and the nav are over different maps");
 	if (def->threads < 0 || def->threads > GT_MAX_THREADS)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be 0 to %d", GT_MAX_THREADS);
 	gtCrowd* c = gt_calloc(1, sizeof *c);
@@ -95,7 +87,7 @@ gtStatus gtCrowd_Create(gtWorld* world, gtNav* nav, const gtCrowdDef* def, gtCro
 	c->failed_at = gt_malloc((size_t)c->threads * sizeof *c->failed_at);
 	bool ok = c->workers && c->errors && c->failed_at;
 	for (int i = 0; i < c->threads && ok; i++)
-		ok = gt_scratch_init(world, &c->workers[i].scratch) && !gtNavQuery_Create(nav, &c->workers[i].nav_query, err);
+		ok = (c->workers[i].world = gt_world_worker_create(world)) && !gtNavQuery_Create(nav, &c->workers[i].nav_query, err);
 	if (!ok) {
 		gtCrowd_Destroy(c);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a crowd's workers");
@@ -107,10 +99,11 @@ gtStatus gtCrowd_Create(gtWorld* world, gtNav* nav, const gtCrowdDef* def, gtCro
 static void drop_field(gtCrowd* c)
 {
 	for (int i = 0; i < c->threads; i++) {
-		gtEhlQuery_Destroy(c->workers[i].ehl);
-		c->workers[i].ehl = NULL;
+		gt_ehl_field_agent_destroy(c->workers[i].agent);
+		c->workers[i].agent = NULL;
 	}
-	if (c->field_ehl) gt_field_free(&c->field);
+	gt_ehl_field_destroy(c->field);
+	c->field = NULL;
 	c->field_ehl = NULL;
 }
 
@@ -120,10 +113,8 @@ void gtCrowd_Destroy(gtCrowd* c)
 	if (c->workers) {
 		drop_field(c);
 		for (int i = 0; i < c->threads; i++) {
-			gt_scratch_free(&c->workers[i].scratch);
+			gt_world_worker_destroy(c->workers[i].world);
 			gtNavQuery_Destroy(c->workers[i].nav_query);
-			gt_free(c->workers[i].best);
-			gt_free(c->workers[i].order);
 		}
 	}
 	gt_free(c->workers);
@@ -146,7 +137,7 @@ typedef struct Job {
 	gtCrowd* crowd;
 	const gtCrowdQueries* batch;
 	gtCrowdAnswers* out;
-	Mode mode;
+	gtQueryMode mode;
 	bool field;
 	bool check_points; // a path backend: points must be in the free space
 	const int* slots;  // the answer slot of each query (NULL: its own index)
@@ -165,86 +156,31 @@ static gtQuery query_at(const gtCrowdQueries* batch, int i)
 	return q;
 }
 
-static bool push(gtHeap* h, double key, int32_t id)
+static double offer_seen(void* agent, int32_t object, gtVec2 p, double line)
 {
-	if (h->size == h->capacity) {
-		int64_t cap = h->capacity;
-		if (cap >= INT32_MAX / 2 || !gt_grow((void**)&h->items, &cap, cap + 1, sizeof *h->items, 256)) return false;
-		h->capacity = (int)cap;
-	}
-	gt_heap_push(h, key, id);
-	return true;
+	return gt_ehl_field_agent_offer_seen(agent, p, line, object);
 }
 
-// Whether a straight-line bound can still matter: below the k-th, with a few units in the last
-// place to spare, since a seen object's straight line replaces a hub value that rounded lower.
-static bool may_enter(double key, const FieldBest* best)
-{
-	double bound = field_bound(best);
-	return key <= bound + 4 * DBL_EPSILON * bound;
-}
-
-// The objects the agent sees, nearest first, at their straight-line distance, while they can
-// still enter its answer: a best-first search of the tree by straight-line bounds.
-static bool offer_visible(const gtWorld* w, gtQueryScratch* s, const Filter* f, gtVec2 a, FieldBest* best)
-{
-	gtHeap* frontier = &s->frontier;
-	frontier->size = 0;
-	double rect[4];
-	node_rect(w, 0, 0, rect);
-	if (w->object_counts[0] == 0 || node_matches(w, f, 0) < 0) return true;
-	if (!push(frontier, min_dist(a, rect), 0)) return false;
-	while (frontier->size > 0) {
-		gtHeapItem top = gt_heap_pop(frontier);
-		if (!may_enter(top.key, best)) break;
-		if (top.id < 0) {
-			int32_t slot = -top.id - 1;
-			gtVec2 p = {w->x[slot], w->y[slot]};
-			if (gt_visible_unchecked(w->map, a, p)) gt_field_offer(best, top.key, slot, true);
-			continue;
-		}
-		int level = top.id >> GT_NODE_BITS;
-		int64_t node = top.id & ((INT64_C(1) << GT_NODE_BITS) - 1);
-		if (level == w->height) {
-			for (int32_t o = w->leaf_head[node - gt_level_offset(level)]; o >= 0; o = w->next[o]) {
-				if (object_matches(w, f, o) < 0) continue;
-				double e = hypot(w->x[o] - a.x, w->y[o] - a.y); // as EHL prices a pair that sees
-				if (may_enter(e, best) && !push(frontier, e, -(o + 1))) return false;
-			}
-			continue;
-		}
-		int64_t local = node - gt_level_offset(level);
-		int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
-		for (int c = 0; c < 4; c++) {
-			int64_t cx = 2 * ix + (c & 1), cy = 2 * iy + (c >> 1), child = gt_node(level + 1, cx, cy);
-			if (w->object_counts[child] == 0 || node_matches(w, f, child) < 0) continue;
-			cell_rect(w, level + 1, cx, cy, rect);
-			double key = min_dist(a, rect);
-			if (may_enter(key, best) && !push(frontier, key, heap_id(level + 1, child))) return false;
-		}
-	}
-	return true;
-}
-
-// One agent through the field: the hub candidates, then the objects it sees directly.
+// One agent through the field: the hub candidates, then the objects it sees directly, nearest
+// first while they can still enter its answer.
 static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, gtObjectId* ids, double* distances, int* found,
                              gtError* err)
 {
 	gtCrowd* c = job->crowd;
-	const gtWorld* w = c->world;
-	FieldBest best = {q->k, 0, wk->best};
 	*found = 0;
 	if (q->k <= 0) return GT_OK;
 	if (q->k > job->out->stride)
 		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d but the answers hold %d per query", q->k, job->out->stride);
-	gt_field_candidates(&c->field, wk->ehl, q->point, &best, wk->order);
-	if (!offer_visible(w, &wk->scratch, &wk->filter, q->point, &best)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-	for (int i = 0; i < best.count; i++) {
-		int32_t slot = best.entries[i].slot;
-		ids[i] = gt_slot_id(w, slot);
-		distances[i] = best.entries[i].value;
+	gt_ehl_field_agent_begin(wk->agent, c->field, q->point, q->k);
+	if (!gt_world_visit_nearest(c->world, wk->world, q->point, gt_ehl_field_agent_limit(wk->agent), offer_seen, wk->agent))
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	int count = gt_ehl_field_agent_count(wk->agent);
+	for (int i = 0; i < count; i++) {
+		int32_t object;
+		gt_ehl_field_agent_answer(wk->agent, i, &object, &distances[i]);
+		ids[i] = gt_world_object_id(c->world, object);
 	}
-	*found = best.count;
+	*found = count;
 	return GT_OK;
 }
 
@@ -275,15 +211,15 @@ static void run_queries(Job* job, int worker_index)
 			gtObjectId* ids = out->ids + (size_t)slot * (size_t)out->stride;
 			double* distances = out->distances + (size_t)slot * (size_t)out->stride;
 			gtStatus st = GT_OK;
-			gtPointCheck check = job->check_points ? gtMap_CheckPoint(c->world->map, q.point) : GT_POINT_VALID;
+			gtPointCheck check = job->check_points ? gtMap_CheckPoint(gt_world_map(c->world), q.point) : GT_POINT_VALID;
 			if (check != GT_POINT_VALID) {
 				out->found[slot] = 0;
 				st = gt_fail(&err, GT_ERR_INVALID_POINT, "(%g, %g): %s", q.point.x, q.point.y, gtPointCheckName(check));
 			} else if (job->field) {
 				st = field_answer(job, wk, &q, ids, distances, &out->found[slot], &err);
 			} else {
-				st = gt_world_query(c->world, &wk->scratch, &q, distance, job->mode, ids, distances, out->stride,
-				                    &out->found[slot], NULL, &err);
+				st = gt_world_worker_query(c->world, wk->world, &q, distance, job->mode, ids, distances, out->stride,
+				                           &out->found[slot], &err);
 			}
 			job->status[slot] = st;
 			if (st && (job->failed_at[worker_index] < 0 || slot < job->failed_at[worker_index])) {
@@ -300,9 +236,9 @@ static void task(void* context, int index)
 }
 
 // FIELD needs nearest queries that share one filter (k may differ), no region, no trace.
-static bool shared_filter(const gtCrowdQueries* batch, Mode mode)
+static bool shared_filter(const gtCrowdQueries* batch, gtQueryMode mode)
 {
-	if (mode != MODE_NEAREST) return false;
+	if (mode != GT_QUERY_NEAREST) return false;
 	const gtQuery* a = &batch->queries[0];
 	int n = batch->points ? 1 : batch->count;
 	for (int i = 0; i < n; i++) {
@@ -326,7 +262,10 @@ static int largest_k(const gtCrowdQueries* batch)
 	return k;
 }
 
-enum { FIELD_MAX_K = 255 };
+static void add_to_field(void* field, int32_t object, gtVec2 p)
+{
+	gt_ehl_field_add(field, p, object);
+}
 
 // The field for the batch's filter: every matching object priced into the hub buckets.
 static gtStatus build_field(gtCrowd* c, const gtCrowdQueries* batch, int k, int* objects, gtError* err)
@@ -334,33 +273,21 @@ static gtStatus build_field(gtCrowd* c, const gtCrowdQueries* batch, int k, int*
 	const gtEhl* ehl = gtNav_Index(c->nav);
 	if (c->field_ehl != ehl) {
 		drop_field(c);
-		if (!gt_field_init(&c->field, ehl)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a target field");
+		gtStatus st = gt_ehl_field_create(ehl, &c->field, err);
+		if (st) return st;
 		c->field_ehl = ehl;
 	}
 	for (int i = 0; i < c->threads; i++) {
 		Worker* wk = &c->workers[i];
-		gtStatus st = wk->ehl ? GT_OK : gtEhlQuery_Create(ehl, &wk->ehl, err);
+		gtStatus st = wk->agent ? GT_OK : gt_ehl_field_agent_create(ehl, gt_world_map(c->world), &wk->agent, err);
 		if (st) return st;
-		int order = wk->ehl->max_hubs + 1;
-		if (wk->best_room < k) {
-			if (!GT_RESIZE(wk->best, k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			wk->best_room = k;
-		}
-		if (wk->order_room < order) {
-			if (!GT_RESIZE(wk->order, order)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			wk->order_room = order;
-		}
-		st = gt_filter_prepare(c->world, &wk->scratch, &batch->queries[0], MODE_NEAREST, &wk->filter, err);
+		if (!gt_ehl_field_agent_reserve(wk->agent, k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		st = gt_world_worker_filter(c->world, wk->world, &batch->queries[0], err);
 		if (st) return st;
 	}
-	if (!gt_field_reset(&c->field, k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a target field");
-	const gtWorld* w = c->world;
-	const Filter* f = &c->workers[0].filter;
-	if (!f->impossible)
-		for (int32_t slot = 0; slot < w->capacity; slot++)
-			if ((w->generation[slot] & 1) && object_matches(w, f, slot) >= 0)
-				gt_field_add(&c->field, (gtVec2){w->x[slot], w->y[slot]}, slot);
-	*objects = c->field.objects;
+	if (!gt_ehl_field_reset(c->field, k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a target field");
+	gt_world_each_match(c->world, c->workers[0].world, add_to_field, c->field);
+	*objects = gt_ehl_field_objects(c->field);
 	return GT_OK;
 }
 
@@ -377,7 +304,7 @@ static void learn(double* cost, double measured)
 	*cost = *cost == 0 ? measured : 0.7 * *cost + 0.3 * measured;
 }
 
-static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, Mode mode, gtCrowdAnswers* out,
+static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtQueryMode mode, gtCrowdAnswers* out,
                           gtCrowdStats* stats, gtError* err, const int* slots, int slot_count);
 
 enum { SAMPLE = 256 };
@@ -397,10 +324,10 @@ static gtStatus auto_trial(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswe
 	gtCrowdAnswers rest = {out->stride, out->ids + skip, out->distances + skip, out->found + SAMPLE,
 	                       out->status ? out->status + SAMPLE : NULL};
 	gtCrowdStats first;
-	gtStatus st = run_batch(c, &head, GT_CROWD_FIELD, MODE_NEAREST, out, &first, err, NULL, SAMPLE);
+	gtStatus st = run_batch(c, &head, GT_CROWD_FIELD, GT_QUERY_NEAREST, out, &first, err, NULL, SAMPLE);
 	if (st) return st;
-	gtCrowdMethod method = c->costs.per_query == 0 ? GT_CROWD_BATCH : choose(c, true, tail.count, c->field.objects);
-	st = run_batch(c, &tail, method, MODE_NEAREST, &rest, stats, err, NULL, tail.count);
+	gtCrowdMethod method = c->costs.per_query == 0 ? GT_CROWD_BATCH : choose(c, true, tail.count, gt_ehl_field_objects(c->field));
+	st = run_batch(c, &tail, method, GT_QUERY_NEAREST, &rest, stats, err, NULL, tail.count);
 	stats->seconds += first.seconds;
 	stats->field_seconds += first.field_seconds;
 	stats->field_objects = first.field_objects;
@@ -409,7 +336,7 @@ static gtStatus auto_trial(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswe
 }
 
 // Answers batch query i into slot `slots[i]` of `out` (slot i without slots; `slot_count` slots).
-static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, Mode mode, gtCrowdAnswers* out,
+static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtQueryMode mode, gtCrowdAnswers* out,
                           gtCrowdStats* stats, gtError* err, const int* slots, int slot_count)
 {
 	gtCrowdStats local;
@@ -422,21 +349,21 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	if (batch->count == 0) return GT_OK;
 	gtNavMethod backend = gtNav_Method(c->nav);
 	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT; // a field reads the labels as they are
-	bool field_possible = backend == GT_NAV_EHL && exact_index && shared_filter(batch, mode) && largest_k(batch) <= FIELD_MAX_K;
+	bool field_possible = backend == GT_NAV_EHL && exact_index && shared_filter(batch, mode) && largest_k(batch) <= GT_EHL_FIELD_MAX_K;
 	if (method == GT_CROWD_FIELD && !field_possible)
 		return gt_fail(err, GT_ERR_INVALID_ARG,
-		               mode != MODE_NEAREST             ? "the field method answers nearest queries only"
+		               mode != GT_QUERY_NEAREST             ? "the field method answers nearest queries only"
 		               : backend != GT_NAV_EHL           ? "the field method needs an EHL index"
 		               : !exact_index                    ? "the field method needs an index of the map as it is (the map was edited since)"
-		               : largest_k(batch) > FIELD_MAX_K ? "the field method answers k up to 255"
+		               : largest_k(batch) > GT_EHL_FIELD_MAX_K ? "the field method answers k up to 255"
 		                                                : "the field method needs one filter shared by every query (no region)");
 	// The field's size is not known before it is built: the last one's (or every object) stands in.
 	if (method == GT_CROWD_AUTO && field_possible && batch->count > 2 * SAMPLE && !slots &&
 	    (c->costs.per_agent == 0 || ++c->costs.calls % 16 == 0))
 		return auto_trial(c, batch, out, stats, err);
-	if (method == GT_CROWD_AUTO) method = choose(c, field_possible, batch->count, c->field_ehl ? c->field.objects : c->world->live);
+	if (method == GT_CROWD_AUTO) method = choose(c, field_possible, batch->count, c->field ? gt_ehl_field_objects(c->field) : gtWorld_Count(c->world));
 	stats->method = method;
-	if (!gt_sphere_ready(c->world)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
+	if (!gt_world_workers_ready(c->world)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
 	Job job = {.crowd = c, .batch = batch, .out = out, .mode = mode, .field = method == GT_CROWD_FIELD,
 	           .check_points = backend != GT_NAV_EUCLID};
 	atomic_init(&job.next, 0);
@@ -481,19 +408,19 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 gtStatus gtCrowd_Nearest(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
                          gtCrowdStats* stats, gtError* err)
 {
-	return run_batch(crowd, batch, method, MODE_NEAREST, out, stats, err, NULL, batch ? batch->count : 0);
+	return run_batch(crowd, batch, method, GT_QUERY_NEAREST, out, stats, err, NULL, batch ? batch->count : 0);
 }
 
 gtStatus gtCrowd_Within(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
                         gtCrowdStats* stats, gtError* err)
 {
-	return run_batch(crowd, batch, method, MODE_WITHIN, out, stats, err, NULL, batch ? batch->count : 0);
+	return run_batch(crowd, batch, method, GT_QUERY_WITHIN, out, stats, err, NULL, batch ? batch->count : 0);
 }
 
 gtStatus gtCrowd_Top(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtCrowdAnswers* out,
                      gtCrowdStats* stats, gtError* err)
 {
-	return run_batch(crowd, batch, method, MODE_TOP, out, stats, err, NULL, batch ? batch->count : 0);
+	return run_batch(crowd, batch, method, GT_QUERY_TOP, out, stats, err, NULL, batch ? batch->count : 0);
 }
 
 gtStatus gtCrowd_NearestScheduled(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtSchedule* schedule,
@@ -523,7 +450,7 @@ gtStatus gtCrowd_NearestScheduled(gtCrowd* c, const gtCrowdQueries* batch, gtCro
 	}
 	gtCrowdStats local;
 	if (!stats) stats = &local;
-	st = run_batch(c, &sub, method, MODE_NEAREST, out, stats, err, c->picked, batch->count);
+	st = run_batch(c, &sub, method, GT_QUERY_NEAREST, out, stats, err, c->picked, batch->count);
 	if (!st) gtSchedule_Report(schedule, n, stats->seconds);
 	*served = n;
 	return st;

@@ -1,5 +1,5 @@
 // EHL query state shared by point-to-point queries (ehl_query.c) and target fields
-// (crowd/field.c): the per-side vertex caches and the best via of one side for one hub. Internal.
+// (ehl_field.c): the per-side vertex caches and the best via of one side for one hub. Internal.
 #ifndef GRIDTREE_EHL_QUERY_H
 #define GRIDTREE_EHL_QUERY_H
 

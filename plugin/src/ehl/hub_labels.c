@@ -106,96 +106,72 @@ static int next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled
 	return widest;
 }
 
-gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
-{
-	memset(out, 0, sizeof *out);
-	int n = g->n;
-	int count;
-	const gtVertex* vert = gtMap_Vertices(map, &count);
-	size_t slots = (size_t)n + 1;
-	int64_t* order_key = gt_malloc(slots * sizeof *order_key); // decreasing degree, then vertex index
-	EntryList* lists = gt_calloc(slots, sizeof *lists);
-	double* to_root = gt_malloc(slots * sizeof *to_root); // T: root label distances by hub rank
-	double* dist = gt_malloc(slots * sizeof *dist);
-	int32_t* parent = gt_malloc(slots * sizeof *parent);
-	int32_t* first = gt_malloc(slots * sizeof *first);
-	int32_t* visited = gt_malloc(slots * sizeof *visited);
-	int32_t* labelled = gt_malloc(slots * sizeof *labelled); // this search's labelled vertices, in pop order
-	int32_t* coverage = gt_malloc(slots * sizeof *coverage);
-	int32_t* best_child = gt_malloc(slots * sizeof *best_child);
-	int32_t* path = gt_malloc(slots * sizeof *path);
-	bool* processed = gt_calloc(slots, sizeof *processed);
-	gtHeap heap = {gt_malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)};
-	out->n = n;
-	out->rank_of = gt_malloc(slots * sizeof *out->rank_of);
-	out->vertex_of = gt_malloc(slots * sizeof *out->vertex_of);
-	gtStatus st = GT_OK;
-	if (!order_key || !lists || !to_root || !dist || !parent || !first || !visited || !labelled || !coverage || !best_child || !path || !processed || !heap.items || !out->rank_of ||
-	    !out->vertex_of) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
-		goto done;
-	}
-	for (int v = 0; v < n; v++) {
-		int64_t degree = g->offset[v + 1] - g->offset[v];
-		order_key[v] = ((INT64_C(1) << 30) - degree) * (INT64_C(1) << 32) + v; // degree < 2^30
-		to_root[v] = INFINITY;
-		dist[v] = INFINITY;
-	}
-	qsort(order_key, (size_t)n, sizeof *order_key, gt_compare_int64);
-	int by_degree = 0; // next candidate in degree order
+// One pruned search's scratch, reused root after root.
+typedef struct Search {
+	const gtVisGraph* g;
+	EntryList* lists;  // per vertex: its label so far
+	double* to_root;   // T: root label distances by hub rank
+	double* dist;
+	int32_t *parent, *first, *visited;
+	int32_t* labelled; // this search's labelled vertices, in pop order
+	int nlabelled;
+	gtHeap heap;
+} Search;
 
-	int root = n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;
-	for (int r = 0; r < n; r++) {
-		out->vertex_of[r] = root;
-		out->rank_of[root] = r;
-		processed[root] = true;
-		int nlabelled = 0;
-		for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = lists[root].items[i].dist;
-		int nvisited = 0;
-		heap.size = 0;
-		dist[root] = 0;
-		parent[root] = root;
-		first[root] = root;
-		visited[nvisited++] = root;
-		gt_heap_push(&heap, 0, root);
-		while (heap.size > 0) {
-			gtHeapItem top = gt_heap_pop(&heap);
-			int u = top.id;
-			if (top.key > dist[u]) continue;
-			// Prune: an earlier hub already covers root-u at this distance (ties pruned).
-			bool covered = false;
-			for (int i = 0; i < lists[u].count && !covered; i++)
-				covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= top.key;
-			if (covered) continue;
-			first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
-			labelled[nlabelled++] = u;
-			Entry e = {r, parent[u], first[u], top.key};
-			if (!list_push(&lists[u], e)) {
-				st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
-				goto done;
-			}
-			for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
-				int w = g->adj[k];
-				double candidate = top.key + g->length[k];
-				if (candidate < dist[w]) {
-					if (isinf(dist[w])) visited[nvisited++] = w;
-					dist[w] = candidate;
-					parent[w] = u;
-					gt_heap_push(&heap, candidate, w);
-				}
+// Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
+// covers the pair gets an entry for r. False when out of memory.
+static bool label_from(Search* s, int r, int root)
+{
+	const gtVisGraph* g = s->g;
+	EntryList* lists = s->lists;
+	double *to_root = s->to_root, *dist = s->dist;
+	int32_t *parent = s->parent, *first = s->first, *visited = s->visited;
+	s->nlabelled = 0;
+	for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = lists[root].items[i].dist;
+	int nvisited = 0;
+	s->heap.size = 0;
+	dist[root] = 0;
+	parent[root] = root;
+	first[root] = root;
+	visited[nvisited++] = root;
+	gt_heap_push(&s->heap, 0, root);
+	while (s->heap.size > 0) {
+		gtHeapItem top = gt_heap_pop(&s->heap);
+		int u = top.id;
+		if (top.key > dist[u]) continue;
+		// Prune: an earlier hub already covers root-u at this distance (ties pruned).
+		bool covered = false;
+		for (int i = 0; i < lists[u].count && !covered; i++)
+			covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= top.key;
+		if (covered) continue;
+		first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
+		s->labelled[s->nlabelled++] = u;
+		Entry e = {r, parent[u], first[u], top.key};
+		if (!list_push(&lists[u], e)) return false;
+		for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
+			int w = g->adj[k];
+			double candidate = top.key + g->length[k];
+			if (candidate < dist[w]) {
+				if (isinf(dist[w])) visited[nvisited++] = w;
+				dist[w] = candidate;
+				parent[w] = u;
+				gt_heap_push(&s->heap, candidate, w);
 			}
 		}
-		for (int i = 0; i < nvisited; i++) dist[visited[i]] = INFINITY;
-		for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = INFINITY;
-		if (r + 1 < n) root = next_root(g, labelled, nlabelled, parent, coverage, best_child, path, processed, order_key, &by_degree);
 	}
+	for (int i = 0; i < nvisited; i++) dist[visited[i]] = INFINITY;
+	for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = INFINITY;
+	return true;
+}
 
+// The per-vertex lists into `out`'s CSR arrays, with each entry's P4 flag.
+static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, gtHubLabels* out, gtError* err)
+{
+	int count;
+	const gtVertex* vert = gtMap_Vertices(map, &count);
 	int64_t total = 0;
-	out->offset = gt_malloc(slots * sizeof *out->offset);
-	if (!out->offset) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
-		goto done;
-	}
+	out->offset = gt_malloc(((size_t)n + 1) * sizeof *out->offset);
+	if (!out->offset) return gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
 	for (int v = 0; v < n; v++) {
 		out->offset[v] = total;
 		total += lists[v].count;
@@ -206,10 +182,8 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	out->parent = gt_malloc(m * sizeof *out->parent);
 	out->dist = gt_malloc(m * sizeof *out->dist);
 	out->useful = gt_malloc(m * sizeof *out->useful);
-	if (!out->hub || !out->parent || !out->dist || !out->useful) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
-		goto done;
-	}
+	if (!out->hub || !out->parent || !out->dist || !out->useful)
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
 	for (int v = 0; v < n; v++)
 		for (int i = 0; i < lists[v].count; i++) {
 			Entry e = lists[v].items[i];
@@ -222,23 +196,71 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 			out->useful[k] = h == v || (tangent_at(vert[v], vert[e.parent]) && tangent_at(vert[e.parent], vert[v]) &&
 			                            tangent_at(vert[e.first], vert[h]) && tangent_at(vert[h], vert[e.first]));
 		}
+	return GT_OK;
+}
+
+gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
+{
+	memset(out, 0, sizeof *out);
+	int n = g->n;
+	size_t slots = (size_t)n + 1;
+	Search s = {g, gt_calloc(slots, sizeof *s.lists), gt_malloc(slots * sizeof *s.to_root), gt_malloc(slots * sizeof *s.dist),
+	            gt_malloc(slots * sizeof *s.parent), gt_malloc(slots * sizeof *s.first), gt_malloc(slots * sizeof *s.visited),
+	            gt_malloc(slots * sizeof *s.labelled), 0,
+	            {gt_malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)}};
+	int64_t* order_key = gt_malloc(slots * sizeof *order_key); // decreasing degree, then vertex index
+	int32_t* coverage = gt_malloc(slots * sizeof *coverage);
+	int32_t* best_child = gt_malloc(slots * sizeof *best_child);
+	int32_t* path = gt_malloc(slots * sizeof *path);
+	bool* processed = gt_calloc(slots, sizeof *processed);
+	out->n = n;
+	out->rank_of = gt_malloc(slots * sizeof *out->rank_of);
+	out->vertex_of = gt_malloc(slots * sizeof *out->vertex_of);
+	gtStatus st = GT_OK;
+	if (!order_key || !s.lists || !s.to_root || !s.dist || !s.parent || !s.first || !s.visited || !s.labelled || !coverage ||
+	    !best_child || !path || !processed || !s.heap.items || !out->rank_of || !out->vertex_of) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
+		goto done;
+	}
+	for (int v = 0; v < n; v++) {
+		int64_t degree = g->offset[v + 1] - g->offset[v];
+		order_key[v] = ((INT64_C(1) << 30) - degree) * (INT64_C(1) << 32) + v; // degree < 2^30
+		s.to_root[v] = INFINITY;
+		s.dist[v] = INFINITY;
+	}
+	qsort(order_key, (size_t)n, sizeof *order_key, gt_compare_int64);
+	int by_degree = 0; // next candidate in degree order
+
+	int root = n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;
+	for (int r = 0; r < n; r++) {
+		out->vertex_of[r] = root;
+		out->rank_of[root] = r;
+		processed[root] = true;
+		if (!label_from(&s, r, root)) {
+			st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
+			goto done;
+		}
+		if (r + 1 < n)
+			root = next_root(g, s.labelled, s.nlabelled, s.parent, coverage, best_child, path, processed, order_key, &by_degree);
+	}
+	st = flatten(map, s.lists, n, out, err);
 
 done:
-	if (lists)
-		for (int v = 0; v < n; v++) gt_free(lists[v].items);
-	gt_free(lists);
+	if (s.lists)
+		for (int v = 0; v < n; v++) gt_free(s.lists[v].items);
+	gt_free(s.lists);
 	gt_free(order_key);
-	gt_free(to_root);
-	gt_free(dist);
-	gt_free(parent);
-	gt_free(first);
-	gt_free(visited);
-	gt_free(labelled);
+	gt_free(s.to_root);
+	gt_free(s.dist);
+	gt_free(s.parent);
+	gt_free(s.first);
+	gt_free(s.visited);
+	gt_free(s.labelled);
 	gt_free(coverage);
 	gt_free(best_child);
 	gt_free(path);
 	gt_free(processed);
-	gt_free(heap.items);
+	gt_free(s.heap.items);
 	if (st) gt_hub_labels_free(out);
 	return st;
 }

@@ -145,6 +145,14 @@ static inline double min_dist(gtVec2 p, const double r[4])
 	double dy = p.y < r[1] ? r[1] - p.y : p.y > r[3] ? p.y - r[3] : 0;
 	return sqrt(dx * dx + dy * dy);
 }
+// A query frontier's push, growing it when full (false when out of memory).
+bool gt_frontier_grow(gtHeap* h);
+static inline bool gt_frontier_push(gtHeap* h, double key, int32_t id)
+{
+	if (h->size == h->capacity && !gt_frontier_grow(h)) return false;
+	gt_heap_push(h, key, id);
+	return true;
+}
 // Whether a candidate key can no longer make the answer (keys only grow from here on).
 static inline bool results_prune(const Results* r, double key)
 {

@@ -10,13 +10,102 @@
 #include "core/status.h"
 #include "world/world_query.h"
 
-static bool grow_heap(gtHeap* h)
+bool gt_frontier_grow(gtHeap* h)
 {
 	int64_t cap = h->capacity;
 	if (cap >= INT32_MAX / 2 || !GT_GROW(h->items, cap, cap + 1, 256)) return false;
 	h->capacity = (int)cap;
 	return true;
 }
+
+// An object popped: priced with the real distance and offered to the answer; false when out of memory.
+static bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
+                         const Filter* f, Results* r, int32_t slot, gtQueryStats* stats)
+{
+	gtVec2 p = {w->x[slot], w->y[slot]};
+	// Once a farther distance cannot enter the answer, the backend may stop at that limit.
+	double limit = mode == MODE_TOP || !distance.below ? INFINITY
+	               : mode == MODE_WITHIN             ? nextafter(r->bound, INFINITY) // d <= radius enters
+	               : r->best.size == r->k            ? r->bound
+	                                                 : INFINITY;
+	double d = limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
+	                            : distance.fcn(distance.context, q->point, p);
+	stats->distance_calls++;
+	if (!(d < INFINITY)) return true; // another component (or NaN): never a result
+	if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
+	return results_offer(s, r, d, slot);
+}
+
+// A leaf popped: the objects that pass go in with their straight-line distance; false when out of memory.
+static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const Filter* f, const Results* r,
+                      int64_t leaf, gtQueryStats* stats)
+{
+	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
+		stats->objects_tested++;
+		int matches = object_matches(w, f, o);
+		if (matches < 0) continue;
+		double e = hypot(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(f, matches);
+		if (results_prune(r, e)) continue;
+		if (!gt_frontier_push(frontier, e, -(o + 1))) return false;
+	}
+	return true;
+}
+
+// An inner node popped: its four children, the best held out of the heap in *held (when *holding)
+// and the rest queued; false when out of memory. The children's two columns and two rows are the
+// edges cell_rect computes, so each key is min_dist of the child's rectangle, from two distances
+// per axis.
+static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q, Mode mode, const Filter* f,
+                            const Results* r, bool plane_first, int level, int64_t node, gtHeapItem* held, bool* holding)
+{
+	double rect[4];
+	int64_t local = node - gt_level_offset(level);
+	int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
+	int below = level + 1;
+	int64_t row = INT64_C(1) << below, first = gt_level_offset(below) + 2 * iy * row + 2 * ix;
+	double step_x = w->step_x[below], step_y = w->step_y[below];
+	double x0 = (double)(2 * ix) * step_x, x1 = x0 + step_x, x2 = (double)(2 * ix + 1) * step_x + step_x;
+	double y0 = (double)(2 * iy) * step_y, y1 = y0 + step_y, y2 = (double)(2 * iy + 1) * step_y + step_y;
+	double px = q->point.x, py = q->point.y;
+	double gap_x[2] = {px < x0 ? x0 - px : px > x1 ? px - x1 : 0, px < x1 ? x1 - px : px > x2 ? px - x2 : 0};
+	double gap_y[2] = {py < y0 ? y0 - py : py > y1 ? py - y1 : 0, py < y1 ? y1 - py : py > y2 ? py - y2 : 0};
+#pragma GCC unroll 4
+	for (int c = 0; c < 4; c++) {
+		int64_t child = first + (c & 1) + (c >> 1) * row;
+		// The query plane's bit is the whole keyword test, and is clear for an empty child.
+		if (plane_first ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
+		double dx = gap_x[c & 1], dy = gap_y[c >> 1];
+		double key = sqrt(dx * dx + dy * dy);
+		if (q->use_region || q->trace) cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
+		if (mode != MODE_TOP && results_prune(r, key)) { // the cheap test before the keyword tests
+			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
+			continue;
+		}
+		int matches = plane_first ? f->plane_count : outside_region(q, rect) ? -1 : node_matches(w, f, child);
+		if (matches < 0) {
+			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_KEYWORDS, below, rect);
+			continue;
+		}
+		key += penalty(f, matches);
+		if (results_prune(r, key)) {
+			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
+			continue;
+		}
+		gtHeapItem item = {key, heap_id(below, child)};
+		if (!*holding || key < held->key) { // the new best child: the one held before is queued
+			gtHeapItem swap = *held;
+			*held = item;
+			item = swap;
+			if (!*holding) {
+				*holding = true;
+				continue;
+			}
+		}
+		if (!gt_frontier_push(frontier, item.key, item.id)) return false;
+	}
+	return true;
+}
+
 gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
                            int32_t* found, gtQueryStats* stats, gtError* err)
 {
@@ -36,10 +125,8 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	double rect[4];
 	node_rect(w, 0, 0, rect);
 	int root_matches = w->object_counts[0] > 0 && !outside_region(q, rect) ? node_matches(w, &f, 0) : -1;
-	if (root_matches >= 0) {
-		if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-		gt_heap_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0));
-	}
+	if (root_matches >= 0 && !gt_frontier_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0)))
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	// The best child of the node just expanded is held out of the heap: when nothing queued is
 	// smaller, it is expanded next without a push and a pop (the usual descent).
 	gtHeapItem held = {0, 0}, top;
@@ -56,20 +143,8 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		}
 		holding = false;
 		if (results_prune(&r, top.key)) break; // keys come in order: nothing left can qualify
-		if (top.id < 0) { // an object: price it with the real distance
-			int32_t slot = -top.id - 1;
-			gtVec2 p = {w->x[slot], w->y[slot]};
-			// Once a farther distance cannot enter the answer, the backend may stop at that limit.
-			double limit = mode == MODE_TOP || !distance.below ? INFINITY
-			               : within                          ? nextafter(r.bound, INFINITY) // d <= radius enters
-			               : r.best.size == r.k              ? r.bound
-			                                                 : INFINITY;
-			double d = limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
-			                            : distance.fcn(distance.context, q->point, p);
-			stats->distance_calls++;
-			if (!(d < INFINITY)) continue; // another component (or NaN): never a result
-			if (mode == MODE_TOP) d += penalty(&f, object_matches(w, &f, slot));
-			if (!results_offer(s, &r, d, slot)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		if (top.id < 0) {
+			if (!price_object(w, s, q, distance, mode, &f, &r, -top.id - 1, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			continue;
 		}
 		stats->nodes_popped++;
@@ -79,65 +154,9 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 			node_rect(w, level, node, rect);
 			q->trace(q->trace_context, GT_TRACE_POPPED, level, rect);
 		}
-		if (level == w->height) { // a leaf: objects that pass go in with their straight-line distance
-			for (int32_t o = w->leaf_head[node - gt_level_offset(level)]; o >= 0; o = w->next[o]) {
-				stats->objects_tested++;
-				int matches = object_matches(w, &f, o);
-				if (matches < 0) continue;
-				double e = hypot(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(&f, matches);
-				if (results_prune(&r, e)) continue;
-				if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-				gt_heap_push(frontier, e, -(o + 1));
-			}
-			continue;
-		}
-		// The four children: their two columns and two rows are the edges cell_rect computes, so
-		// each key is min_dist of the child's rectangle, from two distances per axis.
-		int64_t local = node - gt_level_offset(level);
-		int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
-		int below = level + 1;
-		int64_t row = INT64_C(1) << below, first = gt_level_offset(below) + 2 * iy * row + 2 * ix;
-		double step_x = w->step_x[below], step_y = w->step_y[below];
-		double x0 = (double)(2 * ix) * step_x, x1 = x0 + step_x, x2 = (double)(2 * ix + 1) * step_x + step_x;
-		double y0 = (double)(2 * iy) * step_y, y1 = y0 + step_y, y2 = (double)(2 * iy + 1) * step_y + step_y;
-		double px = q->point.x, py = q->point.y;
-		double gap_x[2] = {px < x0 ? x0 - px : px > x1 ? px - x1 : 0, px < x1 ? x1 - px : px > x2 ? px - x2 : 0};
-		double gap_y[2] = {py < y0 ? y0 - py : py > y1 ? py - y1 : 0, py < y1 ? y1 - py : py > y2 ? py - y2 : 0};
-#pragma GCC unroll 4
-		for (int c = 0; c < 4; c++) {
-			int64_t child = first + (c & 1) + (c >> 1) * row;
-			// The query plane's bit is the whole keyword test, and is clear for an empty child.
-			if (plane_first ? !plane_has(f.plane, child) : w->object_counts[child] == 0) continue;
-			double dx = gap_x[c & 1], dy = gap_y[c >> 1];
-			double key = sqrt(dx * dx + dy * dy);
-			if (q->use_region || q->trace) cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
-			if (mode != MODE_TOP && results_prune(&r, key)) { // the cheap test before the keyword tests
-				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
-				continue;
-			}
-			int matches = plane_first ? f.plane_count : outside_region(q, rect) ? -1 : node_matches(w, &f, child);
-			if (matches < 0) {
-				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_KEYWORDS, below, rect);
-				continue;
-			}
-			key += penalty(&f, matches);
-			if (results_prune(&r, key)) {
-				if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
-				continue;
-			}
-			gtHeapItem item = {key, heap_id(below, child)};
-			if (!holding || key < held.key) { // the new best child: the one held before is queued
-				gtHeapItem swap = held;
-				held = item;
-				item = swap;
-				if (!holding) {
-					holding = true;
-					continue;
-				}
-			}
-			if (frontier->size == frontier->capacity && !grow_heap(frontier)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-			gt_heap_push(frontier, item.key, item.id);
-		}
+		bool pushed = level == w->height ? push_leaf(w, frontier, q, &f, &r, node - gt_level_offset(level), stats)
+		                                 : expand_children(w, frontier, q, mode, &f, &r, plane_first, level, node, &held, &holding);
+		if (!pushed) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	*found = gt_results_finish(s, &r);
 	return GT_OK;

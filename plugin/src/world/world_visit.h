@@ -1,0 +1,48 @@
+// The Grid Tree for batch callers (the crowd): a worker per thread with scratch of its own, one
+// query into caller buffers, and two walks under a compiled filter: every matching object, and
+// the matching objects nearest first by straight line for as long as the caller wants more.
+// Only opaque types and functions: the node layout stays in world/. Internal to the library.
+#ifndef GRIDTREE_WORLD_VISIT_H
+#define GRIDTREE_WORLD_VISIT_H
+
+#include "gridtree/gt_world.h"
+
+// What one thread needs to query the world while other threads do too (nothing may update the
+// world meanwhile): query scratch and a compiled filter.
+typedef struct gtWorldWorker gtWorldWorker;
+
+typedef enum gtQueryMode { GT_QUERY_NEAREST, GT_QUERY_WITHIN, GT_QUERY_TOP } gtQueryMode;
+
+// NULL when out of memory.
+gtWorldWorker* gt_world_worker_create(const gtWorld* world);
+void gt_world_worker_destroy(gtWorldWorker* worker);
+
+const gtMap* gt_world_map(const gtWorld* world);
+// Makes what concurrent queries share (the query sphere's offsets) before workers start; false
+// when out of memory.
+bool gt_world_workers_ready(gtWorld* world);
+// One query, as gtWorld_Nearest/Within/Top do (no distance function: straight lines, as the
+// Euclid ones do), on the worker's scratch.
+gtStatus gt_world_worker_query(gtWorld* world, gtWorldWorker* worker, const gtQuery* q, gtDistance distance,
+                               gtQueryMode mode, gtObjectId* ids, double* distances, int capacity, int* count,
+                               gtError* err);
+
+// Objects are named in the walks below by their index in the world, valid until it is updated.
+gtObjectId gt_world_object_id(const gtWorld* world, int32_t object);
+
+// Compiles a nearest query's filters (keywords, any, none, exclude, region) into the worker for
+// the walks below; `q` must stay valid while they run.
+gtStatus gt_world_worker_filter(const gtWorld* world, gtWorldWorker* worker, const gtQuery* q, gtError* err);
+
+// Every live object that passes the worker's filter, by index.
+typedef void gtWorldEachFcn(void* context, int32_t object, gtVec2 p);
+void gt_world_each_match(const gtWorld* world, const gtWorldWorker* worker, gtWorldEachFcn* each, void* context);
+
+// The objects that pass the worker's filter by increasing straight-line distance `line` from
+// `from`, while `line` <= the limit: `limit` at first, then what each visit returns. False when
+// out of memory.
+typedef double gtWorldVisitFcn(void* context, int32_t object, gtVec2 p, double line);
+bool gt_world_visit_nearest(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double limit,
+                            gtWorldVisitFcn* visit, void* context);
+
+#endif
