@@ -42,7 +42,7 @@ static bool exists(const char* path)
 }
 
 // The repository root: the executable's folder's parent (bin/) or grandparent (bin/debug/),
-// whichever holds lua/demo/agents.lua; else the current directory. So the demo finds its script,
+// whichever holds demo/scripts/agents.lua; else the current directory. So the demo finds its script,
 // maps and index cache from wherever it is started.
 static const char* repository_root(void)
 {
@@ -59,7 +59,7 @@ static const char* repository_root(void)
 			const char* parent = strrchr(exe, '/');
 			if (!parent) break;
 			snprintf(root, sizeof root, "%.*s", (int)(parent - exe), exe);
-			snprintf(probe, sizeof probe, "%s/lua/demo/agents.lua", root[0] ? root : "/");
+			snprintf(probe, sizeof probe, "%s/demo/scripts/agents.lua", root[0] ? root : "/");
 			if (exists(probe)) return root;
 		}
 	}
@@ -146,7 +146,7 @@ static bool parse(int argc, char** argv, Options* o, bool* help)
 	if (!o->map) o->map = default_map();
 	if (!o->mesh) o->mesh = shared_mesh(o->map);
 	static char script[1200];
-	if (!o->script) o->script = in_root("lua/demo/agents.lua", script, sizeof script);
+	if (!o->script) o->script = in_root("demo/scripts/agents.lua", script, sizeof script);
 	if (o->agents < 1 || o->agents > MAX_AGENTS || o->leaf < 1 || o->cell < 1 || o->frames < 0 || o->record_every < 1) {
 		fprintf(stderr, "gridtree-demo: --agents, --leaf, --cell and --record-every must be positive, --frames >= 0\n");
 		return false;
