@@ -14,7 +14,7 @@
 
 /* The module opens here; each object type has its file, as in Lua's own libraries: lua_map.c
 ** (gridtree.Map), lua_tiled.c (load_map), lua_world.c (gridtree.World), lua_query.c (its queries),
-** lua_crowd.c (nearest_many), lua_path.c (map:path, advance), lua_random.c (gridtree.Random),
+** lua_crowd.c (gridtree.Crowd, nearest_many), lua_path.c (map:path, advance), lua_random.c (gridtree.Random),
 ** with the shared helpers in lua_util.c and the rules they keep in lua_binding.h. */
 
 static int gridtree_version(lua_State* L)
@@ -37,13 +37,15 @@ static const luaL_Reg gridtree_functions[] = {
     {"load_map", lgt_load_map},
     {"new_map", lgt_new_map},
     {"new_world", lgt_new_world},
+    {"new_crowd", lgt_new_crowd},
     {NULL, NULL},
 };
 
 /* lua_args.h: errors name the function by what it is, however it was called. */
 const char* lgt_function_name(lua_CFunction f)
 {
-	static const luaL_Reg* const lists[] = {lgt_map_methods, lgt_world_methods, lgt_random_methods, gridtree_functions};
+	static const luaL_Reg* const lists[] = {lgt_map_methods, lgt_world_methods, lgt_crowd_methods, lgt_random_methods,
+	                                        gridtree_functions};
 	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
 		for (const luaL_Reg* r = lists[i]; r->name; r++)
 			if (r->func == f) return r->name;
@@ -105,7 +107,7 @@ gtNavQuery* gtLua_ToNavQuery(lua_State* L, int index)
 gtWorld* gtLua_ToWorld(lua_State* L, int index)
 {
 	LWorld* w = to_udata(L, index, WORLD_TYPE);
-	return w ? w->world : NULL;
+	return w && !w->closed ? w->world : NULL;
 }
 
 typedef struct { const char* name; lua_Integer value; } NamedInteger;
@@ -123,6 +125,7 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	luaL_checkversion(L);
 	make_type(L, MAP_TYPE, lgt_map_methods, lgt_map_close, lgt_map_gc, lgt_map_tostring);
 	make_type(L, WORLD_TYPE, lgt_world_methods, lgt_world_close, lgt_world_gc, lgt_world_tostring);
+	make_type(L, CROWD_TYPE, lgt_crowd_methods, lgt_crowd_close, lgt_crowd_close, lgt_crowd_tostring);
 	make_type(L, RANDOM_TYPE, lgt_random_methods, NULL, NULL, lgt_random_tostring);
 
 	luaL_newlib(L, gridtree_functions);                        /* module */

@@ -14,6 +14,7 @@
 #define MAP_TYPE "gridtree.Map"
 #define WORLD_TYPE "gridtree.World"
 #define RANDOM_TYPE "gridtree.Random"
+#define CROWD_TYPE "gridtree.Crowd"
 /* The binding's own limits (the library's are the GT_* constants of gt_base.h). Every length
 ** read from Lua is checked against one of them before anything loops or allocates. */
 #define MAX_WORDS 64          /* words in one keyword list */
@@ -65,6 +66,8 @@ typedef struct LWorld {
 	gtCrowd* crowd;
 	int crowd_threads;
 	gtSchedule* schedule;
+	int crowds; /* open crowd objects (lua_crowd.c) over this world: it is freed only after the last one */
+	int closed;
 } LWorld;
 
 /* Userdata slots (lua_compat.h): a map's path buffer; a world's map (kept alive) and buffer. */
@@ -158,6 +161,7 @@ LWorld* lgt_check_world(lua_State* L, int i);
 gtObjectId lgt_check_id(lua_State* L, LWorld* w, int i);
 int lgt_new_world(lua_State* L);
 int lgt_world_close(lua_State* L);
+void lgt_world_release(LWorld* w);
 int lgt_world_gc(lua_State* L);
 int lgt_world_tostring(lua_State* L);
 
@@ -169,6 +173,10 @@ int lgt_world_within(lua_State* L);
 int lgt_world_top(lua_State* L);
 
 /* lua_crowd.c */
+extern const luaL_Reg lgt_crowd_methods[];
 int lgt_world_nearest_many(lua_State* L);
+int lgt_new_crowd(lua_State* L);
+int lgt_crowd_close(lua_State* L);
+int lgt_crowd_tostring(lua_State* L);
 
 #endif

@@ -13,7 +13,7 @@
 LWorld* lgt_check_world(lua_State* L, int i)
 {
 	LWorld* w = luaL_checkudata(L, i, WORLD_TYPE);
-	if (!w->world) luaL_argerror(L, i, "world is closed");
+	if (w->closed || !w->world) luaL_argerror(L, i, "world is closed");
 	return w;
 }
 
@@ -200,7 +200,15 @@ static int world_validate(lua_State* L)
 int lgt_world_close(lua_State* L)
 {
 	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
-	if (!w->world) return 0;
+	w->closed = 1;
+	lgt_world_release(w);
+	return 0;
+}
+
+/* Frees the world once it is closed and no crowd object uses it any more (as lgt_map_release). */
+void lgt_world_release(LWorld* w)
+{
+	if (!w->closed || w->crowds > 0 || !w->world) return;
 	gtCrowd_Destroy(w->crowd);
 	gtSchedule_Destroy(w->schedule);
 	w->crowd = NULL, w->schedule = NULL;
@@ -208,7 +216,6 @@ int lgt_world_close(lua_State* L)
 	w->world = NULL;
 	w->map->worlds--;
 	lgt_map_release(w->map);
-	return 0;
 }
 
 /* The buffer goes with its own userdata (rule 3). */
@@ -220,7 +227,7 @@ int lgt_world_gc(lua_State* L)
 int lgt_world_tostring(lua_State* L)
 {
 	LWorld* w = luaL_checkudata(L, 1, WORLD_TYPE);
-	if (!w->world) lua_pushstring(L, "gridtree.World (closed)");
+	if (w->closed || !w->world) lua_pushstring(L, "gridtree.World (closed)");
 	else lua_pushfstring(L, "gridtree.World (%d objects)", gtWorld_Count(w->world));
 	return 1;
 }
