@@ -106,6 +106,64 @@ static int next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled
 	return widest;
 }
 
+// Prune: an earlier hub already covers root-u at distance d (ties pruned).
+static bool covered_by_earlier_hub(const EntryList* list, const double* to_root, double d)
+{
+	for (int i = 0; i < list->count; i++)
+		if (list->items[i].dist + to_root[list->items[i].hub] <= d) return true;
+	return false;
+}
+
+// Dijkstra's step from u (settled at distance d): shorter distances to its neighbours, pushed.
+static void relax_edges(const gtVisGraph* g, int u, double d, double* dist, int32_t* parent, int32_t* visited, int* nvisited,
+                        gtHeap* heap)
+{
+	for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
+		int w = g->adj[k];
+		double candidate = d + g->length[k];
+		if (candidate < dist[w]) {
+			if (isinf(dist[w])) visited[(*nvisited)++] = w;
+			dist[w] = candidate;
+			parent[w] = u;
+			gt_heap_push(heap, candidate, w);
+		}
+	}
+}
+
+// The per-vertex entry lists into the flat arrays of out, with each entry's usefulness (P4).
+static gtStatus flatten_labels(const gtVertex* vert, int n, const EntryList* lists, gtHubLabels* out, gtError* err)
+{
+	size_t slots = (size_t)n + 1;
+	int64_t total = 0;
+	out->offset = gt_malloc(slots * sizeof *out->offset);
+	if (!out->offset) return gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
+	for (int v = 0; v < n; v++) {
+		out->offset[v] = total;
+		total += lists[v].count;
+	}
+	out->offset[n] = total;
+	size_t m = (size_t)total + 1;
+	out->hub = gt_malloc(m * sizeof *out->hub);
+	out->parent = gt_malloc(m * sizeof *out->parent);
+	out->dist = gt_malloc(m * sizeof *out->dist);
+	out->useful = gt_malloc(m * sizeof *out->useful);
+	if (!out->hub || !out->parent || !out->dist || !out->useful)
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < lists[v].count; i++) {
+			Entry e = lists[v].items[i];
+			int64_t k = out->offset[v] + i;
+			out->hub[k] = e.hub;
+			out->parent[k] = e.parent;
+			out->dist[k] = e.dist;
+			int h = out->vertex_of[e.hub];
+			// P4: an entry can start an optimal path only if its first and last segments are taut.
+			out->useful[k] = h == v || (tangent_at(vert[v], vert[e.parent]) && tangent_at(vert[e.parent], vert[v]) &&
+			                            tangent_at(vert[e.first], vert[h]) && tangent_at(vert[h], vert[e.first]));
+		}
+	return GT_OK;
+}
+
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
@@ -162,11 +220,7 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 			gtHeapItem top = gt_heap_pop(&heap);
 			int u = top.id;
 			if (top.key > dist[u]) continue;
-			// Prune: an earlier hub already covers root-u at this distance (ties pruned).
-			bool covered = false;
-			for (int i = 0; i < lists[u].count && !covered; i++)
-				covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= top.key;
-			if (covered) continue;
+			if (covered_by_earlier_hub(&lists[u], to_root, top.key)) continue;
 			first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
 			labelled[nlabelled++] = u;
 			Entry e = {r, parent[u], first[u], top.key};
@@ -174,54 +228,14 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 				st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
 				goto done;
 			}
-			for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
-				int w = g->adj[k];
-				double candidate = top.key + g->length[k];
-				if (candidate < dist[w]) {
-					if (isinf(dist[w])) visited[nvisited++] = w;
-					dist[w] = candidate;
-					parent[w] = u;
-					gt_heap_push(&heap, candidate, w);
-				}
-			}
+			relax_edges(g, u, top.key, dist, parent, visited, &nvisited, &heap);
 		}
 		for (int i = 0; i < nvisited; i++) dist[visited[i]] = INFINITY;
 		for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = INFINITY;
 		if (r + 1 < n) root = next_root(g, labelled, nlabelled, parent, coverage, best_child, path, processed, order_key, &by_degree);
 	}
 
-	int64_t total = 0;
-	out->offset = gt_malloc(slots * sizeof *out->offset);
-	if (!out->offset) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
-		goto done;
-	}
-	for (int v = 0; v < n; v++) {
-		out->offset[v] = total;
-		total += lists[v].count;
-	}
-	out->offset[n] = total;
-	size_t m = (size_t)total + 1;
-	out->hub = gt_malloc(m * sizeof *out->hub);
-	out->parent = gt_malloc(m * sizeof *out->parent);
-	out->dist = gt_malloc(m * sizeof *out->dist);
-	out->useful = gt_malloc(m * sizeof *out->useful);
-	if (!out->hub || !out->parent || !out->dist || !out->useful) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
-		goto done;
-	}
-	for (int v = 0; v < n; v++)
-		for (int i = 0; i < lists[v].count; i++) {
-			Entry e = lists[v].items[i];
-			int64_t k = out->offset[v] + i;
-			out->hub[k] = e.hub;
-			out->parent[k] = e.parent;
-			out->dist[k] = e.dist;
-			int h = out->vertex_of[e.hub];
-			// P4: an entry can start an optimal path only if its first and last segments are taut.
-			out->useful[k] = h == v || (tangent_at(vert[v], vert[e.parent]) && tangent_at(vert[e.parent], vert[v]) &&
-			                            tangent_at(vert[e.first], vert[h]) && tangent_at(vert[h], vert[e.first]));
-		}
+	st = flatten_labels(vert, n, lists, out, err);
 
 done:
 	if (lists)
