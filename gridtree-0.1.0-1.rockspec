@@ -28,7 +28,9 @@ build = {
 	modules = {
 		gridtree = {
 			sources = {
-				"plugin/lua/lgridtree.c", "plugin/lua/lua_args.c", "plugin/lua/lua_map_cells.c",
+				"plugin/lua/lgridtree.c", "plugin/lua/lua_args.c", "plugin/lua/lua_crowd.c", "plugin/lua/lua_map.c",
+				"plugin/lua/lua_map_cells.c", "plugin/lua/lua_path.c", "plugin/lua/lua_query.c", "plugin/lua/lua_random.c",
+				"plugin/lua/lua_tiled.c", "plugin/lua/lua_util.c", "plugin/lua/lua_world.c",
 				"plugin/src/core/alloc.c", "plugin/src/core/crc32c.c", "plugin/src/core/platform.c", "plugin/src/core/save_file.c",
 				"plugin/src/core/status.c", "plugin/src/core/task.c",
 				"plugin/src/crowd/crowd.c", "plugin/src/crowd/crowd_schedule.c",

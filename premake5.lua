@@ -80,8 +80,8 @@ project "gridtree_core"
 -- reader): linked by the CLI, the benchmarks and the tests, never by games.
 project "gridtree_tools"
 	kind "StaticLib"
-	files { "bench/support/**.c" }
-	includedirs { "bench/support" }
+	files { "tools/**.c" }
+	includedirs { "tools" }
 
 -- bin/libgridtree.so for C and C++ programs: the same sources, exporting only the public API
 -- (gtXxx); the internal gt_xxx functions stay local, so they cannot clash with the program's. The
@@ -143,7 +143,7 @@ project "gridtree_cli"
 	kind "ConsoleApp"
 	targetname "gridtree"
 	files { "cli/**.c" }
-	includedirs { "bench/support" }
+	includedirs { "tools" }
 	links { "gridtree_tools", "gridtree_core" }
 	links(SYSTEM_LIBS)
 
@@ -167,7 +167,7 @@ project "gridtree_soak"
 	kind "ConsoleApp"
 	targetname "gridtree-soak"
 	files { "tests/soak/**.c" }
-	includedirs { "bench/support" }
+	includedirs { "tools" }
 	links { "gridtree_tools", "gridtree_core" }
 	links(SYSTEM_LIBS)
 
@@ -177,7 +177,7 @@ for _, file in ipairs(os.matchfiles("tests/test_*.c")) do
 	project(name)
 		kind "ConsoleApp"
 		files { file, "tests/support/**.c" }
-		includedirs { "tests/support", "bench/support" }
+		includedirs { "tests/support", "tools" }
 		links { "gridtree_tools", "gridtree_core", "cmocka" }
 		if name:find("^test_lua_") then -- hosts compiling the Lua binding in (gt_lua.h)
 			files { "plugin/lua/**.c" }

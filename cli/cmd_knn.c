@@ -1,5 +1,5 @@
 // gridtree knn (answers for external checks) and gridtree bench-knn (replays a workload); the
-// replay itself lives in the tools support library (bench/support/replay.c).
+// replay itself lives in the tools support library (tools/replay.c).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // gridtree workload: a seeded moving-object workload in the paper's manner (docs/algorithms.md 8);
-// the generator lives in the tools support library (bench/support/workload_gen.c).
+// the generator lives in the tools support library (tools/workload_gen.c).
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

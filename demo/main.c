@@ -34,7 +34,7 @@ static bool exists(const char* path)
 }
 
 // The repository root: the executable's folder's parent (bin/) or grandparent (bin/debug/),
-// whichever holds lua/demo/agents.lua; else the current directory. So the demo finds its script,
+// whichever holds demo/scripts/agents.lua; else the current directory. So the demo finds its script,
 // maps and index cache from wherever it is started.
 static const char* repository_root(void)
 {
@@ -51,7 +51,7 @@ static const char* repository_root(void)
 			const char* parent = strrchr(exe, '/');
 			if (!parent) break;
 			snprintf(root, sizeof root, "%.*s", (int)(parent - exe), exe);
-			snprintf(probe, sizeof probe, "%s/lua/demo/agents.lua", root[0] ? root : "/");
+			snprintf(probe, sizeof probe, "%s/demo/scripts/agents.lua", root[0] ? root : "/");
 			if (exists(probe)) return root;
 		}
 	}
@@ -138,7 +138,7 @@ static bool parse(int argc, char** argv, Options* o, bool* help)
 	if (!o->map) o->map = default_map();
 	if (!o->mesh) o->mesh = shared_mesh(o->map);
 	static char script[1200];
-	if (!o->script) o->script = in_root("lua/demo/agents.lua", script, sizeof script);
+	if (!o->script) o->script = in_root("demo/scripts/agents.lua", script, sizeof script);
 	if (o->agents < 1 || o->agents > MAX_AGENTS || o->leaf < 1 || o->cell < 1 || o->frames < 0 || o->record_every < 1) {
 		fprintf(stderr, "gridtree-demo: --agents, --leaf, --cell and --record-every must be positive, --frames >= 0\n");
 		return false;
@@ -645,10 +645,195 @@ static void print_query_summary(const Demo* d)
 	       d->found_count, bent, d->ghost_count, d->labels, d->crowded_labels, d->searches, d->search_ms);
 }
 
+// A run's window, map picture and frame loop state, beside the Demo the modules share.
+typedef struct Run {
+	SDL_Window* window;
+	SDL_Texture* map_texture;
+	View drawn_view; // the view, and the size, the map picture was drawn for
+	int drawn_w, drawn_h;
+	Frame total;
+	bool running, paused, step, dragging;
+	int speed, recorded, record_w, record_h;
+	double start, last_draw_s;
+	int frame, ticks;
+} Run;
+
+// Lua before any window: the script's map is the demo's map, and its nav gets the one index.
+static bool start_script(Demo* d)
+{
+	d->demo_ref = d->map_ref = LUA_NOREF;
+	d->L = luaL_newstate();
+	if (!d->L) {
+		fprintf(stderr, "gridtree-demo: cannot create a Lua state\n");
+		return false;
+	}
+	if (!start_lua(d->L, &d->o, &d->demo_ref, &d->map_ref)) return false;
+	lua_rawgeti(d->L, LUA_REGISTRYINDEX, d->map_ref);
+	d->nav = gtLua_ToNav(d->L, -1);
+	d->map = gtLua_ToMap(d->L, -1);
+	lua_pop(d->L, 1);
+	char index[1300];
+	index_path(&d->o, index, sizeof index);
+	if (!d->nav || !d->map || !load_or_build_index(d->nav, &d->o, index, d->index_source, sizeof d->index_source)) return false;
+	find_doors(d); // before the agents: the script plans on the map with its doors declared
+	return true;
+}
+
+// The window (sized to the display unless --size says) and its renderer.
+static bool open_window(Demo* d, Run* run)
+{
+	int width = d->o.width, height = d->o.height;
+	SDL_Rect usable;
+	if (!width && !d->o.headless && SDL_GetDisplayUsableBounds(0, &usable) == 0 && usable.w > 800 && usable.h > 600)
+		width = usable.w * 9 / 10, height = usable.h * 9 / 10; // sized to the display
+	if (!width) width = 1280, height = 800;
+	run->window = SDL_CreateWindow("gridtree demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, SDL_WINDOW_RESIZABLE);
+	d->renderer = run->window ? SDL_CreateRenderer(run->window, -1, d->o.headless ? SDL_RENDERER_SOFTWARE : 0) : NULL;
+	if (!d->renderer) {
+		fprintf(stderr, "gridtree-demo: cannot open a window or renderer: %s\n", SDL_GetError());
+		return false;
+	}
+	SDL_SetWindowMinimumSize(run->window, PANEL_WIDTH + 100, 300);
+	SDL_GetRendererOutputSize(d->renderer, &d->window_w, &d->window_h);
+	return true;
+}
+
+// The agents, the layers, and the start query: a point whose answer is reached round a wall,
+// searched for with the run's seed (else a free point near the map's centre).
+static bool start_scene(Demo* d)
+{
+	if (!start_agents(d->L, &d->o, d->demo_ref, d->map_ref) || !demo_setup(d)) return false;
+	const gtMap* map = d->map;
+	d->sdl = (SdlDebugDraw){d->renderer, &d->view};
+	d->draw = sdl_debug_draw(&d->sdl);
+	fit_whole_map(d);
+	for (int i = 0; i < LAYERS; i++) d->layers[i] = strchr(d->o.layers, '1' + i) != NULL;
+	int mw = gtMap_Width(map), mh = gtMap_Height(map);
+	d->qx = mw / 2.0, d->qy = mh / 2.0; // the query point: the mouse, else the start query
+	for (int tries = 0; tries < 1000 && gtMap_CheckPoint(map, (gtVec2){d->qx, d->qy}) != GT_POINT_VALID; tries++)
+		d->qx = fmod(d->qx + 7.31, mw), d->qy = fmod(d->qy + 3.17, mh);
+	d->auto_query = true;
+	d->showcase_rng = (gtRandom){(uint64_t)d->o.seed ^ 0x5EA5C0DEull};
+	if (!showcase_search(d, false))
+		fprintf(stderr, "gridtree-demo: no query point on %s has an answer round a wall (open floor, or too few agents): "
+		                "starting at the map's centre\n", d->map_name);
+	return true;
+}
+
+// --record: every record_every-th frame to a PNG, all of one size. False when writing failed.
+static bool record_step(Demo* d, Run* run)
+{
+	if (!d->o.record || run->frame % d->o.record_every != 0) return true;
+	if (run->recorded == 0) run->record_w = d->window_w, run->record_h = d->window_h;
+	if (d->window_w != run->record_w || d->window_h != run->record_h) return true; // an animation has one size: frames of another are left out
+	if (!record_frame(d->renderer, d->window_w, d->window_h, d->o.record, run->recorded)) {
+		finish_recording(d->o.record, run->recorded, d->o.record_every); // removes the frames written
+		return false;
+	}
+	run->recorded++;
+	return true;
+}
+
+// --screenshot: the last frame, read back before presenting, with the counts the tests check.
+static bool screenshot_step(Demo* d, const Run* run)
+{
+	if (!(d->o.frames > 0 && run->frame == d->o.frames && d->o.screenshot)) return true;
+	SDL_Surface* shot = NULL;
+	if (!save_screenshot(d->renderer, d->window_w, d->window_h, d->o.screenshot, &shot)) return false;
+	long agents = 0;
+	for (int k = 0; k < KIND_COUNT; k++) agents += count_colour(shot, map_view_width(d), KIND_COLOURS[k]);
+	printf("screenshot %s\nsize %dx%d\ncolours %d\nagent_pixels %ld\nquery_marker_pixels %ld\n", d->o.screenshot,
+	       d->window_w, d->window_h, count_colours(shot), agents, count_colour(shot, map_view_width(d), 0xFF000000u | (QUERY_MARKER >> 8)));
+	SDL_FreeSurface(shot);
+	return true;
+}
+
+// One frame: input, the script's ticks, the query, drawing, recording. False on a failure.
+static bool frame_step(Demo* d, Run* run)
+{
+	SDL_Event e;
+	if (d->o.keys[0]) push_scripted_input(d, *d->o.keys++);
+	while (SDL_PollEvent(&e)) handle_event(d, &e, &run->running, &run->paused, &run->step, &run->speed, &run->dragging);
+	if (!run->running) return true;
+	SDL_GetRendererOutputSize(d->renderer, &d->window_w, &d->window_h);
+	if ((SDL_GetWindowFlags(run->window) & SDL_WINDOW_MINIMIZED) || d->window_h < 1) { // nothing to draw into
+		SDL_Delay(16);
+		return true;
+	}
+	Frame f = {0};
+	double t0 = gtNowSeconds();
+	bool moved = false;
+	for (int s = 0; s < run->speed && (!run->paused || run->step); s++, run->ticks++) {
+		if (!script_frame(d, run->ticks, &f)) return false;
+		moved = true;
+	}
+	run->step = false;
+	f.lua_s = gtNowSeconds() - t0;
+	if (d->nav && gtNav_Update(d->nav)) d->map_dirty = true; // a background rebuild landed
+	if (d->failed) return false;
+	if ((d->map_dirty || moved) && !fetch_objects(d)) return false; // the script may have replaced its world
+	double t1 = gtNowSeconds(), elapsed = gtNowSeconds() - run->start;
+	if (showcase_keep(d, run->frame)) d->framed = false; // the agents' moves lost the bend: a new start query, in view
+	if (!d->framed && !d->o.record && run_query(d, &f)) frame_query(d); // the start view: the query and its answers
+	if (!refresh_map_picture(d, &run->map_texture, &run->drawn_view, &run->drawn_w, &run->drawn_h)) return false;
+	f.draw_s = run->last_draw_s; // the panel shows the last frame's drawing time
+	draw_frame(d, run->map_texture, &f, run->frame > 0 ? run->frame / elapsed : 0.0, run->paused, run->speed);
+	f.draw_s = run->last_draw_s = gtNowSeconds() - t1 - f.query_s;
+	run->frame++;
+	Frame* total = &run->total;
+	total->lua_s += f.lua_s, total->move_s += f.move_s, total->query_s += f.query_s, total->draw_s += f.draw_s;
+	total->script_query_s += f.script_query_s, total->plan_s += f.plan_s;
+	total->queries += f.queries, total->plans += f.plans;
+	if (!record_step(d, run) || !screenshot_step(d, run)) return false;
+	SDL_RenderPresent(d->renderer);
+	return true;
+}
+
+// The split of a frame: script total (of which the bulk index update, the script's targeting
+// queries and its path planning), the query under the mouse, drawing; then the query's summary.
+static void print_run_summary(Demo* d, const Run* run)
+{
+	double elapsed = gtNowSeconds() - run->start, frames = run->frame ? run->frame : 1;
+	const Frame* total = &run->total;
+	printf("frames %d\nfps %.1f\nlua_ms_per_frame %.3f\nupdate_ms_per_frame %.3f\nscript_queries_per_frame %.1f\n"
+	       "script_queries_ms_per_frame %.3f\npaths_per_frame %.1f\npaths_ms_per_frame %.3f\nmouse_query_us %.1f\n"
+	       "draw_ms_per_frame %.3f\nmap_edits %d\ndoors %d\nbackend %s\nchecksum %016llx\n",
+	       run->frame, run->frame / elapsed, total->lua_s * 1e3 / frames, total->move_s * 1e3 / frames, total->queries / frames,
+	       total->script_query_s * 1e3 / frames, total->plans / frames, total->plan_s * 1e3 / frames, total->query_s * 1e6 / frames,
+	       total->draw_s * 1e3 / frames, d->edits, d->door_count, gtNav_Method(d->nav) == GT_NAV_POLYANYA ? "polyanya" : "ehl",
+	       checksum(d->L, d->demo_ref));
+	if (d->o.record) printf("recording %s\nrecorded_frames %d\n", d->o.record, run->recorded);
+	print_query_summary(d);
+}
+
+// Frames until --frames, or until the window closes. False on a failure.
+static bool run_frames(Demo* d, Run* run)
+{
+	run->running = true, run->speed = 1;
+	run->start = gtNowSeconds();
+	while (run->running && (d->o.frames == 0 || run->frame < d->o.frames))
+		if (!frame_step(d, run)) return false;
+	if (d->o.record && !finish_recording(d->o.record, run->recorded, d->o.record_every)) return false;
+	print_run_summary(d, run);
+	return !d->failed;
+}
+
+static void stop(Demo* d, Run* run)
+{
+	free_sprites(d);
+	if (run->map_texture) SDL_DestroyTexture(run->map_texture);
+	if (d->L) lua_close(d->L);
+	if (d->renderer) SDL_DestroyRenderer(d->renderer);
+	if (run->window) SDL_DestroyWindow(run->window);
+	SDL_Quit();
+	demo_free(d);
+}
+
 int main(int argc, char** argv)
 {
-	Demo d;
-	memset(&d, 0, sizeof d);
+	static Demo d;
+	Run run;
+	memset(&run, 0, sizeof run);
 	bool help;
 	if (!parse(argc, argv, &d.o, &help)) {
 		fprintf(stderr, "%s", USAGE);
@@ -666,137 +851,7 @@ int main(int argc, char** argv)
 	if (!start_sdl(&d.o)) return 1;
 	name_map(&d);
 	d.crowd = d.o.crowd;
-	// Then Lua, before any window: the script's map is the demo's map, and its nav gets the one index.
-	int status = 1;
-	SDL_Window* window = NULL;
-	SDL_Texture* map_texture = NULL;
-	d.demo_ref = d.map_ref = LUA_NOREF;
-	d.L = luaL_newstate();
-	if (!d.L) {
-		fprintf(stderr, "gridtree-demo: cannot create a Lua state\n");
-		goto done;
-	}
-	if (!start_lua(d.L, &d.o, &d.demo_ref, &d.map_ref)) goto done;
-	lua_rawgeti(d.L, LUA_REGISTRYINDEX, d.map_ref);
-	d.nav = gtLua_ToNav(d.L, -1);
-	d.map = gtLua_ToMap(d.L, -1);
-	lua_pop(d.L, 1);
-	char index[1300];
-	index_path(&d.o, index, sizeof index);
-	if (!d.nav || !d.map || !load_or_build_index(d.nav, &d.o, index, d.index_source, sizeof d.index_source)) goto done;
-	find_doors(&d); // before the agents: the script plans on the map with its doors declared
-	int width = d.o.width, height = d.o.height;
-	SDL_Rect usable;
-	if (!width && !d.o.headless && SDL_GetDisplayUsableBounds(0, &usable) == 0 && usable.w > 800 && usable.h > 600)
-		width = usable.w * 9 / 10, height = usable.h * 9 / 10; // sized to the display
-	if (!width) width = 1280, height = 800;
-	window = SDL_CreateWindow("gridtree demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, SDL_WINDOW_RESIZABLE);
-	d.renderer = window ? SDL_CreateRenderer(window, -1, d.o.headless ? SDL_RENDERER_SOFTWARE : 0) : NULL;
-	if (!d.renderer) {
-		fprintf(stderr, "gridtree-demo: cannot open a window or renderer: %s\n", SDL_GetError());
-		goto done;
-	}
-	SDL_Renderer* r = d.renderer;
-	SDL_SetWindowMinimumSize(window, PANEL_WIDTH + 100, 300);
-	SDL_GetRendererOutputSize(r, &d.window_w, &d.window_h);
-	if (!start_agents(d.L, &d.o, d.demo_ref, d.map_ref) || !demo_setup(&d)) goto done;
-	const gtMap* map = d.map;
-	d.sdl = (SdlDebugDraw){r, &d.view};
-	d.draw = sdl_debug_draw(&d.sdl);
-	View drawn_view = {0, 0, 0};
-	int drawn_w = 0, drawn_h = 0;
-	fit_whole_map(&d);
-	for (int i = 0; i < LAYERS; i++) d.layers[i] = strchr(d.o.layers, '1' + i) != NULL;
-	int mw = gtMap_Width(map), mh = gtMap_Height(map);
-	d.qx = mw / 2.0, d.qy = mh / 2.0; // the query point: the mouse, else the start query
-	for (int tries = 0; tries < 1000 && gtMap_CheckPoint(map, (gtVec2){d.qx, d.qy}) != GT_POINT_VALID; tries++)
-		d.qx = fmod(d.qx + 7.31, mw), d.qy = fmod(d.qy + 3.17, mh);
-	// The start query shows an answer reached round a wall, searched for with the run's seed.
-	d.auto_query = true;
-	d.showcase_rng = (gtRandom){(uint64_t)d.o.seed ^ 0x5EA5C0DEull};
-	if (!showcase_search(&d, false))
-		fprintf(stderr, "gridtree-demo: no query point on %s has an answer round a wall (open floor, or too few agents): "
-		                "starting at the map's centre\n", d.map_name);
-	Frame total = {0};
-	bool running = true, paused = false, step = false, dragging = false;
-	int speed = 1, recorded = 0, record_w = 0, record_h = 0;
-	double start = gtNowSeconds(), last_draw_s = 0;
-	int frame = 0, ticks = 0;
-	while (running && (d.o.frames == 0 || frame < d.o.frames)) {
-		SDL_Event e;
-		if (d.o.keys[0]) push_scripted_input(&d, *d.o.keys++);
-		while (SDL_PollEvent(&e)) handle_event(&d, &e, &running, &paused, &step, &speed, &dragging);
-		if (!running) break;
-		SDL_GetRendererOutputSize(r, &d.window_w, &d.window_h);
-		if ((SDL_GetWindowFlags(window) & SDL_WINDOW_MINIMIZED) || d.window_h < 1) { // nothing to draw into
-			SDL_Delay(16);
-			continue;
-		}
-		Frame f = {0};
-		double t0 = gtNowSeconds();
-		bool moved = false;
-		for (int s = 0; s < speed && (!paused || step); s++, ticks++) {
-			if (!script_frame(&d, ticks, &f)) goto done;
-			moved = true;
-		}
-		step = false;
-		f.lua_s = gtNowSeconds() - t0;
-		if (d.nav && gtNav_Update(d.nav)) d.map_dirty = true; // a background rebuild landed
-		if (d.failed) goto done;
-		if ((d.map_dirty || moved) && !fetch_objects(&d)) goto done; // the script may have replaced its world
-		double t1 = gtNowSeconds(), elapsed = gtNowSeconds() - start;
-		if (showcase_keep(&d, frame)) d.framed = false; // the agents' moves lost the bend: a new start query, in view
-		if (!d.framed && !d.o.record && run_query(&d, &f)) frame_query(&d); // the start view: the query and its answers
-		if (!refresh_map_picture(&d, &map_texture, &drawn_view, &drawn_w, &drawn_h)) goto done;
-		f.draw_s = last_draw_s; // the panel shows the last frame's drawing time
-		draw_frame(&d, map_texture, &f, frame > 0 ? frame / elapsed : 0.0, paused, speed);
-		f.draw_s = last_draw_s = gtNowSeconds() - t1 - f.query_s;
-		frame++;
-		total.lua_s += f.lua_s, total.move_s += f.move_s, total.query_s += f.query_s, total.draw_s += f.draw_s;
-		total.script_query_s += f.script_query_s, total.plan_s += f.plan_s;
-		total.queries += f.queries, total.plans += f.plans;
-		if (d.o.record && frame % d.o.record_every == 0) {
-			if (recorded == 0) record_w = d.window_w, record_h = d.window_h;
-			if (d.window_w == record_w && d.window_h == record_h) { // an animation has one size: frames of another are left out
-				if (!record_frame(r, d.window_w, d.window_h, d.o.record, recorded)) {
-					finish_recording(d.o.record, recorded, d.o.record_every); // removes the frames written
-					goto done;
-				}
-				recorded++;
-			}
-		}
-		if (d.o.frames > 0 && frame == d.o.frames && d.o.screenshot) { // read back before presenting
-			SDL_Surface* shot = NULL;
-			if (!save_screenshot(r, d.window_w, d.window_h, d.o.screenshot, &shot)) goto done;
-			long agents = 0;
-			for (int k = 0; k < KIND_COUNT; k++) agents += count_colour(shot, map_view_width(&d), KIND_COLOURS[k]);
-			printf("screenshot %s\nsize %dx%d\ncolours %d\nagent_pixels %ld\nquery_marker_pixels %ld\n", d.o.screenshot,
-			       d.window_w, d.window_h, count_colours(shot), agents, count_colour(shot, map_view_width(&d), 0xFF000000u | (QUERY_MARKER >> 8)));
-			SDL_FreeSurface(shot);
-		}
-		SDL_RenderPresent(r);
-	}
-	if (d.o.record && !finish_recording(d.o.record, recorded, d.o.record_every)) goto done;
-	double elapsed = gtNowSeconds() - start, frames = frame ? frame : 1;
-	// The split of a frame: script total (of which the bulk index update, the script's targeting
-	// queries and its path planning), the query under the mouse, drawing.
-	printf("frames %d\nfps %.1f\nlua_ms_per_frame %.3f\nupdate_ms_per_frame %.3f\nscript_queries_per_frame %.1f\n"
-	       "script_queries_ms_per_frame %.3f\npaths_per_frame %.1f\npaths_ms_per_frame %.3f\nmouse_query_us %.1f\n"
-	       "draw_ms_per_frame %.3f\nmap_edits %d\ndoors %d\nbackend %s\nchecksum %016llx\n",
-	       frame, frame / elapsed, total.lua_s * 1e3 / frames, total.move_s * 1e3 / frames, total.queries / frames,
-	       total.script_query_s * 1e3 / frames, total.plans / frames, total.plan_s * 1e3 / frames, total.query_s * 1e6 / frames,
-	       total.draw_s * 1e3 / frames, d.edits, d.door_count, gtNav_Method(d.nav) == GT_NAV_POLYANYA ? "polyanya" : "ehl",
-	       checksum(d.L, d.demo_ref));
-	if (d.o.record) printf("recording %s\nrecorded_frames %d\n", d.o.record, recorded);
-	print_query_summary(&d);
-	status = d.failed ? 1 : 0;
-done:
-	free_sprites(&d);
-	if (map_texture) SDL_DestroyTexture(map_texture);
-	if (d.L) lua_close(d.L);
-	if (d.renderer) SDL_DestroyRenderer(d.renderer);
-	if (window) SDL_DestroyWindow(window);
-	SDL_Quit();
-	demo_free(&d);
-	return status;
+	bool ok = start_script(&d) && open_window(&d, &run) && start_scene(&d) && run_frames(&d, &run);
+	stop(&d, &run);
+	return ok ? 0 : 1;
 }

@@ -60,6 +60,9 @@ run_script() {
 	failed=$((failed + f))
 }
 
+# Size conventions: no C file in plugin/ or demo/ over 1,000 lines, no function over 100 lines.
+run_script sizes tests/check_sizes.sh
+
 # The command-line tool, against the same build.
 run_script cli tests/test_cli.sh "$BIN/gridtree"
 run_script cli-maps tests/test_cli_maps.sh "$BIN/gridtree"

@@ -1,4 +1,4 @@
-// The IR-tree behind IER and the target heuristic (bench/support/irtree.c) against linear scans:
+// The IR-tree behind IER and the target heuristic (tools/irtree.c) against linear scans:
 // straight-line order with keyword filters, and the best-first least value, through inserts,
 // moves (in place and far), removals and re-insertions.
 #include <math.h>

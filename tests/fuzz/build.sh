@@ -11,15 +11,15 @@ TARGETS=(map scenario ehl_raw ehl_crc workload tiled_tmx tiled_tmj mesh lua_api)
 
 CC=${FUZZ_CC:-clang}
 FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -fno-omit-frame-pointer
-	-fsanitize=address,undefined -fno-sanitize-recover=all -Iplugin/include -Iplugin/src -Ibench/support)
+	-fsanitize=address,undefined -fno-sanitize-recover=all -Iplugin/include -Iplugin/src -Itools)
 
 mkdir -p "$OUT/obj"
-stamp=$( (cat "$0" tests/fuzz/*.c tests/fuzz/*.h; find plugin/src plugin/include plugin/lua bench/support -name '*.[ch]' | sort | xargs cat) | cksum)
+stamp=$( (cat "$0" tests/fuzz/*.c tests/fuzz/*.h; find plugin/src plugin/include plugin/lua tools -name '*.[ch]' | sort | xargs cat) | cksum)
 if [ "$(cat "$OUT/.stamp" 2>/dev/null)" != "$stamp" ] || ! [ -x "$OUT/fuzz_workload" ]; then
 	# The library and the tools support library once, instrumented for coverage but without
 	# libFuzzer's main; one compiler at a time (the machine is shared).
 	objs=()
-	for src in plugin/src/*/*.c bench/support/*.c; do
+	for src in plugin/src/*/*.c tools/*.c; do
 		obj="$OUT/obj/$(echo "${src%.c}" | tr / _).o"
 		"$CC" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
 		objs+=("$obj")

@@ -1,4 +1,4 @@
-// Fuzz target: workload files (bench/support/workload_format.c). Every line of the input goes to
+// Fuzz target: workload files (tools/workload_format.c). Every line of the input goes to
 // each of the three line parsers (objects, updates, queries with and without a timestamp), as
 // `gridtree bench-knn` and `knn` read them; what parses is replayed on a Grid Tree world over a
 // small map (adds, moves, deletes, keyword interning, nearest and within queries) so the values a

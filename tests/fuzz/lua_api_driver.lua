@@ -429,6 +429,38 @@ OPS[#OPS + 1] = function() -- set_method, inflate, stale ids
 	end
 end
 
+local crowds = {} -- {crowd, world = the world's model, out = its into tables}
+OPS[#OPS + 1] = function() -- crowd objects: made, closed, or a budgeted frame checked against nearest
+	local choice = pick(4)
+	if choice == 0 then
+		local w = a_world()
+		if not w or #crowds >= 4 then return end
+		local ok, crowd = call(gridtree.new_crowd, w.world, {threads = pick(3), method = ({"each", "batch", "auto"})[pick(3) + 1]})
+		if ok and crowd then crowds[#crowds + 1] = {crowd = crowd, world = w, out = {{}, {}, {}}} end
+		return
+	end
+	if #crowds == 0 then return end
+	local c = crowds[pick(#crowds) + 1]
+	if choice == 1 then c.crowd:close(); return end
+	local xs, ys = {}, {}
+	for i = 1, 1 + pick(5) do xs[i], ys[i] = a_point(c.world.map) end
+	local k = 1 + pick(3)
+	local opts = {into = c.out}
+	if choice == 2 then opts.max_agents = 1 + pick(4) else opts.budget_us = 1 + pick(100) end
+	for i = 1, #xs do c.out[3][i] = false end -- false: not answered by this call
+	local runs = finalizer_runs
+	local ok, _, dists, counts = call(c.crowd.nearest, c.crowd, xs, ys, k, nil, opts)
+	if ok and finalizer_runs == runs and not c.world.closed then quiet(function()
+		for i = 1, #xs do
+			local one, oned = c.world.world:nearest(xs[i], ys[i], k)
+			if one and counts[i] ~= false then
+				check(counts[i] == #one, "crowd agent %d: %d answers, nearest %d", i, counts[i], #one)
+				for r = 1, #one do check(near(dists[(i - 1) * k + r], oned[r]), "crowd agent %d answer %d", i, r) end
+			end
+		end
+	end) end
+end
+
 -- Adds and checked queries are the most frequent ops, so worlds fill up and are checked often.
 do
 	local add, nearest, nearest_many = OPS[3], OPS[8], OPS[10]

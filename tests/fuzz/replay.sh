@@ -10,7 +10,7 @@ BIN=${1:-bin/debug}
 OUT=build/fuzz/replay
 mkdir -p "$OUT"
 FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -fno-omit-frame-pointer
-	-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -Iplugin/include -Iplugin/src -Ibench/support)
+	-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -Iplugin/include -Iplugin/src -Itools)
 LIBS=("$BIN/libgridtree_tools.a" "$BIN/libgridtree_core.a" -lcjson -lexpat -lz -lzstd -lm -lpthread)
 map_define=-DGT_FUZZ_EHL_MAP="\"$PWD/assets/maps/small.map\""
 

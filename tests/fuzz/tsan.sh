@@ -12,15 +12,15 @@ cd "$(dirname "$0")/../.."
 OUT=build/tsan
 CC=${TSAN_CC:-clang}
 FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -fno-omit-frame-pointer
-	-fsanitize=thread -Iplugin/include -Iplugin/src -Ibench/support -Itests/support)
+	-fsanitize=thread -Iplugin/include -Iplugin/src -Itools -Itests/support)
 mkdir -p "$OUT/obj"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-stamp=$( (cat "$0" tests/fuzz/tsan_threads.c tests/test_platform.c; find plugin/src plugin/include bench/support tests/support -name '*.[ch]' | sort | xargs cat) | cksum)
+stamp=$( (cat "$0" tests/fuzz/tsan_threads.c tests/test_platform.c; find plugin/src plugin/include tools tests/support -name '*.[ch]' | sort | xargs cat) | cksum)
 if [ "$(cat "$OUT/.stamp" 2>/dev/null)" != "$stamp" ] || ! [ -x "$OUT/tsan_threads" ]; then
 	objs=()
-	for src in plugin/src/*/*.c bench/support/*.c tests/support/*.c; do
+	for src in plugin/src/*/*.c tools/*.c tests/support/*.c; do
 		obj="$OUT/obj/$(echo "${src%.c}" | tr / _).o"
 		if ! "$CC" "${FLAGS[@]}" -c "$src" -o "$obj" 2>"$log"; then
 			cat "$log"

@@ -1,6 +1,6 @@
 // Model-based soak of the Grid Tree: random adds, removes, short and long moves, batch moves and
 // keyword changes, every query kind with random filters, each answer compared with the linear-scan
-// twin (bench/support/linear_scan.c) over what the soak believes about every object, and
+// twin (tools/linear_scan.c) over what the soak believes about every object, and
 // gtWorld_Validate after every step. Ends with `key value` lines; exit 1 on any mismatch.
 //   gridtree-soak [--ops N] [--seed S] [--map FILE] [--cell g] [--leaf m] [--desync N]
 // --desync N moves the untagged objects in the model only, at operation N: the soak must then report

@@ -1,5 +1,5 @@
 /// @file gt_lua.h
-/// For hosts that compile the Lua binding (plugin/lua/lgridtree.c) into their own program, as the
+/// For hosts that compile the Lua binding (plugin/lua/*.c) into their own program, as the
 /// demo does: open the module, then reach the C objects behind a script's gridtree values, so the
 /// host draws and queries the script's own world and map instead of keeping copies in step.
 ///

@@ -168,6 +168,17 @@ static void carve_room(Grid* g, const Node* n)
 	fill_rect(g, n->x0, n->y0, n->x1, n->y1, CELL_FREE);
 }
 
+// Fisher-Yates: every order of the links equally likely.
+static void shuffle_links(Link* links, int n_links, gtRandom* rng)
+{
+	for (int k = n_links - 1; k > 0; k--) {
+		int r = rng_below(rng, k + 1);
+		Link t = links[k];
+		links[k] = links[r];
+		links[r] = t;
+	}
+}
+
 static gtStatus gen_rooms(Grid* g, gtRandom* rng, gtError* err)
 {
 	// About one sector per 15 cells; small maps still get two sectors along a side of 20.
@@ -245,12 +256,7 @@ static gtStatus gen_rooms(Grid* g, gtRandom* rng, gtError* err)
 			if (i + 1 < nx && node_of[s] != node_of[s + 1]) links[n_links++] = (Link){s, s + 1, false};
 			if (j + 1 < ny && node_of[s] != node_of[s + nx]) links[n_links++] = (Link){s, s + nx, true};
 		}
-	for (int k = n_links - 1; k > 0; k--) {
-		int r = rng_below(rng, k + 1);
-		Link t = links[k];
-		links[k] = links[r];
-		links[r] = t;
-	}
+	shuffle_links(links, n_links, rng);
 	// Kruskal over the shuffled links gives a random spanning tree; a few leftovers make loops.
 	for (int k = 0; k < n_nodes; k++) parent[k] = k;
 	for (int k = 0; k < n_links; k++) {

@@ -225,6 +225,57 @@ static bool start_data(Tmx* x, const char** atts)
 	return x->chunk != NULL || x->d->infinite;
 }
 
+// <map>: its size and tile size (orthogonal maps only).
+static void start_map(Tmx* x, const char** atts)
+{
+	TiledDoc* d = x->d;
+	long long v[4];
+	const char* orientation = attr(atts, "orientation");
+	if (orientation && strcmp(orientation, "orthogonal") != 0) {
+		fail_here(x, "only orthogonal maps can be read; this one is ", orientation);
+	} else if (int_attr(x, atts, "width", 1, GT_MAP_MAX_SIDE, 0, true, &v[0]) &&
+	           int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[1]) &&
+	           int_attr(x, atts, "tilewidth", 1, 1 << 20, 0, true, &v[2]) &&
+	           int_attr(x, atts, "tileheight", 1, 1 << 20, 0, true, &v[3])) {
+		d->width = (int)v[0], d->height = (int)v[1];
+		d->tiled->tile_width = (int)v[2], d->tiled->tile_height = (int)v[3];
+		const char* infinite = attr(atts, "infinite");
+		d->infinite = infinite && strcmp(infinite, "1") == 0;
+	}
+}
+
+// <property>: of a tile (walls), a layer, an object layer or an object. False for one without a
+// name (the failure is set; on_start returns at once).
+static bool start_property(Tmx* x, const char** atts)
+{
+	TiledDoc* d = x->d;
+	const char* pname = attr(atts, "name");
+	const char* type = attr(atts, "type");
+	const char* value = attr(atts, "value");
+	if (!pname) {
+		fail_here(x, "a <property> without a name", NULL);
+		return false;
+	}
+	const char* owner = strcmp(parent(x), "properties") == 0 ? above(x, 2) : "";
+	if (strcmp(owner, "tile") == 0 && x->tile_id >= 0 && tiled_wall_property(d, pname, type, value) && last_tile(d))
+		last_tile(d)->solid = true;
+	if (strcmp(owner, "layer") == 0) tiled_layer_property(d, false, pname, type, value);
+	if (strcmp(owner, "objectgroup") == 0 && !x->tile_shapes) tiled_layer_property(d, true, pname, type, value);
+	if (x->in_object && strcmp(parent(x), "properties") == 0 && strcmp(above(x, 2), "object") == 0) {
+		if (value) {
+			tiled_add_property(d, pname, type, value);
+		} else { // multi-line strings are the element's text
+			gt_free(x->property_name);
+			gt_free(x->property_type);
+			x->property_name = tiled_strdup(pname);
+			x->property_type = tiled_strdup(type ? type : "string");
+			if (!x->property_name || !x->property_type) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", x->file);
+			start_text(x);
+		}
+	}
+	return true;
+}
+
 static void XMLCALL on_start(void* user, const char* name, const char** atts)
 {
 	Tmx* x = user;
@@ -238,18 +289,7 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 	x->stack[x->depth++] = intern(name);
 	long long v[4];
 	if (strcmp(name, "map") == 0 && x->depth == 1) {
-		const char* orientation = attr(atts, "orientation");
-		if (orientation && strcmp(orientation, "orthogonal") != 0) {
-			fail_here(x, "only orthogonal maps can be read; this one is ", orientation);
-		} else if (int_attr(x, atts, "width", 1, GT_MAP_MAX_SIDE, 0, true, &v[0]) &&
-		           int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[1]) &&
-		           int_attr(x, atts, "tilewidth", 1, 1 << 20, 0, true, &v[2]) &&
-		           int_attr(x, atts, "tileheight", 1, 1 << 20, 0, true, &v[3])) {
-			d->width = (int)v[0], d->height = (int)v[1];
-			d->tiled->tile_width = (int)v[2], d->tiled->tile_height = (int)v[3];
-			const char* infinite = attr(atts, "infinite");
-			d->infinite = infinite && strcmp(infinite, "1") == 0;
-		}
+		start_map(x, atts);
 	} else if (strcmp(name, "tileset") == 0) {
 		x->tile_id = -1;
 		double tw = number_attr(atts, "tilewidth"), th = number_attr(atts, "tileheight");
@@ -274,30 +314,7 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 		}
 		if (int_attr(x, atts, "gid", 0, UINT32_MAX, 0, false, &v[0])) x->chunk->gids[x->xml_tiles++] = (uint32_t)v[0];
 	} else if (strcmp(name, "property") == 0) {
-		const char* pname = attr(atts, "name");
-		const char* type = attr(atts, "type");
-		const char* value = attr(atts, "value");
-		if (!pname) {
-			fail_here(x, "a <property> without a name", NULL);
-			return;
-		}
-		const char* owner = strcmp(parent(x), "properties") == 0 ? above(x, 2) : "";
-		if (strcmp(owner, "tile") == 0 && x->tile_id >= 0 && tiled_wall_property(d, pname, type, value) && last_tile(d))
-			last_tile(d)->solid = true;
-		if (strcmp(owner, "layer") == 0) tiled_layer_property(d, false, pname, type, value);
-		if (strcmp(owner, "objectgroup") == 0 && !x->tile_shapes) tiled_layer_property(d, true, pname, type, value);
-		if (x->in_object && strcmp(parent(x), "properties") == 0 && strcmp(above(x, 2), "object") == 0) {
-			if (value) {
-				tiled_add_property(d, pname, type, value);
-			} else { // multi-line strings are the element's text
-				gt_free(x->property_name);
-				gt_free(x->property_type);
-				x->property_name = tiled_strdup(pname);
-				x->property_type = tiled_strdup(type ? type : "string");
-				if (!x->property_name || !x->property_type) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", x->file);
-				start_text(x);
-			}
-		}
+		if (!start_property(x, atts)) return;
 	} else if (strcmp(name, "layer") == 0) {
 		if (int_attr(x, atts, "width", 1, GT_MAP_MAX_SIDE, d->width, d->infinite, &v[0]) &&
 		    int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, d->height, d->infinite, &v[1])) {

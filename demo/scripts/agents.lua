@@ -32,20 +32,19 @@ local paths, segments, due = {}, {}, {} -- each agent's path, where it is on it,
 demo.xs, demo.ys, demo.kinds, demo.target = {}, {}, {}, {}
 local target_distance = {}
 
--- One targeting group per word looked for: world:nearest_many once a frame for the next slice of
--- its members, round robin (the longest-waiting first), the slices together at most
--- RETARGETS_PER_FRAME agents. A count, not a time: a seed replays exactly (and each group keeps
--- its own turn; world:nearest_many's own budget_us keeps one turn per world). Tables are reused:
--- a frame makes no garbage.
+-- One targeting group per word looked for, each with a crowd of its own (gridtree.new_crowd): once
+-- a frame the group's crowd answers at most its share of RETARGETS_PER_FRAME members, those that
+-- waited longest first (each crowd's schedule keeps its group's turn). A count, not a time
+-- (max_agents, not budget_us): a seed replays exactly. Tables are reused: a frame makes no garbage.
 local RETARGETS_PER_FRAME = 2000
 local groups, group_of = {}, {}
 for _, k in ipairs(kinds) do
 	if not group_of[k.looks_for] then
-		local g = {words = k.looks_for, members = {}, slice = {}, xs = {}, ys = {}, cursor = 1}
+		local g = {words = k.looks_for, members = {}, xs = {}, ys = {}}
 		-- One method, not "auto": auto picks by measured time, and the methods break ties between
 		-- agents at the same distance (a follower on its leader) differently, so a seed would not
 		-- replay.
-		g.options = {into = {{}, {}, {}}, method = "each"}
+		g.options = {into = {{}, {}, {}}, max_agents = 1}
 		groups[#groups + 1], group_of[k.looks_for] = g, g
 	end
 end
@@ -106,10 +105,13 @@ local function plan(i, frame)
 	due[i] = frame + (t > 0 and 40 + i % 20 or 100000)
 end
 
+-- Each group's members, and a crowd over the current world for each (a new world needs new crowds;
+-- their schedules start again from the first member).
 local function join_groups()
 	for _, g in ipairs(groups) do
 		for j = #g.members, 1, -1 do g.members[j] = nil end
-		g.cursor = 1
+		if g.crowd then g.crowd:close() end
+		g.crowd = gridtree.new_crowd(world, {method = "each"})
 	end
 	for i = 1, #ids do
 		local g = group_of[kinds[demo.kinds[i]].looks_for]
@@ -157,9 +159,11 @@ function demo.set_leaf(leaf)
 		ids[i] = assert(fresh:add(demo.xs[i], demo.ys[i], kinds[demo.kinds[i]].words))
 		index_of[ids[i]] = i
 	end
+	for _, g in ipairs(groups) do g.crowd:close() end
 	world:close()
 	world = fresh
 	demo.world = fresh
+	join_groups()
 end
 
 -- The demo built or demolished a wall, or opened or shut a door: agents caught inside step out to a
@@ -176,35 +180,36 @@ function demo.edited()
 	end
 end
 
--- Targeting: each group's next slice asks for its nearest match; demo.target[i] is the agent found.
+-- Targeting: each group's crowd answers the next of its members; demo.target[i] is the agent found.
 local function retarget(frame)
 	local xs, ys, total = demo.xs, demo.ys, 0
 	for _, g in ipairs(groups) do total = total + #g.members end
 	local served, stalest, start = 0, 0, gridtree.clock()
 	for _, g in ipairs(groups) do
 		local m = #g.members
-		local quota = m > 0 and math.min(m, math.max(1, RETARGETS_PER_FRAME * m // total)) or 0
-		for j = 1, quota do
-			local i = g.members[(g.cursor + j - 2) % m + 1]
-			g.slice[j], g.xs[j], g.ys[j] = i, xs[i], ys[i]
-		end
-		for j = quota + 1, #g.xs do g.slice[j], g.xs[j], g.ys[j] = nil, nil, nil end
-		if quota > 0 then
-			world:nearest_many(g.xs, g.ys, 1, g.words, g.options)
-			g.cursor = (g.cursor + quota - 1) % m + 1
+		local found, dists, counts = g.options.into[1], g.options.into[2], g.options.into[3]
+		if m > 0 then
+			local quota = math.min(m, math.max(1, RETARGETS_PER_FRAME * m // total))
+			for j = 1, m do
+				local i = g.members[j]
+				g.xs[j], g.ys[j], counts[j] = xs[i], ys[i], false -- false: not answered this frame
+			end
+			g.options.max_agents = quota
+			local _, _, _, answered = g.crowd:nearest(g.xs, g.ys, 1, g.words, g.options)
+			served = served + answered
 			stalest = math.max(stalest, math.ceil(m / quota))
 		end
-		served = served + quota
-		local found, dists, counts = g.options.into[1], g.options.into[2], g.options.into[3]
-		for j = 1, quota do
-			local i = g.slice[j]
-			local before = demo.target[i]
-			if counts[j] > 0 then
-				demo.target[i], target_distance[i] = index_of[found[j]] or 0, dists[j]
-			else
-				demo.target[i], target_distance[i] = 0, math.huge
+		for j = 1, m do
+			if counts[j] ~= false then
+				local i = g.members[j]
+				local before = demo.target[i]
+				if counts[j] > 0 then
+					demo.target[i], target_distance[i] = index_of[found[j]] or 0, dists[j]
+				else
+					demo.target[i], target_distance[i] = 0, math.huge
+				end
+				if demo.target[i] ~= before then due[i] = math.min(due[i], frame) end -- a new target: plan now
 			end
-			if demo.target[i] ~= before then due[i] = math.min(due[i], frame) end -- a new target: plan now
 		end
 	end
 	local c = demo.crowd

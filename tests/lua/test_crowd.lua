@@ -1,0 +1,178 @@
+-- gridtree.new_crowd: crowd objects of their own (workers and frame-budget schedule each), against
+-- world:nearest; several schedules over one world; lifetimes with the world.
+local h = ...
+local test, raises = h.test, h.raises
+local gridtree = require "gridtree"
+local unpack = table.unpack or unpack -- LuaJIT has the 5.1 global
+
+local MAP = "assets/maps/small.map"
+
+local function numbers(seed) -- deterministic numbers in [0, 1)
+	local state = seed
+	return function()
+		state = (state * 1103515245 + 12345) % 2147483648
+		return state / 2147483648
+	end
+end
+
+local function free_point(map, next_number)
+	local w, hgt = map:size()
+	repeat
+		local x, y = next_number() * w, next_number() * hgt
+		if map:is_free(x, y) then return x, y end
+	until false
+end
+
+-- A world of 80 objects (every 4th a healer) and 30 agents' positions.
+local function setting()
+	local map = assert(gridtree.load_map(MAP))
+	assert(map:build_index{cell = 2})
+	local world = gridtree.new_world(map, {leaf = 8})
+	local next_number = numbers(5)
+	for i = 1, 80 do
+		local x, y = free_point(map, next_number)
+		world:add(x, y, i % 4 == 0 and "healer" or "orc")
+	end
+	local xs, ys = {}, {}
+	for i = 1, 30 do xs[i], ys[i] = free_point(map, next_number) end
+	return map, world, xs, ys
+end
+
+test("crowd:nearest answers as world:nearest does, for every method and thread count", function()
+	local map, world, xs, ys = setting()
+	local k = 3
+	for _, def in ipairs({{}, {threads = 1}, {threads = 2, method = "batch"}, {method = "each"}, {method = "field"}}) do
+		local crowd = gridtree.new_crowd(world, def)
+		assert(crowd:threads() >= 1 and (def.threads == nil or crowd:threads() == def.threads))
+		local ids, dists, counts, served = crowd:nearest(xs, ys, k, "healer")
+		assert(served == #xs)
+		for i = 1, #xs do
+			local one_ids, one_d = world:nearest(xs[i], ys[i], k, "healer")
+			assert(counts[i] == #one_ids, ("agent %d: %d answers, nearest gives %d"):format(i, counts[i], #one_ids))
+			for r = 1, counts[i] do
+				assert(dists[(i - 1) * k + r] == one_d[r])
+				assert(world:valid(ids[(i - 1) * k + r]))
+			end
+		end
+		crowd:close()
+	end
+	world:close()
+	map:close()
+end)
+
+test("two crowds keep two schedules: each serves its own agents round robin", function()
+	local map, world, xs, ys = setting()
+	local a, b = gridtree.new_crowd(world, {method = "each"}), gridtree.new_crowd(world, {method = "each"})
+	local out_a, out_b = {{}, {}, {}}, {{}, {}, {}}
+	-- The first budgeted call of a schedule has no measured cost yet and serves everyone.
+	local _, _, _, first_a = a:nearest(xs, ys, 1, "healer", {into = out_a, budget_us = 1e-3})
+	local _, _, _, first_b = b:nearest(xs, ys, 1, "orc", {into = out_b, budget_us = 1e-3})
+	assert(first_a == #xs and first_b == #xs, "b's schedule is its own, not a's")
+	-- Then a nanosecond a frame serves one agent each frame, the most stale first: every agent once
+	-- in #xs frames, on each crowd independently of the other's calls.
+	local seen_a, seen_b = {}, {}
+	for _ = 1, #xs do
+		for i = 1, #xs do out_a[3][i], out_b[3][i] = false, false end
+		local _, _, _, served_a = a:nearest(xs, ys, 1, "healer", {into = out_a, budget_us = 1e-3})
+		b:nearest(xs, ys, 1, "orc", {into = out_b, budget_us = 1e-3})
+		assert(served_a == 1)
+		for i = 1, #xs do
+			if out_a[3][i] then seen_a[i] = (seen_a[i] or 0) + 1 end
+			if out_b[3][i] then seen_b[i] = (seen_b[i] or 0) + 1 end
+		end
+	end
+	for i = 1, #xs do assert(seen_a[i] == 1 and seen_b[i] == 1, ("agent %d served %s and %s times"):format(i, seen_a[i], seen_b[i])) end
+	a:close()
+	b:close()
+	world:close()
+	map:close()
+end)
+
+test("max_agents: a count a call, most stale first, the same agents for the same calls", function()
+	local map, world, xs, ys = setting()
+	local function run(crowd, frames)
+		local out, served_at = {{}, {}, {}}, {}
+		local opts = {into = out, max_agents = 7}
+		for f = 1, frames do
+			for i = 1, #xs do out[3][i] = false end
+			local _, _, _, served = crowd:nearest(xs, ys, 2, "healer", opts)
+			assert(served == 7, ("frame %d served %d"):format(f, served))
+			for i = 1, #xs do
+				if out[3][i] then served_at[#served_at + 1] = i end
+			end
+		end
+		return served_at, out
+	end
+	local a, b = gridtree.new_crowd(world, {method = "batch", threads = 2}), gridtree.new_crowd(world, {method = "each"})
+	local order_a, out = run(a, 6)
+	local order_b = run(b, 6)
+	assert(#order_a == 42 and table.concat(order_a, " ") == table.concat(order_b, " "), "the same agents, whatever the method")
+	-- 30 agents, 7 a frame, round robin: frame f serves answers 7(f - 1) + 1 .. 7f, agent 1 after agent 30.
+	for f = 1, 6 do
+		local expected = {}
+		for j = 7 * (f - 1), 7 * f - 1 do expected[#expected + 1] = j % 30 + 1 end
+		table.sort(expected)
+		local got = {unpack(order_a, 7 * (f - 1) + 1, 7 * f)} -- in agent order within a frame
+		assert(table.concat(got, " ") == table.concat(expected, " "), ("frame %d served %s"):format(f, table.concat(got, " ")))
+	end
+	-- The answers are the ones world:nearest gives.
+	for i = 1, #xs do
+		local one_ids, one_d = world:nearest(xs[i], ys[i], 2, "healer")
+		assert(out[3][i] == false or out[3][i] == #one_ids)
+		for r = 1, #one_ids do assert(out[2][(i - 1) * 2 + r] == one_d[r] and out[1][(i - 1) * 2 + r] == one_ids[r]) end
+	end
+	raises("max_agents needs into tables", a.nearest, a, xs, ys, 1, "healer", {max_agents = 3})
+	raises("max_agents must be an integer from 1", a.nearest, a, xs, ys, 1, "healer", {into = {{}, {}, {}}, max_agents = 0})
+	raises("unknown option 'max_agents'", world.nearest_many, world, xs, ys, 1, "healer", {into = {{}, {}, {}}, max_agents = 3})
+	-- With a budget as well: at most max_agents, fewer when the budget says so.
+	local _, _, _, served = a:nearest(xs, ys, 1, "healer", {into = {{}, {}, {}}, max_agents = 5, budget_us = 1e-3})
+	assert(served == 1, "a nanosecond's budget serves one agent even under max_agents")
+	a:close()
+	b:close()
+	world:close()
+	map:close()
+end)
+
+test("crowd errors, and lifetimes: the world closes after its last crowd", function()
+	local map, world, xs, ys = setting()
+	local crowd = gridtree.new_crowd(world)
+	raises("unknown option 'threads'", crowd.nearest, crowd, xs, ys, 1, "healer", {threads = 2})
+	raises("budget_us needs into tables", crowd.nearest, crowd, xs, ys, 1, "healer", {budget_us = 100})
+	raises("k must be an integer from 1 to 255", crowd.nearest, crowd, xs, ys, 0, "healer")
+	raises("agent 2: coordinates must be finite numbers", crowd.nearest, crowd, {1.5, 0 / 0}, {1.5, 1.5}, 1, "healer")
+	raises("method must be", gridtree.new_crowd, world, {method = "fast"})
+	raises("threads must be an integer from 0", gridtree.new_crowd, world, {threads = -1})
+	raises("unknown option 'leaf'", gridtree.new_crowd, world, {leaf = 2})
+	raises("gridtree.World expected", gridtree.new_crowd, map)
+	assert(tostring(crowd):find("gridtree.Crowd", 1, true))
+	-- Closing the world: its methods and the crowd's refuse, and the crowd still closes cleanly.
+	world:close()
+	raises("world is closed", world.count, world)
+	raises("the crowd's world is closed", crowd.nearest, crowd, xs, ys, 1, "healer")
+	raises("world is closed", gridtree.new_crowd, world)
+	assert(tostring(world):find("closed", 1, true))
+	crowd:close()
+	crowd:close() -- twice is fine
+	raises("crowd is closed", crowd.nearest, crowd, xs, ys, 1, "healer")
+	assert(tostring(crowd):find("closed", 1, true))
+	-- A crowd left to the collector frees its workers, and lets its world go.
+	local world2 = gridtree.new_world(map)
+	gridtree.new_crowd(world2)
+	world2 = nil -- luacheck: ignore
+	collectgarbage()
+	collectgarbage()
+	map:close()
+	-- With to-be-closed variables (Lua 5.4).
+	if _VERSION == "Lua 5.4" then
+		local chunk = assert(load([[
+			local gridtree, map = ...
+			local world <close> = gridtree.new_world(map)
+			local crowd <close> = gridtree.new_crowd(world)
+			return crowd
+		]]))
+		local map3 = assert(gridtree.load_map(MAP))
+		local crowd3 = chunk(gridtree, map3)
+		raises("crowd is closed", crowd3.nearest, crowd3, xs, ys, 1, "healer")
+		map3:close()
+	end
+end)
