@@ -42,14 +42,15 @@ static void usage(FILE* out)
 	fprintf(out, "\n'gridtree help COMMAND' or 'gridtree COMMAND --help' prints the command's options.\n"
 	             "A MAP is a MovingAI .map or a Tiled .tmx, .tmj or .json; every command that takes one takes\n"
 	             "the map options:");
-	for (const CliOption* o = cli_map_options; o->name; o++) fprintf(out, "%s --%s %s", o == cli_map_options ? "" : ",", o->name, o->arg);
+	for (const CliOption* o = cli_map_options; o->name; o++) fprintf(out, "%s --%s%s%s", o == cli_map_options ? "" : ",", o->name, o->arg ? " " : "", o->arg ? o->arg : ""); // flags have no value
 	fprintf(out, ".\nExit status: 0 done, 1 failed, 2 usage error.\n");
 }
 
 // gridtree help [COMMAND]
 static int help(int argc, char** argv)
 {
-	if (argc == 0) {
+	bool about_help = argc == 1 && (strcmp(argv[0], "help") == 0 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);
+	if (argc == 0 || about_help) { // `help help` and `help --help`: help's own usage is the list
 		usage(stdout);
 		return CLI_OK;
 	}

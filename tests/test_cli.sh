@@ -694,6 +694,15 @@ help_map_options() { # every command that takes a MAP lists the map options
 	done
 }
 check "every command with a MAP lists the map options" help_map_options
+help_lists_flags_plainly() { # flags (options without a value) are listed without one, not as "(null)"
+	"$GT" help >"$tmp/hg" && grep -q -- '--allow-empty, --allow-outside-paths' "$tmp/hg" && ! grep -q '(null)' "$tmp/hg"
+}
+check "help lists the map option flags without a value" help_lists_flags_plainly
+help_about_help() { # help is in the list of commands, so its own --help works too
+	"$GT" help help >"$tmp/hh1" && "$GT" help --help >"$tmp/hh2" && "$GT" --help -h >"$tmp/hh3" &&
+		cmp -s "$tmp/hh1" "$tmp/hh2" && cmp -s "$tmp/hh1" "$tmp/hh3" && grep -q '^usage: gridtree COMMAND' "$tmp/hh1"
+}
+check "help help and help --help print the usage" help_about_help
 # Every option a command's source reads is one its --help lists (an undeclared one would be refused).
 options_read_are_listed() {
 	local f names cmds name found cmd
