@@ -266,7 +266,7 @@ static void test_object_fields_must_be_finite(void** state)
 	    {"<object id=\"5\" width=\"1e308\" height=\"8\"/>", "object 5 has width = 1e+308"},
 	    {"<object id=\"6\" height=\"-4\"/>", "object 6 has height = -4"},
 	    {"<object id=\"7\" rotation=\"-inf\"/>", "object 7 has rotation = -inf"},
-	    {"<object id=\"8\"><polygon points=\"0,0 1e308,5 3,nan\"/></object>", "object's points has a point's x = 1e+308"},
+	    {"<object id=\"8\"><polygon points=\"0,0 1e308,5 3,nan\"/></object>", "object 8's points has a point's x = 1e+308"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[512];
@@ -352,6 +352,13 @@ static void test_paths_stay_in_the_level_folder(void** state)
 	assert_int_equal(symlink(absolute, link), 0);
 	assert_int_equal(load_level("link.tsx", NULL, &err), GT_ERR_FORMAT);
 	assert_non_null(strstr(err.message, "link.tsx' leads outside the level's folder (allow_outside_paths to allow it)"));
+	// A dangling link is refused in the same words: "cannot open" would say its target is missing.
+	char dangling[TEST_TEMP_PATH + 64], nowhere[TEST_TEMP_PATH + 64];
+	snprintf(dangling, sizeof dangling, "%s/level/dangling.tsx", folder);
+	snprintf(nowhere, sizeof nowhere, "%s/nothing.tsx", folder);
+	assert_int_equal(symlink(nowhere, dangling), 0);
+	assert_int_equal(load_level("dangling.tsx", NULL, &other), GT_ERR_FORMAT);
+	assert_non_null(strstr(other.message, "dangling.tsx' leads outside the level's folder (allow_outside_paths to allow it)"));
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.allow_outside_paths = true;
 	assert_int_equal(load_level("link.tsx", &def, &err), GT_OK);

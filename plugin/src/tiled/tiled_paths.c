@@ -56,6 +56,12 @@ char* tiled_read_file(TiledDoc* d, const char* path, size_t* length)
 	*length = 0;
 	if (d->def->read_file) return from_callback(d, path, length);
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); // a FIFO opens at once, and is refused below
+	struct stat link;
+	if (fd < 0 && path != d->path && !d->def->allow_outside_paths && lstat(path, &link) == 0 && S_ISLNK(link.st_mode)) {
+		// A dangling link gets the outside message too: "cannot open" would tell whether its target exists.
+		tiled_fail(d, GT_ERR_FORMAT, "%s: '%s' leads outside the level's folder (allow_outside_paths to allow it)", d->path, path);
+		return NULL;
+	}
 	if (fd < 0) {
 		tiled_fail(d, GT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;

@@ -162,7 +162,9 @@ static void read_points(Tmx* x, const char* text, TiledShape* shape)
 {
 	if (!shape || !text) return;
 	char what[64];
-	snprintf(what, sizeof what, "%s's points", x->in_object ? "an object" : "a tile's collision shape");
+	const gtTiled* t = x->d->tiled; // an object's points follow the object itself, added at <object>
+	if (x->in_object && t->object_count > 0) snprintf(what, sizeof what, "object %d's points", t->objects[t->object_count - 1].id);
+	else snprintf(what, sizeof what, "%s's points", x->in_object ? "an object" : "a tile's collision shape");
 	while (*text && !x->d->failed) {
 		char* end;
 		double px = strtod(text, &end);
