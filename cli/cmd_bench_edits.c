@@ -64,7 +64,7 @@ static void time_pairs(gtNavQuery* q, const gtMap* map, Pair* pairs, int n, Tota
 	for (int i = 0; i < n; i++) {
 		if (gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t)) continue;
 		double d, start = gtNowSeconds();
-		gtNav_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
+		gtNavQuery_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
 		double took = gtNowSeconds() - start;
 		add(all, took);
 		if (!crossing) continue;
@@ -74,7 +74,7 @@ static void time_pairs(gtNavQuery* q, const gtMap* map, Pair* pairs, int n, Tota
 	for (int i = 0; i < n && clear; i++) {
 		if (pairs[i].crossing || gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t)) continue;
 		double d, start = gtNowSeconds();
-		gtNav_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
+		gtNavQuery_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
 		add(clear, gtNowSeconds() - start);
 	}
 }
@@ -122,7 +122,7 @@ static int bench_edits(const CliArgs* args)
 	}
 	for (long i = 0; i < queries; i++) {
 		pairs[i].s = random_point(map, &rng), pairs[i].t = random_point(map, &rng);
-		gtNav_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
+		gtNavQuery_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
 	}
 	for (int i = 0; i < 200; i++) knn_points[i] = random_point(map, &rng);
 	for (int64_t i = 0; i < gtMap_FreeCells(map) / 100; i++) { // 1% of the free cells hold objects

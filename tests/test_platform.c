@@ -315,8 +315,8 @@ static void world_round(gtWorld* w, gtNavQuery* nq, gtDistance walk, const gtObj
 		    gtWorld_WithinEuclid(w, &q, found, d, 8, &n, NULL, &err))
 			if (err.status != GT_ERR_BUFFER_TOO_SMALL) fail_msg("%s", err.message);
 		double length;
-		if (gtNav_Path(nq, spots[phase][1], spots[phase][2], path, 64, &n, &length, &err) ||
-		    gtNav_Distance(nq, spots[phase][3], spots[phase][4], &length, &err))
+		if (gtNavQuery_Path(nq, spots[phase][1], spots[phase][2], path, 64, &n, &length, &err) ||
+		    gtNavQuery_Distance(nq, spots[phase][3], spots[phase][4], &length, &err))
 			fail_msg("%s", err.message);
 	}
 }
@@ -404,7 +404,7 @@ static void test_thread_counts(void** state)
 	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
 	double d;
-	assert_int_equal(gtNav_Distance(q, (gtVec2){1.5, 17.5}, (gtVec2){40.5, 20.5}, &d, &err), GT_OK); // builds the oracle
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){1.5, 17.5}, (gtVec2){40.5, 20.5}, &d, &err), GT_OK); // builds the oracle
 	assert_int_equal(serial.largest, cores);
 	gtNavQuery_Destroy(q);
 	gtNav_Destroy(nav);

@@ -1180,10 +1180,6 @@ static int map_set_method(lua_State* L)
 	gtNavMethod method;
 	gtError err;
 	if (gtNavMethod_Parse(name, &method, &err)) return luaL_argerror(L, 2, err.message);
-	if (method == GT_NAV_EHL && !gtNav_Index(m->nav))
-		return luaL_argerror(L, 2, "method \"ehl\" needs an index (call build_index or load_index first)");
-	if (method == GT_NAV_POLYANYA && !gtNav_Mesh(m->nav))
-		return luaL_argerror(L, 2, "method \"polyanya\" needs a mesh (call build_mesh or load_mesh first)");
 	if (gtNav_SetMethod(m->nav, method, &err)) return luaL_argerror(L, 2, err.message);
 	lua_pushboolean(L, 1);
 	return 1;

@@ -7,7 +7,7 @@
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
 #include "map/map_internal.h"
-#include "nav/nav_internal.h"
+#include "nav/nav_backend.h"
 
 struct NavRebuild {
 	gtMap* map; // the map it builds for: a copy, every door open
@@ -175,12 +175,13 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
 	nav->ehl_generation++;
-	if (!ehl && nav->def.method == GT_NAV_EHL) nav->def.method = GT_NAV_AUTO;
 	if (ehl && built_for && !ensure_tiles(nav)) { // no room to track edits: no index rather than a wrong one
 		gtEhl_Destroy(ehl);
 		gtMap_Destroy(built_for);
 		nav->ehl = NULL, nav->index_map = NULL;
 	}
+	if (!nav_backend_ready(nav, nav->def.method)) nav->def.method = GT_NAV_AUTO; // it needed the index
+	nav_choose_backend(nav);
 	recount(nav);
 }
 
