@@ -104,6 +104,13 @@ typedef struct gtTaskSystem {
 	void* user;
 } gtTaskSystem;
 
+/// The one task setting every part honours (index builds, the oracle, the nav's rebuilds, crowds):
+/// the host's job system (`system` NULL or zeroed: gridtree's built-in pool; the struct is copied)
+/// and the workers a part uses where its def or call says 0 threads (`threads` 0: one per online
+/// core). A def's own `tasks` or `threads`, when set, win for that part. Call it while no gridtree
+/// work runs, like gtSetAllocator.
+void gtSetTasks(const gtTaskSystem* system, int threads);
+
 /// Seconds on a monotonic clock (for timing; the origin is unspecified).
 double gtNowSeconds(void);
 

@@ -26,8 +26,9 @@ typedef enum gtCrowdMethod {
 } gtCrowdMethod;
 
 /// "auto", "each", "batch", "field".
-const char* gtCrowdMethodName(gtCrowdMethod method);
-/// The inverse of gtCrowdMethodName; GT_ERR_INVALID_ARG naming the choices for anything else.
+const char* gtCrowdMethod_Name(gtCrowdMethod method);
+#define gtCrowdMethodName gtCrowdMethod_Name ///< the former name, kept for one release
+/// The inverse of gtCrowdMethod_Name; GT_ERR_INVALID_ARG naming the choices for anything else.
 gtStatus gtCrowdMethod_Parse(const char* name, gtCrowdMethod* method, gtError* err);
 
 typedef struct gtCrowd gtCrowd;

@@ -54,7 +54,7 @@ struct gtCrowd {
 
 static const char* const METHOD_NAMES[] = {"auto", "each", "batch", "field"};
 
-const char* gtCrowdMethodName(gtCrowdMethod method)
+const char* gtCrowdMethod_Name(gtCrowdMethod method)
 {
 	return gt_name_of(METHOD_NAMES, sizeof METHOD_NAMES / sizeof *METHOD_NAMES, (unsigned)method);
 }

@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/status.h"
+#include "core/task.h"
 #include "ehl/ehl_layout.h"
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
@@ -17,6 +18,7 @@ struct NavRebuild {
 	gtError err;
 	atomic_bool done;
 	bool on_host; // the host's task system runs it (else a thread of our own)
+	const gtTaskSystem* host;
 	void* handle;
 	pthread_t thread;
 };
@@ -217,7 +219,7 @@ static void rebuild_wait(gtNav* nav)
 {
 	NavRebuild* r = nav->rebuild;
 	if (!r) return;
-	if (r->on_host) nav->def.tasks->finish(r->handle, nav->def.tasks->user);
+	if (r->on_host && r->host->finish) r->host->finish(r->handle, r->host->user);
 	else pthread_join(r->thread, NULL);
 }
 
@@ -282,9 +284,10 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	r->def = d;
 	r->def.progress = NULL; // nobody is there to watch a background build
 	atomic_init(&r->done, false);
-	const gtTaskSystem* tasks = nav->def.tasks;
-	if (tasks && tasks->enqueue) {
+	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
+	if (tasks) {
 		r->on_host = true;
+		r->host = tasks;
 		r->handle = tasks->enqueue(rebuild_task, r, 1, tasks->user);
 	} else if (pthread_create(&r->thread, NULL, rebuild_thread, r) != 0) {
 		rebuild_free(r);
