@@ -32,8 +32,6 @@ struct NavBackend {
 	gtDistance (*world_distance)(gtNavQuery* q);
 };
 
-extern const NavBackend nav_backend_ehl, nav_backend_oracle, nav_backend_euclid, nav_backend_polyanya;
-
 // The backend of `method`; NULL for GT_NAV_AUTO and for values that are no method.
 const NavBackend* nav_backend(gtNavMethod method);
 // Whether the nav has what `method` needs (GT_NAV_AUTO always does).

@@ -6,6 +6,8 @@
 #include "core/status.h"
 #include "nav/nav_backend.h"
 
+extern const NavBackend nav_backend_ehl, nav_backend_oracle, nav_backend_euclid, nav_backend_polyanya;
+
 static const NavBackend* const BACKENDS[GT_NAV_METHOD_COUNT] = {
     [GT_NAV_EHL] = &nav_backend_ehl,
     [GT_NAV_ORACLE] = &nav_backend_oracle,
