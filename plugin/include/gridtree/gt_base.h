@@ -26,7 +26,7 @@ const char* gtVersionString(void);
 #define GT_MAP_MAX_CELLS (1u << 28)
 /// Largest EHL cell side g, in map cells.
 #define GT_EHL_MAX_CELL_SIZE 4096
-/// Most worker threads a build uses (0 always means one per online core).
+/// Most worker threads a build uses (0 means gtSetTasks's count: one per online core unless set).
 #define GT_MAX_THREADS 256
 /// Largest Grid Tree leaf side m, in map cells.
 #define GT_WORLD_MAX_LEAF_SIZE 65536

@@ -34,8 +34,8 @@ gtStatus gtCrowdMethod_Parse(const char* name, gtCrowdMethod* method, gtError* e
 typedef struct gtCrowd gtCrowd;
 
 typedef struct gtCrowdDef {
-	int threads;               ///< workers, 1 to GT_MAX_THREADS; 0 = one per online core
-	const gtTaskSystem* tasks; ///< NULL = gridtree's built-in pool
+	int threads;               ///< workers, 1 to GT_MAX_THREADS; 0 = gtSetTasks's (one per online core)
+	const gtTaskSystem* tasks; ///< NULL = gtSetTasks's (gridtree's built-in pool)
 } gtCrowdDef;
 
 /// All cores, the built-in pool.

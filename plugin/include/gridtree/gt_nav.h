@@ -53,8 +53,8 @@ typedef struct gtNavQuery gtNavQuery;
 
 typedef struct gtNavDef {
 	gtNavMethod method;        ///< GT_NAV_AUTO
-	int threads;               ///< workers for the oracle's visibility graph; 0 = one per online core
-	const gtTaskSystem* tasks; ///< NULL = gridtree's built-in pool
+	int threads;               ///< workers for the oracle's visibility graph; 0 = gtSetTasks's (one per online core)
+	const gtTaskSystem* tasks; ///< NULL = gtSetTasks's (gridtree's built-in pool)
 	bool manual_rebuild;       ///< true: removing walls starts no background rebuild (gtNav_RebuildIndex does)
 } gtNavDef;
 
