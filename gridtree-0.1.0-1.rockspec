@@ -43,6 +43,8 @@ build = {
 				"plugin/src/map/genmap.c", "plugin/src/map/geometry.c", "plugin/src/map/map.c", "plugin/src/map/map_inflate.c",
 				"plugin/src/map/vis_graph.c",
 				"plugin/src/nav/nav.c", "plugin/src/nav/nav_edit.c", "plugin/src/nav/path_follow.c",
+				"plugin/src/nav/nav_backends.c", "plugin/src/nav/backend_ehl.c", "plugin/src/nav/backend_oracle.c",
+				"plugin/src/nav/backend_polyanya.c", "plugin/src/nav/backend_euclid.c",
 				"plugin/src/oracle/oracle.c",
 				"plugin/src/oracle/landmarks.c",
 				"plugin/src/mesh/mesh_parse.c",

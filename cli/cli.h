@@ -68,7 +68,11 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
                     long* out);
 
 // Options shared by the commands that answer distances through cli_nav_open.
-#define CLI_NAV_METHODS "auto|ehl|oracle|euclid|polyanya"
+// The distance backends' names, "auto|ehl|...", from the library's table (cli_nav_methods_init,
+// which main runs before parsing any option, fills it).
+extern char cli_nav_methods[];
+#define CLI_NAV_METHODS cli_nav_methods
+void cli_nav_methods_init(void);
 #define CLI_OPTION_EHL(required) \
 	{"ehl", "FILE", NULL, required, "the map's EHL index (gridtree ehl-build); without it, the exact oracle answers"}
 #define CLI_OPTION_MESH {"mesh", "FILE", NULL, false, "a Polyanya .mesh for --method polyanya (default: one made from the map)"}
@@ -82,7 +86,7 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
 // CLI_FAILED on failure, CLI_OK otherwise.
 int cli_open_map(const CliArgs* args, const char* command, const char* path, gtMap** out, gtTiled** tiled);
 
-// The map and its navigation backend, from --method auto|ehl|oracle|euclid, --ehl FILE and --threads.
+// The map and its navigation backend, from --method (a backend), --ehl FILE and --threads.
 typedef struct CliNav {
 	gtMap* map;
 	gtNav* nav;

@@ -7,6 +7,13 @@
 
 #include "cli.h"
 
+char cli_nav_methods[128];
+
+void cli_nav_methods_init(void)
+{
+	gtNavMethod_Names(cli_nav_methods, (int)sizeof cli_nav_methods, "|");
+}
+
 // Applies an edits file: `block x0 y0 x1 y1` / `free x0 y0 x1 y1` lines (inclusive cell
 // rectangles; blank lines and # comments skipped), in order. Prints "FILE:LINE: problem".
 static bool apply_edits(gtNav* nav, const char* path)
@@ -48,12 +55,13 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 	gtError err;
 	const char* method_name = cli_option(args, "method", "auto");
 	if (gtNavMethod_Parse(method_name, &method, &err)) {
-		fprintf(stderr, "gridtree %s: unknown --method '%s' (available: auto, ehl, oracle, euclid, polyanya)\n", command, method_name);
+		fprintf(stderr, "gridtree %s: unknown --method '%s' (available: %s)\n", command, method_name, cli_nav_methods);
 		return CLI_USAGE;
 	}
-	if ((method == GT_NAV_EHL || need_index) && !ehl_path) {
-		fprintf(stderr, "gridtree %s: %s needs --ehl FILE (build one with 'gridtree ehl-build')\n", command,
-		        need_index ? command : "--method ehl");
+	unsigned caps = gtNavMethod_Caps(method);
+	if (((caps & GT_NAV_CAP_NEEDS_INDEX) || need_index) && !ehl_path) {
+		fprintf(stderr, "gridtree %s: %s%s needs --ehl FILE (build one with 'gridtree ehl-build')\n", command,
+		        need_index ? "" : "--method ", need_index ? command : method_name);
 		return CLI_USAGE;
 	}
 	const char* mesh_path = cli_option(args, "mesh", NULL);
@@ -63,8 +71,8 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 	def.threads = (int)threads;
 	def.manual_rebuild = true; // one run answers and exits: after walls are removed the oracle answers
 	gtStatus st = gtNav_Create(s->map, &def, &s->nav, &err);
-	if (!st && ehl_path && method != GT_NAV_ORACLE && method != GT_NAV_EUCLID) st = gtNav_LoadIndex(s->nav, ehl_path, &err);
-	if (!st && method == GT_NAV_POLYANYA) { // without --mesh, one is made from the map
+	if (!st && ehl_path && (caps & GT_NAV_CAP_USES_INDEX)) st = gtNav_LoadIndex(s->nav, ehl_path, &err);
+	if (!st && (caps & GT_NAV_CAP_NEEDS_MESH)) { // without --mesh, one is made from the map
 		gtMesh* mesh = NULL;
 		st = mesh_path ? gtNav_LoadMesh(s->nav, mesh_path, &err) : gtMesh_FromMap(s->map, &mesh, &err);
 		if (!st && mesh) st = gtNav_SetMesh(s->nav, mesh, &err);

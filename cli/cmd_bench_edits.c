@@ -54,7 +54,7 @@ static void time_pairs(gtNavQuery* q, const gtMap* map, Pair* pairs, int n, Tota
 	for (int i = 0; i < n; i++) {
 		if (gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t)) continue;
 		double d, start = gtNowSeconds();
-		gtNav_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
+		gtNavQuery_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
 		double took = gtNowSeconds() - start;
 		add(all, took);
 		if (!crossing) continue;
@@ -64,7 +64,7 @@ static void time_pairs(gtNavQuery* q, const gtMap* map, Pair* pairs, int n, Tota
 	for (int i = 0; i < n && clear; i++) {
 		if (pairs[i].crossing || gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t)) continue;
 		double d, start = gtNowSeconds();
-		gtNav_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
+		gtNavQuery_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
 		add(clear, gtNowSeconds() - start);
 	}
 }
@@ -118,7 +118,7 @@ static int bench_edits(const CliArgs* args)
 	for (long i = 0; i < queries; i++) {
 		gtMap_RandomPoint(map, &rng, &pairs[i].s, NULL);
 		gtMap_RandomPoint(map, &rng, &pairs[i].t, NULL);
-		gtNav_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
+		gtNavQuery_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
 	}
 	for (int i = 0; i < 200; i++) gtMap_RandomPoint(map, &rng, &knn_points[i], NULL);
 	for (int64_t i = 0; i < gtMap_FreeCells(map) / 100; i++) { // 1% of the free cells hold objects

@@ -130,7 +130,7 @@ static void peers_free(Peers* p)
 	free(p->handle);
 }
 
-#define KNN_METHODS CLI_NAV_METHODS "|gt|ier-ehl|ier-polyanya|interval|target|fence|brute"
+#define PAPER_METHODS "gt|ier-ehl|ier-polyanya|interval|target|fence|brute"
 
 static int knn(const CliArgs* args)
 {
@@ -152,7 +152,7 @@ static int knn(const CliArgs* args)
 	else if (strcmp(method, "brute") == 0) strategy = BRUTE, backend = "auto";
 	gtNavMethod nav_method;
 	if (backend == method && gtNavMethod_Parse(method, &nav_method, NULL)) {
-		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: %s)\n", method, KNN_METHODS);
+		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: %s|%s)\n", method, cli_nav_methods, PAPER_METHODS);
 		return CLI_USAGE;
 	}
 	bool on_mesh = strategy == INTERVAL || strategy == TARGET || strategy == FENCE;
@@ -224,7 +224,7 @@ static int knn(const CliArgs* args)
 		gtQuery q = wl_make_query(s.world, &queries[i], words);
 		int count = 0;
 		// Walking from a wall is no query (straight lines start anywhere): as gridtree crowd says.
-		bool walking = gtNav_Method(s.nav.nav) != GT_NAV_EUCLID;
+		bool walking = gtNavMethod_Caps(gtNav_Method(s.nav.nav)) & GT_NAV_CAP_WALLS;
 		gtStatus st = GT_OK;
 		if (walking && gtMap_CheckPoint(s.map, q.point) != GT_POINT_VALID) st = GT_ERR_INVALID_POINT;
 		else if (on_mesh) {
@@ -281,9 +281,9 @@ static int bench_knn(const CliArgs* args)
 static const CliOption KNN_OPTIONS[] = {
     {"objects", "OBJ", NULL, true, "the objects, lines 'id x y kw ...'"},
     {"queries", "Q", NULL, true, "the queries, lines 'x y k kw ...'"},
-    {"method", "M", KNN_METHODS, false,
-     "the Grid Tree over a distance backend (auto, the default: the index given with --ehl, else the oracle), or "
-     "one of the OkNN paper's methods"},
+    {"method", "M", NULL, false,
+     "the Grid Tree over a distance backend (those of dist; auto, the default: the index given with --ehl, else the "
+     "oracle), or one of the OkNN paper's methods: " PAPER_METHODS},
     CLI_OPTION_EHL(false),
     CLI_OPTION_MESH,
     {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},

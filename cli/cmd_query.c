@@ -78,8 +78,8 @@ static int run_queries(const CliArgs* args, bool want_path)
 		}
 		double d;
 		int count = 0;
-		gtStatus st = want_path ? gtNav_Path(solver.query, s, t, points, solver.capacity, &count, &d, &err)
-		                        : gtNav_Distance(solver.query, s, t, &d, &err);
+		gtStatus st = want_path ? gtNavQuery_Path(solver.query, s, t, points, solver.capacity, &count, &d, &err)
+		                        : gtNavQuery_Distance(solver.query, s, t, &d, &err);
 		if (st == GT_ERR_INVALID_POINT) {
 			puts("invalid");
 			if (why || !explained) explain_invalid(command, solver.map, number, s, t, &err, why);

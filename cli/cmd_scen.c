@@ -43,8 +43,8 @@ static int scen(const CliArgs* args)
 		for (int i = 0; i < count; i++) {
 			double d;
 			int n;
-			gtStatus st = with_path ? gtNav_Path(solver.query, e[i].start, e[i].goal, points, solver.capacity, &n, &d, &err)
-			                        : gtNav_Distance(solver.query, e[i].start, e[i].goal, &d, &err);
+			gtStatus st = with_path ? gtNavQuery_Path(solver.query, e[i].start, e[i].goal, points, solver.capacity, &n, &d, &err)
+			                        : gtNavQuery_Distance(solver.query, e[i].start, e[i].goal, &d, &err);
 			if (st) invalid++;
 			else if (isinf(d)) unreachable++;
 			else if (d > e[i].octile + e[i].octile_slack) over++;

@@ -66,6 +66,7 @@ static int help(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+	cli_nav_methods_init(); // the option tables' --method values
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;

@@ -327,7 +327,7 @@ static void find_path(Demo* d, int i, gtVec2 to)
 	gtError err;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		int count = 0;
-		gtStatus st = gtNav_Path(d->nav_query, (gtVec2){d->qx, d->qy}, to, d->path_points + d->path_used,
+		gtStatus st = gtNavQuery_Path(d->nav_query, (gtVec2){d->qx, d->qy}, to, d->path_points + d->path_used,
 		                         d->path_capacity - d->path_used, &count, NULL, &err);
 		if (st == GT_OK) {
 			d->path_start[i] = d->path_used, d->path_count[i] = count;

@@ -3,7 +3,7 @@
  *   gridtree example - the nearest healers, walking around the walls
  *
  *   Shows: a map, a navigation façade (gtNav) with an EHL index, a world (gtWorld) of agents
- *   tagged with keywords that walk gtNav_Path paths with gtPath_Advance, and every few ticks
+ *   tagged with keywords that walk gtNavQuery_Path paths with gtPath_Advance, and every few ticks
  *   the k agents tagged "healer" nearest to a wounded knight by walking distance.
  *
  *   Build from the repository root after `./run build`:
@@ -35,7 +35,7 @@ typedef struct Agent {
 	gtObjectId id;
 	const Kind* kind;
 	gtVec2 at;
-	gtVec2* path; // gtNav_PathCapacity points, so gtNav_Path never runs out of room
+	gtVec2* path; // gtNav_PathCapacity points, so gtNavQuery_Path never runs out of room
 	int count, segment;
 } Agent;
 
@@ -53,7 +53,7 @@ static gtStatus new_goal(const gtMap* map, gtNavQuery* nq, gtRandom* rng, Agent*
 	for (int attempt = 0; attempt < 1000; attempt++) {
 		gtVec2 goal;
 		gtStatus st = gtMap_RandomPoint(map, rng, &goal, err);
-		if (!st) st = gtNav_Path(nq, a->at, goal, a->path, capacity, &a->count, NULL, err);
+		if (!st) st = gtNavQuery_Path(nq, a->at, goal, a->path, capacity, &a->count, NULL, err);
 		if (st) return st;
 		a->segment = 0;
 		if (a->count > 0) return GT_OK; // else another room the agent cannot reach: try again
@@ -92,7 +92,7 @@ int main(int argc, char** argv)
 	int32_t healer = gtWorld_Keyword(world, "healer"); // keywords are interned ids
 
 	printf("map %s: %dx%d, navigation by %s\n", path, gtMap_Width(map), gtMap_Height(map),
-	       gtNavMethodName(gtNav_Method(nav)));
+	       gtNavMethod_Name(gtNav_Method(nav)));
 
 	int capacity = gtNav_PathCapacity(nav);
 	gtRandom rng = {2024};
@@ -108,7 +108,7 @@ int main(int argc, char** argv)
 			goto done;
 		}
 		if (failed(gtWorld_Add(world, a->at, words, 2, &a->id, &err), &err, "gtWorld_Add")) goto done;
-		if (failed(new_goal(map, nq, &rng, a, capacity, &err), &err, "gtNav_Path")) goto done;
+		if (failed(new_goal(map, nq, &rng, a, capacity, &err), &err, "gtNavQuery_Path")) goto done;
 	}
 
 	// Update: the game loop
@@ -121,7 +121,7 @@ int main(int argc, char** argv)
 		for (int i = 0; i < AGENTS; i++) {
 			Agent* a = &agents[i];
 			a->at = gtPath_Advance(a->path, a->count, &a->segment, a->at, SPEED);
-			if (a->segment >= a->count - 1 && failed(new_goal(map, nq, &rng, a, capacity, &err), &err, "gtNav_Path"))
+			if (a->segment >= a->count - 1 && failed(new_goal(map, nq, &rng, a, capacity, &err), &err, "gtNavQuery_Path"))
 				goto done;
 			ids[i] = a->id;
 			points[i] = a->at;

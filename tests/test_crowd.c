@@ -129,19 +129,19 @@ static void check_batch(const Scene* s, gtCrowd* crowd, gtCrowdMethod method, co
 		q.point = points[i];
 		int want = ls_query(s->objects, s->count, &q, VOCABULARY, walk, false, false, expect);
 		if (a->found[i] != want)
-			fail_msg("%s, agent %d at (%g, %g), k %d: %d answers, the scan has %d", gtCrowdMethodName(method), i,
+			fail_msg("%s, agent %d at (%g, %g), k %d: %d answers, the scan has %d", gtCrowdMethod_Name(method), i,
 			         points[i].x, points[i].y, q.k, a->found[i], want);
 		for (int j = 0; j < want; j++) {
 			double got = a->distances[i * MAX_K + j];
 			if (fabs(got - expect[j]) > 1e-9 * (1 + expect[j]))
-				fail_msg("%s, agent %d at (%g, %g), answer %d: %.12f, the scan says %.12f", gtCrowdMethodName(method), i,
+				fail_msg("%s, agent %d at (%g, %g), answer %d: %.12f, the scan says %.12f", gtCrowdMethod_Name(method), i,
 				         points[i].x, points[i].y, j, got, expect[j]);
 			assert_true(gtWorld_IsValid(s->world, a->ids[i * MAX_K + j]));
 		}
 		if (same_as)
 			for (int j = 0; j < want; j++)
 				if (a->distances[i * MAX_K + j] != same_as->distances[i * MAX_K + j])
-					fail_msg("%s, agent %d at (%.17g, %.17g), answer %d: %.17g, one by one %.17g", gtCrowdMethodName(method), i,
+					fail_msg("%s, agent %d at (%.17g, %.17g), answer %d: %.17g, one by one %.17g", gtCrowdMethod_Name(method), i,
 					         points[i].x, points[i].y, j, a->distances[i * MAX_K + j], same_as->distances[i * MAX_K + j]);
 	}
 	assert_int_equal(stats.failed, walls);

@@ -49,12 +49,12 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 		gtVec2 s = test_random_point(copy, rng), t = test_random_point(copy, rng);
 		double expect, got, length;
 		assert_int_equal(gtOracle_Distance(oracle, s, t, &expect, &err), GT_OK);
-		if (gtNav_Distance(q, s, t, &got, &err)) fail_msg("%s: %s", what, err.message);
+		if (gtNavQuery_Distance(q, s, t, &got, &err)) fail_msg("%s: %s", what, err.message);
 		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
 			fail_msg("%s: (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g (state %d)", what, s.x, s.y, t.x, t.y, got, expect,
 			         (int)gtNav_IndexState(nav));
 		int count;
-		if (gtNav_Path(q, s, t, points, capacity, &count, &length, &err)) fail_msg("%s: %s", what, err.message);
+		if (gtNavQuery_Path(q, s, t, points, capacity, &count, &length, &err)) fail_msg("%s: %s", what, err.message);
 		if (isinf(expect)) {
 			assert_int_equal(count, 0);
 			continue;
@@ -77,7 +77,7 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 		gtVec2 s = {a->x, a->y}, t = {b->x, b->y};
 		double expect, got;
 		assert_int_equal(gtOracle_Distance(oracle, s, t, &expect, &err), GT_OK);
-		if (gtNav_Distance(q, s, t, &got, &err)) fail_msg("%s: %s", what, err.message);
+		if (gtNavQuery_Distance(q, s, t, &got, &err)) fail_msg("%s: %s", what, err.message);
 		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
 			fail_msg("%s: corners (%g, %g)-(%g, %g) are %.12g apart, the oracle says %.12g", what, s.x, s.y, t.x, t.y, got, expect);
 	}
@@ -247,7 +247,7 @@ static void test_doors_split_and_join(void** state)
 		assert_true(gtNav_DoorOpen(nav, door) == open);
 		assert_int_equal(gtNav_IndexState(nav), open ? GT_NAV_INDEX_EXACT : GT_NAV_INDEX_LOWER_BOUND);
 		double d;
-		assert_int_equal(gtNav_Distance(q, top, bottom, &d, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Distance(q, top, bottom, &d, &err), GT_OK);
 		assert_true(open ? isfinite(d) : isinf(d)); // closed: two components
 		check_against_oracle(nav, q, NULL, NULL, 0, &rng, 20, open ? "door open" : "door closed");
 	}
@@ -388,10 +388,10 @@ static void test_first_wall_on_an_open_indexed_map(void** state)
 	ed.threads = 1;
 	assert_int_equal(gtNav_BuildIndex(nav, &ed, &err), GT_OK);
 	double d, e;
-	assert_int_equal(gtNav_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 5.5}, &d, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 5.5}, &d, &err), GT_OK);
 	assert_int_equal(gtNav_SetBlocked(nav, 3, 0, 3, 3, true, &err), GT_OK);
-	assert_int_equal(gtNav_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 0.5}, &d, &err), GT_OK);
-	assert_int_equal(gtNav_Distance(fq, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 0.5}, &e, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 0.5}, &d, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Distance(fq, (gtVec2){0.5, 0.5}, (gtVec2){7.5, 0.5}, &e, &err), GT_OK);
 	assert_true(fabs(d - e) < 1e-9 && d > 7);
 	gtNavQuery_Destroy(fq);
 	gtNav_Destroy(fresh);

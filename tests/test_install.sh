@@ -18,7 +18,7 @@ only_gt_api() {
 	names=$(exports "$1") || return 1
 	[ -n "$names" ] || return 1
 	if echo "$names" | grep -v -E '^gt[A-Z]'; then return 1; fi
-	for f in gtMap_Load gtNav_Create gtNav_Distance gtWorld_Nearest gtPath_Advance gtSetAllocator gtEhl_Build; do
+	for f in gtMap_Load gtNav_Create gtNavQuery_Distance gtWorld_Nearest gtPath_Advance gtSetAllocator gtEhl_Build; do
 		echo "$names" | grep -q -x "$f" || { echo "missing $f"; return 1; }
 	done
 }

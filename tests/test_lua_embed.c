@@ -102,7 +102,7 @@ static void test_host_attaches_the_index(void** state)
 	double script = lua_tonumber(L, -1), host;
 	lua_pop(L, 5);
 	assert_int_equal(gtWorld_GetPosition(gtLua_ToWorld(L, 2), (gtObjectId)lua_tointeger(L, 3), &to, NULL), GT_OK);
-	assert_int_equal(gtNav_Distance(gtLua_ToNavQuery(L, 1), from, to, &host, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Distance(gtLua_ToNavQuery(L, 1), from, to, &host, &err), GT_OK);
 	assert_true(isfinite(host) && host == script);
 	lua_close(L); // frees the index with the map: nothing to destroy here (the sanitizer checks)
 }

@@ -13,7 +13,7 @@ static void test_method_names(void** state)
 	(void)state;
 	for (int m = GT_NAV_AUTO; m <= GT_NAV_POLYANYA; m++) {
 		gtNavMethod back;
-		assert_int_equal(gtNavMethod_Parse(gtNavMethodName((gtNavMethod)m), &back, NULL), GT_OK);
+		assert_int_equal(gtNavMethod_Parse(gtNavMethod_Name((gtNavMethod)m), &back, NULL), GT_OK);
 		assert_int_equal(back, m);
 	}
 	gtNavMethod m;
@@ -65,8 +65,8 @@ static void test_backends_agree(void** state)
 			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
 			double want = oracle_distance(oracle, s, t), d, length;
 			int count;
-			assert_int_equal(gtNav_Distance(q, s, t, &d, &err), GT_OK);
-			assert_int_equal(gtNav_Path(q, s, t, points, capacity, &count, &length, &err), GT_OK);
+			assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
+			assert_int_equal(gtNavQuery_Path(q, s, t, points, capacity, &count, &length, &err), GT_OK);
 			if (isinf(want)) {
 				assert_true(isinf(d) && count == 0);
 				continue;
@@ -79,7 +79,7 @@ static void test_backends_agree(void** state)
 		}
 	}
 	double d;
-	assert_int_equal(gtNav_Distance(q, (gtVec2){NAN, 1}, (gtVec2){1, 1}, &d, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){NAN, 1}, (gtVec2){1, 1}, &d, &err), GT_ERR_INVALID_POINT);
 	free(points);
 	gtNavQuery_Destroy(q);
 	gtNav_Destroy(nav);
@@ -137,13 +137,13 @@ static void test_straight_lines(void** state)
 	gtVec2 s = {0, 1.5}, t = {6, 1.5}, points[2];
 	double d;
 	int count;
-	assert_int_equal(gtNav_Distance(q, s, t, &d, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
 	assert_true(d == 6); // through the wall: straight lines ignore it
-	assert_int_equal(gtNav_Path(q, s, t, points, 1, &count, &d, &err), GT_ERR_BUFFER_TOO_SMALL);
+	assert_int_equal(gtNavQuery_Path(q, s, t, points, 1, &count, &d, &err), GT_ERR_BUFFER_TOO_SMALL);
 	assert_int_equal(count, 2);
-	assert_int_equal(gtNav_Path(q, s, t, points, 2, &count, &d, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Path(q, s, t, points, 2, &count, &d, &err), GT_OK);
 	assert_true(count == 2 && points[1].x == 6);
-	assert_int_equal(gtNav_Distance(q, s, (gtVec2){2.5, 1.5}, &d, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(gtNavQuery_Distance(q, s, (gtVec2){2.5, 1.5}, &d, &err), GT_ERR_INVALID_POINT);
 	gtDistance world;
 	assert_int_equal(gtNavQuery_WorldDistance(q, &world, &err), GT_OK);
 	assert_true(world.fcn(world.context, s, t) == 6);
@@ -254,8 +254,8 @@ static void test_polyanya_backend(void** state)
 		while (gtMap_CheckPoint(map, t));
 		double d, dp, expected = oracle_distance(oracle, s, t);
 		int n;
-		assert_int_equal(gtNav_Distance(q, s, t, &d, &err), GT_OK);
-		assert_int_equal(gtNav_Path(q, s, t, path, capacity, &n, &dp, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Path(q, s, t, path, capacity, &n, &dp, &err), GT_OK);
 		if (fabs(d - expected) > 1e-6 * (1 + expected) || fabs(dp - expected) > 1e-6 * (1 + expected))
 			fail_msg("(%g, %g)-(%g, %g): polyanya %.9f / %.9f, oracle %.9f", s.x, s.y, t.x, t.y, d, dp, expected);
 	}
@@ -265,7 +265,7 @@ static void test_polyanya_backend(void** state)
 	if (!gtMap_CheckPoint(map, a) && !gtMap_CheckPoint(map, b))
 		assert_true(fabs(world_distance.fcn(world_distance.context, a, b) - oracle_distance(oracle, a, b)) < 1e-6);
 	double d;
-	assert_int_equal(gtNav_Distance(q, (gtVec2){-1, 3}, (gtVec2){20.5, 20.5}, &d, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){-1, 3}, (gtVec2){20.5, 20.5}, &d, &err), GT_ERR_INVALID_POINT);
 	// An edit: the mesh is out of date, the edited map's oracle answers.
 	int wall_x = -1, wall_y = -1; // a free cell with free cells left and right: a wall there cuts a straight line
 	for (int y = 1; y + 1 < gtMap_Height(map) && wall_x < 0; y++)
@@ -276,7 +276,7 @@ static void test_polyanya_backend(void** state)
 	assert_int_equal(gtNav_SetBlocked(nav, wall_x, wall_y, wall_x, wall_y, true, &err), GT_OK);
 	gtOracle* edited;
 	assert_int_equal(gtOracle_Create(map, 2, &edited, &err), GT_OK);
-	assert_int_equal(gtNav_Distance(q, s, t, &d, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
 	assert_true(fabs(d - oracle_distance(edited, s, t)) < 1e-9);
 	assert_true(d > 2 + 1e-9); // the straight line is blocked now
 	gtOracle_Destroy(edited);

@@ -315,8 +315,8 @@ static void world_round(gtWorld* w, gtNavQuery* nq, gtDistance walk, const gtObj
 		    gtWorld_WithinEuclid(w, &q, found, d, 8, &n, NULL, &err))
 			if (err.status != GT_ERR_BUFFER_TOO_SMALL) fail_msg("%s", err.message);
 		double length;
-		if (gtNav_Path(nq, spots[phase][1], spots[phase][2], path, 64, &n, &length, &err) ||
-		    gtNav_Distance(nq, spots[phase][3], spots[phase][4], &length, &err))
+		if (gtNavQuery_Path(nq, spots[phase][1], spots[phase][2], path, 64, &n, &length, &err) ||
+		    gtNavQuery_Distance(nq, spots[phase][3], spots[phase][4], &length, &err))
 			fail_msg("%s", err.message);
 	}
 }
@@ -404,10 +404,52 @@ static void test_thread_counts(void** state)
 	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
 	double d;
-	assert_int_equal(gtNav_Distance(q, (gtVec2){1.5, 17.5}, (gtVec2){40.5, 20.5}, &d, &err), GT_OK); // builds the oracle
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){1.5, 17.5}, (gtVec2){40.5, 20.5}, &d, &err), GT_OK); // builds the oracle
 	assert_int_equal(serial.largest, cores);
 	gtNavQuery_Destroy(q);
 	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+// gtSetTasks is the one setting: the oracle (which has no def), index builds and crowds left at
+// their defaults all run on the host's system with its thread count; a def's own count wins.
+static void test_one_task_setting(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtError err;
+	Serial serial = {0, 0, 0};
+	gtTaskSystem tasks = {serial_enqueue, serial_finish, &serial};
+	gtSetTasks(&tasks, 5);
+	gtOracle* oracle;
+	assert_int_equal(gtOracle_Create(map, 0, &oracle, &err), GT_OK);
+	assert_true(serial.enqueued >= 1);
+	assert_int_equal(serial.largest, 5);
+	gtOracle_Destroy(oracle);
+	serial = (Serial){0, 0, 0};
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.threads = 2; // its own count wins, on the host's system
+	gtEhl* e;
+	assert_int_equal(gtEhl_Build(map, &def, &e, &err), GT_OK);
+	assert_true(serial.enqueued >= 3);
+	assert_int_equal(serial.largest, 2);
+	assert_int_equal(serial.enqueued, serial.finished);
+	gtWorld* world;
+	gtNav* nav;
+	gtCrowd* crowd;
+	assert_int_equal(gtWorld_Create(map, NULL, &world, &err), GT_OK);
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtCrowd_Create(world, nav, NULL, &crowd, &err), GT_OK);
+	assert_int_equal(gtCrowd_Threads(crowd), 5);
+	gtCrowd_Destroy(crowd);
+	gtSetTasks(NULL, 0); // back to the built-in pool, one worker per core
+	serial = (Serial){0, 0, 0};
+	assert_int_equal(gtOracle_Create(map, 0, &oracle, &err), GT_OK);
+	assert_int_equal(serial.enqueued, 0);
+	gtOracle_Destroy(oracle);
+	gtNav_Destroy(nav);
+	gtWorld_Destroy(world);
+	gtEhl_Destroy(e);
 	gtMap_Destroy(map);
 }
 
@@ -424,4 +466,4 @@ static void test_error_set(void** state)
 
 TEST_MAIN("platform", test_out_of_memory_load_and_updates, test_saves_into_a_full_disk, test_allocator_sees_everything,
           test_out_of_memory_everywhere, test_task_system_gets_the_work, test_queries_and_updates_do_not_allocate,
-          test_thread_counts, test_error_set)
+          test_thread_counts, test_one_task_setting, test_error_set)

@@ -68,7 +68,7 @@ static bool new_target(Gen* g, Walker* o)
 		gtVec2 target = random_point(g);
 		int count;
 		double d;
-		if (gtNav_Path(g->nav, o->at, target, g->scratch, g->scratch_capacity, &count, &d, NULL) || count < 2) continue;
+		if (gtNavQuery_Path(g->nav, o->at, target, g->scratch, g->scratch_capacity, &count, &d, NULL) || count < 2) continue;
 		gtVec2* path = realloc(o->path, (size_t)count * sizeof *path);
 		if (!path) return false;
 		memcpy(path, g->scratch, (size_t)count * sizeof *path);

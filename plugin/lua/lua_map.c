@@ -433,7 +433,7 @@ static int map_distance(lua_State* L)
 	if (cb != GT_POINT_VALID) return lgt_fail(L, gtPointCheckName(cb));
 	double d;
 	gtError err;
-	if (gtNav_Distance(m->query, a, b, &d, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	if (gtNavQuery_Distance(m->query, a, b, &d, &err)) return luaL_error(L, "gridtree: %s", err.message);
 	lua_pushnumber(L, d * m->unit_scale);                      /* math.huge when unreachable */
 	return 1;
 }
@@ -458,10 +458,6 @@ static int map_set_method(lua_State* L)
 	gtNavMethod method;
 	gtError err;
 	if (gtNavMethod_Parse(name, &method, &err)) return luaL_argerror(L, 2, err.message);
-	if (method == GT_NAV_EHL && !gtNav_Index(m->nav))
-		return luaL_argerror(L, 2, "method \"ehl\" needs an index (call build_index or load_index first)");
-	if (method == GT_NAV_POLYANYA && !gtNav_Mesh(m->nav))
-		return luaL_argerror(L, 2, "method \"polyanya\" needs a mesh (call build_mesh or load_mesh first)");
 	if (gtNav_SetMethod(m->nav, method, &err)) return luaL_argerror(L, 2, err.message);
 	lua_pushboolean(L, 1);
 	return 1;
@@ -470,7 +466,7 @@ static int map_set_method(lua_State* L)
 static int map_method(lua_State* L)
 {
 	LMap* m = lgt_check_map(L, 1);
-	lua_pushstring(L, gtNavMethodName(gtNav_Method(m->nav)));
+	lua_pushstring(L, gtNavMethod_Name(gtNav_Method(m->nav)));
 	return 1;
 }
 

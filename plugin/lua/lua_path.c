@@ -99,7 +99,7 @@ int lgt_map_path(lua_State* L)
 	int count;
 	double d;
 	gtError err;
-	gtStatus st = gtNav_Path(m->query, a, b, points, capacity, &count, &d, &err);
+	gtStatus st = gtNavQuery_Path(m->query, a, b, points, capacity, &count, &d, &err);
 	if (st) {
 		lgt_give_buffer(L, 1, MAP_SLOT_BUFFER, 6);
 		return lgt_fail(L, err.message);

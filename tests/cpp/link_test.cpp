@@ -37,17 +37,17 @@ int main(int argc, char** argv)
 				b = gtVec2{x + 0.5, y + 0.5};
 			}
 	double d = 0;
-	if (gtNav_Distance(query, a, b, &d, &err) != GT_OK) return fail("gtNav_Distance", err);
+	if (gtNavQuery_Distance(query, a, b, &d, &err) != GT_OK) return fail("gtNavQuery_Distance", err);
 	double straight = std::hypot(b.x - a.x, b.y - a.y);
 	if (!(d >= straight - 1e-9)) {
 		std::fprintf(stderr, "distance %f below the straight line %f\n", d, straight);
 		return 1;
 	}
-	std::printf("ok distance %.3f (straight line %.3f) by %s\n", d, straight, gtNavMethodName(gtNav_Method(nav)));
+	std::printf("ok distance %.3f (straight line %.3f) by %s\n", d, straight, gtNavMethod_Name(gtNav_Method(nav)));
 
 	// An error comes back as a status and a message, not an exception or a crash.
 	gtVec2 off = {-5, -5};
-	if (gtNav_Distance(query, off, b, &d, &err) != GT_ERR_INVALID_POINT || std::strlen(err.message) == 0) {
+	if (gtNavQuery_Distance(query, off, b, &d, &err) != GT_ERR_INVALID_POINT || std::strlen(err.message) == 0) {
 		std::fprintf(stderr, "a point off the map was accepted\n");
 		return 1;
 	}

@@ -294,7 +294,7 @@ static void test_background_rebuild(void** state)
 				freed++;
 				for (int i = 0; i < 20; i++) { // frames of queries while it runs
 					double d;
-					gtNav_Distance(q, test_random_point(map, &rng), test_random_point(map, &rng), &d, NULL);
+					gtNavQuery_Distance(q, test_random_point(map, &rng), test_random_point(map, &rng), &d, NULL);
 				}
 				gtNav_Update(nav);
 			}

@@ -37,7 +37,7 @@ const char* gtVersionString(void);
 #define GT_MAP_MAX_CELLS (1u << 28)
 /// Largest EHL cell side g, in map cells.
 #define GT_EHL_MAX_CELL_SIZE 4096
-/// Most worker threads a build uses (0 always means one per online core).
+/// Most worker threads a build uses (0 means gtSetTasks's count: one per online core unless set).
 #define GT_MAX_THREADS 256
 /// Largest Grid Tree leaf side m, in map cells.
 #define GT_WORLD_MAX_LEAF_SIZE 65536
@@ -114,6 +114,13 @@ typedef struct gtTaskSystem {
 	void (*finish)(void* handle, void* user);
 	void* user;
 } gtTaskSystem;
+
+/// The one task setting every part honours (index builds, the oracle, the nav's rebuilds, crowds):
+/// the host's job system (`system` NULL or zeroed: gridtree's built-in pool; the struct is copied)
+/// and the workers a part uses where its def or call says 0 threads (`threads` 0: one per online
+/// core). A def's own `tasks` or `threads`, when set, win for that part. Call it while no gridtree
+/// work runs, like gtSetAllocator.
+void gtSetTasks(const gtTaskSystem* system, int threads);
 
 //------------------------------------------------------------------------------------------------
 // Clock

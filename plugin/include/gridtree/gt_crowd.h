@@ -33,15 +33,16 @@ typedef enum gtCrowdMethod {
 } gtCrowdMethod;
 
 /// "auto", "each", "batch", "field".
-const char* gtCrowdMethodName(gtCrowdMethod method);
-/// The inverse of gtCrowdMethodName; GT_ERR_INVALID_ARG naming the choices for anything else.
+const char* gtCrowdMethod_Name(gtCrowdMethod method);
+#define gtCrowdMethodName gtCrowdMethod_Name ///< the former name, kept for one release
+/// The inverse of gtCrowdMethod_Name; GT_ERR_INVALID_ARG naming the choices for anything else.
 gtStatus gtCrowdMethod_Parse(const char* name, gtCrowdMethod* method, gtError* err);
 
 typedef struct gtCrowd gtCrowd;
 
 typedef struct gtCrowdDef {
-	int threads;               ///< workers, 1 to GT_MAX_THREADS; 0 = one per online core
-	const gtTaskSystem* tasks; ///< NULL = gridtree's built-in pool
+	int threads;               ///< workers, 1 to GT_MAX_THREADS; 0 = gtSetTasks's (one per online core)
+	const gtTaskSystem* tasks; ///< NULL = gtSetTasks's (gridtree's built-in pool)
 } gtCrowdDef;
 
 /// All cores, the built-in pool.

@@ -40,10 +40,10 @@ typedef void gtProgressFcn(void* user, const char* stage, double fraction);
 typedef struct gtEhlDef {
 	int cell_size;           ///< EHL cell side g in map cells (1..GT_EHL_MAX_CELL_SIZE); ignored when budget_mb > 0
 	double budget_mb;        ///< > 0: pick the smallest power-of-two g whose estimated index fits
-	int threads;             ///< worker threads; 0 = one per online core
+	int threads;             ///< worker threads; 0 = gtSetTasks's (one per online core)
 	gtProgressFcn* progress; ///< optional, called from the building thread
 	void* progress_user;
-	const gtTaskSystem* tasks; ///< optional: the host's job system; NULL = gridtree's built-in pool
+	const gtTaskSystem* tasks; ///< optional: the host's job system; NULL = gtSetTasks's (gridtree's built-in pool)
 } gtEhlDef;
 
 /// cell_size 4, no budget, all cores, no progress callback, the built-in pool.

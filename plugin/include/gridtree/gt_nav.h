@@ -5,7 +5,7 @@
 /// straight lines. A gtNav is shared; each thread queries through its own gtNavQuery.
 ///
 /// Contents
-///     Backends     gtNavMethod, gtNavMethodName, gtNavMethod_Parse
+///     Backends     gtNavMethod, gtNavMethod_Name, gtNavMethod_Parse
 ///     The nav      gtNavDef, gtNav_Create, gtNav_Destroy
 ///     Index, mesh  gtNav_BuildIndex, gtNav_LoadIndex, gtNav_LoadMesh, gtNav_SetMethod
 ///     Edits        gtNav_SetBlocked, gtNav_AddDoor, gtNav_RebuildIndex, gtNav_Update
@@ -32,13 +32,29 @@ typedef enum gtNavMethod {
 	GT_NAV_EHL,      ///< exact, microseconds; needs an index (gtNav_BuildIndex / gtNav_LoadIndex)
 	GT_NAV_ORACLE,   ///< exact, Dijkstra over the visibility graph: a correctness tool, not a fast path
 	GT_NAV_EUCLID,   ///< straight-line distance, ignoring walls (hearing, messaging ranges)
-	GT_NAV_POLYANYA  ///< exact, Polyanya on a navigation mesh (gtNav_LoadMesh / gtNav_SetMesh): little memory
+	GT_NAV_POLYANYA, ///< exact, Polyanya on a navigation mesh (gtNav_LoadMesh / gtNav_SetMesh): little memory
+	GT_NAV_METHOD_COUNT ///< not a method: how many values there are
 } gtNavMethod;
 
-/// "auto", "ehl", "oracle", "euclid".
-const char* gtNavMethodName(gtNavMethod method);
-/// The inverse of gtNavMethodName; GT_ERR_INVALID_ARG naming the choices for anything else.
+/// What a method's backend does and needs (gtNavMethod_Caps).
+enum {
+	GT_NAV_CAP_WALLS = 1 << 0,       ///< distances walk around walls (else straight lines)
+	GT_NAV_CAP_USES_INDEX = 1 << 1,  ///< answers from the nav's EHL index when it has one
+	GT_NAV_CAP_USES_MESH = 1 << 2,   ///< answers from the nav's mesh
+	GT_NAV_CAP_NEEDS_INDEX = 1 << 3, ///< can be chosen only once the nav has an index
+	GT_NAV_CAP_NEEDS_MESH = 1 << 4   ///< can be chosen only once the nav has a mesh
+};
+
+/// "auto", "ehl", "oracle", "euclid", "polyanya"; "unknown" for any other value.
+const char* gtNavMethod_Name(gtNavMethod method);
+/// The inverse of gtNavMethod_Name; GT_ERR_INVALID_ARG naming the choices for anything else.
 gtStatus gtNavMethod_Parse(const char* name, gtNavMethod* method, gtError* err);
+/// Every method's name, `separator` between them, into out[0..size) (cut short, always
+/// terminated, when size > 0); returns the length the whole list needs, like snprintf.
+int gtNavMethod_Names(char* out, int size, const char* separator);
+/// GT_NAV_CAP_* flags of `method` (GT_NAV_AUTO: what every automatic choice does, and the data any
+/// of them uses); 0 for a value that is no method.
+unsigned gtNavMethod_Caps(gtNavMethod method);
 
 //------------------------------------------------------------------------------------------------
 // The nav
@@ -51,8 +67,8 @@ typedef struct gtNavQuery gtNavQuery;
 
 typedef struct gtNavDef {
 	gtNavMethod method;        ///< GT_NAV_AUTO
-	int threads;               ///< workers for the oracle's visibility graph; 0 = one per online core
-	const gtTaskSystem* tasks; ///< NULL = gridtree's built-in pool
+	int threads;               ///< workers for the oracle's visibility graph; 0 = gtSetTasks's (one per online core)
+	const gtTaskSystem* tasks; ///< NULL = gtSetTasks's (gridtree's built-in pool)
 	bool manual_rebuild;       ///< true: removing walls starts no background rebuild (gtNav_RebuildIndex does)
 } gtNavDef;
 
@@ -163,12 +179,12 @@ void gtNavQuery_Destroy(gtNavQuery* query);
 
 /// Shortest distance; +infinity when unreachable; GT_ERR_INVALID_POINT when s or t is not in the
 /// closed free space.
-gtStatus gtNav_Distance(gtNavQuery* query, gtVec2 s, gtVec2 t, double* distance, gtError* err);
+gtStatus gtNavQuery_Distance(gtNavQuery* query, gtVec2 s, gtVec2 t, double* distance, gtError* err);
 
 /// Shortest path s, bends..., t into points[0..*count) (0 points when unreachable);
 /// GT_ERR_BUFFER_TOO_SMALL with *count set to the size needed. `distance` may be NULL.
-gtStatus gtNav_Path(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
-                    double* distance, gtError* err);
+gtStatus gtNavQuery_Path(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
+                         double* distance, gtError* err);
 
 /// The distance function a world's queries take (gtWorld_Nearest and friends), answered by the
 /// query's backend. Fails only when the backend cannot start (out of memory).
@@ -181,6 +197,11 @@ gtStatus gtNavQuery_WorldDistance(gtNavQuery* query, gtDistance* distance, gtErr
 /// points[*segment] -> points[*segment + 1]: updates *segment and returns the new point. Stops at
 /// the last point. The path follower a game's agents walk with.
 gtVec2 gtPath_Advance(const gtVec2* points, int count, int* segment, gtVec2 at, double step);
+
+/// Former names, kept for one release: gtNavQuery_Distance, gtNavQuery_Path, gtNavMethod_Name.
+#define gtNav_Distance gtNavQuery_Distance
+#define gtNav_Path gtNavQuery_Path
+#define gtNavMethodName gtNavMethod_Name
 
 #ifdef __cplusplus
 }

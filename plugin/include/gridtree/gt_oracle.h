@@ -22,7 +22,8 @@ extern "C" {
 /// outlive it.
 typedef struct gtOracle gtOracle;
 
-/// Builds the visibility graph with `threads` worker threads (0 = one per online core).
+/// Builds the visibility graph with `threads` worker threads (0 = gtSetTasks's, one per online
+/// core unless set), on gtSetTasks's job system.
 gtStatus gtOracle_Create(const gtMap* map, int threads, gtOracle** out, gtError* err);
 
 void gtOracle_Destroy(gtOracle* oracle);

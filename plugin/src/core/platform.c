@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/task.h"
 #include "core/platform.h"
 #include "core/status.h"
 #include "gridtree/gt_base.h"
@@ -23,6 +24,7 @@ double gtNowSeconds(void)
 
 int gt_resolve_threads(int requested)
 {
+	if (requested <= 0) requested = gt_task_threads(); // gtSetTasks's, when set
 	if (requested > 0) return requested > GT_MAX_THREADS ? GT_MAX_THREADS : requested;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	return cores < 1 ? 1 : cores > GT_MAX_THREADS ? GT_MAX_THREADS : (int)cores;

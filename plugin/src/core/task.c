@@ -38,8 +38,29 @@ static void run_builtin(gtTaskFcn* task, void* context, int count)
 	}
 }
 
+static gtTaskSystem host_tasks; // gtSetTasks: zeroed for the built-in pool
+static int host_threads;
+
+void gtSetTasks(const gtTaskSystem* system, int threads)
+{
+	host_tasks = system ? *system : (gtTaskSystem){0};
+	host_threads = threads < 0 ? 0 : threads > GT_MAX_THREADS ? GT_MAX_THREADS : threads;
+}
+
+const gtTaskSystem* gt_task_system(const gtTaskSystem* own)
+{
+	if (own && own->enqueue) return own;
+	return host_tasks.enqueue ? &host_tasks : NULL;
+}
+
+int gt_task_threads(void)
+{
+	return host_threads;
+}
+
 void gt_run_tasks(const gtTaskSystem* system, gtTaskFcn* task, void* context, int count)
 {
+	system = gt_task_system(system);
 	if (count <= 0) return;
 	if (count == 1) {
 		task(context, 0);

@@ -46,7 +46,7 @@ struct gtCrowd {
 
 static const char* const METHOD_NAMES[] = {"auto", "each", "batch", "field"};
 
-const char* gtCrowdMethodName(gtCrowdMethod method)
+const char* gtCrowdMethod_Name(gtCrowdMethod method)
 {
 	return gt_name_of(METHOD_NAMES, sizeof METHOD_NAMES / sizeof *METHOD_NAMES, (unsigned)method);
 }
@@ -365,7 +365,7 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	stats->method = method;
 	if (!gt_world_workers_ready(c->world)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
 	Job job = {.crowd = c, .batch = batch, .out = out, .mode = mode, .field = method == GT_CROWD_FIELD,
-	           .check_points = backend != GT_NAV_EUCLID};
+	           .check_points = gtNavMethod_Caps(backend) & GT_NAV_CAP_WALLS};
 	atomic_init(&job.next, 0);
 	gtStatus st = GT_OK;
 	if (!out->status && c->status_room < slot_count) { // grows with the largest batch, then stays

@@ -5,9 +5,10 @@
 
 #include "core/alloc.h"
 #include "core/status.h"
+#include "core/task.h"
 #include "ehl/ehl_layout.h"
 #include "map/map_internal.h"
-#include "nav/nav_internal.h"
+#include "nav/nav_backend.h"
 
 struct NavRebuild {
 	gtMap* map; // the map it builds for: a copy, every door open
@@ -17,6 +18,7 @@ struct NavRebuild {
 	gtError err;
 	atomic_bool done;
 	bool on_host; // the host's task system runs it (else a thread of our own)
+	const gtTaskSystem* host;
 	void* handle;
 	pthread_t thread;
 };
@@ -174,12 +176,13 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
 	nav->ehl_generation++;
-	if (!ehl && nav->def.method == GT_NAV_EHL) nav->def.method = GT_NAV_AUTO;
 	if (ehl && built_for && !ensure_tiles(nav)) { // no room to track edits: no index rather than a wrong one
 		gtEhl_Destroy(ehl);
 		gtMap_Destroy(built_for);
 		nav->ehl = NULL, nav->index_map = NULL;
 	}
+	if (!nav_backend_ready(nav, nav->def.method)) nav->def.method = GT_NAV_AUTO; // it needed the index
+	nav_choose_backend(nav);
 	recount(nav);
 }
 
@@ -215,7 +218,7 @@ static void rebuild_wait(gtNav* nav)
 {
 	NavRebuild* r = nav->rebuild;
 	if (!r) return;
-	if (r->on_host) nav->def.tasks->finish(r->handle, nav->def.tasks->user);
+	if (r->on_host && r->host->finish) r->host->finish(r->handle, r->host->user);
 	else pthread_join(r->thread, NULL);
 }
 
@@ -280,9 +283,10 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	r->def = d;
 	r->def.progress = NULL; // nobody is there to watch a background build
 	atomic_init(&r->done, false);
-	const gtTaskSystem* tasks = nav->def.tasks;
-	if (tasks && tasks->enqueue) {
+	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
+	if (tasks) {
 		r->on_host = true;
+		r->host = tasks;
 		r->handle = tasks->enqueue(rebuild_task, r, 1, tasks->user);
 	} else if (pthread_create(&r->thread, NULL, rebuild_thread, r) != 0) {
 		rebuild_free(r);

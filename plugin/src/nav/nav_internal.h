@@ -18,12 +18,17 @@ typedef struct NavDoor {
 } NavDoor;
 
 typedef struct NavRebuild NavRebuild; // a background index build (nav_edit.c)
+typedef struct NavBackend NavBackend; // a distance backend (nav_backend.h)
 
 enum { NAV_TILE = 8, NAV_EDIT_LOG = 64 };
 
 struct gtNav {
 	gtMap* map; // the caller's map, which edits change in place
 	gtNavDef def;
+	// The backend def.method stands for now (never GT_NAV_AUTO), chosen again by
+	// nav_choose_backend whenever the method, the index or the mesh changes.
+	gtNavMethod method;
+	const NavBackend* backend;
 	gtEhl* ehl;
 	uint32_t ehl_generation; // bumped whenever the index changes, so queries rebind lazily
 	gtMesh* mesh;
@@ -51,18 +56,7 @@ struct gtNav {
 
 struct gtNavQuery {
 	gtNav* nav;
-	gtEhlQuery* ehl_query;
-	uint32_t ehl_generation;
-	gtOracle* oracle;
-	uint32_t oracle_generation;
-	gtPolyanya* polyanya;
-	uint32_t polyanya_generation;
-	gtOracle* base;          // the index map's oracle: the edited one is derived from it while walls are only added
-	uint32_t base_generation; // the ehl_generation it was built for
-	gtVec2* path;     // an index path to check against the edits
-	int path_capacity;
-	int32_t* bends; // the first-bend candidates of both ends of a search (2 x the most hubs a cell has)
-	int bends_capacity;
+	void* scratch[GT_NAV_METHOD_COUNT]; // each backend's own query state, made by its bind (nav_backend.h)
 };
 
 // The index's map: what its distances are exact for.

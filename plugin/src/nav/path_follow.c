@@ -1,4 +1,4 @@
-// Walking along a path: what every game agent does each frame with the points gtNav_Path returns.
+// Walking along a path: what every game agent does each frame with the points gtNavQuery_Path returns.
 #include <math.h>
 
 #include "gridtree/gt_nav.h"

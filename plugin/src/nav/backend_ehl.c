@@ -1,0 +1,257 @@
+// The EHL backend: exact distances in microseconds from an index (gtNav_BuildIndex,
+// gtNav_LoadIndex). After edits that only added walls, its answers are checked against them and
+// searched around them; after edits that removed walls, the oracle answers until a rebuild
+// (nav_edit.c) replaces the index.
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status.h"
+#include "ehl/ehl_layout.h"
+#include "ehl/ehl_query.h"
+#include "nav/nav_backend.h"
+#include "oracle/oracle.h"
+
+typedef struct EhlScratch {
+	gtEhlQuery* query;
+	uint32_t generation; // the ehl_generation it was made for
+	gtVec2* path;        // an index path to check against the edits
+	int path_capacity;
+	int32_t* bends; // the first-bend candidates of both ends of a search (2 x the most hubs a cell has)
+	int bends_capacity;
+} EhlScratch;
+
+static EhlScratch* scratch_of(const gtNavQuery* q)
+{
+	return q->scratch[GT_NAV_EHL];
+}
+
+static void free_scratch(void* scratch)
+{
+	EhlScratch* e = scratch;
+	if (!e) return;
+	gtEhlQuery_Destroy(e->query);
+	gt_free(e->path);
+	gt_free(e->bends);
+	gt_free(e);
+}
+
+static bool has_index(const gtNav* nav)
+{
+	return nav->ehl != NULL;
+}
+
+static bool edited(const gtNav* nav)
+{
+	return nav->added > 0 || nav->freed > 0;
+}
+
+// The buffers a check of the index's answers against added walls needs.
+static gtStatus ensure_check_buffers(EhlScratch* e, const gtNav* nav, gtError* err)
+{
+	if (e->path_capacity < gtNav_PathCapacity(nav)) {
+		int capacity = gtNav_PathCapacity(nav);
+		if (!GT_RESIZE(e->path, capacity)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		e->path_capacity = capacity;
+	}
+	if (e->bends_capacity < 2 * (e->query->max_hubs + 1)) {
+		int capacity = 2 * (e->query->max_hubs + 1);
+		if (!GT_RESIZE(e->bends, capacity)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		e->bends_capacity = capacity;
+	}
+	return GT_OK;
+}
+
+static gtStatus bind(gtNavQuery* q, gtError* err)
+{
+	gtNav* nav = q->nav;
+	if (!q->scratch[GT_NAV_EHL] && !(q->scratch[GT_NAV_EHL] = gt_calloc(1, sizeof(EhlScratch))))
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	EhlScratch* e = scratch_of(q);
+	if (!e->query || e->generation != nav->ehl_generation) {
+		gtEhlQuery_Destroy(e->query);
+		e->query = NULL;
+		gtStatus st = gtEhlQuery_Create(nav->ehl, &e->query, err);
+		if (st) return st;
+		e->generation = nav->ehl_generation;
+	}
+	return nav->added > 0 ? ensure_check_buffers(e, nav, err) : GT_OK;
+}
+
+// A segment of the index's path stays a straight walk on the edited map unless it passes near an
+// added wall and is blocked there.
+static bool segment_clear(const gtNav* nav, gtVec2 a, gtVec2 b)
+{
+	return !nav_near_added(nav, a, b) || gtMap_Visible(nav->map, a, b);
+}
+
+// The tree path from vertex v up to the hub's vertex, segment by segment.
+static bool climb_clear(const gtNav* nav, const gtEhl* e, int v, int32_t hub)
+{
+	int hub_vertex = e->vertex_of[hub];
+	for (int steps = 0; v != hub_vertex && steps <= e->n; steps++) {
+		int64_t entry = gt_ehl_label_entry(e, v, hub);
+		if (entry < 0) return false;
+		int p = e->label_parent[entry];
+		gtVec2 a = {e->vertices[v].x, e->vertices[v].y}, b = {e->vertices[p].x, e->vertices[p].y};
+		if (!segment_clear(nav, a, b)) return false;
+		v = p;
+	}
+	return true;
+}
+
+// Whether the index's last answer, s -> via_s -> (tree path) -> hub -> (tree path) -> via_t -> t,
+// still walks on the edited map. Each piece lies in the ellipse of its own ends and length (much
+// thinner than the ellipse of s and t), and only a piece whose ellipse meets an added wall is
+// unpacked and walked.
+static bool answer_still_walks(const gtNav* nav, const gtEhlQuery* eq, gtVec2 s, gtVec2 t)
+{
+	if (eq->last_hub < 0) return segment_clear(nav, s, t);
+	const gtEhl* e = eq->ehl;
+	const gtVertex* v = e->vertices;
+	int hub = e->vertex_of[eq->last_hub];
+	gtVec2 a = {v[eq->last_via_s].x, v[eq->last_via_s].y}, h = {v[hub].x, v[hub].y}, b = {v[eq->last_via_t].x, v[eq->last_via_t].y};
+	double sa = hypot(a.x - s.x, a.y - s.y), bt = hypot(t.x - b.x, t.y - b.y);
+	if (nav_ellipse_hits_added(nav, s, a, sa) && !segment_clear(nav, s, a)) return false;
+	if (nav_ellipse_hits_added(nav, b, t, bt) && !segment_clear(nav, b, t)) return false;
+	if (nav_ellipse_hits_added(nav, a, h, eq->last_from_s - sa) && !climb_clear(nav, e, eq->last_via_s, eq->last_hub))
+		return false;
+	return !nav_ellipse_hits_added(nav, h, b, eq->last_from_t - bt) || climb_clear(nav, e, eq->last_via_t, eq->last_hub);
+}
+
+// The index's path when it stays clear of the added walls (it is then exact: no path is shorter
+// on the edited map); false when it does not, or on failure (*status).
+static bool clear_path(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* points, int capacity, int* count, double* d,
+                       gtStatus* status, gtError* err)
+{
+	EhlScratch* e = scratch_of(q);
+	int n;
+	*status = gtEhl_Path(e->query, s, t, e->path, e->path_capacity, &n, d, err);
+	if (*status) *d = INFINITY;
+	if (*status || isinf(*d) || *d >= limit) return true;
+	for (int i = 0; i + 1 < n; i++)
+		if (!segment_clear(q->nav, e->path[i], e->path[i + 1])) return false;
+	*count = n;
+	if (n > capacity)
+		*status = gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "the path has %d points, the buffer holds %d", n, capacity);
+	else if (n > 0)
+		memcpy(points, e->path, (size_t)n * sizeof *points);
+	return true;
+}
+
+// After edits that only added walls: the index's answer when its path stays clear of them, else a
+// search of the edited map's visibility graph between the first and last bends the index allows
+// (A* with landmarks). After edits that removed walls: the oracle's. `limit`: only the exact
+// value below it matters, and the index's is a lower bound, so an answer at or above the limit
+// needs no check.
+static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* points, int capacity, int* count,
+                              gtStatus* status, gtError* err)
+{
+	gtNav* nav = q->nav;
+	EhlScratch* e = scratch_of(q);
+	*status = GT_OK;
+	if (nav->freed == 0) {
+		double d;
+		if (points) {
+			if (clear_path(q, s, t, limit, points, capacity, count, &d, status, err)) return d;
+		} else { // most answers stay far from the new walls: the distance alone shows it
+			if ((*status = gtEhlQuery_SetSource(e->query, s, err))) return INFINITY;
+			d = isinf(limit) ? gtEhlQuery_DistanceTo(e->query, t) : gtEhlQuery_DistanceBelow(e->query, t, limit);
+			if (isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d) || answer_still_walks(nav, e->query, s, t))
+				return d; // else blocked: the search below walks around
+		}
+	}
+	double d = INFINITY;
+	if ((*status = nav_oracle_ready(q, err))) return d;
+	gtOracle* oracle = nav_oracle(q);
+	if (gt_oracle_is_derived(oracle)) { // walls only added: the index knows the possible first and last bends
+		const gtEhl* index = e->query->ehl;
+		int from = gt_ehl_first_bends(index, s, e->bends), to = gt_ehl_first_bends(index, t, e->bends + from);
+		*status = gt_oracle_between(oracle, s, t, e->bends, from, e->bends + from, to, points, capacity, count, &d, err);
+		return d;
+	}
+	*status = points ? gtOracle_Path(oracle, s, t, points, capacity, count, &d, err) : gtOracle_Distance(oracle, s, t, &d, err);
+	return d;
+}
+
+// The map to check query points on. Around cells no edit added walls to (and none freed), the
+// index's snapshot says the same as the edited map, and the index reads those cells next anyway:
+// checking there saves a query two cache misses.
+static bool on_map(const gtMap* map, gtVec2 p)
+{
+	return p.x >= 0 && p.y >= 0 && p.x <= gtMap_Width(map) && p.y <= gtMap_Height(map); // false for NaN
+}
+
+static const gtMap* points_map(const gtNav* nav, gtVec2 s, gtVec2 t)
+{
+	if (nav->freed == 0 && nav->added_tiles && on_map(nav->map, s) && on_map(nav->map, t) && !nav_near_added(nav, s, s) &&
+	    !nav_near_added(nav, t, t))
+		return nav_index_map(nav);
+	return nav->map;
+}
+
+static gtStatus distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* d, gtError* err)
+{
+	if (!edited(q->nav)) return gtEhl_Distance(scratch_of(q)->query, s, t, d, err);
+	gtStatus st = nav_check_points(points_map(q->nav, s, t), s, t, err);
+	if (!st) *d = edited_distance(q, s, t, INFINITY, NULL, 0, NULL, &st, err);
+	return st;
+}
+
+static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d, gtError* err)
+{
+	if (!edited(q->nav)) return gtEhl_Path(scratch_of(q)->query, s, t, points, capacity, count, d, err);
+	gtStatus st = nav_check_points(points_map(q->nav, s, t), s, t, err);
+	if (st) return st;
+	double length = edited_distance(q, s, t, INFINITY, points, capacity, count, &st, err);
+	if (d) *d = length;
+	return st;
+}
+
+// Every call of one world query shares `from`: EHL computes the source side once
+// (gtEhlQuery_SetSource memoises it) and every candidate reuses it.
+static double world_fcn(void* context, gtVec2 from, gtVec2 to)
+{
+	if (gtEhlQuery_SetSource(context, from, NULL)) return INFINITY;
+	return gtEhlQuery_DistanceTo(context, to);
+}
+
+static double world_below(void* context, gtVec2 from, gtVec2 to, double limit)
+{
+	if (gtEhlQuery_SetSource(context, from, NULL)) return INFINITY;
+	return gtEhlQuery_DistanceBelow(context, to, limit);
+}
+
+static double edited_world_below(void* context, gtVec2 from, gtVec2 to, double limit)
+{
+	gtNavQuery* q = context;
+	const gtMap* map = points_map(q->nav, from, to);
+	if (gtMap_CheckPoint(map, from) || gtMap_CheckPoint(map, to)) return INFINITY;
+	gtStatus st;
+	double d = edited_distance(q, from, to, limit, NULL, 0, NULL, &st, NULL);
+	return st ? INFINITY : d;
+}
+
+static double edited_world_fcn(void* context, gtVec2 from, gtVec2 to)
+{
+	return edited_world_below(context, from, to, INFINITY);
+}
+
+static gtDistance world_distance(gtNavQuery* q)
+{
+	if (edited(q->nav)) return (gtDistance){edited_world_fcn, q, edited_world_below};
+	return (gtDistance){world_fcn, scratch_of(q)->query, world_below};
+}
+
+const NavBackend nav_backend_ehl = {
+    .name = "ehl",
+    .caps = GT_NAV_CAP_WALLS | GT_NAV_CAP_USES_INDEX | GT_NAV_CAP_NEEDS_INDEX | NAV_CAP_AUTO,
+    .needs = "an index",
+    .how = "build one (gtNav_BuildIndex, build_index, gridtree ehl-build) or load it (gtNav_LoadIndex, load_index, --ehl FILE)",
+    .ready = has_index,
+    .bind = bind,
+    .free_scratch = free_scratch,
+    .distance = distance,
+    .path = path,
+    .world_distance = world_distance,
+};
