@@ -30,17 +30,17 @@ typedef struct CliOption {
 	const char* arg;    // the value's name in the usage ("FILE"); NULL: a flag, which takes no value
 	const char* values; // the accepted values, '|'-separated ("csv|base64|xml"); NULL: any
 	bool required;
-	const char* help;   // what it does, one line (defaults and ranges included)
+	const char* help; // what it does, one line (defaults and ranges included)
 } CliOption;
 
 // A subcommand: its table, and the function that runs it on arguments parsed by that table.
 struct CliCommand {
 	const char* name;
-	const char* args;          // its positionals, space-separated ("MAP SCENFILE"); "" for none
-	const char* summary;       // one line, for `gridtree help`
-	const char* about;         // more lines for `gridtree CMD --help` (NULL: none)
-	const CliOption* options;  // ends with {0}
-	bool map_options;          // also takes cli_map_options (an own option of the same name wins)
+	const char* args;         // its positionals, space-separated ("MAP SCENFILE"); "" for none
+	const char* summary;      // one line, for `gridtree help`
+	const char* about;        // more lines for `gridtree CMD --help` (NULL: none)
+	const CliOption* options; // ends with {0}
+	bool map_options;         // also takes cli_map_options (an own option of the same name wins)
 	int (*run)(const CliArgs* args);
 };
 
@@ -73,13 +73,25 @@ bool cli_int_option(const CliArgs* args, const char* command, const char* name, 
 extern char cli_nav_methods[];
 #define CLI_NAV_METHODS cli_nav_methods
 void cli_nav_methods_init(void);
-#define CLI_OPTION_EHL(required) \
-	{"ehl", "FILE", NULL, required, "the map's EHL index (gridtree ehl-build); without it, the exact oracle answers"}
-#define CLI_OPTION_MESH {"mesh", "FILE", NULL, false, "a Polyanya .mesh for --method polyanya (default: one made from the map)"}
-#define CLI_OPTION_THREADS {"threads", "N", NULL, false, "worker threads, 0 to 256 (default 0: one per core)"}
-#define CLI_OPTION_EDITS \
-	{"edits", "FILE", NULL, false, \
-	 "'block x0 y0 x1 y1' / 'free x0 y0 x1 y1' lines (inclusive cells) applied in order to the map and its index first"}
+#define CLI_OPTION_EHL(required)                                                                                       \
+	{                                                                                                                  \
+		"ehl", "FILE", NULL, required,                                                                                 \
+		    "the map's EHL index (gridtree ehl-build); without it, the exact oracle answers"                           \
+	}
+#define CLI_OPTION_MESH                                                                                                \
+	{                                                                                                                  \
+		"mesh", "FILE", NULL, false, "a Polyanya .mesh for --method polyanya (default: one made from the map)"         \
+	}
+#define CLI_OPTION_THREADS                                                                                             \
+	{                                                                                                                  \
+		"threads", "N", NULL, false, "worker threads, 0 to 256 (default 0: one per core)"                              \
+	}
+#define CLI_OPTION_EDITS                                                                                               \
+	{                                                                                                                  \
+		"edits", "FILE", NULL, false,                                                                                  \
+		    "'block x0 y0 x1 y1' / 'free x0 y0 x1 y1' lines (inclusive cells) applied in order to the map and its "    \
+		    "index first"                                                                                              \
+	}
 
 // Loads the map as the map options say into *out, and a Tiled map's extras into *tiled (when
 // tiled is not NULL; NULL for a MovingAI map). Prints the problem and returns CLI_USAGE or

@@ -54,10 +54,12 @@ CliArgs cli_args_without(const CliArgs* args, const char* name)
 // A new map option is one line here and its reading in cli_open_map: every command that takes a
 // MAP then accepts it and lists it in its --help.
 const CliOption cli_map_options[] = {
-    {"clearance", "R", NULL, false, "load the map for square agents of half-width R cells, 0 to 32767, as inflate writes it"},
+    {"clearance", "R", NULL, false,
+     "load the map for square agents of half-width R cells, 0 to 32767, as inflate writes it"},
     {"blocked-layer", "NAME", NULL, false, "a Tiled map's walls: the non-empty cells of the tile layer NAME"},
     {"blocked-property", "NAME", NULL, false, "a Tiled map's walls: the tiles whose bool property NAME is true"},
-    {"allow-empty", NULL, NULL, false, "load a Tiled map in which no rule finds a wall (an open level), instead of refusing it"},
+    {"allow-empty", NULL, NULL, false,
+     "load a Tiled map in which no rule finds a wall (an open level), instead of refusing it"},
     {"allow-outside-paths", NULL, NULL, false, "let a Tiled map name tilesets and templates outside its own folder"},
     {"max-cells", "N", NULL, false, "a Tiled map's limit on tile ids over all layers (default 16777216)"},
     {"max-file-bytes", "N", NULL, false, "a Tiled map's limit on each file's size in bytes (default 33554432)"},
@@ -78,8 +80,10 @@ int cli_open_map(const CliArgs* args, const char* command, const char* path, gtM
 	def.blocked_property = cli_option(args, "blocked-property", NULL);
 	def.allow_empty = cli_option(args, "allow-empty", NULL) != NULL;
 	def.allow_outside_paths = cli_option(args, "allow-outside-paths", NULL) != NULL;
-	static const char* const limits[5] = {"max-cells", "max-file-bytes", "max-decompressed-bytes", "max-objects", "max-tilesets"};
-	int64_t* fields[5] = {&def.max_cells, &def.max_file_bytes, &def.max_decompressed_bytes, &def.max_objects, &def.max_tilesets};
+	static const char* const limits[5] = {"max-cells", "max-file-bytes", "max-decompressed-bytes", "max-objects",
+	                                      "max-tilesets"};
+	int64_t* fields[5] = {&def.max_cells, &def.max_file_bytes, &def.max_decompressed_bytes, &def.max_objects,
+	                      &def.max_tilesets};
 	bool tiled_options = def.blocked_layer || def.blocked_property || def.allow_empty || def.allow_outside_paths;
 	for (int i = 0; i < 5; i++) {
 		long v;
@@ -89,7 +93,9 @@ int cli_open_map(const CliArgs* args, const char* command, const char* path, gtM
 	}
 	bool is_tiled = gtTiled_IsTiledPath(path);
 	if (tiled_options && !is_tiled) {
-		fprintf(stderr, "gridtree %s: --blocked-layer, --blocked-property, --allow-* and --max-* are for Tiled maps (.tmx, .tmj, .json)\n",
+		fprintf(stderr,
+		        "gridtree %s: --blocked-layer, --blocked-property, --allow-* and --max-* are for Tiled maps (.tmx, "
+		        ".tmj, .json)\n",
 		        command);
 		return CLI_USAGE;
 	}

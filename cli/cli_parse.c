@@ -190,8 +190,8 @@ bool cli_parse(int argc, char** argv, const CliCommand* c, CliArgs* out)
 	}
 	int expected = word_count(c->args);
 	if (out->positional_count != expected) {
-		fprintf(stderr, "gridtree %s: expected %d argument%s%s%s%s, got %d\n", c->name, expected, expected == 1 ? "" : "s",
-		        expected ? " (" : "", c->args, expected ? ")" : "", out->positional_count);
+		fprintf(stderr, "gridtree %s: expected %d argument%s%s%s%s, got %d\n", c->name, expected,
+		        expected == 1 ? "" : "s", expected ? " (" : "", c->args, expected ? ")" : "", out->positional_count);
 		usage_line(c, stderr);
 		return false;
 	}

@@ -38,7 +38,8 @@ static int bench_crowd(const CliArgs* args)
 	int64_t free_cells = gtMap_FreeCells(nav.map);
 	if (objects == 0) objects = (long)ceil(0.01 * (double)free_cells); // 1% of the free cells
 	gtWorld* world = NULL;
-	gtStatus st = free_cells > 0 ? gtWorld_Create(nav.map, NULL, &world, &err) : gtError_Set(&err, GT_ERR_INVALID_ARG, "the map has no free cell");
+	gtStatus st = free_cells > 0 ? gtWorld_Create(nav.map, NULL, &world, &err)
+	                             : gtError_Set(&err, GT_ERR_INVALID_ARG, "the map has no free cell");
 	int32_t enemy = world ? gtWorld_Keyword(world, "enemy") : -1, ally = world ? gtWorld_Keyword(world, "ally") : -1;
 	// Enemies and as many allies, so the filter has something to skip.
 	long total = 2 * objects;
@@ -62,9 +63,12 @@ static int bench_crowd(const CliArgs* args)
 	def.threads = (int)strtol(cli_option(args, "threads", "0"), NULL, 10);
 	gtCrowdDef one = def;
 	one.threads = 1;
-	Method methods[] = {{"each", GT_CROWD_EACH, NULL, 0}, {"batch", GT_CROWD_BATCH, NULL, 0},
-	                    {"field", GT_CROWD_FIELD, NULL, 0}, {"auto", GT_CROWD_AUTO, NULL, 0}};
-	for (int m = 0; m < 4 && !st; m++) st = gtCrowd_Create(world, nav.nav, m == 0 ? &one : &def, &methods[m].crowd, &err);
+	Method methods[] = {{"each", GT_CROWD_EACH, NULL, 0},
+	                    {"batch", GT_CROWD_BATCH, NULL, 0},
+	                    {"field", GT_CROWD_FIELD, NULL, 0},
+	                    {"auto", GT_CROWD_AUTO, NULL, 0}};
+	for (int m = 0; m < 4 && !st; m++)
+		st = gtCrowd_Create(world, nav.nav, m == 0 ? &one : &def, &methods[m].crowd, &err);
 	gtQuery query = gtQuery_Default((gtVec2){0, 0});
 	query.k = (int)k;
 	query.keywords = &enemy;
@@ -98,7 +102,8 @@ static int bench_crowd(const CliArgs* args)
 	} else {
 		printf("agents %ld\nobjects %ld\nk %ld\nframes %ld\nthreads %d\n", agents, objects, k, frames,
 		       gtCrowd_Threads(methods[1].crowd));
-		for (int m = 0; m < 4; m++) printf("%s_ms_per_frame %.3f\n", methods[m].name, methods[m].seconds * 1e3 / (double)frames);
+		for (int m = 0; m < 4; m++)
+			printf("%s_ms_per_frame %.3f\n", methods[m].name, methods[m].seconds * 1e3 / (double)frames);
 		printf("field_build_ms_per_frame %.3f\n", field_build * 1e3 / (double)frames);
 		printf("auto_field_frames %ld\n", auto_field);
 		printf("speedup_auto_vs_each %.2f\n", methods[0].seconds / methods[3].seconds);
@@ -131,5 +136,6 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_bench_crowd = {
-    "bench-crowd", "MAP", "every agent's k nearest enemies each frame, by every method", NULL, OPTIONS, true, bench_crowd,
+    "bench-crowd", "MAP",       "every agent's k nearest enemies each frame, by every method", NULL, OPTIONS,
+    true,          bench_crowd,
 };

@@ -132,7 +132,8 @@ static int bench_edits(const CliArgs* args)
 	time_knn(world, s.query, map, knn_points, 200, &knn_static);
 
 	// Walls built and doors closed: the index stays a lower bound.
-	Totals edit = {0, 0}, door = {0, 0}, after = {0, 0}, crossing = {0, 0}, clear = {0, 0}, clear_mixed = {0, 0}, knn_after = {0, 0};
+	Totals edit = {0, 0}, door = {0, 0}, after = {0, 0}, crossing = {0, 0}, clear = {0, 0}, clear_mixed = {0, 0},
+	       knn_after = {0, 0};
 	for (long e = 0; e < edits; e++) {
 		bool is_door = e % 2 == 1;
 		int w = is_door ? 3 : 4, h = is_door ? 1 : 4, x, y;
@@ -172,8 +173,8 @@ static int bench_edits(const CliArgs* args)
 	printf("queries %ld\nedits %ld\n", queries, edit.count + door.count);
 	printf("query_us_static %.3f\n", micro(&stat));
 	printf("edit_us %.1f\ndoor_edit_us %.1f\n", micro(&edit), micro(&door));
-	printf("query_us_after_block %.3f\nquery_us_not_crossing %.3f\nquery_us_not_crossing_mixed %.3f\n", micro(&after), micro(&clear),
-	       micro(&clear_mixed));
+	printf("query_us_after_block %.3f\nquery_us_not_crossing %.3f\nquery_us_not_crossing_mixed %.3f\n", micro(&after),
+	       micro(&clear), micro(&clear_mixed));
 	printf("query_us_crossing %.3f\ncrossing_queries %ld\n", micro(&crossing), crossing.count);
 	printf("knn_us_static %.3f\nknn_us_after_block %.3f\n", micro(&knn_static), micro(&knn_after));
 	printf("free_edit_us %.1f\nquery_us_after_free %.3f\n", micro(&free_edit), micro(&after_free));
@@ -195,5 +196,6 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_bench_edits = {
-    "bench-edits", "MAP", "what map edits cost: walls built, doors closed, walls removed", NULL, OPTIONS, true, bench_edits,
+    "bench-edits", "MAP",       "what map edits cost: walls built, doors closed, walls removed", NULL, OPTIONS,
+    true,          bench_edits,
 };

@@ -19,11 +19,11 @@ enum { WORLD, TREE, MESH, STRUCTURES };
 typedef struct Peers {
 	gtWorld* world;
 	WlIds ids;
-	IrTree* tree;           // ids: the workload's object ids
-	gtMeshObjects* placed;  // the same ids
+	IrTree* tree;          // ids: the workload's object ids
+	gtMeshObjects* placed; // the same ids
 	gtPolyanya* polyanya;
 	gtMeshFence* fence;
-	bool fence_fresh;       // labels of the current objects for fence_words
+	bool fence_fresh; // labels of the current objects for fence_words
 	int32_t fence_words[WL_MAX_WORDS];
 	int fence_word_count;
 	gtNav* mesh_nav;
@@ -51,13 +51,12 @@ static bool apply_update(Peers* p, const WlUpdate* up, double* spent, gtError* e
 	else if (up->op == WL_DELETE) {
 		ok = !gtWorld_Remove(p->world, wl_ids_find(&p->ids, up->object.id), err);
 		if (ok) wl_ids_forget(&p->ids, up->object.id);
-	} else
-		ok = !gtWorld_Move(p->world, wl_ids_find(&p->ids, up->object.id), at, err);
+	} else ok = !gtWorld_Move(p->world, wl_ids_find(&p->ids, up->object.id), at, err);
 	double s1 = gtNowSeconds();
 	if (ok) {
 		const int32_t* kw;
 		int n = up->op == WL_INSERT ? gtWorld_GetKeywords(p->world, wl_ids_find(&p->ids, up->object.id), &kw) : 0;
-		ok = up->op == WL_INSERT ? irtree_insert(p->tree, up->object.id, at, kw, n)
+		ok = up->op == WL_INSERT   ? irtree_insert(p->tree, up->object.id, at, kw, n)
 		     : up->op == WL_DELETE ? irtree_remove(p->tree, up->object.id)
 		                           : irtree_move(p->tree, up->object.id, at);
 		if (!ok) gtError_Set(err, GT_ERR_NOMEM, "the IR-tree refused object %d", up->object.id);
@@ -81,19 +80,21 @@ static bool same_words(const int32_t* a, int na, const int32_t* b, int nb)
 
 // Method m's answer to q (the Grid Tree's into `expect`, the others' into `got`); fence labels
 // made when stale, their time added to *labelling. False when the labels could not be made.
-static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* found, int32_t* mesh_found, double* expect,
-                   double* got, int* n, double* labelling, long* label_runs, gtError* err)
+static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* found, int32_t* mesh_found,
+                   double* expect, double* got, int* n, double* labelling, long* label_runs, gtError* err)
 {
 	gtMeshAcceptFcn* accept = q->keyword_count ? has_words : NULL; // no filter to pay for without words
 	if (m == GT) gtWorld_Nearest(p->world, q, p->ehl, found, expect, most_k, n, NULL, NULL);
-	else if (m == IER_EHL) ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->ehl, found, got, most_k, n);
+	else if (m == IER_EHL)
+		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->ehl, found, got, most_k, n);
 	else if (m == IER_POLYANYA)
 		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->mesh, found, got, most_k, n);
-	else if (m == INTERVAL) gtPolyanya_Nearest(p->polyanya, p->placed, q->point, q->k, accept, p, mesh_found, got, most_k, n, NULL);
+	else if (m == INTERVAL)
+		gtPolyanya_Nearest(p->polyanya, p->placed, q->point, q->k, accept, p, mesh_found, got, most_k, n, NULL);
 	else if (m == TARGET) {
 		TargetGuide guide = {.tree = p->tree, .words = q->keywords, .word_count = q->keyword_count};
-		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, accept, p, target_guide, &guide, mesh_found, got, most_k, n,
-		                         NULL);
+		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, accept, p, target_guide, &guide, mesh_found,
+		                         got, most_k, n, NULL);
 	} else if (m == FENCE) {
 		if (!p->fence_fresh || !same_words(p->fence_words, p->fence_word_count, q->keywords, q->keyword_count)) {
 			double start = gtNowSeconds();
@@ -104,18 +105,16 @@ static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* fo
 			p->fence_word_count = q->keyword_count;
 			p->fence_fresh = true;
 		}
-		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, accept, p, gtMeshFence_Guide, p->fence, mesh_found, got,
-		                         most_k, n, NULL);
-	} else
-		brute_nearest(p->world, q, p->ehl, &p->scratch, found, got, most_k, n, NULL);
+		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, accept, p, gtMeshFence_Guide, p->fence,
+		                         mesh_found, got, most_k, n, NULL);
+	} else brute_nearest(p->world, q, p->ehl, &p->scratch, found, got, most_k, n, NULL);
 	return true;
 }
 
 static int bench_peers(const CliArgs* args)
 {
 	long leaf;
-	if (!cli_int_option(args, "bench-peers", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf))
-		return CLI_USAGE;
+	if (!cli_int_option(args, "bench-peers", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf)) return CLI_USAGE;
 	const char* dir = cli_option(args, "workload", NULL);
 	CliNav nav; // EHL
 	int opened = cli_nav_open(&nav, args, "bench-peers", args->positional[0], true);
@@ -211,15 +210,19 @@ static int bench_peers(const CliArgs* args)
 	printf("mesh_vertices %d\nmesh_polygons %d\n", gtMesh_VertexCount(used), gtMesh_PolygonCount(used));
 	printf("ehl_bytes %lld\nehl_build_seconds %.3f\nmesh_bytes %lld\nmesh_seconds %.3f\n", (long long)stats.index_bytes,
 	       stats.build_seconds, (long long)gtMesh_Bytes(used), mesh_seconds);
-	printf("irtree_bytes %lld\nmesh_objects_bytes %lld\nfence_bytes %lld\nfence_labels %lld\n", (long long)irtree_bytes(p.tree),
-	       (long long)gtMeshObjects_Bytes(p.placed), (long long)gtMeshFence_Bytes(p.fence), (long long)gtMeshFence_Labels(p.fence));
+	printf("irtree_bytes %lld\nmesh_objects_bytes %lld\nfence_bytes %lld\nfence_labels %lld\n",
+	       (long long)irtree_bytes(p.tree), (long long)gtMeshObjects_Bytes(p.placed),
+	       (long long)gtMeshFence_Bytes(p.fence), (long long)gtMeshFence_Labels(p.fence));
 	double per = timestamps > 1 ? 1e6 / (timestamps - 1) : 0;
-	printf("world_update_us_per_timestamp %.1f\nirtree_update_us_per_timestamp %.1f\nmesh_update_us_per_timestamp %.1f\n",
-	       update_seconds[WORLD] * per, update_seconds[TREE] * per, update_seconds[MESH] * per);
-	printf("fence_label_runs %ld\nfence_label_us %.1f\n", label_runs, label_runs ? labelling * 1e6 / (double)label_runs : 0);
+	printf(
+	    "world_update_us_per_timestamp %.1f\nirtree_update_us_per_timestamp %.1f\nmesh_update_us_per_timestamp %.1f\n",
+	    update_seconds[WORLD] * per, update_seconds[TREE] * per, update_seconds[MESH] * per);
+	printf("fence_label_runs %ld\nfence_label_us %.1f\n", label_runs,
+	       label_runs ? labelling * 1e6 / (double)label_runs : 0);
 	for (int m = 0; m < METHODS; m++) {
 		double us = answered ? query_seconds[m] * 1e6 / (double)answered : 0;
-		printf("%s_query_us %.3f\n%s_ratio %.2f\n", NAMES[m], us, NAMES[m], query_seconds[GT] > 0 ? query_seconds[m] / query_seconds[GT] : 0);
+		printf("%s_query_us %.3f\n%s_ratio %.2f\n", NAMES[m], us, NAMES[m],
+		       query_seconds[GT] > 0 ? query_seconds[m] / query_seconds[GT] : 0);
 		if (m != GT) printf("%s_mismatches %ld\n", NAMES[m], mismatches[m]);
 	}
 free_all:
@@ -239,15 +242,17 @@ done:
 }
 
 static const CliOption OPTIONS[] = {
-    CLI_OPTION_EHL(true),
-    {"workload", "DIR", NULL, true, "a workload written by gridtree workload"},
-    CLI_OPTION_MESH,
-    {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
-    CLI_OPTION_THREADS,
-    {0},
+    CLI_OPTION_EHL(true), {"workload", "DIR", NULL, true, "a workload written by gridtree workload"},
+    CLI_OPTION_MESH,      {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
+    CLI_OPTION_THREADS,   {0},
 };
 
 const CliCommand cli_cmd_bench_peers = {
-    "bench-peers", "MAP", "the Grid Tree beside IER, the interval heuristic and brute force",
-    "Every method answers the same workload; answers are checked against the Grid Tree's.", OPTIONS, true, bench_peers,
+    "bench-peers",
+    "MAP",
+    "the Grid Tree beside IER, the interval heuristic and brute force",
+    "Every method answers the same workload; answers are checked against the Grid Tree's.",
+    OPTIONS,
+    true,
+    bench_peers,
 };

@@ -21,8 +21,7 @@ static int crowd(const CliArgs* args)
 	const char* objects_path = cli_option(args, "objects", NULL);
 	const char* queries_path = cli_option(args, "queries", NULL);
 	long leaf;
-	if (!cli_int_option(args, "crowd", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf))
-		return CLI_USAGE;
+	if (!cli_int_option(args, "crowd", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf)) return CLI_USAGE;
 	gtCrowdMethod method;
 	gtError err;
 	const char* method_name = cli_option(args, "method", "auto");
@@ -59,8 +58,8 @@ static int crowd(const CliArgs* args)
 	for (int i = 0; i < query_count; i++) stride = queries[i].k > stride ? queries[i].k : stride;
 	size_t n = query_count > 0 ? (size_t)query_count : 1;
 	gtQuery* batch = malloc(n * sizeof *batch);
-	int32_t (*words)[WL_MAX_WORDS] = malloc(n * sizeof *words);
-	int* order = malloc(n * sizeof *order);       // queries grouped by their words
+	int32_t(*words)[WL_MAX_WORDS] = malloc(n * sizeof *words);
+	int* order = malloc(n * sizeof *order); // queries grouped by their words
 	bool* taken = calloc(n, sizeof *taken);
 	gtObjectId* found_ids = malloc(n * (size_t)stride * sizeof *found_ids);
 	double* found_dist = malloc(n * (size_t)stride * sizeof *found_dist);
@@ -83,8 +82,8 @@ static int crowd(const CliArgs* args)
 				placed++;
 			}
 		gtCrowdQueries group = {batch + first, NULL, placed - first};
-		gtCrowdAnswers out = {stride, found_ids + (size_t)first * (size_t)stride, found_dist + (size_t)first * (size_t)stride,
-		                      found + first, statuses + first};
+		gtCrowdAnswers out = {stride, found_ids + (size_t)first * (size_t)stride,
+		                      found_dist + (size_t)first * (size_t)stride, found + first, statuses + first};
 		if (gtCrowd_Nearest(crowd, &group, method, &out, NULL, &err)) {
 			fprintf(stderr, "gridtree crowd: %s: %s\n", queries_path, err.message);
 			status = CLI_FAILED;
@@ -106,7 +105,8 @@ static int crowd(const CliArgs* args)
 		}
 		for (int r = 0; r < found[p]; r++) {
 			gtObjectId id = found_ids[(size_t)p * (size_t)stride + (size_t)r];
-			printf(r ? " %d:%.6f" : "%d:%.6f", ids.file_id[gtObjectId_Slot(id)], found_dist[(size_t)p * (size_t)stride + (size_t)r]);
+			printf(r ? " %d:%.6f" : "%d:%.6f", ids.file_id[gtObjectId_Slot(id)],
+			       found_dist[(size_t)p * (size_t)stride + (size_t)r]);
 		}
 		putchar('\n');
 	}
@@ -140,6 +140,11 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_crowd = {
-    "crowd", "MAP", "the knn queries answered as batches, printed as knn prints them",
-    "Queries with the same keywords form one batch.", OPTIONS, true, crowd,
+    "crowd",
+    "MAP",
+    "the knn queries answered as batches, printed as knn prints them",
+    "Queries with the same keywords form one batch.",
+    OPTIONS,
+    true,
+    crowd,
 };

@@ -22,7 +22,8 @@ static int ehl_build(const CliArgs* args)
 		char* end;
 		budget = strtod(budget_text, &end);
 		if (*end || end == budget_text || !(budget > 0) || budget > 1e7) {
-			fprintf(stderr, "gridtree ehl-build: --budget must be a positive number of megabytes, got '%s'\n", budget_text);
+			fprintf(stderr, "gridtree ehl-build: --budget must be a positive number of megabytes, got '%s'\n",
+			        budget_text);
 			return CLI_USAGE;
 		}
 	}
@@ -46,7 +47,8 @@ static int ehl_build(const CliArgs* args)
 		return CLI_FAILED;
 	}
 	gtEhlStats s = gtEhl_GetStats(ehl);
-	if (budget > 0) fprintf(stderr, "budget %g MB: chose cell size %d (estimated before building)\n", budget, s.cell_size);
+	if (budget > 0)
+		fprintf(stderr, "budget %g MB: chose cell size %d (estimated before building)\n", budget, s.cell_size);
 	st = gtEhl_Save(ehl, output, &err);
 	if (st) {
 		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);
@@ -81,6 +83,11 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_ehl_build = {
-    "ehl-build", "MAP", "build and save an EHL index; print its statistics",
-    "Progress goes to stderr: a bar on a terminal, lines otherwise.", OPTIONS, true, ehl_build,
+    "ehl-build",
+    "MAP",
+    "build and save an EHL index; print its statistics",
+    "Progress goes to stderr: a bar on a terminal, lines otherwise.",
+    OPTIONS,
+    true,
+    ehl_build,
 };

@@ -44,8 +44,12 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_ehl_verify = {
-    "ehl-verify", "MAP FILE", "compare an index's distances and paths with the exact oracle",
+    "ehl-verify",
+    "MAP FILE",
+    "compare an index's distances and paths with the exact oracle",
     "FILE is an index of MAP (gridtree ehl-build); prints samples, mismatches, max_relative_error and\n"
     "verdict ok or wrong (exit 1).",
-    OPTIONS, true, ehl_verify,
+    OPTIONS,
+    true,
+    ehl_verify,
 };

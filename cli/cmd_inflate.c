@@ -38,8 +38,12 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_inflate = {
-    "inflate", "MAP", "write the map for agents of half-width R cells",
+    "inflate",
+    "MAP",
+    "write the map for agents of half-width R cells",
     "Every cell within R (Chebyshev) of a wall or the border becomes a wall, so a point is free\n"
     "exactly when such an agent centred there touches no wall.",
-    OPTIONS, true, inflate,
+    OPTIONS,
+    true,
+    inflate,
 };

@@ -6,8 +6,7 @@
 static int info(const CliArgs* args)
 {
 	long threads;
-	if (!cli_int_option(args, "info", "threads", 0, 0, GT_MAX_THREADS, &threads))
-		return CLI_USAGE;
+	if (!cli_int_option(args, "info", "threads", 0, 0, GT_MAX_THREADS, &threads)) return CLI_USAGE;
 	gtMap* map;
 	gtTiled* tiled;
 	int opened = cli_open_map(args, "info", args->positional[0], &map, &tiled);
@@ -35,10 +34,12 @@ static int info(const CliArgs* args)
 	if (tiled) { // where the cells came from, and what else the file holds
 		int ox, oy;
 		gtTiled_Origin(tiled, &ox, &oy);
-		printf("tile_width %d\ntile_height %d\norigin_x %d\norigin_y %d\nblocked_by %s\nobjects %d\n", gtTiled_TileWidth(tiled),
-		       gtTiled_TileHeight(tiled), ox, oy, gtTiled_BlockedBy(tiled), gtTiled_ObjectCount(tiled));
+		printf("tile_width %d\ntile_height %d\norigin_x %d\norigin_y %d\nblocked_by %s\nobjects %d\n",
+		       gtTiled_TileWidth(tiled), gtTiled_TileHeight(tiled), ox, oy, gtTiled_BlockedBy(tiled),
+		       gtTiled_ObjectCount(tiled));
 		for (int rule = 0; rule < GT_TILED_RULE_COUNT; rule++) // each rule's walls (a cell may count in several)
-			printf("walls_%s %" PRId64 "\n", gtTiled_RuleName((gtTiledRule)rule), gtTiled_WallCells(tiled, (gtTiledRule)rule));
+			printf("walls_%s %" PRId64 "\n", gtTiled_RuleName((gtTiledRule)rule),
+			       gtTiled_WallCells(tiled, (gtTiledRule)rule));
 		gtTiled_Destroy(tiled);
 	}
 	gtOracle_Destroy(oracle);
@@ -52,8 +53,12 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_info = {
-    "info", "MAP", "map statistics as 'key value' lines",
+    "info",
+    "MAP",
+    "map statistics as 'key value' lines",
     "width, height, free_cells, convex_vertices, pinch_points, vg_edges, vg_build_seconds and fingerprint;\n"
     "for a Tiled map also its tile size, origin, where its walls came from and its object count.",
-    OPTIONS, true, info,
+    OPTIONS,
+    true,
+    info,
 };

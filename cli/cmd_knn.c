@@ -99,17 +99,18 @@ static bool same_words(const int32_t* a, int na, const int32_t* b, int nb)
 	return true;
 }
 
-static gtStatus mesh_nearest(Peers* p, enum Strategy strategy, gtWorld* world, const gtQuery* q, int32_t* found, double* dist,
-                             int capacity, int* count, gtError* err)
+static gtStatus mesh_nearest(Peers* p, enum Strategy strategy, gtWorld* world, const gtQuery* q, int32_t* found,
+                             double* dist, int capacity, int* count, gtError* err)
 {
 	KnnFilter filter = {world, p->handle, q->keywords, q->keyword_count};
 	gtMeshAcceptFcn* accept = q->keyword_count ? filter_accepts : NULL;
 	if (strategy == INTERVAL)
-		return gtPolyanya_Nearest(p->search, p->placed, q->point, q->k, accept, &filter, found, dist, capacity, count, err);
+		return gtPolyanya_Nearest(p->search, p->placed, q->point, q->k, accept, &filter, found, dist, capacity, count,
+		                          err);
 	if (strategy == TARGET) {
 		TargetGuide guide = {.tree = p->tree, .words = q->keywords, .word_count = q->keyword_count};
-		return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, accept, &filter, target_guide, &guide, found,
-		                                dist, capacity, count, err);
+		return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, accept, &filter, target_guide, &guide,
+		                                found, dist, capacity, count, err);
 	}
 	if (!same_words(p->fence_words, p->fence_word_count, q->keywords, q->keyword_count)) { // labels for this word set
 		gtStatus st = gtMeshFence_Compute(p->fence, p->search, p->placed, accept, &filter, err);
@@ -117,8 +118,8 @@ static gtStatus mesh_nearest(Peers* p, enum Strategy strategy, gtWorld* world, c
 		memcpy(p->fence_words, q->keywords, (size_t)q->keyword_count * sizeof *q->keywords);
 		p->fence_word_count = q->keyword_count;
 	}
-	return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, accept, &filter, gtMeshFence_Guide, p->fence, found,
-	                                dist, capacity, count, err);
+	return gtPolyanya_NearestGuided(p->search, p->placed, q->point, q->k, accept, &filter, gtMeshFence_Guide, p->fence,
+	                                found, dist, capacity, count, err);
 }
 
 static void peers_free(Peers* p)
@@ -152,7 +153,8 @@ static int knn(const CliArgs* args)
 	else if (strcmp(method, "brute") == 0) strategy = BRUTE, backend = "auto";
 	gtNavMethod nav_method;
 	if (backend == method && gtNavMethod_Parse(method, &nav_method, NULL)) {
-		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: %s|%s)\n", method, cli_nav_methods, PAPER_METHODS);
+		fprintf(stderr, "gridtree knn: unknown --method '%s' (available: %s|%s)\n", method, cli_nav_methods,
+		        PAPER_METHODS);
 		return CLI_USAGE;
 	}
 	bool on_mesh = strategy == INTERVAL || strategy == TARGET || strategy == FENCE;
@@ -178,7 +180,8 @@ static int knn(const CliArgs* args)
 	Peers p = {.fence_word_count = -1};
 	gtError err;
 	int status = queries ? CLI_OK : CLI_FAILED;
-	if (status == CLI_OK && (!(p.tree = irtree_create()) || !(p.handle = malloc(((size_t)object_count + 1) * sizeof *p.handle)))) {
+	if (status == CLI_OK &&
+	    (!(p.tree = irtree_create()) || !(p.handle = malloc(((size_t)object_count + 1) * sizeof *p.handle)))) {
 		fprintf(stderr, "gridtree knn: out of memory\n");
 		status = CLI_FAILED;
 	}
@@ -234,7 +237,8 @@ static int knn(const CliArgs* args)
 			ier_nearest(p.tree, q.point, q.keywords, q.keyword_count, q.k, s.distance, found, dist, capacity, &count);
 			for (int r = 0; r < count; r++) file_ids[r] = objects[found[r]].id;
 		} else {
-			if (strategy == BRUTE) st = brute_nearest(s.world, &q, s.distance, &scratch, found, dist, capacity, &count, &err);
+			if (strategy == BRUTE)
+				st = brute_nearest(s.world, &q, s.distance, &scratch, found, dist, capacity, &count, &err);
 			else st = gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
 			for (int r = 0; r < count; r++) file_ids[r] = ids.file_id[gtObjectId_Slot(found[r])];
 		}
@@ -255,8 +259,7 @@ static int knn(const CliArgs* args)
 static int bench_knn(const CliArgs* args)
 {
 	long check;
-	if (!cli_int_option(args, "bench-knn", "check", 0, 0, 100000000, &check))
-		return CLI_USAGE;
+	if (!cli_int_option(args, "bench-knn", "check", 0, 0, 100000000, &check)) return CLI_USAGE;
 	const char* dir = cli_option(args, "workload", NULL);
 	Setup s;
 	int opened = setup(&s, args, "bench-knn", true);
@@ -293,11 +296,15 @@ static const CliOption KNN_OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_knn = {
-    "knn", "MAP", "the k nearest objects with every keyword of each query, by walking distance",
+    "knn",
+    "MAP",
+    "the k nearest objects with every keyword of each query, by walking distance",
     "Prints 'id:dist ...' per query, 'invalid' for a query point off the free space. gt is the Grid\n"
     "Tree over EHL; ier-ehl and ier-polyanya take IR-tree candidates in straight-line order; interval,\n"
     "target and fence search the mesh; brute prices every matching object.",
-    KNN_OPTIONS, true, knn,
+    KNN_OPTIONS,
+    true,
+    knn,
 };
 
 static const CliOption BENCH_OPTIONS[] = {
@@ -311,6 +318,6 @@ static const CliOption BENCH_OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_bench_knn = {
-    "bench-knn", "MAP", "replay a workload on the Grid Tree; print timings and counts", NULL, BENCH_OPTIONS, true,
-    bench_knn,
+    "bench-knn", "MAP",     "replay a workload on the Grid Tree; print timings and counts", NULL, BENCH_OPTIONS,
+    true,        bench_knn,
 };

@@ -17,8 +17,8 @@ static int mesh_build(const CliArgs* args)
 	if (!st) st = gtMesh_Save(mesh, output, &err);
 	if (st) fprintf(stderr, "gridtree mesh-build: %s\n", err.message);
 	else
-		printf("file %s\nvertices %d\npolygons %d\nmesh_bytes %lld\nbuild_seconds %.3f\n", output, gtMesh_VertexCount(mesh),
-		       gtMesh_PolygonCount(mesh), (long long)gtMesh_Bytes(mesh), took);
+		printf("file %s\nvertices %d\npolygons %d\nmesh_bytes %lld\nbuild_seconds %.3f\n", output,
+		       gtMesh_VertexCount(mesh), gtMesh_PolygonCount(mesh), (long long)gtMesh_Bytes(mesh), took);
 	gtMesh_Destroy(mesh);
 	gtMap_Destroy(map);
 	return st ? CLI_FAILED : CLI_OK;

@@ -43,7 +43,8 @@ static void explain_invalid(const char* command, const gtMap* map, int line, gtV
 		if (check == GT_POINT_VALID) continue;
 		fprintf(stderr, "%s %s (%g, %g) ", said ? ";" : "", names[i], points[i].x, points[i].y);
 		if (check == GT_POINT_NOT_FINITE) fprintf(stderr, "is not a finite number");
-		else if (check == GT_POINT_OFF_MAP) fprintf(stderr, "is off the map (%dx%d)", gtMap_Width(map), gtMap_Height(map));
+		else if (check == GT_POINT_OFF_MAP)
+			fprintf(stderr, "is off the map (%dx%d)", gtMap_Width(map), gtMap_Height(map));
 		else fprintf(stderr, "is in a wall");
 		said = true;
 	}
@@ -126,15 +127,23 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_dist = {
-    "dist", "MAP", "read 'sx sy tx ty' lines on stdin, print one walking distance per line",
+    "dist",
+    "MAP",
+    "read 'sx sy tx ty' lines on stdin, print one walking distance per line",
     "Distances print with 9 decimals, 'inf' if unreachable, 'invalid' if a point is not in the free\n"
     "space (off the map, in a wall or not a number). A line that is not four numbers is an error (exit 1).",
-    OPTIONS, true, dist,
+    OPTIONS,
+    true,
+    dist,
 };
 
 const CliCommand cli_cmd_path = {
-    "path", "MAP", "read 'sx sy tx ty' lines on stdin, print a shortest path 'x0 y0 x1 y1 ...' per line",
+    "path",
+    "MAP",
+    "read 'sx sy tx ty' lines on stdin, print a shortest path 'x0 y0 x1 y1 ...' per line",
     "'unreachable' if there is none, 'invalid' if a point is not in the free space (off the map, in a\n"
     "wall or not a number). A line that is not four numbers is an error (exit 1).",
-    OPTIONS, true, path,
+    OPTIONS,
+    true,
+    path,
 };

@@ -43,7 +43,8 @@ static int scen(const CliArgs* args)
 		for (int i = 0; i < count; i++) {
 			double d;
 			int n;
-			gtStatus st = with_path ? gtNavQuery_Path(solver.query, e[i].start, e[i].goal, points, solver.capacity, &n, &d, &err)
+			gtStatus st = with_path ? gtNavQuery_Path(solver.query, e[i].start, e[i].goal, points, solver.capacity, &n,
+			                                          &d, &err)
 			                        : gtNavQuery_Distance(solver.query, e[i].start, e[i].goal, &d, &err);
 			if (st) invalid++;
 			else if (isinf(d)) unreachable++;
@@ -78,6 +79,7 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_scen = {
-    "scen", "MAP SCENFILE", "run a MovingAI scenario; print queries, over_octile, unreachable, invalid, mean_us", NULL,
-    OPTIONS, true, scen,
+    "scen", "MAP SCENFILE", "run a MovingAI scenario; print queries, over_octile, unreachable, invalid, mean_us",
+    NULL,   OPTIONS,        true,
+    scen,
 };

@@ -18,15 +18,15 @@ static bool pair_option(const char* text, const char* option, int lo, int hi, in
 			return true;
 		}
 	}
-	fprintf(stderr, "gridtree tiled-export: --%s must be two integers A,B from %d to %d, got '%s'\n", option, lo, hi, text);
+	fprintf(stderr, "gridtree tiled-export: --%s must be two integers A,B from %d to %d, got '%s'\n", option, lo, hi,
+	        text);
 	return false;
 }
 
 static int tiled_export(const CliArgs* args)
 {
 	long chunk;
-	if (!cli_int_option(args, "tiled-export", "chunk", 0, 0, 65535, &chunk))
-		return CLI_USAGE;
+	if (!cli_int_option(args, "tiled-export", "chunk", 0, 0, 65535, &chunk)) return CLI_USAGE;
 	const char* output = cli_option(args, "o", NULL);
 	if (!gtTiled_IsTiledPath(output)) {
 		fprintf(stderr, "gridtree tiled-export: -o names a Tiled file: .tmx, .tmj or .json, got '%s'\n", output);
@@ -68,7 +68,8 @@ static int tiled_export(const CliArgs* args)
 		fprintf(stderr, "gridtree tiled-export: %s\n", err.message);
 		code = err.status == GT_ERR_INVALID_ARG ? CLI_USAGE : CLI_FAILED;
 	} else {
-		printf("file %s\nwidth %d\nheight %d\nobjects %d\n", output, gtMap_Width(map), gtMap_Height(map), def.object_count);
+		printf("file %s\nwidth %d\nheight %d\nobjects %d\n", output, gtMap_Width(map), gtMap_Height(map),
+		       def.object_count);
 	}
 	free(objects);
 	gtMap_Destroy(map);
@@ -81,14 +82,21 @@ static const CliOption OPTIONS[] = {
     {"compression", "C", "none|zlib|gzip|zstd", false, "compression of base64 layers (default none)"},
     {"chunk", "N", NULL, false, "write an infinite map in chunks of N x N cells, 0 to 65535 (default 0: a finite map)"},
     {"origin", "X,Y", NULL, false, "the Tiled cell of the map's cell (0, 0), with --chunk (default 0,0)"},
-    {"tileset", "T", "embedded|external", false, "the tileset inside the map or in a file beside it (default embedded)"},
-    {"blocked", "B", "layer|property", false, "walls as a 'Collision' tile layer or as tiles with the property 'collides' (default layer)"},
+    {"tileset", "T", "embedded|external", false,
+     "the tileset inside the map or in a file beside it (default embedded)"},
+    {"blocked", "B", "layer|property", false,
+     "walls as a 'Collision' tile layer or as tiles with the property 'collides' (default layer)"},
     {"tile", "W,H", NULL, false, "the tile size in pixels, 1 to 4096 (default 32,32)"},
     {"objects", "OBJ", NULL, false, "an object layer from a knn objects file (lines 'id x y kw ...')"},
     {0},
 };
 
 const CliCommand cli_cmd_tiled_export = {
-    "tiled-export", "MAP", "write the map as a Tiled map (.tmx or .tmj), in any variant gridtree reads",
-    "To edit a MovingAI map in Tiled; the tests write every variant of the same map with it.", OPTIONS, true, tiled_export,
+    "tiled-export",
+    "MAP",
+    "write the map as a Tiled map (.tmx or .tmj), in any variant gridtree reads",
+    "To edit a MovingAI map in Tiled; the tests write every variant of the same map with it.",
+    OPTIONS,
+    true,
+    tiled_export,
 };

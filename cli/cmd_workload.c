@@ -64,7 +64,8 @@ static int workload(const CliArgs* args)
 	} else if (!wl_generate(query, map, &def, keywords, args->positional[0], dir, &counts)) {
 		status = CLI_FAILED;
 	} else {
-		printf("objects %d\nupdates %ld\nqueries %ld\ndirectory %s\n", counts.objects, counts.updates, counts.queries, dir);
+		printf("objects %d\nupdates %ld\nqueries %ld\ndirectory %s\n", counts.objects, counts.updates, counts.queries,
+		       dir);
 	}
 	gtNavQuery_Destroy(query);
 	gtNav_Destroy(nav);
@@ -89,6 +90,11 @@ static const CliOption OPTIONS[] = {
 };
 
 const CliCommand cli_cmd_workload = {
-    "workload", "MAP", "write a moving-object workload (objects, updates, queries)",
-    "Walkers follow EHL paths: the index from --ehl, else one built at the default cell size.", OPTIONS, true, workload,
+    "workload",
+    "MAP",
+    "write a moving-object workload (objects, updates, queries)",
+    "Walkers follow EHL paths: the index from --ehl, else one built at the default cell size.",
+    OPTIONS,
+    true,
+    workload,
 };

@@ -16,10 +16,10 @@ static const CliOption NO_OPTIONS[] = {{0}};
 static const CliCommand VERSION = {"version", "", "print the version", NULL, NO_OPTIONS, false, version};
 
 static const CliCommand* const COMMANDS[] = {
-    &cli_cmd_info,     &cli_cmd_dist,        &cli_cmd_path,      &cli_cmd_scen,        &cli_cmd_ehl_build,
-    &cli_cmd_ehl_verify, &cli_cmd_workload,  &cli_cmd_knn,       &cli_cmd_bench_knn,   &cli_cmd_crowd,
-    &cli_cmd_bench_crowd, &cli_cmd_bench_edits, &cli_cmd_genmap, &cli_cmd_mesh_build,  &cli_cmd_bench_peers,
-    &cli_cmd_inflate,  &cli_cmd_tiled_export, &VERSION,
+    &cli_cmd_info,        &cli_cmd_dist,         &cli_cmd_path,   &cli_cmd_scen,       &cli_cmd_ehl_build,
+    &cli_cmd_ehl_verify,  &cli_cmd_workload,     &cli_cmd_knn,    &cli_cmd_bench_knn,  &cli_cmd_crowd,
+    &cli_cmd_bench_crowd, &cli_cmd_bench_edits,  &cli_cmd_genmap, &cli_cmd_mesh_build, &cli_cmd_bench_peers,
+    &cli_cmd_inflate,     &cli_cmd_tiled_export, &VERSION,
 };
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };
 
@@ -42,14 +42,17 @@ static void usage(FILE* out)
 	fprintf(out, "\n'gridtree help COMMAND' or 'gridtree COMMAND --help' prints the command's options.\n"
 	             "A MAP is a MovingAI .map or a Tiled .tmx, .tmj or .json; every command that takes one takes\n"
 	             "the map options:");
-	for (const CliOption* o = cli_map_options; o->name; o++) fprintf(out, "%s --%s%s%s", o == cli_map_options ? "" : ",", o->name, o->arg ? " " : "", o->arg ? o->arg : ""); // flags have no value
+	for (const CliOption* o = cli_map_options; o->name; o++)
+		fprintf(out, "%s --%s%s%s", o == cli_map_options ? "" : ",", o->name, o->arg ? " " : "",
+		        o->arg ? o->arg : ""); // flags have no value
 	fprintf(out, ".\nExit status: 0 done, 1 failed, 2 usage error.\n");
 }
 
 // gridtree help [COMMAND]
 static int help(int argc, char** argv)
 {
-	bool about_help = argc == 1 && (strcmp(argv[0], "help") == 0 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);
+	bool about_help = argc == 1 &&
+	                  (strcmp(argv[0], "help") == 0 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);
 	if (argc == 0 || about_help) { // `help help` and `help --help`: help's own usage is the list
 		usage(stdout);
 		return CLI_OK;
@@ -72,7 +75,8 @@ int main(int argc, char** argv)
 		return CLI_USAGE;
 	}
 	const char* name = argv[1];
-	if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) return help(argc - 2, argv + 2);
+	if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
+		return help(argc - 2, argv + 2);
 	if (strcmp(name, "--version") == 0) name = "version";
 	const CliCommand* c = find_command(name);
 	if (!c) {

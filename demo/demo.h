@@ -21,8 +21,8 @@ typedef struct Options {
 } Options;
 
 #define QUERY_MARKER 0xFF50C8FFu // 0xRRGGBBAA; the tests count its pixels
-#define MAX_AGENTS 1000000      // --agents bound; also bounds the script's position tables
-#define PANEL_WIDTH 340         // the side panel, right of the map
+#define MAX_AGENTS 1000000       // --agents bound; also bounds the script's position tables
+#define PANEL_WIDTH 340          // the side panel, right of the map
 enum { KIND_COUNT = 6 };
 extern const Uint32 KIND_COLOURS[KIND_COUNT + 1]; // 0xAARRGGBB per kind, then the colour of an unknown kind
 
@@ -59,8 +59,8 @@ typedef struct Demo {
 	char map_name[64];
 	char index_source[1400]; // where the EHL index came from, for the run's summary
 	char mesh_source[1300];  // where the navigation mesh came from, once the b key made or loaded one
-	int edits;      // walls and doors toggled
-	bool map_dirty; // the map picture is out of date
+	int edits;               // walls and doors toggled
+	bool map_dirty;          // the map picture is out of date
 	Door doors[MAX_DOORS];
 	int door_count;
 	// Backends: the mesh is made (or loaded) the first time it is chosen, and again after edits.
@@ -85,13 +85,13 @@ typedef struct Demo {
 	// round a wall; kept (and chosen again when the agents' moves lose the bend) until the user
 	// moves the mouse over the map, clicks or presses a key.
 	bool auto_query;
-	bool entering;      // the pointer just entered the window: its first motion is not the user's
-	int showcase_level; // what the last search found: 2 a bend and a ghost, 1 a bend, 0 neither
-	int next_search;    // the frame from which a search may run again
-	bool search_failed; // the last search found nothing better
+	bool entering;              // the pointer just entered the window: its first motion is not the user's
+	int showcase_level;         // what the last search found: 2 a bend and a ghost, 1 a bend, 0 neither
+	int next_search;            // the frame from which a search may run again
+	bool search_failed;         // the last search found nothing better
 	int labels, crowded_labels; // the last frame's query labels, and those that had to overlap
-	int searches;       // searches run (the first at start)
-	double search_ms;   // the time they took
+	int searches;               // searches run (the first at start)
+	double search_ms;           // the time they took
 	gtRandom showcase_rng;
 	// Caller-owned debug-draw buffers: nothing allocates per frame.
 	gtDebugTraceEntry* trace_storage;
@@ -140,7 +140,7 @@ enum { MAX_PLACED = 96 };
 typedef struct Labels {
 	SDL_Rect taken[MAX_PLACED]; // boxes placed and areas kept clear (discs, the query marker)
 	int count;
-	SDL_Rect bounds; // labels stay inside
+	SDL_Rect bounds;     // labels stay inside
 	int placed, crowded; // labels placed, and of those put over another for want of room
 } Labels;
 void labels_begin(Labels* l, SDL_Rect bounds);

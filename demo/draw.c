@@ -16,7 +16,9 @@ SDL_Texture* draw_map_view(SDL_Renderer* r, const gtMap* map, const View* v, int
 		int y = (int)floor((py + 0.5 - v->offset_y) / v->scale);
 		for (int px = 0; px < width; px++) {
 			int x = (int)floor((px + 0.5 - v->offset_x) / v->scale);
-			row[px] = x < 0 || y < 0 || x >= w || y >= h ? 0xFF0A0A0Du : gtMap_IsBlocked(map, x, y) ? 0xFF111217u : 0xFF565D6Cu;
+			row[px] = x < 0 || y < 0 || x >= w || y >= h ? 0xFF0A0A0Du
+			          : gtMap_IsBlocked(map, x, y)       ? 0xFF111217u
+			                                             : 0xFF565D6Cu;
 		}
 	}
 	SDL_Texture* t = SDL_CreateTextureFromSurface(r, s);
@@ -45,7 +47,8 @@ void draw_text(SDL_Renderer* r, int x, int y, int pixel, const char* text)
 		if (!at || up == '\0') continue; // spaces and unknown characters leave a gap
 		unsigned short g = GLYPHS[at - GLYPH_CHARS];
 		for (int bit = 0; bit < 15; bit++)
-			if (g & (1u << (14 - bit))) dots[n++] = (SDL_Rect){x + (bit % 3) * pixel, y + (bit / 3) * pixel, pixel, pixel};
+			if (g & (1u << (14 - bit)))
+				dots[n++] = (SDL_Rect){x + (bit % 3) * pixel, y + (bit / 3) * pixel, pixel, pixel};
 	}
 	SDL_RenderFillRects(r, dots, n);
 }

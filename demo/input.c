@@ -24,7 +24,8 @@ static void edited(Demo* d, int cx, int cy)
 	for (int radius = 0; radius < 4 && gtMap_CheckPoint(d->map, (gtVec2){d->qx, d->qy}) != GT_POINT_VALID; radius++)
 		for (int j = -radius; j <= radius; j++)
 			for (int i = -radius; i <= radius; i++)
-				if (cx + i >= 0 && cy + j >= 0 && cx + i < w && cy + j < h && !gtMap_IsBlocked(d->map, cx + i, cy + j) &&
+				if (cx + i >= 0 && cy + j >= 0 && cx + i < w && cy + j < h &&
+				    !gtMap_IsBlocked(d->map, cx + i, cy + j) &&
 				    gtMap_CheckPoint(d->map, (gtVec2){d->qx, d->qy}) != GT_POINT_VALID)
 					d->qx = cx + i + 0.5, d->qy = cy + j + 0.5;
 }
@@ -59,7 +60,8 @@ static void toggle_at(Demo* d, double x, double y)
 		toggle_door(d, door);
 		return;
 	}
-	int x0 = cx > 0 ? cx - 1 : 0, y0 = cy > 0 ? cy - 1 : 0, x1 = cx + 1 < w ? cx + 1 : w - 1, y1 = cy + 1 < h ? cy + 1 : h - 1;
+	int x0 = cx > 0 ? cx - 1 : 0, y0 = cy > 0 ? cy - 1 : 0, x1 = cx + 1 < w ? cx + 1 : w - 1,
+	    y1 = cy + 1 < h ? cy + 1 : h - 1;
 	for (int i = 0; i < d->door_count; i++) // a wall never covers a door: the door is the thing to click
 		if (d->doors[i].x0 <= x1 && d->doors[i].x1 >= x0 && d->doors[i].y0 <= y1 && d->doors[i].y1 >= y0) return;
 	bool build = !gtMap_IsBlocked(d->map, cx, cy);
@@ -84,7 +86,8 @@ static bool is_door_gap(const gtMap* m, int x, int y, int dx, int dy, int* lengt
 	int n = 0;
 	while (n < 5 && x + n * dx < w && y + n * dy < h && !gtMap_IsBlocked(m, x + n * dx, y + n * dy)) n++;
 	int ex = x + n * dx, ey = y + n * dy;
-	if (n < 2 || n > 4 || ex >= w || ey >= h || !gtMap_IsBlocked(m, ex, ey) || !gtMap_IsBlocked(m, x - dx, y - dy)) return false;
+	if (n < 2 || n > 4 || ex >= w || ey >= h || !gtMap_IsBlocked(m, ex, ey) || !gtMap_IsBlocked(m, x - dx, y - dy))
+		return false;
 	*length = n;
 	return free_run(m, x - dy, y - dx, dx, dy, n) && free_run(m, x + dy, y + dx, dx, dy, n);
 }
@@ -104,14 +107,16 @@ void find_doors(Demo* d)
 		for (int x = 1; x + 1 < w && count < MAX_CANDIDATES; x += 2)
 			for (int across = 0; across < 2 && count < MAX_CANDIDATES; across++) {
 				int dx = across ? 0 : 1, dy = across ? 1 : 0, n;
-				if (is_door_gap(m, x, y, dx, dy, &n)) candidates[count++] = (Door){x, y, x + (n - 1) * dx, y + (n - 1) * dy, 0, true};
+				if (is_door_gap(m, x, y, dx, dy, &n))
+					candidates[count++] = (Door){x, y, x + (n - 1) * dx, y + (n - 1) * dy, 0, true};
 			}
 	double nearest[MAX_CANDIDATES];
 	for (int i = 0; i < count; i++) nearest[i] = INFINITY;
 	for (int pick = count > 0 ? 0 : -1; pick >= 0 && d->door_count < MAX_DOORS;) {
 		Door door = candidates[pick];
 		gtError err;
-		if (gtNav_AddDoor(d->nav, door.x0, door.y0, door.x1, door.y1, &door.id, &err) == GT_OK) d->doors[d->door_count++] = door;
+		if (gtNav_AddDoor(d->nav, door.x0, door.y0, door.x1, door.y1, &door.id, &err) == GT_OK)
+			d->doors[d->door_count++] = door;
 		pick = -1;
 		double best = 24 * 24;
 		for (int i = 0; i < count; i++) {
@@ -138,7 +143,9 @@ bool set_backend(Demo* d, bool mesh)
 			gtMesh* built;
 			st = gtMesh_FromMap(d->map, &built, &err);
 			if (!st) st = gtNav_SetMesh(d->nav, built, &err);
-			if (!st) snprintf(d->mesh_source, sizeof d->mesh_source, "built from the map in memory%s", d->edits ? " (after edits)" : "");
+			if (!st)
+				snprintf(d->mesh_source, sizeof d->mesh_source, "built from the map in memory%s",
+				         d->edits ? " (after edits)" : "");
 		}
 		if (st) {
 			fprintf(stderr, "gridtree-demo: %s\n", err.message);
@@ -215,10 +222,12 @@ void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* paused, bool
 		return;
 	}
 	if (e->type == SDL_MOUSEMOTION) d->entering = false;
-	if (e->type == SDL_KEYDOWN) key(d, e->key.keysym.sym, (e->key.keysym.mod & KMOD_SHIFT) != 0, running, paused, step, speed);
+	if (e->type == SDL_KEYDOWN)
+		key(d, e->key.keysym.sym, (e->key.keysym.mod & KMOD_SHIFT) != 0, running, paused, step, speed);
 	double mx = 0, my = 0;
 	if (e->type == SDL_MOUSEMOTION || e->type == SDL_MOUSEBUTTONDOWN) {
-		int sx = e->type == SDL_MOUSEMOTION ? e->motion.x : e->button.x, sy = e->type == SDL_MOUSEMOTION ? e->motion.y : e->button.y;
+		int sx = e->type == SDL_MOUSEMOTION ? e->motion.x : e->button.x,
+		    sy = e->type == SDL_MOUSEMOTION ? e->motion.y : e->button.y;
 		mx = (sx - d->view.offset_x) / d->view.scale, my = (sy - d->view.offset_y) / d->view.scale;
 		if (sx >= map_view_width(d)) return; // over the panel
 	}
@@ -272,7 +281,10 @@ void push_scripted_input(const Demo* d, char c)
 		return;
 	} else {
 		e.type = SDL_KEYDOWN;
-		e.key.keysym.sym = c == '+' ? SDLK_PLUS : c == '-' ? SDLK_MINUS : c == ' ' ? SDLK_SPACE : (SDL_Keycode)(c | 0x20);
+		e.key.keysym.sym = c == '+'   ? SDLK_PLUS
+		                   : c == '-' ? SDLK_MINUS
+		                   : c == ' ' ? SDLK_SPACE
+		                              : (SDL_Keycode)(c | 0x20);
 		e.key.keysym.mod = (c >= 'A' && c <= 'Z') ? KMOD_LSHIFT : KMOD_NONE;
 	}
 	SDL_PushEvent(&e);

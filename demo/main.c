@@ -22,8 +22,10 @@
 #include "gridtree/gridtree.h"
 #include "gridtree/gt_lua.h" // the binding is compiled in: the demo reaches the script's objects
 
-const Uint32 KIND_COLOURS[KIND_COUNT + 1] = {0xFF4F8BFF, 0xFF6FD36F, 0xFFFF8AD8, 0xFFE0453A, 0xFFF0A030, 0xFFB26BE0, 0xFFB0B0B0};
-const char* const LAYER_NAMES[LAYERS] = {"1 AGENTS", "2 QUERY", "3 TREE NODES", "4 LEAF GRID", "5 VERTICES", "6 EHL CELLS"};
+const Uint32 KIND_COLOURS[KIND_COUNT + 1] = {0xFF4F8BFF, 0xFF6FD36F, 0xFFFF8AD8, 0xFFE0453A,
+                                             0xFFF0A030, 0xFFB26BE0, 0xFFB0B0B0};
+const char* const LAYER_NAMES[LAYERS] = {"1 AGENTS",    "2 QUERY",    "3 TREE NODES",
+                                         "4 LEAF GRID", "5 VERTICES", "6 EHL CELLS"};
 const char* const QUERY_KINDS[3] = {"NEAREST", "WITHIN", "TOP"};
 const char* const FILTERS[FILTER_COUNT] = {"", "healer", "elf", "orc", "enemy", "big"};
 
@@ -97,22 +99,39 @@ static const char* shared_mesh(const char* map)
 	const char* at = strstr(map, "/maps/");
 	size_t len = strlen(map);
 	if (!at || len < 4 || strcmp(map + len - 4, ".map") != 0) return NULL;
-	snprintf(path, sizeof path, "%.*s/meshes/%.*s-merged.mesh", (int)(at - map), map, (int)(len - 4 - (size_t)(at + 6 - map)), at + 6);
+	snprintf(path, sizeof path, "%.*s/meshes/%.*s-merged.mesh", (int)(at - map), map,
+	         (int)(len - 4 - (size_t)(at + 6 - map)), at + 6);
 	return exists(path) ? path : NULL;
 }
 
 static bool parse(int argc, char** argv, Options* o, bool* help)
 {
-	*o = (Options){.layers = "123", .keys = "", .agents = 2000, .leaf = 16, .cell = 4, .k = 5, .record_every = 4, .seed = 1};
+	*o = (Options){
+	    .layers = "123", .keys = "", .agents = 2000, .leaf = 16, .cell = 4, .k = 5, .record_every = 4, .seed = 1};
 	*help = false;
 	for (int i = 1; i < argc; i++) {
 		const char* a = argv[i];
 		const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { *help = true; return true; }
-		if (strcmp(a, "--headless") == 0) { o->headless = true; continue; }
-		if (strcmp(a, "--crowd") == 0) { o->crowd = true; continue; }
-		if (a[0] != '-') { o->map = a; continue; }
-		if (!v) { fprintf(stderr, "gridtree-demo: %s needs a value\n", a); return false; }
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			*help = true;
+			return true;
+		}
+		if (strcmp(a, "--headless") == 0) {
+			o->headless = true;
+			continue;
+		}
+		if (strcmp(a, "--crowd") == 0) {
+			o->crowd = true;
+			continue;
+		}
+		if (a[0] != '-') {
+			o->map = a;
+			continue;
+		}
+		if (!v) {
+			fprintf(stderr, "gridtree-demo: %s needs a value\n", a);
+			return false;
+		}
 		i++;
 		if (strcmp(a, "--index") == 0) o->index = v;
 		else if (strcmp(a, "--script") == 0) o->script = v;
@@ -133,7 +152,10 @@ static bool parse(int argc, char** argv, Options* o, bool* help)
 				fprintf(stderr, "gridtree-demo: --size is WIDTHxHEIGHT, at least %dx300\n", PANEL_WIDTH + 100);
 				return false;
 			}
-		} else { fprintf(stderr, "gridtree-demo: unknown option %s\n", a); return false; }
+		} else {
+			fprintf(stderr, "gridtree-demo: unknown option %s\n", a);
+			return false;
+		}
 	}
 	if (!o->map) o->map = default_map();
 	if (!o->mesh) o->mesh = shared_mesh(o->map);
@@ -209,11 +231,10 @@ static bool start_lua(lua_State* L, const Options* o, int* demo_ref, int* map_re
 		return false;
 	}
 	*demo_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-	static const char* load =
-	    "local gridtree = require 'gridtree'\n"
-	    "local map, message = gridtree.load_map(...)\n"
-	    "if not map then error(message, 0) end\n"
-	    "return map\n";
+	static const char* load = "local gridtree = require 'gridtree'\n"
+	                          "local map, message = gridtree.load_map(...)\n"
+	                          "if not map then error(message, 0) end\n"
+	                          "return map\n";
 	if (luaL_loadstring(L, load) != LUA_OK) return false;
 	lua_pushstring(L, o->map);
 	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
@@ -227,10 +248,9 @@ static bool start_lua(lua_State* L, const Options* o, int* demo_ref, int* map_re
 // The script's world on its (indexed) map, then demo.init places the agents.
 static bool start_agents(lua_State* L, const Options* o, int demo_ref, int map_ref)
 {
-	static const char* setup =
-	    "local demo, map, leaf, agents, seed = ...\n"
-	    "local world = require('gridtree').new_world(map, {leaf = leaf})\n"
-	    "demo.init(map, world, {agents = agents, seed = seed})\n";
+	static const char* setup = "local demo, map, leaf, agents, seed = ...\n"
+	                           "local world = require('gridtree').new_world(map, {leaf = leaf})\n"
+	                           "demo.init(map, world, {agents = agents, seed = seed})\n";
 	if (luaL_loadstring(L, setup) != LUA_OK) return false;
 	lua_rawgeti(L, LUA_REGISTRYINDEX, demo_ref);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, map_ref);
@@ -247,10 +267,10 @@ static bool start_agents(lua_State* L, const Options* o, int demo_ref, int map_r
 // Calls demo.<name>(...) with `args` values already pushed; leaves `results` values.
 bool call_demo(lua_State* L, int demo_ref, const char* name, int args, int results)
 {
-	lua_rawgeti(L, LUA_REGISTRYINDEX, demo_ref);  // args..., demo
-	lua_getfield(L, -1, name);                     // args..., demo, fn
-	lua_remove(L, -2);                             // args..., fn
-	lua_insert(L, -args - 1);                      // fn, args...
+	lua_rawgeti(L, LUA_REGISTRYINDEX, demo_ref); // args..., demo
+	lua_getfield(L, -1, name);                   // args..., demo, fn
+	lua_remove(L, -2);                           // args..., fn
+	lua_insert(L, -args - 1);                    // fn, args...
 	if (lua_pcall(L, args, results, 0) != LUA_OK) {
 		fprintf(stderr, "gridtree-demo: demo.%s: %s\n", name, lua_tostring(L, -1));
 		lua_pop(L, 1);
@@ -328,7 +348,7 @@ static void find_path(Demo* d, int i, gtVec2 to)
 	for (int attempt = 0; attempt < 2; attempt++) {
 		int count = 0;
 		gtStatus st = gtNavQuery_Path(d->nav_query, (gtVec2){d->qx, d->qy}, to, d->path_points + d->path_used,
-		                         d->path_capacity - d->path_used, &count, NULL, &err);
+		                              d->path_capacity - d->path_used, &count, NULL, &err);
 		if (st == GT_OK) {
 			d->path_start[i] = d->path_used, d->path_count[i] = count;
 			d->path_used += count;
@@ -360,7 +380,8 @@ static void find_ghosts(Demo* d, const gtQuery* walked)
 		gtVec2 at;
 		if (chosen || gtWorld_GetPosition(d->world, d->euclid_ids[i], &at, &err)) continue;
 		bool stacked = false; // agents on the same spot (a follower on its leader) are one ghost
-		for (int g = 0; g < d->ghost_count && !stacked; g++) stacked = fabs(d->ghost_at[g].x - at.x) + fabs(d->ghost_at[g].y - at.y) < 1;
+		for (int g = 0; g < d->ghost_count && !stacked; g++)
+			stacked = fabs(d->ghost_at[g].x - at.x) + fabs(d->ghost_at[g].y - at.y) < 1;
 		if (stacked) continue;
 		int g = d->ghost_count++;
 		d->ghost_at[g] = at;
@@ -389,15 +410,17 @@ static bool run_query(Demo* d, Frame* f)
 	gtStatus st;
 	if (d->kind == 1) {
 		q.radius = d->o.k * 10.0;
-		st = gtWorld_Within(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats, &err);
+		st = gtWorld_Within(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats,
+		                    &err);
 	} else if (d->kind == 2) {
 		q.k = d->o.k;
 		q.miss_cost = 100; // score = 0.5 * distance + 0.5 * 100 * the share of the words missing
-		st = gtWorld_TopWeighted(d->world, &q, 0.5, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count,
-		                         &stats, &err);
+		st = gtWorld_TopWeighted(d->world, &q, 0.5, d->distance, d->found, d->found_d, d->found_capacity,
+		                         &d->found_count, &stats, &err);
 	} else {
 		q.k = d->o.k;
-		st = gtWorld_Nearest(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count, &stats, &err);
+		st = gtWorld_Nearest(d->world, &q, d->distance, d->found, d->found_d, d->found_capacity, &d->found_count,
+		                     &stats, &err);
 	}
 	if (st) {
 		fprintf(stderr, "gridtree-demo: query: %s\n", err.message);
@@ -471,7 +494,8 @@ static long count_colour(SDL_Surface* s, int width, Uint32 colour)
 {
 	long n = 0;
 	for (int y = 0; y < s->h; y++)
-		for (int x = 0; x < width && x < s->w; x++) n += (((Uint32*)((Uint8*)s->pixels + y * s->pitch))[x] | 0xFF000000u) == colour;
+		for (int x = 0; x < width && x < s->w; x++)
+			n += (((Uint32*)((Uint8*)s->pixels + y * s->pitch))[x] | 0xFF000000u) == colour;
 	return n;
 }
 
@@ -611,7 +635,9 @@ static bool start_sdl(const Options* o)
 {
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
 		if (o->headless) fprintf(stderr, "gridtree-demo: SDL: %s\n", SDL_GetError());
-		else fprintf(stderr, "gridtree-demo: no display (SDL_Init failed: %s); pass --headless to render to a PNG\n", SDL_GetError());
+		else
+			fprintf(stderr, "gridtree-demo: no display (SDL_Init failed: %s); pass --headless to render to a PNG\n",
+			        SDL_GetError());
 		return false;
 	}
 	const char* driver = SDL_GetCurrentVideoDriver();
@@ -619,7 +645,8 @@ static bool start_sdl(const Options* o)
 	bool invisible = driver && (strcmp(driver, "offscreen") == 0 || strcmp(driver, "dummy") == 0);
 	if (!o->headless && invisible && !(chosen && *chosen)) {
 		fprintf(stderr,
-		        "gridtree-demo: no display (DISPLAY and WAYLAND_DISPLAY %s; SDL found only its '%s' video driver); pass --headless "
+		        "gridtree-demo: no display (DISPLAY and WAYLAND_DISPLAY %s; SDL found only its '%s' video driver); "
+		        "pass --headless "
 		        "to render to a PNG\n",
 		        getenv("DISPLAY") || getenv("WAYLAND_DISPLAY") ? "set but not reachable" : "unset", driver);
 		SDL_Quit();
@@ -637,11 +664,16 @@ static void print_query_summary(const Demo* d)
 	if (d->mesh_current) printf("mesh %s\n", d->mesh_source);
 	int bent = 0;
 	for (int i = 0; i < d->found_count; i++) bent += d->path_count[i] > 2;
-	printf("query %s k %d keyword %s at %.2f %.2f (%s)\n", d->kind == 1 ? "within" : d->kind == 2 ? "top" : "nearest", d->o.k,
-	       d->filter ? FILTERS[d->filter] : "any", d->qx, d->qy,
-	       d->auto_query ? (d->showcase_level > 0 ? "start query, chosen to bend round a wall" : "start query, no bend found")
-	                     : "the user's");
-	printf("answers %d bent_paths %d\nstraight_line_ghosts %d\nlabels %d overlapping %d\nstart_query_searches %d in %.1f ms\n",
+	printf("query %s k %d keyword %s at %.2f %.2f (%s)\n",
+	       d->kind == 1   ? "within"
+	       : d->kind == 2 ? "top"
+	                      : "nearest",
+	       d->o.k, d->filter ? FILTERS[d->filter] : "any", d->qx, d->qy,
+	       d->auto_query
+	           ? (d->showcase_level > 0 ? "start query, chosen to bend round a wall" : "start query, no bend found")
+	           : "the user's");
+	printf("answers %d bent_paths %d\nstraight_line_ghosts %d\nlabels %d overlapping %d\nstart_query_searches %d in "
+	       "%.1f ms\n",
 	       d->found_count, bent, d->ghost_count, d->labels, d->crowded_labels, d->searches, d->search_ms);
 }
 
@@ -674,7 +706,8 @@ static bool start_script(Demo* d)
 	lua_pop(d->L, 1);
 	char index[1300];
 	index_path(&d->o, index, sizeof index);
-	if (!d->nav || !d->map || !load_or_build_index(d->nav, &d->o, index, d->index_source, sizeof d->index_source)) return false;
+	if (!d->nav || !d->map || !load_or_build_index(d->nav, &d->o, index, d->index_source, sizeof d->index_source))
+		return false;
 	find_doors(d); // before the agents: the script plans on the map with its doors declared
 	return true;
 }
@@ -687,7 +720,8 @@ static bool open_window(Demo* d, Run* run)
 	if (!width && !d->o.headless && SDL_GetDisplayUsableBounds(0, &usable) == 0 && usable.w > 800 && usable.h > 600)
 		width = usable.w * 9 / 10, height = usable.h * 9 / 10; // sized to the display
 	if (!width) width = 1280, height = 800;
-	run->window = SDL_CreateWindow("gridtree demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, SDL_WINDOW_RESIZABLE);
+	run->window = SDL_CreateWindow("gridtree demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
+	                               SDL_WINDOW_RESIZABLE);
 	d->renderer = run->window ? SDL_CreateRenderer(run->window, -1, d->o.headless ? SDL_RENDERER_SOFTWARE : 0) : NULL;
 	if (!d->renderer) {
 		fprintf(stderr, "gridtree-demo: cannot open a window or renderer: %s\n", SDL_GetError());
@@ -715,8 +749,10 @@ static bool start_scene(Demo* d)
 	d->auto_query = true;
 	d->showcase_rng = (gtRandom){(uint64_t)d->o.seed ^ 0x5EA5C0DEull};
 	if (!showcase_search(d, false))
-		fprintf(stderr, "gridtree-demo: no query point on %s has an answer round a wall (open floor, or too few agents): "
-		                "starting at the map's centre\n", d->map_name);
+		fprintf(stderr,
+		        "gridtree-demo: no query point on %s has an answer round a wall (open floor, or too few agents): "
+		        "starting at the map's centre\n",
+		        d->map_name);
 	return true;
 }
 
@@ -725,7 +761,8 @@ static bool record_step(Demo* d, Run* run)
 {
 	if (!d->o.record || run->frame % d->o.record_every != 0) return true;
 	if (run->recorded == 0) run->record_w = d->window_w, run->record_h = d->window_h;
-	if (d->window_w != run->record_w || d->window_h != run->record_h) return true; // an animation has one size: frames of another are left out
+	if (d->window_w != run->record_w || d->window_h != run->record_h)
+		return true; // an animation has one size: frames of another are left out
 	if (!record_frame(d->renderer, d->window_w, d->window_h, d->o.record, run->recorded)) {
 		finish_recording(d->o.record, run->recorded, d->o.record_every); // removes the frames written
 		return false;
@@ -743,7 +780,8 @@ static bool screenshot_step(Demo* d, const Run* run)
 	long agents = 0;
 	for (int k = 0; k < KIND_COUNT; k++) agents += count_colour(shot, map_view_width(d), KIND_COLOURS[k]);
 	printf("screenshot %s\nsize %dx%d\ncolours %d\nagent_pixels %ld\nquery_marker_pixels %ld\n", d->o.screenshot,
-	       d->window_w, d->window_h, count_colours(shot), agents, count_colour(shot, map_view_width(d), 0xFF000000u | (QUERY_MARKER >> 8)));
+	       d->window_w, d->window_h, count_colours(shot), agents,
+	       count_colour(shot, map_view_width(d), 0xFF000000u | (QUERY_MARKER >> 8)));
 	SDL_FreeSurface(shot);
 	return true;
 }
@@ -798,10 +836,10 @@ static void print_run_summary(Demo* d, const Run* run)
 	printf("frames %d\nfps %.1f\nlua_ms_per_frame %.3f\nupdate_ms_per_frame %.3f\nscript_queries_per_frame %.1f\n"
 	       "script_queries_ms_per_frame %.3f\npaths_per_frame %.1f\npaths_ms_per_frame %.3f\nmouse_query_us %.1f\n"
 	       "draw_ms_per_frame %.3f\nmap_edits %d\ndoors %d\nbackend %s\nchecksum %016llx\n",
-	       run->frame, run->frame / elapsed, total->lua_s * 1e3 / frames, total->move_s * 1e3 / frames, total->queries / frames,
-	       total->script_query_s * 1e3 / frames, total->plans / frames, total->plan_s * 1e3 / frames, total->query_s * 1e6 / frames,
-	       total->draw_s * 1e3 / frames, d->edits, d->door_count, gtNav_Method(d->nav) == GT_NAV_POLYANYA ? "polyanya" : "ehl",
-	       checksum(d->L, d->demo_ref));
+	       run->frame, run->frame / elapsed, total->lua_s * 1e3 / frames, total->move_s * 1e3 / frames,
+	       total->queries / frames, total->script_query_s * 1e3 / frames, total->plans / frames,
+	       total->plan_s * 1e3 / frames, total->query_s * 1e6 / frames, total->draw_s * 1e3 / frames, d->edits,
+	       d->door_count, gtNav_Method(d->nav) == GT_NAV_POLYANYA ? "polyanya" : "ehl", checksum(d->L, d->demo_ref));
 	if (d->o.record) printf("recording %s\nrecorded_frames %d\n", d->o.record, run->recorded);
 	print_query_summary(d);
 }

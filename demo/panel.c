@@ -156,11 +156,15 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed)
 	heading(&p, "WHO IS WHO");
 	legend(&p, d);
 	heading(&p, "MOUSE QUERY");
-	snprintf(text, sizeof text, "%s  K %d  KEYWORD %s", QUERY_KINDS[d->kind], d->o.k, d->filter ? FILTERS[d->filter] : "ANY");
+	snprintf(text, sizeof text, "%s  K %d  KEYWORD %s", QUERY_KINDS[d->kind], d->o.k,
+	         d->filter ? FILTERS[d->filter] : "ANY");
 	line(&p, 235, text);
 	if (d->auto_query && d->showcase_level > 0) line(&p, 200, "START POINT: ONE ROUND A WALL");
 	bool mesh = gtNav_Method(d->nav) == GT_NAV_POLYANYA;
-	snprintf(text, sizeof text, "BACKEND %s", mesh ? "NAVIGATION MESH (POLYANYA)" : gtNav_Index(d->nav) ? "EHL" : "ORACLE");
+	snprintf(text, sizeof text, "BACKEND %s",
+	         mesh                  ? "NAVIGATION MESH (POLYANYA)"
+	         : gtNav_Index(d->nav) ? "EHL"
+	                               : "ORACLE");
 	line(&p, 235, text);
 	char ehl[24] = "-", poly[24] = "-";
 	if (d->backend_query_us[0] > 0) snprintf(ehl, sizeof ehl, "%.0f US", d->backend_query_us[0]);
@@ -173,7 +177,8 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed)
 	frame_bar(&p, f);
 	snprintf(text, sizeof text, "FPS %.0f  SCRIPT %.1f MS  DRAW %.1f MS", fps, f->lua_s * 1e3, f->draw_s * 1e3);
 	line(&p, 235, text);
-	snprintf(text, sizeof text, "TARGETING %.1f MS  PATHS %d IN %.1f MS", f->script_query_s * 1e3, f->plans, f->plan_s * 1e3);
+	snprintf(text, sizeof text, "TARGETING %.1f MS  PATHS %d IN %.1f MS", f->script_query_s * 1e3, f->plans,
+	         f->plan_s * 1e3);
 	line(&p, 235, text);
 	snprintf(text, sizeof text, "MOVES %.2f MS  MOUSE QUERY %.2f MS", f->move_s * 1e3, f->query_s * 1e3);
 	line(&p, 235, text);
@@ -190,14 +195,9 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed)
 	line(&p, 235, text);
 	heading(&p, "CONTROLS");
 	static const char* controls[] = {
-	    "MOUSE QUERY   P PIN   R WHOLE MAP",
-	    "CLICK WALL OR DOOR ON/OFF   T WALL",
-	    "WHEEL ZOOM    RIGHT DRAG PAN",
-	    "+/- K   Q KIND   F KEYWORD",
-	    "C CROWD LINES   B EHL/MESH",
-	    "L/SHIFT+L LEAF   O NEAREST DOOR",
-	    "SPACE PAUSE  N STEP  S SPEED",
-	    "1-6 LAYERS  H HIDE HELP  ESC QUIT",
+	    "MOUSE QUERY   P PIN   R WHOLE MAP", "CLICK WALL OR DOOR ON/OFF   T WALL", "WHEEL ZOOM    RIGHT DRAG PAN",
+	    "+/- K   Q KIND   F KEYWORD",        "C CROWD LINES   B EHL/MESH",         "L/SHIFT+L LEAF   O NEAREST DOOR",
+	    "SPACE PAUSE  N STEP  S SPEED",      "1-6 LAYERS  H HIDE HELP  ESC QUIT",
 	};
 	for (size_t i = 0; i < sizeof controls / sizeof *controls && !d->help; i++) line(&p, 190, controls[i]);
 	p.y += 4;

@@ -62,7 +62,8 @@ static uint32_t get32(const uint8_t* p)
 }
 
 // One chunk: length, type, `prefix` (a sequence number, or nothing), data, CRC over all but the length.
-static bool write_chunk(FILE* f, const char* type, const uint8_t* prefix, size_t prefix_len, const uint8_t* data, size_t len)
+static bool write_chunk(FILE* f, const char* type, const uint8_t* prefix, size_t prefix_len, const uint8_t* data,
+                        size_t len)
 {
 	uint8_t head[8];
 	put32(head, (uint32_t)(prefix_len + len));
@@ -83,7 +84,8 @@ static uint8_t* read_all(const char* path, size_t* len)
 	uint8_t* buf = NULL;
 	if (fseek(f, 0, SEEK_END) == 0) {
 		long n = ftell(f);
-		if (n > 8 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		if (n > 8 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
+		    fread(buf, 1, (size_t)n, f) != (size_t)n) {
 			free(buf);
 			buf = NULL;
 		}
@@ -97,7 +99,8 @@ static const uint8_t SIGNATURE[8] = {137, 'P', 'N', 'G', '\r', '\n', 26, '\n'};
 
 // Appends frame `index` (a PNG file) to the animation: its frame control, then its image data
 // (IDAT for the first frame, numbered fdAT chunks after).
-static bool append_frame(FILE* out, const uint8_t* png, size_t len, int index, int frames, int delay_60ths, uint32_t* seq)
+static bool append_frame(FILE* out, const uint8_t* png, size_t len, int index, int frames, int delay_60ths,
+                         uint32_t* seq)
 {
 	if (len < 33 || memcmp(png, SIGNATURE, 8) != 0 || memcmp(png + 12, "IHDR", 4) != 0) return false;
 	const uint8_t* ihdr = png + 16;
@@ -111,7 +114,8 @@ static bool append_frame(FILE* out, const uint8_t* png, size_t len, int index, i
 	uint8_t fctl[26] = {0};
 	put32(fctl, (*seq)++);
 	memcpy(fctl + 4, ihdr, 8); // width, height
-	fctl[20] = (uint8_t)(delay_60ths >> 8), fctl[21] = (uint8_t)delay_60ths, fctl[23] = 60; // a delay of delay_60ths / 60 s
+	fctl[20] = (uint8_t)(delay_60ths >> 8), fctl[21] = (uint8_t)delay_60ths,
+	fctl[23] = 60; // a delay of delay_60ths / 60 s
 	if (!write_chunk(out, "fcTL", NULL, 0, fctl, 26)) return false;
 	for (size_t at = 8; at + 12 <= len;) {
 		uint32_t n = get32(png + at);

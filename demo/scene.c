@@ -238,8 +238,10 @@ static void thick_segment(SDL_Renderer* r, SDL_FPoint a, SDL_FPoint b, float wid
 	float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
 	if (len < 1e-3f) return;
 	float nx = -dy / len * width / 2, ny = dx / len * width / 2;
-	SDL_Vertex v[4] = {{{a.x + nx, a.y + ny}, c, {0, 0}}, {{a.x - nx, a.y - ny}, c, {0, 0}},
-	                   {{b.x - nx, b.y - ny}, c, {0, 0}}, {{b.x + nx, b.y + ny}, c, {0, 0}}};
+	SDL_Vertex v[4] = {{{a.x + nx, a.y + ny}, c, {0, 0}},
+	                   {{a.x - nx, a.y - ny}, c, {0, 0}},
+	                   {{b.x - nx, b.y - ny}, c, {0, 0}},
+	                   {{b.x + nx, b.y + ny}, c, {0, 0}}};
 	static const int idx[6] = {0, 1, 2, 0, 2, 3};
 	SDL_RenderGeometry(r, NULL, v, 4, idx, 6);
 }
@@ -272,8 +274,8 @@ static void dashed_segment(SDL_Renderer* r, SDL_FPoint a, SDL_FPoint b, float wi
 	float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
 	for (float t = 0; t < len; t += 2 * dash) {
 		float u = fminf(t + dash, len);
-		thick_segment(r, (SDL_FPoint){a.x + dx * t / len, a.y + dy * t / len}, (SDL_FPoint){a.x + dx * u / len, a.y + dy * u / len},
-		              width, c);
+		thick_segment(r, (SDL_FPoint){a.x + dx * t / len, a.y + dy * t / len},
+		              (SDL_FPoint){a.x + dx * u / len, a.y + dy * u / len}, width, c);
 	}
 }
 
@@ -288,7 +290,9 @@ static void draw_ghosts(Demo* d, Labels* labels, float rr)
 	for (int g = 0; g < d->ghost_count; g++) {
 		SDL_FPoint s = to_screen(&d->view, d->ghost_at[g].x, d->ghost_at[g].y);
 		float dx = s.x - q.x, dy = s.y - q.y, len = sqrtf(dx * dx + dy * dy);
-		if (len > 24) dashed_segment(r, (SDL_FPoint){q.x + dx / len * 12, q.y + dy / len * 12}, s, 2, 5, line); // from outside the marker
+		if (len > 24)
+			dashed_segment(r, (SDL_FPoint){q.x + dx / len * 12, q.y + dy / len * 12}, s, 2, 5,
+			               line); // from outside the marker
 		// The disc greyed out: a dim veil over the agent drawn there, then a dashed ring.
 		enum { SIDES = 16 };
 		SDL_Vertex fan[SIDES + 1];
@@ -296,7 +300,8 @@ static void draw_ghosts(Demo* d, Labels* labels, float rr)
 		fan[SIDES] = (SDL_Vertex){s, {40, 42, 50, 175}, {0, 0}};
 		for (int i = 0; i < SIDES; i++) {
 			double a = i * 2 * 3.14159265358979 / SIDES;
-			fan[i] = (SDL_Vertex){{s.x + (float)cos(a) * (rr - 2), s.y + (float)sin(a) * (rr - 2)}, {40, 42, 50, 175}, {0, 0}};
+			fan[i] = (SDL_Vertex){
+			    {s.x + (float)cos(a) * (rr - 2), s.y + (float)sin(a) * (rr - 2)}, {40, 42, 50, 175}, {0, 0}};
 			triangles[3 * i] = SIDES, triangles[3 * i + 1] = i, triangles[3 * i + 2] = (i + 1) % SIDES;
 		}
 		SDL_RenderGeometry(r, NULL, fan, SIDES + 1, triangles, 3 * SIDES);
@@ -324,7 +329,8 @@ static void label_ghosts(Demo* d, Labels* labels, float rr)
 		SDL_Rect box;
 		bool far;
 		const char* shown = text;
-		if (g > 0 || !labels_try(labels, s, rr, text, &box, &far)) shown = short_text, labels_place(labels, s, rr, short_text, &box, &far);
+		if (g > 0 || !labels_try(labels, s, rr, text, &box, &far))
+			shown = short_text, labels_place(labels, s, rr, short_text, &box, &far);
 		draw_label(r, box, shown, (SDL_Color){215, 218, 230, 255}, s, far);
 	}
 }
@@ -338,8 +344,10 @@ void draw_query(Demo* d, const Frame* f)
 	if (f->kth > 0 && isfinite(f->kth)) d->draw.circle(d->draw.context, q, f->kth, false, 0xFFDC78FFu);
 	const SDL_Color shadow = {0, 0, 0, 170}, bright = {255, 226, 64, 255};
 	SDL_SetRenderDrawBlendMode(d->renderer, SDL_BLENDMODE_BLEND);
-	for (int i = 0; i < d->found_count; i++) thick_path(d, d->path_points + d->path_start[i], d->path_count[i], 7, shadow);
-	for (int i = 0; i < d->found_count; i++) thick_path(d, d->path_points + d->path_start[i], d->path_count[i], 3.5f, bright);
+	for (int i = 0; i < d->found_count; i++)
+		thick_path(d, d->path_points + d->path_start[i], d->path_count[i], 7, shadow);
+	for (int i = 0; i < d->found_count; i++)
+		thick_path(d, d->path_points + d->path_start[i], d->path_count[i], 3.5f, bright);
 	float rr = d->sprite_radius * BIG + 4;
 	// Labels go where they cover no other label, no answer's ring and not the query point.
 	Labels labels;

@@ -31,8 +31,8 @@ static double apart(gtVec2 a, gtVec2 b)
 
 // Scores the k nearest at p by walking (w: ids, distances, positions) and straight-line (e) distance.
 // e: ids, straight distances, walking distances and positions.
-static Look judge(gtVec2 p, int k, const gtObjectId* w, const double* wd, const gtVec2* wat, int wn, const gtObjectId* e,
-                  const double* ed, const double* ewd, const gtVec2* eat, int en)
+static Look judge(gtVec2 p, int k, const gtObjectId* w, const double* wd, const gtVec2* wat, int wn,
+                  const gtObjectId* e, const double* ed, const double* ewd, const gtVec2* eat, int en)
 {
 	Look look = {-1, 0};
 	if (wn < k || en < k) return look;
@@ -57,10 +57,13 @@ static Look judge(gtVec2 p, int k, const gtObjectId* w, const double* wd, const 
 		for (int j = i + 1; j < n; j++) closest = fmin(closest, apart(shown[i], shown[j]));
 	look.level = bent == 0 ? 0 : ghosts == 0 ? 1 : 2;
 	double span = wd[k - 1];
-	look.score = 2.0 * fmin(bent, 2) + fmin(ghosts, 2) + 3 * fmin(detour, 1) + 2 * fmin(contrast, 1) // the point, plainly
-	             - (span < 8 ? (8 - span) / 4 : span > 30 ? (span - 30) / 8 : 0) // a view neither cramped nor vast
-	             - (closest < 3 ? 3 - closest : 0)                            // discs and labels apart
-	             - 0.25 * (k - MIN_SHOW_K);                                    // fewer answers read more easily
+	look.score = 2.0 * fmin(bent, 2) + fmin(ghosts, 2) + 3 * fmin(detour, 1) +
+	             2 * fmin(contrast, 1) // the point, plainly
+	             - (span < 8    ? (8 - span) / 4
+	                : span > 30 ? (span - 30) / 8
+	                            : 0)               // a view neither cramped nor vast
+	             - (closest < 3 ? 3 - closest : 0) // discs and labels apart
+	             - 0.25 * (k - MIN_SHOW_K);        // fewer answers read more easily
 	return look;
 }
 

@@ -100,8 +100,14 @@ int main(int argc, char** argv)
 		Agent* a = &agents[i];
 		a->kind = &kinds[i % 6];
 		a->path = malloc((size_t)capacity * sizeof *a->path);
-		if (!a->path) { fprintf(stderr, "out of memory\n"); goto done; }
-		if (gtMap_RandomPoint(map, &rng, &a->at, &err)) { fprintf(stderr, "%s\n", err.message); goto done; }
+		if (!a->path) {
+			fprintf(stderr, "out of memory\n");
+			goto done;
+		}
+		if (gtMap_RandomPoint(map, &rng, &a->at, &err)) {
+			fprintf(stderr, "%s\n", err.message);
+			goto done;
+		}
 		int32_t words[2] = {gtWorld_Keyword(world, a->kind->role), gtWorld_Keyword(world, a->kind->race)};
 		if (healer < 0 || words[0] < 0 || words[1] < 0) { // a malformed word, or out of memory
 			fprintf(stderr, "gtWorld_Keyword failed\n");
@@ -121,7 +127,8 @@ int main(int argc, char** argv)
 		for (int i = 0; i < AGENTS; i++) {
 			Agent* a = &agents[i];
 			a->at = gtPath_Advance(a->path, a->count, &a->segment, a->at, SPEED);
-			if (a->segment >= a->count - 1 && failed(new_goal(map, nq, &rng, a, capacity, &err), &err, "gtNavQuery_Path"))
+			if (a->segment >= a->count - 1 &&
+			    failed(new_goal(map, nq, &rng, a, capacity, &err), &err, "gtNavQuery_Path"))
 				goto done;
 			ids[i] = a->id;
 			points[i] = a->at;

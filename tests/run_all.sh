@@ -62,6 +62,8 @@ run_script() {
 
 # Size conventions: no C file in plugin/ or demo/ over 1,000 lines, no function over 100 lines.
 run_script sizes tests/check_sizes.sh
+# The code style (.clang-format): every tracked C file as clang-format writes it.
+run_script format tests/check_format.sh
 
 # The command-line tool, against the same build.
 run_script cli tests/test_cli.sh "$BIN/gridtree"

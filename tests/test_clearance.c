@@ -28,7 +28,8 @@ static void check_inflation(const gtMap* map, int r)
 	for (int y = 0; y < gtMap_Height(map); y++)
 		for (int x = 0; x < gtMap_Width(map); x++)
 			if (gtMap_IsBlocked(inflated, x, y) != brute_inflated(map, r, x, y))
-				fail_msg("clearance %d: cell (%d, %d) is %s", r, x, y, gtMap_IsBlocked(inflated, x, y) ? "blocked" : "free");
+				fail_msg("clearance %d: cell (%d, %d) is %s", r, x, y,
+				         gtMap_IsBlocked(inflated, x, y) ? "blocked" : "free");
 	gtMap_Destroy(inflated);
 }
 
@@ -146,8 +147,8 @@ static void check_clearance(const gtMap* original, int r, const gtVec2* pts, int
 		for (int cy = y0 > 0 ? y0 : 0; cy <= y1 && cy < h; cy++)
 			for (int cx = x0 > 0 ? x0 : 0; cx <= x1 && cx < w; cx++)
 				if (gtMap_IsBlocked(original, cx, cy) && segment_too_close(p, q, cx, cy, r))
-					fail_msg("clearance %d: step (%g, %g)-(%g, %g) comes nearer than %d to wall cell (%d, %d)", r, p.x, p.y,
-					         q.x, q.y, r, cx, cy);
+					fail_msg("clearance %d: step (%g, %g)-(%g, %g) comes nearer than %d to wall cell (%d, %d)", r, p.x,
+					         p.y, q.x, q.y, r, cx, cy);
 	}
 }
 
@@ -201,7 +202,8 @@ static void test_paths_keep_clearance(void** state)
 		char names[1][128];
 		if (suite_maps(SUITES[s], names, 1) == 0) continue;
 		gtMap* map = test_load_shared_map(SUITES[s], names[0]);
-		if ((int64_t)gtMap_Width(map) * gtMap_Height(map) <= 512 * 512) paths_keep_clearance(map, 1 + (int)s % 3, 60, s);
+		if ((int64_t)gtMap_Width(map) * gtMap_Height(map) <= 512 * 512)
+			paths_keep_clearance(map, 1 + (int)s % 3, 60, s);
 		gtMap_Destroy(map);
 	}
 }

@@ -134,15 +134,16 @@ static void check_batch(const Scene* s, gtCrowd* crowd, gtCrowdMethod method, co
 		for (int j = 0; j < want; j++) {
 			double got = a->distances[i * MAX_K + j];
 			if (fabs(got - expect[j]) > 1e-9 * (1 + expect[j]))
-				fail_msg("%s, agent %d at (%g, %g), answer %d: %.12f, the scan says %.12f", gtCrowdMethod_Name(method), i,
-				         points[i].x, points[i].y, j, got, expect[j]);
+				fail_msg("%s, agent %d at (%g, %g), answer %d: %.12f, the scan says %.12f", gtCrowdMethod_Name(method),
+				         i, points[i].x, points[i].y, j, got, expect[j]);
 			assert_true(gtWorld_IsValid(s->world, a->ids[i * MAX_K + j]));
 		}
 		if (same_as)
 			for (int j = 0; j < want; j++)
 				if (a->distances[i * MAX_K + j] != same_as->distances[i * MAX_K + j])
-					fail_msg("%s, agent %d at (%.17g, %.17g), answer %d: %.17g, one by one %.17g", gtCrowdMethod_Name(method), i,
-					         points[i].x, points[i].y, j, a->distances[i * MAX_K + j], same_as->distances[i * MAX_K + j]);
+					fail_msg("%s, agent %d at (%.17g, %.17g), answer %d: %.17g, one by one %.17g",
+					         gtCrowdMethod_Name(method), i, points[i].x, points[i].y, j, a->distances[i * MAX_K + j],
+					         same_as->distances[i * MAX_K + j]);
 	}
 	assert_int_equal(stats.failed, walls);
 }
@@ -274,8 +275,8 @@ static void test_scheduled_frames(void** state)
 		memcpy(before, a.found, sizeof before);
 		int served;
 		gtCrowdMethod method = frames % 2 ? GT_CROWD_FIELD : GT_CROWD_BATCH;
-		assert_int_equal(gtCrowd_NearestScheduled(crowd, &batch, method, schedule, frames == 0 ? 1e9 : 1e-3, &out, &served,
-		                                          NULL, &err),
+		assert_int_equal(gtCrowd_NearestScheduled(crowd, &batch, method, schedule, frames == 0 ? 1e9 : 1e-3, &out,
+		                                          &served, NULL, &err),
 		                 GT_OK);
 		assert_true(served >= 1);
 		int changed = 0;
@@ -288,7 +289,8 @@ static void test_scheduled_frames(void** state)
 			q.point = points[i];
 			int want = ls_query(s.objects, s.count, &q, VOCABULARY, walk, false, false, expect);
 			assert_int_equal(a.found[i], want);
-			for (int j = 0; j < want; j++) assert_float_equal(a.distances[i * MAX_K + j], expect[j], 1e-9 * (1 + expect[j]));
+			for (int j = 0; j < want; j++)
+				assert_float_equal(a.distances[i * MAX_K + j], expect[j], 1e-9 * (1 + expect[j]));
 		}
 		assert_true(changed >= served);
 	}
@@ -298,8 +300,8 @@ static void test_scheduled_frames(void** state)
 	for (int i = 0; i < 64; i++) a.found[i] = -7;
 	int served, first = -1;
 	for (int f = 0; f < 64; f++) {
-		assert_int_equal(gtCrowd_NearestScheduled(crowd, &batch, GT_CROWD_AUTO, schedule, 1e-3, &out, &served, NULL, &err),
-		                 GT_OK);
+		assert_int_equal(
+		    gtCrowd_NearestScheduled(crowd, &batch, GT_CROWD_AUTO, schedule, 1e-3, &out, &served, NULL, &err), GT_OK);
 		assert_int_equal(served, 1);
 	}
 	for (int i = 0; i < 64; i++) first = a.found[i] == -7 ? i : first;

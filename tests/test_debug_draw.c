@@ -12,7 +12,7 @@
 enum { MAX_PRIMS = 1 << 20 };
 
 typedef struct Prim {
-	char kind; // 's' segment, 'p' polygon, 'c' circle, 'o' point, 't' text
+	char kind;   // 's' segment, 'p' polygon, 'c' circle, 'o' point, 't' text
 	gtVec2 a, b; // segment ends; polygon's first and third point; circle/point/text position
 	int count;   // polygon points
 	bool filled;
@@ -300,7 +300,8 @@ static void test_trace_replays_the_query(void** state)
 			assert_int_equal(small.dropped, events.count - 3);
 		}
 	}
-	if (!(with_keywords > 0 && with_distance > 0)) fail_msg("keywords %d distance %d", with_keywords, with_distance); // both kinds of pruning were exercised
+	if (!(with_keywords > 0 && with_distance > 0))
+		fail_msg("keywords %d distance %d", with_keywords, with_distance); // both kinds of pruning were exercised
 	// Attach(NULL) turns tracing off; recording into a NULL recorder is ignored.
 	gtQuery q = gtQuery_Default((gtVec2){1, 1});
 	gtDebugTrace_Attach(NULL, &q);
@@ -358,8 +359,9 @@ static void check_visibility(const gtMap* m, bool (*visible)(const gtMap*, gtVec
 		}
 		for (int j = 0; j < n; j++) {
 			bool expect = j != i && visible(m, (gtVec2){v[i].x, v[i].y}, (gtVec2){v[j].x, v[j].y});
-			if (expect != seen[j]) fail_msg("vertex %d (%d,%d) to %d (%d,%d): drawn %d, brute force %d", i, v[i].x, v[i].y, j,
-				                            v[j].x, v[j].y, seen[j], expect);
+			if (expect != seen[j])
+				fail_msg("vertex %d (%d,%d) to %d (%d,%d): drawn %d, brute force %d", i, v[i].x, v[i].y, j, v[j].x,
+				         v[j].y, seen[j], expect);
 		}
 		assert_int_equal(r->circles, 1);
 		assert_int_equal(r->texts, 1);

@@ -14,7 +14,8 @@ static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
 	int w = gtMap_Width(map), h = gtMap_Height(map);
 	unsigned char* cells = test_malloc((size_t)w * (size_t)h);
 	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++) cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
+		for (int x = 0; x < w; x++)
+			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
 	gtError err;
 	if (gtMap_FromCells(w, h, cells, copy, &err)) fail_msg("%s", err.message);
 	test_free(cells);
@@ -51,8 +52,8 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 		assert_int_equal(gtOracle_Distance(oracle, s, t, &expect, &err), GT_OK);
 		if (gtNavQuery_Distance(q, s, t, &got, &err)) fail_msg("%s: %s", what, err.message);
 		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
-			fail_msg("%s: (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g (state %d)", what, s.x, s.y, t.x, t.y, got, expect,
-			         (int)gtNav_IndexState(nav));
+			fail_msg("%s: (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g (state %d)", what, s.x, s.y, t.x, t.y, got,
+			         expect, (int)gtNav_IndexState(nav));
 		int count;
 		if (gtNavQuery_Path(q, s, t, points, capacity, &count, &length, &err)) fail_msg("%s: %s", what, err.message);
 		if (isinf(expect)) {
@@ -62,8 +63,8 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 		double walked = 0;
 		for (int k = 0; k + 1 < count; k++) {
 			if (!gtMap_Visible(copy, points[k], points[k + 1]))
-				fail_msg("%s: path step (%g, %g)-(%g, %g) crosses a wall of the edited map", what, points[k].x, points[k].y,
-				         points[k + 1].x, points[k + 1].y);
+				fail_msg("%s: path step (%g, %g)-(%g, %g) crosses a wall of the edited map", what, points[k].x,
+				         points[k].y, points[k + 1].x, points[k + 1].y);
 			walked += hypot(points[k + 1].x - points[k].x, points[k + 1].y - points[k].y);
 		}
 		assert_true(fabs(walked - expect) <= 1e-9 * (1 + expect));
@@ -79,7 +80,8 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 		assert_int_equal(gtOracle_Distance(oracle, s, t, &expect, &err), GT_OK);
 		if (gtNavQuery_Distance(q, s, t, &got, &err)) fail_msg("%s: %s", what, err.message);
 		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
-			fail_msg("%s: corners (%g, %g)-(%g, %g) are %.12g apart, the oracle says %.12g", what, s.x, s.y, t.x, t.y, got, expect);
+			fail_msg("%s: corners (%g, %g)-(%g, %g) are %.12g apart, the oracle says %.12g", what, s.x, s.y, t.x, t.y,
+			         got, expect);
 	}
 	if (world) { // the nearest two objects, against the oracle's distance to each of them
 		gtDistance d;
@@ -102,7 +104,8 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 				else if (e < best[1]) best[1] = e;
 			}
 			int expect_found = !isinf(best[0]) + !isinf(best[1]);
-			if (found != expect_found) fail_msg("%s: nearest found %d objects, the oracle reaches %d", what, found, expect_found);
+			if (found != expect_found)
+				fail_msg("%s: nearest found %d objects, the oracle reaches %d", what, found, expect_found);
 			for (int r = 0; r < found; r++)
 				if (fabs(dists[r] - best[r]) > 1e-9 * (1 + best[r]))
 					fail_msg("%s: nearest #%d at %.12g, the oracle says %.12g", what, r, dists[r], best[r]);
@@ -139,7 +142,8 @@ static Scene scene_open(const char* path, int cell, bool manual_rebuild, TestRng
 	if (gtNavQuery_Create(s.nav, &s.q, &err)) fail_msg("%s", err.message);
 	s.world = test_make_world(s.map, 8);
 	for (int i = 0; i < 40; i++) {
-		if (gtWorld_Add(s.world, test_random_point(s.map, rng), NULL, 0, &s.objects[i], &err)) fail_msg("%s", err.message);
+		if (gtWorld_Add(s.world, test_random_point(s.map, rng), NULL, 0, &s.objects[i], &err))
+			fail_msg("%s", err.message);
 	}
 	return s;
 }
@@ -184,7 +188,8 @@ static void random_edits(const char* path, int steps, uint64_t seed)
 			} else {
 				assert_int_equal(st, GT_NAV_INDEX_NONE);
 			}
-			check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 25, with_index ? "index + edits" : "oracle + edits");
+			check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 25,
+			                     with_index ? "index + edits" : "oracle + edits");
 		}
 		if (with_index && !saw_stale) { // a wall of the map as indexed, demolished: no bound any more
 			for (int y = 1; y + 1 < h && !saw_stale; y++)
@@ -258,7 +263,7 @@ static void test_doors_split_and_join(void** state)
 	edit(nav, 3, 3, 3, 3, false);
 	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
 	assert_int_equal(gtNav_SetDoor(nav, 7, true, &err), GT_ERR_INVALID_ARG);
-	assert_int_equal(gtNav_SetBlocked(nav, 5, 0, 4, 0, true, &err), GT_ERR_INVALID_ARG); // x0 > x1
+	assert_int_equal(gtNav_SetBlocked(nav, 5, 0, 4, 0, true, &err), GT_ERR_INVALID_ARG);  // x0 > x1
 	assert_int_equal(gtNav_SetBlocked(nav, 0, 0, 10, 0, true, &err), GT_ERR_INVALID_ARG); // off the map
 	assert_non_null(strstr(err.message, "inside the 10x5 map"));
 	gtNavQuery_Destroy(q);
@@ -339,7 +344,8 @@ static void editing_progress(void* user, const char* stage, double fraction)
 	gtStatus a = gtNav_SetBlocked(p->nav, 0, 0, w - 1, h - 1, true, &err);
 	gtStatus b = gtNav_AddDoor(p->nav, 1, 1, 2, 2, &id, &err);
 	gtStatus c = gtNav_SetDoor(p->nav, p->door, false, &err);
-	if (a == GT_ERR_INVALID_ARG && b == GT_ERR_INVALID_ARG && c == GT_ERR_INVALID_ARG && strstr(err.message, "map is being indexed"))
+	if (a == GT_ERR_INVALID_ARG && b == GT_ERR_INVALID_ARG && c == GT_ERR_INVALID_ARG &&
+	    strstr(err.message, "map is being indexed"))
 		p->refused++;
 }
 
@@ -402,5 +408,4 @@ static void test_first_wall_on_an_open_indexed_map(void** state)
 }
 
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
-          test_rebuild_while_walls_added, test_edits_refused_during_build,
-          test_first_wall_on_an_open_indexed_map)
+          test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map)

@@ -49,7 +49,8 @@ static int compare_with_oracle(const gtMap* m, gtEhl* e, gtOracle* o, TestRng* r
 		assert_int_equal(gtEhl_Distance(q, s, t, &got, &err), GT_OK);
 		assert_int_equal(gtEhl_Distance(q, t, s, &back, &err), GT_OK);
 		if (isinf(expect) != isinf(got) || (!isinf(expect) && fabs(got - expect) > 1e-9 * (1 + expect)))
-			fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g): ehl %.12f oracle %.12f", what, s.x, s.y, t.x, t.y, got, expect);
+			fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g): ehl %.12f oracle %.12f", what, s.x, s.y, t.x, t.y, got,
+			         expect);
 		assert_true(isinf(back) == isinf(got));
 		// Below a limit: the same distance when it is below, else at least the limit.
 		assert_int_equal(gtEhlQuery_SetSource(q, s, &err), GT_OK);
@@ -57,8 +58,8 @@ static int compare_with_oracle(const gtMap* m, gtEhl* e, gtOracle* o, TestRng* r
 		for (int l = 0; l < 7; l++) {
 			double below = gtEhlQuery_DistanceBelow(q, t, limits[l]);
 			if (got < limits[l] ? below != got : !(below >= limits[l]))
-				fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g): below %.17g gives %.17g, distance %.17g", what, s.x, s.y, t.x,
-				         t.y, limits[l], below, got);
+				fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g): below %.17g gives %.17g, distance %.17g", what, s.x,
+				         s.y, t.x, t.y, limits[l], below, got);
 		}
 		if (isinf(expect)) continue;
 		reachable++;
@@ -66,11 +67,13 @@ static int compare_with_oracle(const gtMap* m, gtEhl* e, gtOracle* o, TestRng* r
 		int count;
 		double d;
 		assert_int_equal(gtEhl_Path(q, s, t, pts, n + 2, &count, &d, &err), GT_OK);
-		assert_true(count >= 2 && pts[0].x == s.x && pts[0].y == s.y && pts[count - 1].x == t.x && pts[count - 1].y == t.y);
+		assert_true(count >= 2 && pts[0].x == s.x && pts[0].y == s.y && pts[count - 1].x == t.x &&
+		            pts[count - 1].y == t.y);
 		double length = 0;
 		for (int k = 0; k + 1 < count; k++) {
 			if (!gtMap_Visible(m, pts[k], pts[k + 1]))
-				fail_msg("%s: path step (%g,%g)-(%g,%g) is not visible", what, pts[k].x, pts[k].y, pts[k + 1].x, pts[k + 1].y);
+				fail_msg("%s: path step (%g,%g)-(%g,%g) is not visible", what, pts[k].x, pts[k].y, pts[k + 1].x,
+				         pts[k + 1].y);
 			length += hypot(pts[k + 1].x - pts[k].x, pts[k + 1].y - pts[k].y);
 		}
 		assert_float_equal(length, expect, 1e-9 * (1 + expect));
@@ -158,7 +161,8 @@ static void compare_scenarios(const char* suite, const char* name, const gtMap* 
 		assert_int_equal(gtOracle_Distance(o, entries[i].start, entries[i].goal, &expect, &err), GT_OK);
 		assert_int_equal(gtEhl_Distance(q, entries[i].start, entries[i].goal, &got, &err), GT_OK);
 		if (fabs(got - expect) > 1e-9 * (1 + expect) || got > entries[i].octile + entries[i].octile_slack)
-			fail_msg("%s/%s scenario line %d: ehl %.9f oracle %.9f octile %.4f", suite, name, i + 2, got, expect, entries[i].octile);
+			fail_msg("%s/%s scenario line %d: ehl %.9f oracle %.9f octile %.4f", suite, name, i + 2, got, expect,
+			         entries[i].octile);
 	}
 	(void)m;
 	gtEhlQuery_Destroy(q);
@@ -249,7 +253,8 @@ static void test_structural_invariants(void** state)
 				for (int k = 0; k < 12; k++) {
 					gtVec2 p = {x0 + (k < 4 ? (k & 1) * g : test_rng_int(&rng, g * 64 + 1) / 64.0),
 					            y0 + (k < 4 ? (k >> 1) * g : test_rng_int(&rng, g * 64 + 1) / 64.0)};
-					if (gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH && p.x == floor(p.x) && p.y == floor(p.y))
+					if (gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH && p.x == floor(p.x) &&
+					    p.y == floor(p.y))
 						continue; // a pinch point belongs to one side only; the query checks it
 					assert_true(test_brute_visible(m, p, pv));
 					full_checked++;
@@ -468,8 +473,8 @@ static EhlImage image_parse(char* bytes, long size)
 	im.hubs = get_le(im.bytes + 56, 8);
 	im.vias = get_le(im.bytes + 64, 8);
 	long at = 80;
-#define SECTION(field, bytes_)                        \
-	im.field = at;                                    \
+#define SECTION(field, bytes_)                                                                                         \
+	im.field = at;                                                                                                     \
 	at += (long)(((uint64_t)(bytes_) + 7) & ~(uint64_t)7)
 	SECTION(label_offset, (im.n + 1) * 4);
 	SECTION(label_hub, im.labels * 2);
@@ -566,7 +571,8 @@ static void expect_forgery(const gtMap* m, EhlImage* im, const char* path, const
 		if (st == GT_OK) fail_msg("%s: a forged index was accepted", name);
 		assert_int_equal(st, GT_ERR_FORMAT);
 		assert_null(e);
-		if (!strstr(err.message, what) || !strstr(err.message, path)) fail_msg("%s: message '%s' lacks '%s'", name, err.message, what);
+		if (!strstr(err.message, what) || !strstr(err.message, path))
+			fail_msg("%s: message '%s' lacks '%s'", name, err.message, what);
 		return;
 	}
 	if (st != GT_OK) fail_msg("%s: should load (its structure is fine) but: %s", name, err.message);
@@ -624,12 +630,12 @@ static void test_forged_index_files(void** state)
 	assert_int_equal(gtEhl_Verify(e, 300, 11, &r, &err), GT_OK);
 	assert_true(r.samples == 300 && r.mismatches == 0 && r.max_relative_error <= 1e-9 && r.failure == NULL);
 	EhlImage im;
-#define FORGE(name, outcome, what, ...)                  \
-	do {                                                 \
-		memcpy(bytes, good, (size_t)size);               \
-		im = image_parse(bytes, size);                   \
-		__VA_ARGS__;                                     \
-		expect_forgery(m, &im, path, name, outcome, what); \
+#define FORGE(name, outcome, what, ...)                                                                                \
+	do {                                                                                                               \
+		memcpy(bytes, good, (size_t)size);                                                                             \
+		im = image_parse(bytes, size);                                                                                 \
+		__VA_ARGS__;                                                                                                   \
+		expect_forgery(m, &im, path, name, outcome, what);                                                             \
 	} while (0)
 	const int HUB = 8, VIA = 6; // element sizes of hub entries and via labels
 	EhlImage g0 = image_parse(good, size);
@@ -643,7 +649,8 @@ static void test_forged_index_files(void** state)
 	FORGE("issue: cell_begin[1] = 0x7FFFFFF0", REFUSED, "corrupted (cell offsets are inconsistent)",
 	      field_set(&im, im.cell_begin, 4, 1, 0, 4, 0x7FFFFFF0));
 	// Label offsets: out of range in the middle, decreasing, wrong total.
-	FORGE("label offset past the end", REFUSED, "label offsets", field_set(&im, im.label_offset, 4, n / 2, 0, 4, 0x7FFFFFF0));
+	FORGE("label offset past the end", REFUSED, "label offsets",
+	      field_set(&im, im.label_offset, 4, n / 2, 0, 4, 0x7FFFFFF0));
 	FORGE("label offsets decrease", REFUSED, "label offsets",
 	      field_set(&im, im.label_offset, 4, v2 + 1, 0, 4, field_get(&im, im.label_offset, 4, v2, 0, 4) - 1));
 	FORGE("label offsets total", REFUSED, "label offsets", field_set(&im, im.label_offset, 4, n, 0, 4, im.labels - 1));
@@ -674,7 +681,8 @@ static void test_forged_index_files(void** state)
 	// Half-float lower bounds: NaN.
 	FORGE("lower bound NaN", REFUSED, "hub lower bounds", field_set(&im, im.hub_entries, HUB, h2, 6, 2, 0x7E00));
 	// Via offsets: past the end, decreasing, a sentinel owning vias, wrong first or final value.
-	FORGE("via offset past the end", REFUSED, "via offsets", field_set(&im, im.hub_entries, HUB, h2 + 1, 0, 4, 0x7FFFFFF0));
+	FORGE("via offset past the end", REFUSED, "via offsets",
+	      field_set(&im, im.hub_entries, HUB, h2 + 1, 0, 4, 0x7FFFFFF0));
 	FORGE("via offsets decrease", REFUSED, "via offsets",
 	      field_set(&im, im.hub_entries, HUB, h2 + 1, 0, 4, field_get(&im, im.hub_entries, HUB, h2, 0, 4) - 1));
 	FORGE("sentinel owns vias", REFUSED, "via offsets",
@@ -690,16 +698,17 @@ static void test_forged_index_files(void** state)
 	FORGE("label count", REFUSED, "truncated or corrupted", put_le(im.bytes + 40, 8, im.labels - 1));
 
 	// Values the structure allows: loaded, safe to query, and caught by gtEhl_Verify.
-	FORGE("label distances halved", WRONG, "", for (int64_t k = 0; k < (int64_t)im.labels; k++)
-	                                                label_dist_set(&im, k, label_dist_get(&im, k) / 2));
-	FORGE("label distances longer", WRONG, "", for (int64_t k = 0; k < (int64_t)im.labels; k++)
-	                                                label_dist_set(&im, k, label_dist_get(&im, k) * 1.5 + 1));
-	FORGE("lower bounds infinite", WRONG, "", for (int64_t i = 0; i < (int64_t)im.hubs; i++)
-	                                               field_set(&im, im.hub_entries, HUB, i, 6, 2, 0x7C00));
-	FORGE("label parents all vertex 0", WRONG, "", for (int64_t k = 0; k < (int64_t)im.labels; k++)
-	                                                    field_set(&im, im.label_parent, 2, k, 0, 2, 0));
-	FORGE("vertex order rotated", WRONG, "", for (uint32_t v = 0; v < n; v++)
-	                                              field_set(&im, im.vertex_of, 2, v, 0, 2, (field_get(&g0, g0.vertex_of, 2, v, 0, 2) + 1) % n));
+	FORGE("label distances halved", WRONG, "",
+	      for (int64_t k = 0; k < (int64_t)im.labels; k++) label_dist_set(&im, k, label_dist_get(&im, k) / 2));
+	FORGE("label distances longer", WRONG, "",
+	      for (int64_t k = 0; k < (int64_t)im.labels; k++) label_dist_set(&im, k, label_dist_get(&im, k) * 1.5 + 1));
+	FORGE("lower bounds infinite", WRONG, "",
+	      for (int64_t i = 0; i < (int64_t)im.hubs; i++) field_set(&im, im.hub_entries, HUB, i, 6, 2, 0x7C00));
+	FORGE("label parents all vertex 0", WRONG, "",
+	      for (int64_t k = 0; k < (int64_t)im.labels; k++) field_set(&im, im.label_parent, 2, k, 0, 2, 0));
+	FORGE("vertex order rotated", WRONG, "",
+	      for (uint32_t v = 0; v < n; v++)
+	          field_set(&im, im.vertex_of, 2, v, 0, 2, (field_get(&g0, g0.vertex_of, 2, v, 0, 2) + 1) % n));
 #undef FORGE
 	saved_index_free(&saved);
 }
@@ -710,7 +719,8 @@ static void test_forged_index_files(void** state)
 static void test_random_forgeries(void** state)
 {
 	(void)state;
-	SavedIndex saved = saved_index(test_map_from_rows("..........\n.@@...@...\n.@....@@..\n....@.....\n..@@@...@.\n.........."), 2, "mutated");
+	SavedIndex saved = saved_index(
+	    test_map_from_rows("..........\n.@@...@...\n.@....@@..\n....@.....\n..@@@...@.\n.........."), 2, "mutated");
 	gtMap* m = saved.map;
 	const char *path = saved.path, *good = saved.good;
 	char* bytes = saved.bytes;

@@ -125,11 +125,21 @@ static void test_point_checks(void** state)
 		double x, y;
 		gtPointCheck expect;
 	} cases[] = {
-	    {0, 0, GT_POINT_VALID},        {6, 4, GT_POINT_VALID},        {2, 1, GT_POINT_VALID},
-	    {2, 1.5, GT_POINT_VALID},      {2.5, 1, GT_POINT_VALID},      {1.25, 3.75, GT_POINT_VALID},
-	    {2.5, 1.5, GT_POINT_IN_WALL},  {3, 1.5, GT_POINT_IN_WALL},    {3, 2, GT_POINT_IN_WALL},
-	    {-0.001, 1, GT_POINT_OFF_MAP}, {6.001, 1, GT_POINT_OFF_MAP},  {1, 4.5, GT_POINT_OFF_MAP},
-	    {NAN, 1, GT_POINT_NOT_FINITE}, {1, INFINITY, GT_POINT_NOT_FINITE}, {-INFINITY, 1, GT_POINT_NOT_FINITE},
+	    {0, 0, GT_POINT_VALID},
+	    {6, 4, GT_POINT_VALID},
+	    {2, 1, GT_POINT_VALID},
+	    {2, 1.5, GT_POINT_VALID},
+	    {2.5, 1, GT_POINT_VALID},
+	    {1.25, 3.75, GT_POINT_VALID},
+	    {2.5, 1.5, GT_POINT_IN_WALL},
+	    {3, 1.5, GT_POINT_IN_WALL},
+	    {3, 2, GT_POINT_IN_WALL},
+	    {-0.001, 1, GT_POINT_OFF_MAP},
+	    {6.001, 1, GT_POINT_OFF_MAP},
+	    {1, 4.5, GT_POINT_OFF_MAP},
+	    {NAN, 1, GT_POINT_NOT_FINITE},
+	    {1, INFINITY, GT_POINT_NOT_FINITE},
+	    {-INFINITY, 1, GT_POINT_NOT_FINITE},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		gtVec2 p = {cases[i].x, cases[i].y};
@@ -205,12 +215,19 @@ static void test_open_maps_match_brute_force(void** state)
 	for (int round = 0; round < 6; round++) {
 		gtMap* m = test_random_map(&rng, 48, 48, round % 3);
 		for (int i = 0; i < 3000; i++) {
-			int p = 1 + test_rng_int(&rng, 4), q = test_rng_int(&rng, 5), g[2] = {4 + test_rng_int(&rng, 40), 4 + test_rng_int(&rng, 40)};
+			int p = 1 + test_rng_int(&rng, 4), q = test_rng_int(&rng, 5),
+			    g[2] = {4 + test_rng_int(&rng, 40), 4 + test_rng_int(&rng, 40)};
 			if (test_rng_int(&rng, 2)) p = -p;
 			if (test_rng_int(&rng, 2)) q = -q;
-			if (test_rng_int(&rng, 2)) { int t = p; p = q; q = t; }
-			double along = test_rng_int(&rng, 2) ? 0.5 : 0, before = test_rng_int(&rng, 6) + along, after = 1 + test_rng_int(&rng, 8) + along;
-			const double nudges[5] = {0, ldexp(1, -40), -ldexp(1, -40), ldexp(3, -40), -ldexp(3, -40)}; // the twin's grid
+			if (test_rng_int(&rng, 2)) {
+				int t = p;
+				p = q;
+				q = t;
+			}
+			double along = test_rng_int(&rng, 2) ? 0.5 : 0, before = test_rng_int(&rng, 6) + along,
+			       after = 1 + test_rng_int(&rng, 8) + along;
+			const double nudges[5] = {0, ldexp(1, -40), -ldexp(1, -40), ldexp(3, -40),
+			                          -ldexp(3, -40)}; // the twin's grid
 			double nudge = nudges[test_rng_int(&rng, 5)];
 			gtVec2 a = {g[0] - before * p + nudge, g[1] - before * q}, b = {g[0] + after * p + nudge, g[1] + after * q};
 			if (gtMap_CheckPoint(m, a) != GT_POINT_VALID || gtMap_CheckPoint(m, b) != GT_POINT_VALID) continue;
@@ -268,5 +285,4 @@ static void test_near_degenerate_segments(void** state)
 }
 
 TEST_MAIN("geometry", test_example_corners, test_example_visibility, test_pinch_points, test_point_checks,
-          test_open_maps_match_brute_force,
-          test_walk_matches_brute_force, test_near_degenerate_segments)
+          test_open_maps_match_brute_force, test_walk_matches_brute_force, test_near_degenerate_segments)

@@ -99,7 +99,7 @@ static void test_irtree_against_linear_scans(void** state)
 	assert_non_null(tree);
 	for (int i = 0; i < OBJECTS; i++) {
 		// Clustered and spread points, with duplicates, so splits meet equal boxes.
-		m->at[i] = i % 4 == 0 ? (gtVec2){100 + uniform(&rng, 20), 300 + uniform(&rng, 20)}
+		m->at[i] = i % 4 == 0    ? (gtVec2){100 + uniform(&rng, 20), 300 + uniform(&rng, 20)}
 		           : i % 97 == 0 ? (gtVec2){250, 250}
 		                         : (gtVec2){uniform(&rng, 500), uniform(&rng, 500)};
 		m->word_count[i] = (int)(test_rng_next(&rng) % 3);

@@ -29,13 +29,12 @@ static void run(lua_State* L, const char* code, int results)
 }
 
 // The map, world, an object's id and its position, as the script made them: stack 1..5.
-static const char SCENE[] =
-    "local gridtree = require 'gridtree'\n"
-    "map = assert(gridtree.load_map('assets/maps/small.map'))\n"
-    "world = gridtree.new_world(map, {leaf = 4})\n"
-    "local x, y = map:random_point(gridtree.random(5))\n"
-    "id = assert(world:add(x, y, 'healer elf'))\n"
-    "return map, world, id, x, y\n";
+static const char SCENE[] = "local gridtree = require 'gridtree'\n"
+                            "map = assert(gridtree.load_map('assets/maps/small.map'))\n"
+                            "world = gridtree.new_world(map, {leaf = 4})\n"
+                            "local x, y = map:random_point(gridtree.random(5))\n"
+                            "id = assert(world:add(x, y, 'healer elf'))\n"
+                            "return map, world, id, x, y\n";
 
 static void test_accessors_reach_the_scripts_objects(void** state)
 {
@@ -94,8 +93,10 @@ static void test_host_attaches_the_index(void** state)
 	def.threads = 1;
 	gtError err;
 	if (gtNav_BuildIndex(nav, &def, &err)) fail_msg("%s", err.message);
-	run(L, "local x, y = map:random_point(require('gridtree').random(9))\n"
-	       "return map:method(), tostring(map), x, y, map:distance(x, y, world:position(id))", 5);
+	run(L,
+	    "local x, y = map:random_point(require('gridtree').random(9))\n"
+	    "return map:method(), tostring(map), x, y, map:distance(x, y, world:position(id))",
+	    5);
 	assert_string_equal(lua_tostring(L, -5), "ehl");
 	assert_non_null(strstr(lua_tostring(L, -4), "indexed"));
 	gtVec2 from = {lua_tonumber(L, -3), lua_tonumber(L, -2)}, to;
@@ -118,16 +119,16 @@ static void test_wrong_values_give_null(void** state)
 {
 	(void)state;
 	lua_State* L = new_state();
-	run(L, SCENE, 2); // 1 map, 2 world
+	run(L, SCENE, 2);                                                                                 // 1 map, 2 world
 	run(L, "return require('gridtree').random(1), setmetatable({}, {__name = 'gridtree.World'})", 2); // 3, 4
-	lua_pushnil(L);                                                                                    // 5
-	lua_pushinteger(L, 7);                                                                             // 6
-	lua_pushstring(L, "gridtree.Map");                                                                 // 7
-	lua_newtable(L);                                                                                   // 8
-	lua_pushcfunction(L, not_a_gridtree_function);                                                     // 9
-	lua_pushlightuserdata(L, (void*)L);                                                                // 10
-	memset(lua_newuserdatauv(L, 64, 0), 0, 64);                                                        // 11, no metatable
-	memset(lua_newuserdatauv(L, 64, 0), 0, 64);                                                        // 12, a foreign type's
+	lua_pushnil(L);                                                                                   // 5
+	lua_pushinteger(L, 7);                                                                            // 6
+	lua_pushstring(L, "gridtree.Map");                                                                // 7
+	lua_newtable(L);                                                                                  // 8
+	lua_pushcfunction(L, not_a_gridtree_function);                                                    // 9
+	lua_pushlightuserdata(L, (void*)L);                                                               // 10
+	memset(lua_newuserdatauv(L, 64, 0), 0, 64); // 11, no metatable
+	memset(lua_newuserdatauv(L, 64, 0), 0, 64); // 12, a foreign type's
 	luaL_newmetatable(L, "someone.Else");
 	lua_setmetatable(L, -2);
 	int top = lua_gettop(L);
@@ -163,18 +164,20 @@ static void test_closed_objects_give_null(void** state)
 	assert_null(gtLua_ToNavQuery(L, 1));
 	assert_ptr_equal(gtLua_ToWorld(L, 2), first);
 	assert_int_equal(gtWorld_Count(first), 1);
-	run(L, "local x, y = world:position(id); assert(world:nearest(x, y, 1)[1] == id)", 0); // still usable from the script
+	run(L, "local x, y = world:position(id); assert(world:nearest(x, y, 1)[1] == id)",
+	    0); // still usable from the script
 	run(L, "world:close()", 0);
 	assert_null(gtLua_ToWorld(L, 2));
 	lua_pop(L, 2);
 
-	run(L, "local gridtree = require 'gridtree'\n"
-	       "local m = assert(gridtree.load_map('assets/maps/small.map'))\n"
-	       "local a = gridtree.new_world(m)\n"
-	       "local b = gridtree.new_world(m, {leaf = 8})\n"
-	       "a:close()\n"
-	       "do local c <close> = gridtree.new_world(m) end\n" // closed by scope
-	       "return a, b, m",
+	run(L,
+	    "local gridtree = require 'gridtree'\n"
+	    "local m = assert(gridtree.load_map('assets/maps/small.map'))\n"
+	    "local a = gridtree.new_world(m)\n"
+	    "local b = gridtree.new_world(m, {leaf = 8})\n"
+	    "a:close()\n"
+	    "do local c <close> = gridtree.new_world(m) end\n" // closed by scope
+	    "return a, b, m",
 	    3);
 	assert_null(gtLua_ToWorld(L, 1));
 	assert_non_null(gtLua_ToWorld(L, 2));
@@ -189,9 +192,10 @@ static void test_script_defaults(void** state)
 {
 	(void)state;
 	lua_State* L = new_state();
-	run(L, "local gridtree = require 'gridtree'\n"
-	       "local map = assert(gridtree.load_map('assets/maps/small.map'))\n"
-	       "return map, gridtree.new_world(map), gridtree.new_world(map, {leaf = 8}), map:method()",
+	run(L,
+	    "local gridtree = require 'gridtree'\n"
+	    "local map = assert(gridtree.load_map('assets/maps/small.map'))\n"
+	    "return map, gridtree.new_world(map), gridtree.new_world(map, {leaf = 8}), map:method()",
 	    4);
 	assert_string_equal(lua_tostring(L, 4), "oracle");
 	const gtMap* map = gtLua_ToMap(L, 1);

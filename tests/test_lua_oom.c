@@ -15,7 +15,7 @@
 #include "test_support.h"
 
 typedef struct Budget {
-	long long left;              // allocations still allowed while armed
+	long long left;                // allocations still allowed while armed
 	long long lua_bytes, gt_bytes; // live bytes of each allocator
 	int armed;
 } Budget;
@@ -85,7 +85,8 @@ static const char* const OPERATIONS[] = {
     "if not a then error(b, 0) end",
     "local a, b = W:within(6.5, 2.5, 8, nil, {stats = true}); if not a then error(b, 0) end",
     "local a, b = W:top(6.5, 2.5, 4, {'elf', 'never_seen', 'tank'}, {miss_cost = 10}); if not a then error(b, 0) end",
-    "local a, b = W:nearest(6.5, 2.5, 3, 'healer', {metric = 'euclid', into = {out_ids, out_d}}); if not a then error(b, 0) end",
+    "local a, b = W:nearest(6.5, 2.5, 3, 'healer', {metric = 'euclid', into = {out_ids, out_d}}); if not a then "
+    "error(b, 0) end",
     "local d, e = M:distance(6.5, 2.5, 30.5, 2.5); if not d then error(e, 0) end",
     "local p, e = M:path(6.5, 2.5, 30.5, 2.5); if not p then error(e, 0) end",
     "local k = W:keywords(ids[2]); assert(#k == 3)",
@@ -98,8 +99,9 @@ static const char* const OPERATIONS[] = {
 
 // One object more; swept OBJECTS times, after the world is made.
 #define OBJECTS 40
-static const char ADD[] = "local i = added + 1; local id, e = W:add(5.5 + i % 20, 1.5 + i % 3, i % 2 == 0 and 'healer elf' or 'orc'); "
-                          "if not id then error(e, 0) end; ids[i], added = id, i";
+static const char ADD[] =
+    "local i = added + 1; local id, e = W:add(5.5 + i % 20, 1.5 + i % 3, i % 2 == 0 and 'healer elf' or 'orc'); "
+    "if not id then error(e, 0) end; ids[i], added = id, i";
 
 static void run_unarmed(lua_State* L, const char* code, int results)
 {
@@ -132,10 +134,12 @@ static int sweep(lua_State* L, Budget* b, const char* op)
 			return failures;
 		}
 		const char* message = lua_tostring(L, -1);
-		if (!message || !strstr(message, "memory")) fail_msg("%s, allocation %lld failing: %s", op, n, message ? message : "(no message)");
+		if (!message || !strstr(message, "memory"))
+			fail_msg("%s, allocation %lld failing: %s", op, n, message ? message : "(no message)");
 		lua_pop(L, 1);
 		char* after = snapshot(L);
-		if (strcmp(before, after) != 0) fail_msg("%s, allocation %lld failing, changed the state:\n  %s\n  %s", op, n, before, after);
+		if (strcmp(before, after) != 0)
+			fail_msg("%s, allocation %lld failing, changed the state:\n  %s\n  %s", op, n, before, after);
 		free(before);
 		free(after);
 		failures++;
@@ -158,9 +162,10 @@ static void test_every_operation_out_of_memory(void** state)
 	lua_pushstring(L, index);
 	lua_setglobal(L, "INDEX");
 	// Tables the operations fill are sized up front: an assignment into them never allocates.
-	run_unarmed(L, "added, ids, xs, ys, out_ids, out_d = 0, {}, {}, {}, {}, {}\n"
-	               "for i = 1, 40 do ids[i], xs[i], ys[i] = false, 5.5 + (i + 3) % 20, 1.5 + i % 3 end\n"
-	               "for i = 1, 8 do out_ids[i], out_d[i] = 0, 0 end",
+	run_unarmed(L,
+	            "added, ids, xs, ys, out_ids, out_d = 0, {}, {}, {}, {}, {}\n"
+	            "for i = 1, 40 do ids[i], xs[i], ys[i] = false, 5.5 + (i + 3) % 20, 1.5 + i % 3 end\n"
+	            "for i = 1, 8 do out_ids[i], out_d[i] = 0, 0 end",
 	            0);
 	int total = 0;
 	for (size_t i = 0; i < sizeof OPERATIONS / sizeof *OPERATIONS; i++) {

@@ -68,8 +68,7 @@ static void test_rejects_malformed_headers(void** state)
 	                  "unexpected header line");
 	expect_text_error("type octile\nheight 99999\nwidth 4\nmap\n", GT_ERR_LIMIT, "bad.map:2", "limit");
 	expect_text_error("type octile\nheight 60000\nwidth 60000\nmap\n", GT_ERR_LIMIT, "bad.map:3", "cells");
-	expect_text_error("type octile\nheight 1000\nwidth 1000\nmap\n....\n", GT_ERR_FORMAT, "bad.map:5",
-	                  "only 5 bytes");
+	expect_text_error("type octile\nheight 1000\nwidth 1000\nmap\n....\n", GT_ERR_FORMAT, "bad.map:5", "only 5 bytes");
 }
 
 static void test_rejects_malformed_rows(void** state)

@@ -68,9 +68,12 @@ static void test_malformed_meshes_name_the_problem(void** state)
 	    {"mesh\n2\n4", "the file ends where the polygon count should be"},
 	    {"mesh\n2\n1 1\n0 0 2 0 x\n", "square.mesh:4: expected a polygon around a vertex, found 'x'"},
 	    {"mesh\n2\n1 1\n0 0 2 0 5\n", "a polygon around a vertex 5 is not a whole number in [-1, 0]"},
-	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 7 -1 -1 -1\n", "a polygon's vertex 7 is not a whole number"},
-	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 2 1 -1 -1 -1\n", "polygon 0 is not convex and counter-clockwise"},
-	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 2 -1 -1 -1\n7\n", "square.mesh:8: text after the last polygon"},
+	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 7 -1 -1 -1\n",
+	     "a polygon's vertex 7 is not a whole number"},
+	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 2 1 -1 -1 -1\n",
+	     "polygon 0 is not convex and counter-clockwise"},
+	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 2 -1 -1 -1\n7\n",
+	     "square.mesh:8: text after the last polygon"},
 	    {"mesh\n2\n3 1\n0 0 2 0 -1\n1 0 2 0 -1\n0 1 2 0 -1\n3 0 1 2 -1 -1 -1", NULL}, // valid: no newline at the end
 	    {"mesh\n2\n4 2\n0 0 3 0 1 -1\n2 0 2 0 -1\n2 1 3 0 1 -1\n0 1 2 1 -1\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 -1 0\n",
 	     "polygon 1 names 0 across edge 2-3"},
@@ -119,7 +122,8 @@ static void test_shared_meshes_against_a_linear_scan(void** state)
 	(void)state;
 	const char* data = test_data_dir();
 	if (!data) skip();
-	static const char* const maps[][2] = {{"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
+	static const char* const maps[][2] = {
+	    {"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
 	TestRng rng = {7};
 	for (int k = 0; k < 4; k++) {
 		char rel[256];
@@ -137,13 +141,16 @@ static void test_shared_meshes_against_a_linear_scan(void** state)
 			gtMeshLocation at = gtMesh_Locate(m, p);
 			bool any = false;
 			for (int q = 0; q < gtMesh_PolygonCount(m) && !any; q++) any = contains(m, q, p);
-			if (any != (at.place != GT_MESH_OUTSIDE)) fail_msg("%s (%g, %g): located %d, scan %d", maps[k][1], p.x, p.y, at.place, any);
+			if (any != (at.place != GT_MESH_OUTSIDE))
+				fail_msg("%s (%g, %g): located %d, scan %d", maps[k][1], p.x, p.y, at.place, any);
 			if (!any) continue;
 			located++;
 			assert_true(contains(m, at.polygon, p));
 			if (at.place == GT_MESH_ON_EDGE && at.other >= 0 && !contains(m, at.other, p))
-				fail_msg("%s (%.17g, %.17g): on the edge of %d and %d, which does not hold it", maps[k][1], p.x, p.y, at.polygon, at.other);
-			if (at.place == GT_MESH_ON_VERTEX) assert_true(gtMesh_Vertex(m, at.vertex).x == p.x && gtMesh_Vertex(m, at.vertex).y == p.y);
+				fail_msg("%s (%.17g, %.17g): on the edge of %d and %d, which does not hold it", maps[k][1], p.x, p.y,
+				         at.polygon, at.other);
+			if (at.place == GT_MESH_ON_VERTEX)
+				assert_true(gtMesh_Vertex(m, at.vertex).x == p.x && gtMesh_Vertex(m, at.vertex).y == p.y);
 			if (i % 3 == 0) assert_false(gtMap_IsBlocked(map, cx, cy)); // a centre on the mesh is a free cell's
 		}
 		for (int i = 0; i < 2000; i++) { // every free cell's centre is on the mesh
@@ -163,7 +170,8 @@ static gtVec2 random_point(const gtMap* map, TestRng* rng)
 	for (;;) {
 		int cx = test_rng_int(rng, gtMap_Width(map)), cy = test_rng_int(rng, gtMap_Height(map));
 		int kind = test_rng_int(rng, 4);
-		double fx = kind == 1 ? 0 : (double)test_rng_int(rng, 1024) / 1024, fy = kind == 1 || kind == 2 ? 0 : (double)test_rng_int(rng, 1024) / 1024;
+		double fx = kind == 1 ? 0 : (double)test_rng_int(rng, 1024) / 1024,
+		       fy = kind == 1 || kind == 2 ? 0 : (double)test_rng_int(rng, 1024) / 1024;
 		gtVec2 p = {cx + fx, cy + fy};
 		if (gtMap_CheckPoint(map, p) == GT_POINT_VALID) return p;
 	}
@@ -176,7 +184,8 @@ static void test_polyanya_equals_the_oracle(void** state)
 	(void)state;
 	const char* data = test_data_dir();
 	if (!data) skip();
-	static const char* const maps[][2] = {{"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
+	static const char* const maps[][2] = {
+	    {"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
 	TestRng rng = {11};
 	int total_pinches = 0;
 	for (int k = 0; k < 4; k++) {
@@ -202,8 +211,8 @@ static void test_polyanya_equals_the_oracle(void** state)
 			bool same = isinf(expected) ? isinf(got) : fabs(got - expected) <= 1e-6 * (1 + expected);
 			if (!same || (!isinf(got) && fabs(path_length - got) > 1e-6 * (1 + got))) {
 				if (bad++ < 5)
-					fprintf(stderr, "%s: (%.10g, %.10g)-(%.10g, %.10g): polyanya %.9f (path %.9f), oracle %.9f\n", maps[k][1], s.x, s.y, t.x,
-					        t.y, got, path_length, expected);
+					fprintf(stderr, "%s: (%.10g, %.10g)-(%.10g, %.10g): polyanya %.9f (path %.9f), oracle %.9f\n",
+					        maps[k][1], s.x, s.y, t.x, t.y, got, path_length, expected);
 			}
 		}
 		// Points on edges between polygons, interpolated in floating point: a rounding error inside
@@ -223,8 +232,8 @@ static void test_polyanya_equals_the_oracle(void** state)
 			assert_int_equal(gtPolyanya_Distance(search, t, s, &back, &err), GT_OK);
 			if (fabs(got - expected) > 1e-6 * (1 + expected) || fabs(back - expected) > 1e-6 * (1 + expected)) {
 				if (bad++ < 5)
-					fprintf(stderr, "%s: on an edge (%.17g, %.17g) and (%g, %g): polyanya %.9f / %.9f, oracle %.9f\n", maps[k][1], s.x, s.y, t.x,
-					        t.y, got, back, expected);
+					fprintf(stderr, "%s: on an edge (%.17g, %.17g) and (%g, %g): polyanya %.9f / %.9f, oracle %.9f\n",
+					        maps[k][1], s.x, s.y, t.x, t.y, got, back, expected);
 			}
 		}
 		// Pinch points (two blocked cells touching at a corner) as starts and goals.
@@ -246,10 +255,11 @@ static void test_polyanya_equals_the_oracle(void** state)
 				double back_expected, back;
 				assert_int_equal(gtOracle_Distance(oracle, t, s, &back_expected, &err), GT_OK);
 				assert_int_equal(gtPolyanya_Distance(search, t, s, &back, &err), GT_OK);
-				if (fabs(got - expected) > 1e-6 * (1 + expected) || fabs(back - back_expected) > 1e-6 * (1 + back_expected)) {
+				if (fabs(got - expected) > 1e-6 * (1 + expected) ||
+				    fabs(back - back_expected) > 1e-6 * (1 + back_expected)) {
 					if (bad++ < 5)
-						fprintf(stderr, "%s: pinch (%d, %d) and (%g, %g): polyanya %.9f / %.9f, oracle %.9f / %.9f\n", maps[k][1], x, y, t.x,
-						        t.y, got, back, expected, back_expected);
+						fprintf(stderr, "%s: pinch (%d, %d) and (%g, %g): polyanya %.9f / %.9f, oracle %.9f / %.9f\n",
+						        maps[k][1], x, y, t.x, t.y, got, back, expected, back_expected);
 				}
 			}
 		total_pinches += pinches;
@@ -266,50 +276,49 @@ static void test_polyanya_equals_the_oracle(void** state)
 // way to the corner (12, 12): the interval it cut ended a rounding error away from (10, 18), so the
 // exact comparison with the vertex failed and the turn at (12, 12) was never made (28.3527 instead
 // of 28.3328 from (5, 37) to (13, 10)).
-static const char grazing_map[] =
-    "...........@..............@......\n"
-    "...........................@.....\n"
-    "........@@......@.........@@.....\n"
-    "................@...@.......@....\n"
-    "..@...@........@..@@.....@@..@...\n"
-    ".......@@...............@........\n"
-    "....@.......................@....\n"
-    "@....@...........@..@............\n"
-    ".........@.......................\n"
-    "..........@......................\n"
-    ".................................\n"
-    ".......................@@........\n"
-    "............@.@...........@......\n"
-    "...@........@............@@......\n"
-    "........................@...@....\n"
-    ".................................\n"
-    ".@..............................@\n"
-    "........................@........\n"
-    "..@.......@......@.....@.@@@..@.@\n"
-    "...@.............................\n"
-    "......................@@.......@.\n"
-    "...........@.@.@.................\n"
-    ".....@...........................\n"
-    ".....@.............@....@....@...\n"
-    "......@.........@..@.............\n"
-    "........@...@.............@......\n"
-    "........@@....@....@....@........\n"
-    "@....@...@....@.........@.......@\n"
-    "......................@......@...\n"
-    "....................@.@.@.....@..\n"
-    "...@@.@............@..@..........\n"
-    "........@..@....@.........@......\n"
-    ".................@@..............\n"
-    ".......@.............@...........\n"
-    ".....@.........@@.....@..........\n"
-    "@.....@..@.......................\n"
-    "..@.................@@@.....@@...\n"
-    "...@.....@.......................\n"
-    "..........@@.@...@...........@...\n"
-    ".................@...............\n"
-    "......................@.@....@...\n"
-    "....@........@.@.................\n"
-    "...............@................@\n";
+static const char grazing_map[] = "...........@..............@......\n"
+                                  "...........................@.....\n"
+                                  "........@@......@.........@@.....\n"
+                                  "................@...@.......@....\n"
+                                  "..@...@........@..@@.....@@..@...\n"
+                                  ".......@@...............@........\n"
+                                  "....@.......................@....\n"
+                                  "@....@...........@..@............\n"
+                                  ".........@.......................\n"
+                                  "..........@......................\n"
+                                  ".................................\n"
+                                  ".......................@@........\n"
+                                  "............@.@...........@......\n"
+                                  "...@........@............@@......\n"
+                                  "........................@...@....\n"
+                                  ".................................\n"
+                                  ".@..............................@\n"
+                                  "........................@........\n"
+                                  "..@.......@......@.....@.@@@..@.@\n"
+                                  "...@.............................\n"
+                                  "......................@@.......@.\n"
+                                  "...........@.@.@.................\n"
+                                  ".....@...........................\n"
+                                  ".....@.............@....@....@...\n"
+                                  "......@.........@..@.............\n"
+                                  "........@...@.............@......\n"
+                                  "........@@....@....@....@........\n"
+                                  "@....@...@....@.........@.......@\n"
+                                  "......................@......@...\n"
+                                  "....................@.@.@.....@..\n"
+                                  "...@@.@............@..@..........\n"
+                                  "........@..@....@.........@......\n"
+                                  ".................@@..............\n"
+                                  ".......@.............@...........\n"
+                                  ".....@.........@@.....@..........\n"
+                                  "@.....@..@.......................\n"
+                                  "..@.................@@@.....@@...\n"
+                                  "...@.....@.......................\n"
+                                  "..........@@.@...@...........@...\n"
+                                  ".................@...............\n"
+                                  "......................@.@....@...\n"
+                                  "....@........@.@.................\n"
+                                  "...............@................@\n";
 
 // Where the free space's boundary turns or pinches.
 static bool obstacle_corner(const gtMap* map, int x, int y)
@@ -344,8 +353,10 @@ static void test_built_meshes_equal_the_oracle(void** state)
 		             : k == 1 ? test_map_from_rows(grazing_map)
 		             : k == 2 ? long_corridor(60000, false)
 		             : k == 3 ? long_corridor(60000, true)
-		             : k < 27 ? test_random_map(&rng, 8 + test_rng_int(&rng, 30), 8 + test_rng_int(&rng, 30), k % 5 * 10)
-		                      : test_random_map(&rng, 30 + test_rng_int(&rng, 40), 30 + test_rng_int(&rng, 40), 10 + k % 4 * 10);
+		             : k < 27
+		                 ? test_random_map(&rng, 8 + test_rng_int(&rng, 30), 8 + test_rng_int(&rng, 30), k % 5 * 10)
+		                 : test_random_map(&rng, 30 + test_rng_int(&rng, 40), 30 + test_rng_int(&rng, 40),
+		                                   10 + k % 4 * 10);
 		gtMesh *m, *loaded;
 		gtError err;
 		if (gtMesh_FromMap(map, &m, &err)) fail_msg("map %d: %s", k, err.message);
@@ -360,7 +371,8 @@ static void test_built_meshes_equal_the_oracle(void** state)
 		}
 		for (int y = 0; y < gtMap_Height(map); y++)
 			for (int x = 0; x < gtMap_Width(map); x++)
-				assert_int_equal(gtMesh_Locate(m, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE, !gtMap_IsBlocked(map, x, y));
+				assert_int_equal(gtMesh_Locate(m, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE,
+				                 !gtMap_IsBlocked(map, x, y));
 		char path[TEST_TEMP_PATH];
 		test_temp_file(path, "mesh");
 		assert_int_equal(gtMesh_Save(m, path, &err), GT_OK);
@@ -378,11 +390,13 @@ static void test_built_meshes_equal_the_oracle(void** state)
 			double expected, got;
 			assert_int_equal(gtOracle_Distance(oracle, s, t, &expected, &err), GT_OK);
 			gtStatus st = gtPolyanya_Distance(search, s, t, &got, &err);
-			if (st == GT_ERR_INVALID_POINT && strstr(err.message, "a pinch vertex whose cell at (+1e-5, +1e-5) is a wall")) continue;
+			if (st == GT_ERR_INVALID_POINT &&
+			    strstr(err.message, "a pinch vertex whose cell at (+1e-5, +1e-5) is a wall"))
+				continue;
 			if (st) fail_msg("map %d: %s", k, err.message);
 			if (isinf(expected) ? !isinf(got) : fabs(got - expected) > 1e-6 * (1 + expected))
-				fail_msg("map %d (%dx%d): (%.10g, %.10g)-(%.10g, %.10g): polyanya %.9f, oracle %.9f", k, gtMap_Width(map), gtMap_Height(map), s.x, s.y,
-				         t.x, t.y, got, expected);
+				fail_msg("map %d (%dx%d): (%.10g, %.10g)-(%.10g, %.10g): polyanya %.9f, oracle %.9f", k,
+				         gtMap_Width(map), gtMap_Height(map), s.x, s.y, t.x, t.y, got, expected);
 		}
 		gtPolyanya_Destroy(search);
 		gtOracle_Destroy(oracle);
@@ -448,7 +462,8 @@ static void test_built_meshes_of_awkward_maps(void** state)
 	if (gtMesh_FromMap(corridor, &corridor_mesh, &err)) fail_msg("corridor: %s", err.message);
 	for (int x = 0; x < CORRIDOR; x += 7)
 		for (int y = 0; y < 2; y++)
-			assert_int_equal(gtMesh_Locate(corridor_mesh, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE, !gtMap_IsBlocked(corridor, x, y));
+			assert_int_equal(gtMesh_Locate(corridor_mesh, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE,
+			                 !gtMap_IsBlocked(corridor, x, y));
 	gtOracle* oracle;
 	gtPolyanya* search;
 	assert_int_equal(gtOracle_Create(room, 1, &oracle, &err), GT_OK);
@@ -459,7 +474,8 @@ static void test_built_meshes_of_awkward_maps(void** state)
 		double expected, got;
 		assert_int_equal(gtOracle_Distance(oracle, a, b, &expected, &err), GT_OK);
 		if (gtPolyanya_Distance(search, a, b, &got, &err)) fail_msg("%s", err.message);
-		if (fabs(got - expected) > 1e-6 * (1 + expected)) fail_msg("(%g, %g)-(%g, %g): polyanya %.9f, oracle %.9f", a.x, a.y, b.x, b.y, got, expected);
+		if (fabs(got - expected) > 1e-6 * (1 + expected))
+			fail_msg("(%g, %g)-(%g, %g): polyanya %.9f, oracle %.9f", a.x, a.y, b.x, b.y, got, expected);
 	}
 	gtPolyanya_Destroy(search);
 	gtOracle_Destroy(oracle);
@@ -507,7 +523,8 @@ typedef struct TestTargets {
 	gtMeshAcceptFcn* accept;
 } TestTargets;
 
-static double nearest_target_bound(void* context, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left, int32_t edge)
+static double nearest_target_bound(void* context, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left,
+                                   int32_t edge)
 {
 	(void)edge;
 	const TestTargets* t = context;
@@ -537,7 +554,9 @@ static void test_nearest_equals_brute_force(void** state)
 		if (k_map < 2) {
 			if (!test_data_dir()) continue;
 			map = test_load_shared_map(k_map == 0 ? "dao" : "bgmaps", k_map == 0 ? "arena" : "AR0011SR");
-			if (gtMesh_Load(test_data_path(k_map == 0 ? "meshes/dao/arena-merged.mesh" : "meshes/bgmaps/AR0011SR-merged.mesh"), &mesh, &err))
+			if (gtMesh_Load(
+			        test_data_path(k_map == 0 ? "meshes/dao/arena-merged.mesh" : "meshes/bgmaps/AR0011SR-merged.mesh"),
+			        &mesh, &err))
 				fail_msg("%s", err.message);
 		} else {
 			map = test_random_map(&rng, 40, 30, 25);
@@ -556,7 +575,8 @@ static void test_nearest_equals_brute_force(void** state)
 		assert_int_equal(gtOracle_Create(map, 2, &oracle, &err), GT_OK);
 		for (int i = 0; i < OBJECTS; i++) {
 			do where[i] = i % 10 == 0 ? point_on_an_edge(mesh, map, &rng) : random_point(map, &rng);
-			while (gtMeshObjects_Set(objects, i, where[i], &err) != GT_OK); // pinch points off the mesh's rule are refused
+			while (gtMeshObjects_Set(objects, i, where[i], &err) !=
+			       GT_OK); // pinch points off the mesh's rule are refused
 			placed[i] = true;
 		}
 		assert_int_equal(gtMeshObjects_Set(objects, 5, (gtVec2){-3, 2}, &err), GT_ERR_INVALID_POINT);
@@ -580,10 +600,13 @@ static void test_nearest_equals_brute_force(void** state)
 				int k = 1 + (qi / 3) % 6, found, heuristic = qi % 3;
 				int32_t ids[8];
 				double got[8], all[OBJECTS];
-				gtStatus st = heuristic == 0 ? gtPolyanya_Nearest(search, objects, q, k, accept, NULL, ids, got, 8, &found, &err)
+				gtStatus st = heuristic == 0
+				                  ? gtPolyanya_Nearest(search, objects, q, k, accept, NULL, ids, got, 8, &found, &err)
 				              : heuristic == 1
-				                  ? gtPolyanya_NearestGuided(search, objects, q, k, accept, NULL, nearest_target_bound, &targets, ids, got, 8, &found, &err)
-				                  : gtPolyanya_NearestGuided(search, objects, q, k, accept, NULL, gtMeshFence_Guide, fence, ids, got, 8, &found, &err);
+				                  ? gtPolyanya_NearestGuided(search, objects, q, k, accept, NULL, nearest_target_bound,
+				                                             &targets, ids, got, 8, &found, &err)
+				                  : gtPolyanya_NearestGuided(search, objects, q, k, accept, NULL, gtMeshFence_Guide,
+				                                             fence, ids, got, 8, &found, &err);
 				if (st == GT_ERR_INVALID_POINT) continue; // a pinch point whose nudge is a wall
 				assert_int_equal(st, GT_OK);
 				int n = 0;
@@ -598,8 +621,9 @@ static void test_nearest_equals_brute_force(void** state)
 				for (int i = 0; i < found; i++) {
 					assert_true(accept(NULL, ids[i]) && placed[ids[i]]);
 					if (fabs(got[i] - all[i]) > 1e-6 * (1 + all[i]))
-						fail_msg("map %d round %d heuristic %d query (%g, %g) k %d: result %d is %.9f, brute force %.9f", k_map, round, heuristic,
-						         q.x, q.y, k, i, got[i], all[i]);
+						fail_msg(
+						    "map %d round %d heuristic %d query (%g, %g) k %d: result %d is %.9f, brute force %.9f",
+						    k_map, round, heuristic, q.x, q.y, k, i, got[i], all[i]);
 					double own;
 					assert_int_equal(gtOracle_Distance(oracle, q, where[ids[i]], &own, &err), GT_OK);
 					assert_true(fabs(own - got[i]) <= 1e-6 * (1 + own)); // the distance is that object's
@@ -615,7 +639,7 @@ static void test_nearest_equals_brute_force(void** state)
 	}
 }
 
-TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem, test_shared_meshes_against_a_linear_scan,
-          test_polyanya_equals_the_oracle, test_built_meshes_equal_the_oracle,
+TEST_MAIN("mesh", test_locates_points_of_every_kind, test_malformed_meshes_name_the_problem,
+          test_shared_meshes_against_a_linear_scan, test_polyanya_equals_the_oracle, test_built_meshes_equal_the_oracle,
           test_polyanya_through_rows_of_collinear_corners, test_built_meshes_of_awkward_maps,
           test_nearest_equals_brute_force)

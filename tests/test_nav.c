@@ -157,7 +157,8 @@ static gtVec2 at_length(const gtVec2* p, int n, double along)
 {
 	for (int i = 0; i + 1 < n; i++) {
 		double len = hypot(p[i + 1].x - p[i].x, p[i + 1].y - p[i].y);
-		if (along < len) return (gtVec2){p[i].x + (p[i + 1].x - p[i].x) * along / len, p[i].y + (p[i + 1].y - p[i].y) * along / len};
+		if (along < len)
+			return (gtVec2){p[i].x + (p[i + 1].x - p[i].x) * along / len, p[i].y + (p[i + 1].y - p[i].y) * along / len};
 		along -= len;
 	}
 	return p[n - 1];
@@ -235,7 +236,8 @@ static void test_polyanya_backend(void** state)
 	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
 	assert_int_equal(gtNav_SetMethod(nav, GT_NAV_POLYANYA, &err), GT_ERR_INVALID_ARG);
 	assert_non_null(strstr(err.message, "needs a mesh"));
-	assert_int_equal(gtNav_LoadMesh(nav, test_data_path("meshes/bgmaps/AR0011SR-merged.mesh"), &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_LoadMesh(nav, test_data_path("meshes/bgmaps/AR0011SR-merged.mesh"), &err),
+	                 GT_ERR_INVALID_ARG);
 	assert_non_null(strstr(err.message, "AR0011SR-merged.mesh: the mesh does not match the map: cell ("));
 	assert_null(gtNav_Mesh(nav));
 	assert_int_equal(gtNav_LoadMesh(nav, test_data_path("meshes/dao/arena-merged.mesh"), &err), GT_OK);
@@ -248,9 +250,13 @@ static void test_polyanya_backend(void** state)
 	gtVec2* path = malloc((size_t)capacity * sizeof *path);
 	for (int i = 0; i < 200; i++) {
 		gtVec2 s, t;
-		do s = (gtVec2){test_rng_int(&rng, 4 * gtMap_Width(map)) / 4.0, test_rng_int(&rng, 4 * gtMap_Height(map)) / 4.0};
+		do
+			s = (gtVec2){test_rng_int(&rng, 4 * gtMap_Width(map)) / 4.0,
+			             test_rng_int(&rng, 4 * gtMap_Height(map)) / 4.0};
 		while (gtMap_CheckPoint(map, s));
-		do t = (gtVec2){test_rng_int(&rng, 4 * gtMap_Width(map)) / 4.0, test_rng_int(&rng, 4 * gtMap_Height(map)) / 4.0};
+		do
+			t = (gtVec2){test_rng_int(&rng, 4 * gtMap_Width(map)) / 4.0,
+			             test_rng_int(&rng, 4 * gtMap_Height(map)) / 4.0};
 		while (gtMap_CheckPoint(map, t));
 		double d, dp, expected = oracle_distance(oracle, s, t);
 		int n;
@@ -270,7 +276,8 @@ static void test_polyanya_backend(void** state)
 	int wall_x = -1, wall_y = -1; // a free cell with free cells left and right: a wall there cuts a straight line
 	for (int y = 1; y + 1 < gtMap_Height(map) && wall_x < 0; y++)
 		for (int x = 1; x + 1 < gtMap_Width(map) && wall_x < 0; x++)
-			if (!gtMap_IsBlocked(map, x - 1, y) && !gtMap_IsBlocked(map, x, y) && !gtMap_IsBlocked(map, x + 1, y)) wall_x = x, wall_y = y;
+			if (!gtMap_IsBlocked(map, x - 1, y) && !gtMap_IsBlocked(map, x, y) && !gtMap_IsBlocked(map, x + 1, y))
+				wall_x = x, wall_y = y;
 	assert_true(wall_x > 0);
 	gtVec2 s = {wall_x - 0.5, wall_y + 0.5}, t = {wall_x + 1.5, wall_y + 0.5};
 	assert_int_equal(gtNav_SetBlocked(nav, wall_x, wall_y, wall_x, wall_y, true, &err), GT_OK);
@@ -287,5 +294,5 @@ static void test_polyanya_backend(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("nav", test_default_def, test_method_names, test_backends_agree, test_index_files_and_ownership, test_straight_lines, test_polyanya_backend,
-          test_path_advance)
+TEST_MAIN("nav", test_default_def, test_method_names, test_backends_agree, test_index_files_and_ownership,
+          test_straight_lines, test_polyanya_backend, test_path_advance)

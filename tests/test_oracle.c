@@ -147,8 +147,9 @@ static double twin_distance(const gtMap* m, gtVec2 s, gtVec2 t)
 	p[n + 1] = t;
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < N; j++)
-			d[i * N + j] = i == j ? 0 : test_brute_visible(m, p[i], p[j]) ? hypot(p[i].x - p[j].x, p[i].y - p[j].y)
-			                                                             : INFINITY;
+			d[i * N + j] = i == j                              ? 0
+			               : test_brute_visible(m, p[i], p[j]) ? hypot(p[i].x - p[j].x, p[i].y - p[j].y)
+			                                                   : INFINITY;
 	for (int k = 0; k < N; k++)
 		for (int i = 0; i < N; i++)
 			for (int j = 0; j < N; j++)

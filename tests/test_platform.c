@@ -173,7 +173,8 @@ static void test_out_of_memory_load_and_updates(void** state)
 				failures += st == GT_ERR_NOMEM;
 				int64_t left = c.fail_after;
 				c.fail_after = -1; // validate's own scratch is not under test
-				if (gtWorld_Validate(world, &err)) fail_msg("budget %lld step %d: %s", (long long)budget, step, err.message);
+				if (gtWorld_Validate(world, &err))
+					fail_msg("budget %lld step %d: %s", (long long)budget, step, err.message);
 				c.fail_after = left;
 			}
 			gtWorld_Destroy(world);
@@ -214,7 +215,8 @@ static void test_saves_into_a_full_disk(void** state)
 		setrlimit(RLIMIT_FSIZE, &limit);
 		gtError e1, e2;
 		gtStatus a = gtEhl_Save(ehl, index_path, &e1), b = gtMap_Save(map, map_path, &e2);
-		_exit(a == GT_ERR_IO && b == GT_ERR_IO && strstr(e1.message, index_path) && strstr(e2.message, map_path) ? 0 : 1);
+		_exit(a == GT_ERR_IO && b == GT_ERR_IO && strstr(e1.message, index_path) && strstr(e2.message, map_path) ? 0
+		                                                                                                         : 1);
 	}
 	int status;
 	assert_int_equal(waitpid(child, &status, 0), child);
@@ -310,8 +312,10 @@ static void world_round(gtWorld* w, gtNavQuery* nq, gtDistance walk, const gtObj
 		q.keywords = words;
 		q.keyword_count = 2;
 		q.min_match = 1;
-		if (gtWorld_Nearest(w, &q, walk, found, d, 8, &n, NULL, &err) || gtWorld_Within(w, &q, walk, found, d, 8, &n, NULL, &err) ||
-		    gtWorld_Top(w, &q, walk, found, d, 8, &n, NULL, &err) || gtWorld_NearestEuclid(w, &q, found, d, 8, &n, NULL, &err) ||
+		if (gtWorld_Nearest(w, &q, walk, found, d, 8, &n, NULL, &err) ||
+		    gtWorld_Within(w, &q, walk, found, d, 8, &n, NULL, &err) ||
+		    gtWorld_Top(w, &q, walk, found, d, 8, &n, NULL, &err) ||
+		    gtWorld_NearestEuclid(w, &q, found, d, 8, &n, NULL, &err) ||
 		    gtWorld_WithinEuclid(w, &q, found, d, 8, &n, NULL, &err))
 			if (err.status != GT_ERR_BUFFER_TOO_SMALL) fail_msg("%s", err.message);
 		double length;
@@ -404,7 +408,8 @@ static void test_thread_counts(void** state)
 	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
 	double d;
-	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){1.5, 17.5}, (gtVec2){40.5, 20.5}, &d, &err), GT_OK); // builds the oracle
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){1.5, 17.5}, (gtVec2){40.5, 20.5}, &d, &err),
+	                 GT_OK); // builds the oracle
 	assert_int_equal(serial.largest, cores);
 	gtNavQuery_Destroy(q);
 	gtNav_Destroy(nav);

@@ -51,21 +51,28 @@ static void load_fails(const char* path, const gtTiledDef* def, gtStatus status,
 // The 6x4 block map of the CLI tests: a 2x2 pillar at (2..3, 1..2).
 static const char* const BLOCK_ROWS = "......\n..@@..\n..@@..\n......\n";
 
-static const char* const TMJ =
-    "{\"type\": \"map\", \"orientation\": \"orthogonal\", \"width\": 6, \"height\": 4, \"tilewidth\": 32, \"tileheight\": 16,"
-    " \"infinite\": false,"
-    " \"tilesets\": [{\"firstgid\": 1, \"tiles\": [{\"id\": 1, \"properties\": [{\"name\": \"collides\", \"type\": \"bool\", \"value\": true}]}]}],"
-    " \"layers\": [{\"type\": \"group\", \"name\": \"g\", \"layers\": [{\"type\": \"tilelayer\", \"name\": \"ground\", \"width\": 6, \"height\": 4,"
-    "   \"data\": [1,1,1,1,1,1, 1,1,2,2,1,1, 1,1,2,2147483650,1,1, 1,1,1,1,1,1]}]},"
-    "  {\"type\": \"tilelayer\", \"name\": \"Roof\", \"width\": 6, \"height\": 4, \"data\": [0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 3,0,0,0,0,0]},"
-    "  {\"type\": \"objectgroup\", \"name\": \"spawns\", \"objects\": [{\"id\": 7, \"name\": \"medic\", \"type\": \"healer\","
-    "   \"x\": 16, \"y\": 8, \"width\": 64, \"height\": 32, \"properties\": [{\"name\": \"hp\", \"type\": \"int\", \"value\": 30},"
-    "   {\"name\": \"boss\", \"type\": \"bool\", \"value\": false}, {\"name\": \"title\", \"type\": \"string\", \"value\": \"Mo\"}]},"
-    "   {\"id\": 8, \"name\": \"\", \"class\": \"chest\", \"x\": 80, \"y\": 40}]}]}";
+static const char* const TMJ = "{\"type\": \"map\", \"orientation\": \"orthogonal\", \"width\": 6, \"height\": 4, "
+                               "\"tilewidth\": 32, \"tileheight\": 16,"
+                               " \"infinite\": false,"
+                               " \"tilesets\": [{\"firstgid\": 1, \"tiles\": [{\"id\": 1, \"properties\": [{\"name\": "
+                               "\"collides\", \"type\": \"bool\", \"value\": true}]}]}],"
+                               " \"layers\": [{\"type\": \"group\", \"name\": \"g\", \"layers\": [{\"type\": "
+                               "\"tilelayer\", \"name\": \"ground\", \"width\": 6, \"height\": 4,"
+                               "   \"data\": [1,1,1,1,1,1, 1,1,2,2,1,1, 1,1,2,2147483650,1,1, 1,1,1,1,1,1]}]},"
+                               "  {\"type\": \"tilelayer\", \"name\": \"Roof\", \"width\": 6, \"height\": 4, \"data\": "
+                               "[0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 3,0,0,0,0,0]},"
+                               "  {\"type\": \"objectgroup\", \"name\": \"spawns\", \"objects\": [{\"id\": 7, "
+                               "\"name\": \"medic\", \"type\": \"healer\","
+                               "   \"x\": 16, \"y\": 8, \"width\": 64, \"height\": 32, \"properties\": [{\"name\": "
+                               "\"hp\", \"type\": \"int\", \"value\": 30},"
+                               "   {\"name\": \"boss\", \"type\": \"bool\", \"value\": false}, {\"name\": \"title\", "
+                               "\"type\": \"string\", \"value\": \"Mo\"}]},"
+                               "   {\"id\": 8, \"name\": \"\", \"class\": \"chest\", \"x\": 80, \"y\": 40}]}]}";
 
 static const char* const TMX =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    "<map version=\"1.10\" orientation=\"orthogonal\" width=\"6\" height=\"4\" tilewidth=\"32\" tileheight=\"16\" infinite=\"0\">\n"
+    "<map version=\"1.10\" orientation=\"orthogonal\" width=\"6\" height=\"4\" tilewidth=\"32\" tileheight=\"16\" "
+    "infinite=\"0\">\n"
     " <tileset firstgid=\"1\" name=\"t\" tilewidth=\"32\" tileheight=\"16\" tilecount=\"2\" columns=\"2\">\n"
     "  <tile id=\"1\"><properties><property name=\"collides\" type=\"bool\" value=\"true\"/></properties>\n"
     "   <objectgroup><object id=\"1\" x=\"0\" y=\"0\" width=\"32\" height=\"16\"/></objectgroup></tile>\n"
@@ -95,7 +102,7 @@ static void check_both_formats(const gtTiled* tiled, const gtMap* map)
 	assert_int_equal(ox, 0);
 	assert_int_equal(oy, 0);
 	assert_string_equal(gtTiled_BlockedBy(tiled), "property collides"); // no layer named collision
-	assert_int_equal(gtTiled_ObjectCount(tiled), 2); // the tile's collision shape is not an object
+	assert_int_equal(gtTiled_ObjectCount(tiled), 2);                    // the tile's collision shape is not an object
 	const gtTiledObject* medic = gtTiled_Object(tiled, 0);
 	assert_int_equal(medic->id, 7);
 	assert_string_equal(medic->name, "medic");
@@ -143,11 +150,14 @@ static void test_reads_cells_and_objects(void** state)
 		gtTiled_Destroy(tiled);
 		def.blocked_layer = NULL;
 		def.blocked_property = "solid"; // no tile has it: a typo is an error, not an open level
-		load_fails(path, &def, GT_ERR_FORMAT, path, "no tile, layer or object has the bool property 'solid' set true (tile layers 'ground', 'Roof'; object layers 'spawns'; bool properties 'collides')");
+		load_fails(path, &def, GT_ERR_FORMAT, path,
+		           "no tile, layer or object has the bool property 'solid' set true (tile layers 'ground', 'Roof'; "
+		           "object layers 'spawns'; bool properties 'collides')");
 		def.blocked_layer = "nope";
 		load_fails(path, &def, GT_ERR_INVALID_ARG, "", "not both");
 		def.blocked_property = NULL;
-		load_fails(path, &def, GT_ERR_FORMAT, path, "no layer named 'nope' (tile layers 'ground', 'Roof'; object layers 'spawns'");
+		load_fails(path, &def, GT_ERR_FORMAT, path,
+		           "no layer named 'nope' (tile layers 'ground', 'Roof'; object layers 'spawns'");
 		remove(path);
 	}
 }
@@ -212,55 +222,95 @@ static const Bad BAD[] = {
     {".tmj", "{\"width\": 2,", GT_ERR_FORMAT, ":1: not valid JSON"},
     {".tmj", "[1, 2]", GT_ERR_FORMAT, "the top level is not a JSON object"},
     {".tmj", "{\"type\": \"tileset\"}", GT_ERR_FORMAT, "not a Tiled map"},
-    {".tmj", "{\"orientation\": \"isometric\", \"width\": 2, \"height\": 2, \"tilewidth\": 8, \"tileheight\": 8}", GT_ERR_FORMAT,
-     "only orthogonal maps can be read; this one is isometric"},
+    {".tmj", "{\"orientation\": \"isometric\", \"width\": 2, \"height\": 2, \"tilewidth\": 8, \"tileheight\": 8}",
+     GT_ERR_FORMAT, "only orthogonal maps can be read; this one is isometric"},
     {".tmj", "{\"width\": 2, \"tilewidth\": 8, \"tileheight\": 8}", GT_ERR_FORMAT, "missing \"height\""},
-    {".tmj", "{\"width\": 70000, \"height\": 2, \"tilewidth\": 8, \"tileheight\": 8}", GT_ERR_FORMAT, "\"width\" must be an integer from 1 to 65535"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", \"name\": \"a\", \"data\": [1]}]}",
+    {".tmj", "{\"width\": 70000, \"height\": 2, \"tilewidth\": 8, \"tileheight\": 8}", GT_ERR_FORMAT,
+     "\"width\" must be an integer from 1 to 65535"},
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+     "\"name\": \"a\", \"data\": [1]}]}",
      GT_ERR_FORMAT, "layer 0 ('a'): \"data\" has 1 tile ids, expected 2x1 = 2"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", \"data\": [1, -1]}]}",
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+     "\"data\": [1, -1]}]}",
      GT_ERR_FORMAT, "tile ids must be integers from 0 to 2^32 - 1"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", \"encoding\": \"base64\", \"data\": \"AQAAAA==\"}]}",
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+     "\"encoding\": \"base64\", \"data\": \"AQAAAA==\"}]}",
      GT_ERR_FORMAT, "base64 tile data holds 4 bytes, expected 8"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", \"encoding\": \"base64\", \"compression\": \"zlib\", \"data\": \"AQAAAAEAAAA=\"}]}",
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+     "\"encoding\": \"base64\", \"compression\": \"zlib\", \"data\": \"AQAAAAEAAAA=\"}]}",
      GT_ERR_FORMAT, "zlib tile data is corrupted or cut short"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", \"encoding\": \"base64\", \"compression\": \"gzip\", \"data\": \"AQAAAAEAAAA=\"}]}",
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+     "\"encoding\": \"base64\", \"compression\": \"gzip\", \"data\": \"AQAAAAEAAAA=\"}]}",
      GT_ERR_FORMAT, "gzip tile data is corrupted or cut short"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", \"encoding\": \"base64\", \"compression\": \"zstd\", \"data\": \"AQAAAAEAAAA=\"}]}",
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+     "\"encoding\": \"base64\", \"compression\": \"zstd\", \"data\": \"AQAAAAEAAAA=\"}]}",
      GT_ERR_FORMAT, "zstd tile data is not a zstd frame"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", \"encoding\": \"base64\", \"compression\": \"lz4\", \"data\": \"AQAAAAEAAAA=\"}]}",
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+     "\"encoding\": \"base64\", \"compression\": \"lz4\", \"data\": \"AQAAAAEAAAA=\"}]}",
      GT_ERR_FORMAT, "unknown compression 'lz4' (zlib, gzip or zstd)"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", \"encoding\": \"base64\", \"data\": \"AQ*AAA==\"}]}",
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+     "\"encoding\": \"base64\", \"data\": \"AQ*AAA==\"}]}",
      GT_ERR_FORMAT, "base64 tile data has a stray '*'"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"infinite\": true, \"layers\": []}", GT_ERR_FORMAT,
-     "the infinite map has no tiles"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 1, \"source\": \"missing.tsj\"}]}",
+    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"infinite\": true, \"layers\": []}",
+     GT_ERR_FORMAT, "the infinite map has no tiles"},
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 1, \"source\": "
+     "\"missing.tsj\"}]}",
      GT_ERR_IO, "missing.tsj: cannot open"},
-    {".tmj", "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 1, \"source\": \"t.png\"}]}",
+    {".tmj",
+     "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 1, \"source\": "
+     "\"t.png\"}]}",
      GT_ERR_FORMAT, "tileset 't.png' is neither .tsx nor .tsj"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data compression=\"zlib\"><tile gid=\"1\"/><tile/></data></layer></map>",
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data "
+     "compression=\"zlib\"><tile gid=\"1\"/><tile/></data></layer></map>",
      GT_ERR_FORMAT, "compression 'zlib' without base64 encoding"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data encoding=\"csv\">1,2,3</data></layer></map>",
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data "
+     "encoding=\"csv\">1,2,3</data></layer></map>",
      GT_ERR_FORMAT, "CSV tile data has more than the 2x1 = 2 ids of its layer"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data encoding=\"csv\">1,x</data></layer></map>",
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data "
+     "encoding=\"csv\">1,x</data></layer></map>",
      GT_ERR_FORMAT, "CSV tile data has 'x' where a tile id should be"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data encoding=\"csv\">1</data></layer></map>",
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data "
+     "encoding=\"csv\">1</data></layer></map>",
      GT_ERR_FORMAT, "CSV tile data has 1 ids, expected 2x1 = 2"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data encoding=\"xz\">1</data></layer></map>",
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data "
+     "encoding=\"xz\">1</data></layer></map>",
      GT_ERR_FORMAT, "unknown tile data encoding 'xz' (csv or base64)"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\"\n tileheight=\"8\"><layer name=\"a\"><data encoding=\"csv\">1,1</data></layer>", GT_ERR_FORMAT,
-     ":2: no element found"},
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\"\n tileheight=\"8\"><layer name=\"a\"><data "
+     "encoding=\"csv\">1,1</data></layer>",
+     GT_ERR_FORMAT, ":2: no element found"},
     {".tmx", "<map width=\"2\" height=\"1\" tileheight=\"8\"/>", GT_ERR_FORMAT, ":1: missing attribute 'tilewidth'"},
-    {".tmx", "<map width=\"2\" height=\"-1\" tilewidth=\"8\" tileheight=\"8\"/>", GT_ERR_FORMAT, "attribute height='-1' is not an integer from 1 to 65535"},
-    {".tmx", "<map orientation=\"hexagonal\" width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"/>", GT_ERR_FORMAT,
-     "only orthogonal maps can be read; this one is hexagonal"},
+    {".tmx", "<map width=\"2\" height=\"-1\" tilewidth=\"8\" tileheight=\"8\"/>", GT_ERR_FORMAT,
+     "attribute height='-1' is not an integer from 1 to 65535"},
+    {".tmx", "<map orientation=\"hexagonal\" width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"/>",
+     GT_ERR_FORMAT, "only orthogonal maps can be read; this one is hexagonal"},
     {".tmx", "<tileset name=\"t\"/>", GT_ERR_FORMAT, "not a Tiled map file (the root element is not <map>)"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer name=\"a\"><data><tile/><tile/><tile/></data></layer></map>",
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><layer "
+     "name=\"a\"><data><tile/><tile/><tile/></data></layer></map>",
      GT_ERR_FORMAT, "more <tile> elements than the layer has cells"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><tileset firstgid=\"1\" source=\"gone.tsx\"/></map>",
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><tileset firstgid=\"1\" "
+     "source=\"gone.tsx\"/></map>",
      GT_ERR_IO, "gone.tsx: cannot open"},
-    {".tmx", "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\" infinite=\"1\"><layer name=\"a\" width=\"2\" height=\"1\"><data encoding=\"csv\">"
-             "<chunk x=\"0\" y=\"0\" width=\"70000\" height=\"70000\">1</chunk></data></layer></map>",
+    {".tmx",
+     "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\" infinite=\"1\"><layer name=\"a\" width=\"2\" "
+     "height=\"1\"><data encoding=\"csv\">"
+     "<chunk x=\"0\" y=\"0\" width=\"70000\" height=\"70000\">1</chunk></data></layer></map>",
      GT_ERR_FORMAT, "attribute width='70000' is not an integer from 1 to 65535"},
 };
 
@@ -293,15 +343,19 @@ static void test_external_tilesets(void** state)
 	snprintf(tsj, sizeof tsj, "%s.tsj", base);
 	write_text(tsx, "<tileset name=\"w\" tilewidth=\"8\" tileheight=\"8\"><tile id=\"0\"><properties>"
 	                "<property name=\"collides\" type=\"bool\" value=\"true\"/></properties></tile></tileset>");
-	write_text(tsj, "{\"tiles\": [{\"id\": 1, \"properties\": [{\"name\": \"collides\", \"type\": \"bool\", \"value\": true}]}]}");
+	write_text(
+	    tsj,
+	    "{\"tiles\": [{\"id\": 1, \"properties\": [{\"name\": \"collides\", \"type\": \"bool\", \"value\": true}]}]}");
 	const char* tsx_name = strrchr(tsx, '/') + 1;
 	const char* tsj_name = strrchr(tsj, '/') + 1;
 	char text[1024];
 	// gid 5 is the .tsx's tile 0; gid 11 the .tsj's tile 1: a .tmj may name either kind.
-	snprintf(text, sizeof text,
-	         "{\"width\": 3, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 5, \"source\": \"%s\"},"
-	         " {\"firstgid\": 10, \"source\": \"%s\"}], \"layers\": [{\"type\": \"tilelayer\", \"data\": [5, 10, 11]}]}",
-	         tsx_name, tsj_name);
+	snprintf(
+	    text, sizeof text,
+	    "{\"width\": 3, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 5, "
+	    "\"source\": \"%s\"},"
+	    " {\"firstgid\": 10, \"source\": \"%s\"}], \"layers\": [{\"type\": \"tilelayer\", \"data\": [5, 10, 11]}]}",
+	    tsx_name, tsj_name);
 	snprintf(map_path, sizeof map_path, "%s-map.tmj", base);
 	write_text(map_path, text);
 	remove(base);

@@ -56,17 +56,19 @@ static char* bomb_text(int width, int height, const char* compression, const cha
 	size_t room = strlen(data) + 512;
 	char* text = malloc(room);
 	assert_non_null(text);
-	*length = (size_t)snprintf(text, room,
-	                           "<map orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"8\" tileheight=\"8\">"
-	                           "<layer name=\"collision\" width=\"%d\" height=\"%d\"><data encoding=\"base64\"%s%s%s>%s</data></layer></map>",
-	                           width, height, width, height, *compression ? " compression=\"" : "", compression, *compression ? "\"" : "",
-	                           data);
+	*length = (size_t)snprintf(
+	    text, room,
+	    "<map orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"8\" tileheight=\"8\">"
+	    "<layer name=\"collision\" width=\"%d\" height=\"%d\"><data encoding=\"base64\"%s%s%s>%s</data></layer></map>",
+	    width, height, width, height, *compression ? " compression=\"" : "", compression, *compression ? "\"" : "",
+	    data);
 	return text;
 }
 
 // Loads `text` (a file named `name` in a temporary folder) and expects a refusal naming `what`,
 // quickly and without the process growing by 64 MB.
-static void refused_within(const char* name, const char* text, size_t length, const gtTiledDef* def, const char* what, long max_growth_kb)
+static void refused_within(const char* name, const char* text, size_t length, const gtTiledDef* def, const char* what,
+                           long max_growth_kb)
 {
 	char dir[TEST_TEMP_PATH];
 	test_temp_file(dir, "bomb");
@@ -83,9 +85,11 @@ static void refused_within(const char* name, const char* text, size_t length, co
 	long grown = peak_kb() - before;
 	remove(path);
 	assert_null(map);
-	if (st == GT_OK || !strstr(err.message, what)) fail_msg("%s: '%s' lacks '%s'", name, st ? err.message : "loaded", what);
-	print_message("%s (%zu bytes): refused in %.3f s, peak grew %ld KB: %s\n", name, length, seconds, grown, err.message);
-	assert_true(seconds < 1.0);      // the bound is 1 s; these take milliseconds
+	if (st == GT_OK || !strstr(err.message, what))
+		fail_msg("%s: '%s' lacks '%s'", name, st ? err.message : "loaded", what);
+	print_message("%s (%zu bytes): refused in %.3f s, peak grew %ld KB: %s\n", name, length, seconds, grown,
+	              err.message);
+	assert_true(seconds < 1.0);         // the bound is 1 s; these take milliseconds
 	assert_true(grown < max_growth_kb); // and 64 MB
 }
 
@@ -161,7 +165,9 @@ static void test_zlib_and_gzip_bombs(void** state)
 		base64(out, n, data);
 		size_t length;
 		char* text = bomb_text(2, 1, gzip ? "gzip" : "zlib", data, &length);
-		refused(".tmx", text, length, NULL, gzip ? "gzip tile data holds more than the 8 bytes of its layer" : "zlib tile data holds more than the 8 bytes of its layer");
+		refused(".tmx", text, length, NULL,
+		        gzip ? "gzip tile data holds more than the 8 bytes of its layer"
+		             : "zlib tile data holds more than the 8 bytes of its layer");
 		free(text);
 		text = bomb_text(16384, 16384, gzip ? "gzip" : "zlib", data, &length);
 		refused(".tmx", text, length, NULL, "above max_cells");
@@ -178,14 +184,16 @@ static void test_small_file_big_layer_and_big_json(void** state)
 	(void)state;
 	size_t length;
 	char* text = bomb_text(65535, 4096, "", "Z2FyYmFnZQ==", &length);
-	refused(".tmx", text, length, NULL, "layer 'collision' brings the tiles read to 268431360, above max_cells = 16777216");
+	refused(".tmx", text, length, NULL,
+	        "layer 'collision' brings the tiles read to 268431360, above max_cells = 16777216");
 	free(text);
 	const size_t values = 25u << 20; // "0," each: 50 MB
 	size_t room = 2 * values + 256;
 	text = malloc(room);
 	assert_non_null(text);
 	length = (size_t)snprintf(text, room,
-	                          "{\"width\": 5120, \"height\": 5120, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"tilelayer\", "
+	                          "{\"width\": 5120, \"height\": 5120, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": "
+	                          "[{\"type\": \"tilelayer\", "
 	                          "\"name\": \"collision\", \"data\": [");
 	for (size_t i = 0; i < values; i++) text[length++] = '0', text[length++] = ',';
 	text[length - 1] = ']';
@@ -203,9 +211,13 @@ static void test_small_file_big_layer_and_big_json(void** state)
 static void test_object_and_tileset_limits(void** state)
 {
 	(void)state;
-	char text[4096] = "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"objectgroup\", \"name\": \"o\", "
-	                  "\"properties\": [{\"name\": \"collidable\", \"type\": \"bool\", \"value\": true}], \"objects\": [";
-	for (int i = 0; i < 20; i++) snprintf(text + strlen(text), sizeof text - strlen(text), "%s{\"id\": %d, \"width\": 8, \"height\": 8}", i ? ", " : "", i + 1);
+	char text[4096] =
+	    "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"objectgroup\", "
+	    "\"name\": \"o\", "
+	    "\"properties\": [{\"name\": \"collidable\", \"type\": \"bool\", \"value\": true}], \"objects\": [";
+	for (int i = 0; i < 20; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "%s{\"id\": %d, \"width\": 8, \"height\": 8}",
+		         i ? ", " : "", i + 1);
 	strcat(text, "]}]}");
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.max_objects = 10;
@@ -219,13 +231,15 @@ static void test_object_and_tileset_limits(void** state)
 	gtMap_Destroy(map);
 	def.max_cells = -1;
 	assert_int_equal(gtMap_ParseTiled(text, strlen(text), "o.tmj", &def, &map, NULL, &err), GT_ERR_INVALID_ARG);
-	const char* tilesets = "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><tileset firstgid=\"1\"/><tileset firstgid=\"5\"/>"
+	const char* tilesets = "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><tileset "
+	                       "firstgid=\"1\"/><tileset firstgid=\"5\"/>"
 	                       "<tileset firstgid=\"9\"/></map>";
 	def = gtTiled_DefaultDef();
 	def.max_tilesets = 2;
 	assert_int_equal(gtMap_ParseTiled(tilesets, strlen(tilesets), "t.tmx", &def, &map, NULL, &err), GT_ERR_LIMIT);
 	assert_non_null(strstr(err.message, "more than 2 tilesets (max_tilesets"));
-	const char* far = "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": \"objectgroup\", \"objects\": "
+	const char* far = "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": "
+	                  "\"objectgroup\", \"objects\": "
 	                  "[{\"id\": 7, \"x\": 1e400}]}]}";
 	assert_int_equal(gtMap_ParseTiled(far, strlen(far), "far.tmj", NULL, &map, NULL, &err), GT_ERR_FORMAT);
 	assert_non_null(strstr(err.message, "far.tmj: object 7 has x = inf"));
@@ -238,11 +252,16 @@ static void test_shapes_covering_the_map_again_and_again(void** state)
 	size_t room = 200 * 96 + 512, n = 0;
 	char* text = malloc(room);
 	assert_non_null(text);
-	n += (size_t)snprintf(text, room, "{\"width\": 1024, \"height\": 1024, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": "
-	                                  "\"objectgroup\", \"name\": \"o\", \"properties\": [{\"name\": \"collidable\", \"type\": \"bool\", \"value\": true}], "
-	                                  "\"objects\": [");
+	n += (size_t)snprintf(
+	    text, room,
+	    "{\"width\": 1024, \"height\": 1024, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [{\"type\": "
+	    "\"objectgroup\", \"name\": \"o\", \"properties\": [{\"name\": \"collidable\", \"type\": \"bool\", \"value\": "
+	    "true}], "
+	    "\"objects\": [");
 	for (int i = 0; i < 200; i++)
-		n += (size_t)snprintf(text + n, room - n, "%s{\"id\": %d, \"x\": 0, \"y\": 0, \"width\": 8192, \"height\": 8192}", i ? "," : "", i + 1);
+		n += (size_t)snprintf(text + n, room - n,
+		                      "%s{\"id\": %d, \"x\": 0, \"y\": 0, \"width\": 8192, \"height\": 8192}", i ? "," : "",
+		                      i + 1);
 	snprintf(text + n, room - n, "]}]}");
 	gtMap* map = NULL;
 	gtError err;
@@ -266,12 +285,14 @@ static void test_object_fields_must_be_finite(void** state)
 	    {"<object id=\"5\" width=\"1e308\" height=\"8\"/>", "object 5 has width = 1e+308"},
 	    {"<object id=\"6\" height=\"-4\"/>", "object 6 has height = -4"},
 	    {"<object id=\"7\" rotation=\"-inf\"/>", "object 7 has rotation = -inf"},
-	    {"<object id=\"8\"><polygon points=\"0,0 1e308,5 3,nan\"/></object>", "object 8's points has a point's x = 1e+308"},
+	    {"<object id=\"8\"><polygon points=\"0,0 1e308,5 3,nan\"/></object>",
+	     "object 8's points has a point's x = 1e+308"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[512];
 		snprintf(text, sizeof text,
-		         "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><objectgroup name=\"o\">%s</objectgroup></map>",
+		         "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><objectgroup "
+		         "name=\"o\">%s</objectgroup></map>",
 		         cases[i].object);
 		gtMap* map = NULL;
 		gtError err;
@@ -282,8 +303,9 @@ static void test_object_fields_must_be_finite(void** state)
 
 // ---- paths --------------------------------------------------------------------------------------
 
-static const char* const TSX = "<tileset name=\"w\" tilewidth=\"8\" tileheight=\"8\"><tile id=\"0\"><properties>"
-                               "<property name=\"collides\" type=\"bool\" value=\"true\"/></properties></tile></tileset>";
+static const char* const TSX =
+    "<tileset name=\"w\" tilewidth=\"8\" tileheight=\"8\"><tile id=\"0\"><properties>"
+    "<property name=\"collides\" type=\"bool\" value=\"true\"/></properties></tile></tileset>";
 
 static char folder[TEST_TEMP_PATH + 16];
 
@@ -338,9 +360,11 @@ static void test_paths_stay_in_the_level_folder(void** state)
 	assert_int_equal(load_level("./sub/./../inside.tsx", NULL, &err), GT_OK);
 	// Outside: refused in the same words whether the file exists or not.
 	assert_int_equal(load_level("../outside.tsx", NULL, &err), GT_ERR_FORMAT);
-	assert_non_null(strstr(err.message, "tileset '../outside.tsx' is outside the level's folder (allow_outside_paths to allow it)"));
+	assert_non_null(strstr(err.message,
+	                       "tileset '../outside.tsx' is outside the level's folder (allow_outside_paths to allow it)"));
 	assert_int_equal(load_level("../nothing.tsx", NULL, &other), GT_ERR_FORMAT);
-	assert_non_null(strstr(other.message, "tileset '../nothing.tsx' is outside the level's folder (allow_outside_paths to allow it)"));
+	assert_non_null(strstr(other.message,
+	                       "tileset '../nothing.tsx' is outside the level's folder (allow_outside_paths to allow it)"));
 	assert_int_equal(load_level("sub/../../outside.tsx", NULL, &err), GT_ERR_FORMAT);
 	char absolute[TEST_TEMP_PATH + 64];
 	snprintf(absolute, sizeof absolute, "%s/outside.tsx", folder);
@@ -351,14 +375,16 @@ static void test_paths_stay_in_the_level_folder(void** state)
 	snprintf(link, sizeof link, "%s/level/link.tsx", folder);
 	assert_int_equal(symlink(absolute, link), 0);
 	assert_int_equal(load_level("link.tsx", NULL, &err), GT_ERR_FORMAT);
-	assert_non_null(strstr(err.message, "link.tsx' leads outside the level's folder (allow_outside_paths to allow it)"));
+	assert_non_null(
+	    strstr(err.message, "link.tsx' leads outside the level's folder (allow_outside_paths to allow it)"));
 	// A dangling link is refused in the same words: "cannot open" would say its target is missing.
 	char dangling[TEST_TEMP_PATH + 64], nowhere[TEST_TEMP_PATH + 64];
 	snprintf(dangling, sizeof dangling, "%s/level/dangling.tsx", folder);
 	snprintf(nowhere, sizeof nowhere, "%s/nothing.tsx", folder);
 	assert_int_equal(symlink(nowhere, dangling), 0);
 	assert_int_equal(load_level("dangling.tsx", NULL, &other), GT_ERR_FORMAT);
-	assert_non_null(strstr(other.message, "dangling.tsx' leads outside the level's folder (allow_outside_paths to allow it)"));
+	assert_non_null(
+	    strstr(other.message, "dangling.tsx' leads outside the level's folder (allow_outside_paths to allow it)"));
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.allow_outside_paths = true;
 	assert_int_equal(load_level("link.tsx", &def, &err), GT_OK);
@@ -367,7 +393,8 @@ static void test_paths_stay_in_the_level_folder(void** state)
 	// A template outside the folder is refused the same way.
 	char text[512], path[TEST_TEMP_PATH + 64];
 	snprintf(text, sizeof text,
-	         "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><objectgroup name=\"o\"><object id=\"1\" template=\"../t.tx\"/>"
+	         "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><objectgroup name=\"o\"><object id=\"1\" "
+	         "template=\"../t.tx\"/>"
 	         "</objectgroup></map>");
 	put("level/t.tmx", text);
 	snprintf(path, sizeof path, "%s/level/t.tmx", folder);
@@ -420,8 +447,9 @@ static void test_read_file_and_one_read_per_tileset(void** state)
 	size_t room = (size_t)2 << 20;
 	a.tileset = malloc(room + 256);
 	assert_non_null(a.tileset);
-	size_t n = (size_t)sprintf(a.tileset, "%s", "<tileset name=\"w\" tilewidth=\"8\" tileheight=\"8\"><tile id=\"0\"><properties>"
-	                                           "<property name=\"collides\" type=\"bool\" value=\"true\"/></properties></tile>");
+	size_t n = (size_t)sprintf(a.tileset, "%s",
+	                           "<tileset name=\"w\" tilewidth=\"8\" tileheight=\"8\"><tile id=\"0\"><properties>"
+	                           "<property name=\"collides\" type=\"bool\" value=\"true\"/></properties></tile>");
 	while (n < room) n += (size_t)sprintf(a.tileset + n, "<!-- padding padding padding padding padding padding -->\n");
 	n += (size_t)sprintf(a.tileset + n, "</tileset>");
 	a.tileset_length = n;
@@ -429,8 +457,10 @@ static void test_read_file_and_one_read_per_tileset(void** state)
 	char* map_text = malloc(map_room);
 	assert_non_null(map_text);
 	size_t m = (size_t)sprintf(map_text, "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">");
-	for (int i = 0; i < 2000; i++) m += (size_t)sprintf(map_text + m, "<tileset firstgid=\"%d\" source=\"art/x/../big.tsx\"/>", 1 + 4 * i);
-	sprintf(map_text + m, "<layer name=\"g\" width=\"2\" height=\"1\"><data encoding=\"csv\">0,7997</data></layer></map>");
+	for (int i = 0; i < 2000; i++)
+		m += (size_t)sprintf(map_text + m, "<tileset firstgid=\"%d\" source=\"art/x/../big.tsx\"/>", 1 + 4 * i);
+	sprintf(map_text + m,
+	        "<layer name=\"g\" width=\"2\" height=\"1\"><data encoding=\"csv\">0,7997</data></layer></map>");
 	a.map = map_text;
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.read_file = archive_read;
@@ -446,17 +476,21 @@ static void test_read_file_and_one_read_per_tileset(void** state)
 	assert_true(!gtMap_IsBlocked(map, 0, 0) && gtMap_IsBlocked(map, 1, 0)); // gid 7997 is the last reference's tile 0
 	gtMap_Destroy(map);
 	// A name the archive lacks, and one outside the level's folder (never asked for).
-	sprintf(map_text, "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><tileset firstgid=\"1\" source=\"gone.tsx\"/></map>");
+	sprintf(map_text, "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><tileset firstgid=\"1\" "
+	                  "source=\"gone.tsx\"/></map>");
 	assert_int_equal(gtMap_LoadTiled("levels/one.tmx", &def, &map, NULL, &err), GT_ERR_IO);
 	assert_string_equal(a.last, "levels/gone.tsx");
 	assert_non_null(strstr(err.message, "levels/gone.tsx: cannot open"));
 	a.reads = 0;
-	sprintf(map_text, "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><tileset firstgid=\"1\" source=\"../../etc/x.tsx\"/></map>");
+	sprintf(map_text, "<map width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"><tileset firstgid=\"1\" "
+	                  "source=\"../../etc/x.tsx\"/></map>");
 	assert_int_equal(gtMap_LoadTiled("levels/one.tmx", &def, &map, NULL, &err), GT_ERR_FORMAT);
 	assert_int_equal(a.reads, 1);
 	free(map_text);
 	free(a.tileset);
 }
 
-TEST_MAIN("tiled_limits", test_zstd_bomb, test_zlib_and_gzip_bombs, test_small_file_big_layer_and_big_json, test_object_and_tileset_limits,
-          test_object_fields_must_be_finite, test_shapes_covering_the_map_again_and_again, test_paths_stay_in_the_level_folder, test_read_file_and_one_read_per_tileset)
+TEST_MAIN("tiled_limits", test_zstd_bomb, test_zlib_and_gzip_bombs, test_small_file_big_layer_and_big_json,
+          test_object_and_tileset_limits, test_object_fields_must_be_finite,
+          test_shapes_covering_the_map_again_and_again, test_paths_stay_in_the_level_folder,
+          test_read_file_and_one_read_per_tileset)

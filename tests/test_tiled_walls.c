@@ -138,8 +138,10 @@ static void shape_level_sized(const Shape* s, int width, int height, char* out, 
 		snprintf(extra, sizeof extra, ", \"%s\": true", s->kind);
 	}
 	snprintf(out, room,
-	         "{\"width\": %d, \"height\": %d, \"tilewidth\": %d, \"tileheight\": %d, \"layers\": [{\"type\": \"objectgroup\", "
-	         "\"name\": \"walls\", \"properties\": [{\"name\": \"collidable\", \"type\": \"bool\", \"value\": true}], \"objects\": "
+	         "{\"width\": %d, \"height\": %d, \"tilewidth\": %d, \"tileheight\": %d, \"layers\": [{\"type\": "
+	         "\"objectgroup\", "
+	         "\"name\": \"walls\", \"properties\": [{\"name\": \"collidable\", \"type\": \"bool\", \"value\": true}], "
+	         "\"objects\": "
 	         "[{\"id\": 1, \"x\": %.17g, \"y\": %.17g, \"width\": %.17g, \"height\": %.17g, \"rotation\": %.17g%s}]}]}",
 	         width, height, TILE_W, TILE_H, s->x, s->y, s->w, s->h, s->rotation, extra);
 }
@@ -164,8 +166,14 @@ static void test_shapes_match_the_oracle(void** state)
 	int64_t checked = 0, unsure = 0, walled = 0;
 	char text[4096];
 	for (int n = 0; n < 1500; n++) {
-		Shape s = {kinds[n % 5], uniform(&rng, -60, MAP_W * TILE_W + 60), uniform(&rng, -60, MAP_H * TILE_H + 60),
-		           uniform(&rng, 0, 160), uniform(&rng, 0, 160), 0, {0}, 0};
+		Shape s = {kinds[n % 5],
+		           uniform(&rng, -60, MAP_W * TILE_W + 60),
+		           uniform(&rng, -60, MAP_H * TILE_H + 60),
+		           uniform(&rng, 0, 160),
+		           uniform(&rng, 0, 160),
+		           0,
+		           {0},
+		           0};
 		int r = test_rng_int(&rng, 4); // unrotated, quarter turns, any angle
 		s.rotation = r == 0 ? 0 : r == 1 ? 90.0 * test_rng_int(&rng, 4) : uniform(&rng, -360, 360);
 		if (n % 5 >= 3) {
@@ -187,14 +195,15 @@ static void test_shapes_match_the_oracle(void** state)
 				checked++;
 				walled += got;
 				if (got != (want == 1))
-					fail_msg("shape %d (%s x=%g y=%g w=%g h=%g rotation=%g): cell (%d, %d) walled %d, oracle %d", n, s.kind, s.x, s.y, s.w,
-					         s.h, s.rotation, i, j, got, want);
+					fail_msg("shape %d (%s x=%g y=%g w=%g h=%g rotation=%g): cell (%d, %d) walled %d, oracle %d", n,
+					         s.kind, s.x, s.y, s.w, s.h, s.rotation, i, j, got, want);
 			}
 		assert_int_equal(gtTiled_WallCells(tiled, GT_TILED_RULE_OBJECTS), MAP_W * MAP_H - gtMap_FreeCells(map));
 		gtTiled_Destroy(tiled);
 		gtMap_Destroy(map);
 	}
-	print_message("%lld cells checked, %lld walled, %lld too close to call\n", (long long)checked, (long long)walled, (long long)unsure);
+	print_message("%lld cells checked, %lld walled, %lld too close to call\n", (long long)checked, (long long)walled,
+	              (long long)unsure);
 	assert_true(walled > checked / 50);   // the shapes hit plenty of cells
 	assert_true(unsure < checked / 1000); // and the oracle rarely abstains
 }
@@ -208,13 +217,14 @@ static void test_exact_cases_on_the_grid(void** state)
 		Shape shape;
 		const char* rows;
 	} cases[] = {
-	    {{"rect", 8, 6, 32, 24, 0, {0}, 0}, "@@@.\n@@@.\n@@@.\n....\n"},  // centres 8..40 x 6..30: on the edges
-	    {{"rect", 8, 6, 31, 23, 0, {0}, 0}, "@@..\n@@..\n....\n....\n"},  // one pixel short of the next centres
+	    {{"rect", 8, 6, 32, 24, 0, {0}, 0}, "@@@.\n@@@.\n@@@.\n....\n"},   // centres 8..40 x 6..30: on the edges
+	    {{"rect", 8, 6, 31, 23, 0, {0}, 0}, "@@..\n@@..\n....\n....\n"},   // one pixel short of the next centres
 	    {{"rect", 40, 6, 32, 24, 90, {0}, 0}, ".@@.\n.@@.\n.@@.\n....\n"}, // turned about (40, 6): x 16..40, y 6..38
 	    {{"polyline", 0, 0, 0, 0, 0, {0, 24, 64, 24}, 2}, "....\n....\n....\n....\n"}, // along a grid line
 	    {{"polyline", 0, 0, 0, 0, 0, {0, 0, 48, 36}, 2}, "@...\n.@..\n..@.\n....\n"},  // through the corners
 	    {{"polyline", 0, 0, 0, 0, 0, {8, 6, 8, 6}, 2}, "@...\n....\n....\n....\n"},    // a point inside a cell
-	    {{"polygon", 0, 0, 0, 0, 0, {8, 6, 56, 6, 8, 42}, 3}, "@@@@\n@@@.\n@@..\n@...\n"}, // the hypotenuse through centres
+	    {{"polygon", 0, 0, 0, 0, 0, {8, 6, 56, 6, 8, 42}, 3},
+	     "@@@@\n@@@.\n@@..\n@...\n"}, // the hypotenuse through centres
 	};
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.allow_empty = true;
@@ -295,11 +305,13 @@ static void test_tile_shapes_flips_and_tile_objects(void** state)
 	gtTiled_Destroy(tiled);
 	gtMap_Destroy(map);
 	static char text[4096];
-	snprintf(text, sizeof text,
-	         "<map orientation=\"orthogonal\" width=\"6\" height=\"4\" tilewidth=\"16\" tileheight=\"16\">%s"
-	         "<layer name=\"walls\" width=\"6\" height=\"4\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
-	         "</properties><data encoding=\"csv\">3,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,3,3</data></layer></map>",
-	         TILESET);
+	snprintf(
+	    text, sizeof text,
+	    "<map orientation=\"orthogonal\" width=\"6\" height=\"4\" tilewidth=\"16\" tileheight=\"16\">%s"
+	    "<layer name=\"walls\" width=\"6\" height=\"4\"><properties><property name=\"collidable\" type=\"bool\" "
+	    "value=\"true\"/>"
+	    "</properties><data encoding=\"csv\">3,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,3,3</data></layer></map>",
+	    TILESET);
 	map = parse_ok(text, "layer.tmx", NULL, &tiled);
 	assert_rows(map, "@.....\n......\n......\n....@@\n");
 	assert_int_equal(gtTiled_WallCells(tiled, GT_TILED_RULE_LAYER_PROPERTY), 3);
@@ -308,23 +320,26 @@ static void test_tile_shapes_flips_and_tile_objects(void** state)
 	gtMap_Destroy(map);
 	// A tile object of tile 0, 64x64 (twice the tile) with its bottom-left at (32, 64): the strip
 	// is x 32..96, y 0..20: the centres of row 0, columns 2-5.
-	const char* object = "<objectgroup name=\"o\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
-	                     "</properties><object id=\"5\" gid=\"1\" x=\"32\" y=\"64\" width=\"64\" height=\"64\"/></objectgroup>";
+	const char* object =
+	    "<objectgroup name=\"o\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
+	    "</properties><object id=\"5\" gid=\"1\" x=\"32\" y=\"64\" width=\"64\" height=\"64\"/></objectgroup>";
 	map = tile_level("0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0", object, NULL, &tiled);
 	assert_rows(map, "..@@@@\n......\n......\n......\n");
 	assert_int_equal(gtTiled_WallCells(tiled, GT_TILED_RULE_OBJECTS), 4);
 	gtTiled_Destroy(tiled);
 	gtMap_Destroy(map);
 	// Flipped vertically the strip is at the object's bottom: y 44..64, row 3.
-	const char* flipped = "<objectgroup name=\"o\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
-	                      "</properties><object id=\"5\" gid=\"1073741825\" x=\"32\" y=\"64\" width=\"64\" height=\"64\"/></objectgroup>";
+	const char* flipped =
+	    "<objectgroup name=\"o\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
+	    "</properties><object id=\"5\" gid=\"1073741825\" x=\"32\" y=\"64\" width=\"64\" height=\"64\"/></objectgroup>";
 	map = tile_level("0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0", flipped, NULL, NULL);
 	assert_rows(map, "......\n......\n......\n..@@@@\n");
 	gtMap_Destroy(map);
 	// A tile object whose tile has no shapes walls its whole rectangle: tile 2 (gid 3), 32x16 at
 	// bottom-left (16, 48): x 16..48, y 32..48, row 2, columns 1-2.
-	const char* plain = "<objectgroup name=\"o\"><object id=\"6\" gid=\"3\" x=\"16\" y=\"48\" width=\"32\" height=\"16\">"
-	                    "<properties><property name=\"collides\" type=\"bool\" value=\"true\"/></properties></object></objectgroup>";
+	const char* plain =
+	    "<objectgroup name=\"o\"><object id=\"6\" gid=\"3\" x=\"16\" y=\"48\" width=\"32\" height=\"16\">"
+	    "<properties><property name=\"collides\" type=\"bool\" value=\"true\"/></properties></object></objectgroup>";
 	map = tile_level("0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0", plain, NULL, &tiled);
 	assert_rows(map, "......\n......\n.@@...\n......\n");
 	assert_string_equal(gtTiled_BlockedBy(tiled), "objects with property collides");
@@ -337,17 +352,21 @@ static void test_conventions_and_choices(void** state)
 {
 	(void)state;
 	const char* level =
-	    "{\"width\": 4, \"height\": 2, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 1, \"tiles\": [{\"id\": 0, "
+	    "{\"width\": 4, \"height\": 2, \"tilewidth\": 8, \"tileheight\": 8, \"tilesets\": [{\"firstgid\": 1, "
+	    "\"tiles\": [{\"id\": 0, "
 	    "\"properties\": [{\"name\": \"solid\", \"type\": \"bool\", \"value\": true}]}]}], \"layers\": ["
 	    "{\"type\": \"tilelayer\", \"name\": \"floor\", \"data\": [1, 0, 0, 0, 0, 0, 0, 0]},"
 	    "{\"type\": \"tilelayer\", \"name\": \"Walls\", \"data\": [0, 0, 2, 0, 0, 0, 0, 0]},"
-	    "{\"type\": \"objectgroup\", \"name\": \"crates\", \"objects\": [{\"id\": 3, \"x\": 24, \"y\": 8, \"width\": 8, \"height\": 8}]}]}";
+	    "{\"type\": \"objectgroup\", \"name\": \"crates\", \"objects\": [{\"id\": 3, \"x\": 24, \"y\": 8, \"width\": "
+	    "8, \"height\": 8}]}]}";
 	gtMap* map = NULL;
 	gtError err;
 	assert_int_equal(gtMap_ParseTiled(level, strlen(level), "level.tmj", NULL, &map, NULL, &err), GT_ERR_FORMAT);
-	assert_string_equal(err.message, "level.tmj: no walls: tile layers 'floor', 'Walls'; object layers 'crates'; bool properties 'solid'; "
-	                                 "pass --blocked-layer NAME or --blocked-property NAME, or allow_empty (Lua allow_empty = true, CLI "
-	                                 "--allow-empty) for an open level");
+	assert_string_equal(
+	    err.message,
+	    "level.tmj: no walls: tile layers 'floor', 'Walls'; object layers 'crates'; bool properties 'solid'; "
+	    "pass --blocked-layer NAME or --blocked-property NAME, or allow_empty (Lua allow_empty = true, CLI "
+	    "--allow-empty) for an open level");
 	gtTiledDef def = gtTiled_DefaultDef();
 	def.allow_empty = true;
 	gtTiled* tiled;
@@ -379,7 +398,8 @@ static void test_conventions_and_choices(void** state)
 	gtMap_Destroy(map);
 	def.blocked_layer = "crate";
 	assert_int_equal(gtMap_ParseTiled(level, strlen(level), "level.tmj", &def, &map, NULL, &err), GT_ERR_FORMAT);
-	assert_non_null(strstr(err.message, "no layer named 'crate' (tile layers 'floor', 'Walls'; object layers 'crates'"));
+	assert_non_null(
+	    strstr(err.message, "no layer named 'crate' (tile layers 'floor', 'Walls'; object layers 'crates'"));
 	def.blocked_layer = NULL;
 	def.blocked_property = "collidable"; // nothing has it: a typo, not an open level
 	def.allow_empty = true;
@@ -410,38 +430,36 @@ static const char* tiled_data(const char* relative)
 // against each shape in its own frame; polylines sampled every 1/20000 of a segment), the same
 // as working it by hand: object 1 (32, 32, 96x96) is cells 1-3 x 1-3, the circle of object 3
 // covers its 3x3 centres (the corners are 45.3 px from its centre, radius 48), and so on.
-static const char* const STI_OBJECTS =
-    "................................\n"
-    ".@@@..@@..@@@.@@...@.......@....\n"
-    ".@@@.@@@@.@@@.@@..@@............\n"
-    ".@@@..@@..@@@.@@..@.....@@.@@...\n"
-    "........................@@.@@...\n"
-    ".......@..@....@................\n"
-    "........@.@@..@@......@@@@.@@@@.\n"
-    "....@@..@@@@@..@......@@@@.@@@@.\n"
-    ".....@@@@.............@@@@.@@@@.\n"
-    "......@@..............@@@@.@@@@.\n"
-    "................................\n"
-    "................................\n"
-    "................................\n"
-    "................................\n"
-    "................................\n"
-    "................................\n";
+static const char* const STI_OBJECTS = "................................\n"
+                                       ".@@@..@@..@@@.@@...@.......@....\n"
+                                       ".@@@.@@@@.@@@.@@..@@............\n"
+                                       ".@@@..@@..@@@.@@..@.....@@.@@...\n"
+                                       "........................@@.@@...\n"
+                                       ".......@..@....@................\n"
+                                       "........@.@@..@@......@@@@.@@@@.\n"
+                                       "....@@..@@@@@..@......@@@@.@@@@.\n"
+                                       ".....@@@@.............@@@@.@@@@.\n"
+                                       "......@@..............@@@@.@@@@.\n"
+                                       "................................\n"
+                                       "................................\n"
+                                       "................................\n"
+                                       "................................\n"
+                                       "................................\n"
+                                       "................................\n";
 
 // ortho.tmx's circle (radius 160 px about (576, 192), cells of 32) by the same script: 80 cells.
-static const char* const STI_ORTHO_CIRCLE =
-    "........................\n"
-    "................@@@@....\n"
-    "..............@@@@@@@@..\n"
-    "..............@@@@@@@@..\n"
-    ".............@@@@@@@@@@.\n"
-    ".............@@@@@@@@@@.\n"
-    ".............@@@@@@@@@@.\n"
-    ".............@@@@@@@@@@.\n"
-    "..............@@@@@@@@..\n"
-    "..............@@@@@@@@..\n"
-    "................@@@@....\n"
-    "........................\n";
+static const char* const STI_ORTHO_CIRCLE = "........................\n"
+                                            "................@@@@....\n"
+                                            "..............@@@@@@@@..\n"
+                                            "..............@@@@@@@@..\n"
+                                            ".............@@@@@@@@@@.\n"
+                                            ".............@@@@@@@@@@.\n"
+                                            ".............@@@@@@@@@@.\n"
+                                            ".............@@@@@@@@@@.\n"
+                                            "..............@@@@@@@@..\n"
+                                            "..............@@@@@@@@..\n"
+                                            "................@@@@....\n"
+                                            "........................\n";
 
 static void test_sti_levels(void** state)
 {
@@ -452,7 +470,8 @@ static void test_sti_levels(void** state)
 	gtError err;
 	// Its tilesets are in ../tsx: outside the level's folder, refused unless allowed.
 	assert_int_equal(gtMap_LoadTiled(path, &def, &map, NULL, &err), GT_ERR_FORMAT);
-	assert_non_null(strstr(err.message, "tileset '../tsx/grid.tsx' is outside the level's folder (allow_outside_paths to allow it)"));
+	assert_non_null(strstr(
+	    err.message, "tileset '../tsx/grid.tsx' is outside the level's folder (allow_outside_paths to allow it)"));
 	def.allow_outside_paths = true;
 	gtTiled* tiled;
 	if (gtMap_LoadTiled(path, &def, &map, &tiled, &err)) fail_msg("%s", err.message);
@@ -467,7 +486,8 @@ static void test_sti_levels(void** state)
 	// ortho.tmx: its ellipse is in a layer without `collidable`: no walls, refused unless open.
 	path = tiled_data("sti/tests/tmx/ortho.tmx");
 	assert_int_equal(gtMap_LoadTiled(path, &def, &map, NULL, &err), GT_ERR_FORMAT);
-	assert_non_null(strstr(err.message, "no walls: tile layers 'Tile Layer 1'; object layers 'Object Layer 1'; pass --blocked-layer"));
+	assert_non_null(strstr(
+	    err.message, "no walls: tile layers 'Tile Layer 1'; object layers 'Object Layer 1'; pass --blocked-layer"));
 	def.allow_empty = true;
 	if (gtMap_LoadTiled(path, &def, &map, NULL, &err)) fail_msg("%s", err.message);
 	assert_int_equal(gtMap_FreeCells(map), 24 * 12);
@@ -513,8 +533,9 @@ static void test_rs_tiled_levels(void** state)
 	if (gtMap_LoadTiled(path, &def, &map, NULL, &err)) fail_msg("%s", err.message);
 	gtMap_Destroy(map);
 	// Every encoding of the crate's base map reads the same (and has no walls).
-	static const char* const same[] = {"tiled_base64.tmx", "tiled_base64_zlib.tmx", "tiled_base64_gzip.tmx",
-	                                   "tiled_base64_zstandard.tmx", "tiled_csv.tmx", "tiled_base64_external.tmx"};
+	static const char* const same[] = {"tiled_base64.tmx",      "tiled_base64_zlib.tmx",
+	                                   "tiled_base64_gzip.tmx", "tiled_base64_zstandard.tmx",
+	                                   "tiled_csv.tmx",         "tiled_base64_external.tmx"};
 	for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
 		char name[64];
 		snprintf(name, sizeof name, "rs-tiled/assets/%s", same[i]);
@@ -529,5 +550,5 @@ static void test_rs_tiled_levels(void** state)
 	}
 }
 
-TEST_MAIN("tiled_walls", test_shapes_match_the_oracle, test_exact_cases_on_the_grid, test_tile_shapes_flips_and_tile_objects,
-          test_conventions_and_choices, test_sti_levels, test_rs_tiled_levels)
+TEST_MAIN("tiled_walls", test_shapes_match_the_oracle, test_exact_cases_on_the_grid,
+          test_tile_shapes_flips_and_tile_objects, test_conventions_and_choices, test_sti_levels, test_rs_tiled_levels)

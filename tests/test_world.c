@@ -26,7 +26,8 @@ static void test_worked_example(void** state)
 	gtWorld_TreeSize(w, &height, &nodes);
 	assert_int_equal(height, 2);
 	assert_int_equal(nodes, 21);
-	int32_t potion = gtWorld_Keyword(w, "potion"), heal = gtWorld_Keyword(w, "heal"), sword = gtWorld_Keyword(w, "sword");
+	int32_t potion = gtWorld_Keyword(w, "potion"), heal = gtWorld_Keyword(w, "heal"),
+	        sword = gtWorld_Keyword(w, "sword");
 	gtObjectId o[4];
 	gtError err;
 	assert_int_equal(gtWorld_Add(w, (gtVec2){1.5, 1.5}, (int32_t[]){potion, heal}, 2, &o[0], &err), GT_OK);
@@ -160,12 +161,24 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 	q.keywords = words;
 	int mode = test_rng_int(rng, 6);
 	if (mode == 1) q.min_match = test_rng_int(rng, 3);
-	if (mode == 2) { q.any = any; q.any_count = 2; any[0] = random_word(rng, vocabulary); any[1] = random_word(rng, vocabulary); q.keyword_count = 0; }
-	if (mode == 3) { q.none = none; q.none_count = 2; none[0] = random_word(rng, vocabulary); none[1] = random_word(rng, vocabulary); }
+	if (mode == 2) {
+		q.any = any;
+		q.any_count = 2;
+		any[0] = random_word(rng, vocabulary);
+		any[1] = random_word(rng, vocabulary);
+		q.keyword_count = 0;
+	}
+	if (mode == 3) {
+		q.none = none;
+		q.none_count = 2;
+		none[0] = random_word(rng, vocabulary);
+		none[1] = random_word(rng, vocabulary);
+	}
 	if (mode == 4 || mode == 5) {
 		q.use_region = true;
 		gtVec2 a = test_random_point(m, rng), b = test_random_point(m, rng);
-		q.region[0] = fmin(a.x, b.x), q.region[1] = fmin(a.y, b.y), q.region[2] = fmax(a.x, b.x), q.region[3] = fmax(a.y, b.y);
+		q.region[0] = fmin(a.x, b.x), q.region[1] = fmin(a.y, b.y), q.region[2] = fmax(a.x, b.x),
+		q.region[3] = fmax(a.y, b.y);
 	}
 	if (mode == 5) { // every filter at once (docs/grid-tree.md: filters combine)
 		q.min_match = test_rng_int(rng, 2);
@@ -183,7 +196,8 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 	for (int i = 0; i < n; i++)
 		if (objs[i].live) live[live_count++] = (LsObject){objs[i].p, objs[i].kw, objs[i].n};
 	double* expect = malloc(sizeof *expect * (size_t)(n + 1));
-	int want = ls_query(live, live_count, &q, colliding ? 64 + vocabulary : vocabulary, euclid ? gtDistance_Euclid() : dist, within, scored, expect);
+	int want = ls_query(live, live_count, &q, colliding ? 64 + vocabulary : vocabulary,
+	                    euclid ? gtDistance_Euclid() : dist, within, scored, expect);
 	gtObjectId* ids = malloc(sizeof *ids * (size_t)(n + 1));
 	double* got = malloc(sizeof *got * (size_t)(n + 1));
 	int count;
@@ -300,7 +314,7 @@ static void test_crowded_leaves(void** state)
 	char word[16];
 	int nonempty = 0;
 	for (int variant = 0; variant < 3; variant++) { // bitmaps for every word, none, some
-		gtWorld* w = session_world(m, 16); // leaves of 10 x 7.5 map units
+		gtWorld* w = session_world(m, 16);          // leaves of 10 x 7.5 map units
 		colliding = variant == 1;
 		for (int i = 0; i < (colliding ? 64 + vocabulary : vocabulary); i++) {
 			snprintf(word, sizeof word, "w%d", i);
@@ -339,7 +353,8 @@ static void test_crowded_leaves(void** state)
 					}
 				}
 				validate(w);
-				if (step % 4 == 0) check_query(w, m, objs, max_objects, &rng, gtDistance_Euclid(), vocabulary, &nonempty);
+				if (step % 4 == 0)
+					check_query(w, m, objs, max_objects, &rng, gtDistance_Euclid(), vocabulary, &nonempty);
 			}
 		}
 		gtWorld_Destroy(w);
@@ -353,7 +368,8 @@ static void test_random_sessions_euclid(void** state)
 	(void)state;
 	int nonempty = 0;
 	gtMap* m = test_random_map(&(TestRng){1}, 40, 30, 0);
-	for (int leaf = 1; leaf <= 64; leaf *= 4) run_session(m, leaf, gtDistance_Euclid(), 1500, (uint64_t)leaf, &nonempty);
+	for (int leaf = 1; leaf <= 64; leaf *= 4)
+		run_session(m, leaf, gtDistance_Euclid(), 1500, (uint64_t)leaf, &nonempty);
 	gtMap_Destroy(m);
 	assert_true(nonempty > 300);
 }
@@ -401,7 +417,8 @@ static void real_map_sessions(const char* suite, const char* name, const int* le
 	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
 	int nonempty = 0;
-	for (int i = 0; i < count; i++) run_session(m, leaves[i], test_world_distance(q), steps, (uint64_t)(100 + leaves[i]), &nonempty);
+	for (int i = 0; i < count; i++)
+		run_session(m, leaves[i], test_world_distance(q), steps, (uint64_t)(100 + leaves[i]), &nonempty);
 	printf("note: %s/%s: Grid Tree equals the linear scan at %d leaf sizes\n", suite, name, count);
 	assert_true(nonempty > steps / 25);
 	gtNavQuery_Destroy(q);
@@ -463,7 +480,8 @@ static void test_pruning_is_tight(void** state)
 			at += e == dk;
 		}
 		assert_int_equal(calls, stats.distance_calls);
-		if (calls < below || calls > below + at) fail_msg("query %d: %d distance calls, %d objects below dk", t, calls, below);
+		if (calls < below || calls > below + at)
+			fail_msg("query %d: %d distance calls, %d objects below dk", t, calls, below);
 	}
 	gtWorld_Destroy(w);
 	gtMap_Destroy(m);
@@ -694,7 +712,8 @@ static void test_exclude(void** state)
 	gtError err;
 	enum { N = 60 };
 	gtObjectId all[N];
-	for (int i = 0; i < N; i++) assert_int_equal(gtWorld_Add(w, test_random_point(m, &rng), NULL, 0, &all[i], &err), GT_OK);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(gtWorld_Add(w, test_random_point(m, &rng), NULL, 0, &all[i], &err), GT_OK);
 	for (int round = 0; round < 200; round++) {
 		gtQuery q = gtQuery_Default(test_random_point(m, &rng));
 		gtObjectId exclude[6];
@@ -710,16 +729,22 @@ static void test_exclude(void** state)
 			q.exclude = NULL, q.exclude_count = 0;
 			int k = q.k;
 			q.k = N;
-			if (kind == 0) assert_int_equal(gtWorld_Nearest(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
+			if (kind == 0)
+				assert_int_equal(gtWorld_Nearest(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
 			if (kind == 1) assert_int_equal(gtWorld_NearestEuclid(w, &q, want, wd, N, &wn, NULL, &err), GT_OK);
-			if (kind == 2) assert_int_equal(gtWorld_Within(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
-			if (kind == 3) assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
+			if (kind == 2)
+				assert_int_equal(gtWorld_Within(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
+			if (kind == 3)
+				assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), want, wd, N, &wn, NULL, &err), GT_OK);
 			q.k = k;
 			q.exclude = exclude, q.exclude_count = n;
-			if (kind == 0) assert_int_equal(gtWorld_Nearest(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
+			if (kind == 0)
+				assert_int_equal(gtWorld_Nearest(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
 			if (kind == 1) assert_int_equal(gtWorld_NearestEuclid(w, &q, got, gd, N, &gn, NULL, &err), GT_OK);
-			if (kind == 2) assert_int_equal(gtWorld_Within(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
-			if (kind == 3) assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
+			if (kind == 2)
+				assert_int_equal(gtWorld_Within(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
+			if (kind == 3)
+				assert_int_equal(gtWorld_Top(w, &q, gtDistance_Euclid(), got, gd, N, &gn, NULL, &err), GT_OK);
 			int kept = 0; // the unexcluded answer without the excluded ids
 			for (int i = 0; i < wn; i++) {
 				bool skip = false;
@@ -917,7 +942,8 @@ static void test_filters_borders_and_components(void** state)
 	assert_int_equal(gtWorld_Top(w, &all, walk, ids, d, 16, &count, NULL, &err), GT_OK);
 	assert_int_equal(count, 5);
 	for (int i = 0; i < count; i++) assert_true(ids[i] != far_room && isfinite(d[i]));
-	assert_int_equal(gtWorld_NearestEuclid(w, &all, ids, d, 16, &count, NULL, &err), GT_OK); // straight lines ignore the wall
+	assert_int_equal(gtWorld_NearestEuclid(w, &all, ids, d, 16, &count, NULL, &err),
+	                 GT_OK); // straight lines ignore the wall
 	assert_int_equal(count, 6);
 	gtQuery there = gtQuery_Default((gtVec2){8.5, 3.5});
 	assert_int_equal(gtWorld_Nearest(w, &there, walk, ids, d, 16, &count, NULL, &err), GT_OK);
@@ -929,6 +955,7 @@ static void test_filters_borders_and_components(void** state)
 }
 
 TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
-          test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_top_weighted_scores, test_worked_example,
-          test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds, test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
+          test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_top_weighted_scores,
+          test_worked_example, test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds,
+          test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
           test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps)

@@ -103,7 +103,8 @@ static double to_segment(gtVec2 r, gtVec2 a, gtVec2 b)
 static double box_bound(void* context, gtVec2 lo, gtVec2 hi)
 {
 	const TargetGuide* g = context;
-	double dx = fmax(fmax(lo.x - g->root.x, 0), g->root.x - hi.x), dy = fmax(fmax(lo.y - g->root.y, 0), g->root.y - hi.y);
+	double dx = fmax(fmax(lo.x - g->root.x, 0), g->root.x - hi.x),
+	       dy = fmax(fmax(lo.y - g->root.y, 0), g->root.y - hi.y);
 	return fmax(sqrt(dx * dx + dy * dy), g->to_interval);
 }
 

@@ -235,10 +235,22 @@ static int order(double x, double y)
 	return (x > y) - (x < y);
 }
 // The split's four sort orders, by each side of the entries' boxes.
-static int by_lo_x(const void* a, const void* b) { return order(((const Entry*)a)->box.lo_x, ((const Entry*)b)->box.lo_x); }
-static int by_hi_x(const void* a, const void* b) { return order(((const Entry*)a)->box.hi_x, ((const Entry*)b)->box.hi_x); }
-static int by_lo_y(const void* a, const void* b) { return order(((const Entry*)a)->box.lo_y, ((const Entry*)b)->box.lo_y); }
-static int by_hi_y(const void* a, const void* b) { return order(((const Entry*)a)->box.hi_y, ((const Entry*)b)->box.hi_y); }
+static int by_lo_x(const void* a, const void* b)
+{
+	return order(((const Entry*)a)->box.lo_x, ((const Entry*)b)->box.lo_x);
+}
+static int by_hi_x(const void* a, const void* b)
+{
+	return order(((const Entry*)a)->box.hi_x, ((const Entry*)b)->box.hi_x);
+}
+static int by_lo_y(const void* a, const void* b)
+{
+	return order(((const Entry*)a)->box.lo_y, ((const Entry*)b)->box.lo_y);
+}
+static int by_hi_y(const void* a, const void* b)
+{
+	return order(((const Entry*)a)->box.hi_y, ((const Entry*)b)->box.hi_y);
+}
 
 // The boxes of entries [0, k) and [k, n).
 static void group_boxes(const Entry* e, int n, int k, Box* first, Box* second)
@@ -280,7 +292,8 @@ static bool split(IrTree* t, int32_t index)
 			Box b1, b2;
 			group_boxes(sorted, n, k, &b1, &b2);
 			double ov = overlap(b1, b2), ar = area(b1) + area(b2);
-			if (ov < best_overlap || (ov == best_overlap && ar < best_area)) best_overlap = ov, best_area = ar, best_order = o, best_k = k;
+			if (ov < best_overlap || (ov == best_overlap && ar < best_area))
+				best_overlap = ov, best_area = ar, best_order = o, best_k = k;
 		}
 	}
 	memcpy(sorted, t->nodes[index].entries, sizeof sorted);
@@ -327,7 +340,8 @@ static bool place(IrTree* t, int32_t id)
 		double best_growth = INFINITY, best_area = INFINITY;
 		for (int i = 0; i < n->count; i++) {
 			double a = area(n->entries[i].box), growth = area(unite(n->entries[i].box, box)) - a;
-			if (growth < best_growth || (growth == best_growth && a < best_area)) best = i, best_growth = growth, best_area = a;
+			if (growth < best_growth || (growth == best_growth && a < best_area))
+				best = i, best_growth = growth, best_area = a;
 		}
 		at = n->entries[best].child;
 	}
@@ -477,11 +491,13 @@ bool irtree_next(IrTree* t, int32_t* id, double* distance)
 	return false;
 }
 
-double irtree_least(IrTree* t, const int32_t* words, int word_count, IrBoxBound* box_bound, IrValue* value, void* context)
+double irtree_least(IrTree* t, const int32_t* words, int word_count, IrBoxBound* box_bound, IrValue* value,
+                    void* context)
 {
 	double best = INFINITY;
 	t->heap_size = 0;
-	if (t->root < 0 || t->nodes[t->root].count == 0 || !node_has_words(&t->nodes[t->root], words, word_count)) return best;
+	if (t->root < 0 || t->nodes[t->root].count == 0 || !node_has_words(&t->nodes[t->root], words, word_count))
+		return best;
 	heap_push(t, (HeapItem){0, t->root, false});
 	while (t->heap_size > 0) {
 		HeapItem top = heap_pop(t);

@@ -36,6 +36,7 @@ bool irtree_next(IrTree* tree, int32_t* id, double* distance);
 // larger than value for a point's own degenerate box. INFINITY when no object qualifies.
 typedef double IrBoxBound(void* context, gtVec2 lo, gtVec2 hi);
 typedef double IrValue(void* context, int32_t id, gtVec2 point);
-double irtree_least(IrTree* tree, const int32_t* words, int word_count, IrBoxBound* box_bound, IrValue* value, void* context);
+double irtree_least(IrTree* tree, const int32_t* words, int word_count, IrBoxBound* box_bound, IrValue* value,
+                    void* context);
 
 #endif

@@ -132,7 +132,8 @@ gtQuery wl_make_query(gtWorld* w, const WlQuery* q, int32_t* words)
 }
 
 // The k best distances by the linear-scan twin over every live object (bench-knn --check).
-static int linear_knn(gtWorld* w, const WlIds* ids, const gtQuery* q, gtDistance distance, LsObject* objects, double* out)
+static int linear_knn(gtWorld* w, const WlIds* ids, const gtQuery* q, gtDistance distance, LsObject* objects,
+                      double* out)
 {
 	int n = 0;
 	for (int e = 0; e < ids->size; e++) {
@@ -241,8 +242,8 @@ static bool replay_euclid(gtWorld* world, const WlIds* ids, Replay* r, WlReplayS
 
 // The workload's timed queries, and only they, go through this function: callgrind counts their
 // instructions with --toggle-collect=wl_path_query (bench/instructions.sh).
-static __attribute__((noinline)) gtStatus wl_path_query(gtWorld* world, const gtQuery* q, gtDistance distance, Replay* r,
-                                                        int* count, gtQueryStats* stats, gtError* err)
+static __attribute__((noinline)) gtStatus wl_path_query(gtWorld* world, const gtQuery* q, gtDistance distance,
+                                                        Replay* r, int* count, gtQueryStats* stats, gtError* err)
 {
 	return gtWorld_Nearest(world, q, distance, r->found, r->dist, r->most_k, count, stats, err);
 }
@@ -256,8 +257,10 @@ bool wl_replay(gtWorld* world, gtDistance distance, const char* dir, long check,
 	bool ok = replay_load(&r, dir);
 	for (int i = 0; i < r.object_count && ok; i++) ok = wl_add_object(world, &ids, &r.objects[i], "objects.txt");
 	int timestamps = 0;
-	for (int i = 0; i < r.update_count; i++) timestamps = r.updates[i].t + 1 > timestamps ? r.updates[i].t + 1 : timestamps;
-	for (int i = 0; i < r.query_count; i++) timestamps = r.queries[i].t + 1 > timestamps ? r.queries[i].t + 1 : timestamps;
+	for (int i = 0; i < r.update_count; i++)
+		timestamps = r.updates[i].t + 1 > timestamps ? r.updates[i].t + 1 : timestamps;
+	for (int i = 0; i < r.query_count; i++)
+		timestamps = r.queries[i].t + 1 > timestamps ? r.queries[i].t + 1 : timestamps;
 	double update_seconds = 0, query_seconds = 0;
 	gtQueryStats total = {0, 0, 0};
 	int u = 0, qi = 0;
@@ -310,7 +313,8 @@ bool wl_replay(gtWorld* world, gtDistance distance, const char* dir, long check,
 			if (stats->checked < check && !st) { // the same answer as the linear scan over every object
 				int want = linear_knn(world, &ids, &q, distance, r.scan_objects, r.expect);
 				bool same = want == count;
-				for (int k = 0; k < count && same; k++) same = fabs(r.dist[k] - r.expect[k]) <= 1e-9 * (1 + r.expect[k]);
+				for (int k = 0; k < count && same; k++)
+					same = fabs(r.dist[k] - r.expect[k]) <= 1e-9 * (1 + r.expect[k]);
 				stats->mismatches += !same;
 				stats->checked++;
 			}

@@ -101,8 +101,8 @@ static gtStatus parse_stream(FILE* f, const char* path, gtScenario** out, gtErro
 		    !parse_int(fields[6], &gx) || !parse_int(fields[7], &gy) ||
 		    !parse_octile(fields[8], &e.octile, &e.octile_slack)) {
 			st = gtError_Set(err, GT_ERR_FORMAT,
-			             "%s:%d: expected 'bucket map width height sx sy gx gy optimal' with non-negative numbers", path,
-			             number);
+			                 "%s:%d: expected 'bucket map width height sx sy gx gy optimal' with non-negative numbers",
+			                 path, number);
 			break;
 		}
 		e.start.x = sx;

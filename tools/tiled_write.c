@@ -82,7 +82,8 @@ static bool put_data(FILE* f, const gtMap* map, const TiledWriteDef* def, bool c
 		for (int x = 0; x < w; x++) {
 			uint32_t gid = gid_at(map, x0 + x, y0 + y, collision, def->blocked_by_property);
 			unsigned char* p = raw + 4 * ((size_t)y * (size_t)w + (size_t)x);
-			p[0] = (unsigned char)gid, p[1] = (unsigned char)(gid >> 8), p[2] = (unsigned char)(gid >> 16), p[3] = (unsigned char)(gid >> 24);
+			p[0] = (unsigned char)gid, p[1] = (unsigned char)(gid >> 8), p[2] = (unsigned char)(gid >> 16),
+			p[3] = (unsigned char)(gid >> 24);
 		}
 	size_t packed_length = n * 4;
 	bool ok = true;
@@ -119,23 +120,30 @@ static void put_tileset_xml(FILE* f, const TiledWriteDef* def, bool root)
 	fprintf(f, "%s<tileset %sname=\"walls\" tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"2\" columns=\"2\">\n",
 	        root ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : " ", root ? "version=\"1.10\" " : "firstgid=\"1\" ",
 	        def->tile_width, def->tile_height);
-	fprintf(f, "  <tile id=\"1\">\n   <properties>\n    <property name=\"collides\" type=\"bool\" value=\"true\"/>\n"
-	           "   </properties>\n  </tile>\n%s</tileset>\n", root ? "" : " ");
+	fprintf(f,
+	        "  <tile id=\"1\">\n   <properties>\n    <property name=\"collides\" type=\"bool\" value=\"true\"/>\n"
+	        "   </properties>\n  </tile>\n%s</tileset>\n",
+	        root ? "" : " ");
 }
 
 static void put_tileset_json(FILE* f, const TiledWriteDef* def, bool embedded)
 {
-	fprintf(f, "{%s\"name\": \"walls\", \"tilewidth\": %d, \"tileheight\": %d, \"tilecount\": 2, \"columns\": 2,\n"
-	           " \"tiles\": [{\"id\": 1, \"properties\": [{\"name\": \"collides\", \"type\": \"bool\", \"value\": true}]}]}",
-	        embedded ? "\"firstgid\": 1, " : "", def->tile_width, def->tile_height);
+	fprintf(
+	    f,
+	    "{%s\"name\": \"walls\", \"tilewidth\": %d, \"tileheight\": %d, \"tilecount\": 2, \"columns\": 2,\n"
+	    " \"tiles\": [{\"id\": 1, \"properties\": [{\"name\": \"collides\", \"type\": \"bool\", \"value\": true}]}]}",
+	    embedded ? "\"firstgid\": 1, " : "", def->tile_width, def->tile_height);
 }
 
-static void put_layer_xml(FILE* f, const gtMap* map, const TiledWriteDef* def, bool collision, int id, bool* ok, gtError* err)
+static void put_layer_xml(FILE* f, const gtMap* map, const TiledWriteDef* def, bool collision, int id, bool* ok,
+                          gtError* err)
 {
 	int w = gtMap_Width(map), h = gtMap_Height(map);
-	fprintf(f, " <layer id=\"%d\" name=\"%s\" width=\"%d\" height=\"%d\">\n  <data", id, collision ? "Collision" : "ground", w, h);
+	fprintf(f, " <layer id=\"%d\" name=\"%s\" width=\"%d\" height=\"%d\">\n  <data", id,
+	        collision ? "Collision" : "ground", w, h);
 	if (def->encoding != TW_XML) fprintf(f, " encoding=\"%s\"", def->encoding == TW_CSV ? "csv" : "base64");
-	if (def->encoding == TW_BASE64 && def->compression) fprintf(f, " compression=\"%s\"", compression_name(def->compression));
+	if (def->encoding == TW_BASE64 && def->compression)
+		fprintf(f, " compression=\"%s\"", compression_name(def->compression));
 	fputs(">", f);
 	if (!def->chunk) {
 		*ok = *ok && put_data(f, map, def, collision, 0, 0, w, h, false, err);
@@ -143,7 +151,8 @@ static void put_layer_xml(FILE* f, const gtMap* map, const TiledWriteDef* def, b
 		for (int y = 0; y < h; y += def->chunk)
 			for (int x = 0; x < w; x += def->chunk) {
 				int cw = w - x < def->chunk ? w - x : def->chunk, ch = h - y < def->chunk ? h - y : def->chunk;
-				fprintf(f, "\n   <chunk x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\">", def->origin_x + x, def->origin_y + y, cw, ch);
+				fprintf(f, "\n   <chunk x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\">", def->origin_x + x,
+				        def->origin_y + y, cw, ch);
 				*ok = *ok && put_data(f, map, def, collision, x, y, cw, ch, false, err);
 				fputs("</chunk>", f);
 			}
@@ -151,15 +160,18 @@ static void put_layer_xml(FILE* f, const gtMap* map, const TiledWriteDef* def, b
 	fputs("</data>\n </layer>\n", f);
 }
 
-static void put_layer_json(FILE* f, const gtMap* map, const TiledWriteDef* def, bool collision, int id, bool* ok, gtError* err)
+static void put_layer_json(FILE* f, const gtMap* map, const TiledWriteDef* def, bool collision, int id, bool* ok,
+                           gtError* err)
 {
 	int w = gtMap_Width(map), h = gtMap_Height(map);
-	fprintf(f, "  {\"id\": %d, \"type\": \"tilelayer\", \"name\": \"%s\", \"width\": %d, \"height\": %d, \"x\": 0, \"y\": 0,"
-	           " \"opacity\": 1, \"visible\": true",
-	        id, collision ? "Collision" : "ground", w, h);
+	fprintf(
+	    f,
+	    "  {\"id\": %d, \"type\": \"tilelayer\", \"name\": \"%s\", \"width\": %d, \"height\": %d, \"x\": 0, \"y\": 0,"
+	    " \"opacity\": 1, \"visible\": true",
+	    id, collision ? "Collision" : "ground", w, h);
 	bool b64 = def->encoding == TW_BASE64;
 	if (b64) fprintf(f, ", \"encoding\": \"base64\", \"compression\": \"%s\"", compression_name(def->compression));
-	const char* open = b64 ? "\"" : "[", *close = b64 ? "\"" : "]";
+	const char *open = b64 ? "\"" : "[", *close = b64 ? "\"" : "]";
 	if (!def->chunk) {
 		fprintf(f, ",\n   \"data\": %s", open);
 		*ok = *ok && put_data(f, map, def, collision, 0, 0, w, h, true, err);
@@ -170,8 +182,8 @@ static void put_layer_json(FILE* f, const gtMap* map, const TiledWriteDef* def, 
 		for (int y = 0; y < h; y += def->chunk)
 			for (int x = 0; x < w; x += def->chunk) {
 				int cw = w - x < def->chunk ? w - x : def->chunk, ch = h - y < def->chunk ? h - y : def->chunk;
-				fprintf(f, "%s\n    {\"x\": %d, \"y\": %d, \"width\": %d, \"height\": %d, \"data\": %s", first ? "" : ",",
-				        def->origin_x + x, def->origin_y + y, cw, ch, open);
+				fprintf(f, "%s\n    {\"x\": %d, \"y\": %d, \"width\": %d, \"height\": %d, \"data\": %s",
+				        first ? "" : ",", def->origin_x + x, def->origin_y + y, cw, ch, open);
 				*ok = *ok && put_data(f, map, def, collision, x, y, cw, ch, true, err);
 				fprintf(f, "%s}", close);
 				first = false;
@@ -205,8 +217,9 @@ static void put_objects(FILE* f, const TiledWriteDef* def, bool json, int id)
 		if (json) {
 			fprintf(f, "%s\n   {\"id\": %d, \"name\": \"o%d\", \"type\": \"", i ? "," : "", o->id, o->id);
 			put_escaped(f, type, true);
-			fprintf(f, "\", \"x\": %.17g, \"y\": %.17g, \"width\": 0, \"height\": 0, \"point\": true, \"properties\": ["
-			           "{\"name\": \"keywords\", \"type\": \"string\", \"value\": \"",
+			fprintf(f,
+			        "\", \"x\": %.17g, \"y\": %.17g, \"width\": 0, \"height\": 0, \"point\": true, \"properties\": ["
+			        "{\"name\": \"keywords\", \"type\": \"string\", \"value\": \"",
 			        x, y);
 		} else {
 			fprintf(f, "  <object id=\"%d\" name=\"o%d\" type=\"", o->id, o->id);
@@ -239,7 +252,8 @@ static bool finish(FILE* f, const char* path, bool ok, gtError* err)
 bool tiled_write(const gtMap* map, const char* path, const TiledWriteDef* def, gtError* err)
 {
 	bool xml = ends_with(path, ".tmx");
-	if (def->encoding == TW_XML && !xml) return gtError_Set(err, GT_ERR_INVALID_ARG, "XML tiles are for .tmx files"), false;
+	if (def->encoding == TW_XML && !xml)
+		return gtError_Set(err, GT_ERR_INVALID_ARG, "XML tiles are for .tmx files"), false;
 	if (def->compression && def->encoding != TW_BASE64)
 		return gtError_Set(err, GT_ERR_INVALID_ARG, "compression needs base64 encoding"), false;
 	// An external tileset: the map's name with .tsx or .tsj, in the same folder.
@@ -262,10 +276,13 @@ bool tiled_write(const gtMap* map, const char* path, const TiledWriteDef* def, g
 	bool ok = true;
 	int layers = def->blocked_by_property ? 1 : 2;
 	if (xml) {
-		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"orthogonal\""
-		           " renderorder=\"right-down\" width=\"%d\" height=\"%d\" tilewidth=\"%d\" tileheight=\"%d\" infinite=\"%d\""
-		           " nextlayerid=\"%d\" nextobjectid=\"1\">\n",
-		        w, h, def->tile_width, def->tile_height, def->chunk ? 1 : 0, layers + 2);
+		fprintf(
+		    f,
+		    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.10\" tiledversion=\"1.10.2\" "
+		    "orientation=\"orthogonal\""
+		    " renderorder=\"right-down\" width=\"%d\" height=\"%d\" tilewidth=\"%d\" tileheight=\"%d\" infinite=\"%d\""
+		    " nextlayerid=\"%d\" nextobjectid=\"1\">\n",
+		    w, h, def->tile_width, def->tile_height, def->chunk ? 1 : 0, layers + 2);
 		if (def->external_tileset) fprintf(f, " <tileset firstgid=\"1\" source=\"%s\"/>\n", source);
 		else put_tileset_xml(f, def, false);
 		put_layer_xml(f, map, def, false, 1, &ok, err);
@@ -273,10 +290,12 @@ bool tiled_write(const gtMap* map, const char* path, const TiledWriteDef* def, g
 		if (def->object_count) put_objects(f, def, false, layers + 1);
 		fputs("</map>\n", f);
 	} else {
-		fprintf(f, "{\"type\": \"map\", \"version\": \"1.10\", \"tiledversion\": \"1.10.2\", \"orientation\": \"orthogonal\","
-		           " \"renderorder\": \"right-down\",\n \"width\": %d, \"height\": %d, \"tilewidth\": %d, \"tileheight\": %d,"
-		           " \"infinite\": %s, \"nextlayerid\": %d, \"nextobjectid\": 1,\n \"tilesets\": [",
-		        w, h, def->tile_width, def->tile_height, def->chunk ? "true" : "false", layers + 2);
+		fprintf(
+		    f,
+		    "{\"type\": \"map\", \"version\": \"1.10\", \"tiledversion\": \"1.10.2\", \"orientation\": \"orthogonal\","
+		    " \"renderorder\": \"right-down\",\n \"width\": %d, \"height\": %d, \"tilewidth\": %d, \"tileheight\": %d,"
+		    " \"infinite\": %s, \"nextlayerid\": %d, \"nextobjectid\": 1,\n \"tilesets\": [",
+		    w, h, def->tile_width, def->tile_height, def->chunk ? "true" : "false", layers + 2);
 		if (def->external_tileset) fprintf(f, "{\"firstgid\": 1, \"source\": \"%s\"}", source);
 		else put_tileset_json(f, def, true);
 		fputs("],\n \"layers\": [\n", f);

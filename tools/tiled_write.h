@@ -13,14 +13,14 @@ typedef enum TwEncoding { TW_CSV, TW_BASE64, TW_XML } TwEncoding;
 typedef enum TwCompression { TW_NONE, TW_ZLIB, TW_GZIP, TW_ZSTD } TwCompression;
 
 typedef struct TiledWriteDef {
-	TwEncoding encoding;        // TW_XML: <tile gid> elements, .tmx only
-	TwCompression compression;  // base64 only
-	int chunk;                  // 0: a finite map; else an infinite one in chunks of this side
-	int origin_x, origin_y;     // infinite: the Tiled cell of the map's cell (0, 0)
-	bool external_tileset;      // a .tsx (for .tmx) or .tsj (for .tmj) next to the map
-	bool blocked_by_property;   // walls as tiles with `collides`, else a `Collision` layer
+	TwEncoding encoding;       // TW_XML: <tile gid> elements, .tmx only
+	TwCompression compression; // base64 only
+	int chunk;                 // 0: a finite map; else an infinite one in chunks of this side
+	int origin_x, origin_y;    // infinite: the Tiled cell of the map's cell (0, 0)
+	bool external_tileset;     // a .tsx (for .tmx) or .tsj (for .tmj) next to the map
+	bool blocked_by_property;  // walls as tiles with `collides`, else a `Collision` layer
 	int tile_width, tile_height;
-	const WlObject* objects;    // an object layer "objects": name o<id>, type = first keyword
+	const WlObject* objects; // an object layer "objects": name o<id>, type = first keyword
 	int object_count;
 } TiledWriteDef;
 

@@ -88,8 +88,8 @@ bool wl_parse_query(const char* line, const char* where, bool with_time, WlQuery
 	snprintf(copy, sizeof copy, "%s", line);
 	int n = tokens(copy, tok, WL_MAX_WORDS + 8), at = with_time ? 1 : 0;
 	q->t = 0;
-	if (n < at + 3 || (with_time && !integer(tok[0], &q->t)) || !number(tok[at], &q->x) || !number(tok[at + 1], &q->y) ||
-	    !integer(tok[at + 2], &q->k) || q->k < 0) {
+	if (n < at + 3 || (with_time && !integer(tok[0], &q->t)) || !number(tok[at], &q->x) ||
+	    !number(tok[at + 1], &q->y) || !integer(tok[at + 2], &q->k) || q->k < 0) {
 		fprintf(stderr, "gridtree: %s: expected '%sx y k keyword ...' with k >= 0\n", where, with_time ? "t " : "");
 		return false;
 	}
@@ -130,9 +130,9 @@ void* wl_read_all(const char* path, int kind, int* count)
 		}
 		snprintf(where, sizeof where, "%s:%d", path, number_of_line);
 		void* at = items + (size_t)*count * size;
-		ok = kind == 0 ? wl_parse_object(line, where, at)
-		   : kind == 1 ? wl_parse_update(line, where, at)
-		               : wl_parse_query(line, where, kind == 2, at);
+		ok = kind == 0   ? wl_parse_object(line, where, at)
+		     : kind == 1 ? wl_parse_update(line, where, at)
+		                 : wl_parse_query(line, where, kind == 2, at);
 		if (ok) (*count)++;
 	}
 	fclose(f);

@@ -50,6 +50,7 @@ void wl_write_delete(FILE* f, long t, int id);
 void wl_write_query(FILE* f, long t, gtVec2 at, int k, const char* const* words, int count);
 
 // Reads a whole file of one kind into a growable array; NULL on failure (message printed).
-void* wl_read_all(const char* path, int kind, int* count); // kind: 0 objects, 1 updates, 2 queries (with t), 3 queries (no t)
+void* wl_read_all(const char* path, int kind,
+                  int* count); // kind: 0 objects, 1 updates, 2 queries (with t), 3 queries (no t)
 
 #endif

@@ -68,7 +68,8 @@ static bool new_target(Gen* g, Walker* o)
 		gtVec2 target = random_point(g);
 		int count;
 		double d;
-		if (gtNavQuery_Path(g->nav, o->at, target, g->scratch, g->scratch_capacity, &count, &d, NULL) || count < 2) continue;
+		if (gtNavQuery_Path(g->nav, o->at, target, g->scratch, g->scratch_capacity, &count, &d, NULL) || count < 2)
+			continue;
 		gtVec2* path = realloc(o->path, (size_t)count * sizeof *path);
 		if (!path) return false;
 		memcpy(path, g->scratch, (size_t)count * sizeof *path);
@@ -284,12 +285,13 @@ bool wl_generate(gtNavQuery* nav, const gtMap* map, const WlGenDef* def, const c
 	}
 	counts->objects = initial;
 	if (fm)
-		fprintf(fm,
-		        "map %s\nkeywords %s\nseed %llu\ndensity %g\nmobility %g\ntimestamps %d\nqueries_per_timestamp %d\nk %d\n"
-		        "query_keywords %d\nclusters %d\nchurn %g\nobjects %d\nupdates %ld\nqueries %ld\n",
-		        map_name, items_path, (unsigned long long)def->seed, def->density, def->mobility, def->timestamps,
-		        def->queries_per_timestamp, def->k, def->query_words, def->clusters, def->churn, initial, counts->updates,
-		        counts->queries);
+		fprintf(
+		    fm,
+		    "map %s\nkeywords %s\nseed %llu\ndensity %g\nmobility %g\ntimestamps %d\nqueries_per_timestamp %d\nk %d\n"
+		    "query_keywords %d\nclusters %d\nchurn %g\nobjects %d\nupdates %ld\nqueries %ld\n",
+		    map_name, items_path, (unsigned long long)def->seed, def->density, def->mobility, def->timestamps,
+		    def->queries_per_timestamp, def->k, def->query_words, def->clusters, def->churn, initial, counts->updates,
+		    counts->queries);
 	FILE* files[4] = {fo, fu, fq, fm};
 	for (int i = 0; i < 4; i++)
 		if (files[i] && (ferror(files[i]) | fclose(files[i]))) ok = false;

@@ -14,7 +14,7 @@ typedef struct WlGenDef {
 	double mobility; // share of the objects that move each timestamp
 	double churn;    // share of the objects inserted and deleted (half each) per timestamp
 	int timestamps, queries_per_timestamp, k, query_words;
-	int clusters;    // 0: uniform; else starts and targets in this many rectangles of 1% of the area
+	int clusters; // 0: uniform; else starts and targets in this many rectangles of 1% of the area
 	uint64_t seed;
 } WlGenDef;
 

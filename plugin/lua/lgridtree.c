@@ -31,14 +31,10 @@ static int gridtree_clock(lua_State* L)
 }
 
 static const luaL_Reg gridtree_functions[] = {
-    {"version", gridtree_version},
-    {"clock", gridtree_clock},
-    {"random", lgt_random},
-    {"load_map", lgt_load_map},
-    {"new_map", lgt_new_map},
-    {"new_world", lgt_new_world},
-    {"new_crowd", lgt_new_crowd},
-    {NULL, NULL},
+    {"version", gridtree_version}, {"clock", gridtree_clock},
+    {"random", lgt_random},        {"load_map", lgt_load_map},
+    {"new_map", lgt_new_map},      {"new_world", lgt_new_world},
+    {"new_crowd", lgt_new_crowd},  {NULL, NULL},
 };
 
 /* lua_args.h: errors name the function by what it is, however it was called. */
@@ -53,13 +49,13 @@ const char* lgt_function_name(lua_CFunction f)
 	return NULL;
 }
 
-static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, lua_CFunction close,
-                      lua_CFunction gc, lua_CFunction tostring)
+static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, lua_CFunction close, lua_CFunction gc,
+                      lua_CFunction tostring)
 {
-	luaL_newmetatable(L, name);                                /* mt */
-	lua_newtable(L);                                           /* mt, methods */
+	luaL_newmetatable(L, name); /* mt */
+	lua_newtable(L);            /* mt, methods */
 	luaL_setfuncs(L, methods, 0);
-	lua_setfield(L, -2, "__index");                            /* mt */
+	lua_setfield(L, -2, "__index"); /* mt */
 	const luaL_Reg owning[] = {{"__gc", gc}, {"__close", close}, {NULL, NULL}};
 	if (close) luaL_setfuncs(L, owning, 0); /* a type that owns C memory */
 	/* getmetatable(object) returns this name, so scripts cannot reach __gc (rule 3). */
@@ -67,7 +63,7 @@ static void make_type(lua_State* L, const char* name, const luaL_Reg* methods, l
 	lua_setfield(L, -2, "__metatable");
 	lua_pushcfunction(L, tostring);
 	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);                                             /* */
+	lua_pop(L, 1); /* */
 }
 
 /* ---- host accessors (gt_lua.h) ----------------------------------------------------------------
@@ -110,7 +106,10 @@ gtWorld* gtLua_ToWorld(lua_State* L, int index)
 	return w && !w->closed ? w->world : NULL;
 }
 
-typedef struct { const char* name; lua_Integer value; } NamedInteger;
+typedef struct {
+	const char* name;
+	lua_Integer value;
+} NamedInteger;
 
 static void set_integers(lua_State* L, const NamedInteger* fields, size_t count)
 {
@@ -128,27 +127,33 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	make_type(L, CROWD_TYPE, lgt_crowd_methods, lgt_crowd_close, lgt_crowd_close, lgt_crowd_tostring);
 	make_type(L, RANDOM_TYPE, lgt_random_methods, NULL, NULL, lgt_random_tostring);
 
-	luaL_newlib(L, gridtree_functions);                        /* module */
-	lua_pushnil(L);                                            /* module, scratch (none yet) */
-	lua_pushcclosure(L, lgt_advance, 1);                       /* module, advance */
+	luaL_newlib(L, gridtree_functions);  /* module */
+	lua_pushnil(L);                      /* module, scratch (none yet) */
+	lua_pushcclosure(L, lgt_advance, 1); /* module, advance */
 	lua_setfield(L, -2, "advance");
 	lua_pushstring(L, gtVersionString());
 	lua_setfield(L, -2, "_VERSION");
 	static const NamedInteger versions[] = {
-	    {"version_major", GT_VERSION_MAJOR}, {"version_minor", GT_VERSION_MINOR},
+	    {"version_major", GT_VERSION_MAJOR},
+	    {"version_minor", GT_VERSION_MINOR},
 	    {"version_patch", GT_VERSION_PATCH},
 	};
 	set_integers(L, versions, sizeof versions / sizeof *versions);
 	/* The limits the binding checks, from the library's named constants. */
 	static const NamedInteger limits[] = {
-	    {"max_cell_size", GT_EHL_MAX_CELL_SIZE}, {"max_threads", GT_MAX_THREADS},
-	    {"max_clearance", GT_MAP_MAX_CLEARANCE}, {"max_map_side", GT_MAP_MAX_SIDE},
-	    {"max_leaf_size", GT_WORLD_MAX_LEAF_SIZE}, {"max_keyword_bytes", GT_KEYWORD_MAX_BYTES},
-	    {"max_keywords", MAX_WORDS}, {"max_k", MAX_K}, {"max_move_many", MAX_MOVE_MANY},
+	    {"max_cell_size", GT_EHL_MAX_CELL_SIZE},
+	    {"max_threads", GT_MAX_THREADS},
+	    {"max_clearance", GT_MAP_MAX_CLEARANCE},
+	    {"max_map_side", GT_MAP_MAX_SIDE},
+	    {"max_leaf_size", GT_WORLD_MAX_LEAF_SIZE},
+	    {"max_keyword_bytes", GT_KEYWORD_MAX_BYTES},
+	    {"max_keywords", MAX_WORDS},
+	    {"max_k", MAX_K},
+	    {"max_move_many", MAX_MOVE_MANY},
 	    {"max_path_points", MAX_PATH_POINTS},
 	};
 	lua_createtable(L, 0, (int)(sizeof limits / sizeof *limits)); /* module, limits */
 	set_integers(L, limits, sizeof limits / sizeof *limits);
-	lua_setfield(L, -2, "limits");                             /* module */
+	lua_setfield(L, -2, "limits"); /* module */
 	return 1;
 }

@@ -17,7 +17,7 @@ static const char* function_name(lua_State* L)
 {
 	lua_Debug ar;
 	if (!lua_getstack(L, 0, &ar) || !lua_checkstack(L, 1)) return "?";
-	lua_getinfo(L, "nf", &ar);                                 /* ..., f */
+	lua_getinfo(L, "nf", &ar); /* ..., f */
 	const char* name = lua_iscfunction(L, -1) ? lgt_function_name(lua_tocfunction(L, -1)) : NULL;
 	lua_pop(L, 1);
 	if (!name) name = ar.name;
@@ -38,7 +38,7 @@ static const char* type_of(lua_State* L, int arg)
 	if (lua_isnone(L, arg)) return "no value";
 	static const char* const fields[] = {"__name", "__metatable"};
 	for (int i = 0; i < 2; i++) {
-		if (!luaL_getmetafield(L, arg, fields[i])) continue;  /* ..., field (LuaJIT: pushes only when found) */
+		if (!luaL_getmetafield(L, arg, fields[i])) continue; /* ..., field (LuaJIT: pushes only when found) */
 		if (lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1); /* left on the stack: it stays valid */
 		lua_pop(L, 1);
 	}

@@ -17,12 +17,12 @@
 #define CROWD_TYPE "gridtree.Crowd"
 /* The binding's own limits (the library's are the GT_* constants of gt_base.h). Every length
 ** read from Lua is checked against one of them before anything loops or allocates. */
-#define MAX_WORDS 64          /* words in one keyword list */
-#define MAX_EXCLUDE 64        /* ids in one exclude list */
-#define MAX_K 1000000         /* k of nearest and top */
+#define MAX_WORDS 64   /* words in one keyword list */
+#define MAX_EXCLUDE 64 /* ids in one exclude list */
+#define MAX_K 1000000  /* k of nearest and top */
 #define MAX_MOVE_MANY 100000000
 #define MAX_PATH_POINTS (2 * GT_MAP_MAX_CELLS) /* a shortest path bends at most once per grid point */
-#define ADVANCE_WINDOW 4      /* path points gridtree.advance reads first: a frame's step rarely passes two bends */
+#define ADVANCE_WINDOW 4 /* path points gridtree.advance reads first: a frame's step rarely passes two bends */
 
 /*
 ** Reentrancy (lua/README.md, "Callbacks, finalizers and argument tables"). Lua code can run in
@@ -48,11 +48,11 @@
 */
 typedef struct LMap {
 	gtMap* map;
-	gtNav* nav;         /* the index when there is one, else the oracle (built on first use) */
+	gtNav* nav; /* the index when there is one, else the oracle (built on first use) */
 	gtNavQuery* query;
-	int worlds;       /* open worlds using this map: it is freed only after the last one */
+	int worlds; /* open worlds using this map: it is freed only after the last one */
 	int closed;
-	int building;     /* build_index calls running: the map must not be freed nor edited (rule 1) */
+	int building; /* build_index calls running: the map must not be freed nor edited (rule 1) */
 	/* Game units (map:set_units): a cell is unit_scale units, and cell corner (0, 0) is at
 	** (unit_x, unit_y). Every position, distance, radius and score the script sees is in them. */
 	double unit_scale, unit_x, unit_y;
@@ -125,8 +125,8 @@ int lgt_fail(lua_State* L, const char* message);
 
 void lgt_note_unknown(Unknown* u, const char* text, size_t length);
 void lgt_check_list(lua_State* L, int i, int arg, const char* what, size_t n, int options_arg);
-int lgt_read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, int32_t* out, int intern, Unknown* unknown,
-                   int options_arg);
+int lgt_read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, int32_t* out, int intern,
+                   Unknown* unknown, int options_arg);
 
 /* ---- objects: each file's functions and methods ------------------------------------------------ */
 

@@ -24,23 +24,23 @@
 static inline void lgt_newslots(lua_State* L, int index, int n)
 {
 	index = index < 0 ? lua_gettop(L) + index + 1 : index;
-	lua_createtable(L, n, 0);  /* ..., slots */
-	lua_setfenv(L, index);     /* ... */
+	lua_createtable(L, n, 0); /* ..., slots */
+	lua_setfenv(L, index);    /* ... */
 }
 static inline int lgt_getslot(lua_State* L, int index, int n)
 {
-	lua_getfenv(L, index);     /* ..., slots */
-	lua_rawgeti(L, -1, n);     /* ..., slots, value */
-	lua_remove(L, -2);         /* ..., value */
+	lua_getfenv(L, index); /* ..., slots */
+	lua_rawgeti(L, -1, n); /* ..., slots, value */
+	lua_remove(L, -2);     /* ..., value */
 	return lua_type(L, -1);
 }
 static inline void lgt_setslot(lua_State* L, int index, int n)
 {
 	index = index < 0 ? lua_gettop(L) + index + 1 : index;
-	lua_getfenv(L, index);     /* ..., value, slots */
-	lua_insert(L, -2);         /* ..., slots, value */
-	lua_rawseti(L, -2, n);     /* ..., slots */
-	lua_pop(L, 1);             /* ... */
+	lua_getfenv(L, index); /* ..., value, slots */
+	lua_insert(L, -2);     /* ..., slots, value */
+	lua_rawseti(L, -2, n); /* ..., slots */
+	lua_pop(L, 1);         /* ... */
 }
 #else
 #define lgt_newslots(L, index, n) ((void)0)

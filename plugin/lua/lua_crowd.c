@@ -51,7 +51,8 @@ static void read_many_options(lua_State* L, ManyCall* c, int own_crowd)
 	const char* key;
 	for (int v = lgt_first_option(L, 6, &key); v; v = lgt_next_option(L, 6, v, &key)) {
 		if (strcmp(key, "threads") == 0 && !own_crowd) c->threads = lgt_option_integer(L, v, 6, key, 0, GT_MAX_THREADS);
-		else if (strcmp(key, "max_agents") == 0 && own_crowd) c->max_agents = lgt_option_integer(L, v, 6, key, 1, INT_MAX);
+		else if (strcmp(key, "max_agents") == 0 && own_crowd)
+			c->max_agents = lgt_option_integer(L, v, 6, key, 1, INT_MAX);
 		else if (strcmp(key, "budget_us") == 0) {
 			c->budget_us = lgt_option_number(L, v, 6, key);
 			if (!(c->budget_us > 0 && c->budget_us < INFINITY)) luaL_argerror(L, 6, "budget_us must be a number > 0");
@@ -73,10 +74,10 @@ static void read_many_options(lua_State* L, ManyCall* c, int own_crowd)
 	if (c->into) { /* the three tables stay on the stack for the answers */
 		lua_settop(L, 6);
 		lua_pushliteral(L, "into");
-		lua_rawget(L, 6);                                      /* ..., into */
-		lua_rawgeti(L, -1, 1);                                 /* ..., into, ids */
-		lua_rawgeti(L, -2, 2);                                 /* ..., into, ids, dists */
-		lua_rawgeti(L, -3, 3);                                 /* ..., into, ids, dists, counts */
+		lua_rawget(L, 6);      /* ..., into */
+		lua_rawgeti(L, -1, 1); /* ..., into, ids */
+		lua_rawgeti(L, -2, 2); /* ..., into, ids, dists */
+		lua_rawgeti(L, -3, 3); /* ..., into, ids, dists, counts */
 		if (!lua_istable(L, -3) || !lua_istable(L, -2) || !lua_istable(L, -1))
 			luaL_argerror(L, 6, "into must be {ids_table, dists_table, counts_table}");
 		c->into = lua_gettop(L) - 2;
@@ -87,7 +88,7 @@ static void read_many_options(lua_State* L, ManyCall* c, int own_crowd)
 		luaL_argerror(L, 6, "max_agents needs into tables: agents not served this frame keep their answers there");
 	if (has_self) { /* the table stays on the stack */
 		lua_pushliteral(L, "self");
-		lua_rawget(L, 6);                                      /* ..., self */
+		lua_rawget(L, 6); /* ..., self */
 		c->self_at = lua_gettop(L);
 		if ((size_t)lua_rawlen(L, c->self_at) != (size_t)c->n)
 			luaL_argerror(L, 6, "self must have one entry per agent (an id, or false)");
@@ -122,11 +123,12 @@ static const gtQuery* self_queries(lua_State* L, const ManyCall* c, gtQuery* que
 	int n = c->n, per = c->q.exclude_count + 1;
 	gtObjectId* skip = (gtObjectId*)(queries + n);
 	for (int i = 0; i < n; i++) {
-		lua_rawgeti(L, c->self_at, i + 1);                     /* ..., id */
+		lua_rawgeti(L, c->self_at, i + 1); /* ..., id */
 		lua_Integer id = 0;
 		if (lua_type(L, -1) != LUA_TBOOLEAN || lua_toboolean(L, -1))
 			if (lua_type(L, -1) != LUA_TNUMBER || !lgt_tointegerx(L, -1, &id))
-				luaL_error(L, "bad argument #%d to '%s' (self entry %d: an id, or false)", lgt_arg_number(L, 6), c->name, i + 1);
+				luaL_error(L, "bad argument #%d to '%s' (self entry %d: an id, or false)", lgt_arg_number(L, 6),
+				           c->name, i + 1);
 		lua_pop(L, 1);
 		gtObjectId* own = skip + (size_t)i * (size_t)per;
 		own[0] = (gtObjectId)(uint64_t)id;
@@ -155,7 +157,8 @@ static size_t picked_bytes(const ManyCall* c)
 {
 	size_t room = (size_t)(c->max_agents < c->n ? c->max_agents : c->n), k = (size_t)c->k;
 	if (c->max_agents == 0) return 0;
-	return room * (sizeof(gtQuery) + sizeof(gtVec2) + k * (sizeof(gtObjectId) + sizeof(double)) + 2 * sizeof(int) + sizeof(gtStatus));
+	return room * (sizeof(gtQuery) + sizeof(gtVec2) + k * (sizeof(gtObjectId) + sizeof(double)) + 2 * sizeof(int) +
+	               sizeof(gtStatus));
 }
 
 static Picked picked_at(const ManyCall* c, char* at)
@@ -176,12 +179,13 @@ static Picked picked_at(const ManyCall* c, char* at)
 /* One frame of at most max_agents agents (and within budget_us if given), the most stale first by
 ** the crowd's schedule, answered into their own slots of `out` (gtCrowd_NearestScheduled with a
 ** count: the same agents for the same calls, so a seeded game replays). */
-static gtStatus nearest_picked(gtCrowd* crowd, gtSchedule* schedule, const ManyCall* c, const gtCrowdQueries* batch, Picked* p,
-                               gtCrowdAnswers* out, int* served, gtError* err)
+static gtStatus nearest_picked(gtCrowd* crowd, gtSchedule* schedule, const ManyCall* c, const gtCrowdQueries* batch,
+                               Picked* p, gtCrowdAnswers* out, int* served, gtError* err)
 {
 	int m;
 	*served = 0;
-	gtStatus st = gtSchedule_Pick(schedule, c->n, c->budget_us > 0 ? c->budget_us : HUGE_VAL, p->agents, p->capacity, &m, err);
+	gtStatus st = gtSchedule_Pick(schedule, c->n, c->budget_us > 0 ? c->budget_us : HUGE_VAL, p->agents, p->capacity,
+	                              &m, err);
 	if (st || m == 0) return st;
 	gtCrowdQueries sub = {batch->queries, NULL, m};
 	for (int i = 0; i < m; i++) {
@@ -213,9 +217,9 @@ static void push_many(lua_State* L, const ManyCall* c, const gtCrowdAnswers* out
 	int n = c->n;
 	size_t k = (size_t)c->k;
 	if (c->into) {
-		lua_pushvalue(L, c->into);                             /* ..., ids */
-		lua_pushvalue(L, c->into + 1);                         /* ..., ids, dists */
-		lua_pushvalue(L, c->into + 2);                         /* ..., ids, dists, counts */
+		lua_pushvalue(L, c->into);     /* ..., ids */
+		lua_pushvalue(L, c->into + 1); /* ..., ids, dists */
+		lua_pushvalue(L, c->into + 2); /* ..., ids, dists, counts */
 	} else {
 		lua_createtable(L, (int)((size_t)n * k), 0);
 		lua_createtable(L, (int)((size_t)n * k), 0);
@@ -241,8 +245,9 @@ static int answer_many(lua_State* L, ManyCall* c, const Runner* run)
 {
 	int n = c->n;
 	size_t slots = (size_t)n * (size_t)c->k;
-	size_t bytes = (size_t)n * (sizeof(gtVec2) + sizeof(int) + sizeof(gtStatus)) + slots * (sizeof(gtObjectId) + sizeof(double));
-	lgt_take_buffer(L, 1, c->slot);                            /* ..., buffer (rule 3) */
+	size_t bytes = (size_t)n * (sizeof(gtVec2) + sizeof(int) + sizeof(gtStatus)) +
+	               slots * (sizeof(gtObjectId) + sizeof(double));
+	lgt_take_buffer(L, 1, c->slot); /* ..., buffer (rule 3) */
 	int buffer_at = lua_gettop(L);
 	/* Grows with the largest batch, then stays (a frame allocates nothing). */
 	gtObjectId* ids = lgt_buffer_reserve(L, buffer_at, 0, bytes);
@@ -252,17 +257,20 @@ static int answer_many(lua_State* L, ManyCall* c, const Runner* run)
 	int* found = (int*)(points + n);
 	gtStatus* status = (gtStatus*)(found + n);
 	for (int i = 1; i <= n; i++) {
-		lua_rawgeti(L, 2, i);                                  /* ..., x */
-		lua_rawgeti(L, 3, i);                                  /* ..., x, y */
+		lua_rawgeti(L, 2, i); /* ..., x */
+		lua_rawgeti(L, 3, i); /* ..., x, y */
 		int ok_x, ok_y;
 		double x = lua_tonumberx(L, -2, &ok_x), y = lua_tonumberx(L, -1, &ok_y);
 		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
-			luaL_error(L, "bad argument #%d to '%s' (agent %d: coordinates must be finite numbers)", lgt_arg_number(L, 2), c->name, i);
+			luaL_error(L, "bad argument #%d to '%s' (agent %d: coordinates must be finite numbers)",
+			           lgt_arg_number(L, 2), c->name, i);
 		points[i - 1] = lgt_to_cells(w->map, x, y);
 		found[i - 1] = -2; /* not served this frame */
 		lua_pop(L, 2);
 	}
-	size_t self_bytes = c->self_at ? (size_t)n * (sizeof(gtQuery) + (size_t)(c->q.exclude_count + 1) * sizeof(gtObjectId)) : 0;
+	size_t self_bytes = c->self_at
+	                        ? (size_t)n * (sizeof(gtQuery) + (size_t)(c->q.exclude_count + 1) * sizeof(gtObjectId))
+	                        : 0;
 	char* block1 = NULL;
 	if (self_bytes + picked_bytes(c) > 0) {
 		block1 = lgt_buffer_reserve(L, buffer_at, 1, self_bytes + picked_bytes(c));
@@ -311,7 +319,8 @@ static gtCrowd* prepare_world_crowd(lua_State* L, const ManyCall* c, gtSchedule*
 		if (gtCrowd_Create(w->world, w->map->nav, &def, &w->crowd, &err)) luaL_error(L, "gridtree: %s", err.message);
 		w->crowd_threads = c->threads;
 	}
-	if (c->budget_us > 0 && !w->schedule && gtSchedule_Create(&w->schedule, &err)) luaL_error(L, "gridtree: %s", err.message);
+	if (c->budget_us > 0 && !w->schedule && gtSchedule_Create(&w->schedule, &err))
+		luaL_error(L, "gridtree: %s", err.message);
 	*schedule = w->schedule;
 	return w->crowd;
 }
@@ -347,7 +356,8 @@ static gtCrowd* prepare_own_crowd(lua_State* L, const ManyCall* call, gtSchedule
 {
 	LCrowd* c = check_crowd(L, 1);
 	gtError err;
-	if ((call->budget_us > 0 || call->max_agents > 0) && !c->schedule && gtSchedule_Create(&c->schedule, &err)) luaL_error(L, "gridtree: %s", err.message);
+	if ((call->budget_us > 0 || call->max_agents > 0) && !c->schedule && gtSchedule_Create(&c->schedule, &err))
+		luaL_error(L, "gridtree: %s", err.message);
 	*schedule = c->schedule;
 	return c->crowd;
 }
@@ -379,8 +389,8 @@ int lgt_new_crowd(lua_State* L)
 	if (gtCrowd_Create(w->world, w->map->nav, &def, &c->crowd, &err)) return lgt_fail(L, err.message);
 	c->world = w, c->method = method;
 	w->crowds++;
-	lua_pushvalue(L, 1);                                       /* crowd, world */
-	lgt_setslot(L, -2, CROWD_SLOT_WORLD);                      /* crowd (keeps the world alive) */
+	lua_pushvalue(L, 1);                  /* crowd, world */
+	lgt_setslot(L, -2, CROWD_SLOT_WORLD); /* crowd (keeps the world alive) */
 	return 1;
 }
 

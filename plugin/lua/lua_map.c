@@ -31,7 +31,7 @@ LMap* lgt_check_map(lua_State* L, int i)
 ** memory for it leaks nothing. */
 LMap* lgt_new_map_object(lua_State* L)
 {
-	LMap* m = lua_newuserdatauv(L, sizeof *m, MAP_SLOTS);  /* map */
+	LMap* m = lua_newuserdatauv(L, sizeof *m, MAP_SLOTS); /* map */
 	memset(m, 0, sizeof *m);
 	m->closed = 1;
 	m->unit_scale = 1;
@@ -68,9 +68,9 @@ int lgt_new_map(lua_State* L)
 	if (lua_isnoneornil(L, 3)) luaL_argerror(L, 3, "cells expected (a string of rows, a table or a function(x, y))");
 	lua_settop(L, 3);
 	/* The cells in a userdata: collected with it if reading them raises. */
-	unsigned char* cells = lua_newuserdatauv(L, (size_t)width * (size_t)height, 0);  /* w, h, cells, buffer */
+	unsigned char* cells = lua_newuserdatauv(L, (size_t)width * (size_t)height, 0); /* w, h, cells, buffer */
 	lgt_read_cells(L, 3, (int)width, (int)height, cells);
-	LMap* m = lgt_new_map_object(L);                                                    /* ..., buffer, map */
+	LMap* m = lgt_new_map_object(L); /* ..., buffer, map */
 	gtMap* map;
 	gtError err;
 	if (gtMap_FromCells((int)width, (int)height, cells, &map, &err)) return luaL_error(L, "gridtree: %s", err.message);
@@ -86,7 +86,7 @@ int lgt_new_map(lua_State* L)
 ** raised once the build has returned. */
 typedef struct Progress {
 	lua_State* L;
-	int call_at;        /* stack index of progress_call, then the callback above it */
+	int call_at; /* stack index of progress_call, then the callback above it */
 	int failed;
 	const char* stage;
 	double fraction;
@@ -96,7 +96,7 @@ typedef struct Progress {
 static int progress_call(lua_State* L)
 {
 	const Progress* p = lua_touserdata(L, 2);
-	lua_pushvalue(L, 1);                                       /* fn, p, fn */
+	lua_pushvalue(L, 1); /* fn, p, fn */
 	lua_pushnumber(L, p->fraction);
 	lua_pushstring(L, p->stage);
 	lua_call(L, 2, 0);
@@ -109,14 +109,14 @@ static void progress_hook(void* user, const char* stage, double fraction)
 	lua_State* L = p->L;
 	if (p->failed) return;
 	p->stage = stage, p->fraction = fraction;
-	lua_pushvalue(L, p->call_at);                              /* ..., progress_call (no allocation) */
-	lua_pushvalue(L, p->call_at + 1);                          /* ..., progress_call, fn */
-	lua_pushlightuserdata(L, p);                               /* ..., progress_call, fn, p */
-	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {                     /* ..., error */
+	lua_pushvalue(L, p->call_at);          /* ..., progress_call (no allocation) */
+	lua_pushvalue(L, p->call_at + 1);      /* ..., progress_call, fn */
+	lua_pushlightuserdata(L, p);           /* ..., progress_call, fn, p */
+	if (lua_pcall(L, 2, 0, 0) != LUA_OK) { /* ..., error */
 		const char* msg = lua_tostring(L, -1);
 		snprintf(p->message, sizeof p->message, "%s", msg ? msg : "error object is not a string");
 		p->failed = 1;
-		lua_pop(L, 1);                                         /* ... */
+		lua_pop(L, 1); /* ... */
 	}
 }
 
@@ -145,9 +145,9 @@ static int map_build_index(lua_State* L)
 	}
 	if (has_progress) {
 		lua_settop(L, 2);
-		lua_pushcfunction(L, progress_call);                   /* map, opts, progress_call */
+		lua_pushcfunction(L, progress_call); /* map, opts, progress_call */
 		lua_pushliteral(L, "progress");
-		lua_rawget(L, 2);                                      /* map, opts, progress_call, fn */
+		lua_rawget(L, 2); /* map, opts, progress_call, fn */
 		progress.call_at = 3;
 		def.progress = progress_hook;
 		def.progress_user = &progress;
@@ -196,7 +196,8 @@ static int map_build_mesh(lua_State* L)
 	LMap* m = lgt_check_map(L, 1);
 	gtError err;
 	gtMesh* mesh;
-	if (gtMesh_FromMap(gtNav_Map(m->nav), &mesh, &err) || gtNav_SetMesh(m->nav, mesh, &err)) return lgt_fail(L, err.message);
+	if (gtMesh_FromMap(gtNav_Map(m->nav), &mesh, &err) || gtNav_SetMesh(m->nav, mesh, &err))
+		return lgt_fail(L, err.message);
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -233,8 +234,8 @@ static int map_inflate(lua_State* L)
 	if (fabs(clearance - whole) <= 1e-9 * fmax(1, whole)) clearance = whole;
 	clearance = ceil(clearance);
 	if (!(clearance >= 0 && clearance <= GT_MAP_MAX_CLEARANCE))
-		lgt_arg_errorf(L, 2, "clearance must be from 0 to %g units (%d cells of %g units), got %g", GT_MAP_MAX_CLEARANCE * unit->unit_scale,
-		           GT_MAP_MAX_CLEARANCE, unit->unit_scale, given);
+		lgt_arg_errorf(L, 2, "clearance must be from 0 to %g units (%d cells of %g units), got %g",
+		               GT_MAP_MAX_CLEARANCE * unit->unit_scale, GT_MAP_MAX_CLEARANCE, unit->unit_scale, given);
 	LMap* inflated = lgt_new_map_object(L);
 	LMap* m = lgt_check_map(L, 1); /* rule 4: the allocation may have run a finalizer */
 	gtMap* map;
@@ -300,15 +301,19 @@ static int check_rect(lua_State* L, LMap* m, int i, int* c)
 		} else {
 			v[k] = lua_tonumberx(L, i + k, &ok);
 		}
-		if (!ok || !isfinite(v[k])) lgt_arg_errorf(L, table ? i : i + k, "a rectangle is x0, y0, x1, y1: four finite numbers");
+		if (!ok || !isfinite(v[k]))
+			lgt_arg_errorf(L, table ? i : i + k, "a rectangle is x0, y0, x1, y1: four finite numbers");
 	}
-	if (v[0] > v[2] || v[1] > v[3]) lgt_arg_errorf(L, i, "the rectangle (%g, %g)-(%g, %g) must have x0 <= x1 and y0 <= y1", v[0], v[1], v[2], v[3]);
+	if (v[0] > v[2] || v[1] > v[3])
+		lgt_arg_errorf(L, i, "the rectangle (%g, %g)-(%g, %g) must have x0 <= x1 and y0 <= y1", v[0], v[1], v[2], v[3]);
 	for (int k = 0; k < 4; k++) {
 		double cell = unit_to_cell(v[k], k % 2 ? m->unit_y : m->unit_x, m->unit_scale), most = (k % 2 ? h : w) - 1;
 		if (!(cell >= 0 && cell <= most)) {
 			double scale = m->unit_scale;
-			lgt_arg_errorf(L, table ? i : i + k, "the rectangle (%g, %g)-(%g, %g) reaches outside the map, which spans (%g, %g)-(%g, %g) in its units",
-			           v[0], v[1], v[2], v[3], m->unit_x, m->unit_y, m->unit_x + w * scale, m->unit_y + h * scale);
+			lgt_arg_errorf(
+			    L, table ? i : i + k,
+			    "the rectangle (%g, %g)-(%g, %g) reaches outside the map, which spans (%g, %g)-(%g, %g) in its units",
+			    v[0], v[1], v[2], v[3], m->unit_x, m->unit_y, m->unit_x + w * scale, m->unit_y + h * scale);
 		}
 		c[k] = (int)cell;
 	}
@@ -323,7 +328,8 @@ static int map_set_blocked(lua_State* L)
 	int at = check_rect(L, m, 2, c);
 	luaL_checktype(L, at, LUA_TBOOLEAN);
 	gtError err;
-	if (gtNav_SetBlocked(m->nav, c[0], c[1], c[2], c[3], lua_toboolean(L, at), &err)) return luaL_error(L, "gridtree: %s", err.message);
+	if (gtNav_SetBlocked(m->nav, c[0], c[1], c[2], c[3], lua_toboolean(L, at), &err))
+		return luaL_error(L, "gridtree: %s", err.message);
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -434,7 +440,7 @@ static int map_distance(lua_State* L)
 	double d;
 	gtError err;
 	if (gtNavQuery_Distance(m->query, a, b, &d, &err)) return luaL_error(L, "gridtree: %s", err.message);
-	lua_pushnumber(L, d * m->unit_scale);                      /* math.huge when unreachable */
+	lua_pushnumber(L, d * m->unit_scale); /* math.huge when unreachable */
 	return 1;
 }
 
@@ -473,7 +479,8 @@ static int map_method(lua_State* L)
 int lgt_map_close(lua_State* L)
 {
 	LMap* m = luaL_checkudata(L, 1, MAP_TYPE);
-	if (m->building > 0 && !m->closed) return luaL_error(L, "map is in use by build_index (close it after the build returns)");
+	if (m->building > 0 && !m->closed)
+		return luaL_error(L, "map is in use by build_index (close it after the build returns)");
 	m->closed = 1;
 	lgt_map_release(m);
 	return 0;
@@ -494,20 +501,37 @@ int lgt_map_tostring(lua_State* L)
 {
 	LMap* m = luaL_checkudata(L, 1, MAP_TYPE);
 	if (m->closed || !m->map) lua_pushstring(L, "gridtree.Map (closed)");
-	else lua_pushfstring(L, "gridtree.Map %dx%d%s", gtMap_Width(m->map), gtMap_Height(m->map), gtNav_Index(m->nav) ? " (indexed)" : "");
+	else
+		lua_pushfstring(L, "gridtree.Map %dx%d%s", gtMap_Width(m->map), gtMap_Height(m->map),
+		                gtNav_Index(m->nav) ? " (indexed)" : "");
 	return 1;
 }
 
 const luaL_Reg lgt_map_methods[] = {
-    {"build_index", map_build_index}, {"load_index", map_load_index}, {"save_index", map_save_index},
-    {"build_mesh", map_build_mesh},   {"load_mesh", map_load_mesh},
-    {"size", map_size},               {"grid_size", map_grid_size},   {"is_free", map_is_free},
+    {"build_index", map_build_index},
+    {"load_index", map_load_index},
+    {"save_index", map_save_index},
+    {"build_mesh", map_build_mesh},
+    {"load_mesh", map_load_mesh},
+    {"size", map_size},
+    {"grid_size", map_grid_size},
+    {"is_free", map_is_free},
     {"visible", map_visible},
-    {"save", map_save},               {"inflate", map_inflate},
-    {"set_units", map_set_units},     {"units", map_units},
-    {"set_blocked", map_set_blocked}, {"add_door", map_add_door},   {"set_door", map_set_door},
-    {"door_open", map_door_open},     {"update", map_update},       {"index_state", map_index_state},
-    {"distance", map_distance},       {"path", lgt_map_path},             {"random_point", lgt_map_random_point},
-    {"set_method", map_set_method},   {"method", map_method},         {"close", lgt_map_close},
+    {"save", map_save},
+    {"inflate", map_inflate},
+    {"set_units", map_set_units},
+    {"units", map_units},
+    {"set_blocked", map_set_blocked},
+    {"add_door", map_add_door},
+    {"set_door", map_set_door},
+    {"door_open", map_door_open},
+    {"update", map_update},
+    {"index_state", map_index_state},
+    {"distance", map_distance},
+    {"path", lgt_map_path},
+    {"random_point", lgt_map_random_point},
+    {"set_method", map_set_method},
+    {"method", map_method},
+    {"close", lgt_map_close},
     {NULL, NULL},
 };

@@ -49,8 +49,11 @@ static unsigned char cell_value(lua_State* L, int arg, int v, int allow_nil, int
 		if (allow_nil) return 0;
 		/* fallthrough */
 	default:
-		return (unsigned char)cells_error(L, arg, allow_nil ? "cells function gave neither a boolean nor a number for cell (%d, %d)"
-		                                                    : "cells entry for cell (%d, %d) is neither a boolean nor a number", x, y);
+		return (unsigned char)cells_error(L, arg,
+		                                  allow_nil
+		                                      ? "cells function gave neither a boolean nor a number for cell (%d, %d)"
+		                                      : "cells entry for cell (%d, %d) is neither a boolean nor a number",
+		                                  x, y);
 	}
 }
 
@@ -61,9 +64,10 @@ void lgt_read_cells(lua_State* L, int arg, int width, int height, unsigned char*
 	case LUA_TSTRING: read_rows(L, arg, width, height, out); return;
 	case LUA_TTABLE:
 		if ((size_t)lua_rawlen(L, arg) != cells)
-			cells_error(L, arg, "cells table must have width * height = %d entries, has %d", (int)cells, (int)lua_rawlen(L, arg));
+			cells_error(L, arg, "cells table must have width * height = %d entries, has %d", (int)cells,
+			            (int)lua_rawlen(L, arg));
 		for (size_t i = 0; i < cells; i++) {
-			lua_rawgeti(L, arg, (int)i + 1);  /* ..., value */
+			lua_rawgeti(L, arg, (int)i + 1); /* ..., value */
 			out[i] = cell_value(L, arg, lua_gettop(L), 0, (int)(i % (size_t)width), (int)(i / (size_t)width));
 			lua_pop(L, 1);
 		}
@@ -71,10 +75,10 @@ void lgt_read_cells(lua_State* L, int arg, int width, int height, unsigned char*
 	case LUA_TFUNCTION:
 		for (int y = 0; y < height; y++)
 			for (int x = 0; x < width; x++) {
-				lua_pushvalue(L, arg);  /* ..., f */
+				lua_pushvalue(L, arg); /* ..., f */
 				lua_pushinteger(L, x);
 				lua_pushinteger(L, y);
-				lua_call(L, 2, 1);      /* ..., blocked */
+				lua_call(L, 2, 1); /* ..., blocked */
 				out[(size_t)y * (size_t)width + (size_t)x] = cell_value(L, arg, lua_gettop(L), 1, x, y);
 				lua_pop(L, 1);
 			}

@@ -46,7 +46,9 @@ int lgt_advance(lua_State* L)
 	if (count == 0 && segment >= 1) segment = 1;
 	else if (segment < 1 || segment > count)
 		lgt_arg_errorf(L, 2, "segment must be an integer from 1 to %d (the path's points), got %d", (int)count,
-		           (int)(segment < INT_MIN ? INT_MIN : segment > INT_MAX ? INT_MAX : segment));
+		               (int)(segment < INT_MIN   ? INT_MIN
+		                     : segment > INT_MAX ? INT_MAX
+		                                         : segment));
 	gtVec2 at = {lgt_check_coord(L, 3), lgt_check_coord(L, 4)};
 	double step = luaL_checknumber(L, 5);
 	if (!(step >= 0)) lgt_arg_errorf(L, 5, "step must be a number >= 0, got %g", step);
@@ -57,7 +59,7 @@ int lgt_advance(lua_State* L)
 	if (count > 0) {
 		read_points(L, first, size, window);
 		p = gtPath_Advance(window, size, &s, at, step);
-		int have = 0; /* points of the rest already in scratch */
+		int have = 0;                          /* points of the rest already in scratch */
 		while (s == size - 1 && size < left) { /* reached the batch's end: walk a batch twice as long */
 			size = left < 2 * (lua_Integer)size ? (int)left : 2 * size;
 			gtVec2* scratch = lua_touserdata(L, lua_upvalueindex(1));
@@ -86,8 +88,8 @@ int lgt_map_path(lua_State* L)
 	LMap* m = lgt_check_map(L, 1);
 	gtVec2 a = lgt_check_point(L, m, 2), b = lgt_check_point(L, m, 4);
 	lua_settop(L, 5);
-	lgt_take_buffer(L, 1, MAP_SLOT_BUFFER);                        /* ..., buffer (rule 3) */
-	m = lgt_check_map(L, 1);                                       /* taking may have run a finalizer (rule 4) */
+	lgt_take_buffer(L, 1, MAP_SLOT_BUFFER); /* ..., buffer (rule 3) */
+	m = lgt_check_map(L, 1);                /* taking may have run a finalizer (rule 4) */
 	int capacity = gtNav_PathCapacity(m->nav);
 	gtVec2* points = lgt_buffer_reserve(L, 6, 0, (size_t)capacity * sizeof *points);
 	m = lgt_check_map(L, 1);
@@ -105,13 +107,13 @@ int lgt_map_path(lua_State* L)
 		return lgt_fail(L, err.message);
 	}
 	double scale = m->unit_scale, x0 = m->unit_x, y0 = m->unit_y; /* the map may close while the table grows */
-	lua_createtable(L, 2 * count, 0);                          /* path */
+	lua_createtable(L, 2 * count, 0);                             /* path */
 	for (int i = 0; i < count; i++) {
-		lgt_push_point(L, scale, x0, y0, points[i]);               /* path, x, y */
+		lgt_push_point(L, scale, x0, y0, points[i]); /* path, x, y */
 		lua_rawseti(L, -3, 2 * i + 2);
 		lua_rawseti(L, -2, 2 * i + 1);
 	}
-	lua_pushnumber(L, d * scale);                              /* buffer, path, length */
+	lua_pushnumber(L, d * scale);              /* buffer, path, length */
 	lgt_give_buffer(L, 1, MAP_SLOT_BUFFER, 6); /* only now: a nested call would have written it */
 	return 2;
 }

@@ -15,7 +15,7 @@ enum { Q_NEAREST, Q_WITHIN, Q_TOP };
 /* Query options at stack index i into q; returns the `into` flag, `stats` and the metric. */
 typedef struct QueryOptions {
 	int into, stats, euclid, trace;
-	int into_at;  /* stack index of the `into` ids table, the dists table above it */
+	int into_at; /* stack index of the `into` ids table, the dists table above it */
 	int has_miss_cost;
 	double alpha; /* top: 0 unless given; the returned scores are then alpha-weighted */
 	double scale; /* the map's units per cell: distances and scores go out in units */
@@ -75,7 +75,8 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 			}
 			if (q->region[0] > q->region[2] || q->region[1] > q->region[3])
 				luaL_argerror(L, i, "region must have x0 <= x1 and y0 <= y1");
-			gtVec2 lo = lgt_to_cells(w->map, q->region[0], q->region[1]), hi = lgt_to_cells(w->map, q->region[2], q->region[3]);
+			gtVec2 lo = lgt_to_cells(w->map, q->region[0], q->region[1]),
+			       hi = lgt_to_cells(w->map, q->region[2], q->region[3]);
 			q->region[0] = lo.x, q->region[1] = lo.y, q->region[2] = hi.x, q->region[3] = hi.y;
 			q->use_region = true;
 		} else if (strcmp(key, "metric") == 0) {
@@ -97,7 +98,8 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 			if (!(o->alpha > 0 && o->alpha <= 1)) luaL_argerror(L, i, "alpha must be in (0, 1]");
 		} else if (strcmp(key, "miss_cost") == 0 && kind == Q_TOP) {
 			q->miss_cost = lgt_option_number(L, v, i, key);
-			if (!(q->miss_cost >= 0 && q->miss_cost < INFINITY)) luaL_argerror(L, i, "miss_cost must be a finite number >= 0");
+			if (!(q->miss_cost >= 0 && q->miss_cost < INFINITY))
+				luaL_argerror(L, i, "miss_cost must be a finite number >= 0");
 			q->miss_cost /= w->map->unit_scale; /* given in units, like the distances it is added to */
 			o->has_miss_cost = 1;
 		} else {
@@ -108,11 +110,11 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 	if (o->alpha > 0 && o->has_miss_cost) luaL_argerror(L, i, "give alpha or miss_cost, not both");
 	if (o->into) {
 		lua_pushliteral(L, "into");
-		lua_rawget(L, i);                                      /* ..., into */
-		lua_rawgeti(L, -1, 1);                                 /* ..., into, ids */
-		lua_rawgeti(L, -2, 2);                                 /* ..., into, ids, dists */
+		lua_rawget(L, i);      /* ..., into */
+		lua_rawgeti(L, -1, 1); /* ..., into, ids */
+		lua_rawgeti(L, -2, 2); /* ..., into, ids, dists */
 		if (!lua_istable(L, -2) || !lua_istable(L, -1)) luaL_argerror(L, i, "into must be {ids_table, dists_table}");
-		lua_remove(L, -3);                                     /* ..., ids, dists */
+		lua_remove(L, -3); /* ..., ids, dists */
 		o->into_at = lua_gettop(L) - 1;
 	}
 }
@@ -122,8 +124,8 @@ static void read_options(lua_State* L, LWorld* w, int i, int kind, gtQuery* q, Q
 ** when it was too small, the query is run again with one that fits. */
 typedef struct Trace {
 	double* at;
-	size_t room;   /* numbers block 1 holds */
-	size_t count;  /* numbers the query gave (more than room: run it again with more) */
+	size_t room;  /* numbers block 1 holds */
+	size_t count; /* numbers the query gave (more than room: run it again with more) */
 } Trace;
 
 static void trace_node(void* context, gtTraceEvent event, int level, const double rect[4])
@@ -143,11 +145,11 @@ static void trace_node(void* context, gtTraceEvent event, int level, const doubl
 static int push_results(lua_State* L, const Scratch* r, const QueryOptions* o, int count, const gtQueryStats* s)
 {
 	if (o->into) {
-		lua_pushvalue(L, o->into_at);                          /* ids */
-		lua_pushvalue(L, o->into_at + 1);                      /* ids, dists */
+		lua_pushvalue(L, o->into_at);     /* ids */
+		lua_pushvalue(L, o->into_at + 1); /* ids, dists */
 	} else {
-		lua_createtable(L, count, 0);                          /* ids */
-		lua_createtable(L, count, 0);                          /* ids, dists */
+		lua_createtable(L, count, 0); /* ids */
+		lua_createtable(L, count, 0); /* ids, dists */
 	}
 	for (int i = 0; i < count; i++) {
 		lua_pushinteger(L, (lua_Integer)r->ids[i]);
@@ -173,10 +175,10 @@ static int push_results(lua_State* L, const Scratch* r, const QueryOptions* o, i
 	}
 	if (!o->stats && !o->trace) return 2;
 	if (!o->stats) {
-		lua_pushnil(L);                                        /* ids, dists, nil */
+		lua_pushnil(L); /* ids, dists, nil */
 		return 3;
 	}
-	lua_createtable(L, 0, 3);                                  /* ids, dists, stats */
+	lua_createtable(L, 0, 3); /* ids, dists, stats */
 	lua_pushinteger(L, s->nodes_popped);
 	lua_setfield(L, -2, "nodes_popped");
 	lua_pushinteger(L, s->objects_tested);
@@ -192,7 +194,7 @@ static void push_trace(lua_State* L, const Trace* t)
 	size_t n = t->count;
 	if (n > INT_MAX) luaL_error(L, "gridtree: trace too long");
 	const double* trace = t->at;
-	lua_createtable(L, (int)n, 0);                             /* trace */
+	lua_createtable(L, (int)n, 0); /* trace */
 	for (size_t i = 0; i < n; i++) {
 		if (i % 6 < 4) lua_pushnumber(L, trace[i]);
 		else lua_pushinteger(L, (lua_Integer)trace[i]);
@@ -232,11 +234,13 @@ static int world_query(lua_State* L, int kind)
 	q.keywords = words;
 	QueryOptions o;
 	read_options(L, w, 6, kind, &q, &o);
-	Buffer* buffer = lgt_take_buffer(L, 1, WORLD_SLOT_BUFFER);     /* ..., buffer (rule 3) */
+	Buffer* buffer = lgt_take_buffer(L, 1, WORLD_SLOT_BUFFER); /* ..., buffer (rule 3) */
 	int buffer_at = lua_gettop(L);
 	w = lgt_check_world(L, 1); /* rule 4: the arguments are read; from here on no Lua code runs until the results */
-	if (kind == Q_TOP && o.alpha > 0) q.miss_cost = 100.0 / o.scale; /* gtWorld_TopWeighted: all words missing cost 100 units */
-	if (o.euclid && kind == Q_TOP) luaL_argerror(L, 6, "top ranks by path distance; metric = \"euclid\" is for nearest and within");
+	if (kind == Q_TOP && o.alpha > 0)
+		q.miss_cost = 100.0 / o.scale; /* gtWorld_TopWeighted: all words missing cost 100 units */
+	if (o.euclid && kind == Q_TOP)
+		luaL_argerror(L, 6, "top ranks by path distance; metric = \"euclid\" is for nearest and within");
 	if (gtMap_CheckPoint(w->map->map, p) != GT_POINT_VALID && !o.euclid) {
 		lgt_give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at);
 		return lgt_fail(L, gtPointCheckName(gtMap_CheckPoint(w->map->map, p)));
@@ -251,19 +255,22 @@ static int world_query(lua_State* L, int kind)
 	for (;;) { /* again when `within` finds more than the scratch holds, or the trace outgrew its block */
 		r = lgt_reserve(L, buffer_at, need);
 		if (o.trace) {
-			trace.at = lgt_buffer_reserve(L, buffer_at, 1, (trace.count > 64 * 6 ? trace.count : 64 * 6) * sizeof(double));
+			trace.at = lgt_buffer_reserve(L, buffer_at, 1,
+			                              (trace.count > 64 * 6 ? trace.count : 64 * 6) * sizeof(double));
 			trace.room = buffer->bytes[1] / sizeof(double), trace.count = 0;
 		}
 		w = lgt_check_world(L, 1); /* rule 4: growing may have run a finalizer */
 		if (o.euclid) {
-			st = kind == Q_WITHIN ? gtWorld_WithinEuclid(w->world, &q, r.ids, r.dists, r.capacity, &count, &stats, &err)
-			                      : gtWorld_NearestEuclid(w->world, &q, r.ids, r.dists, r.capacity, &count, &stats, &err);
+			st = kind == Q_WITHIN
+			         ? gtWorld_WithinEuclid(w->world, &q, r.ids, r.dists, r.capacity, &count, &stats, &err)
+			         : gtWorld_NearestEuclid(w->world, &q, r.ids, r.dists, r.capacity, &count, &stats, &err);
 		} else {
 			gtDistance d = lgt_map_distance_module(L, w->map);
 			st = kind == Q_WITHIN ? gtWorld_Within(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
-			   : kind == Q_TOP && o.alpha > 0 ? gtWorld_TopWeighted(w->world, &q, o.alpha, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
-			   : kind == Q_TOP    ? gtWorld_Top(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
-			                      : gtWorld_Nearest(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err);
+			     : kind == Q_TOP && o.alpha > 0
+			         ? gtWorld_TopWeighted(w->world, &q, o.alpha, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
+			     : kind == Q_TOP ? gtWorld_Top(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err)
+			                     : gtWorld_Nearest(w->world, &q, d, r.ids, r.dists, r.capacity, &count, &stats, &err);
 		}
 		if (st == GT_ERR_BUFFER_TOO_SMALL && kind == Q_WITHIN) need = count;
 		else if (!(o.trace && !st && trace.count > trace.room)) break;
@@ -274,11 +281,20 @@ static int world_query(lua_State* L, int kind)
 	}
 	if (st) return luaL_error(L, "gridtree: %s", err.message);
 	int n = push_results(L, &r, &o, count, &stats);
-	if (o.trace) push_trace(L, &trace);                        /* ..., results..., trace */
+	if (o.trace) push_trace(L, &trace);                  /* ..., results..., trace */
 	lgt_give_buffer(L, 1, WORLD_SLOT_BUFFER, buffer_at); /* only after the copies (rule 3) */
 	return n + o.trace;
 }
 
-int lgt_world_nearest(lua_State* L) { return world_query(L, Q_NEAREST); }
-int lgt_world_within(lua_State* L) { return world_query(L, Q_WITHIN); }
-int lgt_world_top(lua_State* L) { return world_query(L, Q_TOP); }
+int lgt_world_nearest(lua_State* L)
+{
+	return world_query(L, Q_NEAREST);
+}
+int lgt_world_within(lua_State* L)
+{
+	return world_query(L, Q_WITHIN);
+}
+int lgt_world_top(lua_State* L)
+{
+	return world_query(L, Q_TOP);
+}

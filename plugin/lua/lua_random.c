@@ -19,7 +19,8 @@ static uint64_t check_seed(lua_State* L, int i)
 	return (uint64_t)luaL_checkinteger(L, i);
 #else
 	double v = luaL_checknumber(L, i);
-	if (!(v == floor(v) && fabs(v) <= 9007199254740992.0)) luaL_argerror(L, i, "seed must be an integer of at most 2^53");
+	if (!(v == floor(v) && fabs(v) <= 9007199254740992.0))
+		luaL_argerror(L, i, "seed must be an integer of at most 2^53");
 	return (uint64_t)(int64_t)v;
 #endif
 }

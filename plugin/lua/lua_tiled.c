@@ -62,15 +62,15 @@ static void push_tiled_info(lua_State* L, const gtTiled* t, double scale, double
 	set_field_integer(L, "origin_x", ox);
 	set_field_integer(L, "origin_y", oy);
 	set_field_string(L, "blocked_by", gtTiled_BlockedBy(t));
-	lua_createtable(L, 0, GT_TILED_RULE_COUNT);                /* info, walls: cells each wall rule gave */
+	lua_createtable(L, 0, GT_TILED_RULE_COUNT); /* info, walls: cells each wall rule gave */
 	for (int rule = 0; rule < GT_TILED_RULE_COUNT; rule++)
 		set_field_integer(L, gtTiled_RuleName((gtTiledRule)rule), gtTiled_WallCells(t, (gtTiledRule)rule));
 	lua_setfield(L, -2, "walls");
 	int n = gtTiled_ObjectCount(t);
-	lua_createtable(L, n, 0);                                  /* info, objects */
+	lua_createtable(L, n, 0); /* info, objects */
 	for (int i = 0; i < n; i++) {
 		const gtTiledObject* o = gtTiled_Object(t, i);
-		lua_createtable(L, 0, 9);                              /* info, objects, object */
+		lua_createtable(L, 0, 9); /* info, objects, object */
 		set_field_integer(L, "id", o->id);
 		set_field_string(L, "name", o->name);
 		set_field_string(L, "type", o->type);
@@ -79,7 +79,7 @@ static void push_tiled_info(lua_State* L, const gtTiled* t, double scale, double
 		set_field_number(L, "y", y0 + o->y * scale);
 		set_field_number(L, "width", o->width * scale);
 		set_field_number(L, "height", o->height * scale);
-		lua_createtable(L, 0, o->property_count);              /* ..., object, properties */
+		lua_createtable(L, 0, o->property_count); /* ..., object, properties */
 		for (int j = 0; j < o->property_count; j++) {
 			const gtTiledProperty* p = gtTiled_Property(t, o->first_property + j);
 			push_property_value(L, p);
@@ -88,7 +88,7 @@ static void push_tiled_info(lua_State* L, const gtTiled* t, double scale, double
 		lua_setfield(L, -2, "properties");
 		lua_rawseti(L, -2, i + 1);
 	}
-	lua_setfield(L, -2, "objects");                            /* info */
+	lua_setfield(L, -2, "objects"); /* info */
 }
 
 typedef struct TiledInfo {
@@ -138,10 +138,12 @@ int lgt_load_map(lua_State* L)
 			else if (strcmp(units, "cells") != 0) luaL_argerror(L, 2, "units must be \"cells\" or \"pixels\"");
 		} else lgt_unknown_option(L, 2, v - 1);
 	}
-	if (def.blocked_layer && def.blocked_property) luaL_argerror(L, 2, "give blocked_layer or blocked_property, not both");
+	if (def.blocked_layer && def.blocked_property)
+		luaL_argerror(L, 2, "give blocked_layer or blocked_property, not both");
 	bool tiled_path = gtTiled_IsTiledPath(path);
 	if ((def.blocked_layer || def.blocked_property || pixels) && !tiled_path)
-		luaL_argerror(L, 2, "blocked_layer, blocked_property and units = \"pixels\" are for Tiled maps (.tmx, .tmj, .json)");
+		luaL_argerror(L, 2,
+		              "blocked_layer, blocked_property and units = \"pixels\" are for Tiled maps (.tmx, .tmj, .json)");
 	LMap* m = lgt_new_map_object(L);
 	gtMap* map;
 	gtTiled* tiled = NULL;
@@ -158,7 +160,8 @@ int lgt_load_map(lua_State* L)
 		if (pixels && tw != th) {
 			gtTiled_Destroy(tiled);
 			gtMap_Destroy(map);
-			return lgt_fail(L, lua_pushfstring(L, "%s: units = \"pixels\" needs square tiles (these are %dx%d)", path, tw, th));
+			return lgt_fail(
+			    L, lua_pushfstring(L, "%s: units = \"pixels\" needs square tiles (these are %dx%d)", path, tw, th));
 		}
 		if (pixels) m->unit_scale = tw, m->unit_x = (double)ox * tw, m->unit_y = (double)oy * th;
 	}
@@ -167,7 +170,7 @@ int lgt_load_map(lua_State* L)
 		TiledInfo info = {tiled, m->unit_scale, m->unit_x, m->unit_y};
 		lua_pushcfunction(L, push_tiled_info_protected);
 		lua_pushlightuserdata(L, &info);
-		int failed = lua_pcall(L, 1, 1, 0);                    /* ..., map, info or error */
+		int failed = lua_pcall(L, 1, 1, 0); /* ..., map, info or error */
 		gtTiled_Destroy(tiled);
 		if (failed) {
 			gtMap_Destroy(map);

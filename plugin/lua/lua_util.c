@@ -16,7 +16,7 @@
 ** and leaves it on the stack: the caller's alone until lgt_give_buffer. May allocate (run finalizers). */
 Buffer* lgt_take_buffer(lua_State* L, int object, int slot)
 {
-	if (lgt_getslot(L, object, slot) == LUA_TUSERDATA) {  /* ..., buffer */
+	if (lgt_getslot(L, object, slot) == LUA_TUSERDATA) { /* ..., buffer */
 		lua_pushnil(L);
 		lgt_setslot(L, object, slot);
 		return lua_touserdata(L, -1);
@@ -98,7 +98,8 @@ int lgt_option_integer(lua_State* L, int v, int arg, const char* key, int lo, in
 {
 	/* Through a double: LuaJIT's lua_tointegerx truncates 1.5 without saying so. */
 	lua_Number n = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : NAN;
-	if (!(n >= lo && n <= hi && n == floor(n))) lgt_arg_errorf(L, arg, "%s must be an integer from %d to %d", key, lo, hi);
+	if (!(n >= lo && n <= hi && n == floor(n)))
+		lgt_arg_errorf(L, arg, "%s must be an integer from %d to %d", key, lo, hi);
 	return (int)n;
 }
 
@@ -116,8 +117,8 @@ int lgt_unknown_option(lua_State* L, int arg, int key)
 
 int lgt_fail(lua_State* L, const char* message)
 {
-	luaL_pushfail(L);              /* nil */
-	lua_pushstring(L, message);    /* nil, message */
+	luaL_pushfail(L);           /* nil */
+	lua_pushstring(L, message); /* nil, message */
 	return 2;
 }
 
@@ -144,7 +145,8 @@ Scratch lgt_reserve(lua_State* L, int at, int n)
 	Scratch r = lgt_scratch_of(b);
 	/* The sections move up: the last one first, so neither overwrites what is still to move. */
 	char* block = b->block[0];
-	memmove(r.ids, block + (size_t)old.capacity * (sizeof(gtVec2) + sizeof(double)), (size_t)old.capacity * sizeof(gtObjectId));
+	memmove(r.ids, block + (size_t)old.capacity * (sizeof(gtVec2) + sizeof(double)),
+	        (size_t)old.capacity * sizeof(gtObjectId));
 	memmove(r.dists, block + (size_t)old.capacity * sizeof(gtVec2), (size_t)old.capacity * sizeof(double));
 	return r;
 }
@@ -167,8 +169,8 @@ void lgt_note_unknown(Unknown* u, const char* text, size_t length)
 void lgt_check_list(lua_State* L, int i, int arg, const char* what, size_t n, int options_arg)
 {
 	lua_pushnil(L);
-	while (lua_next(L, i)) {                                   /* ..., key, value */
-		lua_pop(L, 1);                                         /* ..., key */
+	while (lua_next(L, i)) { /* ..., key, value */
+		lua_pop(L, 1);       /* ..., key */
 		lua_Integer at;
 		if (lua_type(L, -1) == LUA_TNUMBER && lgt_tointegerx(L, -1, &at) && at >= 1 && (size_t)at <= n) continue;
 		char key[48];
@@ -176,14 +178,14 @@ void lgt_check_list(lua_State* L, int i, int arg, const char* what, size_t n, in
 		else if (lua_type(L, -1) == LUA_TNUMBER) snprintf(key, sizeof key, "key %.14g", (double)lua_tonumber(L, -1));
 		else snprintf(key, sizeof key, "a %s key", luaL_typename(L, -1));
 		if (options_arg > 0)
-			lgt_arg_errorf(L, arg, "%s: expected a list of words, got a table with %s; options go in argument #%d", what, key,
-			           lgt_arg_number(L, options_arg));
+			lgt_arg_errorf(L, arg, "%s: expected a list of words, got a table with %s; options go in argument #%d",
+			               what, key, lgt_arg_number(L, options_arg));
 		lgt_arg_errorf(L, arg, "%s: expected a list, got a table with %s", what, key);
 	}
 }
 
-int lgt_read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, int32_t* out, int intern, Unknown* unknown,
-                      int options_arg)
+int lgt_read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, int32_t* out, int intern,
+                   Unknown* unknown, int options_arg)
 {
 	int n = 0;
 	if (unknown) unknown->count = 0;
@@ -209,19 +211,20 @@ int lgt_read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, in
 			text = s + start, length = at - start;
 		} else {
 			if ((size_t)n == count) break;
-			lua_rawgeti(L, i, n + 1);                          /* ..., word */
+			lua_rawgeti(L, i, n + 1); /* ..., word */
 			if (lua_type(L, -1) != LUA_TSTRING) lgt_arg_errorf(L, arg, "%s must be strings", what);
 			text = lua_tolstring(L, -1, &length);
-			lua_pop(L, 1);                                     /* ... */
+			lua_pop(L, 1); /* ... */
 		}
-		if (length > GT_KEYWORD_MAX_BYTES) lgt_arg_errorf(L, arg, "%s: keyword longer than %d bytes", what, GT_KEYWORD_MAX_BYTES);
+		if (length > GT_KEYWORD_MAX_BYTES)
+			lgt_arg_errorf(L, arg, "%s: keyword longer than %d bytes", what, GT_KEYWORD_MAX_BYTES);
 		/* The library takes C strings: a NUL byte (or any other byte it refuses) would cut or
 		** change the word silently, so the whole word is checked here, for queries too. */
 		int printable = length > 0;
 		for (size_t c = 0; c < length && printable; c++) printable = text[c] > ' ' && text[c] <= '~';
 		if (!printable)
-			lgt_arg_errorf(L, arg, "%s must be words of 1 to %d printable ASCII bytes without spaces (no NUL bytes)", what,
-			           GT_KEYWORD_MAX_BYTES);
+			lgt_arg_errorf(L, arg, "%s must be words of 1 to %d printable ASCII bytes without spaces (no NUL bytes)",
+			               what, GT_KEYWORD_MAX_BYTES);
 		if (n == MAX_WORDS) lgt_arg_errorf(L, arg, "%s: more than %d keywords", what, MAX_WORDS);
 		memcpy(word, text, length);
 		word[length] = '\0';
@@ -240,7 +243,7 @@ int lgt_read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, in
 ** none or nil is an empty table, anything else that is not a table an error. */
 static int option_entry(lua_State* L, int arg, const char** key)
 {
-	if (!lua_next(L, arg)) return 0;                           /* ..., key, value */
+	if (!lua_next(L, arg)) return 0; /* ..., key, value */
 	int v = lua_gettop(L);
 	*key = lua_type(L, v - 1) == LUA_TSTRING ? lua_tostring(L, v - 1) : "";
 	return v;
@@ -256,6 +259,6 @@ int lgt_first_option(lua_State* L, int arg, const char** key)
 
 int lgt_next_option(lua_State* L, int arg, int v, const char** key)
 {
-	lua_settop(L, v - 1);                                      /* ..., key */
+	lua_settop(L, v - 1); /* ..., key */
 	return option_entry(L, arg, key);
 }

@@ -51,8 +51,8 @@ int lgt_new_world(lua_State* L)
 	if (gtWorld_Create(m->map, &def, &w->world, &err)) return lgt_fail(L, err.message);
 	w->map = m;
 	m->worlds++;
-	lua_pushvalue(L, 1);                                       /* world, map */
-	lgt_setslot(L, -2, WORLD_SLOT_MAP);                        /* world (keeps the map alive) */
+	lua_pushvalue(L, 1);                /* world, map */
+	lgt_setslot(L, -2, WORLD_SLOT_MAP); /* world (keeps the map alive) */
 	return 1;
 }
 
@@ -111,15 +111,15 @@ static int world_move_many(lua_State* L)
 		luaL_argerror(L, 3, "ids, xs and ys must have the same length");
 	int n = (int)raw;
 	lua_settop(L, 4);
-	Buffer* buffer = lgt_take_buffer(L, 1, WORLD_SLOT_BUFFER);     /* ..., buffer (rule 3) */
+	Buffer* buffer = lgt_take_buffer(L, 1, WORLD_SLOT_BUFFER); /* ..., buffer (rule 3) */
 	Scratch scratch = lgt_scratch_of(buffer);
 	for (int i = 1; i <= n; i++) {
 		/* Scratch grows with the entries really read, so a crafted length cannot make it allocate. */
 		if (i > scratch.capacity) scratch = lgt_reserve(L, 5, 2 * i < n ? 2 * i : n);
 		w = lgt_check_world(L, 1); /* rule 4: taking or growing may have run a finalizer */
-		lua_rawgeti(L, 2, i);                                  /* ..., id */
-		lua_rawgeti(L, 3, i);                                  /* ..., id, x */
-		lua_rawgeti(L, 4, i);                                  /* ..., id, x, y */
+		lua_rawgeti(L, 2, i);      /* ..., id */
+		lua_rawgeti(L, 3, i);      /* ..., id, x */
+		lua_rawgeti(L, 4, i);      /* ..., id, x, y */
 		int ok_x, ok_y;
 		lua_Integer id;
 		int ok_id = lgt_tointegerx(L, -3, &id);
@@ -127,10 +127,11 @@ static int world_move_many(lua_State* L)
 		if (!ok_id || !gtWorld_IsValid(w->world, (gtObjectId)(uint64_t)id))
 			luaL_error(L, "bad argument #%d to 'move_many' (entry %d: stale object id)", lgt_arg_number(L, 2), i);
 		if (!ok_x || !ok_y || !isfinite(x) || !isfinite(y))
-			luaL_error(L, "bad argument #%d to 'move_many' (entry %d: coordinates must be finite numbers)", lgt_arg_number(L, 3), i);
+			luaL_error(L, "bad argument #%d to 'move_many' (entry %d: coordinates must be finite numbers)",
+			           lgt_arg_number(L, 3), i);
 		scratch.ids[i - 1] = (gtObjectId)(uint64_t)id;
 		scratch.points[i - 1] = lgt_to_cells(w->map, x, y);
-		lua_pop(L, 3);                                         /* ... */
+		lua_pop(L, 3); /* ... */
 	}
 	lgt_give_buffer(L, 1, WORLD_SLOT_BUFFER, 5);
 	w = lgt_check_world(L, 1); /* rule 4, for n = 0 too */
@@ -156,13 +157,14 @@ static int world_keywords(lua_State* L)
 	gtObjectId id = lgt_check_id(L, w, 2);
 	const int32_t* words;
 	int n = gtWorld_GetKeywords(w->world, id, &words);
-	lua_createtable(L, n, 0);                                  /* words */
+	lua_createtable(L, n, 0); /* words */
 	for (int i = 0; i < n; i++) {
 		/* Each allocation may run a finalizer that closes the world or changes the object: the
 		** list is fetched again after every one (rule 4), and the name is copied out first
 		** (LuaJIT's lua_pushstring may collect before it copies). */
 		w = lgt_check_world(L, 1);
-		if (gtWorld_GetKeywords(w->world, id, &words) != n) luaL_argerror(L, 2, "object changed while its keywords were read");
+		if (gtWorld_GetKeywords(w->world, id, &words) != n)
+			luaL_argerror(L, 2, "object changed while its keywords were read");
 		char name[GT_KEYWORD_MAX_BYTES + 1];
 		snprintf(name, sizeof name, "%s", gtWorld_KeywordName(w->world, words[i]));
 		lua_pushstring(L, name);
@@ -233,10 +235,20 @@ int lgt_world_tostring(lua_State* L)
 }
 
 const luaL_Reg lgt_world_methods[] = {
-    {"add", world_add},         {"move", world_move},       {"set_keywords", world_set_keywords},
-    {"remove", world_remove},   {"move_many", world_move_many}, {"position", world_position},
-    {"keywords", world_keywords}, {"count", world_count},   {"valid", world_valid},
-    {"nearest", lgt_world_nearest}, {"within", lgt_world_within},   {"top", lgt_world_top},
+    {"add", world_add},
+    {"move", world_move},
+    {"set_keywords", world_set_keywords},
+    {"remove", world_remove},
+    {"move_many", world_move_many},
+    {"position", world_position},
+    {"keywords", world_keywords},
+    {"count", world_count},
+    {"valid", world_valid},
+    {"nearest", lgt_world_nearest},
+    {"within", lgt_world_within},
+    {"top", lgt_world_top},
     {"nearest_many", lgt_world_nearest_many},
-    {"validate", world_validate}, {"close", lgt_world_close},   {NULL, NULL},
+    {"validate", world_validate},
+    {"close", lgt_world_close},
+    {NULL, NULL},
 };

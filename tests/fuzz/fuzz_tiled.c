@@ -18,17 +18,20 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	char layer[8] = {0};
 	gtTiledDef def = gtTiled_DefaultDef();
 	if (size > 0 && data[0] % 2) {
-		for (size_t i = 0; i + 1 < sizeof layer && i + 1 < size && data[i + 1] >= 'a' && data[i + 1] <= 'z'; i++) layer[i] = (char)data[i + 1];
+		for (size_t i = 0; i + 1 < sizeof layer && i + 1 < size && data[i + 1] >= 'a' && data[i + 1] <= 'z'; i++)
+			layer[i] = (char)data[i + 1];
 		def.blocked_layer = layer;
 	}
 	// Most inputs may be open levels, so the ones without walls still reach the end.
 	def.allow_empty = size > 0 && data[0] % 8 != 0;
-	if (gtMap_ParseTiled((const char*)data, size, "/nonexistent-fuzz-dir/" FUZZ_TILED_NAME, &def, &map, &tiled, &err) != GT_OK)
+	if (gtMap_ParseTiled((const char*)data, size, "/nonexistent-fuzz-dir/" FUZZ_TILED_NAME, &def, &map, &tiled, &err) !=
+	    GT_OK)
 		return 0;
 	volatile int64_t sink = gtMap_FreeCells(map) + gtTiled_TileWidth(tiled) + (int64_t)strlen(gtTiled_BlockedBy(tiled));
 	for (int rule = 0; rule < GT_TILED_RULE_COUNT; rule++) {
 		int64_t walls = gtTiled_WallCells(tiled, (gtTiledRule)rule);
-		if (walls < 0 || walls > (int64_t)gtMap_Width(map) * gtMap_Height(map)) __builtin_trap(); // a count beyond the map
+		if (walls < 0 || walls > (int64_t)gtMap_Width(map) * gtMap_Height(map))
+			__builtin_trap(); // a count beyond the map
 		sink += walls;
 	}
 	for (int i = 0; i < gtTiled_ObjectCount(tiled); i++) {

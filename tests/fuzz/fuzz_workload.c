@@ -68,8 +68,7 @@ static void line(Replay* r, const char* text)
 		if (u.op == WL_INSERT) add(r, &u.object);
 		else if (u.op == WL_MOVE && gtWorld_IsValid(r->world, *slot))
 			gtWorld_Move(r->world, *slot, (gtVec2){u.object.x, u.object.y}, &err);
-		else if (u.op == WL_DELETE && gtWorld_IsValid(r->world, *slot))
-			gtWorld_Remove(r->world, *slot, &err);
+		else if (u.op == WL_DELETE && gtWorld_IsValid(r->world, *slot)) gtWorld_Remove(r->world, *slot, &err);
 	}
 	if (wl_parse_query(text, "fuzz:queries", true, &q)) query(r, &q);
 	if (wl_parse_query(text, "fuzz:queries", false, &q)) query(r, &q);

@@ -170,7 +170,8 @@ static void* query_thread(void* arg)
 			int k = (i + *index * 16) % 64;
 			double d, pd;
 			int count;
-			if (gtEhl_Distance(q, sh->s[k], sh->t[k], &d, &err) != GT_OK || d != sh->expect[k]) sh->mismatches[*index]++;
+			if (gtEhl_Distance(q, sh->s[k], sh->t[k], &d, &err) != GT_OK || d != sh->expect[k])
+				sh->mismatches[*index]++;
 			if (gtEhl_Path(q, sh->s[k], sh->t[k], path, 256, &count, &pd, &err) != GT_OK || pd != d)
 				sh->mismatches[*index]++;
 			if (gtMap_Visible(sh->map, sh->s[k], sh->t[k]) != gtMap_Visible(sh->map, sh->t[k], sh->s[k]))

@@ -11,7 +11,8 @@ int main(int argc, char** argv)
 	gtEhl* ehl;
 	gtEhlQuery* query;
 	gtError err;
-	if (gtMap_Load(argv[1], &map, &err) || gtEhl_Load(map, argv[2], &ehl, &err) || gtEhlQuery_Create(ehl, &query, &err)) {
+	if (gtMap_Load(argv[1], &map, &err) || gtEhl_Load(map, argv[2], &ehl, &err) ||
+	    gtEhlQuery_Create(ehl, &query, &err)) {
 		fprintf(stderr, "%s\n", err.message);
 		return 1;
 	}

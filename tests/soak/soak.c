@@ -45,7 +45,9 @@ static gtVec2 random_point(Soak* s, gtVec2 near, double reach)
 	int w = gtMap_Width(s->map), h = gtMap_Height(s->map);
 	for (;;) {
 		gtVec2 p = {gtRandom_Unit(&s->rng) * w, gtRandom_Unit(&s->rng) * h};
-		if (reach > 0) p = (gtVec2){near.x + (gtRandom_Unit(&s->rng) * 2 - 1) * reach, near.y + (gtRandom_Unit(&s->rng) * 2 - 1) * reach};
+		if (reach > 0)
+			p = (gtVec2){near.x + (gtRandom_Unit(&s->rng) * 2 - 1) * reach,
+			             near.y + (gtRandom_Unit(&s->rng) * 2 - 1) * reach};
 		if (gtRandom_Below(&s->rng, 6) == 0) p.x = floor(p.x); // leaf and cell borders, grid points
 		if (gtMap_CheckPoint(s->map, p) == GT_POINT_VALID) return p;
 	}
@@ -110,7 +112,8 @@ static void query(Soak* s)
 	gtQuery q = gtQuery_Default(random_point(s, (gtVec2){0, 0}, 0));
 	q.k = gtRandom_Below(&s->rng, 9);
 	q.keyword_count = gtRandom_Below(&s->rng, 4);
-	for (int i = 0; i < q.keyword_count; i++) words[i] = gtRandom_Below(&s->rng, 15) == 0 ? -1 : gtRandom_Below(&s->rng, VOCABULARY);
+	for (int i = 0; i < q.keyword_count; i++)
+		words[i] = gtRandom_Below(&s->rng, 15) == 0 ? -1 : gtRandom_Below(&s->rng, VOCABULARY);
 	q.keywords = words;
 	int mode = gtRandom_Below(&s->rng, 6);
 	if (mode == 1) q.min_match = gtRandom_Below(&s->rng, 3);
@@ -122,7 +125,8 @@ static void query(Soak* s)
 	if (mode == 4) {
 		gtVec2 a = random_point(s, q.point, 0), b = random_point(s, q.point, 0);
 		q.use_region = true;
-		q.region[0] = fmin(a.x, b.x), q.region[1] = fmin(a.y, b.y), q.region[2] = fmax(a.x, b.x), q.region[3] = fmax(a.y, b.y);
+		q.region[0] = fmin(a.x, b.x), q.region[1] = fmin(a.y, b.y), q.region[2] = fmax(a.x, b.x),
+		q.region[3] = fmax(a.y, b.y);
 	}
 	int kind = gtRandom_Below(&s->rng, 5); // nearest, within, top, straight nearest, straight within
 	bool within = kind == 1 || kind == 4, euclid = kind >= 3, scored = kind == 2;
@@ -156,7 +160,8 @@ static void query(Soak* s)
 	}
 	for (int i = 0; i < count; i++)
 		if (!(fabs(got[i] - expect[i]) <= 1e-9 * (1 + expect[i])) || !gtWorld_IsValid(s->world, ids[i])) {
-			snprintf(detail, sizeof detail, "kind %d result %d: %.17g, the linear scan says %.17g", kind, i, got[i], expect[i]);
+			snprintf(detail, sizeof detail, "kind %d result %d: %.17g, the linear scan says %.17g", kind, i, got[i],
+			         expect[i]);
 			problem(s, "query", detail);
 			return;
 		}
@@ -172,7 +177,8 @@ static const char* option(int argc, char** argv, const char* name, const char* f
 int main(int argc, char** argv)
 {
 	if (argc % 2 == 0 || (argc > 1 && strcmp(argv[1], "--help") == 0)) {
-		fprintf(argc > 1 ? stdout : stderr, "usage: gridtree-soak [--ops N] [--seed S] [--map FILE] [--cell g] [--leaf m] [--desync N]\n");
+		fprintf(argc > 1 ? stdout : stderr,
+		        "usage: gridtree-soak [--ops N] [--seed S] [--map FILE] [--cell g] [--leaf m] [--desync N]\n");
 		return argc > 1 ? 0 : 2;
 	}
 	long ops = atol(option(argc, argv, "--ops", "100000")), desync = atol(option(argc, argv, "--desync", "-1"));
@@ -214,9 +220,10 @@ int main(int argc, char** argv)
 		else update(&s);
 	}
 	int live = gtWorld_Count(s.world);
-	printf("map %s\nseed %llu\noperations %ld\nqueries %ld\nanswers %ld\nlive_objects %d\nmismatches %ld\nseconds %.1f\n",
-	       map_path, (unsigned long long)strtoull(option(argc, argv, "--seed", "1"), NULL, 10), s.operations, s.queries,
-	       s.answers, live, s.mismatches, gtNowSeconds() - start);
+	printf(
+	    "map %s\nseed %llu\noperations %ld\nqueries %ld\nanswers %ld\nlive_objects %d\nmismatches %ld\nseconds %.1f\n",
+	    map_path, (unsigned long long)strtoull(option(argc, argv, "--seed", "1"), NULL, 10), s.operations, s.queries,
+	    s.answers, live, s.mismatches, gtNowSeconds() - start);
 	if (s.first_problem[0]) printf("first_mismatch %s\n", s.first_problem);
 	gtWorld_Destroy(s.world);
 	gtNavQuery_Destroy(nq);

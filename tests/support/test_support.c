@@ -37,8 +37,8 @@ const char* test_data_dir(void)
 		snprintf(probe, sizeof probe, "%s/maps", dir);
 		state = access(probe, R_OK) == 0 ? 1 : -1;
 		if (state < 0)
-			fprintf(stderr, "note: benchmark data not found at %s (set GRIDTREE_DATA); tests that need it are skipped\n",
-			        dir);
+			fprintf(stderr,
+			        "note: benchmark data not found at %s (set GRIDTREE_DATA); tests that need it are skipped\n", dir);
 	}
 	return state > 0 ? dir : NULL;
 }
@@ -204,7 +204,8 @@ void test_check_path(gtOracle* oracle, const gtMap* map, gtVec2 s, gtVec2 t, dou
 		double length = 0;
 		for (int i = 0; i + 1 < count; i++) {
 			bool seen = small ? test_brute_visible(map, pts[i], pts[i + 1]) : gtMap_Visible(map, pts[i], pts[i + 1]);
-			if (!seen) fail_msg("path step (%g,%g)-(%g,%g) is not visible", pts[i].x, pts[i].y, pts[i + 1].x, pts[i + 1].y);
+			if (!seen)
+				fail_msg("path step (%g,%g)-(%g,%g) is not visible", pts[i].x, pts[i].y, pts[i + 1].x, pts[i + 1].y);
 			length += hypot(pts[i + 1].x - pts[i].x, pts[i + 1].y - pts[i].y);
 		}
 		assert_float_equal(length, expect, 1e-9 * (1 + expect));

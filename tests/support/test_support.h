@@ -21,11 +21,11 @@ typedef void TestFcn(void** state);
 int test_run_group(const char* group, TestFcn* const* tests, const char* names, int count);
 
 // The main() of a test program: TEST_MAIN("world", test_a, test_b, ...).
-#define TEST_MAIN(group, ...)                                                                                  \
-	int main(void)                                                                                             \
-	{                                                                                                          \
-		TestFcn* const tests[] = {__VA_ARGS__};                                                                \
-		return test_run_group(group, tests, #__VA_ARGS__, (int)(sizeof tests / sizeof *tests));               \
+#define TEST_MAIN(group, ...)                                                                                          \
+	int main(void)                                                                                                     \
+	{                                                                                                                  \
+		TestFcn* const tests[] = {__VA_ARGS__};                                                                        \
+		return test_run_group(group, tests, #__VA_ARGS__, (int)(sizeof tests / sizeof *tests));                        \
 	}
 
 // Loads a map file (a bundled one: assets/maps/...), failing the test when it cannot.

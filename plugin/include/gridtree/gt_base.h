@@ -74,7 +74,8 @@ typedef struct gtError {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-gtStatus gtError_Set(gtError* err, gtStatus status, const char* fmt, ...);
+gtStatus
+gtError_Set(gtError* err, gtStatus status, const char* fmt, ...);
 
 /// A point of the plane. Cell (cx, cy) is the square [cx, cx+1] x [cy, cy+1]; y grows down the file.
 typedef struct gtVec2 {

@@ -65,19 +65,19 @@ typedef struct gtCrowdQueries {
 /// ...] (scores for Top), sorted; found[i] says how many. A query that fails (a point in a wall,
 /// more answers than its slots) gets its status in status[i] and the call still answers the rest.
 typedef struct gtCrowdAnswers {
-	int stride;          ///< slots per query: at least every query's k (Within: the most kept)
-	gtObjectId* ids;     ///< count * stride
-	double* distances;   ///< count * stride
-	int* found;          ///< count; Within may exceed stride (then status[i] is BUFFER_TOO_SMALL)
-	gtStatus* status;    ///< count, optional: NULL makes any query's failure the call's error
+	int stride;        ///< slots per query: at least every query's k (Within: the most kept)
+	gtObjectId* ids;   ///< count * stride
+	double* distances; ///< count * stride
+	int* found;        ///< count; Within may exceed stride (then status[i] is BUFFER_TOO_SMALL)
+	gtStatus* status;  ///< count, optional: NULL makes any query's failure the call's error
 } gtCrowdAnswers;
 
 typedef struct gtCrowdStats {
-	gtCrowdMethod method;  ///< what ran (what AUTO chose)
-	double seconds;        ///< wall time of the call
-	double field_seconds;  ///< of which building the target field
-	int field_objects;     ///< objects in the field (matching the filter)
-	int failed;            ///< queries whose status is not GT_OK
+	gtCrowdMethod method; ///< what ran (what AUTO chose)
+	double seconds;       ///< wall time of the call
+	double field_seconds; ///< of which building the target field
+	int field_objects;    ///< objects in the field (matching the filter)
+	int failed;           ///< queries whose status is not GT_OK
 } gtCrowdStats;
 
 /// k nearest for every query; `stats` may be NULL. GT_ERR_INVALID_ARG for a method that cannot
@@ -112,8 +112,9 @@ void gtSchedule_Report(gtSchedule* schedule, int served, double seconds);
 /// One budgeted frame of gtCrowd_Nearest: only the agents the schedule picks are answered, into
 /// their own slots of `out`; every other slot keeps what an earlier frame wrote there. *served
 /// says how many were answered.
-gtStatus gtCrowd_NearestScheduled(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method, gtSchedule* schedule,
-                                  double budget_us, gtCrowdAnswers* out, int* served, gtCrowdStats* stats, gtError* err);
+gtStatus gtCrowd_NearestScheduled(gtCrowd* crowd, const gtCrowdQueries* batch, gtCrowdMethod method,
+                                  gtSchedule* schedule, double budget_us, gtCrowdAnswers* out, int* served,
+                                  gtCrowdStats* stats, gtError* err);
 
 #ifdef __cplusplus
 }

@@ -57,18 +57,18 @@ typedef struct gtDebugDraw {
 } gtDebugDraw;
 
 /// The colours the drawing functions use.
-#define GT_DEBUG_COLOR_TREE_NODE 0x7A6AB4FFu        ///< tree node outlines (alpha fades with depth)
-#define GT_DEBUG_COLOR_LEAF_GRID 0x5A4A7AFFu        ///< the leaf grid
-#define GT_DEBUG_COLOR_TRACE_POPPED 0x5AAAFF00u     ///< popped nodes: leaves filled at alpha 60, the others outlined at 150
-#define GT_DEBUG_COLOR_TRACE_KEYWORDS 0xFF9628C8u   ///< nodes pruned by keywords (outline)
-#define GT_DEBUG_COLOR_TRACE_DISTANCE 0xD2D2E6C8u   ///< nodes pruned by distance (outline)
-#define GT_DEBUG_COLOR_EHL_CELL 0x2E6B4AFFu         ///< EHL cell boundaries
-#define GT_DEBUG_COLOR_EHL_SELECTED 0x66FF99FFu     ///< the outline of the cell whose vias are drawn
-#define GT_DEBUG_COLOR_EHL_VIA_FULL 0x3CDC78FFu     ///< a via the whole cell sees (cell centre to vertex)
-#define GT_DEBUG_COLOR_EHL_VIA_PARTIAL 0xDCC83CFFu  ///< a via part of the cell sees
-#define GT_DEBUG_COLOR_VERTEX 0xFAFA78FFu           ///< convex vertices
-#define GT_DEBUG_COLOR_VISIBILITY 0x78FFC8FFu       ///< visibility edges of one vertex
-#define GT_DEBUG_COLOR_VERTEX_SELECTED 0xFF78C8FFu  ///< the vertex whose edges are drawn (circle, label)
+#define GT_DEBUG_COLOR_TREE_NODE 0x7A6AB4FFu    ///< tree node outlines (alpha fades with depth)
+#define GT_DEBUG_COLOR_LEAF_GRID 0x5A4A7AFFu    ///< the leaf grid
+#define GT_DEBUG_COLOR_TRACE_POPPED 0x5AAAFF00u ///< popped nodes: leaves filled at alpha 60, the others outlined at 150
+#define GT_DEBUG_COLOR_TRACE_KEYWORDS 0xFF9628C8u  ///< nodes pruned by keywords (outline)
+#define GT_DEBUG_COLOR_TRACE_DISTANCE 0xD2D2E6C8u  ///< nodes pruned by distance (outline)
+#define GT_DEBUG_COLOR_EHL_CELL 0x2E6B4AFFu        ///< EHL cell boundaries
+#define GT_DEBUG_COLOR_EHL_SELECTED 0x66FF99FFu    ///< the outline of the cell whose vias are drawn
+#define GT_DEBUG_COLOR_EHL_VIA_FULL 0x3CDC78FFu    ///< a via the whole cell sees (cell centre to vertex)
+#define GT_DEBUG_COLOR_EHL_VIA_PARTIAL 0xDCC83CFFu ///< a via part of the cell sees
+#define GT_DEBUG_COLOR_VERTEX 0xFAFA78FFu          ///< convex vertices
+#define GT_DEBUG_COLOR_VISIBILITY 0x78FFC8FFu      ///< visibility edges of one vertex
+#define GT_DEBUG_COLOR_VERTEX_SELECTED 0xFF78C8FFu ///< the vertex whose edges are drawn (circle, label)
 
 //------------------------------------------------------------------------------------------------
 // World

@@ -59,13 +59,13 @@ typedef struct gtEhlStats {
 	int64_t cells;
 	int64_t cell_vertex_pairs; ///< (cell, vertex) pairs the sweep found before any pruning
 	int64_t candidate_vias;    ///< via labels before rules P2 and P3
-	int64_t hub_entries;    ///< (cell, hub) pairs, sentinels excluded
-	int64_t via_labels;     ///< FULL + PARTIAL
+	int64_t hub_entries;       ///< (cell, hub) pairs, sentinels excluded
+	int64_t via_labels;        ///< FULL + PARTIAL
 	int64_t full_vias;
 	int64_t partial_vias;
-	int64_t index_bytes;    ///< memory held by the index (also its file size, to within a header)
+	int64_t index_bytes; ///< memory held by the index (also its file size, to within a header)
 	double build_seconds;
-	double peak_rss_mb;     ///< process peak resident memory at the end of the build
+	double peak_rss_mb; ///< process peak resident memory at the end of the build
 } gtEhlStats;
 
 gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err);
@@ -105,8 +105,8 @@ double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t);
 double gtEhlQuery_DistanceBelow(gtEhlQuery* query, gtVec2 t, double limit);
 
 /// Shortest path s, bends..., t; same conventions as gtOracle_Path.
-gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
-                    double* distance, gtError* err);
+gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* distance,
+                    gtError* err);
 
 //------------------------------------------------------------------------------------------------
 // Inspection

@@ -28,11 +28,11 @@ extern "C" {
 
 /// Which backend answers distances and paths.
 typedef enum gtNavMethod {
-	GT_NAV_AUTO = 0, ///< the EHL index when there is one, else the oracle
-	GT_NAV_EHL,      ///< exact, microseconds; needs an index (gtNav_BuildIndex / gtNav_LoadIndex)
-	GT_NAV_ORACLE,   ///< exact, Dijkstra over the visibility graph: a correctness tool, not a fast path
-	GT_NAV_EUCLID,   ///< straight-line distance, ignoring walls (hearing, messaging ranges)
-	GT_NAV_POLYANYA, ///< exact, Polyanya on a navigation mesh (gtNav_LoadMesh / gtNav_SetMesh): little memory
+	GT_NAV_AUTO = 0,    ///< the EHL index when there is one, else the oracle
+	GT_NAV_EHL,         ///< exact, microseconds; needs an index (gtNav_BuildIndex / gtNav_LoadIndex)
+	GT_NAV_ORACLE,      ///< exact, Dijkstra over the visibility graph: a correctness tool, not a fast path
+	GT_NAV_EUCLID,      ///< straight-line distance, ignoring walls (hearing, messaging ranges)
+	GT_NAV_POLYANYA,    ///< exact, Polyanya on a navigation mesh (gtNav_LoadMesh / gtNav_SetMesh): little memory
 	GT_NAV_METHOD_COUNT ///< not a method: how many values there are
 } gtNavMethod;
 

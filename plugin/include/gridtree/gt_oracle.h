@@ -42,8 +42,8 @@ gtStatus gtOracle_Distance(gtOracle* oracle, gtVec2 s, gtVec2 t, double* distanc
 /// Shortest path as points s, bends..., t (at most gtMap vertex count + 2 points). `*count`
 /// receives the number of points (0 when unreachable); GT_ERR_BUFFER_TOO_SMALL when `capacity`
 /// is smaller, with `*count` set to the size needed. `distance` may be NULL.
-gtStatus gtOracle_Path(gtOracle* oracle, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
-                       double* distance, gtError* err);
+gtStatus gtOracle_Path(gtOracle* oracle, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* distance,
+                       gtError* err);
 
 #ifdef __cplusplus
 }

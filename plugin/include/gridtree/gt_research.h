@@ -95,8 +95,7 @@ int64_t gtMeshFence_Labels(const gtMeshFence* fence);
 int64_t gtMeshFence_Bytes(const gtMeshFence* fence);
 /// The fence heuristic, a gtMeshGuideFcn whose context is the fence: the smallest walk through the
 /// interval to a label's root plus that root's distance to its target (INFINITY: no target beyond).
-double gtMeshFence_Guide(void* fence, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left,
-                         int32_t edge);
+double gtMeshFence_Guide(void* fence, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left, int32_t edge);
 
 #ifdef __cplusplus
 }

@@ -54,13 +54,15 @@ typedef bool (*gtTiledReadFile)(void* user, const char* name, const char** bytes
 ///
 /// Limits, checked before allocating; 0 takes the default, and each refusal names its field.
 typedef struct gtTiledDef {
-	const char* blocked_layer;    ///< only this layer (any case; it must exist): a tile layer's cells with a tile, an object layer's shapes
-	const char* blocked_property; ///< only this bool property (on tiles, tile layers, object layers, objects); it must be set somewhere
-	bool allow_empty;             ///< a level without walls loads (all cells free)
-	bool allow_outside_paths;     ///< tileset paths may be absolute or leave the level's folder
-	gtTiledReadFile read_file;    ///< NULL: read the disk
+	const char*
+	    blocked_layer; ///< only this layer (any case; it must exist): a tile layer's cells with a tile, an object layer's shapes
+	const char*
+	    blocked_property; ///< only this bool property (on tiles, tile layers, object layers, objects); it must be set somewhere
+	bool allow_empty;          ///< a level without walls loads (all cells free)
+	bool allow_outside_paths;  ///< tileset paths may be absolute or leave the level's folder
+	gtTiledReadFile read_file; ///< NULL: read the disk
 	void* read_file_user;
-	int64_t max_cells;              ///< tile ids read over all layers and chunks, and the map's cells (default 16,777,216)
+	int64_t max_cells; ///< tile ids read over all layers and chunks, and the map's cells (default 16,777,216)
 	int64_t max_decompressed_bytes; ///< bytes of zlib, gzip and zstd layer data in all (default 64 MiB)
 	int64_t max_file_bytes;         ///< size of each file read: the map, each tileset (default 32 MiB)
 	int64_t max_objects;            ///< objects, tile collision shapes and polygon points / 16 (default 100,000)

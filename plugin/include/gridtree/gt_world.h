@@ -63,7 +63,8 @@ static inline uint32_t gtObjectId_Generation(gtObjectId id)
 /// The tag of the world that issued an id (see gtObjectId).
 static inline uint32_t gtObjectId_Tag(gtObjectId id)
 {
-	return (uint32_t)(id >> (GT_OBJECT_ID_SLOT_BITS + GT_OBJECT_ID_GENERATION_BITS)) & ((1u << GT_OBJECT_ID_TAG_BITS) - 1);
+	return (uint32_t)(id >> (GT_OBJECT_ID_SLOT_BITS + GT_OBJECT_ID_GENERATION_BITS)) &
+	       ((1u << GT_OBJECT_ID_TAG_BITS) - 1);
 }
 
 //------------------------------------------------------------------------------------------------
@@ -165,19 +166,19 @@ typedef void gtTraceFcn(void* context, gtTraceEvent event, int level, const doub
 /// (gtWorld_Top charges miss_cost for each), so name every unknown word once.
 typedef struct gtQuery {
 	gtVec2 point;
-	int k;                  ///< nearest: how many results (0 returns none)
-	double radius;          ///< within: objects with distance <= radius
+	int k;                   ///< nearest: how many results (0 returns none)
+	double radius;           ///< within: objects with distance <= radius
 	const int32_t* keywords; ///< Q
 	int keyword_count;
-	int min_match;          ///< at least this many distinct words of Q; < 0 means all of them
-	const int32_t* any;     ///< if given: at least one of these
+	int min_match;      ///< at least this many distinct words of Q; < 0 means all of them
+	const int32_t* any; ///< if given: at least one of these
 	int any_count;
-	const int32_t* none;    ///< none of these
+	const int32_t* none; ///< none of these
 	int none_count;
-	bool use_region;        ///< only objects inside the closed rectangle region[0..3] = x0 y0 x1 y1
+	bool use_region; ///< only objects inside the closed rectangle region[0..3] = x0 y0 x1 y1
 	double region[4];
-	double miss_cost;       ///< gtWorld_Top: score = distance + miss_cost * (query words the object lacks)
-	gtTraceFcn* trace;      ///< optional: told about every node popped or pruned (tree traversals)
+	double miss_cost;  ///< gtWorld_Top: score = distance + miss_cost * (query words the object lacks)
+	gtTraceFcn* trace; ///< optional: told about every node popped or pruned (tree traversals)
 	void* trace_context;
 	/// Objects the query skips as if they did not match (e.g. the asking agent itself), so k
 	/// answers still come back when there are k others. Any order; ids of other worlds or removed
@@ -192,17 +193,17 @@ gtQuery gtQuery_Default(gtVec2 point);
 
 typedef struct gtQueryStats {
 	int64_t nodes_popped;
-	int64_t objects_tested;  ///< objects whose keywords and region were checked
+	int64_t objects_tested; ///< objects whose keywords and region were checked
 	int64_t distance_calls;
 } gtQueryStats;
 
 /// Up to `capacity` results sorted by distance; objects at infinite distance are never returned.
-gtStatus gtWorld_Nearest(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids,
-                         double* distances, int capacity, int* count, gtQueryStats* stats, gtError* err);
+gtStatus gtWorld_Nearest(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids, double* distances,
+                         int capacity, int* count, gtQueryStats* stats, gtError* err);
 /// Every matching object within query->radius, sorted by distance. When more than `capacity`
 /// match, `*count` receives the total and GT_ERR_BUFFER_TOO_SMALL is returned.
-gtStatus gtWorld_Within(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids,
-                        double* distances, int capacity, int* count, gtQueryStats* stats, gtError* err);
+gtStatus gtWorld_Within(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids, double* distances,
+                        int capacity, int* count, gtQueryStats* stats, gtError* err);
 
 /// Scored top-k: the k objects with the lowest score = path distance + miss_cost * the number of
 /// distinct query words they lack (so a missing tag counts like that many map units of extra

@@ -21,7 +21,8 @@ bool gt_resize(void** items, int64_t count, size_t item_size);
 
 // The typed fronts: `array` is a typed pointer (an lvalue), the item size is its item's.
 // GT_GROW takes an int64_t capacity. Arguments may be evaluated more than once: pass plain values.
-#define GT_GROW(array, capacity, needed, first) gt_grow((void**)&(array), &(capacity), (needed), sizeof *(array), (first))
+#define GT_GROW(array, capacity, needed, first)                                                                        \
+	gt_grow((void**)&(array), &(capacity), (needed), sizeof *(array), (first))
 #define GT_RESIZE(array, count) gt_resize((void**)&(array), (int64_t)(count), sizeof *(array))
 
 #endif

@@ -8,7 +8,8 @@
 gtStatus gt_save_file(const char* path, gtWriteContents* write, void* context, gtError* err)
 {
 	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return gt_fail(err, GT_ERR_INVALID_ARG, "path too long: %s", path);
+	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "path too long: %s", path);
 	FILE* f = fopen(tmp, "wb");
 	if (!f) return gt_fail(err, GT_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
 	bool ok = write(f, context);

@@ -31,10 +31,8 @@ static void run_builtin(gtTaskFcn* task, void* context, int count)
 	}
 	task(context, 0);
 	for (int i = 1; i < count; i++) {
-		if (started[i])
-			pthread_join(ids[i], NULL);
-		else
-			task(context, i);
+		if (started[i]) pthread_join(ids[i], NULL);
+		else task(context, i);
 	}
 }
 

@@ -13,17 +13,17 @@
 #include "world/world_visit.h"
 
 typedef struct Worker {
-	gtWorldWorker* world;   // its scratch, and the field method's shared filter
+	gtWorldWorker* world; // its scratch, and the field method's shared filter
 	gtNavQuery* nav_query;
 	gtEhlFieldAgent* agent; // the field method's agent side
 } Worker;
 
 // Measured seconds per unit of work, for AUTO (0: not measured yet).
 typedef struct Costs {
-	double per_query;        // BATCH, per query, whole call
-	double per_object;       // FIELD, building, per object in the field
-	double per_agent;        // FIELD, answering, per agent
-	int calls;               // AUTO calls that could use a field (every 16th measures one again)
+	double per_query;  // BATCH, per query, whole call
+	double per_object; // FIELD, building, per object in the field
+	double per_agent;  // FIELD, answering, per agent
+	int calls;         // AUTO calls that could use a field (every 16th measures one again)
 } Costs;
 
 struct gtCrowd {
@@ -35,11 +35,11 @@ struct gtCrowd {
 	gtEhlField* field;
 	const gtEhl* field_ehl; // the index the field was made for
 	Costs costs;
-	gtError* errors;          // per worker: its first failure's message
-	int* failed_at;           // per worker: its first failed query, or -1
-	gtStatus* statuses;       // per query when the caller keeps none, grown as batches grow
+	gtError* errors;    // per worker: its first failure's message
+	int* failed_at;     // per worker: its first failed query, or -1
+	gtStatus* statuses; // per query when the caller keeps none, grown as batches grow
 	int status_room;
-	int* picked;              // a scheduled frame's agents, and their queries or points (`sub`)
+	int* picked; // a scheduled frame's agents, and their queries or points (`sub`)
 	void* sub;
 	int pick_room;
 };
@@ -58,7 +58,8 @@ gtStatus gtCrowdMethod_Parse(const char* name, gtCrowdMethod* method, gtError* e
 		*method = (gtCrowdMethod)i;
 		return GT_OK;
 	}
-	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, each, batch, field)", name ? name : "(null)");
+	return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method '%s' (available: auto, each, batch, field)",
+	               name ? name : "(null)");
 }
 
 gtCrowdDef gtCrowd_DefaultDef(void)
@@ -73,7 +74,8 @@ gtStatus gtCrowd_Create(gtWorld* world, gtNav* nav, const gtCrowdDef* def, gtCro
 	gtCrowdDef defaults = gtCrowd_DefaultDef();
 	if (!def) def = &defaults;
 	if (!world || !nav) return gt_fail(err, GT_ERR_INVALID_ARG, "a crowd needs a world and a nav");
-	if (gtNav_Map(nav) != gt_world_map(world)) return gt_fail(err, GT_ERR_INVALID_ARG, "the world and the nav are over different maps");
+	if (gtNav_Map(nav) != gt_world_map(world))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "the world and the nav are over different maps");
 	if (def->threads < 0 || def->threads > GT_MAX_THREADS)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be 0 to %d", GT_MAX_THREADS);
 	gtCrowd* c = gt_calloc(1, sizeof *c);
@@ -87,7 +89,8 @@ gtStatus gtCrowd_Create(gtWorld* world, gtNav* nav, const gtCrowdDef* def, gtCro
 	c->failed_at = gt_malloc((size_t)c->threads * sizeof *c->failed_at);
 	bool ok = c->workers && c->errors && c->failed_at;
 	for (int i = 0; i < c->threads && ok; i++)
-		ok = (c->workers[i].world = gt_world_worker_create(world)) && !gtNavQuery_Create(nav, &c->workers[i].nav_query, err);
+		ok = (c->workers[i].world = gt_world_worker_create(world)) &&
+		     !gtNavQuery_Create(nav, &c->workers[i].nav_query, err);
 	if (!ok) {
 		gtCrowd_Destroy(c);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a crowd's workers");
@@ -170,9 +173,11 @@ static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, gtObjectId*
 	*found = 0;
 	if (q->k <= 0) return GT_OK;
 	if (q->k > job->out->stride)
-		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d but the answers hold %d per query", q->k, job->out->stride);
+		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d but the answers hold %d per query", q->k,
+		               job->out->stride);
 	gt_ehl_field_agent_begin(wk->agent, c->field, q->point, q->k);
-	if (!gt_world_visit_nearest(c->world, wk->world, q->point, gt_ehl_field_agent_limit(wk->agent), offer_seen, wk->agent))
+	if (!gt_world_visit_nearest(c->world, wk->world, q->point, gt_ehl_field_agent_limit(wk->agent), offer_seen,
+	                            wk->agent))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int count = gt_ehl_field_agent_count(wk->agent);
 	for (int i = 0; i < count; i++) {
@@ -304,8 +309,8 @@ static void learn(double* cost, double measured)
 	*cost = *cost == 0 ? measured : 0.7 * *cost + 0.3 * measured;
 }
 
-static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtQueryMode mode, gtCrowdAnswers* out,
-                          gtCrowdStats* stats, gtError* err, const int* slots, int slot_count);
+static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtQueryMode mode,
+                          gtCrowdAnswers* out, gtCrowdStats* stats, gtError* err, const int* slots, int slot_count);
 
 enum { SAMPLE = 256 };
 
@@ -313,7 +318,8 @@ enum { SAMPLE = 256 };
 // queries through a field (its cost per object and per agent), the rest by the method the costs
 // then favour. Every answer is exact either way. Runs when the field's cost is unknown, and every
 // 16th call after, so a change of workload shows.
-static gtStatus auto_trial(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers* out, gtCrowdStats* stats, gtError* err)
+static gtStatus auto_trial(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers* out, gtCrowdStats* stats,
+                           gtError* err)
 {
 	gtCrowdQueries head = *batch, tail = *batch;
 	head.count = SAMPLE;
@@ -326,7 +332,8 @@ static gtStatus auto_trial(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswe
 	gtCrowdStats first;
 	gtStatus st = run_batch(c, &head, GT_CROWD_FIELD, GT_QUERY_NEAREST, out, &first, err, NULL, SAMPLE);
 	if (st) return st;
-	gtCrowdMethod method = c->costs.per_query == 0 ? GT_CROWD_BATCH : choose(c, true, tail.count, gt_ehl_field_objects(c->field));
+	gtCrowdMethod method = c->costs.per_query == 0 ? GT_CROWD_BATCH
+	                                               : choose(c, true, tail.count, gt_ehl_field_objects(c->field));
 	st = run_batch(c, &tail, method, GT_QUERY_NEAREST, &rest, stats, err, NULL, tail.count);
 	stats->seconds += first.seconds;
 	stats->field_seconds += first.field_seconds;
@@ -336,35 +343,44 @@ static gtStatus auto_trial(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswe
 }
 
 // Answers batch query i into slot `slots[i]` of `out` (slot i without slots; `slot_count` slots).
-static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtQueryMode mode, gtCrowdAnswers* out,
-                          gtCrowdStats* stats, gtError* err, const int* slots, int slot_count)
+static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtQueryMode mode,
+                          gtCrowdAnswers* out, gtCrowdStats* stats, gtError* err, const int* slots, int slot_count)
 {
 	gtCrowdStats local;
 	if (!stats) stats = &local;
 	memset(stats, 0, sizeof *stats);
 	double start = gtNowSeconds();
-	if (!c || !batch || !out || batch->count < 0 || (batch->count > 0 && (!batch->queries || !out->ids || !out->distances || !out->found)) ||
-	    out->stride < 0 || (unsigned)method > GT_CROWD_FIELD)
+	if (!c || !batch || !out || batch->count < 0 ||
+	    (batch->count > 0 && (!batch->queries || !out->ids || !out->distances || !out->found)) || out->stride < 0 ||
+	    (unsigned)method > GT_CROWD_FIELD)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "bad batch arguments");
 	if (batch->count == 0) return GT_OK;
 	gtNavMethod backend = gtNav_Method(c->nav);
 	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT; // a field reads the labels as they are
-	bool field_possible = backend == GT_NAV_EHL && exact_index && shared_filter(batch, mode) && largest_k(batch) <= GT_EHL_FIELD_MAX_K;
+	bool field_possible = backend == GT_NAV_EHL && exact_index && shared_filter(batch, mode) &&
+	                      largest_k(batch) <= GT_EHL_FIELD_MAX_K;
 	if (method == GT_CROWD_FIELD && !field_possible)
 		return gt_fail(err, GT_ERR_INVALID_ARG,
-		               mode != GT_QUERY_NEAREST             ? "the field method answers nearest queries only"
-		               : backend != GT_NAV_EHL           ? "the field method needs an EHL index"
-		               : !exact_index                    ? "the field method needs an index of the map as it is (the map was edited since)"
-		               : largest_k(batch) > GT_EHL_FIELD_MAX_K ? "the field method answers k up to 255"
-		                                                : "the field method needs one filter shared by every query (no region)");
+		               mode != GT_QUERY_NEAREST ? "the field method answers nearest queries only"
+		               : backend != GT_NAV_EHL  ? "the field method needs an EHL index"
+		               : !exact_index ? "the field method needs an index of the map as it is (the map was edited since)"
+		               : largest_k(batch) > GT_EHL_FIELD_MAX_K
+		                   ? "the field method answers k up to 255"
+		                   : "the field method needs one filter shared by every query (no region)");
 	// The field's size is not known before it is built: the last one's (or every object) stands in.
 	if (method == GT_CROWD_AUTO && field_possible && batch->count > 2 * SAMPLE && !slots &&
 	    (c->costs.per_agent == 0 || ++c->costs.calls % 16 == 0))
 		return auto_trial(c, batch, out, stats, err);
-	if (method == GT_CROWD_AUTO) method = choose(c, field_possible, batch->count, c->field ? gt_ehl_field_objects(c->field) : gtWorld_Count(c->world));
+	if (method == GT_CROWD_AUTO)
+		method = choose(c, field_possible, batch->count,
+		                c->field ? gt_ehl_field_objects(c->field) : gtWorld_Count(c->world));
 	stats->method = method;
 	if (!gt_world_workers_ready(c->world)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
-	Job job = {.crowd = c, .batch = batch, .out = out, .mode = mode, .field = method == GT_CROWD_FIELD,
+	Job job = {.crowd = c,
+	           .batch = batch,
+	           .out = out,
+	           .mode = mode,
+	           .field = method == GT_CROWD_FIELD,
 	           .check_points = gtNavMethod_Caps(backend) & GT_NAV_CAP_WALLS};
 	atomic_init(&job.next, 0);
 	gtStatus st = GT_OK;
@@ -392,7 +408,8 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 		int first = -1, by = -1;
 		for (int i = 0; i < c->threads; i++)
 			if (job.failed_at[i] >= 0 && (first < 0 || job.failed_at[i] < first)) first = job.failed_at[i], by = i;
-		if (!out->status && first >= 0) st = gt_fail(err, job.status[first], "query %d: %s", first + 1, job.errors[by].message);
+		if (!out->status && first >= 0)
+			st = gt_fail(err, job.status[first], "query %d: %s", first + 1, job.errors[by].message);
 	}
 	double end = gtNowSeconds();
 	if (!st && method == GT_CROWD_FIELD) {

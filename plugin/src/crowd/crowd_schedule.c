@@ -7,10 +7,10 @@
 #include "gridtree/gt_crowd.h"
 
 struct gtSchedule {
-	int* ring;          // agent indexes, the next to serve at `head`
+	int* ring; // agent indexes, the next to serve at `head`
 	int room, head, size;
-	int known;          // agents [0, known) are in the ring
-	double cost;        // seconds per agent, measured (0: not yet)
+	int known;   // agents [0, known) are in the ring
+	double cost; // seconds per agent, measured (0: not yet)
 };
 
 gtStatus gtSchedule_Create(gtSchedule** out, gtError* err)
@@ -41,7 +41,8 @@ static bool grow(gtSchedule* s, int needed)
 	return true;
 }
 
-gtStatus gtSchedule_Pick(gtSchedule* s, int count, double budget_us, int* agents, int capacity, int* picked, gtError* err)
+gtStatus gtSchedule_Pick(gtSchedule* s, int count, double budget_us, int* agents, int capacity, int* picked,
+                         gtError* err)
 {
 	*picked = 0;
 	if (count < 0 || capacity < 0 || (capacity > 0 && !agents) || !(budget_us > 0))

@@ -31,7 +31,8 @@ int64_t gtDebugDraw_WorldLeafGrid(const gtDebugDraw* draw, const gtWorld* world)
 	double step_x = world->step_x[world->height], step_y = world->step_y[world->height];
 	// Lines at multiples of the leaf size, the same products the queries' node rectangles use.
 	for (int64_t i = 0; i <= side; i++)
-		gt_debug_segment(draw, (double)i * step_x, 0, (double)i * step_x, world->height_units, GT_DEBUG_COLOR_LEAF_GRID);
+		gt_debug_segment(draw, (double)i * step_x, 0, (double)i * step_x, world->height_units,
+		                 GT_DEBUG_COLOR_LEAF_GRID);
 	for (int64_t i = 0; i <= side; i++)
 		gt_debug_segment(draw, 0, (double)i * step_y, world->width, (double)i * step_y, GT_DEBUG_COLOR_LEAF_GRID);
 	return 2 * (side + 1);

@@ -62,7 +62,7 @@ struct Build {
 	int64_t cells;
 	atomic_long next_item;
 	long item_count;
-	int pass; // cell stage: 0 counts, 1 writes
+	int pass;   // cell stage: 0 counts, 1 writes
 	int passes; // runs that make up the current stage, reported as one 0-1 progress
 	const char* stage;
 	// Tuples grouped by cell.
@@ -140,7 +140,8 @@ static bool taut(gtVertex v, int64_t x, int64_t y, gtVertex p)
 	if (bx == 0 && by == 0) return true;
 	int64_t ab = cross(ax, ay, bx, by);
 	if (ab == 0) return ax * bx + ay * by < 0;
-	return sgn(ab) == sgn(cross(ax, ay, v.bx, v.by)) && sgn(cross(v.bx, v.by, bx, by)) != sgn(cross(v.bx, v.by, ax, ay));
+	return sgn(ab) == sgn(cross(ax, ay, v.bx, v.by)) &&
+	       sgn(cross(v.bx, v.by, bx, by)) != sgn(cross(v.bx, v.by, ax, ay));
 }
 
 static int by_dist(const void* a, const void* b)
@@ -194,7 +195,8 @@ static bool build_cell(Worker* w, int64_t cell)
 			if (!w->cand[c].full) continue;
 			gtVertex v = e->vertices[w->cand[c].vertex];
 			double far = 0;
-			for (int k = 0; k < 4; k++) far = fmax(far, hypot((double)(corners[k][0] - v.x), (double)(corners[k][1] - v.y)));
+			for (int k = 0; k < 4; k++)
+				far = fmax(far, hypot((double)(corners[k][0] - v.x), (double)(corners[k][1] - v.y)));
 			upper = fmin(upper, far + w->cand[c].dist);
 		}
 		double keep_below = upper * (1 + 1e-12) + 1e-12; // ties and rounding stay
@@ -219,7 +221,8 @@ static bool build_cell(Worker* w, int64_t cell)
 			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint16_t)h, gt_half_round_down(lower)};
 			e->hubs[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
-				gt_via_set(&e->vias[via_at + out_vias + (uint32_t)k], w->kept[k].vertex, w->kept[k].dist, w->kept[k].full);
+				gt_via_set(&e->vias[via_at + out_vias + (uint32_t)k], w->kept[k].vertex, w->kept[k].dist,
+				           w->kept[k].full);
 			}
 		}
 		out_hubs++;
@@ -290,7 +293,8 @@ static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
 {
 	e->label_count = 0;
 	for (int64_t k = 0; k < L->offset[e->n]; k++) e->label_count += L->useful[k];
-	if (e->label_count >= UINT32_MAX) return gt_fail(err, GT_ERR_LIMIT, "too many hub label entries (%lld)", (long long)e->label_count);
+	if (e->label_count >= UINT32_MAX)
+		return gt_fail(err, GT_ERR_LIMIT, "too many hub label entries (%lld)", (long long)e->label_count);
 	e->label_offset = gt_malloc(((size_t)e->n + 1) * sizeof *e->label_offset);
 	e->label_hub = gt_malloc((size_t)(e->label_count + 1) * sizeof *e->label_hub);
 	e->label_parent = gt_malloc((size_t)(e->label_count + 1) * sizeof *e->label_parent);
@@ -343,7 +347,8 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	b->pairs = total;
 	b->tuple_begin = gt_calloc((size_t)b->cells + 1, sizeof *b->tuple_begin);
 	b->tuple_vertex = gt_malloc((size_t)(total + 1) * sizeof *b->tuple_vertex);
-	if (!b->tuple_begin || !b->tuple_vertex) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
+	if (!b->tuple_begin || !b->tuple_vertex)
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
 	for (int i = 0; i < b->threads; i++)
 		for (size_t t = 0; t < workers[i].tuple_count; t++) b->tuple_begin[workers[i].tuples[t].cell + 1]++;
 	for (int64_t c = 0; c < b->cells; c++) b->tuple_begin[c + 1] += b->tuple_begin[c];
@@ -451,7 +456,8 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (!st) {
 		// Refuse clearly rather than let the system swap or kill us.
 		double needed = 0;
-		for (int64_t c = 0; c < b.cells; c++) needed += (b.cell_hubs[c] + 1.0) * sizeof(gtEhlHub) + b.cell_vias[c] * (double)sizeof(gtEhlViaLabel);
+		for (int64_t c = 0; c < b.cells; c++)
+			needed += (b.cell_hubs[c] + 1.0) * sizeof(gtEhlHub) + b.cell_vias[c] * (double)sizeof(gtEhlViaLabel);
 		double available = gt_available_memory_mb();
 		if (needed / 1e6 > available)
 			st = gt_fail(err, GT_ERR_LIMIT,

@@ -90,7 +90,8 @@ gtStatus gt_ehl_budget_sizes(const gtMap* map, const gtHubLabels* labels, double
 	int side = gtMap_Width(map) > gtMap_Height(map) ? gtMap_Width(map) : gtMap_Height(map);
 	*count = 0;
 	*chosen = -1;
-	for (int size = 1; *count < GT_EHL_BUDGET_SIZES && (size <= side || *count == 0); size *= 2) sizes[(*count)++] = size;
+	for (int size = 1; *count < GT_EHL_BUDGET_SIZES && (size <= side || *count == 0); size *= 2)
+		sizes[(*count)++] = size;
 	int64_t bytes[GT_EHL_BUDGET_SIZES];
 	gtStatus st = estimate(map, labels, sizes, *count, bytes, err);
 	for (int k = 0; k < *count && !st && *chosen < 0; k++)

@@ -28,13 +28,13 @@ typedef struct FieldEntry {
 
 struct gtEhlField {
 	const gtEhl* ehl;
-	int k, capacity_k;     // entries per bucket, and the room allocated
-	FieldEntry* entries;   // bucket of hub rank h at h * capacity_k, ascending
-	uint8_t* filled;       // per hub: entries in its bucket
-	int32_t* touched;      // hubs with a non-empty bucket, to clear only those
+	int k, capacity_k;   // entries per bucket, and the room allocated
+	FieldEntry* entries; // bucket of hub rank h at h * capacity_k, ascending
+	uint8_t* filled;     // per hub: entries in its bucket
+	int32_t* touched;    // hubs with a non-empty bucket, to clear only those
 	int32_t touched_count;
-	gtEhlQuery* pricing;   // side caches for the objects
-	int objects;           // objects added since the last reset
+	gtEhlQuery* pricing; // side caches for the objects
+	int objects;         // objects added since the last reset
 };
 
 // The k best (value, object) pairs of distinct objects seen so far, ascending.
@@ -194,7 +194,8 @@ static int hubs_in_reach(const gtEhlField* f, const gtEhlHub* first, FieldEntry*
 	int count = 0;
 	for (const gtEhlHub* h = first; h->hub != e->n; h++)
 		if (f->filled[h->hub])
-			order[count++] = (FieldEntry){(double)gt_hub_lower_bound(h) + f->entries[(size_t)h->hub * (size_t)f->capacity_k].value,
+			order[count++] = (FieldEntry){(double)gt_hub_lower_bound(h) +
+			                                  f->entries[(size_t)h->hub * (size_t)f->capacity_k].value,
 			                              (int32_t)(h - first)};
 	return count;
 }

@@ -216,8 +216,9 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	if (memcmp(h.magic, EHL_MAGIC, 8) != 0) {
 		st = gt_fail(err, GT_ERR_FORMAT, "%s: not a gridtree EHL index (bad magic number)", path);
 	} else if (h.version > EHL_VERSION) {
-		st = gt_fail(err, GT_ERR_FORMAT, "%s: index format version %u is newer than this gridtree (reads up to %u); rebuild it",
-		             path, h.version, EHL_VERSION);
+		st = gt_fail(err, GT_ERR_FORMAT,
+		             "%s: index format version %u is newer than this gridtree (reads up to %u); rebuild it", path,
+		             h.version, EHL_VERSION);
 	} else if (h.version != EHL_VERSION || h.header_size != sizeof h) {
 		st = gt_fail(err, GT_ERR_FORMAT, "%s: unsupported index format version %u", path, h.version);
 	} else if (h.vertices > GT_EHL_MAX_VERTICES) {
@@ -225,7 +226,8 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	} else if (h.map_fingerprint != gtMap_Fingerprint(map) || h.map_width != (uint32_t)gtMap_Width(map) ||
 	           h.map_height != (uint32_t)gtMap_Height(map) || h.vertices != (uint32_t)vertices) {
 		st = gt_fail(err, GT_ERR_FORMAT,
-		             "%s: index was built for another map (%ux%u, fingerprint %016" PRIx64 ", this map %dx%d, %016" PRIx64 ")",
+		             "%s: index was built for another map (%ux%u, fingerprint %016" PRIx64
+		             ", this map %dx%d, %016" PRIx64 ")",
 		             path, h.map_width, h.map_height, h.map_fingerprint, gtMap_Width(map), gtMap_Height(map),
 		             gtMap_Fingerprint(map));
 	}
@@ -250,7 +252,8 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 			plausible = (int64_t)e->columns * e->rows == e->cell_count;
 		}
 		if (!plausible || expected != size)
-			st = gt_fail(err, GT_ERR_FORMAT, "%s: truncated or corrupted (size %" PRIu64 " does not match its header)", path, size);
+			st = gt_fail(err, GT_ERR_FORMAT, "%s: truncated or corrupted (size %" PRIu64 " does not match its header)",
+			             path, size);
 	}
 	if (!st) {
 		uint32_t trailer[2];

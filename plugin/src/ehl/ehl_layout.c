@@ -27,7 +27,7 @@ uint16_t gt_half_round_down(double v)
 {
 	if (isinf(v)) return 0x7C00;
 	if (!(v >= 6.103515625e-05)) return 0; // below the smallest normal half: 0 is a valid bound
-	if (v >= 65504) return 0x7BFF;        // the largest finite half is still a lower bound
+	if (v >= 65504) return 0x7BFF;         // the largest finite half is still a lower bound
 	float f = gt_round_down(v);
 	uint32_t bits;
 	memcpy(&bits, &f, sizeof bits);

@@ -75,12 +75,12 @@ struct gtEhl {
 	uint32_t* label_offset;
 	uint16_t* label_hub;
 	uint16_t* label_parent;
-	double* label_dist; // VG distance to the hub: the exact value behind a via's rounded one
-	uint16_t* vertex_of; // hub rank -> vertex
+	double* label_dist;   // VG distance to the hub: the exact value behind a via's rounded one
+	uint16_t* vertex_of;  // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
 	gtEhlHub* hubs;
 	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub
-	void* mapping; // a loaded index: every array above points into this read-only file mapping
+	void* mapping;       // a loaded index: every array above points into this read-only file mapping
 	size_t mapping_bytes;
 	gtEhlStats stats;
 };

@@ -63,8 +63,8 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 // the same whatever limit a via is skipped by: exact ties included. The stored distances are
 // rounded down, so they only decide what to skip; a via that may win is priced with the exact
 // distance from its own label.
-double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
-                       uint32_t end, double offset, double limit, int32_t* via)
+double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin, uint32_t end,
+                       double offset, double limit, int32_t* via)
 {
 	double best = INFINITY;
 	SideCache* c = side->cache;
@@ -201,14 +201,14 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		if (q->memo_stamp[slot] != q->memo_generation) { // the source side, once per hub
 			q->memo_stamp[slot] = q->memo_generation;
 			q->memo_via[slot] = -1;
-			q->memo_value[slot] = gt_ehl_best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin, 0,
-			                               INFINITY, &q->memo_via[slot]);
+			q->memo_value[slot] = gt_ehl_best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
+			                                      0, INFINITY, &q->memo_via[slot]);
 		}
 		double from_s = q->memo_value[slot];
 		if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
 			int32_t vt = -1;
-			double from_t =
-			    gt_ehl_best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s, best, &vt);
+			double from_t = gt_ehl_best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin,
+			                                from_s, best, &vt);
 			if (vt >= 0 && from_s + from_t < best) {
 				best = from_s + from_t;
 				a->hub = hs->hub;
@@ -278,8 +278,8 @@ static int climb(const gtEhl* e, int v, int32_t hub, gtVec2* out, int count, int
 	return count;
 }
 
-gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
-                    double* distance, gtError* err)
+gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* distance,
+                    gtError* err)
 {
 	const gtEhl* e = query->ehl;
 	Answer a;
@@ -307,6 +307,7 @@ gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 	if (n < capacity) points[n] = t;
 	n++;
 	*count = n;
-	if (n > capacity) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "path has %d points but the buffer holds %d", n, capacity);
+	if (n > capacity)
+		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "path has %d points but the buffer holds %d", n, capacity);
 	return GT_OK;
 }

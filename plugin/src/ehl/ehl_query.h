@@ -50,8 +50,8 @@ typedef struct Side {
 
 // The smallest |p v| + d(v, hub) over the vias [begin, end) p sees with offset + total < limit
 // (see ehl_query.c); +inf and *via untouched when there is none.
-double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
-                       uint32_t end, double offset, double limit, int32_t* via);
+double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin, uint32_t end,
+                       double offset, double limit, int32_t* via);
 bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p);
 // The vertices that may be the first bend of a shortest path from valid point p on the index's
 // map: those whose taut visible region meets p's cell, each its own hub there (docs/algorithms.md

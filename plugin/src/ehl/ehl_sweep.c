@@ -86,10 +86,12 @@ static void set_remove(const SlopeSet* L, Frac a, Frac b, bool open, SlopeSet* o
 		const gtSlopeInterval* I = &L->items[i];
 		// Piece below a: ends at a, which stays when removing an open range.
 		int ch = fcmp(I->hi, a);
-		push_piece(out, I->lo, I->lo_closed, ch < 0 ? I->hi : a, ch < 0 ? I->hi_closed : (open && (ch > 0 || I->hi_closed)));
+		push_piece(out, I->lo, I->lo_closed, ch < 0 ? I->hi : a,
+		           ch < 0 ? I->hi_closed : (open && (ch > 0 || I->hi_closed)));
 		// Piece above b.
 		int cl = fcmp(I->lo, b);
-		push_piece(out, cl > 0 ? I->lo : b, cl > 0 ? I->lo_closed : (open && (cl < 0 || I->lo_closed)), I->hi, I->hi_closed);
+		push_piece(out, cl > 0 ? I->lo : b, cl > 0 ? I->lo_closed : (open && (cl < 0 || I->lo_closed)), I->hi,
+		           I->hi_closed);
 	}
 }
 
@@ -155,8 +157,9 @@ static void record(const Octant* o, int i, int j, bool any, bool full)
 static void touch_neighbours(const Octant* o, int k, int j, Frac lo, Frac hi)
 {
 	const SlopeSet* L = &o->L;
-#define SEEN(a, b) (fcmp((a), (b)) <= 0 && fcmp((a), hi) <= 0 && fcmp((b), lo) >= 0 && \
-                    set_meets(L, fcmp((a), lo) > 0 ? (a) : lo, fcmp((b), hi) < 0 ? (b) : hi))
+#define SEEN(a, b)                                                                                                     \
+	(fcmp((a), (b)) <= 0 && fcmp((a), hi) <= 0 && fcmp((b), lo) >= 0 &&                                                \
+	 set_meets(L, fcmp((a), lo) > 0 ? (a) : lo, fcmp((b), hi) < 0 ? (b) : hi))
 	Frac left0 = frac(j, k), left1 = frac(j + 1, k), right0 = frac(j, k + 1), right1 = frac(j + 1, k + 1);
 	if (SEEN(left0, left1)) touch(o, k - 1, j);
 	if (SEEN(right0, left0)) touch(o, k, j - 1);
@@ -213,7 +216,8 @@ static bool sweep_octant(Octant* o)
 			bool any = fcmp(lo, r1) <= 0 && set_meets(&o->L, lo, r1);
 			bool full = any && !blocked && !cut && set_covers(&o->L, r0, r1);
 			record(o, k, j, any, full);
-			if (full && j < k) { // the whole closed cell is seen (a diagonal cell is only half ours): so is every neighbour
+			if (full &&
+			    j < k) { // the whole closed cell is seen (a diagonal cell is only half ours): so is every neighbour
 				for (int dj = -1; dj <= 1; dj++)
 					for (int dk = -1; dk <= 1; dk++)
 						if (dj || dk) touch(o, k + dk, j + dj);

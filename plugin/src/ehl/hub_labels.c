@@ -109,8 +109,8 @@ static int next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled
 // One pruned search's scratch, reused root after root.
 typedef struct Search {
 	const gtVisGraph* g;
-	EntryList* lists;  // per vertex: its label so far
-	double* to_root;   // T: root label distances by hub rank
+	EntryList* lists; // per vertex: its label so far
+	double* to_root;  // T: root label distances by hub rank
 	double* dist;
 	int32_t *parent, *first, *visited;
 	int32_t* labelled; // this search's labelled vertices, in pop order
@@ -204,10 +204,17 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	memset(out, 0, sizeof *out);
 	int n = g->n;
 	size_t slots = (size_t)n + 1;
-	Search s = {g, gt_calloc(slots, sizeof *s.lists), gt_malloc(slots * sizeof *s.to_root), gt_malloc(slots * sizeof *s.dist),
-	            gt_malloc(slots * sizeof *s.parent), gt_malloc(slots * sizeof *s.first), gt_malloc(slots * sizeof *s.visited),
-	            gt_malloc(slots * sizeof *s.labelled), 0,
-	            {gt_malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)}};
+	Search s = {
+	    g,
+	    gt_calloc(slots, sizeof *s.lists),
+	    gt_malloc(slots * sizeof *s.to_root),
+	    gt_malloc(slots * sizeof *s.dist),
+	    gt_malloc(slots * sizeof *s.parent),
+	    gt_malloc(slots * sizeof *s.first),
+	    gt_malloc(slots * sizeof *s.visited),
+	    gt_malloc(slots * sizeof *s.labelled),
+	    0,
+	    {gt_malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)}};
 	int64_t* order_key = gt_malloc(slots * sizeof *order_key); // decreasing degree, then vertex index
 	int32_t* coverage = gt_malloc(slots * sizeof *coverage);
 	int32_t* best_child = gt_malloc(slots * sizeof *best_child);
@@ -217,8 +224,8 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	out->rank_of = gt_malloc(slots * sizeof *out->rank_of);
 	out->vertex_of = gt_malloc(slots * sizeof *out->vertex_of);
 	gtStatus st = GT_OK;
-	if (!order_key || !s.lists || !s.to_root || !s.dist || !s.parent || !s.first || !s.visited || !s.labelled || !coverage ||
-	    !best_child || !path || !processed || !s.heap.items || !out->rank_of || !out->vertex_of) {
+	if (!order_key || !s.lists || !s.to_root || !s.dist || !s.parent || !s.first || !s.visited || !s.labelled ||
+	    !coverage || !best_child || !path || !processed || !s.heap.items || !out->rank_of || !out->vertex_of) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
 		goto done;
 	}
@@ -241,7 +248,8 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 			goto done;
 		}
 		if (r + 1 < n)
-			root = next_root(g, s.labelled, s.nlabelled, s.parent, coverage, best_child, path, processed, order_key, &by_degree);
+			root = next_root(g, s.labelled, s.nlabelled, s.parent, coverage, best_child, path, processed, order_key,
+			                 &by_degree);
 	}
 	st = flatten(map, s.lists, n, out, err);
 

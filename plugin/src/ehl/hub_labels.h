@@ -14,10 +14,10 @@ typedef struct gtHubLabels {
 	int32_t* rank_of;   // vertex -> rank
 	int32_t* vertex_of; // rank -> vertex
 	int64_t* offset;
-	int32_t* hub;       // hub rank
-	int32_t* parent;    // next vertex from v towards the hub (v itself for its own entry)
-	double* dist;       // VG distance from v to the hub
-	bool* useful;       // survives rule P4 (docs/algorithms.md 5.8): may start an optimal path
+	int32_t* hub;    // hub rank
+	int32_t* parent; // next vertex from v towards the hub (v itself for its own entry)
+	double* dist;    // VG distance from v to the hub
+	bool* useful;    // survives rule P4 (docs/algorithms.md 5.8): may start an optimal path
 } gtHubLabels;
 
 // Significant-path vertex order (degree order for the first root and as a fallback), then pruned

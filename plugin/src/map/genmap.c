@@ -34,8 +34,14 @@ static int rng_range(gtRandom* r, int lo, int hi)
 	return hi <= lo ? lo : lo + rng_below(r, hi - lo + 1);
 }
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b)
+{
+	return a < b ? a : b;
+}
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
 
 typedef struct Grid {
 	unsigned char* c; // width * height, row-major
@@ -296,8 +302,7 @@ static gtStatus gen_caves(Grid* g, gtRandom* rng, gtError* err)
 	}
 
 	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++)
-			*at(g, x, y) = !interior(g, x, y) || rng_below(rng, 100) < CAVE_FILL_PERCENT;
+		for (int x = 0; x < w; x++) *at(g, x, y) = !interior(g, x, y) || rng_below(rng, 100) < CAVE_FILL_PERCENT;
 
 	for (int pass = 0; pass < CAVE_PASSES; pass++) {
 		memcpy(next, g->c, (size_t)w * (size_t)h); // keeps the border
@@ -329,8 +334,7 @@ typedef struct Rect {
 
 static bool rect_clear(Grid* g, const Rect* r)
 {
-	if (r->x0 - ARENA_GAP < 1 || r->y0 - ARENA_GAP < 1 || r->x1 + ARENA_GAP > g->w - 2 ||
-	    r->y1 + ARENA_GAP > g->h - 2)
+	if (r->x0 - ARENA_GAP < 1 || r->y0 - ARENA_GAP < 1 || r->x1 + ARENA_GAP > g->w - 2 || r->y1 + ARENA_GAP > g->h - 2)
 		return false;
 	for (int y = r->y0 - ARENA_GAP; y <= r->y1 + ARENA_GAP; y++)
 		for (int x = r->x0 - ARENA_GAP; x <= r->x1 + ARENA_GAP; x++)
@@ -403,7 +407,8 @@ static gtStatus gen_arena(Grid* g, gtRandom* rng, gtError* err)
 			else parts[0] = (Rect){x, y, x + s2 - 1, y + s - 1};
 		} else if (kind < 85) {
 			int len = rng_range(rng, 3, long_max), th = rng_range(rng, 1, thick_max);
-			parts[0] = rng_below(rng, 2) ? (Rect){x, y, x + len - 1, y + th - 1} : (Rect){x, y, x + th - 1, y + len - 1};
+			parts[0] = rng_below(rng, 2) ? (Rect){x, y, x + len - 1, y + th - 1}
+			                             : (Rect){x, y, x + th - 1, y + len - 1};
 		} else {
 			// An L: a horizontal and a vertical arm meeting at one of the four corners of their box.
 			int a = rng_range(rng, 3, imax(3, long_max - 2)), b = rng_range(rng, 3, imax(3, long_max - 2));
@@ -527,9 +532,9 @@ gtStatus gtMap_Generate(gtMapStyle style, int width, int height, uint64_t seed, 
 	int64_t cells = (int64_t)width * height;
 	for (int attempt = 0; attempt < GT_GENMAP_ATTEMPTS; attempt++) {
 		// A failed attempt simply continues the PRNG stream, so retries stay deterministic.
-		gtStatus st = style == GT_STYLE_ROOMS ? gen_rooms(&g, &rng, err)
-		            : style == GT_STYLE_CAVES ? gen_caves(&g, &rng, err)
-		                                      : gen_arena(&g, &rng, err);
+		gtStatus st = style == GT_STYLE_ROOMS   ? gen_rooms(&g, &rng, err)
+		              : style == GT_STYLE_CAVES ? gen_caves(&g, &rng, err)
+		                                        : gen_arena(&g, &rng, err);
 		if (st) {
 			gt_free(g.c);
 			return st;

@@ -47,9 +47,16 @@ gtCorner gt_corner_kind(int mask)
 {
 	switch (mask) {
 	case 0x0: return GT_CORNER_OPEN;
-	case 0x1: case 0x2: case 0x4: case 0x8: return GT_CORNER_CONVEX;
-	case 0x3: case 0x5: case 0xA: case 0xC: return GT_CORNER_WALL;
-	case 0x6: case 0x9: return GT_CORNER_PINCH;
+	case 0x1:
+	case 0x2:
+	case 0x4:
+	case 0x8: return GT_CORNER_CONVEX;
+	case 0x3:
+	case 0x5:
+	case 0xA:
+	case 0xC: return GT_CORNER_WALL;
+	case 0x6:
+	case 0x9: return GT_CORNER_PINCH;
 	case 0xF: return GT_CORNER_INTERIOR;
 	default: return GT_CORNER_CONCAVE;
 	}

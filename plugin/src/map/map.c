@@ -154,7 +154,8 @@ gtStatus gtMap_Parse(const char* text, size_t length, const char* name, gtMap** 
 {
 	*out = NULL;
 	if (!name) name = "<map>";
-	if (!text || length == 0) return gt_fail(err, GT_ERR_FORMAT, "%s:1: empty file; expected a MovingAI map header", name);
+	if (!text || length == 0)
+		return gt_fail(err, GT_ERR_FORMAT, "%s:1: empty file; expected a MovingAI map header", name);
 	gtStatus st = check_text(text, length, name, err);
 	if (st) return st;
 
@@ -190,13 +191,15 @@ gtStatus gtMap_Parse(const char* text, size_t length, const char* name, gtMap** 
 		} else if (k == 3 && memcmp(line, "map", 3) == 0 && is_blank(value, vlen)) {
 			saw_map = true;
 		} else {
-			return gt_fail(err, GT_ERR_FORMAT, "%s:%d: unexpected header line '%.*s' (expected type, height, width, map)",
-			               name, r.number, (int)(n > 40 ? 40 : n), line);
+			return gt_fail(err, GT_ERR_FORMAT,
+			               "%s:%d: unexpected header line '%.*s' (expected type, height, width, map)", name, r.number,
+			               (int)(n > 40 ? 40 : n), line);
 		}
 	}
 	if (!saw_map || !width_line || !height_line) {
 		const char* missing = !height_line ? "height" : !width_line ? "width" : "map";
-		return gt_fail(err, GT_ERR_FORMAT, "%s:%d: header has no '%s' line", name, r.number > 0 ? r.number : 1, missing);
+		return gt_fail(err, GT_ERR_FORMAT, "%s:%d: header has no '%s' line", name, r.number > 0 ? r.number : 1,
+		               missing);
 	}
 	if ((uint64_t)width * (uint64_t)height > GT_MAP_MAX_CELLS)
 		return gt_fail(err, GT_ERR_LIMIT, "%s:%d: %ldx%ld map has more than %u cells", name, width_line, width, height,
@@ -286,11 +289,26 @@ gtStatus gtMap_Save(const gtMap* map, const char* path, gtError* err)
 	return gt_save_file(path, write_map, (void*)map, err);
 }
 
-int gtMap_Width(const gtMap* map) { return map->width; }
-int gtMap_Height(const gtMap* map) { return map->height; }
-int64_t gtMap_FreeCells(const gtMap* map) { return map->free_cells; }
-uint64_t gtMap_Fingerprint(const gtMap* map) { return map->fingerprint; }
-int gtMap_PinchCount(const gtMap* map) { return map->pinch_count; }
+int gtMap_Width(const gtMap* map)
+{
+	return map->width;
+}
+int gtMap_Height(const gtMap* map)
+{
+	return map->height;
+}
+int64_t gtMap_FreeCells(const gtMap* map)
+{
+	return map->free_cells;
+}
+uint64_t gtMap_Fingerprint(const gtMap* map)
+{
+	return map->fingerprint;
+}
+int gtMap_PinchCount(const gtMap* map)
+{
+	return map->pinch_count;
+}
 
 bool gtMap_IsBlocked(const gtMap* map, int cx, int cy)
 {
@@ -344,7 +362,8 @@ static int count_in(const gtMap* m, int gx0, int gy0, int gx1, int gy1, int* pin
 
 // After cells [x0, x1] x [y0, y1] changed: the vertex list, pinch count, free cells and fingerprint
 // again, touching only the grid points around them (the fingerprint still reads every cell).
-static gtStatus rederive_locally(gtMap* m, int x0, int y0, int x1, int y1, int pinch_before, int64_t free_delta, gtError* err)
+static gtStatus rederive_locally(gtMap* m, int x0, int y0, int x1, int y1, int pinch_before, int64_t free_delta,
+                                 gtError* err)
 {
 	int gx0 = x0, gy0 = y0, gx1 = x1 + 1, gy1 = y1 + 1; // grid points touching a changed cell
 	int pinch_after, inside = count_in(m, gx0, gy0, gx1, gy1, &pinch_after);
@@ -390,8 +409,9 @@ static gtStatus rederive_locally(gtMap* m, int x0, int y0, int x1, int y1, int p
 gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool blocked, gtError* err)
 {
 	if (x0 > x1 || y0 > y1 || x0 < 0 || y0 < 0 || x1 >= m->width || y1 >= m->height)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "cells (%d, %d)-(%d, %d) are not an inclusive rectangle inside the %dx%d map", x0,
-		               y0, x1, y1, m->width, m->height);
+		return gt_fail(err, GT_ERR_INVALID_ARG,
+		               "cells (%d, %d)-(%d, %d) are not an inclusive rectangle inside the %dx%d map", x0, y0, x1, y1,
+		               m->width, m->height);
 	size_t w = (size_t)(x1 - x0 + 1), h = (size_t)(y1 - y0 + 1);
 	unsigned char* before = gt_malloc(w * h);
 	if (!before) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a map edit");

@@ -17,7 +17,7 @@ static void dilate_line(const unsigned char* in, size_t in_step, unsigned char* 
 	for (int i = 0; i < n; i++) {
 		bool outside = i - r < 0 || i + r >= n;
 		out[(size_t)i * out_step] = (unsigned char)(outside || count > 0);
-		if (i - r >= 0) count -= in[(size_t)(i - r) * in_step] != 0;  // leaves as the window slides
+		if (i - r >= 0) count -= in[(size_t)(i - r) * in_step] != 0; // leaves as the window slides
 		if (i + r + 1 < n) count += in[(size_t)(i + r + 1) * in_step] != 0;
 	}
 }
@@ -40,7 +40,8 @@ gtStatus gtMap_Inflate(const gtMap* map, int clearance, gtMap** out, gtError* er
 	}
 	// Separable: a Chebyshev ball is a square, so dilate along x, then along y.
 	for (int y = 0; y < h; y++)
-		dilate_line(map->blocked + (size_t)(y + 1) * (size_t)map->stride + 1, 1, rows + (size_t)y * (size_t)w, 1, w, clearance);
+		dilate_line(map->blocked + (size_t)(y + 1) * (size_t)map->stride + 1, 1, rows + (size_t)y * (size_t)w, 1, w,
+		            clearance);
 	for (int x = 0; x < w; x++) dilate_line(rows + x, (size_t)w, both + x, (size_t)w, h, clearance);
 	gtStatus st = gtMap_FromCells(w, h, both, out, err);
 	gt_free(rows);

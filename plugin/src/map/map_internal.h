@@ -28,7 +28,7 @@ static inline int gt_blocked(const gtMap* m, int cx, int cy)
 static inline int gt_corner_mask(const gtMap* m, int x, int y)
 {
 	const unsigned char* up = m->blocked + y * m->stride + x; // cell (x-1, y-1)
-	const unsigned char* down = up + m->stride;                // cell (x-1, y)
+	const unsigned char* down = up + m->stride;               // cell (x-1, y)
 	return up[0] | (up[1] << 1) | (down[0] << 2) | (down[1] << 3);
 }
 

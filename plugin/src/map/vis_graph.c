@@ -187,12 +187,14 @@ static bool same_vertex(gtVertex a, gtVertex b)
 
 // Pairs the vertices that stayed through an edit: old_of[new index] and new_of[old index], -1 for
 // a vertex on one side only. Both lists are row-major, so one merge does it.
-void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVertex* v, int n, int32_t* old_of, int32_t* new_of)
+void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVertex* v, int n, int32_t* old_of,
+                           int32_t* new_of)
 {
 	for (int i = 0; i < old_n; i++) new_of[i] = -1;
 	for (int j = 0, i = 0; j < n; j++) {
 		old_of[j] = -1;
-		while (i < old_n && (old_vertices[i].y < v[j].y || (old_vertices[i].y == v[j].y && old_vertices[i].x < v[j].x))) i++;
+		while (i < old_n && (old_vertices[i].y < v[j].y || (old_vertices[i].y == v[j].y && old_vertices[i].x < v[j].x)))
+			i++;
 		if (i < old_n && same_vertex(old_vertices[i], v[j])) old_of[j] = i, new_of[i] = j, i++;
 	}
 }
@@ -202,12 +204,13 @@ void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVert
 static bool near_changed(gtVertex a, gtVertex b, const int* rects, int rect_count)
 {
 	for (int r = 0; r < rect_count; r++)
-		if (segment_meets_box(a, b, rects[4 * r] - 1, rects[4 * r + 1] - 1, rects[4 * r + 2] + 2, rects[4 * r + 3] + 2)) return true;
+		if (segment_meets_box(a, b, rects[4 * r] - 1, rects[4 * r + 1] - 1, rects[4 * r + 2] + 2, rects[4 * r + 3] + 2))
+			return true;
 	return false;
 }
 
-gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
-                             gtVisGraph* g, gtError* err)
+gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
+                             int rect_count, gtVisGraph* g, gtError* err)
 {
 	int n;
 	const gtVertex* v = gtMap_Vertices(map, &n);
@@ -281,7 +284,7 @@ gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertice
 #define PUSH(a, b)                                                                                                     \
 	do {                                                                                                               \
 		if (!edge_push(&list, (a) < (b) ? (a) : (b), (a) < (b) ? (b) : (a))) {                                         \
-			st = gt_fail(err, GT_ERR_NOMEM, "out of memory updating the visibility graph");                             \
+			st = gt_fail(err, GT_ERR_NOMEM, "out of memory updating the visibility graph");                            \
 			goto done;                                                                                                 \
 		}                                                                                                              \
 	} while (0)
@@ -293,14 +296,17 @@ gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertice
 		for (int64_t e = old->offset[ou]; e < old->offset[ou + 1]; e++) {
 			int w = new_of[old->adj[e]];
 			if (w <= u) continue; // each pair once; gone vertices drop their edges
-			if (!near_changed(v[u], v[w], rects, rect_count) || (!vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w]))) PUSH(u, w);
+			if (!near_changed(v[u], v[w], rects, rect_count) ||
+			    (!vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w])))
+				PUSH(u, w);
 		}
 	}
 	// New corners: against every vertex.
 	for (int f = 0; f < n; f++) {
 		if (old_of[f] >= 0) continue;
 		for (int w = 0; w < n; w++)
-			if (w != f && (old_of[w] >= 0 || w > f) && !vertex_between(map, v[f], v[w]) && gt_vertices_visible(map, v[f], v[w]))
+			if (w != f && (old_of[w] >= 0 || w > f) && !vertex_between(map, v[f], v[w]) &&
+			    gt_vertices_visible(map, v[f], v[w]))
 				PUSH(f, w);
 	}
 	// Gone corners: two old vertices on one line through a gone corner (and through any gone
@@ -316,7 +322,8 @@ gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertice
 				int next = -1;
 				for (int64_t f = old->offset[at]; f < old->offset[at + 1] && next < 0; f++) {
 					int oc = old->adj[f];
-					if (oc != previous && strictly_between(old_vertices[previous], old_vertices[oc], old_vertices[at])) next = oc;
+					if (oc != previous && strictly_between(old_vertices[previous], old_vertices[oc], old_vertices[at]))
+						next = oc;
 				}
 				if (next < 0) break;
 				if (new_of[next] >= 0) b = new_of[next];

@@ -21,14 +21,15 @@ void gt_vis_graph_free(gtVisGraph* g);
 
 // Pairs the vertices that stayed through an edit: old_of[new index] and new_of[old index], -1 for
 // a vertex on one side only (both lists row-major, as gtMap_Vertices gives them).
-void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVertex* v, int n, int32_t* old_of, int32_t* new_of);
+void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVertex* v, int n, int32_t* old_of,
+                           int32_t* new_of);
 
 // Brings graph `g`, built for the map when its vertex list was `old_vertices` (old_n of them), up
 // to date after the cells of the inclusive rectangles `rects` (x0, y0, x1, y1 each) changed: a
 // pair whose segment stays a cell away from every changed cell keeps its old status, every other
 // pair is tested again. On failure g is as it was.
-gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
-                             gtVisGraph* g, gtError* err);
+gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
+                             int rect_count, gtVisGraph* g, gtError* err);
 
 // The graph of the map as it is now, from `old` (the full graph of the same map before walls were
 // added in the inclusive cell rectangles `rects`; its vertex list `old_vertices`), when cells only

@@ -164,7 +164,8 @@ static bool insert_inside(gtCdt* c, int32_t t, int32_t p)
 	repoint(c, T.n[1], t, t2);
 	repoint(c, T.n[2], t, t3);
 	int64_t count = 0;
-	return push_pending(c, &count, t, 0) && push_pending(c, &count, t2, 0) && push_pending(c, &count, t3, 0) && legalize(c, count);
+	return push_pending(c, &count, t, 0) && push_pending(c, &count, t2, 0) && push_pending(c, &count, t3, 0) &&
+	       legalize(c, count);
 }
 
 // p on edge e (a -> b) of t: t and the triangle across are each split in two.
@@ -223,7 +224,8 @@ gtStatus gt_cdt_triangulate(gtCdt* c, const int32_t* x, const int32_t* y, int co
 {
 	memset(c, 0, sizeof *c);
 	c->x = x, c->y = y, c->point_count = count;
-	if (count < 4 || x[0] != 0 || y[0] != 0 || x[1] != w || y[1] != 0 || x[2] != w || y[2] != h || x[3] != 0 || y[3] != h)
+	if (count < 4 || x[0] != 0 || y[0] != 0 || x[1] != w || y[1] != 0 || x[2] != w || y[2] != h || x[3] != 0 ||
+	    y[3] != h)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: the first points must be the rectangle's corners");
 	c->t = gt_malloc(((size_t)count * 2 + 4) * sizeof *c->t); // a triangulation of n points has at most 2n - 5
 	c->vertex_triangle = gt_malloc((size_t)count * sizeof *c->vertex_triangle);
@@ -287,7 +289,8 @@ static void mark_fixed(gtCdt* c, int32_t t, int e)
 
 // The first edge a-b crosses: the edge opposite a in the triangle at a whose corner holds b. Sets
 // *done when a-b is already an edge.
-static gtStatus first_crossing(gtCdt* c, int32_t a, int32_t b, int32_t* right, int32_t* left, int32_t* t_out, bool* done, gtError* err)
+static gtStatus first_crossing(gtCdt* c, int32_t a, int32_t b, int32_t* right, int32_t* left, int32_t* t_out,
+                               bool* done, gtError* err)
 {
 	int32_t start = c->vertex_triangle[a], t = start;
 	*done = false;
@@ -310,8 +313,8 @@ static gtStatus first_crossing(gtCdt* c, int32_t a, int32_t b, int32_t* right, i
 		if (t == start) break;
 		t = start;
 	}
-	return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) leaves the rectangle", c->x[a], c->y[a], c->x[b],
-	               c->y[b]);
+	return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) leaves the rectangle", c->x[a],
+	               c->y[a], c->x[b], c->y[b]);
 }
 
 gtStatus gt_cdt_constrain(gtCdt* c, int a, int b, gtError* err)
@@ -327,27 +330,26 @@ gtStatus gt_cdt_constrain(gtCdt* c, int a, int b, gtError* err)
 		int e;
 		int32_t at = find_edge(c, right, left, &e);
 		if (at < 0 || c->t[at].n[e] < 0 || c->t[at].fixed[e])
-			return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) crosses a constraint", c->x[a], c->y[a],
-			               c->x[b], c->y[b]);
+			return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) crosses a constraint",
+			               c->x[a], c->y[a], c->x[b], c->y[b]);
 		const gtCdtTriangle* U = &c->t[c->t[at].n[e]];
 		int32_t z = U->v[prev3(index_of(U, left))];
 		if (z == b) break;
 		int64_t side = orient(c, a, b, z);
 		if (side == 0)
-			return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) passes through point (%d, %d)", c->x[a],
-			               c->y[a], c->x[b], c->y[b], c->x[z], c->y[z]);
-		if (side > 0)
-			left = z;
-		else
-			right = z;
+			return gt_fail(err, GT_ERR_INVALID_ARG,
+			               "triangulation: segment (%d, %d)-(%d, %d) passes through point (%d, %d)", c->x[a], c->y[a],
+			               c->x[b], c->y[b], c->x[z], c->y[z]);
+		if (side > 0) left = z;
+		else right = z;
 	}
 	// Flip each crossing edge whose quadrilateral is convex; an edge still crossing goes back in
 	// the queue, as does one whose quadrilateral is not convex yet (Sloan 1993: this ends).
 	int64_t limit = 64 * count + 1024;
 	for (int64_t head = 0; head < count; head += 2) {
 		if (head > limit)
-			return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) cannot be forced in", c->x[a], c->y[a],
-			               c->x[b], c->y[b]);
+			return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) cannot be forced in",
+			               c->x[a], c->y[a], c->x[b], c->y[b]);
 		int32_t p = c->pending[head], q = c->pending[head + 1];
 		int e;
 		int32_t at = find_edge(c, p, q, &e);
@@ -367,7 +369,9 @@ gtStatus gt_cdt_constrain(gtCdt* c, int a, int b, gtError* err)
 	}
 	int e;
 	int32_t at = find_edge(c, a, b, &e);
-	if (at < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) not made", c->x[a], c->y[a], c->x[b], c->y[b]);
+	if (at < 0)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "triangulation: segment (%d, %d)-(%d, %d) not made", c->x[a], c->y[a],
+		               c->x[b], c->y[b]);
 	mark_fixed(c, at, e);
 	return GT_OK;
 }
@@ -377,7 +381,8 @@ gtStatus gt_cdt_make_delaunay(gtCdt* c, gtError* err)
 	int64_t count = 0;
 	for (int32_t t = 0; t < c->count; t++)
 		for (int e = 0; e < 3; e++)
-			if (c->t[t].n[e] > t && !push_pending(c, &count, t, e)) return gt_fail(err, GT_ERR_NOMEM, "out of memory triangulating");
+			if (c->t[t].n[e] > t && !push_pending(c, &count, t, e))
+				return gt_fail(err, GT_ERR_NOMEM, "out of memory triangulating");
 	return legalize(c, count) ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory triangulating");
 }
 
@@ -386,4 +391,3 @@ void gt_cdt_free(gtCdt* c)
 	gt_free(c->t), gt_free(c->vertex_triangle), gt_free(c->pending);
 	memset(c, 0, sizeof *c);
 }
-

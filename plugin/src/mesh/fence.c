@@ -87,7 +87,8 @@ static int visit(void* context, gtVec2 root, gtVec2 right, gtVec2 left, double g
 	double bound = g + (through_a > through_b ? through_a : through_b);
 	if (bound < f->upper[edge]) f->upper[edge] = bound;
 	int32_t last = f->pending_head[edge];
-	if (last >= 0 && f->pending[last].label.g == g && f->pending[last].label.root.x == root.x && f->pending[last].label.root.y == root.y)
+	if (last >= 0 && f->pending[last].label.g == g && f->pending[last].label.root.x == root.x &&
+	    f->pending[last].label.root.y == root.y)
 		return 1; // another interval of the same root: one label serves both
 	if (!GT_GROW(f->pending, f->pending_capacity, f->pending_count + 1, 1024)) return -1;
 	f->pending[f->pending_count] = (PendingLabel){{root, g}, last};
@@ -98,7 +99,8 @@ static int visit(void* context, gtVec2 root, gtVec2 right, gtVec2 left, double g
 gtStatus gtMeshFence_Compute(gtMeshFence* f, gtPolyanya* search, const gtMeshObjects* objects, gtMeshAcceptFcn* accept,
                              void* context, gtError* err)
 {
-	if (!objects || objects->mesh != f->mesh) return gt_fail(err, GT_ERR_INVALID_ARG, "the objects are placed on another mesh");
+	if (!objects || objects->mesh != f->mesh)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "the objects are placed on another mesh");
 	for (int e = 0; e < f->ring_size; e++) f->upper[e] = INFINITY, f->pending_head[e] = -1;
 	f->pending_count = 0;
 	f->label_count = 0;
@@ -106,7 +108,8 @@ gtStatus gtMeshFence_Compute(gtMeshFence* f, gtPolyanya* search, const gtMeshObj
 	gtStatus st = gt_polyanya_flood(search, objects, accept, context, visit, f, err);
 	if (st) return st;
 	// Each edge's labels side by side for the searches that read them.
-	if (!GT_RESIZE(f->labels, (int64_t)f->pending_count + 1)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for fence labels");
+	if (!GT_RESIZE(f->labels, (int64_t)f->pending_count + 1))
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for fence labels");
 	FenceLabel* labels = f->labels;
 	int at = 0;
 	for (int e = 0; e < f->ring_size; e++) {
@@ -125,8 +128,11 @@ int64_t gtMeshFence_Labels(const gtMeshFence* f)
 
 int64_t gtMeshFence_Bytes(const gtMeshFence* f)
 {
-	return (int64_t)sizeof *f + ((int64_t)f->ring_size + 1) * (int64_t)(sizeof *f->edge_from + sizeof *f->upper + sizeof *f->pending_head + sizeof *f->label_first) +
-	       (int64_t)f->pending_capacity * (int64_t)sizeof *f->pending + (int64_t)f->label_count * (int64_t)sizeof *f->labels;
+	return (int64_t)sizeof *f +
+	       ((int64_t)f->ring_size + 1) *
+	           (int64_t)(sizeof *f->edge_from + sizeof *f->upper + sizeof *f->pending_head + sizeof *f->label_first) +
+	       (int64_t)f->pending_capacity * (int64_t)sizeof *f->pending +
+	       (int64_t)f->label_count * (int64_t)sizeof *f->labels;
 }
 
 double gtMeshFence_Guide(void* context, const gtPolyanya* search, gtVec2 root, gtVec2 right, gtVec2 left, int32_t edge)

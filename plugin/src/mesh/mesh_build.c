@@ -38,8 +38,7 @@ static bool obstacle_corner(const Builder* b, int x, int y)
 
 static int32_t add_point(Builder* b, int x, int y)
 {
-	if (!GT_GROW(b->x, b->x_capacity, b->count + 1, 4096) ||
-	    !GT_GROW(b->y, b->y_capacity, b->count + 1, 4096) ||
+	if (!GT_GROW(b->x, b->x_capacity, b->count + 1, 4096) || !GT_GROW(b->y, b->y_capacity, b->count + 1, 4096) ||
 	    !GT_GROW(b->row_next, b->row_capacity, b->count + 1, 4096) ||
 	    !GT_GROW(b->column_next, b->column_capacity, b->count + 1, 4096))
 		return -1;
@@ -87,8 +86,9 @@ static gtStatus constrain_walls(Builder* b, gtError* err)
 			st = b->row_next[p] < 0 ? gt_fail(err, GT_ERR_INVALID_ARG, "mesh: the wall from (%d, %d) has no end", x, y)
 			                        : gt_cdt_constrain(&b->cdt, p, b->row_next[p], err);
 		if (!st && y < b->h && blocked(b, x - 1, y) != blocked(b, x, y))
-			st = b->column_next[p] < 0 ? gt_fail(err, GT_ERR_INVALID_ARG, "mesh: the wall from (%d, %d) has no end", x, y)
-			                           : gt_cdt_constrain(&b->cdt, p, b->column_next[p], err);
+			st = b->column_next[p] < 0
+			         ? gt_fail(err, GT_ERR_INVALID_ARG, "mesh: the wall from (%d, %d) has no end", x, y)
+			         : gt_cdt_constrain(&b->cdt, p, b->column_next[p], err);
 		if (st) return st;
 	}
 	return GT_OK;
@@ -116,7 +116,8 @@ static gtStatus keep_free_triangles(Builder* b, gtError* err)
 			int32_t n = T->n[(i + 2) % 3];
 			across[i] = n < 0 ? -1 : polygon_of[n];
 		}
-		if (gt_polygons_add(&b->polygons, T->v, across, 3) < 0) st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
+		if (gt_polygons_add(&b->polygons, T->v, across, 3) < 0)
+			st = gt_fail(err, GT_ERR_NOMEM, "out of memory making a mesh");
 	}
 	gt_free(polygon_of);
 	return st;
@@ -164,7 +165,8 @@ static gtStatus vertex_rings(gtMesh* m, gtError* err)
 		for (int32_t i = begin + 1; i < end; i++) { // a few polygons each: insertion sort
 			Visit visit = visits[i];
 			int32_t at = i;
-			for (; at > begin && turns_before(visit.dx, visit.dy, visits[at - 1].dx, visits[at - 1].dy); at--) visits[at] = visits[at - 1];
+			for (; at > begin && turns_before(visit.dx, visit.dy, visits[at - 1].dx, visits[at - 1].dy); at--)
+				visits[at] = visits[at - 1];
 			visits[at] = visit;
 		}
 		m->around_first[v] = n;
@@ -173,7 +175,8 @@ static gtStatus vertex_rings(gtMesh* m, gtError* err)
 			if (m->across[visits[i].entry] < 0) m->around[n++] = -1;
 		}
 		if (n - m->around_first[v] > GT_MESH_MAX_AROUND_VERTEX) {
-			st = gt_fail(err, GT_ERR_LIMIT, "the mesh made from the map has more than %d polygons round vertex (%g, %g)",
+			st = gt_fail(err, GT_ERR_LIMIT,
+			             "the mesh made from the map has more than %d polygons round vertex (%g, %g)",
 			             GT_MESH_MAX_AROUND_VERTEX, m->x[v], m->y[v]);
 			goto done;
 		}

@@ -106,7 +106,8 @@ static int classify(const gtMesh* m, int q, gtVec2 p, int* edge)
 		if (c < 0) return -1;
 		// On this edge's line: on the edge itself only between its ends (polygons may have
 		// collinear vertices, so a point can be on the line of two edges and on one of them).
-		if (c == 0 && (p.x - m->x[a]) * (p.x - m->x[b]) <= 0 && (p.y - m->y[a]) * (p.y - m->y[b]) <= 0) zeros++, zero_at = i;
+		if (c == 0 && (p.x - m->x[a]) * (p.x - m->x[b]) <= 0 && (p.y - m->y[a]) * (p.y - m->y[b]) <= 0)
+			zeros++, zero_at = i;
 	}
 	if (zeros == 0) return 0;
 	*edge = zero_at;

@@ -33,8 +33,7 @@ int32_t gt_polygons_add(gtPolygonSet* s, const int32_t* corner, const int32_t* a
 	if (!GT_GROW(s->start, s->start_capacity, (int64_t)s->count + 1, 1024) ||
 	    !GT_GROW(s->size, s->size_capacity, (int64_t)s->count + 1, 1024))
 		return -1;
-	if (s->ring_count + size > INT32_MAX ||
-	    !GT_GROW(s->corner, s->corner_capacity, s->ring_count + size, 4096) ||
+	if (s->ring_count + size > INT32_MAX || !GT_GROW(s->corner, s->corner_capacity, s->ring_count + size, 4096) ||
 	    !GT_GROW(s->across, s->across_capacity, s->ring_count + size, 4096))
 		return -1;
 	memcpy(s->corner + s->ring_count, corner, (size_t)size * sizeof *corner);
@@ -91,7 +90,8 @@ static bool mergeable(const gtPolygonSet* s, int32_t p, int32_t q, int* i, int* 
 	// p's edge u -> v is q's edge v -> u.
 	int32_t u = cp[(*i + n - 1) % n], v = cp[*i];
 	if (cq[(*j + k - 1) % k] != v || cq[*j] != u) return false;
-	return orient(s, cp[(*i + n - 2) % n], u, cq[(*j + 1) % k]) >= 0 && orient(s, cq[(*j + k - 2) % k], v, cp[(*i + 1) % n]) >= 0;
+	return orient(s, cp[(*i + n - 2) % n], u, cq[(*j + 1) % k]) >= 0 &&
+	       orient(s, cq[(*j + k - 2) % k], v, cp[(*i + 1) % n]) >= 0;
 }
 
 // Queues p and q when they can merge now. A pair that cannot only becomes mergeable when one of
@@ -203,7 +203,8 @@ gtStatus gt_polygons_merge(gtPolygonSet* s, gtError* err)
 		}
 	while (m.heap.size > 0) {
 		Candidate c = m.candidates[gt_heap_pop(&m.heap).id];
-		if (s->size[c.p] == 0 || s->size[c.q] == 0 || m.version[c.p] != c.p_version || m.version[c.q] != c.q_version) continue;
+		if (s->size[c.p] == 0 || s->size[c.q] == 0 || m.version[c.p] != c.p_version || m.version[c.q] != c.q_version)
+			continue;
 		int merged = merge_pair(&m, c.p, c.q);
 		if (merged < 0 || (merged > 0 && !push_neighbours(&m, c.p))) goto nomem;
 	}

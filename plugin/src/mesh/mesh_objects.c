@@ -75,9 +75,11 @@ static bool reserve_members(gtMeshObjects* o, int more)
 
 gtStatus gtMeshObjects_Set(gtMeshObjects* o, int32_t id, gtVec2 point, gtError* err)
 {
-	if (id < 0 || id > GT_MESH_MAX_OBJECT_ID) return gt_fail(err, GT_ERR_INVALID_ARG, "object id %d is not in [0, %d]", id, GT_MESH_MAX_OBJECT_ID);
+	if (id < 0 || id > GT_MESH_MAX_OBJECT_ID)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "object id %d is not in [0, %d]", id, GT_MESH_MAX_OBJECT_ID);
 	gtMeshLocation at = gtMesh_Locate(o->mesh, point);
-	if (at.place == GT_MESH_OUTSIDE) return gt_fail(err, GT_ERR_INVALID_POINT, "object %d at (%g, %g): not on the mesh", id, point.x, point.y);
+	if (at.place == GT_MESH_OUTSIDE)
+		return gt_fail(err, GT_ERR_INVALID_POINT, "object %d at (%g, %g): not on the mesh", id, point.x, point.y);
 	if (!ensure_object(o, id)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for mesh objects");
 	if (o->inside[id] && at.place == GT_MESH_IN_POLYGON && o->members[o->first[id]].polygon == at.polygon) {
 		o->point[id] = point; // still strictly inside its polygon: nothing to relist
@@ -85,7 +87,10 @@ gtStatus gtMeshObjects_Set(gtMeshObjects* o, int32_t id, gtVec2 point, gtError* 
 	}
 	int32_t polygons[GT_MESH_MAX_AROUND_VERTEX];
 	int n = gt_mesh_point_polygons(o->mesh, point, polygons, GT_MESH_MAX_AROUND_VERTEX);
-	if (n == 0) return gt_fail(err, GT_ERR_INVALID_POINT, "object %d at (%g, %g): a pinch vertex whose cell at (+1e-5, +1e-5) is a wall", id, point.x, point.y);
+	if (n == 0)
+		return gt_fail(err, GT_ERR_INVALID_POINT,
+		               "object %d at (%g, %g): a pinch vertex whose cell at (+1e-5, +1e-5) is a wall", id, point.x,
+		               point.y);
 	if (!reserve_members(o, n)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for mesh objects");
 	unlist(o, id);
 	for (int i = 0; i < n; i++) {

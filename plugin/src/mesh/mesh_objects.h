@@ -9,7 +9,7 @@
 // every polygon holding it, so a search entering any of them meets it.
 typedef struct MeshMember {
 	int32_t object, polygon;
-	int32_t next, prev;   // in the polygon's list
+	int32_t next, prev;     // in the polygon's list
 	int32_t next_of_object; // the object's other memberships
 } MeshMember;
 

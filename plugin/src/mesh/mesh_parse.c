@@ -38,8 +38,8 @@ static bool number(Reader* r, const char* what, double* value)
 	while (r->at < r->end && !strchr(" \t\r\n", *r->at) && n + 1 < sizeof token) token[n++] = *r->at++;
 	token[n] = 0;
 	if (r->at < r->end && !strchr(" \t\r\n", *r->at)) { // no number is this long: not one token read as two
-		gt_fail(r->err, GT_ERR_FORMAT, "%s:%d: expected %s, found a token of more than %zu characters", r->name, r->line, what,
-		        sizeof token - 1);
+		gt_fail(r->err, GT_ERR_FORMAT, "%s:%d: expected %s, found a token of more than %zu characters", r->name,
+		        r->line, what, sizeof token - 1);
 		return false;
 	}
 	char* stop;
@@ -56,7 +56,8 @@ static bool integer(Reader* r, const char* what, long lo, long hi, int32_t* valu
 	double v;
 	if (!number(r, what, &v)) return false;
 	if (v != floor(v) || v < (double)lo || v > (double)hi) {
-		gt_fail(r->err, GT_ERR_FORMAT, "%s:%d: %s %g is not a whole number in [%ld, %ld]", r->name, r->line, what, v, lo, hi);
+		gt_fail(r->err, GT_ERR_FORMAT, "%s:%d: %s %g is not a whole number in [%ld, %ld]", r->name, r->line, what, v,
+		        lo, hi);
 		return false;
 	}
 	*value = (int32_t)v;
@@ -92,7 +93,8 @@ static gtStatus check_polygon(gtMesh* m, int p, const char* name, gtError* err)
 		int a = v[(i + n - 1) % n], b = v[i], c = v[(i + 1) % n];
 		if (a == b) return gt_fail(err, GT_ERR_FORMAT, "%s: polygon %d repeats vertex %d", name, p, b);
 		if (cross(m, a, b, c) < 0)
-			return gt_fail(err, GT_ERR_FORMAT, "%s: polygon %d is not convex and counter-clockwise at vertex %d", name, p, b);
+			return gt_fail(err, GT_ERR_FORMAT, "%s: polygon %d is not convex and counter-clockwise at vertex %d", name,
+			               p, b);
 		if (q[i] < 0) continue;
 		// The neighbour across edge a-b lists the same edge the other way round.
 		int32_t nb = m->first[q[i]], nn = m->first[q[i] + 1] - nb;
@@ -100,8 +102,9 @@ static gtStatus check_polygon(gtMesh* m, int p, const char* name, gtError* err)
 		for (int j = 0; j < nn && !shared; j++)
 			if (m->corner[nb + j] == a && m->corner[nb + (j + nn - 1) % nn] == b) shared = true, m->twin[begin + i] = j;
 		if (!shared)
-			return gt_fail(err, GT_ERR_FORMAT, "%s: polygon %d names %d across edge %d-%d, which does not have that edge", name, p,
-			               q[i], a, b);
+			return gt_fail(err, GT_ERR_FORMAT,
+			               "%s: polygon %d names %d across edge %d-%d, which does not have that edge", name, p, q[i], a,
+			               b);
 	}
 	return GT_OK;
 }
@@ -113,8 +116,10 @@ gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err)
 	m->corner_vertex = gt_calloc((size_t)vertex_count + 1, 1);
 	m->exits = gt_calloc((size_t)polygon_count + 1, sizeof *m->exits);
 	m->ring_xy = gt_malloc(((size_t)m->first[polygon_count] + 1) * sizeof *m->ring_xy);
-	if (!m->twin || !m->corner_vertex || !m->exits || !m->ring_xy) return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory", name);
-	for (int32_t i = 0; i < m->first[polygon_count]; i++) m->ring_xy[i] = (gtVec2){m->x[m->corner[i]], m->y[m->corner[i]]};
+	if (!m->twin || !m->corner_vertex || !m->exits || !m->ring_xy)
+		return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory", name);
+	for (int32_t i = 0; i < m->first[polygon_count]; i++)
+		m->ring_xy[i] = (gtVec2){m->x[m->corner[i]], m->y[m->corner[i]]};
 	for (int p = 0; p < polygon_count; p++)
 		for (int32_t i = m->first[p]; i < m->first[p + 1]; i++) m->exits[p] += m->across[i] >= 0;
 	for (int32_t i = 0; i < m->first[polygon_count]; i++) m->twin[i] = -1;
@@ -129,8 +134,9 @@ gtStatus gt_mesh_finish(gtMesh* m, const char* name, gtError* err)
 		for (int32_t e = m->first[p]; e < m->first[p + 1] && !st; e++) {
 			int32_t q = m->across[e];
 			if (q >= 0 && m->across[m->first[q] + m->twin[e]] != p)
-				st = gt_fail(err, GT_ERR_FORMAT, "%s: polygon %d names %d across edge %d-%d, but %d does not name %d there", name, p,
-				             q, m->corner[e == m->first[p] ? m->first[p + 1] - 1 : e - 1], m->corner[e], q, p);
+				st = gt_fail(err, GT_ERR_FORMAT,
+				             "%s: polygon %d names %d across edge %d-%d, but %d does not name %d there", name, p, q,
+				             m->corner[e == m->first[p] ? m->first[p + 1] - 1 : e - 1], m->corner[e], q, p);
 		}
 	return st ? st : gt_mesh_index(m, err);
 }
@@ -145,7 +151,8 @@ gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh*
 	r.at += 4;
 	int32_t version, vertex_count, polygon_count;
 	if (!integer(&r, "the version", 0, 1000, &version)) return GT_ERR_FORMAT;
-	if (version != 2) return gt_fail(err, GT_ERR_FORMAT, "%s:%d: mesh version %d, only version 2 is read", r.name, r.line, version);
+	if (version != 2)
+		return gt_fail(err, GT_ERR_FORMAT, "%s:%d: mesh version %d, only version 2 is read", r.name, r.line, version);
 	if (!integer(&r, "the vertex count", 1, MAX_MESH_ITEMS, &vertex_count) ||
 	    !integer(&r, "the polygon count", 1, MAX_MESH_ITEMS, &polygon_count))
 		return GT_ERR_FORMAT;
@@ -164,8 +171,8 @@ gtStatus gtMesh_Parse(const char* text, size_t length, const char* name, gtMesh*
 		int32_t n, poly;
 		if (!number(&r, "a vertex's x", &m->x[v]) || !number(&r, "a vertex's y", &m->y[v])) goto format;
 		if (fabs(m->x[v]) > MAX_COORDINATE || fabs(m->y[v]) > MAX_COORDINATE) {
-			st = gt_fail(err, GT_ERR_LIMIT, "%s:%d: vertex %d at (%g, %g) is beyond +-%g", r.name, r.line, v, m->x[v], m->y[v],
-			             MAX_COORDINATE);
+			st = gt_fail(err, GT_ERR_LIMIT, "%s:%d: vertex %d at (%g, %g) is beyond +-%g", r.name, r.line, v, m->x[v],
+			             m->y[v], MAX_COORDINATE);
 			goto fail;
 		}
 		if (!integer(&r, "a vertex's polygon count", 2, MAX_AROUND_VERTEX, &n)) goto format;
@@ -257,6 +264,6 @@ int64_t gtMesh_Bytes(const gtMesh* m)
 	// Per vertex: x, y, its ring's start, the corner flag; per polygon: its ring's start and exits;
 	// per ring entry: vertex, neighbour, twin, position.
 	return (int64_t)sizeof *m + (int64_t)m->vertex_count * (2 * 8 + 4 + 1) + (int64_t)m->polygon_count * 8 +
-	       (int64_t)m->first[m->polygon_count] * (3 * 4 + 16) + (int64_t)m->around_first[m->vertex_count] * 4 + (cells + 1) * 4 +
-	       (int64_t)m->bucket_first[cells] * 4;
+	       (int64_t)m->first[m->polygon_count] * (3 * 4 + 16) + (int64_t)m->around_first[m->vertex_count] * 4 +
+	       (cells + 1) * 4 + (int64_t)m->bucket_first[cells] * 4;
 }

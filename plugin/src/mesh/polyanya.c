@@ -64,7 +64,7 @@ struct gtPolyanya {
 	int goal_count;
 	uint32_t* goal_stamp; // per polygon: = goal_generation when it holds the goal
 	uint32_t goal_generation;
-	int64_t expanded; // nodes expanded by the last search
+	int64_t expanded;   // nodes expanded by the last search
 	uint32_t* reported; // k-nearest: per object id, = generation once returned
 	int reported_capacity;
 };
@@ -199,7 +199,7 @@ static double heuristic(gtVec2 r, gtVec2 right, gtVec2 left, gtVec2 t)
 	}
 	if ((side_r > 0 && side_t > 0) || (side_r < 0 && side_t < 0)) t = reflect(t, right, left);
 	double cr = cross3(r, t, right), cl = cross3(r, t, left);
-	if (cr <= 0 && cl >= 0) return dist(r, t);  // the segment r-t passes between the ends
+	if (cr <= 0 && cl >= 0) return dist(r, t);          // the segment r-t passes between the ends
 	if (cr > 0) return dist(r, right) + dist(right, t); // right of r-t... misses on the right end's side
 	return dist(r, left) + dist(left, t);
 }
@@ -227,7 +227,7 @@ typedef struct Search {
 	gtPolyanya* p;
 	Mode mode;
 	gtVec2 goal;
-	bool failed; // out of memory
+	bool failed;                  // out of memory
 	const gtMeshObjects* objects; // INTERVAL and GUIDED: the objects to meet
 	gtMeshAcceptFcn* accept;
 	void* context;
@@ -260,7 +260,8 @@ static inline Node* new_node(Search* s)
 
 // Final nodes for the wanted objects of `polygon` not yet returned, seen from `root` through the
 // interval (or, with no interval, from inside the polygon: straight).
-static void push_objects(Search* s, int polygon, const gtVec2* right, const gtVec2* left, gtVec2 root, int32_t root_chain, double g)
+static void push_objects(Search* s, int polygon, const gtVec2* right, const gtVec2* left, gtVec2 root,
+                         int32_t root_chain, double g)
 {
 	gtPolyanya* p = s->p;
 	const gtMeshObjects* o = s->objects;
@@ -270,7 +271,13 @@ static void push_objects(Search* s, int polygon, const gtVec2* right, const gtVe
 		if (s->accept && !s->accept(s->context, id)) continue;
 		Node* n = new_node(s);
 		if (!n) return;
-		*n = (Node){.root = root, .g = g, .root_vertex = -1, .root_chain = root_chain, .polygon = polygon, .entry = -1, .object = id};
+		*n = (Node){.root = root,
+		            .g = g,
+		            .root_vertex = -1,
+		            .root_chain = root_chain,
+		            .polygon = polygon,
+		            .entry = -1,
+		            .object = id};
 		n->right = right ? *right : o->point[id], n->left = left ? *left : o->point[id];
 		n->f = g + (right ? heuristic(root, *right, *left, o->point[id]) : dist(root, o->point[id]));
 		p->nodes_size++;
@@ -381,11 +388,20 @@ static inline void push_node(Search* s, int32_t edge, int32_t next, gtVec2 right
 	if (f < INFINITY) { // GUIDED: infinite when no wanted object lies beyond
 		Node* n = new_node(s);
 		if (!n) return;
-		*n = (Node){.root = root, .right = right, .left = left, .g = g, .f = f, .root_vertex = root_vertex,
-		            .root_chain = root_chain, .polygon = next, .entry = p->mesh->twin[edge], .object = -1};
+		*n = (Node){.root = root,
+		            .right = right,
+		            .left = left,
+		            .g = g,
+		            .f = f,
+		            .root_vertex = root_vertex,
+		            .root_chain = root_chain,
+		            .polygon = next,
+		            .entry = p->mesh->twin[edge],
+		            .object = -1};
 		p->nodes_size++; // the caller queues it (or expands it at once)
 	}
-	if ((s->mode == INTERVAL || s->mode == GUIDED) && s->objects->head[next] >= 0) push_objects(s, next, &right, &left, root, root_chain, g);
+	if ((s->mode == INTERVAL || s->mode == GUIDED) && s->objects->head[next] >= 0)
+		push_objects(s, next, &right, &left, root, root_chain, g);
 }
 
 // A node through the edge of `from` that ends at its vertex `k` (index within from), or nothing
@@ -508,15 +524,15 @@ static void expand(Search* s, const Node* node)
 		bool any = k_right > i + 1 || !same(right_exit, vb);
 		if (any) {
 			int32_t chain = add_root(s, vb, n.root_chain);
-			if (chain >= 0)
-				push_run(s, P, count, i + 1, k_right, vb, right_exit, vb, b, chain, n.g + dist(r, vb));
+			if (chain >= 0) push_run(s, P, count, i + 1, k_right, vb, right_exit, vb, b, chain, n.g + dist(r, vb));
 		}
 	}
 	if (same(n.left, va) && m->corner_vertex[a]) {
 		bool any = k_left < i + count - 1 || !same(left_exit, va);
 		if (any) {
 			int32_t chain = add_root(s, va, n.root_chain);
-			if (chain >= 0) push_run(s, P, count, k_left, i + count - 1, left_exit, va, va, a, chain, n.g + dist(r, va));
+			if (chain >= 0)
+				push_run(s, P, count, k_left, i + count - 1, left_exit, va, va, a, chain, n.g + dist(r, va));
 		}
 	}
 }
@@ -526,7 +542,8 @@ static gtStatus check_point(const gtMesh* m, gtVec2 q, const char* which, int32_
 	*count = gt_mesh_point_polygons(m, q, polygons, GT_MESH_MAX_AROUND_VERTEX);
 	if (*count > 0) return GT_OK;
 	if (gtMesh_Locate(m, q).place == GT_MESH_ON_VERTEX)
-		return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): a pinch vertex whose cell at (+1e-5, +1e-5) is a wall", which, q.x, q.y);
+		return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): a pinch vertex whose cell at (+1e-5, +1e-5) is a wall",
+		               which, q.x, q.y);
 	return gt_fail(err, GT_ERR_INVALID_POINT, "%s (%g, %g): not on the mesh", which, q.x, q.y);
 }
 
@@ -549,7 +566,8 @@ static void expand_queue(Search* sr, int32_t id)
 		sr->parent_f = p->nodes[id].f;
 		expand(sr, &p->nodes[id]);
 		if (sr->failed) return;
-		if (p->nodes_size - before == 1 && p->nodes[before].object < 0 && (sr->mode != TO_GOAL || !is_goal_polygon(p, p->nodes[before].polygon))) {
+		if (p->nodes_size - before == 1 && p->nodes[before].object < 0 &&
+		    (sr->mode != TO_GOAL || !is_goal_polygon(p, p->nodes[before].polygon))) {
 			id = before; // push just kept it, so its root's g is the best seen
 			continue;
 		}
@@ -629,7 +647,8 @@ static gtStatus search(gtPolyanya* p, gtVec2 s, gtVec2 t, double* distance, int3
 	while (p->heap_size > 0 && !sr.failed) {
 		int32_t id = heap_pop(p);
 		const Node* n = &p->nodes[id];
-		if (n->root_vertex >= 0 && n->g > p->root_g[n->root_vertex] + EPS) continue; // a cheaper way to its root came later
+		if (n->root_vertex >= 0 && n->g > p->root_g[n->root_vertex] + EPS)
+			continue; // a cheaper way to its root came later
 		if (is_goal_polygon(p, n->polygon)) {
 			*distance = n->f;
 			*best = id;
@@ -666,13 +685,15 @@ gtStatus gtPolyanya_Path(gtPolyanya* p, gtVec2 s, gtVec2 t, gtVec2* points, int 
 		double straight = dist(n->root, t);
 		if (fabs(n->f - n->g - straight) > 1e-9 * (1 + n->f)) { // the heuristic bent at an end
 			bends = true;
-			bend = fabs(dist(n->root, n->right) + dist(n->right, t) - (n->f - n->g)) <= 1e-9 * (1 + n->f) ? n->right : n->left;
+			bend = fabs(dist(n->root, n->right) + dist(n->right, t) - (n->f - n->g)) <= 1e-9 * (1 + n->f) ? n->right
+			                                                                                              : n->left;
 		}
 	}
 	int roots = 0;
 	for (int c = chain; c >= 0; c = p->roots[c].parent) roots++;
 	*count = 2 + roots + (bends ? 1 : 0);
-	if (*count > capacity) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "path has %d points but the buffer holds %d", *count, capacity);
+	if (*count > capacity)
+		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "path has %d points but the buffer holds %d", *count, capacity);
 	points[0] = s;
 	int i = roots;
 	for (int c = chain; c >= 0; c = p->roots[c].parent) points[i--] = p->roots[c].at;
@@ -681,12 +702,13 @@ gtStatus gtPolyanya_Path(gtPolyanya* p, gtVec2 s, gtVec2 t, gtVec2* points, int 
 	return GT_OK;
 }
 
-static gtStatus nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept, void* context,
-                        gtMeshGuideFcn* guide, void* guide_context, int32_t* ids, double* distances, int capacity, int* count,
-                        gtError* err)
+static gtStatus nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept,
+                        void* context, gtMeshGuideFcn* guide, void* guide_context, int32_t* ids, double* distances,
+                        int capacity, int* count, gtError* err)
 {
 	*count = 0;
-	if (!objects || objects->mesh != p->mesh) return gt_fail(err, GT_ERR_INVALID_ARG, "the objects are placed on another mesh");
+	if (!objects || objects->mesh != p->mesh)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "the objects are placed on another mesh");
 	if (k < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "k must be >= 0, got %d", k);
 	if (capacity < k) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d, the buffers hold %d", k, capacity);
 	int32_t start[GT_MESH_MAX_AROUND_VERTEX];
@@ -695,12 +717,19 @@ static gtStatus nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, i
 	gtStatus st = check_point(p->mesh, q, "query point", start, &start_count, err);
 	if (st || k == 0) return st;
 	if (p->reported_capacity < objects->capacity) {
-		if (!GT_RESIZE(p->reported, objects->capacity)) return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
-		memset(p->reported + p->reported_capacity, 0, (size_t)(objects->capacity - p->reported_capacity) * sizeof *p->reported);
+		if (!GT_RESIZE(p->reported, objects->capacity))
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory in a Polyanya search");
+		memset(p->reported + p->reported_capacity, 0,
+		       (size_t)(objects->capacity - p->reported_capacity) * sizeof *p->reported);
 		p->reported_capacity = objects->capacity;
 	}
-	Search sr = {.p = p, .mode = guide ? GUIDED : INTERVAL, .objects = objects, .accept = accept, .context = context,
-	             .guide = guide, .guide_context = guide_context};
+	Search sr = {.p = p,
+	             .mode = guide ? GUIDED : INTERVAL,
+	             .objects = objects,
+	             .accept = accept,
+	             .context = context,
+	             .guide = guide,
+	             .guide_context = guide_context};
 	start_nodes(&sr, start, start_count, q);
 	while (p->heap_size > 0 && !sr.failed) {
 		int32_t id = heap_pop(p);
@@ -727,8 +756,8 @@ gtStatus gtPolyanya_Nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 
 }
 
 gtStatus gtPolyanya_NearestGuided(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, int k, gtMeshAcceptFcn* accept,
-                                  void* context, gtMeshGuideFcn* guide, void* guide_context, int32_t* ids, double* distances,
-                                  int capacity, int* count, gtError* err)
+                                  void* context, gtMeshGuideFcn* guide, void* guide_context, int32_t* ids,
+                                  double* distances, int capacity, int* count, gtError* err)
 {
 	if (!guide) return gt_fail(err, GT_ERR_INVALID_ARG, "a guided search needs a guide");
 	return nearest(p, objects, q, k, accept, context, guide, guide_context, ids, distances, capacity, count, err);
@@ -761,8 +790,10 @@ gtStatus gt_polyanya_flood(gtPolyanya* p, const gtMeshObjects* objects, gtMeshAc
 		// The edges a source lies on get no node from it but are crossed from it all the same.
 		for (int i = 0; i < count && !sr.failed; i++)
 			for (int e = m->first[polygons[i]]; e < m->first[polygons[i] + 1]; e++) {
-				gtVec2 a = m->ring_xy[e == m->first[polygons[i]] ? m->first[polygons[i] + 1] - 1 : e - 1], b = m->ring_xy[e];
-				if (m->across[e] >= 0 && on_segment(at, a, b) && visit(visit_context, at, at, at, 0, gt_mesh_edge_key(m, e)) < 0)
+				gtVec2 a = m->ring_xy[e == m->first[polygons[i]] ? m->first[polygons[i] + 1] - 1 : e - 1],
+				       b = m->ring_xy[e];
+				if (m->across[e] >= 0 && on_segment(at, a, b) &&
+				    visit(visit_context, at, at, at, 0, gt_mesh_edge_key(m, e)) < 0)
 					sr.failed = true;
 			}
 	}

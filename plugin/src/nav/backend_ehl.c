@@ -110,19 +110,21 @@ static bool answer_still_walks(const gtNav* nav, const gtEhlQuery* eq, gtVec2 s,
 	const gtEhl* e = eq->ehl;
 	const gtVertex* v = e->vertices;
 	int hub = e->vertex_of[eq->last_hub];
-	gtVec2 a = {v[eq->last_via_s].x, v[eq->last_via_s].y}, h = {v[hub].x, v[hub].y}, b = {v[eq->last_via_t].x, v[eq->last_via_t].y};
+	gtVec2 a = {v[eq->last_via_s].x, v[eq->last_via_s].y}, h = {v[hub].x, v[hub].y},
+	       b = {v[eq->last_via_t].x, v[eq->last_via_t].y};
 	double sa = hypot(a.x - s.x, a.y - s.y), bt = hypot(t.x - b.x, t.y - b.y);
 	if (nav_ellipse_hits_added(nav, s, a, sa) && !segment_clear(nav, s, a)) return false;
 	if (nav_ellipse_hits_added(nav, b, t, bt) && !segment_clear(nav, b, t)) return false;
 	if (nav_ellipse_hits_added(nav, a, h, eq->last_from_s - sa) && !climb_clear(nav, e, eq->last_via_s, eq->last_hub))
 		return false;
-	return !nav_ellipse_hits_added(nav, h, b, eq->last_from_t - bt) || climb_clear(nav, e, eq->last_via_t, eq->last_hub);
+	return !nav_ellipse_hits_added(nav, h, b, eq->last_from_t - bt) ||
+	       climb_clear(nav, e, eq->last_via_t, eq->last_hub);
 }
 
 // The index's path when it stays clear of the added walls (it is then exact: no path is shorter
 // on the edited map); false when it does not, or on failure (*status).
-static bool clear_path(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* points, int capacity, int* count, double* d,
-                       gtStatus* status, gtError* err)
+static bool clear_path(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* points, int capacity, int* count,
+                       double* d, gtStatus* status, gtError* err)
 {
 	EhlScratch* e = scratch_of(q);
 	int n;
@@ -134,8 +136,7 @@ static bool clear_path(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* 
 	*count = n;
 	if (n > capacity)
 		*status = gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "the path has %d points, the buffer holds %d", n, capacity);
-	else if (n > 0)
-		memcpy(points, e->path, (size_t)n * sizeof *points);
+	else if (n > 0) memcpy(points, e->path, (size_t)n * sizeof *points);
 	return true;
 }
 
@@ -157,7 +158,8 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 		} else { // most answers stay far from the new walls: the distance alone shows it
 			if ((*status = gtEhlQuery_SetSource(e->query, s, err))) return INFINITY;
 			d = isinf(limit) ? gtEhlQuery_DistanceTo(e->query, t) : gtEhlQuery_DistanceBelow(e->query, t, limit);
-			if (isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d) || answer_still_walks(nav, e->query, s, t))
+			if (isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d) ||
+			    answer_still_walks(nav, e->query, s, t))
 				return d; // else blocked: the search below walks around
 		}
 	}
@@ -167,10 +169,12 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 	if (gt_oracle_is_derived(oracle)) { // walls only added: the index knows the possible first and last bends
 		const gtEhl* index = e->query->ehl;
 		int from = gt_ehl_first_bends(index, s, e->bends), to = gt_ehl_first_bends(index, t, e->bends + from);
-		*status = gt_oracle_between(oracle, s, t, e->bends, from, e->bends + from, to, points, capacity, count, &d, err);
+		*status = gt_oracle_between(oracle, s, t, e->bends, from, e->bends + from, to, points, capacity, count, &d,
+		                            err);
 		return d;
 	}
-	*status = points ? gtOracle_Path(oracle, s, t, points, capacity, count, &d, err) : gtOracle_Distance(oracle, s, t, &d, err);
+	*status = points ? gtOracle_Path(oracle, s, t, points, capacity, count, &d, err)
+	                 : gtOracle_Distance(oracle, s, t, &d, err);
 	return d;
 }
 
@@ -184,8 +188,8 @@ static bool on_map(const gtMap* map, gtVec2 p)
 
 static const gtMap* points_map(const gtNav* nav, gtVec2 s, gtVec2 t)
 {
-	if (nav->freed == 0 && nav->added_tiles && on_map(nav->map, s) && on_map(nav->map, t) && !nav_near_added(nav, s, s) &&
-	    !nav_near_added(nav, t, t))
+	if (nav->freed == 0 && nav->added_tiles && on_map(nav->map, s) && on_map(nav->map, t) &&
+	    !nav_near_added(nav, s, s) && !nav_near_added(nav, t, t))
 		return nav_index_map(nav);
 	return nav->map;
 }
@@ -198,7 +202,8 @@ static gtStatus distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* d, gtError* 
 	return st;
 }
 
-static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d, gtError* err)
+static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d,
+                     gtError* err)
 {
 	if (!edited(q->nav)) return gtEhl_Path(scratch_of(q)->query, s, t, points, capacity, count, d, err);
 	gtStatus st = nav_check_points(points_map(q->nav, s, t), s, t, err);
@@ -247,7 +252,8 @@ const NavBackend nav_backend_ehl = {
     .name = "ehl",
     .caps = GT_NAV_CAP_WALLS | GT_NAV_CAP_USES_INDEX | GT_NAV_CAP_NEEDS_INDEX | NAV_CAP_AUTO,
     .needs = "an index",
-    .how = "build one (gtNav_BuildIndex, build_index, gridtree ehl-build) or load it (gtNav_LoadIndex, load_index, --ehl FILE)",
+    .how = "build one (gtNav_BuildIndex, build_index, gridtree ehl-build) or load it (gtNav_LoadIndex, load_index, "
+           "--ehl FILE)",
     .ready = has_index,
     .bind = bind,
     .free_scratch = free_scratch,

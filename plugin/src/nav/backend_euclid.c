@@ -18,12 +18,14 @@ static gtStatus distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* d, gtError* 
 	return st;
 }
 
-static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d, gtError* err)
+static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d,
+                     gtError* err)
 {
 	gtStatus st = nav_check_points(q->nav->map, s, t, err);
 	if (st) return st;
 	*count = 2;
-	if (capacity < 2) return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "a path needs 2 points, the buffer holds %d", capacity);
+	if (capacity < 2)
+		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "a path needs 2 points, the buffer holds %d", capacity);
 	points[0] = s;
 	points[1] = t;
 	if (d) *d = hypot(t.x - s.x, t.y - s.y);

@@ -10,8 +10,8 @@
 
 typedef struct OracleScratch {
 	gtOracle* oracle;
-	uint32_t generation; // the map_generation it answers for
-	gtOracle* base;      // the index map's oracle: the edited one is derived from it while walls are only added
+	uint32_t generation;      // the map_generation it answers for
+	gtOracle* base;           // the index map's oracle: the edited one is derived from it while walls are only added
 	uint32_t base_generation; // the ehl_generation it was built for
 } OracleScratch;
 
@@ -84,7 +84,8 @@ static gtStatus distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* d, gtError* 
 	return gtOracle_Distance(nav_oracle(q), s, t, d, err);
 }
 
-static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d, gtError* err)
+static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d,
+                     gtError* err)
 {
 	return gtOracle_Path(nav_oracle(q), s, t, points, capacity, count, d, err);
 }

@@ -54,7 +54,8 @@ static gtStatus distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* d, gtError* 
 	return st ? st : gtPolyanya_Distance(search_of(q), s, t, d, err);
 }
 
-static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d, gtError* err)
+static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* d,
+                     gtError* err)
 {
 	gtStatus st = nav_check_points(q->nav->map, s, t, err);
 	return st ? st : gtPolyanya_Path(search_of(q), s, t, points, capacity, count, d, err);

@@ -26,8 +26,8 @@ gtStatus gtNav_Create(const gtMap* map, const gtNavDef* def, gtNav** out, gtErro
 		return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method %d", (int)def->method);
 	const NavBackend* chosen = nav_backend(def->method);
 	if (chosen && chosen->needs) // a new nav has no data yet
-		return gt_fail(err, GT_ERR_INVALID_ARG, "method %s needs %s: create with auto, then %s", chosen->name, chosen->needs,
-		               chosen->how);
+		return gt_fail(err, GT_ERR_INVALID_ARG, "method %s needs %s: create with auto, then %s", chosen->name,
+		               chosen->needs, chosen->how);
 	gtNav* nav = gt_calloc(1, sizeof *nav);
 	if (!nav) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	nav->map = (gtMap*)map; // edits change it in place (gt_nav.h says so)
@@ -99,8 +99,9 @@ static gtStatus check_mesh(const gtMap* map, const gtMesh* mesh, gtError* err)
 		for (int x = 0; x < gtMap_Width(map); x++) {
 			bool on = gtMesh_Locate(mesh, (gtVec2){x + 0.5, y + 0.5}).place != GT_MESH_OUTSIDE;
 			if (on == gtMap_IsBlocked(map, x, y))
-				return gt_fail(err, GT_ERR_INVALID_ARG, "the mesh does not match the map: cell (%d, %d) is %s on the map but %s the mesh",
-				               x, y, on ? "blocked" : "free", on ? "on" : "off");
+				return gt_fail(err, GT_ERR_INVALID_ARG,
+				               "the mesh does not match the map: cell (%d, %d) is %s on the map but %s the mesh", x, y,
+				               on ? "blocked" : "free", on ? "on" : "off");
 		}
 	return GT_OK;
 }

@@ -55,8 +55,8 @@ int gtNavMethod_Names(char* out, int size, const char* separator)
 	int length = 0;
 	for (int m = 0; m < GT_NAV_METHOD_COUNT; m++) {
 		if (m > 0 && !BACKENDS[m]) continue;
-		int n = snprintf(out && length < size ? out + length : NULL, out && length < size ? (size_t)(size - length) : 0, "%s%s",
-		                 m > 0 ? separator : "", gtNavMethod_Name((gtNavMethod)m));
+		int n = snprintf(out && length < size ? out + length : NULL, out && length < size ? (size_t)(size - length) : 0,
+		                 "%s%s", m > 0 ? separator : "", gtNavMethod_Name((gtNavMethod)m));
 		length += n;
 	}
 	if (out && size > 0 && length >= size) out[size - 1] = '\0';
@@ -81,7 +81,8 @@ unsigned gtNavMethod_Caps(gtNavMethod method)
 		unsigned all = ~0u, any = 0;
 		for (int m = 0; m < GT_NAV_METHOD_COUNT; m++)
 			if (BACKENDS[m] && (BACKENDS[m]->caps & NAV_CAP_AUTO)) all &= BACKENDS[m]->caps, any |= BACKENDS[m]->caps;
-		unsigned uses = GT_NAV_CAP_USES_INDEX | GT_NAV_CAP_USES_MESH, needs = GT_NAV_CAP_NEEDS_INDEX | GT_NAV_CAP_NEEDS_MESH;
+		unsigned uses = GT_NAV_CAP_USES_INDEX | GT_NAV_CAP_USES_MESH,
+		         needs = GT_NAV_CAP_NEEDS_INDEX | GT_NAV_CAP_NEEDS_MESH;
 		return (all & ~(uses | needs | NAV_CAP_AUTO)) | (any & uses);
 	}
 	const NavBackend* b = nav_backend(method);

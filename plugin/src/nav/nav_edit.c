@@ -75,7 +75,8 @@ static void recount(gtNav* nav)
 {
 	nav->added = nav->freed = 0;
 	nav->added_rect_count = 0;
-	if (nav->added_tiles) memset(nav->added_tiles, 0, sizeof *nav->added_tiles * (size_t)nav->tile_columns * (size_t)nav->tile_rows);
+	if (nav->added_tiles)
+		memset(nav->added_tiles, 0, sizeof *nav->added_tiles * (size_t)nav->tile_columns * (size_t)nav->tile_rows);
 	if (!nav->ehl || !nav->index_map) return;
 	int x0 = INT32_MAX, y0 = INT32_MAX, x1 = -1, y1 = -1; // the added cells' bounding box
 	for (int y = 0; y < gtMap_Height(nav->map); y++)
@@ -248,7 +249,7 @@ static gtEhlDef build_def(const gtNav* nav, const gtEhlDef* def)
 {
 	gtEhlDef d = def ? *def : nav->has_rebuild_def ? nav->rebuild_def : gtEhl_DefaultDef();
 	if (!def && !nav->has_rebuild_def && nav->ehl) d.cell_size = nav->ehl->g; // a loaded index: its own cell size
-	d.progress = def ? d.progress : NULL; // a remembered callback may be gone
+	d.progress = def ? d.progress : NULL;                                     // a remembered callback may be gone
 	d.progress_user = def ? d.progress_user : NULL;
 	if (!d.tasks) d.tasks = nav->def.tasks;
 	return d;
@@ -315,7 +316,8 @@ static bool take_rebuild(gtNav* nav)
 		}
 	}
 	rebuild_free(r);
-	if (!taken && nav->ehl && nav->freed > 0 && !nav->def.manual_rebuild) gtNav_RebuildIndex(nav, NULL, true, NULL); // walls went while it ran
+	if (!taken && nav->ehl && nav->freed > 0 && !nav->def.manual_rebuild)
+		gtNav_RebuildIndex(nav, NULL, true, NULL); // walls went while it ran
 	return taken;
 }
 
@@ -364,8 +366,9 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 	if (busy) return busy;
 	int w = gtMap_Width(nav->map), h = gtMap_Height(nav->map);
 	if (x0 > x1 || y0 > y1 || x0 < 0 || y0 < 0 || x1 >= w || y1 >= h)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "cells (%d, %d)-(%d, %d) are not an inclusive rectangle inside the %dx%d map", x0,
-		               y0, x1, y1, w, h);
+		return gt_fail(err, GT_ERR_INVALID_ARG,
+		               "cells (%d, %d)-(%d, %d) are not an inclusive rectangle inside the %dx%d map", x0, y0, x1, y1, w,
+		               h);
 	if (nav->ehl && !nav->index_map) { // the index keeps the map as it was
 		gtMap* snapshot;
 		gtStatus st = gt_map_copy(nav->map, &snapshot, err);
@@ -393,7 +396,8 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 	logged[0] = x0, logged[1] = y0, logged[2] = x1, logged[3] = y1;
 	if (nav->ehl) {
 		forget_rects_if_none(nav);
-		if (nav->freed > 0 && !nav->rebuild && !nav->def.manual_rebuild) gtNav_RebuildIndex(nav, NULL, true, NULL); // exact again, later
+		if (nav->freed > 0 && !nav->rebuild && !nav->def.manual_rebuild)
+			gtNav_RebuildIndex(nav, NULL, true, NULL); // exact again, later
 	}
 	return GT_OK;
 }

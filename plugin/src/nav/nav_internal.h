@@ -44,7 +44,7 @@ struct gtNav {
 	int tile_columns, tile_rows;
 	NavRect* added_rects; // rectangles holding every added cell (a superset), for the ellipse test
 	int64_t added_rect_count, added_rect_capacity;
-	uint32_t map_generation; // bumped by every edit: oracles repair (or rebuild) lazily
+	uint32_t map_generation;       // bumped by every edit: oracles repair (or rebuild) lazily
 	int edit_log[NAV_EDIT_LOG][4]; // the cells of edit g (after the bump) at g % NAV_EDIT_LOG
 	NavDoor* doors;
 	int64_t door_count, door_capacity;

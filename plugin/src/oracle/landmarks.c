@@ -32,7 +32,8 @@ gtStatus gt_landmarks_build(const gtVisGraph* g, gtLandmarks* out, gtError* err)
 	if (n == 0) return GT_OK;
 	double* dist = gt_malloc((size_t)n * sizeof *dist);
 	double* nearest = gt_malloc((size_t)n * sizeof *nearest); // distance to the closest landmark so far
-	gtHeap heap = {gt_malloc(((size_t)n + (size_t)g->offset[n] + 1) * sizeof *heap.items), 0, (int)(n + g->offset[n] + 1)};
+	gtHeap heap = {gt_malloc(((size_t)n + (size_t)g->offset[n] + 1) * sizeof *heap.items), 0,
+	               (int)(n + g->offset[n] + 1)};
 	out->dist = gt_malloc((size_t)n * GT_LANDMARKS * sizeof *out->dist);
 	out->vertex = gt_malloc(GT_LANDMARKS * sizeof *out->vertex);
 	gtStatus st = GT_OK;

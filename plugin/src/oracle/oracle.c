@@ -133,7 +133,8 @@ gtStatus gt_oracle_after_blocks(gtOracle* base, const gtMap* map, const int* rec
 	gtOracle* o = gt_calloc(1, sizeof *o);
 	if (!o) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle");
 	o->map = map;
-	gtStatus st = gt_vis_graph_after_blocks(map, base->vertices, base->graph.n, &base->graph, rects, rect_count, &o->graph, err);
+	gtStatus st = gt_vis_graph_after_blocks(map, base->vertices, base->graph.n, &base->graph, rects, rect_count,
+	                                        &o->graph, err);
 	if (!st) st = size_scratch(o, err);
 	if (!st) st = match_base(o, base, err);
 	if (st) {
@@ -294,8 +295,8 @@ static gtStatus write_path(const gtOracle* o, gtVec2 s, gtVec2 t, int last, gtVe
 	return GT_OK;
 }
 
-gtStatus gtOracle_Path(gtOracle* oracle, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
-                       double* distance, gtError* err)
+gtStatus gtOracle_Path(gtOracle* oracle, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* distance,
+                       gtError* err)
 {
 	double d = INFINITY;
 	*count = 0;

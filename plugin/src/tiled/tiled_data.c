@@ -28,13 +28,13 @@ static bool read_csv(TiledDoc* d, TiledChunk* c, const char* text, size_t length
 			if (v > UINT32_MAX) return tiled_fail(d, GT_ERR_FORMAT, "%s: CSV tile id above 2^32 - 1", d->path);
 		}
 		if (count == want)
-			return tiled_fail(d, GT_ERR_FORMAT, "%s: CSV tile data has more than the %dx%d = %zu ids of its layer", d->path,
-			                  c->width, c->height, want);
+			return tiled_fail(d, GT_ERR_FORMAT, "%s: CSV tile data has more than the %dx%d = %zu ids of its layer",
+			                  d->path, c->width, c->height, want);
 		c->gids[count++] = (uint32_t)v;
 	}
 	if (count != want)
-		return tiled_fail(d, GT_ERR_FORMAT, "%s: CSV tile data has %zu ids, expected %dx%d = %zu", d->path, count, c->width,
-		                  c->height, want);
+		return tiled_fail(d, GT_ERR_FORMAT, "%s: CSV tile data has %zu ids, expected %dx%d = %zu", d->path, count,
+		                  c->width, c->height, want);
 	return true;
 }
 
@@ -69,12 +69,14 @@ static unsigned char* read_base64(TiledDoc* d, const char* text, size_t length, 
 		int v = base64_value(ch);
 		if (v < 0 || padding) {
 			gt_free(out);
-			tiled_fail(d, GT_ERR_FORMAT, "%s: base64 tile data has a stray '%c'", d->path, ch >= ' ' && ch <= '~' ? ch : '?');
+			tiled_fail(d, GT_ERR_FORMAT, "%s: base64 tile data has a stray '%c'", d->path,
+			           ch >= ' ' && ch <= '~' ? ch : '?');
 			return NULL;
 		}
 		bits = bits << 6 | (uint32_t)v;
 		if (++held == 4) {
-			out[n++] = (unsigned char)(bits >> 16), out[n++] = (unsigned char)(bits >> 8), out[n++] = (unsigned char)bits;
+			out[n++] = (unsigned char)(bits >> 16), out[n++] = (unsigned char)(bits >> 8),
+			out[n++] = (unsigned char)bits;
 			held = 0, bits = 0;
 		}
 	}
@@ -95,7 +97,8 @@ static bool inflate_into(TiledDoc* d, const unsigned char* in, size_t length, un
 {
 	z_stream z;
 	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, window_bits) != Z_OK) return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory for %s", d->path, name);
+	if (inflateInit2(&z, window_bits) != Z_OK)
+		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory for %s", d->path, name);
 	bool ok = true;
 	size_t in_at = 0, out_at = 0;
 	int rc = Z_OK;
@@ -113,7 +116,8 @@ static bool inflate_into(TiledDoc* d, const unsigned char* in, size_t length, un
 		rc = inflate(&z, Z_NO_FLUSH);
 		size_t made = before - z.avail_out;
 		if (piece == 0 && made > 0) {
-			ok = tiled_fail(d, GT_ERR_FORMAT, "%s: %s tile data holds more than the %zu bytes of its layer", d->path, name, want);
+			ok = tiled_fail(d, GT_ERR_FORMAT, "%s: %s tile data holds more than the %zu bytes of its layer", d->path,
+			                name, want);
 			break;
 		}
 		out_at += made;
@@ -123,7 +127,8 @@ static bool inflate_into(TiledDoc* d, const unsigned char* in, size_t length, un
 	if (ok && rc != Z_STREAM_END)
 		ok = tiled_fail(d, GT_ERR_FORMAT, "%s: %s tile data is corrupted or cut short", d->path, name);
 	else if (ok && out_at != want)
-		ok = tiled_fail(d, GT_ERR_FORMAT, "%s: %s tile data holds %zu bytes, expected %zu", d->path, name, out_at, want);
+		ok = tiled_fail(d, GT_ERR_FORMAT, "%s: %s tile data holds %zu bytes, expected %zu", d->path, name, out_at,
+		                want);
 	inflateEnd(&z);
 	return ok;
 }
@@ -132,14 +137,18 @@ static bool unzstd_into(TiledDoc* d, const unsigned char* in, size_t length, uns
 {
 	// The frame's header says its size: a frame claiming more than the layer holds is refused unread.
 	unsigned long long size = ZSTD_getFrameContentSize(in, length);
-	if (size == ZSTD_CONTENTSIZE_ERROR) return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data is not a zstd frame", d->path);
+	if (size == ZSTD_CONTENTSIZE_ERROR)
+		return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data is not a zstd frame", d->path);
 	if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != want)
 		return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds %llu bytes, expected %zu", d->path, size, want);
 	size_t got = ZSTD_decompress(out, want, in, length);
 	if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall)
-		return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds more than the %zu bytes of its layer", d->path, want);
-	if (ZSTD_isError(got)) return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data: %s", d->path, ZSTD_getErrorName(got));
-	if (got != want) return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds %zu bytes, expected %zu", d->path, got, want);
+		return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds more than the %zu bytes of its layer", d->path,
+		                  want);
+	if (ZSTD_isError(got))
+		return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data: %s", d->path, ZSTD_getErrorName(got));
+	if (got != want)
+		return tiled_fail(d, GT_ERR_FORMAT, "%s: zstd tile data holds %zu bytes, expected %zu", d->path, got, want);
 	return true;
 }
 
@@ -148,11 +157,13 @@ bool tiled_decode(TiledDoc* d, TiledChunk* c, const char* encoding, const char* 
 {
 	bool compressed = compression && *compression;
 	if (!encoding || !*encoding) {
-		if (compressed) return tiled_fail(d, GT_ERR_FORMAT, "%s: compression '%s' without base64 encoding", d->path, compression);
+		if (compressed)
+			return tiled_fail(d, GT_ERR_FORMAT, "%s: compression '%s' without base64 encoding", d->path, compression);
 		return true; // XML tiles: the reader fills them
 	}
 	if (strcmp(encoding, "csv") == 0) {
-		if (compressed) return tiled_fail(d, GT_ERR_FORMAT, "%s: CSV tile data cannot be compressed ('%s')", d->path, compression);
+		if (compressed)
+			return tiled_fail(d, GT_ERR_FORMAT, "%s: CSV tile data cannot be compressed ('%s')", d->path, compression);
 		return read_csv(d, c, text, length);
 	}
 	if (strcmp(encoding, "base64") != 0)
@@ -163,15 +174,17 @@ bool tiled_decode(TiledDoc* d, TiledChunk* c, const char* encoding, const char* 
 	bool ok;
 	unsigned char* bytes = raw;
 	if (!compressed) {
-		ok = raw_length == want ||
-		     tiled_fail(d, GT_ERR_FORMAT, "%s: base64 tile data holds %zu bytes, expected %zu", d->path, raw_length, want);
+		ok = raw_length == want || tiled_fail(d, GT_ERR_FORMAT, "%s: base64 tile data holds %zu bytes, expected %zu",
+		                                      d->path, raw_length, want);
 	} else {
 		bytes = gt_malloc(want);
 		if (!bytes) ok = tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		else if (strcmp(compression, "zlib") == 0) ok = inflate_into(d, raw, raw_length, bytes, want, "zlib", 15);
 		else if (strcmp(compression, "gzip") == 0) ok = inflate_into(d, raw, raw_length, bytes, want, "gzip", 16 + 15);
 		else if (strcmp(compression, "zstd") == 0) ok = unzstd_into(d, raw, raw_length, bytes, want);
-		else ok = tiled_fail(d, GT_ERR_FORMAT, "%s: unknown compression '%s' (zlib, gzip or zstd)", d->path, compression);
+		else
+			ok = tiled_fail(d, GT_ERR_FORMAT, "%s: unknown compression '%s' (zlib, gzip or zstd)", d->path,
+			                compression);
 	}
 	if (ok)
 		for (size_t i = 0; i < want / 4; i++)

@@ -79,8 +79,8 @@ TiledChunk* tiled_add_chunk(TiledDoc* d, int x, int y, int width, int height, bo
 	TiledLayer* l = &d->layers[d->layer_count - 1];
 	int64_t cells = (int64_t)width * height;
 	if (width < 1 || height < 1 || width > GT_MAP_MAX_SIDE || height > GT_MAP_MAX_SIDE) {
-		tiled_fail(d, GT_ERR_LIMIT, "%s: layer '%s' has a %dx%d block of tiles, outside 1..%d per side", d->path, l->name,
-		           width, height, GT_MAP_MAX_SIDE);
+		tiled_fail(d, GT_ERR_LIMIT, "%s: layer '%s' has a %dx%d block of tiles, outside 1..%d per side", d->path,
+		           l->name, width, height, GT_MAP_MAX_SIDE);
 		return NULL;
 	}
 	if (!tiled_limit_cells(d, l->name, cells)) return NULL;
@@ -115,12 +115,15 @@ static void note_bool_name(TiledDoc* d, const char* name)
 }
 
 // Objects' bool properties (`boss`, `locked`) are not named in messages: only tiles' and layers'.
-static bool wall_property(TiledDoc* d, const char* name, const char* type, const char* value, bool note, unsigned* names)
+static bool wall_property(TiledDoc* d, const char* name, const char* type, const char* value, bool note,
+                          unsigned* names)
 {
 	if (!name || (type && *type && strcmp(type, "bool") != 0)) return false;
 	if (note && type && strcmp(type, "bool") == 0) note_bool_name(d, name);
-	unsigned which = d->property ? (strcmp(name, d->property) == 0 ? 4u : 0u)
-	                             : strcmp(name, "collides") == 0 ? 1u : strcmp(name, "collidable") == 0 ? 2u : 0u;
+	unsigned which = d->property                       ? (strcmp(name, d->property) == 0 ? 4u : 0u)
+	                 : strcmp(name, "collides") == 0   ? 1u
+	                 : strcmp(name, "collidable") == 0 ? 2u
+	                                                   : 0u;
 	if (!which || !value || strcmp(value, "true") != 0) return false;
 	d->wall_names |= which;
 	*names |= which;
@@ -157,19 +160,22 @@ bool tiled_add_object_layer(TiledDoc* d, const char* name)
 static bool check_number(TiledDoc* d, const char* what, const char* field, double v, double lo)
 {
 	if (isfinite(v) && v >= lo && v <= TILED_MAX_COORDINATE) return true;
-	return tiled_fail(d, GT_ERR_FORMAT, "%s: %s has %s = %g, outside %g..%g", d->path, what, field, v, lo, TILED_MAX_COORDINATE);
+	return tiled_fail(d, GT_ERR_FORMAT, "%s: %s has %s = %g, outside %g..%g", d->path, what, field, v, lo,
+	                  TILED_MAX_COORDINATE);
 }
 
 bool tiled_check_shape(TiledDoc* d, const char* what, const TiledShape* s)
 {
-	return check_number(d, what, "x", s->x, -TILED_MAX_COORDINATE) && check_number(d, what, "y", s->y, -TILED_MAX_COORDINATE) &&
-	       check_number(d, what, "width", s->width, 0) && check_number(d, what, "height", s->height, 0) &&
+	return check_number(d, what, "x", s->x, -TILED_MAX_COORDINATE) &&
+	       check_number(d, what, "y", s->y, -TILED_MAX_COORDINATE) && check_number(d, what, "width", s->width, 0) &&
+	       check_number(d, what, "height", s->height, 0) &&
 	       check_number(d, what, "rotation", s->rotation, -TILED_MAX_COORDINATE);
 }
 
 bool tiled_add_point(TiledDoc* d, const char* what, double x, double y)
 {
-	if (!check_number(d, what, "a point's x", x, -TILED_MAX_COORDINATE) || !check_number(d, what, "a point's y", y, -TILED_MAX_COORDINATE))
+	if (!check_number(d, what, "a point's x", x, -TILED_MAX_COORDINATE) ||
+	    !check_number(d, what, "a point's y", y, -TILED_MAX_COORDINATE))
 		return false;
 	if (d->point_count % 16 == 0 && !tiled_limit_objects(d, 1)) return false; // 16 points weigh one object
 	if (!GT_GROW(d->points, d->point_capacity, 2 * (d->point_count + 1), 64))
@@ -189,8 +195,8 @@ bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, c
 	    !GT_GROW(d->object_walls, d->object_wall_capacity, t->object_count + 1, 16))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	const char* layer = d->object_layer_count > 0 ? d->object_layers[d->object_layer_count - 1].name : "";
-	gtTiledObject o = {id, tiled_keep(d, name), tiled_keep(d, type), tiled_keep(d, layer), shape->x, shape->y, shape->width, shape->height,
-	                   (int)t->property_count, 0};
+	gtTiledObject o = {id,       tiled_keep(d, name), tiled_keep(d, type), tiled_keep(d, layer),   shape->x,
+	                   shape->y, shape->width,        shape->height,       (int)t->property_count, 0};
 	if (d->failed) return false;
 	if (t->object_count >= INT32_MAX / 2) return tiled_fail(d, GT_ERR_LIMIT, "%s: too many objects", d->path);
 	TiledObjectWall w = {*shape, d->object_layer_count - 1, false};
@@ -234,8 +240,8 @@ int64_t tiled_add_source(TiledDoc* d, const char* path, double tile_width, doubl
 bool tiled_add_tileset(TiledDoc* d, uint32_t firstgid, int64_t source)
 {
 	if (d->tileset_count >= d->limits.tilesets)
-		return tiled_fail(d, GT_ERR_LIMIT, "%s: more than %lld tilesets (max_tilesets; raise it to load this level)", d->path,
-		                  (long long)d->limits.tilesets);
+		return tiled_fail(d, GT_ERR_LIMIT, "%s: more than %lld tilesets (max_tilesets; raise it to load this level)",
+		                  d->path, (long long)d->limits.tilesets);
 	if (!GT_GROW(d->tilesets, d->tileset_capacity, d->tileset_count + 1, 8))
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	d->tilesets[d->tileset_count++] = (TiledTilesetRef){firstgid, source};
@@ -302,7 +308,8 @@ static int compare_tilesets(const void* a, const void* b)
 static void sort_tiles(TiledDoc* d)
 {
 	for (int64_t i = 0; i < d->source_count; i++)
-		if (d->sources[i].tile_count > 1) qsort(d->sources[i].tiles, (size_t)d->sources[i].tile_count, sizeof(TiledTile), compare_tiles);
+		if (d->sources[i].tile_count > 1)
+			qsort(d->sources[i].tiles, (size_t)d->sources[i].tile_count, sizeof(TiledTile), compare_tiles);
 	if (d->tileset_count > 1) qsort(d->tilesets, (size_t)d->tileset_count, sizeof *d->tilesets, compare_tilesets);
 }
 
@@ -320,7 +327,8 @@ const TiledTile* tiled_find_tile(const TiledDoc* d, uint32_t gid, double* tile_w
 	const TiledSource* s = &d->sources[d->tilesets[lo - 1].source];
 	TiledTile key = {0};
 	key.id = gid - d->tilesets[lo - 1].firstgid;
-	const TiledTile* t = s->tile_count ? bsearch(&key, s->tiles, (size_t)s->tile_count, sizeof key, compare_tiles) : NULL;
+	const TiledTile* t = s->tile_count ? bsearch(&key, s->tiles, (size_t)s->tile_count, sizeof key, compare_tiles)
+	                                   : NULL;
 	if (t) {
 		*tile_width = t->width > 0 ? t->width : s->tile_width;
 		*tile_height = t->height > 0 ? t->height : s->tile_height;
@@ -357,14 +365,17 @@ static gtStatus make_map(TiledDoc* d, gtMap** out)
 	if (!extent(d, &x0, &y0, &x1, &y1)) return d->err->status;
 	int64_t w = x1 - x0, h = y1 - y0;
 	if (w < 1 || h < 1 || w > GT_MAP_MAX_SIDE || h > GT_MAP_MAX_SIDE || w * h > (int64_t)GT_MAP_MAX_CELLS)
-		return gt_fail(d->err, GT_ERR_LIMIT, "%s: map size %lldx%lld is outside 1..%d per side or above %u cells", d->path,
-		               (long long)w, (long long)h, GT_MAP_MAX_SIDE, GT_MAP_MAX_CELLS);
+		return gt_fail(d->err, GT_ERR_LIMIT, "%s: map size %lldx%lld is outside 1..%d per side or above %u cells",
+		               d->path, (long long)w, (long long)h, GT_MAP_MAX_SIDE, GT_MAP_MAX_CELLS);
 	if (w * h > d->limits.cells)
-		return gt_fail(d->err, GT_ERR_LIMIT, "%s: map size %lldx%lld is above max_cells = %lld (raise max_cells to load it)", d->path,
+		return gt_fail(d->err, GT_ERR_LIMIT,
+		               "%s: map size %lldx%lld is above max_cells = %lld (raise max_cells to load it)", d->path,
 		               (long long)w, (long long)h, (long long)d->limits.cells);
 	d->tiled->origin_x = (int)x0, d->tiled->origin_y = (int)y0;
 	unsigned char* cells = gt_calloc((size_t)(w * h), 1);
-	if (!cells) return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory for a %lldx%lld map", d->path, (long long)w, (long long)h);
+	if (!cells)
+		return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory for a %lldx%lld map", d->path, (long long)w,
+		               (long long)h);
 	sort_tiles(d);
 	gtStatus st = tiled_walls(d, cells, x0, y0, w, h);
 	if (!st) st = gtMap_FromCells((int)w, (int)h, cells, out, d->err);
@@ -410,8 +421,8 @@ bool gtTiled_IsTiledPath(const char* path)
 }
 
 // Reads a map held in `text` (a whole file's when `text` is NULL) named `path`.
-static gtStatus load(const char* path, const char* text, size_t length, const gtTiledDef* def, gtMap** map, gtTiled** tiled,
-                     gtError* err)
+static gtStatus load(const char* path, const char* text, size_t length, const gtTiledDef* def, gtMap** map,
+                     gtTiled** tiled, gtError* err)
 {
 	*map = NULL;
 	if (tiled) *tiled = NULL;
@@ -426,7 +437,8 @@ static gtStatus load(const char* path, const char* text, size_t length, const gt
 	d.err = err;
 	if (def->blocked_layer && def->blocked_property)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "give a blocked layer or a blocked property, not both");
-	if (def->max_cells < 0 || def->max_decompressed_bytes < 0 || def->max_file_bytes < 0 || def->max_objects < 0 || def->max_tilesets < 0)
+	if (def->max_cells < 0 || def->max_decompressed_bytes < 0 || def->max_file_bytes < 0 || def->max_objects < 0 ||
+	    def->max_tilesets < 0)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "a negative limit (0 takes the default)");
 	d.property = def->blocked_property;
 	d.def = def;
@@ -536,7 +548,8 @@ int64_t gtTiled_WallCells(const gtTiled* t, gtTiledRule rule)
 
 const char* gtTiled_RuleName(gtTiledRule rule)
 {
-	static const char* const names[GT_TILED_RULE_COUNT] = {"layer", "tile_property", "tile_shapes", "layer_property", "objects"};
+	static const char* const names[GT_TILED_RULE_COUNT] = {"layer", "tile_property", "tile_shapes", "layer_property",
+	                                                       "objects"};
 	return (int)rule >= 0 && rule < GT_TILED_RULE_COUNT ? names[rule] : "";
 }
 

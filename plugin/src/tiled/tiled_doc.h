@@ -31,15 +31,15 @@ enum { TILED_RECT, TILED_ELLIPSE, TILED_POLYGON, TILED_POLYLINE, TILED_POINT, TI
 typedef struct TiledShape {
 	int kind;
 	double x, y, width, height, rotation;
-	uint32_t gid;                       // a tile object's tile (flags kept); 0 for none
-	int64_t first_point, point_count;   // polygon or polyline points, relative to (x, y), in TiledDoc.points
+	uint32_t gid;                     // a tile object's tile (flags kept); 0 for none
+	int64_t first_point, point_count; // polygon or polyline points, relative to (x, y), in TiledDoc.points
 } TiledShape;
 
 // A map object's place in the wall rules (parallel to gtTiled's objects).
 typedef struct TiledObjectWall {
 	TiledShape shape;
-	int64_t layer;  // index into TiledDoc.object_layers
-	bool solid;     // its own wall property is true
+	int64_t layer; // index into TiledDoc.object_layers
+	bool solid;    // its own wall property is true
 } TiledObjectWall;
 
 typedef struct TiledObjectLayer {
@@ -52,21 +52,21 @@ typedef struct TiledObjectLayer {
 typedef struct TiledTile {
 	uint32_t id;
 	bool solid;
-	double width, height;               // 0: the tileset's tile size
-	int64_t first_shape, shape_count;   // in TiledDoc.tile_shapes
+	double width, height;             // 0: the tileset's tile size
+	int64_t first_shape, shape_count; // in TiledDoc.tile_shapes
 } TiledTile;
 
 // A tileset's contents, shared by every reference to the same file (read once per load).
 typedef struct TiledSource {
-	char* path;                         // resolved; NULL for an embedded tileset
+	char* path; // resolved; NULL for an embedded tileset
 	double tile_width, tile_height;
-	TiledTile* tiles;                   // sorted by id once read
+	TiledTile* tiles; // sorted by id once read
 	int64_t tile_count, tile_capacity;
 } TiledSource;
 
 typedef struct TiledTilesetRef {
 	uint32_t firstgid;
-	int64_t source;                     // index into TiledDoc.sources
+	int64_t source; // index into TiledDoc.sources
 } TiledTilesetRef;
 
 // An object template (.tx) as read once per load: its object's shape (points in TiledDoc.points)
@@ -95,8 +95,8 @@ struct gtTiled {
 };
 
 typedef struct TiledDoc {
-	const char* path;     // the map file, for messages
-	char* dir;            // its folder, for external tilesets
+	const char* path; // the map file, for messages
+	char* dir;        // its folder, for external tilesets
 	gtError* err;
 	bool failed;
 	bool infinite;
@@ -112,7 +112,7 @@ typedef struct TiledDoc {
 	int64_t object_wall_capacity;
 	TiledShape* tile_shapes;
 	int64_t tile_shape_count, tile_shape_capacity;
-	double* points;       // x, y pairs
+	double* points; // x, y pairs
 	int64_t point_count, point_capacity;
 	TiledSource* sources;
 	int64_t source_count, source_capacity;
@@ -122,12 +122,12 @@ typedef struct TiledDoc {
 	int64_t template_count, template_capacity;
 	char* bool_names[12]; // bool properties seen on tiles and layers, for the no-walls message
 	int bool_name_count;
-	unsigned wall_names;  // which wall property names matched: 1 collides, 2 collidable, 4 the caller's
+	unsigned wall_names; // which wall property names matched: 1 collides, 2 collidable, 4 the caller's
 	unsigned tile_names, layer_names, object_names; // the same for tiles, tile layers, objects and object layers
-	int64_t cells_read;   // every chunk's cells so far, against the cell limit
-	int64_t decompressed; // bytes inflated so far, against the decompressed limit
-	int64_t weight;       // objects, tiles, shapes and points / 16 so far, against the object limit
-	gtTiled* tiled;       // the objects go straight here
+	int64_t cells_read;                             // every chunk's cells so far, against the cell limit
+	int64_t decompressed;                           // bytes inflated so far, against the decompressed limit
+	int64_t weight; // objects, tiles, shapes and points / 16 so far, against the object limit
+	gtTiled* tiled; // the objects go straight here
 } TiledDoc;
 
 // Records the first failure (later ones are dropped) and returns false: `return tiled_fail(...)`.

@@ -23,9 +23,10 @@ TiledLimits tiled_limits(const gtTiledDef* def)
 bool tiled_limit_cells(TiledDoc* d, const char* layer, int64_t cells)
 {
 	if (cells <= d->limits.cells - d->cells_read) return true;
-	return tiled_fail(d, GT_ERR_LIMIT,
-	                  "%s: layer '%s' brings the tiles read to %lld, above max_cells = %lld (raise max_cells to load this level)",
-	                  d->path, layer, (long long)(d->cells_read + cells), (long long)d->limits.cells);
+	return tiled_fail(
+	    d, GT_ERR_LIMIT,
+	    "%s: layer '%s' brings the tiles read to %lld, above max_cells = %lld (raise max_cells to load this level)",
+	    d->path, layer, (long long)(d->cells_read + cells), (long long)d->limits.cells);
 }
 
 bool tiled_limit_decompressed(TiledDoc* d, uint64_t bytes)
@@ -43,7 +44,8 @@ bool tiled_limit_decompressed(TiledDoc* d, uint64_t bytes)
 bool tiled_limit_file(TiledDoc* d, const char* path, uint64_t bytes)
 {
 	if (bytes <= (uint64_t)d->limits.file_bytes) return true;
-	return tiled_fail(d, GT_ERR_LIMIT, "%s: %llu bytes is above max_file_bytes = %lld (raise max_file_bytes to load it)", path,
+	return tiled_fail(d, GT_ERR_LIMIT,
+	                  "%s: %llu bytes is above max_file_bytes = %lld (raise max_file_bytes to load it)", path,
 	                  (unsigned long long)bytes, (long long)d->limits.file_bytes);
 }
 
@@ -53,8 +55,9 @@ bool tiled_limit_objects(TiledDoc* d, int64_t objects)
 		d->weight += objects;
 		return true;
 	}
-	return tiled_fail(d, GT_ERR_LIMIT,
-	                  "%s: more than max_objects = %lld objects, tiles with properties, collision shapes and polygon points / 16 "
-	                  "(raise max_objects to load this level)",
-	                  d->path, (long long)d->limits.objects);
+	return tiled_fail(
+	    d, GT_ERR_LIMIT,
+	    "%s: more than max_objects = %lld objects, tiles with properties, collision shapes and polygon points / 16 "
+	    "(raise max_objects to load this level)",
+	    d->path, (long long)d->limits.objects);
 }

@@ -59,7 +59,8 @@ char* tiled_read_file(TiledDoc* d, const char* path, size_t* length)
 	struct stat link;
 	if (fd < 0 && path != d->path && !d->def->allow_outside_paths && lstat(path, &link) == 0 && S_ISLNK(link.st_mode)) {
 		// A dangling link gets the outside message too: "cannot open" would tell whether its target exists.
-		tiled_fail(d, GT_ERR_FORMAT, "%s: '%s' leads outside the level's folder (allow_outside_paths to allow it)", d->path, path);
+		tiled_fail(d, GT_ERR_FORMAT, "%s: '%s' leads outside the level's folder (allow_outside_paths to allow it)",
+		           d->path, path);
 		return NULL;
 	}
 	if (fd < 0) {
@@ -70,7 +71,8 @@ char* tiled_read_file(TiledDoc* d, const char* path, size_t* length)
 	char* text = NULL;
 	if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) tiled_fail(d, GT_ERR_IO, "%s: not a regular file", path);
 	else if (path != d->path && !d->def->allow_outside_paths && !really_inside(d, path))
-		tiled_fail(d, GT_ERR_FORMAT, "%s: '%s' leads outside the level's folder (allow_outside_paths to allow it)", d->path, path);
+		tiled_fail(d, GT_ERR_FORMAT, "%s: '%s' leads outside the level's folder (allow_outside_paths to allow it)",
+		           d->path, path);
 	else if (tiled_limit_file(d, path, (uint64_t)info.st_size) && !(text = gt_malloc((size_t)info.st_size + 1)))
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory reading %lld bytes", path, (long long)info.st_size);
 	size_t got = 0, want = text ? (size_t)info.st_size : 0;
@@ -224,6 +226,7 @@ bool tiled_read_tileset(TiledDoc* d, const char* source, uint32_t firstgid)
 	bool ok = text && (xml ? tiled_read_tsx(d, path, text, length) : tiled_read_tsj(d, path, text, length));
 	gt_free(text);
 	gt_free(path);
-	if (ok && d->source_count == source_index) return tiled_fail(d, GT_ERR_FORMAT, "%s: tileset '%s' is empty", d->path, source);
+	if (ok && d->source_count == source_index)
+		return tiled_fail(d, GT_ERR_FORMAT, "%s: tileset '%s' is empty", d->path, source);
 	return ok && tiled_add_tileset(d, firstgid, source_index);
 }

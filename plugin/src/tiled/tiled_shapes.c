@@ -89,7 +89,7 @@ bool tiled_fill_polygon(TiledGrid* g, const double* xy, int64_t n)
 			}
 			if (y < fmin(y0, y1) || y > fmax(y0, y1)) continue;
 			double x = x0 + (y - y0) * (x1 - x0) / (y1 - y0);
-			mark_span(g, j, x, x); // on the edge
+			mark_span(g, j, x, x);                              // on the edge
 			if ((y0 <= y) != (y1 <= y)) crossings[count++] = x; // half-open, so a vertex counts once
 		}
 		qsort(crossings, (size_t)count, sizeof *crossings, compare_doubles);
@@ -179,7 +179,8 @@ static void fill_ellipse_at(TiledGrid* g, TiledAffine f, double x, double y, dou
 {
 	double c[2];
 	to_cells(g, f, x, y, c);
-	double m[4] = {f.xx * rx / g->tile_width, f.xy * ry / g->tile_width, f.yx * rx / g->tile_height, f.yy * ry / g->tile_height};
+	double m[4] = {f.xx * rx / g->tile_width, f.xy * ry / g->tile_width, f.yx * rx / g->tile_height,
+	               f.yy * ry / g->tile_height};
 	tiled_fill_ellipse(g, c[0], c[1], m);
 }
 
@@ -200,8 +201,7 @@ bool tiled_fill_shape(TiledGrid* g, const TiledShape* s, const double* points, T
 	TiledAffine f = tiled_affine_then(tiled_affine_then(tiled_affine_rotation(s->rotation, 0, 0), at), place);
 	double w = s->width, h = s->height;
 	switch (s->kind) {
-	case TILED_RECT:
-		return w <= 0 || h <= 0 || fill_rect_at(g, f, 0, 0, w, h);
+	case TILED_RECT: return w <= 0 || h <= 0 || fill_rect_at(g, f, 0, 0, w, h);
 	case TILED_ELLIPSE:
 		if (w > 0 && h > 0) fill_ellipse_at(g, f, w / 2, h / 2, w / 2, h / 2);
 		return true;

@@ -13,7 +13,7 @@ enum { MAX_GROUP_DEPTH = 64 };
 typedef struct Tmj {
 	TiledDoc* d;
 	const char* file;
-	const char* original;  // the map's text, where the long id arrays are
+	const char* original; // the map's text, where the long id arrays are
 	const TiledIdArrays* arrays;
 } Tmj;
 
@@ -64,8 +64,15 @@ static double number_of(const cJSON* o, const char* key)
 // An object's geometry: kind, position, size, rotation, tile; its points are read after it is added.
 static TiledShape read_shape(const cJSON* o)
 {
-	TiledShape s = {TILED_RECT, number_of(o, "x"), number_of(o, "y"), number_of(o, "width"), number_of(o, "height"),
-	                number_of(o, "rotation"), 0, 0, 0};
+	TiledShape s = {TILED_RECT,
+	                number_of(o, "x"),
+	                number_of(o, "y"),
+	                number_of(o, "width"),
+	                number_of(o, "height"),
+	                number_of(o, "rotation"),
+	                0,
+	                0,
+	                0};
 	double gid = number_of(o, "gid");
 	if (gid >= 0 && gid <= 4294967295.0) s.gid = (uint32_t)gid;
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "ellipse"))) s.kind = TILED_ELLIPSE;
@@ -113,7 +120,7 @@ static bool apply_template(Tmj* j, const cJSON* o, TiledShape* s)
 	for (int i = 0; i < 5; i++)
 		if (cJSON_GetObjectItemCaseSensitive(o, keys[i])) *fields[i] = *values[i];
 	s->gid = cJSON_GetObjectItemCaseSensitive(o, "gid") ? own.gid : 0; // a template's gid is its own tileset's
-	if (own.kind != TILED_RECT) *s = own; // the object draws its own shape
+	if (own.kind != TILED_RECT) *s = own;                              // the object draws its own shape
 	if (j->d->templates[t].tile && !s->gid) s->y -= s->height, s->kind = TILED_RECT; // bottom-left origin
 	return true;
 }
@@ -158,24 +165,28 @@ static bool read_data(Tmj* j, TiledChunk* c, const cJSON* layer, const cJSON* da
 	const char* encoding = string_of(layer, "encoding");
 	const char* compression = string_of(layer, "compression");
 	if (cJSON_IsString(data)) {
-		if (encoding && strcmp(encoding, "base64") != 0) return bad(j, where, "string tile data needs \"encoding\": \"base64\"");
+		if (encoding && strcmp(encoding, "base64") != 0)
+			return bad(j, where, "string tile data needs \"encoding\": \"base64\"");
 		return tiled_decode(j->d, c, "base64", compression, data->valuestring, strlen(data->valuestring));
 	}
 	int64_t taken = cJSON_IsNumber(data) && j->arrays ? -(int64_t)data->valuedouble - 1 : -1;
-	if (taken >= 0 && taken < j->arrays->count && data->valuedouble == -(double)(taken + 1)) // a long array, read as CSV
-		return tiled_decode(j->d, c, "csv", NULL, j->original + j->arrays->spans[2 * taken], j->arrays->spans[2 * taken + 1]);
+	if (taken >= 0 && taken < j->arrays->count &&
+	    data->valuedouble == -(double)(taken + 1)) // a long array, read as CSV
+		return tiled_decode(j->d, c, "csv", NULL, j->original + j->arrays->spans[2 * taken],
+		                    j->arrays->spans[2 * taken + 1]);
 	if (!cJSON_IsArray(data)) return bad(j, where, "\"data\" must be an array of tile ids or a base64 string");
 	size_t want = (size_t)c->width * (size_t)c->height, count = 0;
 	for (const cJSON* v = data->child; v; v = v->next) {
 		double n = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-		if (!(n >= 0 && n <= 4294967295.0 && n == floor(n))) return bad(j, where, "tile ids must be integers from 0 to 2^32 - 1");
+		if (!(n >= 0 && n <= 4294967295.0 && n == floor(n)))
+			return bad(j, where, "tile ids must be integers from 0 to 2^32 - 1");
 		if (count == want) break;
 		c->gids[count++] = (uint32_t)n;
 	}
 	if (count != want || cJSON_GetArraySize(data) != (int)want) {
 		char what[128];
-		snprintf(what, sizeof what, "\"data\" has %d tile ids, expected %dx%d = %zu", cJSON_GetArraySize(data), c->width,
-		         c->height, want);
+		snprintf(what, sizeof what, "\"data\" has %d tile ids, expected %dx%d = %zu", cJSON_GetArraySize(data),
+		         c->width, c->height, want);
 		return bad(j, where, what);
 	}
 	return true;
@@ -206,12 +217,15 @@ static bool read_tile_layer(Tmj* j, const cJSON* layer, const char* where)
 	for (const cJSON* c = chunks->child; c; c = c->next) {
 		long long v[4];
 		if (!cJSON_IsObject(c)) return bad(j, where, "chunks must be objects");
-		if (!int_of(j, c, where, "x", -(1 << 29), 1 << 29, 0, true, &v[0]) || !int_of(j, c, where, "y", -(1 << 29), 1 << 29, 0, true, &v[1]) ||
+		if (!int_of(j, c, where, "x", -(1 << 29), 1 << 29, 0, true, &v[0]) ||
+		    !int_of(j, c, where, "y", -(1 << 29), 1 << 29, 0, true, &v[1]) ||
 		    !int_of(j, c, where, "width", 1, GT_MAP_MAX_SIDE, 0, true, &v[2]) ||
 		    !int_of(j, c, where, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[3]))
 			return false;
 		const cJSON* data = cJSON_GetObjectItemCaseSensitive(c, "data");
-		if (!read_data(j, tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3], compressed(layer)), layer, data, where)) return false;
+		if (!read_data(j, tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3], compressed(layer)), layer,
+		               data, where))
+			return false;
 	}
 	return true;
 }
@@ -233,7 +247,8 @@ static bool read_object_layer(Tmj* j, const cJSON* layer, const char* where)
 		if (!apply_template(j, o, &shape)) return false;
 		char what[64];
 		snprintf(what, sizeof what, "object %lld", id);
-		if (!tiled_add_object(j->d, (int)id, string_of(o, "name"), type, &shape) || !read_points(j, o, last_object_shape, what))
+		if (!tiled_add_object(j->d, (int)id, string_of(o, "name"), type, &shape) ||
+		    !read_points(j, o, last_object_shape, what))
 			return false;
 		const cJSON* props = cJSON_GetObjectItemCaseSensitive(o, "properties");
 		for (const cJSON* p = cJSON_IsArray(props) ? props->child : NULL; p; p = p->next) {
@@ -262,7 +277,8 @@ static bool read_layers(Tmj* j, const cJSON* layers, int depth)
 		bool ok = true;
 		if (strcmp(type, "tilelayer") == 0) ok = read_tile_layer(j, l, where);
 		else if (strcmp(type, "objectgroup") == 0) ok = read_object_layer(j, l, where);
-		else if (strcmp(type, "group") == 0) ok = read_layers(j, cJSON_GetObjectItemCaseSensitive(l, "layers"), depth + 1);
+		else if (strcmp(type, "group") == 0)
+			ok = read_layers(j, cJSON_GetObjectItemCaseSensitive(l, "layers"), depth + 1);
 		if (!ok) return false;
 	}
 	return true;
@@ -272,7 +288,8 @@ static bool read_layers(Tmj* j, const cJSON* layers, int depth)
 // tiles with the wall property, their own image size, their collision shapes.
 static bool read_tileset(Tmj* j, const cJSON* tileset, const char* path)
 {
-	if (tiled_add_source(j->d, path, number_of(tileset, "tilewidth"), number_of(tileset, "tileheight")) < 0) return false;
+	if (tiled_add_source(j->d, path, number_of(tileset, "tilewidth"), number_of(tileset, "tileheight")) < 0)
+		return false;
 	const cJSON* tiles = cJSON_GetObjectItemCaseSensitive(tileset, "tiles");
 	if (!tiles) return true;
 	if (!cJSON_IsArray(tiles)) return bad(j, "tileset", "\"tiles\" must be an array");
@@ -342,7 +359,8 @@ bool tiled_read_tmj(TiledDoc* d, const char* text, size_t length)
 	const char* orientation = string_of(root, "orientation");
 	const cJSON* type = cJSON_GetObjectItemCaseSensitive(root, "type");
 	long long v[4];
-	if (cJSON_IsString(type) && strcmp(type->valuestring, "map") != 0) ok = bad(&j, "", "not a Tiled map (\"type\" is not \"map\")");
+	if (cJSON_IsString(type) && strcmp(type->valuestring, "map") != 0)
+		ok = bad(&j, "", "not a Tiled map (\"type\" is not \"map\")");
 	else if (orientation && strcmp(orientation, "orthogonal") != 0) {
 		char what[128];
 		snprintf(what, sizeof what, "only orthogonal maps can be read; this one is %.60s", orientation);

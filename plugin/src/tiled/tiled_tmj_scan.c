@@ -50,7 +50,8 @@ bool tiled_scan_json(TiledDoc* d, const char* text, size_t length, TiledIdArrays
 				size_t end = id_array_end(text, open, length);
 				if (end == 0 || end - open < LONG_ARRAY) continue;
 				if (!out->text) { // the first long array: copy the text to edit it
-					if (!(out->text = gt_malloc(length + 1))) return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
+					if (!(out->text = gt_malloc(length + 1)))
+						return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 					memcpy(out->text, text, length);
 					out->text[length] = '\0';
 				}
@@ -73,10 +74,11 @@ bool tiled_scan_json(TiledDoc* d, const char* text, size_t length, TiledIdArrays
 	// About 8 values make an object (id, name, type, x, y, width, height, a property or two).
 	int64_t allowed = 8 * d->limits.objects + 65536;
 	if (values > allowed)
-		return tiled_fail(d, GT_ERR_LIMIT,
-		                  "%s: about %lld JSON values besides tile data, above 8 x max_objects + 65536 = %lld (raise max_objects to "
-		                  "load this level)",
-		                  d->path, (long long)values, (long long)allowed);
+		return tiled_fail(
+		    d, GT_ERR_LIMIT,
+		    "%s: about %lld JSON values besides tile data, above 8 x max_objects + 65536 = %lld (raise max_objects to "
+		    "load this level)",
+		    d->path, (long long)values, (long long)allowed);
 	return true;
 }
 

@@ -13,22 +13,22 @@ enum { MAX_DEPTH = 64 };
 typedef struct Tmx {
 	TiledDoc* d;
 	XML_Parser parser;
-	const char* file;               // the file being read, for messages
-	const char* stack[MAX_DEPTH];   // element names, outermost first
+	const char* file;             // the file being read, for messages
+	const char* stack[MAX_DEPTH]; // element names, outermost first
 	int depth;
-	int64_t tile_id;                // the <tile> of a tileset being read, or -1
-	bool tile_shapes;               // inside a <tile>'s <objectgroup>: collision shapes
-	bool in_object;                 // inside a map object
+	int64_t tile_id;                 // the <tile> of a tileset being read, or -1
+	bool tile_shapes;                // inside a <tile>'s <objectgroup>: collision shapes
+	bool in_object;                  // inside a map object
 	TiledShape* (*shape)(TiledDoc*); // the <object> being read (a map object or a tile's shape)
-	int layer_width, layer_height;  // the <layer> being read
-	TiledChunk* chunk;              // the data being read, and its encoding
+	int layer_width, layer_height;   // the <layer> being read
+	TiledChunk* chunk;               // the data being read, and its encoding
 	char* encoding;
 	char* compression;
-	size_t xml_tiles;               // <tile gid> children seen in it
-	char* text;                     // character data of <data>, <chunk> or a <property> without value
+	size_t xml_tiles; // <tile gid> children seen in it
+	char* text;       // character data of <data>, <chunk> or a <property> without value
 	size_t text_length, text_room;
 	bool collect;
-	char* property_name;            // a <property> whose value is its text
+	char* property_name; // a <property> whose value is its text
 	char* property_type;
 } Tmx;
 
@@ -41,13 +41,13 @@ static const char* attr(const char** atts, const char* name)
 
 static bool fail_here(Tmx* x, const char* what, const char* detail)
 {
-	return tiled_fail(x->d, GT_ERR_FORMAT, "%s:%lu: %s%s", x->file, (unsigned long)XML_GetCurrentLineNumber(x->parser), what,
-	                  detail ? detail : "");
+	return tiled_fail(x->d, GT_ERR_FORMAT, "%s:%lu: %s%s", x->file, (unsigned long)XML_GetCurrentLineNumber(x->parser),
+	                  what, detail ? detail : "");
 }
 
 // An integer attribute within [lo, hi]; `fallback` when absent (a missing required one is `required`).
-static bool int_attr(Tmx* x, const char** atts, const char* name, long long lo, long long hi, long long fallback, bool required,
-                     long long* out)
+static bool int_attr(Tmx* x, const char** atts, const char* name, long long lo, long long hi, long long fallback,
+                     bool required, long long* out)
 {
 	const char* s = attr(atts, name);
 	if (!s) {
@@ -79,8 +79,8 @@ static double number_attr(const char** atts, const char* name)
 // The element names the reader looks at, kept as constants (expat's strings do not outlive a callback).
 static const char* intern(const char* name)
 {
-	static const char* const known[] = {"map", "tileset", "tile", "data", "chunk", "layer", "objectgroup", "object",
-	                                    "properties", "property", "group", "image", "template"};
+	static const char* const known[] = {"map",    "tileset",    "tile",     "data",  "chunk", "layer",   "objectgroup",
+	                                    "object", "properties", "property", "group", "image", "template"};
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (strcmp(name, known[i]) == 0) return known[i];
 	return "other";
@@ -150,8 +150,15 @@ static bool object_shape(Tmx* x, const char** atts, TiledShape* s)
 
 static TiledShape read_shape(const char** atts)
 {
-	TiledShape s = {TILED_RECT, number_attr(atts, "x"), number_attr(atts, "y"), number_attr(atts, "width"),
-	                number_attr(atts, "height"), number_attr(atts, "rotation"), 0, 0, 0};
+	TiledShape s = {TILED_RECT,
+	                number_attr(atts, "x"),
+	                number_attr(atts, "y"),
+	                number_attr(atts, "width"),
+	                number_attr(atts, "height"),
+	                number_attr(atts, "rotation"),
+	                0,
+	                0,
+	                0};
 	const char* gid = attr(atts, "gid");
 	if (gid) s.gid = (uint32_t)strtoul(gid, NULL, 10);
 	return s;
@@ -163,7 +170,8 @@ static void read_points(Tmx* x, const char* text, TiledShape* shape)
 	if (!shape || !text) return;
 	char what[64];
 	const gtTiled* t = x->d->tiled; // an object's points follow the object itself, added at <object>
-	if (x->in_object && t->object_count > 0) snprintf(what, sizeof what, "object %d's points", t->objects[t->object_count - 1].id);
+	if (x->in_object && t->object_count > 0)
+		snprintf(what, sizeof what, "object %d's points", t->objects[t->object_count - 1].id);
 	else snprintf(what, sizeof what, "%s's points", x->in_object ? "an object" : "a tile's collision shape");
 	while (*text && !x->d->failed) {
 		char* end;
@@ -304,7 +312,8 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 			tiled_add_source(d, x->file, tw, th);
 		}
 	} else if (strcmp(name, "tile") == 0 && strcmp(parent(x), "tileset") == 0) {
-		if (int_attr(x, atts, "id", 0, TILED_GID_MASK, 0, true, &v[0]) && tiled_add_tile(d, (uint32_t)v[0])) x->tile_id = v[0];
+		if (int_attr(x, atts, "id", 0, TILED_GID_MASK, 0, true, &v[0]) && tiled_add_tile(d, (uint32_t)v[0]))
+			x->tile_id = v[0];
 	} else if (strcmp(name, "image") == 0 && strcmp(parent(x), "tile") == 0 && x->tile_id >= 0) {
 		TiledTile* t = last_tile(d); // an image collection's tile has its own size
 		if (t) t->width = number_attr(atts, "width"), t->height = number_attr(atts, "height");
@@ -326,10 +335,12 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 	} else if (strcmp(name, "data") == 0 && strcmp(parent(x), "layer") == 0) {
 		start_data(x, atts);
 	} else if (strcmp(name, "chunk") == 0 && strcmp(parent(x), "data") == 0) {
-		if (int_attr(x, atts, "x", -(1 << 29), 1 << 29, 0, true, &v[0]) && int_attr(x, atts, "y", -(1 << 29), 1 << 29, 0, true, &v[1]) &&
+		if (int_attr(x, atts, "x", -(1 << 29), 1 << 29, 0, true, &v[0]) &&
+		    int_attr(x, atts, "y", -(1 << 29), 1 << 29, 0, true, &v[1]) &&
 		    int_attr(x, atts, "width", 1, GT_MAP_MAX_SIDE, 0, true, &v[2]) &&
 		    int_attr(x, atts, "height", 1, GT_MAP_MAX_SIDE, 0, true, &v[3])) {
-			x->chunk = tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3], x->compression && *x->compression);
+			x->chunk = tiled_add_chunk(d, (int)v[0], (int)v[1], (int)v[2], (int)v[3],
+			                           x->compression && *x->compression);
 			x->xml_tiles = 0;
 			start_text(x);
 		}
@@ -367,7 +378,8 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 static void finish_chunk(Tmx* x)
 {
 	if (!x->chunk) return;
-	if ((x->encoding && *x->encoding) || (x->compression && *x->compression)) // tiled_decode refuses compressed CSV or XML
+	if ((x->encoding && *x->encoding) ||
+	    (x->compression && *x->compression)) // tiled_decode refuses compressed CSV or XML
 		tiled_decode(x->d, x->chunk, x->encoding, x->compression, x->text, x->text_length);
 	else if (x->xml_tiles != 0 && x->xml_tiles != (size_t)x->chunk->width * (size_t)x->chunk->height)
 		fail_here(x, "fewer <tile> elements than the layer has cells", NULL);
@@ -384,8 +396,7 @@ static void XMLCALL on_end(void* user, const char* name)
 	else if (strcmp(name, "tile") == 0 && strcmp(parent(x), "tileset") == 0) {
 		if (x->tile_id >= 0) tiled_end_tile(x->d);
 		x->tile_id = -1;
-	}
-	else if (strcmp(name, "object") == 0) x->in_object = false, x->shape = NULL;
+	} else if (strcmp(name, "object") == 0) x->in_object = false, x->shape = NULL;
 	else if (strcmp(name, "objectgroup") == 0) x->tile_shapes = false;
 	else if (strcmp(name, "property") == 0 && x->property_name) {
 		tiled_add_property(x->d, x->property_name, x->property_type, x->text ? x->text : "");
@@ -482,8 +493,7 @@ int64_t tiled_read_template(TiledDoc* d, const char* from, const char* source)
 			gt_free(path);
 			return i;
 		}
-	if (!GT_GROW(d->templates, d->template_capacity, d->template_count + 1, 8) ||
-	    !tiled_limit_objects(d, 1)) {
+	if (!GT_GROW(d->templates, d->template_capacity, d->template_count + 1, 8) || !tiled_limit_objects(d, 1)) {
 		gt_free(path);
 		if (!d->failed) tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		return -1;

@@ -44,7 +44,8 @@ static void list_names(char* out, size_t room, const char* what, char* const* na
 	snprintf(out + used, room - used, "%s%s", used ? "; " : "", what);
 	for (int64_t i = 0; i < count; i++) {
 		used = strlen(out);
-		snprintf(out + used, room - used, "%s'%s'", i ? ", " : " ", *(char* const*)((const char*)names + (size_t)i * stride));
+		snprintf(out + used, room - used, "%s'%s'", i ? ", " : " ",
+		         *(char* const*)((const char*)names + (size_t)i * stride));
 	}
 }
 
@@ -54,7 +55,8 @@ static void describe(const TiledDoc* d, char* out, size_t room)
 	out[0] = '\0';
 	if (d->layer_count) list_names(out, room, "tile layers", &d->layers[0].name, sizeof *d->layers, d->layer_count);
 	if (d->object_layer_count)
-		list_names(out, room, "object layers", &d->object_layers[0].name, sizeof *d->object_layers, d->object_layer_count);
+		list_names(out, room, "object layers", &d->object_layers[0].name, sizeof *d->object_layers,
+		           d->object_layer_count);
 	list_names(out, room, "bool properties", d->bool_names, sizeof *d->bool_names, d->bool_name_count);
 	if (!out[0]) snprintf(out, room, "no layers");
 }
@@ -110,8 +112,9 @@ static bool tile_layer(Walls* w, const TiledLayer* l, bool all)
 				double tw = 0, th = 0;
 				const TiledTile* t = tiled_find_tile(w->d, gid, &tw, &th);
 				bool shaped = t && t->shape_count > 0 && !w->d->property; // Tiled's collision editor alone
-				unsigned char bits =
-				    (unsigned char)((t && t->solid ? BIT_TILE : 0) | (shaped && !t->solid ? BIT_TILE_SHAPES : 0) | (l->solid ? BIT_LAYER_PROPERTY : 0));
+				unsigned char bits = (unsigned char)((t && t->solid ? BIT_TILE : 0) |
+				                                     (shaped && !t->solid ? BIT_TILE_SHAPES : 0) |
+				                                     (l->solid ? BIT_LAYER_PROPERTY : 0));
 				if (!bits) continue;
 				if (!t || t->shape_count == 0) {
 					*cell |= bits;
@@ -176,13 +179,19 @@ static gtStatus blocked_by(TiledDoc* d, const TiledLayer* layer, int64_t object_
 	char by[600] = "";
 	size_t used = 0;
 	if (layer) used += (size_t)snprintf(by + used, sizeof by - used, "; layer %s", layer->name);
-	if (object_layer >= 0) used += (size_t)snprintf(by + used, sizeof by - used, "; objects of layer %s", d->object_layers[object_layer].name);
-	if (n[GT_TILED_RULE_TILE_PROPERTY] > 0) used += (size_t)snprintf(by + used, sizeof by - used, "; property %s", wall_names(d, d->tile_names));
-	if (n[GT_TILED_RULE_TILE_SHAPES] > 0 && used < sizeof by) used += (size_t)snprintf(by + used, sizeof by - used, "; tile collision shapes");
+	if (object_layer >= 0)
+		used += (size_t)snprintf(by + used, sizeof by - used, "; objects of layer %s",
+		                         d->object_layers[object_layer].name);
+	if (n[GT_TILED_RULE_TILE_PROPERTY] > 0)
+		used += (size_t)snprintf(by + used, sizeof by - used, "; property %s", wall_names(d, d->tile_names));
+	if (n[GT_TILED_RULE_TILE_SHAPES] > 0 && used < sizeof by)
+		used += (size_t)snprintf(by + used, sizeof by - used, "; tile collision shapes");
 	if (n[GT_TILED_RULE_LAYER_PROPERTY] > 0 && used < sizeof by)
-		used += (size_t)snprintf(by + used, sizeof by - used, "; layers with property %s", wall_names(d, d->layer_names));
+		used += (size_t)snprintf(by + used, sizeof by - used, "; layers with property %s",
+		                         wall_names(d, d->layer_names));
 	if (n[GT_TILED_RULE_OBJECTS] > 0 && object_layer < 0 && used < sizeof by)
-		used += (size_t)snprintf(by + used, sizeof by - used, "; objects with property %s", wall_names(d, d->object_names));
+		used += (size_t)snprintf(by + used, sizeof by - used, "; objects with property %s",
+		                         wall_names(d, d->object_names));
 	d->tiled->blocked_by = tiled_strdup(by[0] ? by + 2 : "nothing");
 	if (!d->tiled->blocked_by) return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	return GT_OK;
@@ -193,7 +202,8 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 	const gtTiledDef* def = d->def;
 	// Shapes may cover the map many times over, not without end: a level of 100,000 map-sized
 	// rectangles would otherwise take an hour.
-	Walls walls = {d, {cells, w, h, 0, d->tiled->tile_width, d->tiled->tile_height, 0, 0, 0, 64 * w * h + (1 << 24)}, x0, y0};
+	Walls walls = {
+	    d, {cells, w, h, 0, d->tiled->tile_width, d->tiled->tile_height, 0, 0, 0, 64 * w * h + (1 << 24)}, x0, y0};
 	walls.grid.origin_x = (double)x0 * d->tiled->tile_width, walls.grid.origin_y = (double)y0 * d->tiled->tile_height;
 	char found[400];
 	const TiledLayer* layer = NULL;
@@ -210,7 +220,8 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 	} else {
 		if (d->property && !d->wall_names) {
 			describe(d, found, sizeof found);
-			return gt_fail(d->err, GT_ERR_FORMAT, "%s: no tile, layer or object has the bool property '%s' set true (%s)", d->path,
+			return gt_fail(d->err, GT_ERR_FORMAT,
+			               "%s: no tile, layer or object has the bool property '%s' set true (%s)", d->path,
 			               d->property, found);
 		}
 		layer = d->property ? NULL : find_tile_layer(d, "collision");
@@ -220,7 +231,8 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 	}
 	if (!ok) return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	if (walls.grid.work > walls.grid.work_limit)
-		return gt_fail(d->err, GT_ERR_LIMIT, "%s: the walls' shapes cover the map more than 64 times over (too many or too large shapes)",
+		return gt_fail(d->err, GT_ERR_LIMIT,
+		               "%s: the walls' shapes cover the map more than 64 times over (too many or too large shapes)",
 		               d->path);
 	int64_t total = 0, *n = d->tiled->wall_cells;
 	for (int64_t i = 0; i < w * h; i++) {
@@ -232,10 +244,12 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 	if (total == 0 && !def->allow_empty) {
 		describe(d, found, sizeof found);
 		if (def->blocked_layer || def->blocked_property)
-			return gt_fail(d->err, GT_ERR_FORMAT, "%s: no walls: %s %s walls no cell (allow_empty to load it open)", d->path,
-			               def->blocked_layer ? "layer" : "property", def->blocked_layer ? def->blocked_layer : def->blocked_property);
+			return gt_fail(d->err, GT_ERR_FORMAT, "%s: no walls: %s %s walls no cell (allow_empty to load it open)",
+			               d->path, def->blocked_layer ? "layer" : "property",
+			               def->blocked_layer ? def->blocked_layer : def->blocked_property);
 		return gt_fail(d->err, GT_ERR_FORMAT,
-		               "%s: no walls: %s; pass --blocked-layer NAME or --blocked-property NAME, or allow_empty (Lua allow_empty = true, "
+		               "%s: no walls: %s; pass --blocked-layer NAME or --blocked-property NAME, or allow_empty (Lua "
+		               "allow_empty = true, "
 		               "CLI --allow-empty) for an open level",
 		               d->path, found);
 	}

@@ -10,7 +10,7 @@ typedef struct gtVocabulary {
 	char** words;
 	int32_t count;
 	int64_t capacity;
-	int32_t* slots; // open addressing: word id + 1, 0 = empty
+	int32_t* slots;      // open addressing: word id + 1, 0 = empty
 	uint32_t slot_count; // a power of two
 } gtVocabulary;
 

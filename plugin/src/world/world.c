@@ -129,7 +129,8 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	gtWorldDef defaults = gtWorld_DefaultDef();
 	if (!def) def = &defaults;
 	if (def->leaf_size < 1 || def->leaf_size > GT_WORLD_MAX_LEAF_SIZE)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "leaf size %d is outside 1..%d", def->leaf_size, GT_WORLD_MAX_LEAF_SIZE);
+		return gt_fail(err, GT_ERR_INVALID_ARG, "leaf size %d is outside 1..%d", def->leaf_size,
+		               GT_WORLD_MAX_LEAF_SIZE);
 	if (def->capacity < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "capacity must be >= 0");
 	if (def->keyword_bitmap_bytes < 0 || def->keyword_bitmap_bytes > GT_WORLD_MAX_BITMAP_BYTES)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "keyword_bitmap_bytes %lld is outside 0..%lld",
@@ -151,8 +152,10 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	if (w->height > GT_MAX_HEIGHT) { // node ids and levels share 32 bits in the query heap
 		int height = w->height;
 		gtWorld_Destroy(w);
-		return gt_fail(err, GT_ERR_LIMIT, "leaf size %d makes a tree of height %d on this map; use a leaf size of at least %d",
-		               def->leaf_size, height, (int)ceil(fmax(gtMap_Width(map), gtMap_Height(map)) / (double)(1 << GT_MAX_HEIGHT)));
+		return gt_fail(err, GT_ERR_LIMIT,
+		               "leaf size %d makes a tree of height %d on this map; use a leaf size of at least %d",
+		               def->leaf_size, height,
+		               (int)ceil(fmax(gtMap_Width(map), gtMap_Height(map)) / (double)(1 << GT_MAX_HEIGHT)));
 	}
 	int64_t leaves = INT64_C(1) << (2 * w->height), side = INT64_C(1) << w->height;
 	w->leaf_x = gt_malloc((size_t)(side + 1) * sizeof *w->leaf_x);
@@ -170,7 +173,8 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
 	w->leaf_counted = gt_calloc((size_t)leaves, sizeof *w->leaf_counted);
 	w->free_head = -1;
-	if (!gt_scratch_init(w, &w->scratch) || !w->leaf_counted || !w->object_counts || !w->node_words || !w->leaf_head || !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
+	if (!gt_scratch_init(w, &w->scratch) || !w->leaf_counted || !w->object_counts || !w->node_words || !w->leaf_head ||
+	    !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
 		long long nodes = (long long)w->node_count; // read before the world is freed
 		gtWorld_Destroy(w);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
@@ -314,7 +318,8 @@ static gtStatus reserve_keywords(gtWorld* w, int32_t slot, int count, gtError* e
 	if (w->keyword_capacity[slot] < count) {
 		int32_t* grown = gt_malloc((size_t)count * sizeof *grown);
 		if (!grown) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d keywords", count);
-		if (w->keyword_count[slot] > 0) memcpy(grown, w->keywords[slot], (size_t)w->keyword_count[slot] * sizeof *grown);
+		if (w->keyword_count[slot] > 0)
+			memcpy(grown, w->keywords[slot], (size_t)w->keyword_count[slot] * sizeof *grown);
 		gt_free(w->keywords[slot]);
 		w->keywords[slot] = grown;
 		w->keyword_capacity[slot] = count;
@@ -374,7 +379,8 @@ static void refresh_words(gtWorld* w, int32_t leaf)
 		if (level == 0) return;
 		int64_t row = INT64_C(1) << level;
 		int64_t first = gt_level_offset(level) + ((node - gt_level_offset(level)) & ~(row | 1)); // top-left sibling
-		bits = w->node_words[first] | w->node_words[first + 1] | w->node_words[first + row] | w->node_words[first + row + 1];
+		bits = w->node_words[first] | w->node_words[first + 1] | w->node_words[first + row] |
+		       w->node_words[first + row + 1];
 		node = gt_parent(level, node);
 	}
 }
@@ -647,7 +653,8 @@ gtStatus gtWorld_SetKeywords(gtWorld* w, gtObjectId id, const int32_t* keywords,
 	int old_count = w->keyword_count[slot];
 	int need = (count > old_count ? count : old_count) + 1;
 	if (w->words_capacity < need) { // scratch grows once, then keyword changes never allocate
-		if (!GT_RESIZE(w->words_new, need) || !GT_RESIZE(w->words_old, need)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		if (!GT_RESIZE(w->words_new, need) || !GT_RESIZE(w->words_old, need))
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 		w->words_capacity = need;
 	}
 	st = reserve_keywords(w, slot, count, err);
@@ -682,7 +689,7 @@ gtStatus gtWorld_MoveAndSetKeywords(gtWorld* w, gtObjectId id, gtVec2 p, const i
 	if (!st) st = check_point(w, p, err);
 	if (!st) st = check_keywords(w, keywords, count, err);
 	if (!st) st = gtWorld_SetKeywords(w, id, keywords, count, err); // cannot fail on the move afterwards:
-	if (!st) st = gtWorld_Move(w, id, p, err);                       // id and point are already checked
+	if (!st) st = gtWorld_Move(w, id, p, err);                      // id and point are already checked
 	return st;
 }
 

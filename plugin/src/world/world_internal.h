@@ -30,27 +30,27 @@ struct gtWorld {
 	// plane, and at crowded leaves (leaf_counted) for every keyword. Elsewhere the planes say all a
 	// query needs, and a leaf's few objects say whether a keyword is still there.
 	gtCountTable keyword_counts;
-	uint64_t* node_words;        // per node: the bits (gt_word_bit) of keywords without a plane below it
+	uint64_t* node_words; // per node: the bits (gt_word_bit) of keywords without a plane below it
 	// Presence planes, one per keyword id below plane_words: bit n of plane k is set exactly when
 	// node n has a non-zero count of k. A query tests a node's word with one bit instead of a
 	// signature test and a hash lookup. Memory is bounded (gtWorldDef.keyword_bitmap_bytes): ids
 	// beyond the budget, or beyond a failed growth, fall back to node_words and keyword_counts.
 	uint64_t* planes;
-	int64_t plane_stride;                        // 64-bit words per plane
+	int64_t plane_stride; // 64-bit words per plane
 	int32_t plane_words, plane_capacity, plane_limit;
-	int32_t* object_counts;      // per node
-	int32_t* leaf_head;          // per leaf: first object slot, -1 when empty
-	uint8_t* leaf_counted;       // per leaf: its planes' keywords are in keyword_counts (a crowded leaf)
+	int32_t* object_counts; // per node
+	int32_t* leaf_head;     // per leaf: first object slot, -1 when empty
+	uint8_t* leaf_counted;  // per leaf: its planes' keywords are in keyword_counts (a crowded leaf)
 	// Objects: struct of arrays indexed by slot.
 	int32_t capacity, live, free_head;
 	double *x, *y;
 	int32_t *leaf, *next, *prev; // next doubles as the free-list link of an unused slot
-	uint32_t* generation;        // per slot: its id's bits above the slot (tag and generation, see gtObjectId); odd = live
-	uint32_t tag;                // this world's tag, already shifted into place in `generation`
-	bool owns_tag;               // false when every tag was taken and this world shares one
-	int32_t** keywords;          // sorted, distinct
-	uint64_t* object_words;      // per slot: its keywords' bits
-	uint64_t* spill_words;       // per slot: the bits of its keywords without a plane (0 for most)
+	uint32_t* generation;   // per slot: its id's bits above the slot (tag and generation, see gtObjectId); odd = live
+	uint32_t tag;           // this world's tag, already shifted into place in `generation`
+	bool owns_tag;          // false when every tag was taken and this world shares one
+	int32_t** keywords;     // sorted, distinct
+	uint64_t* object_words; // per slot: its keywords' bits
+	uint64_t* spill_words;  // per slot: the bits of its keywords without a plane (0 for most)
 	int32_t *keyword_count, *keyword_capacity;
 	gtQueryScratch scratch;         // the single queries' (a batch brings one per worker)
 	int32_t *words_new, *words_old; // keyword-change scratch
@@ -118,7 +118,8 @@ static inline bool plane_has(const uint64_t* plane, int64_t node)
 static inline bool gt_node_has(const gtWorld* w, int64_t node, int32_t keyword)
 {
 	if (keyword < w->plane_words) return plane_has(w->planes + keyword * w->plane_stride, node);
-	return (w->node_words[node] & gt_word_bit(keyword)) && gt_counts_get(&w->keyword_counts, (uint32_t)node, keyword) > 0;
+	return (w->node_words[node] & gt_word_bit(keyword)) &&
+	       gt_counts_get(&w->keyword_counts, (uint32_t)node, keyword) > 0;
 }
 
 // Trees of up to this many 64-bit words per plane get a query plane: ANDing a query's planes

@@ -14,9 +14,9 @@ typedef struct Filter {
 	const gtQuery* q;
 	Mode mode;
 	int query_words; // distinct words of Q, unknown ones included (for the score)
-	int32_t* words; // distinct known words of Q, sorted
+	int32_t* words;  // distinct known words of Q, sorted
 	int word_count;
-	int min_match;  // among `words`
+	int min_match;   // among `words`
 	bool impossible; // e.g. an all-of query with an unknown word
 	// The usual query, all of a few words that all have bitmaps (no any-list, no score): a node
 	// passes when each of these planes has its bit.
@@ -56,7 +56,8 @@ bool gt_sphere_ready(gtWorld* w);
 // One query into caller buffers, as gtWorld_Nearest/Within/Top and the straight-line ones do
 // (no distance function: straight lines through the query sphere).
 gtStatus gt_world_query(gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
-                        gtObjectId* ids, double* distances, int capacity, int* count, gtQueryStats* stats, gtError* err);
+                        gtObjectId* ids, double* distances, int capacity, int* count, gtQueryStats* stats,
+                        gtError* err);
 
 // Whether the rectangle misses the query's region (never, without one).
 static inline bool outside_region(const gtQuery* q, const double rect[4])
@@ -101,11 +102,13 @@ static inline __attribute__((always_inline)) int object_matches(const gtWorld* w
 		return -1;
 	uint64_t bits = w->object_words[slot];
 	int have = 0;
-	for (int i = 0; i < f->word_count; i++) have += (bits & gt_word_bit(f->words[i])) && gt_object_has(w, slot, f->words[i]);
+	for (int i = 0; i < f->word_count; i++)
+		have += (bits & gt_word_bit(f->words[i])) && gt_object_has(w, slot, f->words[i]);
 	if (have < f->min_match) return -1;
 	if (q->any_count > 0) {
 		bool some = false;
-		for (int i = 0; i < q->any_count && !some; i++) some = (bits & gt_word_bit(q->any[i])) && gt_object_has(w, slot, q->any[i]);
+		for (int i = 0; i < q->any_count && !some; i++)
+			some = (bits & gt_word_bit(q->any[i])) && gt_object_has(w, slot, q->any[i]);
 		if (!some) return -1;
 	}
 	for (int i = 0; i < q->none_count; i++)

@@ -26,7 +26,8 @@ bool gt_sphere_ready(gtWorld* w)
 	int64_t n = 0;
 	for (int64_t dy = -(side - 1); dy < side; dy++)
 		for (int64_t dx = -(side - 1); dx < side; dx++) {
-			double gx = (double)(llabs(dx) > 0 ? llabs(dx) - 1 : 0) * sx, gy = (double)(llabs(dy) > 0 ? llabs(dy) - 1 : 0) * sy;
+			double gx = (double)(llabs(dx) > 0 ? llabs(dx) - 1 : 0) * sx,
+			       gy = (double)(llabs(dy) > 0 ? llabs(dy) - 1 : 0) * sy;
 			offsets[n++] = (gtSphereOffset){sqrt(gx * gx + gy * gy), (int32_t)dx, (int32_t)dy};
 		}
 	qsort(offsets, (size_t)n, sizeof *offsets, by_bound);
@@ -42,7 +43,8 @@ gtStatus gt_query_sphere(gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool w
 	gtStatus st = gt_filter_prepare(w, s, q, mode, &f, err);
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
-	if (w->height > 10) return gt_fail(err, GT_ERR_LIMIT, "straight-line queries need a leaf grid of at most 1024x1024");
+	if (w->height > 10)
+		return gt_fail(err, GT_ERR_LIMIT, "straight-line queries need a leaf grid of at most 1024x1024");
 	if (!gt_sphere_ready(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
 	Results r;
 	st = gt_results_begin(s, q, within, &r, err);

@@ -25,9 +25,9 @@ static bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, 
 	gtVec2 p = {w->x[slot], w->y[slot]};
 	// Once a farther distance cannot enter the answer, the backend may stop at that limit.
 	double limit = mode == MODE_TOP || !distance.below ? INFINITY
-	               : mode == MODE_WITHIN             ? nextafter(r->bound, INFINITY) // d <= radius enters
-	               : r->best.size == r->k            ? r->bound
-	                                                 : INFINITY;
+	               : mode == MODE_WITHIN               ? nextafter(r->bound, INFINITY) // d <= radius enters
+	               : r->best.size == r->k              ? r->bound
+	                                                   : INFINITY;
 	double d = limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
 	                            : distance.fcn(distance.context, q->point, p);
 	stats->distance_calls++;
@@ -56,7 +56,8 @@ static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, cons
 // edges cell_rect computes, so each key is min_dist of the child's rectangle, from two distances
 // per axis.
 static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q, Mode mode, const Filter* f,
-                            const Results* r, bool plane_first, int level, int64_t node, gtHeapItem* held, bool* holding)
+                            const Results* r, bool plane_first, int level, int64_t node, gtHeapItem* held,
+                            bool* holding)
 {
 	double rect[4];
 	int64_t local = node - gt_level_offset(level);
@@ -125,7 +126,8 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	double rect[4];
 	node_rect(w, 0, 0, rect);
 	int root_matches = w->object_counts[0] > 0 && !outside_region(q, rect) ? node_matches(w, &f, 0) : -1;
-	if (root_matches >= 0 && !gt_frontier_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0)))
+	if (root_matches >= 0 &&
+	    !gt_frontier_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0)))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	// The best child of the node just expanded is held out of the heap: when nothing queued is
 	// smaller, it is expanded next without a push and a pop (the usual descent).
@@ -144,7 +146,8 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		holding = false;
 		if (results_prune(&r, top.key)) break; // keys come in order: nothing left can qualify
 		if (top.id < 0) {
-			if (!price_object(w, s, q, distance, mode, &f, &r, -top.id - 1, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			if (!price_object(w, s, q, distance, mode, &f, &r, -top.id - 1, stats))
+				return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			continue;
 		}
 		stats->nodes_popped++;
@@ -154,8 +157,9 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 			node_rect(w, level, node, rect);
 			q->trace(q->trace_context, GT_TRACE_POPPED, level, rect);
 		}
-		bool pushed = level == w->height ? push_leaf(w, frontier, q, &f, &r, node - gt_level_offset(level), stats)
-		                                 : expand_children(w, frontier, q, mode, &f, &r, plane_first, level, node, &held, &holding);
+		bool pushed = level == w->height
+		                  ? push_leaf(w, frontier, q, &f, &r, node - gt_level_offset(level), stats)
+		                  : expand_children(w, frontier, q, mode, &f, &r, plane_first, level, node, &held, &holding);
 		if (!pushed) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	*found = gt_results_finish(s, &r);

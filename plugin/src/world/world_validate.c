@@ -16,10 +16,11 @@ static gtStatus recount(const gtWorld* w, gtCountTable* expect, int32_t* objects
 		if (!(w->generation[s] & 1)) continue;
 		++*live;
 		if (w->leaf[s] != leaf_of_point(w, w->x[s], w->y[s]))
-			st = gt_fail(err, GT_ERR_FORMAT, "object slot %d is in leaf %d, its position belongs to leaf %d", s, w->leaf[s],
-			             leaf_of_point(w, w->x[s], w->y[s]));
+			st = gt_fail(err, GT_ERR_FORMAT, "object slot %d is in leaf %d, its position belongs to leaf %d", s,
+			             w->leaf[s], leaf_of_point(w, w->x[s], w->y[s]));
 		for (int i = 1; i < w->keyword_count[s] && !st; i++)
-			if (w->keywords[s][i] <= w->keywords[s][i - 1]) st = gt_fail(err, GT_ERR_FORMAT, "slot %d keywords unsorted", s);
+			if (w->keywords[s][i] <= w->keywords[s][i - 1])
+				st = gt_fail(err, GT_ERR_FORMAT, "slot %d keywords unsorted", s);
 		if (!st && w->object_words[s] != gt_words_mask(w->keywords[s], w->keyword_count[s]))
 			st = gt_fail(err, GT_ERR_FORMAT, "slot %d keyword bits do not match its keywords", s);
 		uint64_t spill = 0;
@@ -31,7 +32,8 @@ static gtStatus recount(const gtWorld* w, gtCountTable* expect, int32_t* objects
 		for (int level = w->height; level >= 0 && !st; level--) {
 			objects[node]++;
 			for (int i = 0; i < w->keyword_count[s]; i++)
-				if (gt_counts_add(expect, (uint32_t)node, w->keywords[s][i], +1) < 0) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+				if (gt_counts_add(expect, (uint32_t)node, w->keywords[s][i], +1) < 0)
+					st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			if (level > 0) node = gt_parent(level, node);
 		}
 	}
@@ -63,7 +65,8 @@ static gtStatus check_count_total(const gtWorld* w, const gtCountTable* expect, 
 	for (size_t i = 0; i < expect->capacity; i++)
 		if (expect->keys[i] && expect->counts[i]) kept_expected += count_kept(w, expect->keys[i] - 1);
 	if (kept_expected != w->keyword_counts.live)
-		return gt_fail(err, GT_ERR_FORMAT, "%zu (node, keyword) counts expected, %zu kept", kept_expected, w->keyword_counts.live);
+		return gt_fail(err, GT_ERR_FORMAT, "%zu (node, keyword) counts expected, %zu kept", kept_expected,
+		               w->keyword_counts.live);
 	return GT_OK;
 }
 
@@ -94,15 +97,17 @@ static gtStatus check_planes(const gtWorld* w, const gtCountTable* expect, gtErr
 		if (!expect->keys[i] || !expect->counts[i]) continue;
 		uint64_t node = (expect->keys[i] - 1) >> 32;
 		int32_t keyword = (int32_t)((expect->keys[i] - 1) & 0xffffffffu);
-		if (keyword < w->plane_words) planes[keyword * w->plane_stride + (int64_t)(node >> 6)] |= UINT64_C(1) << (node & 63);
+		if (keyword < w->plane_words)
+			planes[keyword * w->plane_stride + (int64_t)(node >> 6)] |= UINT64_C(1) << (node & 63);
 	}
 	gtStatus st = GT_OK;
 	for (int64_t i = 0; i < w->plane_words * w->plane_stride && !st; i++) {
 		uint64_t wrong = planes[i] ^ w->planes[i];
 		if (!wrong) continue;
 		int64_t node = (i % w->plane_stride) * 64 + __builtin_ctzll(wrong);
-		st = gt_fail(err, GT_ERR_FORMAT, "node %lld keyword %lld: presence bit is %d, its count says %d", (long long)node,
-		             (long long)(i / w->plane_stride), (int)((w->planes[i] >> (node & 63)) & 1), (int)((planes[i] >> (node & 63)) & 1));
+		st = gt_fail(err, GT_ERR_FORMAT, "node %lld keyword %lld: presence bit is %d, its count says %d",
+		             (long long)node, (long long)(i / w->plane_stride), (int)((w->planes[i] >> (node & 63)) & 1),
+		             (int)((planes[i] >> (node & 63)) & 1));
 	}
 	gt_free(planes);
 	return st;
