@@ -9,10 +9,7 @@ need_data bench-crowd
 MAPS=("$@")
 [ ${#MAPS[@]} -eq 0 ] && MAPS=(bgmaps/AR0602SR)
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
-echo
-echo "| map | agents | k | threads | each ms | batch ms | field ms (building it) | auto ms | auto vs each | mismatches |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+table_start "| map | agents | k | threads | each ms | batch ms | field ms (building it) | auto ms | auto vs each | mismatches |"
 for spec in "${MAPS[@]}"; do
 	map=$DATA/maps/$spec.map
 	"$GT" ehl-build "$map" -o "$tmp/index.ehl" --cell 1 --threads 2 >/dev/null 2>&1

@@ -8,10 +8,7 @@ need_data bench-edits
 MAPS=("$@")
 [ ${#MAPS[@]} -eq 0 ] && MAPS=(bgmaps/AR0602SR dao/orz103d)
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
-echo
-echo "| map | static query us | edit us (door) | after a wall: not crossing us (among crossing ones) | crossing us (queries) | kNN us static / after | after a removal us | rebuild ms |"
-echo "|---|---|---|---|---|---|---|---|"
+table_start "| map | static query us | edit us (door) | after a wall: not crossing us (among crossing ones) | crossing us (queries) | kNN us static / after | after a removal us | rebuild ms |"
 for spec in "${MAPS[@]}"; do
 	map=$DATA/maps/$spec.map
 	"$GT" ehl-build "$map" -o "$tmp/index.ehl" --cell 4 --threads 2 >/dev/null 2>&1

@@ -24,10 +24,7 @@ best_of_three() { # prints the smallest mean_us of three scenario runs
 	echo "$best"
 }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
-echo
-echo "| map | vertices | g | index MB | build s | peak RSS MB | query us (1st pass) | query us (warm) | query+path us (1st pass) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+table_start "| map | vertices | g | index MB | build s | peak RSS MB | query us (1st pass) | query us (warm) | query+path us (1st pass) |"
 for spec in "${MAPS[@]}"; do
 	map=$DATA/maps/$spec.map
 	scen=$DATA/scenarios/$spec.map.scen

@@ -9,10 +9,7 @@ need_data bench-knn
 MAPS=("$@")
 [ ${#MAPS[@]} -eq 0 ] && MAPS=(dao/arena da2/ht_chantry bgmaps/AR0602SR sc1/Sandstorm)
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
-echo
-echo "| map | objects | leaf | query us | instructions / query | update us / timestamp | distance calls / query | nodes / query | straight-line kNN us: sphere / tree / scan | mismatches / checked |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+table_start "| map | objects | leaf | query us | instructions / query | update us / timestamp | distance calls / query | nodes / query | straight-line kNN us: sphere / tree / scan | mismatches / checked |"
 for spec in "${MAPS[@]}"; do
 	suite=${spec%%/*}
 	map=$DATA/maps/$spec.map

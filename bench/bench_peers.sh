@@ -34,7 +34,7 @@ header() {
 	printf -- '---|---|\n'
 }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
+machine_line
 for spec in "${MAPS[@]}"; do
 	map=$DATA/maps/$spec.map
 	mesh=$DATA/meshes/$spec-merged.mesh

@@ -15,3 +15,16 @@ need_data() {
 		exit 1
 	fi
 }
+
+# The machine line every benchmark starts with.
+machine_line() {
+	echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%d)"
+}
+
+# The machine line, then a markdown table's header row (the argument) and its separator row.
+table_start() {
+	machine_line
+	echo
+	echo "$1"
+	echo "$1" | sed 's/[^|]*|/---|/g; s/^---|/|/'
+}

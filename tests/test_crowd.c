@@ -325,10 +325,7 @@ static void test_auto_samples_a_field(void** state)
 	static gtVec2 points[AGENTS];
 	for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(s.map, &rng);
 	int32_t word = 2;
-	gtQuery q = gtQuery_Default((gtVec2){0, 0});
-	q.k = K;
-	q.keywords = &word;
-	q.keyword_count = 1;
+	gtQuery q = test_keyword_query((gtVec2){0, 0}, K, &word);
 	gtCrowdQueries batch = {&q, points, AGENTS};
 	static gtObjectId ids[2][AGENTS * K];
 	static double dists[2][AGENTS * K];

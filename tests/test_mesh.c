@@ -115,6 +115,20 @@ static bool contains(const gtMesh* m, int q, gtVec2 p)
 	return true;
 }
 
+// The first mesh of each suite in the shared data, and a loader for its merged mesh.
+static const char* const maps[][2] = {
+    {"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
+
+static gtMesh* load_shared_mesh(const char* suite, const char* name)
+{
+	char rel[256];
+	snprintf(rel, sizeof rel, "meshes/%s/%s-merged.mesh", suite, name);
+	gtMesh* m;
+	gtError err;
+	if (gtMesh_Load(test_data_path(rel), &m, &err)) fail_msg("%s", err.message);
+	return m;
+}
+
 // On the first mesh of each suite: a point is located exactly when some polygon holds it, the
 // polygon found holds it, free cells' points are on the mesh and blocked cells' centres are not.
 static void test_shared_meshes_against_a_linear_scan(void** state)
@@ -122,15 +136,9 @@ static void test_shared_meshes_against_a_linear_scan(void** state)
 	(void)state;
 	const char* data = test_data_dir();
 	if (!data) skip();
-	static const char* const maps[][2] = {
-	    {"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
 	TestRng rng = {7};
 	for (int k = 0; k < 4; k++) {
-		char rel[256];
-		snprintf(rel, sizeof rel, "meshes/%s/%s-merged.mesh", maps[k][0], maps[k][1]);
-		gtMesh* m;
-		gtError err;
-		if (gtMesh_Load(test_data_path(rel), &m, &err)) fail_msg("%s", err.message);
+		gtMesh* m = load_shared_mesh(maps[k][0], maps[k][1]);
 		gtMap* map = test_load_shared_map(maps[k][0], maps[k][1]);
 		int located = 0;
 		for (int i = 0; i < 3000; i++) {
@@ -184,17 +192,12 @@ static void test_polyanya_equals_the_oracle(void** state)
 	(void)state;
 	const char* data = test_data_dir();
 	if (!data) skip();
-	static const char* const maps[][2] = {
-	    {"bgmaps", "AR0011SR"}, {"da2", "ca_cave"}, {"dao", "arena"}, {"sc1", "AcrosstheCape"}};
 	TestRng rng = {11};
 	int total_pinches = 0;
 	for (int k = 0; k < 4; k++) {
-		char rel[256];
-		snprintf(rel, sizeof rel, "meshes/%s/%s-merged.mesh", maps[k][0], maps[k][1]);
-		gtMesh* m;
-		gtError err;
-		if (gtMesh_Load(test_data_path(rel), &m, &err)) fail_msg("%s", err.message);
+		gtMesh* m = load_shared_mesh(maps[k][0], maps[k][1]);
 		gtMap* map = test_load_shared_map(maps[k][0], maps[k][1]);
+		gtError err;
 		gtOracle* oracle;
 		gtPolyanya* search;
 		assert_int_equal(gtOracle_Create(map, 2, &oracle, &err), GT_OK);

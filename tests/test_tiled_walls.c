@@ -318,33 +318,37 @@ static void test_tile_shapes_flips_and_tile_objects(void** state)
 	assert_string_equal(gtTiled_BlockedBy(tiled), "layers with property collidable");
 	gtTiled_Destroy(tiled);
 	gtMap_Destroy(map);
-	// A tile object of tile 0, 64x64 (twice the tile) with its bottom-left at (32, 64): the strip
-	// is x 32..96, y 0..20: the centres of row 0, columns 2-5.
-	const char* object =
-	    "<objectgroup name=\"o\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
-	    "</properties><object id=\"5\" gid=\"1\" x=\"32\" y=\"64\" width=\"64\" height=\"64\"/></objectgroup>";
-	map = tile_level("0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0", object, NULL, &tiled);
-	assert_rows(map, "..@@@@\n......\n......\n......\n");
-	assert_int_equal(gtTiled_WallCells(tiled, GT_TILED_RULE_OBJECTS), 4);
-	gtTiled_Destroy(tiled);
-	gtMap_Destroy(map);
-	// Flipped vertically the strip is at the object's bottom: y 44..64, row 3.
-	const char* flipped =
-	    "<objectgroup name=\"o\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
-	    "</properties><object id=\"5\" gid=\"1073741825\" x=\"32\" y=\"64\" width=\"64\" height=\"64\"/></objectgroup>";
-	map = tile_level("0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0", flipped, NULL, NULL);
-	assert_rows(map, "......\n......\n......\n..@@@@\n");
-	gtMap_Destroy(map);
+	// Tile objects on an empty level, each with the walls it makes. A tile object of tile 0, 64x64
+	// (twice the tile) with its bottom-left at (32, 64): the strip is x 32..96, y 0..20: the centres
+	// of row 0, columns 2-5. Flipped vertically the strip is at the object's bottom: y 44..64, row 3.
 	// A tile object whose tile has no shapes walls its whole rectangle: tile 2 (gid 3), 32x16 at
 	// bottom-left (16, 48): x 16..48, y 32..48, row 2, columns 1-2.
-	const char* plain =
-	    "<objectgroup name=\"o\"><object id=\"6\" gid=\"3\" x=\"16\" y=\"48\" width=\"32\" height=\"16\">"
-	    "<properties><property name=\"collides\" type=\"bool\" value=\"true\"/></properties></object></objectgroup>";
-	map = tile_level("0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0", plain, NULL, &tiled);
-	assert_rows(map, "......\n......\n.@@...\n......\n");
-	assert_string_equal(gtTiled_BlockedBy(tiled), "objects with property collides");
-	gtTiled_Destroy(tiled);
-	gtMap_Destroy(map);
+	static const struct {
+		const char* group;
+		const char* rows;
+		int object_walls;       // gtTiled_WallCells of the objects rule; -1: not checked
+		const char* blocked_by; // NULL: not checked
+	} objects[] = {
+	    {"<objectgroup name=\"o\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
+	     "</properties><object id=\"5\" gid=\"1\" x=\"32\" y=\"64\" width=\"64\" height=\"64\"/></objectgroup>",
+	     "..@@@@\n......\n......\n......\n", 4, NULL},
+	    {"<objectgroup name=\"o\"><properties><property name=\"collidable\" type=\"bool\" value=\"true\"/>"
+	     "</properties><object id=\"5\" gid=\"1073741825\" x=\"32\" y=\"64\" width=\"64\" "
+	     "height=\"64\"/></objectgroup>",
+	     "......\n......\n......\n..@@@@\n", -1, NULL},
+	    {"<objectgroup name=\"o\"><object id=\"6\" gid=\"3\" x=\"16\" y=\"48\" width=\"32\" height=\"16\">"
+	     "<properties><property name=\"collides\" type=\"bool\" value=\"true\"/></properties></object></objectgroup>",
+	     "......\n......\n.@@...\n......\n", -1, "objects with property collides"},
+	};
+	for (size_t i = 0; i < sizeof objects / sizeof *objects; i++) {
+		map = tile_level("0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0, 0,0,0,0,0,0", objects[i].group, NULL, &tiled);
+		assert_rows(map, objects[i].rows);
+		if (objects[i].object_walls >= 0)
+			assert_int_equal(gtTiled_WallCells(tiled, GT_TILED_RULE_OBJECTS), objects[i].object_walls);
+		if (objects[i].blocked_by) assert_string_equal(gtTiled_BlockedBy(tiled), objects[i].blocked_by);
+		gtTiled_Destroy(tiled);
+		gtMap_Destroy(map);
+	}
 }
 
 // The union by default; blocked_layer and blocked_property choose one; nothing found is refused.

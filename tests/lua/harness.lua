@@ -18,6 +18,24 @@ function harness.raises(pattern, fn, ...)
 	assert(tostring(err):find(pattern, 1, true), "error '" .. tostring(err) .. "' lacks '" .. pattern .. "'")
 end
 
+-- Deterministic numbers in [0, 1) from a seed (the same sequence under lua5.4 and LuaJIT).
+function harness.lcg(seed)
+	local state = seed
+	return function()
+		state = (state * 1103515245 + 12345) % 2147483648
+		return state / 2147483648
+	end
+end
+
+-- A random free point of the map, drawn with rng (a function giving numbers in [0, 1)).
+function harness.random_free(map, rng)
+	local w, hgt = map:size()
+	while true do
+		local x, y = rng() * w, rng() * hgt
+		if map:is_free(x, y) then return x, y end
+	end
+end
+
 function harness.finish()
 	-- The same suite runs under lua5.4 and LuaJIT; the label tells the runner which one this was.
 	print(("%s: %d passed, %d failed"):format(jit and "luajit" or "lua", harness.passed, harness.failed))

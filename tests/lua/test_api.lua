@@ -1,7 +1,7 @@
 -- The Lua API against brute force written in Lua, every error case, lifetimes and a
 -- garbage-free frame loop.
 local h = ...
-local test, raises = h.test, h.raises
+local test, raises, lcg, random_free = h.test, h.raises, h.lcg, h.random_free
 local gridtree = require "gridtree"
 local unpack = table.unpack or unpack -- LuaJIT has the 5.1 global
 
@@ -12,14 +12,6 @@ local function indexed_map()
 	return map
 end
 
-local function random_free(map, rng)
-	local w, hgt = map:size()
-	while true do
-		local x, y = rng() * w, rng() * hgt
-		if map:is_free(x, y) then return x, y end
-	end
-end
-
 -- n objects at random free points: every `every`-th a healer, the rest orcs.
 local function scatter(world, map, rng, n, every)
 	for i = 1, n do
@@ -28,12 +20,14 @@ local function scatter(world, map, rng, n, every)
 	end
 end
 
-local function lcg(seed) -- deterministic numbers in [0, 1)
-	local state = seed
-	return function()
-		state = (state * 1103515245 + 12345) % 2147483648
-		return state / 2147483648
-	end
+-- An indexed map, a world of 60 objects scattered over it (every `every`-th a healer) and the
+-- random numbers that placed them.
+local function scattered_world(leaf, seed, every)
+	local map = indexed_map()
+	local world = gridtree.new_world(map, {leaf = leaf})
+	local rng = lcg(seed)
+	scatter(world, map, rng, 60, every)
+	return map, world, rng
 end
 
 test("load_map returns nil, message for files that cannot be maps", function()
@@ -329,10 +323,7 @@ test("top: distance + miss_cost per missing distinct word, or the alpha blend", 
 end)
 
 test("trace: the nodes a query popped and pruned", function()
-	local map = indexed_map()
-	local world = gridtree.new_world(map, {leaf = 4})
-	local rng = lcg(3)
-	scatter(world, map, rng, 60, 5)
+	local map, world = scattered_world(4, 3, 5)
 	local w, hgt = map:size()
 	for _, kind in ipairs({"nearest", "within", "top"}) do
 		local ids, _, stats, trace = world[kind](world, 1.5, 17.5, kind == "within" and 20 or 2, "healer", {stats = true, trace = true})
@@ -407,10 +398,7 @@ test("a frame loop allocates nothing", function()
 end)
 
 test("nearest_many: every agent's nearest as world:nearest says, into tables, a frame budget", function()
-	local map = indexed_map()
-	local world = gridtree.new_world(map, {leaf = 8})
-	local rng = lcg(11)
-	scatter(world, map, rng, 60, 3)
+	local map, world, rng = scattered_world(8, 11, 3)
 	local xs, ys = {}, {}
 	for i = 1, 40 do xs[i], ys[i] = random_free(map, rng) end
 	local wall_x, wall_y -- an agent inside a wall

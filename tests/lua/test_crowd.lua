@@ -1,40 +1,24 @@
 -- gridtree.new_crowd: crowd objects of their own (workers and frame-budget schedule each), against
 -- world:nearest; several schedules over one world; lifetimes with the world.
 local h = ...
-local test, raises = h.test, h.raises
+local test, raises, lcg, random_free = h.test, h.raises, h.lcg, h.random_free
 local gridtree = require "gridtree"
 local unpack = table.unpack or unpack -- LuaJIT has the 5.1 global
 
 local MAP = "assets/maps/small.map"
-
-local function numbers(seed) -- deterministic numbers in [0, 1)
-	local state = seed
-	return function()
-		state = (state * 1103515245 + 12345) % 2147483648
-		return state / 2147483648
-	end
-end
-
-local function free_point(map, next_number)
-	local w, hgt = map:size()
-	repeat
-		local x, y = next_number() * w, next_number() * hgt
-		if map:is_free(x, y) then return x, y end
-	until false
-end
 
 -- A world of 80 objects (every 4th a healer) and 30 agents' positions.
 local function setting()
 	local map = assert(gridtree.load_map(MAP))
 	assert(map:build_index{cell = 2})
 	local world = gridtree.new_world(map, {leaf = 8})
-	local next_number = numbers(5)
+	local next_number = lcg(5)
 	for i = 1, 80 do
-		local x, y = free_point(map, next_number)
+		local x, y = random_free(map, next_number)
 		world:add(x, y, i % 4 == 0 and "healer" or "orc")
 	end
 	local xs, ys = {}, {}
-	for i = 1, 30 do xs[i], ys[i] = free_point(map, next_number) end
+	for i = 1, 30 do xs[i], ys[i] = random_free(map, next_number) end
 	return map, world, xs, ys
 end
 

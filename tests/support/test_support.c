@@ -214,6 +214,15 @@ void test_check_path(gtOracle* oracle, const gtMap* map, gtVec2 s, gtVec2 t, dou
 	test_free(pts);
 }
 
+gtQuery test_keyword_query(gtVec2 at, int k, const int32_t* keyword)
+{
+	gtQuery q = gtQuery_Default(at);
+	q.k = k;
+	q.keywords = keyword;
+	q.keyword_count = 1;
+	return q;
+}
+
 gtDistance test_world_distance(gtNavQuery* query)
 {
 	gtDistance d;

@@ -82,6 +82,9 @@ gtMap* test_random_map(TestRng* rng, int w, int h, int blocked_percent);
 // cell on a 1/64 grid (kind chosen at random).
 gtVec2 test_random_point(const gtMap* map, TestRng* rng);
 
+// A query for the k nearest objects with one keyword, from `at`.
+gtQuery test_keyword_query(gtVec2 at, int k, const int32_t* keyword);
+
 // The world distance of a navigation query; fails the test when the backend cannot start.
 gtDistance test_world_distance(gtNavQuery* query);
 
