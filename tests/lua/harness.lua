@@ -36,6 +36,13 @@ function harness.random_free(map, rng)
 	end
 end
 
+-- The small test map with an EHL index at cell size 2, where most binding tests start.
+function harness.indexed_map()
+	local map = assert(require("gridtree").load_map("assets/maps/small.map"))
+	assert(map:build_index{cell = 2})
+	return map
+end
+
 function harness.finish()
 	-- The same suite runs under lua5.4 and LuaJIT; the label tells the runner which one this was.
 	print(("%s: %d passed, %d failed"):format(jit and "luajit" or "lua", harness.passed, harness.failed))

@@ -1,16 +1,11 @@
 -- The Lua API against brute force written in Lua, every error case, lifetimes and a
 -- garbage-free frame loop.
 local h = ...
-local test, raises, lcg, random_free = h.test, h.raises, h.lcg, h.random_free
+local test, raises, lcg, random_free, indexed_map = h.test, h.raises, h.lcg, h.random_free, h.indexed_map
 local gridtree = require "gridtree"
 local unpack = table.unpack or unpack -- LuaJIT has the 5.1 global
 
 local MAP = "assets/maps/small.map"
-local function indexed_map()
-	local map = assert(gridtree.load_map(MAP))
-	assert(map:build_index{cell = 2})
-	return map
-end
 
 -- n objects at random free points: every `every`-th a healer, the rest orcs.
 local function scatter(world, map, rng, n, every)

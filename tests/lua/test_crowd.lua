@@ -1,7 +1,7 @@
 -- gridtree.new_crowd: crowd objects of their own (workers and frame-budget schedule each), against
 -- world:nearest; several schedules over one world; lifetimes with the world.
 local h = ...
-local test, raises, lcg, random_free = h.test, h.raises, h.lcg, h.random_free
+local test, raises, lcg, random_free, indexed_map = h.test, h.raises, h.lcg, h.random_free, h.indexed_map
 local gridtree = require "gridtree"
 local unpack = table.unpack or unpack -- LuaJIT has the 5.1 global
 
@@ -9,8 +9,7 @@ local MAP = "assets/maps/small.map"
 
 -- A world of 80 objects (every 4th a healer) and 30 agents' positions.
 local function setting()
-	local map = assert(gridtree.load_map(MAP))
-	assert(map:build_index{cell = 2})
+	local map = indexed_map()
 	local world = gridtree.new_world(map, {leaf = 8})
 	local next_number = lcg(5)
 	for i = 1, 80 do
