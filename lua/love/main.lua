@@ -7,8 +7,7 @@ package.cpath = (os.getenv("GRIDTREE_CPATH") or "./bin/luajit/?.so") .. ";" .. p
 
 -- A Lua error must not leave LOVE's error screen waiting forever on a headless machine.
 function love.errorhandler(message)
-	print("error: " .. tostring(message))
-	print(debug.traceback())
+	print(debug.traceback("error: " .. tostring(message)))
 	os.exit(1)
 end
 

@@ -1,8 +1,6 @@
 function love.conf(t)
 	t.identity = "gridtree-tiled"
-	t.window.title = "gridtree: a Tiled level in LOVE"
-	t.window.width = 768
-	t.window.height = 512
+	t.window.title = "gridtree: a Tiled level in LOVE" -- its size comes from the level (main.lua)
 	t.modules.audio = false -- no sound needed; avoids ALSA noise on headless machines
 	t.modules.sound = false
 	-- GRIDTREE_FRAMES (the CI check) plays fixed 1/60 s frames as fast as they can be drawn.

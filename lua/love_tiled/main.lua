@@ -7,8 +7,7 @@
 package.cpath = (os.getenv("GRIDTREE_CPATH") or "./bin/luajit/?.so") .. ";" .. package.cpath
 
 function love.errorhandler(message) -- never wait on LOVE's error screen on a headless machine
-	print("error: " .. tostring(message))
-	print(debug.traceback())
+	print(debug.traceback("error: " .. tostring(message)))
 	os.exit(1)
 end
 
@@ -39,8 +38,10 @@ function love.load()
 		things[#things + 1] = {id = world:add(o.x, o.y, o.type), type = o.type, name = o.name, x = o.x, y = o.y,
 			hp = o.properties.hp, path = {}, segment = 1}
 	end
+	-- The window takes the level's shape, at the largest whole zoom (crisp tiles) within 768 pixels.
 	local w, h = map:grid_size() -- cells (size() is in pixels here)
-	zoom = math.min(love.graphics.getWidth() / (w * tile), love.graphics.getHeight() / (h * tile))
+	zoom = math.max(1, math.floor(768 / (math.max(w, h) * tile)))
+	love.window.updateMode(w * tile * zoom, h * tile * zoom)
 end
 
 local move_ids, xs, ys = {}, {}, {}

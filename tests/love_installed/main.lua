@@ -5,8 +5,7 @@
 package.cpath = love.filesystem.getSourceBaseDirectory() .. "/?.so;" .. package.cpath
 
 function love.errorhandler(message) -- print and exit: never LOVE's error screen on a headless machine
-	print("error: " .. tostring(message))
-	print(debug.traceback())
+	print(debug.traceback("error: " .. tostring(message)))
 	os.exit(1)
 end
 love.errhand = love.errorhandler

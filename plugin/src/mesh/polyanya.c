@@ -112,15 +112,10 @@ gtStatus gtPolyanya_Create(const gtMesh* mesh, gtPolyanya** out, gtError* err)
 void gtPolyanya_Destroy(gtPolyanya* p)
 {
 	if (!p) return;
-	gt_free(p->nodes);
-	gt_free(p->heap);
-	gt_free(p->roots);
-	gt_free(p->root_g);
-	gt_free(p->root_owner);
-	gt_free(p->seen);
-	gt_free(p->root_stamp);
-	gt_free(p->goal_stamp);
-	gt_free(p->reported);
+	// Every array the search owns: the per-vertex and per-polygon ones Create makes, then the grown ones.
+	void* arrays[] = {p->root_g, p->root_stamp, p->root_owner, p->goal_stamp, p->nodes,
+	                  p->heap,   p->roots,      p->seen,       p->reported};
+	for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) gt_free(arrays[i]);
 	gt_free(p);
 }
 

@@ -1,6 +1,5 @@
 // The oracle backend: Dijkstra over the visibility graph of the map as edited. Exact and slow; a
 // correctness tool, and the stand-in for the backends whose data an edit outran.
-#include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -90,17 +89,6 @@ static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capa
 	return gtOracle_Path(nav_oracle(q), s, t, points, capacity, count, d, err);
 }
 
-static double world_fcn(void* context, gtVec2 from, gtVec2 to)
-{
-	double d;
-	return gtOracle_Distance(context, from, to, &d, NULL) ? INFINITY : d;
-}
-
-static gtDistance world_distance(gtNavQuery* q)
-{
-	return (gtDistance){world_fcn, nav_oracle(q), NULL};
-}
-
 const NavBackend nav_backend_oracle = {
     .name = "oracle",
     .caps = GT_NAV_CAP_WALLS | NAV_CAP_AUTO,
@@ -108,5 +96,4 @@ const NavBackend nav_backend_oracle = {
     .free_scratch = free_scratch,
     .distance = distance,
     .path = path,
-    .world_distance = world_distance,
 };

@@ -1,7 +1,5 @@
 // The Polyanya backend: exact distances on a navigation mesh (gtNav_LoadMesh, gtNav_SetMesh),
 // with little memory. An edit makes the mesh outdated: the oracle answers until a mesh is set again.
-#include <math.h>
-
 #include "core/alloc.h"
 #include "core/status.h"
 #include "nav/nav_backend.h"
@@ -61,17 +59,6 @@ static gtStatus path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capa
 	return st ? st : gtPolyanya_Path(search_of(q), s, t, points, capacity, count, d, err);
 }
 
-static double world_fcn(void* context, gtVec2 from, gtVec2 to)
-{
-	double d;
-	return gtPolyanya_Distance(context, from, to, &d, NULL) ? INFINITY : d;
-}
-
-static gtDistance world_distance(gtNavQuery* q)
-{
-	return (gtDistance){world_fcn, search_of(q), NULL};
-}
-
 const NavBackend nav_backend_polyanya = {
     .name = "polyanya",
     .caps = GT_NAV_CAP_WALLS | GT_NAV_CAP_USES_MESH | GT_NAV_CAP_NEEDS_MESH,
@@ -84,5 +71,4 @@ const NavBackend nav_backend_polyanya = {
     .free_scratch = free_scratch,
     .distance = distance,
     .path = path,
-    .world_distance = world_distance,
 };

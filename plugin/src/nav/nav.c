@@ -218,10 +218,20 @@ gtStatus gtNavQuery_Path(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, 
 	return b ? b->path(query, s, t, points, capacity, count, distance, err) : st;
 }
 
+// The world distance of a backend without one of its own: its `distance`, through the query.
+static double default_world_fcn(void* context, gtVec2 from, gtVec2 to)
+{
+	gtNavQuery* q = context;
+	double d;
+	return q->world_backend->distance(q, from, to, &d, NULL) ? INFINITY : d;
+}
+
 gtStatus gtNavQuery_WorldDistance(gtNavQuery* query, gtDistance* distance, gtError* err)
 {
 	gtStatus st;
 	const NavBackend* b = bind(query, &st, err);
-	if (b) *distance = b->world_distance(query);
-	return st;
+	if (!b) return st;
+	query->world_backend = b;
+	*distance = b->world_distance ? b->world_distance(query) : (gtDistance){default_world_fcn, query, NULL};
+	return GT_OK;
 }

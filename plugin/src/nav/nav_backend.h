@@ -29,6 +29,7 @@ struct NavBackend {
 	gtStatus (*path)(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count, double* distance,
 	                 gtError* err);
 	// The world's distance function, with its `below` (distance below a limit) when it has one.
+	// NULL: the façade's default, `distance` per candidate (INFINITY where it fails).
 	gtDistance (*world_distance)(gtNavQuery* q);
 };
 

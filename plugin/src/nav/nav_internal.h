@@ -57,6 +57,7 @@ struct gtNav {
 struct gtNavQuery {
 	gtNav* nav;
 	void* scratch[GT_NAV_METHOD_COUNT]; // each backend's own query state, made by its bind (nav_backend.h)
+	const NavBackend* world_backend;    // what the default world distance calls (gtNavQuery_WorldDistance)
 };
 
 // The index's map: what its distances are exact for.
