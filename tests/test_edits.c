@@ -407,5 +407,137 @@ static void test_first_wall_on_an_open_indexed_map(void** state)
 	gtMap_Destroy(open);
 }
 
+// The first w x h block of free cells (row by row), away from the border.
+static bool find_free_block(const gtMap* map, int w, int h, int* x, int* y)
+{
+	for (*y = 1; *y + h < gtMap_Height(map); (*y)++)
+		for (*x = 1; *x + w < gtMap_Width(map); (*x)++) {
+			bool free = true;
+			for (int j = 0; j < h && free; j++)
+				for (int i = 0; i < w && free; i++) free = !gtMap_IsBlocked(map, *x + i, *y + j);
+			if (free) return true;
+		}
+	return false;
+}
+
+// Walls built outside the declared doors start a background rebuild (the index used to stay a
+// lower bound for good); closing a declared door starts none (the index was built with it open).
+static void test_walls_added_start_a_rebuild(void** state)
+{
+	(void)state;
+	TestRng rng = {23};
+	Scene s = scene_open("assets/maps/small.map", 4, false, &rng);
+	int x, y, door;
+	gtError err;
+	assert_true(find_free_block(s.map, 3, 3, &x, &y));
+	edit(s.nav, x, y, x + 1, y + 1, true);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_LOWER_BOUND);
+	assert_true(gtNav_Rebuilding(s.nav));
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 20, "a wall built, rebuilding");
+	gtNav_WaitForRebuild(s.nav);
+	assert_false(gtNav_Rebuilding(s.nav));
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	assert_int_equal(gtNav_RebuildStatus(s.nav, &err), GT_OK);
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 30, "a wall built, rebuilt");
+	// A door over free cells: closing and opening it needs no rebuild.
+	assert_true(find_free_block(s.map, 4, 3, &x, &y));
+	assert_int_equal(gtNav_AddDoor(s.nav, x, y + 1, x + 2, y + 1, &door, &err), GT_OK);
+	assert_false(gtNav_Rebuilding(s.nav));
+	assert_int_equal(gtNav_SetDoor(s.nav, door, false, &err), GT_OK);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_LOWER_BOUND);
+	assert_false(gtNav_Rebuilding(s.nav));
+	// A wall while the door is shut: the rebuild opens the door, and the index stays a lower bound.
+	int wx, wy;
+	assert_true(find_free_block(s.map, 3, 3, &wx, &wy));
+	edit(s.nav, wx + 1, wy + 1, wx + 1, wy + 1, true);
+	assert_true(gtNav_Rebuilding(s.nav));
+	gtNav_WaitForRebuild(s.nav);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_LOWER_BOUND);
+	assert_false(gtNav_Rebuilding(s.nav));
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 30, "door shut after the rebuild");
+	assert_int_equal(gtNav_SetDoor(s.nav, door, true, &err), GT_OK);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	scene_close(&s);
+}
+
+// A rebuild that cannot succeed (the edited map has more corners than EHL supports) is reported,
+// not started again until the next edit, and gtNav_WaitForRebuild returns (it used to restart on
+// every update, for ever). Map: 1-cell walls from top to bottom (no corners at all); freeing the
+// middle row cuts each in two, 4 corners each, 65,600 in all.
+static void test_failed_rebuild_reported(void** state)
+{
+	(void)state;
+	enum { W = 32800, H = 3 };
+	unsigned char* cells = test_malloc((size_t)W * H);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) cells[(size_t)y * W + (size_t)x] = (unsigned char)(x % 2);
+	gtMap* map;
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(W, H, cells, &map, &err), GT_OK);
+	test_free(cells);
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	edit(nav, 0, 1, W - 1, 1, false);
+	int corners;
+	gtMap_Vertices(map, &corners);
+	assert_true(corners > 65535);
+	assert_true(gtNav_Rebuilding(nav));
+	gtNav_WaitForRebuild(nav); // returns
+	assert_false(gtNav_Rebuilding(nav));
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_STALE);
+	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_ERR_LIMIT);
+	assert_non_null(strstr(err.message, "convex vertices"));
+	for (int frame = 0; frame < 10; frame++) { // not restarted by the frames
+		assert_false(gtNav_Update(nav));
+		assert_false(gtNav_Rebuilding(nav));
+	}
+	edit(nav, 1, 1, 1, 1, true); // the map changed: tried again (and fails again)
+	assert_true(gtNav_Rebuilding(nav));
+	gtNav_WaitForRebuild(nav);
+	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_ERR_LIMIT);
+	edit(nav, 0, 1, W - 1, 1, true); // a wall along the row: no corners, a rebuild that succeeds
+	assert_true(gtNav_Rebuilding(nav));
+	gtNav_WaitForRebuild(nav);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_OK);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+// A build cancelled from its progress callback leaves the nav the index it had.
+static void cancelling_progress(void* user, const char* stage, double fraction)
+{
+	(void)stage, (void)fraction;
+	gtNav_CancelBuild(user);
+}
+
+static void test_cancelled_build_keeps_the_index(void** state)
+{
+	(void)state;
+	TestRng rng = {29};
+	Scene s = scene_open("assets/maps/small.map", 4, true, &rng);
+	const gtEhl* before = gtNav_Index(s.nav);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.threads = 1;
+	def.cell_size = 2;
+	def.progress = cancelling_progress;
+	def.progress_user = s.nav;
+	gtError err;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "cancelled"));
+	assert_ptr_equal(gtNav_Index(s.nav), before);
+	gtNav_CancelBuild(s.nav); // outside a build: nothing
+	def.progress = NULL;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 20, "built after a cancelled build");
+	scene_close(&s);
+}
+
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
-          test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map)
+          test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map,
+          test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index)
