@@ -8,8 +8,8 @@
 
 #include "test_support.h"
 
-// The oracle of the map as it is now, from its cells alone.
-static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
+// A new map with the cells `map` has now.
+static gtMap* cells_copy(const gtMap* map)
 {
 	int w = gtMap_Width(map), h = gtMap_Height(map);
 	unsigned char* cells = test_malloc((size_t)w * (size_t)h);
@@ -17,8 +17,17 @@ static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
 		for (int x = 0; x < w; x++)
 			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
 	gtError err;
-	if (gtMap_FromCells(w, h, cells, copy, &err)) fail_msg("%s", err.message);
+	gtMap* copy;
+	if (gtMap_FromCells(w, h, cells, &copy, &err)) fail_msg("%s", err.message);
 	test_free(cells);
+	return copy;
+}
+
+// The oracle of the map as it is now, from its cells alone.
+static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
+{
+	*copy = cells_copy(map);
+	gtError err;
 	gtOracle* oracle;
 	if (gtOracle_Create(*copy, 1, &oracle, &err)) fail_msg("%s", err.message);
 	return oracle;
@@ -538,6 +547,62 @@ static void test_cancelled_build_keeps_the_index(void** state)
 	scene_close(&s);
 }
 
+// The index a background rebuild makes after edits (its visibility graph repaired around the
+// edited cells from the last rebuild's) answers every pair as an index built from scratch on the
+// edited map does: random walls built and demolished, doors toggled, each rebuild taken.
+static void repaired_equals_scratch(const char* path, int cell, int edits, uint64_t seed)
+{
+	TestRng rng = {seed};
+	Scene s = scene_open(path, cell, false, &rng);
+	int w = gtMap_Width(s.map), h = gtMap_Height(s.map), door, x, y;
+	gtError err;
+	assert_true(find_free_block(s.map, 3, 1, &x, &y));
+	assert_int_equal(gtNav_AddDoor(s.nav, x, y, x + 2, y, &door, &err), GT_OK);
+	gtEhlQuery* q;
+	for (int e = 0; e < edits; e++) {
+		int x0 = 1 + test_rng_int(&rng, w - 6), y0 = 1 + test_rng_int(&rng, h - 6);
+		if (e % 4 == 3) assert_int_equal(gtNav_SetDoor(s.nav, door, !gtNav_DoorOpen(s.nav, door), &err), GT_OK);
+		else edit(s.nav, x0, y0, x0 + test_rng_int(&rng, 4), y0 + test_rng_int(&rng, 4), e % 4 != 2);
+		gtNav_WaitForRebuild(s.nav);
+		assert_int_equal(gtNav_RebuildStatus(s.nav, &err), GT_OK);
+		assert_int_equal(gtNav_IndexState(s.nav),
+		                 gtNav_DoorOpen(s.nav, door) ? GT_NAV_INDEX_EXACT : GT_NAV_INDEX_LOWER_BOUND);
+		// From scratch: the edited map with the door open, as every build makes it.
+		bool shut = !gtNav_DoorOpen(s.nav, door);
+		if (shut) assert_int_equal(gtNav_SetDoor(s.nav, door, true, &err), GT_OK); // for the pairs: no rebuild
+		gtMap* copy = cells_copy(s.map);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = cell;
+		def.threads = 1;
+		gtEhl* scratch;
+		assert_int_equal(gtEhl_Build(copy, &def, &scratch, &err), GT_OK);
+		assert_int_equal(gtEhlQuery_Create(scratch, &q, &err), GT_OK);
+		for (int i = 0; i < 150; i++) {
+			gtVec2 a = test_random_point(copy, &rng), b = test_random_point(copy, &rng);
+			double want, got;
+			assert_int_equal(gtEhl_Distance(q, a, b, &want, &err), GT_OK);
+			assert_int_equal(gtNavQuery_Distance(s.q, a, b, &got, &err), GT_OK);
+			if (!(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-9 * (1 + want)))
+				fail_msg("%s, edit %d: (%g, %g)-(%g, %g) is %.12g, from scratch %.12g", path, e, a.x, a.y, b.x, b.y,
+				         got, want);
+		}
+		assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+		if (shut) assert_int_equal(gtNav_SetDoor(s.nav, door, false, &err), GT_OK);
+		gtEhlQuery_Destroy(q);
+		gtEhl_Destroy(scratch);
+		gtMap_Destroy(copy);
+	}
+	scene_close(&s);
+}
+
+static void test_repaired_index_equals_scratch(void** state)
+{
+	(void)state;
+	repaired_equals_scratch("assets/maps/caves.map", 4, 8, 37);
+	repaired_equals_scratch("assets/maps/keep.map", 2, 6, 41);
+}
+
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
           test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map,
-          test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index)
+          test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
+          test_repaired_index_equals_scratch)

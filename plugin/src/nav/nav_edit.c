@@ -8,6 +8,7 @@
 #include "core/status.h"
 #include "core/task.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
 
@@ -16,6 +17,13 @@ struct NavRebuild {
 	gtEhlDef def;
 	gtEhl* result;
 	uint32_t generation; // the nav's map_generation when it started
+	// The visibility graph: in, the last index map's (a copy) to repair around `rects` (x0, y0, x1,
+	// y1 each; its vertices `old_vertices`), or empty to build; out, the graph of `map`.
+	gtVisGraph graph;
+	gtVertex* old_vertices;
+	int old_n;
+	int* rects;
+	int rect_count;
 	gtStatus status;
 	gtError err;
 	atomic_bool done;
@@ -175,6 +183,7 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 {
 	gtEhl_Destroy(nav->ehl);
 	gtMap_Destroy(nav->index_map);
+	gt_vis_graph_free(&nav->graph); // take_rebuild gives the graph of a rebuilt index map
 	nav->ehl = ehl;
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
@@ -194,7 +203,10 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 
 static void rebuild_run(NavRebuild* r)
 {
-	r->status = gtEhl_Build(r->map, &r->def, &r->result, &r->err);
+	if (r->graph.offset &&
+	    gt_vis_graph_repair(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count, &r->graph, &r->err))
+		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
+	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, &r->result, &r->err);
 	atomic_store(&r->done, true);
 }
 
@@ -215,6 +227,9 @@ static void rebuild_free(NavRebuild* r)
 	if (!r) return;
 	gtEhl_Destroy(r->result);
 	gtMap_Destroy(r->map);
+	gt_vis_graph_free(&r->graph);
+	gt_free(r->old_vertices);
+	gt_free(r->rects);
 	gt_free(r);
 }
 
@@ -224,6 +239,30 @@ static void rebuild_wait(gtNav* nav)
 	if (!r) return;
 	if (r->on_host && r->host->finish) r->host->finish(r->handle, r->host->user);
 	else pthread_join(r->thread, NULL);
+}
+
+// Gives rebuild `r` the last index map's visibility graph to repair, when the nav kept one and the
+// edit log still holds every edit since (their rectangles cover every cell that changed, doors
+// included: toggles and declarations are logged edits); else `r` builds its graph anew.
+static void seed_repair(const gtNav* nav, NavRebuild* r)
+{
+	uint32_t edits = nav->map_generation - nav->graph_generation;
+	if (!nav->graph.offset || !nav->index_map || edits == 0 || edits >= NAV_EDIT_LOG) return;
+	int n;
+	const gtVertex* vertices = gtMap_Vertices(nav->index_map, &n);
+	r->old_vertices = gt_malloc(((size_t)n + 1) * sizeof *r->old_vertices);
+	r->rects = gt_malloc((size_t)edits * 4 * sizeof *r->rects);
+	if (!r->old_vertices || !r->rects || !gt_vis_graph_copy(&nav->graph, &r->graph)) {
+		gt_free(r->old_vertices);
+		gt_free(r->rects);
+		r->old_vertices = NULL, r->rects = NULL;
+		return;
+	}
+	memcpy(r->old_vertices, vertices, (size_t)n * sizeof *vertices);
+	r->old_n = n;
+	for (uint32_t i = 0; i < edits; i++)
+		memcpy(r->rects + 4 * i, nav->edit_log[(nav->graph_generation + 1 + i) % NAV_EDIT_LOG], 4 * sizeof(int));
+	r->rect_count = (int)edits;
 }
 
 // A copy of the map with every declared door open: what indexes are built for.
@@ -293,6 +332,7 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	}
 	r->def = d;
 	r->generation = nav->map_generation;
+	seed_repair(nav, r);
 	r->def.progress = NULL; // nobody is there to watch a background build
 	atomic_init(&r->done, false);
 	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
@@ -377,6 +417,9 @@ static bool take_rebuild(gtNav* nav)
 		if (bound) {
 			nav_set_index(nav, r->result, r->map);
 			r->result = NULL, r->map = NULL;
+			nav->graph = r->graph; // the new index map's graph, for the next repair
+			nav->graph_generation = r->generation;
+			memset(&r->graph, 0, sizeof r->graph);
 			taken = true;
 		}
 	}
@@ -408,6 +451,7 @@ void nav_free_edits(gtNav* nav)
 		rebuild_free(nav->rebuild);
 		nav->rebuild = NULL;
 	}
+	gt_vis_graph_free(&nav->graph);
 	gt_free(nav->doors);
 	gt_free(nav->added_tiles);
 	gt_free(nav->added_rects);

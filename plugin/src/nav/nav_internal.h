@@ -7,6 +7,7 @@
 
 #include "gridtree/gt_nav.h"
 #include "gridtree/gt_oracle.h"
+#include "map/vis_graph.h"
 
 typedef struct NavRect {
 	int x0, y0, x1, y1;
@@ -49,6 +50,10 @@ struct gtNav {
 	NavDoor* doors;
 	int64_t door_count, door_capacity;
 	NavRebuild* rebuild;
+	// The visibility graph of index_map when a background rebuild made it (empty otherwise), and
+	// the map_generation it stands for: the next rebuild repairs it around the edits since.
+	gtVisGraph graph;
+	uint32_t graph_generation;
 	gtStatus rebuild_status; // why the last background rebuild failed (GT_OK: it did not)
 	gtError rebuild_error;
 	uint32_t rebuild_failed_generation; // the map_generation it failed for: not tried again before the next edit
