@@ -602,7 +602,95 @@ static void test_repaired_index_equals_scratch(void** state)
 	repaired_equals_scratch("assets/maps/keep.map", 2, 6, 41);
 }
 
+// A task system that holds the next job it is given until the test runs it (the rebuild), and
+// runs every other at once (the build's own parallel stages).
+typedef struct HeldJob {
+	gtTaskFcn* task;
+	void* context;
+	int count;
+	bool ran;
+} HeldJob;
+
+static bool hold_next;
+static HeldJob* held;
+
+static void run_job(HeldJob* job)
+{
+	for (int i = 0; i < job->count; i++) job->task(job->context, i);
+	job->ran = true;
+}
+
+static void* held_enqueue(gtTaskFcn* task, void* context, int count, void* user)
+{
+	(void)user;
+	HeldJob* job = test_malloc(sizeof *job);
+	*job = (HeldJob){task, context, count, false};
+	if (hold_next) {
+		hold_next = false;
+		held = job;
+	} else {
+		run_job(job);
+	}
+	return job;
+}
+
+static void held_finish(void* handle, void* user)
+{
+	(void)user;
+	HeldJob* job = handle;
+	if (!job->ran) run_job(job);
+	if (job == held) held = NULL;
+	test_free(job);
+}
+
+// A rebuild that finishes after more walls were removed is still taken when the index there is
+// stale too (it used to be thrown away, so that steady edits kept the index stale for good), and
+// the next one repairs the rest.
+static void test_rebuild_taken_while_stale(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtTaskSystem tasks = {held_enqueue, held_finish, NULL};
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	def.tasks = &tasks;
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	int walls[2][2], found = 0;
+	for (int y = 1; y + 1 < gtMap_Height(map) && found < 2; y++)
+		for (int x = 1; x + 1 < gtMap_Width(map) && found < 2; x++)
+			if (gtMap_IsBlocked(map, x, y) && (found == 0 || abs(x - walls[0][0]) + abs(y - walls[0][1]) > 6))
+				walls[found][0] = x, walls[found][1] = y, found++;
+	assert_int_equal(found, 2);
+	hold_next = true;
+	edit(nav, walls[0][0], walls[0][1], walls[0][0], walls[0][1], false);
+	assert_true(gtNav_Rebuilding(nav) && held);
+	assert_false(gtNav_Update(nav));                                      // not run yet
+	edit(nav, walls[1][0], walls[1][1], walls[1][0], walls[1][1], false); // while it "runs"
+	run_job(held);
+	hold_next = true;
+	assert_true(gtNav_Update(nav)); // taken although the second wall went after it started
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_STALE);
+	assert_true(gtNav_Rebuilding(nav)); // the next one, for the second wall
+	TestRng rng = {43};
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "the first rebuild taken, stale");
+	run_job(held);
+	assert_true(gtNav_Update(nav));
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	assert_false(gtNav_Rebuilding(nav));
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "the second rebuild taken, exact");
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
           test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map,
           test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
-          test_repaired_index_equals_scratch)
+          test_repaired_index_equals_scratch, test_rebuild_taken_while_stale)

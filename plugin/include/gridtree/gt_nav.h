@@ -159,8 +159,10 @@ gtNavIndexState gtNav_IndexState(const gtNav* nav);
 /// settings the index was last built with (the default ones for a loaded index), and when an
 /// edit adds walls that are not a declared door's (closing declared doors needs no rebuild).
 gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gtError* err);
-/// Call between frames: when a background rebuild has finished, makes it the index (at once if
-/// the map still has every wall it was built with; otherwise it starts another) and returns true.
+/// Call between frames: when a background rebuild has finished, makes it the index if the map
+/// still has every wall it was built with, or if walls were removed since the index there was
+/// made (it is stale either way, the new one nearer), and returns true; a rebuild for the edits
+/// that landed meanwhile starts.
 bool gtNav_Update(gtNav* nav);
 /// Waits for a background rebuild to finish and takes it (what gtNav_Update does, without the
 /// waiting left to the frames).

@@ -397,8 +397,8 @@ static void start_rebuild_if_needed(gtNav* nav)
 	}
 }
 
-// Takes a finished rebuild: it is the index when the map kept every wall it was built with. A
-// failure is kept for gtNav_RebuildStatus.
+// Takes a finished rebuild: it is the index when the map kept every wall it was built with, or
+// when the index there is stale too. A failure is kept for gtNav_RebuildStatus.
 static bool take_rebuild(gtNav* nav)
 {
 	NavRebuild* r = nav->rebuild;
@@ -414,7 +414,9 @@ static bool take_rebuild(gtNav* nav)
 		for (int y = 0; y < gtMap_Height(nav->map) && bound; y++)
 			for (int x = 0; x < gtMap_Width(nav->map) && bound; x++)
 				bound = gtMap_IsBlocked(nav->map, x, y) || !gtMap_IsBlocked(r->map, x, y);
-		if (bound) {
+		// Walls went while it ran: still taken when the index there is no bound either (it is
+		// nearer the map, and the next rebuild repairs from it), so steady edits cannot starve it.
+		if (bound || (nav->ehl && nav->freed > 0)) {
 			nav_set_index(nav, r->result, r->map);
 			r->result = NULL, r->map = NULL;
 			nav->graph = r->graph; // the new index map's graph, for the next repair
