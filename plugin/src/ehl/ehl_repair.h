@@ -17,7 +17,4 @@ gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int thr
 gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph, gtEhl** out,
                                     gtError* err);
 
-// A deep copy of `graph` into *out; false when out of memory (*out then empty).
-bool gt_vis_graph_copy(const gtVisGraph* graph, gtVisGraph* out);
-
 #endif
