@@ -505,6 +505,12 @@ static void test_failed_rebuild_reported(void** state)
 		assert_false(gtNav_Update(nav));
 		assert_false(gtNav_Rebuilding(nav));
 	}
+	gtNav* asked; // a rebuild asked for by the caller, on a nav without an index: reported too
+	assert_int_equal(gtNav_Create(map, &def, &asked, &err), GT_OK);
+	assert_int_equal(gtNav_RebuildIndex(asked, &ehl, true, &err), GT_OK);
+	gtNav_WaitForRebuild(asked);
+	assert_int_equal(gtNav_RebuildStatus(asked, &err), GT_ERR_LIMIT);
+	gtNav_Destroy(asked);
 	edit(nav, 1, 1, 1, 1, true); // the map changed: tried again (and fails again)
 	assert_true(gtNav_Rebuilding(nav));
 	gtNav_WaitForRebuild(nav);

@@ -382,11 +382,7 @@ static bool rebuild_would_change(const gtNav* nav)
 // last one failed on this very map (it would fail again: the next edit tries again).
 static void start_rebuild_if_needed(gtNav* nav)
 {
-	if (!rebuild_would_change(nav)) {
-		nav->rebuild_status = GT_OK; // nothing left to rebuild: an old failure no longer matters
-		return;
-	}
-	if (nav->rebuild || nav->def.manual_rebuild) return;
+	if (nav->rebuild || nav->def.manual_rebuild || !rebuild_would_change(nav)) return;
 	if (nav->rebuild_status && nav->rebuild_failed_generation == nav->map_generation) return;
 	gtError err;
 	gtStatus st = gtNav_RebuildIndex(nav, NULL, true, &err);
@@ -505,7 +501,8 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 	int* logged = nav->edit_log[nav->map_generation % NAV_EDIT_LOG];
 	logged[0] = x0, logged[1] = y0, logged[2] = x1, logged[3] = y1;
 	if (nav->ehl) forget_rects_if_none(nav);
-	start_rebuild_if_needed(nav); // exact again, later
+	if (nav->ehl && !rebuild_would_change(nav)) nav->rebuild_status = GT_OK; // an old failure no longer matters
+	start_rebuild_if_needed(nav);                                            // exact again, later
 	return GT_OK;
 }
 
