@@ -129,5 +129,6 @@ extern const CliCommand cli_cmd_bench_knn;
 extern const CliCommand cli_cmd_crowd;
 extern const CliCommand cli_cmd_bench_crowd;
 extern const CliCommand cli_cmd_bench_edits;
+extern const CliCommand cli_cmd_bench_living;
 
 #endif

@@ -1,10 +1,12 @@
 // gridtree bench-edits: what map edits cost. Walls of 4x4 cells are built in free space and
 // doors of 3 cells closed, one at a time, and taken away again; the same point-to-point queries
 // (and kNN queries) are timed before and after each, split by whether the answer crossed the
-// edit; then walls are demolished and the index rebuilt.
+// edit; then walls are demolished and the index rebuilt; then each kind of edit again, timed until
+// the index is exact again (repair_ms), and declared doors closed (door_crossing_us).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -62,7 +64,7 @@ static void time_pairs(gtNavQuery* q, const gtMap* map, Pair* pairs, int n, Tota
 		add(pairs[i].crossing ? crossing : clear_mixed, took);
 	}
 	for (int i = 0; i < n && clear; i++) {
-		if (pairs[i].crossing || gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t)) continue;
+		if (gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t) || pairs[i].crossing) continue;
 		double d, start = gtNowSeconds();
 		gtNavQuery_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
 		add(clear, gtNowSeconds() - start);
@@ -84,6 +86,69 @@ static void time_knn(gtWorld* world, gtNavQuery* q, const gtMap* map, const gtVe
 		gtWorld_Nearest(world, &query, d, ids, dists, 5, &found, NULL, NULL);
 		add(t, gtNowSeconds() - start);
 	}
+}
+
+static int by_value(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double* v, int n)
+{
+	if (n == 0) return NAN;
+	qsort(v, (size_t)n, sizeof *v, by_value);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// From an edit to the index exact again: the background job started (the CLI's nav starts none by
+// itself), waited for and swapped in. NAN when it did not come back exact.
+static double until_exact(gtNav* nav)
+{
+	double start = gtNowSeconds();
+	if (gtNav_IndexState(nav) != GT_NAV_INDEX_EXACT && gtNav_RebuildIndex(nav, NULL, true, NULL)) return NAN;
+	gtNav_WaitForRebuild(nav);
+	double took = gtNowSeconds() - start;
+	return gtNav_IndexState(nav) == GT_NAV_INDEX_EXACT ? took : NAN;
+}
+
+enum { REPAIRS = 5, KINDS = 3 }; // edits timed per kind (at most): a 4x4 wall, a 3-cell door, a 2x2 wall demolished
+
+typedef struct Repairs {
+	double ms[KINDS][REPAIRS];
+	int count[KINDS];
+	Totals after, door_crossing;
+} Repairs;
+
+// Each kind of edit, then the time until the index is exact again and the queries once it is;
+// then the edit taken back (and the index exact again, untimed). Declared doors closed: the
+// queries whose answer crosses one, right after it closes.
+static bool time_repairs(gtNav* nav, gtNavQuery* q, const gtMap* map, gtRandom* rng, Pair* pairs, int n, int per_kind,
+                         Repairs* r)
+{
+	static const int sizes[KINDS][2] = {{4, 4}, {3, 1}, {2, 2}};
+	for (int kind = 0; kind < KINDS; kind++)
+		for (int e = 0; e < per_kind; e++) {
+			int w = sizes[kind][0], h = sizes[kind][1], x, y;
+			bool build = kind < 2;
+			if (!find_block(map, rng, w, h, !build, &x, &y)) break;
+			if (gtNav_SetBlocked(nav, x, y, x + w - 1, y + h - 1, build, NULL)) return false;
+			double took = until_exact(nav);
+			if (isnan(took)) return false;
+			r->ms[kind][r->count[kind]++] = took * 1e3;
+			time_pairs(q, map, pairs, n, &r->after, NULL, NULL, NULL);
+			if (gtNav_SetBlocked(nav, x, y, x + w - 1, y + h - 1, !build, NULL) || isnan(until_exact(nav)))
+				return false;
+		}
+	Totals all = {0, 0}, clear = {0, 0};
+	for (int e = 0; e < per_kind; e++) {
+		int x, y, door;
+		if (!find_block(map, rng, 3, 1, false, &x, &y) || gtNav_AddDoor(nav, x, y, x + 2, y, &door, NULL)) break;
+		if (gtNav_SetDoor(nav, door, false, NULL)) return false;
+		time_pairs(q, map, pairs, n, &all, &r->door_crossing, NULL, &clear);
+		if (gtNav_SetDoor(nav, door, true, NULL)) return false;
+	}
+	return true;
 }
 
 static int bench_edits(const CliArgs* args)
@@ -119,6 +184,7 @@ static int bench_edits(const CliArgs* args)
 		gtMap_RandomPoint(map, &rng, &pairs[i].s, NULL);
 		gtMap_RandomPoint(map, &rng, &pairs[i].t, NULL);
 		gtNavQuery_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
+		pairs[i].crossing = false;
 	}
 	for (int i = 0; i < 200; i++) gtMap_RandomPoint(map, &rng, &knn_points[i], NULL);
 	for (int64_t i = 0; i < gtMap_FreeCells(map) / 100; i++) { // 1% of the free cells hold objects
@@ -170,6 +236,19 @@ static int bench_edits(const CliArgs* args)
 		code = CLI_FAILED;
 		goto done;
 	}
+	Repairs repairs;
+	memset(&repairs, 0, sizeof repairs);
+	if (!time_repairs(s.nav, s.query, map, &rng, pairs, (int)queries, edits < REPAIRS ? (int)edits : REPAIRS,
+	                  &repairs)) {
+		gtNav_RebuildStatus(s.nav, &err);
+		fprintf(stderr, "gridtree bench-edits: the index did not come back exact after an edit: %s\n", err.message);
+		code = CLI_FAILED;
+		goto done;
+	}
+	double all_ms[KINDS * REPAIRS];
+	int all_count = 0;
+	for (int k = 0; k < KINDS; k++)
+		for (int i = 0; i < repairs.count[k]; i++) all_ms[all_count++] = repairs.ms[k][i];
 	printf("queries %ld\nedits %ld\n", queries, edit.count + door.count);
 	printf("query_us_static %.3f\n", micro(&stat));
 	printf("edit_us %.1f\ndoor_edit_us %.1f\n", micro(&edit), micro(&door));
@@ -179,6 +258,11 @@ static int bench_edits(const CliArgs* args)
 	printf("knn_us_static %.3f\nknn_us_after_block %.3f\n", micro(&knn_static), micro(&knn_after));
 	printf("free_edit_us %.1f\nquery_us_after_free %.3f\n", micro(&free_edit), micro(&after_free));
 	printf("rebuild_ms %.1f\n", rebuild * 1e3);
+	printf("repair_ms %.1f\nrepair_ms_block %.1f\nrepair_ms_door %.1f\nrepair_ms_free %.1f\n",
+	       median(all_ms, all_count), median(repairs.ms[0], repairs.count[0]), median(repairs.ms[1], repairs.count[1]),
+	       median(repairs.ms[2], repairs.count[2]));
+	printf("query_us_after_repair %.3f\ndoor_crossing_us %.3f\ndoor_crossing_queries %ld\n", micro(&repairs.after),
+	       micro(&repairs.door_crossing), repairs.door_crossing.count);
 done:
 	free(pairs);
 	gtWorld_Destroy(world);

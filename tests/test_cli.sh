@@ -466,6 +466,20 @@ bench_crowd_ok() {
 	echo "$out" | grep -qx "mismatches 0" && echo "$out" | grep -qx "agents 300"
 }
 check "bench-crowd prints every method's time and no mismatch" bench_crowd_ok
+living_ok() {
+	local out key
+	"$GT" ehl-build assets/maps/small.map -o "$tmp/small-edits.ehl" --cell 2 --threads 2 >/dev/null 2>&1 || return 1
+	out=$("$GT" bench-edits assets/maps/small.map --ehl "$tmp/small-edits.ehl" --edits 1 --queries 50 --threads 2) || return 1
+	for key in repair_ms repair_ms_block repair_ms_door repair_ms_free query_us_after_repair door_crossing_us; do
+		echo "$out" | grep -q "^$key [0-9.]*$" || { echo "bench-edits: no $key"; return 1; }
+	done
+	out=$("$GT" bench-living assets/maps/small.map --ehl "$tmp/small-edits.ehl" --agents 40 --seconds 2 --edits-per-second 20 --threads 2) || return 1
+	for key in frames frame_ms_p50 frame_ms_p99 edits repairs exact_checks; do
+		echo "$out" | grep -q "^$key [0-9.]*$" || { echo "bench-living: no $key"; return 1; }
+	done
+	echo "$out" | grep -qx "mismatches 0" && echo "$out" | grep -qx "frames 120" && ! echo "$out" | grep -qx "edits 0"
+}
+check "bench-edits prints the repair figures; bench-living plays a living map with every checked answer exact" living_ok
 check "crowd unknown method is a usage error" usage_error "unknown --method 'astar' (available: each|batch|field|auto)" "$GT" crowd assets/maps/caves.map --method astar --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 check "crowd field without an index" failure "the field method needs an EHL index" "$GT" crowd "$tmp/block.map" --method field --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 
@@ -647,7 +661,7 @@ fi
 
 # --- Usage: every command's --help is printed from the table its parser reads (cli/cli.h).
 commands=$("$GT" help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" && $1 != "help" { print $1 }')
-command_count() { [ "$(echo "$commands" | wc -l)" -eq 18 ]; } # 17 commands and version
+command_count() { [ "$(echo "$commands" | wc -l)" -eq 19 ]; } # 18 commands and version
 check "help lists every command" command_count
 # --help, -h and `help CMD` print the same usage on stdout and exit 0.
 help_works() {

@@ -8,8 +8,8 @@
 
 #include "test_support.h"
 
-// The oracle of the map as it is now, from its cells alone.
-static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
+// A new map with the cells `map` has now.
+static gtMap* cells_copy(const gtMap* map)
 {
 	int w = gtMap_Width(map), h = gtMap_Height(map);
 	unsigned char* cells = test_malloc((size_t)w * (size_t)h);
@@ -17,8 +17,17 @@ static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
 		for (int x = 0; x < w; x++)
 			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
 	gtError err;
-	if (gtMap_FromCells(w, h, cells, copy, &err)) fail_msg("%s", err.message);
+	gtMap* copy;
+	if (gtMap_FromCells(w, h, cells, &copy, &err)) fail_msg("%s", err.message);
 	test_free(cells);
+	return copy;
+}
+
+// The oracle of the map as it is now, from its cells alone.
+static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
+{
+	*copy = cells_copy(map);
+	gtError err;
 	gtOracle* oracle;
 	if (gtOracle_Create(*copy, 1, &oracle, &err)) fail_msg("%s", err.message);
 	return oracle;
@@ -407,5 +416,287 @@ static void test_first_wall_on_an_open_indexed_map(void** state)
 	gtMap_Destroy(open);
 }
 
+// The first w x h block of free cells (row by row), away from the border.
+static bool find_free_block(const gtMap* map, int w, int h, int* x, int* y)
+{
+	for (*y = 1; *y + h < gtMap_Height(map); (*y)++)
+		for (*x = 1; *x + w < gtMap_Width(map); (*x)++) {
+			bool free = true;
+			for (int j = 0; j < h && free; j++)
+				for (int i = 0; i < w && free; i++) free = !gtMap_IsBlocked(map, *x + i, *y + j);
+			if (free) return true;
+		}
+	return false;
+}
+
+// Walls built outside the declared doors start a background rebuild (the index used to stay a
+// lower bound for good); closing a declared door starts none (the index was built with it open).
+static void test_walls_added_start_a_rebuild(void** state)
+{
+	(void)state;
+	TestRng rng = {23};
+	Scene s = scene_open("assets/maps/small.map", 4, false, &rng);
+	int x, y, door;
+	gtError err;
+	assert_true(find_free_block(s.map, 3, 3, &x, &y));
+	edit(s.nav, x, y, x + 1, y + 1, true);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_LOWER_BOUND);
+	assert_true(gtNav_Rebuilding(s.nav));
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 20, "a wall built, rebuilding");
+	gtNav_WaitForRebuild(s.nav);
+	assert_false(gtNav_Rebuilding(s.nav));
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	assert_int_equal(gtNav_RebuildStatus(s.nav, &err), GT_OK);
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 30, "a wall built, rebuilt");
+	// A door over free cells: closing and opening it needs no rebuild.
+	assert_true(find_free_block(s.map, 4, 3, &x, &y));
+	assert_int_equal(gtNav_AddDoor(s.nav, x, y + 1, x + 2, y + 1, &door, &err), GT_OK);
+	assert_false(gtNav_Rebuilding(s.nav));
+	assert_int_equal(gtNav_SetDoor(s.nav, door, false, &err), GT_OK);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_LOWER_BOUND);
+	assert_false(gtNav_Rebuilding(s.nav));
+	// A wall while the door is shut: the rebuild opens the door, and the index stays a lower bound.
+	int wx, wy;
+	assert_true(find_free_block(s.map, 3, 3, &wx, &wy));
+	edit(s.nav, wx + 1, wy + 1, wx + 1, wy + 1, true);
+	assert_true(gtNav_Rebuilding(s.nav));
+	gtNav_WaitForRebuild(s.nav);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_LOWER_BOUND);
+	assert_false(gtNav_Rebuilding(s.nav));
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 30, "door shut after the rebuild");
+	assert_int_equal(gtNav_SetDoor(s.nav, door, true, &err), GT_OK);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	scene_close(&s);
+}
+
+// A rebuild that cannot succeed (the edited map has more corners than EHL supports) is reported,
+// not started again until the next edit, and gtNav_WaitForRebuild returns (it used to restart on
+// every update, for ever). Map: 1-cell walls from top to bottom (no corners at all); freeing the
+// middle row cuts each in two, 4 corners each, 65,600 in all.
+static void test_failed_rebuild_reported(void** state)
+{
+	(void)state;
+	enum { W = 32800, H = 3 };
+	unsigned char* cells = test_malloc((size_t)W * H);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) cells[(size_t)y * W + (size_t)x] = (unsigned char)(x % 2);
+	gtMap* map;
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(W, H, cells, &map, &err), GT_OK);
+	test_free(cells);
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	edit(nav, 0, 1, W - 1, 1, false);
+	int corners;
+	gtMap_Vertices(map, &corners);
+	assert_true(corners > 65535);
+	assert_true(gtNav_Rebuilding(nav));
+	gtNav_WaitForRebuild(nav); // returns
+	assert_false(gtNav_Rebuilding(nav));
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_STALE);
+	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_ERR_LIMIT);
+	assert_non_null(strstr(err.message, "convex vertices"));
+	for (int frame = 0; frame < 10; frame++) { // not restarted by the frames
+		assert_false(gtNav_Update(nav));
+		assert_false(gtNav_Rebuilding(nav));
+	}
+	gtNav* asked; // a rebuild asked for by the caller, on a nav without an index: reported too
+	assert_int_equal(gtNav_Create(map, &def, &asked, &err), GT_OK);
+	assert_int_equal(gtNav_RebuildIndex(asked, &ehl, true, &err), GT_OK);
+	gtNav_WaitForRebuild(asked);
+	assert_int_equal(gtNav_RebuildStatus(asked, &err), GT_ERR_LIMIT);
+	gtNav_Destroy(asked);
+	edit(nav, 1, 1, 1, 1, true); // the map changed: tried again (and fails again)
+	assert_true(gtNav_Rebuilding(nav));
+	gtNav_WaitForRebuild(nav);
+	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_ERR_LIMIT);
+	edit(nav, 0, 1, W - 1, 1, true); // a wall along the row: no corners, a rebuild that succeeds
+	assert_true(gtNav_Rebuilding(nav));
+	gtNav_WaitForRebuild(nav);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_OK);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+// A build cancelled from its progress callback leaves the nav the index it had.
+static void cancelling_progress(void* user, const char* stage, double fraction)
+{
+	(void)stage, (void)fraction;
+	gtNav_CancelBuild(user);
+}
+
+static void test_cancelled_build_keeps_the_index(void** state)
+{
+	(void)state;
+	TestRng rng = {29};
+	Scene s = scene_open("assets/maps/small.map", 4, true, &rng);
+	const gtEhl* before = gtNav_Index(s.nav);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.threads = 1;
+	def.cell_size = 2;
+	def.progress = cancelling_progress;
+	def.progress_user = s.nav;
+	gtError err;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "cancelled"));
+	assert_ptr_equal(gtNav_Index(s.nav), before);
+	gtNav_CancelBuild(s.nav); // outside a build: nothing
+	def.progress = NULL;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 20, "built after a cancelled build");
+	scene_close(&s);
+}
+
+// The index a background rebuild makes after edits (its visibility graph repaired around the
+// edited cells from the last rebuild's) answers every pair as an index built from scratch on the
+// edited map does: random walls built and demolished, doors toggled, each rebuild taken.
+static void repaired_equals_scratch(const char* path, int cell, int edits, uint64_t seed)
+{
+	TestRng rng = {seed};
+	Scene s = scene_open(path, cell, false, &rng);
+	int w = gtMap_Width(s.map), h = gtMap_Height(s.map), door, x, y;
+	gtError err;
+	assert_true(find_free_block(s.map, 3, 1, &x, &y));
+	assert_int_equal(gtNav_AddDoor(s.nav, x, y, x + 2, y, &door, &err), GT_OK);
+	gtEhlQuery* q;
+	for (int e = 0; e < edits; e++) {
+		int x0 = 1 + test_rng_int(&rng, w - 6), y0 = 1 + test_rng_int(&rng, h - 6);
+		if (e % 4 == 3) assert_int_equal(gtNav_SetDoor(s.nav, door, !gtNav_DoorOpen(s.nav, door), &err), GT_OK);
+		else edit(s.nav, x0, y0, x0 + test_rng_int(&rng, 4), y0 + test_rng_int(&rng, 4), e % 4 != 2);
+		gtNav_WaitForRebuild(s.nav);
+		assert_int_equal(gtNav_RebuildStatus(s.nav, &err), GT_OK);
+		assert_int_equal(gtNav_IndexState(s.nav),
+		                 gtNav_DoorOpen(s.nav, door) ? GT_NAV_INDEX_EXACT : GT_NAV_INDEX_LOWER_BOUND);
+		// From scratch: the edited map with the door open, as every build makes it.
+		bool shut = !gtNav_DoorOpen(s.nav, door);
+		if (shut) assert_int_equal(gtNav_SetDoor(s.nav, door, true, &err), GT_OK); // for the pairs: no rebuild
+		gtMap* copy = cells_copy(s.map);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = cell;
+		def.threads = 1;
+		gtEhl* scratch;
+		assert_int_equal(gtEhl_Build(copy, &def, &scratch, &err), GT_OK);
+		assert_int_equal(gtEhlQuery_Create(scratch, &q, &err), GT_OK);
+		for (int i = 0; i < 150; i++) {
+			gtVec2 a = test_random_point(copy, &rng), b = test_random_point(copy, &rng);
+			double want, got;
+			assert_int_equal(gtEhl_Distance(q, a, b, &want, &err), GT_OK);
+			assert_int_equal(gtNavQuery_Distance(s.q, a, b, &got, &err), GT_OK);
+			if (!(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-9 * (1 + want)))
+				fail_msg("%s, edit %d: (%g, %g)-(%g, %g) is %.12g, from scratch %.12g", path, e, a.x, a.y, b.x, b.y,
+				         got, want);
+		}
+		assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+		if (shut) assert_int_equal(gtNav_SetDoor(s.nav, door, false, &err), GT_OK);
+		gtEhlQuery_Destroy(q);
+		gtEhl_Destroy(scratch);
+		gtMap_Destroy(copy);
+	}
+	scene_close(&s);
+}
+
+static void test_repaired_index_equals_scratch(void** state)
+{
+	(void)state;
+	repaired_equals_scratch("assets/maps/caves.map", 4, 8, 37);
+	repaired_equals_scratch("assets/maps/keep.map", 2, 6, 41);
+}
+
+// A task system that holds the next job it is given until the test runs it (the rebuild), and
+// runs every other at once (the build's own parallel stages).
+typedef struct HeldJob {
+	gtTaskFcn* task;
+	void* context;
+	int count;
+	bool ran;
+} HeldJob;
+
+static bool hold_next;
+static HeldJob* held;
+
+static void run_job(HeldJob* job)
+{
+	for (int i = 0; i < job->count; i++) job->task(job->context, i);
+	job->ran = true;
+}
+
+static void* held_enqueue(gtTaskFcn* task, void* context, int count, void* user)
+{
+	(void)user;
+	HeldJob* job = test_malloc(sizeof *job);
+	*job = (HeldJob){task, context, count, false};
+	if (hold_next) {
+		hold_next = false;
+		held = job;
+	} else {
+		run_job(job);
+	}
+	return job;
+}
+
+static void held_finish(void* handle, void* user)
+{
+	(void)user;
+	HeldJob* job = handle;
+	if (!job->ran) run_job(job);
+	if (job == held) held = NULL;
+	test_free(job);
+}
+
+// A rebuild that finishes after more walls were removed is still taken when the index there is
+// stale too (it used to be thrown away, so that steady edits kept the index stale for good), and
+// the next one repairs the rest.
+static void test_rebuild_taken_while_stale(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtTaskSystem tasks = {held_enqueue, held_finish, NULL};
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	def.tasks = &tasks;
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	int walls[2][2], found = 0;
+	for (int y = 1; y + 1 < gtMap_Height(map) && found < 2; y++)
+		for (int x = 1; x + 1 < gtMap_Width(map) && found < 2; x++)
+			if (gtMap_IsBlocked(map, x, y) && (found == 0 || abs(x - walls[0][0]) + abs(y - walls[0][1]) > 6))
+				walls[found][0] = x, walls[found][1] = y, found++;
+	assert_int_equal(found, 2);
+	hold_next = true;
+	edit(nav, walls[0][0], walls[0][1], walls[0][0], walls[0][1], false);
+	assert_true(gtNav_Rebuilding(nav) && held);
+	assert_false(gtNav_Update(nav));                                      // not run yet
+	edit(nav, walls[1][0], walls[1][1], walls[1][0], walls[1][1], false); // while it "runs"
+	run_job(held);
+	hold_next = true;
+	assert_true(gtNav_Update(nav)); // taken although the second wall went after it started
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_STALE);
+	assert_true(gtNav_Rebuilding(nav)); // the next one, for the second wall
+	TestRng rng = {43};
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "the first rebuild taken, stale");
+	run_job(held);
+	assert_true(gtNav_Update(nav));
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	assert_false(gtNav_Rebuilding(nav));
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "the second rebuild taken, exact");
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
-          test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map)
+          test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map,
+          test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
+          test_repaired_index_equals_scratch, test_rebuild_taken_while_stale)

@@ -91,6 +91,7 @@ typedef struct Progress {
 	const char* stage;
 	double fraction;
 	char message[256];
+	gtNav* nav; /* whose build the first error cancels (it keeps the index it had) */
 } Progress;
 
 static int progress_call(lua_State* L)
@@ -116,6 +117,7 @@ static void progress_hook(void* user, const char* stage, double fraction)
 		const char* msg = lua_tostring(L, -1);
 		snprintf(p->message, sizeof p->message, "%s", msg ? msg : "error object is not a string");
 		p->failed = 1;
+		gtNav_CancelBuild(p->nav);
 		lua_pop(L, 1); /* ... */
 	}
 }
@@ -125,7 +127,7 @@ static int map_build_index(lua_State* L)
 	LMap* m = lgt_check_map(L, 1);
 	gtEhlDef def = gtEhl_DefaultDef();
 	int has_progress = 0;
-	Progress progress = {L, 0, 0, "", 0, ""};
+	Progress progress = {L, 0, 0, "", 0, "", m->nav};
 	const char* key;
 	for (int v = lgt_first_option(L, 2, &key); v; v = lgt_next_option(L, 2, v, &key)) {
 		if (strcmp(key, "cell") == 0) {
@@ -153,16 +155,13 @@ static int map_build_index(lua_State* L)
 		def.progress_user = &progress;
 	}
 	m = lgt_check_map(L, 1); /* pushing the trampoline allocates (LuaJIT): a finalizer may have closed it */
-	gtEhl* ehl;
+	progress.nav = m->nav;
 	gtError err;
 	m->building++; /* rule 1: map:close() from the callback raises instead of freeing the map */
-	gtStatus st = gtEhl_Build(m->map, &def, &ehl, &err);
+	gtStatus st = gtNav_BuildIndex(m->nav, &def, &err); /* with every declared door open */
 	m->building--;
-	if (progress.failed) { /* the map keeps the index it had */
-		if (!st) gtEhl_Destroy(ehl);
+	if (progress.failed) /* cancelled: the map keeps the index it had */
 		return luaL_error(L, "gridtree: progress callback failed: %s", progress.message);
-	}
-	if (!st) st = gtNav_SetIndex(m->nav, ehl, &err);
 	if (st) return lgt_fail(L, err.message);
 	lua_pushboolean(L, 1);
 	return 1;
@@ -384,7 +383,10 @@ static int map_index_state(lua_State* L)
 	LMap* m = lgt_check_map(L, 1);
 	lua_pushstring(L, names[gtNav_IndexState(m->nav)]);
 	lua_pushboolean(L, gtNav_Rebuilding(m->nav));
-	return 2;
+	gtError err;
+	if (!gtNav_RebuildStatus(m->nav, &err)) return 2;
+	lua_pushstring(L, err.message); /* why the last background rebuild failed */
+	return 3;
 }
 
 /* map:size(): the map's width and height in its units; map:grid_size(): in cells. */

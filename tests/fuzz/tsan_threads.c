@@ -303,5 +303,66 @@ static void test_background_rebuild(void** state)
 	gtMap_Destroy(map);
 }
 
+// What docs/edits.md promises while the map changes: a background rebuild (started here by walls
+// built, the case that used to start none) runs while a crowd's workers answer batches on the
+// built-in pool; edits and gtNav_Update come between the frames, on the calling thread. Every
+// frame's BATCH answers equal EACH's on the calling thread.
+static void test_crowd_while_rebuilding(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtNavDef nav_def = gtNav_DefaultDef();
+	nav_def.threads = 2;
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &nav_def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 4;
+	ehl.threads = 2;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	gtWorld* world = test_make_world(map, 4);
+	int32_t word = gtWorld_Keyword(world, "enemy");
+	TestRng rng = {31};
+	for (int i = 0; i < 60; i++) {
+		gtObjectId id;
+		assert_int_equal(gtWorld_Add(world, test_random_point(map, &rng), &word, 1, &id, &err), GT_OK);
+	}
+	enum { AGENTS = 200, K = 2 };
+	static gtVec2 points[AGENTS];
+	gtQuery q = test_keyword_query((gtVec2){0, 0}, K, &word);
+	gtCrowdQueries batch = {&q, points, AGENTS};
+	static gtObjectId ids[2][AGENTS * K];
+	static double dists[2][AGENTS * K];
+	static int found[2][AGENTS];
+	static gtStatus status[2][AGENTS];
+	gtCrowdDef def = gtCrowd_DefaultDef();
+	def.threads = WORKERS;
+	gtCrowd* crowd;
+	assert_int_equal(gtCrowd_Create(world, nav, &def, &crowd, &err), GT_OK);
+	int rebuilding_frames = 0;
+	for (int frame = 0; frame < 6; frame++) {
+		int x = 2 + test_rng_int(&rng, gtMap_Width(map) - 6), y = 2 + test_rng_int(&rng, gtMap_Height(map) - 6);
+		assert_int_equal(gtNav_SetBlocked(nav, x, y, x + 1, y + 1, frame % 3 != 2, &err), GT_OK);
+		rebuilding_frames += gtNav_Rebuilding(nav);
+		for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(map, &rng);
+		gtCrowdAnswers out = {K, ids[1], dists[1], found[1], status[1]};
+		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_BATCH, &out, NULL, &err), GT_OK);
+		gtCrowdAnswers each = {K, ids[0], dists[0], found[0], status[0]};
+		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
+		for (int i = 0; i < AGENTS; i++) {
+			assert_int_equal(found[1][i], found[0][i]);
+			for (int r = 0; r < found[0][i]; r++) assert_true(dists[1][i * K + r] == dists[0][i * K + r]);
+		}
+		gtNav_Update(nav);
+	}
+	assert_true(rebuilding_frames > 0);
+	gtNav_WaitForRebuild(nav);
+	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_OK);
+	gtCrowd_Destroy(crowd);
+	gtWorld_Destroy(world);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,
-          test_shared_index_queries, test_crowd_workers, test_background_rebuild)
+          test_shared_index_queries, test_crowd_workers, test_background_rebuild, test_crowd_while_rebuilding)

@@ -350,3 +350,29 @@ test("map edits: set_blocked, doors and index_state, every answer the edited map
 	raises("a rectangle is x0, y0, x1, y1: four finite numbers", map.add_door, map, 1, 2, 3)
 	raises("boolean expected", map.set_blocked, map, 0, 0, 1, 1, "yes")
 end)
+
+test("build_index builds declared doors open; a rebuild that cannot succeed says why and stops", function()
+	local map = assert(gridtree.load_map(MAP))
+	local door = map:add_door{20, 10, 22, 10}
+	assert(map:set_door(door, false))
+	assert(map:build_index{cell = 4, threads = 1})
+	assert(map:index_state() == "lower_bound", "built with the door open: shut, it is a lower bound")
+	assert(map:set_door(door, true))
+	local state, rebuilding = map:index_state()
+	assert(state == "exact" and not rebuilding, "opening a declared door needs no rebuild")
+	-- 1-cell walls from top to bottom; freeing the middle row makes 65,600 corners (EHL's limit: 65,535).
+	local wide = assert(gridtree.new_map(32800, 3, function(x) return x % 2 == 1 end))
+	assert(wide:build_index{threads = 1})
+	assert(wide:set_blocked(0, 1, 32799, 1, false))
+	local why
+	repeat
+		wide:update()
+		state, rebuilding, why = wide:index_state()
+	until not rebuilding
+	assert(state == "stale" and why and why:find("convex vertices"), tostring(why))
+	assert(wide:update() == false and not select(2, wide:index_state()), "not started again by the frames")
+	assert(wide:set_blocked(0, 1, 32799, 1, true)) -- no corners: the next rebuild succeeds
+	repeat wide:update() until not select(2, wide:index_state())
+	state, rebuilding, why = wide:index_state()
+	assert(state == "exact" and why == nil)
+end)

@@ -69,7 +69,7 @@ typedef struct gtNavDef {
 	gtNavMethod method;        ///< GT_NAV_AUTO
 	int threads;               ///< workers for the oracle's visibility graph; 0 = gtSetTasks's (one per online core)
 	const gtTaskSystem* tasks; ///< NULL = gtSetTasks's (gridtree's built-in pool)
-	bool manual_rebuild;       ///< true: removing walls starts no background rebuild (gtNav_RebuildIndex does)
+	bool manual_rebuild;       ///< true: edits start no background rebuild (gtNav_RebuildIndex does)
 } gtNavDef;
 
 /// GT_NAV_AUTO, all cores, the built-in pool, rebuilds that start by themselves.
@@ -156,16 +156,27 @@ gtNavIndexState gtNav_IndexState(const gtNav* nav);
 /// false: now, on the calling thread (and workers). `background` true: on the nav's task system
 /// (a host's enqueue, or a thread of gridtree's own), while queries go on; gtNav_Update swaps it
 /// in. A rebuild starts by itself when an edit removes walls from an indexed map, with the
-/// settings the index was last built with (the default ones for a loaded index).
+/// settings the index was last built with (the default ones for a loaded index), and when an
+/// edit adds walls that are not a declared door's (closing declared doors needs no rebuild).
 gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gtError* err);
-/// Call between frames: when a background rebuild has finished, makes it the index (at once if
-/// the map still has every wall it was built with; otherwise it starts another) and returns true.
+/// Call between frames: when a background rebuild has finished, makes it the index if the map
+/// still has every wall it was built with, or if walls were removed since the index there was
+/// made (it is stale either way, the new one nearer), and returns true; a rebuild for the edits
+/// that landed meanwhile starts.
 bool gtNav_Update(gtNav* nav);
 /// Waits for a background rebuild to finish and takes it (what gtNav_Update does, without the
 /// waiting left to the frames).
 void gtNav_WaitForRebuild(gtNav* nav);
 /// Whether a background rebuild is running.
 bool gtNav_Rebuilding(const gtNav* nav);
+/// Why the last background rebuild failed (GT_ERR_LIMIT: the edited map has more corners than EHL
+/// supports; GT_ERR_NOMEM; ...), with its message in *err; GT_OK when it did not. A failed rebuild
+/// is not tried again until the map changes again; the answers stay exact (checked or the oracle's).
+gtStatus gtNav_RebuildStatus(const gtNav* nav, gtError* err);
+/// From the progress callback of gtNav_BuildIndex (or gtNav_RebuildIndex in the foreground) on
+/// this nav: the index being built is thrown away when the build ends, the nav keeps the one it
+/// had, and the build returns GT_ERR_INVALID_ARG. Elsewhere it does nothing.
+void gtNav_CancelBuild(gtNav* nav);
 
 //------------------------------------------------------------------------------------------------
 // Queries (one gtNavQuery per thread)

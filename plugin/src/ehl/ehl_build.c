@@ -17,6 +17,7 @@
 #include "ehl/hub_labels.h"
 #include "core/status.h"
 #include "map/vis_graph.h"
+#include "ehl/ehl_repair.h"
 
 #define TUPLE_FULL 0x80000000u // a (cell, vertex) tuple: the whole cell sees the vertex
 #define TUPLE_VERTEX 0x7fffffffu
@@ -503,6 +504,14 @@ gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError
 	int64_t vg_edges;
 	gtStatus st = gt_hub_labels_of_map(map, def, threads, &labels, &vg_edges, err);
 	if (st) return st;
+	return gt_ehl_build_from_labels(map, def, threads, &labels, vg_edges, start, out, err);
+}
+
+gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels_in,
+                                  int64_t vg_edges, double start, gtEhl** out, gtError* err)
+{
+	gtHubLabels labels = *labels_in;
+	gtStatus st = GT_OK;
 	if (!(def->budget_mb > 0)) {
 		st = build_cells(map, def, threads, &labels, vg_edges, def->cell_size, start, out, err);
 		gt_hub_labels_free(&labels);

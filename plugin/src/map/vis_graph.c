@@ -341,3 +341,21 @@ done:
 	if (st) gt_vis_graph_free(out);
 	return st;
 }
+
+bool gt_vis_graph_copy(const gtVisGraph* graph, gtVisGraph* out)
+{
+	memset(out, 0, sizeof *out);
+	int64_t edges = graph->offset[graph->n];
+	out->n = graph->n;
+	out->offset = gt_malloc(((size_t)graph->n + 1) * sizeof *out->offset);
+	out->adj = gt_malloc(((size_t)edges + 1) * sizeof *out->adj);
+	out->length = gt_malloc(((size_t)edges + 1) * sizeof *out->length);
+	if (!out->offset || !out->adj || !out->length) {
+		gt_vis_graph_free(out); // zeroes it
+		return false;
+	}
+	memcpy(out->offset, graph->offset, ((size_t)graph->n + 1) * sizeof *out->offset);
+	memcpy(out->adj, graph->adj, (size_t)edges * sizeof *out->adj);
+	memcpy(out->length, graph->length, (size_t)edges * sizeof *out->length);
+	return true;
+}

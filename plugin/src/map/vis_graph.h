@@ -18,6 +18,8 @@ typedef struct gtVisGraph {
 gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int threads, bool taut_only, gtVisGraph* out,
                             gtError* err);
 void gt_vis_graph_free(gtVisGraph* g);
+// A deep copy of `graph` into *out; false when out of memory (*out then empty).
+bool gt_vis_graph_copy(const gtVisGraph* graph, gtVisGraph* out);
 
 // Pairs the vertices that stayed through an edit: old_of[new index] and new_of[old index], -1 for
 // a vertex on one side only (both lists row-major, as gtMap_Vertices gives them).

@@ -1,5 +1,6 @@
 // Doors and walls that change: the nav's map edited in place, the index kept as a lower bound
-// while walls are only added, and rebuilt (in the background) once walls are removed.
+// while walls are only added, and rebuilt in the background after any edit that a rebuild (every
+// declared door open) would see: walls built or removed; declared doors closed need none.
 #include <pthread.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "core/status.h"
 #include "core/task.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
 
@@ -14,6 +16,14 @@ struct NavRebuild {
 	gtMap* map; // the map it builds for: a copy, every door open
 	gtEhlDef def;
 	gtEhl* result;
+	uint32_t generation; // the nav's map_generation when it started
+	// The visibility graph: in, the last index map's (a copy) to repair around `rects` (x0, y0, x1,
+	// y1 each; its vertices `old_vertices`), or empty to build; out, the graph of `map`.
+	gtVisGraph graph;
+	gtVertex* old_vertices;
+	int old_n;
+	int* rects;
+	int rect_count;
 	gtStatus status;
 	gtError err;
 	atomic_bool done;
@@ -173,10 +183,12 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 {
 	gtEhl_Destroy(nav->ehl);
 	gtMap_Destroy(nav->index_map);
+	gt_vis_graph_free(&nav->graph); // take_rebuild gives the graph of a rebuilt index map
 	nav->ehl = ehl;
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
 	nav->ehl_generation++;
+	if (ehl) nav->rebuild_status = GT_OK;         // an index for the map: an older failure is no longer the news
 	if (ehl && built_for && !ensure_tiles(nav)) { // no room to track edits: no index rather than a wrong one
 		gtEhl_Destroy(ehl);
 		gtMap_Destroy(built_for);
@@ -191,7 +203,10 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 
 static void rebuild_run(NavRebuild* r)
 {
-	r->status = gtEhl_Build(r->map, &r->def, &r->result, &r->err);
+	if (r->graph.offset &&
+	    gt_vis_graph_repair(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count, &r->graph, &r->err))
+		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
+	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, &r->result, &r->err);
 	atomic_store(&r->done, true);
 }
 
@@ -212,6 +227,9 @@ static void rebuild_free(NavRebuild* r)
 	if (!r) return;
 	gtEhl_Destroy(r->result);
 	gtMap_Destroy(r->map);
+	gt_vis_graph_free(&r->graph);
+	gt_free(r->old_vertices);
+	gt_free(r->rects);
 	gt_free(r);
 }
 
@@ -221,6 +239,30 @@ static void rebuild_wait(gtNav* nav)
 	if (!r) return;
 	if (r->on_host && r->host->finish) r->host->finish(r->handle, r->host->user);
 	else pthread_join(r->thread, NULL);
+}
+
+// Gives rebuild `r` the last index map's visibility graph to repair, when the nav kept one and the
+// edit log still holds every edit since (their rectangles cover every cell that changed, doors
+// included: toggles and declarations are logged edits); else `r` builds its graph anew.
+static void seed_repair(const gtNav* nav, NavRebuild* r)
+{
+	uint32_t edits = nav->map_generation - nav->graph_generation;
+	if (!nav->graph.offset || !nav->index_map || edits == 0 || edits >= NAV_EDIT_LOG) return;
+	int n;
+	const gtVertex* vertices = gtMap_Vertices(nav->index_map, &n);
+	r->old_vertices = gt_malloc(((size_t)n + 1) * sizeof *r->old_vertices);
+	r->rects = gt_malloc((size_t)edits * 4 * sizeof *r->rects);
+	if (!r->old_vertices || !r->rects || !gt_vis_graph_copy(&nav->graph, &r->graph)) {
+		gt_free(r->old_vertices);
+		gt_free(r->rects);
+		r->old_vertices = NULL, r->rects = NULL;
+		return;
+	}
+	memcpy(r->old_vertices, vertices, (size_t)n * sizeof *vertices);
+	r->old_n = n;
+	for (uint32_t i = 0; i < edits; i++)
+		memcpy(r->rects + 4 * i, nav->edit_log[(nav->graph_generation + 1 + i) % NAV_EDIT_LOG], 4 * sizeof(int));
+	r->rect_count = (int)edits;
 }
 
 // A copy of the map with every declared door open: what indexes are built for.
@@ -262,10 +304,17 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	if (!background) {
 		gtMap* map = NULL;
 		gtStatus st = any_door_closed(nav) ? doors_open_copy(nav, &map, err) : GT_OK;
-		gtEhl* ehl;
+		gtEhl* ehl = NULL;
+		bool outer_cancelled = nav->build_cancelled; // a build from a build's progress callback
+		nav->build_cancelled = false;
 		nav->building++;
 		if (!st) st = gtEhl_Build(map ? map : nav->map, &d, &ehl, err);
 		nav->building--;
+		if (!st && nav->build_cancelled) {
+			gtEhl_Destroy(ehl);
+			st = gt_fail(err, GT_ERR_INVALID_ARG, "the build was cancelled: the nav keeps the index it had");
+		}
+		nav->build_cancelled = outer_cancelled;
 		if (st) {
 			gtMap_Destroy(map);
 			return st;
@@ -282,6 +331,8 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 		return st;
 	}
 	r->def = d;
+	r->generation = nav->map_generation;
+	seed_repair(nav, r);
 	r->def.progress = NULL; // nobody is there to watch a background build
 	atomic_init(&r->done, false);
 	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
@@ -294,30 +345,84 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 		return gt_fail(err, GT_ERR_NOMEM, "cannot start a thread for the rebuild");
 	}
 	nav->rebuild = r;
+	nav->rebuild_status = GT_OK; // a new attempt: the last failure is no longer the news
 	return GT_OK;
 }
 
-// Takes a finished rebuild: it is the index when the map kept every wall it was built with.
+// Cells blocked now, free in the index's map, inside a closed declared door (each counted once).
+static int64_t added_in_closed_doors(const gtNav* nav)
+{
+	int64_t count = 0;
+	for (int64_t i = 0; i < nav->door_count; i++) {
+		const NavRect* c = &nav->doors[i].cells;
+		if (nav->doors[i].open) continue;
+		for (int y = c->y0; y <= c->y1; y++)
+			for (int x = c->x0; x <= c->x1; x++) {
+				bool earlier = false; // an earlier closed door holding the cell counted it
+				for (int64_t j = 0; j < i && !earlier; j++) {
+					const NavRect* o = &nav->doors[j].cells;
+					earlier = !nav->doors[j].open && x >= o->x0 && x <= o->x1 && y >= o->y0 && y <= o->y1;
+				}
+				if (!earlier && gtMap_IsBlocked(nav->map, x, y) && !gtMap_IsBlocked(nav_index_map(nav), x, y)) count++;
+			}
+	}
+	return count;
+}
+
+// Whether a rebuild (every declared door open) would give another index than the one there is:
+// walls were removed, or built outside the closed doors.
+static bool rebuild_would_change(const gtNav* nav)
+{
+	if (!nav->ehl) return false;
+	if (nav->freed > 0) return true;
+	return nav->added > 0 && added_in_closed_doors(nav) < nav->added;
+}
+
+// Starts the background rebuild the edits call for, unless one runs, rebuilds are manual, or the
+// last one failed on this very map (it would fail again: the next edit tries again).
+static void start_rebuild_if_needed(gtNav* nav)
+{
+	if (nav->rebuild || nav->def.manual_rebuild || !rebuild_would_change(nav)) return;
+	if (nav->rebuild_status && nav->rebuild_failed_generation == nav->map_generation) return;
+	gtError err;
+	gtStatus st = gtNav_RebuildIndex(nav, NULL, true, &err);
+	if (st) { // could not even start: reported like a failed rebuild
+		nav->rebuild_status = st;
+		nav->rebuild_error = err;
+		nav->rebuild_failed_generation = nav->map_generation;
+	}
+}
+
+// Takes a finished rebuild: it is the index when the map kept every wall it was built with, or
+// when the index there is stale too. A failure is kept for gtNav_RebuildStatus.
 static bool take_rebuild(gtNav* nav)
 {
 	NavRebuild* r = nav->rebuild;
 	rebuild_wait(nav);
 	nav->rebuild = NULL;
 	bool taken = false;
-	if (!r->status) {
+	if (r->status) {
+		nav->rebuild_status = r->status;
+		nav->rebuild_error = r->err;
+		nav->rebuild_failed_generation = r->generation;
+	} else {
 		bool bound = true; // no cell free now that was a wall for the build
 		for (int y = 0; y < gtMap_Height(nav->map) && bound; y++)
 			for (int x = 0; x < gtMap_Width(nav->map) && bound; x++)
 				bound = gtMap_IsBlocked(nav->map, x, y) || !gtMap_IsBlocked(r->map, x, y);
-		if (bound) {
+		// Walls went while it ran: still taken when the index there is no bound either (it is
+		// nearer the map, and the next rebuild repairs from it), so steady edits cannot starve it.
+		if (bound || (nav->ehl && nav->freed > 0)) {
 			nav_set_index(nav, r->result, r->map);
 			r->result = NULL, r->map = NULL;
+			nav->graph = r->graph; // the new index map's graph, for the next repair
+			nav->graph_generation = r->generation;
+			memset(&r->graph, 0, sizeof r->graph);
 			taken = true;
 		}
 	}
 	rebuild_free(r);
-	if (!taken && nav->ehl && nav->freed > 0 && !nav->def.manual_rebuild)
-		gtNav_RebuildIndex(nav, NULL, true, NULL); // walls went while it ran
+	start_rebuild_if_needed(nav); // edits landed while it ran
 	return taken;
 }
 
@@ -344,6 +449,7 @@ void nav_free_edits(gtNav* nav)
 		rebuild_free(nav->rebuild);
 		nav->rebuild = NULL;
 	}
+	gt_vis_graph_free(&nav->graph);
 	gt_free(nav->doors);
 	gt_free(nav->added_tiles);
 	gt_free(nav->added_rects);
@@ -394,11 +500,9 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 	nav->map_generation++;
 	int* logged = nav->edit_log[nav->map_generation % NAV_EDIT_LOG];
 	logged[0] = x0, logged[1] = y0, logged[2] = x1, logged[3] = y1;
-	if (nav->ehl) {
-		forget_rects_if_none(nav);
-		if (nav->freed > 0 && !nav->rebuild && !nav->def.manual_rebuild)
-			gtNav_RebuildIndex(nav, NULL, true, NULL); // exact again, later
-	}
+	if (nav->ehl) forget_rects_if_none(nav);
+	if (nav->ehl && !rebuild_would_change(nav)) nav->rebuild_status = GT_OK; // an old failure no longer matters
+	start_rebuild_if_needed(nav);                                            // exact again, later
 	return GT_OK;
 }
 
@@ -422,8 +526,10 @@ gtStatus gtNav_SetDoor(gtNav* nav, int id, bool open, gtError* err)
 	if (id < 0 || id >= nav->door_count)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "no door %d (%lld declared)", id, (long long)nav->door_count);
 	NavDoor* d = &nav->doors[id];
+	bool was = d->open;
+	d->open = open; // first: the edit then knows a closed door's cells need no rebuild
 	gtStatus st = gtNav_SetBlocked(nav, d->cells.x0, d->cells.y0, d->cells.x1, d->cells.y1, !open, err);
-	if (!st) d->open = open;
+	if (st) d->open = was;
 	return st;
 }
 
@@ -435,6 +541,18 @@ int gtNav_DoorCount(const gtNav* nav)
 bool gtNav_DoorOpen(const gtNav* nav, int id)
 {
 	return id >= 0 && id < nav->door_count && nav->doors[id].open;
+}
+
+void gtNav_CancelBuild(gtNav* nav)
+{
+	if (nav->building > 0) nav->build_cancelled = true;
+}
+
+gtStatus gtNav_RebuildStatus(const gtNav* nav, gtError* err)
+{
+	if (!nav->rebuild_status) return GT_OK;
+	if (err) *err = nav->rebuild_error;
+	return nav->rebuild_status;
 }
 
 gtNavIndexState gtNav_IndexState(const gtNav* nav)

@@ -7,6 +7,7 @@
 
 #include "gridtree/gt_nav.h"
 #include "gridtree/gt_oracle.h"
+#include "map/vis_graph.h"
 
 typedef struct NavRect {
 	int x0, y0, x1, y1;
@@ -49,9 +50,17 @@ struct gtNav {
 	NavDoor* doors;
 	int64_t door_count, door_capacity;
 	NavRebuild* rebuild;
-	gtEhlDef rebuild_def; // how the index was last built (a rebuild after frees repeats it)
+	// The visibility graph of index_map when a background rebuild made it (empty otherwise), and
+	// the map_generation it stands for: the next rebuild repairs it around the edits since.
+	gtVisGraph graph;
+	uint32_t graph_generation;
+	gtStatus rebuild_status; // why the last background rebuild failed (GT_OK: it did not)
+	gtError rebuild_error;
+	uint32_t rebuild_failed_generation; // the map_generation it failed for: not tried again before the next edit
+	gtEhlDef rebuild_def;               // how the index was last built (a rebuild after frees repeats it)
 	bool has_rebuild_def;
-	int building; // foreground builds running: their progress callback must not edit the map they read
+	int building;         // foreground builds running: their progress callback must not edit the map they read
+	bool build_cancelled; // gtNav_CancelBuild was called from the innermost running build's callback
 };
 
 struct gtNavQuery {

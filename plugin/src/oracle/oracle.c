@@ -89,6 +89,25 @@ gtStatus gt_oracle_create(const gtMap* map, const gtTaskSystem* tasks, int threa
 	return GT_OK;
 }
 
+gtStatus gt_oracle_create_from_graph(const gtMap* map, const gtVisGraph* graph, gtOracle** out, gtError* err)
+{
+	*out = NULL;
+	gtOracle* o = gt_calloc(1, sizeof *o);
+	if (!o) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle");
+	o->map = map;
+	if (!gt_vis_graph_copy(graph, &o->graph)) {
+		gt_free(o);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle");
+	}
+	gtStatus st = size_scratch(o, err);
+	if (st) {
+		gtOracle_Destroy(o);
+		return st;
+	}
+	*out = o;
+	return GT_OK;
+}
+
 // Which vertex each of the base's is now, and which vertices are new (for seeded searches).
 static gtStatus match_base(gtOracle* o, const gtOracle* base, gtError* err)
 {
