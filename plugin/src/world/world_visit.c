@@ -74,32 +74,66 @@ static bool push_leaf_objects(const gtWorld* w, const Filter* f, gtHeap* frontie
 {
 	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
 		if (object_matches(w, f, o) < 0) continue;
-		double line = hypot(w->x[o] - from.x, w->y[o] - from.y);
+		double dx = w->x[o] - from.x, dy = w->y[o] - from.y, line = sqrt(dx * dx + dy * dy);
 		if (line <= limit && !gt_frontier_push(frontier, line, -(o + 1))) return false;
 	}
 	return true;
 }
 
-// A popped inner node: its non-empty matching children go in at their rectangles' distance.
+// A popped inner node: its non-empty matching children within the limit, the nearest held out of
+// the heap in *held (when *holding) and the rest queued. The children's keys come from two
+// distances per axis, their rectangles' edges (as the world's traversal computes them).
 static bool push_children(const gtWorld* w, const Filter* f, gtHeap* frontier, gtVec2 from, int level, int64_t node,
-                          double limit)
+                          double limit, gtHeapItem* held, bool* holding)
 {
 	int64_t local = node - gt_level_offset(level);
 	int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
-	double rect[4];
+	int below = level + 1;
+	int64_t row = INT64_C(1) << below, first = gt_level_offset(below) + 2 * iy * row + 2 * ix;
+	double step_x = w->step_x[below], step_y = w->step_y[below];
+	double x0 = (double)(2 * ix) * step_x, x1 = x0 + step_x, x2 = (double)(2 * ix + 1) * step_x + step_x;
+	double y0 = (double)(2 * iy) * step_y, y1 = y0 + step_y, y2 = (double)(2 * iy + 1) * step_y + step_y;
+	double gap_x[2] = {from.x < x0   ? x0 - from.x
+	                   : from.x > x1 ? from.x - x1
+	                                 : 0,
+	                   from.x < x1   ? x1 - from.x
+	                   : from.x > x2 ? from.x - x2
+	                                 : 0};
+	double gap_y[2] = {from.y < y0   ? y0 - from.y
+	                   : from.y > y1 ? from.y - y1
+	                                 : 0,
+	                   from.y < y1   ? y1 - from.y
+	                   : from.y > y2 ? from.y - y2
+	                                 : 0};
+	bool plane_first = f->plane && !f->q->use_region; // the plane's bit is the whole test, clear when empty
 	for (int c = 0; c < 4; c++) {
-		int64_t cx = 2 * ix + (c & 1), cy = 2 * iy + (c >> 1), child = gt_node(level + 1, cx, cy);
-		if (w->object_counts[child] == 0 || node_matches(w, f, child) < 0) continue;
-		cell_rect(w, level + 1, cx, cy, rect);
-		if (outside_region(f->q, rect)) continue;
-		double key = min_dist(from, rect);
-		if (key <= limit && !gt_frontier_push(frontier, key, heap_id(level + 1, child))) return false;
+		int64_t child = first + (c & 1) + (c >> 1) * row;
+		if (plane_first ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
+		double dx = gap_x[c & 1], dy = gap_y[c >> 1], key = sqrt(dx * dx + dy * dy);
+		if (!(key <= limit)) continue;
+		if (!plane_first) {
+			double rect[4];
+			cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
+			if (outside_region(f->q, rect) || node_matches(w, f, child) < 0) continue;
+		}
+		gtHeapItem item = {key, heap_id(below, child)};
+		if (!*holding || key < held->key) { // the new nearest child: the one held before is queued
+			gtHeapItem swap = *held;
+			*held = item;
+			item = swap;
+			if (!*holding) {
+				*holding = true;
+				continue;
+			}
+		}
+		if (!gt_frontier_push(frontier, item.key, item.id)) return false;
 	}
 	return true;
 }
 
 // Best-first over the tree by straight-line bounds; an object is visited when popped, so visits
-// come nearest first.
+// come nearest first. The nearest child of the node just expanded is held out of the heap: when
+// nothing queued is nearer, it is expanded next without a push and a pop (the usual descent).
 bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double limit, gtWorldVisitFcn* visit,
                             void* context)
 {
@@ -110,9 +144,14 @@ bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, do
 	node_rect(w, 0, 0, rect);
 	if (f->impossible || w->object_counts[0] == 0 || outside_region(f->q, rect) || node_matches(w, f, 0) < 0)
 		return true;
-	if (!gt_frontier_push(frontier, min_dist(from, rect), 0)) return false;
-	while (frontier->size > 0) {
-		gtHeapItem top = gt_heap_pop(frontier);
+	gtHeapItem held = {min_dist(from, rect), 0}, top;
+	bool holding = true;
+	for (;;) {
+		if (holding && (frontier->size == 0 || held.key <= frontier->items[0].key)) top = held;
+		else if (holding) top = gt_heap_replace_top(frontier, held.key, held.id);
+		else if (frontier->size > 0) top = gt_heap_pop(frontier);
+		else break;
+		holding = false;
 		if (!(top.key <= limit)) break;
 		if (top.id < 0) {
 			int32_t slot = -top.id - 1;
@@ -122,7 +161,7 @@ bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, do
 		int level = top.id >> GT_NODE_BITS;
 		int64_t node = top.id & ((INT64_C(1) << GT_NODE_BITS) - 1);
 		bool pushed = level == w->height ? push_leaf_objects(w, f, frontier, from, node - gt_level_offset(level), limit)
-		                                 : push_children(w, f, frontier, from, level, node, limit);
+		                                 : push_children(w, f, frontier, from, level, node, limit, &held, &holding);
 		if (!pushed) return false;
 	}
 	return true;

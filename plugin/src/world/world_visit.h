@@ -39,8 +39,8 @@ typedef void gtWorldEachFcn(void* context, int32_t object, gtVec2 p);
 void gt_world_each_match(const gtWorld* world, const gtWorldWorker* worker, gtWorldEachFcn* each, void* context);
 
 // The objects that pass the worker's filter by increasing straight-line distance `line` from
-// `from`, while `line` <= the limit: `limit` at first, then what each visit returns. False when
-// out of memory.
+// `from` (the square root of the squares: within a unit in the last place of hypot), while
+// `line` <= the limit: `limit` at first, then what each visit returns. False when out of memory.
 typedef double gtWorldVisitFcn(void* context, int32_t object, gtVec2 p, double line);
 bool gt_world_visit_nearest(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double limit,
                             gtWorldVisitFcn* visit, void* context);
