@@ -49,6 +49,9 @@ struct gtCrowd {
 	int* picked; // a scheduled frame's agents, and their queries or points (`sub`)
 	void* sub;
 	int pick_room;
+	uint32_t* order; // a batch's queries in the order workers take them (near ones together), and
+	uint32_t* keys;  // the radix sort's room: 3 * order_room entries
+	int order_room;
 };
 
 static const char* const METHOD_NAMES[] = {"auto", "each", "batch", "field"};
@@ -134,6 +137,8 @@ void gtCrowd_Destroy(gtCrowd* c)
 	gt_free(c->statuses);
 	gt_free(c->picked);
 	gt_free(c->sub);
+	gt_free(c->order);
+	gt_free(c->keys);
 	gt_reach_free(&c->reach);
 	gt_free(c->part_counts);
 	gt_free(c);
@@ -159,14 +164,15 @@ typedef struct Job {
 	gtCrowdAnswers* out;
 	gtQueryMode mode;
 	JobKind kind;
-	bool shared;       // one filter for the batch, compiled into every worker before the run
-	bool counted;      // crowd->part_counts holds the shared filter's objects per part
-	bool check_points; // a path backend: points must be in the free space
-	const int* slots;  // the answer slot of each query (NULL: its own index)
-	gtStatus* status;  // per answer slot (the caller's, or the crowd's own)
-	gtError* errors;   // the crowd's, per worker
-	int* failed_at;    // the crowd's, per worker
-	atomic_int next;   // the next chunk of queries to take
+	bool shared;           // one filter for the batch, compiled into every worker before the run
+	bool counted;          // crowd->part_counts holds the shared filter's objects per part
+	bool check_points;     // a path backend: points must be in the free space
+	const int* slots;      // the answer slot of each query (NULL: its own index)
+	const uint32_t* order; // which query the i-th taken is (NULL: the i-th)
+	gtStatus* status;      // per answer slot (the caller's, or the crowd's own)
+	gtError* errors;       // the crowd's, per worker
+	int* failed_at;        // the crowd's, per worker
+	atomic_int next;       // the next chunk of queries to take
 } Job;
 
 enum { CHUNK = 16 };
@@ -270,7 +276,8 @@ static void run_queries(Job* job, int worker_index)
 		return;
 	}
 	for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) {
-		for (int i = first; i < first + CHUNK && i < batch->count; i++) {
+		for (int taken = first; taken < first + CHUNK && taken < batch->count; taken++) {
+			int i = job->order ? (int)job->order[taken] : taken;
 			gtQuery q = query_at(batch, i);
 			int slot = job->slots ? job->slots[i] : i;
 			gtStatus st = answer_one(job, wk, &q, distance, slot, &err);
@@ -313,6 +320,50 @@ static int largest_k(const gtCrowdQueries* batch)
 	int k = 0, n = batch->points ? 1 : batch->count;
 	for (int i = 0; i < n; i++) k = batch->queries[i].k > k ? batch->queries[i].k : k;
 	return k;
+}
+
+// Spreads the low 8 bits of v to the even bits of the result.
+static uint32_t spread_bits(uint32_t v)
+{
+	v &= 0xff;
+	v = (v | (v << 4)) & 0x0f0f;
+	v = (v | (v << 2)) & 0x3333;
+	return (v | (v << 1)) & 0x5555;
+}
+
+// The batch's queries in Z-order of their points over a grid of at most 256 x 256 blocks, so
+// that a worker's queries in a row read the same tree nodes, labels and cells (on FloodedPlains,
+// 10,000 agents: a sixth less CPU). Two passes of a radix sort on 16-bit keys; false when out of
+// memory (then the batch keeps its order).
+static bool spatial_order(gtCrowd* c, const gtCrowdQueries* batch)
+{
+	int n = batch->count;
+	if (c->order_room < n) {
+		if (!GT_RESIZE(c->order, n) || !GT_RESIZE(c->keys, 3 * (int64_t)n)) return false;
+		c->order_room = n;
+	}
+	const gtMap* map = gt_world_map(c->world);
+	int shift = 0;
+	while ((gtMap_Width(map) >> shift) > 256 || (gtMap_Height(map) >> shift) > 256) shift++;
+	uint32_t *keys = c->keys, *from = c->keys + n, *to = c->keys + 2 * (int64_t)n;
+	for (int i = 0; i < n; i++) {
+		gtVec2 p = query_at(batch, i).point;
+		uint32_t x = p.x >= 0 && p.x < 65536 ? (uint32_t)p.x >> shift : 0;
+		uint32_t y = p.y >= 0 && p.y < 65536 ? (uint32_t)p.y >> shift : 0;
+		keys[i] = spread_bits(x) | spread_bits(y) << 1;
+		from[i] = (uint32_t)i;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		int count[257] = {0};
+		for (int i = 0; i < n; i++) count[((keys[from[i]] >> (8 * pass)) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++) count[b + 1] += count[b];
+		for (int i = 0; i < n; i++) to[count[(keys[from[i]] >> (8 * pass)) & 0xff]++] = from[i];
+		uint32_t* swap = from;
+		from = to;
+		to = swap;
+	}
+	memcpy(c->order, from, (size_t)n * sizeof *c->order);
+	return true;
 }
 
 static void learn(double* cost, double measured)
@@ -554,6 +605,7 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	job.failed_at = c->failed_at;
 	for (int i = 0; i < c->threads && !st; i++) job.failed_at[i] = -1;
 	if (!st && job.kind != JOB_WORLD && shared) st = prepare_shared(c, batch, &job, err);
+	if (!st && job.kind != JOB_WORLD && batch->count > CHUNK && spatial_order(c, batch)) job.order = c->order;
 	if (!st && job.kind == JOB_FIELD && !(flags & RUN_FIELD_BUILT)) {
 		double field_start = gtNowSeconds();
 		bool stopped;
