@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -18,6 +19,7 @@ typedef struct Method {
 	gtCrowdMethod method;
 	gtCrowd* crowd;
 	double seconds;
+	double cpu_seconds; // of every thread of the process: on a loaded machine, what the wall time hides
 	gtObjectId* ids;
 	double* distances;
 	int* found;
@@ -42,7 +44,7 @@ static bool parse_methods(const char* list, Method* methods, int* count)
 				fprintf(stderr, "gridtree bench-crowd: --methods: '%s' twice\n", name);
 				return false;
 			}
-		methods[(*count)++] = (Method){m, NULL, 0, NULL, NULL, NULL};
+		methods[(*count)++] = (Method){m, NULL, 0, 0, NULL, NULL, NULL};
 		p += n + (p[n] == ',');
 	}
 	if (*count == 0) fprintf(stderr, "gridtree bench-crowd: --methods: no method\n");
@@ -113,7 +115,9 @@ static int bench_crowd(const CliArgs* args)
 			Method* run = &methods[m];
 			gtCrowdAnswers out = {(int)k, run->ids, run->distances, run->found, statuses};
 			gtCrowdStats stats;
+			clock_t cpu = clock();
 			st = gtCrowd_Nearest(run->crowd, &batch, run->method, &out, &stats, &err);
+			run->cpu_seconds += (double)(clock() - cpu) / CLOCKS_PER_SEC;
 			run->seconds += stats.seconds;
 			if (run->method == GT_CROWD_FIELD) field_build += stats.field_seconds;
 			if (run->method == GT_CROWD_AUTO) auto_field += stats.method == GT_CROWD_FIELD;
@@ -140,6 +144,8 @@ static int bench_crowd(const CliArgs* args)
 			seconds[methods[m].method] = methods[m].seconds;
 			printf("%s_ms_per_frame %.3f\n", gtCrowdMethod_Name(methods[m].method),
 			       methods[m].seconds * 1e3 / (double)frames);
+			printf("%s_cpu_ms_per_frame %.3f\n", gtCrowdMethod_Name(methods[m].method),
+			       methods[m].cpu_seconds * 1e3 / (double)frames);
 		}
 		if (seconds[GT_CROWD_FIELD] > 0) printf("field_build_ms_per_frame %.3f\n", field_build * 1e3 / (double)frames);
 		if (seconds[GT_CROWD_AUTO] > 0) printf("auto_field_frames %ld\n", auto_field);
