@@ -544,7 +544,8 @@ static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers
 		stats->field_objects = built;
 		return st;
 	}
-	st = run_split(c, batch, SAMPLE, GT_CROWD_FIELD, RUN_FIELD_BUILT, GT_CROWD_AUTO, out, stats, err);
+	int sample = batch->count / 8 > SAMPLE ? batch->count / 8 : SAMPLE; // the workers' start-up spread thin
+	st = run_split(c, batch, sample, GT_CROWD_FIELD, RUN_FIELD_BUILT, GT_CROWD_AUTO, out, stats, err);
 	stats->seconds += build_seconds;
 	stats->field_seconds += build_seconds;
 	stats->field_objects = built;
