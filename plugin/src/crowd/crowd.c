@@ -506,8 +506,10 @@ static gtStatus run_split(gtCrowd* c, const gtCrowdQueries* batch, int head_coun
 
 // AUTO on a big batch that a field could answer. BATCH's cost is learnt first (it needs no
 // build). The field's is learnt by a probe: its build stops as soon as it is on course to cost
-// more than the whole batch by BATCH (then BATCH answers everything, having lost a few dozen
-// objects' pricing), else a sample of agents goes through it and the rest by the cheaper method.
+// more than half the whole batch by BATCH (then BATCH answers everything, having lost a few dozen
+// objects' pricing: a field that dear to build would have to answer agents at under half BATCH's
+// cost to win, and none measured here does), else an eighth of the batch goes through it and the
+// rest by the cheaper method.
 // Probes come back every 16th call while the two are within a factor of 2, every 64th otherwise;
 // while FIELD wins, an eighth of the batch goes through BATCH every 16th call to keep its cost
 // fresh.
@@ -534,7 +536,7 @@ static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers
 	bool stopped = false;
 	int built = 0;
 	double start = gtNowSeconds();
-	if (!st) st = build_field(c, largest_k(batch), by_batch, &built, &stopped, err);
+	if (!st) st = build_field(c, largest_k(batch), by_batch / 2, &built, &stopped, err);
 	double build_seconds = gtNowSeconds() - start;
 	if (st) return st;
 	if (stopped) {
