@@ -12,6 +12,7 @@
 #include "crowd/crowd_walk.h"
 #include "ehl/ehl_field.h"
 #include "gridtree/gt_crowd.h"
+#include "map/geometry.h"
 #include "world/world_visit.h"
 
 typedef struct Worker {
@@ -199,6 +200,26 @@ static double offer_seen(void* context, int32_t object, gtVec2 p, double line)
 	return gt_ehl_field_agent_offer_seen(seen->agent, p, gt_world_object_id(seen->world, object));
 }
 
+// The nearest object of the agent's part in its own leaf by straight line.
+typedef struct Seed {
+	const gtCrowd* crowd;
+	gtVec2 from;
+	int32_t part, object;
+	double line;
+	gtVec2 at;
+} Seed;
+
+static void seed_candidate(void* context, int32_t object, gtVec2 p)
+{
+	Seed* seed = context;
+	double dx = p.x - seed->from.x, dy = p.y - seed->from.y, line = sqrt(dx * dx + dy * dy);
+	if (line < seed->line && gt_reach_part(&seed->crowd->reach, p) == seed->part) {
+		seed->object = object;
+		seed->line = line;
+		seed->at = p;
+	}
+}
+
 // One agent through the field: the hub candidates, then the objects it sees directly, nearest
 // first while they can still enter its answer.
 static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, int32_t part, gtObjectId* ids, double* distances,
@@ -207,7 +228,13 @@ static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, int32_t par
 	gtCrowd* c = job->crowd;
 	*found = 0;
 	if (q->k <= 0 || (job->counted && c->part_counts[part] == 0)) return GT_OK;
-	gt_ehl_field_agent_begin(wk->agent, c->field, q->point, q->k);
+	// For k = 1, an object of the agent's own leaf it sees caps the hubs worth a look.
+	Seed seed = {c, q->point, part, -1, INFINITY, {0, 0}};
+	if (q->k == 1) gt_world_each_in_leaf(c->world, wk->world, q->point, seed_candidate, &seed);
+	double cap = seed.object >= 0 && gt_visible_unchecked(gt_world_map(c->world), q->point, seed.at)
+	                 ? hypot(seed.at.x - q->point.x, seed.at.y - q->point.y)
+	                 : INFINITY;
+	gt_ehl_field_agent_begin(wk->agent, c->field, q->point, q->k, cap);
 	Seen seen = {c->world, wk->agent, &c->reach, part};
 	if (!gt_world_visit_nearest(c->world, wk->world, q->point, gt_ehl_field_agent_limit(wk->agent), offer_seen, &seen))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");

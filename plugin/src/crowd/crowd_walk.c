@@ -22,6 +22,9 @@ struct gtCrowdWalk {
 	int32_t part;
 	gtDistance distance;
 	gtVec2 from;
+	int32_t seed;     // the object priced before the walk (-1: none), not priced again
+	double seed_line; // the straight line to the nearest matching object of the agent's leaf
+	gtVec2 seed_at;
 };
 
 gtCrowdWalk* gt_crowd_walk_create(void)
@@ -53,25 +56,42 @@ static double walk_limit(const gtCrowdWalk* w)
 	return kth + 4 * DBL_EPSILON * kth;
 }
 
-static double visit(void* context, int32_t object, gtVec2 p, double line)
+// Prices an object of the agent's part and keeps it when it enters the k best.
+static void price(gtCrowdWalk* w, int32_t object, gtVec2 p)
 {
-	(void)line;
-	gtCrowdWalk* w = context;
-	if (gt_reach_part(w->reach, p) != w->part) return walk_limit(w);
 	bool full = w->count == w->k;
 	double bound = full ? w->best[w->k - 1].distance : INFINITY;
 	// A distance equal to the k-th still enters with a smaller id: the limit lets it through exactly.
 	double d = full && w->distance.below
 	               ? w->distance.below(w->distance.context, w->from, p, nextafter(bound, INFINITY))
 	               : w->distance.fcn(w->distance.context, w->from, p);
-	if (!(d < INFINITY) || d > bound) return walk_limit(w);
+	if (!(d < INFINITY) || d > bound) return;
 	gtObjectId id = gt_world_object_id(w->world, object);
-	if (full && d == bound && id > w->best[w->k - 1].id) return walk_limit(w);
+	if (full && d == bound && id > w->best[w->k - 1].id) return;
 	int i = full ? w->k - 1 : w->count++;
 	for (; i > 0 && (w->best[i - 1].distance > d || (w->best[i - 1].distance == d && w->best[i - 1].id > id)); i--)
 		w->best[i] = w->best[i - 1];
 	w->best[i] = (WalkEntry){d, id};
+}
+
+static double visit(void* context, int32_t object, gtVec2 p, double line)
+{
+	(void)line;
+	gtCrowdWalk* w = context;
+	if (object != w->seed && gt_reach_part(w->reach, p) == w->part) price(w, object, p);
 	return walk_limit(w);
+}
+
+// The agent's own leaf: its nearest matching object of the agent's part by straight line.
+static void seed_candidate(void* context, int32_t object, gtVec2 p)
+{
+	gtCrowdWalk* w = context;
+	double dx = p.x - w->from.x, dy = p.y - w->from.y, line = sqrt(dx * dx + dy * dy);
+	if (line < w->seed_line && gt_reach_part(w->reach, p) == w->part) {
+		w->seed = object;
+		w->seed_line = line;
+		w->seed_at = p;
+	}
 }
 
 bool gt_crowd_walk_nearest(gtCrowdWalk* w, const gtWorld* world, gtWorldWorker* worker, const gtReach* reach,
@@ -87,7 +107,13 @@ bool gt_crowd_walk_nearest(gtCrowdWalk* w, const gtWorld* world, gtWorldWorker* 
 	w->part = part;
 	w->distance = distance;
 	w->from = point;
-	if (!gt_world_visit_nearest(world, worker, point, INFINITY, visit, w)) return false;
+	// For k = 1, the agent's own leaf usually holds a target: priced first, it bounds the walk from
+	// the start, so the walk queues only nodes that can still hold a nearer one.
+	w->seed = -1;
+	w->seed_line = INFINITY;
+	if (k == 1) gt_world_each_in_leaf(world, worker, point, seed_candidate, w);
+	if (w->seed >= 0) price(w, w->seed, w->seed_at);
+	if (!gt_world_visit_nearest(world, worker, point, walk_limit(w), visit, w)) return false;
 	for (int i = 0; i < w->count; i++) {
 		ids[i] = w->best[i].id;
 		distances[i] = w->best[i].distance;

@@ -191,21 +191,21 @@ static void offer(FieldBest* b, double value, uint64_t object, bool replace)
 	insert_sorted(b->entries, &b->count, b->k, value, object);
 }
 
-// The agent cell's hubs with a non-empty bucket into `order`, with the least any of their
-// candidates can be; returns how many.
-static int hubs_in_reach(const gtEhlField* f, const gtEhlHub* first, FieldEntry* order)
+// The agent cell's hubs with a non-empty bucket whose candidates can be at most `cap` into
+// `order`, with the least any of their candidates can be; returns how many.
+static int hubs_in_reach(const gtEhlField* f, const gtEhlHub* first, double cap, FieldEntry* order)
 {
 	const gtEhl* e = f->ehl;
 	int count = 0;
-	for (const gtEhlHub* h = first; h->hub != e->n; h++)
-		if (f->filled[h->hub])
-			order[count++] = (FieldEntry){(double)gt_hub_lower_bound(h) +
-			                                  f->entries[(size_t)h->hub * (size_t)f->capacity_k].value,
-			                              (uint64_t)(h - first)};
+	for (const gtEhlHub* h = first; h->hub != e->n; h++) {
+		if (!f->filled[h->hub]) continue;
+		double least = (double)gt_hub_lower_bound(h) + f->entries[(size_t)h->hub * (size_t)f->capacity_k].value;
+		if (least <= cap) order[count++] = (FieldEntry){least, (uint64_t)(h - first)};
+	}
 	return count;
 }
 
-void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p, int k)
+void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p, int k, double cap)
 {
 	const gtEhl* e = f->ehl;
 	gtEhlQuery* q = a->query;
@@ -218,11 +218,12 @@ void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p,
 	// Hubs priced smallest bound first: few are priced before the rest is ruled out.
 	const gtEhlHub* first = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)];
 	FieldEntry* order = a->order;
-	for (int left = hubs_in_reach(f, first, order); left > 0; left--) {
+	for (int left = hubs_in_reach(f, first, cap, order); left > 0; left--) {
 		int next = 0;
 		for (int i = 1; i < left; i++)
 			if (order[i].value < order[next].value) next = i;
-		if (order[next].value > field_bound(best)) break; // at the bound: a tie may still enter
+		double bound = fmin(field_bound(best), cap);
+		if (order[next].value > bound) break; // at the bound: a tie may still enter
 		FieldEntry chosen = order[next];
 		order[next] = order[left - 1];
 		const gtEhlHub* h = first + chosen.object;
@@ -231,12 +232,12 @@ void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p,
 		// A_a(h) exactly, as EHL's own query takes it (offset 0: no sum rounds two vias together),
 		// but only where A_a(h) + the bucket's best can still enter: a little more room than
 		// bound - best, which rounding may shave.
-		double bound = field_bound(best), room = bound - bucket[0].value + 4 * DBL_EPSILON * bound;
+		double room = bound - bucket[0].value + 4 * DBL_EPSILON * bound;
 		double to_hub = gt_ehl_best_via(e, &side, generation, h->hub, h->via_begin, h[1].via_begin, 0, room, &via);
 		if (via < 0) continue;
 		for (int j = 0; j < f->filled[h->hub]; j++) {
 			double value = to_hub + bucket[j].value;
-			if (value > field_bound(best)) break;
+			if (value > fmin(field_bound(best), cap)) break;
 			offer(best, value, bucket[j].object, false);
 		}
 	}

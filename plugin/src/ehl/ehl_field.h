@@ -31,8 +31,10 @@ void gt_ehl_field_agent_destroy(gtEhlFieldAgent* agent);
 // Room for answers of up to k objects, so that answering allocates nothing; false when out of memory.
 bool gt_ehl_field_agent_reserve(gtEhlFieldAgent* agent, int k);
 // Starts the k nearest (k reserved, at most the field's) of an agent at valid point p with the
-// candidates through its cell's hubs. The objects it sees directly come next, by offer_seen.
-void gt_ehl_field_agent_begin(gtEhlFieldAgent* agent, const gtEhlField* field, gtVec2 p, int k);
+// candidates through its cell's hubs, those up to `cap` (INFINITY: all; with k = 1, the distance of
+// an object the agent sees skips every hub that cannot beat it). The objects it sees directly
+// come next, by offer_seen.
+void gt_ehl_field_agent_begin(gtEhlFieldAgent* agent, const gtEhlField* field, gtVec2 p, int k, double cap);
 // The straight-line distance beyond which an object can no longer enter the agent's answer.
 double gt_ehl_field_agent_limit(const gtEhlFieldAgent* agent);
 // An object at p: at its straight-line distance when the agent sees it, as EHL prices a pair that

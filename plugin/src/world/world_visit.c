@@ -68,6 +68,14 @@ void gt_world_each_match(const gtWorld* w, const gtWorldWorker* wk, gtWorldEachF
 			each(context, slot, (gtVec2){w->x[slot], w->y[slot]});
 }
 
+void gt_world_each_in_leaf(const gtWorld* w, const gtWorldWorker* wk, gtVec2 at, gtWorldEachFcn* each, void* context)
+{
+	const Filter* f = &wk->filter;
+	if (f->impossible) return;
+	for (int32_t o = w->leaf_head[leaf_of_point(w, at.x, at.y)]; o >= 0; o = w->next[o])
+		if (object_matches(w, f, o) >= 0) each(context, o, (gtVec2){w->x[o], w->y[o]});
+}
+
 // A popped leaf: its matching objects go in at their straight-line distance while within the limit.
 static bool push_leaf_objects(const gtWorld* w, const Filter* f, gtHeap* frontier, gtVec2 from, int64_t leaf,
                               double limit)

@@ -38,6 +38,10 @@ gtStatus gt_world_worker_filter(const gtWorld* world, gtWorldWorker* worker, con
 typedef void gtWorldEachFcn(void* context, int32_t object, gtVec2 p);
 void gt_world_each_match(const gtWorld* world, const gtWorldWorker* worker, gtWorldEachFcn* each, void* context);
 
+// The objects that pass the worker's filter in the leaf that holds point `at`, by index.
+void gt_world_each_in_leaf(const gtWorld* world, const gtWorldWorker* worker, gtVec2 at, gtWorldEachFcn* each,
+                           void* context);
+
 // The objects that pass the worker's filter by increasing straight-line distance `line` from
 // `from` (the square root of the squares: within a unit in the last place of hypot), while
 // `line` <= the limit: `limit` at first, then what each visit returns. False when out of memory.
