@@ -230,7 +230,8 @@ static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, int32_t par
 	if (q->k <= 0 || (job->counted && c->part_counts[part] == 0)) return GT_OK;
 	// For k = 1, an object of the agent's own leaf it sees caps the hubs worth a look.
 	Seed seed = {c, q->point, part, -1, INFINITY, {0, 0}};
-	if (q->k == 1) gt_world_each_in_leaf(c->world, wk->world, q->point, seed_candidate, &seed);
+	if (q->k == 1)
+		gt_world_each_in_leaf(c->world, wk->world, gt_world_leaf_of(c->world, q->point), seed_candidate, &seed);
 	double cap = seed.object >= 0 && gt_visible_unchecked(gt_world_map(c->world), q->point, seed.at)
 	                 ? hypot(seed.at.x - q->point.x, seed.at.y - q->point.y)
 	                 : INFINITY;

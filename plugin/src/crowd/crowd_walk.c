@@ -13,6 +13,12 @@ typedef struct WalkEntry {
 	gtObjectId id;
 } WalkEntry;
 
+typedef struct OwnObject {
+	double line;
+	int32_t object;
+	gtVec2 at;
+} OwnObject;
+
 struct gtCrowdWalk {
 	WalkEntry* best; // the k best so far, in answer order
 	int room, count, k;
@@ -22,9 +28,10 @@ struct gtCrowdWalk {
 	int32_t part;
 	gtDistance distance;
 	gtVec2 from;
-	int32_t seed;     // the object priced before the walk (-1: none), not priced again
-	double seed_line; // the straight line to the nearest matching object of the agent's leaf
-	gtVec2 seed_at;
+	int32_t leaf;   // the agent's own leaf, priced before the rest
+	OwnObject* own; // its matching objects of the agent's part, nearest first
+	int own_count, own_room;
+	bool failed; // out of memory
 };
 
 gtCrowdWalk* gt_crowd_walk_create(void)
@@ -36,6 +43,7 @@ void gt_crowd_walk_destroy(gtCrowdWalk* walk)
 {
 	if (!walk) return;
 	gt_free(walk->best);
+	gt_free(walk->own);
 	gt_free(walk);
 }
 
@@ -78,20 +86,35 @@ static double visit(void* context, int32_t object, gtVec2 p, double line)
 {
 	(void)line;
 	gtCrowdWalk* w = context;
-	if (object != w->seed && gt_reach_part(w->reach, p) == w->part) price(w, object, p);
+	if (gt_reach_part(w->reach, p) == w->part && gt_world_leaf_of(w->world, p) != w->leaf) price(w, object, p);
 	return walk_limit(w);
 }
 
-// The agent's own leaf: its nearest matching object of the agent's part by straight line.
-static void seed_candidate(void* context, int32_t object, gtVec2 p)
+static double visit_near(void* context, int32_t object, gtVec2 p, double line)
+{
+	(void)line;
+	gtCrowdWalk* w = context;
+	if (gt_reach_part(w->reach, p) == w->part) price(w, object, p);
+	return walk_limit(w);
+}
+
+// The agent's own leaf: its matching objects of the agent's part, by straight line.
+static void own_candidate(void* context, int32_t object, gtVec2 p)
 {
 	gtCrowdWalk* w = context;
-	double dx = p.x - w->from.x, dy = p.y - w->from.y, line = sqrt(dx * dx + dy * dy);
-	if (line < w->seed_line && gt_reach_part(w->reach, p) == w->part) {
-		w->seed = object;
-		w->seed_line = line;
-		w->seed_at = p;
+	if (gt_reach_part(w->reach, p) != w->part) return;
+	if (w->own_count == w->own_room) {
+		int room = w->own_room ? 2 * w->own_room : 16;
+		if (!GT_RESIZE(w->own, room)) {
+			w->failed = true;
+			return;
+		}
+		w->own_room = room;
 	}
+	double dx = p.x - w->from.x, dy = p.y - w->from.y, line = sqrt(dx * dx + dy * dy);
+	int i = w->own_count++;
+	for (; i > 0 && w->own[i - 1].line > line; i--) w->own[i] = w->own[i - 1];
+	w->own[i] = (OwnObject){line, object, p};
 }
 
 bool gt_crowd_walk_nearest(gtCrowdWalk* w, const gtWorld* world, gtWorldWorker* worker, const gtReach* reach,
@@ -107,13 +130,20 @@ bool gt_crowd_walk_nearest(gtCrowdWalk* w, const gtWorld* world, gtWorldWorker* 
 	w->part = part;
 	w->distance = distance;
 	w->from = point;
-	// For k = 1, the agent's own leaf usually holds a target: priced first, it bounds the walk from
-	// the start, so the walk queues only nodes that can still hold a nearer one.
-	w->seed = -1;
-	w->seed_line = INFINITY;
-	if (k == 1) gt_world_each_in_leaf(world, worker, point, seed_candidate, w);
-	if (w->seed >= 0) price(w, w->seed, w->seed_at);
-	if (!gt_world_visit_nearest(world, worker, point, walk_limit(w), visit, w)) return false;
+	w->failed = false;
+	// The agent's own leaf first, nearest first: it usually holds the answer, whose distance then
+	// bounds the search. With k answers from it within two leaves, only the leaves that near can
+	// hold a nearer one (no tree walk); else the walk, which leaves this leaf alone.
+	w->leaf = gt_world_leaf_of(world, point);
+	w->own_count = 0;
+	gt_world_each_in_leaf(world, worker, w->leaf, own_candidate, w);
+	if (w->failed) return false;
+	for (int i = 0; i < w->own_count && w->own[i].line <= walk_limit(w); i++) price(w, w->own[i].object, w->own[i].at);
+	if (w->count == w->k && walk_limit(w) <= 2 * gt_world_leaf_side(world)) {
+		gt_world_visit_near(world, worker, point, walk_limit(w), w->leaf, visit_near, w);
+	} else if (!gt_world_visit_nearest(world, worker, point, walk_limit(w), visit, w)) {
+		return false;
+	}
 	for (int i = 0; i < w->count; i++) {
 		ids[i] = w->best[i].id;
 		distances[i] = w->best[i].distance;

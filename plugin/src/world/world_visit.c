@@ -68,12 +68,52 @@ void gt_world_each_match(const gtWorld* w, const gtWorldWorker* wk, gtWorldEachF
 			each(context, slot, (gtVec2){w->x[slot], w->y[slot]});
 }
 
-void gt_world_each_in_leaf(const gtWorld* w, const gtWorldWorker* wk, gtVec2 at, gtWorldEachFcn* each, void* context)
+int32_t gt_world_leaf_of(const gtWorld* w, gtVec2 at)
+{
+	return leaf_of_point(w, at.x, at.y);
+}
+
+double gt_world_leaf_side(const gtWorld* w)
+{
+	return fmin(w->step_x[w->height], w->step_y[w->height]);
+}
+
+void gt_world_each_in_leaf(const gtWorld* w, const gtWorldWorker* wk, int32_t leaf, gtWorldEachFcn* each, void* context)
 {
 	const Filter* f = &wk->filter;
 	if (f->impossible) return;
-	for (int32_t o = w->leaf_head[leaf_of_point(w, at.x, at.y)]; o >= 0; o = w->next[o])
+	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o])
 		if (object_matches(w, f, o) >= 0) each(context, o, (gtVec2){w->x[o], w->y[o]});
+}
+
+void gt_world_visit_near(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double radius, int32_t skip_leaf,
+                         gtWorldVisitFcn* visit, void* context)
+{
+	const Filter* f = &wk->filter;
+	if (f->impossible || !(radius < INFINITY)) return;
+	int level = w->height;
+	int64_t side = INT64_C(1) << level;
+	double step_x = w->step_x[level], step_y = w->step_y[level];
+	// The leaves under the box round the disk, clamped to the grid (points on the far border
+	// belong to the last leaf).
+	int64_t x0 = (int64_t)fmax(0, floor((from.x - radius) / step_x)),
+	        x1 = (int64_t)fmin(side - 1, (from.x + radius) / step_x);
+	int64_t y0 = (int64_t)fmax(0, floor((from.y - radius) / step_y)),
+	        y1 = (int64_t)fmin(side - 1, (from.y + radius) / step_y);
+	for (int64_t iy = y0; iy <= y1; iy++)
+		for (int64_t ix = x0; ix <= x1; ix++) {
+			int64_t leaf = iy * side + ix, node = gt_node(level, ix, iy);
+			if (leaf == skip_leaf || w->object_counts[node] == 0) continue;
+			double rect[4];
+			cell_rect(w, level, ix, iy, rect);
+			if (!(min_dist(from, rect) <= radius) || outside_region(f->q, rect) || node_matches(w, f, node) < 0)
+				continue;
+			for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
+				double dx = w->x[o] - from.x, dy = w->y[o] - from.y, line = sqrt(dx * dx + dy * dy);
+				if (line <= radius && object_matches(w, f, o) >= 0)
+					radius = visit(context, o, (gtVec2){w->x[o], w->y[o]}, line);
+			}
+		}
 }
 
 // A popped leaf: its matching objects go in at their straight-line distance while within the limit.

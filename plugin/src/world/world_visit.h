@@ -38,8 +38,12 @@ gtStatus gt_world_worker_filter(const gtWorld* world, gtWorldWorker* worker, con
 typedef void gtWorldEachFcn(void* context, int32_t object, gtVec2 p);
 void gt_world_each_match(const gtWorld* world, const gtWorldWorker* worker, gtWorldEachFcn* each, void* context);
 
-// The objects that pass the worker's filter in the leaf that holds point `at`, by index.
-void gt_world_each_in_leaf(const gtWorld* world, const gtWorldWorker* worker, gtVec2 at, gtWorldEachFcn* each,
+// The leaf that holds point `at` (a point of the map), and the objects in a leaf that pass the
+// worker's filter, by index.
+int32_t gt_world_leaf_of(const gtWorld* world, gtVec2 at);
+// The shorter side of a leaf.
+double gt_world_leaf_side(const gtWorld* world);
+void gt_world_each_in_leaf(const gtWorld* world, const gtWorldWorker* worker, int32_t leaf, gtWorldEachFcn* each,
                            void* context);
 
 // The objects that pass the worker's filter by increasing straight-line distance `line` from
@@ -48,5 +52,10 @@ void gt_world_each_in_leaf(const gtWorld* world, const gtWorldWorker* worker, gt
 typedef double gtWorldVisitFcn(void* context, int32_t object, gtVec2 p, double line);
 bool gt_world_visit_nearest(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double limit,
                             gtWorldVisitFcn* visit, void* context);
+// The objects that pass the worker's filter within straight line `radius` of `from` (then within
+// what each visit returns), in no particular order, but those of leaf `skip_leaf`. For a small
+// radius: it looks at every leaf under the box round the disk, with no tree walk.
+void gt_world_visit_near(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double radius, int32_t skip_leaf,
+                         gtWorldVisitFcn* visit, void* context);
 
 #endif
