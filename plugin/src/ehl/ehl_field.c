@@ -219,11 +219,18 @@ void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p,
 	const gtEhlHub* first = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)];
 	FieldEntry* order = a->order;
 	for (int left = hubs_in_reach(f, first, cap, order); left > 0; left--) {
-		int next = 0;
-		for (int i = 1; i < left; i++)
-			if (order[i].value < order[next].value) next = i;
+		// The smallest left, dropping on the way every hub the bound now rules out (at the bound
+		// a tie may still enter): once an answer is in, few hubs stay.
 		double bound = fmin(field_bound(best), cap);
-		if (order[next].value > bound) break; // at the bound: a tie may still enter
+		int next = -1, kept = 0;
+		for (int i = 0; i < left; i++) {
+			if (order[i].value > bound) continue;
+			order[kept] = order[i];
+			if (next < 0 || order[kept].value < order[next].value) next = kept;
+			kept++;
+		}
+		left = kept;
+		if (next < 0) break;
 		FieldEntry chosen = order[next];
 		order[next] = order[left - 1];
 		const gtEhlHub* h = first + chosen.object;
