@@ -25,9 +25,9 @@ typedef struct Worker {
 
 // Measured seconds per unit of work, for AUTO (0: not measured yet).
 typedef struct Costs {
-	double per_query;  // BATCH, per query, whole call
-	double per_object; // FIELD, building, per object in the field
-	double per_agent;  // FIELD, answering, per agent
+	double per_query;  // BATCH, per query: the workers' busy time, summed
+	double per_object; // FIELD, building (on one thread), per object in the field
+	double per_agent;  // FIELD, answering, per agent: the workers' busy time, summed
 	int calls;         // AUTO calls that could use a field (every 16th measures one again)
 } Costs;
 
@@ -45,6 +45,7 @@ struct gtCrowd {
 	int32_t part_room;
 	gtError* errors;    // per worker: its first failure's message
 	int* failed_at;     // per worker: its first failed query, or -1
+	double* busy;       // per worker: seconds spent answering in the last run
 	gtStatus* statuses; // per query when the caller keeps none, grown as batches grow
 	int status_room;
 	int* picked; // a scheduled frame's agents, and their queries or points (`sub`)
@@ -98,7 +99,8 @@ gtStatus gtCrowd_Create(gtWorld* world, gtNav* nav, const gtCrowdDef* def, gtCro
 	c->workers = gt_calloc((size_t)c->threads, sizeof *c->workers);
 	c->errors = gt_malloc((size_t)c->threads * sizeof *c->errors);
 	c->failed_at = gt_malloc((size_t)c->threads * sizeof *c->failed_at);
-	bool ok = c->workers && c->errors && c->failed_at;
+	c->busy = gt_calloc((size_t)c->threads, sizeof *c->busy);
+	bool ok = c->workers && c->errors && c->failed_at && c->busy;
 	for (int i = 0; i < c->threads && ok; i++)
 		ok = (c->workers[i].world = gt_world_worker_create(world)) && (c->workers[i].walk = gt_crowd_walk_create()) &&
 		     !gtNavQuery_Create(nav, &c->workers[i].nav_query, err);
@@ -135,6 +137,7 @@ void gtCrowd_Destroy(gtCrowd* c)
 	gt_free(c->workers);
 	gt_free(c->errors);
 	gt_free(c->failed_at);
+	gt_free(c->busy);
 	gt_free(c->statuses);
 	gt_free(c->picked);
 	gt_free(c->sub);
@@ -284,7 +287,18 @@ static gtStatus answer_one(Job* job, Worker* wk, const gtQuery* q, gtDistance di
 	return walk_answer(job, wk, q, part, distance, ids, distances, &out->found[slot], err);
 }
 
+static void answer_share(Job* job, int worker_index);
+
+// A worker's share of the batch, timed: AUTO compares the methods' work without the workers'
+// start-up (a sample of a batch pays it as much as a whole one).
 static void run_queries(Job* job, int worker_index)
+{
+	double start = gtNowSeconds();
+	answer_share(job, worker_index);
+	job->crowd->busy[worker_index] = gtNowSeconds() - start;
+}
+
+static void answer_share(Job* job, int worker_index)
 {
 	gtCrowd* c = job->crowd;
 	Worker* wk = &c->workers[worker_index];
@@ -480,20 +494,22 @@ static gtStatus build_field(gtCrowd* c, int k, double budget, int* objects, bool
 
 // What AUTO would spend answering `count` agents by each method, by the costs measured so far
 // (infinite where not measured yet).
-static double batch_cost(const Costs* k, int count)
+static double batch_cost(const gtCrowd* c, int count)
 {
-	return k->per_query > 0 ? k->per_query * count : INFINITY;
+	return c->costs.per_query > 0 ? c->costs.per_query * count / c->threads : INFINITY;
 }
 
-static double field_cost(const Costs* k, int count, int objects)
+static double field_cost(const gtCrowd* c, int count, int objects)
 {
-	return k->per_object > 0 && k->per_agent > 0 ? k->per_object * objects + k->per_agent * count : INFINITY;
+	const Costs* k = &c->costs;
+	return k->per_object > 0 && k->per_agent > 0 ? k->per_object * objects + k->per_agent * count / c->threads
+	                                             : INFINITY;
 }
 
 static gtCrowdMethod choose(const gtCrowd* c, bool field_possible, int count, int objects)
 {
 	if (!field_possible) return GT_CROWD_BATCH;
-	return field_cost(&c->costs, count, objects) < batch_cost(&c->costs, count) ? GT_CROWD_FIELD : GT_CROWD_BATCH;
+	return field_cost(c, count, objects) < batch_cost(c, count) ? GT_CROWD_FIELD : GT_CROWD_BATCH;
 }
 
 enum { RUN_FIELD_BUILT = 1 }; // run_batch's flags: the field is already built for this batch
@@ -538,7 +554,8 @@ static gtStatus run_split(gtCrowd* c, const gtCrowdQueries* batch, int head_coun
 // objects' pricing: a field that dear to build would have to answer agents at under half BATCH's
 // cost to win, and none measured here does), else an eighth of the batch goes through it and the
 // rest by the cheaper method.
-// Probes come back every 16th call while the two are within a factor of 2, every 64th otherwise;
+// Probes come back every 16th call while the two are within a factor of 2 (every 4th when the
+// field costs under a tenth of the batch to build), every 64th otherwise;
 // while FIELD wins, an eighth of the batch goes through BATCH every 16th call to keep its cost
 // fresh.
 static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers* out, gtCrowdStats* stats,
@@ -549,9 +566,12 @@ static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers
 	if (k->per_query == 0)
 		return run_batch(c, batch, GT_CROWD_BATCH, GT_QUERY_NEAREST, out, stats, err, NULL, batch->count, 0);
 	int objects = c->field ? gt_ehl_field_objects(c->field) : 0;
-	double by_batch = batch_cost(k, batch->count), by_field = field_cost(k, batch->count, objects);
+	double by_batch = batch_cost(c, batch->count), by_field = field_cost(c, batch->count, objects);
 	bool close = by_field < 2 * by_batch && by_batch < 2 * by_field;
-	bool probe = k->per_agent == 0 ? (k->per_object == 0 || calls % 64 == 0) : calls % (close ? 16 : 64) == 0;
+	// A field that costs under a tenth of the batch to build is probed every 4th call while close:
+	// the probe's sample is answered either way, so a wrong first pick does not last.
+	int every = !close ? 64 : k->per_object * objects < 0.1 * by_batch ? 4 : 16;
+	bool probe = k->per_agent == 0 ? (k->per_object == 0 || calls % 64 == 0) : calls % every == 0;
 	if (!probe) {
 		gtCrowdMethod method = choose(c, true, batch->count, objects);
 		if (method == GT_CROWD_FIELD && calls % 16 == 0)
@@ -643,9 +663,8 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 		st = build_field(c, largest_k(batch), INFINITY, &stats->field_objects, &stopped, err);
 		stats->field_seconds = gtNowSeconds() - field_start;
 	}
-	double answer_start = gtNowSeconds();
+	int workers = method == GT_CROWD_EACH ? 1 : c->threads;
 	if (!st) {
-		int workers = method == GT_CROWD_EACH ? 1 : c->threads;
 		if (workers > (batch->count + CHUNK - 1) / CHUNK) workers = (batch->count + CHUNK - 1) / CHUNK;
 		if (workers <= 1) run_queries(&job, 0);
 		else gt_run_tasks(c->tasks, task, &job, workers);
@@ -657,9 +676,11 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 			st = gt_fail(err, job.status[first], "query %d: %s", first + 1, job.errors[by].message);
 	}
 	double end = gtNowSeconds();
-	// BATCH's cost includes the workers' start-up: AUTO samples it on an eighth of a batch.
-	if (!st && method == GT_CROWD_FIELD) learn(&c->costs.per_agent, (end - answer_start) / batch->count);
-	else if (!st && method == GT_CROWD_BATCH) learn(&c->costs.per_query, (end - start) / batch->count);
+	// What AUTO learns: the workers' time answering, summed (their start-up left out).
+	double busy = 0;
+	for (int i = 0; i < workers && i < c->threads; i++) busy += c->busy[i];
+	if (!st && method == GT_CROWD_FIELD) learn(&c->costs.per_agent, busy / batch->count);
+	else if (!st && method == GT_CROWD_BATCH) learn(&c->costs.per_query, busy / batch->count);
 	stats->seconds = end - start;
 	return st;
 }
