@@ -1,6 +1,6 @@
-// The Grid Tree's entries for batch callers (world_visit.h): workers, and the walks a target field
-// needs (every matching object to build it; the matching objects nearest first by straight line,
-// which an agent sees directly, to answer from it).
+// The Grid Tree's entries for batch callers (world_visit.h): workers, and the walks the crowd needs
+// (every matching object to build a field; one leaf's, those near a point, and the matching objects
+// nearest first by straight line, to answer agents).
 #include <math.h>
 
 #include "core/alloc.h"

@@ -1,6 +1,7 @@
 // The Grid Tree for batch callers (the crowd): a worker per thread with scratch of its own, one
-// query into caller buffers, and two walks under a compiled filter: every matching object, and
-// the matching objects nearest first by straight line for as long as the caller wants more.
+// query into caller buffers, and walks under a compiled filter: every matching object, those of
+// one leaf, those within a small radius, and the matching objects nearest first by straight line
+// for as long as the caller wants more.
 // Only opaque types and functions: the node layout stays in world/. Internal to the library.
 #ifndef GRIDTREE_WORLD_VISIT_H
 #define GRIDTREE_WORLD_VISIT_H
