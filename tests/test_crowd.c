@@ -491,5 +491,50 @@ static void test_ties_by_id(void** state)
 	ties_session("dao", "den312d", 2, 60);
 }
 
+// A wall built across the map splits it in two parts, then is taken down: BATCH (its own walk,
+// which skips objects in other parts of the map, relabelled after each edit) gives EACH's
+// distances and the scan's, on 1 and 2 workers.
+static void test_walls_split_the_map(void** state)
+{
+	(void)state;
+	Scene s;
+	TestRng rng = {17};
+	scene_open(&s, NULL, "assets/maps/small.map", 2, &rng, 60);
+	gtError err;
+	gtNavQuery* nq;
+	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
+	gtCrowd *one, *two;
+	gtCrowdDef cd = gtCrowd_DefaultDef();
+	cd.threads = 1;
+	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &one, &err), GT_OK);
+	cd.threads = 2;
+	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &two, &err), GT_OK);
+	static Answers each, other;
+	int w = gtMap_Width(s.map), h = gtMap_Height(s.map);
+	for (int edit = 0; edit < 3; edit++) {
+		if (edit == 1) assert_int_equal(gtNav_SetBlocked(s.nav, w / 2, 0, w / 2, h - 1, true, &err), GT_OK);
+		if (edit == 2) assert_int_equal(gtNav_SetBlocked(s.nav, w / 2, 0, w / 2, h - 1, false, &err), GT_OK);
+		gtDistance walk = test_world_distance(nq); // the edited map's distances
+		gtVec2 points[64];
+		bool in_wall[64];
+		for (int i = 0; i < 64; i++) {
+			points[i] = agent_point(s.map, &rng, &in_wall[i]);
+			in_wall[i] = gtMap_CheckPoint(s.map, points[i]) != GT_POINT_VALID; // the wall may cover it now
+		}
+		int32_t words[1] = {test_rng_int(&rng, VOCABULARY)};
+		gtQuery shared = gtQuery_Default((gtVec2){0, 0});
+		shared.k = 3;
+		shared.keywords = words;
+		shared.keyword_count = 1;
+		check_batch(&s, one, GT_CROWD_EACH, &shared, points, in_wall, walk, &each, NULL);
+		check_batch(&s, one, GT_CROWD_BATCH, &shared, points, in_wall, walk, &other, &each);
+		check_batch(&s, two, GT_CROWD_BATCH, &shared, points, in_wall, walk, &other, &each);
+	}
+	gtCrowd_Destroy(one);
+	gtCrowd_Destroy(two);
+	gtNavQuery_Destroy(nq);
+	scene_close(&s);
+}
+
 TEST_MAIN("crowd", test_schedule_order, test_methods_on_generated_map, test_scheduled_frames, test_auto_samples_a_field,
-          test_methods_on_real_maps, test_ties_by_id)
+          test_methods_on_real_maps, test_ties_by_id, test_walls_split_the_map)
