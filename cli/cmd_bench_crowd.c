@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -15,11 +16,40 @@ static gtVec2 wander(const gtMap* map, gtRandom* rng, gtVec2 p)
 }
 
 typedef struct Method {
-	const char* name;
 	gtCrowdMethod method;
 	gtCrowd* crowd;
 	double seconds;
+	double cpu_seconds; // of every thread of the process: on a loaded machine, what the wall time hides
+	gtObjectId* ids;
+	double* distances;
+	int* found;
 } Method;
+
+// --methods: a comma-separated list of crowd methods, each once; false (with a message) otherwise.
+static bool parse_methods(const char* list, Method* methods, int* count)
+{
+	*count = 0;
+	char name[16];
+	for (const char* p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		gtError err;
+		gtCrowdMethod m;
+		snprintf(name, sizeof name, "%.*s", n < sizeof name ? (int)n : (int)sizeof name - 1, p);
+		if (n >= sizeof name || gtCrowdMethod_Parse(name, &m, &err)) {
+			fprintf(stderr, "gridtree bench-crowd: --methods: unknown method '%.*s'\n", (int)n, p);
+			return false;
+		}
+		for (int i = 0; i < *count; i++)
+			if (methods[i].method == m) {
+				fprintf(stderr, "gridtree bench-crowd: --methods: '%s' twice\n", name);
+				return false;
+			}
+		methods[(*count)++] = (Method){m, NULL, 0, 0, NULL, NULL, NULL};
+		p += n + (p[n] == ',');
+	}
+	if (*count == 0) fprintf(stderr, "gridtree bench-crowd: --methods: no method\n");
+	return *count > 0;
+}
 
 static int bench_crowd(const CliArgs* args)
 {
@@ -30,6 +60,9 @@ static int bench_crowd(const CliArgs* args)
 	    !cli_int_option(args, "bench-crowd", "frames", 10, 1, 1000000, &frames) ||
 	    !cli_int_option(args, "bench-crowd", "seed", 1, 0, 1000000000, &seed))
 		return CLI_USAGE;
+	Method methods[4];
+	int method_count;
+	if (!parse_methods(cli_option(args, "methods", "each,batch,field,auto"), methods, &method_count)) return CLI_USAGE;
 	CliNav nav;
 	int opened = cli_nav_open(&nav, args, "bench-crowd", args->positional[0], true);
 	if (opened) return opened;
@@ -47,13 +80,15 @@ static int bench_crowd(const CliArgs* args)
 	gtVec2* positions = malloc((size_t)total * sizeof *positions);
 	gtVec2* points = malloc((size_t)agents * sizeof *points);
 	size_t slots = (size_t)agents * (size_t)k;
-	gtObjectId* found_ids[2] = {malloc(slots * sizeof(gtObjectId)), malloc(slots * sizeof(gtObjectId))};
-	double* found_dist[2] = {malloc(slots * sizeof(double)), malloc(slots * sizeof(double))};
-	int* found[2] = {malloc((size_t)agents * sizeof(int)), malloc((size_t)agents * sizeof(int))};
+	bool room = ids && positions && points;
+	for (int m = 0; m < method_count; m++) {
+		methods[m].ids = malloc(slots * sizeof(gtObjectId));
+		methods[m].distances = malloc(slots * sizeof(double));
+		methods[m].found = malloc((size_t)agents * sizeof(int));
+		room = room && methods[m].ids && methods[m].distances && methods[m].found;
+	}
 	gtStatus* statuses = malloc((size_t)agents * sizeof *statuses);
-	if (!st && (!ids || !positions || !points || !found_ids[0] || !found_ids[1] || !found_dist[0] || !found_dist[1] ||
-	            !found[0] || !found[1] || !statuses))
-		st = gtError_Set(&err, GT_ERR_NOMEM, "out of memory");
+	if (!st && (!room || !statuses)) st = gtError_Set(&err, GT_ERR_NOMEM, "out of memory");
 	for (long i = 0; i < total && !st; i++) {
 		st = gtMap_RandomPoint(nav.map, &rng, &positions[i], &err);
 		if (!st) st = gtWorld_Add(world, positions[i], i < objects ? &enemy : &ally, 1, &ids[i], &err);
@@ -63,12 +98,8 @@ static int bench_crowd(const CliArgs* args)
 	def.threads = (int)strtol(cli_option(args, "threads", "0"), NULL, 10);
 	gtCrowdDef one = def;
 	one.threads = 1;
-	Method methods[] = {{"each", GT_CROWD_EACH, NULL, 0},
-	                    {"batch", GT_CROWD_BATCH, NULL, 0},
-	                    {"field", GT_CROWD_FIELD, NULL, 0},
-	                    {"auto", GT_CROWD_AUTO, NULL, 0}};
-	for (int m = 0; m < 4 && !st; m++)
-		st = gtCrowd_Create(world, nav.nav, m == 0 ? &one : &def, &methods[m].crowd, &err);
+	for (int m = 0; m < method_count && !st; m++)
+		st = gtCrowd_Create(world, nav.nav, methods[m].method == GT_CROWD_EACH ? &one : &def, &methods[m].crowd, &err);
 	gtQuery query = gtQuery_Default((gtVec2){0, 0});
 	query.k = (int)k;
 	query.keywords = &enemy;
@@ -80,20 +111,26 @@ static int bench_crowd(const CliArgs* args)
 		for (long i = 0; i < total; i++) positions[i] = wander(nav.map, &rng, positions[i]);
 		for (long i = 0; i < agents; i++) points[i] = wander(nav.map, &rng, points[i]);
 		st = gtWorld_MoveMany(world, ids, positions, (int)total, &err);
-		for (int m = 0; m < 4 && !st; m++) {
-			int into = m == 3; // each's answers stay in buffer 0, auto's go to 1
-			gtCrowdAnswers out = {(int)k, found_ids[into], found_dist[into], found[into], statuses};
+		for (int m = 0; m < method_count && !st; m++) {
+			Method* run = &methods[m];
+			gtCrowdAnswers out = {(int)k, run->ids, run->distances, run->found, statuses};
 			gtCrowdStats stats;
-			st = gtCrowd_Nearest(methods[m].crowd, &batch, methods[m].method, &out, &stats, &err);
-			methods[m].seconds += stats.seconds;
-			if (m == 2) field_build += stats.field_seconds;
-			if (m == 3) auto_field += stats.method == GT_CROWD_FIELD;
+			clock_t cpu = clock();
+			st = gtCrowd_Nearest(run->crowd, &batch, run->method, &out, &stats, &err);
+			run->cpu_seconds += (double)(clock() - cpu) / CLOCKS_PER_SEC;
+			run->seconds += stats.seconds;
+			if (run->method == GT_CROWD_FIELD) field_build += stats.field_seconds;
+			if (run->method == GT_CROWD_AUTO) auto_field += stats.method == GT_CROWD_FIELD;
 		}
-		for (long i = 0; i < agents && !st; i++) {
-			bool same = found[0][i] == found[1][i];
-			for (int r = 0; r < found[0][i] && same; r++) same = found_dist[0][i * k + r] == found_dist[1][i * k + r];
-			mismatches += !same;
-		}
+		// Every method against the first: the same objects (ids) at the same distances, in order.
+		for (int m = 1; m < method_count && !st; m++)
+			for (long i = 0; i < agents; i++) {
+				const Method *a = &methods[0], *b = &methods[m];
+				bool same = a->found[i] == b->found[i];
+				for (int r = 0; r < a->found[i] && same; r++)
+					same = a->distances[i * k + r] == b->distances[i * k + r] && a->ids[i * k + r] == b->ids[i * k + r];
+				mismatches += !same;
+			}
 	}
 	int status = CLI_OK;
 	if (st) {
@@ -101,25 +138,37 @@ static int bench_crowd(const CliArgs* args)
 		status = CLI_FAILED;
 	} else {
 		printf("agents %ld\nobjects %ld\nk %ld\nframes %ld\nthreads %d\n", agents, objects, k, frames,
-		       gtCrowd_Threads(methods[1].crowd));
-		for (int m = 0; m < 4; m++)
-			printf("%s_ms_per_frame %.3f\n", methods[m].name, methods[m].seconds * 1e3 / (double)frames);
-		printf("field_build_ms_per_frame %.3f\n", field_build * 1e3 / (double)frames);
-		printf("auto_field_frames %ld\n", auto_field);
-		printf("speedup_auto_vs_each %.2f\n", methods[0].seconds / methods[3].seconds);
+		       def.threads > 0 ? (int)def.threads : gtCrowd_Threads(methods[method_count - 1].crowd));
+		double seconds[4] = {0}; // by method
+		for (int m = 0; m < method_count; m++) {
+			seconds[methods[m].method] = methods[m].seconds;
+			printf("%s_ms_per_frame %.3f\n", gtCrowdMethod_Name(methods[m].method),
+			       methods[m].seconds * 1e3 / (double)frames);
+			printf("%s_cpu_ms_per_frame %.3f\n", gtCrowdMethod_Name(methods[m].method),
+			       methods[m].cpu_seconds * 1e3 / (double)frames);
+		}
+		if (seconds[GT_CROWD_FIELD] > 0) printf("field_build_ms_per_frame %.3f\n", field_build * 1e3 / (double)frames);
+		if (seconds[GT_CROWD_AUTO] > 0) printf("auto_field_frames %ld\n", auto_field);
+		if (seconds[GT_CROWD_AUTO] > 0 && seconds[GT_CROWD_EACH] > 0)
+			printf("speedup_auto_vs_each %.2f\n", seconds[GT_CROWD_EACH] / seconds[GT_CROWD_AUTO]);
+		// AUTO against the best of the others that ran: 1.00 when it matched the best.
+		double best = INFINITY;
+		for (int m = GT_CROWD_EACH; m <= GT_CROWD_FIELD; m++)
+			if (seconds[m] > 0 && seconds[m] < best) best = seconds[m];
+		if (seconds[GT_CROWD_AUTO] > 0 && best < INFINITY) printf("auto_vs_best %.2f\n", seconds[GT_CROWD_AUTO] / best);
 		printf("mismatches %ld\n", mismatches);
 	}
-	for (int m = 0; m < 4; m++) gtCrowd_Destroy(methods[m].crowd);
+	for (int m = 0; m < method_count; m++) {
+		gtCrowd_Destroy(methods[m].crowd);
+		free(methods[m].ids);
+		free(methods[m].distances);
+		free(methods[m].found);
+	}
 	gtWorld_Destroy(world);
 	cli_nav_close(&nav);
 	free(ids);
 	free(positions);
 	free(points);
-	for (int i = 0; i < 2; i++) {
-		free(found_ids[i]);
-		free(found_dist[i]);
-		free(found[i]);
-	}
 	free(statuses);
 	return status;
 }
@@ -131,6 +180,9 @@ static const CliOption OPTIONS[] = {
     {"k", "K", NULL, false, "enemies per agent, 1 to 255 (default 1)"},
     {"frames", "F", NULL, false, "frames, 1 to 1000000 (default 10)"},
     {"seed", "S", NULL, false, "the random seed (default 1)"},
+    {"methods", "LIST", NULL, false,
+     "the methods to run, comma-separated among each, batch, field, auto (default all four); every answer is checked "
+     "against the first's"},
     CLI_OPTION_THREADS,
     {0},
 };

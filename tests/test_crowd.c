@@ -312,8 +312,9 @@ static void test_scheduled_frames(void** state)
 	scene_close(&s);
 }
 
-// AUTO measures a field on a sample of a big batch and answers the rest by the method the costs
-// favour: every answer the same as one by one, the first call and the 16th after.
+// AUTO, once BATCH's cost is known (the BATCH call teaches it), probes a field (a sample of agents
+// through it, the rest by the method the costs favour) and probes again later: every answer the
+// same as one by one, and the same ids as BATCH.
 static void test_auto_samples_a_field(void** state)
 {
 	(void)state;
@@ -327,22 +328,28 @@ static void test_auto_samples_a_field(void** state)
 	int32_t word = 2;
 	gtQuery q = test_keyword_query((gtVec2){0, 0}, K, &word);
 	gtCrowdQueries batch = {&q, points, AGENTS};
-	static gtObjectId ids[2][AGENTS * K];
-	static double dists[2][AGENTS * K];
-	static int found[2][AGENTS];
+	static gtObjectId ids[3][AGENTS * K];
+	static double dists[3][AGENTS * K];
+	static int found[3][AGENTS];
 	gtCrowd* crowd;
 	assert_int_equal(gtCrowd_Create(s.world, s.nav, NULL, &crowd, &err), GT_OK);
 	gtCrowdAnswers each = {K, ids[0], dists[0], found[0], NULL};
 	assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
+	gtCrowdAnswers batched = {K, ids[2], dists[2], found[2], NULL}; // the ids to match (ties by id)
+	assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_BATCH, &batched, NULL, &err), GT_OK);
 	int trials = 0;
 	for (int call = 0; call < 18; call++) {
 		gtCrowdAnswers out = {K, ids[1], dists[1], found[1], NULL};
 		gtCrowdStats stats;
 		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_AUTO, &out, &stats, &err), GT_OK);
-		trials += stats.field_objects > 0 && stats.method != GT_CROWD_FIELD; // a sampled field, the rest batched
+		trials += stats.field_seconds > 0; // a field built, or a probe
 		for (int i = 0; i < AGENTS; i++) {
 			assert_int_equal(found[1][i], found[0][i]);
-			for (int r = 0; r < found[0][i]; r++) assert_true(dists[1][i * K + r] == dists[0][i * K + r]);
+			for (int r = 0; r < found[0][i]; r++) {
+				assert_true(dists[1][i * K + r] == dists[0][i * K + r]);
+				assert_true(dists[2][i * K + r] == dists[0][i * K + r]);
+				assert_true(ids[1][i * K + r] == ids[2][i * K + r]);
+			}
 		}
 	}
 	assert_true(trials >= 1);
@@ -350,5 +357,184 @@ static void test_auto_samples_a_field(void** state)
 	scene_close(&s);
 }
 
+// A brute force over every object: each priced by the nav's own world distance, sorted by distance
+// and then id, the first k.
+typedef struct Priced {
+	double distance;
+	gtObjectId id;
+} Priced;
+
+static int by_distance_then_id(const void* a, const void* b)
+{
+	const Priced *x = a, *y = b;
+	if (x->distance != y->distance) return x->distance < y->distance ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+// Ties: objects one to three to a point (some points at convex vertices), agents on objects and
+// anywhere (walls too): BATCH, FIELD and AUTO on 1 and 2 workers give byte-identical answers, the
+// brute force's ids and distances (ties by ascending id, the k-th place too); EACH its distances.
+static void ties_session(const char* suite, const char* name, int cell, int spots)
+{
+	Scene s;
+	memset(&s, 0, sizeof s);
+	TestRng rng = {(uint64_t)strlen(name) * 104729u + (uint64_t)cell};
+	s.map = suite ? test_load_shared_map(suite, name) : test_load_map(name);
+	gtError err;
+	assert_int_equal(gtNav_Create(s.map, NULL, &s.nav, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = cell;
+	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
+	s.world = test_make_world(s.map, 16);
+	int32_t words[2] = {gtWorld_Keyword(s.world, "w0"), gtWorld_Keyword(s.world, "w1")};
+	int vertices;
+	const gtVertex* corners = gtMap_Vertices(s.map, &vertices);
+	gtVec2* at = malloc((size_t)spots * 3 * sizeof *at);
+	gtObjectId* ids = malloc((size_t)spots * 3 * sizeof *ids);
+	int32_t* word_of = malloc((size_t)spots * 3 * sizeof *word_of);
+	int count = 0;
+	for (int i = 0; i < spots; i++) {
+		gtVec2 p = test_random_point(s.map, &rng);
+		if (vertices > 0 && test_rng_int(&rng, 4) == 0) {
+			gtVertex v = corners[test_rng_int(&rng, vertices)];
+			p = (gtVec2){v.x, v.y};
+		}
+		for (int n = 1 + test_rng_int(&rng, 3); n > 0; n--, count++) {
+			at[count] = p;
+			word_of[count] = words[test_rng_int(&rng, 2)];
+			assert_int_equal(gtWorld_Add(s.world, p, &word_of[count], 1, &ids[count], &err), GT_OK);
+		}
+	}
+	gtNavQuery* nq;
+	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
+	gtDistance walk = test_world_distance(nq);
+	gtCrowd* crowds[2];
+	for (int t = 0; t < 2; t++) {
+		gtCrowdDef cd = gtCrowd_DefaultDef();
+		cd.threads = t + 1;
+		assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &crowds[t], &err), GT_OK);
+	}
+	static Answers first, other;
+	Priced* priced = malloc((size_t)count * sizeof *priced);
+	int ties = 0;
+	for (int round = 0; round < 8; round++) {
+		gtVec2 points[64];
+		bool in_wall[64];
+		for (int i = 0; i < 64; i++)
+			points[i] = i % 2 ? at[test_rng_int(&rng, count)] : agent_point(s.map, &rng, &in_wall[i]);
+		for (int i = 1; i < 64; i += 2) in_wall[i] = false;
+		gtQuery q = test_keyword_query((gtVec2){0, 0}, 1 + round % MAX_K, &words[round % 2]);
+		gtCrowdQueries batch = {&q, points, 64};
+		const struct {
+			int crowd;
+			gtCrowdMethod method;
+		} runs[] = {{0, GT_CROWD_BATCH}, {1, GT_CROWD_BATCH}, {0, GT_CROWD_FIELD},
+		            {1, GT_CROWD_FIELD}, {1, GT_CROWD_AUTO},  {0, GT_CROWD_EACH}};
+		for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+			Answers* a = r == 0 ? &first : &other;
+			memset(a, 0, sizeof *a);
+			gtCrowdAnswers out = {MAX_K, a->ids, a->distances, a->found, a->status};
+			assert_int_equal(gtCrowd_Nearest(crowds[runs[r].crowd], &batch, runs[r].method, &out, NULL, &err), GT_OK);
+			for (int i = 0; i < 64; i++) {
+				assert_int_equal(a->found[i], first.found[i]);
+				for (int j = 0; j < a->found[i]; j++) {
+					if (memcmp(&a->distances[i * MAX_K + j], &first.distances[i * MAX_K + j], sizeof(double)))
+						fail_msg("%s on %d workers, agent %d, answer %d: %.17g, BATCH on 1 %.17g",
+						         gtCrowdMethod_Name(runs[r].method), runs[r].crowd + 1, i, j,
+						         a->distances[i * MAX_K + j], first.distances[i * MAX_K + j]);
+					// The world's query breaks ties its own way until it orders by id too.
+					if (runs[r].method != GT_CROWD_EACH && a->ids[i * MAX_K + j] != first.ids[i * MAX_K + j])
+						fail_msg("%s on %d workers, agent %d, answer %d: id %llu, BATCH on 1 id %llu",
+						         gtCrowdMethod_Name(runs[r].method), runs[r].crowd + 1, i, j,
+						         (unsigned long long)a->ids[i * MAX_K + j],
+						         (unsigned long long)first.ids[i * MAX_K + j]);
+				}
+			}
+		}
+		for (int i = 0; i < 64; i++) {
+			if (in_wall[i]) {
+				assert_int_equal(first.status[i], GT_ERR_INVALID_POINT);
+				continue;
+			}
+			int n = 0;
+			for (int o = 0; o < count; o++) {
+				double d = word_of[o] == *q.keywords ? walk.fcn(walk.context, points[i], at[o]) : INFINITY;
+				if (d < INFINITY) priced[n++] = (Priced){d, ids[o]};
+			}
+			qsort(priced, (size_t)n, sizeof *priced, by_distance_then_id);
+			int want = n < q.k ? n : q.k;
+			assert_int_equal(first.found[i], want);
+			for (int j = 0; j < want; j++) {
+				assert_true(first.distances[i * MAX_K + j] == priced[j].distance);
+				assert_true(first.ids[i * MAX_K + j] == priced[j].id);
+				ties += j > 0 && priced[j].distance == priced[j - 1].distance;
+			}
+		}
+	}
+	assert_true(ties > 0); // the test is about them
+	printf("note: %s: %d ties at equal distances, every method and worker count alike and by id\n", name, ties);
+	free(priced);
+	for (int t = 0; t < 2; t++) gtCrowd_Destroy(crowds[t]);
+	gtNavQuery_Destroy(nq);
+	free(at);
+	free(ids);
+	free(word_of);
+	gtWorld_Destroy(s.world);
+	gtNav_Destroy(s.nav);
+	gtMap_Destroy(s.map);
+}
+
+static void test_ties_by_id(void** state)
+{
+	(void)state;
+	ties_session("bgmaps", "AR0602SR", 4, 150);
+	ties_session("dao", "den312d", 2, 60);
+}
+
+// A wall built across the map splits it in two parts, then is taken down: BATCH (its own walk,
+// which skips objects in other parts of the map, relabelled after each edit) gives EACH's
+// distances and the scan's, on 1 and 2 workers.
+static void test_walls_split_the_map(void** state)
+{
+	(void)state;
+	Scene s;
+	TestRng rng = {17};
+	scene_open(&s, NULL, "assets/maps/small.map", 2, &rng, 60);
+	gtError err;
+	gtNavQuery* nq;
+	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
+	gtCrowd *one, *two;
+	gtCrowdDef cd = gtCrowd_DefaultDef();
+	cd.threads = 1;
+	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &one, &err), GT_OK);
+	cd.threads = 2;
+	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &two, &err), GT_OK);
+	static Answers each, other;
+	int w = gtMap_Width(s.map), h = gtMap_Height(s.map);
+	for (int edit = 0; edit < 3; edit++) {
+		if (edit == 1) assert_int_equal(gtNav_SetBlocked(s.nav, w / 2, 0, w / 2, h - 1, true, &err), GT_OK);
+		if (edit == 2) assert_int_equal(gtNav_SetBlocked(s.nav, w / 2, 0, w / 2, h - 1, false, &err), GT_OK);
+		gtDistance walk = test_world_distance(nq); // the edited map's distances
+		gtVec2 points[64];
+		bool in_wall[64];
+		for (int i = 0; i < 64; i++) {
+			points[i] = agent_point(s.map, &rng, &in_wall[i]);
+			in_wall[i] = gtMap_CheckPoint(s.map, points[i]) != GT_POINT_VALID; // the wall may cover it now
+		}
+		int32_t words[1] = {test_rng_int(&rng, VOCABULARY)};
+		gtQuery shared = gtQuery_Default((gtVec2){0, 0});
+		shared.k = 3;
+		shared.keywords = words;
+		shared.keyword_count = 1;
+		check_batch(&s, one, GT_CROWD_EACH, &shared, points, in_wall, walk, &each, NULL);
+		check_batch(&s, one, GT_CROWD_BATCH, &shared, points, in_wall, walk, &other, &each);
+		check_batch(&s, two, GT_CROWD_BATCH, &shared, points, in_wall, walk, &other, &each);
+	}
+	gtCrowd_Destroy(one);
+	gtCrowd_Destroy(two);
+	gtNavQuery_Destroy(nq);
+	scene_close(&s);
+}
+
 TEST_MAIN("crowd", test_schedule_order, test_methods_on_generated_map, test_scheduled_frames, test_auto_samples_a_field,
-          test_methods_on_real_maps)
+          test_methods_on_real_maps, test_ties_by_id, test_walls_split_the_map)

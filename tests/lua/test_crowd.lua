@@ -159,3 +159,81 @@ test("crowd errors, and lifetimes: the world closes after its last crowd", funct
 		map3:close()
 	end
 end)
+
+-- Ties are broken by id (docs/crowds.md): objects two and three to a point, agents on objects
+-- and anywhere, on a real map when the data is there. Every method and worker count of
+-- nearest_many and a crowd object gives the same ids and distances, and those of a brute force
+-- that prices every object with map:distance and sorts by distance, then id (unsigned).
+test("nearest_many and crowds: ties by id, the same answers by every method and thread count", function()
+	local data = os.getenv("GRIDTREE_DATA") or "../shared/data"
+	local map = gridtree.load_map(data .. "/maps/bgmaps/AR0602SR.map")
+	if map then
+		assert(map:build_index{cell = 4})
+	else
+		print("note: no shared map data at " .. data .. ": ties checked on assets/maps/small.map")
+		map = indexed_map()
+	end
+	local world = gridtree.new_world(map)
+	local next_number = lcg(11)
+	local objects = {}
+	for _ = 1, 120 do
+		local x, y = random_free(map, next_number)
+		for _ = 1, 2 + math.floor(next_number() * 2) do
+			local word = next_number() < 0.5 and "orc" or "troll"
+			objects[#objects + 1] = {id = world:add(x, y, word), x = x, y = y, word = word}
+		end
+	end
+	local xs, ys = {}, {}
+	for i = 1, 600 do
+		if i % 2 == 0 then
+			local o = objects[1 + math.floor(next_number() * #objects)]
+			xs[i], ys[i] = o.x, o.y
+		else
+			xs[i], ys[i] = random_free(map, next_number)
+		end
+	end
+	local k = 3
+	local function same(a_ids, a_d, a_n, b_ids, b_d, b_n, what)
+		for i = 1, #xs do
+			assert(a_n[i] == b_n[i], ("%s, agent %d: %d answers, not %d"):format(what, i, b_n[i], a_n[i]))
+			for r = (i - 1) * k + 1, (i - 1) * k + a_n[i] do
+				assert(a_ids[r] == b_ids[r] and a_d[r] == b_d[r], ("%s, agent %d: answers differ"):format(what, i))
+			end
+		end
+	end
+	local ids, dists, counts = world:nearest_many(xs, ys, k, "orc", {method = "batch", threads = 1})
+	for _, opts in ipairs({{method = "batch", threads = 2}, {method = "field", threads = 1}, {method = "field", threads = 2},
+		{method = "auto", threads = 2}, {}}) do
+		local i2, d2, c2 = world:nearest_many(xs, ys, k, "orc", opts)
+		same(ids, dists, counts, i2, d2, c2, ("nearest_many %s on %s"):format(opts.method or "auto", opts.threads or "all"))
+	end
+	for _, def in ipairs({{method = "batch", threads = 2}, {method = "field", threads = 1}, {threads = 2}}) do
+		local crowd = gridtree.new_crowd(world, def)
+		local i2, d2, c2 = crowd:nearest(xs, ys, k, "orc")
+		same(ids, dists, counts, i2, d2, c2, "crowd " .. (def.method or "auto"))
+		crowd:close()
+	end
+	local ult = math.ult or function(a, b) return a < b end -- LuaJIT: ids are numbers below 2^53
+	local ties = 0
+	for i = 1, 300 do -- half the agents: on objects and anywhere
+		local priced = {}
+		for _, o in ipairs(objects) do
+			local d = o.word == "orc" and map:distance(xs[i], ys[i], o.x, o.y) or math.huge
+			if d < math.huge then priced[#priced + 1] = {d = d, id = o.id} end
+		end
+		table.sort(priced, function(a, b)
+			if a.d ~= b.d then return a.d < b.d end
+			return ult(a.id, b.id)
+		end)
+		assert(counts[i] == math.min(k, #priced), ("agent %d: %d answers, the brute force has %d"):format(i, counts[i], #priced))
+		for r = 1, counts[i] do
+			local slot = (i - 1) * k + r
+			assert(ids[slot] == priced[r].id and dists[slot] == priced[r].d,
+				("agent %d, answer %d: %s at %.17g, the brute force %s at %.17g"):format(i, r, ids[slot], dists[slot], priced[r].id, priced[r].d))
+			if r > 1 and priced[r].d == priced[r - 1].d then ties = ties + 1 end
+		end
+	end
+	assert(ties > 0, "no tie to test")
+	world:close()
+	map:close()
+end)

@@ -20,13 +20,14 @@ extern "C" {
 //------------------------------------------------------------------------------------------------
 // Batches
 
-/// How a batch is answered. Every method gives the same distances as gtWorld_Nearest (and
-/// friends) one query after another; among objects at exactly the same distance the one returned
-/// may differ.
+/// How a batch is answered. Every method gives the same answers as gtWorld_Nearest (and
+/// friends) one query after another, bit for bit: the k objects first by distance and then by
+/// ascending id (the k-th place too), whatever the method and the number of workers.
 typedef enum gtCrowdMethod {
 	GT_CROWD_AUTO = 0, ///< the cheapest of the others for this batch, from measured costs
 	GT_CROWD_EACH,     ///< one query after another on the calling thread (the reference)
-	GT_CROWD_BATCH,    ///< the same queries spread over the workers
+	GT_CROWD_BATCH,    ///< the same queries spread over the workers (nearest ones skip objects
+	                   ///< in parts of the map the agent cannot reach)
 	GT_CROWD_FIELD     ///< nearest only, one shared filter (keywords, any, none, exclude: per-agent
 	                   ///< exclude lists rule it out), an EHL backend: a target field, then
 	                   ///< every agent from it, over the workers

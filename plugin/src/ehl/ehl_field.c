@@ -22,8 +22,8 @@
 #include "map/geometry.h"
 
 typedef struct FieldEntry {
-	double value;   // A_o(h)
-	int32_t object; // the caller's name for it
+	double value;    // A_o(h)
+	uint64_t object; // the caller's name for it, which breaks ties
 } FieldEntry;
 
 struct gtEhlField {
@@ -37,7 +37,7 @@ struct gtEhlField {
 	int objects;         // objects added since the last reset
 };
 
-// The k best (value, object) pairs of distinct objects seen so far, ascending.
+// The k best (value, object) pairs of distinct objects seen so far, ascending (ties by name).
 typedef struct FieldBest {
 	int k, count;
 	FieldEntry* entries; // room for k
@@ -49,7 +49,7 @@ struct gtEhlFieldAgent {
 	gtVec2 at;         // the agent
 	FieldBest best;
 	int best_room;
-	FieldEntry* order; // the agent cell's hubs: query->max_hubs + 1 entries
+	FieldEntry* order; // the agent cell's hubs (`object`: the index in its list): max_hubs + 1 entries
 };
 
 gtStatus gt_ehl_field_create(const gtEhl* ehl, gtEhlField** out, gtError* err)
@@ -98,8 +98,10 @@ int gt_ehl_field_objects(const gtEhlField* f)
 	return f->objects;
 }
 
-// Inserts into an ascending run of `*count` entries with room for k (dropping the last if full).
-static void insert_sorted(FieldEntry* run, int* count, int k, double value, int32_t object)
+// Inserts into an ascending run of `*count` entries with room for k (dropping the last if full),
+// ordered by value and then name: a bucket keeps, of objects at the same value, those an agent
+// must prefer, so ties come out as the single queries break them.
+static void insert_sorted(FieldEntry* run, int* count, int k, double value, uint64_t object)
 {
 	int i = *count < k ? (*count)++ : k - 1;
 	for (; i > 0 && (run[i - 1].value > value || (run[i - 1].value == value && run[i - 1].object > object)); i--)
@@ -107,7 +109,7 @@ static void insert_sorted(FieldEntry* run, int* count, int k, double value, int3
 	run[i] = (FieldEntry){value, object};
 }
 
-void gt_ehl_field_add(gtEhlField* f, gtVec2 p, int32_t object)
+void gt_ehl_field_add(gtEhlField* f, gtVec2 p, uint64_t object)
 {
 	const gtEhl* e = f->ehl;
 	gtEhlQuery* q = f->pricing;
@@ -118,10 +120,12 @@ void gt_ehl_field_add(gtEhlField* f, gtVec2 p, int32_t object)
 		FieldEntry* bucket = f->entries + (size_t)h->hub * (size_t)f->capacity_k;
 		int filled = f->filled[h->hub];
 		double kth = filled == f->k ? bucket[f->k - 1].value : INFINITY;
-		if (gt_hub_lower_bound(h) >= kth) continue; // cannot enter this bucket
+		if (gt_hub_lower_bound(h) > kth) continue; // cannot enter this bucket (at kth: a smaller name can)
 		int32_t via = -1;
-		double value = gt_ehl_best_via(e, &side, generation, h->hub, h->via_begin, h[1].via_begin, 0, kth, &via);
-		if (via < 0) continue;
+		double value = gt_ehl_best_via(e, &side, generation, h->hub, h->via_begin, h[1].via_begin, 0,
+		                               nextafter(kth, INFINITY), &via);
+		if (via < 0 || (filled == f->k && (value > kth || (value == kth && object > bucket[f->k - 1].object))))
+			continue;
 		if (filled == 0) f->touched[f->touched_count++] = h->hub;
 		insert_sorted(bucket, &filled, f->k, value, object);
 		f->filled[h->hub] = (uint8_t)filled;
@@ -173,7 +177,7 @@ static inline double field_bound(const FieldBest* b)
 // smallest value; `replace` makes this value the object's even when it is larger (a straight line
 // the agent sees is the distance EHL gives, even where a path through a vertex on that line rounds
 // a unit in the last place lower).
-static void offer(FieldBest* b, double value, int32_t object, bool replace)
+static void offer(FieldBest* b, double value, uint64_t object, bool replace)
 {
 	for (int i = 0; i < b->count; i++) {
 		if (b->entries[i].object != object) continue;
@@ -182,25 +186,26 @@ static void offer(FieldBest* b, double value, int32_t object, bool replace)
 		b->count--;
 		break;
 	}
-	if (b->count == b->k && !(value < b->entries[b->k - 1].value)) return;
+	const FieldEntry* kth = &b->entries[b->k - 1];
+	if (b->count == b->k && (value > kth->value || (value == kth->value && object > kth->object))) return;
 	insert_sorted(b->entries, &b->count, b->k, value, object);
 }
 
-// The agent cell's hubs with a non-empty bucket into `order`, with the least any of their
-// candidates can be; returns how many.
-static int hubs_in_reach(const gtEhlField* f, const gtEhlHub* first, FieldEntry* order)
+// The agent cell's hubs with a non-empty bucket whose candidates can be at most `cap` into
+// `order`, with the least any of their candidates can be; returns how many.
+static int hubs_in_reach(const gtEhlField* f, const gtEhlHub* first, double cap, FieldEntry* order)
 {
 	const gtEhl* e = f->ehl;
 	int count = 0;
-	for (const gtEhlHub* h = first; h->hub != e->n; h++)
-		if (f->filled[h->hub])
-			order[count++] = (FieldEntry){(double)gt_hub_lower_bound(h) +
-			                                  f->entries[(size_t)h->hub * (size_t)f->capacity_k].value,
-			                              (int32_t)(h - first)};
+	for (const gtEhlHub* h = first; h->hub != e->n; h++) {
+		if (!f->filled[h->hub]) continue;
+		double least = (double)gt_hub_lower_bound(h) + f->entries[(size_t)h->hub * (size_t)f->capacity_k].value;
+		if (least <= cap) order[count++] = (FieldEntry){least, (uint64_t)(h - first)};
+	}
 	return count;
 }
 
-void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p, int k)
+void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p, int k, double cap)
 {
 	const gtEhl* e = f->ehl;
 	gtEhlQuery* q = a->query;
@@ -213,11 +218,19 @@ void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p,
 	// Hubs priced smallest bound first: few are priced before the rest is ruled out.
 	const gtEhlHub* first = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)];
 	FieldEntry* order = a->order;
-	for (int left = hubs_in_reach(f, first, order); left > 0; left--) {
-		int next = 0;
-		for (int i = 1; i < left; i++)
-			if (order[i].value < order[next].value) next = i;
-		if (!(order[next].value < field_bound(best))) break;
+	for (int left = hubs_in_reach(f, first, cap, order); left > 0; left--) {
+		// The smallest left, dropping on the way every hub the bound now rules out (at the bound
+		// a tie may still enter): once an answer is in, few hubs stay.
+		double bound = fmin(field_bound(best), cap);
+		int next = -1, kept = 0;
+		for (int i = 0; i < left; i++) {
+			if (order[i].value > bound) continue;
+			order[kept] = order[i];
+			if (next < 0 || order[kept].value < order[next].value) next = kept;
+			kept++;
+		}
+		left = kept;
+		if (next < 0) break;
 		FieldEntry chosen = order[next];
 		order[next] = order[left - 1];
 		const gtEhlHub* h = first + chosen.object;
@@ -226,12 +239,12 @@ void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p,
 		// A_a(h) exactly, as EHL's own query takes it (offset 0: no sum rounds two vias together),
 		// but only where A_a(h) + the bucket's best can still enter: a little more room than
 		// bound - best, which rounding may shave.
-		double bound = field_bound(best), room = bound - bucket[0].value + 4 * DBL_EPSILON * bound;
+		double room = bound - bucket[0].value + 4 * DBL_EPSILON * bound;
 		double to_hub = gt_ehl_best_via(e, &side, generation, h->hub, h->via_begin, h[1].via_begin, 0, room, &via);
 		if (via < 0) continue;
 		for (int j = 0; j < f->filled[h->hub]; j++) {
 			double value = to_hub + bucket[j].value;
-			if (!(value < field_bound(best))) break;
+			if (value > fmin(field_bound(best), cap)) break;
 			offer(best, value, bucket[j].object, false);
 		}
 	}
@@ -245,9 +258,10 @@ double gt_ehl_field_agent_limit(const gtEhlFieldAgent* a)
 	return bound + 4 * DBL_EPSILON * bound;
 }
 
-double gt_ehl_field_agent_offer_seen(gtEhlFieldAgent* a, gtVec2 p, double line, int32_t object)
+double gt_ehl_field_agent_offer_seen(gtEhlFieldAgent* a, gtVec2 p, uint64_t object)
 {
-	if (gt_visible_unchecked(a->map, a->at, p)) offer(&a->best, line, object, true);
+	// The straight line as EHL prices a pair that sees (the same hypot, the same operands).
+	if (gt_visible_unchecked(a->map, a->at, p)) offer(&a->best, hypot(p.x - a->at.x, p.y - a->at.y), object, true);
 	return gt_ehl_field_agent_limit(a);
 }
 
@@ -256,7 +270,7 @@ int gt_ehl_field_agent_count(const gtEhlFieldAgent* a)
 	return a->best.count;
 }
 
-void gt_ehl_field_agent_answer(const gtEhlFieldAgent* a, int i, int32_t* object, double* distance)
+void gt_ehl_field_agent_answer(const gtEhlFieldAgent* a, int i, uint64_t* object, double* distance)
 {
 	*object = a->best.entries[i].object;
 	*distance = a->best.entries[i].value;

@@ -1,6 +1,6 @@
-// The Grid Tree's entries for batch callers (world_visit.h): workers, and the walks a target field
-// needs (every matching object to build it; the matching objects nearest first by straight line,
-// which an agent sees directly, to answer from it).
+// The Grid Tree's entries for batch callers (world_visit.h): workers, and the walks the crowd needs
+// (every matching object to build a field; one leaf's, those near a point, and the matching objects
+// nearest first by straight line, to answer agents).
 #include <math.h>
 
 #include "core/alloc.h"
@@ -68,38 +68,120 @@ void gt_world_each_match(const gtWorld* w, const gtWorldWorker* wk, gtWorldEachF
 			each(context, slot, (gtVec2){w->x[slot], w->y[slot]});
 }
 
+int32_t gt_world_leaf_of(const gtWorld* w, gtVec2 at)
+{
+	return leaf_of_point(w, at.x, at.y);
+}
+
+double gt_world_leaf_side(const gtWorld* w)
+{
+	return fmin(w->step_x[w->height], w->step_y[w->height]);
+}
+
+void gt_world_each_in_leaf(const gtWorld* w, const gtWorldWorker* wk, int32_t leaf, gtWorldEachFcn* each, void* context)
+{
+	const Filter* f = &wk->filter;
+	if (f->impossible) return;
+	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o])
+		if (object_matches(w, f, o) >= 0) each(context, o, (gtVec2){w->x[o], w->y[o]});
+}
+
+void gt_world_visit_near(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double radius, int32_t skip_leaf,
+                         gtWorldVisitFcn* visit, void* context)
+{
+	const Filter* f = &wk->filter;
+	if (f->impossible || !(radius < INFINITY)) return;
+	int level = w->height;
+	int64_t side = INT64_C(1) << level;
+	double step_x = w->step_x[level], step_y = w->step_y[level];
+	// The leaves under the box round the disk, clamped to the grid (points on the far border
+	// belong to the last leaf).
+	int64_t x0 = (int64_t)fmax(0, floor((from.x - radius) / step_x)),
+	        x1 = (int64_t)fmin(side - 1, (from.x + radius) / step_x);
+	int64_t y0 = (int64_t)fmax(0, floor((from.y - radius) / step_y)),
+	        y1 = (int64_t)fmin(side - 1, (from.y + radius) / step_y);
+	for (int64_t iy = y0; iy <= y1; iy++)
+		for (int64_t ix = x0; ix <= x1; ix++) {
+			int64_t leaf = iy * side + ix, node = gt_node(level, ix, iy);
+			if (leaf == skip_leaf || w->object_counts[node] == 0) continue;
+			double rect[4];
+			cell_rect(w, level, ix, iy, rect);
+			if (!(min_dist(from, rect) <= radius) || outside_region(f->q, rect) || node_matches(w, f, node) < 0)
+				continue;
+			for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
+				double dx = w->x[o] - from.x, dy = w->y[o] - from.y, line = sqrt(dx * dx + dy * dy);
+				if (line <= radius && object_matches(w, f, o) >= 0)
+					radius = visit(context, o, (gtVec2){w->x[o], w->y[o]}, line);
+			}
+		}
+}
+
 // A popped leaf: its matching objects go in at their straight-line distance while within the limit.
 static bool push_leaf_objects(const gtWorld* w, const Filter* f, gtHeap* frontier, gtVec2 from, int64_t leaf,
                               double limit)
 {
 	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
 		if (object_matches(w, f, o) < 0) continue;
-		double line = hypot(w->x[o] - from.x, w->y[o] - from.y);
+		double dx = w->x[o] - from.x, dy = w->y[o] - from.y, line = sqrt(dx * dx + dy * dy);
 		if (line <= limit && !gt_frontier_push(frontier, line, -(o + 1))) return false;
 	}
 	return true;
 }
 
-// A popped inner node: its non-empty matching children go in at their rectangles' distance.
+// A popped inner node: its non-empty matching children within the limit, the nearest held out of
+// the heap in *held (when *holding) and the rest queued. The children's keys come from two
+// distances per axis, their rectangles' edges (as the world's traversal computes them).
 static bool push_children(const gtWorld* w, const Filter* f, gtHeap* frontier, gtVec2 from, int level, int64_t node,
-                          double limit)
+                          double limit, gtHeapItem* held, bool* holding)
 {
 	int64_t local = node - gt_level_offset(level);
 	int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
-	double rect[4];
+	int below = level + 1;
+	int64_t row = INT64_C(1) << below, first = gt_level_offset(below) + 2 * iy * row + 2 * ix;
+	double step_x = w->step_x[below], step_y = w->step_y[below];
+	double x0 = (double)(2 * ix) * step_x, x1 = x0 + step_x, x2 = (double)(2 * ix + 1) * step_x + step_x;
+	double y0 = (double)(2 * iy) * step_y, y1 = y0 + step_y, y2 = (double)(2 * iy + 1) * step_y + step_y;
+	double gap_x[2] = {from.x < x0   ? x0 - from.x
+	                   : from.x > x1 ? from.x - x1
+	                                 : 0,
+	                   from.x < x1   ? x1 - from.x
+	                   : from.x > x2 ? from.x - x2
+	                                 : 0};
+	double gap_y[2] = {from.y < y0   ? y0 - from.y
+	                   : from.y > y1 ? from.y - y1
+	                                 : 0,
+	                   from.y < y1   ? y1 - from.y
+	                   : from.y > y2 ? from.y - y2
+	                                 : 0};
+	bool plane_first = f->plane && !f->q->use_region; // the plane's bit is the whole test, clear when empty
 	for (int c = 0; c < 4; c++) {
-		int64_t cx = 2 * ix + (c & 1), cy = 2 * iy + (c >> 1), child = gt_node(level + 1, cx, cy);
-		if (w->object_counts[child] == 0 || node_matches(w, f, child) < 0) continue;
-		cell_rect(w, level + 1, cx, cy, rect);
-		if (outside_region(f->q, rect)) continue;
-		double key = min_dist(from, rect);
-		if (key <= limit && !gt_frontier_push(frontier, key, heap_id(level + 1, child))) return false;
+		int64_t child = first + (c & 1) + (c >> 1) * row;
+		if (plane_first ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
+		double dx = gap_x[c & 1], dy = gap_y[c >> 1], key = sqrt(dx * dx + dy * dy);
+		if (!(key <= limit)) continue;
+		if (!plane_first) {
+			double rect[4];
+			cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
+			if (outside_region(f->q, rect) || node_matches(w, f, child) < 0) continue;
+		}
+		gtHeapItem item = {key, heap_id(below, child)};
+		if (!*holding || key < held->key) { // the new nearest child: the one held before is queued
+			gtHeapItem swap = *held;
+			*held = item;
+			item = swap;
+			if (!*holding) {
+				*holding = true;
+				continue;
+			}
+		}
+		if (!gt_frontier_push(frontier, item.key, item.id)) return false;
 	}
 	return true;
 }
 
 // Best-first over the tree by straight-line bounds; an object is visited when popped, so visits
-// come nearest first.
+// come nearest first. The nearest child of the node just expanded is held out of the heap: when
+// nothing queued is nearer, it is expanded next without a push and a pop (the usual descent).
 bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double limit, gtWorldVisitFcn* visit,
                             void* context)
 {
@@ -110,9 +192,14 @@ bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, do
 	node_rect(w, 0, 0, rect);
 	if (f->impossible || w->object_counts[0] == 0 || outside_region(f->q, rect) || node_matches(w, f, 0) < 0)
 		return true;
-	if (!gt_frontier_push(frontier, min_dist(from, rect), 0)) return false;
-	while (frontier->size > 0) {
-		gtHeapItem top = gt_heap_pop(frontier);
+	gtHeapItem held = {min_dist(from, rect), 0}, top;
+	bool holding = true;
+	for (;;) {
+		if (holding && (frontier->size == 0 || held.key <= frontier->items[0].key)) top = held;
+		else if (holding) top = gt_heap_replace_top(frontier, held.key, held.id);
+		else if (frontier->size > 0) top = gt_heap_pop(frontier);
+		else break;
+		holding = false;
 		if (!(top.key <= limit)) break;
 		if (top.id < 0) {
 			int32_t slot = -top.id - 1;
@@ -122,7 +209,7 @@ bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, do
 		int level = top.id >> GT_NODE_BITS;
 		int64_t node = top.id & ((INT64_C(1) << GT_NODE_BITS) - 1);
 		bool pushed = level == w->height ? push_leaf_objects(w, f, frontier, from, node - gt_level_offset(level), limit)
-		                                 : push_children(w, f, frontier, from, level, node, limit);
+		                                 : push_children(w, f, frontier, from, level, node, limit, &held, &holding);
 		if (!pushed) return false;
 	}
 	return true;

@@ -1,6 +1,7 @@
 // The Grid Tree for batch callers (the crowd): a worker per thread with scratch of its own, one
-// query into caller buffers, and two walks under a compiled filter: every matching object, and
-// the matching objects nearest first by straight line for as long as the caller wants more.
+// query into caller buffers, and walks under a compiled filter: every matching object, those of
+// one leaf, those within a small radius, and the matching objects nearest first by straight line
+// for as long as the caller wants more.
 // Only opaque types and functions: the node layout stays in world/. Internal to the library.
 #ifndef GRIDTREE_WORLD_VISIT_H
 #define GRIDTREE_WORLD_VISIT_H
@@ -38,11 +39,24 @@ gtStatus gt_world_worker_filter(const gtWorld* world, gtWorldWorker* worker, con
 typedef void gtWorldEachFcn(void* context, int32_t object, gtVec2 p);
 void gt_world_each_match(const gtWorld* world, const gtWorldWorker* worker, gtWorldEachFcn* each, void* context);
 
+// The leaf that holds point `at` (a point of the map), and the objects in a leaf that pass the
+// worker's filter, by index.
+int32_t gt_world_leaf_of(const gtWorld* world, gtVec2 at);
+// The shorter side of a leaf.
+double gt_world_leaf_side(const gtWorld* world);
+void gt_world_each_in_leaf(const gtWorld* world, const gtWorldWorker* worker, int32_t leaf, gtWorldEachFcn* each,
+                           void* context);
+
 // The objects that pass the worker's filter by increasing straight-line distance `line` from
-// `from`, while `line` <= the limit: `limit` at first, then what each visit returns. False when
-// out of memory.
+// `from` (the square root of the squares: within a unit in the last place of hypot), while
+// `line` <= the limit: `limit` at first, then what each visit returns. False when out of memory.
 typedef double gtWorldVisitFcn(void* context, int32_t object, gtVec2 p, double line);
 bool gt_world_visit_nearest(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double limit,
                             gtWorldVisitFcn* visit, void* context);
+// The objects that pass the worker's filter within straight line `radius` of `from` (then within
+// what each visit returns), in no particular order, but those of leaf `skip_leaf`. For a small
+// radius: it looks at every leaf under the box round the disk, with no tree walk.
+void gt_world_visit_near(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double radius, int32_t skip_leaf,
+                         gtWorldVisitFcn* visit, void* context);
 
 #endif

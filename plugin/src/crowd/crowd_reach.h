@@ -1,0 +1,32 @@
+// Which points can reach which: the map's free cells in parts joined through shared edges (paths
+// never pass a pinch point, docs/algorithms.md 2.1). Two points in different parts have no path
+// between them, so a crowd skips objects outside an agent's part without pricing them (pricing
+// an object the agent cannot reach costs a whole hub merge for nothing). Internal.
+#ifndef GRIDTREE_CROWD_REACH_H
+#define GRIDTREE_CROWD_REACH_H
+
+#include "gridtree/gt_map.h"
+
+typedef struct gtReach {
+	uint64_t fingerprint; // of the map the parts were made for (edits change it)
+	const gtMap* map;
+	int width, height;
+	int32_t* part; // per cell, row-major; -1 blocked
+	int32_t parts;
+} gtReach;
+
+// Labels the map's parts unless they are the map's as it is now; false when out of memory (then
+// the reach is empty and gt_reach_ready is false).
+bool gt_reach_update(gtReach* reach, const gtMap* map);
+void gt_reach_free(gtReach* reach);
+
+static inline bool gt_reach_ready(const gtReach* reach)
+{
+	return reach->part != NULL;
+}
+
+// The part of a point of the map: that of the free cell it lies in, or on the border of (a pinch
+// point's own side first: the free cell on its +x side); -1 for a point in no free cell.
+int32_t gt_reach_part(const gtReach* reach, gtVec2 p);
+
+#endif
