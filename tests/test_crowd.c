@@ -46,7 +46,7 @@ static void scene_fill(Scene* s, TestRng* rng, int objects)
 		int n = 1 + test_rng_int(rng, 3);
 		for (int j = 0; j < n; j++) s->words[i][j] = test_rng_int(rng, VOCABULARY);
 		assert_int_equal(gtWorld_Add(s->world, p, s->words[i], n, &s->ids[i], &err), GT_OK);
-		s->objects[i] = (LsObject){p, s->words[i], n};
+		s->objects[i] = (LsObject){p, s->words[i], n, s->ids[i]};
 	}
 }
 

@@ -27,9 +27,11 @@ typedef struct Filter {
 } Filter;
 
 
-// The answer being built: the k best so far (a max-heap through negated keys) or, for within,
-// every object inside the radius. `bound` is what a candidate must beat.
+// The answer being built: the k best so far (a max-heap, the last in the answer's order on top) or,
+// for within, every object inside the radius. The answer's order is by distance (score), ties by
+// ascending object id, so a candidate at exactly `bound` may still enter.
 typedef struct Results {
+	const gtWorld* w; // for the ids that break ties
 	gtHeap best;
 	int32_t listed;
 	int k;
@@ -38,8 +40,11 @@ typedef struct Results {
 } Results;
 
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
-gtStatus gt_results_begin(gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
+gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
 bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot);
+// A candidate (d, slot) of a nearest query that is no farther than the bound: kept when the k
+// best have room or it comes before the last of them.
+void gt_results_keep(Results* r, double d, int32_t slot);
 int32_t gt_results_finish(gtQueryScratch* s, Results* r);
 
 // The two search strategies: best-first over the tree with any distance, and the straight-line
@@ -156,20 +161,17 @@ static inline bool gt_frontier_push(gtHeap* h, double key, int32_t id)
 	gt_heap_push(h, key, id);
 	return true;
 }
-// Whether a candidate key can no longer make the answer (keys only grow from here on).
+// Whether a candidate key can no longer make the answer (keys only grow from here on). A key equal
+// to the bound still can: a tie with a smaller id enters.
 static inline bool results_prune(const Results* r, double key)
 {
-	return r->within ? key > r->bound : (r->best.size == r->k && key >= r->bound);
+	return key > r->bound;
 }
 static inline bool results_offer(gtQueryScratch* s, Results* r, double d, int32_t slot)
 {
-	if (r->within) return d > r->bound || gt_results_push(s, &r->listed, d, slot);
-	if (r->best.size < r->k) {
-		gt_heap_push(&r->best, -d, slot);
-	} else if (d < r->bound) {
-		gt_heap_replace_top(&r->best, -d, slot);
-	}
-	if (r->best.size == r->k) r->bound = -r->best.items[0].key;
+	if (d > r->bound) return true;
+	if (r->within) return gt_results_push(s, &r->listed, d, slot);
+	gt_results_keep(r, d, slot);
 	return true;
 }
 #endif

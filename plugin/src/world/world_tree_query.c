@@ -23,11 +23,10 @@ static bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, 
                          const Filter* f, Results* r, int32_t slot, gtQueryStats* stats)
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
-	// Once a farther distance cannot enter the answer, the backend may stop at that limit.
-	double limit = mode == MODE_TOP || !distance.below ? INFINITY
-	               : mode == MODE_WITHIN               ? nextafter(r->bound, INFINITY) // d <= radius enters
-	               : r->best.size == r->k              ? r->bound
-	                                                   : INFINITY;
+	// Once a farther distance cannot enter the answer, the backend may stop at that limit: just
+	// above the bound, as a distance equal to it enters (within the radius, or a tie with a smaller id).
+	double limit = mode == MODE_TOP || !distance.below || r->bound == INFINITY ? INFINITY
+	                                                                           : nextafter(r->bound, INFINITY);
 	double d = limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
 	                            : distance.fcn(distance.context, q->point, p);
 	stats->distance_calls++;
@@ -116,7 +115,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
 	Results r;
-	st = gt_results_begin(s, q, within, &r, err);
+	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
 	// Without a region or a trace (which reports keyword-pruned nodes), a query plane decides a
 	// child before its key is computed.
