@@ -146,12 +146,20 @@ static inline int32_t heap_id(int level, int64_t node)
 {
 	return (int32_t)(((int64_t)level << GT_NODE_BITS) | node);
 }
+// The traversal's lower bound on the distance across gaps dx, dy (a node's or an object's key):
+// the straight line, as no walk is shorter. The one place a bound that knows shortcuts (links)
+// would go. Shrunk by a few units in the last place so it never exceeds the distance backends'
+// own straight line (hypot) through rounding: a key equal to the k-th distance must not hide a tie.
+static inline double gt_straight_key(double dx, double dy)
+{
+	return sqrt(dx * dx + dy * dy) * (1 - 0x1p-49);
+}
 // Distance from p to the closed rectangle (0 inside). Plain comparisons: fmax is a library call.
 static inline double min_dist(gtVec2 p, const double r[4])
 {
 	double dx = p.x < r[0] ? r[0] - p.x : p.x > r[2] ? p.x - r[2] : 0;
 	double dy = p.y < r[1] ? r[1] - p.y : p.y > r[3] ? p.y - r[3] : 0;
-	return sqrt(dx * dx + dy * dy);
+	return gt_straight_key(dx, dy);
 }
 // A query frontier's push, growing it when full (false when out of memory).
 bool gt_frontier_grow(gtHeap* h);

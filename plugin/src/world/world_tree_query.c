@@ -43,7 +43,7 @@ static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, cons
 		stats->objects_tested++;
 		int matches = object_matches(w, f, o);
 		if (matches < 0) continue;
-		double e = hypot(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(f, matches);
+		double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(f, matches);
 		if (results_prune(r, e)) continue;
 		if (!gt_frontier_push(frontier, e, -(o + 1))) return false;
 	}
@@ -75,7 +75,7 @@ static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q
 		// The query plane's bit is the whole keyword test, and is clear for an empty child.
 		if (plane_first ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
 		double dx = gap_x[c & 1], dy = gap_y[c >> 1];
-		double key = sqrt(dx * dx + dy * dy);
+		double key = gt_straight_key(dx, dy);
 		if (q->use_region || q->trace) cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
 		if (mode != MODE_TOP && results_prune(r, key)) { // the cheap test before the keyword tests
 			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
