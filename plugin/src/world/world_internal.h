@@ -16,6 +16,10 @@ typedef struct gtQueryScratch {
 	int32_t *words, *unissued; // a query's distinct known words, and ids never issued
 	int32_t words_capacity;
 	uint64_t* plane; // the AND of an all-of query's planes (plane_stride words); NULL on big trees
+	// The traversal's cost model (world_tree_query.c), per query mode and kind of filter: the nodes
+	// the tree popped on recent queries, and the queries answered by a scan since it last ran.
+	float tree_nodes[9];
+	uint8_t scans_since_tree[9];
 } gtQueryScratch;
 
 // The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower
@@ -43,6 +47,7 @@ struct gtWorld {
 	uint8_t* leaf_counted;  // per leaf: its planes' keywords are in keyword_counts (a crowded leaf)
 	// Objects: struct of arrays indexed by slot.
 	int32_t capacity, live, free_head;
+	int32_t slots_used; // slots [0, slots_used) have held an object: what a scan of every object reads
 	double *x, *y;
 	int32_t *leaf, *next, *prev; // next doubles as the free-list link of an unused slot
 	uint32_t* generation;   // per slot: its id's bits above the slot (tag and generation, see gtObjectId); odd = live

@@ -163,6 +163,7 @@ static inline double min_dist(gtVec2 p, const double r[4])
 }
 // A query frontier's push, growing it when full (false when out of memory).
 bool gt_frontier_grow(gtHeap* h);
+bool gt_frontier_grow_to(gtHeap* h, int64_t want);
 static inline bool gt_frontier_push(gtHeap* h, double key, int32_t id)
 {
 	if (h->size == h->capacity && !gt_frontier_grow(h)) return false;
