@@ -211,11 +211,13 @@ static int bench_peers(const CliArgs* args)
 			if (gtMap_CheckPoint(nav.map, q.point) != GT_POINT_VALID) continue;
 			p.words = words, p.word_count = q.keyword_count;
 			int n[METHODS] = {0};
-			// The first method after the updates finds the query's index data cold and the next
-			// ones warm: each query starts with the next method in turn, so that cost falls on
-			// every method alike.
+			// The first method after the updates finds the query's index data cold, and a method
+			// finds warm what the one before it read: each query starts with the next method in
+			// turn, and every other round goes backwards, so each method is first as often and
+			// follows each other one as often.
+			long round = answered / running, first = answered % running;
 			for (int turn = 0; turn < running && ok; turn++) {
-				int m = order[(answered + turn) % running];
+				int m = order[(first + (round % 2 ? running - turn : turn)) % running];
 				double start = gtNowSeconds(), labels_before = labelling;
 				ok = answer(&p, m, &q, most_k, found, mesh_found, got + m * most_k, &n[m], &labelling, &label_runs,
 				            &err);
