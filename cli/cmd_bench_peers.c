@@ -1,8 +1,9 @@
 // gridtree bench-peers: the Grid Tree beside its competitors on one workload, in one run. Every
 // timestamp's updates go to each method's own structure (the Grid Tree's world; the IR-tree of
 // IER and the target heuristic; the mesh's object lists; fence labels go stale and are made again
-// when next needed), then each query is answered by every method in turn, so machine noise hits
-// them alike; answers are cross-checked against the Grid Tree's.
+// when next needed), then each query is answered by every method in turn, each query starting with
+// the next method, so machine noise and cold caches hit them alike; answers are cross-checked
+// against the Grid Tree's. --methods runs a subset (for callgrind).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,13 +79,13 @@ static bool same_words(const int32_t* a, int na, const int32_t* b, int nb)
 	return true;
 }
 
-// Method m's answer to q (the Grid Tree's into `expect`, the others' into `got`); fence labels
-// made when stale, their time added to *labelling. False when the labels could not be made.
-static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* found, int32_t* mesh_found,
-                   double* expect, double* got, int* n, double* labelling, long* label_runs, gtError* err)
+// Method m's answer to q (its distances into `got`); fence labels made when stale, their time
+// added to *labelling. False when the labels could not be made.
+static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* found, int32_t* mesh_found, double* got,
+                   int* n, double* labelling, long* label_runs, gtError* err)
 {
 	gtMeshAcceptFcn* accept = q->keyword_count ? has_words : NULL; // no filter to pay for without words
-	if (m == GT) gtWorld_Nearest(p->world, q, p->ehl, found, expect, most_k, n, NULL, NULL);
+	if (m == GT) gtWorld_Nearest(p->world, q, p->ehl, found, got, most_k, n, NULL, NULL);
 	else if (m == IER_EHL)
 		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->ehl, found, got, most_k, n);
 	else if (m == IER_POLYANYA)
@@ -111,8 +112,32 @@ static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* fo
 	return true;
 }
 
+// Which methods --methods names (a comma-separated list; gt always runs: the others are checked
+// against it). False, with a message, on an unknown name.
+static bool chosen_methods(const char* list, bool* on)
+{
+	for (int m = 0; m < METHODS; m++) on[m] = !list || m == GT;
+	for (const char* at = list; at && *at;) {
+		size_t len = strcspn(at, ",");
+		int m = 0;
+		while (m < METHODS && !(strlen(NAMES[m]) == len && !strncmp(at, NAMES[m], len))) m++;
+		if (m == METHODS) {
+			fprintf(stderr, "gridtree bench-peers: unknown method '%.*s' in --methods\n", (int)len, at);
+			return false;
+		}
+		on[m] = true;
+		at += len + (at[len] == ',');
+	}
+	return true;
+}
+
 static int bench_peers(const CliArgs* args)
 {
+	bool on[METHODS];
+	if (!chosen_methods(cli_option(args, "methods", NULL), on)) return CLI_USAGE;
+	int order[METHODS], running = 0;
+	for (int m = 0; m < METHODS; m++)
+		if (on[m]) order[running++] = m;
 	long leaf;
 	if (!cli_int_option(args, "bench-peers", "leaf", 16, 1, GT_WORLD_MAX_LEAF_SIZE, &leaf)) return CLI_USAGE;
 	const char* dir = cli_option(args, "workload", NULL);
@@ -156,10 +181,9 @@ static int bench_peers(const CliArgs* args)
 	int most_k = 1;
 	for (int i = 0; i < query_count; i++) most_k = queries[i].k > most_k ? queries[i].k : most_k;
 	gtObjectId* found = malloc((size_t)most_k * sizeof *found);
-	double* expect = malloc((size_t)most_k * sizeof *expect);
-	double* got = malloc((size_t)most_k * sizeof *got);
+	double* got = malloc((size_t)(METHODS * most_k) * sizeof *got); // a row per method
 	int32_t* mesh_found = malloc((size_t)most_k * sizeof *mesh_found);
-	if (!queries || !found || !expect || !got || !mesh_found) {
+	if (!queries || !found || !got || !mesh_found) {
 		code = CLI_FAILED;
 		goto free_all;
 	}
@@ -187,13 +211,24 @@ static int bench_peers(const CliArgs* args)
 			if (gtMap_CheckPoint(nav.map, q.point) != GT_POINT_VALID) continue;
 			p.words = words, p.word_count = q.keyword_count;
 			int n[METHODS] = {0};
-			for (int m = 0; m < METHODS && ok; m++) {
+			// The first method after the updates finds the query's index data cold, and a method
+			// finds warm what the one before it read: each query starts with the next method in
+			// turn, and every other round goes backwards, so each method is first as often and
+			// follows each other one as often.
+			long round = answered / running, first = answered % running;
+			for (int turn = 0; turn < running && ok; turn++) {
+				int m = order[(first + (round % 2 ? running - turn : turn)) % running];
 				double start = gtNowSeconds(), labels_before = labelling;
-				ok = answer(&p, m, &q, most_k, found, mesh_found, expect, got, &n[m], &labelling, &label_runs, &err);
+				ok = answer(&p, m, &q, most_k, found, mesh_found, got + m * most_k, &n[m], &labelling, &label_runs,
+				            &err);
 				query_seconds[m] += gtNowSeconds() - start - (labelling - labels_before);
-				if (m == GT) continue;
+			}
+			const double* expect = got + GT * most_k;
+			for (int m = 0; m < METHODS; m++) {
+				if (!on[m] || m == GT) continue;
+				const double* row = got + m * most_k;
 				bool same = n[m] == n[GT];
-				for (int j = 0; j < n[m] && same; j++) same = fabs(got[j] - expect[j]) <= 1e-6 * (1 + expect[j]);
+				for (int j = 0; j < n[m] && same; j++) same = fabs(row[j] - expect[j]) <= 1e-6 * (1 + expect[j]);
 				mismatches[m] += !same;
 			}
 			answered++;
@@ -220,13 +255,14 @@ static int bench_peers(const CliArgs* args)
 	printf("fence_label_runs %ld\nfence_label_us %.1f\n", label_runs,
 	       label_runs ? labelling * 1e6 / (double)label_runs : 0);
 	for (int m = 0; m < METHODS; m++) {
+		if (!on[m]) continue;
 		double us = answered ? query_seconds[m] * 1e6 / (double)answered : 0;
 		printf("%s_query_us %.3f\n%s_ratio %.2f\n", NAMES[m], us, NAMES[m],
 		       query_seconds[GT] > 0 ? query_seconds[m] / query_seconds[GT] : 0);
 		if (m != GT) printf("%s_mismatches %ld\n", NAMES[m], mismatches[m]);
 	}
 free_all:
-	free(objects), free(updates), free(queries), free(found), free(expect), free(got), free(mesh_found);
+	free(objects), free(updates), free(queries), free(found), free(got), free(mesh_found);
 done:
 	ier_scratch_free(&p.scratch);
 	wl_ids_free(&p.ids);
@@ -242,9 +278,13 @@ done:
 }
 
 static const CliOption OPTIONS[] = {
-    CLI_OPTION_EHL(true), {"workload", "DIR", NULL, true, "a workload written by gridtree workload"},
-    CLI_OPTION_MESH,      {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
-    CLI_OPTION_THREADS,   {0},
+    CLI_OPTION_EHL(true),
+    {"workload", "DIR", NULL, true, "a workload written by gridtree workload"},
+    CLI_OPTION_MESH,
+    {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
+    CLI_OPTION_THREADS,
+    {"methods", "LIST", NULL, false, "the methods to run, comma-separated (default all; gt always)"},
+    {0},
 };
 
 const CliCommand cli_cmd_bench_peers = {

@@ -63,6 +63,21 @@ static bool report(gtStatus st, const gtError* err, const char* queries_path, in
 	return true;
 }
 
+// An answer in the library's order, whatever method found it: by distance, ties by ascending
+// world id (the objects file's order), so every method prints the same line.
+static void in_answer_order(gtObjectId* handles, int32_t* file_ids, double* dist, int count)
+{
+	for (int i = 1; i < count; i++) {
+		gtObjectId h = handles[i];
+		int32_t f = file_ids[i];
+		double d = dist[i];
+		int j = i;
+		for (; j > 0 && (dist[j - 1] > d || (dist[j - 1] == d && handles[j - 1] > h)); j--)
+			handles[j] = handles[j - 1], file_ids[j] = file_ids[j - 1], dist[j] = dist[j - 1];
+		handles[j] = h, file_ids[j] = f, dist[j] = d;
+	}
+}
+
 // The mesh searches' filter: the object (by its index in the objects file) has every query word.
 typedef struct KnnFilter {
 	const gtWorld* world;
@@ -232,16 +247,17 @@ static int knn(const CliArgs* args)
 		if (walking && gtMap_CheckPoint(s.map, q.point) != GT_POINT_VALID) st = GT_ERR_INVALID_POINT;
 		else if (on_mesh) {
 			st = mesh_nearest(&p, strategy, s.world, &q, file_ids, dist, capacity, &count, &err);
-			for (int r = 0; r < count; r++) file_ids[r] = objects[file_ids[r]].id;
+			for (int r = 0; r < count; r++) found[r] = p.handle[file_ids[r]], file_ids[r] = objects[file_ids[r]].id;
 		} else if (strategy == IER) {
 			ier_nearest(p.tree, q.point, q.keywords, q.keyword_count, q.k, s.distance, found, dist, capacity, &count);
-			for (int r = 0; r < count; r++) file_ids[r] = objects[found[r]].id;
+			for (int r = 0; r < count; r++) file_ids[r] = objects[found[r]].id, found[r] = p.handle[found[r]];
 		} else {
 			if (strategy == BRUTE)
 				st = brute_nearest(s.world, &q, s.distance, &scratch, found, dist, capacity, &count, &err);
 			else st = gtWorld_Nearest(s.world, &q, s.distance, found, dist, capacity, &count, NULL, &err);
 			for (int r = 0; r < count; r++) file_ids[r] = ids.file_id[gtObjectId_Slot(found[r])];
 		}
+		if (!st) in_answer_order(found, file_ids, dist, count);
 		if (!report(st, &err, queries_path, i, file_ids, dist, count)) status = CLI_FAILED;
 	}
 	free(found);

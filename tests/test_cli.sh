@@ -659,6 +659,30 @@ else
 	echo "note: benchmark data absent: the demo's default benchmark map is not checked"
 fi
 
+# Ties: objects piled on shared cells of a real map (file ids counting down), so distances tie
+# and the k-th place cuts through piles: every --method prints the same bytes (ties by ascending
+# world id, docs/grid-tree.md), and the answers do tie.
+knn_ties_same_bytes() {
+	local map=$data/maps/dao/arena.map m
+	awk '/^map$/ { grid = 1; next } grid { for (x = 1; x <= length($0); x++) if (substr($0, x, 1) == ".") free[n++] = (x - 0.5) " " (row + 0.5); row++ }
+		END { srand(7); id = 900; for (i = 0; i < 25; i++) { s = free[int(rand() * n)]; for (j = 0; j < 4; j++) print id--, s, (j % 2 ? "a" : "b") } }' \
+		"$map" >"$tmp/piles.txt" &&
+		awk 'BEGIN { srand(8); for (i = 0; i < 40; i++) print rand() * 49, rand() * 49, 1 + int(rand() * 9), (i % 3 ? "" : "a") }' >"$tmp/pile_qs.txt" &&
+		"$GT" ehl-build "$map" -o "$tmp/arena.ehl" --cell 4 >/dev/null 2>&1 &&
+		"$GT" knn "$map" --ehl "$tmp/arena.ehl" --objects "$tmp/piles.txt" --queries "$tmp/pile_qs.txt" >"$tmp/ties.gt" &&
+		[ "$(awk '{ for (i = 2; i <= NF; i++) { split($(i - 1), a, ":"); split($i, b, ":"); t += a[2] == b[2] } } END { print t + 0 }' "$tmp/ties.gt")" -gt 20 ] ||
+		return 1
+	for m in ier-ehl brute ier-polyanya interval target fence; do
+		"$GT" knn "$map" --ehl "$tmp/arena.ehl" --method "$m" --objects "$tmp/piles.txt" --queries "$tmp/pile_qs.txt" |
+			cmp -s - "$tmp/ties.gt" || return 1
+	done
+}
+if [ -f "$data/maps/dao/arena.map" ]; then
+	check "knn ties: every method prints the same bytes" knn_ties_same_bytes
+else
+	echo "note: benchmark data absent: knn ties across methods are not checked"
+fi
+
 # --- Usage: every command's --help is printed from the table its parser reads (cli/cli.h).
 commands=$("$GT" help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" && $1 != "help" { print $1 }')
 command_count() { [ "$(echo "$commands" | wc -l)" -eq 19 ]; } # 18 commands and version

@@ -46,7 +46,7 @@ static void scene_fill(Scene* s, TestRng* rng, int objects)
 		int n = 1 + test_rng_int(rng, 3);
 		for (int j = 0; j < n; j++) s->words[i][j] = test_rng_int(rng, VOCABULARY);
 		assert_int_equal(gtWorld_Add(s->world, p, s->words[i], n, &s->ids[i], &err), GT_OK);
-		s->objects[i] = (LsObject){p, s->words[i], n};
+		s->objects[i] = (LsObject){p, s->words[i], n, s->ids[i]};
 	}
 }
 
@@ -442,8 +442,7 @@ static void ties_session(const char* suite, const char* name, int cell, int spot
 						fail_msg("%s on %d workers, agent %d, answer %d: %.17g, BATCH on 1 %.17g",
 						         gtCrowdMethod_Name(runs[r].method), runs[r].crowd + 1, i, j,
 						         a->distances[i * MAX_K + j], first.distances[i * MAX_K + j]);
-					// The world's query breaks ties its own way until it orders by id too.
-					if (runs[r].method != GT_CROWD_EACH && a->ids[i * MAX_K + j] != first.ids[i * MAX_K + j])
+					if (a->ids[i * MAX_K + j] != first.ids[i * MAX_K + j])
 						fail_msg("%s on %d workers, agent %d, answer %d: id %llu, BATCH on 1 id %llu",
 						         gtCrowdMethod_Name(runs[r].method), runs[r].crowd + 1, i, j,
 						         (unsigned long long)a->ids[i * MAX_K + j],

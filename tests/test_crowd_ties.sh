@@ -52,7 +52,7 @@ ties_ok() { # suite/map
 	[ "$(grep -c . "$tmp/first.out")" -eq "$(wc -l <"$tmp/queries.txt")" ] || { echo "$1: an agent without answer"; return 1; }
 	awk '{ for (i = 2; i <= NF; i++) { split($(i - 1), a, ":"); split($i, b, ":"); ties += a[2] == b[2] } }
 		END { exit !(ties > NR) }' "$tmp/first.out" || { echo "$1: too few ties to test"; return 1; }
-	for method in batch field auto; do
+	for method in each batch field auto; do
 		for threads in 1 2; do
 			"$GT" crowd "$map" --ehl "$tmp/index.ehl" --objects "$tmp/objects.txt" --queries "$tmp/queries.txt" \
 				--method $method --threads $threads >"$tmp/crowd.out" && cmp -s "$tmp/first.out" "$tmp/crowd.out" || {

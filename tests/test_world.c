@@ -194,10 +194,11 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 	LsObject* live = malloc(sizeof *live * (size_t)(n + 1));
 	int live_count = 0;
 	for (int i = 0; i < n; i++)
-		if (objs[i].live) live[live_count++] = (LsObject){objs[i].p, objs[i].kw, objs[i].n};
+		if (objs[i].live) live[live_count++] = (LsObject){objs[i].p, objs[i].kw, objs[i].n, objs[i].id};
 	double* expect = malloc(sizeof *expect * (size_t)(n + 1));
-	int want = ls_query(live, live_count, &q, colliding ? 64 + vocabulary : vocabulary,
-	                    euclid ? gtDistance_Euclid() : dist, within, scored, expect);
+	gtObjectId* expect_ids = malloc(sizeof *expect_ids * (size_t)(n + 1));
+	int want = ls_query_ids(live, live_count, &q, colliding ? 64 + vocabulary : vocabulary,
+	                        euclid ? gtDistance_Euclid() : dist, within, scored, expect, expect_ids);
 	gtObjectId* ids = malloc(sizeof *ids * (size_t)(n + 1));
 	double* got = malloc(sizeof *got * (size_t)(n + 1));
 	int count;
@@ -214,9 +215,14 @@ static void check_query(gtWorld* w, const gtMap* m, Model* objs, int n, TestRng*
 		assert_float_equal(got[i], expect[i], 1e-9 * (1 + expect[i]));
 		assert_true(gtWorld_IsValid(w, ids[i]));
 		if (i > 0) assert_true(got[i] >= got[i - 1]);
+		// Equal distances by ascending id, the k-th place too: the same ids as the twin's.
+		if (got[i] == expect[i] && ids[i] != expect_ids[i])
+			fail_msg("query kind %d: result %d is id %llu, the linear scan's is %llu (distance %.17g)", kind, i,
+			         (unsigned long long)ids[i], (unsigned long long)expect_ids[i], got[i]);
 	}
 	*nonempty += count > 0;
 	free(expect);
+	free(expect_ids);
 	free(live);
 	free(ids);
 	free(got);
@@ -433,6 +439,87 @@ static void test_real_maps(void** state)
 	real_map_sessions("da2", "w_sundermount", (const int[]){4, 16, 64}, 3, 400);
 	real_map_sessions("bgmaps", "AR0602SR", (const int[]){16, 64}, 2, 400);
 	real_map_sessions("sc1", "Sandstorm", (const int[]){64}, 1, 300);
+}
+
+// Objects piled on shared points (so many distances are exactly equal, and the k-th place often
+// cuts through a pile) on real maps: every query kind returns the linear scan's ids in its order,
+// ties by ascending id. Removing and adding again makes ids that do not follow slot order.
+// With few piles the world is sparse and the traversal's cost model reads every object instead
+// of the tree on most queries (nodes_popped 0): both ways must then be seen, and agree.
+static void tied_session(const char* suite, const char* name, uint64_t seed, int piles)
+{
+	gtMap* m = test_load_shared_map(suite, name);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 8;
+	gtNav* nav;
+	gtNavQuery* nq;
+	gtError err;
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &nq, &err), GT_OK);
+	gtDistance walk = test_world_distance(nq);
+	gtWorld* w = test_make_world(m, 16);
+	int32_t words[2] = {gtWorld_Keyword(w, "a"), gtWorld_Keyword(w, "b")};
+	TestRng rng = {seed};
+	enum { PER = 6, N = 40 * PER };
+	LsObject objs[N];
+	int n = piles * PER;
+	for (int i = 0; i < n; i++) {
+		gtVec2 p = i % PER == 0 ? test_random_point(m, &rng) : objs[i - 1].point;
+		objs[i] = (LsObject){p, &words[i % 2], 1, 0};
+		assert_int_equal(gtWorld_Add(w, p, &words[i % 2], 1, &objs[i].id, &err), GT_OK);
+	}
+	for (int i = 0; i < n; i += 7) { // a new id in the same slot: ids and slots in different orders
+		assert_int_equal(gtWorld_Remove(w, objs[i].id, &err), GT_OK);
+		assert_int_equal(gtWorld_Add(w, objs[i].point, objs[i].keywords, 1, &objs[i].id, &err), GT_OK);
+	}
+	gtObjectId ids[N], expect_ids[N];
+	double got[N], expect[N];
+	int ties = 0, scans = 0, walks = 0;
+	for (int t = 0; t < 300; t++) {
+		gtQuery q = gtQuery_Default(test_random_point(m, &rng));
+		q.k = 1 + test_rng_int(&rng, 3 * PER);
+		q.radius = test_rng_int(&rng, 60);
+		q.keywords = &words[0];
+		q.keyword_count = test_rng_int(&rng, 2);
+		int kind = t % 5, count; // nearest, within, top, straight-line nearest and within
+		bool within = kind == 1 || kind == 4, euclid = kind >= 3;
+		gtQueryStats stats;
+		gtStatus st = kind == 0   ? gtWorld_Nearest(w, &q, walk, ids, got, N, &count, &stats, &err)
+		              : kind == 1 ? gtWorld_Within(w, &q, walk, ids, got, N, &count, &stats, &err)
+		              : kind == 2 ? gtWorld_Top(w, &q, walk, ids, got, N, &count, &stats, &err)
+		              : kind == 3 ? gtWorld_NearestEuclid(w, &q, ids, got, N, &count, &stats, &err)
+		                          : gtWorld_WithinEuclid(w, &q, ids, got, N, &count, &stats, &err);
+		assert_int_equal(st, GT_OK);
+		if (kind <= 2) stats.nodes_popped == 0 ? scans++ : walks++;
+		int want = ls_query_ids(objs, n, &q, 2, euclid ? gtDistance_Euclid() : walk, within, kind == 2, expect,
+		                        expect_ids);
+		assert_int_equal(count, want);
+		for (int i = 0; i < count; i++) {
+			if (ids[i] != expect_ids[i] || got[i] != expect[i])
+				fail_msg("%s/%s query %d kind %d k %d: result %d is %llu at %.17g, the scan's %llu at %.17g", suite,
+				         name, t, kind, q.k, i, (unsigned long long)ids[i], got[i], (unsigned long long)expect_ids[i],
+				         expect[i]);
+			ties += i > 0 && got[i] == got[i - 1];
+		}
+	}
+	printf("note: %s/%s, %d objects: %d tied neighbours in the linear scan's order; %d queries read every object, "
+	       "%d the tree\n",
+	       suite, name, n, ties, scans, walks);
+	assert_true(ties > 50); // the piles do tie
+	if (piles < 10) assert_true(scans > 20 && walks > 5);
+	gtWorld_Destroy(w);
+	gtNavQuery_Destroy(nq);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(m);
+}
+
+static void test_ties_by_id_on_real_maps(void** state)
+{
+	(void)state;
+	tied_session("dao", "arena", 31, 40);
+	tied_session("bgmaps", "AR0602SR", 32, 40);
+	tied_session("bgmaps", "AR0602SR", 33, 5);
 }
 
 static double counting_euclid(void* context, gtVec2 a, gtVec2 b)
@@ -958,4 +1045,5 @@ TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_
           test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_top_weighted_scores,
           test_worked_example, test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds,
           test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
-          test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps)
+          test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps,
+          test_ties_by_id_on_real_maps)

@@ -1,4 +1,5 @@
 // IER over the IR-tree, brute force and the target heuristic's guide (see ier.h).
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -26,9 +27,9 @@ static bool grow(IerScratch* s, int want)
 
 void keep_smallest(gtObjectId* ids, double* distances, int* count, int k, gtObjectId id, double d)
 {
-	if (k <= 0 || (*count == k && d >= distances[k - 1])) return;
-	int at = *count < k ? (*count)++ : k - 1; // the largest drops out when full
-	while (at > 0 && distances[at - 1] > d) {
+	if (k <= 0 || (*count == k && (d > distances[k - 1] || (d == distances[k - 1] && id > ids[k - 1])))) return;
+	int at = *count < k ? (*count)++ : k - 1; // the last drops out when full
+	while (at > 0 && (distances[at - 1] > d || (distances[at - 1] == d && ids[at - 1] > id))) {
 		distances[at] = distances[at - 1];
 		ids[at] = ids[at - 1];
 		at--;
@@ -84,7 +85,9 @@ void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, i
 	int32_t id;
 	double euclid;
 	while (irtree_next(tree, &id, &euclid)) {
-		if (*count == k && distances[k - 1] <= euclid) return; // no straight line left can beat it
+		// No straight line left can beat or tie the k-th (the margin covers the rounding of the
+		// IR-tree's straight lines against the distance's own).
+		if (*count == k && distances[k - 1] < euclid * (1 - 4 * DBL_EPSILON)) return;
 		double d = distance.fcn(distance.context, q, irtree_point(tree, id));
 		if (!isinf(d)) keep_smallest(ids, distances, count, k, (gtObjectId)id, d);
 	}

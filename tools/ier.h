@@ -17,7 +17,7 @@ typedef struct IerScratch {
 } IerScratch;
 
 // The k (at most `capacity`) objects with every one of `words` nearest to q by `distance`, from
-// the IR-tree's objects, nearest first, ids the tree's.
+// the IR-tree's objects, nearest first, ties by ascending id (the tree's ids).
 void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, int k, gtDistance distance,
                  gtObjectId* ids, double* distances, int capacity, int* count);
 void ier_scratch_free(IerScratch* scratch);
@@ -27,8 +27,8 @@ void ier_scratch_free(IerScratch* scratch);
 gtStatus brute_nearest(gtWorld* world, const gtQuery* query, gtDistance distance, IerScratch* scratch, gtObjectId* ids,
                        double* distances, int capacity, int* count, gtError* err);
 
-// Keeps the k smallest distances sorted in distances[0 .. *count), with their ids: (id, d) goes in
-// when there is room or it beats the largest.
+// Keeps the k smallest distances sorted in distances[0 .. *count), with their ids, ties by
+// ascending id (the library's rule): (id, d) goes in when there is room or it comes before the last.
 void keep_smallest(gtObjectId* ids, double* distances, int* count, int k, gtObjectId id, double d);
 
 // Whether world object `id` has every one of `words` (the boolean kNN filter, for the mesh searches).

@@ -41,15 +41,23 @@ int ls_match(const LsObject* o, const gtQuery* q, int vocabulary, bool scored, i
 	return have;
 }
 
-static int by_value(const void* a, const void* b)
+typedef struct Ranked {
+	double d;
+	gtObjectId id;
+} Ranked;
+
+// The library's answer order: by distance (score), ties by ascending object id.
+static int by_rank(const void* a, const void* b)
 {
-	double x = *(const double*)a, y = *(const double*)b;
-	return (x > y) - (x < y);
+	const Ranked *x = a, *y = b;
+	return x->d != y->d ? (x->d > y->d) - (x->d < y->d) : (x->id > y->id) - (x->id < y->id);
 }
 
-int ls_query(const LsObject* objects, int n, const gtQuery* q, int vocabulary, gtDistance distance, bool within,
-             bool scored, double* out)
+int ls_query_ids(const LsObject* objects, int n, const gtQuery* q, int vocabulary, gtDistance distance, bool within,
+                 bool scored, double* out, gtObjectId* ids)
 {
+	Ranked* ranked = malloc((size_t)(n > 0 ? n : 1) * sizeof *ranked);
+	if (!ranked) return -1;
 	int found = 0;
 	for (int i = 0; i < n; i++) {
 		int words, have = ls_match(&objects[i], q, vocabulary, scored, &words);
@@ -58,8 +66,19 @@ int ls_query(const LsObject* objects, int n, const gtQuery* q, int vocabulary, g
 		if (isinf(d)) continue; // another component: never an answer
 		if (scored) d += q->miss_cost * (words - have);
 		if (within && d > q->radius) continue;
-		out[found++] = d;
+		ranked[found++] = (Ranked){d, objects[i].id};
 	}
-	qsort(out, (size_t)found, sizeof *out, by_value);
+	qsort(ranked, (size_t)found, sizeof *ranked, by_rank);
+	for (int i = 0; i < found; i++) {
+		out[i] = ranked[i].d;
+		if (ids) ids[i] = ranked[i].id;
+	}
+	free(ranked);
 	return within || found < q->k ? found : q->k;
+}
+
+int ls_query(const LsObject* objects, int n, const gtQuery* q, int vocabulary, gtDistance distance, bool within,
+             bool scored, double* out)
+{
+	return ls_query_ids(objects, n, q, vocabulary, distance, within, scored, out, NULL);
 }

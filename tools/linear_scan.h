@@ -11,6 +11,7 @@ typedef struct LsObject {
 	gtVec2 point;
 	const int32_t* keywords; // duplicates allowed
 	int keyword_count;
+	gtObjectId id; // the library's id, for ls_query_ids (ties by ascending id)
 } LsObject;
 
 // -1 when the object fails the query's filters (region, at least min_match of the distinct query
@@ -25,5 +26,9 @@ int ls_match(const LsObject* o, const gtQuery* q, int vocabulary, bool scored, i
 // out[0..return value). `out` holds n values.
 int ls_query(const LsObject* objects, int n, const gtQuery* q, int vocabulary, gtDistance distance, bool within,
              bool scored, double* out);
+// The same, in the library's order (ties by ascending id, the k-th place too) with the objects'
+// ids into ids[0..return value) when ids is not NULL; -1 when out of memory.
+int ls_query_ids(const LsObject* objects, int n, const gtQuery* q, int vocabulary, gtDistance distance, bool within,
+                 bool scored, double* out, gtObjectId* ids);
 
 #endif

@@ -140,6 +140,7 @@ static int linear_knn(gtWorld* w, const WlIds* ids, const gtQuery* q, gtDistance
 		gtObjectId h = ids->handles[e];
 		if (ids->keys[e] < 0 || !gtWorld_IsValid(w, h)) continue;
 		LsObject* o = &objects[n++];
+		o->id = h;
 		o->keyword_count = gtWorld_GetKeywords(w, h, &o->keywords);
 		gtWorld_GetPosition(w, h, &o->point, NULL);
 	}

@@ -275,6 +275,41 @@ test("query options: into, stats, unknown words, errors", function()
 	assert(#scores == 2 and math.abs(scores[1] - (0.5 * 1 + 0.5 * 100 * 0.5)) < 1e-9, scores[1])
 end)
 
+test("ties: equal distances by ascending id, the k-th place too, in every query", function()
+	local map = indexed_map()
+	local world = gridtree.new_world(map, {leaf = 4})
+	local rng = lcg(30)
+	for _ = 1, 12 do -- piles of five objects on one point; the first goes and comes back (a larger id)
+		local x, y = random_free(map, rng)
+		local pile = {}
+		for i = 1, 5 do pile[i] = world:add(x, y, i % 2 == 0 and "a" or "b") end
+		world:remove(pile[1])
+		world:add(x, y, "b")
+	end
+	local ties = 0
+	for _ = 1, 40 do
+		local x, y = random_free(map, rng)
+		for _, opts in ipairs({{}, {metric = "euclid"}}) do
+			local all_ids, all_d = world:nearest(x, y, 60, nil, opts)
+			for i = 2, #all_ids do -- the answer's order: by distance, then by id
+				assert(all_d[i - 1] < all_d[i] or (all_d[i - 1] == all_d[i] and all_ids[i - 1] < all_ids[i]))
+				if all_d[i - 1] == all_d[i] then ties = ties + 1 end
+			end
+			for k = 1, 12 do -- k cuts through piles: always the first k of the full answer
+				local ids = world:nearest(x, y, k, nil, opts)
+				for i = 1, k do assert(ids[i] == all_ids[i], "nearest k " .. k) end
+			end
+			local within_ids = world:within(x, y, all_d[20], nil, opts)
+			for i = 1, #within_ids do assert(within_ids[i] == all_ids[i], "within") end
+		end
+		local top_ids, scores = world:top(x, y, 60, "a")
+		for i = 2, #top_ids do
+			assert(scores[i - 1] < scores[i] or (scores[i - 1] == scores[i] and top_ids[i - 1] < top_ids[i]))
+		end
+	end
+	assert(ties > 100)
+end)
+
 test("top: distance + miss_cost per missing distinct word, or the alpha blend", function()
 	local map = indexed_map()
 	local world = gridtree.new_world(map)

@@ -135,10 +135,12 @@ static void query(Soak* s)
 	LsObject live[MAX_OBJECTS];
 	int n = 0;
 	for (int i = 0; i < MAX_OBJECTS; i++)
-		if (s->objects[i].live) live[n++] = (LsObject){s->objects[i].p, s->objects[i].kw, s->objects[i].n};
+		if (s->objects[i].live)
+			live[n++] = (LsObject){s->objects[i].p, s->objects[i].kw, s->objects[i].n, s->objects[i].id};
 	double expect[MAX_OBJECTS + 1], got[MAX_OBJECTS + 1];
-	gtObjectId ids[MAX_OBJECTS + 1];
-	int want = ls_query(live, n, &q, VOCABULARY, euclid ? gtDistance_Euclid() : s->walking, within, scored, expect);
+	gtObjectId ids[MAX_OBJECTS + 1], expect_ids[MAX_OBJECTS + 1];
+	int want = ls_query_ids(live, n, &q, VOCABULARY, euclid ? gtDistance_Euclid() : s->walking, within, scored, expect,
+	                        expect_ids);
 	int count;
 	gtError err;
 	gtStatus st = kind == 0   ? gtWorld_Nearest(s->world, &q, s->walking, ids, got, MAX_OBJECTS + 1, &count, NULL, &err)
@@ -159,9 +161,10 @@ static void query(Soak* s)
 		return;
 	}
 	for (int i = 0; i < count; i++)
-		if (!(fabs(got[i] - expect[i]) <= 1e-9 * (1 + expect[i])) || !gtWorld_IsValid(s->world, ids[i])) {
-			snprintf(detail, sizeof detail, "kind %d result %d: %.17g, the linear scan says %.17g", kind, i, got[i],
-			         expect[i]);
+		if (!(fabs(got[i] - expect[i]) <= 1e-9 * (1 + expect[i])) || !gtWorld_IsValid(s->world, ids[i]) ||
+		    (got[i] == expect[i] && ids[i] != expect_ids[i])) { // ties by ascending id
+			snprintf(detail, sizeof detail, "kind %d result %d: %.17g id %llu, the linear scan says %.17g id %llu",
+			         kind, i, got[i], (unsigned long long)ids[i], expect[i], (unsigned long long)expect_ids[i]);
 			problem(s, "query", detail);
 			return;
 		}

@@ -198,16 +198,19 @@ typedef struct gtQueryStats {
 } gtQueryStats;
 
 /// Up to `capacity` results sorted by distance; objects at infinite distance are never returned.
+/// Deterministic: equal distances (compared exactly, as doubles) are ordered by ascending object
+/// id, the k-th place too, in every query of this header, the straight-line ones included; the
+/// same objects and queries give the same answer from every run, batch worker count and binding.
 gtStatus gtWorld_Nearest(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids, double* distances,
                          int capacity, int* count, gtQueryStats* stats, gtError* err);
-/// Every matching object within query->radius, sorted by distance. When more than `capacity`
+/// Every matching object within query->radius, sorted by distance, ties by ascending id. When more than `capacity`
 /// match, `*count` receives the total and GT_ERR_BUFFER_TOO_SMALL is returned.
 gtStatus gtWorld_Within(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids, double* distances,
                         int capacity, int* count, gtQueryStats* stats, gtError* err);
 
 /// Scored top-k: the k objects with the lowest score = path distance + miss_cost * the number of
 /// distinct query words they lack (so a missing tag counts like that many map units of extra
-/// walking), ties in any order. min_match < 0 means 0 here: every object is a candidate unless the
+/// walking), ties by ascending id. min_match < 0 means 0 here: every object is a candidate unless the
 /// caller asks for more. `scores` receives the scores.
 gtStatus gtWorld_Top(gtWorld* world, const gtQuery* query, gtDistance distance, gtObjectId* ids, double* scores,
                      int capacity, int* count, gtQueryStats* stats, gtError* err);

@@ -729,12 +729,18 @@ static gtStatus nearest(gtPolyanya* p, const gtMeshObjects* objects, gtVec2 q, i
 	while (p->heap_size > 0 && !sr.failed) {
 		int32_t id = heap_pop(p);
 		const Node* n = &p->nodes[id];
+		// Once k are found, only a node at exactly the k-th distance may still hold a tie.
+		if (*count == k && n->f > distances[k - 1]) break;
 		if (n->object >= 0) { // the first final node of an object popped carries its distance
 			if (p->reported[n->object] == p->generation) continue;
 			p->reported[n->object] = p->generation;
-			ids[*count] = n->object;
-			distances[*count] = n->f;
-			if (++*count == k) break;
+			// Ties by ascending id, the k-th place too (the library's rule): nodes pop by distance.
+			if (*count == k && n->object > ids[k - 1]) continue;
+			int at = *count < k ? (*count)++ : k - 1;
+			for (; at > 0 && distances[at - 1] == n->f && ids[at - 1] > n->object; at--)
+				ids[at] = ids[at - 1], distances[at] = distances[at - 1];
+			ids[at] = n->object;
+			distances[at] = n->f;
 			continue;
 		}
 		if (n->root_vertex >= 0 && n->g > p->root_g[n->root_vertex] + EPS) continue;

@@ -522,6 +522,7 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	if (st) return st;
 	if (!reserve_counts(w, count)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for keyword counts");
 	w->free_head = w->next[slot];
+	if (slot >= w->slots_used) w->slots_used = slot + 1; // the free list hands out low slots first
 	w->keyword_count[slot] = sorted_distinct(keywords, count, w->keywords[slot]);
 	w->object_words[slot] = gt_words_mask(w->keywords[slot], w->keyword_count[slot]);
 	w->spill_words[slot] = spill_mask(w, w->keywords[slot], w->keyword_count[slot]);

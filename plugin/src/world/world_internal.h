@@ -16,6 +16,10 @@ typedef struct gtQueryScratch {
 	int32_t *words, *unissued; // a query's distinct known words, and ids never issued
 	int32_t words_capacity;
 	uint64_t* plane; // the AND of an all-of query's planes (plane_stride words); NULL on big trees
+	// The traversal's cost model (world_tree_query.c), per query mode and kind of filter: the nodes
+	// the tree popped on recent queries, and the queries answered by a scan since it last ran.
+	float tree_nodes[9];
+	uint8_t scans_since_tree[9];
 } gtQueryScratch;
 
 // The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower
@@ -43,6 +47,7 @@ struct gtWorld {
 	uint8_t* leaf_counted;  // per leaf: its planes' keywords are in keyword_counts (a crowded leaf)
 	// Objects: struct of arrays indexed by slot.
 	int32_t capacity, live, free_head;
+	int32_t slots_used; // slots [0, slots_used) have held an object: what a scan of every object reads
 	double *x, *y;
 	int32_t *leaf, *next, *prev; // next doubles as the free-list link of an unused slot
 	uint32_t* generation;   // per slot: its id's bits above the slot (tag and generation, see gtObjectId); odd = live
@@ -79,7 +84,10 @@ static inline gtObjectId gt_slot_id(const gtWorld* w, int32_t slot)
 
 static inline int64_t gt_level_offset(int level)
 {
-	return ((INT64_C(1) << (2 * level)) - 1) / 3;
+	// (4^level - 1) / 3 from a table: the traversal asks for it twice per node it pops.
+	static const int64_t offsets[GT_MAX_HEIGHT + 2] = {0,    1,     5,     21,     85,      341,     1365,
+	                                                   5461, 21845, 87381, 349525, 1398101, 5592405, 22369621};
+	return offsets[level];
 }
 
 static inline int64_t gt_node(int level, int64_t ix, int64_t iy)

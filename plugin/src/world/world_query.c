@@ -94,13 +94,39 @@ bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot)
 	s->results[(*size)++] = (gtHeapItem){d, slot};
 	return true;
 }
-static int by_distance(const void* a, const void* b)
+// Whether result a comes after result b in an answer: by distance, ties by ascending object id.
+static bool after(const gtWorld* w, gtHeapItem a, gtHeapItem b)
 {
-	double x = ((const gtHeapItem*)a)->key, y = ((const gtHeapItem*)b)->key;
-	return (x > y) - (x < y);
+	return a.key > b.key || (a.key == b.key && gt_slot_id(w, a.id) > gt_slot_id(w, b.id));
 }
-gtStatus gt_results_begin(gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err)
+// Moves v down from position i of the max-heap items[0..n) (the last in the answer's order on top).
+static void sift_down(const gtWorld* w, gtHeapItem* items, int32_t n, int32_t i, gtHeapItem v)
 {
+	for (;;) {
+		int32_t child = 2 * i + 1;
+		if (child >= n) break;
+		if (child + 1 < n && after(w, items[child + 1], items[child])) child++;
+		if (!after(w, items[child], v)) break;
+		items[i] = items[child];
+		i = child;
+	}
+	items[i] = v;
+}
+void gt_results_keep(Results* r, double d, int32_t slot)
+{
+	gtHeapItem v = {d, slot}, *items = r->best.items;
+	if (r->best.size < r->k) {
+		int32_t i = r->best.size++;
+		for (; i > 0 && after(r->w, v, items[(i - 1) / 2]); i = (i - 1) / 2) items[i] = items[(i - 1) / 2];
+		items[i] = v;
+	} else if (after(r->w, items[0], v)) {
+		sift_down(r->w, items, r->best.size, 0, v);
+	}
+	if (r->best.size == r->k) r->bound = items[0].key;
+}
+gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err)
+{
+	r->w = w;
 	r->within = within;
 	r->k = within ? 0 : q->k;
 	r->listed = 0;
@@ -112,20 +138,27 @@ gtStatus gt_results_begin(gtQueryScratch* s, const gtQuery* q, bool within, Resu
 	r->best = (gtHeap){s->results, 0, s->result_capacity};
 	return GT_OK;
 }
+// The answer in order: an insertion sort for the usual few results, else a heap sort (in place:
+// a query allocates nothing).
 int32_t gt_results_finish(gtQueryScratch* s, Results* r)
 {
 	int32_t size = r->within ? r->listed : r->best.size;
-	if (!r->within)
-		for (int32_t i = 0; i < size; i++) s->results[i].key = -s->results[i].key;
-	if (size > 16) {
-		qsort(s->results, (size_t)size, sizeof *s->results, by_distance);
+	gtHeapItem* items = s->results;
+	if (size <= 16) {
+		for (int32_t i = 1; i < size; i++) {
+			gtHeapItem v = items[i];
+			int32_t j = i;
+			for (; j > 0 && after(r->w, items[j - 1], v); j--) items[j] = items[j - 1];
+			items[j] = v;
+		}
 		return size;
 	}
-	for (int32_t i = 1; i < size; i++) { // the usual few results: insertion sort
-		gtHeapItem v = s->results[i];
-		int32_t j = i;
-		for (; j > 0 && s->results[j - 1].key > v.key; j--) s->results[j] = s->results[j - 1];
-		s->results[j] = v;
+	if (r->within) // the nearest query's k best are a heap already
+		for (int32_t i = size / 2 - 1; i >= 0; i--) sift_down(r->w, items, size, i, items[i]);
+	for (int32_t n = size - 1; n > 0; n--) {
+		gtHeapItem last = items[n];
+		items[n] = items[0];
+		sift_down(r->w, items, n, 0, last);
 	}
 	return size;
 }

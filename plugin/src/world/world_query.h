@@ -27,9 +27,11 @@ typedef struct Filter {
 } Filter;
 
 
-// The answer being built: the k best so far (a max-heap through negated keys) or, for within,
-// every object inside the radius. `bound` is what a candidate must beat.
+// The answer being built: the k best so far (a max-heap, the last in the answer's order on top) or,
+// for within, every object inside the radius. The answer's order is by distance (score), ties by
+// ascending object id, so a candidate at exactly `bound` may still enter.
 typedef struct Results {
+	const gtWorld* w; // for the ids that break ties
 	gtHeap best;
 	int32_t listed;
 	int k;
@@ -38,8 +40,11 @@ typedef struct Results {
 } Results;
 
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
-gtStatus gt_results_begin(gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
+gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
 bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot);
+// A candidate (d, slot) of a nearest query that is no farther than the bound: kept when the k
+// best have room or it comes before the last of them.
+void gt_results_keep(Results* r, double d, int32_t slot);
 int32_t gt_results_finish(gtQueryScratch* s, Results* r);
 
 // The two search strategies: best-first over the tree with any distance, and the straight-line
@@ -141,35 +146,41 @@ static inline int32_t heap_id(int level, int64_t node)
 {
 	return (int32_t)(((int64_t)level << GT_NODE_BITS) | node);
 }
+// The traversal's lower bound on the distance across gaps dx, dy (a node's or an object's key):
+// the straight line, as no walk is shorter. The one place a bound that knows shortcuts (links)
+// would go. Shrunk by a few units in the last place so it never exceeds the distance backends'
+// own straight line (hypot) through rounding: a key equal to the k-th distance must not hide a tie.
+static inline double gt_straight_key(double dx, double dy)
+{
+	return sqrt(dx * dx + dy * dy) * (1 - 0x1p-49);
+}
 // Distance from p to the closed rectangle (0 inside). Plain comparisons: fmax is a library call.
 static inline double min_dist(gtVec2 p, const double r[4])
 {
 	double dx = p.x < r[0] ? r[0] - p.x : p.x > r[2] ? p.x - r[2] : 0;
 	double dy = p.y < r[1] ? r[1] - p.y : p.y > r[3] ? p.y - r[3] : 0;
-	return sqrt(dx * dx + dy * dy);
+	return gt_straight_key(dx, dy);
 }
 // A query frontier's push, growing it when full (false when out of memory).
 bool gt_frontier_grow(gtHeap* h);
+bool gt_frontier_grow_to(gtHeap* h, int64_t want);
 static inline bool gt_frontier_push(gtHeap* h, double key, int32_t id)
 {
 	if (h->size == h->capacity && !gt_frontier_grow(h)) return false;
 	gt_heap_push(h, key, id);
 	return true;
 }
-// Whether a candidate key can no longer make the answer (keys only grow from here on).
+// Whether a candidate key can no longer make the answer (keys only grow from here on). A key equal
+// to the bound still can: a tie with a smaller id enters.
 static inline bool results_prune(const Results* r, double key)
 {
-	return r->within ? key > r->bound : (r->best.size == r->k && key >= r->bound);
+	return key > r->bound;
 }
 static inline bool results_offer(gtQueryScratch* s, Results* r, double d, int32_t slot)
 {
-	if (r->within) return d > r->bound || gt_results_push(s, &r->listed, d, slot);
-	if (r->best.size < r->k) {
-		gt_heap_push(&r->best, -d, slot);
-	} else if (d < r->bound) {
-		gt_heap_replace_top(&r->best, -d, slot);
-	}
-	if (r->best.size == r->k) r->bound = -r->best.items[0].key;
+	if (d > r->bound) return true;
+	if (r->within) return gt_results_push(s, &r->listed, d, slot);
+	gt_results_keep(r, d, slot);
 	return true;
 }
 #endif

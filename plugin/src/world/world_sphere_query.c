@@ -47,7 +47,7 @@ gtStatus gt_query_sphere(gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool w
 		return gt_fail(err, GT_ERR_LIMIT, "straight-line queries need a leaf grid of at most 1024x1024");
 	if (!gt_sphere_ready(w)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
 	Results r;
-	st = gt_results_begin(s, q, within, &r, err);
+	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
 	int64_t side = INT64_C(1) << w->height;
 	int32_t home = (int32_t)leaf_of_point(w, q->point.x, q->point.y);

@@ -1,6 +1,7 @@
 // Best-first traversal of the Grid Tree. Node keys are Euclidean lower bounds of the distance to
 // anything below; objects in a popped leaf are pushed with their straight-line distance and priced
 // with the real distance only when popped.
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,13 @@
 #include "core/status.h"
 #include "world/world_query.h"
 
+bool gt_frontier_grow_to(gtHeap* h, int64_t want)
+{
+	int64_t cap = h->capacity;
+	if (want >= INT32_MAX / 2 || !GT_GROW(h->items, cap, want, 256)) return false;
+	h->capacity = (int)cap;
+	return true;
+}
 bool gt_frontier_grow(gtHeap* h)
 {
 	int64_t cap = h->capacity;
@@ -23,11 +31,11 @@ static bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, 
                          const Filter* f, Results* r, int32_t slot, gtQueryStats* stats)
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
-	// Once a farther distance cannot enter the answer, the backend may stop at that limit.
-	double limit = mode == MODE_TOP || !distance.below ? INFINITY
-	               : mode == MODE_WITHIN               ? nextafter(r->bound, INFINITY) // d <= radius enters
-	               : r->best.size == r->k              ? r->bound
-	                                                   : INFINITY;
+	// Once a farther distance cannot enter the answer, the backend may stop at that limit: a little
+	// above the bound, as a distance equal to it enters (within the radius, or a tie with a smaller
+	// id); one that lands between the two is returned and turned away here.
+	double limit = mode == MODE_TOP || !distance.below || r->bound == INFINITY ? INFINITY
+	                                                                           : r->bound * (1 + DBL_EPSILON) + DBL_MIN;
 	double d = limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
 	                            : distance.fcn(distance.context, q->point, p);
 	stats->distance_calls++;
@@ -44,11 +52,66 @@ static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, cons
 		stats->objects_tested++;
 		int matches = object_matches(w, f, o);
 		if (matches < 0) continue;
-		double e = hypot(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(f, matches);
+		double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(f, matches);
 		if (results_prune(r, e)) continue;
 		if (!gt_frontier_push(frontier, e, -(o + 1))) return false;
 	}
 	return true;
+}
+
+// Every object that passes, with its straight-line key, instead of the tree (a sparse world):
+// appended, then made a heap in one pass; false when out of memory.
+static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const Filter* f, const Results* r,
+                     gtQueryStats* stats)
+{
+	// Without filters every live object is a candidate: only its key to compute.
+	bool plain = f->mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 &&
+	             !q->use_region && q->exclude_count == 0;
+	if (frontier->capacity < w->live && !gt_frontier_grow_to(frontier, w->live)) return false;
+	int32_t tested = 0, n = 0;
+	gtHeapItem* items = frontier->items;
+	for (int32_t o = 0; o < w->slots_used; o++) {
+		if (!(w->generation[o] & 1)) continue; // a free slot
+		tested++;
+		int matches = plain ? 0 : object_matches(w, f, o);
+		if (matches < 0) continue;
+		double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(f, matches);
+		if (!results_prune(r, e)) items[n++] = (gtHeapItem){e, -(o + 1)};
+	}
+	stats->objects_tested += tested;
+	frontier->size = n;
+	for (int i = frontier->size / 2 - 1; i >= 0; i--) { // bottom-up: each subtree below i is a heap
+		gtHeapItem v = frontier->items[i];
+		int at = i;
+		for (;;) {
+			int child = 2 * at + 1;
+			if (child >= frontier->size) break;
+			if (child + 1 < frontier->size && frontier->items[child + 1].key < frontier->items[child].key) child++;
+			if (v.key <= frontier->items[child].key) break;
+			frontier->items[at] = frontier->items[child];
+			at = child;
+		}
+		frontier->items[at] = v;
+	}
+	return true;
+}
+
+// The cost model's slot for a query: its mode, and whether its words prune subtrees through one
+// plane (1), it has other filters (2) or none (0).
+static int cost_class(const Filter* f, Mode mode)
+{
+	const gtQuery* q = f->q;
+	int filters = f->plane ? 1 : f->word_count || q->any_count || q->none_count || q->use_region ? 2 : 0;
+	return (int)mode * 3 + filters;
+}
+
+// Whether reading every object would cost less than the tree, from what the tree cost on recent
+// queries of the same kind in this scratch. Instructions (callgrind, AR0602SR and orz103d): a node
+// popped about 250 (its children's keys and tests, heap work), an object slot read by the scan about
+// 100 (its filters, key and heap work). The tree runs again after 16 scans, to follow the world.
+static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, int cost)
+{
+	return s->scans_since_tree[cost] < 16 && 100.0f * (float)w->slots_used < 250.0f * s->tree_nodes[cost];
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
@@ -76,7 +139,7 @@ static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q
 		// The query plane's bit is the whole keyword test, and is clear for an empty child.
 		if (plane_first ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
 		double dx = gap_x[c & 1], dy = gap_y[c >> 1];
-		double key = sqrt(dx * dx + dy * dy);
+		double key = gt_straight_key(dx, dy);
 		if (q->use_region || q->trace) cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
 		if (mode != MODE_TOP && results_prune(r, key)) { // the cheap test before the keyword tests
 			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
@@ -116,7 +179,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
 	Results r;
-	st = gt_results_begin(s, q, within, &r, err);
+	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
 	// Without a region or a trace (which reports keyword-pruned nodes), a query plane decides a
 	// child before its key is computed.
@@ -126,8 +189,15 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	double rect[4];
 	node_rect(w, 0, 0, rect);
 	int root_matches = w->object_counts[0] > 0 && !outside_region(q, rect) ? node_matches(w, &f, 0) : -1;
-	if (root_matches >= 0 &&
-	    !gt_frontier_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0)))
+	// A sparse world, where the tree would visit most of its few paths anyway, is cheaper to read
+	// whole (the cost model above); a traced query shows the tree.
+	int cost = cost_class(&f, mode);
+	bool scan = root_matches >= 0 && !q->trace && scan_is_cheaper(w, s, cost);
+	int64_t nodes_before = stats->nodes_popped;
+	if (scan) {
+		if (!push_all(w, frontier, q, &f, &r, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	} else if (root_matches >= 0 &&
+	           !gt_frontier_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0)))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	// The best child of the node just expanded is held out of the heap: when nothing queued is
 	// smaller, it is expanded next without a push and a pop (the usual descent).
@@ -163,5 +233,12 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		if (!pushed) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	*found = gt_results_finish(s, &r);
+	if (scan) {
+		s->scans_since_tree[cost]++;
+	} else if (root_matches >= 0) {
+		float nodes = (float)(stats->nodes_popped - nodes_before);
+		s->tree_nodes[cost] = s->tree_nodes[cost] > 0 ? 0.75f * s->tree_nodes[cost] + 0.25f * nodes : nodes;
+		s->scans_since_tree[cost] = 0;
+	}
 	return GT_OK;
 }
