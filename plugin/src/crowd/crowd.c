@@ -195,7 +195,7 @@ static void run_queries(Job* job, int worker_index)
 	Worker* wk = &c->workers[worker_index];
 	const gtCrowdQueries* batch = job->batch;
 	gtCrowdAnswers* out = job->out;
-	gtDistance distance = {NULL, NULL, NULL};
+	gtDistance distance = {.fcn = NULL};
 	gtError err;
 	if (!job->field && gtNavQuery_WorldDistance(wk->nav_query, &distance, &err)) {
 		for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) // fail this worker's share

@@ -98,7 +98,7 @@ static double world_fcn(void* context, gtVec2 from, gtVec2 to)
 
 static gtDistance world_distance(gtNavQuery* q)
 {
-	return (gtDistance){world_fcn, nav_oracle(q), NULL};
+	return (gtDistance){.fcn = world_fcn, .context = nav_oracle(q)};
 }
 
 const NavBackend nav_backend_oracle = {

@@ -69,7 +69,7 @@ static double world_fcn(void* context, gtVec2 from, gtVec2 to)
 
 static gtDistance world_distance(gtNavQuery* q)
 {
-	return (gtDistance){world_fcn, search_of(q), NULL};
+	return (gtDistance){.fcn = world_fcn, .context = search_of(q)};
 }
 
 const NavBackend nav_backend_polyanya = {
