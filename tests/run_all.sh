@@ -68,6 +68,7 @@ run_script format tests/check_format.sh
 # The command-line tool, against the same build.
 run_script cli tests/test_cli.sh "$BIN/gridtree"
 run_script cli-maps tests/test_cli_maps.sh "$BIN/gridtree"
+run_script cli-links tests/test_cli_links.sh "$BIN/gridtree"
 # The demo's start view (a path round a wall) and its refusal without a display.
 run_script demo tests/test_demo.sh "$BIN"
 

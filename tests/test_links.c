@@ -317,6 +317,11 @@ static void test_world_queries(void** state)
 			gtObjectId id;
 			assert_int_equal(gtWorld_Add(world, at[i], &word, 1, &id, &err), GT_OK);
 		}
+		if (round >= 2) { // the table over an index built without the links
+			gtEhlDef def = gtEhl_DefaultDef();
+			def.cell_size = 2 + round % 2;
+			assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+		}
 		gtDistance distance = test_world_distance(q);
 		for (int i = 0; i < 12; i++) {
 			gtVec2 p = test_random_point(map, &rng);
@@ -351,16 +356,22 @@ static void test_world_queries(void** state)
 
 // Edits and links: after walls are added (one walls in a link's end) and removed, and links are
 // disabled and removed, every answer still equals the twin's for the links enabled then.
-static void test_edits_and_toggles(void** state)
+static void edits_and_toggles(bool index)
 {
-	(void)state;
 	TestRng rng = {320};
 	gtMap* map = links_map(&rng, 30, 24, 12, false);
 	gtNav* nav;
 	gtNavQuery* q;
 	gtError err;
-	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	gtNavDef nav_def = gtNav_DefaultDef();
+	nav_def.manual_rebuild = true; // freed walls: the oracle answers for the index, then the table
+	assert_int_equal(gtNav_Create(map, &nav_def, &nav, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	if (index) {
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 3;
+		assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	}
 	TwinLink links[6];
 	gtLinkId ids[6];
 	for (int k = 0; k < 6; k++) links[k] = random_link(map, &rng, k % 4), ids[k] = add(nav, links[k]);
@@ -391,13 +402,22 @@ static void test_edits_and_toggles(void** state)
 			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
 			double d;
 			assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
-			assert_close(twin_distance(&tw, s, t), d, "after edits", s, t);
+			double expect = twin_distance(&tw, s, t);
+			assert_close(expect, d, "after edits", s, t);
+			if (i % 8 == 0) check_path(nav, q, s, t, expect);
 		}
 		twin_free(&tw);
 	}
 	gtNavQuery_Destroy(q);
 	gtNav_Destroy(nav);
 	gtMap_Destroy(map);
+}
+
+static void test_edits_and_toggles(void** state)
+{
+	(void)state;
+	edits_and_toggles(false);
+	edits_and_toggles(true);
 }
 
 // The path follower crosses a teleporter at once and a ladder at its cost.

@@ -50,6 +50,8 @@ gtStatus gtNav_EnableLink(gtNav* nav, gtLinkId id, bool enabled, gtError* err);
 gtStatus gtNav_GetLink(const gtNav* nav, gtLinkId id, gtLinkInfo* info, gtError* err);
 /// Live links (enabled or not).
 int gtNav_LinkCount(const gtNav* nav);
+/// Enabled links: while there are any, queries take them (the crowd's field method is not used).
+int gtNav_EnabledLinkCount(const gtNav* nav);
 /// Every live link's handle, in slot order, into ids[0..capacity); returns how many there are.
 int gtNav_Links(const gtNav* nav, gtLinkId* ids, int capacity);
 

@@ -10,6 +10,7 @@
 #include "core/task.h"
 #include "ehl/ehl_field.h"
 #include "gridtree/gt_crowd.h"
+#include "gridtree/gt_links.h"
 #include "world/world_visit.h"
 
 typedef struct Worker {
@@ -356,7 +357,8 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 		return gt_fail(err, GT_ERR_INVALID_ARG, "bad batch arguments");
 	if (batch->count == 0) return GT_OK;
 	gtNavMethod backend = gtNav_Method(c->nav);
-	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT; // a field reads the labels as they are
+	// A field reads the labels as they are, which know neither edits nor links.
+	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT && gtNav_EnabledLinkCount(c->nav) == 0;
 	bool field_possible = backend == GT_NAV_EHL && exact_index && shared_filter(batch, mode) &&
 	                      largest_k(batch) <= GT_EHL_FIELD_MAX_K;
 	if (method == GT_CROWD_FIELD && !field_possible)

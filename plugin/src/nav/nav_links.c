@@ -108,6 +108,11 @@ int gtNav_LinkCount(const gtNav* nav)
 	return nav->links ? nav->links->live : 0;
 }
 
+int gtNav_EnabledLinkCount(const gtNav* nav)
+{
+	return nav->links ? nav->links->enabled : 0;
+}
+
 int gtNav_Links(const gtNav* nav, gtLinkId* ids, int capacity)
 {
 	const NavLinks* l = nav->links;

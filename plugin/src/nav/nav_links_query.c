@@ -9,10 +9,17 @@
 #include "core/status.h"
 #include "nav/nav_backend.h"
 #include "nav/nav_links_internal.h"
+#include "nav/nav_links_table.h"
 #include "oracle/oracle.h"
 
 typedef struct LinksScratch {
 	const gtMap* map;
+	gtNavQuery* query;
+	// Over the EHL index: the table of walks between link ends (nav_links_table.c), and the
+	// backend that answers the walks.
+	LinkTable* table;
+	const NavBackend* backend;
+	// Else: the oracle's graph joined to the link ends (oracle_links.c).
 	gtLinkGraph* graph;
 	const gtOracle* oracle; // the graph's, with the generations it was made for
 	uint32_t map_generation, ehl_generation, links_generation;
@@ -30,6 +37,7 @@ void nav_links_free_scratch(void* scratch)
 	LinksScratch* l = scratch;
 	if (!l) return;
 	gt_link_graph_destroy(l->graph);
+	nav_link_table_free(l->table);
 	gt_free(l->entrance), gt_free(l->exit), gt_free(l->cost), gt_free(l->gap);
 	gt_free(l);
 }
@@ -41,7 +49,62 @@ static gtStatus refuse(const gtNav* nav, gtError* err)
 	               gtNavMethod_Name(nav->method), nav->links->enabled);
 }
 
-// The graph for the map, index and links as they are now.
+static bool up_to_date(const LinksScratch* l, const gtNav* nav)
+{
+	return l->map_generation == nav->map_generation && l->ehl_generation == nav->ehl_generation &&
+	       l->links_generation == nav->links->generation;
+}
+
+static gtStatus enabled_links(const gtNav* nav, gtLinkEdge** edges, int* count, gtError* err)
+{
+	*count = nav_links_enabled(nav, NULL);
+	*edges = gt_malloc(((size_t)*count + 1) * sizeof **edges);
+	if (!*edges) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	nav_links_enabled(nav, *edges);
+	return GT_OK;
+}
+
+// Over an index: the table of walks between the link ends, made by the index.
+static gtStatus table_ready(gtNavQuery* q, LinksScratch* l, const NavBackend* b, gtError* err)
+{
+	gtNav* nav = q->nav;
+	gtStatus st = b->bind(q, err);
+	if (st || (l->table && l->backend == b && up_to_date(l, nav))) return st;
+	nav_link_table_free(l->table);
+	l->table = NULL;
+	gt_link_graph_destroy(l->graph); // one or the other answers
+	l->graph = NULL;
+	int count;
+	gtLinkEdge* edges;
+	if ((st = enabled_links(nav, &edges, &count, err))) return st;
+	st = nav_link_table_create(q, b, edges, count, &l->table, err);
+	gt_free(edges);
+	return st;
+}
+
+// Else: the oracle's graph joined to the link ends.
+static gtStatus graph_ready(gtNavQuery* q, LinksScratch* l, gtError* err)
+{
+	gtNav* nav = q->nav;
+	gtStatus st = nav_oracle_ready(q, err);
+	if (st) return st;
+	const gtOracle* oracle = nav_oracle(q);
+	if (l->graph && l->oracle == oracle && up_to_date(l, nav)) return GT_OK;
+	gt_link_graph_destroy(l->graph);
+	l->graph = NULL;
+	nav_link_table_free(l->table);
+	l->table = NULL;
+	int count;
+	gtLinkEdge* edges;
+	if ((st = enabled_links(nav, &edges, &count, err))) return st;
+	st = gt_link_graph_create(oracle, nav->map, edges, count, &l->graph, err);
+	gt_free(edges);
+	l->oracle = oracle;
+	return st;
+}
+
+// What answers with links for the map, index and links as they are now: the table over the EHL
+// index when it answers (and the links are not too many for a table), else the oracle's graph.
 static gtStatus links_ready(gtNavQuery* q, gtError* err)
 {
 	gtNav* nav = q->nav;
@@ -49,23 +112,14 @@ static gtStatus links_ready(gtNavQuery* q, gtError* err)
 	if (!q->links_scratch && !(q->links_scratch = gt_calloc(1, sizeof(LinksScratch))))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	LinksScratch* l = q->links_scratch;
-	gtStatus st = nav_oracle_ready(q, err);
-	if (st) return st;
-	const gtOracle* oracle = nav_oracle(q);
-	if (l->graph && l->oracle == oracle && l->map_generation == nav->map_generation &&
-	    l->ehl_generation == nav->ehl_generation && l->links_generation == nav->links->generation)
-		return GT_OK;
-	gt_link_graph_destroy(l->graph);
-	l->graph = NULL;
-	int count = nav_links_enabled(nav, NULL);
-	gtLinkEdge* edges = gt_malloc(((size_t)count + 1) * sizeof *edges);
-	if (!edges) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-	nav_links_enabled(nav, edges);
-	st = gt_link_graph_create(oracle, nav->map, edges, count, &l->graph, err);
-	gt_free(edges);
+	const NavBackend* b = nav->backend;
+	if (b->outdated && b->outdated(nav)) b = nav_backend(b->stand_in);
+	bool table = b == nav_backend(GT_NAV_EHL) && nav->links->enabled <= NAV_LINK_TABLE_MAX;
+	gtStatus st = table ? table_ready(q, l, b, err) : graph_ready(q, l, err);
 	if (st) return st;
 	l->map = nav->map;
-	l->oracle = oracle;
+	l->query = q;
+	l->backend = b;
 	l->map_generation = nav->map_generation, l->ehl_generation = nav->ehl_generation;
 	l->links_generation = nav->links->generation;
 	return GT_OK;
@@ -76,8 +130,11 @@ gtStatus nav_links_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* distance,
 	*distance = INFINITY;
 	gtStatus st = nav_check_points(q->nav->map, s, t, err);
 	if (!st) st = links_ready(q, err);
-	if (!st) *distance = gt_link_graph_distance(((LinksScratch*)q->links_scratch)->graph, s, t);
-	return st;
+	if (st) return st;
+	LinksScratch* l = q->links_scratch;
+	if (l->table) return nav_link_table_distance(l->table, q, l->backend, s, t, distance, err);
+	*distance = gt_link_graph_distance(l->graph, s, t);
+	return GT_OK;
 }
 
 gtStatus nav_links_path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, gtLinkId* links, int capacity, int* count,
@@ -89,6 +146,8 @@ gtStatus nav_links_path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, gtLin
 	if (!st) st = links_ready(q, err);
 	if (st) return st;
 	LinksScratch* l = q->links_scratch;
+	if (l->table)
+		return nav_link_table_path(l->table, q, l->backend, s, t, points, links, capacity, count, distance, err);
 	return gt_link_graph_path(l->graph, s, t, points, links, capacity, count, distance, err);
 }
 
@@ -159,6 +218,7 @@ static double world_fcn(void* context, gtVec2 from, gtVec2 to)
 {
 	LinksScratch* l = context;
 	if (gtMap_CheckPoint(l->map, from) || gtMap_CheckPoint(l->map, to)) return INFINITY;
+	if (l->table) return nav_link_table_world(l->table, l->query, l->backend, from, to);
 	return gt_link_graph_distance(l->graph, from, to);
 }
 

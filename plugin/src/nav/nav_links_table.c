@@ -1,0 +1,256 @@
+// Links over a backend that has no graph to join them to (the EHL index): the walking distances
+// d0 between every two link ends, asked of the backend once per change of the links, the map or
+// the index, closed under the link edges (Floyd-Warshall) into D. A walk from s to t then either
+// takes no link (d0(s, t)) or walks to some end x, goes on to some end y as D says and walks to t:
+//     d(s, t) = min(d0(s, t), min over x, y of d0(s, x) + D[x][y] + d0(y, t)).
+// A query with no link in reach (its straight-line bound through the links is no shorter than
+// d0) costs one backend query.
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status.h"
+#include "nav/nav_backend.h"
+#include "nav/nav_links_internal.h"
+#include "nav/nav_links_table.h"
+
+struct LinkTable {
+	int links, ends;  // ends = 2 x links: link k's a at 2k, b at 2k + 1
+	gtLinkEdge* edge; // the links
+	gtVec2* end;
+	double* D;        // ends x ends, with links
+	int32_t* next;    // the first hop of the best walk from x to y (ends x ends)
+	uint8_t* by_link; // whether the direct hop x -> y is the link (ends x ends)
+	double min_cost;  // the cheapest link
+	// Per query.
+	double *from_s, *via; // d0(s, x); min over x of d0(s, x) + D[x][y]
+	gtVec2 source;        // what `via` is for
+	bool has_source;
+	gtDistance plain; // the backend's world distance, for world queries
+	gtVec2* walk;     // a backend path, before it joins the answer
+	int walk_capacity;
+};
+
+void nav_link_table_free(LinkTable* t)
+{
+	if (!t) return;
+	gt_free(t->edge), gt_free(t->end), gt_free(t->D), gt_free(t->next), gt_free(t->by_link);
+	gt_free(t->from_s), gt_free(t->via), gt_free(t->walk);
+	gt_free(t);
+}
+
+static double plain_distance(gtNavQuery* q, const NavBackend* b, gtVec2 s, gtVec2 t, gtStatus* st, gtError* err)
+{
+	double d = INFINITY;
+	*st = b->distance(q, s, t, &d, err);
+	return d;
+}
+
+// Walks between every two ends, the link edges, then the closure.
+static gtStatus close_table(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtError* err)
+{
+	int n = t->ends;
+	for (int x = 0; x < n; x++) {
+		for (int y = 0; y < n; y++) {
+			size_t xy = (size_t)x * n + y;
+			gtStatus st = GT_OK;
+			t->D[xy] = x == y  ? 0
+			           : y < x ? t->D[(size_t)y * n + x]
+			                   : plain_distance(q, b, t->end[x], t->end[y], &st, err);
+			if (st) return st;
+			t->next[xy] = y;
+			t->by_link[xy] = 0;
+		}
+	}
+	for (int k = 0; k < t->links; k++) {
+		const gtLinkEdge* l = &t->edge[k];
+		for (int side = 0; side < (l->one_way ? 1 : 2); side++) {
+			size_t xy = side ? (size_t)(2 * k + 1) * n + 2 * k : (size_t)(2 * k) * n + 2 * k + 1;
+			if (l->cost < t->D[xy]) t->D[xy] = l->cost, t->by_link[xy] = 1;
+		}
+	}
+	for (int k = 0; k < n; k++)
+		for (int x = 0; x < n; x++) {
+			double xk = t->D[(size_t)x * n + k];
+			if (isinf(xk)) continue;
+			for (int y = 0; y < n; y++) {
+				double through = xk + t->D[(size_t)k * n + y];
+				if (through < t->D[(size_t)x * n + y]) {
+					t->D[(size_t)x * n + y] = through;
+					t->next[(size_t)x * n + y] = t->next[(size_t)x * n + k];
+				}
+			}
+		}
+	return GT_OK;
+}
+
+gtStatus nav_link_table_create(gtNavQuery* q, const NavBackend* b, const gtLinkEdge* links, int count, LinkTable** out,
+                               gtError* err)
+{
+	*out = NULL;
+	LinkTable* t = gt_calloc(1, sizeof *t);
+	if (!t) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the links");
+	size_t n = 2 * (size_t)count;
+	t->links = count, t->ends = (int)n;
+	t->edge = gt_malloc(((size_t)count + 1) * sizeof *t->edge);
+	t->end = gt_malloc((n + 1) * sizeof *t->end);
+	t->D = gt_malloc((n * n + 1) * sizeof *t->D);
+	t->next = gt_malloc((n * n + 1) * sizeof *t->next);
+	t->by_link = gt_malloc(n * n + 1);
+	t->from_s = gt_malloc((n + 1) * sizeof *t->from_s);
+	t->via = gt_malloc((n + 1) * sizeof *t->via);
+	t->walk_capacity = gtNav_PathCapacity(q->nav);
+	t->walk = gt_malloc((size_t)t->walk_capacity * sizeof *t->walk);
+	if (!t->walk || !t->edge || !t->end || !t->D || !t->next || !t->by_link || !t->from_s || !t->via) {
+		nav_link_table_free(t);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the links");
+	}
+	t->min_cost = INFINITY;
+	t->links = 0;
+	for (int i = 0; i < count; i++) {
+		const gtMap* map = q->nav->map;
+		if (gtMap_CheckPoint(map, links[i].a) || gtMap_CheckPoint(map, links[i].b)) continue; // walled in
+		int k = t->links++;
+		t->edge[k] = links[i];
+		t->end[2 * k] = links[i].a, t->end[2 * k + 1] = links[i].b;
+		if (links[i].cost < t->min_cost) t->min_cost = links[i].cost;
+	}
+	t->ends = 2 * t->links;
+	gtStatus st = close_table(t, q, b, err);
+	if (!st) t->plain = b->world_distance(q);
+	if (st) {
+		nav_link_table_free(t);
+		return st;
+	}
+	*out = t;
+	return GT_OK;
+}
+
+static double line(gtVec2 a, gtVec2 b)
+{
+	return hypot(b.x - a.x, b.y - a.y);
+}
+
+// A lower bound of any walk from s to t that takes a link: to the nearest end, the cheapest link,
+// from the nearest end.
+static double link_floor(const LinkTable* t, gtVec2 s, gtVec2 p)
+{
+	double in = INFINITY, out = INFINITY;
+	for (int x = 0; x < t->ends; x++) {
+		double a = line(s, t->end[x]), b = line(t->end[x], p);
+		if (a < in) in = a;
+		if (b < out) out = b;
+	}
+	return in + t->min_cost + out;
+}
+
+// via[y] for source s: the least walk from s that ends at end y, having walked to some end first.
+static void set_source(LinkTable* t, gtVec2 s, const double* from_s)
+{
+	int n = t->ends;
+	for (int y = 0; y < n; y++) t->via[y] = INFINITY;
+	for (int x = 0; x < n; x++) {
+		if (isinf(from_s[x])) continue;
+		const double* row = t->D + (size_t)x * n;
+		for (int y = 0; y < n; y++)
+			if (from_s[x] + row[y] < t->via[y]) t->via[y] = from_s[x] + row[y];
+	}
+	t->source = s;
+	t->has_source = true;
+}
+
+// The best of d0 and every walk through the ends; *last the end it leaves from (-1: d0).
+static double through_ends(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, gtVec2 p, double d0, int* last,
+                           gtStatus* st, gtError* err)
+{
+	*last = -1;
+	*st = GT_OK;
+	if (d0 <= link_floor(t, s, p)) return d0;
+	if (!t->has_source || t->source.x != s.x || t->source.y != s.y) {
+		for (int x = 0; x < t->ends; x++)
+			if ((t->from_s[x] = plain_distance(q, b, s, t->end[x], st, err)), *st) return INFINITY;
+		set_source(t, s, t->from_s);
+	}
+	double best = d0;
+	for (int y = 0; y < t->ends; y++) {
+		if (isinf(t->via[y]) || t->via[y] + line(t->end[y], p) >= best) continue;
+		double rest = plain_distance(q, b, p, t->end[y], st, err); // one source for every y: walks are symmetric
+		if (*st) return INFINITY;
+		if (t->via[y] + rest < best) best = t->via[y] + rest, *last = y;
+	}
+	return best;
+}
+
+gtStatus nav_link_table_distance(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, gtVec2 p, double* d,
+                                 gtError* err)
+{
+	gtStatus st;
+	double d0 = plain_distance(q, b, s, p, &st, err);
+	int last;
+	if (!st) *d = through_ends(t, q, b, s, p, d0, &last, &st, err);
+	return st;
+}
+
+// Appends the backend's path from a to c after points[*count - 1] (which is a), counting the points
+// even where the caller's buffer has no room for them.
+static gtStatus append_walk(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 a, gtVec2 c, gtVec2* points,
+                            gtLinkId* links, int capacity, int* count, gtError* err)
+{
+	int got = 0;
+	gtStatus st = b->path(q, a, c, t->walk, t->walk_capacity, &got, NULL, err);
+	if (st) return st;
+	for (int i = 1; i < got; i++, ++*count) {
+		if (*count < capacity) points[*count] = t->walk[i];
+		if (links && *count - 1 < capacity) links[*count - 1] = GT_LINK_NONE;
+	}
+	return GT_OK;
+}
+
+gtStatus nav_link_table_path(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, gtVec2 p, gtVec2* points,
+                             gtLinkId* links, int capacity, int* count, double* d, gtError* err)
+{
+	*count = 0;
+	gtStatus st;
+	double d0 = plain_distance(q, b, s, p, &st, err);
+	int last = -1;
+	double best = st ? INFINITY : through_ends(t, q, b, s, p, d0, &last, &st, err);
+	if (d) *d = best;
+	if (st || isinf(best)) return st;
+	if (last < 0) { // no link on the way
+		st = b->path(q, s, p, points, capacity, count, NULL, err);
+		for (int i = 0; !st && links && i < *count; i++) links[i] = GT_LINK_NONE;
+		return st;
+	}
+	// The first end: the one whose walk from s plus D reaches `last` at via[last].
+	int n = t->ends, first = -1;
+	for (int x = 0; x < n && first < 0; x++)
+		if (t->from_s[x] + t->D[(size_t)x * n + last] == t->via[last]) first = x;
+	*count = 1;
+	if (capacity >= 1) points[0] = s;
+	st = append_walk(t, q, b, s, t->end[first], points, links, capacity, count, err);
+	for (int x = first; !st && x != last;) {
+		int hop = t->next[(size_t)x * n + last];
+		if (t->by_link[(size_t)x * n + hop]) {
+			if (*count < capacity) points[*count] = t->end[hop];
+			if (links && *count - 1 < capacity) links[*count - 1] = t->edge[x / 2].id;
+			++*count;
+		} else {
+			st = append_walk(t, q, b, t->end[x], t->end[hop], points, links, capacity, count, err);
+		}
+		x = hop;
+	}
+	if (!st) st = append_walk(t, q, b, t->end[last], p, points, links, capacity, count, err);
+	if (!st && links && *count <= capacity) links[*count - 1] = GT_LINK_NONE;
+	if (!st && *count > capacity)
+		st = gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "the path has %d points, the buffer holds %d", *count, capacity);
+	return st;
+}
+
+double nav_link_table_world(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 from, gtVec2 to)
+{
+	double d0 = t->plain.fcn(t->plain.context, from, to);
+	gtStatus st;
+	int last;
+	double d = through_ends(t, q, b, from, to, d0, &last, &st, NULL);
+	return st ? INFINITY : d;
+}
