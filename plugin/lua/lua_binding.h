@@ -148,6 +148,11 @@ int lgt_load_map(lua_State* L);
 
 /* lua_path.c */
 int lgt_map_path(lua_State* L);
+/* Links (lua_links.c). */
+int lgt_map_add_link(lua_State* L);
+int lgt_map_remove_link(lua_State* L);
+int lgt_map_enable_link(lua_State* L);
+int lgt_map_link_count(lua_State* L);
 int lgt_advance(lua_State* L);
 
 /* lua_random.c */

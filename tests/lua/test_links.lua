@@ -1,0 +1,54 @@
+-- Links from Lua (docs/links.md): a teleporter across a wall that splits the map, a one-way drop,
+-- costs in the map's units, disabling and removing, and the errors.
+local h = ...
+local test, raises = h.test, h.raises
+local gridtree = require "gridtree"
+
+-- 12 x 6 cells, a wall column at x = 6 that no walk crosses.
+local function split_map()
+	local rows = {}
+	for _ = 1, 6 do rows[#rows + 1] = "......@....." end
+	return assert(gridtree.new_map(12, 6, table.concat(rows, "\n")))
+end
+
+local function near(a, b) return math.abs(a - b) < 1e-9 end
+
+test("links: a teleporter across a wall, a drop one way, toggles and removal", function()
+	local map = split_map()
+	map:set_method("oracle")
+	assert(map:distance(0, 1, 11, 1) == math.huge)
+	local tele = assert(map:add_link{1, 1, 10, 1, cost = 0})
+	local drop = assert(map:add_link{2, 4, 9, 4, cost = 1, oneway = true})
+	assert(map:link_count() == 2)
+	assert(near(map:distance(0, 1, 11, 1), 2))
+	assert(near(map:distance(2, 4, 9, 4), 1))
+	assert(near(map:distance(9, 4, 2, 4), 2 * math.sqrt(10))) -- back only through the teleporter
+	local path = map:path(0, 1, 11, 1)
+	assert(#path == 8 and path[3] == 1 and path[5] == 10)
+	assert(map:enable_link(tele, false))
+	assert(near(map:distance(0, 1, 11, 1), 2 * math.sqrt(13) + 1)) -- down the drop instead
+	assert(map:distance(11, 1, 0, 1) == math.huge)
+	assert(map:enable_link(tele, true))
+	assert(map:remove_link(drop))
+	raises("no such link", map.remove_link, map, drop) -- its handle is stale now
+	assert(near(map:distance(2, 4, 9, 4), 2 * math.sqrt(10)))
+	map:build_index{cell = 2} -- the index answers with the links too
+	map:set_method("ehl")
+	assert(map:method() == "ehl")
+	assert(near(map:distance(0, 1, 11, 1), 2))
+end)
+
+test("links: costs in the map's units, and the errors", function()
+	local map = split_map()
+	map:set_units(10, 0, 0) -- a cell is 10 units
+	assert(map:add_link{15, 15, 105, 15, cost = 30})
+	assert(near(map:distance(5, 15, 115, 15), 50))
+	local none, message = map:add_link{65, 15, 105, 15, cost = 1}
+	assert(none == nil and message:find("link end a", 1, true))
+	raises("cost must be a finite number >= 0", map.add_link, map, {15, 15, 105, 15, cost = -1})
+	raises("cost must be a finite number >= 0", map.add_link, map, {15, 15, 105, 15})
+	raises("unknown option 'speed'", map.add_link, map, {15, 15, 105, 15, cost = 1, speed = 2})
+	raises("oneway must be a boolean", map.add_link, map, {15, 15, 105, 15, cost = 1, oneway = 1})
+	raises("four finite numbers", map.add_link, map, {15, 15, 105, cost = 1})
+	raises("no such link", map.enable_link, map, 0, true)
+end)
