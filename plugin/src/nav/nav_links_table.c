@@ -178,22 +178,24 @@ gtStatus nav_link_table_create(gtNavQuery* q, const NavBackend* b, const gtLinkE
 	return GT_OK;
 }
 
+// sqrt, not hypot: these run per end and per candidate, and only bound or price what d0 decides.
 static double line(gtVec2 a, gtVec2 b)
 {
-	return hypot(b.x - a.x, b.y - a.y);
+	double dx = b.x - a.x, dy = b.y - a.y;
+	return sqrt(dx * dx + dy * dy);
 }
 
 // A lower bound of any walk from s to t that takes a link: to the nearest end, the cheapest link,
 // from the nearest end.
 static double link_floor(const LinkTable* t, gtVec2 s, gtVec2 p)
 {
-	double in = INFINITY, out = INFINITY;
+	double in = INFINITY, out = INFINITY; // squared until the end
 	for (int x = 0; x < t->ends; x++) {
-		double a = line(s, t->end[x]), b = line(t->end[x], p);
-		if (a < in) in = a;
-		if (b < out) out = b;
+		double ax = t->end[x].x - s.x, ay = t->end[x].y - s.y, bx = p.x - t->end[x].x, by = p.y - t->end[x].y;
+		if (ax * ax + ay * ay < in) in = ax * ax + ay * ay;
+		if (bx * bx + by * by < out) out = bx * bx + by * by;
 	}
-	return in + t->min_cost + out;
+	return sqrt(in) + t->min_cost + sqrt(out);
 }
 
 // The walk from src to dst (d0) on source side `side` (0: the query's s, 1: its t).
@@ -362,8 +364,14 @@ double nav_link_table_world(LinkTable* t, gtNavQuery* q, const NavBackend* b, gt
 	double best = t->plain.fcn(t->plain.context, from, to);
 	if (best <= link_floor(t, from, to)) return best;
 	gtStatus st = set_source(t, q, b, from, NULL);
-	for (int y = 0; !st && y < t->ends; y++) {
-		if (isinf(t->via[y]) || t->via[y] + line(t->end[y], to) >= best) continue;
+	int n = t->ends;
+	for (int y = 0; y < n; y++) t->bound[y] = t->via[y] + line(t->end[y], to), t->tried[y] = 0;
+	while (!st) { // the exits in the order of their bounds, while one may still beat the best
+		int y = -1;
+		for (int i = 0; i < n; i++)
+			if (!t->tried[i] && (y < 0 || t->bound[i] < t->bound[y])) y = i;
+		if (y < 0 || !(t->bound[y] < best)) break;
+		t->tried[y] = 1;
 		double rest = walk(t, q, b, 1, to, t->end[y], &st, NULL); // walks are symmetric
 		if (t->via[y] + rest < best) best = t->via[y] + rest;
 	}

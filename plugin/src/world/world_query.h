@@ -160,7 +160,8 @@ static inline void link_reach_begin(Filter* f, const gtShortcuts* links, gtVec2 
 	f->shortcuts = links;
 	f->link_reach = INFINITY;
 	for (int i = 0; links && i < links->count; i++) {
-		double r = hypot(q.x - links->entrance[i].x, q.y - links->entrance[i].y) + links->cost[i];
+		double dx = q.x - links->entrance[i].x, dy = q.y - links->entrance[i].y,
+		       r = sqrt(dx * dx + dy * dy) + links->cost[i];
 		if (r < f->link_reach) f->link_reach = r;
 	}
 }
