@@ -450,4 +450,97 @@ static void test_advance(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("links", test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance)
+// Reachability against the twin: b is reachable from a exactly when the twin's distance is finite,
+// on maps with pinch points and walls that split them, links one way and both; the nearest
+// reachable point to an unreachable target is as close as the closest reachable cell comes.
+static void test_reachability(void** state)
+{
+	(void)state;
+	gtMap* split = test_map_from_rows("..@..\n..@..\n..@..");
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	bool yes;
+	assert_int_equal(gtNav_Create(split, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	gtVec2 left = {0.5, 0.5}, right = {4.5, 2.5};
+	assert_int_equal(gtNavQuery_Reachable(q, left, right, &yes, &err), GT_OK);
+	assert_false(yes);
+	gtLinkId drop;
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){1, 1}, (gtVec2){4, 1}, 2, GT_LINK_ONE_WAY, &drop, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Reachable(q, left, right, &yes, &err), GT_OK);
+	assert_true(yes);
+	assert_int_equal(gtNavQuery_Reachable(q, right, left, &yes, &err), GT_OK);
+	assert_false(yes); // not back up the drop
+	gtVec2 point;
+	assert_int_equal(gtNavQuery_NearestReachable(q, right, (gtVec2){0.5, 1.5}, &point, NULL, NULL, 0, NULL, NULL, &err),
+	                 GT_OK);
+	assert_true(fabs(point.x - 3) < 1e-6 && point.y == 1.5); // the wall's far side
+	assert_int_equal(gtNav_EnableLink(nav, drop, false, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Reachable(q, left, right, &yes, &err), GT_OK);
+	assert_false(yes);
+	assert_int_equal(gtNavQuery_Reachable(q, left, (gtVec2){2.5, 0.5}, &yes, &err), GT_ERR_INVALID_POINT);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(split);
+	TestRng rng = {3200};
+	for (int round = 0; round < 4; round++) {
+		gtMap* map = links_map(&rng, 24, 18, 30, round % 2 == 0);
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		TwinLink links[4];
+		int count = round;
+		for (int k = 0; k < count; k++) links[k] = random_link(map, &rng, k % 4), add(nav, links[k]);
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		int differ = 0;
+		for (int i = 0; i < 80; i++) {
+			gtVec2 a = test_random_point(map, &rng), b = test_random_point(map, &rng);
+			bool reachable;
+			assert_int_equal(gtNavQuery_Reachable(q, a, b, &reachable, &err), GT_OK);
+			double d = twin_distance(&tw, a, b);
+			if (reachable != !isinf(d))
+				fail_msg("(%g, %g) -> (%g, %g): reachable %d, twin %g", a.x, a.y, b.x, b.y, reachable, d);
+			differ += !reachable;
+		}
+		if (round % 2 == 0) assert_true(differ > 0); // the split leaves pairs apart
+		for (int i = 0; i < 3; i++) {
+			gtVec2 from = test_random_point(map, &rng);
+			gtVec2 to = {test_rng_int(&rng, 24 * 64) / 64.0, test_rng_int(&rng, 18 * 64) / 64.0}; // walls too
+			gtVec2 point;
+			int capacity = gtNav_PathCapacity(nav), n;
+			gtVec2* points = malloc((size_t)capacity * sizeof *points);
+			gtLinkId* ids = malloc((size_t)capacity * sizeof *ids);
+			double d;
+			assert_int_equal(gtNavQuery_NearestReachable(q, from, to, &point, points, ids, capacity, &n, &d, &err),
+			                 GT_OK);
+			double direct; // the point is off the twin's grid: the nav's own distance, and reachable
+			assert_int_equal(gtNavQuery_Distance(q, from, point, &direct, &err), GT_OK);
+			assert_close(direct, d, "nearest reachable", from, point);
+			assert_true(!isinf(d) && n >= 2);
+			double best = INFINITY; // brute force: the reachable cells by the twin
+			for (int y = 0; y < gtMap_Height(map); y++)
+				for (int x = 0; x < gtMap_Width(map); x++) {
+					if (gtMap_IsBlocked(map, x, y) || isinf(twin_distance(&tw, from, (gtVec2){x + 0.5, y + 0.5})))
+						continue;
+					double cx = to.x < x       ? x
+					            : to.x > x + 1 ? x + 1
+					                           : to.x,
+					       cy = to.y < y       ? y
+					            : to.y > y + 1 ? y + 1
+					                           : to.y;
+					double e = hypot(cx - to.x, cy - to.y);
+					if (e < best) best = e;
+				}
+			assert_true(fabs(hypot(point.x - to.x, point.y - to.y) - best) < 1e-6);
+			free(points), free(ids);
+		}
+		twin_free(&tw);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
+TEST_MAIN("links", test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
+          test_reachability)

@@ -8,6 +8,7 @@
 /// Contents
 ///     Links    gtLinkId, gtNav_AddLink, gtNav_RemoveLink, gtNav_EnableLink, gtNav_GetLink
 ///     Paths    gtNavQuery_PathLinks, gtPath_AdvanceLinks
+///     Reach    gtNavQuery_Reachable, gtNavQuery_NearestReachable
 #ifndef GRIDTREE_GT_LINKS_H
 #define GRIDTREE_GT_LINKS_H
 
@@ -67,6 +68,23 @@ gtStatus gtNavQuery_PathLinks(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* poi
 /// agent is on a link now (links[*segment]), for the game to play a climb or a teleport.
 gtVec2 gtPath_AdvanceLinks(const gtNav* nav, const gtVec2* points, const gtLinkId* links, int count, int* segment,
                            gtVec2 at, double step);
+
+//------------------------------------------------------------------------------------------------
+// Reachability
+
+/// Whether b can be reached from a (walking and taking the enabled links) on the map as it is
+/// now. O(1) per call: the walking components of the free space, and which components the links
+/// join (one-way links one way), are remade on the first call after an edit or a change of the
+/// links. GT_ERR_INVALID_POINT when a or b is not in the closed free space.
+gtStatus gtNavQuery_Reachable(gtNavQuery* query, gtVec2 a, gtVec2 b, bool* reachable, gtError* err);
+
+/// The point reachable from `from` closest to `to` by straight line (`to` itself when it is
+/// reachable; `to` may be anywhere on the map, also in a wall), into *point, and the path to it as
+/// gtNavQuery_PathLinks gives it (points and links may be NULL with capacity 0 for the point
+/// alone). A point on a border between a reachable cell and an unreachable one is taken a hair
+/// (1e-9 cells) inside the reachable cell.
+gtStatus gtNavQuery_NearestReachable(gtNavQuery* query, gtVec2 from, gtVec2 to, gtVec2* point, gtVec2* points,
+                                     gtLinkId* links, int capacity, int* count, double* distance, gtError* err);
 
 #ifdef __cplusplus
 }

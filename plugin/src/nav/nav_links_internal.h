@@ -21,6 +21,12 @@ struct NavLinks {
 	uint32_t generation; // bumped by every change of the links
 };
 
+// A query's reachability state (nav_reach.c), in its links scratch: the slot, made on first use
+// (NULL when out of memory).
+typedef struct NavReach NavReach;
+NavReach** nav_links_reach_slot(gtNavQuery* q, gtError* err);
+void nav_reach_free(NavReach* r);
+
 // The slot a handle names, -1 when it names no live link.
 int nav_link_slot(const gtNav* nav, gtLinkId id);
 // The enabled links into out (NULL: only count them); returns how many.

@@ -30,6 +30,7 @@ typedef struct LinksScratch {
 	float* gap;
 	bool bound_made;
 	uint32_t bound_generation;
+	NavReach* reach; // reachability (nav_reach.c)
 } LinksScratch;
 
 void nav_links_free_scratch(void* scratch)
@@ -38,8 +39,18 @@ void nav_links_free_scratch(void* scratch)
 	if (!l) return;
 	gt_link_graph_destroy(l->graph);
 	nav_link_table_free(l->table);
+	nav_reach_free(l->reach);
 	gt_free(l->entrance), gt_free(l->exit), gt_free(l->cost), gt_free(l->gap);
 	gt_free(l);
+}
+
+NavReach** nav_links_reach_slot(gtNavQuery* q, gtError* err)
+{
+	if (!q->links_scratch && !(q->links_scratch = gt_calloc(1, sizeof(LinksScratch)))) {
+		gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	return &((LinksScratch*)q->links_scratch)->reach;
 }
 
 static gtStatus refuse(const gtNav* nav, gtError* err)
