@@ -542,5 +542,70 @@ static void test_reachability(void** state)
 	}
 }
 
+// Two floors side by side joined by stairs and a one-way lift: the layout, its checks, and
+// distances across floors equal to the twin's on the whole map.
+static void test_floors(void** state)
+{
+	(void)state;
+	enum { W = 10, H = 6 };
+	unsigned char cells[2 * W * H] = {0};
+	cells[W * 2 + 4] = cells[W * 3 + 4] = 1;         // a pillar on floor 0
+	cells[W * H + W * 1 + 6] = cells[W * H + 7] = 1; // walls on floor 1
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_FromFloors(2, W, H, cells, &map, &err), GT_OK);
+	assert_int_equal(gtMap_Width(map), 2 * W + 1);
+	gtNav* nav;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_FloorCount(nav), 1);
+	assert_int_equal(gtNav_SetFloors(nav, 3, W, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_SetFloors(nav, 2, W, &err), GT_OK);
+	assert_int_equal(gtNav_FloorCount(nav), 2);
+	gtVec2 local, p = gtNav_FloorPoint(nav, 1, (gtVec2){2.5, 3});
+	assert_true(p.x == W + 1 + 2.5 && p.y == 3);
+	assert_int_equal(gtNav_PointFloor(nav, p, &local), 1);
+	assert_true(local.x == 2.5 && local.y == 3);
+	assert_int_equal(gtNav_PointFloor(nav, (gtVec2){W + 0.5, 1}, &local), -1); // between the floors
+	assert_int_equal(gtNav_PointFloor(nav, (gtVec2){W, 1}, &local), 0);        // floor 0's edge
+	gtLinkId stairs, lift, none;
+	assert_int_equal(gtNav_AddFloorLink(nav, 0, (gtVec2){9.5, 0.5}, 1, (gtVec2){0.5, 0.5}, 3, 0, &stairs, &err), GT_OK);
+	assert_int_equal(
+	    gtNav_AddFloorLink(nav, 1, (gtVec2){9.5, 5.5}, 0, (gtVec2){0.5, 5.5}, 0.5, GT_LINK_ONE_WAY, &lift, &err),
+	    GT_OK);
+	assert_int_equal(gtNav_AddFloorLink(nav, 0, (gtVec2){1, 1}, 2, (gtVec2){1, 1}, 1, 0, &none, &err),
+	                 GT_ERR_INVALID_ARG);
+	TwinLink links[2] = {{{9.5, 0.5}, {W + 1 + 0.5, 0.5}, 3, false}, {{W + 1 + 9.5, 5.5}, {0.5, 5.5}, 0.5, true}};
+	Twin tw;
+	twin_make(&tw, map, links, 2);
+	gtNavQuery* q;
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	TestRng rng = {2};
+	int across = 0;
+	for (int i = 0; i < 60; i++) {
+		int fa = test_rng_int(&rng, 2), fb = test_rng_int(&rng, 2);
+		gtVec2 a = gtNav_FloorPoint(nav, fa,
+		                            (gtVec2){test_rng_int(&rng, W * 4) / 4.0, test_rng_int(&rng, H * 4) / 4.0});
+		gtVec2 b = gtNav_FloorPoint(nav, fb,
+		                            (gtVec2){test_rng_int(&rng, W * 4) / 4.0, test_rng_int(&rng, H * 4) / 4.0});
+		if (gtMap_CheckPoint(map, a) || gtMap_CheckPoint(map, b)) continue;
+		double d, expect = twin_distance(&tw, a, b);
+		assert_int_equal(gtNavQuery_Distance(q, a, b, &d, &err), GT_OK);
+		assert_close(expect, d, "across floors", a, b);
+		across += fa != fb && !isinf(d);
+	}
+	assert_true(across > 5);
+	twin_free(&tw);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+	unsigned char open[7 * 3] = {0};
+	assert_int_equal(gtMap_FromCells(7, 3, open, &map, &err), GT_OK); // no wall between the floors
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_SetFloors(nav, 2, 3, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "between floors 0 and 1 is free"));
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("links", test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
-          test_reachability)
+          test_reachability, test_floors)

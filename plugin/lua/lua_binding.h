@@ -153,6 +153,9 @@ int lgt_map_add_link(lua_State* L);
 int lgt_map_remove_link(lua_State* L);
 int lgt_map_enable_link(lua_State* L);
 int lgt_map_link_count(lua_State* L);
+int lgt_map_set_floors(lua_State* L);
+int lgt_map_floor_point(lua_State* L);
+int lgt_map_point_floor(lua_State* L);
 int lgt_advance(lua_State* L);
 
 /* lua_random.c */

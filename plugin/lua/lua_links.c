@@ -102,3 +102,44 @@ int lgt_map_link_count(lua_State* L)
 	lua_pushinteger(L, gtNav_LinkCount(m->nav));
 	return 1;
 }
+
+/* map:set_floors(count, width): the map is `count` floors of `width` cells side by side
+** (gtNav_SetFloors); nil, message when its layout does not fit. */
+int lgt_map_set_floors(lua_State* L)
+{
+	LMap* m = check_editable(L);
+	lua_Integer floors = luaL_checkinteger(L, 2), width = luaL_checkinteger(L, 3);
+	if (floors < 1 || floors > GT_MAP_MAX_SIDE) luaL_argerror(L, 2, "floors must be from 1 to the map's width");
+	if (width < 1 || width > GT_MAP_MAX_SIDE) luaL_argerror(L, 3, "width must be from 1 to the map's width");
+	gtError err;
+	if (gtNav_SetFloors(m->nav, (int)floors, (int)width, &err)) return lgt_fail(L, err.message);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* map:floor_point(floor, x, y) -> the map position of (x, y) on that floor (positions as on floor 0). */
+int lgt_map_floor_point(lua_State* L)
+{
+	LMap* m = lgt_check_map(L, 1);
+	lua_Integer floor = luaL_checkinteger(L, 2);
+	if (floor < 0 || floor >= gtNav_FloorCount(m->nav))
+		lgt_arg_errorf(L, 2, "floors are 0 to %d", gtNav_FloorCount(m->nav) - 1);
+	gtVec2 p = gtNav_FloorPoint(m->nav, (int)floor, lgt_check_point(L, m, 3));
+	lgt_push_point(L, m->unit_scale, m->unit_x, m->unit_y, p);
+	return 2;
+}
+
+/* map:point_floor(x, y) -> floor, x, y on it; nil for a position between two floors. */
+int lgt_map_point_floor(lua_State* L)
+{
+	LMap* m = lgt_check_map(L, 1);
+	gtVec2 local;
+	int floor = gtNav_PointFloor(m->nav, lgt_check_point(L, m, 2), &local);
+	if (floor < 0) {
+		luaL_pushfail(L);
+		return 1;
+	}
+	lua_pushinteger(L, floor);
+	lgt_push_point(L, m->unit_scale, m->unit_x, m->unit_y, local);
+	return 3;
+}

@@ -52,3 +52,23 @@ test("links: costs in the map's units, and the errors", function()
 	raises("four finite numbers", map.add_link, map, {15, 15, 105, cost = 1})
 	raises("no such link", map.enable_link, map, 0, true)
 end)
+
+test("floors: two floors side by side, stairs between them", function()
+	local rows = {}
+	for _ = 1, 4 do rows[#rows + 1] = "....@...." end -- two floors of 4 cells, a wall between
+	local map = assert(gridtree.new_map(9, 4, table.concat(rows, "\n")))
+	local ok, message = map:set_floors(3, 4)
+	assert(ok == nil and message:find("need a map", 1, true))
+	assert(map:set_floors(2, 4))
+	local x, y = map:floor_point(1, 0.5, 0.5)
+	assert(x == 5.5 and y == 0.5)
+	local f, lx, ly = map:point_floor(x, y)
+	assert(f == 1 and lx == 0.5 and ly == 0.5)
+	assert(map:point_floor(4.5, 1) == nil)
+	raises("floors are 0 to 1", map.floor_point, map, 2, 0, 0)
+	map:set_method("oracle")
+	assert(map:distance(0.5, 0.5, x, y) == math.huge)
+	local sx, sy = map:floor_point(1, 3.5, 0.5)
+	assert(map:add_link{3.5, 0.5, sx, sy, cost = 2}) -- stairs from floor 0's right to floor 1's
+	assert(near(map:distance(0.5, 0.5, x, y), 3 + 2 + 3))
+end)

@@ -9,6 +9,7 @@
 ///     Links    gtLinkId, gtNav_AddLink, gtNav_RemoveLink, gtNav_EnableLink, gtNav_GetLink
 ///     Paths    gtNavQuery_PathLinks, gtPath_AdvanceLinks
 ///     Reach    gtNavQuery_Reachable, gtNavQuery_NearestReachable
+///     Floors   gtMap_FromFloors, gtNav_SetFloors, gtNav_FloorPoint, gtNav_PointFloor, gtNav_AddFloorLink
 #ifndef GRIDTREE_GT_LINKS_H
 #define GRIDTREE_GT_LINKS_H
 
@@ -85,6 +86,30 @@ gtStatus gtNavQuery_Reachable(gtNavQuery* query, gtVec2 a, gtVec2 b, bool* reach
 /// (1e-9 cells) inside the reachable cell.
 gtStatus gtNavQuery_NearestReachable(gtNavQuery* query, gtVec2 from, gtVec2 to, gtVec2* point, gtVec2* points,
                                      gtLinkId* links, int capacity, int* count, double* distance, gtError* err);
+
+//------------------------------------------------------------------------------------------------
+// Floors: several floors side by side in one map, joined only by links (stairs, ladders, lifts).
+// Floor f's cell (x, y) is map cell (f * (width + 1) + x, y): a blocked column stands between two
+// floors, so no walk crosses from one to the next. A world over the map holds every floor's
+// objects, and its queries span floors through the links.
+
+/// A map of `floors` floors of width x height cells: `blocked` holds floors * width * height bytes,
+/// floor after floor, each row-major (nonzero = blocked).
+gtStatus gtMap_FromFloors(int floors, int width, int height, const unsigned char* blocked, gtMap** out, gtError* err);
+/// Declares the nav's map as `floors` floors of `width` cells (as gtMap_FromFloors lays them out):
+/// GT_ERR_INVALID_ARG unless the map is floors * (width + 1) - 1 cells wide and every column
+/// between two floors is blocked.
+gtStatus gtNav_SetFloors(gtNav* nav, int floors, int width, gtError* err);
+/// Floors declared (1 when none were).
+int gtNav_FloorCount(const gtNav* nav);
+/// The map point of position `local` on floor `floor` (local as on floor 0).
+gtVec2 gtNav_FloorPoint(const gtNav* nav, int floor, gtVec2 local);
+/// The floor a map point is on and its position there; -1 for a point on no floor (between two).
+int gtNav_PointFloor(const gtNav* nav, gtVec2 point, gtVec2* local);
+/// gtNav_AddLink from `a` on floor `floor_a` to `b` on floor `floor_b` (stairs, a ladder, a lift).
+/// GT_ERR_INVALID_ARG for a floor number out of range.
+gtStatus gtNav_AddFloorLink(gtNav* nav, int floor_a, gtVec2 a, int floor_b, gtVec2 b, double cost, unsigned flags,
+                            gtLinkId* id, gtError* err);
 
 #ifdef __cplusplus
 }

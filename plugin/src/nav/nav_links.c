@@ -35,6 +35,12 @@ static gtStatus check_end(const gtMap* map, gtVec2 p, const char* which, gtError
 	return gt_fail(err, GT_ERR_INVALID_POINT, "link end %s (%g, %g): %s", which, p.x, p.y, gtPointCheckName(c));
 }
 
+NavLinks* nav_links_of(gtNav* nav)
+{
+	if (!nav->links) nav->links = gt_calloc(1, sizeof *nav->links);
+	return nav->links;
+}
+
 gtStatus gtNav_AddLink(gtNav* nav, gtVec2 a, gtVec2 b, double cost, unsigned flags, gtLinkId* id, gtError* err)
 {
 	if (id) *id = GT_LINK_NONE;
@@ -47,9 +53,8 @@ gtStatus gtNav_AddLink(gtNav* nav, gtVec2 a, gtVec2 b, double cost, unsigned fla
 	gtStatus st = check_end(nav->map, a, "a", err);
 	if (!st) st = check_end(nav->map, b, "b", err);
 	if (st) return st;
-	if (!nav->links && !(nav->links = gt_calloc(1, sizeof *nav->links)))
-		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-	NavLinks* l = nav->links;
+	NavLinks* l = nav_links_of(nav);
+	if (!l) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	if (l->live >= GT_NAV_MAX_LINKS)
 		return gt_fail(err, GT_ERR_LIMIT, "a nav holds at most %d links", GT_NAV_MAX_LINKS);
 	int slot = 0;

@@ -18,8 +18,12 @@ struct NavLinks {
 	NavLink* items; // slots, live or free
 	int count, capacity;
 	int live, enabled;
-	uint32_t generation; // bumped by every change of the links
+	uint32_t generation;     // bumped by every change of the links
+	int floors, floor_width; // gtNav_SetFloors (0 floors: none declared)
 };
+
+// The nav's links, made on first use (NULL when out of memory).
+NavLinks* nav_links_of(gtNav* nav);
 
 // A query's reachability state (nav_reach.c), in its links scratch: the slot, made on first use
 // (NULL when out of memory).
