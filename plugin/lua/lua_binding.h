@@ -156,6 +156,8 @@ int lgt_map_link_count(lua_State* L);
 int lgt_map_set_floors(lua_State* L);
 int lgt_map_floor_point(lua_State* L);
 int lgt_map_point_floor(lua_State* L);
+int lgt_map_reachable(lua_State* L);
+int lgt_map_nearest_reachable(lua_State* L);
 int lgt_advance(lua_State* L);
 
 /* lua_random.c */

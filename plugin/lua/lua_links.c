@@ -143,3 +143,35 @@ int lgt_map_point_floor(lua_State* L)
 	lgt_push_point(L, m->unit_scale, m->unit_x, m->unit_y, local);
 	return 3;
 }
+
+/* map:reachable(ax, ay, bx, by) -> whether b can be reached from a, walking and taking links;
+** nil, message for a point off the free space. */
+int lgt_map_reachable(lua_State* L)
+{
+	LMap* m = lgt_check_map(L, 1);
+	gtVec2 a = lgt_check_point(L, m, 2), b = lgt_check_point(L, m, 4);
+	gtPointCheck ca = gtMap_CheckPoint(m->map, a), cb = gtMap_CheckPoint(m->map, b);
+	if (ca != GT_POINT_VALID) return lgt_fail(L, gtPointCheckName(ca));
+	if (cb != GT_POINT_VALID) return lgt_fail(L, gtPointCheckName(cb));
+	bool yes;
+	gtError err;
+	if (gtNavQuery_Reachable(m->query, a, b, &yes, &err)) return luaL_error(L, "gridtree: %s", err.message);
+	lua_pushboolean(L, yes);
+	return 1;
+}
+
+/* map:nearest_reachable(fx, fy, tx, ty) -> x, y: the point reachable from f closest to t (t itself
+** when reachable; t may be in a wall); nil, message for an f off the free space. */
+int lgt_map_nearest_reachable(lua_State* L)
+{
+	LMap* m = lgt_check_map(L, 1);
+	gtVec2 from = lgt_check_point(L, m, 2), to = lgt_check_point(L, m, 4);
+	gtPointCheck c = gtMap_CheckPoint(m->map, from);
+	if (c != GT_POINT_VALID) return lgt_fail(L, gtPointCheckName(c));
+	gtVec2 point;
+	gtError err;
+	if (gtNavQuery_NearestReachable(m->query, from, to, &point, NULL, NULL, 0, NULL, NULL, &err))
+		return luaL_error(L, "gridtree: %s", err.message);
+	lgt_push_point(L, m->unit_scale, m->unit_x, m->unit_y, point);
+	return 2;
+}

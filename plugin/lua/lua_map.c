@@ -532,6 +532,8 @@ const luaL_Reg lgt_map_methods[] = {
     {"set_floors", lgt_map_set_floors},
     {"floor_point", lgt_map_floor_point},
     {"point_floor", lgt_map_point_floor},
+    {"reachable", lgt_map_reachable},
+    {"nearest_reachable", lgt_map_nearest_reachable},
     {"update", map_update},
     {"index_state", map_index_state},
     {"distance", map_distance},

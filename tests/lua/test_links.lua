@@ -72,3 +72,17 @@ test("floors: two floors side by side, stairs between them", function()
 	assert(map:add_link{3.5, 0.5, sx, sy, cost = 2}) -- stairs from floor 0's right to floor 1's
 	assert(near(map:distance(0.5, 0.5, x, y), 3 + 2 + 3))
 end)
+
+test("reachable and nearest_reachable with a drop", function()
+	local map = split_map()
+	assert(map:reachable(0.5, 0.5, 11.5, 0.5) == false)
+	assert(map:add_link{2, 4, 9, 4, cost = 1, oneway = true})
+	assert(map:reachable(0.5, 0.5, 11.5, 0.5) == true)
+	assert(map:reachable(11.5, 0.5, 0.5, 0.5) == false) -- not back up the drop
+	local x, y = map:nearest_reachable(11.5, 0.5, 0.5, 2.5)
+	assert(math.abs(x - 7) < 1e-6 and y == 2.5) -- the wall's far side
+	x, y = map:nearest_reachable(0.5, 0.5, 11.5, 0.5)
+	assert(x == 11.5 and y == 0.5)
+	local none, message = map:reachable(6.5, 0.5, 0.5, 0.5)
+	assert(none == nil and message:find("blocked", 1, true))
+end)
