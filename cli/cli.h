@@ -93,6 +93,14 @@ void cli_nav_methods_init(void);
 		    "index first"                                                                                              \
 	}
 
+#define CLI_OPTION_LINKS                                                                                               \
+	{                                                                                                                  \
+		"links", "FILE", NULL, false,                                                                                  \
+		    "'ax ay bx by cost' lines (optionally 'oneway'): links (stairs, teleporters) the walks may take"           \
+	}
+// Adds the links of a --links file to the nav; prints "FILE:LINE: problem" and is false on failure.
+bool cli_apply_links(gtNav* nav, const char* path);
+
 // Loads the map as the map options say into *out, and a Tiled map's extras into *tiled (when
 // tiled is not NULL; NULL for a MovingAI map). Prints the problem and returns CLI_USAGE or
 // CLI_FAILED on failure, CLI_OK otherwise.

@@ -83,6 +83,11 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 		cli_nav_close(s);
 		return CLI_FAILED;
 	}
+	const char* links = cli_option(args, "links", NULL);
+	if (!st && links && !cli_apply_links(s->nav, links)) {
+		cli_nav_close(s);
+		return CLI_FAILED;
+	}
 	if (!st) st = gtNavQuery_Create(s->nav, &s->query, &err);
 	if (st) {
 		fprintf(stderr, "gridtree: %s\n", err.message);

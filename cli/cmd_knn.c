@@ -308,6 +308,7 @@ static const CliOption KNN_OPTIONS[] = {
     {"leaf", "m", NULL, false, "the Grid Tree's leaf size in cells, 1 to 65536 (default 16)"},
     CLI_OPTION_THREADS,
     CLI_OPTION_EDITS,
+    CLI_OPTION_LINKS,
     {0},
 };
 

@@ -123,6 +123,7 @@ static const CliOption OPTIONS[] = {
     {"why", NULL, NULL, false, "explain every 'invalid' line on stderr (default: the first one only)"},
     CLI_OPTION_THREADS,
     CLI_OPTION_EDITS,
+    CLI_OPTION_LINKS,
     {0},
 };
 

@@ -75,6 +75,7 @@ static const CliOption OPTIONS[] = {
     {"repeat", "N", NULL, false, "run the scenario N times, 1 to 1000, and report the fastest (default 1)"},
     CLI_OPTION_THREADS,
     CLI_OPTION_EDITS,
+    CLI_OPTION_LINKS,
     {0},
 };
 

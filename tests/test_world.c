@@ -553,7 +553,7 @@ static void test_pruning_is_tight(void** state)
 		q.keywords = &a;
 		q.keyword_count = 1;
 		int calls = 0, count;
-		gtDistance d = {counting_euclid, &calls, NULL};
+		gtDistance d = {.fcn = counting_euclid, .context = &calls};
 		gtObjectId ids[16];
 		double dist[16];
 		gtQueryStats stats;

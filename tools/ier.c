@@ -75,6 +75,18 @@ bool has_all_keywords(const gtWorld* world, gtObjectId id, const int32_t* words,
 	return true;
 }
 
+// With links (gtDistance.shortcuts) a walk from q may be shorter than the straight line once it
+// takes a link, which costs at least this much (+infinity without links).
+static double link_reach(const gtShortcuts* links, gtVec2 q)
+{
+	double reach = INFINITY;
+	for (int i = 0; links && i < links->count; i++) {
+		double r = hypot(q.x - links->entrance[i].x, q.y - links->entrance[i].y) + links->cost[i];
+		if (r < reach) reach = r;
+	}
+	return reach;
+}
+
 void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, int k, gtDistance distance,
                  gtObjectId* ids, double* distances, int capacity, int* count)
 {
@@ -83,11 +95,13 @@ void ier_nearest(IrTree* tree, gtVec2 q, const int32_t* words, int word_count, i
 	if (k <= 0) return;
 	irtree_begin(tree, q, words, word_count);
 	int32_t id;
-	double euclid;
+	double euclid, reach = link_reach(distance.shortcuts, q);
 	while (irtree_next(tree, &id, &euclid)) {
-		// No straight line left can beat or tie the k-th (the margin covers the rounding of the
-		// IR-tree's straight lines against the distance's own).
-		if (*count == k && distances[k - 1] < euclid * (1 - 4 * DBL_EPSILON)) return;
+		// No object left can beat or tie the k-th: each is at least this straight line away (the
+		// margin covers the rounding of the IR-tree's straight lines against the distance's own), or
+		// takes a link.
+		double least = euclid * (1 - 4 * DBL_EPSILON);
+		if (*count == k && distances[k - 1] < (least < reach ? least : reach)) return;
 		double d = distance.fcn(distance.context, q, irtree_point(tree, id));
 		if (!isinf(d)) keep_smallest(ids, distances, count, k, (gtObjectId)id, d);
 	}

@@ -148,6 +148,16 @@ int lgt_load_map(lua_State* L);
 
 /* lua_path.c */
 int lgt_map_path(lua_State* L);
+/* Links (lua_links.c). */
+int lgt_map_add_link(lua_State* L);
+int lgt_map_remove_link(lua_State* L);
+int lgt_map_enable_link(lua_State* L);
+int lgt_map_link_count(lua_State* L);
+int lgt_map_set_floors(lua_State* L);
+int lgt_map_floor_point(lua_State* L);
+int lgt_map_point_floor(lua_State* L);
+int lgt_map_reachable(lua_State* L);
+int lgt_map_nearest_reachable(lua_State* L);
 int lgt_advance(lua_State* L);
 
 /* lua_random.c */

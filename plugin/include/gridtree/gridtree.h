@@ -12,6 +12,7 @@
 ///     gt_oracle.h      the exact oracle
 ///     gt_world.h       worlds of moving, keyword-tagged objects and their queries
 ///     gt_nav.h         the navigation façade: distances, paths, edits
+///     gt_links.h       links: stairs, ladders, teleporters, jump-downs
 ///     gt_crowd.h       many queries at once, schedules
 ///     gt_debug_draw.h  the library draws its own state through your callbacks
 /// Opt-in, not included here: gt_research.h (the OkNN k-nearest searches on a mesh, research
@@ -29,6 +30,7 @@
 #include "gt_oracle.h"
 #include "gt_world.h"
 #include "gt_nav.h"
+#include "gt_links.h"
 #include "gt_crowd.h"
 #include "gt_debug_draw.h"
 

@@ -140,10 +140,25 @@ typedef double gtDistanceFcn(void* context, gtVec2 from, gtVec2 to);
 /// it holds an answer that a farther candidate cannot enter, so a backend may stop early.
 typedef double gtDistanceBelowFcn(void* context, gtVec2 from, gtVec2 to, double limit);
 
+/// Ways a distance may beat the straight line (a nav's links, docs/links.md): way i goes from
+/// entrance[i] to exit[i] at cost[i]. The world's queries then bound the distance from q to p below
+/// by min(|q p|, min_i (|q entrance_i| + cost_i) + min_i |exit_i p|), never by |q p| alone. `gap`
+/// holds, per block of `block` x `block` map units (columns x rows of them from the origin), a
+/// lower bound of the distance from the block to the nearest exit.
+typedef struct gtShortcuts {
+	int count;
+	const gtVec2 *entrance, *exit;
+	const double* cost;
+	const float* gap;
+	int columns, rows;
+	double block;
+} gtShortcuts;
+
 typedef struct gtDistance {
 	gtDistanceFcn* fcn;
 	void* context;
-	gtDistanceBelowFcn* below; ///< optional: NULL means fcn answers every call
+	gtDistanceBelowFcn* below;    ///< optional: NULL means fcn answers every call
+	const gtShortcuts* shortcuts; ///< optional: NULL means the straight line is a lower bound
 } gtDistance;
 
 /// Straight-line distance. Path distances come from a navigation query: gtNavQuery_WorldDistance.

@@ -13,6 +13,7 @@
 #include "ehl/ehl_field.h"
 #include "gridtree/gt_crowd.h"
 #include "map/geometry.h"
+#include "gridtree/gt_links.h"
 #include "world/world_visit.h"
 
 typedef struct Worker {
@@ -303,7 +304,7 @@ static void answer_share(Job* job, int worker_index)
 	gtCrowd* c = job->crowd;
 	Worker* wk = &c->workers[worker_index];
 	const gtCrowdQueries* batch = job->batch;
-	gtDistance distance = {NULL, NULL, NULL};
+	gtDistance distance = {.fcn = NULL};
 	gtError err;
 	if (job->kind != JOB_FIELD && gtNavQuery_WorldDistance(wk->nav_query, &distance, &err)) {
 		for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) // fail this worker's share
@@ -618,20 +619,24 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	if (batch->count == 0) return GT_OK;
 	gtNavMethod backend = gtNav_Method(c->nav);
 	bool walls = gtNavMethod_Caps(backend) & GT_NAV_CAP_WALLS;
-	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT; // a field reads the labels as they are
+	// A field reads the labels as they are, which know neither edits nor links.
+	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT && gtNav_EnabledLinkCount(c->nav) == 0;
 	bool shared = shared_filter(batch, mode);
 	bool field_possible = backend == GT_NAV_EHL && exact_index && shared && largest_k(batch) <= GT_EHL_FIELD_MAX_K;
 	if (method == GT_CROWD_FIELD && !field_possible)
 		return gt_fail(err, GT_ERR_INVALID_ARG,
 		               mode != GT_QUERY_NEAREST ? "the field method answers nearest queries only"
 		               : backend != GT_NAV_EHL  ? "the field method needs an EHL index"
+		               : gtNav_EnabledLinkCount(c->nav)
+		                   ? "the field method knows no links (disable them or use another method)"
 		               : !exact_index ? "the field method needs an index of the map as it is (the map was edited since)"
 		               : largest_k(batch) > GT_EHL_FIELD_MAX_K
 		                   ? "the field method answers k up to 255"
 		                   : "the field method needs one filter shared by every query (no region)");
 	if (!gt_world_workers_ready(c->world)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the query sphere");
-	// The walk and the field skip objects in other parts of the map: a backend with walls only.
-	bool walk = walls && mode == GT_QUERY_NEAREST;
+	// The walk and the field skip objects in other parts of the map and order by straight line: a
+	// backend with walls and no links only (a link joins parts and may beat the straight line).
+	bool walk = walls && mode == GT_QUERY_NEAREST && gtNav_EnabledLinkCount(c->nav) == 0;
 	if (walk && !gt_reach_update(&c->reach, gt_world_map(c->world)))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the map's parts");
 	if (method == GT_CROWD_AUTO && field_possible && batch->count > 2 * SAMPLE && !slots)

@@ -244,8 +244,8 @@ static double edited_world_fcn(void* context, gtVec2 from, gtVec2 to)
 
 static gtDistance world_distance(gtNavQuery* q)
 {
-	if (edited(q->nav)) return (gtDistance){edited_world_fcn, q, edited_world_below};
-	return (gtDistance){world_fcn, scratch_of(q)->query, world_below};
+	if (edited(q->nav)) return (gtDistance){.fcn = edited_world_fcn, .context = q, .below = edited_world_below};
+	return (gtDistance){.fcn = world_fcn, .context = scratch_of(q)->query, .below = world_below};
 }
 
 const NavBackend nav_backend_ehl = {

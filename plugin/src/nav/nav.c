@@ -8,6 +8,7 @@
 #include "ehl/ehl_layout.h"
 #include "gridtree/gt_nav.h"
 #include "nav/nav_backend.h"
+#include "nav/nav_links.h"
 
 gtNavDef gtNav_DefaultDef(void)
 {
@@ -41,6 +42,7 @@ void gtNav_Destroy(gtNav* nav)
 {
 	if (!nav) return;
 	nav_free_edits(nav);
+	nav_links_free(nav);
 	gtEhl_Destroy(nav->ehl);
 	gtMesh_Destroy(nav->mesh);
 	gtMap_Destroy(nav->index_map);
@@ -162,7 +164,7 @@ int gtNav_PathCapacity(const gtNav* nav)
 	gtMap_Vertices(nav_index_map(nav), &index_vertices); // an index path may bend where walls were
 	int most = vertices > index_vertices ? vertices : index_vertices;
 	if (nav->mesh && gtMesh_VertexCount(nav->mesh) > most) most = gtMesh_VertexCount(nav->mesh);
-	return most + 3; // a mesh path may bend at an interval's end too
+	return most + 3 + nav_links_path_room(nav); // a mesh path may bend at an interval's end too
 }
 
 gtStatus gtNavQuery_Create(gtNav* nav, gtNavQuery** out, gtError* err)
@@ -180,6 +182,7 @@ void gtNavQuery_Destroy(gtNavQuery* query)
 		const NavBackend* b = nav_backend((gtNavMethod)m);
 		if (b && b->free_scratch) b->free_scratch(query->scratch[m]);
 	}
+	nav_links_free_scratch(query->links_scratch);
 	gt_free(query);
 }
 
@@ -204,6 +207,7 @@ static const NavBackend* bind(gtNavQuery* q, gtStatus* status, gtError* err)
 gtStatus gtNavQuery_Distance(gtNavQuery* query, gtVec2 s, gtVec2 t, double* distance, gtError* err)
 {
 	*distance = INFINITY;
+	if (nav_links_take(query->nav)) return nav_links_distance(query, s, t, distance, err);
 	gtStatus st;
 	const NavBackend* b = bind(query, &st, err);
 	return b ? b->distance(query, s, t, distance, err) : st;
@@ -213,6 +217,7 @@ gtStatus gtNavQuery_Path(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, 
                          double* distance, gtError* err)
 {
 	*count = 0;
+	if (nav_links_take(query->nav)) return nav_links_path(query, s, t, points, NULL, capacity, count, distance, err);
 	gtStatus st;
 	const NavBackend* b = bind(query, &st, err);
 	return b ? b->path(query, s, t, points, capacity, count, distance, err) : st;
@@ -228,10 +233,11 @@ static double default_world_fcn(void* context, gtVec2 from, gtVec2 to)
 
 gtStatus gtNavQuery_WorldDistance(gtNavQuery* query, gtDistance* distance, gtError* err)
 {
+	if (nav_links_take(query->nav)) return nav_links_world_distance(query, distance, err);
 	gtStatus st;
 	const NavBackend* b = bind(query, &st, err);
 	if (!b) return st;
 	query->world_backend = b;
-	*distance = b->world_distance ? b->world_distance(query) : (gtDistance){default_world_fcn, query, NULL};
+	*distance = b->world_distance ? b->world_distance(query) : (gtDistance){.fcn = default_world_fcn, .context = query};
 	return GT_OK;
 }

@@ -20,6 +20,7 @@ typedef struct NavDoor {
 
 typedef struct NavRebuild NavRebuild; // a background index build (nav_edit.c)
 typedef struct NavBackend NavBackend; // a distance backend (nav_backend.h)
+typedef struct NavLinks NavLinks;     // the nav's links (nav_links.c)
 
 enum { NAV_TILE = 8, NAV_EDIT_LOG = 64 };
 
@@ -61,12 +62,14 @@ struct gtNav {
 	bool has_rebuild_def;
 	int building;         // foreground builds running: their progress callback must not edit the map they read
 	bool build_cancelled; // gtNav_CancelBuild was called from the innermost running build's callback
+	NavLinks* links;      // NULL until the first link
 };
 
 struct gtNavQuery {
 	gtNav* nav;
 	void* scratch[GT_NAV_METHOD_COUNT]; // each backend's own query state, made by its bind (nav_backend.h)
 	const NavBackend* world_backend;    // what the default world distance calls (gtNavQuery_WorldDistance)
+	void* links_scratch;                // the links' query state (nav_links_query.c)
 };
 
 // The index's map: what its distances are exact for.

@@ -723,6 +723,6 @@ static double euclid_distance(void* context, gtVec2 from, gtVec2 to)
 
 gtDistance gtDistance_Euclid(void)
 {
-	gtDistance d = {euclid_distance, NULL, NULL};
+	gtDistance d = {.fcn = euclid_distance};
 	return d;
 }

@@ -225,12 +225,12 @@ gtStatus gtWorld_TopWeighted(gtWorld* w, const gtQuery* q, double alpha, gtDista
 gtStatus gtWorld_NearestEuclid(gtWorld* w, const gtQuery* q, gtObjectId* ids, double* distances, int capacity,
                                int* count, gtQueryStats* stats, gtError* err)
 {
-	gtDistance none = {NULL, NULL, NULL};
+	gtDistance none = {.fcn = NULL};
 	return gt_world_query(w, &w->scratch, q, none, MODE_NEAREST, ids, distances, capacity, count, stats, err);
 }
 gtStatus gtWorld_WithinEuclid(gtWorld* w, const gtQuery* q, gtObjectId* ids, double* distances, int capacity,
                               int* count, gtQueryStats* stats, gtError* err)
 {
-	gtDistance none = {NULL, NULL, NULL};
+	gtDistance none = {.fcn = NULL};
 	return gt_world_query(w, &w->scratch, q, none, MODE_WITHIN, ids, distances, capacity, count, stats, err);
 }

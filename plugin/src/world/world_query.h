@@ -24,6 +24,10 @@ typedef struct Filter {
 	int plane_count;
 	const uint64_t* planes[4];
 	const uint64_t* plane; // with one or more words: the AND of their planes (NULL when not made)
+	// Links (gtDistance.shortcuts, link_reach_begin): the least any walk from the query point
+	// spends before it leaves a link, +infinity without links.
+	const gtShortcuts* shortcuts;
+	double link_reach;
 } Filter;
 
 
@@ -160,6 +164,32 @@ static inline double min_dist(gtVec2 p, const double r[4])
 	double dx = p.x < r[0] ? r[0] - p.x : p.x > r[2] ? p.x - r[2] : 0;
 	double dy = p.y < r[1] ? r[1] - p.y : p.y > r[3] ? p.y - r[3] : 0;
 	return gt_straight_key(dx, dy);
+}
+// With links the straight line is no lower bound: a walk may take a link on the way. Any walk
+// that takes one costs at least link_reach (to the first link's entrance, plus its cost) plus the
+// straight line from the last link's exit, so min(straight line, that) is a lower bound.
+static inline void link_reach_begin(Filter* f, const gtShortcuts* links, gtVec2 q)
+{
+	f->shortcuts = links;
+	f->link_reach = INFINITY;
+	for (int i = 0; links && i < links->count; i++) {
+		double dx = q.x - links->entrance[i].x, dy = q.y - links->entrance[i].y,
+		       r = sqrt(dx * dx + dy * dy) + links->cost[i];
+		if (r < f->link_reach) f->link_reach = r;
+	}
+}
+// The lower bound of the distance from the query point to anything in the box of centre (cx, cy)
+// and half sides hx, hy, of which `straight` is the straight-line bound. O(1): one look-up of the
+// exits' gap table.
+static inline double link_bound(const Filter* f, double straight, double cx, double cy, double hx, double hy)
+{
+	if (straight <= f->link_reach) return straight; // also every query without links
+	const gtShortcuts* l = f->shortcuts;
+	double half = sqrt(hx * hx + hy * hy);
+	double bx = floor(cx / l->block), by = floor(cy / l->block), gap = 0;
+	if (bx >= 0 && by >= 0 && bx < l->columns && by < l->rows) gap = l->gap[(int64_t)by * l->columns + (int64_t)bx];
+	gap = gap > half ? gap - half : 0;
+	return f->link_reach + gap < straight ? f->link_reach + gap : straight;
 }
 // A query frontier's push, growing it when full (false when out of memory).
 bool gt_frontier_grow(gtHeap* h);

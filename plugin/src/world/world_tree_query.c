@@ -52,7 +52,8 @@ static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, cons
 		stats->objects_tested++;
 		int matches = object_matches(w, f, o);
 		if (matches < 0) continue;
-		double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(f, matches);
+		double e = link_bound(f, gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y), w->x[o], w->y[o], 0, 0) +
+		           penalty(f, matches);
 		if (results_prune(r, e)) continue;
 		if (!gt_frontier_push(frontier, e, -(o + 1))) return false;
 	}
@@ -75,7 +76,8 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 		tested++;
 		int matches = plain ? 0 : object_matches(w, f, o);
 		if (matches < 0) continue;
-		double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y) + penalty(f, matches);
+		double e = link_bound(f, gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y), w->x[o], w->y[o], 0, 0) +
+		           penalty(f, matches);
 		if (!results_prune(r, e)) items[n++] = (gtHeapItem){e, -(o + 1)};
 	}
 	stats->objects_tested += tested;
@@ -139,7 +141,8 @@ static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q
 		// The query plane's bit is the whole keyword test, and is clear for an empty child.
 		if (plane_first ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
 		double dx = gap_x[c & 1], dy = gap_y[c >> 1];
-		double key = gt_straight_key(dx, dy);
+		double key = link_bound(f, gt_straight_key(dx, dy), (c & 1 ? x1 : x0) + step_x / 2,
+		                        (c >> 1 ? y1 : y0) + step_y / 2, step_x / 2, step_y / 2);
 		if (q->use_region || q->trace) cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
 		if (mode != MODE_TOP && results_prune(r, key)) { // the cheap test before the keyword tests
 			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
@@ -178,6 +181,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	gtStatus st = gt_filter_prepare(w, s, q, mode, &f, err);
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
+	link_reach_begin(&f, distance.shortcuts, q->point);
 	Results r;
 	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
@@ -197,7 +201,11 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	if (scan) {
 		if (!push_all(w, frontier, q, &f, &r, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (root_matches >= 0 &&
-	           !gt_frontier_push(frontier, min_dist(q->point, rect) + penalty(&f, root_matches), heap_id(0, 0)))
+	           !gt_frontier_push(frontier,
+	                             link_bound(&f, min_dist(q->point, rect), (rect[0] + rect[2]) / 2,
+	                                        (rect[1] + rect[3]) / 2, (rect[2] - rect[0]) / 2, (rect[3] - rect[1]) / 2) +
+	                                 penalty(&f, root_matches),
+	                             heap_id(0, 0)))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	// The best child of the node just expanded is held out of the heap: when nothing queued is
 	// smaller, it is expanded next without a push and a pop (the usual descent).

@@ -1,0 +1,244 @@
+// Queries with links: the oracle's visibility graph joined to the links' ends (oracle_links.c)
+// answers distances, paths and world queries, and the world's lower bound takes the links into
+// account (gtShortcuts). Each query keeps its own graph and bound tables, remade when the map,
+// the index or the links changed since.
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status.h"
+#include "nav/nav_backend.h"
+#include "nav/nav_links_internal.h"
+#include "nav/nav_links_table.h"
+#include "oracle/oracle.h"
+
+typedef struct LinksScratch {
+	const gtMap* map;
+	gtNavQuery* query;
+	// Over the EHL index: the table of walks between link ends (nav_links_table.c), and the
+	// backend that answers the walks.
+	LinkTable* table;
+	const NavBackend* backend;
+	// Else: the oracle's graph joined to the link ends (oracle_links.c).
+	gtLinkGraph* graph;
+	const gtOracle* oracle; // the graph's, with the generations it was made for
+	uint32_t map_generation, ehl_generation, links_generation;
+	// The world's bound: the ways (both directions of a two-way link), and the exits' gap table.
+	gtShortcuts shortcuts;
+	gtVec2 *entrance, *exit;
+	double* cost;
+	float* gap;
+	bool bound_made;
+	uint32_t bound_generation;
+	NavReach* reach; // reachability (nav_reach.c)
+} LinksScratch;
+
+void nav_links_free_scratch(void* scratch)
+{
+	LinksScratch* l = scratch;
+	if (!l) return;
+	gt_link_graph_destroy(l->graph);
+	nav_link_table_free(l->table);
+	nav_reach_free(l->reach);
+	gt_free(l->entrance), gt_free(l->exit), gt_free(l->cost), gt_free(l->gap);
+	gt_free(l);
+}
+
+NavReach** nav_links_reach_slot(gtNavQuery* q, gtError* err)
+{
+	if (!q->links_scratch && !(q->links_scratch = gt_calloc(1, sizeof(LinksScratch)))) {
+		gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	return &((LinksScratch*)q->links_scratch)->reach;
+}
+
+static gtStatus refuse(const gtNav* nav, gtError* err)
+{
+	return gt_fail(err, GT_ERR_INVALID_ARG,
+	               "the %s backend cannot take links (%d enabled): choose the oracle or ehl, or disable the links",
+	               gtNavMethod_Name(nav->method), nav->links->enabled);
+}
+
+static bool up_to_date(const LinksScratch* l, const gtNav* nav)
+{
+	return l->map_generation == nav->map_generation && l->ehl_generation == nav->ehl_generation &&
+	       l->links_generation == nav->links->generation;
+}
+
+static gtStatus enabled_links(const gtNav* nav, gtLinkEdge** edges, int* count, gtError* err)
+{
+	*count = nav_links_enabled(nav, NULL);
+	*edges = gt_malloc(((size_t)*count + 1) * sizeof **edges);
+	if (!*edges) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	nav_links_enabled(nav, *edges);
+	return GT_OK;
+}
+
+// Over an index: the table of walks between the link ends, made by the index.
+static gtStatus table_ready(gtNavQuery* q, LinksScratch* l, const NavBackend* b, gtError* err)
+{
+	gtNav* nav = q->nav;
+	gtStatus st = b->bind(q, err);
+	if (st || (l->table && l->backend == b && up_to_date(l, nav))) return st;
+	nav_link_table_free(l->table);
+	l->table = NULL;
+	gt_link_graph_destroy(l->graph); // one or the other answers
+	l->graph = NULL;
+	int count;
+	gtLinkEdge* edges;
+	if ((st = enabled_links(nav, &edges, &count, err))) return st;
+	st = nav_link_table_create(q, b, edges, count, &l->table, err);
+	gt_free(edges);
+	return st;
+}
+
+// Else: the oracle's graph joined to the link ends.
+static gtStatus graph_ready(gtNavQuery* q, LinksScratch* l, gtError* err)
+{
+	gtNav* nav = q->nav;
+	gtStatus st = nav_oracle_ready(q, err);
+	if (st) return st;
+	const gtOracle* oracle = nav_oracle(q);
+	if (l->graph && l->oracle == oracle && up_to_date(l, nav)) return GT_OK;
+	gt_link_graph_destroy(l->graph);
+	l->graph = NULL;
+	nav_link_table_free(l->table);
+	l->table = NULL;
+	int count;
+	gtLinkEdge* edges;
+	if ((st = enabled_links(nav, &edges, &count, err))) return st;
+	st = gt_link_graph_create(oracle, nav->map, edges, count, &l->graph, err);
+	gt_free(edges);
+	l->oracle = oracle;
+	return st;
+}
+
+// What answers with links for the map, index and links as they are now: the table over the EHL
+// index when it answers (and the links are not too many for a table), else the oracle's graph.
+static gtStatus links_ready(gtNavQuery* q, gtError* err)
+{
+	gtNav* nav = q->nav;
+	if (nav->method == GT_NAV_POLYANYA) return refuse(nav, err);
+	if (!q->links_scratch && !(q->links_scratch = gt_calloc(1, sizeof(LinksScratch))))
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	LinksScratch* l = q->links_scratch;
+	const NavBackend* b = nav->backend;
+	if (b->outdated && b->outdated(nav)) b = nav_backend(b->stand_in);
+	bool table = b == nav_backend(GT_NAV_EHL) && nav->links->enabled <= NAV_LINK_TABLE_MAX;
+	gtStatus st = table ? table_ready(q, l, b, err) : graph_ready(q, l, err);
+	if (st) return st;
+	l->map = nav->map;
+	l->query = q;
+	l->backend = b;
+	l->map_generation = nav->map_generation, l->ehl_generation = nav->ehl_generation;
+	l->links_generation = nav->links->generation;
+	return GT_OK;
+}
+
+gtStatus nav_links_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* distance, gtError* err)
+{
+	*distance = INFINITY;
+	gtStatus st = nav_check_points(q->nav->map, s, t, err);
+	if (!st) st = links_ready(q, err);
+	if (st) return st;
+	LinksScratch* l = q->links_scratch;
+	if (l->table) return nav_link_table_distance(l->table, q, l->backend, s, t, distance, err);
+	*distance = gt_link_graph_distance(l->graph, s, t);
+	return GT_OK;
+}
+
+gtStatus nav_links_path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, gtLinkId* links, int capacity, int* count,
+                        double* distance, gtError* err)
+{
+	*count = 0;
+	if (distance) *distance = INFINITY;
+	gtStatus st = nav_check_points(q->nav->map, s, t, err);
+	if (!st) st = links_ready(q, err);
+	if (st) return st;
+	LinksScratch* l = q->links_scratch;
+	if (l->table)
+		return nav_link_table_path(l->table, q, l->backend, s, t, points, links, capacity, count, distance, err);
+	return gt_link_graph_path(l->graph, s, t, points, links, capacity, count, distance, err);
+}
+
+gtStatus gtNavQuery_PathLinks(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, gtLinkId* links, int capacity,
+                              int* count, double* distance, gtError* err)
+{
+	if (nav_links_take(query->nav)) return nav_links_path(query, s, t, points, links, capacity, count, distance, err);
+	gtStatus st = gtNavQuery_Path(query, s, t, points, capacity, count, distance, err);
+	for (int i = 0; links && i < *count && i < capacity; i++) links[i] = GT_LINK_NONE;
+	return st;
+}
+
+// Per block of the gap table, the distance from the block to the nearest exit, rounded down to a
+// float so it stays a lower bound.
+static void fill_gaps(LinksScratch* l)
+{
+	gtShortcuts* sc = &l->shortcuts;
+	for (int by = 0; by < sc->rows; by++)
+		for (int bx = 0; bx < sc->columns; bx++) {
+			double x0 = bx * sc->block, y0 = by * sc->block, x1 = x0 + sc->block, y1 = y0 + sc->block;
+			double best = INFINITY;
+			for (int i = 0; i < sc->count; i++) {
+				gtVec2 p = l->exit[i];
+				double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0;
+				double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0;
+				double d = dx * dx + dy * dy;
+				if (d < best) best = d;
+			}
+			float g = (float)sqrt(best);
+			if ((double)g > sqrt(best)) g = nextafterf(g, 0);
+			l->gap[(int64_t)by * sc->columns + bx] = g;
+		}
+}
+
+enum { GAP_SIDE = 128 }; // the gap table has at most GAP_SIDE x GAP_SIDE blocks
+
+static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
+{
+	if (l->bound_made && l->bound_generation == nav->links->generation) return GT_OK;
+	int count = nav_links_enabled(nav, NULL);
+	gtLinkEdge* edges = gt_malloc(((size_t)count + 1) * sizeof *edges);
+	if (!edges) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	nav_links_enabled(nav, edges);
+	int width = gtMap_Width(nav->map), height = gtMap_Height(nav->map), side = width > height ? width : height;
+	double block = ceil((double)side / GAP_SIDE);
+	int columns = (int)ceil(width / block), rows = (int)ceil(height / block);
+	bool ok = GT_RESIZE(l->entrance, 2 * count + 1) && GT_RESIZE(l->exit, 2 * count + 1) &&
+	          GT_RESIZE(l->cost, 2 * count + 1) && GT_RESIZE(l->gap, (int64_t)columns * rows + 1);
+	if (!ok) {
+		gt_free(edges);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	}
+	int ways = 0;
+	for (int i = 0; i < count; i++) {
+		l->entrance[ways] = edges[i].a, l->exit[ways] = edges[i].b, l->cost[ways++] = edges[i].cost;
+		if (!edges[i].one_way)
+			l->entrance[ways] = edges[i].b, l->exit[ways] = edges[i].a, l->cost[ways++] = edges[i].cost;
+	}
+	gt_free(edges);
+	l->shortcuts = (gtShortcuts){ways, l->entrance, l->exit, l->cost, l->gap, columns, rows, block};
+	fill_gaps(l);
+	l->bound_made = true;
+	l->bound_generation = nav->links->generation;
+	return GT_OK;
+}
+
+static double world_fcn(void* context, gtVec2 from, gtVec2 to)
+{
+	LinksScratch* l = context;
+	if (gtMap_CheckPoint(l->map, from) || gtMap_CheckPoint(l->map, to)) return INFINITY;
+	if (l->table) return nav_link_table_world(l->table, l->query, l->backend, from, to);
+	return gt_link_graph_distance(l->graph, from, to);
+}
+
+gtStatus nav_links_world_distance(gtNavQuery* q, gtDistance* distance, gtError* err)
+{
+	gtStatus st = links_ready(q, err);
+	if (!st) st = make_bound(q->links_scratch, q->nav, err);
+	if (st) return st;
+	LinksScratch* l = q->links_scratch;
+	*distance = (gtDistance){.fcn = world_fcn, .context = l, .shortcuts = &l->shortcuts};
+	return GT_OK;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# --links FILE on the commands that answer distances (docs/links.md): distances across a wall that
+# only a teleporter crosses, one-way drops, knn through the Grid Tree equal to brute force with
+# links on a generated map, and the file's errors. Prints "cli-links: N passed, N failed".
+set -u
+GT=${1:-bin/debug/gridtree}
+source "$(dirname "$0")/checks.sh"
+
+cat >"$tmp/split.map" <<'MAP'
+type octile
+height 6
+width 12
+map
+......@.....
+......@.....
+......@.....
+......@.....
+......@.....
+......@.....
+MAP
+printf '# a teleporter, and a drop one cannot climb back\n1 1 10 1 0\n2 4 9 4 1 oneway\n' >"$tmp/split.links"
+
+dist_with_links() { # input line, expected output line
+	[ "$(printf '%s\n' "$1" | "$GT" dist "$tmp/split.map" --links "$tmp/split.links" --method oracle)" = "$2" ]
+}
+check "no way across without links" bash -c "[ \"\$(echo '0 1 11 1' | '$GT' dist '$tmp/split.map')\" = inf ]"
+check "through the teleporter" dist_with_links "0 1 11 1" "2.000000000"
+check "teleporter end to end" dist_with_links "1 1 10 1" "0.000000000"
+check "down the drop" dist_with_links "2 4 9 4" "1.000000000"
+check "not back up the drop" dist_with_links "9 4 2 4" "6.324555320"
+path_through() {
+	[ "$(echo '0 1 11 1' | "$GT" path "$tmp/split.map" --links "$tmp/split.links")" = "0.000000000 1.000000000 1.000000000 1.000000000 10.000000000 1.000000000 11.000000000 1.000000000" ]
+}
+check "path names the teleporter's ends" path_through
+check "a links line that is not five numbers" failure "split.bad:1: expected 'ax ay bx by cost'" bash -c \
+	"printf '1 1 10 1\n' >'$tmp/split.bad' && echo '0 0 1 1' | '$GT' dist '$tmp/split.map' --links '$tmp/split.bad'"
+check "a link end in a wall" failure "link end a (6.5, 1)" bash -c \
+	"printf '6.5 1 10 1 0\n' >'$tmp/split.wall' && echo '0 0 1 1' | '$GT' dist '$tmp/split.map' --links '$tmp/split.wall'"
+check "polyanya refuses links" failure "polyanya" bash -c \
+	"echo '0 0 1 1' | '$GT' dist '$tmp/split.map' --links '$tmp/split.links' --method polyanya"
+
+# A generated map, links of every kind between random free points, and knn through the Grid Tree
+# against brute force over the same distances.
+"$GT" genmap --style caves --width 64 --height 48 --seed 32 -o "$tmp/caves.map" >/dev/null
+awk 'BEGIN { s = 32; for (i = 0; i < 2000; i++) { s = (s * 1103515245 + 12345) % 2147483648; x = (s % 6400) / 100;
+	s = (s * 1103515245 + 12345) % 2147483648; y = (s % 4800) / 100; print x, y, x, y } }' >"$tmp/candidates"
+"$GT" dist "$tmp/caves.map" <"$tmp/candidates" 2>/dev/null | paste -d ' ' "$tmp/candidates" - | awk '$5 != "invalid" { print $1, $2 }' >"$tmp/free"
+awk 'NR <= 40 { p[NR] = $0 } END { for (i = 1; i + 1 <= 40; i += 2) { split(p[i], a, " "); split(p[i + 1], b, " ");
+	d = sqrt((a[1] - b[1]) ^ 2 + (a[2] - b[2]) ^ 2); k = (i - 1) / 2 % 4;
+	c = k == 0 ? 0 : k == 1 ? 1 : k == 2 ? d / 3 : 2 * d + 1; print p[i], p[i + 1], c, (i % 3 == 0 ? "oneway" : "") } }' \
+	"$tmp/free" >"$tmp/caves.links"
+awk 'NR > 40 && NR <= 160 { print NR, $1, $2, "x" }' "$tmp/free" >"$tmp/objects"
+awk 'NR > 160 && NR <= 200 { print $1, $2, 5, "x" }' "$tmp/free" >"$tmp/queries"
+knn_equals_brute() {
+	"$GT" knn "$tmp/caves.map" --links "$tmp/caves.links" --objects "$tmp/objects" --queries "$tmp/queries" --leaf 4 \
+		| tr ' ' '\n' | cut -d: -f2 >"$tmp/gt" &&
+		"$GT" knn "$tmp/caves.map" --links "$tmp/caves.links" --objects "$tmp/objects" --queries "$tmp/queries" \
+			--method brute | tr ' ' '\n' | cut -d: -f2 >"$tmp/brute" &&
+		[ "$(wc -l <"$tmp/gt")" -ge 150 ] && cmp -s "$tmp/gt" "$tmp/brute"
+}
+check "knn with links equals brute force" knn_equals_brute
+links_matter() {
+	! cmp -s <("$GT" knn "$tmp/caves.map" --links "$tmp/caves.links" --objects "$tmp/objects" --queries "$tmp/queries") \
+		<("$GT" knn "$tmp/caves.map" --objects "$tmp/objects" --queries "$tmp/queries")
+}
+check "the links change the answers" links_matter
+
+summary cli-links

@@ -1,0 +1,651 @@
+// Links (gt_links.h): handles, and every distance, path and world query with links against a
+// brute-force twin: Dijkstra over every co-visible pair of corners, link ends and query points
+// (visibility by the tests' own integer twin) plus the link edges, on generated maps and link sets
+// (teleporters of cost 0 and 1, links cheaper and dearer than their length, one-way drops, links
+// across a wall that splits the map in two).
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+typedef struct TwinLink {
+	gtVec2 a, b;
+	double cost;
+	bool one_way;
+} TwinLink;
+
+// The twin's graph: the map's corners, then the link ends (2 per link), with their co-visibility.
+typedef struct Twin {
+	const gtMap* map;
+	int corners, nodes; // nodes = corners + 2 * links
+	gtVec2* point;
+	unsigned char* sees; // nodes x nodes
+	TwinLink* links;
+	int link_count;
+} Twin;
+
+static void twin_make(Twin* tw, const gtMap* map, const TwinLink* links, int count)
+{
+	const gtVertex* v = gtMap_Vertices(map, &tw->corners);
+	tw->map = map;
+	tw->link_count = count;
+	tw->nodes = tw->corners + 2 * count;
+	tw->point = malloc((size_t)tw->nodes * sizeof *tw->point);
+	tw->links = malloc(((size_t)count + 1) * sizeof *tw->links);
+	tw->sees = malloc((size_t)tw->nodes * (size_t)tw->nodes);
+	assert_true(tw->point && tw->links && tw->sees);
+	for (int i = 0; i < tw->corners; i++) tw->point[i] = (gtVec2){v[i].x, v[i].y};
+	for (int k = 0; k < count; k++) {
+		tw->links[k] = links[k];
+		tw->point[tw->corners + 2 * k] = links[k].a;
+		tw->point[tw->corners + 2 * k + 1] = links[k].b;
+	}
+	for (int i = 0; i < tw->nodes; i++)
+		for (int j = i; j < tw->nodes; j++)
+			tw->sees[i * tw->nodes + j] = tw->sees[j * tw->nodes + i] = (unsigned char)test_brute_visible(
+			    map, tw->point[i], tw->point[j]);
+}
+
+static void twin_free(Twin* tw)
+{
+	free(tw->point), free(tw->sees), free(tw->links);
+}
+
+// Plain O(N^2) Dijkstra from s (node N) to t (node N + 1).
+static double twin_distance(const Twin* tw, gtVec2 s, gtVec2 t)
+{
+	int n = tw->nodes, all = n + 2;
+	double* dist = malloc((size_t)all * sizeof *dist);
+	unsigned char* done = calloc((size_t)all, 1);
+	unsigned char* from_s = malloc((size_t)all);
+	unsigned char* to_t = malloc((size_t)all);
+	for (int i = 0; i < n; i++) {
+		from_s[i] = (unsigned char)test_brute_visible(tw->map, s, tw->point[i]);
+		to_t[i] = (unsigned char)test_brute_visible(tw->map, tw->point[i], t);
+		dist[i] = from_s[i] ? hypot(tw->point[i].x - s.x, tw->point[i].y - s.y) : INFINITY;
+	}
+	dist[n] = 0;
+	dist[n + 1] = test_brute_visible(tw->map, s, t) ? hypot(t.x - s.x, t.y - s.y) : INFINITY;
+	done[n] = 1;
+	for (;;) {
+		int u = -1;
+		for (int i = 0; i < all; i++)
+			if (!done[i] && (u < 0 || dist[i] < dist[u])) u = i;
+		if (u < 0 || isinf(dist[u]) || u == n + 1) break;
+		done[u] = 1;
+		gtVec2 p = tw->point[u];
+		for (int w = 0; w < n; w++)
+			if (tw->sees[u * n + w] && dist[u] + hypot(tw->point[w].x - p.x, tw->point[w].y - p.y) < dist[w])
+				dist[w] = dist[u] + hypot(tw->point[w].x - p.x, tw->point[w].y - p.y);
+		double to_target = dist[u] + hypot(t.x - p.x, t.y - p.y);
+		if (to_t[u] && to_target < dist[n + 1]) dist[n + 1] = to_target;
+		if (u >= tw->corners) {
+			int e = u - tw->corners, k = e / 2;
+			int other = e % 2 == 0 ? u + 1 : u - 1;
+			bool allowed = e % 2 == 0 || !tw->links[k].one_way;
+			if (allowed && dist[u] + tw->links[k].cost < dist[other]) dist[other] = dist[u] + tw->links[k].cost;
+		}
+	}
+	double d = dist[n + 1];
+	free(dist), free(done), free(from_s), free(to_t);
+	return d;
+}
+
+static void assert_close(double expect, double got, const char* what, gtVec2 s, gtVec2 t)
+{
+	if (isinf(expect) && isinf(got)) return;
+	if (fabs(expect - got) <= 1e-9 * (1 + expect)) return;
+	fail_msg("%s: (%g, %g) -> (%g, %g): twin %.12g, got %.12g", what, s.x, s.y, t.x, t.y, expect, got);
+}
+
+// A w x h map with random walls and, when `split`, a wall column in the middle that no walk crosses.
+static gtMap* links_map(TestRng* rng, int w, int h, int percent, bool split)
+{
+	unsigned char* cells = calloc((size_t)w * (size_t)h, 1);
+	for (int i = 0; i < w * h; i++) cells[i] = test_rng_int(rng, 100) < percent;
+	if (split)
+		for (int y = 0; y < h; y++) cells[y * w + w / 2] = 1;
+	gtMap* map;
+	gtError err;
+	if (gtMap_FromCells(w, h, cells, &map, &err)) fail_msg("%s", err.message);
+	free(cells);
+	return map;
+}
+
+// Link kinds the tests mix: teleporters of cost 0 and 1, cheaper and dearer than the line, drops.
+static TwinLink random_link(const gtMap* map, TestRng* rng, int kind)
+{
+	TwinLink l;
+	l.a = test_random_point(map, rng);
+	l.b = test_random_point(map, rng);
+	double length = hypot(l.b.x - l.a.x, l.b.y - l.a.y);
+	l.cost = kind == 0 ? 0 : kind == 1 ? 1 : kind == 2 ? 0.3 * length : 2 * length + 1;
+	l.one_way = test_rng_int(rng, 3) == 0;
+	return l;
+}
+
+static gtLinkId add(gtNav* nav, TwinLink l)
+{
+	gtLinkId id;
+	gtError err;
+	if (gtNav_AddLink(nav, l.a, l.b, l.cost, l.one_way ? GT_LINK_ONE_WAY : 0, &id, &err)) fail_msg("%s", err.message);
+	return id;
+}
+
+static void test_handles(void** state)
+{
+	(void)state;
+	gtMap* map = test_map_from_rows("....\n.@@.\n....");
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	gtLinkId a, b, c;
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0.5, 0.5}, (gtVec2){3.5, 2.5}, 0, 0, &a, &err), GT_OK);
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0.5, 0.5}, (gtVec2){1.5, 1.5}, 1, 0, &c, &err), GT_ERR_INVALID_POINT);
+	assert_non_null(strstr(err.message, "link end b"));
+	assert_int_equal(c, GT_LINK_NONE);
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0.5, 0.5}, (gtVec2){3.5, 0.5}, -1, 0, &c, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0.5, 0.5}, (gtVec2){3.5, 0.5}, NAN, 0, &c, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0.5, 0.5}, (gtVec2){3.5, 0.5}, INFINITY, 0, &c, &err),
+	                 GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0.5, 0.5}, (gtVec2){3.5, 0.5}, 1, 8, &c, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0.5, 0.5}, (gtVec2){3.5, 0.5}, 2, GT_LINK_ONE_WAY, &b, &err), GT_OK);
+	assert_int_equal(gtNav_LinkCount(nav), 2);
+	gtLinkInfo info;
+	assert_int_equal(gtNav_GetLink(nav, b, &info, &err), GT_OK);
+	assert_true(info.enabled && info.cost == 2 && info.flags == GT_LINK_ONE_WAY && info.b.x == 3.5);
+	assert_int_equal(gtNav_EnableLink(nav, b, false, &err), GT_OK);
+	assert_int_equal(gtNav_GetLink(nav, b, &info, &err), GT_OK);
+	assert_false(info.enabled);
+	assert_int_equal(gtNav_RemoveLink(nav, a, &err), GT_OK);
+	assert_int_equal(gtNav_RemoveLink(nav, a, &err), GT_ERR_INVALID_ARG); // stale
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0, 0}, (gtVec2){4, 3}, 0, 0, &c, &err), GT_OK);
+	assert_int_not_equal(c, a); // the slot is reused, the handle is new
+	assert_int_equal(gtNav_GetLink(nav, a, &info, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_EnableLink(nav, GT_LINK_NONE, true, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_EnableLink(nav, 12345, true, &err), GT_ERR_INVALID_ARG);
+	gtLinkId ids[4];
+	assert_int_equal(gtNav_Links(nav, ids, 4), 2);
+	assert_true((ids[0] == c && ids[1] == b) || (ids[0] == b && ids[1] == c));
+	// Polyanya cannot take links: refused when adding, and queries say so when chosen afterwards.
+	gtMesh* mesh;
+	assert_int_equal(gtMesh_FromMap(map, &mesh, &err), GT_OK);
+	assert_int_equal(gtNav_SetMesh(nav, mesh, &err), GT_OK);
+	assert_int_equal(gtNav_SetMethod(nav, GT_NAV_POLYANYA, &err), GT_OK);
+	gtNavQuery* q;
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	double d;
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){0.5, 0.5}, (gtVec2){3.5, 2.5}, &d, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "polyanya"));
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){0.5, 0.5}, (gtVec2){3.5, 0.5}, 1, 0, &a, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "polyanya"));
+	// Straight lines ignore links.
+	assert_int_equal(gtNav_SetMethod(nav, GT_NAV_EUCLID, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){0, 0}, (gtVec2){4, 3}, &d, &err), GT_OK);
+	assert_true(d == 5);
+	assert_int_equal(gtNav_SetMethod(nav, GT_NAV_ORACLE, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Distance(q, (gtVec2){0, 0}, (gtVec2){4, 3}, &d, &err), GT_OK);
+	assert_true(d == 0); // the teleporter c
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+// The path's walk segments are co-visible, its link segments are links of the set, and its cost
+// (walks plus link costs) is the distance.
+static void check_path(gtNav* nav, gtNavQuery* q, gtVec2 s, gtVec2 t, double expect)
+{
+	int capacity = gtNav_PathCapacity(nav), count;
+	gtVec2* points = malloc((size_t)capacity * sizeof *points);
+	gtLinkId* links = malloc((size_t)capacity * sizeof *links);
+	double d;
+	gtError err;
+	if (gtNavQuery_PathLinks(q, s, t, points, links, capacity, &count, &d, &err)) fail_msg("%s", err.message);
+	assert_close(expect, d, "path distance", s, t);
+	if (isinf(expect)) {
+		assert_int_equal(count, 0);
+	} else {
+		assert_true(count >= 2);
+		assert_true(points[0].x == s.x && points[0].y == s.y && points[count - 1].x == t.x &&
+		            points[count - 1].y == t.y);
+		double cost = 0;
+		for (int i = 0; i + 1 < count; i++) {
+			gtLinkInfo info;
+			if (links[i] == GT_LINK_NONE) {
+				assert_true(test_brute_visible(gtNav_Map(nav), points[i], points[i + 1]));
+				cost += hypot(points[i + 1].x - points[i].x, points[i + 1].y - points[i].y);
+				continue;
+			}
+			assert_int_equal(gtNav_GetLink(nav, links[i], &info, &err), GT_OK);
+			bool forward = info.a.x == points[i].x && info.a.y == points[i].y && info.b.x == points[i + 1].x &&
+			               info.b.y == points[i + 1].y;
+			bool back = info.b.x == points[i].x && info.b.y == points[i].y && info.a.x == points[i + 1].x &&
+			            info.a.y == points[i + 1].y && !(info.flags & GT_LINK_ONE_WAY);
+			assert_true(forward || back);
+			cost += info.cost;
+		}
+		assert_close(expect, cost, "path cost", s, t);
+	}
+	free(points), free(links);
+}
+
+// Distances and paths with links equal the twin's, with the oracle and (an index built without
+// the links) ehl, on open, walled and split maps, with each kind of link.
+static void test_distances_match_twin(void** state)
+{
+	(void)state;
+	TestRng rng = {32};
+	for (int round = 0; round < 6; round++) {
+		bool split = round % 2 == 1;
+		gtMap* map = links_map(&rng, 24 + 4 * round, 20, round == 0 ? 0 : 18, split);
+		gtNav* nav;
+		gtNavQuery* q;
+		gtError err;
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		TwinLink links[12];
+		int count = 2 + round * 2;
+		for (int k = 0; k < count; k++) {
+			links[k] = random_link(map, &rng, k % 4);
+			add(nav, links[k]);
+		}
+		Twin tw, plain;
+		twin_make(&tw, map, links, count);
+		twin_make(&plain, map, NULL, 0);
+		if (round >= 4) { // an index built without the links: the links still count
+			gtEhlDef def = gtEhl_DefaultDef();
+			def.cell_size = 2;
+			assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+			assert_int_equal(gtNav_Method(nav), GT_NAV_EHL);
+		}
+		int shorter = 0;
+		for (int i = 0; i < 60; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			double expect = twin_distance(&tw, s, t), d;
+			assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(expect, d, "distance", s, t);
+			if (i % 4 == 0) check_path(nav, q, s, t, expect);
+			shorter += expect < twin_distance(&plain, s, t);
+		}
+		assert_true(shorter > 0); // the links mattered
+		twin_free(&tw), twin_free(&plain);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
+static int compare_doubles(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return (x > y) - (x < y);
+}
+
+// A crowd with links: its own walk and field order by straight line and skip other parts of the
+// map, which a link defeats, so every method must give the world's own link-aware answers.
+static void crowd_answers_match_world(gtWorld* world, gtNav* nav, gtDistance distance, const gtVec2* points, int count,
+                                      int32_t word)
+{
+	enum { K = 4, MOST = 16 };
+	gtError err;
+	gtCrowdDef def = gtCrowd_DefaultDef();
+	def.threads = 2;
+	gtCrowd* crowd;
+	assert_int_equal(gtCrowd_Create(world, nav, &def, &crowd, &err), GT_OK);
+	gtQuery query = test_keyword_query((gtVec2){0, 0}, K, &word);
+	gtCrowdQueries batch = {&query, points, count};
+	const gtCrowdMethod methods[] = {GT_CROWD_BATCH, GT_CROWD_AUTO, GT_CROWD_EACH};
+	for (size_t m = 0; m < sizeof methods / sizeof *methods; m++) {
+		gtObjectId ids[MOST * K];
+		double got[MOST * K];
+		int found[MOST];
+		gtCrowdAnswers out = {K, ids, got, found, NULL};
+		assert_true(count <= MOST);
+		assert_int_equal(gtCrowd_Nearest(crowd, &batch, methods[m], &out, NULL, &err), GT_OK);
+		for (int i = 0; i < count; i++) {
+			gtQuery one = query;
+			one.point = points[i];
+			gtObjectId want_ids[K];
+			double want[K];
+			int want_found;
+			assert_int_equal(gtWorld_Nearest(world, &one, distance, want_ids, want, K, &want_found, NULL, &err), GT_OK);
+			assert_int_equal(found[i], want_found);
+			for (int k = 0; k < want_found; k++) {
+				assert_true(ids[i * K + k] == want_ids[k]);
+				assert_true(got[i * K + k] == want[k]);
+			}
+		}
+	}
+	gtCrowd_Destroy(crowd);
+}
+
+// The world's nearest and within queries with links, against every object's twin distance: the
+// tree's bound must stay below the distance through zero-cost teleporters across the map.
+static void test_world_queries(void** state)
+{
+	(void)state;
+	TestRng rng = {3232};
+	for (int round = 0; round < 4; round++) {
+		gtMap* map = links_map(&rng, 40, 32, 15, round % 2 == 1);
+		gtNav* nav;
+		gtNavQuery* q;
+		gtError err;
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		TwinLink links[8];
+		int count = 0;
+		// Teleporters of cost 0 between far corners, and a few of every kind.
+		links[count++] = (TwinLink){test_random_point(map, &rng), test_random_point(map, &rng), 0, false};
+		links[count++] = (TwinLink){test_random_point(map, &rng), test_random_point(map, &rng), 0, true};
+		while (count < 4 + round) links[count] = random_link(map, &rng, count % 4), count++;
+		for (int k = 0; k < count; k++) add(nav, links[k]);
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		gtWorldDef wdef = gtWorld_DefaultDef();
+		wdef.leaf_size = 2 + round;
+		gtWorld* world;
+		assert_int_equal(gtWorld_Create(map, &wdef, &world, &err), GT_OK);
+		int32_t word = gtWorld_Keyword(world, "x");
+		enum { OBJECTS = 50 };
+		gtVec2 at[OBJECTS];
+		for (int i = 0; i < OBJECTS; i++) {
+			at[i] = test_random_point(map, &rng);
+			gtObjectId id;
+			assert_int_equal(gtWorld_Add(world, at[i], &word, 1, &id, &err), GT_OK);
+		}
+		if (round >= 2) { // the table over an index built without the links
+			gtEhlDef def = gtEhl_DefaultDef();
+			def.cell_size = 2 + round % 2;
+			assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+		}
+		gtDistance distance = test_world_distance(q);
+		gtVec2 points[12];
+		for (int i = 0; i < 12; i++) {
+			gtVec2 p = points[i] = test_random_point(map, &rng);
+			double expect[OBJECTS];
+			int reachable = 0;
+			for (int o = 0; o < OBJECTS; o++) {
+				double d = twin_distance(&tw, p, at[o]);
+				if (!isinf(d)) expect[reachable++] = d;
+			}
+			qsort(expect, (size_t)reachable, sizeof *expect, compare_doubles);
+			gtQuery query = test_keyword_query(p, 6, &word);
+			gtObjectId ids[OBJECTS];
+			double got[OBJECTS];
+			int found;
+			assert_int_equal(gtWorld_Nearest(world, &query, distance, ids, got, OBJECTS, &found, NULL, &err), GT_OK);
+			assert_int_equal(found, reachable < 6 ? reachable : 6);
+			for (int k = 0; k < found; k++) assert_close(expect[k], got[k], "nearest", p, p);
+			query.radius = reachable > 0 ? expect[reachable / 2] : 1;
+			assert_int_equal(gtWorld_Within(world, &query, distance, ids, got, OBJECTS, &found, NULL, &err), GT_OK);
+			int inside = 0;
+			while (inside < reachable && expect[inside] <= query.radius * (1 + 1e-12)) inside++;
+			assert_true(abs(found - inside) <= 1); // an object right at the radius may round either way
+			for (int k = 0; k < found && k < inside; k++) assert_close(expect[k], got[k], "within", p, p);
+		}
+		crowd_answers_match_world(world, nav, distance, points, 12, word);
+		twin_free(&tw);
+		gtWorld_Destroy(world);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
+// Edits and links: after walls are added (one walls in a link's end) and removed, and links are
+// disabled and removed, every answer still equals the twin's for the links enabled then.
+static void edits_and_toggles(bool index)
+{
+	TestRng rng = {320};
+	gtMap* map = links_map(&rng, 30, 24, 12, false);
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	gtNavDef nav_def = gtNav_DefaultDef();
+	nav_def.manual_rebuild = true; // freed walls: the oracle answers for the index, then the table
+	assert_int_equal(gtNav_Create(map, &nav_def, &nav, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	if (index) {
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 3;
+		assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	}
+	TwinLink links[6];
+	gtLinkId ids[6];
+	for (int k = 0; k < 6; k++) links[k] = random_link(map, &rng, k % 4), ids[k] = add(nav, links[k]);
+	for (int step = 0; step < 4; step++) {
+		TwinLink on[6];
+		int count = 0;
+		if (step == 1) { // wall in link 0's end a
+			int x = (int)floor(links[0].a.x), y = (int)floor(links[0].a.y);
+			x = x >= gtMap_Width(map) ? x - 1 : x, y = y >= gtMap_Height(map) ? y - 1 : y;
+			assert_int_equal(gtNav_SetBlocked(nav, x > 0 ? x - 1 : x, y > 0 ? y - 1 : y, x, y, true, &err), GT_OK);
+		}
+		if (step == 2) {
+			assert_int_equal(gtNav_SetBlocked(nav, 0, 0, gtMap_Width(map) - 1, gtMap_Height(map) - 1, false, &err),
+			                 GT_OK);
+			assert_int_equal(gtNav_EnableLink(nav, ids[1], false, &err), GT_OK);
+		}
+		if (step == 3) {
+			assert_int_equal(gtNav_RemoveLink(nav, ids[2], &err), GT_OK);
+			assert_int_equal(gtNav_EnableLink(nav, ids[1], true, &err), GT_OK);
+		}
+		for (int k = 0; k < 6; k++) {
+			bool blocked_end = gtMap_CheckPoint(map, links[k].a) || gtMap_CheckPoint(map, links[k].b);
+			if (!blocked_end && !(step == 2 && k == 1) && !(step == 3 && k == 2)) on[count++] = links[k];
+		}
+		Twin tw;
+		twin_make(&tw, map, on, count);
+		for (int i = 0; i < 40; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			double d;
+			assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
+			double expect = twin_distance(&tw, s, t);
+			assert_close(expect, d, "after edits", s, t);
+			if (i % 8 == 0) check_path(nav, q, s, t, expect);
+		}
+		twin_free(&tw);
+	}
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+static void test_edits_and_toggles(void** state)
+{
+	(void)state;
+	edits_and_toggles(false);
+	edits_and_toggles(true);
+}
+
+// The path follower crosses a teleporter at once and a ladder at its cost.
+static void test_advance(void** state)
+{
+	(void)state;
+	gtMap* map = test_map_from_rows("..........\n..........\n..........");
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	gtLinkId ladder, teleporter;
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){1, 1}, (gtVec2){3, 1}, 6, 0, &ladder, &err), GT_OK);
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){4, 1}, (gtVec2){9, 1}, 0, 0, &teleporter, &err), GT_OK);
+	gtVec2 points[] = {{0, 1}, {1, 1}, {3, 1}, {4, 1}, {9, 1}, {10, 1}};
+	gtLinkId links[] = {GT_LINK_NONE, ladder, GT_LINK_NONE, teleporter, GT_LINK_NONE, GT_LINK_NONE};
+	int segment = 0;
+	gtVec2 at = gtPath_AdvanceLinks(nav, points, links, 6, &segment, points[0], 4); // 1 walked, 3 of 6 climbed
+	assert_int_equal(segment, 1);
+	assert_true(fabs(at.x - 2) < 1e-12);
+	at = gtPath_AdvanceLinks(nav, points, links, 6, &segment, at, 3.5); // the climb, then 0.5 walked
+	assert_int_equal(segment, 2);
+	assert_true(fabs(at.x - 3.5) < 1e-12);
+	at = gtPath_AdvanceLinks(nav, points, links, 6, &segment, at, 0.75); // through the teleporter
+	assert_int_equal(segment, 4);
+	assert_true(fabs(at.x - 9.25) < 1e-12);
+	at = gtPath_AdvanceLinks(nav, points, links, 6, &segment, at, 5);
+	assert_int_equal(segment, 5);
+	assert_true(at.x == 10);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+// Reachability against the twin: b is reachable from a exactly when the twin's distance is finite,
+// on maps with pinch points and walls that split them, links one way and both; the nearest
+// reachable point to an unreachable target is as close as the closest reachable cell comes.
+static void test_reachability(void** state)
+{
+	(void)state;
+	gtMap* split = test_map_from_rows("..@..\n..@..\n..@..");
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	bool yes;
+	assert_int_equal(gtNav_Create(split, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	gtVec2 left = {0.5, 0.5}, right = {4.5, 2.5};
+	assert_int_equal(gtNavQuery_Reachable(q, left, right, &yes, &err), GT_OK);
+	assert_false(yes);
+	gtLinkId drop;
+	assert_int_equal(gtNav_AddLink(nav, (gtVec2){1, 1}, (gtVec2){4, 1}, 2, GT_LINK_ONE_WAY, &drop, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Reachable(q, left, right, &yes, &err), GT_OK);
+	assert_true(yes);
+	assert_int_equal(gtNavQuery_Reachable(q, right, left, &yes, &err), GT_OK);
+	assert_false(yes); // not back up the drop
+	gtVec2 point;
+	assert_int_equal(gtNavQuery_NearestReachable(q, right, (gtVec2){0.5, 1.5}, &point, NULL, NULL, 0, NULL, NULL, &err),
+	                 GT_OK);
+	assert_true(fabs(point.x - 3) < 1e-6 && point.y == 1.5); // the wall's far side
+	assert_int_equal(gtNav_EnableLink(nav, drop, false, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Reachable(q, left, right, &yes, &err), GT_OK);
+	assert_false(yes);
+	assert_int_equal(gtNavQuery_Reachable(q, left, (gtVec2){2.5, 0.5}, &yes, &err), GT_ERR_INVALID_POINT);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(split);
+	TestRng rng = {3200};
+	for (int round = 0; round < 4; round++) {
+		gtMap* map = links_map(&rng, 24, 18, 30, round % 2 == 0);
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		TwinLink links[4];
+		int count = round;
+		for (int k = 0; k < count; k++) links[k] = random_link(map, &rng, k % 4), add(nav, links[k]);
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		int differ = 0;
+		for (int i = 0; i < 80; i++) {
+			gtVec2 a = test_random_point(map, &rng), b = test_random_point(map, &rng);
+			bool reachable;
+			assert_int_equal(gtNavQuery_Reachable(q, a, b, &reachable, &err), GT_OK);
+			double d = twin_distance(&tw, a, b);
+			if (reachable != !isinf(d))
+				fail_msg("(%g, %g) -> (%g, %g): reachable %d, twin %g", a.x, a.y, b.x, b.y, reachable, d);
+			differ += !reachable;
+		}
+		if (round % 2 == 0) assert_true(differ > 0); // the split leaves pairs apart
+		for (int i = 0; i < 3; i++) {
+			gtVec2 from = test_random_point(map, &rng);
+			gtVec2 to = {test_rng_int(&rng, 24 * 64) / 64.0, test_rng_int(&rng, 18 * 64) / 64.0}; // walls too
+			gtVec2 point;
+			int capacity = gtNav_PathCapacity(nav), n;
+			gtVec2* points = malloc((size_t)capacity * sizeof *points);
+			gtLinkId* ids = malloc((size_t)capacity * sizeof *ids);
+			double d;
+			assert_int_equal(gtNavQuery_NearestReachable(q, from, to, &point, points, ids, capacity, &n, &d, &err),
+			                 GT_OK);
+			double direct; // the point is off the twin's grid: the nav's own distance, and reachable
+			assert_int_equal(gtNavQuery_Distance(q, from, point, &direct, &err), GT_OK);
+			assert_close(direct, d, "nearest reachable", from, point);
+			assert_true(!isinf(d) && n >= 2);
+			double best = INFINITY; // brute force: the reachable cells by the twin
+			for (int y = 0; y < gtMap_Height(map); y++)
+				for (int x = 0; x < gtMap_Width(map); x++) {
+					if (gtMap_IsBlocked(map, x, y) || isinf(twin_distance(&tw, from, (gtVec2){x + 0.5, y + 0.5})))
+						continue;
+					double cx = to.x < x       ? x
+					            : to.x > x + 1 ? x + 1
+					                           : to.x,
+					       cy = to.y < y       ? y
+					            : to.y > y + 1 ? y + 1
+					                           : to.y;
+					double e = hypot(cx - to.x, cy - to.y);
+					if (e < best) best = e;
+				}
+			assert_true(fabs(hypot(point.x - to.x, point.y - to.y) - best) < 1e-6);
+			free(points), free(ids);
+		}
+		twin_free(&tw);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
+// Two floors side by side joined by stairs and a one-way lift: the layout, its checks, and
+// distances across floors equal to the twin's on the whole map.
+static void test_floors(void** state)
+{
+	(void)state;
+	enum { W = 10, H = 6 };
+	unsigned char cells[2 * W * H] = {0};
+	cells[W * 2 + 4] = cells[W * 3 + 4] = 1;         // a pillar on floor 0
+	cells[W * H + W * 1 + 6] = cells[W * H + 7] = 1; // walls on floor 1
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_FromFloors(2, W, H, cells, &map, &err), GT_OK);
+	assert_int_equal(gtMap_Width(map), 2 * W + 1);
+	gtNav* nav;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_FloorCount(nav), 1);
+	assert_int_equal(gtNav_SetFloors(nav, 3, W, &err), GT_ERR_INVALID_ARG);
+	assert_int_equal(gtNav_SetFloors(nav, 2, W, &err), GT_OK);
+	assert_int_equal(gtNav_FloorCount(nav), 2);
+	gtVec2 local, p = gtNav_FloorPoint(nav, 1, (gtVec2){2.5, 3});
+	assert_true(p.x == W + 1 + 2.5 && p.y == 3);
+	assert_int_equal(gtNav_PointFloor(nav, p, &local), 1);
+	assert_true(local.x == 2.5 && local.y == 3);
+	assert_int_equal(gtNav_PointFloor(nav, (gtVec2){W + 0.5, 1}, &local), -1); // between the floors
+	assert_int_equal(gtNav_PointFloor(nav, (gtVec2){W, 1}, &local), 0);        // floor 0's edge
+	gtLinkId stairs, lift, none;
+	assert_int_equal(gtNav_AddFloorLink(nav, 0, (gtVec2){9.5, 0.5}, 1, (gtVec2){0.5, 0.5}, 3, 0, &stairs, &err), GT_OK);
+	assert_int_equal(
+	    gtNav_AddFloorLink(nav, 1, (gtVec2){9.5, 5.5}, 0, (gtVec2){0.5, 5.5}, 0.5, GT_LINK_ONE_WAY, &lift, &err),
+	    GT_OK);
+	assert_int_equal(gtNav_AddFloorLink(nav, 0, (gtVec2){1, 1}, 2, (gtVec2){1, 1}, 1, 0, &none, &err),
+	                 GT_ERR_INVALID_ARG);
+	TwinLink links[2] = {{{9.5, 0.5}, {W + 1 + 0.5, 0.5}, 3, false}, {{W + 1 + 9.5, 5.5}, {0.5, 5.5}, 0.5, true}};
+	Twin tw;
+	twin_make(&tw, map, links, 2);
+	gtNavQuery* q;
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	TestRng rng = {2};
+	int across = 0;
+	for (int i = 0; i < 60; i++) {
+		int fa = test_rng_int(&rng, 2), fb = test_rng_int(&rng, 2);
+		gtVec2 a = gtNav_FloorPoint(nav, fa,
+		                            (gtVec2){test_rng_int(&rng, W * 4) / 4.0, test_rng_int(&rng, H * 4) / 4.0});
+		gtVec2 b = gtNav_FloorPoint(nav, fb,
+		                            (gtVec2){test_rng_int(&rng, W * 4) / 4.0, test_rng_int(&rng, H * 4) / 4.0});
+		if (gtMap_CheckPoint(map, a) || gtMap_CheckPoint(map, b)) continue;
+		double d, expect = twin_distance(&tw, a, b);
+		assert_int_equal(gtNavQuery_Distance(q, a, b, &d, &err), GT_OK);
+		assert_close(expect, d, "across floors", a, b);
+		across += fa != fb && !isinf(d);
+	}
+	assert_true(across > 5);
+	twin_free(&tw);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+	unsigned char open[7 * 3] = {0};
+	assert_int_equal(gtMap_FromCells(7, 3, open, &map, &err), GT_OK); // no wall between the floors
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_SetFloors(nav, 2, 3, &err), GT_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.message, "between floors 0 and 1 is free"));
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+TEST_MAIN("links", test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
+          test_reachability, test_floors)
