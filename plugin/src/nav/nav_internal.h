@@ -45,6 +45,8 @@ struct gtNav {
 	int tile_columns, tile_rows;
 	NavRect* added_rects; // rectangles holding every added cell (a superset), for the ellipse test
 	int64_t added_rect_count, added_rect_capacity;
+	NavRect* freed_rects; // the same for freed cells: a path shorter than the index's must touch one
+	int64_t freed_rect_count, freed_rect_capacity;
 	uint32_t map_generation;       // bumped by every edit: oracles repair (or rebuild) lazily
 	int edit_log[NAV_EDIT_LOG][4]; // the cells of edit g (after the bump) at g % NAV_EDIT_LOG
 	NavDoor* doors;
@@ -88,5 +90,8 @@ int nav_added_rects(const gtNav* nav, int* out, int room);
 // false when every added rectangle R has |s R| + |R t| > length (a path that short stays inside
 // the ellipse of foci s and t, which misses R).
 bool nav_ellipse_hits_added(const gtNav* nav, gtVec2 s, gtVec2 t, double length);
+// The same for the walls removed since the index: false when no path from s to t through a freed
+// cell can be as short as `length`.
+bool nav_ellipse_hits_freed(const gtNav* nav, gtVec2 s, gtVec2 t, double length);
 
 #endif
