@@ -20,6 +20,7 @@ struct NavRebuild {
 	// The visibility graph: in, the last index map's (a copy) to repair around `rects` (x0, y0, x1,
 	// y1 each; its vertices `old_vertices`), or empty to build; out, the graph of `map`.
 	gtVisGraph graph;
+	gtLandmarks landmarks; // out: the graph's, so queries deriving edited graphs need not compute them
 	gtVertex* old_vertices;
 	int old_n;
 	int* rects;
@@ -205,6 +206,7 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 	gtEhl_Destroy(nav->ehl);
 	gtMap_Destroy(nav->index_map);
 	gt_vis_graph_free(&nav->graph); // take_rebuild gives the graph of a rebuilt index map
+	gt_landmarks_free(&nav->landmarks);
 	nav->ehl = ehl;
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
@@ -228,6 +230,9 @@ static void rebuild_run(NavRebuild* r)
 	    gt_vis_graph_repair(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count, &r->graph, &r->err))
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
 	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, &r->result, &r->err);
+	gtError ignored; // without landmarks the first query that derives a graph computes them
+	if (!r->status && r->graph.offset && gt_landmarks_build(&r->graph, &r->landmarks, &ignored))
+		gt_landmarks_free(&r->landmarks);
 	atomic_store(&r->done, true);
 }
 
@@ -249,6 +254,7 @@ static void rebuild_free(NavRebuild* r)
 	gtEhl_Destroy(r->result);
 	gtMap_Destroy(r->map);
 	gt_vis_graph_free(&r->graph);
+	gt_landmarks_free(&r->landmarks);
 	gt_free(r->old_vertices);
 	gt_free(r->rects);
 	gt_free(r);
@@ -439,6 +445,8 @@ static bool take_rebuild(gtNav* nav)
 			nav->graph = r->graph; // the new index map's graph, for the next repair
 			nav->graph_generation = r->generation;
 			memset(&r->graph, 0, sizeof r->graph);
+			nav->landmarks = r->landmarks;
+			memset(&r->landmarks, 0, sizeof r->landmarks);
 			taken = true;
 		}
 	}
@@ -471,6 +479,7 @@ void nav_free_edits(gtNav* nav)
 		nav->rebuild = NULL;
 	}
 	gt_vis_graph_free(&nav->graph);
+	gt_landmarks_free(&nav->landmarks);
 	gt_free(nav->doors);
 	gt_free(nav->added_tiles);
 	gt_free(nav->added_rects);

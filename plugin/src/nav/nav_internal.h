@@ -8,6 +8,7 @@
 #include "gridtree/gt_nav.h"
 #include "gridtree/gt_oracle.h"
 #include "map/vis_graph.h"
+#include "oracle/landmarks.h"
 
 typedef struct NavRect {
 	int x0, y0, x1, y1;
@@ -56,6 +57,7 @@ struct gtNav {
 	// the map_generation it stands for: the next rebuild repairs it around the edits since.
 	gtVisGraph graph;
 	uint32_t graph_generation;
+	gtLandmarks landmarks;   // the graph's landmark distances, computed by the rebuild too (count 0: none)
 	gtStatus rebuild_status; // why the last background rebuild failed (GT_OK: it did not)
 	gtError rebuild_error;
 	uint32_t rebuild_failed_generation; // the map_generation it failed for: not tried again before the next edit
