@@ -696,7 +696,113 @@ static void test_rebuild_taken_while_stale(void** state)
 	gtMap_Destroy(map);
 }
 
+// A random valid point of `map` within `r` cells of (x, y), or false after some tries.
+static bool point_near(const gtMap* map, int x, int y, int r, TestRng* rng, gtVec2* out)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		gtVec2 p = {x - r + test_rng_int(rng, 2 * r * 100 + 1) / 100.0,
+		            y - r + test_rng_int(rng, 2 * r * 100 + 1) / 100.0};
+		if (gtMap_CheckPoint(map, p) == GT_POINT_VALID) {
+			*out = p;
+			return true;
+		}
+	}
+	return false;
+}
+
+// After walls were demolished, the stale index still answers where no path through the freed cells
+// can be shorter than its own: pairs right around each demolished wall (where the new shortcut
+// matters) and random pairs, distances, paths and nearest queries, equal the oracle's.
+static void test_stale_index_answers_around_freed_walls(void** state)
+{
+	(void)state;
+	TestRng rng = {47};
+	Scene s = scene_open("assets/maps/caves.map", 4, true, &rng);
+	int w = gtMap_Width(s.map), h = gtMap_Height(s.map), demolished = 0;
+	for (int tries = 0; tries < 20000 && demolished < 6; tries++) {
+		int x = 3 + test_rng_int(&rng, w - 6), y = 3 + test_rng_int(&rng, h - 6);
+		// A wall three cells thick with free space both sides: taking it down makes a shortcut.
+		if (!gtMap_IsBlocked(s.map, x, y) || gtMap_IsBlocked(s.map, x - 2, y) || gtMap_IsBlocked(s.map, x + 2, y))
+			continue;
+		edit(s.nav, x - 1, y - 1, x + 1, y + 1, false);
+		demolished++;
+		assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_STALE);
+		gtMap* copy;
+		gtOracle* oracle = fresh_oracle(s.map, &copy);
+		gtError err;
+		for (int i = 0; i < 60; i++) {
+			gtVec2 a, b;
+			if (!point_near(copy, x, y, 2 + i / 6, &rng, &a) || !point_near(copy, x, y, 2 + i / 6, &rng, &b)) continue;
+			double expect, got;
+			assert_int_equal(gtOracle_Distance(oracle, a, b, &expect, &err), GT_OK);
+			if (gtNavQuery_Distance(s.q, a, b, &got, &err)) fail_msg("%s", err.message);
+			if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
+				fail_msg("around (%d, %d): (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g", x, y, a.x, a.y, b.x, b.y,
+				         got, expect);
+		}
+		gtOracle_Destroy(oracle);
+		gtMap_Destroy(copy);
+		check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 40, "walls demolished, index stale");
+	}
+	assert_true(demolished >= 3);
+	scene_close(&s);
+}
+
+// Pairs around (x, y), within 2 to 12 cells, against a fresh oracle of the map as it is.
+static void check_around(gtNav* nav, gtNavQuery* q, int x, int y, TestRng* rng, const char* what)
+{
+	gtMap* copy;
+	gtOracle* oracle = fresh_oracle(gtNav_Map(nav), &copy);
+	gtError err;
+	for (int i = 0; i < 60; i++) {
+		gtVec2 a, b;
+		if (!point_near(copy, x, y, 2 + i / 6, rng, &a) || !point_near(copy, x, y, 2 + i / 6, rng, &b)) continue;
+		double expect, got;
+		assert_int_equal(gtOracle_Distance(oracle, a, b, &expect, &err), GT_OK);
+		if (gtNavQuery_Distance(q, a, b, &got, &err)) fail_msg("%s", err.message);
+		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
+			fail_msg("%s, around (%d, %d): (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g", what, x, y, a.x, a.y,
+			         b.x, b.y, got, expect);
+	}
+	gtOracle_Destroy(oracle);
+	gtMap_Destroy(copy);
+}
+
+// After a background rebuild landed, walls built derive the edited graph from the graph it kept,
+// with the landmark distances it computed too: crossing answers stay exact, in several query
+// objects.
+static void test_walls_after_a_rebuild_use_its_landmarks(void** state)
+{
+	(void)state;
+	TestRng rng = {53};
+	Scene s = scene_open("assets/maps/caves.map", 4, false, &rng);
+	gtNavQuery* other;
+	gtError err;
+	assert_int_equal(gtNavQuery_Create(s.nav, &other, &err), GT_OK);
+	int w = gtMap_Width(s.map), h = gtMap_Height(s.map), x, y;
+	for (y = h / 2, x = 1; x + 1 < w && !gtMap_IsBlocked(s.map, x, y); x++) continue;
+	assert_true(x + 1 < w);
+	edit(s.nav, x, y, x, y, false); // a wall of the index map removed: a rebuild, which keeps its graph
+	gtNav_WaitForRebuild(s.nav);
+	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	for (int built = 0, tries = 0; built < 4 && tries < 20000; tries++) {
+		x = 2 + test_rng_int(&rng, w - 6), y = 2 + test_rng_int(&rng, h - 6);
+		bool open = true; // a 4x1 wall across free space: crossing answers must walk around it
+		for (int k = 0; k < 4; k++) open &= !gtMap_IsBlocked(s.map, x + k, y);
+		if (!open || gtMap_IsBlocked(s.map, x, y - 1) || gtMap_IsBlocked(s.map, x + 3, y + 1)) continue;
+		edit(s.nav, x, y, x + 3, y, true);
+		built++;
+		if (gtNav_IndexState(s.nav) != GT_NAV_INDEX_LOWER_BOUND) continue; // a rebuild landed meanwhile
+		check_around(s.nav, s.q, x + 2, y, &rng, "walls built after a rebuild");
+		check_around(s.nav, other, x + 2, y, &rng, "walls built after a rebuild, second query object");
+	}
+	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 30, "walls built after a rebuild");
+	gtNavQuery_Destroy(other);
+	scene_close(&s);
+}
+
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
           test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map,
           test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
-          test_repaired_index_equals_scratch, test_rebuild_taken_while_stale)
+          test_repaired_index_equals_scratch, test_rebuild_taken_while_stale,
+          test_stale_index_answers_around_freed_walls, test_walls_after_a_rebuild_use_its_landmarks)

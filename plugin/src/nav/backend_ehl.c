@@ -75,7 +75,7 @@ static gtStatus bind(gtNavQuery* q, gtError* err)
 		if (st) return st;
 		e->generation = nav->ehl_generation;
 	}
-	return nav->added > 0 ? ensure_check_buffers(e, nav, err) : GT_OK;
+	return edited(nav) ? ensure_check_buffers(e, nav, err) : GT_OK;
 }
 
 // A segment of the index's path stays a straight walk on the edited map unless it passes near an
@@ -140,27 +140,46 @@ static bool clear_path(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* 
 	return true;
 }
 
-// After edits that only added walls: the index's answer when its path stays clear of them, else a
-// search of the edited map's visibility graph between the first and last bends the index allows
-// (A* with landmarks). After edits that removed walls: the oracle's. `limit`: only the exact
-// value below it matters, and the index's is a lower bound, so an answer at or above the limit
-// needs no check.
+// Whether the index can answer for s and t: always while walls were only added; after walls were
+// removed, when both are points of the index's map too.
+static bool index_places(const gtNav* nav, gtVec2 s, gtVec2 t)
+{
+	const gtMap* m = nav_index_map(nav);
+	return nav->freed == 0 || (gtMap_CheckPoint(m, s) == GT_POINT_VALID && gtMap_CheckPoint(m, t) == GT_POINT_VALID);
+}
+
+// After walls were removed, an index answer d that still walks is exact unless a shorter path
+// exists, and every path the index's map did not allow touches a freed cell: none is shorter than
+// the ellipse test's bound. Only the exact value below `limit` matters.
+static bool freed_cannot_shorten(const gtNav* nav, gtVec2 s, gtVec2 t, double d, double limit)
+{
+	return nav->freed == 0 || !nav_ellipse_hits_freed(nav, s, t, d < limit ? d : limit);
+}
+
+// After edits: the index's answer when its path stays clear of the added walls and no path through
+// a freed cell can be shorter, else a search of the edited map's visibility graph (while walls were
+// only added, between the first and last bends the index allows: A* with landmarks), else the
+// oracle's. `limit`: only the exact value below it matters, and while walls were only added the
+// index's is a lower bound, so an answer at or above the limit needs no check.
 static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, gtVec2* points, int capacity, int* count,
                               gtStatus* status, gtError* err)
 {
 	gtNav* nav = q->nav;
 	EhlScratch* e = scratch_of(q);
 	*status = GT_OK;
-	if (nav->freed == 0) {
+	if (index_places(nav, s, t)) {
 		double d;
 		if (points) {
-			if (clear_path(q, s, t, limit, points, capacity, count, &d, status, err)) return d;
-		} else { // most answers stay far from the new walls: the distance alone shows it
+			if (clear_path(q, s, t, limit, points, capacity, count, &d, status, err) &&
+			    (*status || freed_cannot_shorten(nav, s, t, d, limit)))
+				return d;
+		} else { // most answers stay far from the edits: the distance alone shows it
 			if ((*status = gtEhlQuery_SetSource(e->query, s, err))) return INFINITY;
 			d = isinf(limit) ? gtEhlQuery_DistanceTo(e->query, t) : gtEhlQuery_DistanceBelow(e->query, t, limit);
-			if (isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d) ||
-			    answer_still_walks(nav, e->query, s, t))
-				return d; // else blocked: the search below walks around
+			if ((isinf(d) || d >= limit || !nav_ellipse_hits_added(nav, s, t, d) ||
+			     answer_still_walks(nav, e->query, s, t)) &&
+			    freed_cannot_shorten(nav, s, t, d, limit))
+				return d; // else blocked or maybe shortened: the search below
 		}
 	}
 	double d = INFINITY;

@@ -38,6 +38,7 @@ static gtStatus derive_from_index(OracleScratch* o, gtNav* nav, gtError* err)
 		gtStatus st = nav->graph.offset // the graph a rebuild kept: not built again per query object
 		                  ? gt_oracle_create_from_graph(nav->index_map, &nav->graph, &o->base, err)
 		                  : gt_oracle_create(nav->index_map, nav->def.tasks, nav->def.threads, &o->base, err);
+		if (!st && nav->graph.offset) st = gt_oracle_copy_landmarks(o->base, &nav->landmarks, err); // the rebuild's
 		if (st) return st;
 		o->base_generation = nav->ehl_generation;
 	}

@@ -20,6 +20,7 @@ struct NavRebuild {
 	// The visibility graph: in, the last index map's (a copy) to repair around `rects` (x0, y0, x1,
 	// y1 each; its vertices `old_vertices`), or empty to build; out, the graph of `map`.
 	gtVisGraph graph;
+	gtLandmarks landmarks; // out: the graph's, so queries deriving edited graphs need not compute them
 	gtVertex* old_vertices;
 	int old_n;
 	int* rects;
@@ -54,51 +55,63 @@ static void count_cell(gtNav* nav, int x, int y, int sign)
 
 enum { MAX_ADDED_RECTS = 64 };
 
-// Records that cells [x0, x1] x [y0, y1] may hold added walls; past MAX_ADDED_RECTS the list
-// becomes its bounding box (fewer, larger rectangles: still a superset).
-static void note_added_rect(gtNav* nav, int x0, int y0, int x1, int y1)
+// Records that cells [x0, x1] x [y0, y1] may hold added (or freed) walls in `*rects`; past
+// MAX_ADDED_RECTS the list becomes its bounding box (fewer, larger rectangles: still a superset).
+static void note_rect(const gtNav* nav, NavRect** rects, int64_t* count, int64_t* capacity, int x0, int y0, int x1,
+                      int y1)
 {
-	if (nav->added_rect_count == MAX_ADDED_RECTS) {
-		NavRect box = nav->added_rects[0];
-		for (int64_t i = 1; i < nav->added_rect_count; i++) {
-			const NavRect* r = &nav->added_rects[i];
+	if (*count == MAX_ADDED_RECTS) {
+		NavRect box = (*rects)[0];
+		for (int64_t i = 1; i < *count; i++) {
+			const NavRect* r = &(*rects)[i];
 			if (r->x0 < box.x0) box.x0 = r->x0;
 			if (r->y0 < box.y0) box.y0 = r->y0;
 			if (r->x1 > box.x1) box.x1 = r->x1;
 			if (r->y1 > box.y1) box.y1 = r->y1;
 		}
-		nav->added_rects[0] = box;
-		nav->added_rect_count = 1;
+		(*rects)[0] = box;
+		*count = 1;
 	}
-	if (!GT_GROW(nav->added_rects, nav->added_rect_capacity, nav->added_rect_count + 1, MAX_ADDED_RECTS)) {
+	if (!GT_GROW(*rects, *capacity, *count + 1, MAX_ADDED_RECTS)) {
 		// No room for one more: cover the whole map (every path is then checked).
-		if (nav->added_rect_capacity > 0) {
-			nav->added_rects[0] = (NavRect){0, 0, gtMap_Width(nav->map) - 1, gtMap_Height(nav->map) - 1};
-			nav->added_rect_count = 1;
+		if (*capacity > 0) {
+			(*rects)[0] = (NavRect){0, 0, gtMap_Width(nav->map) - 1, gtMap_Height(nav->map) - 1};
+			*count = 1;
 		}
 		return;
 	}
-	nav->added_rects[nav->added_rect_count++] = (NavRect){x0, y0, x1, y1};
+	(*rects)[(*count)++] = (NavRect){x0, y0, x1, y1};
+}
+
+static void note_added_rect(gtNav* nav, int x0, int y0, int x1, int y1)
+{
+	note_rect(nav, &nav->added_rects, &nav->added_rect_count, &nav->added_rect_capacity, x0, y0, x1, y1);
+}
+
+static void note_freed_rect(gtNav* nav, int x0, int y0, int x1, int y1)
+{
+	note_rect(nav, &nav->freed_rects, &nav->freed_rect_count, &nav->freed_rect_capacity, x0, y0, x1, y1);
 }
 
 static void recount(gtNav* nav)
 {
 	nav->added = nav->freed = 0;
-	nav->added_rect_count = 0;
+	nav->added_rect_count = nav->freed_rect_count = 0;
 	if (nav->added_tiles)
 		memset(nav->added_tiles, 0, sizeof *nav->added_tiles * (size_t)nav->tile_columns * (size_t)nav->tile_rows);
 	if (!nav->ehl || !nav->index_map) return;
-	int x0 = INT32_MAX, y0 = INT32_MAX, x1 = -1, y1 = -1; // the added cells' bounding box
+	NavRect box[2] = {{INT32_MAX, INT32_MAX, -1, -1}, {INT32_MAX, INT32_MAX, -1, -1}}; // added, freed cells
 	for (int y = 0; y < gtMap_Height(nav->map); y++)
 		for (int x = 0; x < gtMap_Width(nav->map); x++) {
-			int64_t before = nav->added;
+			int64_t added = nav->added, freed = nav->freed;
 			count_cell(nav, x, y, +1);
-			if (nav->added != before) {
-				x0 = x < x0 ? x : x0, y0 = y < y0 ? y : y0;
-				x1 = x > x1 ? x : x1, y1 = y > y1 ? y : y1;
-			}
+			if (nav->added == added && nav->freed == freed) continue;
+			NavRect* b = &box[nav->freed != freed];
+			b->x0 = x < b->x0 ? x : b->x0, b->y0 = y < b->y0 ? y : b->y0;
+			b->x1 = x > b->x1 ? x : b->x1, b->y1 = y > b->y1 ? y : b->y1;
 		}
-	if (nav->added) note_added_rect(nav, x0, y0, x1, y1);
+	if (nav->added) note_added_rect(nav, box[0].x0, box[0].y0, box[0].x1, box[0].y1);
+	if (nav->freed) note_freed_rect(nav, box[1].x0, box[1].y0, box[1].x1, box[1].y1);
 }
 
 // Distance from p to the closed rectangle of cells [x0, x1 + 1] x [y0, y1 + 1] grown by one cell
@@ -129,13 +142,21 @@ int nav_added_rects(const gtNav* nav, int* out, int room)
 	return count;
 }
 
+static bool ellipse_hits(const NavRect* rects, int64_t count, gtVec2 s, gtVec2 t, double length)
+{
+	for (int64_t i = 0; i < count; i++)
+		if (to_rect(s, &rects[i]) + to_rect(t, &rects[i]) <= length * (1 + 1e-12) + 1e-9) return true;
+	return false;
+}
+
 bool nav_ellipse_hits_added(const gtNav* nav, gtVec2 s, gtVec2 t, double length)
 {
-	for (int64_t i = 0; i < nav->added_rect_count; i++) {
-		const NavRect* r = &nav->added_rects[i];
-		if (to_rect(s, r) + to_rect(t, r) <= length * (1 + 1e-12) + 1e-9) return true;
-	}
-	return false;
+	return ellipse_hits(nav->added_rects, nav->added_rect_count, s, t, length);
+}
+
+bool nav_ellipse_hits_freed(const gtNav* nav, gtVec2 s, gtVec2 t, double length)
+{
+	return ellipse_hits(nav->freed_rects, nav->freed_rect_count, s, t, length);
 }
 
 bool nav_near_added(const gtNav* nav, gtVec2 a, gtVec2 b)
@@ -177,6 +198,7 @@ static void point_index_at(gtEhl* e, const gtMap* map)
 static void forget_rects_if_none(gtNav* nav)
 {
 	if (nav->added == 0) nav->added_rect_count = 0;
+	if (nav->freed == 0) nav->freed_rect_count = 0;
 }
 
 void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
@@ -184,6 +206,7 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 	gtEhl_Destroy(nav->ehl);
 	gtMap_Destroy(nav->index_map);
 	gt_vis_graph_free(&nav->graph); // take_rebuild gives the graph of a rebuilt index map
+	gt_landmarks_free(&nav->landmarks);
 	nav->ehl = ehl;
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
@@ -207,6 +230,9 @@ static void rebuild_run(NavRebuild* r)
 	    gt_vis_graph_repair(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count, &r->graph, &r->err))
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
 	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, &r->result, &r->err);
+	gtError ignored; // without landmarks the first query that derives a graph computes them
+	if (!r->status && r->graph.offset && gt_landmarks_build(&r->graph, &r->landmarks, &ignored))
+		gt_landmarks_free(&r->landmarks);
 	atomic_store(&r->done, true);
 }
 
@@ -228,6 +254,7 @@ static void rebuild_free(NavRebuild* r)
 	gtEhl_Destroy(r->result);
 	gtMap_Destroy(r->map);
 	gt_vis_graph_free(&r->graph);
+	gt_landmarks_free(&r->landmarks);
 	gt_free(r->old_vertices);
 	gt_free(r->rects);
 	gt_free(r);
@@ -418,6 +445,8 @@ static bool take_rebuild(gtNav* nav)
 			nav->graph = r->graph; // the new index map's graph, for the next repair
 			nav->graph_generation = r->generation;
 			memset(&r->graph, 0, sizeof r->graph);
+			nav->landmarks = r->landmarks;
+			memset(&r->landmarks, 0, sizeof r->landmarks);
 			taken = true;
 		}
 	}
@@ -450,10 +479,12 @@ void nav_free_edits(gtNav* nav)
 		nav->rebuild = NULL;
 	}
 	gt_vis_graph_free(&nav->graph);
+	gt_landmarks_free(&nav->landmarks);
 	gt_free(nav->doors);
 	gt_free(nav->added_tiles);
 	gt_free(nav->added_rects);
-	nav->doors = NULL, nav->added_tiles = NULL, nav->added_rects = NULL;
+	gt_free(nav->freed_rects);
+	nav->doors = NULL, nav->added_tiles = NULL, nav->added_rects = NULL, nav->freed_rects = NULL;
 }
 
 // ---- edits and doors ----------------------------------------------------------------------------
@@ -492,7 +523,7 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 		for (int y = y0; y <= y1; y++)
 			for (int x = x0; x <= x1; x++) count_cell(nav, x, y, -1);
 	gtStatus st = gt_map_set_blocked(nav->map, x0, y0, x1, y1, blocked, err);
-	if (!st && counted && blocked) note_added_rect(nav, x0, y0, x1, y1);
+	if (!st && counted) (blocked ? note_added_rect : note_freed_rect)(nav, x0, y0, x1, y1);
 	if (counted)
 		for (int y = y0; y <= y1; y++)
 			for (int x = x0; x <= x1; x++) count_cell(nav, x, y, +1);

@@ -8,6 +8,7 @@
 #include "gridtree/gt_nav.h"
 #include "gridtree/gt_oracle.h"
 #include "map/vis_graph.h"
+#include "oracle/landmarks.h"
 
 typedef struct NavRect {
 	int x0, y0, x1, y1;
@@ -46,6 +47,8 @@ struct gtNav {
 	int tile_columns, tile_rows;
 	NavRect* added_rects; // rectangles holding every added cell (a superset), for the ellipse test
 	int64_t added_rect_count, added_rect_capacity;
+	NavRect* freed_rects; // the same for freed cells: a path shorter than the index's must touch one
+	int64_t freed_rect_count, freed_rect_capacity;
 	uint32_t map_generation;       // bumped by every edit: oracles repair (or rebuild) lazily
 	int edit_log[NAV_EDIT_LOG][4]; // the cells of edit g (after the bump) at g % NAV_EDIT_LOG
 	NavDoor* doors;
@@ -55,6 +58,7 @@ struct gtNav {
 	// the map_generation it stands for: the next rebuild repairs it around the edits since.
 	gtVisGraph graph;
 	uint32_t graph_generation;
+	gtLandmarks landmarks;   // the graph's landmark distances, computed by the rebuild too (count 0: none)
 	gtStatus rebuild_status; // why the last background rebuild failed (GT_OK: it did not)
 	gtError rebuild_error;
 	uint32_t rebuild_failed_generation; // the map_generation it failed for: not tried again before the next edit
@@ -91,5 +95,8 @@ int nav_added_rects(const gtNav* nav, int* out, int room);
 // false when every added rectangle R has |s R| + |R t| > length (a path that short stays inside
 // the ellipse of foci s and t, which misses R).
 bool nav_ellipse_hits_added(const gtNav* nav, gtVec2 s, gtVec2 t, double length);
+// The same for the walls removed since the index: false when no path from s to t through a freed
+// cell can be as short as `length`.
+bool nav_ellipse_hits_freed(const gtNav* nav, gtVec2 s, gtVec2 t, double length);
 
 #endif

@@ -491,3 +491,20 @@ gtStatus gt_oracle_between(gtOracle* oracle, gtVec2 s, gtVec2 t, const int32_t* 
 	*distance = d;
 	return points ? write_path(oracle, s, t, last, points, capacity, count, err) : GT_OK;
 }
+
+gtStatus gt_oracle_copy_landmarks(gtOracle* oracle, const gtLandmarks* landmarks, gtError* err)
+{
+	if (oracle->landmarks.dist || !landmarks->dist || landmarks->n != oracle->graph.n)
+		return GT_OK; // has them, or they do not fit
+	size_t entries = (size_t)landmarks->n * (size_t)landmarks->count;
+	gtLandmarks copy = {landmarks->count, landmarks->n, gt_malloc((entries + 1) * sizeof *copy.dist),
+	                    gt_malloc(((size_t)landmarks->count + 1) * sizeof *copy.vertex)};
+	if (!copy.dist || !copy.vertex) {
+		gt_landmarks_free(&copy);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the landmarks");
+	}
+	if (entries) memcpy(copy.dist, landmarks->dist, entries * sizeof *copy.dist);
+	if (landmarks->count) memcpy(copy.vertex, landmarks->vertex, (size_t)landmarks->count * sizeof *copy.vertex);
+	oracle->landmarks = copy;
+	return GT_OK;
+}

@@ -4,12 +4,16 @@
 
 #include "gridtree/gt_oracle.h"
 #include "map/vis_graph.h"
+#include "oracle/landmarks.h"
 
 // gtOracle_Create whose visibility graph is built on `tasks` (NULL: the built-in pool), so a
 // gtNavDef.tasks covers the oracle's build as well as the index's.
 gtStatus gt_oracle_create(const gtMap* map, const gtTaskSystem* tasks, int threads, gtOracle** out, gtError* err);
 // The same with the full visibility graph of `map` given (copied), not built.
 gtStatus gt_oracle_create_from_graph(const gtMap* map, const gtVisGraph* graph, gtOracle** out, gtError* err);
+// Gives an oracle made from `graph` that graph's landmark distances (copied), when it has none, so
+// the first oracle derived from it (gt_oracle_after_blocks) need not compute them.
+gtStatus gt_oracle_copy_landmarks(gtOracle* oracle, const gtLandmarks* landmarks, gtError* err);
 
 // The oracle of `map`, which is `base`'s map with walls added in the inclusive rectangles `rects`
 // (and no wall removed): its graph derived from base's (gt_vis_graph_after_blocks). The first such
