@@ -86,3 +86,95 @@ test("reachable and nearest_reachable with a drop", function()
 	local none, message = map:reachable(6.5, 0.5, 0.5, 0.5)
 	assert(none == nil and message:find("blocked", 1, true))
 end)
+
+-- The follower spelled out over the whole path (the twin of gridtree.advance with links): a link's
+-- cost is spent along it, a walked segment costs its length.
+local function follow(path, costs, segment, x, y, step)
+	local n = #path / 2
+	if not (step > 0) then return x, y, segment end
+	while segment < n do
+		local fx, fy = path[2 * segment - 1], path[2 * segment]
+		local nx, ny = path[2 * segment + 1], path[2 * segment + 2]
+		local dx, dy = nx - x, ny - y
+		local left = math.sqrt(dx * dx + dy * dy)
+		local cost, c = left, costs and costs[segment]
+		if c then
+			local whole = math.sqrt((nx - fx) ^ 2 + (ny - fy) ^ 2)
+			cost = whole > 0 and c * left / whole or 0
+		end
+		if step < cost then return x + dx * step / cost, y + dy * step / cost, segment end
+		step, x, y, segment = step - cost, nx, ny, segment + 1
+	end
+	return path[2 * n - 1], path[2 * n], n
+end
+
+test("paths name their links, and advance crosses a teleporter at once", function()
+	local map = split_map()
+	map:set_method("oracle")
+	local tele = assert(map:add_link{1, 1, 10, 1, cost = 0})
+	local path, length, links = map:path(0, 1, 11, 1)
+	assert(#path == 8 and near(length, 2))
+	assert(links[1] == nil and links[2] == tele and links[3] == nil)
+	assert(links.costs[2] == 0 and links.costs[1] == nil)
+	-- one step of 1.5: to the teleporter (1), through it (0), half a cell on
+	local x, y, segment, arrived = gridtree.advance(path, 1, 0, 1, 1.5, links)
+	assert(near(x, 10.5) and y == 1 and segment == 3 and not arrived)
+	x, y, segment, arrived = gridtree.advance(path, 1, 0, 1, 1, links) -- lands on the far end
+	assert(x == 10 and y == 1 and segment == 3 and not arrived)
+	x, y, segment, arrived = gridtree.advance(path, segment, x, y, 1, links)
+	assert(x == 11 and y == 1 and segment == 4 and arrived)
+	-- without the links the teleporter is a 9-cell segment, as before
+	x, y, segment = gridtree.advance(path, 1, 0, 1, 1.5)
+	assert(near(x, 1.5) and y == 1 and segment == 2)
+	-- a path that walks names no link, and advance with its links walks as without
+	local walk, _, none = map:path(0, 1, 5, 4)
+	assert(next(none) == "costs" and next(none, "costs") == nil and next(none.costs) == nil)
+	local ax, ay, as = gridtree.advance(walk, 1, 0, 1, 2.5, none)
+	local bx, by, bs = gridtree.advance(walk, 1, 0, 1, 2.5)
+	assert(ax == bx and ay == by and as == bs)
+	map:enable_link(tele, false)
+	local empty, huge, nothing = map:path(0, 1, 11, 1)
+	assert(#empty == 0 and huge == math.huge and next(nothing.costs) == nil)
+end)
+
+test("advance spends a link's cost along it, in the map's units", function()
+	local map = split_map()
+	map:set_units(10, 0, 0) -- a cell is 10 units
+	local ladder = assert(map:add_link{15, 15, 105, 15, cost = 60})
+	local path, length, links = map:path(5, 15, 115, 15)
+	assert(near(length, 80) and links[2] == ladder and links.costs[2] == 60)
+	local x, y, segment = gridtree.advance(path, 1, 5, 15, 10 + 30, links) -- halfway up the ladder
+	assert(near(x, 60) and y == 15 and segment == 2)
+	x, y, segment = gridtree.advance(path, segment, x, y, 29.5, links)
+	assert(near(x, 105 - 90 * 0.5 / 60) and segment == 2)
+	x, y, segment = gridtree.advance(path, segment, x, y, 0.5, links) -- off the ladder's top
+	assert(near(x, 105) and segment == 3)
+	local _, _, s, arrived = gridtree.advance(path, 1, 5, 15, 80, links)
+	assert(s == 4 and arrived)
+	raises("links.costs must be a table", gridtree.advance, path, 1, 5, 15, 1, {costs = 1})
+	raises("link costs must be finite numbers >= 0", gridtree.advance, path, 1, 5, 15, 1, {costs = {[1] = -1}})
+end)
+
+test("advance with links matches the follower spelled out, past its window of points", function()
+	local rng = gridtree.random(32)
+	for trial = 1, 40 do
+		local n = 2 + rng:below(40)
+		local path, costs = {}, {}
+		for i = 1, n do
+			path[2 * i - 1], path[2 * i] = rng:next() * 50, rng:next() * 50
+			if i < n and rng:below(3) == 0 then costs[i] = rng:below(4) == 0 and 0 or rng:next() * 80 end
+		end
+		if trial == 1 then path[3], path[4] = path[1], path[2] end -- a link of length 0
+		local links = {costs = costs}
+		local segment, x, y = 1, path[1], path[2]
+		for _ = 1, 30 do
+			local step = rng:below(5) == 0 and rng:next() * 300 or rng:next() * 20
+			local ex, ey, es = follow(path, costs, segment, x, y, step)
+			local gx, gy, gs, arrived = gridtree.advance(path, segment, x, y, step, links)
+			assert(math.abs(gx - ex) < 1e-9 and math.abs(gy - ey) < 1e-9 and gs == es, "trial " .. trial)
+			assert(arrived == (gs == n))
+			segment, x, y = gs, gx, gy
+			if arrived then break end
+		end
+	end
+end)
