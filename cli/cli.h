@@ -100,6 +100,10 @@ void cli_nav_methods_init(void);
 	}
 // Adds the links of a --links file to the nav; prints "FILE:LINE: problem" and is false on failure.
 bool cli_apply_links(gtNav* nav, const char* path);
+// Calls `fcn` on each line of the file at `path` that is not blank or a # comment (leading blanks
+// skipped), with its 1-based number, until it returns false; says when the file cannot be opened.
+typedef bool CliLineFcn(void* user, const char* path, int number, const char* text);
+bool cli_each_line(const char* path, CliLineFcn* fcn, void* user);
 
 // Loads the map as the map options say into *out, and a Tiled map's extras into *tiled (when
 // tiled is not NULL; NULL for a MovingAI map). Prints the problem and returns CLI_USAGE or

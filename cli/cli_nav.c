@@ -16,33 +16,26 @@ void cli_nav_methods_init(void)
 
 // Applies an edits file: `block x0 y0 x1 y1` / `free x0 y0 x1 y1` lines (inclusive cell
 // rectangles; blank lines and # comments skipped), in order. Prints "FILE:LINE: problem".
-static bool apply_edits(gtNav* nav, const char* path)
+static bool apply_edit(void* nav, const char* path, int number, const char* text)
 {
-	FILE* f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "gridtree: %s: cannot open: %s\n", path, strerror(errno));
+	char op[16], extra[2];
+	int x0, y0, x1, y1;
+	gtError err;
+	if (sscanf(text, "%15s %d %d %d %d %1s", op, &x0, &y0, &x1, &y1, extra) != 5 ||
+	    (strcmp(op, "block") != 0 && strcmp(op, "free") != 0)) {
+		fprintf(stderr, "gridtree: %s:%d: expected 'block x0 y0 x1 y1' or 'free x0 y0 x1 y1'\n", path, number);
 		return false;
 	}
-	char line[512];
-	bool ok = true;
-	for (int number = 1; ok && fgets(line, sizeof line, f); number++) {
-		char* start = line;
-		while (*start == ' ' || *start == '\t') start++;
-		if (*start == '\n' || *start == '\r' || *start == '#' || *start == '\0') continue;
-		char op[16], extra[2];
-		int x0, y0, x1, y1;
-		gtError err;
-		if (sscanf(start, "%15s %d %d %d %d %1s", op, &x0, &y0, &x1, &y1, extra) != 5 ||
-		    (strcmp(op, "block") != 0 && strcmp(op, "free") != 0)) {
-			fprintf(stderr, "gridtree: %s:%d: expected 'block x0 y0 x1 y1' or 'free x0 y0 x1 y1'\n", path, number);
-			ok = false;
-		} else if (gtNav_SetBlocked(nav, x0, y0, x1, y1, strcmp(op, "block") == 0, &err)) {
-			fprintf(stderr, "gridtree: %s:%d: %s\n", path, number, err.message);
-			ok = false;
-		}
+	if (gtNav_SetBlocked(nav, x0, y0, x1, y1, strcmp(op, "block") == 0, &err)) {
+		fprintf(stderr, "gridtree: %s:%d: %s\n", path, number, err.message);
+		return false;
 	}
-	fclose(f);
-	return ok;
+	return true;
+}
+
+static bool apply_edits(gtNav* nav, const char* path)
+{
+	return cli_each_line(path, apply_edit, nav);
 }
 
 int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char* map_path, bool need_index)

@@ -44,6 +44,22 @@ usage_error() {
 	[ $? -eq 2 ] && grep -q -F -- "$text" "$tmp/ferr"
 }
 
+# `gridtree crowd` ARGS with every method on 1 and 2 workers prints the same bytes as the file
+# EXPECTED (what LABEL names); otherwise says which run differs, and how.
+crowd_methods_match() { # expected label args...
+	local expected=$1 label=$2 method threads
+	shift 2
+	for method in each batch field auto; do
+		for threads in 1 2; do
+			"$GT" crowd "$@" --method $method --threads $threads >"$tmp/crowd.out" && cmp -s "$expected" "$tmp/crowd.out" || {
+				echo "crowd --method $method --threads $threads differs from $label:"
+				diff "$expected" "$tmp/crowd.out" | head -5
+				return 1
+			}
+		done
+	done
+}
+
 summary() {
 	echo "$1: $passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

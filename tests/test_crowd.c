@@ -14,6 +14,7 @@ enum { VOCABULARY = 4, MAX_K = 8 };
 typedef struct Scene {
 	gtMap* map;
 	gtNav* nav;
+	gtNavQuery* nq; // for test_world_distance: the scan's distances on the map as it is
 	gtWorld* world;
 	LsObject* objects;
 	int32_t (*words)[3];
@@ -50,9 +51,9 @@ static void scene_fill(Scene* s, TestRng* rng, int objects)
 	}
 }
 
-// A map (shared suite/name, or a path when suite is NULL), its EHL index at cell size `cell`, and
-// a world of `objects` objects.
-static void scene_open(Scene* s, const char* suite, const char* name, int cell, TestRng* rng, int objects)
+// A map (shared suite/name, or a path when suite is NULL), its EHL index at cell size `cell` and a
+// nav query on it; no world yet.
+static void scene_open_nav(Scene* s, const char* suite, const char* name, int cell)
 {
 	memset(s, 0, sizeof *s);
 	s->map = suite ? test_load_shared_map(suite, name) : test_load_map(name);
@@ -61,11 +62,30 @@ static void scene_open(Scene* s, const char* suite, const char* name, int cell, 
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = cell;
 	assert_int_equal(gtNav_BuildIndex(s->nav, &def, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(s->nav, &s->nq, &err), GT_OK);
+}
+
+// scene_open_nav, and a world of `objects` objects.
+static void scene_open(Scene* s, const char* suite, const char* name, int cell, TestRng* rng, int objects)
+{
+	scene_open_nav(s, suite, name, cell);
 	scene_fill(s, rng, objects);
+}
+
+// Two crowds on the scene: one worker and two.
+static void crowd_pair(const Scene* s, gtCrowd** one, gtCrowd** two)
+{
+	gtError err;
+	gtCrowdDef cd = gtCrowd_DefaultDef();
+	cd.threads = 1;
+	assert_int_equal(gtCrowd_Create(s->world, s->nav, &cd, one, &err), GT_OK);
+	cd.threads = 2;
+	assert_int_equal(gtCrowd_Create(s->world, s->nav, &cd, two, &err), GT_OK);
 }
 
 static void scene_close(Scene* s)
 {
+	gtNavQuery_Destroy(s->nq);
 	gtWorld_Destroy(s->world);
 	free(s->objects);
 	free(s->words);
@@ -154,15 +174,9 @@ static void crowd_session(const char* suite, const char* name, int cell, int obj
 	TestRng rng = {(uint64_t)strlen(name) * 7919u + (uint64_t)cell};
 	scene_open(&s, suite, name, cell, &rng, objects);
 	gtError err;
-	gtNavQuery* nq;
-	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
-	gtDistance walk = test_world_distance(nq);
+	gtDistance walk = test_world_distance(s.nq);
 	gtCrowd *one, *two;
-	gtCrowdDef cd = gtCrowd_DefaultDef();
-	cd.threads = 1;
-	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &one, &err), GT_OK);
-	cd.threads = 2;
-	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &two, &err), GT_OK);
+	crowd_pair(&s, &one, &two);
 	assert_int_equal(gtCrowd_Threads(two), 2);
 	static Answers each, other;
 	for (int round = 0; round < rounds; round++) {
@@ -190,7 +204,6 @@ static void crowd_session(const char* suite, const char* name, int cell, int obj
 	printf("note: %s: every method equals the scan and the single queries, %d batches of 64 agents\n", name, rounds);
 	gtCrowd_Destroy(one);
 	gtCrowd_Destroy(two);
-	gtNavQuery_Destroy(nq);
 	scene_close(&s);
 }
 
@@ -250,9 +263,7 @@ static void test_scheduled_frames(void** state)
 	TestRng rng = {99};
 	scene_open(&s, NULL, "assets/maps/small.map", 2, &rng, 30);
 	gtError err;
-	gtNavQuery* nq;
-	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
-	gtDistance walk = test_world_distance(nq);
+	gtDistance walk = test_world_distance(s.nq);
 	gtCrowd* crowd;
 	assert_int_equal(gtCrowd_Create(s.world, s.nav, NULL, &crowd, &err), GT_OK);
 	gtSchedule* schedule;
@@ -308,7 +319,6 @@ static void test_scheduled_frames(void** state)
 	assert_int_equal(first, -1); // 64 frames of one agent: each agent once
 	gtSchedule_Destroy(schedule);
 	gtCrowd_Destroy(crowd);
-	gtNavQuery_Destroy(nq);
 	scene_close(&s);
 }
 
@@ -377,14 +387,9 @@ static int by_distance_then_id(const void* a, const void* b)
 static void ties_session(const char* suite, const char* name, int cell, int spots)
 {
 	Scene s;
-	memset(&s, 0, sizeof s);
 	TestRng rng = {(uint64_t)strlen(name) * 104729u + (uint64_t)cell};
-	s.map = suite ? test_load_shared_map(suite, name) : test_load_map(name);
+	scene_open_nav(&s, suite, name, cell);
 	gtError err;
-	assert_int_equal(gtNav_Create(s.map, NULL, &s.nav, &err), GT_OK);
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = cell;
-	assert_int_equal(gtNav_BuildIndex(s.nav, &def, &err), GT_OK);
 	s.world = test_make_world(s.map, 16);
 	int32_t words[2] = {gtWorld_Keyword(s.world, "w0"), gtWorld_Keyword(s.world, "w1")};
 	int vertices;
@@ -405,15 +410,9 @@ static void ties_session(const char* suite, const char* name, int cell, int spot
 			assert_int_equal(gtWorld_Add(s.world, p, &word_of[count], 1, &ids[count], &err), GT_OK);
 		}
 	}
-	gtNavQuery* nq;
-	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
-	gtDistance walk = test_world_distance(nq);
-	gtCrowd* crowds[2];
-	for (int t = 0; t < 2; t++) {
-		gtCrowdDef cd = gtCrowd_DefaultDef();
-		cd.threads = t + 1;
-		assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &crowds[t], &err), GT_OK);
-	}
+	gtDistance walk = test_world_distance(s.nq);
+	gtCrowd* crowds[2]; // on 1 and 2 workers
+	crowd_pair(&s, &crowds[0], &crowds[1]);
 	static Answers first, other;
 	Priced* priced = malloc((size_t)count * sizeof *priced);
 	int ties = 0;
@@ -474,13 +473,10 @@ static void ties_session(const char* suite, const char* name, int cell, int spot
 	printf("note: %s: %d ties at equal distances, every method and worker count alike and by id\n", name, ties);
 	free(priced);
 	for (int t = 0; t < 2; t++) gtCrowd_Destroy(crowds[t]);
-	gtNavQuery_Destroy(nq);
 	free(at);
 	free(ids);
 	free(word_of);
-	gtWorld_Destroy(s.world);
-	gtNav_Destroy(s.nav);
-	gtMap_Destroy(s.map);
+	scene_close(&s);
 }
 
 static void test_ties_by_id(void** state)
@@ -500,20 +496,14 @@ static void test_walls_split_the_map(void** state)
 	TestRng rng = {17};
 	scene_open(&s, NULL, "assets/maps/small.map", 2, &rng, 60);
 	gtError err;
-	gtNavQuery* nq;
-	assert_int_equal(gtNavQuery_Create(s.nav, &nq, &err), GT_OK);
 	gtCrowd *one, *two;
-	gtCrowdDef cd = gtCrowd_DefaultDef();
-	cd.threads = 1;
-	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &one, &err), GT_OK);
-	cd.threads = 2;
-	assert_int_equal(gtCrowd_Create(s.world, s.nav, &cd, &two, &err), GT_OK);
+	crowd_pair(&s, &one, &two);
 	static Answers each, other;
 	int w = gtMap_Width(s.map), h = gtMap_Height(s.map);
 	for (int edit = 0; edit < 3; edit++) {
 		if (edit == 1) assert_int_equal(gtNav_SetBlocked(s.nav, w / 2, 0, w / 2, h - 1, true, &err), GT_OK);
 		if (edit == 2) assert_int_equal(gtNav_SetBlocked(s.nav, w / 2, 0, w / 2, h - 1, false, &err), GT_OK);
-		gtDistance walk = test_world_distance(nq); // the edited map's distances
+		gtDistance walk = test_world_distance(s.nq); // the edited map's distances
 		gtVec2 points[64];
 		bool in_wall[64];
 		for (int i = 0; i < 64; i++) {
@@ -531,7 +521,6 @@ static void test_walls_split_the_map(void** state)
 	}
 	gtCrowd_Destroy(one);
 	gtCrowd_Destroy(two);
-	gtNavQuery_Destroy(nq);
 	scene_close(&s);
 }
 

@@ -52,16 +52,8 @@ ties_ok() { # suite/map
 	[ "$(grep -c . "$tmp/first.out")" -eq "$(wc -l <"$tmp/queries.txt")" ] || { echo "$1: an agent without answer"; return 1; }
 	awk '{ for (i = 2; i <= NF; i++) { split($(i - 1), a, ":"); split($i, b, ":"); ties += a[2] == b[2] } }
 		END { exit !(ties > NR) }' "$tmp/first.out" || { echo "$1: too few ties to test"; return 1; }
-	for method in each batch field auto; do
-		for threads in 1 2; do
-			"$GT" crowd "$map" --ehl "$tmp/index.ehl" --objects "$tmp/objects.txt" --queries "$tmp/queries.txt" \
-				--method $method --threads $threads >"$tmp/crowd.out" && cmp -s "$tmp/first.out" "$tmp/crowd.out" || {
-				echo "$1: crowd --method $method --threads $threads differs from --method batch --threads 1:"
-				diff "$tmp/first.out" "$tmp/crowd.out" | head -5
-				return 1
-			}
-		done
-	done
+	crowd_methods_match "$tmp/first.out" "--method batch --threads 1 on $1" "$map" --ehl "$tmp/index.ehl" \
+		--objects "$tmp/objects.txt" --queries "$tmp/queries.txt" || return 1
 	brute "$map" >"$tmp/brute.out" && ids_only "$tmp/first.out" >"$tmp/first.ids" &&
 		cmp -s "$tmp/brute.out" "$tmp/first.ids" || {
 		echo "$1: crowd's ids differ from the brute force's:"

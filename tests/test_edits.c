@@ -33,6 +33,12 @@ static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
 	return oracle;
 }
 
+static void fresh_oracle_destroy(gtOracle* oracle, gtMap* copy)
+{
+	gtOracle_Destroy(oracle);
+	gtMap_Destroy(copy);
+}
+
 // Distances and paths of `q` against the oracle of the edited map, for `pairs` random pairs; and
 // a nearest query of `world` against the oracle's distances to every object.
 static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, const gtObjectId* objects, int object_count,
@@ -121,8 +127,7 @@ static void check_against_oracle(gtNav* nav, gtNavQuery* q, gtWorld* world, cons
 		}
 	}
 	test_free(points);
-	gtOracle_Destroy(oracle);
-	gtMap_Destroy(copy);
+	fresh_oracle_destroy(oracle, copy);
 }
 
 typedef struct Scene {
@@ -169,6 +174,18 @@ static void edit(gtNav* nav, int x0, int y0, int x1, int y1, bool blocked)
 {
 	gtError err;
 	if (gtNav_SetBlocked(nav, x0, y0, x1, y1, blocked, &err)) fail_msg("%s", err.message);
+}
+
+// An edit just started a background rebuild: the index is `during` while it runs, answers equal the
+// oracle's meanwhile, and the index is exact once it has landed.
+static void check_background_rebuild(Scene* s, gtNavIndexState during, TestRng* rng, const char* what)
+{
+	assert_int_equal(gtNav_IndexState(s->nav), during);
+	assert_true(gtNav_Rebuilding(s->nav));
+	check_against_oracle(s->nav, s->q, s->world, s->objects, 40, rng, 20, what);
+	gtNav_WaitForRebuild(s->nav);
+	assert_false(gtNav_Rebuilding(s->nav));
+	assert_int_equal(gtNav_IndexState(s->nav), GT_NAV_INDEX_EXACT);
 }
 
 // Random walls built and demolished, at random places and at the borders, with the index kept as
@@ -296,12 +313,7 @@ static void test_background_rebuild(void** state)
 				freed = 1;
 			}
 	assert_true(freed);
-	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_STALE);
-	assert_true(gtNav_Rebuilding(s.nav));
-	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 20, "while rebuilding");
-	gtNav_WaitForRebuild(s.nav);
-	assert_false(gtNav_Rebuilding(s.nav));
-	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	check_background_rebuild(&s, GT_NAV_INDEX_STALE, &rng, "while rebuilding");
 	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 30, "rebuilt in the background");
 	scene_close(&s);
 }
@@ -440,12 +452,7 @@ static void test_walls_added_start_a_rebuild(void** state)
 	gtError err;
 	assert_true(find_free_block(s.map, 3, 3, &x, &y));
 	edit(s.nav, x, y, x + 1, y + 1, true);
-	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_LOWER_BOUND);
-	assert_true(gtNav_Rebuilding(s.nav));
-	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 20, "a wall built, rebuilding");
-	gtNav_WaitForRebuild(s.nav);
-	assert_false(gtNav_Rebuilding(s.nav));
-	assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+	check_background_rebuild(&s, GT_NAV_INDEX_LOWER_BOUND, &rng, "a wall built, rebuilding");
 	assert_int_equal(gtNav_RebuildStatus(s.nav, &err), GT_OK);
 	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 30, "a wall built, rebuilt");
 	// A door over free cells: closing and opening it needs no rebuild.
@@ -710,6 +717,25 @@ static bool point_near(const gtMap* map, int x, int y, int r, TestRng* rng, gtVe
 	return false;
 }
 
+// Pairs around (x, y), within 2 to 12 cells, against a fresh oracle of the map as it is.
+static void check_around(gtNav* nav, gtNavQuery* q, int x, int y, TestRng* rng, const char* what)
+{
+	gtMap* copy;
+	gtOracle* oracle = fresh_oracle(gtNav_Map(nav), &copy);
+	gtError err;
+	for (int i = 0; i < 60; i++) {
+		gtVec2 a, b;
+		if (!point_near(copy, x, y, 2 + i / 6, rng, &a) || !point_near(copy, x, y, 2 + i / 6, rng, &b)) continue;
+		double expect, got;
+		assert_int_equal(gtOracle_Distance(oracle, a, b, &expect, &err), GT_OK);
+		if (gtNavQuery_Distance(q, a, b, &got, &err)) fail_msg("%s", err.message);
+		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
+			fail_msg("%s, around (%d, %d): (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g", what, x, y, a.x, a.y,
+			         b.x, b.y, got, expect);
+	}
+	fresh_oracle_destroy(oracle, copy);
+}
+
 // After walls were demolished, the stale index still answers where no path through the freed cells
 // can be shorter than its own: pairs right around each demolished wall (where the new shortcut
 // matters) and random pairs, distances, paths and nearest queries, equal the oracle's.
@@ -727,45 +753,11 @@ static void test_stale_index_answers_around_freed_walls(void** state)
 		edit(s.nav, x - 1, y - 1, x + 1, y + 1, false);
 		demolished++;
 		assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_STALE);
-		gtMap* copy;
-		gtOracle* oracle = fresh_oracle(s.map, &copy);
-		gtError err;
-		for (int i = 0; i < 60; i++) {
-			gtVec2 a, b;
-			if (!point_near(copy, x, y, 2 + i / 6, &rng, &a) || !point_near(copy, x, y, 2 + i / 6, &rng, &b)) continue;
-			double expect, got;
-			assert_int_equal(gtOracle_Distance(oracle, a, b, &expect, &err), GT_OK);
-			if (gtNavQuery_Distance(s.q, a, b, &got, &err)) fail_msg("%s", err.message);
-			if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
-				fail_msg("around (%d, %d): (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g", x, y, a.x, a.y, b.x, b.y,
-				         got, expect);
-		}
-		gtOracle_Destroy(oracle);
-		gtMap_Destroy(copy);
+		check_around(s.nav, s.q, x, y, &rng, "wall demolished, index stale");
 		check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 40, "walls demolished, index stale");
 	}
 	assert_true(demolished >= 3);
 	scene_close(&s);
-}
-
-// Pairs around (x, y), within 2 to 12 cells, against a fresh oracle of the map as it is.
-static void check_around(gtNav* nav, gtNavQuery* q, int x, int y, TestRng* rng, const char* what)
-{
-	gtMap* copy;
-	gtOracle* oracle = fresh_oracle(gtNav_Map(nav), &copy);
-	gtError err;
-	for (int i = 0; i < 60; i++) {
-		gtVec2 a, b;
-		if (!point_near(copy, x, y, 2 + i / 6, rng, &a) || !point_near(copy, x, y, 2 + i / 6, rng, &b)) continue;
-		double expect, got;
-		assert_int_equal(gtOracle_Distance(oracle, a, b, &expect, &err), GT_OK);
-		if (gtNavQuery_Distance(q, a, b, &got, &err)) fail_msg("%s", err.message);
-		if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
-			fail_msg("%s, around (%d, %d): (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g", what, x, y, a.x, a.y,
-			         b.x, b.y, got, expect);
-	}
-	gtOracle_Destroy(oracle);
-	gtMap_Destroy(copy);
 }
 
 // After a background rebuild landed, walls built derive the edited graph from the graph it kept,

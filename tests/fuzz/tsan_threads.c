@@ -213,6 +213,72 @@ static void test_shared_index_queries(void** state)
 	gtMap_Destroy(map);
 }
 
+// A world of `count` objects with the word "enemy" (in *word) at random free points.
+static gtWorld* enemies_world(const gtMap* map, int count, TestRng* rng, int32_t* word)
+{
+	gtWorld* world = test_make_world(map, 4);
+	*word = gtWorld_Keyword(world, "enemy");
+	gtError err;
+	for (int i = 0; i < count; i++) {
+		gtObjectId id;
+		assert_int_equal(gtWorld_Add(world, test_random_point(map, rng), word, 1, &id, &err), GT_OK);
+	}
+	return world;
+}
+
+enum { MOST_AGENTS = 300, MOST_K = 3 };
+
+// A crowd's answers twice: 0 EACH's on the calling thread, 1 those of the method under test.
+typedef struct AnswerPair {
+	gtObjectId ids[2][MOST_AGENTS * MOST_K];
+	double dists[2][MOST_AGENTS * MOST_K];
+	int found[2][MOST_AGENTS];
+	gtStatus status[2][MOST_AGENTS];
+} AnswerPair;
+
+static gtCrowdAnswers answers(AnswerPair* a, int which, int k)
+{
+	return (gtCrowdAnswers){k, a->ids[which], a->dists[which], a->found[which], a->status[which]};
+}
+
+// Both sets of `agents` agents with k slots each hold the same counts and bit-equal distances.
+static void assert_same_answers(const AnswerPair* a, int agents, int k)
+{
+	for (int i = 0; i < agents; i++) {
+		assert_int_equal(a->found[1][i], a->found[0][i]);
+		for (int r = 0; r < a->found[0][i]; r++) assert_true(a->dists[1][i * k + r] == a->dists[0][i * k + r]);
+	}
+}
+
+// A map, a nav of two threads with an EHL index of `cell` built on two threads too, and a world
+// when a test adds one.
+typedef struct Threaded {
+	gtMap* map;
+	gtNav* nav;
+	gtWorld* world;
+} Threaded;
+
+static Threaded threaded_open(const char* path, int cell)
+{
+	Threaded t = {test_load_map(path), NULL, NULL};
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 2;
+	gtError err;
+	assert_int_equal(gtNav_Create(t.map, &def, &t.nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = cell;
+	ehl.threads = 2;
+	assert_int_equal(gtNav_BuildIndex(t.nav, &ehl, &err), GT_OK);
+	return t;
+}
+
+static void threaded_close(Threaded* t)
+{
+	if (t->world) gtWorld_Destroy(t->world);
+	gtNav_Destroy(t->nav);
+	gtMap_Destroy(t->map);
+}
+
 // A crowd's workers share one world and one nav, read-only, each with its own scratch: batches
 // and target fields on the built-in pool and on a host job system give EACH's distances.
 static void test_crowd_workers(void** state)
@@ -223,22 +289,15 @@ static void test_crowd_workers(void** state)
 	gtError err;
 	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
 	assert_int_equal(gtNav_SetIndex(nav, build(map, 2, NULL, NULL), &err), GT_OK);
-	gtWorld* world = test_make_world(map, 4);
-	int32_t word = gtWorld_Keyword(world, "enemy");
 	TestRng rng = {11};
-	for (int i = 0; i < 80; i++) {
-		gtObjectId id;
-		assert_int_equal(gtWorld_Add(world, test_random_point(map, &rng), &word, 1, &id, &err), GT_OK);
-	}
-	enum { AGENTS = 300, K = 3 };
+	int32_t word;
+	gtWorld* world = enemies_world(map, 80, &rng, &word);
+	enum { AGENTS = MOST_AGENTS, K = MOST_K };
 	static gtVec2 points[AGENTS];
 	for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(map, &rng);
 	gtQuery q = test_keyword_query((gtVec2){0, 0}, K, &word);
 	gtCrowdQueries batch = {&q, points, AGENTS};
-	static gtObjectId ids[2][AGENTS * K];
-	static double dists[2][AGENTS * K];
-	static int found[2][AGENTS];
-	static gtStatus status[2][AGENTS];
+	static AnswerPair got;
 	static HostJobs jobs;
 	gtTaskSystem host = {host_enqueue, host_finish, &jobs};
 	for (int system = 0; system < 2; system++) {
@@ -247,16 +306,13 @@ static void test_crowd_workers(void** state)
 		def.tasks = system ? &host : NULL;
 		gtCrowd* crowd;
 		assert_int_equal(gtCrowd_Create(world, nav, &def, &crowd, &err), GT_OK);
-		gtCrowdAnswers each = {K, ids[0], dists[0], found[0], status[0]};
+		gtCrowdAnswers each = answers(&got, 0, K);
 		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
 		const gtCrowdMethod methods[] = {GT_CROWD_BATCH, GT_CROWD_FIELD};
 		for (int m = 0; m < 2; m++) {
-			gtCrowdAnswers out = {K, ids[1], dists[1], found[1], status[1]};
+			gtCrowdAnswers out = answers(&got, 1, K);
 			assert_int_equal(gtCrowd_Nearest(crowd, &batch, methods[m], &out, NULL, &err), GT_OK);
-			for (int i = 0; i < AGENTS; i++) {
-				assert_int_equal(found[1][i], found[0][i]);
-				for (int r = 0; r < found[0][i]; r++) assert_true(dists[1][i * K + r] == dists[0][i * K + r]);
-			}
+			assert_same_answers(&got, AGENTS, K);
 		}
 		gtCrowd_Destroy(crowd);
 	}
@@ -271,17 +327,11 @@ static void test_crowd_workers(void** state)
 static void test_background_rebuild(void** state)
 {
 	(void)state;
-	gtMap* map = test_load_map("assets/maps/small.map");
-	gtNavDef def = gtNav_DefaultDef();
-	def.threads = 2;
-	gtNav* nav;
+	Threaded t = threaded_open("assets/maps/small.map", 2);
+	gtMap* map = t.map;
+	gtNav* nav = t.nav;
 	gtNavQuery* q;
 	gtError err;
-	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
-	gtEhlDef ehl = gtEhl_DefaultDef();
-	ehl.cell_size = 2;
-	ehl.threads = 2;
-	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
 	TestRng rng = {21};
 	int freed = 0;
@@ -299,8 +349,7 @@ static void test_background_rebuild(void** state)
 	gtNav_WaitForRebuild(nav);
 	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
 	gtNavQuery_Destroy(q);
-	gtNav_Destroy(nav);
-	gtMap_Destroy(map);
+	threaded_close(&t);
 }
 
 // What docs/edits.md promises while the map changes: a background rebuild (started here by walls
@@ -310,31 +359,18 @@ static void test_background_rebuild(void** state)
 static void test_crowd_while_rebuilding(void** state)
 {
 	(void)state;
-	gtMap* map = test_load_map("assets/maps/caves.map");
-	gtNavDef nav_def = gtNav_DefaultDef();
-	nav_def.threads = 2;
-	gtNav* nav;
+	Threaded t = threaded_open("assets/maps/caves.map", 4);
+	gtMap* map = t.map;
+	gtNav* nav = t.nav;
 	gtError err;
-	assert_int_equal(gtNav_Create(map, &nav_def, &nav, &err), GT_OK);
-	gtEhlDef ehl = gtEhl_DefaultDef();
-	ehl.cell_size = 4;
-	ehl.threads = 2;
-	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
-	gtWorld* world = test_make_world(map, 4);
-	int32_t word = gtWorld_Keyword(world, "enemy");
 	TestRng rng = {31};
-	for (int i = 0; i < 60; i++) {
-		gtObjectId id;
-		assert_int_equal(gtWorld_Add(world, test_random_point(map, &rng), &word, 1, &id, &err), GT_OK);
-	}
-	enum { AGENTS = 200, K = 2 };
+	int32_t word;
+	gtWorld* world = t.world = enemies_world(map, 60, &rng, &word);
+	enum { AGENTS = 200, K = 2 }; // within MOST_AGENTS and MOST_K
 	static gtVec2 points[AGENTS];
 	gtQuery q = test_keyword_query((gtVec2){0, 0}, K, &word);
 	gtCrowdQueries batch = {&q, points, AGENTS};
-	static gtObjectId ids[2][AGENTS * K];
-	static double dists[2][AGENTS * K];
-	static int found[2][AGENTS];
-	static gtStatus status[2][AGENTS];
+	static AnswerPair got;
 	gtCrowdDef def = gtCrowd_DefaultDef();
 	def.threads = WORKERS;
 	gtCrowd* crowd;
@@ -345,23 +381,18 @@ static void test_crowd_while_rebuilding(void** state)
 		assert_int_equal(gtNav_SetBlocked(nav, x, y, x + 1, y + 1, frame % 3 != 2, &err), GT_OK);
 		rebuilding_frames += gtNav_Rebuilding(nav);
 		for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(map, &rng);
-		gtCrowdAnswers out = {K, ids[1], dists[1], found[1], status[1]};
+		gtCrowdAnswers out = answers(&got, 1, K);
 		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_BATCH, &out, NULL, &err), GT_OK);
-		gtCrowdAnswers each = {K, ids[0], dists[0], found[0], status[0]};
+		gtCrowdAnswers each = answers(&got, 0, K);
 		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
-		for (int i = 0; i < AGENTS; i++) {
-			assert_int_equal(found[1][i], found[0][i]);
-			for (int r = 0; r < found[0][i]; r++) assert_true(dists[1][i * K + r] == dists[0][i * K + r]);
-		}
+		assert_same_answers(&got, AGENTS, K);
 		gtNav_Update(nav);
 	}
 	assert_true(rebuilding_frames > 0);
 	gtNav_WaitForRebuild(nav);
 	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_OK);
 	gtCrowd_Destroy(crowd);
-	gtWorld_Destroy(world);
-	gtNav_Destroy(nav);
-	gtMap_Destroy(map);
+	threaded_close(&t);
 }
 
 TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,

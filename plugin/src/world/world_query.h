@@ -158,12 +158,57 @@ static inline double gt_straight_key(double dx, double dy)
 {
 	return sqrt(dx * dx + dy * dy) * (1 - 0x1p-49);
 }
-// Distance from p to the closed rectangle (0 inside). Plain comparisons: fmax is a library call.
+// Distance from p to the closed interval [lo, hi] (0 inside). Plain comparisons: fmax is a
+// library call.
+static inline double axis_gap(double p, double lo, double hi)
+{
+	return p < lo ? lo - p : p > hi ? p - hi : 0;
+}
+// Distance from p to the closed rectangle (0 inside).
 static inline double min_dist(gtVec2 p, const double r[4])
 {
-	double dx = p.x < r[0] ? r[0] - p.x : p.x > r[2] ? p.x - r[2] : 0;
-	double dy = p.y < r[1] ? r[1] - p.y : p.y > r[3] ? p.y - r[3] : 0;
-	return gt_straight_key(dx, dy);
+	return gt_straight_key(axis_gap(p.x, r[0], r[2]), axis_gap(p.y, r[1], r[3]));
+}
+// The four children of an inner node, for both walks of the tree (the query's and the crowd's).
+// Child c (0 to 3) is node first + (c & 1) + (c >> 1) * row, cell (ix + (c & 1), iy + (c >> 1)) of
+// `level`; its gaps from the point are gap_x[c & 1] and gap_y[c >> 1], from the children's two
+// columns and two rows, the edges cell_rect computes (so its key is min_dist of its rectangle).
+typedef struct gtChildren {
+	int level;
+	int64_t ix, iy, first, row;
+	double step_x, step_y;
+	double x0, x1, y0, y1; // child 0's low edges and child 3's
+	double gap_x[2], gap_y[2];
+} gtChildren;
+static inline __attribute__((always_inline)) void gt_children(const gtWorld* w, int level, int64_t node, gtVec2 p,
+                                                              gtChildren* c)
+{
+	int64_t local = node - gt_level_offset(level);
+	int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
+	c->level = level + 1;
+	c->ix = 2 * ix;
+	c->iy = 2 * iy;
+	c->row = INT64_C(1) << c->level;
+	c->first = gt_level_offset(c->level) + c->iy * c->row + c->ix;
+	c->step_x = w->step_x[c->level];
+	c->step_y = w->step_y[c->level];
+	c->x0 = (double)(2 * ix) * c->step_x;
+	c->x1 = c->x0 + c->step_x;
+	c->y0 = (double)(2 * iy) * c->step_y;
+	c->y1 = c->y0 + c->step_y;
+	double x2 = (double)(2 * ix + 1) * c->step_x + c->step_x, y2 = (double)(2 * iy + 1) * c->step_y + c->step_y;
+	c->gap_x[0] = axis_gap(p.x, c->x0, c->x1);
+	c->gap_x[1] = axis_gap(p.x, c->x1, x2);
+	c->gap_y[0] = axis_gap(p.y, c->y0, c->y1);
+	c->gap_y[1] = axis_gap(p.y, c->y1, y2);
+}
+static inline int64_t gt_child_node(const gtChildren* c, int k)
+{
+	return c->first + (k & 1) + (k >> 1) * c->row;
+}
+static inline void gt_child_rect(const gtWorld* w, const gtChildren* c, int k, double rect[4])
+{
+	cell_rect(w, c->level, c->ix + (k & 1), c->iy + (k >> 1), rect);
 }
 // With links the straight line is no lower bound: a walk may take a link on the way. Any walk
 // that takes one costs at least link_reach (to the first link's entrance, plus its cost) plus the
@@ -199,6 +244,23 @@ static inline bool gt_frontier_push(gtHeap* h, double key, int32_t id)
 	if (h->size == h->capacity && !gt_frontier_grow(h)) return false;
 	gt_heap_push(h, key, id);
 	return true;
+}
+// A child offered by an expansion, in both walks of the tree: the nearest child so far is held out
+// of the heap (in *held, when *holding) and expanded next if nothing queued is nearer; the others
+// are queued. False when out of memory.
+static inline bool gt_hold_or_push(gtHeap* frontier, gtHeapItem item, gtHeapItem* held, bool* holding)
+{
+	if (!*holding) {
+		*held = item;
+		*holding = true;
+		return true;
+	}
+	if (item.key < held->key) { // the new nearest child: the one held before is queued
+		gtHeapItem swap = *held;
+		*held = item;
+		item = swap;
+	}
+	return gt_frontier_push(frontier, item.key, item.id);
 }
 // Whether a candidate key can no longer make the answer (keys only grow from here on). A key equal
 // to the bound still can: a tie with a smaller id enters.

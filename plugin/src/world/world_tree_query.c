@@ -117,58 +117,39 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, int cost)
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
-// and the rest queued; false when out of memory. The children's two columns and two rows are the
-// edges cell_rect computes, so each key is min_dist of the child's rectangle, from two distances
-// per axis.
+// and the rest queued; false when out of memory. Each key is min_dist of the child's rectangle
+// (gt_children), or the links' bound when lower.
 static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q, Mode mode, const Filter* f,
                             const Results* r, bool plane_first, int level, int64_t node, gtHeapItem* held,
                             bool* holding)
 {
 	double rect[4];
-	int64_t local = node - gt_level_offset(level);
-	int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
-	int below = level + 1;
-	int64_t row = INT64_C(1) << below, first = gt_level_offset(below) + 2 * iy * row + 2 * ix;
-	double step_x = w->step_x[below], step_y = w->step_y[below];
-	double x0 = (double)(2 * ix) * step_x, x1 = x0 + step_x, x2 = (double)(2 * ix + 1) * step_x + step_x;
-	double y0 = (double)(2 * iy) * step_y, y1 = y0 + step_y, y2 = (double)(2 * iy + 1) * step_y + step_y;
-	double px = q->point.x, py = q->point.y;
-	double gap_x[2] = {px < x0 ? x0 - px : px > x1 ? px - x1 : 0, px < x1 ? x1 - px : px > x2 ? px - x2 : 0};
-	double gap_y[2] = {py < y0 ? y0 - py : py > y1 ? py - y1 : 0, py < y1 ? y1 - py : py > y2 ? py - y2 : 0};
+	gtChildren ch;
+	gt_children(w, level, node, q->point, &ch);
 #pragma GCC unroll 4
 	for (int c = 0; c < 4; c++) {
-		int64_t child = first + (c & 1) + (c >> 1) * row;
+		int64_t child = gt_child_node(&ch, c);
 		// The query plane's bit is the whole keyword test, and is clear for an empty child.
 		if (plane_first ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
-		double dx = gap_x[c & 1], dy = gap_y[c >> 1];
-		double key = link_bound(f, gt_straight_key(dx, dy), (c & 1 ? x1 : x0) + step_x / 2,
-		                        (c >> 1 ? y1 : y0) + step_y / 2, step_x / 2, step_y / 2);
-		if (q->use_region || q->trace) cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
+		double dx = ch.gap_x[c & 1], dy = ch.gap_y[c >> 1];
+		double key = link_bound(f, gt_straight_key(dx, dy), (c & 1 ? ch.x1 : ch.x0) + ch.step_x / 2,
+		                        (c >> 1 ? ch.y1 : ch.y0) + ch.step_y / 2, ch.step_x / 2, ch.step_y / 2);
+		if (q->use_region || q->trace) gt_child_rect(w, &ch, c, rect);
 		if (mode != MODE_TOP && results_prune(r, key)) { // the cheap test before the keyword tests
-			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
+			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, ch.level, rect);
 			continue;
 		}
 		int matches = plane_first ? f->plane_count : outside_region(q, rect) ? -1 : node_matches(w, f, child);
 		if (matches < 0) {
-			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_KEYWORDS, below, rect);
+			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_KEYWORDS, ch.level, rect);
 			continue;
 		}
 		key += penalty(f, matches);
 		if (results_prune(r, key)) {
-			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, below, rect);
+			if (q->trace) q->trace(q->trace_context, GT_TRACE_PRUNED_DISTANCE, ch.level, rect);
 			continue;
 		}
-		gtHeapItem item = {key, heap_id(below, child)};
-		if (!*holding || key < held->key) { // the new best child: the one held before is queued
-			gtHeapItem swap = *held;
-			*held = item;
-			item = swap;
-			if (!*holding) {
-				*holding = true;
-				continue;
-			}
-		}
-		if (!gt_frontier_push(frontier, item.key, item.id)) return false;
+		if (!gt_hold_or_push(frontier, (gtHeapItem){key, heap_id(ch.level, child)}, held, holding)) return false;
 	}
 	return true;
 }

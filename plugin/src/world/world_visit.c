@@ -129,52 +129,25 @@ static bool push_leaf_objects(const gtWorld* w, const Filter* f, gtHeap* frontie
 }
 
 // A popped inner node: its non-empty matching children within the limit, the nearest held out of
-// the heap in *held (when *holding) and the rest queued. The children's keys come from two
-// distances per axis, their rectangles' edges (as the world's traversal computes them).
+// the heap in *held (when *holding) and the rest queued. A child's key is the straight line to its
+// rectangle, from the gaps gt_children computes for the world's traversal too.
 static bool push_children(const gtWorld* w, const Filter* f, gtHeap* frontier, gtVec2 from, int level, int64_t node,
                           double limit, gtHeapItem* held, bool* holding)
 {
-	int64_t local = node - gt_level_offset(level);
-	int64_t ix = local & ((INT64_C(1) << level) - 1), iy = local >> level;
-	int below = level + 1;
-	int64_t row = INT64_C(1) << below, first = gt_level_offset(below) + 2 * iy * row + 2 * ix;
-	double step_x = w->step_x[below], step_y = w->step_y[below];
-	double x0 = (double)(2 * ix) * step_x, x1 = x0 + step_x, x2 = (double)(2 * ix + 1) * step_x + step_x;
-	double y0 = (double)(2 * iy) * step_y, y1 = y0 + step_y, y2 = (double)(2 * iy + 1) * step_y + step_y;
-	double gap_x[2] = {from.x < x0   ? x0 - from.x
-	                   : from.x > x1 ? from.x - x1
-	                                 : 0,
-	                   from.x < x1   ? x1 - from.x
-	                   : from.x > x2 ? from.x - x2
-	                                 : 0};
-	double gap_y[2] = {from.y < y0   ? y0 - from.y
-	                   : from.y > y1 ? from.y - y1
-	                                 : 0,
-	                   from.y < y1   ? y1 - from.y
-	                   : from.y > y2 ? from.y - y2
-	                                 : 0};
+	gtChildren ch;
+	gt_children(w, level, node, from, &ch);
 	bool plane_first = f->plane && !f->q->use_region; // the plane's bit is the whole test, clear when empty
 	for (int c = 0; c < 4; c++) {
-		int64_t child = first + (c & 1) + (c >> 1) * row;
+		int64_t child = gt_child_node(&ch, c);
 		if (plane_first ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
-		double dx = gap_x[c & 1], dy = gap_y[c >> 1], key = sqrt(dx * dx + dy * dy);
+		double dx = ch.gap_x[c & 1], dy = ch.gap_y[c >> 1], key = sqrt(dx * dx + dy * dy);
 		if (!(key <= limit)) continue;
 		if (!plane_first) {
 			double rect[4];
-			cell_rect(w, below, 2 * ix + (c & 1), 2 * iy + (c >> 1), rect);
+			gt_child_rect(w, &ch, c, rect);
 			if (outside_region(f->q, rect) || node_matches(w, f, child) < 0) continue;
 		}
-		gtHeapItem item = {key, heap_id(below, child)};
-		if (!*holding || key < held->key) { // the new nearest child: the one held before is queued
-			gtHeapItem swap = *held;
-			*held = item;
-			item = swap;
-			if (!*holding) {
-				*holding = true;
-				continue;
-			}
-		}
-		if (!gt_frontier_push(frontier, item.key, item.id)) return false;
+		if (!gt_hold_or_push(frontier, (gtHeapItem){key, heap_id(ch.level, child)}, held, holding)) return false;
 	}
 	return true;
 }
