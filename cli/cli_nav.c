@@ -1,6 +1,5 @@
 // The map and navigation backend behind dist, path, scen, knn and bench-knn: --method and --ehl
 // become one gtNav, so the choice "index if loaded, else the oracle" is the library's, not ours.
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
