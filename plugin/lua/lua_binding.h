@@ -133,6 +133,8 @@ int lgt_read_words(lua_State* L, LWorld* w, int i, int arg, const char* what, in
 /* lua_map.c */
 extern const luaL_Reg lgt_map_methods[];
 LMap* lgt_check_map(lua_State* L, int i);
+/* The map at i, refused while build_index runs (its progress callback must not edit the map). */
+LMap* lgt_check_editable_map(lua_State* L, int i);
 LMap* lgt_new_map_object(lua_State* L);
 void lgt_open_map(lua_State* L, LMap* m, gtMap* map);
 void lgt_map_release(LMap* m);

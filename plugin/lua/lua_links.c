@@ -6,13 +6,6 @@
 
 #include "lua_binding.h"
 
-static LMap* check_editable(lua_State* L)
-{
-	LMap* m = lgt_check_map(L, 1);
-	if (m->building > 0) luaL_error(L, "map is being indexed: edit it after build_index returns");
-	return m;
-}
-
 /* The link's table, read raw (rule 4): four finite numbers, a cost and maybe oneway. */
 static void read_link(lua_State* L, LMap* m, gtVec2* a, gtVec2* b, double* cost, unsigned* flags)
 {
@@ -54,12 +47,12 @@ static void read_link(lua_State* L, LMap* m, gtVec2* a, gtVec2* b, double* cost,
 /* -> the link's id; nil, message when an end is not in the free space. */
 int lgt_map_add_link(lua_State* L)
 {
-	LMap* m = check_editable(L);
+	LMap* m = lgt_check_editable_map(L, 1);
 	gtVec2 a, b;
 	double cost;
 	unsigned flags;
 	read_link(L, m, &a, &b, &cost, &flags);
-	m = check_editable(L); /* reading may have run a finalizer */
+	m = lgt_check_editable_map(L, 1); /* reading may have run a finalizer */
 	gtLinkId id;
 	gtError err;
 	gtStatus st = gtNav_AddLink(m->nav, a, b, cost, flags, &id, &err);
@@ -78,7 +71,7 @@ static gtLinkId check_link(lua_State* L, int i)
 
 int lgt_map_remove_link(lua_State* L)
 {
-	LMap* m = check_editable(L);
+	LMap* m = lgt_check_editable_map(L, 1);
 	gtError err;
 	if (gtNav_RemoveLink(m->nav, check_link(L, 2), &err)) return luaL_argerror(L, 2, "no such link");
 	lua_pushboolean(L, 1);
@@ -87,7 +80,7 @@ int lgt_map_remove_link(lua_State* L)
 
 int lgt_map_enable_link(lua_State* L)
 {
-	LMap* m = check_editable(L);
+	LMap* m = lgt_check_editable_map(L, 1);
 	gtLinkId id = check_link(L, 2);
 	luaL_checktype(L, 3, LUA_TBOOLEAN);
 	gtError err;
@@ -107,7 +100,7 @@ int lgt_map_link_count(lua_State* L)
 ** (gtNav_SetFloors); nil, message when its layout does not fit. */
 int lgt_map_set_floors(lua_State* L)
 {
-	LMap* m = check_editable(L);
+	LMap* m = lgt_check_editable_map(L, 1);
 	lua_Integer floors = luaL_checkinteger(L, 2), width = luaL_checkinteger(L, 3);
 	if (floors < 1 || floors > GT_MAP_MAX_SIDE) luaL_argerror(L, 2, "floors must be from 1 to the map's width");
 	if (width < 1 || width > GT_MAP_MAX_SIDE) luaL_argerror(L, 3, "width must be from 1 to the map's width");

@@ -267,7 +267,7 @@ static int map_units(lua_State* L)
 }
 
 /* Rule 1: the build reads the map, so the map is not edited until it returns. */
-static LMap* check_editable_map(lua_State* L, int i)
+LMap* lgt_check_editable_map(lua_State* L, int i)
 {
 	LMap* m = lgt_check_map(L, i);
 	if (m->building > 0) luaL_error(L, "map is being indexed: edit it after build_index returns");
@@ -322,7 +322,7 @@ static int check_rect(lua_State* L, LMap* m, int i, int* c)
 /* map:set_blocked(x0, y0, x1, y1, blocked), or the old map:set_blocked({x0, y0, x1, y1}, blocked). */
 static int map_set_blocked(lua_State* L)
 {
-	LMap* m = check_editable_map(L, 1);
+	LMap* m = lgt_check_editable_map(L, 1);
 	int c[4];
 	int at = check_rect(L, m, 2, c);
 	luaL_checktype(L, at, LUA_TBOOLEAN);
@@ -336,7 +336,7 @@ static int map_set_blocked(lua_State* L)
 /* map:add_door(x0, y0, x1, y1), or the old map:add_door{x0, y0, x1, y1}. */
 static int map_add_door(lua_State* L)
 {
-	LMap* m = check_editable_map(L, 1);
+	LMap* m = lgt_check_editable_map(L, 1);
 	int c[4], id;
 	check_rect(L, m, 2, c);
 	gtError err;
@@ -354,7 +354,7 @@ static int check_door(lua_State* L, LMap* m, int i)
 
 static int map_set_door(lua_State* L)
 {
-	LMap* m = check_editable_map(L, 1);
+	LMap* m = lgt_check_editable_map(L, 1);
 	int id = check_door(L, m, 2);
 	luaL_checktype(L, 3, LUA_TBOOLEAN);
 	gtError err;

@@ -29,9 +29,9 @@ static inline void gt_heap_push(gtHeap* h, double key, int32_t id)
 }
 
 // Moves `last` down from the root of items[0..n) to where it belongs.
-static inline void gt_heap_sift_down(gtHeapItem* items, int n, gtHeapItem last)
+// Puts `last` at index `i` of a heap of n items whose subtrees below i are heaps, sifting it down.
+static inline void gt_heap_sift_down_from(gtHeapItem* items, int n, int i, gtHeapItem last)
 {
-	int i = 0;
 	for (;;) {
 		int child = 2 * i + 1;
 		if (child >= n) break;
@@ -41,6 +41,11 @@ static inline void gt_heap_sift_down(gtHeapItem* items, int n, gtHeapItem last)
 		i = child;
 	}
 	items[i] = last;
+}
+
+static inline void gt_heap_sift_down(gtHeapItem* items, int n, gtHeapItem last)
+{
+	gt_heap_sift_down_from(items, n, 0, last);
 }
 
 static inline gtHeapItem gt_heap_pop(gtHeap* h)

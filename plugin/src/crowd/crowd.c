@@ -170,7 +170,6 @@ typedef struct Job {
 	gtQueryMode mode;
 	JobKind kind;
 	bool shared;           // one filter for the batch, compiled into every worker before the run
-	bool counted;          // crowd->part_counts holds the shared filter's objects per part
 	bool check_points;     // a path backend: points must be in the free space
 	const int* slots;      // the answer slot of each query (NULL: its own index)
 	const uint32_t* order; // which query the i-th taken is (NULL: the i-th)
@@ -231,7 +230,7 @@ static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, int32_t par
 {
 	gtCrowd* c = job->crowd;
 	*found = 0;
-	if (q->k <= 0 || (job->counted && c->part_counts[part] == 0)) return GT_OK;
+	if (q->k <= 0 || (job->shared && c->part_counts[part] == 0)) return GT_OK;
 	// For k = 1, an object of the agent's own leaf it sees caps the hubs worth a look.
 	Seed seed = {c, q->point, part, -1, INFINITY, {0, 0}};
 	if (q->k == 1)
@@ -260,7 +259,7 @@ static gtStatus walk_answer(Job* job, Worker* wk, const gtQuery* q, int32_t part
 		gtStatus st = gt_world_worker_filter(c->world, wk->world, &wk->filter_query, err);
 		if (st) return st;
 	}
-	if (q->k <= 0 || (job->counted && c->part_counts[part] == 0)) return GT_OK;
+	if (q->k <= 0 || (job->shared && c->part_counts[part] == 0)) return GT_OK;
 	if (!gt_crowd_walk_reserve(wk->walk, q->k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	if (!gt_crowd_walk_nearest(wk->walk, c->world, wk->world, &c->reach, part, distance, q->point, q->k, ids, distances,
 	                           found))
@@ -440,7 +439,6 @@ static gtStatus prepare_shared(gtCrowd* c, const gtCrowdQueries* batch, Job* job
 	}
 	memset(c->part_counts, 0, (size_t)c->reach.parts * sizeof *c->part_counts);
 	gt_world_each_match(c->world, c->workers[0].world, count_part, c);
-	job->counted = true;
 	return GT_OK;
 }
 

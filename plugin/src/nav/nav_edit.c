@@ -407,9 +407,9 @@ static bool rebuild_would_change(const gtNav* nav)
 
 // Starts the background rebuild the edits call for, unless one runs, rebuilds are manual, or the
 // last one failed on this very map (it would fail again: the next edit tries again).
-static void start_rebuild_if_needed(gtNav* nav)
+static void start_rebuild_if_needed(gtNav* nav, bool would_change)
 {
-	if (nav->rebuild || nav->def.manual_rebuild || !rebuild_would_change(nav)) return;
+	if (nav->rebuild || nav->def.manual_rebuild || !would_change) return;
 	if (nav->rebuild_status && nav->rebuild_failed_generation == nav->map_generation) return;
 	gtError err;
 	gtStatus st = gtNav_RebuildIndex(nav, NULL, true, &err);
@@ -451,7 +451,7 @@ static bool take_rebuild(gtNav* nav)
 		}
 	}
 	rebuild_free(r);
-	start_rebuild_if_needed(nav); // edits landed while it ran
+	start_rebuild_if_needed(nav, rebuild_would_change(nav)); // edits landed while it ran
 	return taken;
 }
 
@@ -532,8 +532,9 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 	int* logged = nav->edit_log[nav->map_generation % NAV_EDIT_LOG];
 	logged[0] = x0, logged[1] = y0, logged[2] = x1, logged[3] = y1;
 	if (nav->ehl) forget_rects_if_none(nav);
-	if (nav->ehl && !rebuild_would_change(nav)) nav->rebuild_status = GT_OK; // an old failure no longer matters
-	start_rebuild_if_needed(nav);                                            // exact again, later
+	bool would_change = rebuild_would_change(nav);
+	if (nav->ehl && !would_change) nav->rebuild_status = GT_OK; // an old failure no longer matters
+	start_rebuild_if_needed(nav, would_change);                 // exact again, later
 	return GT_OK;
 }
 

@@ -161,11 +161,6 @@ gtStatus gt_link_graph_create(const gtOracle* oracle, const gtMap* map, const gt
 	return GT_OK;
 }
 
-int gt_link_graph_path_capacity(const gtLinkGraph* g)
-{
-	return g->n + g->ends + 2;
-}
-
 // Lower bounds of any walk that takes a link: from s, what it costs to leave the first link
 // (*reach) and to t, the straight line from the nearest exit (*gap); and the per-node estimate's
 // second term, the cheapest exit's cost plus its straight line to t (*via).

@@ -33,7 +33,4 @@ double gt_link_graph_distance(gtLinkGraph* g, gtVec2 s, gtVec2 t);
 gtStatus gt_link_graph_path(gtLinkGraph* g, gtVec2 s, gtVec2 t, gtVec2* points, uint32_t* links, int capacity,
                             int* count, double* distance, gtError* err);
 
-// Points a path can have at most.
-int gt_link_graph_path_capacity(const gtLinkGraph* g);
-
 #endif

@@ -20,10 +20,7 @@ bool gt_frontier_grow_to(gtHeap* h, int64_t want)
 }
 bool gt_frontier_grow(gtHeap* h)
 {
-	int64_t cap = h->capacity;
-	if (cap >= INT32_MAX / 2 || !GT_GROW(h->items, cap, cap + 1, 256)) return false;
-	h->capacity = (int)cap;
-	return true;
+	return gt_frontier_grow_to(h, (int64_t)h->capacity + 1);
 }
 
 // An object popped: priced with the real distance and offered to the answer; false when out of memory.
@@ -82,19 +79,8 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 	}
 	stats->objects_tested += tested;
 	frontier->size = n;
-	for (int i = frontier->size / 2 - 1; i >= 0; i--) { // bottom-up: each subtree below i is a heap
-		gtHeapItem v = frontier->items[i];
-		int at = i;
-		for (;;) {
-			int child = 2 * at + 1;
-			if (child >= frontier->size) break;
-			if (child + 1 < frontier->size && frontier->items[child + 1].key < frontier->items[child].key) child++;
-			if (v.key <= frontier->items[child].key) break;
-			frontier->items[at] = frontier->items[child];
-			at = child;
-		}
-		frontier->items[at] = v;
-	}
+	for (int i = n / 2 - 1; i >= 0; i--) // bottom-up: each subtree below i is a heap
+		gt_heap_sift_down_from(items, n, i, items[i]);
 	return true;
 }
 
