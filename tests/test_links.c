@@ -486,6 +486,23 @@ static void test_advance(void** state)
 	at = gtPath_AdvanceLinks(nav, points, links, 6, &segment, at, 5);
 	assert_int_equal(segment, 5);
 	assert_true(at.x == 10);
+	// The same walk with the links' costs instead of their handles, step by step (what Lua's
+	// advance does with map:path's links.costs); without costs it is gtPath_Advance.
+	const double costs[] = {NAN, 6, NAN, 0, NAN, NAN};
+	const double steps[] = {4, 3.5, 0.75, 0.1, 5};
+	gtVec2 by_links = points[0], by_costs = points[0], plain = points[0];
+	int s_links = 0, s_costs = 0, s_plain = 0, s_walk = 0;
+	for (int i = 0; i < 5; i++) {
+		by_links = gtPath_AdvanceLinks(nav, points, links, 6, &s_links, by_links, steps[i]);
+		by_costs = gtPath_AdvanceCosts(points, costs, 6, &s_costs, by_costs, steps[i]);
+		assert_int_equal(s_costs, s_links);
+		assert_true(by_costs.x == by_links.x && by_costs.y == by_links.y);
+		gtVec2 walked = gtPath_AdvanceCosts(points, NULL, 6, &s_walk, plain, steps[i]);
+		plain = gtPath_Advance(points, 6, &s_plain, plain, steps[i]);
+		assert_int_equal(s_walk, s_plain);
+		assert_true(walked.x == plain.x && walked.y == plain.y);
+	}
+	assert_true(s_costs == 5 && s_plain == 5 && plain.x == 10);
 	gtNav_Destroy(nav);
 	gtMap_Destroy(map);
 }

@@ -34,37 +34,6 @@ static void read_points(lua_State* L, lua_Integer first, int count, gtVec2* out,
 	}
 }
 
-/* gtPath_AdvanceLinks with the links' costs given per segment (NAN: walked): a link's cost is spent
-** along it, so a teleporter (cost 0) is crossed at once. The same arithmetic as the C follower. */
-static gtVec2 advance_costs(const gtVec2* points, const double* costs, int count, int* segment, gtVec2 at, double step)
-{
-	if (!(step > 0)) return at;
-	while (*segment + 1 < count) {
-		gtVec2 from = points[*segment], next = points[*segment + 1];
-		double dx = next.x - at.x, dy = next.y - at.y, left = sqrt(dx * dx + dy * dy), cost = left;
-		if (!isnan(costs[*segment])) {
-			double whole = hypot(next.x - from.x, next.y - from.y);
-			cost = whole > 0 ? costs[*segment] * left / whole : 0;
-		}
-		if (step < cost) {
-			if (isnan(costs[*segment])) return (gtVec2){at.x + dx * step / cost, at.y + dy * step / cost};
-			double f = step / cost; /* gtPath_Advance's and gtPath_AdvanceLinks' rounding, each in its place */
-			return (gtVec2){at.x + dx * f, at.y + dy * f};
-		}
-		step -= cost;
-		at = next;
-		++*segment;
-	}
-	*segment = count - 1;
-	return points[count - 1];
-}
-
-static gtVec2 walk(const gtVec2* points, const double* costs, int count, int* segment, gtVec2 at, double step)
-{
-	return costs ? advance_costs(points, costs, count, segment, at, step)
-	             : gtPath_Advance(points, count, segment, at, step);
-}
-
 /* gridtree.advance(path, segment, x, y, step [, links]) -> x, y, segment, arrived. With map:path's
 ** third value `links`, step is spent in cost units along links (links.costs). gtPath_Advance needs the
 ** points from `segment` on; reading them all every frame would cost the whole path, so the call
@@ -111,7 +80,7 @@ int lgt_advance(lua_State* L)
 	const size_t each = sizeof(gtVec2) + sizeof(double); /* scratch: points, then costs */
 	if (count > 0) {
 		read_points(L, first, size, window, costs, 7);
-		p = walk(window, costs, size, &s, at, step);
+		p = gtPath_AdvanceCosts(window, costs, size, &s, at, step);
 		int have = 0;                          /* points of the rest already in scratch */
 		while (s == size - 1 && size < left) { /* reached the batch's end: walk a batch twice as long */
 			size = left < 2 * (lua_Integer)size ? (int)left : 2 * size;
@@ -127,7 +96,7 @@ int lgt_advance(lua_State* L)
 			read_points(L, first + have, size - have, scratch + have, scratch_costs ? scratch_costs + have : NULL, 7);
 			have = size;
 			s = 0;
-			p = walk(scratch, scratch_costs, size, &s, at, step);
+			p = gtPath_AdvanceCosts(scratch, scratch_costs, size, &s, at, step);
 		}
 	}
 	lua_pushnumber(L, p.x);

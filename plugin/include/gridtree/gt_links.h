@@ -69,6 +69,10 @@ gtStatus gtNavQuery_PathLinks(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* poi
 /// agent is on a link now (links[*segment]), for the game to play a climb or a teleport.
 gtVec2 gtPath_AdvanceLinks(const gtNav* nav, const gtVec2* points, const gtLinkId* links, int count, int* segment,
                            gtVec2 at, double step);
+/// gtPath_AdvanceLinks with each link's cost given instead of its handle: costs[i] is the cost of
+/// the link taken from points[i] to points[i + 1], NAN where the path walks (a path kept after its
+/// links were removed, or read back from a save). NULL costs: gtPath_Advance.
+gtVec2 gtPath_AdvanceCosts(const gtVec2* points, const double* costs, int count, int* segment, gtVec2 at, double step);
 
 //------------------------------------------------------------------------------------------------
 // Reachability

@@ -511,7 +511,9 @@ static gtCrowdMethod choose(const gtCrowd* c, bool field_possible, int count, in
 	return field_cost(c, count, objects) < batch_cost(c, count) ? GT_CROWD_FIELD : GT_CROWD_BATCH;
 }
 
-enum { RUN_FIELD_BUILT = 1 }; // run_batch's flags: the field is already built for this batch
+// run_batch's flags: the field is already built for this batch; the shared filter is compiled and
+// its objects counted (by prepare_shared) for this batch.
+enum { RUN_FIELD_BUILT = 1, RUN_SHARED_READY = 2 };
 
 static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod method, gtQueryMode mode,
                           gtCrowdAnswers* out, gtCrowdStats* stats, gtError* err, const int* slots, int slot_count,
@@ -537,8 +539,9 @@ static gtStatus run_split(gtCrowd* c, const gtCrowdQueries* batch, int head_coun
 	if (st) return st;
 	if (tail_method == GT_CROWD_AUTO)
 		tail_method = choose(c, true, tail.count, c->field ? gt_ehl_field_objects(c->field) : 0);
-	st = run_batch(c, &tail, tail_method, GT_QUERY_NEAREST, &rest, stats, err, NULL, tail.count,
-	               tail_method == GT_CROWD_FIELD && head_method == GT_CROWD_FIELD ? RUN_FIELD_BUILT : 0);
+	int tail_flags = head_flags & RUN_SHARED_READY;
+	if (tail_method == GT_CROWD_FIELD && head_method == GT_CROWD_FIELD) tail_flags |= RUN_FIELD_BUILT;
+	st = run_batch(c, &tail, tail_method, GT_QUERY_NEAREST, &rest, stats, err, NULL, tail.count, tail_flags);
 	stats->seconds += first.seconds;
 	stats->field_seconds += first.field_seconds;
 	if (first.field_objects) stats->field_objects = first.field_objects;
@@ -594,7 +597,8 @@ static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers
 		return st;
 	}
 	int sample = batch->count / 8 > SAMPLE ? batch->count / 8 : SAMPLE; // the workers' start-up spread thin
-	st = run_split(c, batch, sample, GT_CROWD_FIELD, RUN_FIELD_BUILT, GT_CROWD_AUTO, out, stats, err);
+	st = run_split(c, batch, sample, GT_CROWD_FIELD, RUN_FIELD_BUILT | RUN_SHARED_READY, GT_CROWD_AUTO, out, stats,
+	               err);
 	stats->seconds += build_seconds;
 	stats->field_seconds += build_seconds;
 	stats->field_objects = built;
@@ -658,7 +662,10 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	job.errors = c->errors;
 	job.failed_at = c->failed_at;
 	for (int i = 0; i < c->threads && !st; i++) job.failed_at[i] = -1;
-	if (!st && job.kind != JOB_WORLD && shared) st = prepare_shared(c, batch, &job, err);
+	if (!st && job.kind != JOB_WORLD && shared) {
+		if (flags & RUN_SHARED_READY) job.shared = true; // the probe compiled it for the whole batch
+		else st = prepare_shared(c, batch, &job, err);
+	}
 	if (!st && job.kind != JOB_WORLD && batch->count > CHUNK && spatial_order(c, batch)) job.order = c->order;
 	if (!st && job.kind == JOB_FIELD && !(flags & RUN_FIELD_BUILT)) {
 		double field_start = gtNowSeconds();

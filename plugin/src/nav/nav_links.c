@@ -7,6 +7,7 @@
 #include "core/status.h"
 #include "nav/nav_links.h"
 #include "nav/nav_links_internal.h"
+#include "nav/path_follow.h"
 
 enum { SLOT_BITS = 20, GENERATION_MASK = (1u << (32 - SLOT_BITS)) - 1 };
 
@@ -163,29 +164,21 @@ void nav_links_free(gtNav* nav)
 	nav->links = NULL;
 }
 
+typedef struct PathLinks {
+	const gtNav* nav;
+	const gtLinkId* links;
+} PathLinks;
+
+static double path_link_cost(const void* context, int segment)
+{
+	const PathLinks* path = context;
+	int slot = path->links && path->links[segment] ? nav_link_slot(path->nav, path->links[segment]) : -1;
+	return slot >= 0 ? path->nav->links->items[slot].cost : NAN;
+}
+
 gtVec2 gtPath_AdvanceLinks(const gtNav* nav, const gtVec2* points, const gtLinkId* links, int count, int* segment,
                            gtVec2 at, double step)
 {
-	if (count <= 0 || !points) return at;
-	if (*segment < 0) *segment = 0;
-	if (!(step > 0)) return at; // also NaN: standing still is always safe
-	while (*segment + 1 < count) {
-		gtVec2 from = points[*segment], next = points[*segment + 1];
-		double dx = next.x - at.x, dy = next.y - at.y, left = sqrt(dx * dx + dy * dy);
-		int slot = links && links[*segment] ? nav_link_slot(nav, links[*segment]) : -1;
-		double cost = left; // what the rest of this segment costs
-		if (slot >= 0) {    // a link: its cost spread along it
-			double whole = hypot(next.x - from.x, next.y - from.y), cost_whole = nav->links->items[slot].cost;
-			cost = whole > 0 ? cost_whole * left / whole : 0;
-		}
-		if (step < cost) {
-			double f = step / cost;
-			return (gtVec2){at.x + dx * f, at.y + dy * f};
-		}
-		step -= cost;
-		at = next;
-		++*segment;
-	}
-	*segment = count - 1;
-	return points[count - 1];
+	PathLinks path = {nav, links};
+	return gt_path_advance_priced(points, count, segment, at, step, path_link_cost, &path);
 }
