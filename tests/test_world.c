@@ -522,83 +522,6 @@ static void test_ties_by_id_on_real_maps(void** state)
 	tied_session("bgmaps", "AR0602SR", 33, 5);
 }
 
-// A nearest query prices an object first below an optimistic limit while its answer is not full,
-// and sends it round again when the distance is beyond that: the answers stay the linear scan's,
-// and some objects are priced twice (their second key above the straight line).
-typedef struct Recorder {
-	gtDistance inner;
-	gtVec2 priced[4096];
-	int count;
-} Recorder;
-
-static double recorded_below(void* context, gtVec2 from, gtVec2 to, double limit)
-{
-	Recorder* r = context;
-	if (r->count < 4096) r->priced[r->count++] = to;
-	return r->inner.below(r->inner.context, from, to, limit);
-}
-
-static double recorded_fcn(void* context, gtVec2 from, gtVec2 to)
-{
-	Recorder* r = context;
-	if (r->count < 4096) r->priced[r->count++] = to;
-	return r->inner.fcn(r->inner.context, from, to);
-}
-
-static void test_optimistic_limits(void** state)
-{
-	(void)state;
-	gtMap* m = test_load_shared_map("bgmaps", "AR0602SR");
-	gtEhlDef def = gtEhl_DefaultDef();
-	def.cell_size = 8;
-	gtNav* nav;
-	gtNavQuery* nq;
-	gtError err;
-	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
-	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
-	assert_int_equal(gtNavQuery_Create(nav, &nq, &err), GT_OK);
-	static Recorder rec;
-	rec.inner = test_world_distance(nq);
-	assert_non_null(rec.inner.below);
-	gtDistance walk = rec.inner;
-	walk.fcn = recorded_fcn, walk.below = recorded_below, walk.context = &rec;
-	gtWorld* w = test_make_world(m, 16);
-	int32_t word = gtWorld_Keyword(w, "a");
-	TestRng rng = {77};
-	enum { N = 80 };
-	LsObject objs[N];
-	for (int i = 0; i < N; i++) {
-		objs[i] = (LsObject){test_random_point(m, &rng), &word, 1, 0};
-		assert_int_equal(gtWorld_Add(w, objs[i].point, &word, 1, &objs[i].id, &err), GT_OK);
-	}
-	gtObjectId ids[N], expect_ids[N];
-	double got[N], expect[N];
-	int twice = 0;
-	for (int t = 0; t < 200; t++) {
-		gtQuery q = gtQuery_Default(test_random_point(m, &rng));
-		q.k = 1 + test_rng_int(&rng, 10);
-		int count;
-		gtQueryStats stats;
-		rec.count = 0;
-		assert_int_equal(gtWorld_Nearest(w, &q, walk, ids, got, N, &count, &stats, &err), GT_OK);
-		for (int i = 0; i < rec.count; i++)
-			for (int j = 0; j < i; j++)
-				twice += rec.priced[i].x == rec.priced[j].x && rec.priced[i].y == rec.priced[j].y;
-		int want = ls_query_ids(objs, N, &q, 1, rec.inner, false, false, expect, expect_ids);
-		assert_int_equal(count, want);
-		for (int i = 0; i < count; i++)
-			if (ids[i] != expect_ids[i] || got[i] != expect[i])
-				fail_msg("query %d k %d: result %d is %llu at %.17g, the scan's %llu at %.17g", t, q.k, i,
-				         (unsigned long long)ids[i], got[i], (unsigned long long)expect_ids[i], expect[i]);
-	}
-	printf("note: AR0602SR, %d objects: %d objects priced a second time over 200 queries\n", N, twice);
-	assert_true(twice > 10);
-	gtWorld_Destroy(w);
-	gtNavQuery_Destroy(nq);
-	gtNav_Destroy(nav);
-	gtMap_Destroy(m);
-}
-
 static double counting_euclid(void* context, gtVec2 a, gtVec2 b)
 {
 	int* calls = context;
@@ -1123,4 +1046,4 @@ TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_
           test_worked_example, test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds,
           test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
           test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps,
-          test_ties_by_id_on_real_maps, test_optimistic_limits)
+          test_ties_by_id_on_real_maps)

@@ -179,13 +179,8 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 			continue;
 		}
 		if (rank_s == e->n) break; // both sentinels
-		// The source side's own bound, or its exact length once an earlier target priced it. A hub
-		// no path under the limit can pass is left out here, before it costs a turn below.
-		uint32_t slot = (uint32_t)(hs - e->hubs) - q->source_first_hub;
-		double from_s = q->memo_stamp[slot] != q->memo_generation ? gt_hub_lower_bound(hs)
-		                : q->memo_via[slot] < 0                   ? INFINITY
-		                                                          : q->memo_value[slot];
-		double bound = from_s + gt_hub_lower_bound(ht);
+		// A hub no path under the limit can pass is left out here, before it costs a turn below.
+		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
 		if (bound < limit) {
 			q->common[shared].bound = bound;
 			q->common[shared].s = (uint32_t)(hs - e->hubs);

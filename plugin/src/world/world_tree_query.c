@@ -11,11 +11,6 @@
 #include "core/status.h"
 #include "world/world_query.h"
 
-// A nearest query's first limit for an object while its answer has fewer than k: this times the
-// object's key, plus one. Measured by instructions on AR0602SR (docs/grid-tree.md): 1.15 and 1.5
-// send too many objects round twice, 2-5 save about the same.
-static const double OPTIMISTIC_FACTOR = 3;
-
 bool gt_frontier_grow_to(gtHeap* h, int64_t want)
 {
 	int64_t cap = h->capacity;
@@ -28,10 +23,9 @@ bool gt_frontier_grow(gtHeap* h)
 	return gt_frontier_grow_to(h, (int64_t)h->capacity + 1);
 }
 
-// An object popped with `key`: priced with the real distance and offered to the answer, or queued
-// again with a larger key when that distance is beyond an optimistic limit; false when out of memory.
+// An object popped: priced with the real distance and offered to the answer; false when out of memory.
 static bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
-                         const Filter* f, Results* r, int32_t slot, double key, gtQueryStats* stats)
+                         const Filter* f, Results* r, int32_t slot, gtQueryStats* stats)
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
 	// Once a farther distance cannot enter the answer, the backend may stop at that limit: a little
@@ -39,19 +33,9 @@ static bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, 
 	// id); one that lands between the two is returned and turned away here.
 	double limit = mode == MODE_TOP || !distance.below || r->bound == INFINITY ? INFINITY
 	                                                                           : r->bound * (1 + DBL_EPSILON) + DBL_MIN;
-	// Before the answer has k, a nearest query tries a limit not far above the object's key the
-	// first time it comes up: below a limit the backend prices less, and an object beyond it goes
-	// back with the limit as its key (a lower bound of its distance), often never to come up again.
-	// Its key then grows past the straight line (links may take a few rounds), and it is priced
-	// with the answer's own limit from there on.
-	double optimistic = mode == MODE_NEAREST && distance.below && r->bound == INFINITY ? OPTIMISTIC_FACTOR * key + 1
-	                                                                                   : INFINITY;
-	bool retry = optimistic < limit && key <= gt_straight_key(p.x - q->point.x, p.y - q->point.y);
-	if (retry) limit = optimistic;
 	double d = limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
 	                            : distance.fcn(distance.context, q->point, p);
 	stats->distance_calls++;
-	if (retry && !(d < limit)) return gt_frontier_push(&s->frontier, limit, -(slot + 1));
 	if (!(d < INFINITY)) return true; // another component (or NaN): never a result
 	if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
 	return results_offer(s, r, d, slot);
@@ -207,7 +191,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		holding = false;
 		if (results_prune(&r, top.key)) break; // keys come in order: nothing left can qualify
 		if (top.id < 0) {
-			if (!price_object(w, s, q, distance, mode, &f, &r, -top.id - 1, top.key, stats))
+			if (!price_object(w, s, q, distance, mode, &f, &r, -top.id - 1, stats))
 				return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			continue;
 		}
