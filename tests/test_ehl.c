@@ -169,6 +169,38 @@ static void compare_scenarios(const char* suite, const char* name, const gtMap* 
 	gtScenario_Destroy(sc);
 }
 
+// One source against many targets, as a kNN query prices them: a source side priced for one
+// target bounds its hub for the next, and limits come down as the answer fills. Every answer
+// below a limit must be the distance a fresh source gives, and every other answer at least the
+// limit. Counts the answers below their limit and the others into ways[0] and ways[1].
+static void check_one_source(const gtMap* m, gtEhl* e, TestRng* rng, int targets, const char* what, int ways[2])
+{
+	gtEhlQuery *q, *fresh;
+	gtError err;
+	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
+	assert_int_equal(gtEhlQuery_Create(e, &fresh, &err), GT_OK);
+	gtVec2 s = test_random_point(m, rng), elsewhere = test_random_point(m, rng);
+	assert_int_equal(gtEhlQuery_SetSource(q, s, &err), GT_OK);
+	double kth = INFINITY; // the smallest distance so far, as a falling limit
+	for (int i = 0; i < targets; i++) {
+		gtVec2 t = test_random_point(m, rng);
+		// A new generation for the fresh context: nothing priced for an earlier target.
+		assert_int_equal(gtEhlQuery_SetSource(fresh, elsewhere, &err), GT_OK);
+		assert_int_equal(gtEhlQuery_SetSource(fresh, s, &err), GT_OK);
+		double d = gtEhlQuery_DistanceTo(fresh, t);
+		double limits[] = {kth, d, nextafter(d, INFINITY), d * 0.75, d * 1.25 + 1, INFINITY};
+		double limit = limits[test_rng_int(rng, 6)];
+		double got = isinf(limit) ? gtEhlQuery_DistanceTo(q, t) : gtEhlQuery_DistanceBelow(q, t, limit);
+		if (d < limit ? got != d : !(got >= limit))
+			fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g) below %.17g gives %.17g, distance %.17g", what, s.x, s.y,
+			         t.x, t.y, limit, got, d);
+		ways[d < limit ? 0 : 1]++;
+		if (d < kth) kth = d;
+	}
+	gtEhlQuery_Destroy(fresh);
+	gtEhlQuery_Destroy(q);
+}
+
 static void check_real_map(const char* suite, const char* name, const int* sizes, int count, int queries)
 {
 	gtMap* m = test_load_shared_map(suite, name);
@@ -176,6 +208,7 @@ static void check_real_map(const char* suite, const char* name, const int* sizes
 	gtError err;
 	assert_int_equal(gtOracle_Create(m, 2, &o, &err), GT_OK);
 	TestRng rng = {(uint64_t)strlen(name) * 1000003u};
+	int ways[2] = {0, 0};
 	for (int k = 0; k < count; k++) {
 		gtEhl* e = test_build_ehl(m, sizes[k]);
 		char what[128];
@@ -183,10 +216,13 @@ static void check_real_map(const char* suite, const char* name, const int* sizes
 		int reachable = compare_with_oracle(m, e, o, &rng, queries, what);
 		if (reachable <= queries / 5) fail_msg("%s: only %d of %d pairs reachable", what, reachable, queries);
 		compare_scenarios(suite, name, m, e, o, 40);
+		for (int source = 0; source < 3; source++) check_one_source(m, e, &rng, queries, what, ways);
 		gtEhl_Destroy(e);
 	}
-	printf("note: %s/%s: EHL equals the oracle on %d random pairs and 40 scenario lines at each of %d cell sizes\n",
-	       suite, name, queries, count);
+	printf("note: %s/%s: EHL equals the oracle on %d random pairs and 40 scenario lines at each of %d cell sizes; "
+	       "one source against many targets: %d below their limit, %d not\n",
+	       suite, name, queries, count, ways[0], ways[1]);
+	assert_true(ways[0] > queries && ways[1] > queries); // both ways were taken
 	gtOracle_Destroy(o);
 	gtMap_Destroy(m);
 }

@@ -179,10 +179,14 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 			continue;
 		}
 		if (rank_s == e->n) break; // both sentinels
-		q->common[shared].bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
-		q->common[shared].s = (uint32_t)(hs - e->hubs);
-		q->common[shared].t = (uint32_t)(ht - e->hubs);
-		shared++;
+		// A hub no path under the limit can pass is left out here, before it costs a turn below.
+		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
+		if (bound < limit) {
+			q->common[shared].bound = bound;
+			q->common[shared].s = (uint32_t)(hs - e->hubs);
+			q->common[shared].t = (uint32_t)(ht - e->hubs);
+			shared++;
+		}
 		hs++;
 		ht++;
 	}
