@@ -485,5 +485,59 @@ static void test_nested_floor_and_shape(void** state)
 	assert_non_null(strstr(err.message, "r.tmx: link object 3: draw a link as a point or a line"));
 }
 
-TEST_MAIN("tiled_floors", test_two_floors_tmx, test_two_floors_tmj, test_one_floor_links, test_malformed_floors,
-          test_malformed_links, test_nested_floor_and_shape)
+// Each floor walls by every convention on its own layers (tile property, a collidable object layer,
+// an object's own property), layers outside the floor groups wall every floor, a link line in a
+// collidable layer walls nothing, and blocked_layer takes each floor's layer of that name.
+static void test_conventions_per_floor(void** state)
+{
+	(void)state;
+	const char* level =
+	    "<map orientation=\"orthogonal\" width=\"5\" height=\"3\" tilewidth=\"8\" tileheight=\"8\">\n"
+	    "<tileset firstgid=\"1\" name=\"t\" tilewidth=\"8\" tileheight=\"8\"><tile id=\"1\"><properties>"
+	    "<property name=\"collides\" type=\"bool\" value=\"true\"/></properties></tile></tileset>\n"
+	    "<group name=\"low\"><properties><property name=\"floor\" type=\"int\" value=\"0\"/></properties>\n"
+	    " <layer name=\"ground\" width=\"5\" height=\"3\"><data encoding=\"csv\">2,0,0,0,0,0,0,0,0,0,0,0,0,0,0</data>"
+	    "</layer>\n <objectgroup name=\"solid\"><properties><property name=\"collidable\" type=\"bool\" "
+	    "value=\"true\"/></properties>\n"
+	    "  <object id=\"1\" x=\"8\" y=\"8\" width=\"8\" height=\"8\"/>\n"
+	    "  <object id=\"2\" name=\"ramp\" x=\"28\" y=\"4\"><properties><property name=\"link\" type=\"bool\" "
+	    "value=\"true\"/></properties><polyline points=\"0,0 0,16\"/></object>\n"
+	    " </objectgroup></group>\n"
+	    "<group name=\"high\"><properties><property name=\"floor\" type=\"int\" value=\"1\"/></properties>\n"
+	    " <layer name=\"ground\" width=\"5\" height=\"3\"><data encoding=\"csv\">0,0,2,0,0,0,0,0,0,0,0,0,0,0,0</data>"
+	    "</layer>\n <objectgroup name=\"things\">\n"
+	    "  <object id=\"3\" x=\"24\" y=\"8\" width=\"8\" height=\"8\"><properties><property name=\"collidable\" "
+	    "type=\"bool\" value=\"true\"/></properties><ellipse/></object>\n"
+	    " </objectgroup></group>\n"
+	    "<layer name=\"walls\" width=\"5\" height=\"3\"><data encoding=\"csv\">0,0,0,0,0,0,0,0,0,0,0,0,0,0,2</data>"
+	    "</layer>\n</map>\n";
+	static const char* const all[2] = {"#....\n.#...\n....#\n", "..#..\n...#.\n....#\n"};
+	static const char* const named[2] = {"#....\n.....\n.....\n", "..#..\n.....\n.....\n"};
+	for (int pass = 0; pass < 2; pass++) {
+		gtTiledDef def = gtTiled_DefaultDef();
+		if (pass) def.blocked_layer = "GROUND";
+		gtMap* map;
+		gtTiled* tiled;
+		gtError err;
+		if (gtMap_ParseTiled(level, strlen(level), "rules.tmx", &def, &map, &tiled, &err)) fail_msg("%s", err.message);
+		const char* const* rows = pass ? named : all;
+		unsigned char cells[2 * 15];
+		for (int f = 0; f < 2; f++)
+			for (int i = 0; i < 15; i++) cells[f * 15 + i] = rows[f][i / 5 * 6 + i % 5] == '#';
+		gtMap* want;
+		assert_int_equal(gtMap_FromFloors(2, 5, 3, cells, &want, &err), GT_OK);
+		if (gtMap_Fingerprint(map) != gtMap_Fingerprint(want)) fail_msg("pass %d: the floors' walls differ", pass);
+		if (!pass) {
+			assert_int_equal(gtTiled_WallCells(tiled, GT_TILED_RULE_TILE_PROPERTY), 4); // the shared wall on each floor
+			assert_int_equal(gtTiled_WallCells(tiled, GT_TILED_RULE_OBJECTS), 2);
+			assert_int_equal(gtTiled_LinkCount(tiled), 1); // the ramp: (3.5, 0.5) to (3.5, 2.5) on floor 0
+			assert_vec((gtVec2){3.5, 2.5}, gtTiled_Link(tiled, 0)->b);
+		}
+		gtMap_Destroy(want);
+		gtMap_Destroy(map);
+		gtTiled_Destroy(tiled);
+	}
+}
+
+TEST_MAIN("tiled_floors", test_conventions_per_floor, test_two_floors_tmx, test_two_floors_tmj, test_one_floor_links,
+          test_malformed_floors, test_malformed_links, test_nested_floor_and_shape)
