@@ -442,10 +442,10 @@ static void test_malformed_links(void** state)
 	stairs.props = "link:bool:true;to_floor:int:1";
 	stairs.xy[3] = 2 * TILE; // ends at (8.5, 3.5) on floor 1: free; one cell left of it is the wall column
 	stairs.x = 4.5 * TILE;   // now from (4.5, 1.5) on floor 0 to (4.5, 3.5) on floor 1: in the wall
-	refused_link(stairs, "link object 1 'stairs': its end b, (4.5, 3.5) on floor 1, is ");
+	refused_link(stairs, "link object 1 'stairs': its end b, (4.5, 3.5) on floor 1: point is inside a blocked cell");
 	stairs = FLOOR0_OBJECTS[0];
 	stairs.x = 3.5 * TILE, stairs.y = 2.5 * TILE; // starts inside floor 0's block
-	refused_link(stairs, "its end a, (3.5, 2.5) on floor 0, is ");
+	refused_link(stairs, "its end a, (3.5, 2.5) on floor 0: point is inside a blocked cell");
 	stairs = FLOOR0_OBJECTS[0];
 	stairs.points = 3, stairs.xy[4] = 16, stairs.xy[5] = 16;
 	refused_link(stairs, "link object 1 'stairs': a line link has two points, this one 3");

@@ -213,7 +213,7 @@ static bool check_end(TiledDoc* d, const gtMap* map, const char* what, const cha
 	*at = on_floor(d->tiled, local, floor);
 	gtPointCheck c = gtMap_CheckPoint(map, *at);
 	if (c == GT_POINT_VALID) return true;
-	return tiled_fail(d, GT_ERR_FORMAT, "%s: %s: its end %s, (%g, %g) on floor %d, is %s", d->path, what, end, local.x,
+	return tiled_fail(d, GT_ERR_FORMAT, "%s: %s: its end %s, (%g, %g) on floor %d: %s", d->path, what, end, local.x,
 	                  local.y, floor, gtPointCheckName(c));
 }
 
