@@ -447,6 +447,9 @@ static void test_malformed_links(void** state)
 	stairs.x = 3.5 * TILE, stairs.y = 2.5 * TILE; // starts inside floor 0's block
 	refused_link(stairs, "its end a, (3.5, 2.5) on floor 0: point is inside a blocked cell");
 	stairs = FLOOR0_OBJECTS[0];
+	stairs.x = 12.5 * TILE; // past floor 0's right edge, where the map has floor 1
+	refused_link(stairs, "its end a, (12.5, 1.5) on floor 0: point is off the map");
+	stairs = FLOOR0_OBJECTS[0];
 	stairs.points = 3, stairs.xy[4] = 16, stairs.xy[5] = 16;
 	refused_link(stairs, "link object 1 'stairs': a line link has two points, this one 3");
 	stairs = FLOOR0_OBJECTS[0];

@@ -212,6 +212,8 @@ static bool check_end(TiledDoc* d, const gtMap* map, const char* what, const cha
 {
 	*at = on_floor(d->tiled, local, floor);
 	gtPointCheck c = gtMap_CheckPoint(map, *at);
+	if (d->tiled->floors > 0 && !(local.x >= 0 && local.x <= d->tiled->floor_width)) // else on the next floor
+		c = GT_POINT_OFF_MAP;
 	if (c == GT_POINT_VALID) return true;
 	return tiled_fail(d, GT_ERR_FORMAT, "%s: %s: its end %s, (%g, %g) on floor %d: %s", d->path, what, end, local.x,
 	                  local.y, floor, gtPointCheckName(c));
