@@ -62,6 +62,7 @@ build = {
 				"plugin/src/mesh/fence.c",
 				"plugin/src/tiled/tiled_data.c",
 				"plugin/src/tiled/tiled_doc.c",
+				"plugin/src/tiled/tiled_floors.c",
 				"plugin/src/tiled/tiled_limits.c",
 				"plugin/src/tiled/tiled_paths.c",
 				"plugin/src/tiled/tiled_shapes.c",

@@ -57,7 +57,8 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 		return CLI_USAGE;
 	}
 	const char* mesh_path = cli_option(args, "mesh", NULL);
-	int opened = cli_open_map(args, command, map_path, &s->map, NULL);
+	gtTiled* tiled = NULL; // a Tiled level's floors and link objects join the nav
+	int opened = cli_open_map(args, command, map_path, &s->map, &tiled);
 	if (opened) return opened;
 	gtNavDef def = gtNav_DefaultDef();
 	def.threads = (int)threads;
@@ -70,6 +71,8 @@ int cli_nav_open(CliNav* s, const CliArgs* args, const char* command, const char
 		if (!st && mesh) st = gtNav_SetMesh(s->nav, mesh, &err);
 	}
 	if (!st) st = gtNav_SetMethod(s->nav, method, &err);
+	if (!st && tiled) st = gtNav_AddTiledLinks(s->nav, tiled, NULL, &err);
+	gtTiled_Destroy(tiled);
 	const char* edits = cli_option(args, "edits", NULL);
 	if (!st && edits && !apply_edits(s->nav, edits)) {
 		cli_nav_close(s);

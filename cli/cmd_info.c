@@ -40,6 +40,9 @@ static int info(const CliArgs* args)
 		for (int rule = 0; rule < GT_TILED_RULE_COUNT; rule++) // each rule's walls (a cell may count in several)
 			printf("walls_%s %" PRId64 "\n", gtTiled_RuleName((gtTiledRule)rule),
 			       gtTiled_WallCells(tiled, (gtTiledRule)rule));
+		if (gtTiled_FloorCount(tiled) > 1 || gtTiled_LinkCount(tiled) > 0) // docs/links.md, Floors in Tiled
+			printf("floors %d\nfloor_width %d\nlinks %d\n", gtTiled_FloorCount(tiled), gtTiled_FloorWidth(tiled),
+			       gtTiled_LinkCount(tiled));
 		gtTiled_Destroy(tiled);
 	}
 	gtOracle_Destroy(oracle);

@@ -63,6 +63,7 @@ typedef struct Demo {
 	bool map_dirty;          // the map picture is out of date
 	Door doors[MAX_DOORS];
 	int door_count;
+	int link_crossings, teleports, teleported_elsewhere; // the script's counts (demo.link_crossings, ...)
 	// Backends: the mesh is made (or loaded) the first time it is chosen, and again after edits.
 	bool mesh_current;
 	double backend_query_us[2]; // the last mouse query with EHL, with the mesh
@@ -161,6 +162,7 @@ void fit_view(Demo* d, double x0, double y0, double x1, double y1);
 void fit_whole_map(Demo* d);
 void frame_query(Demo* d); // the start view: the query and its answers
 void draw_doors(Demo* d);
+void draw_links(Demo* d); // links and floor numbers
 void draw_agents(Demo* d);
 void draw_targets(Demo* d);
 void draw_query(Demo* d, const Frame* f);

@@ -568,6 +568,9 @@ static bool script_frame(Demo* d, int tick, Frame* f)
 	f->script_query_s += number_field(d->L, -1, "query_seconds");
 	f->plan_s += number_field(d->L, -1, "plan_seconds");
 	f->plans += (int)number_field(d->L, -1, "plans");
+	d->link_crossings = (int)number_field(d->L, -1, "link_crossings");
+	d->teleports = (int)number_field(d->L, -1, "teleports");
+	d->teleported_elsewhere = (int)number_field(d->L, -1, "teleported_elsewhere");
 	lua_getfield(d->L, -1, "crowd");
 	if (lua_istable(d->L, -1)) {
 		d->retargets = (int)number_field(d->L, -1, "retargets");
@@ -611,6 +614,7 @@ static void draw_frame(Demo* d, SDL_Texture* map_texture, Frame* f, double fps, 
 	SDL_RenderSetClipRect(r, &view);
 	SDL_RenderCopy(r, map_texture, NULL, &view);
 	draw_doors(d);
+	draw_links(d);
 	if (d->layers[LAYER_CELLS]) draw_cells(d);
 	if (d->layers[LAYER_LEAVES]) gtDebugDraw_WorldLeafGrid(&d->draw, d->world);
 	if (d->layers[LAYER_VERTICES]) draw_vertices(d);
@@ -841,6 +845,10 @@ static void print_run_summary(Demo* d, const Run* run)
 	       total->plan_s * 1e3 / frames, total->query_s * 1e6 / frames, total->draw_s * 1e3 / frames, d->edits,
 	       d->door_count, gtNav_Method(d->nav) == GT_NAV_POLYANYA ? "polyanya" : "ehl", checksum(d->L, d->demo_ref));
 	if (d->o.record) printf("recording %s\nrecorded_frames %d\n", d->o.record, run->recorded);
+	if (gtNav_LinkCount(d->nav) > 0) // agents crossing floors (a Tiled level of floors, docs/links.md)
+		printf("floors %d\nlinks %d\nlink_crossings %d\nteleports %d\nteleported_elsewhere %d\n",
+		       gtNav_FloorCount(d->nav), gtNav_LinkCount(d->nav), d->link_crossings, d->teleports,
+		       d->teleported_elsewhere);
 	print_query_summary(d);
 }
 

@@ -160,6 +160,14 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed)
 	         d->filter ? FILTERS[d->filter] : "ANY");
 	line(&p, 235, text);
 	if (d->auto_query && d->showcase_level > 0) line(&p, 200, "START POINT: ONE ROUND A WALL");
+	if (gtNav_LinkCount(d->nav) > 0) { // floors and links: where the query stands, what agents took
+		int floor = gtNav_PointFloor(d->nav, (gtVec2){d->qx, d->qy}, NULL);
+		snprintf(text, sizeof text, "FLOOR %d OF %d  LINKS %d", floor, gtNav_FloorCount(d->nav),
+		         gtNav_LinkCount(d->nav));
+		line(&p, 235, text);
+		snprintf(text, sizeof text, "AGENTS TOOK LINKS %d  TELEPORTS %d", d->link_crossings, d->teleports);
+		line(&p, 200, text);
+	}
 	bool mesh = gtNav_Method(d->nav) == GT_NAV_POLYANYA;
 	snprintf(text, sizeof text, "BACKEND %s",
 	         mesh                  ? "NAVIGATION MESH (POLYANYA)"

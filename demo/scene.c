@@ -279,6 +279,44 @@ static void dashed_segment(SDL_Renderer* r, SDL_FPoint a, SDL_FPoint b, float wi
 	}
 }
 
+// Links (docs/links.md) from end to end with a ring at each end: stairs and ladders solid amber,
+// teleporters (cost 0) dashed violet, disabled ones grey, one-way ones with an arrowhead at their
+// far end; over each floor of a map of floors, its number.
+void draw_links(Demo* d)
+{
+	enum { SHOWN = 256 };
+	gtLinkId ids[SHOWN];
+	int n = gtNav_Links(d->nav, ids, SHOWN);
+	SDL_SetRenderDrawBlendMode(d->renderer, SDL_BLENDMODE_BLEND);
+	for (int i = 0; i < n && i < SHOWN; i++) {
+		gtLinkInfo l;
+		if (gtNav_GetLink(d->nav, ids[i], &l, NULL)) continue;
+		SDL_FPoint a = to_screen(&d->view, l.a.x, l.a.y), b = to_screen(&d->view, l.b.x, l.b.y);
+		SDL_Color c = !l.enabled    ? (SDL_Color){140, 140, 150, 200}
+		              : l.cost == 0 ? (SDL_Color){200, 100, 255, 230}
+		                            : (SDL_Color){255, 200, 60, 230};
+		if (l.cost == 0) dashed_segment(d->renderer, a, b, 2.5f, 7, c);
+		else thick_segment(d->renderer, a, b, 2.5f, c);
+		ring(d, a, 5, 2, c);
+		ring(d, b, 5, 2, c);
+		float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
+		if ((l.flags & GT_LINK_ONE_WAY) && len > 12) { // two barbs 10 pixels back from b's ring
+			float ux = dx / len, uy = dy / len;
+			SDL_FPoint tip = {b.x - ux * 5, b.y - uy * 5};
+			thick_segment(d->renderer, tip, (SDL_FPoint){tip.x - ux * 10 - uy * 6, tip.y - uy * 10 + ux * 6}, 2.5f, c);
+			thick_segment(d->renderer, tip, (SDL_FPoint){tip.x - ux * 10 + uy * 6, tip.y - uy * 10 - ux * 6}, 2.5f, c);
+		}
+	}
+	for (int f = 0; gtNav_FloorCount(d->nav) > 1 && f < gtNav_FloorCount(d->nav); f++) {
+		gtVec2 corner = gtNav_FloorPoint(d->nav, f, (gtVec2){0, 0});
+		SDL_FPoint at = to_screen(&d->view, corner.x, corner.y);
+		char text[32];
+		snprintf(text, sizeof text, "FLOOR %d", f);
+		SDL_SetRenderDrawColor(d->renderer, 255, 255, 255, 255);
+		draw_text(d->renderer, (int)at.x + 4, (int)at.y + 4, 3, text);
+	}
+}
+
 // The straight-line nearest that walking distance passed over: a faded disc in a dashed ring, a
 // dashed straight line from the query point, and (label_ghosts) its two distances.
 static void draw_ghosts(Demo* d, Labels* labels, float rr)

@@ -65,4 +65,26 @@ links_matter() {
 }
 check "the links change the answers" links_matter
 
+# A Tiled level of two floors (assets/maps/tiled/tower.tmx): its floors side by side (floor 1's x
+# moved across by 41) and its link objects taken by every command that answers distances. Through
+# the teleporter (cost 0): 2 + 0 + 2; the west stairs (length 4): 2 + 4 + 2; the hole (cost 1,
+# one way) down, 1 + 1 + 1, and not back up.
+tower=assets/maps/tiled/tower.tmx
+printf '20.5 22.5 75.5 22.5\n3.5 22.5 44.5 18.5\n49.5 5.5 8.5 5.5\n' >"$tmp/tower.pairs"
+tower_floors() {
+	"$GT" info "$tower" >"$tmp/tower.info" && grep -q '^floors 2$' "$tmp/tower.info" &&
+		grep -q '^links 4$' "$tmp/tower.info" && grep -q '^width 81$' "$tmp/tower.info" &&
+		[ "$("$GT" dist "$tower" --method oracle <"$tmp/tower.pairs" | tr '\n' ' ')" = "4.000000000 8.000000000 3.000000000 " ] &&
+		"$GT" ehl-build "$tower" -o "$tmp/tower.ehl" --cell 2 --threads 1 >/dev/null &&
+		[ "$("$GT" dist "$tower" --ehl "$tmp/tower.ehl" <"$tmp/tower.pairs" | tr '\n' ' ')" = "4.000000000 8.000000000 3.000000000 " ] &&
+		[ "$(echo '8.5 5.5 49.5 5.5' | "$GT" dist "$tower" --ehl "$tmp/tower.ehl")" != "3.000000000" ] &&
+		"$GT" path "$tower" <<<'20.5 22.5 75.5 22.5' | grep -q '^20.500000000 22.500000000 20.500000000 24.500000000 75.500000000 24.500000000 75.500000000 22.500000000$'
+}
+check "a Tiled level's floors and links: dist (oracle and index) and path across floors" tower_floors
+tower_polyanya() {
+	! echo '1.5 1.5 2.5 2.5' | "$GT" dist "$tower" --method polyanya >/dev/null 2>"$tmp/tower.err" &&
+		grep -q polyanya "$tmp/tower.err"
+}
+check "polyanya refuses a Tiled level with links" tower_polyanya
+
 summary cli-links

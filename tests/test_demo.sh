@@ -75,6 +75,22 @@ mouse_takes_over() {
 }
 check "moving the mouse ends the start query" mouse_takes_over
 
+# The bundled level of two floors (assets/maps/tiled/tower.tmx): its stairs, teleporter and hole
+# are the map's links, the agents' paths take them (the follower crosses a teleporter at once and
+# climbs stairs at their cost), and after 150 frames some agent stands on another floor than the
+# one its last teleporter took it from, having taken it.
+floors_level() {
+	"$DEMO" assets/maps/tiled/tower.tmx --headless --frames 150 --agents 300 --index "$tmp/tower.ehl" \
+		--screenshot "$tmp/tower.png" >"$tmp/tower" 2>"$tmp/tower.err" || return 1
+	echo "crossings $(field link_crossings "$tmp/tower") teleports $(field teleports "$tmp/tower") elsewhere $(field teleported_elsewhere "$tmp/tower")"
+	[ "$(field floors "$tmp/tower")" = 2 ] && [ "$(field links "$tmp/tower")" = 4 ] &&
+		[ "$(field teleports "$tmp/tower")" -ge 1 ] && [ "$(field teleported_elsewhere "$tmp/tower")" -ge 1 ] &&
+		[ "$(field link_crossings "$tmp/tower")" -gt "$(field teleports "$tmp/tower")" ] # stairs or the hole too
+}
+check "two floors: agents take the stairs and the teleporter to the other floor" floors_level
+no_links_no_lines() { ! grep -q "^links " "$tmp/view"; }
+check "a map without links prints no link counts" no_links_no_lines
+
 # No display, no --headless: a message and a failure within seconds (SDL would otherwise pick its
 # offscreen driver and the demo would run unseen until killed).
 no_display() {

@@ -29,6 +29,13 @@ local rng -- gridtree.random: the same seed gives the same run
 local map, big_map, world
 local ids, index_of = {}, {} -- world id per agent, agent per world id
 local paths, segments, due = {}, {}, {} -- each agent's path, where it is on it, the frame it plans again
+-- Links (stairs, teleporters, drops: docs/links.md): path_links[i] names the links of agent i's path
+-- (map:path's third value). While on a link the follower's point (fx, fy) runs along it, through the
+-- wall between two floors, and the agent stands at the link's entrance for the world until it steps
+-- off the link's far end.
+local path_links, fx, fy = {}, {}, {}
+local teleported_from = {} -- the floor an agent left by its last teleporter (cost 0), for the tests
+demo.link_crossings, demo.teleports, demo.teleported_elsewhere = 0, 0, 0
 demo.xs, demo.ys, demo.kinds, demo.target = {}, {}, {}, {}
 local target_distance = {}
 
@@ -66,10 +73,40 @@ local function nearby_point(i, x, y, radius)
 end
 
 local function walk_to(i, gx, gy)
-	local path = own_map(i):path(demo.xs[i], demo.ys[i], gx, gy)
+	local path, _, links = own_map(i):path(demo.xs[i], demo.ys[i], gx, gy)
 	if not path or #path < 4 then return false end
-	paths[i], segments[i] = path, 1
+	paths[i], segments[i], path_links[i] = path, 1, links
+	fx[i], fy[i] = demo.xs[i], demo.ys[i]
 	return true
+end
+
+local function on_link(i)
+	local links = path_links[i]
+	return links ~= nil and links[segments[i]] ~= nil
+end
+
+-- Agent i's step along its path: links crossed between segments s0 and s1 are counted (a teleporter
+-- taken to another floor is remembered), and on a link the agent waits at its entrance.
+local function step(i, speed)
+	local links, s0 = path_links[i], segments[i]
+	local arrived
+	fx[i], fy[i], segments[i], arrived = gridtree.advance(paths[i], s0, fx[i], fy[i], speed, links)
+	for k = s0, (links and segments[i] - 1 or 0) do
+		if links[k] then
+			demo.link_crossings = demo.link_crossings + 1
+			if links.costs[k] == 0 then
+				demo.teleports = demo.teleports + 1
+				teleported_from[i] = map:point_floor(paths[i][2 * k - 1], paths[i][2 * k])
+			end
+		end
+	end
+	if on_link(i) then
+		local s = segments[i]
+		demo.xs[i], demo.ys[i] = paths[i][2 * s - 1], paths[i][2 * s]
+	else
+		demo.xs[i], demo.ys[i] = fx[i], fy[i]
+	end
+	return arrived
 end
 
 -- What agent i does next: towards its target (chase: onto it; follow: near it), away from it
@@ -146,6 +183,7 @@ function demo.init(the_map, the_world, options)
 		ids[i] = assert(world:add(x, y, kinds[kind].words))
 		index_of[ids[i]] = i
 		paths[i], segments[i], due[i] = {}, 1, i % 60 -- first plans spread over the first second
+		fx[i], fy[i] = x, y
 	end
 	demo.ids, demo.index_of = ids, index_of -- the demo draws the mouse query's answers by kind
 	demo.world = world
@@ -176,7 +214,8 @@ function demo.edited()
 			if not x and kinds[demo.kinds[i]].big then x, y = map:random_point(rng) end -- no room left for a big unit
 			if x then demo.xs[i], demo.ys[i] = x, y end
 		end
-		paths[i], segments[i], due[i] = {}, 1, 0
+		paths[i], segments[i], due[i], path_links[i] = {}, 1, 0, nil
+		fx[i], fy[i] = demo.xs[i], demo.ys[i]
 	end
 end
 
@@ -224,10 +263,14 @@ local next_plan = 1
 function demo.update(frame)
 	local xs, ys = demo.xs, demo.ys
 	for i = 1, #ids do
-		local arrived
-		xs[i], ys[i], segments[i], arrived = gridtree.advance(paths[i], segments[i], xs[i], ys[i], kinds[demo.kinds[i]].speed)
+		local arrived = step(i, kinds[demo.kinds[i]].speed)
 		if arrived and due[i] > frame + 5 then due[i] = frame + 5 end -- a short pause, then on
 	end
+	local elsewhere = 0 -- agents now on another floor than the one their last teleporter took them from
+	for i, from in pairs(teleported_from) do
+		if from and map:point_floor(xs[i], ys[i]) ~= from then elsewhere = elsewhere + 1 end
+	end
+	demo.teleported_elsewhere = elsewhere
 	local move_start = gridtree.clock()
 	assert(world:move_many(ids, xs, ys))
 	demo.move_seconds = gridtree.clock() - move_start
@@ -241,7 +284,7 @@ function demo.update(frame)
 		if plans >= budget then break end
 		local i = next_plan
 		next_plan = next_plan % n + 1
-		if due[i] <= frame then
+		if due[i] <= frame and not on_link(i) then -- mid-climb, an agent plans once off the link
 			plan(i, frame)
 			plans = plans + 1
 		end

@@ -86,20 +86,63 @@ static void push_tiled_info(lua_State* L, const gtTiled* t, double scale, double
 			lua_setfield(L, -2, p->name);
 		}
 		lua_setfield(L, -2, "properties");
+		set_field_integer(L, "floor", o->floor);
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "objects"); /* info */
 }
 
+/* info.floors, info.floor_width and info.links = {{id, object, ax, ay, bx, by, floor_a, floor_b,
+** cost, oneway}, ...}: the level's floors and link objects as the map took them (ids[i] is link i's). */
+static void push_floors_and_links(lua_State* L, const gtTiled* t, const gtLinkId* ids, double scale, double x0,
+                                  double y0)
+{
+	set_field_integer(L, "floors", gtTiled_FloorCount(t));
+	set_field_number(L, "floor_width", gtTiled_FloorWidth(t) * scale);
+	int n = gtTiled_LinkCount(t);
+	lua_createtable(L, n, 0); /* info, links */
+	for (int i = 0; i < n; i++) {
+		const gtTiledLink* l = gtTiled_Link(t, i);
+		lua_createtable(L, 0, 10);
+		set_field_integer(L, "id", (lua_Integer)ids[i]);
+		set_field_integer(L, "object", l->object);
+		set_field_number(L, "ax", x0 + l->a.x * scale);
+		set_field_number(L, "ay", y0 + l->a.y * scale);
+		set_field_number(L, "bx", x0 + l->b.x * scale);
+		set_field_number(L, "by", y0 + l->b.y * scale);
+		set_field_integer(L, "floor_a", l->floor_a);
+		set_field_integer(L, "floor_b", l->floor_b);
+		set_field_number(L, "cost", l->cost * scale);
+		lua_pushboolean(L, l->one_way);
+		lua_setfield(L, -2, "oneway");
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "links");
+}
+
 typedef struct TiledInfo {
 	const gtTiled* tiled;
-	double scale, x0, y0;
+	LMap* m;
+	gtMap* map;
 } TiledInfo;
 
-static int push_tiled_info_protected(lua_State* L)
+/* Opens the map object, adds the level's floors and links to its nav and pushes the info table;
+** nil, message when a link does not fit the map (an end walled by the clearance). */
+static int open_tiled_protected(lua_State* L)
 {
 	const TiledInfo* info = lua_touserdata(L, 1);
-	push_tiled_info(L, info->tiled, info->scale, info->x0, info->y0);
+	LMap* m = info->m;
+	lgt_open_map(L, m, info->map);
+	int n = gtTiled_LinkCount(info->tiled);
+	gtLinkId* ids = lua_newuserdatauv(L, sizeof *ids * (size_t)(n > 0 ? n : 1), 0);
+	gtError err;
+	if (gtNav_AddTiledLinks(m->nav, info->tiled, ids, &err)) {
+		luaL_pushfail(L);
+		lua_pushstring(L, err.message);
+		return 2;
+	}
+	push_tiled_info(L, info->tiled, m->unit_scale, m->unit_x, m->unit_y);
+	push_floors_and_links(L, info->tiled, ids, m->unit_scale, m->unit_x, m->unit_y);
 	return 1;
 }
 
@@ -165,18 +208,19 @@ int lgt_load_map(lua_State* L)
 		}
 		if (pixels) m->unit_scale = tw, m->unit_x = (double)ox * tw, m->unit_y = (double)oy * th;
 	}
-	if (tiled) {
-		/* The tables allocate, and may raise: built under lua_pcall, so the gtTiled is freed either way. */
-		TiledInfo info = {tiled, m->unit_scale, m->unit_x, m->unit_y};
-		lua_pushcfunction(L, push_tiled_info_protected);
-		lua_pushlightuserdata(L, &info);
-		int failed = lua_pcall(L, 1, 1, 0); /* ..., map, info or error */
-		gtTiled_Destroy(tiled);
-		if (failed) {
-			gtMap_Destroy(map);
-			return lua_error(L);
-		}
+	if (!tiled) {
+		lgt_open_map(L, m, map);
+		return 1;
 	}
-	lgt_open_map(L, m, map);
-	return tiled ? 2 : 1;
+	/* Opening, adding the links and the tables allocate, and may raise: done under lua_pcall, so the
+	** gtTiled is freed either way (the map is the object's from the start of lgt_open_map). */
+	TiledInfo info = {tiled, m, map};
+	lua_pushcfunction(L, open_tiled_protected);
+	lua_pushlightuserdata(L, &info);
+	int failed = lua_pcall(L, 1, 2, 0); /* ..., map, info or nil, message, or error */
+	gtTiled_Destroy(tiled);
+	if (failed) return lua_error(L);
+	if (lua_isnil(L, -2)) return 2; /* nil, message: the map object is closed by its finalizer */
+	lua_pop(L, 1);
+	return 2;
 }

@@ -42,6 +42,16 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 			sink += (int64_t)(strlen(p->name) + strlen(p->type) + strlen(p->value));
 		}
 	}
+	// Floors lay out the map; every link end is in its free space, on its floor, at a cost >= 0.
+	int floors = gtTiled_FloorCount(tiled), width = gtTiled_FloorWidth(tiled);
+	if (floors < 1 || (int64_t)floors * (width + 1) - 1 != gtMap_Width(map)) __builtin_trap();
+	for (int i = 0; i < gtTiled_LinkCount(tiled); i++) {
+		const gtTiledLink* l = gtTiled_Link(tiled, i);
+		if (gtMap_CheckPoint(map, l->a) != GT_POINT_VALID || gtMap_CheckPoint(map, l->b) != GT_POINT_VALID ||
+		    !(l->cost >= 0) || l->floor_a < 0 || l->floor_a >= floors || l->floor_b < 0 || l->floor_b >= floors ||
+		    (floors > 1 && (int)(l->a.x / (width + 1)) != l->floor_a))
+			__builtin_trap();
+	}
 	(void)sink;
 	gtTiled_Destroy(tiled);
 	gtMap_Destroy(map);

@@ -178,3 +178,46 @@ test("advance with links matches the follower spelled out, past its window of po
 		end
 	end
 end)
+
+-- A Tiled level of two floors (assets/maps/tiled/tower.tmx, docs/links.md#floors-in-tiled): its
+-- floors laid side by side and its link objects added to the map's nav by load_map.
+test("links: a Tiled level's floors and links come with the map", function()
+	local map, level = assert(gridtree.load_map("assets/maps/tiled/tower.tmx"))
+	assert(level.floors == 2 and level.floor_width == 40 and #level.links == 4 and map:link_count() == 4)
+	local tele = level.links[3] -- ground (20.5, 24.5) to the arrival pad, upper (34.5, 24.5), cost 0
+	assert(tele.object == 3 and tele.floor_a == 0 and tele.floor_b == 1 and tele.cost == 0 and not tele.oneway)
+	assert(tele.ax == 20.5 and tele.ay == 24.5 and tele.bx == 41 + 34.5 and tele.by == 24.5)
+	local floor, x, y = map:point_floor(tele.bx, tele.by)
+	assert(floor == 1 and x == 34.5 and y == 24.5)
+	assert(level.objects[4].name == "arrival pad" and level.objects[4].floor == 1 and level.objects[4].x == 75.5)
+	-- Two cells to the teleporter, none through it, two cells on: 4; the path names the link.
+	local fx, fy = map:floor_point(1, 34.5, 22.5)
+	map:set_method("oracle")
+	assert(near(map:distance(20.5, 22.5, fx, fy), 4))
+	local path, length, links = map:path(20.5, 22.5, fx, fy)
+	assert(near(length, 4) and #path == 8 and links[2] == tele.id and links.costs[2] == 0)
+	-- The hole drops from upper (8.5, 4.5) to ground at cost 1, one way.
+	local hole = level.links[4]
+	assert(hole.oneway and hole.floor_a == 1 and hole.floor_b == 0)
+	assert(near(map:distance(hole.ax, hole.ay, hole.bx, hole.by), 1))
+	assert(map:distance(hole.bx, hole.by, hole.ax, hole.ay) > 10)
+	-- In pixels, costs are too (16 pixels a cell).
+	local _, pixels = assert(gridtree.load_map("assets/maps/tiled/tower.tmx", {units = "pixels"}))
+	assert(pixels.links[1].cost == 8 * 16 and pixels.floor_width == 40 * 16 and pixels.links[3].bx == 75.5 * 16)
+end)
+
+test("links: a Tiled link into a wall is refused with nil, message", function()
+	local file = os.tmpname() .. ".tmx"
+	local f = assert(io.open(file, "w"))
+	f:write([[<map orientation="orthogonal" width="3" height="1" tilewidth="8" tileheight="8">
+<group name="a"><properties><property name="floor" type="int" value="0"/></properties>
+ <layer name="collision" width="3" height="1"><data encoding="csv">0,0,1</data></layer>
+ <objectgroup><object id="1" name="ladder" x="4" y="4"><properties><property name="link" type="bool" value="true"/>
+  <property name="to_floor" type="int" value="1"/></properties><point/></object></objectgroup></group>
+<group name="b"><properties><property name="floor" type="int" value="1"/></properties>
+ <layer name="collision" width="3" height="1"><data encoding="csv">1,0,0</data></layer></group></map>]])
+	f:close()
+	local map, message = gridtree.load_map(file)
+	os.remove(file)
+	assert(map == nil and message:find("link object 1 'ladder': its end b, (0.5, 0.5) on floor 1: point is inside a blocked cell", 1, true), message)
+end)

@@ -9,11 +9,13 @@
 ///     Links    gtLinkId, gtNav_AddLink, gtNav_RemoveLink, gtNav_EnableLink, gtNav_GetLink
 ///     Paths    gtNavQuery_PathLinks, gtPath_AdvanceLinks
 ///     Reach    gtNavQuery_Reachable, gtNavQuery_NearestReachable
-///     Floors   gtMap_FromFloors, gtNav_SetFloors, gtNav_FloorPoint, gtNav_PointFloor, gtNav_AddFloorLink
+///     Floors   gtMap_FromFloors, gtNav_SetFloors, gtNav_FloorPoint, gtNav_PointFloor, gtNav_AddFloorLink,
+///              gtNav_AddTiledLinks
 #ifndef GRIDTREE_GT_LINKS_H
 #define GRIDTREE_GT_LINKS_H
 
 #include "gt_nav.h"
+#include "gt_tiled.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,6 +116,10 @@ int gtNav_PointFloor(const gtNav* nav, gtVec2 point, gtVec2* local);
 /// GT_ERR_INVALID_ARG for a floor number out of range.
 gtStatus gtNav_AddFloorLink(gtNav* nav, int floor_a, gtVec2 a, int floor_b, gtVec2 b, double cost, unsigned flags,
                             gtLinkId* id, gtError* err);
+/// A Tiled level's floors and link objects (gt_tiled.h) on a nav over the map it loaded: declares
+/// its floors (when it has floor groups) and adds its links, ids[i] the handle of gtTiled_Link(i)
+/// (ids may be NULL, else it holds gtTiled_LinkCount entries). On failure no link is left added.
+gtStatus gtNav_AddTiledLinks(gtNav* nav, const gtTiled* tiled, gtLinkId* ids, gtError* err);
 
 #ifdef __cplusplus
 }

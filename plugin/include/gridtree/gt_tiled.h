@@ -6,6 +6,7 @@
 ///     Reading a level        gtTiledDef, gtMap_LoadTiled, gtMap_ParseTiled
 ///     What it brings         gtTiled_TileWidth, gtTiled_CellsToPixels, gtTiled_Object
 ///     Where walls came from  gtTiled_BlockedBy, gtTiled_WallCells
+///     Floors and links       gtTiled_FloorCount, gtTiled_Link (docs/links.md, Floors in Tiled)
 #ifndef GRIDTREE_GT_TILED_H
 #define GRIDTREE_GT_TILED_H
 
@@ -87,7 +88,8 @@ typedef struct gtTiledProperty {
 
 /// An object of an object layer, in map cells from the gtMap's origin (pixels divided by the tile
 /// size, less the origin): a spawn point or an item. `type` is Tiled's type (or class); "" when
-/// none; `layer` is the object layer's name.
+/// none; `layer` is the object layer's name. In a level of floors, an object on floor f lies in
+/// that floor's part of the map (x moved across by f * (gtTiled_FloorWidth + 1)).
 typedef struct gtTiledObject {
 	int id;
 	const char* name;
@@ -95,7 +97,18 @@ typedef struct gtTiledObject {
 	const char* layer;
 	double x, y, width, height;
 	int first_property, property_count; ///< its properties: gtTiled_Property(first .. first + count - 1)
+	int floor; ///< its floor group's number; outside floor groups its int property `floor`, else 0
 } gtTiledObject;
+
+/// A link object of the level (bool property `link`): a point or a line joining two points of the
+/// map, maybe on two floors, at `cost`. Ends in map cells, floors laid out as gtMap_FromFloors does.
+typedef struct gtTiledLink {
+	int object; ///< the link object's id
+	gtVec2 a, b;
+	int floor_a, floor_b;
+	double cost;  ///< its property `cost`, else the length of the line as drawn (0 for a point)
+	bool one_way; ///< its bool property `oneway`: from a to b only
+} gtTiledLink;
 
 /// Loads the blocked cells of an orthogonal Tiled map: finite or infinite (chunks), CSV, base64,
 /// base64 with zlib, gzip or zstd, or XML tiles; embedded and external tilesets (`.tsx`, `.tsj`);
@@ -148,6 +161,20 @@ int64_t gtTiled_WallCells(const gtTiled* tiled, gtTiledRule rule);
 /// A rule's short name, for reports: "layer", "tile_property", "tile_shapes", "layer_property", "objects".
 const char* gtTiled_RuleName(gtTiledRule rule);
 int gtTiled_ObjectCount(const gtTiled* tiled);
+//------------------------------------------------------------------------------------------------
+// Floors and links (docs/links.md, Floors in Tiled)
+
+/// Floors of the level: its group layers with an int property `floor` (0, 1, ...), laid side by
+/// side in the gtMap as gtMap_FromFloors does, or 1 for a level without floor groups.
+int gtTiled_FloorCount(const gtTiled* tiled);
+/// Cells across one floor (the map's width for a level of one floor).
+int gtTiled_FloorWidth(const gtTiled* tiled);
+/// A floor group's name ("" for a level without floor groups or a floor out of range).
+const char* gtTiled_FloorName(const gtTiled* tiled, int floor);
+/// The level's link objects, ends checked in the free space; add them to a nav with
+/// gtNav_AddTiledLinks (gt_links.h), which also declares the floors.
+int gtTiled_LinkCount(const gtTiled* tiled);
+const gtTiledLink* gtTiled_Link(const gtTiled* tiled, int index);
 const gtTiledObject* gtTiled_Object(const gtTiled* tiled, int index);
 const gtTiledProperty* gtTiled_Property(const gtTiled* tiled, int index);
 

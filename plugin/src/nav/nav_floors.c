@@ -87,3 +87,20 @@ gtStatus gtNav_AddFloorLink(gtNav* nav, int floor_a, gtVec2 a, int floor_b, gtVe
 	return gtNav_AddLink(nav, gtNav_FloorPoint(nav, floor_a, a), gtNav_FloorPoint(nav, floor_b, b), cost, flags, id,
 	                     err);
 }
+
+gtStatus gtNav_AddTiledLinks(gtNav* nav, const gtTiled* tiled, gtLinkId* ids, gtError* err)
+{
+	int floors = gtTiled_FloorCount(tiled), count = gtTiled_LinkCount(tiled);
+	gtStatus st = floors > 1 ? gtNav_SetFloors(nav, floors, gtTiled_FloorWidth(tiled), err) : GT_OK;
+	gtLinkId* added = ids ? ids : gt_malloc(sizeof *added * (size_t)(count > 0 ? count : 1));
+	if (!added) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	int n = 0;
+	for (; !st && n < count; n++) {
+		const gtTiledLink* l = gtTiled_Link(tiled, n);
+		st = gtNav_AddLink(nav, l->a, l->b, l->cost, l->one_way ? GT_LINK_ONE_WAY : 0, &added[n], err);
+	}
+	if (st) // a level's links go in whole or not at all
+		for (int i = 0; i < n - 1; i++) gtNav_RemoveLink(nav, added[i], NULL);
+	if (!ids) gt_free(added);
+	return st;
+}

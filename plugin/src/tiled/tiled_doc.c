@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "core/platform.h"
 #include "core/status.h"
+#include "gridtree/gt_links.h"
 #include "tiled/tiled_doc.h"
 
 bool tiled_fail(TiledDoc* d, gtStatus status, const char* format, ...)
@@ -62,6 +63,7 @@ TiledLayer* tiled_add_layer(TiledDoc* d, const char* name)
 	TiledLayer* l = &d->layers[d->layer_count];
 	memset(l, 0, sizeof *l);
 	l->name = tiled_strdup(name ? name : "");
+	l->group = d->current_group;
 	if (!l->name) {
 		tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 		return NULL;
@@ -148,6 +150,7 @@ bool tiled_add_object_layer(TiledDoc* d, const char* name)
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	TiledObjectLayer* l = &d->object_layers[d->object_layer_count];
 	l->solid = false;
+	l->group = d->current_group;
 	l->name = tiled_strdup(name ? name : "");
 	if (!l->name) return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	d->object_layer_count++;
@@ -196,10 +199,11 @@ bool tiled_add_object(TiledDoc* d, int id, const char* name, const char* type, c
 		return tiled_fail(d, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	const char* layer = d->object_layer_count > 0 ? d->object_layers[d->object_layer_count - 1].name : "";
 	gtTiledObject o = {id,       tiled_keep(d, name), tiled_keep(d, type), tiled_keep(d, layer),   shape->x,
-	                   shape->y, shape->width,        shape->height,       (int)t->property_count, 0};
+	                   shape->y, shape->width,        shape->height,       (int)t->property_count, 0,
+	                   0};
 	if (d->failed) return false;
 	if (t->object_count >= INT32_MAX / 2) return tiled_fail(d, GT_ERR_LIMIT, "%s: too many objects", d->path);
-	TiledObjectWall w = {*shape, d->object_layer_count - 1, false};
+	TiledObjectWall w = {*shape, d->object_layer_count - 1, false, false};
 	if (w.shape.point_count == 0) w.shape.first_point = d->point_count; // its points come next (a template's are read)
 	d->object_walls[t->object_count] = w;
 	t->objects[t->object_count++] = o;
@@ -218,6 +222,8 @@ bool tiled_add_property(TiledDoc* d, const char* name, const char* type, const c
 	t->properties[t->property_count++] = p;
 	t->objects[t->object_count - 1].property_count++;
 	if (wall_property(d, name, type, value, false, &d->object_names)) d->object_walls[t->object_count - 1].solid = true;
+	if (name && strcmp(name, "link") == 0 && type && strcmp(type, "bool") == 0 && value && strcmp(value, "true") == 0)
+		d->object_walls[t->object_count - 1].link = true;
 	return true;
 }
 
@@ -363,22 +369,24 @@ static gtStatus make_map(TiledDoc* d, gtMap** out)
 {
 	int64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 	if (!extent(d, &x0, &y0, &x1, &y1)) return d->err->status;
-	int64_t w = x1 - x0, h = y1 - y0;
+	int64_t w = x1 - x0, h = y1 - y0, floors = d->tiled->floors > 0 ? d->tiled->floors : 1;
 	if (w < 1 || h < 1 || w > GT_MAP_MAX_SIDE || h > GT_MAP_MAX_SIDE || w * h > (int64_t)GT_MAP_MAX_CELLS)
 		return gt_fail(d->err, GT_ERR_LIMIT, "%s: map size %lldx%lld is outside 1..%d per side or above %u cells",
 		               d->path, (long long)w, (long long)h, GT_MAP_MAX_SIDE, GT_MAP_MAX_CELLS);
-	if (w * h > d->limits.cells)
+	if (w * h * floors > d->limits.cells)
 		return gt_fail(d->err, GT_ERR_LIMIT,
-		               "%s: map size %lldx%lld is above max_cells = %lld (raise max_cells to load it)", d->path,
-		               (long long)w, (long long)h, (long long)d->limits.cells);
+		               "%s: map size %lldx%lld (%lld floors) is above max_cells = %lld (raise max_cells to load it)",
+		               d->path, (long long)w, (long long)h, (long long)floors, (long long)d->limits.cells);
 	d->tiled->origin_x = (int)x0, d->tiled->origin_y = (int)y0;
-	unsigned char* cells = gt_calloc((size_t)(w * h), 1);
+	d->tiled->floor_width = (int)w;
+	unsigned char* cells = gt_calloc((size_t)(w * h * floors), 1);
 	if (!cells)
 		return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory for a %lldx%lld map", d->path, (long long)w,
 		               (long long)h);
 	sort_tiles(d);
 	gtStatus st = tiled_walls(d, cells, x0, y0, w, h);
-	if (!st) st = gtMap_FromCells((int)w, (int)h, cells, out, d->err);
+	if (!st && d->tiled->floors > 0) st = gtMap_FromFloors((int)floors, (int)w, (int)h, cells, out, d->err);
+	else if (!st) st = gtMap_FromCells((int)w, (int)h, cells, out, d->err);
 	gt_free(cells);
 	return st;
 }
@@ -405,6 +413,8 @@ static void free_doc(TiledDoc* d)
 	for (int64_t i = 0; i < d->template_count; i++) gt_free(d->templates[i].path);
 	gt_free(d->templates);
 	for (int i = 0; i < d->bool_name_count; i++) gt_free(d->bool_names[i]);
+	for (int64_t i = 0; i < d->group_count; i++) gt_free(d->groups[i].name);
+	gt_free(d->groups);
 	gt_free(d->dir);
 }
 
@@ -435,6 +445,7 @@ static gtStatus load(const char* path, const char* text, size_t length, const gt
 	memset(&d, 0, sizeof d);
 	d.path = path;
 	d.err = err;
+	d.current_group = -1;
 	if (def->blocked_layer && def->blocked_property)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "give a blocked layer or a blocked property, not both");
 	if (def->max_cells < 0 || def->max_decompressed_bytes < 0 || def->max_file_bytes < 0 || def->max_objects < 0 ||
@@ -462,16 +473,10 @@ static gtStatus load(const char* path, const char* text, size_t length, const gt
 		else tiled_read_tmj(&d, text, length);
 	}
 	gt_free(owned);
+	if (!d.failed) tiled_check_floors(&d);
 	gtStatus st = d.failed ? err->status : make_map(&d, map);
+	if (!st) st = tiled_place_objects(&d, *map);
 	free_doc(&d);
-	if (!st && d.tiled->tile_width > 0 && d.tiled->tile_height > 0) {
-		double sx = d.tiled->tile_width, sy = d.tiled->tile_height; // objects from pixels into cells
-		for (int64_t i = 0; i < d.tiled->object_count; i++) {
-			gtTiledObject* o = &d.tiled->objects[i];
-			o->x = o->x / sx - d.tiled->origin_x, o->y = o->y / sy - d.tiled->origin_y;
-			o->width /= sx, o->height /= sy;
-		}
-	}
 	if (st || !tiled) gtTiled_Destroy(d.tiled);
 	else *tiled = d.tiled;
 	if (st) {
@@ -504,6 +509,8 @@ void gtTiled_Destroy(gtTiled* t)
 	gt_free(t->strings);
 	gt_free(t->objects);
 	gt_free(t->properties);
+	gt_free(t->floor_names);
+	gt_free(t->links);
 	gt_free(t->blocked_by);
 	gt_free(t);
 }

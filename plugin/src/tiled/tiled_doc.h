@@ -20,7 +20,8 @@ typedef struct TiledChunk {
 
 typedef struct TiledLayer {
 	char* name;
-	bool solid; // its own wall property (`collidable`) is true: every tile of it is a wall
+	bool solid;    // its own wall property (`collidable`) is true: every tile of it is a wall
+	int64_t group; // the innermost group layer holding it, -1 for none
 	TiledChunk* chunks;
 	int64_t chunk_count, chunk_capacity;
 } TiledLayer;
@@ -40,12 +41,22 @@ typedef struct TiledObjectWall {
 	TiledShape shape;
 	int64_t layer; // index into TiledDoc.object_layers
 	bool solid;    // its own wall property is true
+	bool link;     // its bool property `link` is true: a link between two points, never a wall
 } TiledObjectWall;
 
 typedef struct TiledObjectLayer {
 	char* name;
 	bool solid;
+	int64_t group; // the innermost group layer holding it, -1 for none
 } TiledObjectLayer;
+
+// A group layer: its parent group (-1 for none) and its own floor number (property `floor`, -1
+// for none). A floor group makes the level one of several floors (tiled_floors.c).
+typedef struct TiledGroup {
+	char* name;
+	int64_t parent;
+	int64_t floor;
+} TiledGroup;
 
 // A tile of a tileset with anything the walls need: the wall property, its own image size
 // (image-collection tilesets), its collision shapes.
@@ -90,6 +101,10 @@ struct gtTiled {
 	int64_t object_count, object_capacity;
 	gtTiledProperty* properties;
 	int64_t property_count, property_capacity;
+	int floors, floor_width;  // floor groups (0: none, one floor) and the cells across each
+	const char** floor_names; // each floor group's name, by floor
+	gtTiledLink* links;
+	int64_t link_count, link_capacity;
 	char** strings; // everything the objects and properties point to
 	int64_t string_count, string_capacity;
 };
@@ -120,7 +135,10 @@ typedef struct TiledDoc {
 	int64_t tileset_count, tileset_capacity;
 	TiledTemplate* templates;
 	int64_t template_count, template_capacity;
-	char* bool_names[12]; // bool properties seen on tiles and layers, for the no-walls message
+	TiledGroup* groups;
+	int64_t group_count, group_capacity;
+	int64_t current_group; // the group being read, -1 at the top
+	char* bool_names[12];  // bool properties seen on tiles and layers, for the no-walls message
 	int bool_name_count;
 	unsigned wall_names; // which wall property names matched: 1 collides, 2 collidable, 4 the caller's
 	unsigned tile_names, layer_names, object_names; // the same for tiles, tile layers, objects and object layers
@@ -202,6 +220,21 @@ bool tiled_read_tsj(TiledDoc* d, const char* path, const char* text, size_t leng
 // An external tileset by its extension, read once per load however often it is named.
 bool tiled_read_tileset(TiledDoc* d, const char* source, uint32_t firstgid);
 
+// Group layers (tiled_floors.c): a reader opens and closes each group around its layers and
+// hands its own properties to tiled_group_property.
+bool tiled_begin_group(TiledDoc* d, const char* name);
+void tiled_end_group(TiledDoc* d);
+bool tiled_group_property(TiledDoc* d, const char* name, const char* value);
+// Once everything is read: each floor group's number checked (0 to floors - 1, once each, none
+// inside another, each floor's tile layers the map's size); d->tiled->floors set.
+bool tiled_check_floors(TiledDoc* d);
+// The floor a tile layer or object layer of `group` is on; -1 outside every floor group.
+int tiled_group_floor(const TiledDoc* d, int64_t group);
+// Once the map is made: objects from pixels into the map's cells (floor f's moved across by
+// f * (floor width + 1), as gtMap_FromFloors lays floors out), and the link objects into links,
+// each end checked against the map's free space.
+gtStatus tiled_place_objects(TiledDoc* d, const gtMap* map);
+
 // Limits (tiled_limits.c): the defaults, and the checks made before allocating.
 TiledLimits tiled_limits(const gtTiledDef* def);
 bool tiled_limit_cells(TiledDoc* d, const char* layer, int64_t cells);
@@ -209,7 +242,9 @@ bool tiled_limit_decompressed(TiledDoc* d, uint64_t bytes);
 bool tiled_limit_file(TiledDoc* d, const char* path, uint64_t bytes);
 bool tiled_limit_objects(TiledDoc* d, int64_t objects);
 
-// The walls (tiled_walls.c): every rule's cells into `cells` (w x h from Tiled's cell (x0, y0)).
+// The walls (tiled_walls.c): every rule's cells into `cells` (w x h from Tiled's cell (x0, y0));
+// for a level of floors (d->tiled->floors > 0), floor after floor, each w x h, from the layers of
+// its floor group and those outside every floor group.
 gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, int64_t w, int64_t h);
 
 bool tiled_ends_with(const char* s, const char* suffix); // any case

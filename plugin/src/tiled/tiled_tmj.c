@@ -263,6 +263,19 @@ static bool read_object_layer(Tmj* j, const cJSON* layer, const char* where)
 	return true;
 }
 
+// A group layer's own properties: `floor` makes it a floor.
+static bool group_properties(Tmj* j, const cJSON* group)
+{
+	const cJSON* props = cJSON_GetObjectItemCaseSensitive(group, "properties");
+	for (const cJSON* p = cJSON_IsArray(props) ? props->child : NULL; p; p = p->next) {
+		char buffer[64];
+		const char* value;
+		value_text(cJSON_GetObjectItemCaseSensitive(p, "value"), buffer, sizeof buffer, &value);
+		if (!tiled_group_property(j->d, string_of(p, "name"), value)) return false;
+	}
+	return true;
+}
+
 static bool read_layers(Tmj* j, const cJSON* layers, int depth)
 {
 	if (!cJSON_IsArray(layers)) return bad(j, "", "\"layers\" must be an array");
@@ -277,8 +290,11 @@ static bool read_layers(Tmj* j, const cJSON* layers, int depth)
 		bool ok = true;
 		if (strcmp(type, "tilelayer") == 0) ok = read_tile_layer(j, l, where);
 		else if (strcmp(type, "objectgroup") == 0) ok = read_object_layer(j, l, where);
-		else if (strcmp(type, "group") == 0)
-			ok = read_layers(j, cJSON_GetObjectItemCaseSensitive(l, "layers"), depth + 1);
+		else if (strcmp(type, "group") == 0) {
+			ok = tiled_begin_group(j->d, name) && group_properties(j, l) &&
+			     read_layers(j, cJSON_GetObjectItemCaseSensitive(l, "layers"), depth + 1);
+			tiled_end_group(j->d);
+		}
 		if (!ok) return false;
 	}
 	return true;

@@ -270,6 +270,7 @@ static bool start_property(Tmx* x, const char** atts)
 	if (strcmp(owner, "tile") == 0 && x->tile_id >= 0 && tiled_wall_property(d, pname, type, value) && last_tile(d))
 		last_tile(d)->solid = true;
 	if (strcmp(owner, "layer") == 0) tiled_layer_property(d, false, pname, type, value);
+	if (strcmp(owner, "group") == 0) tiled_group_property(d, pname, value);
 	if (strcmp(owner, "objectgroup") == 0 && !x->tile_shapes) tiled_layer_property(d, true, pname, type, value);
 	if (x->in_object && strcmp(parent(x), "properties") == 0 && strcmp(above(x, 2), "object") == 0) {
 		if (value) {
@@ -344,6 +345,8 @@ static void XMLCALL on_start(void* user, const char* name, const char** atts)
 			x->xml_tiles = 0;
 			start_text(x);
 		}
+	} else if (strcmp(name, "group") == 0 && (strcmp(parent(x), "map") == 0 || strcmp(parent(x), "group") == 0)) {
+		tiled_begin_group(d, attr(atts, "name"));
 	} else if (strcmp(name, "objectgroup") == 0 && strcmp(parent(x), "tile") == 0) {
 		x->tile_shapes = x->tile_id >= 0;
 	} else if (strcmp(name, "objectgroup") == 0) {
@@ -398,6 +401,8 @@ static void XMLCALL on_end(void* user, const char* name)
 		x->tile_id = -1;
 	} else if (strcmp(name, "object") == 0) x->in_object = false, x->shape = NULL;
 	else if (strcmp(name, "objectgroup") == 0) x->tile_shapes = false;
+	else if (strcmp(name, "group") == 0 && (strcmp(parent(x), "map") == 0 || strcmp(parent(x), "group") == 0))
+		tiled_end_group(x->d);
 	else if (strcmp(name, "property") == 0 && x->property_name) {
 		tiled_add_property(x->d, x->property_name, x->property_type, x->text ? x->text : "");
 		gt_free(x->property_name);

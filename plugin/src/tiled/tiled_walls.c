@@ -22,17 +22,26 @@ typedef struct Walls {
 	int64_t x0, y0; // Tiled's cell of the grid's (0, 0)
 } Walls;
 
-static const TiledLayer* find_tile_layer(const TiledDoc* d, const char* name)
+// Whether a layer of `group` walls floor `floor` (-1: the level has no floors): its own floor
+// group's, or none (a layer outside every floor group walls every floor).
+static bool in_floor(const TiledDoc* d, int64_t group, int floor)
+{
+	if (floor < 0) return true;
+	int f = tiled_group_floor(d, group);
+	return f < 0 || f == floor;
+}
+
+static const TiledLayer* find_tile_layer(const TiledDoc* d, const char* name, int floor)
 {
 	for (int64_t i = 0; i < d->layer_count; i++)
-		if (strcasecmp(d->layers[i].name, name) == 0) return &d->layers[i];
+		if (strcasecmp(d->layers[i].name, name) == 0 && in_floor(d, d->layers[i].group, floor)) return &d->layers[i];
 	return NULL;
 }
 
-static int64_t find_object_layer(const TiledDoc* d, const char* name)
+static int64_t find_object_layer(const TiledDoc* d, const char* name, int floor)
 {
 	for (int64_t i = 0; i < d->object_layer_count; i++)
-		if (strcasecmp(d->object_layers[i].name, name) == 0) return i;
+		if (strcasecmp(d->object_layers[i].name, name) == 0 && in_floor(d, d->object_layers[i].group, floor)) return i;
 	return -1;
 }
 
@@ -154,15 +163,35 @@ static bool object(Walls* w, const TiledObjectWall* o)
 	return tiled_fill_shape(&w->grid, &whole, NULL, a);
 }
 
-static bool objects(Walls* w, int64_t only_layer)
+// The walling objects of floor `floor` (link objects never wall).
+static bool objects(Walls* w, int64_t only_layer, int floor)
 {
-	for (int64_t i = 0; i < w->d->tiled->object_count; i++) {
-		const TiledObjectWall* o = &w->d->object_walls[i];
-		bool layer_solid = o->layer >= 0 && w->d->object_layers[o->layer].solid;
+	const TiledDoc* d = w->d;
+	for (int64_t i = 0; i < d->tiled->object_count; i++) {
+		const TiledObjectWall* o = &d->object_walls[i];
+		bool layer_solid = o->layer >= 0 && d->object_layers[o->layer].solid;
 		if (only_layer >= 0 ? o->layer != only_layer : !(o->solid || layer_solid)) continue;
+		if (o->link || (floor >= 0 && !in_floor(d, o->layer >= 0 ? d->object_layers[o->layer].group : -1, floor)))
+			continue;
 		if (!object(w, o)) return false;
 	}
 	return true;
+}
+
+// One floor's walls (floor -1: the level has no floors), by the rules the caller chose.
+static bool fill_floor(Walls* w, int floor)
+{
+	const TiledDoc* d = w->d;
+	if (d->def->blocked_layer) {
+		const TiledLayer* layer = find_tile_layer(d, d->def->blocked_layer, floor);
+		int64_t object_layer = layer ? -1 : find_object_layer(d, d->def->blocked_layer, floor);
+		return layer ? tile_layer(w, layer, true) : object_layer < 0 || objects(w, object_layer, floor);
+	}
+	const TiledLayer* layer = d->property ? NULL : find_tile_layer(d, "collision", floor);
+	bool ok = !layer || tile_layer(w, layer, true);
+	for (int64_t i = 0; ok && i < d->layer_count; i++)
+		if (in_floor(d, d->layers[i].group, floor)) ok = tile_layer(w, &d->layers[i], false);
+	return ok && objects(w, -1, floor);
 }
 
 // "collides/collidable" or the caller's name: the wall property names that matched.
@@ -202,21 +231,24 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 	const gtTiledDef* def = d->def;
 	// Shapes may cover the map many times over, not without end: a level of 100,000 map-sized
 	// rectangles would otherwise take an hour.
+	int floors = d->tiled->floors > 0 ? d->tiled->floors : 1;
 	Walls walls = {
-	    d, {cells, w, h, 0, d->tiled->tile_width, d->tiled->tile_height, 0, 0, 0, 64 * w * h + (1 << 24)}, x0, y0};
+	    d,
+	    {cells, w, h, 0, d->tiled->tile_width, d->tiled->tile_height, 0, 0, 0, 64 * w * h * floors + (1 << 24)},
+	    x0,
+	    y0};
 	walls.grid.origin_x = (double)x0 * d->tiled->tile_width, walls.grid.origin_y = (double)y0 * d->tiled->tile_height;
 	char found[400];
+	// The layer the summary names (a floor's own may differ: each floor takes its first so named).
 	const TiledLayer* layer = NULL;
 	int64_t object_layer = -1;
-	bool ok = true;
 	if (def->blocked_layer) {
-		layer = find_tile_layer(d, def->blocked_layer);
-		object_layer = layer ? -1 : find_object_layer(d, def->blocked_layer);
+		layer = find_tile_layer(d, def->blocked_layer, -1);
+		object_layer = layer ? -1 : find_object_layer(d, def->blocked_layer, -1);
 		if (!layer && object_layer < 0) {
 			describe(d, found, sizeof found);
 			return gt_fail(d->err, GT_ERR_FORMAT, "%s: no layer named '%s' (%s)", d->path, def->blocked_layer, found);
 		}
-		ok = layer ? tile_layer(&walls, layer, true) : objects(&walls, object_layer);
 	} else {
 		if (d->property && !d->wall_names) {
 			describe(d, found, sizeof found);
@@ -224,10 +256,12 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 			               "%s: no tile, layer or object has the bool property '%s' set true (%s)", d->path,
 			               d->property, found);
 		}
-		layer = d->property ? NULL : find_tile_layer(d, "collision");
-		if (layer) ok = tile_layer(&walls, layer, true);
-		for (int64_t i = 0; ok && i < d->layer_count; i++) ok = tile_layer(&walls, &d->layers[i], false);
-		if (ok) ok = objects(&walls, -1);
+		layer = d->property ? NULL : find_tile_layer(d, "collision", -1);
+	}
+	bool ok = true;
+	for (int f = 0; ok && f < floors; f++) {
+		walls.grid.cells = cells + (int64_t)f * w * h;
+		ok = fill_floor(&walls, d->tiled->floors > 0 ? f : -1);
 	}
 	if (!ok) return gt_fail(d->err, GT_ERR_NOMEM, "%s: out of memory", d->path);
 	if (walls.grid.work > walls.grid.work_limit)
@@ -235,7 +269,7 @@ gtStatus tiled_walls(TiledDoc* d, unsigned char* cells, int64_t x0, int64_t y0, 
 		               "%s: the walls' shapes cover the map more than 64 times over (too many or too large shapes)",
 		               d->path);
 	int64_t total = 0, *n = d->tiled->wall_cells;
-	for (int64_t i = 0; i < w * h; i++) {
+	for (int64_t i = 0; i < w * h * floors; i++) {
 		unsigned char c = cells[i];
 		total += c != 0;
 		for (int r = 0; r < GT_TILED_RULE_COUNT; r++) n[r] += (c >> r) & 1;
