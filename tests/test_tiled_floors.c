@@ -421,6 +421,10 @@ static void test_malformed_floors(void** state)
 	const LevelObject spawn[] = {{9, "spawn", 8, 8, 0, {0}, "floor:int:2"}};
 	tower(floors);
 	refused(floors, 2, spawn, 1, "object 9: floor = '2', but the level's floors are 0 to 1");
+	// Drawn past its floor's right edge, an object would land on the next floor.
+	const LevelObject beyond[] = {{9, "spawn", 12 * TILE, 8, 0, {0}, "floor:int:0"}};
+	tower(floors);
+	refused(floors, 2, beyond, 1, "object 9 ('spawn'): x = 12 cells on floor 0, outside the floor's width 10");
 }
 
 // The tower with floor 0's first object replaced.

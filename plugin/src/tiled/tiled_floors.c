@@ -268,7 +268,15 @@ gtStatus tiled_place_objects(TiledDoc* d, const gtMap* map)
 			return d->err->status;
 		}
 		o->floor = f >= 0 ? f : own ? (int)n : 0;
-		gtVec2 at = on_floor(t, local_cells(t, o->x, o->y), o->floor);
+		gtVec2 local = local_cells(t, o->x, o->y);
+		// Past its floor's edge an object would land on another floor (a link's own check names its end).
+		if (t->floors > 0 && !d->object_walls[i].link && !(local.x >= 0 && local.x <= t->floor_width)) {
+			tiled_fail(d, GT_ERR_FORMAT,
+			           "%s: object %d ('%.40s'): x = %g cells on floor %d, outside the floor's width %d", d->path,
+			           o->id, o->name ? o->name : "", local.x, o->floor, t->floor_width);
+			return d->err->status;
+		}
+		gtVec2 at = on_floor(t, local, o->floor);
 		o->x = at.x, o->y = at.y;
 		o->width /= sx, o->height /= sy;
 	}
