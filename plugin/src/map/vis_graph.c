@@ -209,6 +209,54 @@ static bool near_changed(gtVertex a, gtVertex b, const int* rects, int rect_coun
 	return false;
 }
 
+// The directions from u to the two outermost corners of changed rectangle `r`, grown by a cell as
+// near_changed grows it: a segment from u can meet the box only between them (u outside it: the
+// box is seen under less than 180 degrees, so two cross products decide). `all` when u is inside.
+typedef struct Cone {
+	double ax, ay, bx, by;
+	bool all;
+} Cone;
+
+static Cone cone_of(gtVertex u, const int* r)
+{
+	double x0 = r[0] - 1 - u.x, y0 = r[1] - 1 - u.y, x1 = r[2] + 2 - u.x, y1 = r[3] + 2 - u.y;
+	Cone c = {0, 0, 0, 0, x0 <= 0 && x1 >= 0 && y0 <= 0 && y1 >= 0};
+	const double cx[4] = {x0, x1, x0, x1}, cy[4] = {y0, y0, y1, y1};
+	for (int i = 0; i < 4 && !c.all; i++) {
+		bool right = true, left = true; // every other corner on its left / right
+		for (int j = 0; j < 4; j++) {
+			double cross = cx[i] * cy[j] - cy[i] * cx[j];
+			right = right && cross >= 0, left = left && cross <= 0;
+		}
+		if (right) c.ax = cx[i], c.ay = cy[i];
+		if (left) c.bx = cx[i], c.by = cy[i];
+	}
+	return c;
+}
+
+// The vertices w > u that a pair with u must be tested again for: new ones (hit[w] set on entry),
+// and those a cone of u holds (then near_changed decides). Simple loops over every pair, without
+// branches: the compiler vectorises them.
+static int candidates(const Cone* cones, int rect_count, const double* xs, const double* ys, uint8_t* hit, int u, int n,
+                      int32_t* out)
+{
+	double ux = xs[u], uy = ys[u];
+	for (int r = 0; r < rect_count; r++) {
+		double ax = cones[r].ax, ay = cones[r].ay, bx = cones[r].bx, by = cones[r].by;
+		uint8_t all = cones[r].all;
+		for (int w = u + 1; w < n; w++) {
+			double dx = xs[w] - ux, dy = ys[w] - uy;
+			hit[w] |= all | ((ax * dy - ay * dx >= 0) & (dx * by - dy * bx >= 0));
+		}
+	}
+	int count = 0;
+	for (int w = u + 1; w < n; w++) {
+		out[count] = w;
+		count += hit[w];
+	}
+	return count;
+}
+
 gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
                              int rect_count, gtVisGraph* g, gtError* err)
 {
@@ -217,40 +265,60 @@ gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int
 	int32_t* old_of = gt_malloc(((size_t)n + 1) * sizeof *old_of);
 	int32_t* new_of = gt_malloc(((size_t)old_n + 1) * sizeof *new_of);
 	int32_t* near = gt_malloc(((size_t)n + 1) * sizeof *near); // old neighbours of u, as new indices
+	int32_t* cand = gt_malloc(((size_t)n + 1) * sizeof *cand);
+	int32_t* mark = gt_calloc((size_t)n + 1, sizeof *mark);   // u + 1: an old neighbour of u; -(u + 1): a candidate
+	double* xy = gt_malloc(2 * ((size_t)n + 1) * sizeof *xy); // x of every vertex, then y
+	uint8_t* hit = gt_malloc(2 * ((size_t)n + 1));            // per vertex: new; then the candidates of u
+	Cone* cones = gt_malloc(((size_t)rect_count + 1) * sizeof *cones);
 	EdgeList list = {NULL, 0, 0, false};
 	gtVisGraph fresh;
 	memset(&fresh, 0, sizeof fresh);
 	gtStatus st = GT_OK;
-	if (!old_of || !new_of || !near) {
+	if (!old_of || !new_of || !near || !cand || !mark || !xy || !hit || !cones) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
 		goto done;
 	}
 	gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
+	for (int u = 0; u < n; u++) xy[u] = v[u].x, xy[n + u] = v[u].y, hit[u] = old_of[u] < 0;
 	for (int u = 0; u < n; u++) {
-		int ou = old_of[u], near_count = 0;
-		if (ou >= 0)
+		int ou = old_of[u], near_count = 0, count = 0;
+		for (int r = 0; r < rect_count; r++) cones[r] = cone_of(v[u], rects + 4 * r);
+		if (ou >= 0) {
 			for (int64_t e = g->offset[ou]; e < g->offset[ou + 1]; e++)
-				if (new_of[g->adj[e]] > u) near[near_count++] = new_of[g->adj[e]]; // ascending: the map is monotone
-		for (int w = u + 1, k = 0; w < n; w++) {
-			while (k < near_count && near[k] < w) k++;
-			bool was = k < near_count && near[k] == w;
+				if (new_of[g->adj[e]] > u) mark[near[near_count++] = new_of[g->adj[e]]] = u + 1;
+			memcpy(hit + n, hit, (size_t)n);
+			count = candidates(cones, rect_count, xy, xy + n, hit + n, u, n, cand);
+		} else {
+			for (int w = u + 1; w < n; w++) cand[count++] = w;
+		}
+		for (int i = 0; i < count; i++) { // pairs the edit may have changed: tested again where near
+			int w = cand[i];
+			bool was = mark[w] == u + 1;
+			mark[w] = -(u + 1);
 			bool changed = ou < 0 || old_of[w] < 0 || near_changed(v[u], v[w], rects, rect_count);
 			bool is = changed ? !vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w]) : was;
-			if (is && !edge_push(&list, u, w)) {
-				st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
-				goto done;
-			}
+			if (is && !edge_push(&list, u, w)) goto no_room;
 		}
+		for (int i = 0; i < near_count; i++) // the other old edges stay
+			if (mark[near[i]] == u + 1 && !edge_push(&list, u, near[i])) goto no_room;
 	}
 	st = to_csr(map, &list, 1, &fresh, err);
 	if (!st) {
 		gt_vis_graph_free(g);
 		*g = fresh;
 	}
+	goto done;
+no_room:
+	st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
 done:
 	gt_free(old_of);
 	gt_free(new_of);
 	gt_free(near);
+	gt_free(cand);
+	gt_free(mark);
+	gt_free(xy);
+	gt_free(hit);
+	gt_free(cones);
 	gt_free(list.pairs);
 	if (st) gt_vis_graph_free(&fresh);
 	return st;
