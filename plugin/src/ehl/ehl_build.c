@@ -217,11 +217,11 @@ static bool build_cell(Worker* w, int64_t cell)
 	for (int i = 0; i < hubs; i++) {
 		int32_t h = w->hub_list[i];
 		uint32_t kept_vias;
-		int kept_hubs = b->repair
-		                    ? gt_ehl_repair_hub(b->repair, e, cell, h, b->pass, b->tuple_vertex + b->tuple_begin[cell],
-		                                        b->tuple_begin[cell + 1] - b->tuple_begin[cell], hub_at + out_hubs,
-		                                        via_at + out_vias, &kept_vias)
-		                    : -1;
+		int kept_hubs = b->repair ? gt_ehl_repair_hub(b->repair, w->index, e, cell, h, b->pass,
+		                                              b->tuple_vertex + b->tuple_begin[cell],
+		                                              b->tuple_begin[cell + 1] - b->tuple_begin[cell],
+		                                              hub_at + out_hubs, via_at + out_vias, &kept_vias)
+		                          : -1;
 		if (kept_hubs >= 0) { // this hub's vias, which the edit did not change, copied from the last index
 			w->hub_head[h] = -1;
 			out_hubs += (uint32_t)kept_hubs;
@@ -405,8 +405,8 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	gt_free(fill);
 	// Vertex order inside a cell decides the order of equal-distance vias: keep it deterministic.
 	for (int64_t c = 0; c < b->cells; c++)
-		qsort(b->tuple_vertex + b->tuple_begin[c], (size_t)(b->tuple_begin[c + 1] - b->tuple_begin[c]),
-		      sizeof *b->tuple_vertex, gt_compare_int32);
+		gt_sort_int32((int32_t*)b->tuple_vertex + b->tuple_begin[c],
+		              (size_t)(b->tuple_begin[c + 1] - b->tuple_begin[c]));
 	return GT_OK;
 }
 

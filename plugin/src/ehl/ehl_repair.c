@@ -27,11 +27,24 @@ struct gtEhlRepair {
 	bool* changed;            // new vertex: its useful label entries differ from the last index's
 	int64_t* diff_begin;      // new vertex -> the hubs (new ranks) of those entries [diff_begin[v], diff_begin[v + 1])
 	int32_t* diff;
-	bool* resweep;       // new vertex: new, or it saw an edited cell
-	int64_t* kept_begin; // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
-	uint32_t* kept;      // cell | GT_EHL_TUPLE_FULL
-	uint8_t* clean;      // per cell, decided in pass 0 (enum below)
+	bool* resweep;             // new vertex: new, or it saw an edited cell
+	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
+	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
+	uint8_t* clean;            // per cell, decided in pass 0 (enum below)
+	struct Affected* affected; // per worker of the build
+	int workers;
 };
+
+// The hubs (new ranks, ascending) whose candidates in one cell may differ from the last index's:
+// the useful entries of the tuples on one side only (or FULL on one side only) and the changed
+// entries of the others. Made once per cell and pass; the build asks for its hubs in order.
+typedef struct Affected {
+	int64_t cell;
+	int pass;
+	int32_t* hubs;
+	int64_t count, capacity, at;
+	bool failed;
+} Affected;
 
 enum { CELL_BUILT, CELL_COPIED, CELL_BY_HUB }; // by hub: each hub's vias copied unless its candidates changed
 
@@ -50,6 +63,8 @@ static void repair_free(gtEhlRepair* r)
 	gt_free(r->kept_begin);
 	gt_free(r->kept);
 	gt_free(r->clean);
+	for (int i = 0; r->affected && i < r->workers; i++) gt_free(r->affected[i].hubs);
+	gt_free(r->affected);
 	memset(r, 0, sizeof *r);
 }
 
@@ -257,6 +272,9 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 		}
 	}
 	repair.labels = &labels;
+	repair.affected = repair.old ? gt_calloc((size_t)threads, sizeof *repair.affected) : NULL;
+	repair.workers = repair.affected ? threads : 0;
+	for (int i = 0; i < repair.workers; i++) repair.affected[i].cell = -1;
 	st = gt_ehl_build_from_labels(map, def, threads, &labels, &repair, graph->offset[graph->n] / 2, start, out, err);
 	repair_free(&repair);
 	return st;
@@ -324,61 +342,66 @@ bool gt_ehl_repair_keep_labels(gtEhl* e, gtHubLabels* labels)
 	return true;
 }
 
-static bool in_diff(const gtEhlRepair* r, int v, int32_t h)
+static bool affect(Affected* a, int32_t h)
 {
-	int64_t lo = r->diff_begin[v], hi = r->diff_begin[v + 1] - 1;
-	while (lo <= hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if (r->diff[mid] == h) return true;
-		if (r->diff[mid] < h) lo = mid + 1;
-		else hi = mid - 1;
+	if (!GT_GROW(a->hubs, a->capacity, a->count + 1, 256)) return a->failed = true, false;
+	a->hubs[a->count++] = h;
+	return true;
+}
+
+// A tuple on one side only: every useful entry of its vertex, in the old index or the new labels.
+static void affect_vertex(const gtEhlRepair* r, Affected* a, uint32_t vf, bool old_side)
+{
+	int v = (int)(vf & ~GT_EHL_TUPLE_FULL);
+	if (old_side) {
+		for (uint32_t k = r->old->label_offset[v]; k < r->old->label_offset[v + 1]; k++)
+			if (r->rank_of_old[r->old->label_hub[k]] >= 0 && !affect(a, r->rank_of_old[r->old->label_hub[k]])) return;
+		return;
 	}
-	return false;
+	for (int64_t k = r->labels->offset[v]; k < r->labels->offset[v + 1]; k++)
+		if (r->labels->useful[k] && !affect(a, r->labels->hub[k])) return;
 }
 
-static bool old_has(const gtEhlRepair* r, uint32_t vf, int32_t old_rank)
-{
-	return gt_ehl_label_entry(r->old, (int)(vf & ~GT_EHL_TUPLE_FULL), old_rank) >= 0; // it keeps useful ones only
-}
-
-static bool new_has(const gtEhlRepair* r, uint32_t vf, int32_t h)
-{
-	int64_t k = gt_hub_labels_find(r->labels, (int)(vf & ~GT_EHL_TUPLE_FULL), h);
-	return k >= 0 && r->labels->useful[k];
-}
-
-// Whether hub h (old rank `was`) has the same candidates in the cell as in the last index: every
-// tuple on one side only (or FULL on one side only) has no useful entry for it, and every vertex
-// on both has the same entry. Both tuple lists are in vertex order, which the numbering keeps.
-static bool same_candidates(const gtEhlRepair* r, int64_t cell, int32_t h, int32_t was, const uint32_t* tuples,
-                            int64_t count)
+// Makes a's set for `cell` by merging the old tuples (renumbered: the order stays) with the new.
+static void affected_hubs(const gtEhlRepair* r, Affected* a, int64_t cell, const uint32_t* tuples, int64_t count)
 {
 	const uint32_t* old_tuples = r->old->tuple_vertex + r->old->tuple_begin[cell];
 	int64_t old_count = r->old->tuple_begin[cell + 1] - r->old->tuple_begin[cell], i = 0, j = 0;
-	for (;;) {
-		while (i < old_count && r->new_of[old_tuples[i] & ~GT_EHL_TUPLE_FULL] < 0)
-			if (old_has(r, old_tuples[i++], was)) return false;
-		if (i == old_count && j == count) return true;
+	a->count = a->at = 0;
+	a->failed = false;
+	while (i < old_count || j < count) {
 		int64_t before = i < old_count ? r->new_of[old_tuples[i] & ~GT_EHL_TUPLE_FULL] : INT64_MAX;
 		int64_t now = j < count ? (int64_t)(tuples[j] & ~GT_EHL_TUPLE_FULL) : INT64_MAX;
-		if (before < now && old_has(r, old_tuples[i], was)) return false;
-		if (now < before && new_has(r, tuples[j], h)) return false;
-		if (before == now) {
-			bool full_changed = (old_tuples[i] ^ tuples[j]) & GT_EHL_TUPLE_FULL;
-			if (full_changed && (old_has(r, old_tuples[i], was) || new_has(r, tuples[j], h))) return false;
-			if (!full_changed && r->changed[now] && in_diff(r, (int)now, h)) return false;
+		if (before < 0) { // a vertex gone
+			affect_vertex(r, a, old_tuples[i++], true);
+			continue;
+		}
+		if (before < now) affect_vertex(r, a, old_tuples[i], true);
+		if (now < before) affect_vertex(r, a, tuples[j], false);
+		if (before == now && ((old_tuples[i] ^ tuples[j]) & GT_EHL_TUPLE_FULL)) {
+			affect_vertex(r, a, old_tuples[i], true);
+			affect_vertex(r, a, tuples[j], false);
+		} else if (before == now && r->changed[now]) {
+			for (int64_t k = r->diff_begin[now]; k < r->diff_begin[now + 1]; k++) affect(a, r->diff[k]);
 		}
 		if (before <= now) i++;
 		if (now <= before) j++;
 	}
+	gt_sort_int32(a->hubs, (size_t)a->count);
 }
 
-int gt_ehl_repair_hub(const gtEhlRepair* r, gtEhl* e, int64_t cell, int32_t h, int pass, const uint32_t* tuples,
-                      int64_t count, int64_t hub_at, uint64_t via_at, uint32_t* vias)
+int gt_ehl_repair_hub(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, int32_t h, int pass,
+                      const uint32_t* tuples, int64_t count, int64_t hub_at, uint64_t via_at, uint32_t* vias)
 {
 	const gtEhl* old = r->old;
-	if (!old || old->g != e->g || r->clean[cell] != CELL_BY_HUB || r->old_rank_of[h] < 0) return -1;
-	if (!same_candidates(r, cell, h, r->old_rank_of[h], tuples, count)) return -1;
+	if (!old || old->g != e->g || r->clean[cell] != CELL_BY_HUB || worker >= r->workers) return -1;
+	Affected* a = &r->affected[worker];
+	if (a->cell != cell || a->pass != pass) {
+		a->cell = cell, a->pass = pass;
+		affected_hubs(r, a, cell, tuples, count);
+	}
+	while (a->at < a->count && a->hubs[a->at] < h) a->at++; // the build asks in ascending order
+	if (a->failed || (a->at < a->count && a->hubs[a->at] == h) || r->old_rank_of[h] < 0) return -1;
 	// The same candidates as in the last index: its entry for the hub, if it kept one.
 	int64_t lo = old->cell_begin[cell], hi = (int64_t)old->cell_begin[cell + 1] - 2;
 	uint16_t want = (uint16_t)r->old_rank_of[h];

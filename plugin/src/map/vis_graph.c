@@ -257,70 +257,131 @@ static int candidates(const Cone* cones, int rect_count, const double* xs, const
 	return count;
 }
 
+// One repair worker's scratch and edges; vertices u are handed out one at a time.
+typedef struct RepairWorker {
+	int32_t *near, *cand, *mark; // mark: u + 1 for an old neighbour of u, -(u + 1) for a candidate
+	uint8_t* hit;
+	Cone* cones;
+	EdgeList list;
+} RepairWorker;
+
+typedef struct RepairJob {
+	const gtMap* map;
+	const gtVisGraph* g; // the old graph
+	const gtVertex* v;
+	int n;
+	const int32_t *old_of, *new_of;
+	const double* xy;     // x of every vertex, then y
+	const uint8_t* fresh; // per vertex: new
+	const int* rects;
+	int rect_count;
+	atomic_int next_vertex;
+	RepairWorker* workers;
+} RepairJob;
+
+// The edges from u to every w > u: the old ones where the edit cannot have changed them, the
+// others tested again.
+static bool repair_vertex(const RepairJob* job, RepairWorker* rw, int u)
+{
+	const gtVisGraph* g = job->g;
+	const gtVertex* v = job->v;
+	int n = job->n, ou = job->old_of[u], near_count = 0, count = 0;
+	for (int r = 0; r < job->rect_count; r++) rw->cones[r] = cone_of(v[u], job->rects + 4 * r);
+	if (ou >= 0) {
+		for (int64_t e = g->offset[ou]; e < g->offset[ou + 1]; e++)
+			if (job->new_of[g->adj[e]] > u) rw->mark[rw->near[near_count++] = job->new_of[g->adj[e]]] = u + 1;
+		memcpy(rw->hit, job->fresh, (size_t)n);
+		count = candidates(rw->cones, job->rect_count, job->xy, job->xy + n, rw->hit, u, n, rw->cand);
+	} else {
+		for (int w = u + 1; w < n; w++) rw->cand[count++] = w;
+	}
+	for (int i = 0; i < count; i++) { // pairs the edit may have changed: tested again where near
+		int w = rw->cand[i];
+		bool was = rw->mark[w] == u + 1;
+		rw->mark[w] = -(u + 1);
+		bool changed = ou < 0 || job->old_of[w] < 0 || near_changed(v[u], v[w], job->rects, job->rect_count);
+		bool is = changed ? !vertex_between(job->map, v[u], v[w]) && gt_vertices_visible(job->map, v[u], v[w]) : was;
+		if (is && !edge_push(&rw->list, u, w)) return false;
+	}
+	for (int i = 0; i < near_count; i++) // the other old edges stay
+		if (rw->mark[rw->near[i]] == u + 1 && !edge_push(&rw->list, u, rw->near[i])) return false;
+	return true;
+}
+
+static void repair_worker(void* context, int index)
+{
+	RepairJob* job = context;
+	RepairWorker* rw = &job->workers[index];
+	for (;;) {
+		int u = atomic_fetch_add(&job->next_vertex, 1);
+		if (u >= job->n || rw->list.failed) break;
+		if (!repair_vertex(job, rw, u)) rw->list.failed = true;
+	}
+}
+
 gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
                              int rect_count, gtVisGraph* g, gtError* err)
 {
+	return gt_vis_graph_repair_parallel(map, NULL, 1, old_vertices, old_n, rects, rect_count, g, err);
+}
+
+gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* tasks, int threads,
+                                      const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
+                                      gtVisGraph* g, gtError* err)
+{
 	int n;
 	const gtVertex* v = gtMap_Vertices(map, &n);
-	int32_t* old_of = gt_malloc(((size_t)n + 1) * sizeof *old_of);
+	threads = gt_resolve_threads(threads);
+	if (threads > n) threads = n > 0 ? n : 1;
+	size_t slots = (size_t)n + 1;
+	int32_t* old_of = gt_malloc(slots * sizeof *old_of);
 	int32_t* new_of = gt_malloc(((size_t)old_n + 1) * sizeof *new_of);
-	int32_t* near = gt_malloc(((size_t)n + 1) * sizeof *near); // old neighbours of u, as new indices
-	int32_t* cand = gt_malloc(((size_t)n + 1) * sizeof *cand);
-	int32_t* mark = gt_calloc((size_t)n + 1, sizeof *mark);   // u + 1: an old neighbour of u; -(u + 1): a candidate
-	double* xy = gt_malloc(2 * ((size_t)n + 1) * sizeof *xy); // x of every vertex, then y
-	uint8_t* hit = gt_malloc(2 * ((size_t)n + 1));            // per vertex: new; then the candidates of u
-	Cone* cones = gt_malloc(((size_t)rect_count + 1) * sizeof *cones);
-	EdgeList list = {NULL, 0, 0, false};
-	gtVisGraph fresh;
-	memset(&fresh, 0, sizeof fresh);
-	gtStatus st = GT_OK;
-	if (!old_of || !new_of || !near || !cand || !mark || !xy || !hit || !cones) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
-		goto done;
+	double* xy = gt_malloc(2 * slots * sizeof *xy);
+	uint8_t* fresh = gt_malloc(slots);
+	RepairWorker* workers = gt_calloc((size_t)threads, sizeof *workers);
+	gtVisGraph out;
+	memset(&out, 0, sizeof out);
+	gtStatus st = old_of && new_of && xy && fresh && workers ? GT_OK : GT_ERR_NOMEM;
+	for (int i = 0; !st && i < threads; i++) {
+		RepairWorker* rw = &workers[i];
+		rw->near = gt_malloc(slots * sizeof *rw->near);
+		rw->cand = gt_malloc(slots * sizeof *rw->cand);
+		rw->mark = gt_calloc(slots, sizeof *rw->mark);
+		rw->hit = gt_malloc(slots);
+		rw->cones = gt_malloc(((size_t)rect_count + 1) * sizeof *rw->cones);
+		if (!rw->near || !rw->cand || !rw->mark || !rw->hit || !rw->cones) st = GT_ERR_NOMEM;
 	}
-	gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
-	for (int u = 0; u < n; u++) xy[u] = v[u].x, xy[n + u] = v[u].y, hit[u] = old_of[u] < 0;
-	for (int u = 0; u < n; u++) {
-		int ou = old_of[u], near_count = 0, count = 0;
-		for (int r = 0; r < rect_count; r++) cones[r] = cone_of(v[u], rects + 4 * r);
-		if (ou >= 0) {
-			for (int64_t e = g->offset[ou]; e < g->offset[ou + 1]; e++)
-				if (new_of[g->adj[e]] > u) mark[near[near_count++] = new_of[g->adj[e]]] = u + 1;
-			memcpy(hit + n, hit, (size_t)n);
-			count = candidates(cones, rect_count, xy, xy + n, hit + n, u, n, cand);
-		} else {
-			for (int w = u + 1; w < n; w++) cand[count++] = w;
-		}
-		for (int i = 0; i < count; i++) { // pairs the edit may have changed: tested again where near
-			int w = cand[i];
-			bool was = mark[w] == u + 1;
-			mark[w] = -(u + 1);
-			bool changed = ou < 0 || old_of[w] < 0 || near_changed(v[u], v[w], rects, rect_count);
-			bool is = changed ? !vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w]) : was;
-			if (is && !edge_push(&list, u, w)) goto no_room;
-		}
-		for (int i = 0; i < near_count; i++) // the other old edges stay
-			if (mark[near[i]] == u + 1 && !edge_push(&list, u, near[i])) goto no_room;
+	if (!st) {
+		gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
+		for (int u = 0; u < n; u++) xy[u] = v[u].x, xy[n + u] = v[u].y, fresh[u] = old_of[u] < 0;
+		RepairJob job = {map, g, v, n, old_of, new_of, xy, fresh, rects, rect_count, 0, workers};
+		atomic_init(&job.next_vertex, 0);
+		gt_run_tasks(tasks, repair_worker, &job, threads);
+		EdgeList* lists = gt_malloc((size_t)threads * sizeof *lists);
+		for (int i = 0; lists && i < threads; i++) lists[i] = workers[i].list;
+		st = lists ? to_csr(map, lists, threads, &out, err) : GT_ERR_NOMEM;
+		gt_free(lists);
 	}
-	st = to_csr(map, &list, 1, &fresh, err);
+	if (st == GT_ERR_NOMEM) gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
 	if (!st) {
 		gt_vis_graph_free(g);
-		*g = fresh;
+		*g = out;
 	}
-	goto done;
-no_room:
-	st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
-done:
+	for (int i = 0; workers && i < threads; i++) {
+		RepairWorker* rw = &workers[i];
+		gt_free(rw->near);
+		gt_free(rw->cand);
+		gt_free(rw->mark);
+		gt_free(rw->hit);
+		gt_free(rw->cones);
+		gt_free(rw->list.pairs);
+	}
+	gt_free(workers);
 	gt_free(old_of);
 	gt_free(new_of);
-	gt_free(near);
-	gt_free(cand);
-	gt_free(mark);
 	gt_free(xy);
-	gt_free(hit);
-	gt_free(cones);
-	gt_free(list.pairs);
-	if (st) gt_vis_graph_free(&fresh);
+	gt_free(fresh);
+	if (st) gt_vis_graph_free(&out);
 	return st;
 }
 

@@ -232,8 +232,8 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 
 static void rebuild_run(NavRebuild* r)
 {
-	if (r->graph.offset &&
-	    gt_vis_graph_repair(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count, &r->graph, &r->err))
+	if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
+	                                                    r->rects, r->rect_count, &r->graph, &r->err))
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
 	gtEhlRepairFrom from = {r->base, r->base_graph, r->old_vertices, r->old_n, r->rects, r->rect_count};
 	bool repair = r->graph.offset && r->base;
