@@ -5,6 +5,7 @@
 // a cell's via labels depend only on its tuples and the useful label entries of their vertices,
 // so a cell whose tuples and vertices' entries are unchanged (up to the new numbering, which keeps
 // the order of both vertices and hubs) has the same lists, renumbered.
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
+#include "oracle/landmarks.h"
 
 struct gtEhlRepair {
 	const gtEhl* old;          // NULL: nothing to reuse (the build only keeps its tuples)
@@ -422,4 +424,64 @@ int gt_ehl_repair_hub(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, 
 		e->vias[via_at + k] = via;
 	}
 	return 1;
+}
+
+// Distances from vertex `from` to every vertex by its hub labels (exact on the graph, as a Dijkstra's;
+// +inf when no hub is shared): its entries spread over `to_from` (per hub rank, +inf elsewhere).
+static void label_distances(const gtHubLabels* L, int from, double* to_from, double* dist)
+{
+	for (int64_t k = L->offset[from]; k < L->offset[from + 1]; k++) to_from[L->hub[k]] = L->dist[k];
+	for (int v = 0; v < L->n; v++) {
+		double best = INFINITY;
+		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
+			double through = L->dist[k] + to_from[L->hub[k]];
+			best = through < best ? through : best;
+		}
+		dist[v] = best;
+	}
+	for (int64_t k = L->offset[from]; k < L->offset[from + 1]; k++) to_from[L->hub[k]] = INFINITY;
+}
+
+gtStatus gt_ehl_repair_landmarks(const gtEhl* e, gtLandmarks* out, gtError* err)
+{
+	memset(out, 0, sizeof *out);
+	const gtHubLabels* L = e->hub_labels;
+	int n = L ? L->n : 0;
+	if (n == 0) return L ? GT_OK : gt_fail(err, GT_ERR_INVALID_ARG, "the index kept no hub labels");
+	double* dist = gt_malloc((size_t)n * sizeof *dist);
+	double* nearest = gt_malloc((size_t)n * sizeof *nearest);
+	double* to_from = gt_malloc((size_t)n * sizeof *to_from);
+	out->dist = gt_malloc((size_t)n * GT_LANDMARKS * sizeof *out->dist);
+	out->vertex = gt_malloc(GT_LANDMARKS * sizeof *out->vertex);
+	gtStatus st = GT_OK;
+	if (!dist || !nearest || !to_from || !out->dist || !out->vertex) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for landmark distances");
+		gt_landmarks_free(out);
+		goto done;
+	}
+	for (int v = 0; v < n; v++) to_from[v] = nearest[v] = INFINITY;
+	out->n = n;
+	out->count = GT_LANDMARKS < n ? GT_LANDMARKS : n;
+	// As gt_landmarks_build picks them: the vertex farthest from vertex 0 first, then each time the
+	// one farthest from every landmark so far.
+	label_distances(L, 0, to_from, dist);
+	int pick = 0;
+	for (int v = 0; v < n; v++)
+		if (!isinf(dist[v]) && dist[v] > dist[pick]) pick = v;
+	for (int l = 0; l < out->count; l++) {
+		out->vertex[l] = pick;
+		label_distances(L, pick, to_from, dist);
+		for (int v = 0; v < n; v++) {
+			out->dist[(size_t)v * (size_t)out->count + (size_t)l] = dist[v];
+			if (dist[v] < nearest[v]) nearest[v] = dist[v];
+		}
+		pick = 0;
+		for (int v = 1; v < n; v++)
+			if (nearest[v] > nearest[pick]) pick = v;
+	}
+done:
+	gt_free(dist);
+	gt_free(nearest);
+	gt_free(to_from);
+	return st;
 }

@@ -59,4 +59,9 @@ int gt_ehl_repair_hub(const gtEhlRepair* repair, int worker, gtEhl* e, int64_t c
 // Moves `labels` into index `e` for the next repair; false when out of memory (they stay the caller's).
 bool gt_ehl_repair_keep_labels(gtEhl* e, gtHubLabels* labels);
 
+// The landmarks gt_landmarks_build picks on index e's graph, their distances from its kept hub
+// labels (one label scan per vertex instead of a Dijkstra each).
+struct gtLandmarks;
+gtStatus gt_ehl_repair_landmarks(const gtEhl* e, struct gtLandmarks* out, gtError* err);
+
 #endif

@@ -239,7 +239,9 @@ static void rebuild_run(NavRebuild* r)
 	bool repair = r->graph.offset && r->base;
 	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->err);
 	gtError ignored; // without landmarks the first query that derives a graph computes them
-	if (!r->status && r->graph.offset && gt_landmarks_build(&r->graph, &r->landmarks, &ignored))
+	if (!r->status && r->graph.offset &&
+	    (r->result->hub_labels ? gt_ehl_repair_landmarks(r->result, &r->landmarks, &ignored)
+	                           : gt_landmarks_build(&r->graph, &r->landmarks, &ignored)))
 		gt_landmarks_free(&r->landmarks);
 	atomic_store(&r->done, true);
 }
