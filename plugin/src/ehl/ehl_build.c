@@ -169,21 +169,45 @@ static int by_dist(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
+// A repair: a cell the last index has right is copied from it.
+static bool copied_cell(Build* b, int64_t cell)
+{
+	if (!b->repair) return false;
+	int64_t first = b->tuple_begin[cell], tuples = b->tuple_begin[cell + 1] - first;
+	uint32_t kept_hubs, kept_vias;
+	if (!gt_ehl_repair_cell(b->repair, b->ehl, cell, b->pass, b->tuple_vertex + first, tuples,
+	                        b->pass ? b->via_start[cell] : 0, &kept_hubs, &kept_vias))
+		return false;
+	if (!b->pass) b->cell_hubs[cell] = kept_hubs, b->cell_vias[cell] = kept_vias;
+	return true;
+}
+
+// A repair: the vias of hub h in the cell copied from the last index when the edit did not change
+// them (the counts advance by what was copied, maybe nothing).
+static bool copied_hub(Worker* w, int64_t cell, int32_t h, int64_t hub_at, uint64_t via_at, uint32_t* out_hubs,
+                       uint32_t* out_vias)
+{
+	Build* b = w->build;
+	if (!b->repair) return false;
+	int64_t first = b->tuple_begin[cell];
+	uint32_t kept_vias;
+	int kept_hubs = gt_ehl_repair_hub(b->repair, w->index, b->ehl, cell, h, b->pass, b->tuple_vertex + first,
+	                                  b->tuple_begin[cell + 1] - first, hub_at + *out_hubs, via_at + *out_vias,
+	                                  &kept_vias);
+	if (kept_hubs < 0) return false;
+	w->hub_head[h] = -1;
+	*out_hubs += (uint32_t)kept_hubs;
+	*out_vias += kept_hubs ? kept_vias : 0;
+	return true;
+}
+
 static bool build_cell(Worker* w, int64_t cell)
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
 	const gtHubLabels* L = b->labels;
 	int g = e->g;
-	if (b->repair) { // a cell the last index has right is copied from it
-		int64_t first = b->tuple_begin[cell], tuples = b->tuple_begin[cell + 1] - first;
-		uint32_t kept_hubs, kept_vias;
-		if (gt_ehl_repair_cell(b->repair, e, cell, b->pass, b->tuple_vertex + first, tuples,
-		                       b->pass ? b->via_start[cell] : 0, &kept_hubs, &kept_vias)) {
-			if (!b->pass) b->cell_hubs[cell] = kept_hubs, b->cell_vias[cell] = kept_vias;
-			return true;
-		}
-	}
+	if (copied_cell(b, cell)) return true;
 	int64_t x0 = (cell % e->columns) * g, y0 = (cell / e->columns) * g, x1 = x0 + g, y1 = y0 + g;
 	int hubs = 0, count = 0;
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
@@ -216,18 +240,7 @@ static bool build_cell(Worker* w, int64_t cell)
 	const int64_t corners[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
 	for (int i = 0; i < hubs; i++) {
 		int32_t h = w->hub_list[i];
-		uint32_t kept_vias;
-		int kept_hubs = b->repair ? gt_ehl_repair_hub(b->repair, w->index, e, cell, h, b->pass,
-		                                              b->tuple_vertex + b->tuple_begin[cell],
-		                                              b->tuple_begin[cell + 1] - b->tuple_begin[cell],
-		                                              hub_at + out_hubs, via_at + out_vias, &kept_vias)
-		                          : -1;
-		if (kept_hubs >= 0) { // this hub's vias, which the edit did not change, copied from the last index
-			w->hub_head[h] = -1;
-			out_hubs += (uint32_t)kept_hubs;
-			out_vias += kept_hubs ? kept_vias : 0;
-			continue;
-		}
+		if (copied_hub(w, cell, h, hub_at, via_at, &out_hubs, &out_vias)) continue;
 		int hub_vertex = e->vertex_of[h];
 		// P2: U bounds d(s, h) for every s in the cell through any FULL via.
 		double upper = INFINITY;

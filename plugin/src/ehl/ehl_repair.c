@@ -147,7 +147,7 @@ static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 	return true;
 }
 
-// Vertices to sweep again: the new ones and those with a tuple in a cell within two unit cells of
+// Vertices to sweep again: the new ones and those with a tuple in a cell within one unit cell of
 // an edited one (a sweep reads the cells it sees and their neighbours); the others keep their
 // tuples, gathered per vertex.
 static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
@@ -157,7 +157,7 @@ static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 	for (int v = 0; v < n; v++) r->resweep[v] = r->old_of[v] < 0;
 	for (int i = 0; i < from->rect_count; i++) {
 		const int* q = from->rects + 4 * i;
-		int c0 = (q[0] - 2) / g, c1 = (q[2] + 2) / g, r0 = (q[1] - 2) / g, r1 = (q[3] + 2) / g;
+		int c0 = (q[0] - 1) / g, c1 = (q[2] + 1) / g, r0 = (q[1] - 1) / g, r1 = (q[3] + 1) / g;
 		c0 = c0 < 0 ? 0 : c0, r0 = r0 < 0 ? 0 : r0;
 		c1 = c1 >= old->columns ? old->columns - 1 : c1, r1 = r1 >= old->rows ? old->rows - 1 : r1;
 		for (int row = r0; row <= r1; row++)
