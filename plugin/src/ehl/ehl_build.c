@@ -19,7 +19,7 @@
 #include "map/vis_graph.h"
 #include "ehl/ehl_repair.h"
 
-#define TUPLE_FULL 0x80000000u // a (cell, vertex) tuple: the whole cell sees the vertex
+#define TUPLE_FULL GT_EHL_TUPLE_FULL
 #define TUPLE_VERTEX 0x7fffffffu
 
 typedef struct Tuple {
@@ -59,6 +59,7 @@ struct Build {
 	const gtEhlDef* def;
 	gtEhl* ehl;
 	const gtHubLabels* labels;
+	gtEhlRepair* repair; // a repair's plan: the vertices and cells the last index has right (or NULL)
 	int threads;
 	int64_t cells;
 	atomic_long next_item;
@@ -86,10 +87,27 @@ static void report(const Build* b, double fraction)
 
 // ---- stage: sweep every vertex, emit (cell, vertex | full) tuples ---------------------------
 
+// Vertex v's tuples from the last index, which a repair found unchanged (cell | TUPLE_FULL each).
+static bool push_kept(Worker* w, int v, const uint32_t* kept, int64_t count)
+{
+	int64_t cap = (int64_t)w->tuple_capacity;
+	if (!GT_GROW(w->tuples, cap, (int64_t)w->tuple_count + count, 1024)) return false;
+	w->tuple_capacity = (size_t)cap;
+	for (int64_t i = 0; i < count; i++) {
+		Tuple t = {(int32_t)(kept[i] & TUPLE_VERTEX), (uint32_t)v | (kept[i] & TUPLE_FULL)};
+		w->tuples[w->tuple_count++] = t;
+	}
+	return true;
+}
+
 static bool sweep_one(Worker* w, int v)
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
+	const uint32_t* kept;
+	int64_t kept_count;
+	if (b->repair && gt_ehl_repair_kept_tuples(b->repair, e, v, &kept, &kept_count))
+		return push_kept(w, v, kept, kept_count);
 	const gtVertex vert = e->vertices[v];
 	if (gt_sweep_vertex(&w->sweep, vert, &w->err)) return false;
 	int width = gtMap_Width(b->map), height = gtMap_Height(b->map), g = e->g;
@@ -151,12 +169,45 @@ static int by_dist(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
+// A repair: a cell the last index has right is copied from it.
+static bool copied_cell(Build* b, int64_t cell)
+{
+	if (!b->repair) return false;
+	int64_t first = b->tuple_begin[cell], tuples = b->tuple_begin[cell + 1] - first;
+	uint32_t kept_hubs, kept_vias;
+	if (!gt_ehl_repair_cell(b->repair, b->ehl, cell, b->pass, b->tuple_vertex + first, tuples,
+	                        b->pass ? b->via_start[cell] : 0, &kept_hubs, &kept_vias))
+		return false;
+	if (!b->pass) b->cell_hubs[cell] = kept_hubs, b->cell_vias[cell] = kept_vias;
+	return true;
+}
+
+// A repair: the vias of hub h in the cell copied from the last index when the edit did not change
+// them (the counts advance by what was copied, maybe nothing).
+static bool copied_hub(Worker* w, int64_t cell, int32_t h, int64_t hub_at, uint64_t via_at, uint32_t* out_hubs,
+                       uint32_t* out_vias)
+{
+	Build* b = w->build;
+	if (!b->repair) return false;
+	int64_t first = b->tuple_begin[cell];
+	uint32_t kept_vias;
+	int kept_hubs = gt_ehl_repair_hub(b->repair, w->index, b->ehl, cell, h, b->pass, b->tuple_vertex + first,
+	                                  b->tuple_begin[cell + 1] - first, hub_at + *out_hubs, via_at + *out_vias,
+	                                  &kept_vias);
+	if (kept_hubs < 0) return false;
+	w->hub_head[h] = -1;
+	*out_hubs += (uint32_t)kept_hubs;
+	*out_vias += kept_hubs ? kept_vias : 0;
+	return true;
+}
+
 static bool build_cell(Worker* w, int64_t cell)
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
 	const gtHubLabels* L = b->labels;
 	int g = e->g;
+	if (copied_cell(b, cell)) return true;
 	int64_t x0 = (cell % e->columns) * g, y0 = (cell / e->columns) * g, x1 = x0 + g, y1 = y0 + g;
 	int hubs = 0, count = 0;
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
@@ -189,6 +240,7 @@ static bool build_cell(Worker* w, int64_t cell)
 	const int64_t corners[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
 	for (int i = 0; i < hubs; i++) {
 		int32_t h = w->hub_list[i];
+		if (copied_hub(w, cell, h, hub_at, via_at, &out_hubs, &out_vias)) continue;
 		int hub_vertex = e->vertex_of[h];
 		// P2: U bounds d(s, h) for every s in the cell through any FULL via.
 		double upper = INFINITY;
@@ -366,8 +418,8 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	gt_free(fill);
 	// Vertex order inside a cell decides the order of equal-distance vias: keep it deterministic.
 	for (int64_t c = 0; c < b->cells; c++)
-		qsort(b->tuple_vertex + b->tuple_begin[c], (size_t)(b->tuple_begin[c + 1] - b->tuple_begin[c]),
-		      sizeof *b->tuple_vertex, gt_compare_int32);
+		gt_sort_int32((int32_t*)b->tuple_vertex + b->tuple_begin[c],
+		              (size_t)(b->tuple_begin[c + 1] - b->tuple_begin[c]));
 	return GT_OK;
 }
 
@@ -418,7 +470,7 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 }
 
 static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, const gtHubLabels* labels,
-                            int64_t vg_edges, int g, double start, gtEhl** out, gtError* err)
+                            gtEhlRepair* repair, int64_t vg_edges, int g, double start, gtEhl** out, gtError* err)
 {
 	*out = NULL;
 	gtEhl* e = gt_calloc(1, sizeof *e);
@@ -435,6 +487,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.def = def;
 	b.ehl = e;
 	b.labels = labels;
+	b.repair = repair;
 	b.cells = e->cell_count;
 	b.threads = threads;
 	atomic_init(&b.candidates, 0);
@@ -474,6 +527,10 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (workers)
 		for (int i = 0; i < b.threads; i++) free_worker(&workers[i]);
 	gt_free(workers);
+	if (!st && repair) { // kept for the next repair
+		e->tuple_begin = b.tuple_begin, e->tuple_vertex = b.tuple_vertex;
+		b.tuple_begin = NULL, b.tuple_vertex = NULL;
+	}
 	gt_free(b.tuple_begin);
 	gt_free(b.tuple_vertex);
 	gt_free(b.cell_hubs);
@@ -504,17 +561,17 @@ gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError
 	int64_t vg_edges;
 	gtStatus st = gt_hub_labels_of_map(map, def, threads, &labels, &vg_edges, err);
 	if (st) return st;
-	return gt_ehl_build_from_labels(map, def, threads, &labels, vg_edges, start, out, err);
+	return gt_ehl_build_from_labels(map, def, threads, &labels, NULL, vg_edges, start, out, err);
 }
 
 gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels_in,
-                                  int64_t vg_edges, double start, gtEhl** out, gtError* err)
+                                  gtEhlRepair* repair, int64_t vg_edges, double start, gtEhl** out, gtError* err)
 {
 	gtHubLabels labels = *labels_in;
 	gtStatus st = GT_OK;
 	if (!(def->budget_mb > 0)) {
-		st = build_cells(map, def, threads, &labels, vg_edges, def->cell_size, start, out, err);
-		gt_hub_labels_free(&labels);
+		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, start, out, err);
+		if (st || !repair || !gt_ehl_repair_keep_labels(*out, &labels)) gt_hub_labels_free(&labels);
 		return st;
 	}
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
@@ -522,7 +579,7 @@ gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int thr
 	// The estimate is conservative at small sizes but can fall a little short at large ones: then
 	// the next size is built instead.
 	for (int k = chosen; !st && k < count; k++) {
-		st = build_cells(map, def, threads, &labels, vg_edges, sizes[k], start, out, err);
+		st = build_cells(map, def, threads, &labels, repair, vg_edges, sizes[k], start, out, err);
 		if (st || (double)(*out)->stats.index_bytes <= def->budget_mb * 1e6) break;
 		double got = (double)(*out)->stats.index_bytes / 1e6;
 		gtEhl_Destroy(*out);

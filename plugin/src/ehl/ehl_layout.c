@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/platform.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/hub_labels.h"
 
 float gt_round_down(double v)
 {
@@ -48,6 +49,19 @@ void gt_ehl_free_arrays(gtEhl* e)
 		gt_free(e->cell_begin);
 		gt_free(e->hubs);
 		gt_free(e->vias);
+	}
+	gt_free(e->tuple_begin);
+	gt_free(e->tuple_vertex);
+	if (e->hub_labels) { // freed here: a program that only loads indexes does not link the builder
+		gtHubLabels* L = e->hub_labels;
+		gt_free(L->rank_of);
+		gt_free(L->vertex_of);
+		gt_free(L->offset);
+		gt_free(L->hub);
+		gt_free(L->parent);
+		gt_free(L->dist);
+		gt_free(L->useful);
+		gt_free(L);
 	}
 }
 

@@ -11,6 +11,9 @@
 // visibility graph of a map with more convex vertices is beyond EHL's reach anyway.
 #define GT_EHL_MAX_VERTICES 65535
 
+// A (cell, vertex) pair of the sweep: the whole cell sees the vertex.
+#define GT_EHL_TUPLE_FULL 0x80000000u
+
 // One (cell, hub) pair; every cell's list ends with a sentinel whose hub is n, and one final
 // entry follows the last cell, so the vias of entry i are [via_begin(i), via_begin(i + 1)).
 typedef struct gtEhlHub {
@@ -80,7 +83,13 @@ struct gtEhl {
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
 	gtEhlHub* hubs;
 	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub
-	void* mapping;       // a loaded index: every array above points into this read-only file mapping
+	// A background rebuild's index keeps its sweep for the next repair (ehl_repair.c): every (cell,
+	// vertex | GT_EHL_TUPLE_FULL) pair, grouped by cell and sorted (cell_count + 1 offsets); NULL
+	// otherwise, never saved.
+	int64_t* tuple_begin;
+	uint32_t* tuple_vertex;
+	struct gtHubLabels* hub_labels; // and its whole hub labels (hub_labels.h), kept the same way
+	void* mapping;                  // a loaded index: every array above points into this read-only file mapping
 	size_t mapping_bytes;
 	gtEhlStats stats;
 };

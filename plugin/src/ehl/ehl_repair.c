@@ -1,14 +1,239 @@
-// EHL builds after map edits: the visibility graph, a third of a build at g = 4 (docs/edits.md),
-// kept and repaired around the edited cells (gt_vis_graph_repair) rather than built again.
+// EHL builds after map edits: the last index repaired around the edited cells (ehl_repair.h).
+// Why it is exact: with the hub order kept, a vertex's labels come out of pruned labelling as
+// they would from scratch with that order; a vertex's sweep reads only the cells it sees and
+// their neighbours, so one that saw no edited cell (nor a neighbour of one) sweeps as before; and
+// a cell's via labels depend only on its tuples and the useful label entries of their vertices,
+// so a cell whose tuples and vertices' entries are unchanged (up to the new numbering, which keeps
+// the order of both vertices and hubs) has the same lists, renumbered.
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/compare.h"
 #include "core/platform.h"
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
+#include "oracle/landmarks.h"
 
-gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph, gtEhl** out, gtError* err)
+struct gtEhlRepair {
+	const gtEhl* old;          // NULL: nothing to reuse (the build only keeps its tuples)
+	const gtHubLabels* labels; // the new labels
+	int n;
+	int32_t *old_of, *new_of; // vertex matching, -1 for a vertex on one side only
+	int32_t* rank_of_old;     // old hub rank -> new rank, -1 for a vertex gone
+	int32_t* old_rank_of;     // new rank -> old rank, -1 for a new vertex
+	int32_t* order;           // new rank -> new vertex
+	bool* dirty;              // new vertex: its edges are not its old ones (or it is new)
+	bool* changed;            // new vertex: its useful label entries differ from the last index's
+	int64_t* diff_begin;      // new vertex -> the hubs (new ranks) of those entries [diff_begin[v], diff_begin[v + 1])
+	int32_t* diff;
+	bool* resweep;             // new vertex: new, or it saw an edited cell
+	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
+	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
+	uint8_t* clean;            // per cell, decided in pass 0 (enum below)
+	struct Affected* affected; // per worker of the build
+	int workers;
+};
+
+// The hubs (new ranks, ascending) whose candidates in one cell may differ from the last index's:
+// the useful entries of the tuples on one side only (or FULL on one side only) and the changed
+// entries of the others. Made once per cell and pass; the build asks for its hubs in order.
+typedef struct Affected {
+	int64_t cell;
+	int pass;
+	int32_t* hubs;
+	int64_t count, capacity, at;
+	bool failed;
+} Affected;
+
+enum { CELL_BUILT, CELL_COPIED, CELL_BY_HUB }; // by hub: each hub's vias copied unless its candidates changed
+
+static void repair_free(gtEhlRepair* r)
+{
+	gt_free(r->old_of);
+	gt_free(r->new_of);
+	gt_free(r->rank_of_old);
+	gt_free(r->old_rank_of);
+	gt_free(r->order);
+	gt_free(r->diff_begin);
+	gt_free(r->diff);
+	gt_free(r->dirty);
+	gt_free(r->changed);
+	gt_free(r->resweep);
+	gt_free(r->kept_begin);
+	gt_free(r->kept);
+	gt_free(r->clean);
+	for (int i = 0; r->affected && i < r->workers; i++) gt_free(r->affected[i].hubs);
+	gt_free(r->affected);
+	memset(r, 0, sizeof *r);
+}
+
+static int64_t degree(const gtVisGraph* g, int v)
+{
+	return g->offset[v + 1] - g->offset[v];
+}
+
+// The kept hub order: the old ranks of the vertices that stayed, then the new corners by
+// decreasing degree (as a fresh build starts).
+static bool plan_order(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtVisGraph* g)
+{
+	int n = g->n, count = 0;
+	const gtEhl* old = from->old;
+	for (int rank = 0; rank < old->n; rank++) {
+		int v = r->new_of[old->vertex_of[rank]];
+		r->rank_of_old[rank] = v >= 0 ? count : -1;
+		if (v >= 0) r->old_rank_of[count] = rank, r->order[count++] = v;
+	}
+	int first_new = count;
+	int64_t* key = gt_malloc(((size_t)(n - count) + 1) * sizeof *key);
+	if (!key) return false;
+	for (int v = 0; v < n; v++)
+		if (r->old_of[v] < 0) key[count++ - first_new] = ((INT64_C(1) << 30) - degree(g, v)) * (INT64_C(1) << 32) + v;
+	qsort(key, (size_t)(count - first_new), sizeof *key, gt_compare_int64);
+	for (int i = first_new; i < count; i++) {
+		r->order[i] = (int32_t)(key[i - first_new] & 0xffffffff);
+		r->old_rank_of[i] = -1;
+	}
+	gt_free(key);
+	return count == n;
+}
+
+static bool push_diff(gtEhlRepair* r, int64_t* capacity, int32_t h)
+{
+	int64_t at = r->diff_begin[r->n];
+	if (!GT_GROW(r->diff, *capacity, at + 1, 1024)) return false;
+	r->diff[at] = h;
+	r->diff_begin[r->n] = at + 1;
+	return true;
+}
+
+// New vertex v's useful entries against the old index's entries of the same vertex, renumbered:
+// the hubs whose entry is on one side only or has another parent or distance go to r->diff;
+// changed[v] when there is any difference (a hub gone too). False when out of memory.
+static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, int64_t* capacity)
+{
+	const gtEhl* old = r->old;
+	int ov = r->old_of[v];
+	uint32_t j = ov >= 0 ? old->label_offset[ov] : 0, end = ov >= 0 ? old->label_offset[ov + 1] : 0;
+	int64_t k = L->offset[v], k_end = L->offset[v + 1], listed = r->diff_begin[r->n];
+	bool gone = ov < 0;
+	r->diff_begin[v] = listed;
+	for (;;) {
+		while (k < k_end && !L->useful[k]) k++;
+		if (k == k_end && j == end) break;
+		int32_t hub = k < k_end ? L->hub[k] : INT32_MAX, was = j < end ? r->rank_of_old[old->label_hub[j]] : INT32_MAX;
+		if (was < 0) { // its hub is gone
+			gone = true, j++;
+			continue;
+		}
+		bool same = hub == was && r->new_of[old->label_parent[j]] == L->parent[k] && old->label_dist[j] == L->dist[k];
+		if (!same && !push_diff(r, capacity, hub < was ? hub : was)) return false;
+		if (was <= hub) j++;
+		if (hub <= was) k++;
+	}
+	r->changed[v] = gone || r->diff_begin[r->n] > listed;
+	return true;
+}
+
+static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
+{
+	int64_t capacity = 0;
+	r->diff_begin = gt_calloc((size_t)r->n + 1, sizeof *r->diff_begin);
+	if (!r->diff_begin) return false;
+	for (int v = 0; v < r->n; v++)
+		if (!diff_entries(r, L, v, &capacity)) return false;
+	return true;
+}
+
+// Vertices to sweep again: the new ones and those with a tuple in a cell within one unit cell of
+// an edited one (a sweep reads the cells it sees and their neighbours); the others keep their
+// tuples, gathered per vertex.
+static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
+{
+	const gtEhl* old = r->old;
+	int n = r->n, g = old->g;
+	for (int v = 0; v < n; v++) r->resweep[v] = r->old_of[v] < 0;
+	for (int i = 0; i < from->rect_count; i++) {
+		const int* q = from->rects + 4 * i;
+		int c0 = (q[0] - 1) / g, c1 = (q[2] + 1) / g, r0 = (q[1] - 1) / g, r1 = (q[3] + 1) / g;
+		c0 = c0 < 0 ? 0 : c0, r0 = r0 < 0 ? 0 : r0;
+		c1 = c1 >= old->columns ? old->columns - 1 : c1, r1 = r1 >= old->rows ? old->rows - 1 : r1;
+		for (int row = r0; row <= r1; row++)
+			for (int col = c0; col <= c1; col++) {
+				int64_t c = (int64_t)row * old->columns + col;
+				for (int64_t t = old->tuple_begin[c]; t < old->tuple_begin[c + 1]; t++) {
+					int v = r->new_of[old->tuple_vertex[t] & ~GT_EHL_TUPLE_FULL];
+					if (v >= 0) r->resweep[v] = true;
+				}
+			}
+	}
+	r->kept_begin = gt_calloc((size_t)n + 2, sizeof *r->kept_begin);
+	if (!r->kept_begin) return false;
+	int64_t total = old->tuple_begin[old->cell_count];
+	for (int64_t t = 0; t < total; t++) {
+		int v = r->new_of[old->tuple_vertex[t] & ~GT_EHL_TUPLE_FULL];
+		if (v >= 0 && !r->resweep[v]) r->kept_begin[v + 2]++;
+	}
+	for (int v = 0; v < n; v++) r->kept_begin[v + 2] += r->kept_begin[v + 1];
+	r->kept = gt_malloc(((size_t)r->kept_begin[n + 1] + 1) * sizeof *r->kept);
+	if (!r->kept) return false;
+	for (int64_t c = 0; c < old->cell_count; c++) // kept_begin[v + 1] is v's fill point
+		for (int64_t t = old->tuple_begin[c]; t < old->tuple_begin[c + 1]; t++) {
+			uint32_t vf = old->tuple_vertex[t];
+			int v = r->new_of[vf & ~GT_EHL_TUPLE_FULL];
+			if (v >= 0 && !r->resweep[v]) r->kept[r->kept_begin[v + 1]++] = (uint32_t)c | (vf & GT_EHL_TUPLE_FULL);
+		}
+	return true;
+}
+
+// The plan up to the labels: the vertex matching and the kept order. False: no room (build whole).
+static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap* map, const gtVisGraph* g)
+{
+	int n;
+	const gtVertex* vertices = gtMap_Vertices(map, &n);
+	if (n != g->n) return false;
+	r->n = n;
+	r->old = from->old;
+	r->old_of = gt_malloc(((size_t)n + 1) * sizeof *r->old_of);
+	r->new_of = gt_malloc(((size_t)from->old_n + 1) * sizeof *r->new_of);
+	r->rank_of_old = gt_malloc(((size_t)from->old_n + 1) * sizeof *r->rank_of_old);
+	r->order = gt_malloc(((size_t)n + 1) * sizeof *r->order);
+	r->old_rank_of = gt_malloc(((size_t)n + 1) * sizeof *r->old_rank_of);
+	r->changed = gt_malloc(((size_t)n + 1) * sizeof *r->changed);
+	r->dirty = gt_malloc(((size_t)n + 1) * sizeof *r->dirty);
+	r->resweep = gt_malloc(((size_t)n + 1) * sizeof *r->resweep);
+	r->clean = gt_calloc((size_t)from->old->cell_count + 1, sizeof *r->clean);
+	if (!r->old_of || !r->new_of || !r->rank_of_old || !r->order || !r->changed || !r->resweep || !r->clean ||
+	    !r->dirty || !r->old_rank_of)
+		return false;
+	gt_vis_match_vertices(from->old_vertices, from->old_n, vertices, n, r->old_of, r->new_of);
+	const gtVisGraph* old = from->old_graph;
+	for (int v = 0; v < n; v++) { // edges are sorted by index, which the matching keeps in order
+		int ov = r->old_of[v];
+		int64_t k = ov >= 0 ? old->offset[ov] : 0, e = g->offset[v];
+		bool same = ov >= 0 && old->offset[ov + 1] - k == g->offset[v + 1] - e;
+		for (; same && e < g->offset[v + 1]; k++, e++) same = r->new_of[old->adj[k]] == g->adj[e];
+		r->dirty[v] = !same;
+	}
+	return plan_order(r, from, g);
+}
+
+// Whether the last index can be repaired: it kept its tuples, its vertices are the ones given, and
+// the build makes the same cells.
+static bool repairable(const gtEhlRepairFrom* from, const gtMap* map, const gtEhlDef* def, const gtVisGraph* g)
+{
+	const gtEhl* old = from ? from->old : NULL;
+	if (!old || !old->tuple_begin || !old->hub_labels || old->n != from->old_n || !g->offset || def->budget_mb > 0)
+		return false;
+	if (!from->old_graph || !from->old_graph->offset || from->old_graph->n != old->n) return false;
+	return old->g == def->cell_size && old->columns == (gtMap_Width(map) + old->g - 1) / old->g &&
+	       old->rows == (gtMap_Height(map) + old->g - 1) / old->g;
+}
+
+gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph,
+                                    const gtEhlRepairFrom* from, gtEhl** out, gtError* err)
 {
 	double start = gtNowSeconds();
 	*out = NULL;
@@ -21,6 +246,7 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d",
 		               GT_EHL_MAX_VERTICES, vertices);
 	int threads = gt_resolve_threads(def->threads);
+	bool reuse = repairable(from, map, def, graph);
 	gtStatus st = GT_OK;
 	if (!graph->offset) {
 		gt_ehl_report(def, "visibility graph", 0);
@@ -30,9 +256,232 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 			return st;
 		}
 	}
+	gtEhlRepair repair;
+	memset(&repair, 0, sizeof repair);
+	if (reuse && !plan_start(&repair, from, map, graph)) repair_free(&repair); // no room: built whole
 	gtHubLabels labels;
 	gt_ehl_report(def, "hub labels", 0);
-	st = gt_hub_labels_build(map, graph, &labels, err);
-	if (st) return st;
-	return gt_ehl_build_from_labels(map, def, threads, &labels, graph->offset[graph->n] / 2, start, out, err);
+	gtHubLabelsEdit edit = {repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty};
+	st = gt_hub_labels_build_in_order(map, graph, repair.old ? repair.order : NULL, repair.old ? &edit : NULL, &labels,
+	                                  err);
+	if (st) {
+		repair_free(&repair);
+		return st;
+	}
+	if (repair.old) {
+		if (!plan_diffs(&repair, &labels) || !plan_sweep(&repair, from)) { // no room: the cells are built whole
+			repair_free(&repair);
+		}
+	}
+	repair.labels = &labels;
+	repair.affected = repair.old ? gt_calloc((size_t)threads, sizeof *repair.affected) : NULL;
+	repair.workers = repair.affected ? threads : 0;
+	for (int i = 0; i < repair.workers; i++) repair.affected[i].cell = -1;
+	st = gt_ehl_build_from_labels(map, def, threads, &labels, &repair, graph->offset[graph->n] / 2, start, out, err);
+	repair_free(&repair);
+	return st;
+}
+
+bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, const uint32_t** cells, int64_t* count)
+{
+	if (!r->old || r->old->g != e->g || r->resweep[v]) return false;
+	*cells = r->kept + r->kept_begin[v];
+	*count = r->kept_begin[v + 1] - r->kept_begin[v];
+	return true;
+}
+
+// Pass 0: whether cell c of the last index holds the lists the new tuples call for (see the top);
+// else each hub's are checked (gt_ehl_repair_hub).
+static uint8_t cell_state(const gtEhlRepair* r, int64_t c, const uint32_t* tuples, int64_t count)
+{
+	const gtEhl* old = r->old;
+	int64_t first = old->tuple_begin[c];
+	if (old->tuple_begin[c + 1] - first != count) return CELL_BY_HUB;
+	for (int64_t i = 0; i < count; i++) {
+		uint32_t vf = old->tuple_vertex[first + i];
+		int v = r->new_of[vf & ~GT_EHL_TUPLE_FULL];
+		if (v < 0 || r->changed[v] || ((uint32_t)v | (vf & GT_EHL_TUPLE_FULL)) != tuples[i]) return CELL_BY_HUB;
+	}
+	for (uint32_t h = old->cell_begin[c]; h + 1 < old->cell_begin[c + 1]; h++)
+		if (r->rank_of_old[old->hubs[h].hub] < 0) return CELL_BY_HUB;
+	return CELL_COPIED;
+}
+
+bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const uint32_t* tuples, int64_t count,
+                        uint64_t via_at, uint32_t* hubs, uint32_t* vias)
+{
+	const gtEhl* old = r->old;
+	if (!old || old->g != e->g) return false;
+	if (pass == 0) r->clean[cell] = cell_state(r, cell, tuples, count);
+	if (r->clean[cell] != CELL_COPIED) return false;
+	uint32_t first = old->cell_begin[cell], sentinel = old->cell_begin[cell + 1] - 1;
+	uint32_t via0 = old->hubs[first].via_begin, via_count = old->hubs[sentinel].via_begin - via0;
+	*hubs = sentinel - first;
+	*vias = via_count;
+	if (pass == 0) return true;
+	gtEhlHub* to = e->hubs + e->cell_begin[cell];
+	for (uint32_t h = first; h < sentinel; h++) {
+		gtEhlHub entry = {(uint32_t)(via_at + (old->hubs[h].via_begin - via0)),
+		                  (uint16_t)r->rank_of_old[old->hubs[h].hub], old->hubs[h].lower_bound};
+		*to++ = entry;
+	}
+	gtEhlHub end = {(uint32_t)(via_at + via_count), (uint16_t)e->n, 0x7C00};
+	*to = end;
+	for (uint32_t k = 0; k < via_count; k++) {
+		gtEhlViaLabel via = old->vias[via0 + k];
+		via.vertex = (uint16_t)r->new_of[via.vertex];
+		e->vias[via_at + k] = via;
+	}
+	return true;
+}
+
+bool gt_ehl_repair_keep_labels(gtEhl* e, gtHubLabels* labels)
+{
+	e->hub_labels = gt_malloc(sizeof *e->hub_labels);
+	if (!e->hub_labels) return false;
+	*e->hub_labels = *labels;
+	memset(labels, 0, sizeof *labels);
+	return true;
+}
+
+static bool affect(Affected* a, int32_t h)
+{
+	if (!GT_GROW(a->hubs, a->capacity, a->count + 1, 256)) return a->failed = true, false;
+	a->hubs[a->count++] = h;
+	return true;
+}
+
+// A tuple on one side only: every useful entry of its vertex, in the old index or the new labels.
+static void affect_vertex(const gtEhlRepair* r, Affected* a, uint32_t vf, bool old_side)
+{
+	int v = (int)(vf & ~GT_EHL_TUPLE_FULL);
+	if (old_side) {
+		for (uint32_t k = r->old->label_offset[v]; k < r->old->label_offset[v + 1]; k++)
+			if (r->rank_of_old[r->old->label_hub[k]] >= 0 && !affect(a, r->rank_of_old[r->old->label_hub[k]])) return;
+		return;
+	}
+	for (int64_t k = r->labels->offset[v]; k < r->labels->offset[v + 1]; k++)
+		if (r->labels->useful[k] && !affect(a, r->labels->hub[k])) return;
+}
+
+// Makes a's set for `cell` by merging the old tuples (renumbered: the order stays) with the new.
+static void affected_hubs(const gtEhlRepair* r, Affected* a, int64_t cell, const uint32_t* tuples, int64_t count)
+{
+	const uint32_t* old_tuples = r->old->tuple_vertex + r->old->tuple_begin[cell];
+	int64_t old_count = r->old->tuple_begin[cell + 1] - r->old->tuple_begin[cell], i = 0, j = 0;
+	a->count = a->at = 0;
+	a->failed = false;
+	while (i < old_count || j < count) {
+		int64_t before = i < old_count ? r->new_of[old_tuples[i] & ~GT_EHL_TUPLE_FULL] : INT64_MAX;
+		int64_t now = j < count ? (int64_t)(tuples[j] & ~GT_EHL_TUPLE_FULL) : INT64_MAX;
+		if (before < 0) { // a vertex gone
+			affect_vertex(r, a, old_tuples[i++], true);
+			continue;
+		}
+		if (before < now) affect_vertex(r, a, old_tuples[i], true);
+		if (now < before) affect_vertex(r, a, tuples[j], false);
+		if (before == now && ((old_tuples[i] ^ tuples[j]) & GT_EHL_TUPLE_FULL)) {
+			affect_vertex(r, a, old_tuples[i], true);
+			affect_vertex(r, a, tuples[j], false);
+		} else if (before == now && r->changed[now]) {
+			for (int64_t k = r->diff_begin[now]; k < r->diff_begin[now + 1]; k++) affect(a, r->diff[k]);
+		}
+		if (before <= now) i++;
+		if (now <= before) j++;
+	}
+	gt_sort_int32(a->hubs, (size_t)a->count);
+}
+
+int gt_ehl_repair_hub(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, int32_t h, int pass,
+                      const uint32_t* tuples, int64_t count, int64_t hub_at, uint64_t via_at, uint32_t* vias)
+{
+	const gtEhl* old = r->old;
+	if (!old || old->g != e->g || r->clean[cell] != CELL_BY_HUB || worker >= r->workers) return -1;
+	Affected* a = &r->affected[worker];
+	if (a->cell != cell || a->pass != pass) {
+		a->cell = cell, a->pass = pass;
+		affected_hubs(r, a, cell, tuples, count);
+	}
+	while (a->at < a->count && a->hubs[a->at] < h) a->at++; // the build asks in ascending order
+	if (a->failed || (a->at < a->count && a->hubs[a->at] == h) || r->old_rank_of[h] < 0) return -1;
+	// The same candidates as in the last index: its entry for the hub, if it kept one.
+	int64_t lo = old->cell_begin[cell], hi = (int64_t)old->cell_begin[cell + 1] - 2;
+	uint16_t want = (uint16_t)r->old_rank_of[h];
+	while (lo <= hi && old->hubs[lo + (hi - lo) / 2].hub != want) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (old->hubs[mid].hub < want) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	if (lo > hi) return 0;
+	const gtEhlHub* at = &old->hubs[lo + (hi - lo) / 2];
+	*vias = at[1].via_begin - at[0].via_begin;
+	if (pass == 0) return 1;
+	gtEhlHub entry = {(uint32_t)via_at, (uint16_t)h, at->lower_bound};
+	e->hubs[hub_at] = entry;
+	for (uint32_t k = 0; k < *vias; k++) {
+		gtEhlViaLabel via = old->vias[at->via_begin + k];
+		via.vertex = (uint16_t)r->new_of[via.vertex];
+		e->vias[via_at + k] = via;
+	}
+	return 1;
+}
+
+// Distances from vertex `from` to every vertex by its hub labels (exact on the graph, as a Dijkstra's;
+// +inf when no hub is shared): its entries spread over `to_from` (per hub rank, +inf elsewhere).
+static void label_distances(const gtHubLabels* L, int from, double* to_from, double* dist)
+{
+	for (int64_t k = L->offset[from]; k < L->offset[from + 1]; k++) to_from[L->hub[k]] = L->dist[k];
+	for (int v = 0; v < L->n; v++) {
+		double best = INFINITY;
+		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
+			double through = L->dist[k] + to_from[L->hub[k]];
+			best = through < best ? through : best;
+		}
+		dist[v] = best;
+	}
+	for (int64_t k = L->offset[from]; k < L->offset[from + 1]; k++) to_from[L->hub[k]] = INFINITY;
+}
+
+gtStatus gt_ehl_repair_landmarks(const gtEhl* e, gtLandmarks* out, gtError* err)
+{
+	memset(out, 0, sizeof *out);
+	const gtHubLabels* L = e->hub_labels;
+	int n = L ? L->n : 0;
+	if (n == 0) return L ? GT_OK : gt_fail(err, GT_ERR_INVALID_ARG, "the index kept no hub labels");
+	double* dist = gt_malloc((size_t)n * sizeof *dist);
+	double* nearest = gt_malloc((size_t)n * sizeof *nearest);
+	double* to_from = gt_malloc((size_t)n * sizeof *to_from);
+	out->dist = gt_malloc((size_t)n * GT_LANDMARKS * sizeof *out->dist);
+	out->vertex = gt_malloc(GT_LANDMARKS * sizeof *out->vertex);
+	gtStatus st = GT_OK;
+	if (!dist || !nearest || !to_from || !out->dist || !out->vertex) {
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for landmark distances");
+		gt_landmarks_free(out);
+		goto done;
+	}
+	for (int v = 0; v < n; v++) to_from[v] = nearest[v] = INFINITY;
+	out->n = n;
+	out->count = GT_LANDMARKS < n ? GT_LANDMARKS : n;
+	// As gt_landmarks_build picks them: the vertex farthest from vertex 0 first, then each time the
+	// one farthest from every landmark so far.
+	label_distances(L, 0, to_from, dist);
+	int pick = 0;
+	for (int v = 0; v < n; v++)
+		if (!isinf(dist[v]) && dist[v] > dist[pick]) pick = v;
+	for (int l = 0; l < out->count; l++) {
+		out->vertex[l] = pick;
+		label_distances(L, pick, to_from, dist);
+		for (int v = 0; v < n; v++) {
+			out->dist[(size_t)v * (size_t)out->count + (size_t)l] = dist[v];
+			if (dist[v] < nearest[v]) nearest[v] = dist[v];
+		}
+		pick = 0;
+		for (int v = 1; v < n; v++)
+			if (nearest[v] > nearest[pick]) pick = v;
+	}
+done:
+	gt_free(dist);
+	gt_free(nearest);
+	gt_free(to_from);
+	return st;
 }

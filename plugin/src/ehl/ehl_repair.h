@@ -1,20 +1,67 @@
-// EHL builds after map edits (issue 31): the visibility graph kept from one build and repaired
-// around the edited cells for the next, instead of built again. Internal.
+// EHL builds after map edits (issue 31): the last index repaired rather than built again. The
+// visibility graph is kept from one build and repaired around the edited cells; the hub order is
+// kept (the surviving vertices keep their ranks, new corners come last), so the labels change
+// for few vertices; the sweep is redone only for vertices that saw an edited cell, and the cells
+// whose tuples and vertex labels are unchanged are copied from the last index. Internal.
 #ifndef GRIDTREE_EHL_REPAIR_H
 #define GRIDTREE_EHL_REPAIR_H
 
+#include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
 #include "map/vis_graph.h"
 
+// What the last index and the edits since are: the index (read only while the build runs; it
+// must have kept its tuples), its map's vertex list and the edited cells (inclusive rectangles,
+// x0, y0, x1, y1 each). The graph handed to the build must be the last one repaired around them.
+typedef struct gtEhlRepairFrom {
+	const gtEhl* old;
+	const gtVisGraph* old_graph; // the graph of old's map
+	const gtVertex* old_vertices;
+	int old_n;
+	const int* rects;
+	int rect_count;
+} gtEhlRepairFrom;
+
+// A repair's plan (ehl_repair.c): which vertices keep their sweep and which cells their labels.
+typedef struct gtEhlRepair gtEhlRepair;
+
 // The cell stage of gtEhl_Build (docs/algorithms.md 5.6-5.8) from hub labels of `map`, which it
-// consumes (frees); `start` is when the build began (for its stats). In ehl_build.c.
+// consumes (frees); `start` is when the build began (for its stats). With a repair (not NULL) the
+// index keeps its tuples, and reuses what the plan found unchanged. In ehl_build.c.
 gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels,
-                                  int64_t vg_edges, double start, gtEhl** out, gtError* err);
+                                  gtEhlRepair* repair, int64_t vg_edges, double start, gtEhl** out, gtError* err);
 
 // gtEhl_Build that starts from *graph when it holds the full visibility graph of `map` (offset
 // not NULL), else builds it there; either way *graph is the graph of `map` afterwards (the caller
-// frees it), also when the cell stage fails.
-gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph, gtEhl** out,
-                                    gtError* err);
+// frees it), also when the cell stage fails. The index keeps its tuples for the next repair; with
+// `from` (not NULL), it is repaired from from->old (see above) where that is the same index.
+gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph,
+                                    const gtEhlRepairFrom* from, gtEhl** out, gtError* err);
+
+// For the build's sweep: true when vertex v of the new index `e` keeps the last index's tuples,
+// then *cells (cell | GT_EHL_TUPLE_FULL each) and *count are them.
+bool gt_ehl_repair_kept_tuples(const gtEhlRepair* repair, const gtEhl* e, int v, const uint32_t** cells,
+                               int64_t* count);
+
+// For the build's via-label passes over `cell` of `e`, whose new tuples are `tuples`: true when
+// the last index has the cell right. Pass 0 decides it and gives the cell's hub and via counts;
+// pass 1 copies the cell into e's arrays (its hubs at e->cell_begin[cell], its vias at via_at).
+bool gt_ehl_repair_cell(gtEhlRepair* repair, gtEhl* e, int64_t cell, int pass, const uint32_t* tuples, int64_t count,
+                        uint64_t via_at, uint32_t* hubs, uint32_t* vias);
+
+// For the via labels of hub rank h in `cell` of `e` (new tuples `tuples`), asked by build worker
+// `worker` in ascending h, in a cell that pass 0 did not copy whole: -1 when they must be computed,
+// else the number of (cell, hub) entries (0 or 1) the last index has for them, copied in pass 1
+// to hub entry `hub_at` and vias from `via_at` (*vias: how many).
+int gt_ehl_repair_hub(const gtEhlRepair* repair, int worker, gtEhl* e, int64_t cell, int32_t h, int pass,
+                      const uint32_t* tuples, int64_t count, int64_t hub_at, uint64_t via_at, uint32_t* vias);
+
+// Moves `labels` into index `e` for the next repair; false when out of memory (they stay the caller's).
+bool gt_ehl_repair_keep_labels(gtEhl* e, gtHubLabels* labels);
+
+// The landmarks gt_landmarks_build picks on index e's graph, their distances from its kept hub
+// labels (one label scan per vertex instead of a Dijkstra each).
+struct gtLandmarks;
+gtStatus gt_ehl_repair_landmarks(const gtEhl* e, struct gtLandmarks* out, gtError* err);
 
 #endif

@@ -12,6 +12,7 @@
 
 typedef struct Entry {
 	int32_t hub, parent, first; // first: vertex next to the hub on the tree path (for P4)
+	int8_t useful;              // -1: from first; an entry copied from labels before an edit: its flag
 	double dist;
 } Entry;
 
@@ -146,7 +147,7 @@ static bool label_from(Search* s, int r, int root)
 		if (covered) continue;
 		first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
 		s->labelled[s->nlabelled++] = u;
-		Entry e = {r, parent[u], first[u], top.key};
+		Entry e = {r, parent[u], first[u], -1, top.key};
 		if (!list_push(&lists[u], e)) return false;
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
 			int w = g->adj[k];
@@ -193,13 +194,141 @@ static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, gtHubLa
 			out->dist[k] = e.dist;
 			int h = out->vertex_of[e.hub];
 			// P4: an entry can start an optimal path only if its first and last segments are taut.
-			out->useful[k] = h == v || (tangent_at(vert[v], vert[e.parent]) && tangent_at(vert[e.parent], vert[v]) &&
-			                            tangent_at(vert[e.first], vert[h]) && tangent_at(vert[h], vert[e.first]));
+			if (e.useful >= 0) out->useful[k] = e.useful;
+			else
+				out->useful[k] = h == v ||
+				                 (tangent_at(vert[v], vert[e.parent]) && tangent_at(vert[e.parent], vert[v]) &&
+				                  tangent_at(vert[e.first], vert[h]) && tangent_at(vert[h], vert[e.first]));
 		}
 	return GT_OK;
 }
 
+// ---- labels after an edit: the searches it cannot change copied from the labels before it ----
+// Pruned labelling in a fixed order is deterministic: the search from a root pops the same vertices
+// in the same order, and labels the same ones, as long as every vertex it labelled before has the
+// same edges (renumbered in order, so pushed in the same order) and it and every neighbour the
+// same entries for the earlier hubs (so pruned alike). Such a root's entries are copied.
+
+typedef struct Replay {
+	const gtHubLabelsEdit* edit;
+	int64_t* begin; // old rank -> its old entries [begin[rank], begin[rank + 1]) of `entry`
+	int64_t* entry;
+	int32_t* owner; // per old entry: its old vertex
+	bool* changed;  // new vertex: its entries for the hubs done so far differ from the old ones
+	bool* near;     // new vertex: some neighbour's did
+	int32_t* stamp; // new vertex: 1 + the rank whose search labelled it last
+	int next_old;   // old ranks below are accounted for (the vertices gone: their entries too)
+} Replay;
+
+static void replay_free(Replay* rp)
+{
+	gt_free(rp->begin);
+	gt_free(rp->entry);
+	gt_free(rp->owner);
+	gt_free(rp->changed);
+	gt_free(rp->near);
+	gt_free(rp->stamp);
+}
+
+static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
+{
+	const gtHubLabels* old = edit->old;
+	int64_t total = old->offset[old->n];
+	memset(rp, 0, sizeof *rp);
+	rp->edit = edit;
+	rp->begin = gt_calloc((size_t)old->n + 2, sizeof *rp->begin);
+	rp->entry = gt_malloc(((size_t)total + 1) * sizeof *rp->entry);
+	rp->owner = gt_malloc(((size_t)total + 1) * sizeof *rp->owner);
+	rp->changed = gt_calloc((size_t)n + 1, sizeof *rp->changed);
+	rp->near = gt_calloc((size_t)n + 1, sizeof *rp->near);
+	rp->stamp = gt_calloc((size_t)n + 1, sizeof *rp->stamp);
+	if (!rp->begin || !rp->entry || !rp->owner || !rp->changed || !rp->near || !rp->stamp) return false;
+	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
+	for (int r = 0; r < old->n; r++) rp->begin[r + 2] += rp->begin[r + 1];
+	for (int v = 0; v < old->n; v++)
+		for (int64_t k = old->offset[v]; k < old->offset[v + 1]; k++) {
+			int64_t at = rp->begin[old->hub[k] + 1]++;
+			rp->entry[at] = k;
+			rp->owner[at] = v;
+		}
+	return true;
+}
+
+static void mark_changed(Replay* rp, const gtVisGraph* g, int u)
+{
+	if (rp->changed[u]) return;
+	rp->changed[u] = true;
+	for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) rp->near[g->adj[k]] = true;
+}
+
+// Old ranks before `rank` whose vertex is gone: the vertices they labelled lost an entry.
+static void account_gone(Replay* rp, const gtVisGraph* g, int rank)
+{
+	const gtHubLabels* old = rp->edit->old;
+	for (; rp->next_old < rank; rp->next_old++) {
+		if (rp->edit->new_of[old->vertex_of[rp->next_old]] >= 0) continue;
+		for (int64_t i = rp->begin[rp->next_old]; i < rp->begin[rp->next_old + 1]; i++) {
+			int v = rp->edit->new_of[rp->owner[i]];
+			if (v >= 0) mark_changed(rp, g, v);
+		}
+	}
+}
+
+static bool replayable(const Replay* rp, int old_rank)
+{
+	for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
+		int v = rp->edit->new_of[rp->owner[i]];
+		if (v < 0 || rp->edit->dirty[v] || rp->changed[v] || rp->near[v]) return false;
+	}
+	return true;
+}
+
+// After a search that ran: the vertices whose entry for this hub is not the old one.
+static void note_changes(Replay* rp, const Search* s, int r, int old_rank)
+{
+	const gtHubLabels* old = rp->edit->old;
+	for (int i = 0; i < s->nlabelled; i++) {
+		int u = s->labelled[i], ou = rp->edit->old_of[u];
+		rp->stamp[u] = r + 1;
+		const EntryList* list = &s->lists[u];
+		int64_t k = old_rank >= 0 && ou >= 0 ? gt_hub_labels_find(old, ou, old_rank) : -1;
+		if (k < 0 || old->dist[k] != list->items[list->count - 1].dist) mark_changed(rp, s->g, u);
+	}
+	if (old_rank < 0) return;
+	for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
+		int v = rp->edit->new_of[rp->owner[i]];
+		if (v >= 0 && rp->stamp[v] != r + 1) mark_changed(rp, s->g, v);
+	}
+}
+
+// The entries of hub rank r (vertex `root`): copied when the edit cannot change them, else searched.
+static bool label_root(Search* s, Replay* rp, int r, int root)
+{
+	if (!rp) return label_from(s, r, root);
+	const gtHubLabels* old = rp->edit->old;
+	int ov = rp->edit->old_of[root], old_rank = ov >= 0 ? old->rank_of[ov] : -1;
+	account_gone(rp, s->g, old_rank >= 0 ? old_rank : old->n);
+	if (old_rank >= 0) rp->next_old = old_rank + 1;
+	if (old_rank >= 0 && replayable(rp, old_rank)) {
+		for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
+			int64_t k = rp->entry[i];
+			Entry e = {r, rp->edit->new_of[old->parent[k]], -1, (int8_t)old->useful[k], old->dist[k]};
+			if (!list_push(&s->lists[rp->edit->new_of[rp->owner[i]]], e)) return false;
+		}
+		return true;
+	}
+	if (!label_from(s, r, root)) return false;
+	note_changes(rp, s, r, old_rank);
+	return true;
+}
+
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
+{
+	return gt_hub_labels_build_in_order(map, g, NULL, NULL, out, err);
+}
+
+gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* g, const int32_t* order,
+                                      const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
 	int n = g->n;
@@ -220,6 +349,8 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	int32_t* best_child = gt_malloc(slots * sizeof *best_child);
 	int32_t* path = gt_malloc(slots * sizeof *path);
 	bool* processed = gt_calloc(slots, sizeof *processed);
+	Replay replay, *rp = order && edit ? &replay : NULL;
+	if (rp && !replay_init(rp, edit, n)) rp = NULL; // no room: every search runs
 	out->n = n;
 	out->rank_of = gt_malloc(slots * sizeof *out->rank_of);
 	out->vertex_of = gt_malloc(slots * sizeof *out->vertex_of);
@@ -238,16 +369,17 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	qsort(order_key, (size_t)n, sizeof *order_key, gt_compare_int64);
 	int by_degree = 0; // next candidate in degree order
 
-	int root = n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;
+	int root = n == 0 ? 0 : order ? order[0] : (int)(order_key[0] & 0xffffffff);
 	for (int r = 0; r < n; r++) {
 		out->vertex_of[r] = root;
 		out->rank_of[root] = r;
 		processed[root] = true;
-		if (!label_from(&s, r, root)) {
+		if (!label_root(&s, rp, r, root)) {
 			st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
 			goto done;
 		}
-		if (r + 1 < n)
+		if (r + 1 < n && order) root = order[r + 1];
+		else if (r + 1 < n)
 			root = next_root(g, s.labelled, s.nlabelled, s.parent, coverage, best_child, path, processed, order_key,
 			                 &by_degree);
 	}
@@ -257,6 +389,7 @@ done:
 	if (s.lists)
 		for (int v = 0; v < n; v++) gt_free(s.lists[v].items);
 	gt_free(s.lists);
+	if (rp) replay_free(rp);
 	gt_free(order_key);
 	gt_free(s.to_root);
 	gt_free(s.dist);

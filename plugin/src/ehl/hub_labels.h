@@ -23,6 +23,20 @@ typedef struct gtHubLabels {
 // Significant-path vertex order (degree order for the first root and as a fallback), then pruned
 // Dijkstra from every vertex in rank order (docs/algorithms.md 4.3).
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* graph, gtHubLabels* out, gtError* err);
+// Labels of the graph before an edit and how its vertices map to the graph after it.
+typedef struct gtHubLabelsEdit {
+	const gtHubLabels* old;
+	const int32_t* new_of; // old vertex -> new vertex, -1 gone
+	const int32_t* old_of; // new vertex -> old vertex, -1 new
+	const bool* dirty;     // new vertex: its edges are not its old ones, renumbered (or it is new)
+} gtHubLabelsEdit;
+
+// The same with the vertex order given: order[r] is the vertex of rank r (a permutation). With
+// `edit` (or NULL), where the order keeps the old order of the vertices that stayed and the
+// numbering keeps their order too, the searches the edit cannot change are copied from edit->old:
+// the labels are the ones a build in this order makes.
+gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* graph, const int32_t* order,
+                                      const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err);
 void gt_hub_labels_free(gtHubLabels* labels);
 
 // Everything of an EHL build that does not depend on the cell size: the full visibility graph

@@ -209,50 +209,179 @@ static bool near_changed(gtVertex a, gtVertex b, const int* rects, int rect_coun
 	return false;
 }
 
+// The directions from u to the two outermost corners of changed rectangle `r`, grown by a cell as
+// near_changed grows it: a segment from u can meet the box only between them (u outside it: the
+// box is seen under less than 180 degrees, so two cross products decide). `all` when u is inside.
+typedef struct Cone {
+	double ax, ay, bx, by;
+	bool all;
+} Cone;
+
+static Cone cone_of(gtVertex u, const int* r)
+{
+	double x0 = r[0] - 1 - u.x, y0 = r[1] - 1 - u.y, x1 = r[2] + 2 - u.x, y1 = r[3] + 2 - u.y;
+	Cone c = {0, 0, 0, 0, x0 <= 0 && x1 >= 0 && y0 <= 0 && y1 >= 0};
+	const double cx[4] = {x0, x1, x0, x1}, cy[4] = {y0, y0, y1, y1};
+	for (int i = 0; i < 4 && !c.all; i++) {
+		bool right = true, left = true; // every other corner on its left / right
+		for (int j = 0; j < 4; j++) {
+			double cross = cx[i] * cy[j] - cy[i] * cx[j];
+			right = right && cross >= 0, left = left && cross <= 0;
+		}
+		if (right) c.ax = cx[i], c.ay = cy[i];
+		if (left) c.bx = cx[i], c.by = cy[i];
+	}
+	return c;
+}
+
+// The vertices w > u that a pair with u must be tested again for: new ones (hit[w] set on entry),
+// and those a cone of u holds (then near_changed decides). Simple loops over every pair, without
+// branches: the compiler vectorises them.
+static int candidates(const Cone* cones, int rect_count, const double* xs, const double* ys, uint8_t* hit, int u, int n,
+                      int32_t* out)
+{
+	double ux = xs[u], uy = ys[u];
+	for (int r = 0; r < rect_count; r++) {
+		double ax = cones[r].ax, ay = cones[r].ay, bx = cones[r].bx, by = cones[r].by;
+		uint8_t all = cones[r].all;
+		for (int w = u + 1; w < n; w++) {
+			double dx = xs[w] - ux, dy = ys[w] - uy;
+			hit[w] |= all | ((ax * dy - ay * dx >= 0) & (dx * by - dy * bx >= 0));
+		}
+	}
+	int count = 0;
+	for (int w = u + 1; w < n; w++) {
+		out[count] = w;
+		count += hit[w];
+	}
+	return count;
+}
+
+// One repair worker's scratch and edges; vertices u are handed out one at a time.
+typedef struct RepairWorker {
+	int32_t *near, *cand, *mark; // mark: u + 1 for an old neighbour of u, -(u + 1) for a candidate
+	uint8_t* hit;
+	Cone* cones;
+	EdgeList list;
+} RepairWorker;
+
+typedef struct RepairJob {
+	const gtMap* map;
+	const gtVisGraph* g; // the old graph
+	const gtVertex* v;
+	int n;
+	const int32_t *old_of, *new_of;
+	const double* xy;     // x of every vertex, then y
+	const uint8_t* fresh; // per vertex: new
+	const int* rects;
+	int rect_count;
+	atomic_int next_vertex;
+	RepairWorker* workers;
+} RepairJob;
+
+// The edges from u to every w > u: the old ones where the edit cannot have changed them, the
+// others tested again.
+static bool repair_vertex(const RepairJob* job, RepairWorker* rw, int u)
+{
+	const gtVisGraph* g = job->g;
+	const gtVertex* v = job->v;
+	int n = job->n, ou = job->old_of[u], near_count = 0, count = 0;
+	for (int r = 0; r < job->rect_count; r++) rw->cones[r] = cone_of(v[u], job->rects + 4 * r);
+	if (ou >= 0) {
+		for (int64_t e = g->offset[ou]; e < g->offset[ou + 1]; e++)
+			if (job->new_of[g->adj[e]] > u) rw->mark[rw->near[near_count++] = job->new_of[g->adj[e]]] = u + 1;
+		memcpy(rw->hit, job->fresh, (size_t)n);
+		count = candidates(rw->cones, job->rect_count, job->xy, job->xy + n, rw->hit, u, n, rw->cand);
+	} else {
+		for (int w = u + 1; w < n; w++) rw->cand[count++] = w;
+	}
+	for (int i = 0; i < count; i++) { // pairs the edit may have changed: tested again where near
+		int w = rw->cand[i];
+		bool was = rw->mark[w] == u + 1;
+		rw->mark[w] = -(u + 1);
+		bool changed = ou < 0 || job->old_of[w] < 0 || near_changed(v[u], v[w], job->rects, job->rect_count);
+		bool is = changed ? !vertex_between(job->map, v[u], v[w]) && gt_vertices_visible(job->map, v[u], v[w]) : was;
+		if (is && !edge_push(&rw->list, u, w)) return false;
+	}
+	for (int i = 0; i < near_count; i++) // the other old edges stay
+		if (rw->mark[rw->near[i]] == u + 1 && !edge_push(&rw->list, u, rw->near[i])) return false;
+	return true;
+}
+
+static void repair_worker(void* context, int index)
+{
+	RepairJob* job = context;
+	RepairWorker* rw = &job->workers[index];
+	for (;;) {
+		int u = atomic_fetch_add(&job->next_vertex, 1);
+		if (u >= job->n || rw->list.failed) break;
+		if (!repair_vertex(job, rw, u)) rw->list.failed = true;
+	}
+}
+
 gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
                              int rect_count, gtVisGraph* g, gtError* err)
 {
+	return gt_vis_graph_repair_parallel(map, NULL, 1, old_vertices, old_n, rects, rect_count, g, err);
+}
+
+gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* tasks, int threads,
+                                      const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
+                                      gtVisGraph* g, gtError* err)
+{
 	int n;
 	const gtVertex* v = gtMap_Vertices(map, &n);
-	int32_t* old_of = gt_malloc(((size_t)n + 1) * sizeof *old_of);
+	threads = gt_resolve_threads(threads);
+	if (threads > n) threads = n > 0 ? n : 1;
+	size_t slots = (size_t)n + 1;
+	int32_t* old_of = gt_malloc(slots * sizeof *old_of);
 	int32_t* new_of = gt_malloc(((size_t)old_n + 1) * sizeof *new_of);
-	int32_t* near = gt_malloc(((size_t)n + 1) * sizeof *near); // old neighbours of u, as new indices
-	EdgeList list = {NULL, 0, 0, false};
-	gtVisGraph fresh;
-	memset(&fresh, 0, sizeof fresh);
-	gtStatus st = GT_OK;
-	if (!old_of || !new_of || !near) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
-		goto done;
+	double* xy = gt_malloc(2 * slots * sizeof *xy);
+	uint8_t* fresh = gt_malloc(slots);
+	RepairWorker* workers = gt_calloc((size_t)threads, sizeof *workers);
+	gtVisGraph out;
+	memset(&out, 0, sizeof out);
+	gtStatus st = old_of && new_of && xy && fresh && workers ? GT_OK : GT_ERR_NOMEM;
+	for (int i = 0; !st && i < threads; i++) {
+		RepairWorker* rw = &workers[i];
+		rw->near = gt_malloc(slots * sizeof *rw->near);
+		rw->cand = gt_malloc(slots * sizeof *rw->cand);
+		rw->mark = gt_calloc(slots, sizeof *rw->mark);
+		rw->hit = gt_malloc(slots);
+		rw->cones = gt_malloc(((size_t)rect_count + 1) * sizeof *rw->cones);
+		if (!rw->near || !rw->cand || !rw->mark || !rw->hit || !rw->cones) st = GT_ERR_NOMEM;
 	}
-	gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
-	for (int u = 0; u < n; u++) {
-		int ou = old_of[u], near_count = 0;
-		if (ou >= 0)
-			for (int64_t e = g->offset[ou]; e < g->offset[ou + 1]; e++)
-				if (new_of[g->adj[e]] > u) near[near_count++] = new_of[g->adj[e]]; // ascending: the map is monotone
-		for (int w = u + 1, k = 0; w < n; w++) {
-			while (k < near_count && near[k] < w) k++;
-			bool was = k < near_count && near[k] == w;
-			bool changed = ou < 0 || old_of[w] < 0 || near_changed(v[u], v[w], rects, rect_count);
-			bool is = changed ? !vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w]) : was;
-			if (is && !edge_push(&list, u, w)) {
-				st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
-				goto done;
-			}
-		}
+	if (!st) {
+		gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
+		for (int u = 0; u < n; u++) xy[u] = v[u].x, xy[n + u] = v[u].y, fresh[u] = old_of[u] < 0;
+		RepairJob job = {map, g, v, n, old_of, new_of, xy, fresh, rects, rect_count, 0, workers};
+		atomic_init(&job.next_vertex, 0);
+		gt_run_tasks(tasks, repair_worker, &job, threads);
+		EdgeList* lists = gt_malloc((size_t)threads * sizeof *lists);
+		for (int i = 0; lists && i < threads; i++) lists[i] = workers[i].list;
+		st = lists ? to_csr(map, lists, threads, &out, err) : GT_ERR_NOMEM;
+		gt_free(lists);
 	}
-	st = to_csr(map, &list, 1, &fresh, err);
+	if (st == GT_ERR_NOMEM) gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
 	if (!st) {
 		gt_vis_graph_free(g);
-		*g = fresh;
+		*g = out;
 	}
-done:
+	for (int i = 0; workers && i < threads; i++) {
+		RepairWorker* rw = &workers[i];
+		gt_free(rw->near);
+		gt_free(rw->cand);
+		gt_free(rw->mark);
+		gt_free(rw->hit);
+		gt_free(rw->cones);
+		gt_free(rw->list.pairs);
+	}
+	gt_free(workers);
 	gt_free(old_of);
 	gt_free(new_of);
-	gt_free(near);
-	gt_free(list.pairs);
-	if (st) gt_vis_graph_free(&fresh);
+	gt_free(xy);
+	gt_free(fresh);
+	if (st) gt_vis_graph_free(&out);
 	return st;
 }
 

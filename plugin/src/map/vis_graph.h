@@ -32,6 +32,11 @@ void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVert
 // pair is tested again. On failure g is as it was.
 gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
                              int rect_count, gtVisGraph* g, gtError* err);
+// The same with the pairs tested in parallel through `tasks` (NULL: the built-in pool) by `threads`
+// workers (0: one per core).
+gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* tasks, int threads,
+                                      const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
+                                      gtVisGraph* g, gtError* err);
 
 // The graph of the map as it is now, from `old` (the full graph of the same map before walls were
 // added in the inclusive cell rectangles `rects`; its vertex list `old_vertices`), when cells only

@@ -23,12 +23,15 @@ struct NavRebuild {
 	gtLandmarks landmarks; // out: the graph's, so queries deriving edited graphs need not compute them
 	gtVertex* old_vertices;
 	int old_n;
+	const gtEhl* base;            // the nav's index, repaired rather than built again (it kept its tuples), or NULL
+	const gtVisGraph* base_graph; // the nav's graph, of the base's map
 	int* rects;
 	int rect_count;
 	gtStatus status;
 	gtError err;
 	atomic_bool done;
 	bool on_host; // the host's task system runs it (else a thread of our own)
+	bool joined;  // waited for: it reads nothing of the nav's any more
 	const gtTaskSystem* host;
 	void* handle;
 	pthread_t thread;
@@ -201,8 +204,11 @@ static void forget_rects_if_none(gtNav* nav)
 	if (nav->freed == 0) nav->freed_rect_count = 0;
 }
 
+static void rebuild_wait(gtNav* nav);
+
 void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 {
+	if (nav->rebuild && nav->rebuild->base) rebuild_wait(nav); // it reads the index this frees
 	gtEhl_Destroy(nav->ehl);
 	gtMap_Destroy(nav->index_map);
 	gt_vis_graph_free(&nav->graph); // take_rebuild gives the graph of a rebuilt index map
@@ -226,12 +232,16 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 
 static void rebuild_run(NavRebuild* r)
 {
-	if (r->graph.offset &&
-	    gt_vis_graph_repair(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count, &r->graph, &r->err))
+	if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
+	                                                    r->rects, r->rect_count, &r->graph, &r->err))
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
-	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, &r->result, &r->err);
+	gtEhlRepairFrom from = {r->base, r->base_graph, r->old_vertices, r->old_n, r->rects, r->rect_count};
+	bool repair = r->graph.offset && r->base;
+	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->err);
 	gtError ignored; // without landmarks the first query that derives a graph computes them
-	if (!r->status && r->graph.offset && gt_landmarks_build(&r->graph, &r->landmarks, &ignored))
+	if (!r->status && r->graph.offset &&
+	    (r->result->hub_labels ? gt_ehl_repair_landmarks(r->result, &r->landmarks, &ignored)
+	                           : gt_landmarks_build(&r->graph, &r->landmarks, &ignored)))
 		gt_landmarks_free(&r->landmarks);
 	atomic_store(&r->done, true);
 }
@@ -263,7 +273,8 @@ static void rebuild_free(NavRebuild* r)
 static void rebuild_wait(gtNav* nav)
 {
 	NavRebuild* r = nav->rebuild;
-	if (!r) return;
+	if (!r || r->joined) return;
+	r->joined = true;
 	if (r->on_host && r->host->finish) r->host->finish(r->handle, r->host->user);
 	else pthread_join(r->thread, NULL);
 }
@@ -290,6 +301,7 @@ static void seed_repair(const gtNav* nav, NavRebuild* r)
 	for (uint32_t i = 0; i < edits; i++)
 		memcpy(r->rects + 4 * i, nav->edit_log[(nav->graph_generation + 1 + i) % NAV_EDIT_LOG], 4 * sizeof(int));
 	r->rect_count = (int)edits;
+	if (nav->ehl->tuple_begin) r->base = nav->ehl, r->base_graph = &nav->graph; // nav_set_index waits for it
 }
 
 // A copy of the map with every declared door open: what indexes are built for.
