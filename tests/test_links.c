@@ -647,5 +647,65 @@ static void test_floors(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("links", test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
+// An index built knowing the links (gtEhl_BuildWithLinks) answers as the twin does, distances and
+// paths, at cell sizes 1 to 4, on open, walled and split maps with every kind of two-way link; it
+// saves and loads with its links.
+static void test_index_knows_links(void** state)
+{
+	(void)state;
+	TestRng rng = {3232};
+	for (int round = 0; round < 8; round++) {
+		bool split = round % 2 == 1;
+		gtMap* map = links_map(&rng, 20 + 3 * round, 18, round == 0 ? 0 : 15 + round, split);
+		TwinLink links[16];
+		gtEhlLink index_links[16];
+		int count = 1 + round * 2;
+		for (int k = 0; k < count; k++) {
+			links[k] = random_link(map, &rng, k % 4);
+			links[k].one_way = false;
+			if (k == 3) links[k].b = links[k].a; // a link to itself changes nothing
+			index_links[k] = (gtEhlLink){links[k].a, links[k].b, links[k].cost};
+		}
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + round % 4;
+		def.threads = 1 + round % 2;
+		gtEhl* ehl;
+		gtError err;
+		if (gtEhl_BuildWithLinks(map, &def, index_links, count, &ehl, &err)) fail_msg("%s", err.message);
+		const gtEhlLink* kept;
+		assert_int_equal(gtEhl_Links(ehl, &kept), count);
+		char path[64];
+		snprintf(path, sizeof path, "test_links_index_%d.ehl", round);
+		assert_int_equal(gtEhl_Save(ehl, path, &err), GT_OK);
+		gtEhl* loaded;
+		if (gtEhl_Load(map, path, &loaded, &err)) fail_msg("%s", err.message);
+		remove(path);
+		assert_int_equal(gtEhl_Links(loaded, &kept), count);
+		assert_true(kept[count - 1].a.x == links[count - 1].a.x && kept[count - 1].cost == links[count - 1].cost);
+		gtEhlQuery *q, *lq;
+		assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+		assert_int_equal(gtEhlQuery_Create(loaded, &lq, &err), GT_OK);
+		gtVec2 points[256];
+		for (int i = 0; i < 80; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			if (i % 10 == 0) s = links[i / 10 % count].b; // from a link end itself
+			double expect = twin_distance(&tw, s, t), d, ld;
+			assert_int_equal(gtEhl_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(expect, d, "index with links", s, t);
+			assert_int_equal(gtEhl_Distance(lq, s, t, &ld, &err), GT_OK);
+			assert_close(expect, ld, "loaded index with links", s, t);
+			int n;
+			assert_int_equal(gtEhl_Path(q, s, t, points, 256, &n, &d, &err), GT_OK);
+			assert_close(expect, d, "index path", s, t);
+		}
+		gtEhlQuery_Destroy(q), gtEhlQuery_Destroy(lq);
+		gtEhl_Destroy(ehl), gtEhl_Destroy(loaded);
+		twin_free(&tw);
+		gtMap_Destroy(map);
+	}
+}
+
+TEST_MAIN("links", test_index_knows_links, test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
           test_reachability, test_floors)

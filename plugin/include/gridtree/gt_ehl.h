@@ -70,6 +70,24 @@ typedef struct gtEhlStats {
 
 gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err);
 
+/// A two-way link an index is built knowing (docs/links.md): an agent at either end may step to
+/// the other at `cost` (finite, >= 0, possibly below the straight line).
+typedef struct gtEhlLink {
+	gtVec2 a, b;
+	double cost;
+} gtEhlLink;
+
+/// gtEhl_Build over the visibility graph joined to the links' ends: the index's distances take the
+/// links (up to GT_EHL_MAX_LINKS; each end must be a valid point). The index then answers only for
+/// exactly these links: gtNav uses it while the nav's enabled links include them all.
+#define GT_EHL_MAX_LINKS 4096
+gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count, gtEhl** out,
+                              gtError* err);
+
+/// The links the index was built knowing (none for gtEhl_Build's): their count, and *links (may be
+/// NULL) pointed at them.
+int gtEhl_Links(const gtEhl* ehl, const gtEhlLink** links);
+
 /// Estimated index bytes at cell size g, from a sample of the map's vertices (no full build).
 gtStatus gtEhl_EstimateBytes(const gtMap* map, int cell_size, int threads, int64_t* bytes, gtError* err);
 

@@ -37,6 +37,12 @@ uint16_t gt_half_round_down(double v)
 
 void gt_ehl_free_arrays(gtEhl* e)
 {
+	gt_free(e->points); // never in a file mapping
+	gt_free(e->links);
+	gt_free(e->end_gap);
+	e->points = NULL;
+	e->links = NULL;
+	e->end_gap = NULL;
 	if (e->mapping) {
 		gt_unmap_file(e->mapping, e->mapping_bytes);
 	} else {
@@ -60,7 +66,7 @@ void gtEhl_Destroy(gtEhl* ehl)
 
 int64_t gt_ehl_index_bytes(const gtEhl* e)
 {
-	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 12 +
+	return (int64_t)((size_t)e->link_count * sizeof *e->links +(size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 12 +
 	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
 	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias);
 }
@@ -115,7 +121,7 @@ void gt_ehl_count_stats(gtEhl* e)
 {
 	gtEhlStats* s = &e->stats;
 	s->cell_size = e->g;
-	s->convex_vertices = e->n;
+	s->convex_vertices = e->corners;
 	s->useful_entries = e->label_count; // the index keeps only these
 	s->cells = e->cell_count;
 	s->hub_entries = e->hub_count - 1 - e->cell_count;

@@ -165,7 +165,18 @@ static bool label_from(Search* s, int r, int root)
 }
 
 // The per-vertex lists into `out`'s CSR arrays, with each entry's P4 flag.
-static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, gtHubLabels* out, gtError* err)
+// tangent_at for ids of the joined graph with links: a link end (ids from `count` on, at ends[id -
+// count]; NULL: unknown) is no corner, a path may turn there any way.
+static bool wraps(const gtVertex* vert, int count, const gtVec2* ends, int a, int b)
+{
+	if (a < count && b < count) return tangent_at(vert[a], vert[b]);
+	if (a >= count || !ends) return true;
+	gtVec2 p = ends[b - count];
+	return vert[a].bx * vert[a].by * (p.x - vert[a].x) * (p.y - vert[a].y) <= 0;
+}
+
+static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, const gtVec2* ends, gtHubLabels* out,
+                        gtError* err)
 {
 	int count;
 	const gtVertex* vert = gtMap_Vertices(map, &count);
@@ -193,13 +204,19 @@ static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, gtHubLa
 			out->dist[k] = e.dist;
 			int h = out->vertex_of[e.hub];
 			// P4: an entry can start an optimal path only if its first and last segments are taut.
-			out->useful[k] = h == v || (tangent_at(vert[v], vert[e.parent]) && tangent_at(vert[e.parent], vert[v]) &&
-			                            tangent_at(vert[e.first], vert[h]) && tangent_at(vert[h], vert[e.first]));
+			out->useful[k] = h == v || (wraps(vert, count, ends, v, e.parent) && wraps(vert, count, ends, e.parent, v) &&
+			                            wraps(vert, count, ends, e.first, h) && wraps(vert, count, ends, h, e.first));
 		}
 	return GT_OK;
 }
 
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
+{
+	return gt_hub_labels_build_from(map, g, 0, NULL, out, err);
+}
+
+gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, int last_first, const gtVec2* ends,
+                                  gtHubLabels* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
 	int n = g->n;
@@ -238,8 +255,9 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	qsort(order_key, (size_t)n, sizeof *order_key, gt_compare_int64);
 	int by_degree = 0; // next candidate in degree order
 
-	int root = n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;
+	int root = last_first > 0 ? n - 1 : n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;
 	for (int r = 0; r < n; r++) {
+		if (r > 0 && r < last_first) root = n - 1 - r; // the forced roots first, last vertex first
 		out->vertex_of[r] = root;
 		out->rank_of[root] = r;
 		processed[root] = true;
@@ -247,11 +265,11 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 			st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
 			goto done;
 		}
-		if (r + 1 < n)
+		if (r + 1 < n && r + 1 >= last_first)
 			root = next_root(g, s.labelled, s.nlabelled, s.parent, coverage, best_child, path, processed, order_key,
 			                 &by_degree);
 	}
-	st = flatten(map, s.lists, n, out, err);
+	st = flatten(map, s.lists, n, ends, out, err);
 
 done:
 	if (s.lists)
