@@ -421,8 +421,8 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 }
 
 static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, const gtHubLabels* labels,
-                            int64_t vg_edges, int g, double start, const gtEhlLink* links, int link_count,
-                            gtEhl** out, gtError* err)
+                            int64_t vg_edges, int g, double start, const gtEhlLink* links, int link_count, gtEhl** out,
+                            gtError* err)
 {
 	*out = NULL;
 	gtEhl* e = gt_calloc(1, sizeof *e);

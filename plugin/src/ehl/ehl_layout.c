@@ -66,7 +66,7 @@ void gtEhl_Destroy(gtEhl* ehl)
 
 int64_t gt_ehl_index_bytes(const gtEhl* e)
 {
-	return (int64_t)((size_t)e->link_count * sizeof *e->links +(size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 12 +
+	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 12 +
 	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
 	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias);
 }

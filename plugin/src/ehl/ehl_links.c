@@ -14,16 +14,21 @@
 #include "map/geometry.h"
 #include "map/map_internal.h"
 
-// e->end_gap and e->cheapest_link (ehl_layout.h): O(cells x ends), once per build or load.
+// e->end_gap and e->cheapest_link (ehl_layout.h): O(blocks x ends), once per build or load.
 static gtStatus link_gaps(gtEhl* e, gtError* err)
 {
-	e->end_gap = gt_malloc(((size_t)e->cell_count + 1) * sizeof *e->end_gap);
+	int width = gtMap_Width(e->map), height = gtMap_Height(e->map), side = width > height ? width : height;
+	e->gap_side = (side + 63) / 64;
+	e->gap_columns = (width + e->gap_side - 1) / e->gap_side;
+	e->gap_rows = (height + e->gap_side - 1) / e->gap_side;
+	int64_t blocks = (int64_t)e->gap_columns * e->gap_rows;
+	e->end_gap = gt_malloc(((size_t)blocks + 1) * sizeof *e->end_gap);
 	if (!e->end_gap) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the index's links");
 	e->cheapest_link = INFINITY;
 	for (int k = 0; k < e->link_count; k++) e->cheapest_link = fmin(e->cheapest_link, e->links[k].cost);
-	for (int64_t c = 0; c < e->cell_count; c++) {
-		double x0 = (double)(c % e->columns) * e->g, y0 = (double)(c / e->columns) * e->g;
-		double x1 = x0 + e->g, y1 = y0 + e->g, best = INFINITY;
+	for (int64_t c = 0; c < blocks; c++) {
+		double x0 = (double)(c % e->gap_columns) * e->gap_side, y0 = (double)(c / e->gap_columns) * e->gap_side;
+		double x1 = x0 + e->gap_side, y1 = y0 + e->gap_side, best = INFINITY;
 		for (int v = e->corners; v < e->n; v++) {
 			gtVec2 p = e->points[v];
 			double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0;
@@ -375,7 +380,8 @@ static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, E
 			if (region_near(&sweep, q) && gt_visible_unchecked(map, p, q))
 				ok = push_edge(edges, edge_count, &capacity, (EndEdge){e, corners + f, hypot(q.x - p.x, q.y - p.y)});
 		}
-		if (ok && (e & 1)) ok = push_edge(edges, edge_count, &capacity, (EndEdge){e - 1, corners + e, links[e / 2].cost});
+		if (ok && (e & 1))
+			ok = push_edge(edges, edge_count, &capacity, (EndEdge){e - 1, corners + e, links[e / 2].cost});
 	}
 	gt_sweep_free(&sweep);
 	if (!st && !ok) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for the links' edges");

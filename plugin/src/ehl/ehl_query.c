@@ -162,8 +162,8 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	double best = limit;
 	if (gt_visible_unchecked(e->map, q->source, t)) {
 		a->distance = hypot(t.x - q->source.x, t.y - q->source.y);
-		if (a->distance >= limit || gt_ehl_line_wins(e, q->source, t, a->distance)) return;
-		best = a->distance; // a link may still be shorter than the straight line
+		if (gt_ehl_line_wins(e, q->source, t, a->distance)) return;
+		best = fmin(limit, a->distance); // a link may still be shorter than the straight line
 	}
 	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
 	Side side_s = {&q->side[0], q->source, q->source_at_pinch}, side_t = {&q->side[1], t, gt_ehl_at_pinch(e->map, t)};

@@ -204,8 +204,9 @@ static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, const g
 			out->dist[k] = e.dist;
 			int h = out->vertex_of[e.hub];
 			// P4: an entry can start an optimal path only if its first and last segments are taut.
-			out->useful[k] = h == v || (wraps(vert, count, ends, v, e.parent) && wraps(vert, count, ends, e.parent, v) &&
-			                            wraps(vert, count, ends, e.first, h) && wraps(vert, count, ends, h, e.first));
+			out->useful[k] = h == v ||
+			                 (wraps(vert, count, ends, v, e.parent) && wraps(vert, count, ends, e.parent, v) &&
+			                  wraps(vert, count, ends, e.first, h) && wraps(vert, count, ends, h, e.first));
 		}
 	return GT_OK;
 }

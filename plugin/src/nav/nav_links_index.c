@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "core/alloc.h"
+#include "core/status.h"
 #include "ehl/ehl_layout.h"
 #include "map/geometry.h"
 #include "nav/nav_internal.h"
@@ -38,8 +39,7 @@ bool nav_links_index_fits(const gtNav* nav, const gtLinkEdge* enabled, int count
 	return fits;
 }
 
-void nav_links_index_name_links(const gtNav* nav, const gtLinkId* ids, const gtVec2* points, gtLinkId* links,
-                                int count)
+void nav_links_index_name_links(const gtNav* nav, const gtLinkId* ids, const gtVec2* points, gtLinkId* links, int count)
 {
 	const gtEhl* e = nav->ehl;
 	for (int i = 0; i + 1 < count; i++) {
@@ -48,9 +48,25 @@ void nav_links_index_name_links(const gtNav* nav, const gtLinkId* ids, const gtV
 		double walk = -1, best = INFINITY; // walk: the straight line when it is a walk, computed once
 		for (int k = 0; k < e->link_count; k++) {
 			const gtEhlLink* l = &e->links[k];
-			if (!(same_point(l->a, a) && same_point(l->b, b)) && !(same_point(l->a, b) && same_point(l->b, a))) continue;
+			if (!(same_point(l->a, a) && same_point(l->b, b)) && !(same_point(l->a, b) && same_point(l->b, a)))
+				continue;
 			if (walk < 0) walk = gt_visible_unchecked(nav->map, a, b) ? hypot(b.x - a.x, b.y - a.y) : INFINITY;
 			if (l->cost < walk && l->cost < best) best = l->cost, links[i] = ids[k];
 		}
 	}
+}
+
+gtStatus gtNav_BuildIndexWithLinks(gtNav* nav, const gtEhlDef* def, gtError* err)
+{
+	int count = nav_links_enabled(nav, NULL), two_way = 0;
+	gtLinkEdge* edges = gt_malloc(((size_t)count + 1) * sizeof *edges);
+	gtEhlLink* links = gt_malloc(((size_t)count + 1) * sizeof *links);
+	gtStatus st = edges && links ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	if (!st) nav_links_enabled(nav, edges);
+	for (int i = 0; !st && i < count; i++)
+		if (!edges[i].one_way) links[two_way++] = (gtEhlLink){edges[i].a, edges[i].b, edges[i].cost};
+	gtEhl* ehl = NULL;
+	if (!st) st = gtEhl_BuildWithLinks(nav->map, def, links, two_way, &ehl, err);
+	gt_free(edges), gt_free(links);
+	return st ? st : gtNav_SetIndex(nav, ehl, err);
 }
