@@ -66,7 +66,16 @@ gtStatus gtNav_BuildIndexWithLinks(gtNav* nav, const gtEhlDef* def, gtError* err
 	for (int i = 0; !st && i < count; i++)
 		if (!edges[i].one_way) links[two_way++] = (gtEhlLink){edges[i].a, edges[i].b, edges[i].cost};
 	gtEhl* ehl = NULL;
+	bool outer_cancelled = nav->build_cancelled; // as gtNav_RebuildIndex: edits and cancels from the callback
+	nav->build_cancelled = false;
+	nav->building++;
 	if (!st) st = gtEhl_BuildWithLinks(nav->map, def, links, two_way, &ehl, err);
+	nav->building--;
+	if (!st && nav->build_cancelled) {
+		gtEhl_Destroy(ehl);
+		st = gt_fail(err, GT_ERR_INVALID_ARG, "the build was cancelled: the nav keeps the index it had");
+	}
+	nav->build_cancelled = outer_cancelled;
 	gt_free(edges), gt_free(links);
 	return st ? st : gtNav_SetIndex(nav, ehl, err);
 }
