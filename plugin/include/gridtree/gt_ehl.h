@@ -133,7 +133,8 @@ gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 /// cell = (y / g) * columns + x / g; `columns` and `rows` receive the grid size.
 void gtEhl_GridSize(const gtEhl* ehl, int* columns, int* rows);
 
-/// One via label of a cell: the convex vertex (index into gtMap_Vertices), its hub's rank, the
+/// One via label of a cell: the convex vertex (index into gtMap_Vertices; in an index with links,
+/// count + 2k and count + 2k + 1 are link k's ends, count being gtMap_Vertices's), its hub's rank, the
 /// VG distance from the vertex to the hub and whether every point of the cell sees the vertex.
 typedef struct gtEhlVia {
 	int32_t vertex;

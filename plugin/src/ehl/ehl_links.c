@@ -93,8 +93,7 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	gtEhl check = {.map = map}; // the links' checks before the long part
 	check.vertices = gtMap_Vertices(map, &check.corners);
 	gtStatus st = gt_ehl_take_links(&check, links, count, err);
-	gt_free(check.links);
-	gt_free(check.points);
+	gt_ehl_free_arrays(&check);
 	if (st) return st;
 	int threads = gt_resolve_threads(def->threads);
 	gtVisGraph graph;
