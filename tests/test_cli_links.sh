@@ -101,4 +101,28 @@ split_index() {
 }
 check "an index with the teleporter across the wall, and the drop on top" split_index
 
+# A real map when the data is there: AR0602SR with 24 links between scenario points (teleporters of
+# cost 0 and 1, cheaper and dearer than the line), an index built knowing them, against the oracle.
+data=${GRIDTREE_DATA:-../shared/data}
+ar=$data/maps/bgmaps/AR0602SR.map
+if [ -f "$ar" ] && [ -f "$data/scenarios/bgmaps/AR0602SR.map.scen" ]; then
+	awk 'NR > 1 && NR <= 25 { d = sqrt(($5 - $7) ^ 2 + ($6 - $8) ^ 2); k = NR % 4;
+		print $5 + 0.5, $6 + 0.5, $7 + 0.5, $8 + 0.5, k == 0 ? 0 : k == 1 ? 1 : k == 2 ? d / 3 : 2 * d + 1 }' \
+		"$data/scenarios/bgmaps/AR0602SR.map.scen" >"$tmp/ar.links"
+	awk 'NR > 900 && NR <= 1200 { print $5 + 0.25, $6 + 0.75, $7 + 0.5, $8 + 0.5 }' \
+		"$data/scenarios/bgmaps/AR0602SR.map.scen" >"$tmp/ar.pairs"
+	ar_index_equals_oracle() {
+		"$GT" ehl-build "$ar" --links "$tmp/ar.links" --cell 4 -o "$tmp/ar_links.ehl" >/dev/null &&
+			"$GT" dist "$ar" --ehl "$tmp/ar_links.ehl" --links "$tmp/ar.links" <"$tmp/ar.pairs" >"$tmp/ar_index" &&
+			"$GT" dist "$ar" --method oracle --links "$tmp/ar.links" <"$tmp/ar.pairs" >"$tmp/ar_oracle" &&
+			"$GT" dist "$ar" <"$tmp/ar.pairs" >"$tmp/ar_plain" &&
+			[ "$(wc -l <"$tmp/ar_index")" -eq 300 ] && ! cmp -s "$tmp/ar_index" "$tmp/ar_plain" &&
+			paste "$tmp/ar_index" "$tmp/ar_oracle" | awk '{ if ($1 != $2 && ($1 - $2 > 1e-6 || $2 - $1 > 1e-6)) bad++ }
+				END { exit bad > 0 }'
+	}
+	check "AR0602SR: an index with 24 links equals the oracle with them" ar_index_equals_oracle
+else
+	echo "note: benchmark data absent ($data): the index with links is not checked on a real map"
+fi
+
 summary cli-links

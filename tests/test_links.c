@@ -398,7 +398,7 @@ static void test_world_queries(void** state)
 
 // Edits and links: after walls are added (one walls in a link's end) and removed, and links are
 // disabled and removed, every answer still equals the twin's for the links enabled then.
-static void edits_and_toggles(bool index)
+static void edits_and_toggles(int index) // 0: none, 1: an index without links, 2: one that knows them
 {
 	TestRng rng = {320};
 	gtMap* map = links_map(&rng, 30, 24, 12, false);
@@ -409,14 +409,23 @@ static void edits_and_toggles(bool index)
 	nav_def.manual_rebuild = true; // freed walls: the oracle answers for the index, then the table
 	assert_int_equal(gtNav_Create(map, &nav_def, &nav, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
-	if (index) {
+	if (index == 1) {
 		gtEhlDef def = gtEhl_DefaultDef();
 		def.cell_size = 3;
 		assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
 	}
 	TwinLink links[6];
 	gtLinkId ids[6];
-	for (int k = 0; k < 6; k++) links[k] = random_link(map, &rng, k % 4), ids[k] = add(nav, links[k]);
+	for (int k = 0; k < 6; k++) {
+		links[k] = random_link(map, &rng, k % 4);
+		links[k].one_way = links[k].one_way && index != 2;
+		ids[k] = add(nav, links[k]);
+	}
+	if (index == 2) {
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 2;
+		assert_int_equal(gtNav_BuildIndexWithLinks(nav, &def, &err), GT_OK);
+	}
 	for (int step = 0; step < 4; step++) {
 		TwinLink on[6];
 		int count = 0;
@@ -458,8 +467,9 @@ static void edits_and_toggles(bool index)
 static void test_edits_and_toggles(void** state)
 {
 	(void)state;
-	edits_and_toggles(false);
-	edits_and_toggles(true);
+	edits_and_toggles(0);
+	edits_and_toggles(1);
+	edits_and_toggles(2);
 }
 
 // The path follower crosses a teleporter at once and a ladder at its cost.

@@ -73,10 +73,6 @@ gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError*
 	return count ? link_gaps(e, err) : GT_OK;
 }
 
-#ifndef FIRST_ROOTS
-#define FIRST_ROOTS(links, count) (getenv("GT_ENDS_FIRST") ? 2 * (count) : 0)
-#endif
-
 gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count, gtEhl** out,
                               gtError* err)
 {
@@ -106,7 +102,7 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	gtVec2* ends = gt_malloc(((size_t)2 * count + 1) * sizeof *ends);
 	if (!st && !ends) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	for (int k = 0; !st && k < count; k++) ends[2 * k] = links[k].a, ends[2 * k + 1] = links[k].b;
-	if (!st) st = gt_hub_labels_build_from(map, &graph, FIRST_ROOTS(links, count), ends, &labels, err);
+	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, &labels, err);
 	gt_free(ends);
 	gt_vis_graph_free(&graph);
 	if (st) return st;

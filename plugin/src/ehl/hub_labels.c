@@ -213,11 +213,11 @@ static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, const g
 
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
 {
-	return gt_hub_labels_build_from(map, g, 0, NULL, out, err);
+	return gt_hub_labels_build_from(map, g, NULL, out, err);
 }
 
-gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, int last_first, const gtVec2* ends,
-                                  gtHubLabels* out, gtError* err)
+gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, gtHubLabels* out,
+                                  gtError* err)
 {
 	memset(out, 0, sizeof *out);
 	int n = g->n;
@@ -256,9 +256,8 @@ gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, int las
 	qsort(order_key, (size_t)n, sizeof *order_key, gt_compare_int64);
 	int by_degree = 0; // next candidate in degree order
 
-	int root = last_first > 0 ? n - 1 : n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;
+	int root = n > 0 ? (int)(order_key[0] & 0xffffffff) : 0;
 	for (int r = 0; r < n; r++) {
-		if (r > 0 && r < last_first) root = n - 1 - r; // the forced roots first, last vertex first
 		out->vertex_of[r] = root;
 		out->rank_of[root] = r;
 		processed[root] = true;
@@ -266,7 +265,7 @@ gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, int las
 			st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
 			goto done;
 		}
-		if (r + 1 < n && r + 1 >= last_first)
+		if (r + 1 < n)
 			root = next_root(g, s.labelled, s.nlabelled, s.parent, coverage, best_child, path, processed, order_key,
 			                 &by_degree);
 	}

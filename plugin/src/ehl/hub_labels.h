@@ -24,9 +24,9 @@ typedef struct gtHubLabels {
 // Dijkstra from every vertex in rank order (docs/algorithms.md 4.3).
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* graph, gtHubLabels* out, gtError* err);
 // The same over a graph whose vertices after the map's corners are link ends at `ends` (rule P4
-// asks nothing of a bend there), with the last `last_first` vertices as the first roots.
-gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* graph, int last_first, const gtVec2* ends,
-                                  gtHubLabels* out, gtError* err);
+// asks nothing of a bend there).
+gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* graph, const gtVec2* ends, gtHubLabels* out,
+                                  gtError* err);
 void gt_hub_labels_free(gtHubLabels* labels);
 
 // Everything of an EHL build that does not depend on the cell size: the full visibility graph
