@@ -196,10 +196,10 @@ static bool build_cell(Worker* w, int64_t cell)
 		double upper = INFINITY;
 		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
 			if (!w->cand[c].full) continue;
-			gtVertex v = e->vertices[w->cand[c].vertex];
+			gtVec2 v = e->points[w->cand[c].vertex];
 			double far = 0;
 			for (int k = 0; k < 4; k++)
-				far = fmax(far, hypot((double)(corners[k][0] - v.x), (double)(corners[k][1] - v.y)));
+				far = fmax(far, hypot((double)corners[k][0] - v.x, (double)corners[k][1] - v.y));
 			upper = fmin(upper, far + w->cand[c].dist);
 		}
 		double keep_below = upper * (1 + 1e-12) + 1e-12; // ties and rounding stay
@@ -209,7 +209,7 @@ static bool build_cell(Worker* w, int64_t cell)
 			Candidate* cd = &w->cand[c];
 			if (cd->bound > keep_below) continue;
 			// P3: some corner must wrap v tautly (towards a link end, any bend may take the link)
-			if (cd->full && cd->vertex != hub_vertex && cd->parent < e->corners) {
+			if (cd->full && cd->vertex != hub_vertex && cd->vertex < e->corners && cd->parent < e->corners) {
 				gtVertex v = e->vertices[cd->vertex], p = e->vertices[cd->parent];
 				bool any = false;
 				for (int k = 0; k < 4 && !any; k++) any = taut(v, corners[k][0], corners[k][1], p);

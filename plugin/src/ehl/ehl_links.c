@@ -146,7 +146,8 @@ typedef struct Region {
 	int64_t list_capacity;
 } Region;
 
-enum { TESTED = 0x10, SEEN = 1 }; // gt_sweep_status: SEEN alone reads PARTIAL, TESTED alone nothing
+// gt_sweep_status reads SEEN as PARTIAL, SEEN | WHOLE as FULL (a free cell), TESTED alone as nothing.
+enum { TESTED = 0x10, SEEN = 1, WHOLE = 4 };
 
 static int ring_of(const Region* r, int x, int y)
 {
@@ -259,6 +260,32 @@ static void queue_neighbours(Region* r, int32_t c, int k)
 }
 
 // Keeps cell c of ring k unless its extent is covered; a kept blocked cell hides what is behind it.
+// Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 2 pi]).
+static bool arcs_meet(const Region* r, double lo, double hi)
+{
+	for (int i = 0; i < r->arc_count && r->arcs[i].lo < hi; i++)
+		if (r->arcs[i].hi > lo) return true;
+	return false;
+}
+
+// Whether every point of free cell (x, y) of ring k >= 3 sees p: the segment from p to any of them
+// crosses the ring's annulus within 2 cells of the cell (a ray from p, in the middle of the rings,
+// leaves ring k - 1 through a side at most 1.5 cells off), so it touches no blocked cell when none is
+// within 2 cells there and the cell's extent, widened, meets no arc of the inner blocked cells.
+static bool seen_whole(const Region* r, int x, int y, int k, double lo, double hi)
+{
+	const gtMap* m = r->sweep->map;
+	for (int ny = y - 2; ny <= y + 2; ny++)
+		for (int nx = x - 2; nx <= x + 2; nx++) {
+			if (ring_of(r, nx, ny) > k) continue;
+			if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || gt_blocked(m, nx, ny)) return false;
+		}
+	lo -= 4 * SHRINK, hi += 4 * SHRINK;
+	if (lo < 0) return !arcs_meet(r, 0, hi) && !arcs_meet(r, lo + TWO_PI, TWO_PI);
+	if (hi > TWO_PI) return !arcs_meet(r, lo, TWO_PI) && !arcs_meet(r, 0, hi - TWO_PI);
+	return !arcs_meet(r, lo, hi);
+}
+
 static bool test_cell(Region* r, int32_t c, int k)
 {
 	const gtMap* m = r->sweep->map;
@@ -268,7 +295,7 @@ static bool test_cell(Region* r, int32_t c, int k)
 		extent(r, x, y, &lo, &hi);
 		if (covered(r, lo, hi)) return true;
 	}
-	*slot(r->sweep, c) |= SEEN | TESTED;
+	*slot(r->sweep, c) |= (uint8_t)(SEEN | TESTED | (k >= 3 && seen_whole(r, x, y, k, lo, hi) ? WHOLE : 0));
 	r->next[r->next_count++] = c;
 	return !gt_blocked(m, x, y) || block(r, x, y);
 }

@@ -42,6 +42,7 @@ bool nav_links_index_fits(const gtNav* nav, const gtLinkEdge* enabled, int count
 void nav_links_index_name_links(const gtNav* nav, const gtLinkId* ids, const gtVec2* points, gtLinkId* links, int count)
 {
 	const gtEhl* e = nav->ehl;
+	if (count > 0) links[count - 1] = GT_LINK_NONE; // after the last point: no step
 	for (int i = 0; i + 1 < count; i++) {
 		links[i] = GT_LINK_NONE;
 		gtVec2 a = points[i], b = points[i + 1];
