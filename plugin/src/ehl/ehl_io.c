@@ -182,6 +182,23 @@ static const char* validate(const gtEhl* e)
 	return NULL;
 }
 
+// Points the sections into the mapped file from `at` on and validates them; the links (their ends
+// become vertices after the corners) are copied out: e->links is always the index's own memory.
+static gtStatus place_sections(gtEhl* e, char* at, const Section* list, int count, const char* path, gtError* err)
+{
+	for (int i = 0; i < count; i++) {
+		*list[i].pointer = at;
+		at += align8(list[i].bytes);
+	}
+	const gtEhlLink* stored_links = e->links;
+	e->links = NULL;
+	const char* broken = validate(e);
+	if (broken) return gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
+	gtError why;
+	gtStatus st = gt_ehl_take_links(e, stored_links, e->link_count, &why);
+	return st ? gt_fail(err, st, "%s: %s", path, why.message) : GT_OK;
+}
+
 // The file is mapped read-only rather than read into fresh memory: loading then costs the
 // checksum and validation passes over pages the kernel already holds, with no copy.
 gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* err)
@@ -212,7 +229,6 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	e->mapping = mapping;
 	e->mapping_bytes = (size_t)size;
 	gtStatus st = GT_OK;
-	const gtEhlLink* stored_links = NULL;
 	FileHeader h;
 	memcpy(&h, mapping, sizeof h);
 	int vertices;
@@ -267,22 +283,7 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		if (gt_crc32c(0, mapping, (size_t)(size - 8)) != trailer[0] || trailer[1] != 0)
 			st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (checksum mismatch)", path);
 	}
-	if (!st) {
-		char* at = (char*)mapping + sizeof h;
-		for (int i = 0; i < count; i++) {
-			*list[i].pointer = at;
-			at += align8(list[i].bytes);
-		}
-		stored_links = e->links; // copied out below: e->links is always the index's own memory
-		e->links = NULL;
-		const char* broken = validate(e);
-		if (broken) st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
-	}
-	if (!st) { // the link ends become vertices after the corners
-		gtError why;
-		st = gt_ehl_take_links(e, stored_links, e->link_count, &why);
-		if (st) gt_fail(err, st, "%s: %s", path, why.message);
-	}
+	if (!st) st = place_sections(e, (char*)mapping + sizeof h, list, count, path, err);
 	if (st) {
 		gtEhl_Destroy(e);
 		return st;
