@@ -100,6 +100,8 @@ void cli_nav_methods_init(void);
 	}
 // Adds the links of a --links file to the nav; prints "FILE:LINE: problem" and is false on failure.
 bool cli_apply_links(gtNav* nav, const char* path);
+// The two-way links of a --links file for an index (ehl-build); *out malloc'd. False on failure.
+bool cli_index_links(gtMap* map, const char* path, gtEhlLink** out, int* count);
 // Calls `fcn` on each line of the file at `path` that is not blank or a # comment (leading blanks
 // skipped), with its 1-based number, until it returns false; says when the file cannot be opened.
 typedef bool CliLineFcn(void* user, const char* path, int number, const char* text);

@@ -37,9 +37,17 @@ static int ehl_build(const CliArgs* args)
 	def.threads = (int)threads;
 	def.progress = gtProgressPrinter_Report;
 	def.progress_user = &progress;
+	gtEhlLink* links = NULL;
+	int link_count = 0;
+	const char* links_file = cli_option(args, "links", NULL);
+	if (links_file && !cli_index_links(map, links_file, &links, &link_count)) {
+		gtMap_Destroy(map);
+		return CLI_FAILED;
+	}
 	gtEhl* ehl;
 	gtError err;
-	gtStatus st = gtEhl_Build(map, &def, &ehl, &err);
+	gtStatus st = gtEhl_BuildWithLinks(map, &def, links, link_count, &ehl, &err);
+	free(links);
 	gtProgressPrinter_Finish(&progress);
 	if (st) {
 		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);
@@ -55,6 +63,7 @@ static int ehl_build(const CliArgs* args)
 	} else {
 		printf("cell_size %d\n", s.cell_size);
 		printf("convex_vertices %d\n", s.convex_vertices);
+		if (link_count) printf("links %d\n", link_count);
 		printf("vg_edges %lld\n", (long long)s.vg_edges);
 		printf("label_entries %lld\n", (long long)s.label_entries);
 		printf("useful_label_entries %lld\n", (long long)s.useful_entries);
@@ -79,6 +88,8 @@ static const CliOption OPTIONS[] = {
     {"cell", "G", NULL, false, "the EHL cell side, 1 to 4096 (default 4): smaller is faster to query and bigger"},
     {"budget", "MB", NULL, false, "instead of --cell: the smallest power-of-two cell whose index fits in MB megabytes"},
     CLI_OPTION_THREADS,
+    {"links", "FILE", NULL, false,
+     "'ax ay bx by cost' lines: two-way links the index knows (queries with the same --links use it as it is)"},
     {0},
 };
 

@@ -87,4 +87,64 @@ tower_polyanya() {
 }
 check "polyanya refuses a Tiled level with links" tower_polyanya
 
+# An index built knowing the links (ehl-build --links): with the same links it answers as the
+# oracle with links does, and so does knn; with links it does not know, the oracle answers.
+grep -v oneway "$tmp/caves.links" >"$tmp/caves2.links"
+says() { # text, then a command that succeeds and prints the text (on stdout or stderr)
+	local text=$1
+	shift
+	"$@" >"$tmp/sout" 2>&1 && grep -q -F -- "$text" "$tmp/sout"
+}
+awk 'NR > 200 && NR <= 600 { if (NR % 2) a = $0; else print a, $0 }' "$tmp/free" >"$tmp/pairs"
+check "ehl-build --links names the links" says "links $(wc -l <"$tmp/caves2.links")" \
+	"$GT" ehl-build "$tmp/caves.map" --links "$tmp/caves2.links" --cell 2 -o "$tmp/caves_links.ehl"
+index_equals_oracle() { # links file
+	"$GT" dist "$tmp/caves.map" --ehl "$tmp/caves_links.ehl" --links "$1" <"$tmp/pairs" >"$tmp/by_index" &&
+		"$GT" dist "$tmp/caves.map" --method oracle --links "$1" <"$tmp/pairs" >"$tmp/by_oracle" &&
+		[ "$(wc -l <"$tmp/by_index")" -ge 150 ] &&
+		paste "$tmp/by_index" "$tmp/by_oracle" | awk '{ if ($1 != $2 && ($1 - $2 > 1e-6 || $2 - $1 > 1e-6)) bad++ }
+			END { exit bad > 0 }'
+}
+check "dist --ehl (index with links) equals the oracle with links" index_equals_oracle "$tmp/caves2.links"
+check "and with one-way links it does not know" index_equals_oracle "$tmp/caves.links"
+links_index_knn() {
+	"$GT" knn "$tmp/caves.map" --ehl "$tmp/caves_links.ehl" --links "$tmp/caves2.links" --objects "$tmp/objects" \
+		--queries "$tmp/queries" | tr ' ' '\n' | cut -d: -f2 >"$tmp/gt" &&
+		"$GT" knn "$tmp/caves.map" --links "$tmp/caves2.links" --objects "$tmp/objects" --queries "$tmp/queries" \
+			--method brute | tr ' ' '\n' | cut -d: -f2 >"$tmp/brute" &&
+		[ "$(wc -l <"$tmp/gt")" -ge 150 ] && cmp -s "$tmp/gt" "$tmp/brute"
+}
+check "knn --ehl (index with links) equals brute force" links_index_knn
+check "ehl-build --links leaves one-way links out" says "1 one-way links left out" \
+	"$GT" ehl-build "$tmp/split.map" --links "$tmp/split.links" --cell 1 -o "$tmp/split.ehl"
+split_index() {
+	[ "$(echo '0 1 11 1' | "$GT" dist "$tmp/split.map" --ehl "$tmp/split.ehl" --links "$tmp/split.links")" = "2.000000000" ] &&
+		[ "$(echo '2 4 9 4' | "$GT" dist "$tmp/split.map" --ehl "$tmp/split.ehl" --links "$tmp/split.links")" = "1.000000000" ]
+}
+check "an index with the teleporter across the wall, and the drop on top" split_index
+
+# A real map when the data is there: AR0602SR with 24 links between scenario points (teleporters of
+# cost 0 and 1, cheaper and dearer than the line), an index built knowing them, against the oracle.
+data=${GRIDTREE_DATA:-../shared/data}
+ar=$data/maps/bgmaps/AR0602SR.map
+if [ -f "$ar" ] && [ -f "$data/scenarios/bgmaps/AR0602SR.map.scen" ]; then
+	awk 'NR > 1 && NR <= 25 { d = sqrt(($5 - $7) ^ 2 + ($6 - $8) ^ 2); k = NR % 4;
+		print $5 + 0.5, $6 + 0.5, $7 + 0.5, $8 + 0.5, k == 0 ? 0 : k == 1 ? 1 : k == 2 ? d / 3 : 2 * d + 1 }' \
+		"$data/scenarios/bgmaps/AR0602SR.map.scen" >"$tmp/ar.links"
+	awk 'NR > 900 && NR <= 1200 { print $5 + 0.25, $6 + 0.75, $7 + 0.5, $8 + 0.5 }' \
+		"$data/scenarios/bgmaps/AR0602SR.map.scen" >"$tmp/ar.pairs"
+	ar_index_equals_oracle() {
+		"$GT" ehl-build "$ar" --links "$tmp/ar.links" --cell 4 -o "$tmp/ar_links.ehl" >/dev/null &&
+			"$GT" dist "$ar" --ehl "$tmp/ar_links.ehl" --links "$tmp/ar.links" <"$tmp/ar.pairs" >"$tmp/ar_index" &&
+			"$GT" dist "$ar" --method oracle --links "$tmp/ar.links" <"$tmp/ar.pairs" >"$tmp/ar_oracle" &&
+			"$GT" dist "$ar" <"$tmp/ar.pairs" >"$tmp/ar_plain" &&
+			[ "$(wc -l <"$tmp/ar_index")" -eq 300 ] && ! cmp -s "$tmp/ar_index" "$tmp/ar_plain" &&
+			paste "$tmp/ar_index" "$tmp/ar_oracle" | awk '{ if ($1 != $2 && ($1 - $2 > 1e-6 || $2 - $1 > 1e-6)) bad++ }
+				END { exit bad > 0 }'
+	}
+	check "AR0602SR: an index with 24 links equals the oracle with them" ar_index_equals_oracle
+else
+	echo "note: benchmark data absent ($data): the index with links is not checked on a real map"
+fi
+
 summary cli-links

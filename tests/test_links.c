@@ -327,19 +327,20 @@ static void test_world_queries(void** state)
 {
 	(void)state;
 	TestRng rng = {3232};
-	for (int round = 0; round < 4; round++) {
+	for (int round = 0; round < 7; round++) {
 		gtMap* map = links_map(&rng, 40, 32, 15, round % 2 == 1);
 		gtNav* nav;
 		gtNavQuery* q;
 		gtError err;
 		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
 		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
-		TwinLink links[8];
+		TwinLink links[12];
 		int count = 0;
 		// Teleporters of cost 0 between far corners, and a few of every kind.
 		links[count++] = (TwinLink){test_random_point(map, &rng), test_random_point(map, &rng), 0, false};
 		links[count++] = (TwinLink){test_random_point(map, &rng), test_random_point(map, &rng), 0, true};
 		while (count < 4 + round) links[count] = random_link(map, &rng, count % 4), count++;
+		for (int k = 0; round >= 4 && k < count; k++) links[k].one_way = false; // an index knows them all
 		for (int k = 0; k < count; k++) add(nav, links[k]);
 		Twin tw;
 		twin_make(&tw, map, links, count);
@@ -355,10 +356,11 @@ static void test_world_queries(void** state)
 			gtObjectId id;
 			assert_int_equal(gtWorld_Add(world, at[i], &word, 1, &id, &err), GT_OK);
 		}
-		if (round >= 2) { // the table over an index built without the links
+		if (round >= 2) { // the table over an index built without the links, or an index that knows them
 			gtEhlDef def = gtEhl_DefaultDef();
-			def.cell_size = 2 + round % 2;
-			assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+			def.cell_size = 1 + round % 3;
+			assert_int_equal(
+			    round >= 4 ? gtNav_BuildIndexWithLinks(nav, &def, &err) : gtNav_BuildIndex(nav, &def, &err), GT_OK);
 		}
 		gtDistance distance = test_world_distance(q);
 		gtVec2 points[12];
@@ -396,7 +398,7 @@ static void test_world_queries(void** state)
 
 // Edits and links: after walls are added (one walls in a link's end) and removed, and links are
 // disabled and removed, every answer still equals the twin's for the links enabled then.
-static void edits_and_toggles(bool index)
+static void edits_and_toggles(int index) // 0: none, 1: an index without links, 2: one that knows them
 {
 	TestRng rng = {320};
 	gtMap* map = links_map(&rng, 30, 24, 12, false);
@@ -407,14 +409,23 @@ static void edits_and_toggles(bool index)
 	nav_def.manual_rebuild = true; // freed walls: the oracle answers for the index, then the table
 	assert_int_equal(gtNav_Create(map, &nav_def, &nav, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
-	if (index) {
+	if (index == 1) {
 		gtEhlDef def = gtEhl_DefaultDef();
 		def.cell_size = 3;
 		assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
 	}
 	TwinLink links[6];
 	gtLinkId ids[6];
-	for (int k = 0; k < 6; k++) links[k] = random_link(map, &rng, k % 4), ids[k] = add(nav, links[k]);
+	for (int k = 0; k < 6; k++) {
+		links[k] = random_link(map, &rng, k % 4);
+		links[k].one_way = links[k].one_way && index != 2;
+		ids[k] = add(nav, links[k]);
+	}
+	if (index == 2) {
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 2;
+		assert_int_equal(gtNav_BuildIndexWithLinks(nav, &def, &err), GT_OK);
+	}
 	for (int step = 0; step < 4; step++) {
 		TwinLink on[6];
 		int count = 0;
@@ -456,8 +467,9 @@ static void edits_and_toggles(bool index)
 static void test_edits_and_toggles(void** state)
 {
 	(void)state;
-	edits_and_toggles(false);
-	edits_and_toggles(true);
+	edits_and_toggles(0);
+	edits_and_toggles(1);
+	edits_and_toggles(2);
 }
 
 // The path follower crosses a teleporter at once and a ladder at its cost.
@@ -664,5 +676,140 @@ static void test_floors(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("links", test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
-          test_reachability, test_floors)
+// An index built knowing the links (gtEhl_BuildWithLinks) answers as the twin does, distances and
+// paths, at cell sizes 1 to 4, on open, walled and split maps with every kind of two-way link; it
+// saves and loads with its links.
+static void test_index_knows_links(void** state)
+{
+	(void)state;
+	TestRng rng = {3232};
+	for (int round = 0; round < 8; round++) {
+		bool split = round % 2 == 1;
+		gtMap* map = links_map(&rng, 20 + 3 * round, 18, round == 0 ? 0 : 15 + round, split);
+		TwinLink links[16];
+		gtEhlLink index_links[16];
+		int count = 1 + round * 2;
+		for (int k = 0; k < count; k++) {
+			links[k] = random_link(map, &rng, k % 4);
+			links[k].one_way = false;
+			if (k == 3) links[k].b = links[k].a; // a link to itself changes nothing
+			index_links[k] = (gtEhlLink){links[k].a, links[k].b, links[k].cost};
+		}
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + round % 4;
+		def.threads = 1 + round % 2;
+		gtEhl* ehl;
+		gtError err;
+		if (gtEhl_BuildWithLinks(map, &def, index_links, count, &ehl, &err)) fail_msg("%s", err.message);
+		const gtEhlLink* kept;
+		assert_int_equal(gtEhl_Links(ehl, &kept), count);
+		char path[64];
+		snprintf(path, sizeof path, "test_links_index_%d.ehl", round);
+		assert_int_equal(gtEhl_Save(ehl, path, &err), GT_OK);
+		gtEhl* loaded;
+		if (gtEhl_Load(map, path, &loaded, &err)) fail_msg("%s", err.message);
+		remove(path);
+		assert_int_equal(gtEhl_Links(loaded, &kept), count);
+		assert_true(kept[count - 1].a.x == links[count - 1].a.x && kept[count - 1].cost == links[count - 1].cost);
+		gtEhlQuery *q, *lq;
+		assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+		assert_int_equal(gtEhlQuery_Create(loaded, &lq, &err), GT_OK);
+		gtVec2 points[256];
+		for (int i = 0; i < 80; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			if (i % 10 == 0) s = links[i / 10 % count].b; // from a link end itself
+			double expect = twin_distance(&tw, s, t), d, ld;
+			assert_int_equal(gtEhl_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(expect, d, "index with links", s, t);
+			assert_int_equal(gtEhl_Distance(lq, s, t, &ld, &err), GT_OK);
+			assert_close(expect, ld, "loaded index with links", s, t);
+			int n;
+			assert_int_equal(gtEhl_Path(q, s, t, points, 256, &n, &d, &err), GT_OK);
+			assert_close(expect, d, "index path", s, t);
+		}
+		gtEhlQuery_Destroy(q), gtEhlQuery_Destroy(lq);
+		gtEhl_Destroy(ehl), gtEhl_Destroy(loaded);
+		twin_free(&tw);
+		gtMap_Destroy(map);
+	}
+}
+
+// Distances and paths of `count` links (the enabled ones of `links`) against the twin.
+static void check_against_twin(gtNav* nav, gtNavQuery* q, const gtMap* map, TestRng* rng, const TwinLink* links,
+                               const bool* enabled, int count, int pairs)
+{
+	TwinLink on[16];
+	int n = 0;
+	for (int k = 0; k < count; k++)
+		if (enabled[k]) on[n++] = links[k];
+	Twin tw;
+	twin_make(&tw, map, on, n);
+	gtError err;
+	for (int i = 0; i < pairs; i++) {
+		gtVec2 s = test_random_point(map, rng), t = test_random_point(map, rng);
+		if (i % 7 == 0 && n > 0) s = on[i % n].a;
+		double expect = twin_distance(&tw, s, t), d;
+		assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
+		assert_close(expect, d, "distance", s, t);
+		if (i % 3 == 0) check_path(nav, q, s, t, expect);
+	}
+	twin_free(&tw);
+}
+
+// A nav whose index knows its links (gtNav_BuildIndexWithLinks) answers with it while exactly those
+// links are enabled, and stays exact when a one-way link is added, an indexed link is disabled or
+// removed, or every link is off.
+static void test_nav_index_knows_links(void** state)
+{
+	(void)state;
+	TestRng rng = {3233};
+	for (int round = 0; round < 4; round++) {
+		gtMap* map = links_map(&rng, 30, 24, 12 + 3 * round, round % 2 == 1);
+		gtNav* nav;
+		gtNavQuery* q;
+		gtError err;
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		TwinLink links[16];
+		gtLinkId ids[16];
+		bool enabled[16];
+		int count = 4 + round;
+		for (int k = 0; k < count; k++) {
+			links[k] = random_link(map, &rng, k % 4);
+			links[k].one_way = false;
+			ids[k] = add(nav, links[k]);
+			enabled[k] = true;
+		}
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + round % 3;
+		assert_int_equal(gtNav_BuildIndexWithLinks(nav, &def, &err), GT_OK);
+		assert_int_equal(gtNav_Method(nav), GT_NAV_EHL);
+		assert_int_equal(gtEhl_Links(gtNav_Index(nav), NULL), count);
+		check_against_twin(nav, q, map, &rng, links, enabled, count, 40);
+		// A one-way drop the index does not know.
+		links[count] = random_link(map, &rng, 2);
+		links[count].one_way = true;
+		ids[count] = add(nav, links[count]);
+		enabled[count] = true;
+		check_against_twin(nav, q, map, &rng, links, enabled, count + 1, 30);
+		assert_int_equal(gtNav_RemoveLink(nav, ids[count], &err), GT_OK);
+		// An indexed link off: the index's distances are no walks any more.
+		assert_int_equal(gtNav_EnableLink(nav, ids[0], false, &err), GT_OK);
+		enabled[0] = false;
+		check_against_twin(nav, q, map, &rng, links, enabled, count, 30);
+		assert_int_equal(gtNav_EnableLink(nav, ids[0], true, &err), GT_OK);
+		enabled[0] = true;
+		check_against_twin(nav, q, map, &rng, links, enabled, count, 30);
+		for (int k = 0; k < count; k++) assert_int_equal(gtNav_EnableLink(nav, ids[k], false, &err), GT_OK);
+		for (int k = 0; k < count; k++) enabled[k] = false;
+		check_against_twin(nav, q, map, &rng, links, enabled, count, 30);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
+TEST_MAIN("links", test_index_knows_links, test_nav_index_knows_links, test_handles, test_distances_match_twin,
+          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors)

@@ -126,7 +126,7 @@ static int map_build_index(lua_State* L)
 {
 	LMap* m = lgt_check_map(L, 1);
 	gtEhlDef def = gtEhl_DefaultDef();
-	int has_progress = 0;
+	int has_progress = 0, with_links = 0;
 	Progress progress = {L, 0, 0, "", 0, "", m->nav};
 	const char* key;
 	for (int v = lgt_first_option(L, 2, &key); v; v = lgt_next_option(L, 2, v, &key)) {
@@ -138,6 +138,8 @@ static int map_build_index(lua_State* L)
 				luaL_argerror(L, 2, "budget must be a positive number of megabytes");
 		} else if (strcmp(key, "threads") == 0) {
 			def.threads = lgt_option_integer(L, v, 2, key, 0, GT_MAX_THREADS);
+		} else if (strcmp(key, "links") == 0) { /* an index that knows the map's two-way links */
+			with_links = lua_toboolean(L, v);
 		} else if (strcmp(key, "progress") == 0) {
 			if (!lua_isfunction(L, v)) luaL_argerror(L, 2, "progress must be a function");
 			has_progress = 1;
@@ -158,7 +160,8 @@ static int map_build_index(lua_State* L)
 	progress.nav = m->nav;
 	gtError err;
 	m->building++; /* rule 1: map:close() from the callback raises instead of freeing the map */
-	gtStatus st = gtNav_BuildIndex(m->nav, &def, &err); /* with every declared door open */
+	gtStatus st = with_links ? gtNav_BuildIndexWithLinks(m->nav, &def, &err)
+	                         : gtNav_BuildIndex(m->nav, &def, &err); /* with every declared door open */
 	m->building--;
 	if (progress.failed) /* cancelled: the map keeps the index it had */
 		return luaL_error(L, "gridtree: progress callback failed: %s", progress.message);

@@ -36,6 +36,13 @@ test("links: a teleporter across a wall, a drop one way, toggles and removal", f
 	map:set_method("ehl")
 	assert(map:method() == "ehl")
 	assert(near(map:distance(0, 1, 11, 1), 2))
+	assert(map:build_index{cell = 1, links = true}) -- an index that knows the teleporter
+	assert(near(map:distance(0, 1, 11, 1), 2))
+	assert(near(map:distance(10, 1, 1, 1), 0))
+	assert(map:enable_link(tele, false)) -- the index's link off: the oracle answers, exactly
+	assert(map:distance(0, 1, 11, 1) == math.huge)
+	assert(map:enable_link(tele, true))
+	assert(near(map:distance(0, 1, 11, 1), 2))
 end)
 
 test("links: costs in the map's units, and the errors", function()

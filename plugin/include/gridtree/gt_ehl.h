@@ -70,6 +70,24 @@ typedef struct gtEhlStats {
 
 gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err);
 
+/// A two-way link an index is built knowing (docs/links.md): an agent at either end may step to
+/// the other at `cost` (finite, >= 0, possibly below the straight line).
+typedef struct gtEhlLink {
+	gtVec2 a, b;
+	double cost;
+} gtEhlLink;
+
+/// gtEhl_Build over the visibility graph joined to the links' ends: the index's distances take the
+/// links (up to GT_EHL_MAX_LINKS; each end must be a valid point). The index then answers only for
+/// exactly these links: gtNav uses it while the nav's enabled links include them all.
+#define GT_EHL_MAX_LINKS 4096
+gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count, gtEhl** out,
+                              gtError* err);
+
+/// The links the index was built knowing (none for gtEhl_Build's): their count, and *links (may be
+/// NULL) pointed at them.
+int gtEhl_Links(const gtEhl* ehl, const gtEhlLink** links);
+
 /// Estimated index bytes at cell size g, from a sample of the map's vertices (no full build).
 gtStatus gtEhl_EstimateBytes(const gtMap* map, int cell_size, int threads, int64_t* bytes, gtError* err);
 
@@ -115,7 +133,8 @@ gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 /// cell = (y / g) * columns + x / g; `columns` and `rows` receive the grid size.
 void gtEhl_GridSize(const gtEhl* ehl, int* columns, int* rows);
 
-/// One via label of a cell: the convex vertex (index into gtMap_Vertices), its hub's rank, the
+/// One via label of a cell: the convex vertex (index into gtMap_Vertices; in an index with links,
+/// count + 2k and count + 2k + 1 are link k's ends, count being gtMap_Vertices's), its hub's rank, the
 /// VG distance from the vertex to the hub and whether every point of the cell sees the vertex.
 typedef struct gtEhlVia {
 	int32_t vertex;

@@ -59,6 +59,13 @@ int gtNav_EnabledLinkCount(const gtNav* nav);
 /// Every live link's handle, in slot order, into ids[0..capacity); returns how many there are.
 int gtNav_Links(const gtNav* nav, gtLinkId* ids, int capacity);
 
+/// Builds the nav's index knowing its enabled two-way links (gtEhl_BuildWithLinks) from the map as
+/// it is now. While exactly those links are enabled and the map is not edited, the index answers
+/// with them in about the time it answers without links; otherwise (a link of the index disabled or
+/// removed, links added, an edit) the oracle with links answers, exactly, until an index is built
+/// again. One-way links are never in an index.
+gtStatus gtNav_BuildIndexWithLinks(gtNav* nav, const gtEhlDef* def, gtError* err);
+
 /// gtNavQuery_Path that also says where the path takes a link: links[i] is the link taken from
 /// points[i] to points[i + 1], GT_LINK_NONE where the path walks (links has `capacity` entries).
 /// The distance counts a link's cost, not its length.

@@ -622,7 +622,8 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	gtNavMethod backend = gtNav_Method(c->nav);
 	bool walls = gtNavMethod_Caps(backend) & GT_NAV_CAP_WALLS;
 	// A field reads the labels as they are, which know neither edits nor links.
-	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT && gtNav_EnabledLinkCount(c->nav) == 0;
+	bool exact_index = gtNav_IndexState(c->nav) == GT_NAV_INDEX_EXACT && gtNav_EnabledLinkCount(c->nav) == 0 &&
+	                   gtEhl_Links(gtNav_Index(c->nav), NULL) == 0;
 	bool shared = shared_filter(batch, mode);
 	bool field_possible = backend == GT_NAV_EHL && exact_index && shared && largest_k(batch) <= GT_EHL_FIELD_MAX_K;
 	if (method == GT_CROWD_FIELD && !field_possible)

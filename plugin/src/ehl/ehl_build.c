@@ -13,6 +13,7 @@
 #include "core/task.h"
 #include "ehl/ehl_estimate.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_links.h"
 #include "ehl/ehl_sweep.h"
 #include "ehl/hub_labels.h"
 #include "core/status.h"
@@ -108,8 +109,9 @@ static bool sweep_one(Worker* w, int v)
 	int64_t kept_count;
 	if (b->repair && gt_ehl_repair_kept_tuples(b->repair, e, v, &kept, &kept_count))
 		return push_kept(w, v, kept, kept_count);
-	const gtVertex vert = e->vertices[v];
-	if (gt_sweep_vertex(&w->sweep, vert, &w->err)) return false;
+	if (v >= e->corners ? gt_ehl_link_region(&w->sweep, e->points[v], &w->err)
+	                    : gt_sweep_vertex(&w->sweep, e->vertices[v], &w->err))
+		return false;
 	int width = gtMap_Width(b->map), height = gtMap_Height(b->map), g = e->g;
 	uint32_t stamp = (uint32_t)v + 1;
 	int listed = 0;
@@ -213,9 +215,9 @@ static bool build_cell(Worker* w, int64_t cell)
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
 		uint32_t vf = b->tuple_vertex[t];
 		int v = (int)(vf & TUPLE_VERTEX);
-		gtVertex vx = e->vertices[v];
-		double dx = fmax(fmax((double)(x0 - vx.x), 0.0), (double)(vx.x - x1));
-		double dy = fmax(fmax((double)(y0 - vx.y), 0.0), (double)(vx.y - y1));
+		gtVec2 vx = e->points[v];
+		double dx = fmax(fmax((double)x0 - vx.x, 0.0), vx.x - (double)x1);
+		double dy = fmax(fmax((double)y0 - vx.y, 0.0), vx.y - (double)y1);
 		double mindist = sqrt(dx * dx + dy * dy);
 		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
 			if (!L->useful[k]) continue;
@@ -246,10 +248,10 @@ static bool build_cell(Worker* w, int64_t cell)
 		double upper = INFINITY;
 		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
 			if (!w->cand[c].full) continue;
-			gtVertex v = e->vertices[w->cand[c].vertex];
+			gtVec2 v = e->points[w->cand[c].vertex];
 			double far = 0;
 			for (int k = 0; k < 4; k++)
-				far = fmax(far, hypot((double)(corners[k][0] - v.x), (double)(corners[k][1] - v.y)));
+				far = fmax(far, hypot((double)corners[k][0] - v.x, (double)corners[k][1] - v.y));
 			upper = fmin(upper, far + w->cand[c].dist);
 		}
 		double keep_below = upper * (1 + 1e-12) + 1e-12; // ties and rounding stay
@@ -258,7 +260,8 @@ static bool build_cell(Worker* w, int64_t cell)
 		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
 			Candidate* cd = &w->cand[c];
 			if (cd->bound > keep_below) continue;
-			if (cd->full && cd->vertex != hub_vertex) { // P3: some corner must wrap v tautly
+			// P3: some corner must wrap v tautly (towards a link end, any bend may take the link)
+			if (cd->full && cd->vertex != hub_vertex && cd->vertex < e->corners && cd->parent < e->corners) {
 				gtVertex v = e->vertices[cd->vertex], p = e->vertices[cd->parent];
 				bool any = false;
 				for (int k = 0; k < 4 && !any; k++) any = taut(v, corners[k][0], corners[k][1], p);
@@ -470,7 +473,8 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 }
 
 static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, const gtHubLabels* labels,
-                            gtEhlRepair* repair, int64_t vg_edges, int g, double start, gtEhl** out, gtError* err)
+                            gtEhlRepair* repair, int64_t vg_edges, int g, double start, const gtEhlLink* links,
+                            int link_count, gtEhl** out, gtError* err)
 {
 	*out = NULL;
 	gtEhl* e = gt_calloc(1, sizeof *e);
@@ -480,7 +484,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	e->columns = (gtMap_Width(map) + g - 1) / g;
 	e->rows = (gtMap_Height(map) + g - 1) / g;
 	e->cell_count = (int64_t)e->columns * e->rows;
-	e->vertices = gtMap_Vertices(map, &e->n); // at most GT_EHL_MAX_VERTICES: gt_hub_labels_of_map checked
+	e->vertices = gtMap_Vertices(map, &e->corners); // with the ends, at most GT_EHL_MAX_VERTICES: checked
 	Build b;
 	memset(&b, 0, sizeof b);
 	b.map = map;
@@ -493,6 +497,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	atomic_init(&b.candidates, 0);
 	Worker* workers = gt_calloc((size_t)b.threads, sizeof *workers);
 	gtStatus st = workers ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	if (!st) st = gt_ehl_take_links(e, links, link_count, err);
 	if (!st) st = keep_labels(e, labels, err);
 	if (!st) st = init_workers(&b, workers, err);
 	b.passes = 1;
@@ -567,10 +572,18 @@ gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError
 gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels_in,
                                   gtEhlRepair* repair, int64_t vg_edges, double start, gtEhl** out, gtError* err)
 {
+	return gt_ehl_build_from_link_labels(map, def, threads, labels_in, repair, vg_edges, start, NULL, 0, out, err);
+}
+
+gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels_in,
+                                       gtEhlRepair* repair, int64_t vg_edges, double start, const gtEhlLink* links,
+                                       int link_count, gtEhl** out, gtError* err)
+{
 	gtHubLabels labels = *labels_in;
 	gtStatus st = GT_OK;
 	if (!(def->budget_mb > 0)) {
-		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, start, out, err);
+		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, start, links, link_count, out,
+		                 err);
 		if (st || !repair || !gt_ehl_repair_keep_labels(*out, &labels)) gt_hub_labels_free(&labels);
 		return st;
 	}
@@ -579,7 +592,7 @@ gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int thr
 	// The estimate is conservative at small sizes but can fall a little short at large ones: then
 	// the next size is built instead.
 	for (int k = chosen; !st && k < count; k++) {
-		st = build_cells(map, def, threads, &labels, repair, vg_edges, sizes[k], start, out, err);
+		st = build_cells(map, def, threads, &labels, repair, vg_edges, sizes[k], start, links, link_count, out, err);
 		if (st || (double)(*out)->stats.index_bytes <= def->budget_mb * 1e6) break;
 		double got = (double)(*out)->stats.index_bytes / 1e6;
 		gtEhl_Destroy(*out);

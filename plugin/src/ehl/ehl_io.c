@@ -14,10 +14,11 @@
 #include "core/platform.h"
 #include "core/save_file.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_links.h"
 #include "core/status.h"
 
 #define EHL_MAGIC "GTEHL\0\r\n"
-#define EHL_VERSION 1u
+#define EHL_VERSION 2u // 2: an index that knows links (header `links`, one more section); 1 otherwise
 
 typedef struct FileHeader {
 	char magic[8];
@@ -25,7 +26,7 @@ typedef struct FileHeader {
 	uint64_t map_fingerprint;
 	uint32_t map_width, map_height, cell_size, vertices;
 	uint64_t label_count, cell_count, hub_count, via_count;
-	uint32_t flags, reserved;
+	uint32_t flags, links; // links: version 2 only (0 in version 1 files)
 } FileHeader;
 
 _Static_assert(sizeof(FileHeader) == 80, "the header layout is part of the file format");
@@ -43,7 +44,7 @@ static uint64_t align8(uint64_t v)
 }
 
 // The sections in file order; sizes from the header counts (which the caller has bounded).
-#define SECTIONS 8
+#define SECTIONS 9
 
 static int sections(gtEhl* e, Section out[SECTIONS])
 {
@@ -57,9 +58,10 @@ static int sections(gtEhl* e, Section out[SECTIONS])
 	    {(void**)&e->cell_begin, ((uint64_t)e->cell_count + 1) * 4},
 	    {(void**)&e->hubs, (uint64_t)e->hub_count * sizeof(gtEhlHub)},
 	    {(void**)&e->vias, (uint64_t)e->via_count * sizeof(gtEhlViaLabel)},
+	    {(void**)&e->links, (uint64_t)e->link_count * sizeof(gtEhlLink)},
 	};
 	memcpy(out, list, sizeof list);
-	return SECTIONS;
+	return e->link_count > 0 ? SECTIONS : SECTIONS - 1; // an index without links writes version 1
 }
 
 static bool host_is_little_endian(void)
@@ -86,7 +88,8 @@ static bool write_ehl(FILE* f, void* context)
 	FileHeader h;
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, EHL_MAGIC, 8);
-	h.version = EHL_VERSION;
+	h.version = ehl->link_count > 0 ? EHL_VERSION : 1; // older readers still read a plain index
+	h.links = (uint32_t)ehl->link_count;
 	h.header_size = sizeof h;
 	h.map_fingerprint = gtMap_Fingerprint(ehl->map);
 	h.map_width = (uint32_t)gtMap_Width(ehl->map);
@@ -179,6 +182,23 @@ static const char* validate(const gtEhl* e)
 	return NULL;
 }
 
+// Points the sections into the mapped file from `at` on and validates them; the links (their ends
+// become vertices after the corners) are copied out: e->links is always the index's own memory.
+static gtStatus place_sections(gtEhl* e, char* at, const Section* list, int count, const char* path, gtError* err)
+{
+	for (int i = 0; i < count; i++) {
+		*list[i].pointer = at;
+		at += align8(list[i].bytes);
+	}
+	const gtEhlLink* stored_links = e->links;
+	e->links = NULL;
+	const char* broken = validate(e);
+	if (broken) return gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
+	gtError why;
+	gtStatus st = gt_ehl_take_links(e, stored_links, e->link_count, &why);
+	return st ? gt_fail(err, st, "%s: %s", path, why.message) : GT_OK;
+}
+
 // The file is mapped read-only rather than read into fresh memory: loading then costs the
 // checksum and validation passes over pages the kernel already holds, with no copy.
 gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* err)
@@ -219,12 +239,12 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		st = gt_fail(err, GT_ERR_FORMAT,
 		             "%s: index format version %u is newer than this gridtree (reads up to %u); rebuild it", path,
 		             h.version, EHL_VERSION);
-	} else if (h.version != EHL_VERSION || h.header_size != sizeof h) {
+	} else if (h.version < 1 || h.header_size != sizeof h || (h.version == 1 && h.links != 0)) {
 		st = gt_fail(err, GT_ERR_FORMAT, "%s: unsupported index format version %u", path, h.version);
-	} else if (h.vertices > GT_EHL_MAX_VERTICES) {
+	} else if (h.vertices > GT_EHL_MAX_VERTICES || h.links > GT_EHL_MAX_LINKS) {
 		st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (vertex count %u)", path, h.vertices);
 	} else if (h.map_fingerprint != gtMap_Fingerprint(map) || h.map_width != (uint32_t)gtMap_Width(map) ||
-	           h.map_height != (uint32_t)gtMap_Height(map) || h.vertices != (uint32_t)vertices) {
+	           h.map_height != (uint32_t)gtMap_Height(map) || h.vertices != (uint32_t)vertices + 2 * h.links) {
 		st = gt_fail(err, GT_ERR_FORMAT,
 		             "%s: index was built for another map (%ux%u, fingerprint %016" PRIx64
 		             ", this map %dx%d, %016" PRIx64 ")",
@@ -232,7 +252,9 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		             gtMap_Fingerprint(map));
 	}
 	e->map = map;
-	e->vertices = gtMap_Vertices(map, &e->n);
+	e->vertices = gtMap_Vertices(map, &e->corners);
+	e->link_count = st ? 0 : (int)h.links;
+	e->n = e->corners + 2 * e->link_count;
 	e->g = (int)h.cell_size;
 	e->label_count = (int64_t)h.label_count;
 	e->cell_count = (int64_t)h.cell_count;
@@ -261,15 +283,7 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		if (gt_crc32c(0, mapping, (size_t)(size - 8)) != trailer[0] || trailer[1] != 0)
 			st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (checksum mismatch)", path);
 	}
-	if (!st) {
-		char* at = (char*)mapping + sizeof h;
-		for (int i = 0; i < count; i++) {
-			*list[i].pointer = at;
-			at += align8(list[i].bytes);
-		}
-		const char* broken = validate(e);
-		if (broken) st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
-	}
+	if (!st) st = place_sections(e, (char*)mapping + sizeof h, list, count, path, err);
 	if (st) {
 		gtEhl_Destroy(e);
 		return st;

@@ -38,6 +38,12 @@ uint16_t gt_half_round_down(double v)
 
 void gt_ehl_free_arrays(gtEhl* e)
 {
+	gt_free(e->points); // never in a file mapping
+	gt_free(e->links);
+	gt_free(e->end_gap);
+	e->points = NULL;
+	e->links = NULL;
+	e->end_gap = NULL;
 	if (e->mapping) {
 		gt_unmap_file(e->mapping, e->mapping_bytes);
 	} else {
@@ -129,7 +135,7 @@ void gt_ehl_count_stats(gtEhl* e)
 {
 	gtEhlStats* s = &e->stats;
 	s->cell_size = e->g;
-	s->convex_vertices = e->n;
+	s->convex_vertices = e->corners;
 	s->useful_entries = e->label_count; // the index keeps only these
 	s->cells = e->cell_count;
 	s->hub_entries = e->hub_count - 1 - e->cell_count;

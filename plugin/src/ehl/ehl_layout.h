@@ -70,7 +70,18 @@ uint16_t gt_half_round_down(double v);
 struct gtEhl {
 	const gtMap* map;
 	int g, columns, rows, n;
-	const gtVertex* vertices;
+	const gtVertex* vertices; // the map's convex vertices: ids 0 .. corners - 1
+	// Link ends (ehl_links.c): ids corners + 2k and corners + 2k + 1 are link k's a and b, vertices
+	// of the labelled graph like the corners. points[v] is every id's position (n of them).
+	int corners, link_count;
+	gtEhlLink* links;
+	gtVec2* points;
+	// With links: per block of gap_side x gap_side cells (at most 64 x 64 blocks) the least distance
+	// from it to a link end (rounded down), and the cheapest link. A walk that takes a link from s
+	// to t is at least gap(s) + cheapest + gap(t) long.
+	float* end_gap;
+	int gap_side, gap_columns, gap_rows;
+	double cheapest_link;
 	int64_t label_count, cell_count, hub_count, via_count; // hub_count includes sentinels + 1
 	// Hub labels, kept for unpacking paths: entries of v are [label_offset[v], label_offset[v+1]).
 	// Only entries that survive rule P4: the optimal paths the query unpacks are taut at every
@@ -101,6 +112,19 @@ static inline int64_t gt_ehl_cell_of(const gtEhl* e, gtVec2 p)
 	if (i >= e->columns) i = e->columns - 1;
 	if (j >= e->rows) j = e->rows - 1;
 	return (int64_t)j * e->columns + i;
+}
+
+// Whether the straight line from s to t (which see each other) is their distance: no link can beat it.
+static inline float gt_ehl_end_gap(const gtEhl* e, gtVec2 p)
+{
+	int i = (int)(p.x / e->gap_side), j = (int)(p.y / e->gap_side);
+	return e->end_gap[(int64_t)(j < e->gap_rows ? j : e->gap_rows - 1) * e->gap_columns +
+	                  (i < e->gap_columns ? i : e->gap_columns - 1)];
+}
+
+static inline bool gt_ehl_line_wins(const gtEhl* e, gtVec2 s, gtVec2 t, double line)
+{
+	return !e->link_count || line <= (double)gt_ehl_end_gap(e, s) + e->cheapest_link + (double)gt_ehl_end_gap(e, t);
 }
 
 static inline const gtMap* gt_ehl_map(const gtEhl* e)

@@ -74,7 +74,7 @@ double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 		uint32_t v = e->vias[i].vertex;
 		if (c->stamp[v] != generation) {
 			c->stamp[v] = generation;
-			double dx = e->vertices[v].x - side->p.x, dy = e->vertices[v].y - side->p.y;
+			double dx = e->points[v].x - side->p.x, dy = e->points[v].y - side->p.y;
 			c->length[v] = sqrt(dx * dx + dy * dy);
 			c->visibility[v] = SIDE_UNKNOWN;
 		}
@@ -82,8 +82,7 @@ double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 		if (offset + total >= limit) continue;
 		if (!gt_via_full(&e->vias[i]) || side->check_all) {
 			if (c->visibility[v] == SIDE_UNKNOWN) {
-				gtVec2 vp = {e->vertices[v].x, e->vertices[v].y};
-				c->visibility[v] = gt_visible_unchecked(e->map, side->p, vp) ? SIDE_VISIBLE : SIDE_HIDDEN;
+				c->visibility[v] = gt_visible_unchecked(e->map, side->p, e->points[v]) ? SIDE_VISIBLE : SIDE_HIDDEN;
 			}
 			if (c->visibility[v] == SIDE_HIDDEN) continue;
 		}
@@ -160,9 +159,11 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	a->distance = INFINITY;
 	a->hub = -1;
 	q->last_hub = -1;
+	double best = limit;
 	if (gt_visible_unchecked(e->map, q->source, t)) {
 		a->distance = hypot(t.x - q->source.x, t.y - q->source.y);
-		return;
+		if (gt_ehl_line_wins(e, q->source, t, a->distance)) return;
+		best = fmin(limit, a->distance); // a link may still be shorter than the straight line
 	}
 	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
 	Side side_s = {&q->side[0], q->source, q->source_at_pinch}, side_t = {&q->side[1], t, gt_ehl_at_pinch(e->map, t)};
@@ -190,7 +191,6 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		hs++;
 		ht++;
 	}
-	double best = limit;
 	for (int left = shared; left > 0; left--) {
 		int next = 0; // the smallest bound left (few are priced before the rest is ruled out)
 		for (int i = 1; i < left; i++)
@@ -223,7 +223,7 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 			}
 		}
 	}
-	a->distance = best;
+	a->distance = a->hub >= 0 || isinf(a->distance) ? best : a->distance;
 }
 
 static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* err)
@@ -273,7 +273,7 @@ static int climb(const gtEhl* e, int v, int32_t hub, gtVec2* out, int count, int
 {
 	int hub_vertex = e->vertex_of[hub];
 	for (int steps = 0; v != hub_vertex && steps <= e->n; steps++) { // bounded: tree paths are simple
-		if (count < capacity) out[count].x = e->vertices[v].x, out[count].y = e->vertices[v].y;
+		if (count < capacity) out[count] = e->points[v];
 		count++;
 		int64_t entry = gt_ehl_label_entry(e, v, hub);
 		if (entry < 0) break; // only a forged index lacks it
@@ -297,7 +297,7 @@ gtStatus gtEhl_Path(gtEhlQuery* query, gtVec2 s, gtVec2 t, gtVec2* points, int c
 	if (a.hub >= 0) {
 		n = climb(e, a.via_s, a.hub, points, n, capacity);
 		int hub_vertex = e->vertex_of[a.hub];
-		if (n < capacity) points[n].x = e->vertices[hub_vertex].x, points[n].y = e->vertices[hub_vertex].y;
+		if (n < capacity) points[n] = e->points[hub_vertex];
 		n++;
 		// The t side climbs towards the hub too: write it after, then reverse it in place.
 		int from = n;

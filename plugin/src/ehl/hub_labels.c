@@ -166,7 +166,18 @@ static bool label_from(Search* s, int r, int root)
 }
 
 // The per-vertex lists into `out`'s CSR arrays, with each entry's P4 flag.
-static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, gtHubLabels* out, gtError* err)
+// tangent_at for ids of the joined graph with links: a link end (ids from `count` on, at ends[id -
+// count]; NULL: unknown) is no corner, a path may turn there any way.
+static bool wraps(const gtVertex* vert, int count, const gtVec2* ends, int a, int b)
+{
+	if (a < count && b < count) return tangent_at(vert[a], vert[b]);
+	if (a >= count || !ends) return true;
+	gtVec2 p = ends[b - count];
+	return vert[a].bx * vert[a].by * (p.x - vert[a].x) * (p.y - vert[a].y) <= 0;
+}
+
+static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, const gtVec2* ends, gtHubLabels* out,
+                        gtError* err)
 {
 	int count;
 	const gtVertex* vert = gtMap_Vertices(map, &count);
@@ -194,11 +205,11 @@ static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, gtHubLa
 			out->dist[k] = e.dist;
 			int h = out->vertex_of[e.hub];
 			// P4: an entry can start an optimal path only if its first and last segments are taut.
-			if (e.useful >= 0) out->useful[k] = e.useful;
+			if (e.useful >= 0) out->useful[k] = e.useful; // copied from the labels before an edit
 			else
 				out->useful[k] = h == v ||
-				                 (tangent_at(vert[v], vert[e.parent]) && tangent_at(vert[e.parent], vert[v]) &&
-				                  tangent_at(vert[e.first], vert[h]) && tangent_at(vert[h], vert[e.first]));
+				                 (wraps(vert, count, ends, v, e.parent) && wraps(vert, count, ends, e.parent, v) &&
+				                  wraps(vert, count, ends, e.first, h) && wraps(vert, count, ends, h, e.first));
 		}
 	return GT_OK;
 }
@@ -327,8 +338,23 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 	return gt_hub_labels_build_in_order(map, g, NULL, NULL, out, err);
 }
 
+static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const int32_t* order,
+                             const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err);
+
+gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, gtHubLabels* out,
+                                  gtError* err)
+{
+	return build_labels(map, g, ends, NULL, NULL, out, err);
+}
+
 gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* g, const int32_t* order,
                                       const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err)
+{
+	return build_labels(map, g, NULL, order, edit, out, err);
+}
+
+static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const int32_t* order,
+                             const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
 	int n = g->n;
@@ -383,7 +409,7 @@ gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* g, con
 			root = next_root(g, s.labelled, s.nlabelled, s.parent, coverage, best_child, path, processed, order_key,
 			                 &by_degree);
 	}
-	st = flatten(map, s.lists, n, out, err);
+	st = flatten(map, s.lists, n, ends, out, err);
 
 done:
 	if (s.lists)

@@ -23,6 +23,10 @@ typedef struct gtHubLabels {
 // Significant-path vertex order (degree order for the first root and as a fallback), then pruned
 // Dijkstra from every vertex in rank order (docs/algorithms.md 4.3).
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* graph, gtHubLabels* out, gtError* err);
+// The same over a graph whose vertices after the map's corners are link ends at `ends` (rule P4
+// asks nothing of a bend there).
+gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* graph, const gtVec2* ends, gtHubLabels* out,
+                                  gtError* err);
 // Labels of the graph before an edit and how its vertices map to the graph after it.
 typedef struct gtHubLabelsEdit {
 	const gtHubLabels* old;

@@ -41,6 +41,12 @@ static bool has_index(const gtNav* nav)
 	return nav->ehl != NULL;
 }
 
+// An index built knowing links answers with them only (nav_links_index.c): without, the oracle does.
+static bool knows_links(const gtNav* nav)
+{
+	return nav->ehl && nav->ehl->link_count > 0;
+}
+
 static bool edited(const gtNav* nav)
 {
 	return nav->added > 0 || nav->freed > 0;
@@ -274,6 +280,8 @@ const NavBackend nav_backend_ehl = {
     .how = "build one (gtNav_BuildIndex, build_index, gridtree ehl-build) or load it (gtNav_LoadIndex, load_index, "
            "--ehl FILE)",
     .ready = has_index,
+    .outdated = knows_links,
+    .stand_in = GT_NAV_ORACLE,
     .bind = bind,
     .free_scratch = free_scratch,
     .distance = distance,

@@ -36,4 +36,12 @@ int nav_link_slot(const gtNav* nav, gtLinkId id);
 // The enabled links into out (NULL: only count them); returns how many.
 int nav_links_enabled(const gtNav* nav, gtLinkEdge* out);
 
+// Whether the index was built knowing exactly these enabled links (and the map is unedited since):
+// then ids[k] is the handle of the index's link k.
+bool nav_links_index_fits(const gtNav* nav, const gtLinkEdge* enabled, int count, gtLinkId* ids);
+// links[i] for a path the index gave: the link from points[i] to points[i + 1] when the path takes
+// one there (the link is cheaper than the walk), else GT_LINK_NONE.
+void nav_links_index_name_links(const gtNav* nav, const gtLinkId* ids, const gtVec2* points, gtLinkId* links,
+                                int count);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "core/alloc.h"
 #include "core/status.h"
+#include "gridtree/gt_ehl.h"
 #include "nav/nav_backend.h"
 #include "nav/nav_links_internal.h"
 #include "nav/nav_links_table.h"
@@ -23,6 +24,10 @@ typedef struct LinksScratch {
 	gtLinkGraph* graph;
 	const gtOracle* oracle; // the graph's, with the generations it was made for
 	uint32_t map_generation, ehl_generation, links_generation;
+	// Or: the index was built knowing exactly the enabled links (nav_links_index.c) and answers as
+	// it is; index_ids[k] is the handle of its link k.
+	bool index_answers;
+	gtLinkId* index_ids;
 	// The world's bound: the ways (both directions of a two-way link), and the exits' gap table.
 	gtShortcuts shortcuts;
 	gtVec2 *entrance, *exit;
@@ -40,6 +45,7 @@ void nav_links_free_scratch(void* scratch)
 	gt_link_graph_destroy(l->graph);
 	nav_link_table_free(l->table);
 	nav_reach_free(l->reach);
+	gt_free(l->index_ids);
 	gt_free(l->entrance), gt_free(l->exit), gt_free(l->cost), gt_free(l->gap);
 	gt_free(l);
 }
@@ -114,8 +120,30 @@ static gtStatus graph_ready(gtNavQuery* q, LinksScratch* l, gtError* err)
 	return st;
 }
 
-// What answers with links for the map, index and links as they are now: the table over the EHL
-// index when it answers (and the links are not too many for a table), else the oracle's graph.
+// An index built knowing links answers as it is when they are the enabled links, else (a link of
+// its disabled, others enabled, the map edited) the oracle's graph: its distances are no walks
+// without its links, nor lower bounds of the walks without some of them.
+static gtStatus index_ready(gtNavQuery* q, LinksScratch* l, const NavBackend* b, gtError* err)
+{
+	gtNav* nav = q->nav;
+	if (l->index_answers && up_to_date(l, nav)) return b->bind(q, err);
+	l->index_answers = false;
+	int count;
+	gtLinkEdge* edges;
+	gtStatus st = enabled_links(nav, &edges, &count, err);
+	if (!st && !GT_RESIZE(l->index_ids, count + 1)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	bool fits = !st && nav_links_index_fits(nav, edges, count, l->index_ids);
+	gt_free(edges);
+	if (st || !fits) return st ? st : graph_ready(q, l, err);
+	gt_link_graph_destroy(l->graph), nav_link_table_free(l->table);
+	l->graph = NULL, l->table = NULL;
+	l->index_answers = true;
+	return b->bind(q, err);
+}
+
+// What answers with links for the map, index and links as they are now: an index that knows them,
+// the table over the EHL index when it answers (and the links are not too many for a table), else
+// the oracle's graph.
 static gtStatus links_ready(gtNavQuery* q, gtError* err)
 {
 	gtNav* nav = q->nav;
@@ -124,9 +152,15 @@ static gtStatus links_ready(gtNavQuery* q, gtError* err)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	LinksScratch* l = q->links_scratch;
 	const NavBackend* b = nav->backend;
-	if (b->outdated && b->outdated(nav)) b = nav_backend(b->stand_in);
-	bool table = b == nav_backend(GT_NAV_EHL) && nav->links->enabled <= NAV_LINK_TABLE_MAX;
-	gtStatus st = table ? table_ready(q, l, b, err) : graph_ready(q, l, err);
+	gtStatus st;
+	if (b == nav_backend(GT_NAV_EHL) && nav->ehl && gtEhl_Links(nav->ehl, NULL) > 0) {
+		st = index_ready(q, l, b, err);
+	} else {
+		l->index_answers = false;
+		if (b->outdated && b->outdated(nav)) b = nav_backend(b->stand_in);
+		bool table = b == nav_backend(GT_NAV_EHL) && nav->links->enabled <= NAV_LINK_TABLE_MAX;
+		st = table ? table_ready(q, l, b, err) : graph_ready(q, l, err);
+	}
 	if (st) return st;
 	l->map = nav->map;
 	l->query = q;
@@ -143,6 +177,7 @@ gtStatus nav_links_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* distance,
 	if (!st) st = links_ready(q, err);
 	if (st) return st;
 	LinksScratch* l = q->links_scratch;
+	if (l->index_answers) return l->backend->distance(q, s, t, distance, err);
 	if (l->table) return nav_link_table_distance(l->table, q, l->backend, s, t, distance, err);
 	*distance = gt_link_graph_distance(l->graph, s, t);
 	return GT_OK;
@@ -157,6 +192,11 @@ gtStatus nav_links_path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, gtLin
 	if (!st) st = links_ready(q, err);
 	if (st) return st;
 	LinksScratch* l = q->links_scratch;
+	if (l->index_answers) {
+		st = l->backend->path(q, s, t, points, capacity, count, distance, err);
+		if (!st && links) nav_links_index_name_links(q->nav, l->index_ids, points, links, *count);
+		return st;
+	}
 	if (l->table)
 		return nav_link_table_path(l->table, q, l->backend, s, t, points, links, capacity, count, distance, err);
 	return gt_link_graph_path(l->graph, s, t, points, links, capacity, count, distance, err);
@@ -239,6 +279,11 @@ gtStatus nav_links_world_distance(gtNavQuery* q, gtDistance* distance, gtError* 
 	if (!st) st = make_bound(q->links_scratch, q->nav, err);
 	if (st) return st;
 	LinksScratch* l = q->links_scratch;
+	if (l->index_answers) { // the index's own world distance, with the bound that knows the links
+		*distance = l->backend->world_distance(q);
+		distance->shortcuts = &l->shortcuts;
+		return GT_OK;
+	}
 	*distance = (gtDistance){.fcn = world_fcn, .context = l, .shortcuts = &l->shortcuts};
 	return GT_OK;
 }

@@ -1,0 +1,384 @@
+// An EHL index that knows links: the link ends as vertices of the labelled graph (ehl_links.h).
+// Everything else of the build and the query is the plain index's: the hub labels of the joined
+// graph hold the walks through links, a cell lists the ends its points may see as PARTIAL vias
+// (the query checks their visibility), and pruning rules that assume a bend wraps a corner keep
+// every entry that starts or ends at a link end.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/platform.h"
+#include "core/status.h"
+#include "ehl/ehl_links.h"
+#include "map/geometry.h"
+#include "map/map_internal.h"
+
+gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count, gtEhl** out,
+                              gtError* err)
+{
+	if (count == 0) return gtEhl_Build(map, def, out, err);
+	double start = gtNowSeconds();
+	*out = NULL;
+	gtEhlDef defaults = gtEhl_DefaultDef();
+	if (!def) def = &defaults;
+	if (!(def->budget_mb > 0) && (def->cell_size < 1 || def->cell_size > GT_EHL_MAX_CELL_SIZE))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..%d", def->cell_size, GT_EHL_MAX_CELL_SIZE);
+	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
+	if (isnan(def->budget_mb) || def->budget_mb < 0)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "budget must be a positive number of megabytes");
+	gtEhl check = {.map = map}; // the links' checks before the long part
+	check.vertices = gtMap_Vertices(map, &check.corners);
+	gtStatus st = gt_ehl_take_links(&check, links, count, err);
+	gt_ehl_free_arrays(&check);
+	if (st) return st;
+	int threads = gt_resolve_threads(def->threads);
+	gtVisGraph graph;
+	gt_ehl_report(def, "visibility graph", 0);
+	if ((st = gt_vis_graph_build(map, def->tasks, threads, false, &graph, err))) return st;
+	st = gt_ehl_join_links(map, &graph, links, count, err);
+	int64_t vg_edges = graph.offset[graph.n] / 2;
+	gtHubLabels labels;
+	if (!st) gt_ehl_report(def, "hub labels", 0);
+	gtVec2* ends = gt_malloc(((size_t)2 * count + 1) * sizeof *ends);
+	if (!st && !ends) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	for (int k = 0; !st && k < count; k++) ends[2 * k] = links[k].a, ends[2 * k + 1] = links[k].b;
+	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, &labels, err);
+	gt_free(ends);
+	gt_vis_graph_free(&graph);
+	if (st) return st;
+	return gt_ehl_build_from_link_labels(map, def, threads, &labels, NULL, vg_edges, start, links, count, out, err);
+}
+
+
+// ---- the cells that may see a free point ----------------------------------------------------
+//
+// Rings of unit cells around p's cell by Chebyshev distance: a ray from p leaves ring k - 1 before
+// it enters ring k, so it meets every blocked cell of an inner ring before any point of ring k. A
+// cell of ring k is out when its angular extent seen from p lies inside the union of the open
+// extents of inner blocked cells (each shrunk a little, so that rounding only ever keeps more
+// cells); the cells kept are those next to a kept cell of the ring before or of their own ring,
+// since the cells along a visible segment are all kept and follow one another that way.
+
+#define TWO_PI 6.283185307179586
+#define SHRINK 1e-9
+
+typedef struct Arc {
+	double lo, hi; // open, lo < hi, within [-1, 2 pi + 1]
+} Arc;
+
+typedef struct Region {
+	gtSweep* sweep;
+	gtVec2 p;
+	int cx, cy; // p's cell
+	Arc* arcs;  // blocked, sorted and disjoint
+	int arc_count;
+	int64_t arc_capacity;
+	Arc* pending; // this ring's blocked extents, added once the ring is done
+	int pending_count;
+	int64_t pending_capacity;
+	int32_t *ring, *next, *work; // kept cells of the last ring, of this ring, and cells to test
+	int ring_count, next_count, work_count;
+	int64_t list_capacity;
+} Region;
+
+// gt_sweep_status reads SEEN as PARTIAL, SEEN | WHOLE as FULL (a free cell), TESTED alone as nothing.
+enum { TESTED = 0x10, SEEN = 1, WHOLE = 4 };
+
+static int ring_of(const Region* r, int x, int y)
+{
+	int dx = abs(x - r->cx), dy = abs(y - r->cy);
+	return dx > dy ? dx : dy;
+}
+
+// The angles from p of cell (x, y)'s corners, as lo .. hi with lo in [0, 2 pi) (p outside the open cell).
+static void extent(const Region* r, int x, int y, double* lo, double* hi)
+{
+	double centre = atan2(y + 0.5 - r->p.y, x + 0.5 - r->p.x), a = INFINITY, b = -INFINITY;
+	for (int k = 0; k < 4; k++) {
+		double dx = x + (k & 1) - r->p.x, dy = y + (k >> 1) - r->p.y;
+		if (dx == 0 && dy == 0) continue;
+		double d = remainder(atan2(dy, dx) - centre, TWO_PI);
+		a = fmin(a, d), b = fmax(b, d);
+	}
+	double start = fmod(centre + a + TWO_PI, TWO_PI);
+	*lo = start;
+	*hi = start + (b - a);
+}
+
+static bool inside_arcs(const Region* r, double lo, double hi)
+{
+	int first = 0, last = r->arc_count - 1, found = -1; // the last arc starting below lo
+	while (first <= last) {
+		int mid = (first + last) / 2;
+		if (r->arcs[mid].lo < lo) found = mid, first = mid + 1;
+		else last = mid - 1;
+	}
+	return found >= 0 && r->arcs[found].hi > hi;
+}
+
+static bool covered(const Region* r, double lo, double hi)
+{
+	if (hi <= TWO_PI) return inside_arcs(r, lo, hi);
+	return inside_arcs(r, lo, TWO_PI) && inside_arcs(r, 0, hi - TWO_PI);
+}
+
+static bool push_arc(Region* r, double lo, double hi)
+{
+	if (!GT_GROW(r->pending, r->pending_capacity, r->pending_count + 1, 64)) return false;
+	r->pending[r->pending_count++] = (Arc){lo, hi};
+	return true;
+}
+
+// Queues a blocked cell's extent, shrunk; one that wraps past 2 pi is split with overlap at 0.
+static bool block(Region* r, int x, int y)
+{
+	double lo, hi;
+	extent(r, x, y, &lo, &hi);
+	lo += SHRINK, hi -= SHRINK;
+	if (!(lo < hi)) return true;
+	if (hi <= TWO_PI) return push_arc(r, lo, hi);
+	return push_arc(r, lo, TWO_PI + 1) && push_arc(r, -1, hi - TWO_PI);
+}
+
+static int by_lo(const void* a, const void* b)
+{
+	double x = ((const Arc*)a)->lo, y = ((const Arc*)b)->lo;
+	return (x > y) - (x < y);
+}
+
+// The ring's blocked extents join the arcs; overlapping open arcs merge (touching ones do not).
+static bool merge_pending(Region* r)
+{
+	if (!r->pending_count) return true;
+	if (!GT_GROW(r->arcs, r->arc_capacity, r->arc_count + r->pending_count, 64)) return false;
+	memcpy(r->arcs + r->arc_count, r->pending, (size_t)r->pending_count * sizeof *r->arcs);
+	int total = r->arc_count + r->pending_count, kept = 0;
+	r->pending_count = 0;
+	qsort(r->arcs, (size_t)total, sizeof *r->arcs, by_lo);
+	for (int i = 0; i < total; i++) {
+		if (kept > 0 && r->arcs[i].lo < r->arcs[kept - 1].hi) {
+			r->arcs[kept - 1].hi = fmax(r->arcs[kept - 1].hi, r->arcs[i].hi);
+		} else {
+			r->arcs[kept++] = r->arcs[i];
+		}
+	}
+	r->arc_count = kept;
+	return true;
+}
+
+// The sweep's slot of unit cell c (stamped for this point), as gt_sweep_status reads it.
+static uint8_t* slot(gtSweep* s, int32_t c)
+{
+	if (s->cell_stamp[c] != s->stamp) {
+		s->cell_stamp[c] = s->stamp;
+		s->cell_flags[c] = 0;
+		s->touched[s->touched_count++] = c;
+	}
+	return &s->cell_flags[c];
+}
+
+// Queues for testing the untested cells of ring k among the 8 neighbours of cell c.
+static void queue_neighbours(Region* r, int32_t c, int k)
+{
+	const gtMap* m = r->sweep->map;
+	int x = c % m->width, y = c / m->width;
+	for (int dy = -1; dy <= 1; dy++)
+		for (int dx = -1; dx <= 1; dx++) {
+			int nx = x + dx, ny = y + dy;
+			if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || ring_of(r, nx, ny) != k) continue;
+			int32_t n = ny * m->width + nx;
+			uint8_t* f = slot(r->sweep, n);
+			if (*f & TESTED) continue;
+			*f |= TESTED;
+			r->work[r->work_count++] = n; // each cell queued once: the lists hold every cell
+		}
+}
+
+// Keeps cell c of ring k unless its extent is covered; a kept blocked cell hides what is behind it.
+// Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 2 pi]).
+static bool arcs_meet(const Region* r, double lo, double hi)
+{
+	for (int i = 0; i < r->arc_count && r->arcs[i].lo < hi; i++)
+		if (r->arcs[i].hi > lo) return true;
+	return false;
+}
+
+// Whether every point of free cell (x, y) of ring k >= 3 sees p: the segment from p to any of them
+// crosses the ring's annulus within 2 cells of the cell (a ray from p, in the middle of the rings,
+// leaves ring k - 1 through a side at most 1.5 cells off), so it touches no blocked cell when none is
+// within 2 cells there and the cell's extent, widened, meets no arc of the inner blocked cells.
+static bool seen_whole(const Region* r, int x, int y, int k, double lo, double hi)
+{
+	const gtMap* m = r->sweep->map;
+	for (int ny = y - 2; ny <= y + 2; ny++)
+		for (int nx = x - 2; nx <= x + 2; nx++) {
+			if (ring_of(r, nx, ny) > k) continue;
+			if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || gt_blocked(m, nx, ny)) return false;
+		}
+	lo -= 4 * SHRINK, hi += 4 * SHRINK;
+	if (lo < 0) return !arcs_meet(r, 0, hi) && !arcs_meet(r, lo + TWO_PI, TWO_PI);
+	if (hi > TWO_PI) return !arcs_meet(r, lo, TWO_PI) && !arcs_meet(r, 0, hi - TWO_PI);
+	return !arcs_meet(r, lo, hi);
+}
+
+static bool test_cell(Region* r, int32_t c, int k)
+{
+	const gtMap* m = r->sweep->map;
+	int x = c % m->width, y = c / m->width;
+	double lo, hi;
+	if (k > 0) {
+		extent(r, x, y, &lo, &hi);
+		if (covered(r, lo, hi)) return true;
+	}
+	*slot(r->sweep, c) |= (uint8_t)(SEEN | TESTED | (k >= 3 && seen_whole(r, x, y, k, lo, hi) ? WHOLE : 0));
+	r->next[r->next_count++] = c;
+	return !gt_blocked(m, x, y) || block(r, x, y);
+}
+
+static void free_region(Region* r)
+{
+	gt_free(r->arcs), gt_free(r->pending), gt_free(r->ring), gt_free(r->next), gt_free(r->work);
+}
+
+gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err)
+{
+	const gtMap* m = sweep->map;
+	sweep->stamp++;
+	sweep->touched_count = 0;
+	Region r;
+	memset(&r, 0, sizeof r);
+	r.sweep = sweep;
+	r.p = p;
+	r.cx = (int)p.x < m->width ? (int)p.x : m->width - 1;
+	r.cy = (int)p.y < m->height ? (int)p.y : m->height - 1;
+	size_t cells = (size_t)m->width * (size_t)m->height;
+	r.ring = gt_malloc(cells * sizeof *r.ring);
+	r.next = gt_malloc(cells * sizeof *r.next);
+	r.work = gt_malloc(cells * sizeof *r.work);
+	bool ok = r.ring && r.next && r.work;
+	int32_t first = r.cy * m->width + r.cx;
+	*slot(sweep, first) |= TESTED;
+	if (ok) ok = test_cell(&r, first, 0) && merge_pending(&r);
+	for (int k = 1; ok; k++) {
+		int32_t* t = r.ring;
+		r.ring = r.next, r.next = t;
+		r.ring_count = r.next_count;
+		r.next_count = 0;
+		if (!r.ring_count) break;
+		r.work_count = 0;
+		for (int i = 0; i < r.ring_count; i++) queue_neighbours(&r, r.ring[i], k);
+		for (int i = 0; i < r.work_count && ok; i++) {
+			int before = r.next_count;
+			ok = test_cell(&r, r.work[i], k);
+			if (r.next_count > before) queue_neighbours(&r, r.work[i], k);
+		}
+		if (ok) ok = merge_pending(&r);
+	}
+	free_region(&r);
+	return ok ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for a link end's visible cells");
+}
+
+// ---- the joined graph ------------------------------------------------------------------------
+
+typedef struct EndEdge {
+	int32_t end, other; // end: its index among the ends; other: a vertex id of the joined graph
+	double length;
+} EndEdge;
+
+// A shortest path only bends at corner v when it wraps v's blocked cell (as in oracle_links.c).
+static bool tangent(gtVertex v, gtVec2 p)
+{
+	return v.bx * v.by * (p.x - v.x) * (p.y - v.y) <= 0;
+}
+
+// Whether the region just made may hold a segment ending at q: one of the cells around q is in it.
+static bool region_near(const gtSweep* s, gtVec2 q)
+{
+	const gtMap* m = s->map;
+	int x = (int)floor(q.x), y = (int)floor(q.y);
+	for (int cy = y - 1; cy <= y; cy++)
+		for (int cx = x - 1; cx <= x; cx++) {
+			if (cx < 0 || cy < 0 || cx >= m->width || cy >= m->height) continue;
+			int32_t c = cy * m->width + cx;
+			if (s->cell_stamp[c] == s->stamp && (s->cell_flags[c] & SEEN)) return true;
+		}
+	return false;
+}
+
+static bool push_edge(EndEdge** edges, int64_t* count, int64_t* capacity, EndEdge e)
+{
+	if (!GT_GROW(*edges, *capacity, *count + 1, 1024)) return false;
+	(*edges)[(*count)++] = e;
+	return true;
+}
+
+// Every end's edges (each pair of ends once, from the lower), the region filtering what to test.
+static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, EndEdge** edges, int64_t* edge_count,
+                          gtError* err)
+{
+	int corners;
+	const gtVertex* v = gtMap_Vertices(map, &corners);
+	gtSweep sweep;
+	gtStatus st = gt_sweep_init(&sweep, map, err);
+	int64_t capacity = 0;
+	*edges = NULL;
+	*edge_count = 0;
+	bool ok = true;
+	for (int e = 0; e < 2 * count && !st && ok; e++) {
+		gtVec2 p = e & 1 ? links[e / 2].b : links[e / 2].a;
+		if ((st = gt_ehl_link_region(&sweep, p, err))) break;
+		for (int c = 0; c < corners && ok; c++) {
+			gtVec2 q = {v[c].x, v[c].y};
+			if (tangent(v[c], p) && region_near(&sweep, q) && gt_visible_unchecked(map, p, q))
+				ok = push_edge(edges, edge_count, &capacity, (EndEdge){e, c, hypot(q.x - p.x, q.y - p.y)});
+		}
+		for (int f = e + 1; f < 2 * count && ok; f++) {
+			gtVec2 q = f & 1 ? links[f / 2].b : links[f / 2].a;
+			if (region_near(&sweep, q) && gt_visible_unchecked(map, p, q))
+				ok = push_edge(edges, edge_count, &capacity, (EndEdge){e, corners + f, hypot(q.x - p.x, q.y - p.y)});
+		}
+		if (ok && (e & 1))
+			ok = push_edge(edges, edge_count, &capacity, (EndEdge){e - 1, corners + e, links[e / 2].cost});
+	}
+	gt_sweep_free(&sweep);
+	if (!st && !ok) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for the links' edges");
+	return st;
+}
+
+gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count, gtError* err)
+{
+	EndEdge* edges;
+	int64_t edge_count;
+	gtStatus st = end_edges(map, links, count, &edges, &edge_count, err);
+	if (st) return st;
+	int corners = graph->n, n = corners + 2 * count;
+	gtVisGraph joined = {n, gt_calloc((size_t)n + 1, sizeof(int64_t)), NULL, NULL};
+	int64_t total = graph->offset[corners] + 2 * edge_count;
+	joined.adj = gt_malloc(((size_t)total + 1) * sizeof *joined.adj);
+	joined.length = gt_malloc(((size_t)total + 1) * sizeof *joined.length);
+	int64_t* fill = gt_malloc(((size_t)n + 1) * sizeof *fill);
+	if (!joined.offset || !joined.adj || !joined.length || !fill) {
+		gt_free(edges), gt_free(fill), gt_vis_graph_free(&joined);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the graph with links");
+	}
+	int64_t* degree = joined.offset + 1; // counts, then prefix sums
+	for (int v = 0; v < corners; v++) degree[v] = graph->offset[v + 1] - graph->offset[v];
+	for (int64_t i = 0; i < edge_count; i++) degree[corners + edges[i].end]++, degree[edges[i].other]++;
+	for (int v = 0; v < n; v++) joined.offset[v + 1] += joined.offset[v];
+	for (int v = 0; v < n; v++) fill[v] = joined.offset[v];
+	for (int v = 0; v < corners; v++) // the corners' own neighbours first, still sorted
+		for (int64_t k = graph->offset[v]; k < graph->offset[v + 1]; k++) {
+			joined.adj[fill[v]] = graph->adj[k];
+			joined.length[fill[v]++] = graph->length[k];
+		}
+	for (int64_t i = 0; i < edge_count; i++) {
+		int a = corners + edges[i].end, b = edges[i].other;
+		joined.adj[fill[a]] = b, joined.length[fill[a]++] = edges[i].length;
+		joined.adj[fill[b]] = a, joined.length[fill[b]++] = edges[i].length;
+	}
+	gt_free(edges), gt_free(fill);
+	gt_vis_graph_free(graph);
+	*graph = joined;
+	return GT_OK;
+}

@@ -1,0 +1,33 @@
+// An EHL index that knows links (docs/links.md): each two-way link's ends are vertices of the
+// labelled graph after the convex corners, joined to what they see and to each other by the link,
+// so that a query's label merge finds walks through links like any other. Internal.
+#ifndef GRIDTREE_EHL_LINKS_H
+#define GRIDTREE_EHL_LINKS_H
+
+#include "ehl/ehl_layout.h"
+#include "ehl/ehl_sweep.h"
+#include "ehl/hub_labels.h"
+#include "map/vis_graph.h"
+
+// Copies the links into e (checked: valid ends, finite costs >= 0) and makes e->points, the
+// position of every vertex id: e->vertices and e->corners must be set. Sets e->n.
+gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError* err);
+
+// The unit cells some point of which may see free point p (a superset: every cell with a point
+// that sees p is in it), as gt_sweep_vertex leaves them: PARTIAL, never FULL.
+gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err);
+
+// Joins the link ends to `graph` (the full visibility graph of map's corners): end 2k and 2k + 1
+// of link k become vertices corners + 2k and + 1, each joined to the corners tangent to it that
+// it sees, to the ends it sees and, at the link's cost, to its partner.
+gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count, gtError* err);
+
+typedef struct gtEhlRepair gtEhlRepair; // ehl_repair.h
+
+// The cell stage from labels over the corners and `count` link ends (ehl_build.c); `repair` (an
+// index without links only) as for gt_ehl_build_from_labels.
+gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels,
+                                       gtEhlRepair* repair, int64_t vg_edges, double start, const gtEhlLink* links,
+                                       int link_count, gtEhl** out, gtError* err);
+
+#endif

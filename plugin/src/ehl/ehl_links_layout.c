@@ -1,0 +1,74 @@
+// An index's links as the loader and the builder both keep them (ehl_links.h): the ends'
+// positions after the corners, and the bound that tells when no link can beat a straight line.
+// Apart from ehl_links.c so that a program that only loads an index links none of the builder.
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/status.h"
+#include "ehl/ehl_links.h"
+
+// e->end_gap and e->cheapest_link (ehl_layout.h): O(blocks x ends), once per build or load.
+static gtStatus link_gaps(gtEhl* e, gtError* err)
+{
+	int width = gtMap_Width(e->map), height = gtMap_Height(e->map), side = width > height ? width : height;
+	e->gap_side = (side + 63) / 64;
+	e->gap_columns = (width + e->gap_side - 1) / e->gap_side;
+	e->gap_rows = (height + e->gap_side - 1) / e->gap_side;
+	int64_t blocks = (int64_t)e->gap_columns * e->gap_rows;
+	e->end_gap = gt_malloc(((size_t)blocks + 1) * sizeof *e->end_gap);
+	if (!e->end_gap) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the index's links");
+	e->cheapest_link = INFINITY;
+	for (int k = 0; k < e->link_count; k++) e->cheapest_link = fmin(e->cheapest_link, e->links[k].cost);
+	for (int64_t c = 0; c < blocks; c++) {
+		double x0 = (double)(c % e->gap_columns) * e->gap_side, y0 = (double)(c / e->gap_columns) * e->gap_side;
+		double x1 = x0 + e->gap_side, y1 = y0 + e->gap_side, best = INFINITY;
+		for (int v = e->corners; v < e->n; v++) {
+			gtVec2 p = e->points[v];
+			double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0;
+			double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0;
+			best = fmin(best, dx * dx + dy * dy);
+		}
+		float gap = (float)sqrt(best);
+		e->end_gap[c] = (double)gap > sqrt(best) ? nextafterf(gap, 0) : gap;
+	}
+	return GT_OK;
+}
+
+gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError* err)
+{
+	if (count < 0 || count > GT_EHL_MAX_LINKS || (count > 0 && !links))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "%d links: an index takes 0 to %d", count, GT_EHL_MAX_LINKS);
+	if (e->corners + 2 * count > GT_EHL_MAX_VERTICES)
+		return gt_fail(err, GT_ERR_LIMIT, "EHL supports up to %d vertices; %d corners and %d link ends are more",
+		               GT_EHL_MAX_VERTICES, e->corners, 2 * count);
+	for (int k = 0; k < count; k++) {
+		gtPointCheck ca = gtMap_CheckPoint(e->map, links[k].a), cb = gtMap_CheckPoint(e->map, links[k].b);
+		if (ca != GT_POINT_VALID || cb != GT_POINT_VALID) {
+			gtVec2 p = ca != GT_POINT_VALID ? links[k].a : links[k].b;
+			return gt_fail(err, GT_ERR_INVALID_POINT, "link %d end %s (%g, %g): %s", k,
+			               ca != GT_POINT_VALID ? "a" : "b", p.x, p.y,
+			               gtPointCheckName(ca != GT_POINT_VALID ? ca : cb));
+		}
+		if (!(links[k].cost >= 0) || isinf(links[k].cost))
+			return gt_fail(err, GT_ERR_INVALID_ARG, "link %d: cost %g is not a finite number >= 0", k, links[k].cost);
+	}
+	e->link_count = count;
+	e->n = e->corners + 2 * count;
+	e->links = gt_malloc(((size_t)count + 1) * sizeof *e->links);
+	e->points = gt_malloc(((size_t)e->n + 1) * sizeof *e->points);
+	if (!e->links || !e->points) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the index's links");
+	if (count) memcpy(e->links, links, (size_t)count * sizeof *links);
+	for (int v = 0; v < e->corners; v++) e->points[v] = (gtVec2){e->vertices[v].x, e->vertices[v].y};
+	for (int k = 0; k < count; k++) {
+		e->points[e->corners + 2 * k] = links[k].a;
+		e->points[e->corners + 2 * k + 1] = links[k].b;
+	}
+	return count ? link_gaps(e, err) : GT_OK;
+}
+
+int gtEhl_Links(const gtEhl* ehl, const gtEhlLink** links)
+{
+	if (links) *links = ehl->links;
+	return ehl->link_count;
+}
