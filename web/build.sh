@@ -67,5 +67,5 @@ rm -f "$out"/index.{js,wasm,data}
 cp web/index.html "$out/index.html"
 emcc -O2 "${objects[@]}" -o "$out/gridtree-web.js" \
 	--preload-file "$data@/data" -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
-	-sEXPORTED_FUNCTIONS=_main,_web_pointer,_web_click
+	-sEXPORTED_FUNCTIONS=_main,_web_pointer,_web_click,_web_key
 du -cb "$out"/* | tail -1 | awk '{printf "build/web: %d bytes\n", $1}'

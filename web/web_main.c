@@ -20,7 +20,10 @@
 
 #include "canvas.h"
 
-enum { AGENTS = 2000, SEED = 1, LEAF = 16, K = 5, MAX_PATH = 4096, TRACE_CAPACITY = 4096 };
+enum { AGENTS = 2000, SEED = 1, LEAF = 16, K = 5, MAX_K = 50, MAX_PATH = 4096, TRACE_CAPACITY = 4096 };
+enum { FILTER_COUNT = 6 };
+// The native demo's keyword filters (demo/main.c), cycled by the f key; "" is any agent.
+static const char* const FILTERS[FILTER_COUNT] = {"", "healer", "elf", "orc", "enemy", "big"};
 
 typedef struct Web {
 	lua_State* L;
@@ -34,9 +37,10 @@ typedef struct Web {
 	double qx, qy; // the query point (map units)
 	int frame, frames_wanted, mismatches, checked;
 	double started;
-	gtObjectId found[K];
-	double found_d[K];
-	int found_count;
+	gtObjectId found[MAX_K];
+	double found_d[MAX_K];
+	int found_count, k, filter;
+	bool paused, step, show_agents, show_tree; // keys: space, n, 1, 3
 	gtVec2 path[MAX_PATH];
 	gtDebugTraceEntry trace_storage[TRACE_CAPACITY];
 	gtDebugTrace trace;
@@ -225,18 +229,19 @@ static int gather_agents(void)
 	return n;
 }
 
-// The K nearest elves from the query point by walking distance, traced for the tree layer, and
+// The k nearest agents with the filter's keyword from the query point by walking distance,
+// traced for the tree layer, and
 // their paths drawn through the debug-draw callbacks.
 static void draw_query(void)
 {
 	gtQuery q = gtQuery_Default((gtVec2){web.qx, web.qy});
-	int32_t word = gtWorld_FindKeyword(web.world, "elf");
+	int32_t word = web.filter > 0 ? gtWorld_FindKeyword(web.world, FILTERS[web.filter]) : -1;
 	if (word >= 0) q.keywords = &word, q.keyword_count = 1;
-	q.k = K;
-	gtDebugTrace_Attach(&web.trace, &q);
+	q.k = web.k;
+	if (web.show_tree) gtDebugTrace_Attach(&web.trace, &q);
 	gtError err;
 	double start = emscripten_get_now();
-	if (gtWorld_Nearest(web.world, &q, web.distance, web.found, web.found_d, K, &web.found_count, NULL, &err)) {
+	if (gtWorld_Nearest(web.world, &q, web.distance, web.found, web.found_d, MAX_K, &web.found_count, NULL, &err)) {
 		web.found_count = 0;
 		return;
 	}
@@ -244,7 +249,7 @@ static void draw_query(void)
 	int height;
 	int64_t nodes;
 	gtWorld_TreeSize(web.world, &height, &nodes);
-	gtDebugDraw_Trace(&web.draw, &web.trace, height);
+	if (web.show_tree) gtDebugDraw_Trace(&web.draw, &web.trace, height);
 	for (int i = 0; i < web.found_count; i++) {
 		gtVec2 to;
 		int count = 0;
@@ -271,37 +276,47 @@ static void finish_check(void)
 	       web.script_total_ms / web.frame, web.draw_total_ms / web.frame);
 }
 
-static void frame(void)
+// Moves the agents one frame (demo.update), unless paused; false when the script failed.
+static bool script_step(void)
 {
-	if (web.frames_wanted > 0 && web.frame >= web.frames_wanted) return;
-	if (web.frame == 0) web.started = emscripten_get_now();
 	double t0 = emscripten_get_now();
+	if (web.paused && !web.step) return true;
+	web.step = false;
 	lua_pushinteger(web.L, web.frame);
 	bool ok = call_demo("update", 1, 1) && (lua_pop(web.L, 1), fetch_objects());
 	web.script_ms = emscripten_get_now() - t0;
 	web.script_total_ms += web.script_ms;
-	if (!ok) {
+	web.frame++;
+	return ok;
+}
+
+static void frame(void)
+{
+	if (web.frames_wanted > 0 && web.frame >= web.frames_wanted) return;
+	if (web.frame == 0) web.started = emscripten_get_now();
+	if (!script_step()) {
 		canvas_status("error: the script stopped (see the console)");
 		emscripten_cancel_main_loop();
 		return;
 	}
+	double t0 = emscripten_get_now();
 	canvas_begin(&web.view);
 	draw_query();
 	int n = gather_agents();
-	canvas_agents(web.agents, n, &web.view);
+	if (web.show_agents) canvas_agents(web.agents, n, &web.view);
 	lua_rawgeti(web.L, LUA_REGISTRYINDEX, web.demo_ref);
-	char panel[512];
+	char panel[640];
 	snprintf(panel, sizeof panel,
-	         "gridtree in a browser\nmap keep (%dx%d)\nagents %d\nframe %d\nscript %.2f ms\ndraw %.2f ms\n"
-	         "query: %d nearest elves\n  %.0f us, %d found\nplans %d\n\nmouse: query here\n"
-	         "click: pin / unpin",
-	         gtMap_Width(web.map), gtMap_Height(web.map), n, web.frame, web.script_ms, web.draw_ms, K, web.query_us,
-	         web.found_count, (int)number_field(-1, "plans"));
+	         "gridtree in a browser\nmap keep (%dx%d)\nagents %d\nframe %d%s\nscript %.2f ms\ndraw %.2f ms\n"
+	         "query: %d nearest %s\n  %.0f us, %d found\nplans %d\n\nmouse: query here\nclick or p: pin (%s)\n"
+	         "f: keyword  + -: k\n1: agents  3: tree nodes\nspace: pause  n: step",
+	         gtMap_Width(web.map), gtMap_Height(web.map), n, web.frame, web.paused ? " (paused)" : "", web.script_ms,
+	         web.draw_ms, web.k, web.filter ? FILTERS[web.filter] : "agents", web.query_us, web.found_count,
+	         (int)number_field(-1, "plans"), web.pinned ? "on" : "off");
 	lua_pop(web.L, 1);
 	canvas_panel(panel);
-	web.draw_ms = emscripten_get_now() - t0 - web.script_ms;
+	web.draw_ms = emscripten_get_now() - t0;
 	web.draw_total_ms += web.draw_ms;
-	web.frame++;
 	if (web.frames_wanted > 0 && web.frame == web.frames_wanted) finish_check();
 }
 
@@ -319,6 +334,19 @@ EMSCRIPTEN_KEEPALIVE void web_click(double px, double py)
 {
 	web.pinned = !web.pinned;
 	if (!web.pinned) web_pointer(px, py);
+}
+
+// A key, as the native demo's (demo/input.c): its character code.
+EMSCRIPTEN_KEEPALIVE void web_key(int c)
+{
+	if (c == ' ') web.paused = !web.paused;
+	else if (c == 'n') web.step = true;
+	else if (c == 'p') web.pinned = !web.pinned;
+	else if (c == 'f') web.filter = (web.filter + 1) % FILTER_COUNT;
+	else if (c == '+' || c == '=') web.k = web.k < MAX_K ? web.k + 1 : MAX_K;
+	else if (c == '-') web.k = web.k > 1 ? web.k - 1 : 1;
+	else if (c == '1') web.show_agents = !web.show_agents;
+	else if (c == '3') web.show_tree = !web.show_tree;
 }
 
 // A free point near the middle of the map, for the query before the pointer moves.
@@ -339,6 +367,7 @@ static void start_query_point(void)
 int main(void)
 {
 	web.frames_wanted = canvas_frames_wanted();
+	web.k = K, web.filter = 2, web.show_agents = web.show_tree = true; // the 5 nearest elves
 	web.agents = malloc(sizeof *web.agents * 3 * AGENTS);
 	if (!web.agents || !start_script() || !fetch_objects()) {
 		canvas_status("error: the page could not start (see the console)");
