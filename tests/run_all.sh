@@ -73,6 +73,8 @@ run_script crowd-ties tests/test_crowd_ties.sh "$BIN/gridtree"
 run_script cli-links tests/test_cli_links.sh "$BIN/gridtree"
 # The demo's start view (a path round a wall) and its refusal without a display.
 run_script demo tests/test_demo.sh "$BIN"
+# The demo in a browser (emscripten, headless Chromium): built, served and its self-check read.
+run_script web tests/test_web.sh "$([ -x bin/gridtree ] && echo bin/gridtree || echo "$BIN/gridtree")"
 
 # Installing into a scratch prefix, and C, C++, pkg-config and Lua using what was installed.
 run_script install tests/test_install.sh "$BIN"
