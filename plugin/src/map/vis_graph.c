@@ -203,9 +203,13 @@ void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVert
 // such a pair can see or be crossed differently.
 static bool near_changed(gtVertex a, gtVertex b, const int* rects, int rect_count)
 {
-	for (int r = 0; r < rect_count; r++)
-		if (segment_meets_box(a, b, rects[4 * r] - 1, rects[4 * r + 1] - 1, rects[4 * r + 2] + 2, rects[4 * r + 3] + 2))
-			return true;
+	for (int r = 0; r < rect_count; r++) {
+		int x0 = rects[4 * r] - 1, y0 = rects[4 * r + 1] - 1, x1 = rects[4 * r + 2] + 2, y1 = rects[4 * r + 3] + 2;
+		// Most pairs lie wholly to one side of the box: no division needed to say so.
+		if ((a.x < x0 && b.x < x0) || (a.x > x1 && b.x > x1) || (a.y < y0 && b.y < y0) || (a.y > y1 && b.y > y1))
+			continue;
+		if (segment_meets_box(a, b, x0, y0, x1, y1)) return true;
+	}
 	return false;
 }
 
