@@ -29,7 +29,8 @@ typedef struct ViewJob {
 	gtLandmarks landmarks; // and of its landmarks (none: computed)
 	int* rects;            // the changed cells since `from`, x0, y0, x1, y1 each
 	int rect_count;
-	int threads;
+	const gtTaskSystem* tasks; // a graph from scratch: on the nav's tasks when made for a waiting query,
+	int threads;               // else on the job's own thread alone (no host work nested in a host job)
 	gtStatus status;
 	gtError err;
 	atomic_bool done;
@@ -104,7 +105,7 @@ static void job_run(ViewJob* j)
 	const gtMap* map = j->result->map;
 	gtError* err = &j->err;
 	gtStatus st;
-	if (j->make == MAKE_SCRATCH) st = gt_oracle_create(map, NULL, j->threads, &o, err);
+	if (j->make == MAKE_SCRATCH) st = gt_oracle_create(map, j->tasks, j->threads, &o, err);
 	else if (j->make == MAKE_FROM_GRAPH) st = gt_oracle_take_graph(map, &j->graph, &o, err);
 	else if (j->make == MAKE_REPAIR) st = gt_oracle_repaired(j->from->oracle, map, j->rects, j->rect_count, &o, err);
 	else st = gt_oracle_after_blocks(j->from->oracle, map, j->rects, j->rect_count, &o, err);
@@ -232,7 +233,7 @@ static gtStatus plan(const gtNav* nav, const NavViews* vs, ViewJob** out, gtErro
 	ViewJob* j = *out = gt_calloc(1, sizeof *j);
 	if (!j) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a view of the map");
 	atomic_init(&j->done, false);
-	j->threads = nav->def.threads;
+	j->threads = 1;
 	bool base_fits = vs->base && vs->base->root == vs->index_serial;
 	gtStatus st = want_derived(nav) && !base_fits ? plan_base(nav, vs, j, err) : plan_current(nav, vs, j, err);
 	if (st) {
@@ -290,6 +291,8 @@ static gtStatus ensure(const gtNav* nav, NavViews* vs, gtError* err)
 		ViewJob* j;
 		gtStatus st = plan(nav, vs, &j, err);
 		if (st) return st;
+		j->tasks = nav->def.tasks;
+		j->threads = nav->def.threads;
 		job_run(j);
 		if (j->status) {
 			st = j->status;
@@ -440,7 +443,7 @@ void nav_views_index_loaded(gtNav* nav)
 	gtError ignored;
 	if (!vs->job && nav->ehl && (j = gt_calloc(1, sizeof *j))) {
 		atomic_init(&j->done, false);
-		j->threads = nav->def.threads;
+		j->threads = 1;
 		if (plan_base(nav, vs, j, &ignored)) job_free(j);
 		else start(nav, vs, j);
 	}
