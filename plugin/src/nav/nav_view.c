@@ -19,6 +19,7 @@
 
 typedef enum { MAKE_SCRATCH, MAKE_FROM_GRAPH, MAKE_REPAIR, MAKE_AFTER_BLOCKS } Make;
 typedef enum { RAN_HERE, ON_HOST, ON_THREAD } Where;
+enum { RUNNING, DONE, ABANDONED };
 
 typedef struct ViewJob {
 	Make make;
@@ -33,7 +34,7 @@ typedef struct ViewJob {
 	int threads;               // else on the job's own thread alone (no host work nested in a host job)
 	gtStatus status;
 	gtError err;
-	atomic_bool done;
+	atomic_int state; // RUNNING, then DONE; or ABANDONED by a nav that went first (the job frees itself)
 	Where where;
 	const gtTaskSystem* host;
 	void* handle;
@@ -99,6 +100,8 @@ static bool uses_views(const gtNav* nav)
 
 // ---- jobs ---------------------------------------------------------------------------------------
 
+static void job_free(ViewJob* j);
+
 static void job_run(ViewJob* j)
 {
 	gtOracle* o = NULL;
@@ -117,7 +120,8 @@ static void job_run(ViewJob* j)
 	}
 	j->result->oracle = o;
 	j->status = st;
-	atomic_store(&j->done, true);
+	int running = RUNNING;
+	if (!atomic_compare_exchange_strong(&j->state, &running, DONE)) job_free(j); // nobody waits for it
 }
 
 static void job_task(void* context, int index)
@@ -147,7 +151,7 @@ static void job_wait(ViewJob* j)
 {
 	if (j->where == ON_HOST && j->host->finish) j->host->finish(j->handle, j->host->user);
 	else if (j->where == ON_THREAD) pthread_join(j->thread, NULL);
-	while (!atomic_load(&j->done)) { // a host without `finish` ran it somewhere: it ends soon
+	while (atomic_load(&j->state) != DONE) { // a host without `finish` ran it somewhere: it ends soon
 	}
 }
 
@@ -232,7 +236,7 @@ static gtStatus plan(const gtNav* nav, const NavViews* vs, ViewJob** out, gtErro
 {
 	ViewJob* j = *out = gt_calloc(1, sizeof *j);
 	if (!j) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a view of the map");
-	atomic_init(&j->done, false);
+	atomic_init(&j->state, RUNNING);
 	j->threads = 1;
 	bool base_fits = vs->base && vs->base->root == vs->index_serial;
 	gtStatus st = want_derived(nav) && !base_fits ? plan_base(nav, vs, j, err) : plan_current(nav, vs, j, err);
@@ -344,7 +348,7 @@ gtStatus nav_view_soon(gtNav* nav, NavView** held, gtError* err)
 	if (fits(nav, vs, h)) return GT_OK;
 	if (!h || nav->map_generation - h->generation >= NAV_EDIT_LOG) return nav_view_acquire(nav, held, err);
 	pthread_mutex_lock(&vs->lock);
-	if (vs->job && atomic_load(&vs->job->done)) collect(vs);
+	if (vs->job && atomic_load(&vs->job->state) == DONE) collect(vs);
 	start_next(nav, vs);
 	NavView* now = fits(nav, vs, vs->current) ? vs->current : NULL;
 	if (now) {
@@ -387,7 +391,10 @@ void nav_views_free(gtNav* nav)
 {
 	NavViews* vs = nav->views;
 	if (!vs) return;
-	collect(vs);
+	int running = RUNNING; // a job on a thread of its own is left to finish alone: the nav need not wait
+	if (vs->job && vs->job->where == ON_THREAD && atomic_compare_exchange_strong(&vs->job->state, &running, ABANDONED))
+		pthread_detach(vs->job->thread);
+	else collect(vs);
 	nav_view_release(vs->current);
 	nav_view_release(vs->base);
 	pthread_mutex_destroy(&vs->lock);
@@ -420,7 +427,7 @@ void nav_views_update(gtNav* nav)
 {
 	NavViews* vs = nav->views;
 	pthread_mutex_lock(&vs->lock);
-	if (vs->job && atomic_load(&vs->job->done)) collect(vs);
+	if (vs->job && atomic_load(&vs->job->state) == DONE) collect(vs);
 	start_next(nav, vs);
 	pthread_mutex_unlock(&vs->lock);
 }
@@ -442,7 +449,7 @@ void nav_views_index_loaded(gtNav* nav)
 	ViewJob* j = NULL;
 	gtError ignored;
 	if (!vs->job && nav->ehl && (j = gt_calloc(1, sizeof *j))) {
-		atomic_init(&j->done, false);
+		atomic_init(&j->state, RUNNING);
 		j->threads = 1;
 		if (plan_base(nav, vs, j, &ignored)) job_free(j);
 		else start(nav, vs, j);
