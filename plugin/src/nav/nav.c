@@ -70,7 +70,7 @@ gtStatus gtNav_LoadIndex(gtNav* nav, const char* path, gtError* err)
 	gtEhl* ehl;
 	gtStatus st = gtEhl_Load(nav->map, path, &ehl, err);
 	if (!st) nav_set_index(nav, ehl, NULL);
-	if (!st) nav_views_index_loaded(nav); // its map's graph in the background, before an edit needs it
+	if (!st) nav_views_index_loaded(nav); // its map's graph in the background from the first edit
 	return st;
 }
 

@@ -19,7 +19,6 @@
 
 typedef enum { MAKE_SCRATCH, MAKE_FROM_GRAPH, MAKE_REPAIR, MAKE_AFTER_BLOCKS } Make;
 typedef enum { RAN_HERE, ON_HOST, ON_THREAD } Where;
-enum { RUNNING, DONE, ABANDONED };
 
 typedef struct ViewJob {
 	Make make;
@@ -34,7 +33,7 @@ typedef struct ViewJob {
 	int threads;               // else on the job's own thread alone (no host work nested in a host job)
 	gtStatus status;
 	gtError err;
-	atomic_int state; // RUNNING, then DONE; or ABANDONED by a nav that went first (the job frees itself)
+	atomic_bool done;
 	Where where;
 	const gtTaskSystem* host;
 	void* handle;
@@ -47,6 +46,7 @@ struct NavViews {
 	NavView* base;         // the index map's view (plain, with landmarks), for index `base->root`
 	uint32_t index_serial; // counts the indexes set: a derived view's root
 	ViewJob* job;          // running, or finished and not yet taken
+	bool base_at_edit;     // a loaded index: the first edit starts its map's graph from scratch
 };
 
 // ---- views --------------------------------------------------------------------------------------
@@ -100,8 +100,6 @@ static bool uses_views(const gtNav* nav)
 
 // ---- jobs ---------------------------------------------------------------------------------------
 
-static void job_free(ViewJob* j);
-
 static void job_run(ViewJob* j)
 {
 	gtOracle* o = NULL;
@@ -120,8 +118,7 @@ static void job_run(ViewJob* j)
 	}
 	j->result->oracle = o;
 	j->status = st;
-	int running = RUNNING;
-	if (!atomic_compare_exchange_strong(&j->state, &running, DONE)) job_free(j); // nobody waits for it
+	atomic_store(&j->done, true);
 }
 
 static void job_task(void* context, int index)
@@ -151,7 +148,7 @@ static void job_wait(ViewJob* j)
 {
 	if (j->where == ON_HOST && j->host->finish) j->host->finish(j->handle, j->host->user);
 	else if (j->where == ON_THREAD) pthread_join(j->thread, NULL);
-	while (atomic_load(&j->state) != DONE) { // a host without `finish` ran it somewhere: it ends soon
+	while (!atomic_load(&j->done)) { // a host without `finish` ran it somewhere: it ends soon
 	}
 }
 
@@ -236,7 +233,7 @@ static gtStatus plan(const gtNav* nav, const NavViews* vs, ViewJob** out, gtErro
 {
 	ViewJob* j = *out = gt_calloc(1, sizeof *j);
 	if (!j) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a view of the map");
-	atomic_init(&j->state, RUNNING);
+	atomic_init(&j->done, false);
 	j->threads = 1;
 	bool base_fits = vs->base && vs->base->root == vs->index_serial;
 	gtStatus st = want_derived(nav) && !base_fits ? plan_base(nav, vs, j, err) : plan_current(nav, vs, j, err);
@@ -348,7 +345,7 @@ gtStatus nav_view_soon(gtNav* nav, NavView** held, gtError* err)
 	if (fits(nav, vs, h)) return GT_OK;
 	if (!h || nav->map_generation - h->generation >= NAV_EDIT_LOG) return nav_view_acquire(nav, held, err);
 	pthread_mutex_lock(&vs->lock);
-	if (vs->job && atomic_load(&vs->job->state) == DONE) collect(vs);
+	if (vs->job && atomic_load(&vs->job->done)) collect(vs);
 	start_next(nav, vs);
 	NavView* now = fits(nav, vs, vs->current) ? vs->current : NULL;
 	if (now) {
@@ -391,10 +388,7 @@ void nav_views_free(gtNav* nav)
 {
 	NavViews* vs = nav->views;
 	if (!vs) return;
-	int running = RUNNING; // a job on a thread of its own is left to finish alone: the nav need not wait
-	if (vs->job && vs->job->where == ON_THREAD && atomic_compare_exchange_strong(&vs->job->state, &running, ABANDONED))
-		pthread_detach(vs->job->thread);
-	else collect(vs);
+	collect(vs);
 	nav_view_release(vs->current);
 	nav_view_release(vs->base);
 	pthread_mutex_destroy(&vs->lock);
@@ -408,12 +402,17 @@ void nav_views_free(gtNav* nav)
 // from scratch costs too much to make for queries that may never come.
 static void start_next(gtNav* nav, NavViews* vs)
 {
-	if (vs->job || !nav->ehl || !uses_views(nav) || fits(nav, vs, vs->current) || (!vs->current && !vs->base)) return;
+	if (vs->job || !nav->ehl || !uses_views(nav) || fits(nav, vs, vs->current)) return;
+	if (!vs->current && !vs->base && !vs->base_at_edit) return;
 	ViewJob* j;
 	gtError ignored; // a job that cannot even be planned: the query that needs it plans again and says why
 	if (plan(nav, vs, &j, &ignored)) return;
-	if (j->make == MAKE_SCRATCH) job_free(j);
-	else start(nav, vs, j);
+	if (j->make == MAKE_SCRATCH && !(j->base && vs->base_at_edit)) {
+		job_free(j);
+		return;
+	}
+	vs->base_at_edit = false;
+	start(nav, vs, j);
 }
 
 void nav_views_edited(gtNav* nav)
@@ -427,7 +426,7 @@ void nav_views_update(gtNav* nav)
 {
 	NavViews* vs = nav->views;
 	pthread_mutex_lock(&vs->lock);
-	if (vs->job && atomic_load(&vs->job->state) == DONE) collect(vs);
+	if (vs->job && atomic_load(&vs->job->done)) collect(vs);
 	start_next(nav, vs);
 	pthread_mutex_unlock(&vs->lock);
 }
@@ -437,6 +436,7 @@ void nav_views_index_changed(gtNav* nav)
 	NavViews* vs = nav->views;
 	pthread_mutex_lock(&vs->lock);
 	vs->index_serial++;
+	vs->base_at_edit = false;
 	nav_view_release(vs->base);
 	vs->base = NULL;
 	pthread_mutex_unlock(&vs->lock);
@@ -444,15 +444,9 @@ void nav_views_index_changed(gtNav* nav)
 
 void nav_views_index_loaded(gtNav* nav)
 {
-	NavViews* vs = nav->views;
-	pthread_mutex_lock(&vs->lock);
-	ViewJob* j = NULL;
-	gtError ignored;
-	if (!vs->job && nav->ehl && (j = gt_calloc(1, sizeof *j))) {
-		atomic_init(&j->state, RUNNING);
-		j->threads = 1;
-		if (plan_base(nav, vs, j, &ignored)) job_free(j);
-		else start(nav, vs, j);
-	}
-	pthread_mutex_unlock(&vs->lock);
+	// Not at load itself: gtNav_Destroy waits for a running job, and a nav that never edits (a
+	// command that loads an index to answer queries) would wait for a graph it never uses.
+	pthread_mutex_lock(&nav->views->lock);
+	nav->views->base_at_edit = nav->ehl != NULL;
+	pthread_mutex_unlock(&nav->views->lock);
 }

@@ -34,7 +34,8 @@ void nav_views_update(gtNav* nav);
 // plain views.
 void nav_views_index_changed(gtNav* nav);
 // Owning thread: an index was loaded: the visibility graph of its map (and its landmarks), which
-// every view derived after walls are added starts from, is built in the background now.
+// every view derived after walls are added starts from, is built in the background from its
+// first edit on (a rebuilt index brings its own).
 void nav_views_index_loaded(gtNav* nav);
 
 // The view of the map as it is now for a query object holding `*held` (NULL at first): kept when
