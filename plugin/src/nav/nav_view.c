@@ -403,7 +403,10 @@ void nav_views_free(gtNav* nav)
 static void start_next(gtNav* nav, NavViews* vs)
 {
 	if (vs->job || !nav->ehl || !uses_views(nav) || fits(nav, vs, vs->current)) return;
-	if (!vs->current && !vs->base && !vs->base_at_edit) return;
+	// A plan that would end in a graph from scratch is not even made (it copies the map).
+	bool base_ready = vs->base && vs->base->root == vs->index_serial;
+	bool repairable = vs->current && nav->map_generation - vs->current->generation < NAV_EDIT_LOG;
+	if (want_derived(nav) ? !base_ready && !nav->graph.offset && !vs->base_at_edit : !repairable) return;
 	ViewJob* j;
 	gtError ignored; // a job that cannot even be planned: the query that needs it plans again and says why
 	if (plan(nav, vs, &j, &ignored)) return;
