@@ -203,40 +203,10 @@ void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVert
 // such a pair can see or be crossed differently.
 static bool near_changed(gtVertex a, gtVertex b, const int* rects, int rect_count)
 {
-	for (int r = 0; r < rect_count; r++) {
-		int x0 = rects[4 * r] - 1, y0 = rects[4 * r + 1] - 1, x1 = rects[4 * r + 2] + 2, y1 = rects[4 * r + 3] + 2;
-		// Most pairs lie wholly to one side of the box: no division needed to say so.
-		if ((a.x < x0 && b.x < x0) || (a.x > x1 && b.x > x1) || (a.y < y0 && b.y < y0) || (a.y > y1 && b.y > y1))
-			continue;
-		if (segment_meets_box(a, b, x0, y0, x1, y1)) return true;
-	}
+	for (int r = 0; r < rect_count; r++)
+		if (segment_meets_box(a, b, rects[4 * r] - 1, rects[4 * r + 1] - 1, rects[4 * r + 2] + 2, rects[4 * r + 3] + 2))
+			return true;
 	return false;
-}
-
-static int first_row(const gtVertex* v, int n, int y)
-{
-	int lo = 0, hi = n;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (v[mid].y < y) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
-}
-
-// The first vertex after u whose segment from u may come near a changed box (near_changed's
-// boxes): vertices are in row-major order, so from a u below a box none after it comes near that
-// box, and from a u above one only those from the box's first row on.
-static int first_near(const gtVertex* v, int n, int u, const int* rects, int rect_count)
-{
-	int from = n;
-	for (int r = 0; r < rect_count && from > u + 1; r++) {
-		int y0 = rects[4 * r + 1] - 1, y1 = rects[4 * r + 3] + 2;
-		int f = v[u].y > y1 ? n : v[u].y < y0 ? first_row(v, n, y0) : u + 1;
-		if (f < u + 1) f = u + 1;
-		if (f < from) from = f;
-	}
-	return from;
 }
 
 gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
@@ -247,40 +217,29 @@ gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int
 	int32_t* old_of = gt_malloc(((size_t)n + 1) * sizeof *old_of);
 	int32_t* new_of = gt_malloc(((size_t)old_n + 1) * sizeof *new_of);
 	int32_t* near = gt_malloc(((size_t)n + 1) * sizeof *near); // old neighbours of u, as new indices
-	int32_t* made = gt_malloc(((size_t)n + 1) * sizeof *made); // the vertices the edit made, ascending
 	EdgeList list = {NULL, 0, 0, false};
 	gtVisGraph fresh;
 	memset(&fresh, 0, sizeof fresh);
 	gtStatus st = GT_OK;
-	if (!old_of || !new_of || !near || !made) {
+	if (!old_of || !new_of || !near) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
 		goto done;
 	}
 	gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
-	int made_count = 0;
-	for (int w = 0; w < n; w++)
-		if (old_of[w] < 0) made[made_count++] = w;
-	for (int u = 0, next_made = 0; u < n; u++) {
-		int ou = old_of[u], near_count = 0, k = 0;
+	for (int u = 0; u < n; u++) {
+		int ou = old_of[u], near_count = 0;
 		if (ou >= 0)
 			for (int64_t e = g->offset[ou]; e < g->offset[ou + 1]; e++)
 				if (new_of[g->adj[e]] > u) near[near_count++] = new_of[g->adj[e]]; // ascending: the map is monotone
-		// Below `from` no segment from u comes near a changed cell: old pairs keep their status,
-		// and only the new vertices there are tested.
-		int from = ou < 0 ? u + 1 : first_near(v, n, u, rects, rect_count);
-		for (; k < near_count && near[k] < from; k++)
-			if (!edge_push(&list, u, near[k])) goto no_memory;
-		while (next_made < made_count && made[next_made] <= u) next_made++;
-		for (int i = next_made; i < made_count && made[i] < from; i++)
-			if (!vertex_between(map, v[u], v[made[i]]) && gt_vertices_visible(map, v[u], v[made[i]]) &&
-			    !edge_push(&list, u, made[i]))
-				goto no_memory;
-		for (int w = from; w < n; w++) {
+		for (int w = u + 1, k = 0; w < n; w++) {
 			while (k < near_count && near[k] < w) k++;
 			bool was = k < near_count && near[k] == w;
 			bool changed = ou < 0 || old_of[w] < 0 || near_changed(v[u], v[w], rects, rect_count);
 			bool is = changed ? !vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w]) : was;
-			if (is && !edge_push(&list, u, w)) goto no_memory;
+			if (is && !edge_push(&list, u, w)) {
+				st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
+				goto done;
+			}
 		}
 	}
 	st = to_csr(map, &list, 1, &fresh, err);
@@ -288,15 +247,10 @@ gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int
 		gt_vis_graph_free(g);
 		*g = fresh;
 	}
-	if (false) {
-	no_memory:
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
-	}
 done:
 	gt_free(old_of);
 	gt_free(new_of);
 	gt_free(near);
-	gt_free(made);
 	gt_free(list.pairs);
 	if (st) gt_vis_graph_free(&fresh);
 	return st;
