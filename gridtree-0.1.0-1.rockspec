@@ -49,7 +49,7 @@ build = {
 				"plugin/src/nav/backend_polyanya.c", "plugin/src/nav/backend_euclid.c",
 				"plugin/src/nav/nav_links.c", "plugin/src/nav/nav_links_index.c", "plugin/src/nav/nav_links_query.c",
 				"plugin/src/nav/nav_links_table.c",
-				"plugin/src/nav/nav_reach.c", "plugin/src/nav/nav_floors.c",
+				"plugin/src/nav/nav_reach.c", "plugin/src/nav/nav_floors.c", "plugin/src/nav/nav_view.c",
 				"plugin/src/oracle/oracle.c",
 				"plugin/src/oracle/landmarks.c",
 				"plugin/src/oracle/oracle_links.c",

@@ -814,8 +814,132 @@ static void test_walls_after_a_rebuild_use_its_landmarks(void** state)
 	scene_close(&s);
 }
 
+// A 4x1 wall across free space (free above its left end and below its right one, so crossing
+// answers must walk around it), or false after many tries.
+static bool find_crossing_wall(const gtMap* map, TestRng* rng, int* x, int* y)
+{
+	int w = gtMap_Width(map), h = gtMap_Height(map);
+	for (int tries = 0; tries < 20000; tries++) {
+		*x = 2 + test_rng_int(rng, w - 6), *y = 2 + test_rng_int(rng, h - 6);
+		bool open = true;
+		for (int k = 0; k < 4; k++) open &= !gtMap_IsBlocked(map, *x + k, *y);
+		if (open && !gtMap_IsBlocked(map, *x, *y - 1) && !gtMap_IsBlocked(map, *x + 3, *y + 1)) return true;
+	}
+	return false;
+}
+
+// Several query objects of one nav share the view of each edit: the first that answers across the
+// new wall makes it (or takes the one the edit's job made), the others add no graph of their own
+// (the bytes they hold grow by less than one graph of the edited map), and every one answers
+// equal to a fresh oracle of the edited map.
+static void shared_views(gtMap* map, int cell, int walls, uint64_t seed, const char* what)
+{
+	enum { QUERIES = 4 };
+	TestRng rng = {seed};
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	def.manual_rebuild = true; // the index stays a lower bound: views derived edit after edit
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = cell;
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	gtNavQuery* q[QUERIES];
+	for (int k = 0; k < QUERIES; k++) assert_int_equal(gtNavQuery_Create(nav, &q[k], &err), GT_OK);
+	for (int built = 0; built < walls; built++) {
+		int x, y;
+		assert_true(find_crossing_wall(map, &rng, &x, &y));
+		int64_t before = gtGetByteCount();
+		edit(nav, x, y, x + 3, y, true);
+		assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_LOWER_BOUND);
+		gtMap* copy;
+		gtOracle* oracle = fresh_oracle(map, &copy);
+		int64_t graph = 24 * gtOracle_EdgeCount(oracle); // both directions' neighbour and length
+		fresh_oracle_destroy(oracle, copy);
+		for (int k = 0; k < QUERIES; k++) {
+			check_around(nav, q[k], x + 2, y, &rng, what);
+			int64_t grew = gtGetByteCount() - before;
+			before = gtGetByteCount();
+			if (built == 0) continue; // the first wall: each query object makes its searcher
+			if (k == 0 && grew < graph)
+				fail_msg("%s, wall %d: the first query object holds %lld bytes more, less than a graph (%lld)", what,
+				         built, (long long)grew, (long long)graph);
+			if (k > 0 && grew >= graph / 2)
+				fail_msg("%s, wall %d: query object %d holds %lld bytes more: a graph of its own", what, built, k,
+				         (long long)grew);
+		}
+	}
+	check_against_oracle(nav, q[QUERIES - 1], NULL, NULL, 0, &rng, 40, what);
+	for (int k = 0; k < QUERIES; k++) gtNavQuery_Destroy(q[k]);
+	gtNav_Destroy(nav);
+}
+
+static void test_query_objects_share_views(void** state)
+{
+	(void)state;
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	shared_views(map, 4, 4, 59, "caves, shared views");
+	gtMap_Destroy(map);
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 96, 96, 7, &map, &err), GT_OK);
+	shared_views(map, 4, 3, 61, "generated rooms, shared views");
+	gtMap_Destroy(map);
+	map = test_load_shared_map("bgmaps", "AR0602SR");
+	shared_views(map, 4, 2, 67, "AR0602SR, shared views");
+	gtMap_Destroy(map);
+}
+
+// A query object keeps the view it last used through later edits and frees it when it moves on
+// (ASan checks the memory); while the view of an edit is still being made (its job held), answers
+// the edits since cannot change come from the older view, the others wait for the job: all equal
+// a fresh oracle.
+static void test_views_outlive_edits(void** state)
+{
+	(void)state;
+	TestRng rng = {71};
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtTaskSystem tasks = {held_enqueue, held_finish, NULL};
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	def.tasks = &tasks;
+	def.manual_rebuild = true;
+	gtNav* nav;
+	gtNavQuery *q, *old;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &old, &err), GT_OK);
+	int x[3], y[3];
+	for (int i = 0; i < 3; i++) assert_true(find_crossing_wall(map, &rng, &x[i], &y[i]));
+	edit(nav, x[0], y[0], x[0] + 3, y[0], true);
+	check_around(nav, old, x[0] + 2, y[0], &rng, "first wall"); // `old` holds this edit's view
+	hold_next = true;
+	edit(nav, x[1], y[1], x[1] + 3, y[1], true);
+	assert_true(held != NULL); // the edit started the next view's job
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 40, "second wall, its view held back");
+	check_around(nav, q, x[1] + 2, y[1], &rng, "second wall, its view held back");
+	assert_true(held == NULL);                    // a pair across it waited for the job
+	edit(nav, x[0], y[0], x[0] + 3, y[0], false); // the first wall demolished: `old`'s view is two edits behind
+	edit(nav, x[2], y[2], x[2] + 3, y[2], true);
+	check_around(nav, q, x[0] + 2, y[0], &rng, "first wall demolished");
+	check_around(nav, old, x[2] + 2, y[2], &rng, "third wall, from a query object two views behind");
+	check_against_oracle(nav, old, NULL, NULL, 0, &rng, 30, "third wall");
+	edit(nav, x[2], y[2], x[2] + 3, y[2], false);
+	gtNavQuery_Destroy(old); // the last holder of an older view
+	check_around(nav, q, x[2] + 2, y[2], &rng, "third wall demolished");
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
           test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map,
           test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
           test_repaired_index_equals_scratch, test_rebuild_taken_while_stale,
-          test_stale_index_answers_around_freed_walls, test_walls_after_a_rebuild_use_its_landmarks)
+          test_stale_index_answers_around_freed_walls, test_walls_after_a_rebuild_use_its_landmarks,
+          test_query_objects_share_views, test_views_outlive_edits)

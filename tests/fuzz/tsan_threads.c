@@ -3,6 +3,7 @@
 // the visibility graph (map/vis_graph.c) and the EHL build (ehl/ehl_build.c); then one shared
 // index and map queried from several threads at once. Each threaded result must equal the
 // single-threaded one, and TSan (halt_on_error=1) must report no race.
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -395,5 +396,67 @@ static void test_crowd_while_rebuilding(void** state)
 	threaded_close(&t);
 }
 
+// Views of the edited map (nav_view.c) while a crowd's workers answer: each edit starts the job
+// that makes its view, and the frame's batch runs at once, its workers' query objects taking the
+// view (or waiting for it, or answering from the one before) at the same time, on the built-in
+// pool. Walls are built across free space and some demolished again (derived and repaired views).
+// Every frame's BATCH answers equal EACH's on the calling thread (both exact: within rounding).
+static void test_crowd_while_views_change(void** state)
+{
+	(void)state;
+	Threaded t = threaded_open("assets/maps/caves.map", 4);
+	gtMap* map = t.map;
+	gtNav* nav = t.nav;
+	gtError err;
+	TestRng rng = {37};
+	int32_t word;
+	gtWorld* world = t.world = enemies_world(map, 60, &rng, &word);
+	enum { AGENTS = 200, K = 2 };
+	static gtVec2 points[AGENTS];
+	gtQuery q = test_keyword_query((gtVec2){0, 0}, K, &word);
+	gtCrowdQueries batch = {&q, points, AGENTS};
+	static AnswerPair got;
+	gtCrowdDef def = gtCrowd_DefaultDef();
+	def.threads = WORKERS;
+	gtCrowd* crowd;
+	assert_int_equal(gtCrowd_Create(world, nav, &def, &crowd, &err), GT_OK);
+	int walls[8][2], built = 0;
+	for (int frame = 0; frame < 8; frame++) {
+		if (frame % 4 == 3 && built > 0) {
+			built--;
+			assert_int_equal(gtNav_SetBlocked(nav, walls[built][0], walls[built][1], walls[built][0] + 3,
+			                                  walls[built][1], false, &err),
+			                 GT_OK);
+		} else {
+			int x = 2, y = 2;
+			for (int tries = 0; tries < 1000; tries++) {
+				x = 2 + test_rng_int(&rng, gtMap_Width(map) - 6), y = 2 + test_rng_int(&rng, gtMap_Height(map) - 6);
+				bool open = true;
+				for (int k = 0; k < 4; k++) open &= !gtMap_IsBlocked(map, x + k, y);
+				if (open) break;
+			}
+			assert_int_equal(gtNav_SetBlocked(nav, x, y, x + 3, y, true, &err), GT_OK);
+			walls[built][0] = x, walls[built][1] = y, built++;
+		}
+		for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(map, &rng);
+		gtCrowdAnswers out = answers(&got, 1, K);
+		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_BATCH, &out, NULL, &err), GT_OK);
+		gtCrowdAnswers each = answers(&got, 0, K);
+		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
+		for (int i = 0; i < AGENTS; i++) {
+			assert_int_equal(got.found[1][i], got.found[0][i]);
+			for (int r = 0; r < got.found[0][i]; r++) {
+				double a = got.dists[1][i * K + r], b = got.dists[0][i * K + r];
+				assert_true(fabs(a - b) <= 1e-9 * (1 + b));
+			}
+		}
+		gtNav_Update(nav);
+	}
+	gtCrowd_Destroy(crowd);
+	threaded_close(&t);
+}
+
+
 TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,
-          test_shared_index_queries, test_crowd_workers, test_background_rebuild, test_crowd_while_rebuilding)
+          test_shared_index_queries, test_crowd_workers, test_background_rebuild, test_crowd_while_rebuilding,
+          test_crowd_while_views_change)

@@ -10,6 +10,7 @@
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_query.h"
 #include "nav/nav_backend.h"
+#include "nav/nav_view.h"
 #include "oracle/oracle.h"
 
 typedef struct EhlScratch {
@@ -162,6 +163,27 @@ static bool freed_cannot_shorten(const gtNav* nav, gtVec2 s, gtVec2 t, double d,
 	return nav->freed == 0 || !nav_ellipse_hits_freed(nav, s, t, d < limit ? d : limit);
 }
 
+// The exact distance (and path) on the map of the query's view: seeded by the index's first and
+// last bends while the view is derived from the index's map, else the plain search.
+static double view_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
+                            gtStatus* status, gtError* err)
+{
+	double d = INFINITY;
+	const gtOracle* oracle = nav_oracle(q);
+	gtOracleSearch* searcher = nav_oracle_searcher(q);
+	if (nav_view_seeded_by_index(q->nav, nav_oracle_view(q))) { // walls only added: the index knows the bends
+		EhlScratch* e = scratch_of(q);
+		const gtEhl* index = e->query->ehl;
+		int from = gt_ehl_first_bends(index, s, e->bends), to = gt_ehl_first_bends(index, t, e->bends + from);
+		*status = gt_oracle_between(oracle, searcher, s, t, e->bends, from, e->bends + from, to, points, capacity,
+		                            count, &d, err);
+		return d;
+	}
+	*status = points ? gt_oracle_path_with(oracle, searcher, s, t, points, capacity, count, &d, err)
+	                 : gt_oracle_distance_with(oracle, searcher, s, t, &d, err);
+	return d;
+}
+
 // After edits: the index's answer when its path stays clear of the added walls and no path through
 // a freed cell can be shorter, else a search of the edited map's visibility graph (while walls were
 // only added, between the first and last bends the index allows: A* with landmarks), else the
@@ -189,18 +211,17 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 		}
 	}
 	double d = INFINITY;
-	if ((*status = nav_oracle_ready(q, err))) return d;
-	gtOracle* oracle = nav_oracle(q);
-	if (gt_oracle_is_derived(oracle)) { // walls only added: the index knows the possible first and last bends
-		const gtEhl* index = e->query->ehl;
-		int from = gt_ehl_first_bends(index, s, e->bends), to = gt_ehl_first_bends(index, t, e->bends + from);
-		*status = gt_oracle_between(oracle, s, t, e->bends, from, e->bends + from, to, points, capacity, count, &d,
-		                            err);
-		return d;
+	if ((*status = nav_oracle_soon(q, err))) return d;
+	const NavView* view = nav_oracle_view(q);
+	if (!nav_view_is_now(nav,
+	                     view)) { // the view for now is being made: the older one answers where no edit since matters
+		if (gtMap_CheckPoint(view->map, s) == GT_POINT_VALID && gtMap_CheckPoint(view->map, t) == GT_POINT_VALID) {
+			d = view_distance(q, s, t, points, capacity, count, status, err);
+			if (!*status && nav_view_holds_for(nav, view, s, t, d < limit ? d : limit)) return d;
+		}
+		if ((*status = nav_oracle_ready(q, err))) return INFINITY;
 	}
-	*status = points ? gtOracle_Path(oracle, s, t, points, capacity, count, &d, err)
-	                 : gtOracle_Distance(oracle, s, t, &d, err);
-	return d;
+	return view_distance(q, s, t, points, capacity, count, status, err);
 }
 
 // The map to check query points on. Around cells no edit added walls to (and none freed), the

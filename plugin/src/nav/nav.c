@@ -9,6 +9,7 @@
 #include "gridtree/gt_nav.h"
 #include "nav/nav_backend.h"
 #include "nav/nav_links.h"
+#include "nav/nav_view.h"
 
 gtNavDef gtNav_DefaultDef(void)
 {
@@ -33,6 +34,10 @@ gtStatus gtNav_Create(const gtMap* map, const gtNavDef* def, gtNav** out, gtErro
 	if (!nav) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	nav->map = (gtMap*)map; // edits change it in place (gt_nav.h says so)
 	nav->def = *def;
+	if (nav_views_create(nav, err)) {
+		gt_free(nav);
+		return GT_ERR_NOMEM;
+	}
 	nav_choose_backend(nav);
 	*out = nav;
 	return GT_OK;
@@ -42,6 +47,7 @@ void gtNav_Destroy(gtNav* nav)
 {
 	if (!nav) return;
 	nav_free_edits(nav);
+	nav_views_free(nav);
 	nav_links_free(nav);
 	gtEhl_Destroy(nav->ehl);
 	gtMesh_Destroy(nav->mesh);
@@ -64,6 +70,7 @@ gtStatus gtNav_LoadIndex(gtNav* nav, const char* path, gtError* err)
 	gtEhl* ehl;
 	gtStatus st = gtEhl_Load(nav->map, path, &ehl, err);
 	if (!st) nav_set_index(nav, ehl, NULL);
+	if (!st) nav_views_index_loaded(nav); // its map's graph in the background from the first edit
 	return st;
 }
 

@@ -45,7 +45,16 @@ void nav_choose_backend(gtNav* nav);
 gtStatus nav_check_points(const gtMap* map, gtVec2 s, gtVec2 t, gtError* err);
 // The oracle of the map as edited, built (or repaired) when first needed after each edit: the
 // oracle method's own, and EHL's for the answers an index the edits outran cannot give.
+// One view per edit, shared by every query object of the nav (nav_view.c); each searches it with
+// its own searcher.
 gtStatus nav_oracle_ready(gtNavQuery* q, gtError* err);
-gtOracle* nav_oracle(const gtNavQuery* q);
+// The same, but while the view for now is being made the query keeps the older one it holds
+// (nav_view_soon): its answers hold when nav_view_holds_for says so.
+gtStatus nav_oracle_soon(gtNavQuery* q, gtError* err);
+const gtOracle* nav_oracle(const gtNavQuery* q);
+typedef struct gtOracleSearch gtOracleSearch;
+gtOracleSearch* nav_oracle_searcher(const gtNavQuery* q);
+typedef struct NavView NavView;
+const NavView* nav_oracle_view(const gtNavQuery* q);
 
 #endif

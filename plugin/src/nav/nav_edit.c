@@ -11,6 +11,7 @@
 #include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
+#include "nav/nav_view.h"
 
 struct NavRebuild {
 	gtMap* map; // the map it builds for: a copy, every door open
@@ -217,6 +218,7 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
 	nav->ehl_generation++;
+	nav_views_index_changed(nav);
 	if (ehl) nav->rebuild_status = GT_OK;         // an index for the map: an older failure is no longer the news
 	if (ehl && built_for && !ensure_tiles(nav)) { // no room to track edits: no index rather than a wrong one
 		gtEhl_Destroy(ehl);
@@ -469,8 +471,9 @@ static bool take_rebuild(gtNav* nav)
 
 bool gtNav_Update(gtNav* nav)
 {
-	if (!nav->rebuild || !atomic_load(&nav->rebuild->done)) return false;
-	return take_rebuild(nav);
+	bool taken = nav->rebuild && atomic_load(&nav->rebuild->done) && take_rebuild(nav);
+	nav_views_update(nav);
+	return taken;
 }
 
 void gtNav_WaitForRebuild(gtNav* nav)
@@ -547,6 +550,7 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 	bool would_change = rebuild_would_change(nav);
 	if (nav->ehl && !would_change) nav->rebuild_status = GT_OK; // an old failure no longer matters
 	start_rebuild_if_needed(nav, would_change);                 // exact again, later
+	nav_views_edited(nav);                                      // the oracle of this edit, in the background
 	return GT_OK;
 }
 

@@ -22,6 +22,7 @@ typedef struct NavDoor {
 typedef struct NavRebuild NavRebuild; // a background index build (nav_edit.c)
 typedef struct NavBackend NavBackend; // a distance backend (nav_backend.h)
 typedef struct NavLinks NavLinks;     // the nav's links (nav_links.c)
+typedef struct NavViews NavViews;     // views of the map as edited, shared by query objects (nav_view.c)
 
 enum { NAV_TILE = 8, NAV_EDIT_LOG = 64 };
 
@@ -67,6 +68,7 @@ struct gtNav {
 	int building;         // foreground builds running: their progress callback must not edit the map they read
 	bool build_cancelled; // gtNav_CancelBuild was called from the innermost running build's callback
 	NavLinks* links;      // NULL until the first link
+	NavViews* views;
 };
 
 struct gtNavQuery {
