@@ -1,0 +1,159 @@
+// The neighbour index's layout and the pieces every method shares: distances by minimum image,
+// a cell's distance to the query, and the answer kept in the caller's buffer. Internal.
+#ifndef GRIDTREE_NEIGHBOURS_INTERNAL_H
+#define GRIDTREE_NEIGHBOURS_INTERNAL_H
+
+#include <math.h>
+#include <stdbool.h>
+
+#include "gridtree/gt_neighbours.h"
+
+#define NB_SLOT_BITS 24
+#define NB_GENERATION_BITS 10
+#define NB_TAG_BITS 19
+#define NB_SLOT_MASK ((UINT64_C(1) << NB_SLOT_BITS) - 1)
+
+typedef struct NbPoint {
+	double p[3];
+} NbPoint;
+
+// One entry of the query sphere: a cell offset and the smallest squared distance between a point
+// of the query's cell and one of the offset cell (shrunk a little so rounding never prunes a cell
+// that holds an answer).
+typedef struct NbOffset {
+	double bound2;
+	int16_t o[3];
+} NbOffset;
+
+struct gtNeighbours {
+	int dims;
+	unsigned wrap;
+	double size[3];
+	double half[3]; // size / 2 on cyclic axes (the longest minimum-image gap), INFINITY on open ones
+	int n[3];       // cells per axis (1 on z in 2D)
+	double side[3], inv_side[3];
+	double slack[3]; // subtracted from cell gaps: rounding in cell_of never prunes a cell wrongly
+	int32_t cell_count;
+	const gtTaskSystem* tasks;
+	uint32_t tag; // shifted into place above the generation
+	bool owns_tag;
+
+	// cells
+	int32_t* head; // first slot of the cell's list, -1 when empty
+	int32_t* load;
+	int32_t* nonempty;    // the non-empty cells, any order
+	int32_t* nonempty_at; // a cell's place in nonempty (-1 when empty)
+	int32_t nonempty_count;
+
+	// points, by slot
+	int32_t capacity, count, free_head;
+	NbPoint* pos;
+	int32_t *cell, *next, *prev;
+	uint32_t* high; // tag | generation; generation even: free
+	int32_t* dense; // live slots, any order (brute force)
+	int32_t* dense_at;
+
+	// the query sphere, precomputed for these cells
+	NbOffset* sphere;
+	int64_t sphere_count;
+	double sphere_complete2; // every cell with a smaller bound is in the table
+
+	gtNeighbourCosts costs;
+};
+
+static inline gtNeighbourId nb_id_of(const gtNeighbours* nb, int32_t slot)
+{
+	return ((gtNeighbourId)nb->high[slot] << NB_SLOT_BITS) | (gtNeighbourId)(slot + 1);
+}
+
+// Squared distance the shorter way round on cyclic axes. Every method computes it with this one
+// function, so their answers agree to the bit.
+static inline double nb_dist2(const gtNeighbours* nb, const double* a, const double* b)
+{
+	double sum = 0;
+	for (int i = 0; i < 3; i++) {
+		double d = fabs(a[i] - b[i]);
+		if (d > nb->half[i]) d = nb->size[i] - d;
+		sum += d * d;
+	}
+	return sum;
+}
+
+// The query's point, its cell and its answer so far, kept in the caller's buffer: appended while
+// every point within the radius is wanted, a max-heap on (distance, id) once only the nearest are.
+typedef struct NbAnswer {
+	double q[3];
+	int c[3]; // the query's cell
+	gtNeighbourId exclude;
+	gtNeighbour* out; // distances are squared until nb_answer_finish
+	int room;         // entries the heap may hold: min(k, capacity), or capacity when k = 0
+	int n;
+	bool heap;
+	bool want_all; // k = 0
+	int k;
+	bool overflow; // a point qualified with no room left (k > capacity)
+	int64_t total; // k = 0: points within the radius
+	double radius2;
+	double limit2; // a point farther than this cannot enter
+	int64_t cells, tested;
+} NbAnswer;
+
+void nb_answer_push(NbAnswer* a, double d2, gtNeighbourId id);
+void nb_answer_finish(NbAnswer* a);
+
+static inline void nb_offer(NbAnswer* a, double d2, gtNeighbourId id)
+{
+	a->tested++;
+	if (d2 > a->limit2 || id == a->exclude) return;
+	nb_answer_push(a, d2, id);
+}
+
+// Offers every point of a cell.
+static inline void nb_scan_cell(const gtNeighbours* nb, int32_t cell, NbAnswer* a)
+{
+	a->cells++;
+	for (int32_t s = nb->head[cell]; s >= 0; s = nb->next[s])
+		nb_offer(a, nb_dist2(nb, nb->pos[s].p, a->q), nb_id_of(nb, s));
+}
+
+// A lower bound of the squared distance from the query's point to any point of cell (c0, c1, c2).
+double nb_cell_gap2(const gtNeighbours* nb, const int* c, const double* q);
+
+static inline int32_t nb_cell_index(const gtNeighbours* nb, const int* c)
+{
+	return ((int32_t)c[2] * nb->n[1] + c[1]) * nb->n[0] + c[0];
+}
+
+// The cell of a point inside the world.
+static inline void nb_cell_of(const gtNeighbours* nb, const double* p, int* c)
+{
+	for (int i = 0; i < 3; i++) {
+		int v = (int)(p[i] * nb->inv_side[i]);
+		c[i] = v < 0 ? 0 : v >= nb->n[i] ? nb->n[i] - 1 : v;
+	}
+}
+
+// The sphere table's bound for an offset (shared by the table and its fallback scan).
+double nb_offset_bound2(const gtNeighbours* nb, const int* o);
+bool nb_sphere_build(gtNeighbours* nb);
+
+void nb_query_sphere(const gtNeighbours* nb, NbAnswer* a);
+void nb_query_cube(const gtNeighbours* nb, NbAnswer* a);
+void nb_query_nonempty(const gtNeighbours* nb, NbAnswer* a);
+void nb_query_brute(const gtNeighbours* nb, NbAnswer* a);
+
+// Checks and wraps a point into dst (3 doubles; z 0 in 2D).
+gtStatus nb_point_in(const gtNeighbours* nb, const double* p, double* dst, gtError* err);
+
+// Auto's choice for a radius and k, with its estimates (ns per query).
+gtNeighbourMethod nb_choose(const gtNeighbours* nb, double radius, int k, double* estimate);
+
+// Checks a query's radius, k and method.
+gtStatus nb_check_query(const gtNeighbours* nb, double radius, int k, gtNeighbourMethod method, gtError* err);
+
+// Runs one query with a concrete method (no checks) and sorts the answer; returns the status.
+gtStatus nb_run(const gtNeighbours* nb, gtNeighbourMethod method, NbAnswer* a, int* found, gtError* err);
+void nb_answer_begin(NbAnswer* a, const gtNeighbours* nb, const double* q, double radius, int k, gtNeighbourId exclude,
+                     gtNeighbour* out, int capacity);
+
+#endif
