@@ -30,6 +30,13 @@ extern "C" {
 /// bits 34..52. A removed point's id stays stale; ids of another index are rejected as stale.
 typedef uint64_t gtNeighbourId;
 
+/// The storage slot of an id (0-based, -1 for 0). A fresh index gives slots 0, 1, 2, ... in the
+/// order points are added, so a slot indexes the caller's own per-point arrays.
+static inline int32_t gtNeighbourId_Slot(gtNeighbourId id)
+{
+	return (int32_t)(id & ((UINT64_C(1) << 24) - 1)) - 1;
+}
+
 /// Axis bits of gtNeighboursDef.wrap.
 enum { GT_NEIGHBOURS_WRAP_X = 1, GT_NEIGHBOURS_WRAP_Y = 2, GT_NEIGHBOURS_WRAP_Z = 4 };
 
