@@ -22,6 +22,7 @@ typedef struct NbPoint {
 // that holds an answer).
 typedef struct NbOffset {
 	double bound2;
+	double far2; // the largest squared distance between the two cells: within the radius, no test
 	int16_t o[3];
 } NbOffset;
 
@@ -117,7 +118,23 @@ static inline void nb_scan_cell(const gtNeighbours* nb, int32_t cell, NbAnswer* 
 }
 
 // A lower bound of the squared distance from the query's point to any point of cell (c0, c1, c2).
-double nb_cell_gap2(const gtNeighbours* nb, const int* c, const double* q);
+static inline double nb_cell_gap2(const gtNeighbours* nb, const int* c, const double* q)
+{
+	double sum = 0;
+	for (int i = 0; i < 3; i++) {
+		double lo = c[i] * nb->side[i], hi = lo + nb->side[i], g = 0;
+		if (q[i] < lo) {
+			g = lo - q[i];
+			if (nb->half[i] != INFINITY && q[i] + nb->size[i] - hi < g) g = q[i] + nb->size[i] - hi;
+		} else if (q[i] > hi) {
+			g = q[i] - hi;
+			if (nb->half[i] != INFINITY && lo + nb->size[i] - q[i] < g) g = lo + nb->size[i] - q[i];
+		}
+		g -= nb->slack[i];
+		if (g > 0) sum += g * g;
+	}
+	return sum;
+}
 
 static inline int32_t nb_cell_index(const gtNeighbours* nb, const int* c)
 {

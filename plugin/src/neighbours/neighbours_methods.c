@@ -1,24 +1,6 @@
 // The sphere's rivals: the bin-lattice cube, the non-empty cell list and brute force.
 #include "neighbours/neighbours_internal.h"
 
-double nb_cell_gap2(const gtNeighbours* nb, const int* c, const double* q)
-{
-	double sum = 0;
-	for (int i = 0; i < 3; i++) {
-		double lo = c[i] * nb->side[i], hi = lo + nb->side[i], g = 0;
-		if (q[i] < lo) {
-			g = lo - q[i];
-			if (nb->half[i] != INFINITY && q[i] + nb->size[i] - hi < g) g = q[i] + nb->size[i] - hi;
-		} else if (q[i] > hi) {
-			g = q[i] - hi;
-			if (nb->half[i] != INFINITY && lo + nb->size[i] - q[i] < g) g = lo + nb->size[i] - q[i];
-		}
-		g -= nb->slack[i];
-		if (g > 0) sum += g * g;
-	}
-	return sum;
-}
-
 // The cells overlapping [q - r, q + r] on one axis: first and last (wrapped at query time on a
 // cyclic axis; the whole axis once the box covers it).
 static void cube_range(const gtNeighbours* nb, int i, double q, double r, int* lo, int* hi)

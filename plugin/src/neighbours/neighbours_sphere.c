@@ -8,7 +8,7 @@
 
 // Entries kept at most (16 bytes each): a larger grid keeps the nearest offsets, and a query
 // reaching beyond them finishes with the non-empty cells.
-#define SPHERE_MAX_ENTRIES (1 << 20)
+#define SPHERE_MAX_ENTRIES (1 << 19)
 
 double nb_offset_bound2(const gtNeighbours* nb, const int* o)
 {
@@ -17,6 +17,16 @@ double nb_offset_bound2(const gtNeighbours* nb, const int* o)
 		int a = abs(o[i]);
 		if (a <= 1) continue; // neighbouring cells touch
 		double g = (a - 1) * nb->side[i] - nb->slack[i];
+		sum += g * g;
+	}
+	return sum;
+}
+
+static double offset_far2(const gtNeighbours* nb, const int* o)
+{
+	double sum = 0;
+	for (int i = 0; i < 3; i++) {
+		double g = (abs(o[i]) + 1) * nb->side[i];
 		sum += g * g;
 	}
 	return sum;
@@ -81,7 +91,7 @@ bool nb_sphere_build(gtNeighbours* nb)
 				int o[3] = {x, y, z};
 				double b = nb_offset_bound2(nb, o);
 				if (b >= nb->sphere_complete2) continue; // the fallback visits it
-				nb->sphere[n++] = (NbOffset){b, {(int16_t)x, (int16_t)y, (int16_t)z}};
+				nb->sphere[n++] = (NbOffset){b, offset_far2(nb, o), {(int16_t)x, (int16_t)y, (int16_t)z}};
 			}
 	qsort(nb->sphere, (size_t)n, sizeof *nb->sphere, by_bound);
 	nb->sphere_count = n;
@@ -108,8 +118,31 @@ static void sphere_fallback(const gtNeighbours* nb, NbAnswer* a)
 	}
 }
 
+// The squared distance from the query to an offset cell, from where the query sits in its own
+// cell (the paper's 4.1, tested at run time instead of its 64 tables).
+static inline double offset_gap2(const gtNeighbours* nb, const int16_t* o, const double* below, const double* above)
+{
+	double sum = 0;
+	for (int i = 0; i < 3; i++) {
+		int a = o[i];
+		if (a == 0) continue;
+		double base = (abs(a) - 1) * nb->side[i], g = base + (a > 0 ? above[i] : below[i]);
+		if (2 * a == nb->n[i] && nb->half[i] != INFINITY && base + below[i] < g) g = base + below[i]; // both ways round
+		g -= nb->slack[i];
+		if (g > 0) sum += g * g;
+	}
+	return sum;
+}
+
 void nb_query_sphere(const gtNeighbours* nb, NbAnswer* a)
 {
+	double below[3], above[3]; // the query's distances to its cell's faces
+	for (int i = 0; i < 3; i++) {
+		below[i] = a->q[i] - a->c[i] * nb->side[i];
+		if (below[i] < 0) below[i] = 0;
+		above[i] = nb->side[i] - below[i];
+		if (above[i] < 0) above[i] = 0;
+	}
 	const NbOffset* e = nb->sphere;
 	const NbOffset* end = e + nb->sphere_count;
 	for (; e < end; e++) {
@@ -126,9 +159,8 @@ void nb_query_sphere(const gtNeighbours* nb, NbAnswer* a)
 		}
 		if (outside) continue;
 		int32_t cell = nb_cell_index(nb, c);
-		if (nb->load[cell] == 0) continue;
-		// The exact distance to the cell, from where the query is inside its own (the paper's 4.1).
-		if (nb_cell_gap2(nb, c, a->q) > a->limit2) continue;
+		if (nb->head[cell] < 0) continue;
+		if (e->far2 > a->limit2 && offset_gap2(nb, e->o, below, above) > a->limit2) continue;
 		nb_scan_cell(nb, cell, a);
 	}
 	if (a->limit2 >= nb->sphere_complete2) sphere_fallback(nb, a);
