@@ -83,7 +83,7 @@ static double time_queries(Bench* b, gtNeighbourMethod m, int queries, double d,
 {
 	double start = thread_seconds();
 	for (int i = 0; i < queries; i++) {
-		gtNeighbourQuery q = {{b->pos[i][0], b->pos[i][1], b->pos[i][2]}, d, k, b->ids[i]};
+		gtNeighbourQuery q = {{b->pos[i][0], b->pos[i][1], b->pos[i][2]}, d, k, b->ids[i], true};
 		int found;
 		gtNeighbours_Query(b->nb, &q, m, b->out, b->count, &found, NULL, NULL);
 		*answers += found;
@@ -151,7 +151,7 @@ static Point figure_point(int dims, unsigned wrap, double load, double d, int k,
 		pt.agree &= answers[m] == answers[0];
 	}
 	gtNeighbourStats stats;
-	gtNeighbourQuery q = {{b.pos[0][0], b.pos[0][1], b.pos[0][2]}, d, k, b.ids[0]};
+	gtNeighbourQuery q = {{b.pos[0][0], b.pos[0][1], b.pos[0][2]}, d, k, b.ids[0], false};
 	int found;
 	gtNeighbours_Query(b.nb, &q, GT_NEIGHBOURS_AUTO, b.out, b.count, &found, &stats, NULL);
 	pt.chosen = stats.method;

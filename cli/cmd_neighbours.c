@@ -98,7 +98,7 @@ typedef struct Run {
 // Formats one query's answer ("id:dist ..." or "-"); NULL with *error set on failure.
 static char* answer(const Run* run, const double* q, gtNeighbour* out, gtError* err)
 {
-	gtNeighbourQuery query = {{q[0], q[1], q[2]}, q[3] == 0 ? INFINITY : q[3], (int)q[4], 0};
+	gtNeighbourQuery query = {{q[0], q[1], q[2]}, q[3] == 0 ? INFINITY : q[3], (int)q[4], 0, false};
 	int found;
 	if (gtNeighbours_Query(run->nb, &query, run->method, out, run->in->count, &found, NULL, err)) return NULL;
 	size_t room = (size_t)found * 48 + 4, used = 0;

@@ -125,6 +125,7 @@ typedef struct gtNeighbourQuery {
 	double radius;         ///< >= 0; INFINITY: no radius
 	int k;                 ///< >= 0; 0: every point within radius
 	gtNeighbourId exclude; ///< a point left out of the answer (0: none), e.g. the asking one
+	bool unordered;        ///< the same answer in no particular order (saves the sort)
 } gtNeighbourQuery;
 
 /// What a query did. Sums over the calls of gtNeighbours_QueryAll.

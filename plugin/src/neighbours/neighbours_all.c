@@ -38,7 +38,7 @@ static void run_chunks(void* context, int worker)
 			gtNeighbour* out = all->out + (size_t)i * (size_t)all->stride;
 			nb_answer_begin(&a, nb, nb->pos[s].p, all->radius, job->k, nb_id_of(nb, s), out, all->stride);
 			int found;
-			nb_run(nb, job->method, &a, &found, NULL);
+			nb_run(nb, job->method, &a, true, &found, NULL);
 			all->counts[i] = a.n;
 			st.cells_visited += a.cells;
 			st.points_tested += a.tested;

@@ -85,9 +85,13 @@ void nb_answer_push(NbAnswer* a, double d2, gtNeighbourId id)
 	if (!a->want_all) a->limit2 = a->out[0].distance;
 }
 
-// Sorts the answer nearest first and turns squared distances into distances.
-void nb_answer_finish(NbAnswer* a)
+// Sorts the answer nearest first (when asked) and turns squared distances into distances.
+void nb_answer_finish(NbAnswer* a, bool sort)
 {
+	if (!sort) {
+		for (int i = 0; i < a->n; i++) a->out[i].distance = sqrt(a->out[i].distance);
+		return;
+	}
 	if (!a->heap) heapify(a->out, a->n);
 	for (int end = a->n - 1; end > 0; end--) {
 		gtNeighbour top = a->out[0];

@@ -100,12 +100,17 @@ typedef struct NbAnswer {
 } NbAnswer;
 
 void nb_answer_push(NbAnswer* a, double d2, gtNeighbourId id);
-void nb_answer_finish(NbAnswer* a);
+void nb_answer_finish(NbAnswer* a, bool sort);
 
 static inline void nb_offer(NbAnswer* a, double d2, gtNeighbourId id)
 {
 	a->tested++;
 	if (d2 > a->limit2 || id == a->exclude) return;
+	if (a->want_all && a->n < a->room) { // the common case, without a call
+		a->total++;
+		a->out[a->n++] = (gtNeighbour){id, d2};
+		return;
+	}
 	nb_answer_push(a, d2, id);
 }
 
@@ -169,7 +174,7 @@ gtNeighbourMethod nb_choose(const gtNeighbours* nb, double radius, int k, double
 gtStatus nb_check_query(const gtNeighbours* nb, double radius, int k, gtNeighbourMethod method, gtError* err);
 
 // Runs one query with a concrete method (no checks) and sorts the answer; returns the status.
-gtStatus nb_run(const gtNeighbours* nb, gtNeighbourMethod method, NbAnswer* a, int* found, gtError* err);
+gtStatus nb_run(const gtNeighbours* nb, gtNeighbourMethod method, NbAnswer* a, bool sort, int* found, gtError* err);
 void nb_answer_begin(NbAnswer* a, const gtNeighbours* nb, const double* q, double radius, int k, gtNeighbourId exclude,
                      gtNeighbour* out, int capacity);
 

@@ -122,7 +122,7 @@ gtNeighbourMethod nb_choose(const gtNeighbours* nb, double radius, int k, double
 	return best;
 }
 
-gtStatus nb_run(const gtNeighbours* nb, gtNeighbourMethod method, NbAnswer* a, int* found, gtError* err)
+gtStatus nb_run(const gtNeighbours* nb, gtNeighbourMethod method, NbAnswer* a, bool sort, int* found, gtError* err)
 {
 	switch (method) {
 	case GT_NEIGHBOURS_SPHERE: nb_query_sphere(nb, a); break;
@@ -130,7 +130,7 @@ gtStatus nb_run(const gtNeighbours* nb, gtNeighbourMethod method, NbAnswer* a, i
 	case GT_NEIGHBOURS_NONEMPTY: nb_query_nonempty(nb, a); break;
 	default: nb_query_brute(nb, a); break;
 	}
-	nb_answer_finish(a);
+	nb_answer_finish(a, sort);
 	*found = a->n;
 	if (a->want_all && a->total > a->n) {
 		*found = a->total > INT32_MAX ? INT32_MAX : (int)a->total;
@@ -171,7 +171,7 @@ gtStatus gtNeighbours_Query(const gtNeighbours* nb, const gtNeighbourQuery* quer
 	stats->method = method;
 	NbAnswer a;
 	nb_answer_begin(&a, nb, q, query->radius, query->k, query->exclude, out, capacity);
-	st = nb_run(nb, method, &a, found, err);
+	st = nb_run(nb, method, &a, !query->unordered, found, err);
 	stats->cells_visited = a.cells;
 	stats->points_tested = a.tested;
 	return st;

@@ -134,6 +134,33 @@ static inline double offset_gap2(const gtNeighbours* nb, const int16_t* o, const
 	return sum;
 }
 
+// Offsets walked with per-axis tables: an offset's cell is three lookups and two adds (the
+// paper's packed offsets, for any number of cells), a cell beyond an open axis negative.
+enum { TABLE_REACH = 256, OUTSIDE = -(1 << 29) };
+
+static bool axis_tables(const gtNeighbours* nb, const NbAnswer* a, int32_t (*t)[2 * TABLE_REACH + 1], int* reach)
+{
+	int32_t stride = 1;
+	for (int i = 0; i < 3; i++) {
+		int lo, hi;
+		axis_range(nb, i, &lo, &hi);
+		int most = -lo > hi ? -lo : hi;
+		double cells = a->limit2 == INFINITY ? most : sqrt(a->limit2) * nb->inv_side[i] + 2;
+		reach[i] = cells < most ? (int)cells : most;
+		if (reach[i] > TABLE_REACH) return false;
+		for (int o = -reach[i]; o <= reach[i]; o++) {
+			int v = a->c[i] + o;
+			if (v < 0 || v >= nb->n[i]) {
+				if (nb->half[i] == INFINITY) v = OUTSIDE / stride;
+				else v += v < 0 ? nb->n[i] : -nb->n[i];
+			}
+			t[i][o + reach[i]] = v * stride;
+		}
+		stride *= nb->n[i];
+	}
+	return true;
+}
+
 void nb_query_sphere(const gtNeighbours* nb, NbAnswer* a)
 {
 	double below[3], above[3]; // the query's distances to its cell's faces
@@ -143,22 +170,31 @@ void nb_query_sphere(const gtNeighbours* nb, NbAnswer* a)
 		above[i] = nb->side[i] - below[i];
 		if (above[i] < 0) above[i] = 0;
 	}
+	int32_t t[3][2 * TABLE_REACH + 1];
+	int reach[3];
+	bool tables = axis_tables(nb, a, t, reach);
 	const NbOffset* e = nb->sphere;
 	const NbOffset* end = e + nb->sphere_count;
 	for (; e < end; e++) {
 		if (e->bound2 > a->limit2) return; // and every later offset, and the fallback's cells
-		int c[3];
-		bool outside = false;
-		for (int i = 0; i < 3; i++) {
-			int v = a->c[i] + e->o[i];
-			if (v < 0 || v >= nb->n[i]) {
-				if (nb->half[i] == INFINITY) outside = true; // beyond an open axis: no cell there
-				else v += v < 0 ? nb->n[i] : -nb->n[i];
+		int32_t cell;
+		if (tables) { // the offsets within the radius are within reach
+			cell = t[0][e->o[0] + reach[0]] + t[1][e->o[1] + reach[1]] + t[2][e->o[2] + reach[2]];
+			if (cell < 0) continue; // beyond an open axis: no cell there
+		} else {
+			int c[3];
+			bool outside = false;
+			for (int i = 0; i < 3; i++) {
+				int v = a->c[i] + e->o[i];
+				if (v < 0 || v >= nb->n[i]) {
+					if (nb->half[i] == INFINITY) outside = true;
+					else v += v < 0 ? nb->n[i] : -nb->n[i];
+				}
+				c[i] = v;
 			}
-			c[i] = v;
+			if (outside) continue;
+			cell = nb_cell_index(nb, c);
 		}
-		if (outside) continue;
-		int32_t cell = nb_cell_index(nb, c);
 		if (nb->head[cell] < 0) continue;
 		if (e->far2 > a->limit2 && offset_gap2(nb, e->o, below, above) > a->limit2) continue;
 		nb_scan_cell(nb, cell, a);
