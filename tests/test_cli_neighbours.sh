@@ -93,6 +93,13 @@ check "--wrap z in 2D is a usage error" usage_error "--wrap takes letters of xy"
 	"$GT" neighbours --space 10,10 --wrap z --objects "$tmp/dup.txt" --queries "$tmp/ok_q.txt"
 check "an unknown method is a usage error" usage_error "method" \
 	"$GT" neighbours --space 10,10 --method kd --objects "$tmp/dup.txt" --queries "$tmp/ok_q.txt"
+# The benchmark's smoke: every figure printed, every method agreeing on every point.
+bench_smoke() {
+	"$GT" bench-neighbours --quick >"$tmp/bench.txt" &&
+		grep -q '^Figure 6' "$tmp/bench.txt" && grep -q '^Figure 7' "$tmp/bench.txt" && grep -q '^Figure 8' "$tmp/bench.txt" &&
+		grep -q -x 'mismatches 0' "$tmp/bench.txt" && grep -q '^frame_ms_3d [0-9]' "$tmp/bench.txt"
+}
+check "bench-neighbours --quick prints the figures" bench_smoke
 check "help lists neighbours" bash -c "'$GT' help | grep -q '^  neighbours'"
 
 summary cli-neighbours
