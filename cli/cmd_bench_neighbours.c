@@ -254,10 +254,11 @@ static void keep(Setup* s, const Point* pt)
 static void ratio_figure(Setup* s, int dims, unsigned wrap, const char* title)
 {
 	static const double LOADS[] = {0.5, 1, 2, 4, 8}, DS[] = {0.8, 1.5, 2.5, 4, 6, 8};
+	static const double FEW_LOADS[] = {1, 4}, FEW_DS[] = {0.8, 2.5, 6};
 	static const double QUICK_LOADS[] = {1}, QUICK_DS[] = {0.8, 3};
-	const double* loads = s->quick ? QUICK_LOADS : LOADS;
-	const double* ds = s->quick ? QUICK_DS : DS;
-	int nl = s->quick ? 1 : 5, nd = s->quick ? 2 : 6;
+	const double* loads = s->quick ? QUICK_LOADS : dims == 3 ? LOADS : FEW_LOADS;
+	const double* ds = s->quick ? QUICK_DS : dims == 3 ? DS : FEW_DS;
+	int nl = s->quick ? 1 : dims == 3 ? 5 : 2, nd = s->quick ? 2 : dims == 3 ? 6 : 3;
 	printf("\n%s\n\n| objects/cell | d | sphere/cube | nonempty/cube | brute/cube | auto/cube | auto picks | "
 	       "auto/fastest | cube us/query |\n|---|---|---|---|---|---|---|---|---|\n",
 	       title);
@@ -352,7 +353,7 @@ static int bench_neighbours(const CliArgs* args)
 	Setup s = {.quick = cli_option(args, "quick", NULL) != NULL,
 	           .calibrate = cli_option(args, "calibrate", NULL) != NULL};
 	s.rounds = s.quick ? 2 : 30;
-	s.queries = s.quick ? 16 : 128;
+	s.queries = s.quick ? 16 : 64;
 	s.all_room = 256;
 	s.all = malloc((size_t)s.all_room * sizeof *s.all);
 	if (!s.all) return CLI_FAILED;

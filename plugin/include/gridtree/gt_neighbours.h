@@ -130,11 +130,13 @@ typedef struct gtNeighbourQuery {
 
 /// What a query did. Sums over the calls of gtNeighbours_QueryAll.
 typedef struct gtNeighbourStats {
-	gtNeighbourMethod method;                    ///< the method that ran (Auto's choice)
-	double estimate[GT_NEIGHBOURS_METHOD_COUNT]; ///< Auto's cost estimates (ns per query; 0 if not Auto)
-	int64_t cells_visited;                       ///< cells whose points were looked at
-	int64_t points_tested;                       ///< distances computed
-	int64_t truncated;                           ///< QueryAll: answers cut at the stride with more points in range
+	gtNeighbourMethod method; ///< the method that ran (Auto's choice)
+	/// Auto's estimates (ns per query); 0 when Auto did not estimate: another method was asked
+	/// for, or Auto reused its choice for the same radius, k, point count and non-empty cells.
+	double estimate[GT_NEIGHBOURS_METHOD_COUNT];
+	int64_t cells_visited; ///< cells whose points were looked at
+	int64_t points_tested; ///< distances computed
+	int64_t truncated;     ///< QueryAll: answers cut at the stride with more points in range
 } gtNeighbourStats;
 
 /// The answer, nearest first (ties by id), in out[0 .. *found). When more points qualify than

@@ -4,6 +4,7 @@
 #define GRIDTREE_NEIGHBOURS_INTERNAL_H
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "gridtree/gt_neighbours.h"
@@ -60,6 +61,10 @@ struct gtNeighbours {
 	double sphere_complete2; // every cell with a smaller bound is in the table
 
 	gtNeighbourCosts costs;
+	// Auto's last choice: a hash of its inputs (radius, k, points, non-empty cells) above the
+	// method's 3 bits. Queries run on many threads, so it is one relaxed atomic word; a stale or
+	// colliding entry only costs speed, never an answer.
+	_Atomic uint64_t auto_cache;
 };
 
 static inline gtNeighbourId nb_id_of(const gtNeighbours* nb, int32_t slot)

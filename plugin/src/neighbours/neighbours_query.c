@@ -38,6 +38,7 @@ gtStatus gtNeighbours_SetCosts(gtNeighbours* nb, const gtNeighbourCosts* costs, 
 	if (!nb) return gt_fail(err, GT_ERR_INVALID_ARG, "no index");
 	if (!costs) {
 		nb->costs = gtNeighbours_DefaultCosts();
+		atomic_store_explicit(&nb->auto_cache, 0, memory_order_relaxed);
 		return GT_OK;
 	}
 	for (int m = 0; m < GT_NEIGHBOURS_METHOD_COUNT; m++)
@@ -46,6 +47,7 @@ gtStatus gtNeighbours_SetCosts(gtNeighbours* nb, const gtNeighbourCosts* costs, 
 			return gt_fail(err, GT_ERR_INVALID_ARG, "the %s method's costs must be finite and >= 0",
 			               gtNeighbourMethod_Name((gtNeighbourMethod)m));
 	nb->costs = *costs;
+	atomic_store_explicit(&nb->auto_cache, 0, memory_order_relaxed);
 	return GT_OK;
 }
 
@@ -95,7 +97,32 @@ static double inside_share(const gtNeighbours* nb, double r)
 	return share;
 }
 
+static gtNeighbourMethod estimate_costs(const gtNeighbours* nb, double radius, int k, double* estimate);
+
+// Auto's inputs hashed into the bits above the method's 3 (never 0).
+static uint64_t auto_key(const gtNeighbours* nb, double radius, int k)
+{
+	uint64_t bits;
+	memcpy(&bits, &radius, sizeof bits);
+	uint64_t h = bits * 0x9E3779B97F4A7C15ull;
+	h = (h ^ (h >> 29) ^ (uint64_t)(uint32_t)k) * 0xBF58476D1CE4E5B9ull;
+	h = (h ^ (h >> 31) ^ ((uint64_t)(uint32_t)nb->count << 32) ^ (uint64_t)(uint32_t)nb->nonempty_count) *
+	    0x94D049BB133111EBull;
+	return (h ^ (h >> 29)) << 3 | 8;
+}
+
 gtNeighbourMethod nb_choose(const gtNeighbours* nb, double radius, int k, double* estimate)
+{
+	uint64_t key = auto_key(nb, radius, k);
+	uint64_t seen = atomic_load_explicit(&((gtNeighbours*)nb)->auto_cache, memory_order_relaxed);
+	if ((seen | 7) == (key | 7)) return (gtNeighbourMethod)(seen & 7); // the estimates stay 0
+	gtNeighbourMethod best = estimate_costs(nb, radius, k, estimate);
+	atomic_store_explicit(&((gtNeighbours*)nb)->auto_cache, (key & ~(uint64_t)7) | (uint64_t)best,
+	                      memory_order_relaxed);
+	return best;
+}
+
+static gtNeighbourMethod estimate_costs(const gtNeighbours* nb, double radius, int k, double* estimate)
 {
 	double n = nb->count, load = n / nb->cell_count, volume = 1;
 	for (int i = 0; i < nb->dims; i++) volume *= nb->size[i];
