@@ -51,6 +51,7 @@ static gtStatus lay_out_cells(gtNeighbours* nb, const gtNeighboursDef* def, gtEr
 		nb->side[i] = nb->size[i] / nb->n[i];
 		nb->inv_side[i] = nb->n[i] / nb->size[i];
 		nb->half[i] = (def->wrap >> i) & 1 ? nb->size[i] / 2 : INFINITY;
+		nb->wrap_size[i] = (def->wrap >> i) & 1 ? nb->size[i] : INFINITY;
 		nb->slack[i] = 1e-9 * nb->side[i];
 		total *= nb->n[i];
 	}

@@ -31,8 +31,9 @@ struct gtNeighbours {
 	int dims;
 	unsigned wrap;
 	double size[3];
-	double half[3]; // size / 2 on cyclic axes (the longest minimum-image gap), INFINITY on open ones
-	int n[3];       // cells per axis (1 on z in 2D)
+	double half[3];      // size / 2 on cyclic axes (the longest minimum-image gap), INFINITY on open ones
+	double wrap_size[3]; // size on cyclic axes, INFINITY on open ones (the other way round)
+	int n[3];            // cells per axis (1 on z in 2D)
 	double side[3], inv_side[3];
 	double slack[3]; // subtracted from cell gaps: rounding in cell_of never prunes a cell wrongly
 	int32_t cell_count;
@@ -78,8 +79,8 @@ static inline double nb_dist2(const gtNeighbours* nb, const double* a, const dou
 {
 	double sum = 0;
 	for (int i = 0; i < 3; i++) {
-		double d = fabs(a[i] - b[i]);
-		if (d > nb->half[i]) d = nb->size[i] - d;
+		double d = fabs(a[i] - b[i]), round = nb->wrap_size[i] - d; // exact (Sterbenz) where it wins
+		d = round < d ? round : d; // no branch: random points would mispredict half the time
 		sum += d * d;
 	}
 	return sum;

@@ -25,11 +25,12 @@ bool gtNeighbourMethod_Parse(const char* name, gtNeighbourMethod* method)
 
 gtNeighbourCosts gtNeighbours_DefaultCosts(void)
 {
-	// Calibrated with `gridtree bench-neighbours --calibrate` (docs/neighbours.md).
+	// Fitted by `gridtree bench-neighbours --calibrate` on the development machine (2 shared cores,
+	// release build): the paper's benchmark in 3D and 2D, open and wrapping (docs/neighbours.md).
 	return (gtNeighbourCosts){
-	    .setup = {0, 40, 40, 30, 20},
-	    .cell = {0, 4, 1.5, 4, 0},
-	    .point = {0, 2.5, 2.5, 2.5, 1.5},
+	    .setup = {0, 152, 188, 9570, 0},
+	    .cell = {0, 9.94, 1.4, 15.5, 0},
+	    .point = {0, 6.4, 7.79, 13.6, 2.61},
 	};
 }
 
