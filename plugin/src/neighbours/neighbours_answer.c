@@ -92,6 +92,16 @@ void nb_answer_finish(NbAnswer* a, bool sort)
 		for (int i = 0; i < a->n; i++) a->out[i].distance = sqrt(a->out[i].distance);
 		return;
 	}
+	if (!a->heap && a->n <= 32) { // a few neighbours: insertion sort beats the heap
+		for (int i = 1; i < a->n; i++) {
+			gtNeighbour v = a->out[i];
+			int j = i;
+			for (; j > 0 && worse(&a->out[j - 1], &v); j--) a->out[j] = a->out[j - 1];
+			a->out[j] = v;
+		}
+		for (int i = 0; i < a->n; i++) a->out[i].distance = sqrt(a->out[i].distance);
+		return;
+	}
 	if (!a->heap) heapify(a->out, a->n);
 	for (int end = a->n - 1; end > 0; end--) {
 		gtNeighbour top = a->out[0];

@@ -110,7 +110,6 @@ void nb_answer_finish(NbAnswer* a, bool sort);
 
 static inline void nb_offer(NbAnswer* a, double d2, gtNeighbourId id)
 {
-	a->tested++;
 	if (d2 > a->limit2 || id == a->exclude) return;
 	if (a->want_all && a->n < a->room) { // the common case, without a call
 		a->total++;
@@ -124,8 +123,10 @@ static inline void nb_offer(NbAnswer* a, double d2, gtNeighbourId id)
 static inline void nb_scan_cell(const gtNeighbours* nb, int32_t cell, NbAnswer* a)
 {
 	a->cells++;
-	for (int32_t s = nb->head[cell]; s >= 0; s = nb->next[s])
+	int64_t tested = 0; // counted here, not through `a` at every point
+	for (int32_t s = nb->head[cell]; s >= 0; s = nb->next[s], tested++)
 		nb_offer(a, nb_dist2(nb, nb->pos[s].p, a->q), nb_id_of(nb, s));
+	a->tested += tested;
 }
 
 // A lower bound of the squared distance from the query's point to any point of cell (c0, c1, c2).

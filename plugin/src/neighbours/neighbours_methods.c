@@ -58,5 +58,6 @@ void nb_query_brute(const gtNeighbours* nb, NbAnswer* a)
 		int32_t s = nb->dense[j];
 		nb_offer(a, nb_dist2(nb, nb->pos[s].p, a->q), nb_id_of(nb, s));
 	}
+	a->tested += nb->count;
 	a->cells++;
 }

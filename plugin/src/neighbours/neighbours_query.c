@@ -28,9 +28,9 @@ gtNeighbourCosts gtNeighbours_DefaultCosts(void)
 	// Fitted by `gridtree bench-neighbours --calibrate` on the development machine (2 shared cores,
 	// release build): the paper's benchmark in 3D and 2D, open and wrapping (docs/neighbours.md).
 	return (gtNeighbourCosts){
-	    .setup = {0, 152, 188, 9570, 0},
-	    .cell = {0, 9.94, 1.4, 15.5, 0},
-	    .point = {0, 6.4, 7.79, 13.6, 2.61},
+	    .setup = {0, 138, 200, 8520, 0},
+	    .cell = {0, 9.43, 0.97, 15.7, 0},
+	    .point = {0, 7.18, 8.69, 14.1, 2.82},
 	};
 }
 
