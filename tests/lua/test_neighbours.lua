@@ -2,6 +2,7 @@
 -- (minimum image on wrapping axes), 2D and 3D; neighbours_many into reused tables; bad input.
 local h = ...
 local test, raises = h.test, h.raises
+local unpack = table.unpack or unpack -- LuaJIT has the 5.1 global
 local gridtree = require "gridtree"
 
 local function dist(p, q, size, wrap)
@@ -46,7 +47,7 @@ local function scene(dims, wrap, rng)
 	for i = 1, 200 do
 		local p = {}
 		for a = 1, dims do p[a] = (i % 4 == 0) and math.floor(rng() * 4) * size[a] / 4 or rng() * size[a] end
-		local id = assert(nb:add(table.unpack(p)))
+		local id = assert(nb:add(unpack(p)))
 		points[id] = p
 	end
 	return nb, points, size
@@ -62,17 +63,17 @@ test("neighbours: every method equals a brute force, 2D and 3D, open and wrappin
 			for a = 1, dims do q[a] = rng() * size[a] end
 			local r, k = rng() * 8, 1 + math.floor(rng() * 6)
 			for _, method in ipairs({ "auto", "sphere", "cube", "nonempty", "brute" }) do
-				local args = { table.unpack(q) }
+				local args = { unpack(q) }
 				args[dims + 1] = r
 				args[dims + 2] = { method = method }
-				local ids, dists, used = nb:within(table.unpack(args, 1, dims + 2))
+				local ids, dists, used = nb:within(unpack(args, 1, dims + 2))
 				same(ids, dists, brute(points, q, r, nil, size, wrap), ("%dD %s within %s"):format(dims, wrap, method))
 				assert(used == method or method == "auto")
-				args = { table.unpack(q) }
+				args = { unpack(q) }
 				args[dims + 1] = k
 				args[dims + 2] = (t % 2 == 0) and r or nil
 				args[dims + 3] = { method = method }
-				ids, dists = nb:nearest(table.unpack(args, 1, dims + 3))
+				ids, dists = nb:nearest(unpack(args, 1, dims + 3))
 				same(ids, dists, brute(points, q, (t % 2 == 0) and r or math.huge, k, size, wrap),
 					("%dD %s nearest %s"):format(dims, wrap, method))
 			end
@@ -84,13 +85,13 @@ test("neighbours: every method equals a brute force, 2D and 3D, open and wrappin
 				if wrap:find(("xyz"):sub(a, a), 1, true) then p[a] = p[a] % size[a]
 				else p[a] = math.max(0, math.min(size[a], p[a])) end
 			end
-			assert(nb:move(id, table.unpack(p)))
+			assert(nb:move(id, unpack(p)))
 		end
 		local q = {}
 		for a = 1, dims do q[a] = size[a] / 3 end
-		local args = { table.unpack(q) }
+		local args = { unpack(q) }
 		args[#args + 1] = 5
-		same(select(1, nb:within(table.unpack(args))), select(2, nb:within(table.unpack(args))),
+		same(select(1, nb:within(unpack(args))), select(2, nb:within(unpack(args))),
 			brute(points, q, 5, nil, size, wrap), "after moves")
 		nb:close()
 	end
