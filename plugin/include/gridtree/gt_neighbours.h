@@ -163,8 +163,10 @@ typedef struct gtNeighboursAll {
 } gtNeighboursAll;
 
 /// The buffers hold count (or gtNeighbours_Count) objects. A stale id in objects fails the call
-/// (GT_ERR_INVALID_ARG) before anything is answered.
-gtStatus gtNeighbours_QueryAll(const gtNeighbours* nb, const gtNeighboursAll* all, gtNeighbourMethod method,
+/// (GT_ERR_INVALID_ARG) before anything is answered. The call first copies the points in cell
+/// order into memory the index keeps (grown with the point count, then reused), so its queries
+/// read each cell's points side by side; not to be called while another call uses the index.
+gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtNeighbourMethod method,
                                gtNeighbourStats* stats, gtError* err);
 
 #ifdef __cplusplus

@@ -109,6 +109,9 @@ void gtNeighbours_Destroy(gtNeighbours* nb)
 	gt_free(nb->dense);
 	gt_free(nb->dense_at);
 	gt_free(nb->sphere);
+	gt_free(nb->packed_pos);
+	gt_free(nb->packed_id);
+	gt_free(nb->cell_start);
 	gt_free(nb);
 }
 

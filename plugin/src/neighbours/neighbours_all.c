@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/platform.h"
 #include "core/status.h"
 #include "core/task.h"
@@ -37,6 +38,7 @@ static void run_chunks(void* context, int worker)
 			NbAnswer a;
 			gtNeighbour* out = all->out + (size_t)i * (size_t)all->stride;
 			nb_answer_begin(&a, nb, nb->pos[s].p, all->radius, job->k, nb_id_of(nb, s), out, all->stride);
+			a.packed = true;
 			int found;
 			nb_run(nb, job->method, &a, true, &found, NULL);
 			all->counts[i] = a.n;
@@ -54,7 +56,28 @@ static int32_t slot_of(gtNeighbourId id)
 	return (int32_t)(id & NB_SLOT_MASK) - 1;
 }
 
-gtStatus gtNeighbours_QueryAll(const gtNeighbours* nb, const gtNeighboursAll* all, gtNeighbourMethod method,
+// The points copied in cell order (a counting sort over the non-empty cells, O(points)): every
+// query of the batch then reads a cell's points side by side instead of chasing its list.
+static bool pack(gtNeighbours* nb)
+{
+	if (!nb->cell_start && !(nb->cell_start = gt_malloc((size_t)nb->cell_count * sizeof *nb->cell_start))) return false;
+	if (nb->packed_room < nb->count) {
+		if (!GT_RESIZE(nb->packed_pos, nb->capacity) || !GT_RESIZE(nb->packed_id, nb->capacity)) return false;
+		nb->packed_room = nb->capacity;
+	}
+	int32_t at = 0;
+	for (int32_t j = 0; j < nb->nonempty_count; j++) {
+		int32_t cell = nb->nonempty[j];
+		nb->cell_start[cell] = at;
+		for (int32_t s = nb->head[cell]; s >= 0; s = nb->next[s]) {
+			nb->packed_pos[at] = nb->pos[s];
+			nb->packed_id[at++] = nb_id_of(nb, s);
+		}
+	}
+	return true;
+}
+
+gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtNeighbourMethod method,
                                gtNeighbourStats* stats, gtError* err)
 {
 	if (!all) return gt_fail(err, GT_ERR_INVALID_ARG, "no batch");
@@ -81,6 +104,7 @@ gtStatus gtNeighbours_QueryAll(const gtNeighbours* nb, const gtNeighboursAll* al
 				slots[n++] = s;
 			}
 	}
+	if (!pack(nb)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a copy of %d points", nb->count);
 	gtNeighbourStats local;
 	if (!stats) stats = &local;
 	memset(stats, 0, sizeof *stats);

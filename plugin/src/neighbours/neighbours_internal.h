@@ -56,6 +56,12 @@ struct gtNeighbours {
 	int32_t* dense; // live slots, any order (brute force)
 	int32_t* dense_at;
 
+	// QueryAll's copy of the points sorted by cell (contiguous per cell; grown, never shrunk)
+	NbPoint* packed_pos;
+	gtNeighbourId* packed_id;
+	int32_t* cell_start; // a non-empty cell's first entry in the copy (its count is load[cell])
+	int32_t packed_room;
+
 	// the query sphere, precomputed for these cells
 	NbOffset* sphere;
 	int64_t sphere_count;
@@ -78,7 +84,7 @@ static inline gtNeighbourId nb_id_of(const gtNeighbours* nb, int32_t slot)
 static inline double nb_dist2(const gtNeighbours* nb, const double* a, const double* b)
 {
 	double sum = 0;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < nb->dims; i++) {                            // z is 0 for every point in 2D
 		double d = fabs(a[i] - b[i]), round = nb->wrap_size[i] - d; // exact (Sterbenz) where it wins
 		d = round < d ? round : d; // no branch: random points would mispredict half the time
 		sum += d * d;
@@ -103,6 +109,7 @@ typedef struct NbAnswer {
 	double radius2;
 	double limit2; // a point farther than this cannot enter
 	int64_t cells, tested;
+	bool packed; // scan QueryAll's copy sorted by cell instead of the cells' lists
 } NbAnswer;
 
 void nb_answer_push(NbAnswer* a, double d2, gtNeighbourId id);
@@ -123,6 +130,12 @@ static inline void nb_offer(NbAnswer* a, double d2, gtNeighbourId id)
 static inline void nb_scan_cell(const gtNeighbours* nb, int32_t cell, NbAnswer* a)
 {
 	a->cells++;
+	if (a->packed) { // the cell's points side by side in memory
+		int32_t first = nb->cell_start[cell], end = first + nb->load[cell];
+		for (int32_t i = first; i < end; i++) nb_offer(a, nb_dist2(nb, nb->packed_pos[i].p, a->q), nb->packed_id[i]);
+		a->tested += end - first;
+		return;
+	}
 	int64_t tested = 0; // counted here, not through `a` at every point
 	for (int32_t s = nb->head[cell]; s >= 0; s = nb->next[s], tested++)
 		nb_offer(a, nb_dist2(nb, nb->pos[s].p, a->q), nb_id_of(nb, s));

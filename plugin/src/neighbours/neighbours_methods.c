@@ -54,6 +54,12 @@ void nb_query_nonempty(const gtNeighbours* nb, NbAnswer* a)
 
 void nb_query_brute(const gtNeighbours* nb, NbAnswer* a)
 {
+	if (a->packed) {
+		for (int32_t i = 0; i < nb->count; i++) nb_offer(a, nb_dist2(nb, nb->packed_pos[i].p, a->q), nb->packed_id[i]);
+		a->tested += nb->count;
+		a->cells++;
+		return;
+	}
 	for (int32_t j = 0; j < nb->count; j++) {
 		int32_t s = nb->dense[j];
 		nb_offer(a, nb_dist2(nb, nb->pos[s].p, a->q), nb_id_of(nb, s));
