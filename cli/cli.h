@@ -144,5 +144,7 @@ extern const CliCommand cli_cmd_crowd;
 extern const CliCommand cli_cmd_bench_crowd;
 extern const CliCommand cli_cmd_bench_edits;
 extern const CliCommand cli_cmd_bench_living;
+extern const CliCommand cli_cmd_neighbours;
+extern const CliCommand cli_cmd_bench_neighbours;
 
 #endif

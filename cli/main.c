@@ -16,10 +16,27 @@ static const CliOption NO_OPTIONS[] = {{0}};
 static const CliCommand VERSION = {"version", "", "print the version", NULL, NO_OPTIONS, false, version};
 
 static const CliCommand* const COMMANDS[] = {
-    &cli_cmd_info,        &cli_cmd_dist,        &cli_cmd_path,         &cli_cmd_scen,      &cli_cmd_ehl_build,
-    &cli_cmd_ehl_verify,  &cli_cmd_workload,    &cli_cmd_knn,          &cli_cmd_bench_knn, &cli_cmd_crowd,
-    &cli_cmd_bench_crowd, &cli_cmd_bench_edits, &cli_cmd_bench_living, &cli_cmd_genmap,    &cli_cmd_mesh_build,
-    &cli_cmd_bench_peers, &cli_cmd_inflate,     &cli_cmd_tiled_export, &VERSION,
+    &cli_cmd_info,
+    &cli_cmd_dist,
+    &cli_cmd_path,
+    &cli_cmd_scen,
+    &cli_cmd_ehl_build,
+    &cli_cmd_ehl_verify,
+    &cli_cmd_workload,
+    &cli_cmd_knn,
+    &cli_cmd_bench_knn,
+    &cli_cmd_crowd,
+    &cli_cmd_bench_crowd,
+    &cli_cmd_bench_edits,
+    &cli_cmd_bench_living,
+    &cli_cmd_genmap,
+    &cli_cmd_mesh_build,
+    &cli_cmd_bench_peers,
+    &cli_cmd_inflate,
+    &cli_cmd_tiled_export,
+    &cli_cmd_neighbours,
+    &cli_cmd_bench_neighbours,
+    &VERSION,
 };
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };
 

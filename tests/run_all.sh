@@ -71,6 +71,8 @@ run_script cli-maps tests/test_cli_maps.sh "$BIN/gridtree"
 # Crowds on real maps with tied distances: every method and thread count alike, and a brute force's ids.
 run_script crowd-ties tests/test_crowd_ties.sh "$BIN/gridtree"
 run_script cli-links tests/test_cli_links.sh "$BIN/gridtree"
+# Straight-line neighbours: every method byte-identical to brute force, 2D and 3D, wrapping or not.
+run_script cli-neighbours tests/test_cli_neighbours.sh "$BIN/gridtree"
 # The demo's start view (a path round a wall) and its refusal without a display.
 run_script demo tests/test_demo.sh "$BIN"
 # The demo in a browser (emscripten, headless Chromium): built, served and its self-check read.

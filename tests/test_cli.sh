@@ -677,7 +677,7 @@ fi
 
 # --- Usage: every command's --help is printed from the table its parser reads (cli/cli.h).
 commands=$("$GT" help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" && $1 != "help" { print $1 }')
-command_count() { [ "$(echo "$commands" | wc -l)" -eq 19 ]; } # 18 commands and version
+command_count() { [ "$(echo "$commands" | wc -l)" -eq 21 ]; } # 20 commands and version
 check "help lists every command" command_count
 # --help, -h and `help CMD` print the same usage on stdout and exit 0.
 help_works() {

@@ -31,17 +31,16 @@ static int gridtree_clock(lua_State* L)
 }
 
 static const luaL_Reg gridtree_functions[] = {
-    {"version", gridtree_version}, {"clock", gridtree_clock},
-    {"random", lgt_random},        {"load_map", lgt_load_map},
-    {"new_map", lgt_new_map},      {"new_world", lgt_new_world},
-    {"new_crowd", lgt_new_crowd},  {NULL, NULL},
+    {"version", gridtree_version}, {"clock", gridtree_clock},          {"random", lgt_random},
+    {"load_map", lgt_load_map},    {"new_map", lgt_new_map},           {"new_world", lgt_new_world},
+    {"new_crowd", lgt_new_crowd},  {"neighbours", lgt_new_neighbours}, {NULL, NULL},
 };
 
 /* lua_args.h: errors name the function by what it is, however it was called. */
 const char* lgt_function_name(lua_CFunction f)
 {
-	static const luaL_Reg* const lists[] = {lgt_map_methods, lgt_world_methods, lgt_crowd_methods, lgt_random_methods,
-	                                        gridtree_functions};
+	static const luaL_Reg* const lists[] = {lgt_map_methods,    lgt_world_methods,      lgt_crowd_methods,
+	                                        lgt_random_methods, lgt_neighbours_methods, gridtree_functions};
 	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
 		for (const luaL_Reg* r = lists[i]; r->name; r++)
 			if (r->func == f) return r->name;
@@ -126,6 +125,8 @@ LUAMOD_API int luaopen_gridtree(lua_State* L)
 	make_type(L, WORLD_TYPE, lgt_world_methods, lgt_world_close, lgt_world_gc, lgt_world_tostring);
 	make_type(L, CROWD_TYPE, lgt_crowd_methods, lgt_crowd_close, lgt_crowd_close, lgt_crowd_tostring);
 	make_type(L, RANDOM_TYPE, lgt_random_methods, NULL, NULL, lgt_random_tostring);
+	make_type(L, NEIGHBOURS_TYPE, lgt_neighbours_methods, lgt_neighbours_close, lgt_neighbours_close,
+	          lgt_neighbours_tostring);
 
 	luaL_newlib(L, gridtree_functions);  /* module */
 	lua_pushnil(L);                      /* module, scratch (none yet) */

@@ -15,6 +15,7 @@
 #define WORLD_TYPE "gridtree.World"
 #define RANDOM_TYPE "gridtree.Random"
 #define CROWD_TYPE "gridtree.Crowd"
+#define NEIGHBOURS_TYPE "gridtree.Neighbours"
 /* The binding's own limits (the library's are the GT_* constants of gt_base.h). Every length
 ** read from Lua is checked against one of them before anything loops or allocates. */
 #define MAX_WORDS 64   /* words in one keyword list */
@@ -183,6 +184,12 @@ int lgt_one_per_unknown_word(int32_t* words, int n, int unknown_words);
 int lgt_world_nearest(lua_State* L);
 int lgt_world_within(lua_State* L);
 int lgt_world_top(lua_State* L);
+
+/* lua_neighbours.c */
+extern const luaL_Reg lgt_neighbours_methods[];
+int lgt_new_neighbours(lua_State* L);
+int lgt_neighbours_close(lua_State* L);
+int lgt_neighbours_tostring(lua_State* L);
 
 /* lua_crowd.c */
 extern const luaL_Reg lgt_crowd_methods[];

@@ -14,6 +14,7 @@
 ///     gt_nav.h         the navigation façade: distances, paths, edits
 ///     gt_links.h       links: stairs, ladders, teleporters, jump-downs
 ///     gt_crowd.h       many queries at once, schedules
+///     gt_neighbours.h  straight-line neighbours of moving points, 2D and 3D, wrapping worlds
 ///     gt_debug_draw.h  the library draws its own state through your callbacks
 /// Opt-in, not included here: gt_research.h (the OkNN k-nearest searches on a mesh, research
 /// tools) and gt_lua.h (for hosts that compile the Lua binding in).
@@ -32,6 +33,7 @@
 #include "gt_nav.h"
 #include "gt_links.h"
 #include "gt_crowd.h"
+#include "gt_neighbours.h"
 #include "gt_debug_draw.h"
 
 #endif
