@@ -353,6 +353,62 @@ static void test_background_rebuild(void** state)
 	threaded_close(&t);
 }
 
+// A crowd of 200 agents (k = 2) on caves.map among 60 enemies, its workers on the built-in pool,
+// for the tests below that edit the map between its frames.
+enum { SCENE_AGENTS = 200, SCENE_K = 2 }; // within MOST_AGENTS and MOST_K
+typedef struct CrowdScene {
+	Threaded t;
+	TestRng rng;
+	int32_t word; // "enemy"
+	gtQuery query;
+	gtCrowdQueries batch;
+	gtCrowd* crowd;
+} CrowdScene;
+static gtVec2 scene_points[SCENE_AGENTS];
+static AnswerPair scene_got;
+
+static void scene_open(CrowdScene* s, uint64_t seed)
+{
+	s->t = threaded_open("assets/maps/caves.map", 4);
+	s->rng = (TestRng){seed};
+	s->t.world = enemies_world(s->t.map, 60, &s->rng, &s->word);
+	s->query = test_keyword_query((gtVec2){0, 0}, SCENE_K, &s->word);
+	s->batch = (gtCrowdQueries){&s->query, scene_points, SCENE_AGENTS};
+	gtCrowdDef def = gtCrowd_DefaultDef();
+	def.threads = WORKERS;
+	gtError err;
+	assert_int_equal(gtCrowd_Create(s->t.world, s->t.nav, &def, &s->crowd, &err), GT_OK);
+}
+
+// One frame at new random points: BATCH on the workers, then EACH on the calling thread, the same
+// answers (bit for bit, or within rounding where both are exact by different searches).
+static void scene_frame(CrowdScene* s, bool within_rounding)
+{
+	gtError err;
+	for (int i = 0; i < SCENE_AGENTS; i++) scene_points[i] = test_random_point(s->t.map, &s->rng);
+	gtCrowdAnswers out = answers(&scene_got, 1, SCENE_K);
+	assert_int_equal(gtCrowd_Nearest(s->crowd, &s->batch, GT_CROWD_BATCH, &out, NULL, &err), GT_OK);
+	gtCrowdAnswers each = answers(&scene_got, 0, SCENE_K);
+	assert_int_equal(gtCrowd_Nearest(s->crowd, &s->batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
+	if (!within_rounding) {
+		assert_same_answers(&scene_got, SCENE_AGENTS, SCENE_K);
+		return;
+	}
+	for (int i = 0; i < SCENE_AGENTS; i++) {
+		assert_int_equal(scene_got.found[1][i], scene_got.found[0][i]);
+		for (int r = 0; r < scene_got.found[0][i]; r++) {
+			double a = scene_got.dists[1][i * SCENE_K + r], b = scene_got.dists[0][i * SCENE_K + r];
+			assert_true(fabs(a - b) <= 1e-9 * (1 + b));
+		}
+	}
+}
+
+static void scene_close(CrowdScene* s)
+{
+	gtCrowd_Destroy(s->crowd);
+	threaded_close(&s->t);
+}
+
 // What docs/edits.md promises while the map changes: a background rebuild (started here by walls
 // built, the case that used to start none) runs while a crowd's workers answer batches on the
 // built-in pool; edits and gtNav_Update come between the frames, on the calling thread. Every
@@ -360,40 +416,23 @@ static void test_background_rebuild(void** state)
 static void test_crowd_while_rebuilding(void** state)
 {
 	(void)state;
-	Threaded t = threaded_open("assets/maps/caves.map", 4);
-	gtMap* map = t.map;
-	gtNav* nav = t.nav;
+	CrowdScene s;
+	scene_open(&s, 31);
+	gtMap* map = s.t.map;
+	gtNav* nav = s.t.nav;
 	gtError err;
-	TestRng rng = {31};
-	int32_t word;
-	gtWorld* world = t.world = enemies_world(map, 60, &rng, &word);
-	enum { AGENTS = 200, K = 2 }; // within MOST_AGENTS and MOST_K
-	static gtVec2 points[AGENTS];
-	gtQuery q = test_keyword_query((gtVec2){0, 0}, K, &word);
-	gtCrowdQueries batch = {&q, points, AGENTS};
-	static AnswerPair got;
-	gtCrowdDef def = gtCrowd_DefaultDef();
-	def.threads = WORKERS;
-	gtCrowd* crowd;
-	assert_int_equal(gtCrowd_Create(world, nav, &def, &crowd, &err), GT_OK);
 	int rebuilding_frames = 0;
 	for (int frame = 0; frame < 6; frame++) {
-		int x = 2 + test_rng_int(&rng, gtMap_Width(map) - 6), y = 2 + test_rng_int(&rng, gtMap_Height(map) - 6);
+		int x = 2 + test_rng_int(&s.rng, gtMap_Width(map) - 6), y = 2 + test_rng_int(&s.rng, gtMap_Height(map) - 6);
 		assert_int_equal(gtNav_SetBlocked(nav, x, y, x + 1, y + 1, frame % 3 != 2, &err), GT_OK);
 		rebuilding_frames += gtNav_Rebuilding(nav);
-		for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(map, &rng);
-		gtCrowdAnswers out = answers(&got, 1, K);
-		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_BATCH, &out, NULL, &err), GT_OK);
-		gtCrowdAnswers each = answers(&got, 0, K);
-		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
-		assert_same_answers(&got, AGENTS, K);
+		scene_frame(&s, false);
 		gtNav_Update(nav);
 	}
 	assert_true(rebuilding_frames > 0);
 	gtNav_WaitForRebuild(nav);
 	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_OK);
-	gtCrowd_Destroy(crowd);
-	threaded_close(&t);
+	scene_close(&s);
 }
 
 // Views of the edited map (nav_view.c) while a crowd's workers answer: each edit starts the job
@@ -404,22 +443,11 @@ static void test_crowd_while_rebuilding(void** state)
 static void test_crowd_while_views_change(void** state)
 {
 	(void)state;
-	Threaded t = threaded_open("assets/maps/caves.map", 4);
-	gtMap* map = t.map;
-	gtNav* nav = t.nav;
+	CrowdScene s;
+	scene_open(&s, 37);
+	gtMap* map = s.t.map;
+	gtNav* nav = s.t.nav;
 	gtError err;
-	TestRng rng = {37};
-	int32_t word;
-	gtWorld* world = t.world = enemies_world(map, 60, &rng, &word);
-	enum { AGENTS = 200, K = 2 };
-	static gtVec2 points[AGENTS];
-	gtQuery q = test_keyword_query((gtVec2){0, 0}, K, &word);
-	gtCrowdQueries batch = {&q, points, AGENTS};
-	static AnswerPair got;
-	gtCrowdDef def = gtCrowd_DefaultDef();
-	def.threads = WORKERS;
-	gtCrowd* crowd;
-	assert_int_equal(gtCrowd_Create(world, nav, &def, &crowd, &err), GT_OK);
 	int walls[8][2], built = 0;
 	for (int frame = 0; frame < 8; frame++) {
 		if (frame % 4 == 3 && built > 0) {
@@ -430,7 +458,7 @@ static void test_crowd_while_views_change(void** state)
 		} else {
 			int x = 2, y = 2;
 			for (int tries = 0; tries < 1000; tries++) {
-				x = 2 + test_rng_int(&rng, gtMap_Width(map) - 6), y = 2 + test_rng_int(&rng, gtMap_Height(map) - 6);
+				x = 2 + test_rng_int(&s.rng, gtMap_Width(map) - 6), y = 2 + test_rng_int(&s.rng, gtMap_Height(map) - 6);
 				bool open = true;
 				for (int k = 0; k < 4; k++) open &= !gtMap_IsBlocked(map, x + k, y);
 				if (open) break;
@@ -438,24 +466,11 @@ static void test_crowd_while_views_change(void** state)
 			assert_int_equal(gtNav_SetBlocked(nav, x, y, x + 3, y, true, &err), GT_OK);
 			walls[built][0] = x, walls[built][1] = y, built++;
 		}
-		for (int i = 0; i < AGENTS; i++) points[i] = test_random_point(map, &rng);
-		gtCrowdAnswers out = answers(&got, 1, K);
-		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_BATCH, &out, NULL, &err), GT_OK);
-		gtCrowdAnswers each = answers(&got, 0, K);
-		assert_int_equal(gtCrowd_Nearest(crowd, &batch, GT_CROWD_EACH, &each, NULL, &err), GT_OK);
-		for (int i = 0; i < AGENTS; i++) {
-			assert_int_equal(got.found[1][i], got.found[0][i]);
-			for (int r = 0; r < got.found[0][i]; r++) {
-				double a = got.dists[1][i * K + r], b = got.dists[0][i * K + r];
-				assert_true(fabs(a - b) <= 1e-9 * (1 + b));
-			}
-		}
+		scene_frame(&s, true);
 		gtNav_Update(nav);
 	}
-	gtCrowd_Destroy(crowd);
-	threaded_close(&t);
+	scene_close(&s);
 }
-
 
 TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,
           test_shared_index_queries, test_crowd_workers, test_background_rebuild, test_crowd_while_rebuilding,

@@ -550,17 +550,24 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	return GT_OK;
 }
 
+gtStatus gt_ehl_check_def(const gtEhlDef* def, gtError* err)
+{
+	if (!(def->budget_mb > 0) && (def->cell_size < 1 || def->cell_size > GT_EHL_MAX_CELL_SIZE))
+		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..%d", def->cell_size, GT_EHL_MAX_CELL_SIZE);
+	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
+	if (isnan(def->budget_mb) || def->budget_mb < 0)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "budget must be a positive number of megabytes");
+	return GT_OK;
+}
+
 gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err)
 {
 	double start = gtNowSeconds();
 	*out = NULL;
 	gtEhlDef defaults = gtEhl_DefaultDef();
 	if (!def) def = &defaults;
-	if (!(def->budget_mb > 0) && (def->cell_size < 1 || def->cell_size > GT_EHL_MAX_CELL_SIZE))
-		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..%d", def->cell_size, GT_EHL_MAX_CELL_SIZE);
-	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
-	if (isnan(def->budget_mb) || def->budget_mb < 0)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "budget must be a positive number of megabytes");
+	gtStatus checked = gt_ehl_check_def(def, err);
+	if (checked) return checked;
 	int threads = gt_resolve_threads(def->threads);
 	gtHubLabels labels;
 	int64_t vg_edges;

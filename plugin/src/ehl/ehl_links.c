@@ -11,6 +11,7 @@
 #include "core/platform.h"
 #include "core/status.h"
 #include "ehl/ehl_links.h"
+#include "ehl/ehl_repair.h"
 #include "map/geometry.h"
 #include "map/map_internal.h"
 
@@ -22,14 +23,11 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	*out = NULL;
 	gtEhlDef defaults = gtEhl_DefaultDef();
 	if (!def) def = &defaults;
-	if (!(def->budget_mb > 0) && (def->cell_size < 1 || def->cell_size > GT_EHL_MAX_CELL_SIZE))
-		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..%d", def->cell_size, GT_EHL_MAX_CELL_SIZE);
-	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
-	if (isnan(def->budget_mb) || def->budget_mb < 0)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "budget must be a positive number of megabytes");
+	gtStatus st = gt_ehl_check_def(def, err);
+	if (st) return st;
 	gtEhl check = {.map = map}; // the links' checks before the long part
 	check.vertices = gtMap_Vertices(map, &check.corners);
-	gtStatus st = gt_ehl_take_links(&check, links, count, err);
+	st = gt_ehl_take_links(&check, links, count, err);
 	gt_ehl_free_arrays(&check);
 	if (st) return st;
 	int threads = gt_resolve_threads(def->threads);

@@ -237,9 +237,8 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 {
 	double start = gtNowSeconds();
 	*out = NULL;
-	if (!(def->budget_mb > 0) && (def->cell_size < 1 || def->cell_size > GT_EHL_MAX_CELL_SIZE))
-		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..%d", def->cell_size, GT_EHL_MAX_CELL_SIZE);
-	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
+	gtStatus checked = gt_ehl_check_def(def, err);
+	if (checked) return checked;
 	int vertices;
 	gtMap_Vertices(map, &vertices);
 	if (vertices > GT_EHL_MAX_VERTICES) // before the graph, which alone would take hours
@@ -428,8 +427,17 @@ int gt_ehl_repair_hub(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, 
 
 // Distances from vertex `from` to every vertex by its hub labels (exact on the graph, as a Dijkstra's;
 // +inf when no hub is shared): its entries spread over `to_from` (per hub rank, +inf elsewhere).
-static void label_distances(const gtHubLabels* L, int from, double* to_from, double* dist)
+typedef struct LabelSearch {
+	const gtHubLabels* labels;
+	double* to_from; // by hub: the distance from `from`, else +inf
+} LabelSearch;
+
+// Every vertex's distance from `from` by merging labels: one label scan per vertex.
+static void label_distances(void* context, int from, double* dist)
 {
+	const LabelSearch* search = context;
+	const gtHubLabels* L = search->labels;
+	double* to_from = search->to_from;
 	for (int64_t k = L->offset[from]; k < L->offset[from + 1]; k++) to_from[L->hub[k]] = L->dist[k];
 	for (int v = 0; v < L->n; v++) {
 		double best = INFINITY;
@@ -448,40 +456,11 @@ gtStatus gt_ehl_repair_landmarks(const gtEhl* e, gtLandmarks* out, gtError* err)
 	const gtHubLabels* L = e->hub_labels;
 	int n = L ? L->n : 0;
 	if (n == 0) return L ? GT_OK : gt_fail(err, GT_ERR_INVALID_ARG, "the index kept no hub labels");
-	double* dist = gt_malloc((size_t)n * sizeof *dist);
-	double* nearest = gt_malloc((size_t)n * sizeof *nearest);
-	double* to_from = gt_malloc((size_t)n * sizeof *to_from);
-	out->dist = gt_malloc((size_t)n * GT_LANDMARKS * sizeof *out->dist);
-	out->vertex = gt_malloc(GT_LANDMARKS * sizeof *out->vertex);
-	gtStatus st = GT_OK;
-	if (!dist || !nearest || !to_from || !out->dist || !out->vertex) {
-		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for landmark distances");
-		gt_landmarks_free(out);
-		goto done;
-	}
-	for (int v = 0; v < n; v++) to_from[v] = nearest[v] = INFINITY;
-	out->n = n;
-	out->count = GT_LANDMARKS < n ? GT_LANDMARKS : n;
-	// As gt_landmarks_build picks them: the vertex farthest from vertex 0 first, then each time the
-	// one farthest from every landmark so far.
-	label_distances(L, 0, to_from, dist);
-	int pick = 0;
-	for (int v = 0; v < n; v++)
-		if (!isinf(dist[v]) && dist[v] > dist[pick]) pick = v;
-	for (int l = 0; l < out->count; l++) {
-		out->vertex[l] = pick;
-		label_distances(L, pick, to_from, dist);
-		for (int v = 0; v < n; v++) {
-			out->dist[(size_t)v * (size_t)out->count + (size_t)l] = dist[v];
-			if (dist[v] < nearest[v]) nearest[v] = dist[v];
-		}
-		pick = 0;
-		for (int v = 1; v < n; v++)
-			if (nearest[v] > nearest[pick]) pick = v;
-	}
-done:
-	gt_free(dist);
-	gt_free(nearest);
-	gt_free(to_from);
+	LabelSearch search = {L, gt_malloc((size_t)n * sizeof(double))};
+	if (!search.to_from) return gt_fail(err, GT_ERR_NOMEM, "out of memory for landmark distances");
+	for (int v = 0; v < n; v++) search.to_from[v] = INFINITY;
+	// As gt_landmarks_build picks them, with distances from the labels instead of Dijkstra.
+	gtStatus st = gt_landmarks_pick(n, label_distances, &search, out, err);
+	gt_free(search.to_from);
 	return st;
 }

@@ -22,6 +22,9 @@ typedef struct gtEhlRepairFrom {
 	int rect_count;
 } gtEhlRepairFrom;
 
+// gtEhlDef's checks shared by every build: cell size (unless a budget picks it), threads, budget.
+gtStatus gt_ehl_check_def(const gtEhlDef* def, gtError* err);
+
 // A repair's plan (ehl_repair.c): which vertices keep their sweep and which cells their labels.
 typedef struct gtEhlRepair gtEhlRepair;
 

@@ -25,19 +25,17 @@ static void dijkstra(const gtVisGraph* g, int source, double* dist, gtHeap* heap
 	}
 }
 
-gtStatus gt_landmarks_build(const gtVisGraph* g, gtLandmarks* out, gtError* err)
+gtStatus gt_landmarks_pick(int n, void (*distances)(void* context, int from, double* dist), void* context,
+                           gtLandmarks* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
-	int n = g->n;
 	if (n == 0) return GT_OK;
 	double* dist = gt_malloc((size_t)n * sizeof *dist);
 	double* nearest = gt_malloc((size_t)n * sizeof *nearest); // distance to the closest landmark so far
-	gtHeap heap = {gt_malloc(((size_t)n + (size_t)g->offset[n] + 1) * sizeof *heap.items), 0,
-	               (int)(n + g->offset[n] + 1)};
 	out->dist = gt_malloc((size_t)n * GT_LANDMARKS * sizeof *out->dist);
 	out->vertex = gt_malloc(GT_LANDMARKS * sizeof *out->vertex);
 	gtStatus st = GT_OK;
-	if (!dist || !nearest || !heap.items || !out->dist || !out->vertex) {
+	if (!dist || !nearest || !out->dist || !out->vertex) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for landmark distances");
 		gt_landmarks_free(out);
 		goto done;
@@ -46,14 +44,14 @@ gtStatus gt_landmarks_build(const gtVisGraph* g, gtLandmarks* out, gtError* err)
 	out->count = GT_LANDMARKS < n ? GT_LANDMARKS : n;
 	// The first landmark is the vertex farthest from vertex 0; each next one the farthest from every
 	// landmark so far (a vertex no landmark reaches counts as farthest: its component needs one).
-	dijkstra(g, 0, dist, &heap);
+	distances(context, 0, dist);
 	int pick = 0;
 	for (int v = 0; v < n; v++)
 		if (!isinf(dist[v]) && dist[v] > dist[pick]) pick = v;
 	for (int v = 0; v < n; v++) nearest[v] = INFINITY;
 	for (int l = 0; l < out->count; l++) {
 		out->vertex[l] = pick;
-		dijkstra(g, pick, dist, &heap);
+		distances(context, pick, dist);
 		for (int v = 0; v < n; v++) {
 			out->dist[(size_t)v * (size_t)out->count + (size_t)l] = dist[v];
 			if (dist[v] < nearest[v]) nearest[v] = dist[v];
@@ -65,7 +63,30 @@ gtStatus gt_landmarks_build(const gtVisGraph* g, gtLandmarks* out, gtError* err)
 done:
 	gt_free(dist);
 	gt_free(nearest);
-	gt_free(heap.items);
+	return st;
+}
+
+typedef struct GraphSearch {
+	const gtVisGraph* graph;
+	gtHeap heap;
+} GraphSearch;
+
+static void graph_distances(void* context, int from, double* dist)
+{
+	GraphSearch* search = context;
+	dijkstra(search->graph, from, dist, &search->heap);
+}
+
+gtStatus gt_landmarks_build(const gtVisGraph* g, gtLandmarks* out, gtError* err)
+{
+	memset(out, 0, sizeof *out);
+	int n = g->n;
+	if (n == 0) return GT_OK;
+	GraphSearch search = {
+	    g, {gt_malloc(((size_t)n + (size_t)g->offset[n] + 1) * sizeof(gtHeapItem)), 0, (int)(n + g->offset[n] + 1)}};
+	if (!search.heap.items) return gt_fail(err, GT_ERR_NOMEM, "out of memory for landmark distances");
+	gtStatus st = gt_landmarks_pick(n, graph_distances, &search, out, err);
+	gt_free(search.heap.items);
 	return st;
 }
 

@@ -17,6 +17,9 @@ typedef struct gtLandmarks {
 // Picks up to GT_LANDMARKS vertices, each the farthest from those picked before, and their
 // distances (one Dijkstra each).
 gtStatus gt_landmarks_build(const gtVisGraph* g, gtLandmarks* out, gtError* err);
+// The same picks over any n vertices whose distances from a vertex `distances` fills in.
+gtStatus gt_landmarks_pick(int n, void (*distances)(void* context, int from, double* dist), void* context,
+                           gtLandmarks* out, gtError* err);
 void gt_landmarks_free(gtLandmarks* l);
 
 #endif
