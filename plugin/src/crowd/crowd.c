@@ -309,6 +309,7 @@ static void answer_share(Job* job, int worker_index)
 		for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) // fail this worker's share
 			for (int i = first; i < first + CHUNK && i < batch->count; i++) {
 				int slot = job->slots ? job->slots[i] : i;
+				job->out->found[slot] = 0; // served, and failed: its status says why
 				job->status[slot] = err.status;
 				if (job->failed_at[worker_index] < 0 || slot < job->failed_at[worker_index]) {
 					job->failed_at[worker_index] = slot;

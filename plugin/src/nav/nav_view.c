@@ -281,14 +281,16 @@ static void collect(NavViews* vs)
 }
 
 // Makes vs->current fit the nav (lock held): takes the job there is, else plans and runs the next
-// one here. At most a base and a view are made.
+// one here. At most a base and a view are made here (a third job only if one of them was not kept),
+// besides the job that was already running: that one is collected, never counted.
 static gtStatus ensure(const gtNav* nav, NavViews* vs, gtError* err)
 {
-	for (int step = 0; step < 4 && !fits(nav, vs, vs->current); step++) {
+	for (int made = 0; !fits(nav, vs, vs->current);) {
 		if (vs->job) {
 			collect(vs);
 			continue;
 		}
+		if (made++ == 3) break;
 		ViewJob* j;
 		gtStatus st = plan(nav, vs, &j, err);
 		if (st) return st;
