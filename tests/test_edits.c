@@ -677,6 +677,22 @@ static void held_finish(void* handle, void* user)
 	test_free(job);
 }
 
+// A nav of `map` on the held task system `tasks`, one thread, with an index built (g = default).
+static gtNav* held_nav(const gtMap* map, const gtTaskSystem* tasks, bool manual_rebuild)
+{
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	def.tasks = tasks;
+	def.manual_rebuild = manual_rebuild;
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	return nav;
+}
+
 // A rebuild that finishes after more walls were removed is still taken when the index there is
 // stale too (it used to be thrown away, so that steady edits kept the index stale for good), and
 // the next one repairs the rest.
@@ -685,16 +701,9 @@ static void test_rebuild_taken_while_stale(void** state)
 	(void)state;
 	gtMap* map = test_load_map("assets/maps/small.map");
 	gtTaskSystem tasks = {held_enqueue, held_finish, NULL};
-	gtNavDef def = gtNav_DefaultDef();
-	def.threads = 1;
-	def.tasks = &tasks;
-	gtNav* nav;
+	gtNav* nav = held_nav(map, &tasks, false);
 	gtNavQuery* q;
 	gtError err;
-	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
-	gtEhlDef ehl = gtEhl_DefaultDef();
-	ehl.threads = 1;
-	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
 	int walls[2][2], found = 0;
 	for (int y = 1; y + 1 < gtMap_Height(map) && found < 2; y++)
@@ -901,17 +910,9 @@ static void test_views_outlive_edits(void** state)
 	TestRng rng = {71};
 	gtMap* map = test_load_map("assets/maps/caves.map");
 	gtTaskSystem tasks = {held_enqueue, held_finish, NULL};
-	gtNavDef def = gtNav_DefaultDef();
-	def.threads = 1;
-	def.tasks = &tasks;
-	def.manual_rebuild = true;
-	gtNav* nav;
+	gtNav* nav = held_nav(map, &tasks, true);
 	gtNavQuery *q, *old;
 	gtError err;
-	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
-	gtEhlDef ehl = gtEhl_DefaultDef();
-	ehl.threads = 1;
-	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(nav, &old, &err), GT_OK);
 	int x[3], y[3];
