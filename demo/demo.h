@@ -1,5 +1,6 @@
-// The demo's state, shared by its parts: main.c (start-up and the frame loop), input.c (keys,
-// mouse, map edits, the backend switch), scene.c (what is drawn over the map), panel.c (the side
+// The demo's state, shared by its parts: main.c (start-up and the frame loop), input.c (SDL's
+// keys and mouse), controls.c (what the keys do, edits and the backend switch, without SDL: the
+// web page shares it), scene.c (what is drawn over the map), panel.c (the side
 // panel) and record.c (screenshots and recordings).
 #ifndef GRIDTREE_DEMO_DEMO_H
 #define GRIDTREE_DEMO_DEMO_H
@@ -9,6 +10,7 @@
 
 #include <SDL.h>
 
+#include "controls.h"
 #include "draw.h"
 #include "gridtree/gridtree.h"
 #include "gridtree/gt_random.h"
@@ -27,7 +29,7 @@ enum { KIND_COUNT = 6 };
 extern const Uint32 KIND_COLOURS[KIND_COUNT + 1]; // 0xAARRGGBB per kind, then the colour of an unknown kind
 
 enum { LAYER_AGENTS, LAYER_QUERY, LAYER_TREE, LAYER_LEAVES, LAYER_VERTICES, LAYER_CELLS, LAYERS };
-enum { FILTER_COUNT = 6, MAX_K = 50 /* the + key's limit */, MAX_DOORS = 8, MAX_GHOSTS = 2 };
+enum { FILTER_COUNT = 6, MAX_K = 50 /* the + key's limit */, MAX_GHOSTS = 2 };
 extern const char* const LAYER_NAMES[LAYERS];
 extern const char* const QUERY_KINDS[3];
 extern const char* const FILTERS[FILTER_COUNT];
@@ -38,11 +40,6 @@ typedef struct Frame {
 	long long distance_calls, nodes;
 	double kth; // the k-th distance (or the radius) of the mouse query
 } Frame;
-
-typedef struct Door {
-	int x0, y0, x1, y1, id;
-	bool open;
-} Door;
 
 typedef struct Demo {
 	Options o;
@@ -58,14 +55,13 @@ typedef struct Demo {
 	gtDistance distance;
 	char map_name[64];
 	char index_source[1400]; // where the EHL index came from, for the run's summary
-	char mesh_source[1300];  // where the navigation mesh came from, once the b key made or loaded one
 	int edits;               // walls and doors toggled
 	bool map_dirty;          // the map picture is out of date
 	Door doors[MAX_DOORS];
 	int door_count;
 	int link_crossings, teleports, teleported_elsewhere; // the script's counts (demo.link_crossings, ...)
 	// Backends: the mesh is made (or loaded) the first time it is chosen, and again after edits.
-	bool mesh_current;
+	Backend backend;            // the mesh's file (--mesh), whether the nav's mesh is current, where it came from
 	double backend_query_us[2]; // the last mouse query with EHL, with the mesh
 	// The mouse query's answer and its paths, in buffers that grow only when too small.
 	gtObjectId* found;
@@ -122,7 +118,6 @@ lua_Integer agent_count(lua_State* L, int a, int b);
 // input.c
 void handle_event(Demo* d, const SDL_Event* e, bool* running, bool* paused, bool* step, int* speed, bool* dragging);
 void push_scripted_input(const Demo* d, char c);
-void find_doors(Demo* d);
 bool set_backend(Demo* d, bool mesh);
 
 // showcase.c

@@ -441,35 +441,7 @@ static bool run_query(Demo* d, Frame* f)
 	return true;
 }
 
-// Convex vertices, and the visibility edges of the one nearest the query point (within 3 units).
-static void draw_vertices(Demo* d)
-{
-	int n;
-	const gtVertex* v = gtMap_Vertices(d->map, &n);
-	gtDebugDraw_MapVertices(&d->draw, d->map);
-	int hovered = -1;
-	double best = 9;
-	for (int i = 0; i < n; i++) {
-		double dx = v[i].x - d->qx, dy = v[i].y - d->qy;
-		if (dx * dx + dy * dy < best) best = dx * dx + dy * dy, hovered = i;
-	}
-	if (hovered >= 0) gtDebugDraw_VisibilityEdges(&d->draw, d->map, hovered);
-}
-
 enum { TRACE_CAPACITY = 1 << 16, VIA_CAPACITY = 1 << 13 };
-
-// The EHL cell grid, and the vias of the cell under the query point.
-static void draw_cells(Demo* d)
-{
-	const gtEhl* ehl = gtNav_Index(d->nav);
-	if (!ehl) return;
-	gtDebugDraw_EhlCells(&d->draw, ehl);
-	int columns, rows;
-	gtEhl_GridSize(ehl, &columns, &rows);
-	int g = gtEhl_GetStats(ehl).cell_size;
-	int64_t cell = (int64_t)(d->qy / g) * columns + (int64_t)(d->qx / g);
-	gtDebugDraw_EhlCellVias(&d->draw, ehl, cell, d->vias, VIA_CAPACITY);
-}
 
 // Distinct colours in an ARGB8888 surface (a cheap "the picture is not trivial" measure).
 static int count_colours(SDL_Surface* s)
@@ -615,9 +587,9 @@ static void draw_frame(Demo* d, SDL_Texture* map_texture, Frame* f, double fps, 
 	SDL_RenderCopy(r, map_texture, NULL, &view);
 	draw_doors(d);
 	draw_links(d);
-	if (d->layers[LAYER_CELLS]) draw_cells(d);
+	if (d->layers[LAYER_CELLS]) draw_cells_layer(&d->draw, d->nav, d->qx, d->qy, d->vias, VIA_CAPACITY);
 	if (d->layers[LAYER_LEAVES]) gtDebugDraw_WorldLeafGrid(&d->draw, d->world);
-	if (d->layers[LAYER_VERTICES]) draw_vertices(d);
+	if (d->layers[LAYER_VERTICES]) draw_vertices_layer(&d->draw, d->map, d->qx, d->qy);
 	bool queried = run_query(d, f);
 	if (queried && d->layers[LAYER_TREE]) {
 		int height;
@@ -665,7 +637,7 @@ static bool start_sdl(const Options* o)
 static void print_query_summary(const Demo* d)
 {
 	printf("map %s\nindex %s\n", d->o.map, d->index_source);
-	if (d->mesh_current) printf("mesh %s\n", d->mesh_source);
+	if (d->backend.mesh_current) printf("mesh %s\n", d->backend.mesh_source);
 	int bent = 0;
 	for (int i = 0; i < d->found_count; i++) bent += d->path_count[i] > 2;
 	printf("query %s k %d keyword %s at %.2f %.2f (%s)\n",
@@ -712,7 +684,9 @@ static bool start_script(Demo* d)
 	index_path(&d->o, index, sizeof index);
 	if (!d->nav || !d->map || !load_or_build_index(d->nav, &d->o, index, d->index_source, sizeof d->index_source))
 		return false;
-	find_doors(d); // before the agents: the script plans on the map with its doors declared
+	d->backend.mesh_file = d->o.mesh;
+	d->door_count = find_doors(d->nav,
+	                           d->doors); // before the agents: the script plans on the map with its doors declared
 	return true;
 }
 

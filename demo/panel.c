@@ -202,12 +202,7 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed)
 	snprintf(text, sizeof text, "INDEX %s", index_state(d->nav));
 	line(&p, 235, text);
 	heading(&p, "CONTROLS");
-	static const char* controls[] = {
-	    "MOUSE QUERY   P PIN   R WHOLE MAP", "CLICK WALL OR DOOR ON/OFF   T WALL", "WHEEL ZOOM    RIGHT DRAG PAN",
-	    "+/- K   Q KIND   F KEYWORD",        "C CROWD LINES   B EHL/MESH",         "L/SHIFT+L LEAF   O NEAREST DOOR",
-	    "SPACE PAUSE  N STEP  S SPEED",      "1-6 LAYERS  H HIDE HELP  ESC QUIT",
-	};
-	for (size_t i = 0; i < sizeof controls / sizeof *controls && !d->help; i++) line(&p, 190, controls[i]);
+	for (int i = 0; i < CONTROL_LINES && !d->help; i++) line(&p, 190, CONTROL_HELP[i]);
 	p.y += 4;
 	for (int i = 0; i < LAYERS; i++) {
 		int x = p.x + (i % 2) * 150;

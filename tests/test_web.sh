@@ -4,7 +4,10 @@
 # "frames 300 fps F mismatches 0" (its answers to the bundled queries equal the native CLI's), and
 # a copy whose bundled answers were altered by one digit must report a mismatch (the check is
 # live). The screenshot goes to build/web-check.png; fps is printed, not asserted (a shared
-# machine's speed is no test). Without emcc or chromium it says so and checks nothing.
+# machine's speed is no test). Keys pressed over DevTools act as in the native demo: walls and
+# doors edited (the page's distances then checked against the oracle's on the edited map), the
+# mesh backend and back, crowd lines, a layer, the leaf size, the help (its screenshot goes to
+# build/web-keys.png). Without emcc or chromium it says so and checks nothing.
 # Prints "web: N passed, N failed" last.
 set -u
 CLI=${1:-bin/gridtree}
@@ -56,6 +59,21 @@ status=$(page_status "$base/web/index.html?frames=300" build/web-check.png)
 echo "note: $(cat "$tmp/page.err")"
 check "the page's self-check: 300 frames, no mismatch" grep -q -E '^frames 300 fps [0-9.]+ mismatches 0$' <<<"$status"
 check "the screenshot is a PNG" sh -c 'head -c 8 build/web-check.png | grep -q PNG && test "$(wc -c <build/web-check.png)" -gt 20000'
+# Keys: t a wall at the query point, o the nearest door shut, b the mesh and back, q within, c crowd
+# lines, 4 the leaf grid, L a larger leaf, h the help; '!' counts the page's distances that differ
+# from the oracle's on the map as edited (web/check_page.py), '~' waits for the index's rebuild.
+keys=$(timeout 120 nice python3 web/check_page.py "$base/web/index.html?frames=30" "$tmp/keys0.png" 100 \
+	--keys 't~!o~!b!bqc4Lh' --keys-shot build/web-keys.png 2>"$tmp/keys.err")
+echo "note: keys: $(grep '^state' <<<"$keys")"
+check "after the keys the page still runs, its self-check unchanged" grep -q -E '^frames 30 fps [0-9.]+ mismatches 0$' <<<"$keys"
+check "after wall and door edits, and on the mesh, the page's distances are the oracle's" \
+	test "$(grep -c '^verify 0$' <<<"$keys")" -eq 3 -a "$(grep -c '^verify' <<<"$keys")" -eq 3
+state_has() { grep -q -E "^state .*$1" <<<"$keys"; }
+check "t and o: a wall built and a door shut" state_has 'edits 2 doors [0-9]+ shut 1 '
+check "b twice: back on the EHL index" state_has 'backend ehl index (exact|checked) '
+check "q, c, 4, L, h: within, crowd lines, the leaf grid, leaf 32, the help" \
+	state_has 'kind within .* leaf 32 layers 1234-- crowd 1 help 1 '
+check "the keys' screenshot is a PNG" sh -c 'head -c 8 build/web-keys.png | grep -q PNG'
 altered=$(page_status "$base/altered/index.html?frames=10" "$tmp/altered.png")
 echo "note: altered answers: $altered"
 check "altered answers are counted as a mismatch" grep -q -E '^frames 10 fps [0-9.]+ mismatches 1$' <<<"$altered"

@@ -40,13 +40,14 @@ for f in "$lua"/*.c; do
 	compile "$f" "$o" -O2 -DLUA_USE_POSIX
 	objects+=("$o")
 done
-# The library and its Lua binding, except the Tiled readers that need cJSON, expat, zlib and
-# zstd (not in the browser build: web/tiled_none.c refuses Tiled files with a message).
-headers=$(find plugin/include plugin/src plugin/lua web -name '*.h' -newer "$out/gridtree-web.js" 2>/dev/null | head -1 || true)
-for f in $(find plugin/src plugin/lua web -name '*.c' | grep -v -E 'tiled_(tmx|tmj|data)\.c$' | sort); do
+# The library, its Lua binding, web/ and the native demo's SDL-free controls (demo/controls.c),
+# except the Tiled readers that need cJSON, expat, zlib and zstd (not in the browser build:
+# web/tiled_none.c refuses Tiled files with a message).
+headers=$(find plugin/include plugin/src plugin/lua web demo/controls.h -name '*.h' -newer "$out/gridtree-web.js" 2>/dev/null | head -1 || true)
+for f in $(find plugin/src plugin/lua web demo/controls.c -name '*.c' | grep -v -E 'tiled_(tmx|tmj|data)\.c$' | sort); do
 	o=$obj/$(echo "${f%.c}" | tr / _).o
 	[ -n "$headers" ] && rm -f "$o" # a header changed: compile everything again
-	compile "$f" "$o" "${flags[@]}" -Iplugin/include -Iplugin/src -Iplugin/lua -I"$lua"
+	compile "$f" "$o" "${flags[@]}" -Iplugin/include -Iplugin/src -Iplugin/lua -Idemo -I"$lua"
 	objects+=("$o")
 done
 
@@ -67,5 +68,5 @@ rm -f "$out"/index.{js,wasm,data}
 cp web/index.html "$out/index.html"
 emcc -O2 "${objects[@]}" -o "$out/gridtree-web.js" \
 	--preload-file "$data@/data" -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
-	-sEXPORTED_FUNCTIONS=_main,_web_pointer,_web_click,_web_key
+	-sEXPORTED_FUNCTIONS=_main,_web_pointer,_web_click,_web_key,_web_wheel,_web_drag,_web_verify
 du -cb "$out"/* | tail -1 | awk '{printf "build/web: %d bytes\n", $1}'

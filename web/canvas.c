@@ -10,6 +10,14 @@
 EM_JS(void, js_setup, (void), {
 	Module.gtCanvas = document.getElementById('canvas');
 	Module.gtContext = Module.gtCanvas.getContext('2d');
+	// Segments of one colour in a row go into one path, stroked once (a leaf grid or a path is
+	// hundreds of segments): gtFlush strokes it before anything else is drawn.
+	Module.gtStroke = null;
+	Module.gtFlush = function()
+	{
+		if (Module.gtStroke != null) Module.gtContext.stroke();
+		Module.gtStroke = null;
+	};
 	Module.gtColour = function(c)
 	{
 		c = c >>> 0;
@@ -27,6 +35,11 @@ EM_JS(int, canvas_frames_wanted, (void), {
 })
 
 EM_JS(void, canvas_status, (const char* text), { document.getElementById('status').textContent = UTF8ToString(text); })
+
+EM_JS(void, canvas_state, (const char* text), {
+	var e = document.getElementById('state');
+	if (e) e.textContent = UTF8ToString(text);
+})
 
 // cells: one byte per cell, row by row, 1 where blocked. The picture is kept at the canvas's
 // scale, so a frame copies it pixel for pixel (a scaled copy costs more in software rendering).
@@ -48,8 +61,10 @@ EM_JS(void, js_map, (const unsigned char* cells, int w, int h, double scale), {
 	Module.gtMap = picture;
 })
 
-EM_JS(void, js_begin, (double ox, double oy, double scale, int map_width), {
-	var g = Module.gtContext, c = Module.gtCanvas;
+// The picture was drawn at the fit's scale: a zoomed view scales it (ratio), the fit copies it.
+EM_JS(void, js_begin, (double ox, double oy, double ratio, int map_width), {
+	var g = Module.gtContext, c = Module.gtCanvas, m = Module.gtMap;
+	Module.gtStroke = null;
 	g.save();
 	g.fillStyle = '#0A0A0D';
 	g.fillRect(0, 0, c.width, c.height);
@@ -57,22 +72,73 @@ EM_JS(void, js_begin, (double ox, double oy, double scale, int map_width), {
 	g.rect(0, 0, map_width, c.height);
 	g.clip();
 	g.imageSmoothingEnabled = false;
-	g.drawImage(Module.gtMap, Math.round(ox), Math.round(oy));
+	if (ratio == 1) g.drawImage(m, Math.round(ox), Math.round(oy));
+	else g.drawImage(m, Math.round(ox), Math.round(oy), m.width * ratio, m.height * ratio);
 })
 
+// One path a colour: a fill per kind, not per agent.
 EM_JS(void, js_agents, (const float* xyk, int count, double ox, double oy, double scale), {
+	Module.gtFlush();
 	var g = Module.gtContext, colours = [ '#9aa0a6', '#c8c8ff', '#50c878', '#f0e68c', '#dc3c3c', '#b4783c', '#8c3cb4' ];
-	var size = Math.max(3, scale * 0.9), half = size / 2, base = xyk >> 2, last = -1;
-	for (var i = 0; i < count; i++) {
-		var kind = HEAPF32[base + 3 * i + 2] | 0;
-		if (kind < 1 || kind > 6) kind = 0;
-		if (kind != last) g.fillStyle = colours[kind], last = kind;
-		g.fillRect(ox + HEAPF32[base + 3 * i] * scale - half, oy + HEAPF32[base + 3 * i + 1] * scale - half, size,
-		           size);
+	var size = Math.max(3, scale * 0.9), half = size / 2, base = xyk >> 2, f = HEAPF32;
+	for (var kind = 0; kind < 7; kind++) {
+		var any = false;
+		g.beginPath();
+		for (var i = 0; i < count; i++) {
+			var k = f[base + 3 * i + 2] | 0;
+			if (k < 1 || k > 6) k = 0;
+			if (k != kind) continue;
+			g.rect(ox + f[base + 3 * i] * scale - half, oy + f[base + 3 * i + 1] * scale - half, size, size);
+			any = true;
+		}
+		if (any) {
+			g.fillStyle = colours[kind];
+			g.fill();
+		}
+	}
+})
+
+// Crowd lines, x0, y0, x1, y1, kind each: one stroke per kind, faint.
+EM_JS(void, js_lines, (const float* lines, int count, double ox, double oy, double scale), {
+	Module.gtFlush();
+	var g = Module.gtContext, colours = [ '#9aa0a6', '#c8c8ff', '#50c878', '#f0e68c', '#dc3c3c', '#b4783c', '#8c3cb4' ];
+	var base = lines >> 2, f = HEAPF32;
+	g.globalAlpha = 0.35;
+	g.lineWidth = 1;
+	for (var kind = 0; kind < 7; kind++) {
+		g.beginPath();
+		for (var i = 0; i < count; i++) {
+			var k = f[base + 5 * i + 4] | 0;
+			if (k < 1 || k > 6) k = 0;
+			if (k != kind) continue;
+			g.moveTo(ox + f[base + 5 * i] * scale, oy + f[base + 5 * i + 1] * scale);
+			g.lineTo(ox + f[base + 5 * i + 2] * scale, oy + f[base + 5 * i + 3] * scale);
+		}
+		g.strokeStyle = colours[kind];
+		g.stroke();
+	}
+	g.globalAlpha = 1;
+})
+
+// A box of text over the panel (the help): lines split at '\n', the first a heading.
+EM_JS(void, js_overlay, (const char* text, int x), {
+	Module.gtFlush();
+	var g = Module.gtContext, lines = UTF8ToString(text).split('\n');
+	var w = Module.gtCanvas.width - x - 12, h = 24 + 17 * lines.length, y = 12;
+	g.fillStyle = 'rgb(10,10,14)';
+	g.fillRect(x + 6, y, w, h);
+	g.strokeStyle = '#50c8ff';
+	g.lineWidth = 1;
+	g.strokeRect(x + 6.5, y + 0.5, w - 1, h - 1);
+	g.font = '12px monospace';
+	for (var i = 0; i < lines.length; i++) {
+		g.fillStyle = i == 0 ? '#50c8ff' : '#e6e6e6';
+		g.fillText(lines[i], x + 16, y + 22 + 17 * i);
 	}
 })
 
 EM_JS(void, js_panel, (const char* text, int x), {
+	Module.gtFlush();
 	var g = Module.gtContext, lines = UTF8ToString(text).split('\n');
 	g.restore();
 	g.fillStyle = '#16181d';
@@ -84,16 +150,20 @@ EM_JS(void, js_panel, (const char* text, int x), {
 
 EM_JS(void, js_segment, (double x0, double y0, double x1, double y1, unsigned colour), {
 	var g = Module.gtContext;
-	g.strokeStyle = Module.gtColour(colour);
-	g.lineWidth = 2;
-	g.beginPath();
+	if (Module.gtStroke != colour) {
+		Module.gtFlush();
+		g.beginPath();
+		g.strokeStyle = Module.gtColour(colour);
+		g.lineWidth = 2;
+		Module.gtStroke = colour;
+	}
 	g.moveTo(x0, y0);
 	g.lineTo(x1, y1);
-	g.stroke();
 })
 
 // points: x, y pairs in canvas pixels.
 EM_JS(void, js_polygon, (const double* points, int count, int filled, unsigned colour), {
+	Module.gtFlush();
 	var g = Module.gtContext, base = points >> 3;
 	g.beginPath();
 	for (var i = 0; i < count; i++) g.lineTo(HEAPF64[base + 2 * i], HEAPF64[base + 2 * i + 1]);
@@ -109,6 +179,7 @@ EM_JS(void, js_polygon, (const double* points, int count, int filled, unsigned c
 })
 
 EM_JS(void, js_circle, (double x, double y, double r, int filled, unsigned colour), {
+	Module.gtFlush();
 	var g = Module.gtContext;
 	g.beginPath();
 	g.arc(x, y, r, 0, 2 * Math.PI);
@@ -123,12 +194,14 @@ EM_JS(void, js_circle, (double x, double y, double r, int filled, unsigned colou
 })
 
 EM_JS(void, js_rect, (double x, double y, double size, unsigned colour), {
+	Module.gtFlush();
 	var g = Module.gtContext;
 	g.fillStyle = Module.gtColour(colour);
 	g.fillRect(x - size / 2, y - size / 2, size, size);
 })
 
 EM_JS(void, js_text, (double x, double y, const char* text, unsigned colour), {
+	Module.gtFlush();
 	var g = Module.gtContext;
 	g.font = 'bold 14px monospace';
 	g.fillStyle = Module.gtColour(colour);
@@ -143,8 +216,11 @@ CanvasView canvas_fit(int w, int h)
 	return (CanvasView){scale, floor((width - w * scale) / 2), floor((height - h * scale) / 2), width};
 }
 
+static double picture_scale = 1; // the scale the map picture was drawn at
+
 void canvas_map(const gtMap* map, const CanvasView* v)
 {
+	picture_scale = v->scale;
 	int w = gtMap_Width(map), h = gtMap_Height(map);
 	unsigned char* cells = malloc((size_t)w * (size_t)h);
 	if (!cells) return;
@@ -156,12 +232,22 @@ void canvas_map(const gtMap* map, const CanvasView* v)
 
 void canvas_begin(const CanvasView* v)
 {
-	js_begin(v->offset_x, v->offset_y, v->scale, v->map_width);
+	js_begin(v->offset_x, v->offset_y, v->scale / picture_scale, v->map_width);
 }
 
 void canvas_agents(const float* xyk, int count, const CanvasView* v)
 {
 	js_agents(xyk, count, v->offset_x, v->offset_y, v->scale);
+}
+
+void canvas_lines(const float* lines, int count, const CanvasView* v)
+{
+	js_lines(lines, count, v->offset_x, v->offset_y, v->scale);
+}
+
+void canvas_overlay(const char* text)
+{
+	js_overlay(text, js_canvas_width() - CANVAS_PANEL_WIDTH);
 }
 
 void canvas_panel(const char* text)

@@ -3,9 +3,13 @@
 demo's self-check) or "error", prints that line and saves a screenshot. Chromium is driven over
 its DevTools protocol (a WebSocket), with the standard library only: --dump-dom and --screenshot
 act at the load event, before the page's frames have run.
-    web/check_page.py URL SCREENSHOT.png [TIMEOUT_SECONDS]
+    web/check_page.py URL SCREENSHOT.png [TIMEOUT_SECONDS] [--keys KEYS --keys-shot AFTER.png]
+--keys then presses KEYS one by one (Input.dispatchKeyEvent, a quarter second apart, so frames
+run between them), where '!' is no key but prints "verify N" (the page's web_verify(): its
+distances now against the oracle's on the edited map) and '~' waits a second; then it prints
+"state ..." (the page's #state: what the keys changed) and saves the second screenshot.
 Exit 0 when the status line was read (the caller judges it), 1 otherwise."""
-import base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.request
+import argparse, base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.request
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -63,9 +67,34 @@ class Socket:
                 return reply.get("result", {})
 
 
+def evaluate(ws, expression):
+    return ws.send("Runtime.evaluate", expression=expression).get("result", {}).get("value", "")
+
+
+def press(ws, keys):
+    """Presses each key of `keys` ('!' verifies, '~' waits), then prints the page's #state."""
+    for key in keys:
+        if key == "!":
+            print("verify", evaluate(ws, "Module._web_verify()"))
+        elif key == "~":
+            time.sleep(1)
+        else:
+            for kind in ("keyDown", "keyUp"):
+                ws.send("Input.dispatchKeyEvent", type=kind, key=key, text=key if kind == "keyDown" else "")
+            time.sleep(0.25)
+    time.sleep(0.5)
+    print("state", evaluate(ws, "document.getElementById('state').textContent"))
+
+
 def main():
-    url, shot = sys.argv[1], sys.argv[2]
-    timeout = float(sys.argv[3]) if len(sys.argv) > 3 else 90
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("shot")
+    parser.add_argument("timeout", type=float, nargs="?", default=90)
+    parser.add_argument("--keys", default="")
+    parser.add_argument("--keys-shot")
+    args = parser.parse_args()
+    url, shot, timeout = args.url, args.shot, args.timeout
     profile = tempfile.mkdtemp(prefix="gridtree-chromium-")
     browser = subprocess.Popen(["chromium", *FLAGS, f"--user-data-dir={profile}", url],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -89,6 +118,11 @@ def main():
         with open(shot, "wb") as f:
             f.write(base64.b64decode(ws.send("Page.captureScreenshot", format="png")["data"]))
         print(status)
+        if args.keys and status.startswith("frames"):
+            press(ws, args.keys)
+            if args.keys_shot:
+                with open(args.keys_shot, "wb") as f:
+                    f.write(base64.b64decode(ws.send("Page.captureScreenshot", format="png")["data"]))
         log = ws.send("Runtime.evaluate", expression="document.getElementById('log').textContent")
         print(str(log.get("result", {}).get("value", "")), file=sys.stderr)  # the page's last line
         return 0 if status.startswith("frames") else 1
