@@ -6,7 +6,8 @@ act at the load event, before the page's frames have run.
     web/check_page.py URL SCREENSHOT.png [TIMEOUT_SECONDS] [--keys KEYS --keys-shot AFTER.png]
 --keys then presses KEYS one by one (Input.dispatchKeyEvent, a quarter second apart, so frames
 run between them), where '!' is no key but prints "verify N" (the page's web_verify(): its
-distances now against the oracle's on the edited map) and '~' waits a second; then it prints
+distances now against the oracle's on the edited map), '~' waits a second and '^' turns the
+mouse wheel up once over the map (zoom in); then it prints
 "state ..." (the page's #state: what the keys changed) and saves the second screenshot.
 Exit 0 when the status line was read (the caller judges it), 1 otherwise."""
 import argparse, base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.request
@@ -72,12 +73,15 @@ def evaluate(ws, expression):
 
 
 def press(ws, keys):
-    """Presses each key of `keys` ('!' verifies, '~' waits), then prints the page's #state."""
+    """Presses each key of `keys` ('!' verifies, '~' waits, '^' zooms in), then prints #state."""
     for key in keys:
         if key == "!":
             print("verify", evaluate(ws, "Module._web_verify()"))
         elif key == "~":
             time.sleep(1)
+        elif key == "^":
+            ws.send("Input.dispatchMouseEvent", type="mouseWheel", x=400, y=320, deltaX=0, deltaY=-120)
+            time.sleep(0.25)
         else:
             for kind in ("keyDown", "keyUp"):
                 ws.send("Input.dispatchKeyEvent", type=kind, key=key, text=key if kind == "keyDown" else "")
