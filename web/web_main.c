@@ -1,8 +1,9 @@
 // The demo in a browser (docs/web.md): the library, Lua 5.4 and the demo's own script
 // (demo/scripts/agents.lua) compiled with Emscripten, drawn on an HTML5 canvas. The library's
-// debug-draw callbacks (gt_debug_draw.h) draw the query's paths and the Grid Tree cells it opened
-// through canvas.js; the agents go to the canvas in one call a frame (their positions in one
-// array). With ?frames=N the page runs N frames of a fixed seed and writes
+// debug-draw callbacks (gt_debug_draw.h) draw the query's paths, the Grid Tree cells it opened and
+// the layers through canvas.c; the agents go to the canvas in one call a frame (their positions in
+// one array). Mouse and keys act as in the native demo, through its SDL-free demo/controls.c.
+// With ?frames=N the page runs N frames of a fixed seed and writes
 // "frames N fps F mismatches M" into #status, M counting the answers to the bundled queries
 // (queries.txt) that differ from the native CLI's (answers.txt, made by `gridtree dist` and
 // `gridtree path` at build time).
@@ -37,7 +38,7 @@ typedef struct Web {
 	gtWorld* world;
 	gtDistance distance;
 	CanvasView view, fit; // the view (zoomed, panned) and the whole map's (the r key)
-	float* agents;        // x, y, kind per agent, for canvas.js
+	float* agents;        // x, y, kind per agent, for canvas.c
 	float* lines;         // crowd lines: x0, y0, x1, y1, kind per agent
 	double qx, qy;        // the query point (map units)
 	int frame, frames_wanted, mismatches, checked;
