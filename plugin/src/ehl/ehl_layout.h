@@ -47,16 +47,18 @@ static inline bool gt_via_full(const gtEhlViaLabel* v)
 	return signbit(gt_via_signed_low(v)) != 0;
 }
 
-// Half-precision bits back to a float (no NaN or subnormal is ever stored).
+// Half-precision bits back to a float (no NaN or subnormal is ever stored; the sign is ignored).
+// The half's exponent and mantissa, moved to a float's places, read 2^-112 times the value (a
+// float subnormal for the half 0), so one exact product by 2^112 rescales it: the merge decodes
+// two of these per shared hub. tests/test_ehl.c compares it with the field-by-field decoding.
 static inline float gt_half_to_float(uint16_t h)
 {
-	uint32_t exponent = (h >> 10) & 31, mantissa = h & 1023;
-	if (exponent == 31) return INFINITY;
-	if (exponent == 0) return 0;
-	uint32_t bits = ((exponent + 112) << 23) | (mantissa << 13);
+	uint32_t magnitude = h & 0x7FFFu;
+	if (magnitude >= 0x7C00u) return INFINITY;
+	uint32_t bits = magnitude << 13;
 	float f;
 	memcpy(&f, &bits, sizeof f);
-	return f;
+	return f * 0x1p112f;
 }
 
 static inline float gt_hub_lower_bound(const gtEhlHub* h)

@@ -41,10 +41,30 @@ static bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, 
 	return results_offer(s, r, d, slot);
 }
 
+// push_leaf's loop where the key is the straight line (no links, no score), made once for
+// objects with filters to pass and once for objects with none (`plain`, a constant where inlined).
+static inline __attribute__((always_inline)) bool push_leaf_straight(const gtWorld* w, gtHeap* frontier,
+                                                                     const gtQuery* q, const Filter* f,
+                                                                     const Results* r, bool plain, int64_t leaf,
+                                                                     gtQueryStats* stats)
+{
+	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
+		stats->objects_tested++;
+		if (!plain && object_matches(w, f, o) < 0) continue;
+		double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y);
+		if (results_prune(r, e)) continue;
+		if (!gt_frontier_push(frontier, e, -(o + 1))) return false;
+	}
+	return true;
+}
+
 // A leaf popped: the objects that pass go in with their straight-line distance; false when out of memory.
 static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const Filter* f, const Results* r,
-                      int64_t leaf, gtQueryStats* stats)
+                      bool straight, bool plain, int64_t leaf, gtQueryStats* stats)
 {
+	if (straight)
+		return plain ? push_leaf_straight(w, frontier, q, f, r, true, leaf, stats)
+		             : push_leaf_straight(w, frontier, q, f, r, false, leaf, stats);
 	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
 		stats->objects_tested++;
 		int matches = object_matches(w, f, o);
@@ -68,19 +88,46 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 	if (frontier->capacity < w->live && !gt_frontier_grow_to(frontier, w->live)) return false;
 	int32_t tested = 0, n = 0;
 	gtHeapItem* items = frontier->items;
-	for (int32_t o = 0; o < w->slots_used; o++) {
-		if (!(w->generation[o] & 1)) continue; // a free slot
-		tested++;
-		int matches = plain ? 0 : object_matches(w, f, o);
-		if (matches < 0) continue;
-		double e = link_bound(f, gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y), w->x[o], w->y[o], 0, 0) +
-		           penalty(f, matches);
-		if (!results_prune(r, e)) items[n++] = (gtHeapItem){e, -(o + 1)};
+	if (plain && f->link_reach == INFINITY && r->bound == INFINITY) {
+		// The usual case, where the scan's cost is: no filter, no links (the key is the straight
+		// line, as link_bound returns it then) and nothing to prune against yet.
+		const double px = q->point.x, py = q->point.y;
+		for (int32_t o = 0; o < w->slots_used; o++)
+			if (w->generation[o] & 1) items[n++] = (gtHeapItem){gt_straight_key(w->x[o] - px, w->y[o] - py), -(o + 1)};
+		tested = n;
+	} else {
+		for (int32_t o = 0; o < w->slots_used; o++) {
+			if (!(w->generation[o] & 1)) continue; // a free slot
+			tested++;
+			int matches = plain ? 0 : object_matches(w, f, o);
+			if (matches < 0) continue;
+			double e = link_bound(f, gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y), w->x[o], w->y[o], 0,
+			                      0) +
+			           penalty(f, matches);
+			if (!results_prune(r, e)) items[n++] = (gtHeapItem){e, -(o + 1)};
+		}
 	}
 	stats->objects_tested += tested;
 	frontier->size = n;
 	for (int i = n / 2 - 1; i >= 0; i--) // bottom-up: each subtree below i is a heap
 		gt_heap_sift_down_from(items, n, i, items[i]);
+	return true;
+}
+
+// expand_children's loop where the key is the straight line (no links, no score, no trace) and a
+// child's keyword test is its query plane bit (`by_plane`, a constant where inlined) or none.
+static inline __attribute__((always_inline)) bool expand_straight(const gtWorld* w, gtHeap* frontier, const Filter* f,
+                                                                  const Results* r, const gtChildren* ch, bool by_plane,
+                                                                  gtHeapItem* held, bool* holding)
+{
+#pragma GCC unroll 4
+	for (int c = 0; c < 4; c++) {
+		int64_t child = gt_child_node(ch, c);
+		if (by_plane ? !plane_has(f->plane, child) : w->object_counts[child] == 0) continue;
+		double key = gt_straight_key(ch->gap_x[c & 1], ch->gap_y[c >> 1]);
+		if (results_prune(r, key)) continue;
+		if (!gt_hold_or_push(frontier, (gtHeapItem){key, heap_id(ch->level, child)}, held, holding)) return false;
+	}
 	return true;
 }
 
@@ -106,12 +153,15 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, int cost)
 // and the rest queued; false when out of memory. Each key is min_dist of the child's rectangle
 // (gt_children), or the links' bound when lower.
 static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q, Mode mode, const Filter* f,
-                            const Results* r, bool plane_first, int level, int64_t node, gtHeapItem* held,
+                            const Results* r, bool plane_first, bool fast, int level, int64_t node, gtHeapItem* held,
                             bool* holding)
 {
 	double rect[4];
 	gtChildren ch;
 	gt_children(w, level, node, q->point, &ch);
+	if (fast)
+		return plane_first ? expand_straight(w, frontier, f, r, &ch, true, held, holding)
+		                   : expand_straight(w, frontier, f, r, &ch, false, held, holding);
 #pragma GCC unroll 4
 	for (int c = 0; c < 4; c++) {
 		int64_t child = gt_child_node(&ch, c);
@@ -165,6 +215,13 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	int cost = cost_class(&f, mode);
 	bool scan = root_matches >= 0 && !q->trace && scan_is_cheaper(w, s, cost);
 	int64_t nodes_before = stats->nodes_popped;
+	// The usual queries take the fast paths of the tree's inner loops: keys are straight lines (no
+	// links, no score); a child's keyword test is its query plane bit or, without words, none;
+	// `plain`: no object has anything to test either.
+	bool straight = mode != MODE_TOP && f.link_reach == INFINITY;
+	bool plain = f.word_count == 0 && !f.plane && f.min_match == 0 && q->any_count == 0 && q->none_count == 0 &&
+	             !q->use_region && q->exclude_count == 0;
+	bool fast_children = straight && !q->trace && (plane_first || plain);
 	if (scan) {
 		if (!push_all(w, frontier, q, &f, &r, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (root_matches >= 0 &&
@@ -203,8 +260,9 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 			q->trace(q->trace_context, GT_TRACE_POPPED, level, rect);
 		}
 		bool pushed = level == w->height
-		                  ? push_leaf(w, frontier, q, &f, &r, node - gt_level_offset(level), stats)
-		                  : expand_children(w, frontier, q, mode, &f, &r, plane_first, level, node, &held, &holding);
+		                  ? push_leaf(w, frontier, q, &f, &r, straight, plain, node - gt_level_offset(level), stats)
+		                  : expand_children(w, frontier, q, mode, &f, &r, plane_first, fast_children, level, node,
+		                                    &held, &holding);
 		if (!pushed) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	*found = gt_results_finish(s, &r);
