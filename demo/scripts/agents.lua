@@ -48,9 +48,8 @@ local groups, group_of = {}, {}
 for _, k in ipairs(kinds) do
 	if not group_of[k.looks_for] then
 		local g = {words = k.looks_for, members = {}, xs = {}, ys = {}}
-		-- One method, not "auto": auto picks by measured time, and the methods break ties between
-		-- agents at the same distance (a follower on its leader) differently, so a seed would not
-		-- replay.
+		-- One method, not "auto": every method gives the same answers (ties by id), but auto
+		-- samples the others by measured time, so a frame's cost would vary with the machine.
 		g.options = {into = {{}, {}, {}}, max_agents = 1}
 		groups[#groups + 1], group_of[k.looks_for] = g, g
 	end
