@@ -189,6 +189,7 @@ static void key(Demo* d, SDL_Keycode k, bool shift, bool* running, bool* paused,
 	else if (k == SDLK_r) fit_whole_map(d);
 	else if (k == SDLK_p) d->pinned = !d->pinned;
 	else if (k == SDLK_c) d->crowd = !d->crowd;
+	else if (k == SDLK_a) toggle_separation(d);
 	else if (k == SDLK_b) set_backend(d, gtNav_Method(d->nav) != GT_NAV_POLYANYA);
 	else if (k == SDLK_o) nearest_door(d);
 	else if (k == SDLK_q) d->kind = (d->kind + 1) % 3;
