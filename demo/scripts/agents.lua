@@ -299,8 +299,9 @@ function demo.set_separation(on)
 	end
 end
 
--- Every agent's SEPARATION_K nearest within SEPARATION_RADIUS in one call (worker threads); each
--- pair pushes both apart, harder the closer they are. Agents on the same point part in a
+-- Every agent's SEPARATION_K nearest within SEPARATION_RADIUS in one call (worker threads; k
+-- left 0 with a stride of SEPARATION_K keeps the stride nearest, and lets the index take every
+-- pair of agents once); each agent is pushed away from each of them, harder the closer they are. Agents on the same point part in a
 -- direction of their own (seeded by their numbers), so a seed still replays.
 local function separate()
 	local start, xs, ys = gridtree.clock(), demo.xs, demo.ys
@@ -308,7 +309,7 @@ local function separate()
 		assert(nb:move(nb_ids[i], xs[i], ys[i]))
 		pushx[i], pushy[i] = 0, 0
 	end
-	local asked, near, dists, method = nb:neighbours_many(SEPARATION_RADIUS, {k = SEPARATION_K, stride = SEPARATION_K, into = nb_into})
+	local asked, near, dists, method = nb:neighbours_many(SEPARATION_RADIUS, {stride = SEPARATION_K, into = nb_into})
 	local pairs = 0
 	for j = 1, #asked do
 		local i = nb_agent[asked[j]]

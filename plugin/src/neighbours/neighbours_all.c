@@ -127,6 +127,8 @@ gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtN
 	// of points tested once for both (the same answers, half the tests).
 	if (!all->objects && all->k == 0 && nb_pairs_fit(nb, all->radius) &&
 	    (method == GT_NEIGHBOURS_CUBE || (automatic && method == GT_NEIGHBOURS_SPHERE))) {
+		if (!nb_pairs_reserve(nb, all->stride))
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d answers of %d", nb->count, all->stride);
 		stats->method = GT_NEIGHBOURS_CUBE;
 		nb_pairs_all(nb, all, workers, stats);
 		return GT_OK;
