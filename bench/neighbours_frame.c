@@ -59,7 +59,8 @@ int main(int argc, char** argv)
 		cpu += (double)(clock() - start) / CLOCKS_PER_SEC;
 		for (int i = 0; i < AGENTS; i++)
 			for (int j = 0; j < counts[i]; j++, answers++)
-				hash = hash * 1000003u + out[i * STRIDE + j].id + (unsigned long long)(out[i * STRIDE + j].distance * 1e12);
+				hash = hash * 1000003u + out[i * STRIDE + j].id +
+				       (unsigned long long)(out[i * STRIDE + j].distance * 1e12);
 	}
 	printf("dims %d threads %d frames %d cpu_ms_per_frame %.3f answers_per_frame %llu hash %016llx\n", dims, threads,
 	       frames, cpu * 1e3 / frames, answers / (unsigned long long)frames, hash);
