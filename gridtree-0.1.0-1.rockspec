@@ -53,6 +53,7 @@ build = {
 				"plugin/src/nav/nav_reach.c", "plugin/src/nav/nav_floors.c", "plugin/src/nav/nav_view.c",
 				"plugin/src/neighbours/neighbours.c", "plugin/src/neighbours/neighbours_all.c",
 				"plugin/src/neighbours/neighbours_answer.c", "plugin/src/neighbours/neighbours_methods.c",
+				"plugin/src/neighbours/neighbours_pairs.c",
 				"plugin/src/neighbours/neighbours_query.c", "plugin/src/neighbours/neighbours_sphere.c",
 				"plugin/src/oracle/oracle.c",
 				"plugin/src/oracle/landmarks.c",

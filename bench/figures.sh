@@ -7,6 +7,10 @@
 # g 1 (sc1 maps: 4, their g = 1 index takes GBs), 70% of objects moving per timestamp;
 # FIGURE_TIMESTAMPS (5) timestamps of FIGURE_QUERIES (50) queries per point.
 # Usage: bench/figures.sh [suite/map ...]   (default bgmaps/AR0602SR dao/orz103d da2/ht_mansion2 sc1/IceFloes)
+#        bench/figures.sh neighbours          only the query sphere figures (bench/figures_neighbours.sh)
+# Without maps, the query sphere figures are drawn too, after these.
+if [ "${1:-}" = neighbours ]; then exec "$(dirname "$0")/figures_neighbours.sh"; fi
+neighbours_too=$#
 source "$(dirname "$0")/common.sh"
 need_data figures
 command -v gnuplot >/dev/null || { echo "figures: gnuplot not found (./run figures installs gnuplot-nox)" >&2; exit 1; }
@@ -96,3 +100,5 @@ plot g "EHL cell size g" query 2 $last_method "query us"
 plot mobility "share of objects moving per timestamp" query 2 $last_method "query us"
 plot mobility "share of objects moving per timestamp" update $((last_method + 1)) $((last_method + 4)) "update us per timestamp"
 [ "$bad_total" -eq 0 ] || { echo "figures: $bad_total answers differed from the Grid Tree's" >&2; exit 1; }
+# The neighbour index's figures need no map data: drawn when no maps were named.
+[ "$neighbours_too" -ne 0 ] || bench/figures_neighbours.sh

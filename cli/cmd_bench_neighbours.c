@@ -99,7 +99,7 @@ static int by_double(const void* a, const void* b)
 
 typedef struct Point {
 	double seconds[METHODS];    // per query
-	double feature[METHODS][3]; // the cost model's setup, cells and points for each method
+	double feature[METHODS][4]; // the cost model's setup, cells, points and answers for each method
 	gtNeighbourMethod chosen;
 	bool agree; // every method found as many answers
 } Point;
@@ -107,9 +107,10 @@ typedef struct Point {
 // The cost model's terms for a query: Auto's estimate with one unit weight at a time.
 static void model_terms(gtNeighbours* nb, const gtNeighbourQuery* q, Point* pt)
 {
-	for (int term = 0; term < 3; term++) {
+	for (int term = 0; term < 4; term++) {
 		gtNeighbourCosts unit = {0};
-		for (int m = 0; m < METHODS; m++) (term == 0 ? unit.setup : term == 1 ? unit.cell : unit.point)[m] = 1;
+		double* weights[4] = {unit.setup, unit.cell, unit.point, unit.answer};
+		for (int m = 0; m < METHODS; m++) weights[term][m] = 1;
 		gtNeighbours_SetCosts(nb, &unit, NULL);
 		gtNeighbourStats stats;
 		int found;
@@ -191,47 +192,48 @@ static void tally(Totals* t, const Point* pt)
 
 // Least squares of seconds on the model's terms, per method (weights clamped at 0): Auto's
 // weights for this machine.
+enum { TERMS = 4 };
 static void fit(const Point* pts, int n, gtNeighbourCosts* out)
 {
 	*out = (gtNeighbourCosts){0};
 	for (int m = GT_NEIGHBOURS_SPHERE; m < METHODS; m++) {
-		bool use[3] = {true, m != GT_NEIGHBOURS_BRUTE, true}; // brute force visits no cells
-		double w[3] = {0, 0, 0};
-		for (int pass = 0; pass < 3; pass++) {
-			double a[3][4] = {{0}};
+		bool use[TERMS] = {true, m != GT_NEIGHBOURS_BRUTE, true, true}; // brute force visits no cells
+		double w[TERMS] = {0};
+		for (int pass = 0; pass < TERMS; pass++) {
+			double a[TERMS][TERMS + 1] = {{0}};
 			for (int i = 0; i < n; i++) {
 				const double* f = pts[i].feature[m];
 				double scale = 1 / (pts[i].seconds[m] * 1e9 + 1); // relative error counts, not ns
-				for (int r = 0; r < 3; r++) {
-					for (int c = 0; c < 3; c++) a[r][c] += f[r] * f[c] * scale * scale;
-					a[r][3] += f[r] * pts[i].seconds[m] * 1e9 * scale * scale;
+				for (int r = 0; r < TERMS; r++) {
+					for (int c = 0; c < TERMS; c++) a[r][c] += f[r] * f[c] * scale * scale;
+					a[r][TERMS] += f[r] * pts[i].seconds[m] * 1e9 * scale * scale;
 				}
 			}
-			for (int r = 0; r < 3; r++)
+			for (int r = 0; r < TERMS; r++)
 				if (!use[r]) {
-					for (int c = 0; c < 4; c++) a[r][c] = 0;
-					for (int c = 0; c < 3; c++) a[c][r] = 0;
+					for (int c = 0; c <= TERMS; c++) a[r][c] = 0;
+					for (int c = 0; c < TERMS; c++) a[c][r] = 0;
 					a[r][r] = 1;
 				}
-			for (int c = 0; c < 3; c++) { // Gauss-Jordan, 3 unknowns
+			for (int c = 0; c < TERMS; c++) { // Gauss-Jordan
 				int p = c;
-				for (int r = c + 1; r < 3; r++)
+				for (int r = c + 1; r < TERMS; r++)
 					if (fabs(a[r][c]) > fabs(a[p][c])) p = r;
-				for (int x = 0; x < 4; x++) {
+				for (int x = 0; x <= TERMS; x++) {
 					double t = a[c][x];
 					a[c][x] = a[p][x];
 					a[p][x] = t;
 				}
 				if (fabs(a[c][c]) < 1e-300) continue;
-				for (int r = 0; r < 3; r++)
+				for (int r = 0; r < TERMS; r++)
 					if (r != c) {
 						double f = a[r][c] / a[c][c];
-						for (int x = c; x < 4; x++) a[r][x] -= f * a[c][x];
+						for (int x = c; x <= TERMS; x++) a[r][x] -= f * a[c][x];
 					}
 			}
 			bool again = false;
-			for (int r = 0; r < 3; r++) {
-				w[r] = use[r] && fabs(a[r][r]) > 1e-300 ? a[r][3] / a[r][r] : 0;
+			for (int r = 0; r < TERMS; r++) {
+				w[r] = use[r] && fabs(a[r][r]) > 1e-300 ? a[r][TERMS] / a[r][r] : 0;
 				if (w[r] < 0) use[r] = false, again = true, w[r] = 0;
 			}
 			if (!again) break;
@@ -239,6 +241,7 @@ static void fit(const Point* pts, int n, gtNeighbourCosts* out)
 		out->setup[m] = w[0];
 		out->cell[m] = w[1];
 		out->point[m] = w[2];
+		out->answer[m] = w[3];
 	}
 }
 
@@ -392,14 +395,12 @@ static int bench_neighbours(const CliArgs* args)
 	if (s.calibrate && s.all_count > 0) {
 		gtNeighbourCosts c;
 		fit(s.all, s.all_count, &c);
-		printf("\nfitted weights (ns): setup, cell, point per method (auto, sphere, cube, nonempty, brute)\n");
-		for (int term = 0; term < 3; term++) {
-			const double* w = term == 0 ? c.setup : term == 1 ? c.cell : c.point;
-			printf(".%s = {0, %.3g, %.3g, %.3g, %.3g},\n",
-			       term == 0   ? "setup"
-			       : term == 1 ? "cell"
-			                   : "point",
-			       w[1], w[2], w[3], w[4]);
+		printf("\nfitted weights (ns): setup, cell, point, answer per method (auto, sphere, cube, nonempty, brute)\n");
+		static const char* const NAMES[TERMS] = {"setup", "cell", "point", "answer"};
+		const double* weights[TERMS] = {c.setup, c.cell, c.point, c.answer};
+		for (int term = 0; term < TERMS; term++) {
+			const double* w = weights[term];
+			printf(".%s = {0, %.3g, %.3g, %.3g, %.3g},\n", NAMES[term], w[1], w[2], w[3], w[4]);
 		}
 	}
 	free(s.all);

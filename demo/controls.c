@@ -17,6 +17,7 @@ DemoKey demo_key(int c, bool shift)
 	case 'r': return KEY_WHOLE_MAP;
 	case 'p': return KEY_PIN;
 	case 'c': return KEY_CROWD;
+	case 'a': return KEY_APART;
 	case 'b': return KEY_BACKEND;
 	case 'o': return KEY_DOOR;
 	case 'q': return KEY_KIND;
@@ -32,7 +33,7 @@ DemoKey demo_key(int c, bool shift)
 
 const char* const CONTROL_HELP[CONTROL_LINES] = {
     "MOUSE QUERY   P PIN   R WHOLE MAP", "CLICK WALL OR DOOR ON/OFF   T WALL", "WHEEL ZOOM    RIGHT DRAG PAN",
-    "+/- K   Q KIND   F KEYWORD",        "C CROWD LINES   B EHL/MESH",         "L/SHIFT+L LEAF   O NEAREST DOOR",
+    "+/- K   Q KIND   F KEYWORD",        "C CROWD  A APART  B EHL/MESH",       "L/SHIFT+L LEAF   O NEAREST DOOR",
     "SPACE PAUSE  N STEP  S SPEED",      "1-6 LAYERS  H HIDE HELP  ESC QUIT",
 };
 

@@ -27,6 +27,7 @@ typedef enum DemoKey {
 	KEY_WHOLE_MAP,
 	KEY_PIN,
 	KEY_CROWD,
+	KEY_APART,
 	KEY_BACKEND,
 	KEY_DOOR,
 	KEY_KIND,

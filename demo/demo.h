@@ -108,6 +108,13 @@ typedef struct Demo {
 	// The script's crowd figures of the last frame (demo.crowd): re-targets allowed a frame, done,
 	// agents in all, frames until every agent is served again.
 	int retargets, served, targeting, stalest;
+	// Separation (the `a` key, spacing.c): on or off, and the script's figures of its last frame.
+	bool separation;
+	struct {
+		int pairs, pushed, frames;
+		double ms, total_ms, total_pairs;
+		char method[16];
+	} sep;
 } Demo;
 
 // main.c
@@ -162,6 +169,12 @@ void draw_agents(Demo* d);
 void draw_targets(Demo* d);
 void draw_query(Demo* d, const Frame* f);
 void free_sprites(Demo* d);
+
+// spacing.c: separation (the `a` key) and the spacing of the agents
+void toggle_separation(Demo* d);
+void read_separation(Demo* d); // after each demo.update
+double mean_nearest_distance(Demo* d);
+void print_spacing(Demo* d); // the run summary's lines
 
 // panel.c
 void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed);

@@ -59,6 +59,7 @@ static void key(Demo* d, SDL_Keycode k, bool shift, bool* running, bool* paused,
 	else if (action == KEY_WHOLE_MAP) fit_whole_map(d);
 	else if (action == KEY_PIN) d->pinned = !d->pinned;
 	else if (action == KEY_CROWD) d->crowd = !d->crowd;
+	else if (action == KEY_APART) toggle_separation(d);
 	else if (action == KEY_BACKEND) set_backend(d, gtNav_Method(d->nav) != GT_NAV_POLYANYA);
 	else if (action == KEY_KIND) d->kind = (d->kind + 1) % 3;
 	else if (action == KEY_FILTER) d->filter = (d->filter + 1) % FILTER_COUNT;

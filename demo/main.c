@@ -551,6 +551,7 @@ static bool script_frame(Demo* d, int tick, Frame* f)
 		d->stalest = (int)number_field(d->L, -1, "stalest");
 	}
 	lua_pop(d->L, 2);
+	read_separation(d);
 	return true;
 }
 
@@ -823,6 +824,7 @@ static void print_run_summary(Demo* d, const Run* run)
 		printf("floors %d\nlinks %d\nlink_crossings %d\nteleports %d\nteleported_elsewhere %d\n",
 		       gtNav_FloorCount(d->nav), gtNav_LinkCount(d->nav), d->link_crossings, d->teleports,
 		       d->teleported_elsewhere);
+	print_spacing(d);
 	print_query_summary(d);
 }
 

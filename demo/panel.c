@@ -194,6 +194,14 @@ void draw_panel(Demo* d, const Frame* f, double fps, bool paused, int speed)
 	line(&p, 200, text);
 	snprintf(text, sizeof text, "EACH AGENT EVERY %d FRAMES OR SOONER", d->stalest);
 	line(&p, 200, text);
+	if (d->separation) { // the script's layer: its pairs found by one batch neighbour call
+		snprintf(text, sizeof text, "SEPARATION ON  %.2f MS  %s", d->sep.ms, d->sep.method);
+		line(&p, 235, text);
+		snprintf(text, sizeof text, "PAIRS TOO CLOSE %d  PUSHED %d", d->sep.pairs, d->sep.pushed);
+		line(&p, 200, text);
+	} else {
+		line(&p, 200, "SEPARATION OFF (A: KEEP APART)");
+	}
 	heading(&p, "MAP EDITS");
 	int closed = 0;
 	for (int i = 0; i < d->door_count; i++) closed += !d->doors[i].open;

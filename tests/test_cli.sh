@@ -527,9 +527,9 @@ all_layers() { # every layer on, every query kind reachable through the script
 }
 check "demo with every layer" all_layers
 every_control() { # each control once, under the sanitizers: k, kinds, filters, leaf sizes, pause, step, speed, zoom,
-	# pan, pin, crowd lines, the backend switch (twice: back to EHL), the nearest door, a window resize, clicks
+	# pan, pin, crowd lines, separation, the backend switch (twice: back to EHL), the nearest door, a window resize, clicks
 	ASAN_OPTIONS=detect_leaks=0 "$(dirname "$GT")/gridtree-demo" assets/maps/small.map --headless --frames 48 --agents 80 \
-		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --keys "M+-qqqffffffLlh123456 n s rWwDCChpPcbbo.oZ" \
+		--leaf 4 --cell 2 --index "$tmp/demo.ehl" --keys "M+-qqqffffffaLlh123456 n s rWwDCChpPcbbo.oZ" \
 		--screenshot "$tmp/keys.png" >"$tmp/keys" 2>&1 && grep -q "^frames 48" "$tmp/keys" && grep -q "^backend ehl" "$tmp/keys" &&
 		grep -q "^size 960x600" "$tmp/keys"
 }

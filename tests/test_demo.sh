@@ -91,6 +91,32 @@ check "two floors: agents take the stairs and the teleporter to the other floor"
 no_links_no_lines() { ! grep -q "^links " "$tmp/view"; }
 check "a map without links prints no link counts" no_links_no_lines
 
+# Separation (the a key): the script pushes agents apart with the straight-line neighbour index
+# (neighbours_many each frame). The summary's mean nearest-neighbour distance is measured in C,
+# apart from the script: with the layer on it must rise, on the same seed, over the same frames.
+spacing_run() { # keys, output
+	"$DEMO" assets/maps/keep.map --headless --frames 60 --index "$tmp/keep.map.ehl" --keys "$1" >"$2" 2>"$2.err"
+}
+separation_spreads() {
+	spacing_run "." "$tmp/apart_off" && spacing_run "a" "$tmp/apart_on" || return 1
+	local off on
+	off=$(field mean_nearest_distance "$tmp/apart_off") on=$(field mean_nearest_distance "$tmp/apart_on")
+	echo "mean nearest distance: off $off, on $on; pairs per frame $(field separation_pairs_per_frame "$tmp/apart_on")"
+	[ "$(field separation "$tmp/apart_off")" = off ] && [ "$(field separation_frames "$tmp/apart_off")" = 0 ] &&
+		[ "$(field separation "$tmp/apart_on")" = on ] && [ "$(field separation_frames "$tmp/apart_on")" -ge 59 ] &&
+		awk -v p="$(field separation_pairs_per_frame "$tmp/apart_on")" 'BEGIN { exit !(p > 0) }' &&
+		awk -v off="$off" -v on="$on" 'BEGIN { exit !(off > 0 && on > 1.1 * off) }'
+}
+check "separation (a key): agents keep apart, the mean nearest distance rises" separation_spreads
+separation_replays() { spacing_run "a" "$tmp/apart_again" && [ "$(field checksum "$tmp/apart_on")" = "$(field checksum "$tmp/apart_again")" ]; }
+check "separation: the same seed gives the same agents" separation_replays
+# Off again: the layer stops (its frames counted while on only) and the run goes on.
+separation_off_again() {
+	spacing_run "a..........a" "$tmp/apart_back" && [ "$(field separation "$tmp/apart_back")" = off ] &&
+		[ "$(field separation_frames "$tmp/apart_back")" -ge 10 ] && [ "$(field separation_frames "$tmp/apart_back")" -le 12 ]
+}
+check "separation: a second a turns it off" separation_off_again
+
 # No display, no --headless: a message and a failure within seconds (SDL would otherwise pick its
 # offscreen driver and the demo would run unseen until killed).
 no_display() {

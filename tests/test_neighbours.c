@@ -344,6 +344,9 @@ static void test_bad_input(void** state)
 	gtNeighbourCosts costs = gtNeighbours_DefaultCosts();
 	costs.cell[GT_NEIGHBOURS_CUBE] = -1;
 	assert_int_equal(gtNeighbours_SetCosts(nb, &costs, &err), GT_ERR_INVALID_ARG);
+	costs = gtNeighbours_DefaultCosts();
+	costs.answer[GT_NEIGHBOURS_BRUTE] = NAN;
+	assert_int_equal(gtNeighbours_SetCosts(nb, &costs, &err), GT_ERR_INVALID_ARG);
 	assert_int_equal(gtNeighbours_Remove(nb, id, &err), GT_OK);
 	assert_int_equal(gtNeighbours_Remove(nb, id, &err), GT_ERR_INVALID_ARG);
 	assert_non_null(strstr(err.message, "stale"));

@@ -60,10 +60,10 @@ echo "note: $(cat "$tmp/page.err")"
 check "the page's self-check: 300 frames, no mismatch" grep -q -E '^frames 300 fps [0-9.]+ mismatches 0$' <<<"$status"
 check "the screenshot is a PNG" sh -c 'head -c 8 build/web-check.png | grep -q PNG && test "$(wc -c <build/web-check.png)" -gt 20000'
 # Keys: t a wall at the query point, o the nearest door shut, b the mesh and back, q within, c crowd
-# lines, 4 the leaf grid, L a larger leaf, the wheel ('^': zoom in 1.25 times), h the help; '!' counts the page's distances that differ
+# lines, a separation, 4 the leaf grid, L a larger leaf, the wheel ('^': zoom in 1.25 times), h the help; '!' counts the page's distances that differ
 # from the oracle's on the map as edited (web/check_page.py), '~' waits for the index's rebuild.
 keys=$(timeout 120 nice python3 web/check_page.py "$base/web/index.html?frames=30" "$tmp/keys0.png" 100 \
-	--keys 't~!o~!b!bqc4L^h' --keys-shot build/web-keys.png 2>"$tmp/keys.err")
+	--keys 't~!o~!b!bqca4L^h' --keys-shot build/web-keys.png 2>"$tmp/keys.err")
 echo "note: keys: $(grep '^state' <<<"$keys")"
 check "after the keys the page still runs, its self-check unchanged" grep -q -E '^frames 30 fps [0-9.]+ mismatches 0$' <<<"$keys"
 check "after wall and door edits, and on the mesh, the page's distances are the oracle's" \
@@ -71,8 +71,8 @@ check "after wall and door edits, and on the mesh, the page's distances are the 
 state_has() { grep -q -E "^state .*$1" <<<"$keys"; }
 check "t and o: a wall built and a door shut" state_has 'edits 2 doors [0-9]+ shut 1 '
 check "b twice: back on the EHL index" state_has 'backend ehl index (exact|checked) '
-check "q, c, 4, L, h: within, crowd lines, the leaf grid, leaf 32, the help" \
-	state_has 'kind within .* leaf 32 layers 1234-- crowd 1 help 1 '
+check "q, c, a, 4, L, h: within, crowd lines, separation, the leaf grid, leaf 32, the help" \
+	state_has 'kind within .* leaf 32 layers 1234-- crowd 1 apart 1 help 1 '
 check "the wheel zooms in by 1.25" state_has ' scale 3\.125$'
 check "the keys' screenshot is a PNG" sh -c 'head -c 8 build/web-keys.png | grep -q PNG'
 altered=$(page_status "$base/altered/index.html?frames=10" "$tmp/altered.png")

@@ -46,7 +46,7 @@ typedef struct Web {
 	gtObjectId found[AGENTS]; // a within query may find every agent
 	double found_d[AGENTS];
 	int found_count, k, filter, kind, leaf, speed;
-	bool paused, step, pinned, crowd, help, map_dirty, layers[LAYERS];
+	bool paused, step, pinned, crowd, apart, help, map_dirty, layers[LAYERS];
 	Door doors[MAX_DOORS];
 	int door_count, edits;
 	Backend backend;
@@ -464,21 +464,22 @@ static void describe(int agents)
 	snprintf(text, sizeof text,
 	         "gridtree in a browser\nmap keep (%dx%d)\nagents %d  leaf %d\nframe %d%s%s\nscript %.2f ms\n"
 	         "draw %.2f ms\nplans %d\n\nquery: %s, k %d\n  keyword %s\n  %s%.1f ms, %d found\nbackend %s\nindex %s\n"
-	         "edits %d  doors %d (%d shut)\nlayers %s%s\n\nmouse: query here\nclick: wall or door\np: pin (%s)\n"
+	         "edits %d  doors %d (%d shut)\nlayers %s%s%s\n\nmouse: query here\nclick: wall or door\np: pin (%s)\n"
 	         "h: help (all keys)\n\n%.100s",
 	         gtMap_Width(web.map), gtMap_Height(web.map), agents, web.leaf, web.frame, web.paused ? " paused" : "",
 	         web.speed > 1 ? " 4x" : "", web.script_ms, web.draw_ms, plans, QUERY_KINDS[web.kind], web.k,
 	         web.filter ? FILTERS[web.filter] : "any", web.query_us < 100 ? "< " : "",
 	         web.query_us < 100 ? 0.1 : web.query_us / 1000, web.found_count, mesh ? "mesh" : "ehl", index_state(),
-	         web.edits, web.door_count, shut, layers, web.crowd ? " crowd" : "", web.pinned ? "on" : "off", web.note);
+	         web.edits, web.door_count, shut, layers, web.crowd ? " crowd" : "", web.apart ? " apart" : "",
+	         web.pinned ? "on" : "off", web.note);
 	canvas_panel(text);
-	snprintf(
-	    text, sizeof text,
-	    "frame %d edits %d doors %d shut %d backend %s index %s kind %s k %d keyword %s leaf %d layers %s crowd %d "
-	    "help %d speed %d paused %d pinned %d found %d scale %.3f",
-	    web.frame, web.edits, web.door_count, shut, mesh ? "mesh" : "ehl", index_state(), QUERY_KINDS[web.kind], web.k,
-	    web.filter ? FILTERS[web.filter] : "any", web.leaf, layers, web.crowd, web.help, web.speed, web.paused,
-	    web.pinned, web.found_count, web.view.scale);
+	snprintf(text, sizeof text,
+	         "frame %d edits %d doors %d shut %d backend %s index %s kind %s k %d keyword %s leaf %d layers %s crowd "
+	         "%d apart %d "
+	         "help %d speed %d paused %d pinned %d found %d scale %.3f",
+	         web.frame, web.edits, web.door_count, shut, mesh ? "mesh" : "ehl", index_state(), QUERY_KINDS[web.kind],
+	         web.k, web.filter ? FILTERS[web.filter] : "any", web.leaf, layers, web.crowd, web.apart, web.help,
+	         web.speed, web.paused, web.pinned, web.found_count, web.view.scale);
 	canvas_state(text);
 }
 
@@ -615,6 +616,11 @@ EMSCRIPTEN_KEEPALIVE void web_key(int c)
 	case KEY_WHOLE_MAP: web.view = web.fit; break;
 	case KEY_PIN: web.pinned = !web.pinned; break;
 	case KEY_CROWD: web.crowd = !web.crowd; break;
+	case KEY_APART: // the script's separation layer (agents.lua), as in the native demo
+		lua_pushboolean(web.L, !web.apart);
+		if (call_demo("set_separation", 1, 0)) web.apart = !web.apart;
+		else snprintf(web.note, sizeof web.note, "a: the script has no separation");
+		break;
 	case KEY_BACKEND:
 		if (!choose_backend(web.nav, &web.backend, gtNav_Method(web.nav) != GT_NAV_POLYANYA, web.edits, &err))
 			snprintf(web.note, sizeof web.note, "b: %.90s", err.message);

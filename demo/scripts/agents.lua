@@ -71,11 +71,23 @@ local function nearby_point(i, x, y, radius)
 	return m:random_point(rng)
 end
 
+-- Separation (the demo's `a` key): agents closer than SEPARATION_RADIUS push each other apart,
+-- found all at once by a straight-line neighbour index (gridtree.neighbours, neighbours_many).
+-- The push moves an offset (ox, oy) from the agent's point on its path, which decays and is kept
+-- only where the agent's map is free there: paths stay as planned, and nobody is pushed into a wall.
+local SEPARATION_RADIUS, SEPARATION_K, SEPARATION_PUSH = 1.2, 6, 0.25
+local SEPARATION_DECAY, SEPARATION_MAX = 0.9, 1.5
+local ox, oy, pushx, pushy = {}, {}, {}, {}
+local nb, nb_ids, nb_agent -- the index, each agent's id in it, and the agent of an id
+local nb_into = {asked = {}, near = {}, dists = {}}
+demo.separation = {on = false, radius = SEPARATION_RADIUS, pairs = 0, pushed = 0, seconds = 0, method = "-"}
+
 local function walk_to(i, gx, gy)
 	local path, _, links = own_map(i):path(demo.xs[i], demo.ys[i], gx, gy)
 	if not path or #path < 4 then return false end
 	paths[i], segments[i], path_links[i] = path, 1, links
 	fx[i], fy[i] = demo.xs[i], demo.ys[i]
+	ox[i], oy[i] = 0, 0 -- the path starts where the agent stands, offset included
 	return true
 end
 
@@ -102,8 +114,11 @@ local function step(i, speed)
 	if on_link(i) then
 		local s = segments[i]
 		demo.xs[i], demo.ys[i] = paths[i][2 * s - 1], paths[i][2 * s]
+		ox[i], oy[i] = 0, 0
+	elseif (ox[i] ~= 0 or oy[i] ~= 0) and own_map(i):is_free(fx[i] + ox[i], fy[i] + oy[i]) then
+		demo.xs[i], demo.ys[i] = fx[i] + ox[i], fy[i] + oy[i]
 	else
-		demo.xs[i], demo.ys[i] = fx[i], fy[i]
+		demo.xs[i], demo.ys[i], ox[i], oy[i] = fx[i], fy[i], 0, 0
 	end
 	return arrived
 end
@@ -182,7 +197,7 @@ function demo.init(the_map, the_world, options)
 		ids[i] = assert(world:add(x, y, kinds[kind].words))
 		index_of[ids[i]] = i
 		paths[i], segments[i], due[i] = {}, 1, i % 60 -- first plans spread over the first second
-		fx[i], fy[i] = x, y
+		fx[i], fy[i], ox[i], oy[i], pushx[i], pushy[i] = x, y, 0, 0, 0, 0
 	end
 	demo.ids, demo.index_of = ids, index_of -- the demo draws the mouse query's answers by kind
 	demo.world = world
@@ -214,7 +229,7 @@ function demo.edited()
 			if x then demo.xs[i], demo.ys[i] = x, y end
 		end
 		paths[i], segments[i], due[i], path_links[i] = {}, 1, 0, nil
-		fx[i], fy[i] = demo.xs[i], demo.ys[i]
+		fx[i], fy[i], ox[i], oy[i] = demo.xs[i], demo.ys[i], 0, 0
 	end
 end
 
@@ -254,6 +269,78 @@ local function retarget(frame)
 	c.used_us, c.served, c.agents, c.stalest = (gridtree.clock() - start) * 1e6, served, total, stalest
 end
 
+-- After the key turned separation off: the offsets fade (agents drift back onto their paths).
+local function fade()
+	local left = false
+	for i = 1, #ids do
+		if ox[i] ~= 0 or oy[i] ~= 0 then
+			ox[i], oy[i] = ox[i] * SEPARATION_DECAY, oy[i] * SEPARATION_DECAY
+			if ox[i] * ox[i] + oy[i] * oy[i] < 1e-6 then ox[i], oy[i] = 0, 0 else left = true end
+		end
+	end
+	return left
+end
+local fading = false
+
+-- The `a` key. Off, the offsets fade out with the agents' next steps (step() drops them where
+-- they would no longer be free; new paths start from where the agents stand).
+function demo.set_separation(on)
+	demo.separation.on, fading = on, not on
+	if on and not nb then
+		local w, h = map:size()
+		-- The index's world is the map's, one unit wider: a point on the map's far border is free.
+		nb = assert(gridtree.neighbours{width = w + 1, height = h + 1, cell = SEPARATION_RADIUS, capacity = #ids})
+		nb_ids, nb_agent = {}, {}
+		for i = 1, #ids do
+			nb_ids[i] = assert(nb:add(demo.xs[i], demo.ys[i]))
+			nb_agent[nb_ids[i]] = i
+		end
+	end
+end
+
+-- Every agent's SEPARATION_K nearest within SEPARATION_RADIUS in one call (worker threads; k
+-- left 0 with a stride of SEPARATION_K keeps the stride nearest, and lets the index take every
+-- pair of agents once); each agent is pushed away from each of them, harder the closer they are. Agents on the same point part in a
+-- direction of their own (seeded by their numbers), so a seed still replays.
+local function separate()
+	local start, xs, ys = gridtree.clock(), demo.xs, demo.ys
+	for i = 1, #ids do
+		assert(nb:move(nb_ids[i], xs[i], ys[i]))
+		pushx[i], pushy[i] = 0, 0
+	end
+	local asked, near, dists, method = nb:neighbours_many(SEPARATION_RADIUS, {stride = SEPARATION_K, into = nb_into})
+	local pairs = 0
+	for j = 1, #asked do
+		local i = nb_agent[asked[j]]
+		local row, drow = near[j], dists[j]
+		for n = 1, #row do
+			local o, d = nb_agent[row[n]], drow[n]
+			local dx, dy = xs[i] - xs[o], ys[i] - ys[o]
+			if d < 1e-9 then
+				local angle = (i * 2.399963) % (2 * math.pi) -- the golden angle: neighbours on one point fan out
+				dx, dy, d = math.cos(angle), math.sin(angle), 1
+			end
+			local strength = SEPARATION_PUSH * (SEPARATION_RADIUS - drow[n]) / SEPARATION_RADIUS / d
+			pushx[i], pushy[i] = pushx[i] + dx * strength, pushy[i] + dy * strength
+			pairs = pairs + 1
+		end
+	end
+	local pushed = 0
+	for i = 1, #ids do
+		local nx = (ox[i] + pushx[i]) * SEPARATION_DECAY
+		local ny = (oy[i] + pushy[i]) * SEPARATION_DECAY
+		local len = math.sqrt(nx * nx + ny * ny)
+		if len > SEPARATION_MAX then nx, ny = nx * SEPARATION_MAX / len, ny * SEPARATION_MAX / len end
+		if not on_link(i) and own_map(i):is_free(fx[i] + nx, fy[i] + ny) then
+			if pushx[i] ~= 0 or pushy[i] ~= 0 then pushed = pushed + 1 end
+			ox[i], oy[i] = nx, ny
+			xs[i], ys[i] = fx[i] + nx, fy[i] + ny
+		end
+	end
+	local s = demo.separation
+	s.pairs, s.pushed, s.method, s.seconds = pairs, pushed, method, gridtree.clock() - start
+end
+
 -- Paths planned a frame at most (a count, not a time, so a seed replays exactly); the rest wait
 -- their turn.
 local function plan_budget(n) return 40 + n // 50 end
@@ -270,6 +357,8 @@ function demo.update(frame)
 		if from and map:point_floor(xs[i], ys[i]) ~= from then elsewhere = elsewhere + 1 end
 	end
 	demo.teleported_elsewhere = elsewhere
+	demo.separation.seconds = 0
+	if demo.separation.on then separate() elseif fading then fading = fade() end
 	local move_start = gridtree.clock()
 	assert(world:move_many(ids, xs, ys))
 	demo.move_seconds = gridtree.clock() - move_start

@@ -472,6 +472,52 @@ static void test_crowd_while_views_change(void** state)
 	scene_close(&s);
 }
 
+// Every point's neighbours at once (gtNeighbours_QueryAll, by pairs of cells: a pair writes into
+// two answers, so workers take stripes of cells in turns): on the pool and on the host's parallel
+// jobs, the same answers as one thread, in 2D and 3D, open and wrapping, with odd and even stripe
+// counts (18 and 17 cells a side).
+static void test_neighbour_pairs_threads(void** state)
+{
+	(void)state;
+	enum { POINTS = 12000, STRIDE = 16 };
+	static gtNeighbour one[POINTS * STRIDE], many[POINTS * STRIDE];
+	static int32_t one_n[POINTS], many_n[POINTS];
+	HostJobs jobs = {0};
+	gtTaskSystem host = {host_enqueue, host_finish, &jobs};
+	TestRng rng = {5};
+	for (int dims = 2; dims <= 3; dims++)
+		for (int wraps = 0; wraps <= 1; wraps++)
+			for (int side = 17; side <= 18; side++) {
+				unsigned wrap = wraps ? (dims == 2 ? 3 : 7) : 0;
+				gtNeighboursDef def = {.dimensions = dims, .size = {side, side, side}, .wrap = wrap, .cell = 1};
+				def.tasks = side == 18 ? &host : NULL;
+				gtNeighbours* nb;
+				assert_int_equal(gtNeighbours_Create(&def, &nb, NULL), GT_OK);
+				for (int i = 0; i < POINTS; i++) {
+					double p[3];
+					for (int a = 0; a < 3; a++) p[a] = (double)test_rng_int(&rng, side * 1000) / 1000;
+					gtNeighbourId id;
+					assert_int_equal(gtNeighbours_Add(nb, p, &id, NULL), GT_OK);
+				}
+				gtNeighboursAll all = {
+				    .radius = dims == 2 ? 1.5 : 1, .out = one, .stride = STRIDE, .counts = one_n, .threads = 1};
+				gtNeighbourStats stats;
+				assert_int_equal(gtNeighbours_QueryAll(nb, &all, GT_NEIGHBOURS_CUBE, NULL, NULL), GT_OK);
+				all.out = many, all.counts = many_n, all.threads = WORKERS;
+				assert_int_equal(gtNeighbours_QueryAll(nb, &all, GT_NEIGHBOURS_CUBE, &stats, NULL), GT_OK);
+				assert_true(stats.points_tested > 0);
+				for (int i = 0; i < POINTS; i++) {
+					assert_int_equal(one_n[i], many_n[i]);
+					for (int j = 0; j < one_n[i]; j++) {
+						assert_true(one[i * STRIDE + j].id == many[i * STRIDE + j].id);
+						assert_true(one[i * STRIDE + j].distance == many[i * STRIDE + j].distance);
+					}
+				}
+				gtNeighbours_Destroy(nb);
+			}
+	assert_true(jobs.enqueued >= 8); // the stripes' turns and the answers' sort on the host's jobs
+}
+
 TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,
           test_shared_index_queries, test_crowd_workers, test_background_rebuild, test_crowd_while_rebuilding,
-          test_crowd_while_views_change)
+          test_crowd_while_views_change, test_neighbour_pairs_threads)

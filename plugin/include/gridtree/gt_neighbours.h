@@ -99,11 +99,13 @@ bool gtNeighbourMethod_Parse(const char* name, gtNeighbourMethod* method);
 
 /// Auto's weights, in nanoseconds on the machine they were calibrated on (bench-neighbours): the
 /// cost of a method is its cells visited times `cell[m]` plus points tested times `point[m]` plus
-/// `setup[m]`. Scale them to tune Auto to another machine or workload.
+/// the expected answers times `answer[m]` plus `setup[m]`. Scale them to tune Auto to another
+/// machine or workload.
 typedef struct gtNeighbourCosts {
 	double setup[GT_NEIGHBOURS_METHOD_COUNT];
 	double cell[GT_NEIGHBOURS_METHOD_COUNT];
 	double point[GT_NEIGHBOURS_METHOD_COUNT];
+	double answer[GT_NEIGHBOURS_METHOD_COUNT]; ///< a point that is in the answer (a taken branch, a write)
 } gtNeighbourCosts;
 
 /// The calibrated defaults.

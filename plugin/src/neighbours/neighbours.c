@@ -111,6 +111,10 @@ void gtNeighbours_Destroy(gtNeighbours* nb)
 	gt_free(nb->sphere);
 	gt_free(nb->packed_pos);
 	gt_free(nb->packed_id);
+	gt_free(nb->packed_row);
+	gt_free(nb->row_of);
+	gt_free(nb->batch_out);
+	gt_free(nb->batch_n);
 	gt_free(nb->cell_start);
 	gt_free(nb);
 }

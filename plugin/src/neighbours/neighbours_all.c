@@ -56,25 +56,34 @@ static int32_t slot_of(gtNeighbourId id)
 	return (int32_t)(id & NB_SLOT_MASK) - 1;
 }
 
-// The points copied in cell order (a counting sort over the non-empty cells, O(points)): every
-// query of the batch then reads a cell's points side by side instead of chasing its list.
-static bool pack(gtNeighbours* nb)
+// Room for the copy by cell (grown with the index, never shrunk: no allocation per frame).
+static bool reserve(gtNeighbours* nb)
 {
 	if (!nb->cell_start && !(nb->cell_start = gt_malloc((size_t)nb->cell_count * sizeof *nb->cell_start))) return false;
-	if (nb->packed_room < nb->count) {
-		if (!GT_RESIZE(nb->packed_pos, nb->capacity) || !GT_RESIZE(nb->packed_id, nb->capacity)) return false;
+	if (nb->packed_room < nb->capacity) {
+		if (!GT_RESIZE(nb->packed_pos, nb->capacity) || !GT_RESIZE(nb->packed_id, nb->capacity) ||
+		    !GT_RESIZE(nb->packed_row, nb->capacity) || !GT_RESIZE(nb->row_of, nb->capacity))
+			return false;
 		nb->packed_room = nb->capacity;
 	}
+	return true;
+}
+
+// The points copied in cell order (a counting sort over the non-empty cells, O(points)): every
+// query of the batch then reads a cell's points side by side instead of chasing its list. With
+// `rows`, each entry also says its point's answer row (row_of, set for a batch of every point).
+static void pack(gtNeighbours* nb, bool rows)
+{
 	int32_t at = 0;
 	for (int32_t j = 0; j < nb->nonempty_count; j++) {
 		int32_t cell = nb->nonempty[j];
 		nb->cell_start[cell] = at;
 		for (int32_t s = nb->head[cell]; s >= 0; s = nb->next[s]) {
 			nb->packed_pos[at] = nb->pos[s];
+			if (rows) nb->packed_row[at] = nb->row_of[s];
 			nb->packed_id[at++] = nb_id_of(nb, s);
 		}
 	}
-	return true;
 }
 
 gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtNeighbourMethod method,
@@ -86,6 +95,7 @@ gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtN
 	int32_t count = all->objects ? all->count : nb->count;
 	if (count < 0 || all->stride < 1 || all->threads < 0 || (count > 0 && (!all->out || !all->counts)))
 		return gt_fail(err, GT_ERR_INVALID_ARG, "bad batch buffers (count %d, stride %d)", count, all->stride);
+	if (!reserve(nb)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a copy of %d points", nb->count);
 	// The asking slots go into counts first (the answers overwrite them one by one, each after
 	// reading its own), so the batch needs no memory of its own.
 	int32_t* slots = all->counts;
@@ -101,18 +111,30 @@ gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtN
 		for (int32_t s = 0; s < nb->capacity; s++)
 			if (nb->high[s] & 1) {
 				if (all->asked) all->asked[n] = nb_id_of(nb, s);
+				nb->row_of[s] = n;
 				slots[n++] = s;
 			}
 	}
-	if (!pack(nb)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a copy of %d points", nb->count);
+	pack(nb, !all->objects);
 	gtNeighbourStats local;
 	if (!stats) stats = &local;
 	memset(stats, 0, sizeof *stats);
-	if (method == GT_NEIGHBOURS_AUTO) method = nb_choose(nb, all->radius, all->k, stats->estimate);
+	bool automatic = method == GT_NEIGHBOURS_AUTO;
+	if (automatic) method = nb_choose(nb, all->radius, all->k, stats->estimate);
 	stats->method = method;
+	int workers = gt_resolve_threads(all->threads);
+	// Every point within r by the cube, or by a grid method Auto chose: pairs of cells, each pair
+	// of points tested once for both (the same answers, half the tests).
+	if (!all->objects && all->k == 0 && nb_pairs_fit(nb, all->radius) &&
+	    (method == GT_NEIGHBOURS_CUBE || (automatic && method == GT_NEIGHBOURS_SPHERE))) {
+		if (!nb_pairs_reserve(nb, all->stride))
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d answers of %d", nb->count, all->stride);
+		stats->method = GT_NEIGHBOURS_CUBE;
+		nb_pairs_all(nb, all, workers, stats);
+		return GT_OK;
+	}
 	AllJob* job = &(AllJob){.nb = nb, .all = all, .slots = slots, .count = count, .method = method, .k = all->k};
 	atomic_init(&job->next, 0);
-	int workers = gt_resolve_threads(all->threads);
 	if (workers > (count + CHUNK - 1) / CHUNK) workers = (count + CHUNK - 1) / CHUNK;
 	if (workers <= 1) run_chunks(job, 0);
 	else gt_run_tasks(gt_task_system(nb->tasks), run_chunks, job, workers);

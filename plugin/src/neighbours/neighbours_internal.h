@@ -59,8 +59,15 @@ struct gtNeighbours {
 	// QueryAll's copy of the points sorted by cell (contiguous per cell; grown, never shrunk)
 	NbPoint* packed_pos;
 	gtNeighbourId* packed_id;
+	int32_t* packed_row; // the entry's answer row in the batch (every point asking, in slot order)
+	int32_t* row_of;     // by slot: its answer row, while a batch of every point runs
 	int32_t* cell_start; // a non-empty cell's first entry in the copy (its count is load[cell])
 	int32_t packed_room;
+	// The batch by pairs: each entry's answer so far, by entry of the copy (stride apart)
+	gtNeighbour* batch_out;
+	int64_t batch_room;
+	int32_t* batch_n;
+	int32_t batch_n_room;
 
 	// the query sphere, precomputed for these cells
 	NbOffset* sphere;
@@ -183,6 +190,12 @@ void nb_query_sphere(const gtNeighbours* nb, NbAnswer* a);
 void nb_query_cube(const gtNeighbours* nb, NbAnswer* a);
 void nb_query_nonempty(const gtNeighbours* nb, NbAnswer* a);
 void nb_query_brute(const gtNeighbours* nb, NbAnswer* a);
+
+// QueryAll of every point within a radius (k 0) by pairs of cells (neighbours_pairs.c): whether
+// the radius suits it, and the batch itself (after the copy by cell with its rows is made).
+bool nb_pairs_fit(const gtNeighbours* nb, double radius);
+bool nb_pairs_reserve(gtNeighbours* nb, int stride); // the scratch answers (grown, never shrunk)
+void nb_pairs_all(const gtNeighbours* nb, const gtNeighboursAll* all, int workers, gtNeighbourStats* stats);
 
 // Checks and wraps a point into dst (3 doubles; z 0 in 2D).
 gtStatus nb_point_in(const gtNeighbours* nb, const double* p, double* dst, gtError* err);

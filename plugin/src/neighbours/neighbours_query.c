@@ -28,9 +28,10 @@ gtNeighbourCosts gtNeighbours_DefaultCosts(void)
 	// Fitted by `gridtree bench-neighbours --calibrate` on the development machine (2 shared cores,
 	// release build): the paper's benchmark in 3D and 2D, open and wrapping (docs/neighbours.md).
 	return (gtNeighbourCosts){
-	    .setup = {0, 138, 200, 8520, 0},
-	    .cell = {0, 9.43, 0.97, 15.7, 0},
-	    .point = {0, 7.18, 8.69, 14.1, 2.82},
+	    .setup = {0, 227, 205, 7060, 239},
+	    .cell = {0, 9.76, 2.59, 15.8, 0},
+	    .point = {0, 5.96, 5.25, 13.5, 2.17},
+	    .answer = {0, 4.15, 8.56, 0, 22.9},
 	};
 }
 
@@ -43,8 +44,8 @@ gtStatus gtNeighbours_SetCosts(gtNeighbours* nb, const gtNeighbourCosts* costs, 
 		return GT_OK;
 	}
 	for (int m = 0; m < GT_NEIGHBOURS_METHOD_COUNT; m++)
-		if (!(costs->setup[m] >= 0) || !(costs->cell[m] >= 0) || !(costs->point[m] >= 0) ||
-		    !isfinite(costs->setup[m] + costs->cell[m] + costs->point[m]))
+		if (!(costs->setup[m] >= 0) || !(costs->cell[m] >= 0) || !(costs->point[m] >= 0) || !(costs->answer[m] >= 0) ||
+		    !isfinite(costs->setup[m] + costs->cell[m] + costs->point[m] + costs->answer[m]))
 			return gt_fail(err, GT_ERR_INVALID_ARG, "the %s method's costs must be finite and >= 0",
 			               gtNeighbourMethod_Name((gtNeighbourMethod)m));
 	nb->costs = *costs;
@@ -98,6 +99,19 @@ static double inside_share(const gtNeighbours* nb, double r)
 	return share;
 }
 
+// The points expected within r of a query (uniform points): the ball's volume, cut by open axes
+// (the share of [q - r, q + r] inside the world) and by cyclic ones shorter than 2r.
+static double expected_within(const gtNeighbours* nb, double r, double volume)
+{
+	if (r == INFINITY || nb->count == 0) return nb->count;
+	const double pi = 3.14159265358979323846;
+	double ball = nb->dims == 2 ? pi * r * r : 4 * pi / 3 * r * r * r;
+	for (int i = 0; i < nb->dims; i++)
+		if (r > 0) ball *= overlap(nb, i, r) / (2 * r);
+	double within = ball / volume * nb->count;
+	return within < nb->count ? within : nb->count;
+}
+
 static gtNeighbourMethod estimate_costs(const gtNeighbours* nb, double radius, int k, double* estimate);
 
 // Auto's inputs hashed into the bits above the method's 3 (never 0).
@@ -140,10 +154,15 @@ static gtNeighbourMethod estimate_costs(const gtNeighbours* nb, double radius, i
 	double cells[GT_NEIGHBOURS_METHOD_COUNT] = {0, walked, cube, nb->nonempty_count, 0};
 	double points[GT_NEIGHBOURS_METHOD_COUNT] = {0, inside * load, cube * load, inside * load, n};
 	if (k > 0) points[GT_NEIGHBOURS_NONEMPTY] *= 2; // its limit shrinks in no particular order
+	// Answers cost every method alike in time but not in the fit: without this term a grid
+	// method's point weight carries them, and brute force looks cheap at large radii.
+	double answers = expected_within(nb, radius, volume);
+	if (k > 0 && answers > k) answers = k;
 	gtNeighbourMethod best = GT_NEIGHBOURS_SPHERE;
 	for (int m = GT_NEIGHBOURS_SPHERE; m < GT_NEIGHBOURS_METHOD_COUNT; m++) {
 		double p = points[m] < n ? points[m] : n;
-		estimate[m] = nb->costs.setup[m] + nb->costs.cell[m] * cells[m] + nb->costs.point[m] * p;
+		estimate[m] = nb->costs.setup[m] + nb->costs.cell[m] * cells[m] + nb->costs.point[m] * p +
+		              nb->costs.answer[m] * answers;
 		if (estimate[m] < estimate[best]) best = (gtNeighbourMethod)m;
 	}
 	estimate[GT_NEIGHBOURS_AUTO] = estimate[best];
