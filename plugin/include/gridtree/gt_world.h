@@ -142,9 +142,10 @@ typedef double gtDistanceBelowFcn(void* context, gtVec2 from, gtVec2 to, double 
 
 /// Ways a distance may beat the straight line (a nav's links, docs/links.md): way i goes from
 /// entrance[i] to exit[i] at cost[i]. The world's queries then bound the distance from q to p below
-/// by min(|q p|, min_i (|q entrance_i| + cost_i) + min_i |exit_i p|), never by |q p| alone. `gap`
-/// holds, per block of `block` x `block` map units (columns x rows of them from the origin), a
-/// lower bound of the distance from the block to the nearest exit.
+/// by the shortest walk from q to p in which every step between links is a straight line (a search
+/// from q over the ways, as far as the query needs it), never by |q p| alone. `gap` holds, per
+/// block of `block` x `block` map units (columns x rows of them from the origin), a lower bound of
+/// the distance from the block to the nearest exit.
 typedef struct gtShortcuts {
 	int count;
 	const gtVec2 *entrance, *exit;

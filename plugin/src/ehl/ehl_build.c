@@ -260,6 +260,11 @@ static bool build_cell(Worker* w, int64_t cell)
 		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
 			Candidate* cd = &w->cand[c];
 			if (cd->bound > keep_below) continue;
+			// P5: a walk from the cell turns at a link end only to take its link (anywhere else it
+			// could be cut short), so an end is a via only for hubs its label reaches by its link.
+			if (cd->vertex >= e->corners && cd->vertex != hub_vertex &&
+			    cd->parent != e->corners + ((cd->vertex - e->corners) ^ 1))
+				continue;
 			// P3: some corner must wrap v tautly (towards a link end, any bend may take the link)
 			if (cd->full && cd->vertex != hub_vertex && cd->vertex < e->corners && cd->parent < e->corners) {
 				gtVertex v = e->vertices[cd->vertex], p = e->vertices[cd->parent];

@@ -79,8 +79,9 @@ struct gtEhl {
 	gtEhlLink* links;
 	gtVec2* points;
 	// With links: per block of gap_side x gap_side cells (at most 64 x 64 blocks) the least distance
-	// from it to a link end (rounded down), and the cheapest link. A walk that takes a link from s
-	// to t is at least gap(s) + cheapest + gap(t) long.
+	// from it to an end of a link cheaper than its straight line (rounded down), and the cheapest
+	// such link (+infinity when none). A walk that takes one from s to t is at least gap(s) +
+	// cheapest + gap(t) long; a walk through other links only is no shorter than the line.
 	float* end_gap;
 	int gap_side, gap_columns, gap_rows;
 	double cheapest_link;

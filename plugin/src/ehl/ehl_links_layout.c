@@ -8,7 +8,18 @@
 #include "core/status.h"
 #include "ehl/ehl_links.h"
 
-// e->end_gap and e->cheapest_link (ehl_layout.h): O(blocks x ends), once per build or load.
+// Whether link k may beat a straight line: a link that costs at least the line between its ends
+// never does (a walk through it is no shorter than one along that line).
+static bool link_shortens(const gtEhl* e, int k)
+{
+	double dx = e->links[k].b.x - e->links[k].a.x, dy = e->links[k].b.y - e->links[k].a.y;
+	return e->links[k].cost * e->links[k].cost < dx * dx + dy * dy;
+}
+
+// e->end_gap and e->cheapest_link (ehl_layout.h) over the links that shorten: a walk from s to t
+// (who see each other) beats the line only through one of those, so it spends at least the gap
+// from s to such a link's end, its cost and the gap from such an end to t. O(blocks x ends), once
+// per build or load.
 static gtStatus link_gaps(gtEhl* e, gtError* err)
 {
 	int width = gtMap_Width(e->map), height = gtMap_Height(e->map), side = width > height ? width : height;
@@ -19,11 +30,13 @@ static gtStatus link_gaps(gtEhl* e, gtError* err)
 	e->end_gap = gt_malloc(((size_t)blocks + 1) * sizeof *e->end_gap);
 	if (!e->end_gap) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the index's links");
 	e->cheapest_link = INFINITY;
-	for (int k = 0; k < e->link_count; k++) e->cheapest_link = fmin(e->cheapest_link, e->links[k].cost);
+	for (int k = 0; k < e->link_count; k++)
+		if (link_shortens(e, k)) e->cheapest_link = fmin(e->cheapest_link, e->links[k].cost);
 	for (int64_t c = 0; c < blocks; c++) {
 		double x0 = (double)(c % e->gap_columns) * e->gap_side, y0 = (double)(c / e->gap_columns) * e->gap_side;
 		double x1 = x0 + e->gap_side, y1 = y0 + e->gap_side, best = INFINITY;
 		for (int v = e->corners; v < e->n; v++) {
+			if (!link_shortens(e, (v - e->corners) / 2)) continue;
 			gtVec2 p = e->points[v];
 			double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0;
 			double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0;

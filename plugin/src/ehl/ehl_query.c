@@ -191,13 +191,22 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		hs++;
 		ht++;
 	}
-	for (int left = shared; left > 0; left--) {
-		int next = 0; // the smallest bound left (few are priced before the rest is ruled out)
-		for (int i = 1; i < left; i++)
-			if (q->common[i].bound < q->common[next].bound) next = i;
-		if (q->common[next].bound >= best) break;
+	for (int left = shared; left > 0;) {
+		// The smallest bound left (few are priced before the rest is ruled out); the pass also drops
+		// the hubs the best path so far rules out, so with many shared hubs (an index with links)
+		// the passes after the first good path are short.
+		int next = -1;
+		for (int i = 0; i < left;) {
+			if (q->common[i].bound >= best) {
+				q->common[i] = q->common[--left];
+				continue;
+			}
+			if (next < 0 || q->common[i].bound < q->common[next].bound) next = i;
+			i++;
+		}
+		if (next < 0) break;
 		Common c = q->common[next];
-		q->common[next] = q->common[left - 1];
+		q->common[next] = q->common[--left];
 		hs = e->hubs + c.s;
 		ht = e->hubs + c.t;
 		double bound_t = gt_hub_lower_bound(ht);

@@ -120,6 +120,8 @@ void gt_scratch_free(gtQueryScratch* s)
 	gt_free(s->words);
 	gt_free(s->unissued);
 	gt_free(s->plane);
+	gt_free(s->way_reach);
+	gt_free(s->way_order);
 	memset(s, 0, sizeof *s);
 }
 

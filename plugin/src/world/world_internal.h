@@ -20,6 +20,11 @@ typedef struct gtQueryScratch {
 	// the tree popped on recent queries, and the queries answered by a scan since it last ran.
 	float tree_nodes[9];
 	uint8_t scans_since_tree[9];
+	// A query's bound through links (world_tree_query.c): per way, the least a walk can have spent
+	// when it leaves that way's link, and the ways settled then open (Filter).
+	double* way_reach;
+	int32_t* way_order;
+	int32_t way_capacity;
 } gtQueryScratch;
 
 // The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower

@@ -24,10 +24,17 @@ typedef struct Filter {
 	int plane_count;
 	const uint64_t* planes[4];
 	const uint64_t* plane; // with one or more words: the AND of their planes (NULL when not made)
-	// Links (gtDistance.shortcuts, link_reach_begin): the least any walk from the query point
-	// spends before it leaves a link, +infinity without links.
+	// Links (gtDistance.shortcuts, world_tree_query.c): a Dijkstra search from the query point over
+	// the links' ways, in which a walk between two links is a straight line: way_reach[w] is a
+	// lower bound of any walk that leaves w's link (final once w is settled). way_order holds the
+	// settled ways in the order settled (increasing reach), then the open ones; link_frontier is the
+	// least reach among the open ones and link_reach the least of all (+infinity without links or
+	// when no link is cheaper than its straight line).
 	const gtShortcuts* shortcuts;
-	double link_reach;
+	double link_reach, link_frontier;
+	double* way_reach;
+	int32_t* way_order;
+	int ways_settled, ways_kept;
 } Filter;
 
 
@@ -210,31 +217,36 @@ static inline void gt_child_rect(const gtWorld* w, const gtChildren* c, int k, d
 {
 	cell_rect(w, c->level, c->ix + (k & 1), c->iy + (k >> 1), rect);
 }
-// With links the straight line is no lower bound: a walk may take a link on the way. Any walk
-// that takes one costs at least link_reach (to the first link's entrance, plus its cost) plus the
-// straight line from the last link's exit, so min(straight line, that) is a lower bound.
-static inline void link_reach_begin(Filter* f, const gtShortcuts* links, gtVec2 q)
-{
-	f->shortcuts = links;
-	f->link_reach = INFINITY;
-	for (int i = 0; links && i < links->count; i++) {
-		double dx = q.x - links->entrance[i].x, dy = q.y - links->entrance[i].y,
-		       r = sqrt(dx * dx + dy * dy) + links->cost[i];
-		if (r < f->link_reach) f->link_reach = r;
-	}
-}
-// The lower bound of the distance from the query point to anything in the box of centre (cx, cy)
-// and half sides hx, hy, of which `straight` is the straight-line bound. O(1): one look-up of the
-// exits' gap table.
+// With links the straight line is no lower bound: a walk may take links on the way. A walk whose
+// last link is a settled way w costs at least way_reach[w] + the straight line from w's exit; one
+// whose last link is still open at least link_frontier + the straight line from the nearest exit
+// (the gap table); so the least of those and the straight line is a lower bound. Settled ways
+// come in increasing reach: the loop stops at the first that cannot beat the bound so far. Every
+// link term is shrunk as gt_straight_key is, so rounding never lifts it above the backend's sum.
 static inline double link_bound(const Filter* f, double straight, double cx, double cy, double hx, double hy)
 {
 	if (straight <= f->link_reach) return straight; // also every query without links
 	const gtShortcuts* l = f->shortcuts;
-	double half = sqrt(hx * hx + hy * hy);
-	double bx = floor(cx / l->block), by = floor(cy / l->block), gap = 0;
-	if (bx >= 0 && by >= 0 && bx < l->columns && by < l->rows) gap = l->gap[(int64_t)by * l->columns + (int64_t)bx];
-	gap = gap > half ? gap - half : 0;
-	return f->link_reach + gap < straight ? f->link_reach + gap : straight;
+	double best = straight;
+	for (int i = 0; i < f->ways_settled; i++) {
+		int32_t way = f->way_order[i];
+		double reach = f->way_reach[way];
+		if (reach >= best) break;
+		double dx = fabs(l->exit[way].x - cx) - hx, dy = fabs(l->exit[way].y - cy) - hy;
+		dx = dx > 0 ? dx : 0;
+		dy = dy > 0 ? dy : 0;
+		double b = (reach + sqrt(dx * dx + dy * dy)) * (1 - 0x1p-49);
+		if (b < best) best = b;
+	}
+	if (f->link_frontier < best) {
+		double half = sqrt(hx * hx + hy * hy);
+		double bx = floor(cx / l->block), by = floor(cy / l->block), gap = 0;
+		if (bx >= 0 && by >= 0 && bx < l->columns && by < l->rows) gap = l->gap[(int64_t)by * l->columns + (int64_t)bx];
+		gap = gap > half ? gap - half : 0;
+		double b = (f->link_frontier + gap) * (1 - 0x1p-49);
+		if (b < best) best = b;
+	}
+	return best;
 }
 // A query frontier's push, growing it when full (false when out of memory).
 bool gt_frontier_grow(gtHeap* h);
