@@ -10,6 +10,7 @@
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_query.h"
 #include "nav/nav_backend.h"
+#include "nav/nav_doors.h"
 #include "nav/nav_view.h"
 #include "oracle/oracle.h"
 
@@ -20,6 +21,7 @@ typedef struct EhlScratch {
 	int path_capacity;
 	int32_t* bends; // the first-bend candidates of both ends of a search (2 x the most hubs a cell has)
 	int bends_capacity;
+	NavDoorQueries* doors; // the declared doors' indexes (nav_doors.c)
 } EhlScratch;
 
 static EhlScratch* scratch_of(const gtNavQuery* q)
@@ -34,6 +36,7 @@ static void free_scratch(void* scratch)
 	gtEhlQuery_Destroy(e->query);
 	gt_free(e->path);
 	gt_free(e->bends);
+	nav_doors_free_queries(e->doors);
 	gt_free(e);
 }
 
@@ -195,6 +198,8 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 	gtNav* nav = q->nav;
 	EhlScratch* e = scratch_of(q);
 	*status = GT_OK;
+	double by_doors; // only declared doors closed: their indexes answer
+	if (nav_doors_answer(q, &e->doors, s, t, limit, points, capacity, count, &by_doors, status, err)) return by_doors;
 	if (index_places(nav, s, t)) {
 		double d;
 		if (points) {
