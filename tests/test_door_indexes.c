@@ -260,4 +260,43 @@ static void test_doors_on_ar0602sr(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("door_indexes", test_doors_answer_from_their_indexes, test_doors_on_ar0602sr)
+// gtNavDef.door_indexes 1: the second door has no index of its own; closed, it is answered as a
+// wall built (searched), alone and with the first.
+static void test_doors_past_the_limit(void** state)
+{
+	(void)state;
+	TestRng rng = {21};
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 2;
+	def.door_indexes = 1;
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	Door doors[2];
+	for (int i = 0; i < 2; i++) {
+		assert_true(find_door(map, &rng, doors, i, &doors[i]));
+		Door* d = &doors[i];
+		if (gtNav_AddDoor(nav, d->x0, d->y0, d->x1, d->y1, &d->id, &err)) fail_msg("%s", err.message);
+	}
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 4;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	gtNav_WaitForRebuild(nav);
+	expect_ready(nav, 1);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	Pairs* p = test_malloc(sizeof *p);
+	pick_pairs(q, map, doors, 2, &rng, p);
+	set_door(nav, &doors[1], false);
+	int changed = check(nav, q, p, "caves, the door with no index closed");
+	set_door(nav, &doors[0], false);
+	changed += check(nav, q, p, "caves, both closed");
+	assert_true(changed > 0);
+	test_free(p);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+TEST_MAIN("door_indexes", test_doors_answer_from_their_indexes, test_doors_on_ar0602sr, test_doors_past_the_limit)

@@ -70,6 +70,9 @@ typedef struct gtNavDef {
 	int threads;               ///< workers for the oracle's visibility graph; 0 = gtSetTasks's (one per online core)
 	const gtTaskSystem* tasks; ///< NULL = gtSetTasks's (gridtree's built-in pool)
 	bool manual_rebuild;       ///< true: edits start no background rebuild (gtNav_RebuildIndex does)
+	/// Declared doors given an index of their own (the index's map with that door closed, so closing
+	/// it costs queries nothing; each takes about the index's memory): 0 = the first 16, -1 = none.
+	int door_indexes;
 } gtNavDef;
 
 /// GT_NAV_AUTO, all cores, the built-in pool, rebuilds that start by themselves.

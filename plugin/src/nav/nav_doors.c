@@ -13,7 +13,7 @@
 #include "map/map_internal.h"
 #include "nav/nav_doors.h"
 
-enum { MAX_DOOR_INDEXES = 16 }; // doors past these answer as walls built (each index is a whole index)
+enum { DEFAULT_DOOR_INDEXES = 16 }; // doors past gtNavDef.door_indexes answer as walls built
 
 typedef struct DoorIndex {
 	gtEhl* ehl; // NULL: none
@@ -226,7 +226,8 @@ static void start_job(gtNav* nav)
 {
 	if (!job_due(nav)) return;
 	NavDoorIndexes* di = doors_of(nav);
-	int64_t limit = nav->door_count < MAX_DOOR_INDEXES ? nav->door_count : MAX_DOOR_INDEXES;
+	int64_t most = nav->def.door_indexes < 0 ? 0 : nav->def.door_indexes ? nav->def.door_indexes : DEFAULT_DOOR_INDEXES;
+	int64_t limit = nav->door_count < most ? nav->door_count : most;
 	if (!di || !grow_table(di, limit)) return;
 	int todo = 0;
 	for (int64_t id = 0; id < limit; id++) todo += !di->index[id].tried && !di->index[id].ehl;
