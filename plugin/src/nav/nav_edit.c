@@ -12,6 +12,7 @@
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
 #include "nav/nav_doors.h"
+#include "nav/nav_links_internal.h"
 #include "nav/nav_view.h"
 
 struct NavRebuild {
@@ -29,6 +30,8 @@ struct NavRebuild {
 	const gtVisGraph* base_graph; // the nav's graph, of the base's map
 	int* rects;
 	int rect_count;
+	gtEhlLink* links; // an index that knew links is rebuilt knowing the ones enabled now (no repair)
+	int link_count;
 	gtStatus status;
 	gtError err;
 	atomic_bool done;
@@ -237,6 +240,11 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 
 static void rebuild_run(NavRebuild* r)
 {
+	if (r->links) {
+		r->status = gtEhl_BuildWithLinks(r->map, &r->def, r->links, r->link_count, &r->result, &r->err);
+		atomic_store(&r->done, true);
+		return;
+	}
 	if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
 	                                                    r->rects, r->rect_count, &r->graph, &r->err))
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
@@ -272,6 +280,7 @@ static void rebuild_free(NavRebuild* r)
 	gt_landmarks_free(&r->landmarks);
 	gt_free(r->old_vertices);
 	gt_free(r->rects);
+	gt_free(r->links);
 	gt_free(r);
 }
 
@@ -377,7 +386,12 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	}
 	r->def = d;
 	r->generation = nav->map_generation;
-	seed_repair(nav, r);
+	if (nav->ehl && nav->ehl->link_count > 0) st = nav_links_index_links(nav, &r->links, &r->link_count, err);
+	else seed_repair(nav, r);
+	if (st) {
+		rebuild_free(r);
+		return st;
+	}
 	r->def.progress = NULL; // nobody is there to watch a background build
 	atomic_init(&r->done, false);
 	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
@@ -614,6 +628,7 @@ gtStatus gtNav_RebuildStatus(const gtNav* nav, gtError* err)
 gtNavIndexState gtNav_IndexState(const gtNav* nav)
 {
 	if (!nav->ehl) return GT_NAV_INDEX_NONE;
-	if (nav->freed > 0) return GT_NAV_INDEX_STALE;
+	// An index that knows links answers only for the map it was built on: the oracle stands in.
+	if (nav->freed > 0 || (nav->ehl->link_count > 0 && nav->added > 0)) return GT_NAV_INDEX_STALE;
 	return nav->added > 0 ? GT_NAV_INDEX_LOWER_BOUND : GT_NAV_INDEX_EXACT;
 }
