@@ -161,8 +161,8 @@ static void pick_pairs(gtNavQuery* q, const gtMap* map, const Door* doors, int d
 }
 
 // Doors declared, index built, doors' indexes waited for; then each door closed alone, several at
-// once, with a wall built besides, after a rebuild (indexes repaired from the new index), and a
-// door declared later.
+// once (then with an index of their own), with a wall built besides, after a rebuild (indexes
+// repaired from the new index), and a door declared later.
 static void door_scenarios(gtMap* map, int cell, int door_count, uint64_t seed, const char* what)
 {
 	TestRng rng = {seed};
@@ -199,6 +199,11 @@ static void door_scenarios(gtMap* map, int cell, int door_count, uint64_t seed, 
 	assert_true(changed > 0); // the doors stood on routes: their indexes answered differently
 	for (int i = 0; i < door_count; i++) set_door(nav, &doors[i], false);
 	snprintf(label, sizeof label, "%s, every door closed", what);
+	check(nav, q, p, label);
+	int64_t singles = gtNav_DoorIndexBytes(nav, NULL);
+	gtNav_WaitForRebuild(nav); // an index for these doors closed together
+	assert_true(gtNav_DoorIndexBytes(nav, NULL) > singles);
+	snprintf(label, sizeof label, "%s, every door closed, their own index", what);
 	check(nav, q, p, label);
 	set_door(nav, &doors[0], true);
 	snprintf(label, sizeof label, "%s, every door but the first closed", what);

@@ -187,6 +187,18 @@ static double view_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, i
 	return d;
 }
 
+// The path of a closed door's index, whose distance is exact: when several doors are closed, only
+// if it walks (another path of that length might not); false: not taken.
+static bool door_path(gtNavQuery* q, gtEhlQuery* door, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
+                      double* d, gtStatus* status, gtError* err)
+{
+	*status = gtEhl_Path(door, s, t, points, capacity, count, d, err);
+	if (*status || !nav_doors_several_closed(q->nav)) return true;
+	for (int i = 0; i + 1 < *count; i++)
+		if (!segment_clear(q->nav, points[i], points[i + 1])) return false;
+	return true;
+}
+
 // After edits: the index's answer when its path stays clear of the added walls and no path through
 // a freed cell can be shorter, else a search of the edited map's visibility graph (while walls were
 // only added, between the first and last bends the index allows: A* with landmarks), else the
@@ -199,7 +211,10 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 	EhlScratch* e = scratch_of(q);
 	*status = GT_OK;
 	double by_doors; // only declared doors closed: their indexes answer
-	if (nav_doors_answer(q, &e->doors, s, t, limit, points, capacity, count, &by_doors, status, err)) return by_doors;
+	gtEhlQuery* door = nav_doors_pick(q, &e->doors, s, t, limit, answer_still_walks, &by_doors, status, err);
+	if (*status) return INFINITY;
+	if (door && !points) return by_doors;
+	if (door && door_path(q, door, s, t, points, capacity, count, &by_doors, status, err)) return by_doors;
 	if (index_places(nav, s, t)) {
 		double d;
 		if (points) {

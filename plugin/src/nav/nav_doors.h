@@ -27,10 +27,17 @@ void nav_doors_update(gtNav* nav);
 void nav_doors_wait(gtNav* nav);
 void nav_doors_free(gtNav* nav);
 
-// The exact answer from the doors' indexes (distance, or path when `points`), true when they can
-// give it; false: the caller's other ways. `limit`: only the exact value below it matters.
-bool nav_doors_answer(gtNavQuery* q, NavDoorQueries** scratch, gtVec2 s, gtVec2 t, double limit, gtVec2* points,
-                      int capacity, int* count, double* d, gtStatus* status, gtError* err);
+// Whether index query `eq`'s last answer, s to t, still walks on the map as it is (checked against
+// the walls added since the nav's index: while only doors are closed, the closed doors).
+typedef bool NavAnswerWalks(const gtNav* nav, const gtEhlQuery* eq, gtVec2 s, gtVec2 t);
+
+// The query object of a closed door's index whose answer for s, t is exact on the map as it is,
+// with that answer in *d (or any value >= `limit` when the answer is not below it); NULL when no
+// door's index can tell (the caller's other ways), or on failure (*status).
+gtEhlQuery* nav_doors_pick(gtNavQuery* q, NavDoorQueries** scratch, gtVec2 s, gtVec2 t, double limit,
+                           NavAnswerWalks* walks, double* d, gtStatus* status, gtError* err);
+// Whether more than one declared door is closed (a door's index's path must then be checked).
+bool nav_doors_several_closed(const gtNav* nav);
 void nav_doors_free_queries(NavDoorQueries* queries);
 
 #endif
