@@ -398,6 +398,11 @@ bool nav_doors_hold_rebuild(gtNav* nav)
 	return true;
 }
 
+void nav_doors_stop(gtNav* nav)
+{
+	if (nav->door_indexes && nav->door_indexes->job) atomic_store(&nav->door_indexes->job->stop, true);
+}
+
 void nav_doors_update(gtNav* nav)
 {
 	NavDoorIndexes* di = nav->door_indexes;

@@ -20,6 +20,9 @@ void nav_doors_edited(gtNav* nav);
 // Whether a finished rebuild must wait before it is taken: a door job is still reading the index
 // (asked to stop after its current door).
 bool nav_doors_hold_rebuild(gtNav* nav);
+// A background rebuild started: a running door job stops after its current door (it would hold
+// the rebuild's index back; the rebuild's index gets door indexes of its own).
+void nav_doors_stop(gtNav* nav);
 // gtNav_Update: takes a finished door job; starts one when declared doors have no index yet, the
 // nav has one and no rebuild runs.
 void nav_doors_update(gtNav* nav);

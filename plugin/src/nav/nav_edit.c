@@ -405,6 +405,7 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	}
 	nav->rebuild = r;
 	nav->rebuild_status = GT_OK; // a new attempt: the last failure is no longer the news
+	nav_doors_stop(nav);
 	return GT_OK;
 }
 
