@@ -50,7 +50,7 @@ build = {
 				"plugin/src/nav/backend_polyanya.c", "plugin/src/nav/backend_euclid.c",
 				"plugin/src/nav/nav_links.c", "plugin/src/nav/nav_links_index.c", "plugin/src/nav/nav_links_query.c",
 				"plugin/src/nav/nav_links_table.c",
-				"plugin/src/nav/nav_reach.c", "plugin/src/nav/nav_floors.c", "plugin/src/nav/nav_view.c",
+				"plugin/src/nav/nav_reach.c", "plugin/src/nav/nav_floors.c", "plugin/src/nav/nav_view.c", "plugin/src/nav/nav_doors.c",
 				"plugin/src/neighbours/neighbours.c", "plugin/src/neighbours/neighbours_all.c",
 				"plugin/src/neighbours/neighbours_answer.c", "plugin/src/neighbours/neighbours_methods.c",
 				"plugin/src/neighbours/neighbours_pairs.c",

@@ -811,5 +811,50 @@ static void test_nav_index_knows_links(void** state)
 	}
 }
 
+// An index that knows links, then a wall built: stale (the oracle answers for it, not the index's
+// paths checked), and the background rebuild builds it knowing the links again.
+static void test_rebuild_keeps_links(void** state)
+{
+	(void)state;
+	TestRng rng = {77};
+	gtMap* map = links_map(&rng, 30, 24, 12, false);
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	TwinLink links[4];
+	bool enabled[4];
+	for (int k = 0; k < 4; k++) {
+		links[k] = random_link(map, &rng, k % 4);
+		links[k].one_way = false;
+		add(nav, links[k]);
+		enabled[k] = true;
+	}
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 2;
+	assert_int_equal(gtNav_BuildIndexWithLinks(nav, &def, &err), GT_OK);
+	int x, y;
+	bool clear;
+	do { // a free cell two cells from every link end
+		x = test_rng_int(&rng, gtMap_Width(map)), y = test_rng_int(&rng, gtMap_Height(map));
+		clear = !gtMap_IsBlocked(map, x, y);
+		for (int k = 0; k < 4 && clear; k++)
+			clear = fabs(links[k].a.x - x) > 2 && fabs(links[k].a.y - y) > 2 && fabs(links[k].b.x - x) > 2 &&
+			        fabs(links[k].b.y - y) > 2;
+	} while (!clear);
+	assert_int_equal(gtNav_SetBlocked(nav, x, y, x, y, true, &err), GT_OK);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_STALE);
+	check_against_twin(nav, q, map, &rng, links, enabled, 4, 20);
+	gtNav_WaitForRebuild(nav);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	assert_int_equal(gtEhl_Links(gtNav_Index(nav), NULL), 4);
+	check_against_twin(nav, q, map, &rng, links, enabled, 4, 40);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("links", test_index_knows_links, test_nav_index_knows_links, test_handles, test_distances_match_twin,
-          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors)
+          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors,
+          test_rebuild_keeps_links)

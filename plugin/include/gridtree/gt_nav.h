@@ -70,6 +70,9 @@ typedef struct gtNavDef {
 	int threads;               ///< workers for the oracle's visibility graph; 0 = gtSetTasks's (one per online core)
 	const gtTaskSystem* tasks; ///< NULL = gtSetTasks's (gridtree's built-in pool)
 	bool manual_rebuild;       ///< true: edits start no background rebuild (gtNav_RebuildIndex does)
+	/// Declared doors given an index of their own (the index's map with that door closed, so closing
+	/// it costs queries nothing; each takes about the index's memory): 0 = the first 16, -1 = none.
+	int door_indexes;
 } gtNavDef;
 
 /// GT_NAV_AUTO, all cores, the built-in pool, rebuilds that start by themselves.
@@ -141,6 +144,10 @@ gtStatus gtNav_SetDoor(gtNav* nav, int id, bool open, gtError* err);
 int gtNav_DoorCount(const gtNav* nav);
 /// Whether door `id` is open; false for an unknown id.
 bool gtNav_DoorOpen(const gtNav* nav, int id);
+/// Memory held by the declared doors' own indexes (one per door, up to 16, of the index's map with
+/// that door closed, built in the background after each index: closing doors then costs queries
+/// nothing; docs/edits.md); `*ready` (may be NULL): how many doors have one.
+int64_t gtNav_DoorIndexBytes(const gtNav* nav, int* ready);
 
 /// How the index stands against the edits.
 typedef enum gtNavIndexState {
@@ -165,7 +172,7 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 /// that landed meanwhile starts.
 bool gtNav_Update(gtNav* nav);
 /// Waits for a background rebuild to finish and takes it (what gtNav_Update does, without the
-/// waiting left to the frames).
+/// waiting left to the frames), then for the declared doors' indexes.
 void gtNav_WaitForRebuild(gtNav* nav);
 /// Whether a background rebuild is running.
 bool gtNav_Rebuilding(const gtNav* nav);

@@ -56,6 +56,11 @@ void gt_ehl_free_arrays(gtEhl* e)
 		gt_free(e->hubs);
 		gt_free(e->vias);
 	}
+	gt_ehl_drop_repair_data(e);
+}
+
+void gt_ehl_drop_repair_data(gtEhl* e)
+{
 	gt_free(e->tuple_begin);
 	gt_free(e->tuple_vertex);
 	if (e->hub_labels) { // freed here: a program that only loads indexes does not link the builder
@@ -69,6 +74,7 @@ void gt_ehl_free_arrays(gtEhl* e)
 		gt_free(L->useful);
 		gt_free(L);
 	}
+	e->tuple_begin = NULL, e->tuple_vertex = NULL, e->hub_labels = NULL;
 }
 
 void gtEhl_Destroy(gtEhl* ehl)

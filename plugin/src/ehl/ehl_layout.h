@@ -137,6 +137,9 @@ static inline const gtMap* gt_ehl_map(const gtEhl* e)
 
 // Frees the arrays (or unmaps a loaded file); gtEhl_Destroy also frees the struct.
 void gt_ehl_free_arrays(gtEhl* e);
+// Frees what a background build kept for the next repair (tuples, whole hub labels): the index
+// still answers, but cannot be repaired from.
+void gt_ehl_drop_repair_data(gtEhl* e);
 
 // Fills the stats that follow from the arrays (counts, FULL vias, bytes); the builder adds the rest.
 void gt_ehl_count_stats(gtEhl* e);

@@ -10,6 +10,7 @@
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_query.h"
 #include "nav/nav_backend.h"
+#include "nav/nav_doors.h"
 #include "nav/nav_view.h"
 #include "oracle/oracle.h"
 
@@ -20,6 +21,7 @@ typedef struct EhlScratch {
 	int path_capacity;
 	int32_t* bends; // the first-bend candidates of both ends of a search (2 x the most hubs a cell has)
 	int bends_capacity;
+	NavDoorQueries* doors; // the declared doors' indexes (nav_doors.c)
 } EhlScratch;
 
 static EhlScratch* scratch_of(const gtNavQuery* q)
@@ -34,6 +36,7 @@ static void free_scratch(void* scratch)
 	gtEhlQuery_Destroy(e->query);
 	gt_free(e->path);
 	gt_free(e->bends);
+	nav_doors_free_queries(e->doors);
 	gt_free(e);
 }
 
@@ -184,6 +187,18 @@ static double view_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, i
 	return d;
 }
 
+// The path of a closed door's index, whose distance is exact: when several doors are closed, only
+// if it walks (another path of that length might not); false: not taken.
+static bool door_path(gtNavQuery* q, gtEhlQuery* door, gtVec2 s, gtVec2 t, gtVec2* points, int capacity, int* count,
+                      double* d, gtStatus* status, gtError* err)
+{
+	*status = gtEhl_Path(door, s, t, points, capacity, count, d, err);
+	if (*status || !nav_doors_several_closed(q->nav)) return true;
+	for (int i = 0; i + 1 < *count; i++)
+		if (!segment_clear(q->nav, points[i], points[i + 1])) return false;
+	return true;
+}
+
 // After edits: the index's answer when its path stays clear of the added walls and no path through
 // a freed cell can be shorter, else a search of the edited map's visibility graph (while walls were
 // only added, between the first and last bends the index allows: A* with landmarks), else the
@@ -195,6 +210,11 @@ static double edited_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double limit, g
 	gtNav* nav = q->nav;
 	EhlScratch* e = scratch_of(q);
 	*status = GT_OK;
+	double by_doors; // only declared doors closed: their indexes answer
+	gtEhlQuery* door = nav_doors_pick(q, &e->doors, s, t, limit, answer_still_walks, &by_doors, status, err);
+	if (*status) return INFINITY;
+	if (door && !points) return by_doors;
+	if (door && door_path(q, door, s, t, points, capacity, count, &by_doors, status, err)) return by_doors;
 	if (index_places(nav, s, t)) {
 		double d;
 		if (points) {

@@ -13,7 +13,7 @@
 
 gtNavDef gtNav_DefaultDef(void)
 {
-	gtNavDef def = {GT_NAV_AUTO, 0, NULL, false};
+	gtNavDef def = {GT_NAV_AUTO, 0, NULL, false, 0};
 	return def;
 }
 

@@ -11,6 +11,8 @@
 #include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
+#include "nav/nav_doors.h"
+#include "nav/nav_links_internal.h"
 #include "nav/nav_view.h"
 
 struct NavRebuild {
@@ -28,6 +30,8 @@ struct NavRebuild {
 	const gtVisGraph* base_graph; // the nav's graph, of the base's map
 	int* rects;
 	int rect_count;
+	gtEhlLink* links; // an index that knew links is rebuilt knowing the ones enabled now (no repair)
+	int link_count;
 	gtStatus status;
 	gtError err;
 	atomic_bool done;
@@ -146,7 +150,7 @@ int nav_added_rects(const gtNav* nav, int* out, int room)
 	return count;
 }
 
-static bool ellipse_hits(const NavRect* rects, int64_t count, gtVec2 s, gtVec2 t, double length)
+bool nav_ellipse_hits_rects(const NavRect* rects, int64_t count, gtVec2 s, gtVec2 t, double length)
 {
 	for (int64_t i = 0; i < count; i++)
 		if (to_rect(s, &rects[i]) + to_rect(t, &rects[i]) <= length * (1 + 1e-12) + 1e-9) return true;
@@ -155,12 +159,12 @@ static bool ellipse_hits(const NavRect* rects, int64_t count, gtVec2 s, gtVec2 t
 
 bool nav_ellipse_hits_added(const gtNav* nav, gtVec2 s, gtVec2 t, double length)
 {
-	return ellipse_hits(nav->added_rects, nav->added_rect_count, s, t, length);
+	return nav_ellipse_hits_rects(nav->added_rects, nav->added_rect_count, s, t, length);
 }
 
 bool nav_ellipse_hits_freed(const gtNav* nav, gtVec2 s, gtVec2 t, double length)
 {
-	return ellipse_hits(nav->freed_rects, nav->freed_rect_count, s, t, length);
+	return nav_ellipse_hits_rects(nav->freed_rects, nav->freed_rect_count, s, t, length);
 }
 
 bool nav_near_added(const gtNav* nav, gtVec2 a, gtVec2 b)
@@ -210,6 +214,7 @@ static void rebuild_wait(gtNav* nav);
 void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 {
 	if (nav->rebuild && nav->rebuild->base) rebuild_wait(nav); // it reads the index this frees
+	nav_doors_index_changed(nav);                              // so may the doors' job
 	gtEhl_Destroy(nav->ehl);
 	gtMap_Destroy(nav->index_map);
 	gt_vis_graph_free(&nav->graph); // take_rebuild gives the graph of a rebuilt index map
@@ -228,12 +233,18 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 	if (!nav_backend_ready(nav, nav->def.method)) nav->def.method = GT_NAV_AUTO; // it needed the index
 	nav_choose_backend(nav);
 	recount(nav);
+	nav_doors_edited(nav);
 }
 
 // ---- background rebuilds ----------------------------------------------------------------------
 
 static void rebuild_run(NavRebuild* r)
 {
+	if (r->links) {
+		r->status = gtEhl_BuildWithLinks(r->map, &r->def, r->links, r->link_count, &r->result, &r->err);
+		atomic_store(&r->done, true);
+		return;
+	}
 	if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
 	                                                    r->rects, r->rect_count, &r->graph, &r->err))
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
@@ -269,6 +280,7 @@ static void rebuild_free(NavRebuild* r)
 	gt_landmarks_free(&r->landmarks);
 	gt_free(r->old_vertices);
 	gt_free(r->rects);
+	gt_free(r->links);
 	gt_free(r);
 }
 
@@ -328,7 +340,7 @@ static bool any_door_closed(const gtNav* nav)
 	return false;
 }
 
-static gtEhlDef build_def(const gtNav* nav, const gtEhlDef* def)
+gtEhlDef nav_build_def(const gtNav* nav, const gtEhlDef* def)
 {
 	gtEhlDef d = def ? *def : nav->has_rebuild_def ? nav->rebuild_def : gtEhl_DefaultDef();
 	if (!def && !nav->has_rebuild_def && nav->ehl) d.cell_size = nav->ehl->g; // a loaded index: its own cell size
@@ -340,7 +352,7 @@ static gtEhlDef build_def(const gtNav* nav, const gtEhlDef* def)
 
 gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gtError* err)
 {
-	gtEhlDef d = build_def(nav, def);
+	gtEhlDef d = nav_build_def(nav, def);
 	nav->rebuild_def = d, nav->has_rebuild_def = true;
 	if (!background) {
 		gtMap* map = NULL;
@@ -361,6 +373,7 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 			return st;
 		}
 		nav_set_index(nav, ehl, map);
+		nav_doors_update(nav); // an index per declared door, in the background
 		return GT_OK;
 	}
 	if (nav->rebuild) return GT_OK; // one at a time: gtNav_Update starts the next if needed
@@ -373,7 +386,12 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	}
 	r->def = d;
 	r->generation = nav->map_generation;
-	seed_repair(nav, r);
+	if (nav->ehl && nav->ehl->link_count > 0) st = nav_links_index_links(nav, &r->links, &r->link_count, err);
+	else seed_repair(nav, r);
+	if (st) {
+		rebuild_free(r);
+		return st;
+	}
 	r->def.progress = NULL; // nobody is there to watch a background build
 	atomic_init(&r->done, false);
 	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
@@ -387,11 +405,12 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	}
 	nav->rebuild = r;
 	nav->rebuild_status = GT_OK; // a new attempt: the last failure is no longer the news
+	nav_doors_stop(nav);
 	return GT_OK;
 }
 
 // Cells blocked now, free in the index's map, inside a closed declared door (each counted once).
-static int64_t added_in_closed_doors(const gtNav* nav)
+int64_t nav_added_in_closed_doors(const gtNav* nav)
 {
 	int64_t count = 0;
 	for (int64_t i = 0; i < nav->door_count; i++) {
@@ -416,7 +435,7 @@ static bool rebuild_would_change(const gtNav* nav)
 {
 	if (!nav->ehl) return false;
 	if (nav->freed > 0) return true;
-	return nav->added > 0 && added_in_closed_doors(nav) < nav->added;
+	return nav->added > 0 && nav_added_in_closed_doors(nav) < nav->added;
 }
 
 // Starts the background rebuild the edits call for, unless one runs, rebuilds are manual, or the
@@ -471,14 +490,16 @@ static bool take_rebuild(gtNav* nav)
 
 bool gtNav_Update(gtNav* nav)
 {
-	bool taken = nav->rebuild && atomic_load(&nav->rebuild->done) && take_rebuild(nav);
+	bool taken = nav->rebuild && atomic_load(&nav->rebuild->done) && !nav_doors_hold_rebuild(nav) && take_rebuild(nav);
 	nav_views_update(nav);
+	nav_doors_update(nav);
 	return taken;
 }
 
 void gtNav_WaitForRebuild(gtNav* nav)
 {
 	while (nav->rebuild) take_rebuild(nav);
+	nav_doors_wait(nav);
 }
 
 bool gtNav_Rebuilding(const gtNav* nav)
@@ -488,6 +509,7 @@ bool gtNav_Rebuilding(const gtNav* nav)
 
 void nav_free_edits(gtNav* nav)
 {
+	nav_doors_free(nav);
 	if (nav->rebuild) {
 		rebuild_wait(nav);
 		rebuild_free(nav->rebuild);
@@ -550,6 +572,7 @@ gtStatus gtNav_SetBlocked(gtNav* nav, int x0, int y0, int x1, int y1, bool block
 	bool would_change = rebuild_would_change(nav);
 	if (nav->ehl && !would_change) nav->rebuild_status = GT_OK; // an old failure no longer matters
 	start_rebuild_if_needed(nav, would_change);                 // exact again, later
+	nav_doors_edited(nav);                                      // closed doors: their indexes answer
 	nav_views_edited(nav);                                      // the oracle of this edit, in the background
 	return GT_OK;
 }
@@ -606,6 +629,7 @@ gtStatus gtNav_RebuildStatus(const gtNav* nav, gtError* err)
 gtNavIndexState gtNav_IndexState(const gtNav* nav)
 {
 	if (!nav->ehl) return GT_NAV_INDEX_NONE;
-	if (nav->freed > 0) return GT_NAV_INDEX_STALE;
+	// An index that knows links answers only for the map it was built on: the oracle stands in.
+	if (nav->freed > 0 || (nav->ehl->link_count > 0 && nav->added > 0)) return GT_NAV_INDEX_STALE;
 	return nav->added > 0 ? GT_NAV_INDEX_LOWER_BOUND : GT_NAV_INDEX_EXACT;
 }

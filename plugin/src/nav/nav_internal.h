@@ -23,6 +23,8 @@ typedef struct NavRebuild NavRebuild; // a background index build (nav_edit.c)
 typedef struct NavBackend NavBackend; // a distance backend (nav_backend.h)
 typedef struct NavLinks NavLinks;     // the nav's links (nav_links.c)
 typedef struct NavViews NavViews;     // views of the map as edited, shared by query objects (nav_view.c)
+// An index per declared door, built with it closed (nav_doors.c).
+typedef struct NavDoorIndexes NavDoorIndexes;
 
 enum { NAV_TILE = 8, NAV_EDIT_LOG = 64 };
 
@@ -69,6 +71,7 @@ struct gtNav {
 	bool build_cancelled; // gtNav_CancelBuild was called from the innermost running build's callback
 	NavLinks* links;      // NULL until the first link
 	NavViews* views;
+	NavDoorIndexes* door_indexes; // NULL until the first door index
 };
 
 struct gtNavQuery {
@@ -100,5 +103,12 @@ bool nav_ellipse_hits_added(const gtNav* nav, gtVec2 s, gtVec2 t, double length)
 // The same for the walls removed since the index: false when no path from s to t through a freed
 // cell can be as short as `length`.
 bool nav_ellipse_hits_freed(const gtNav* nav, gtVec2 s, gtVec2 t, double length);
+// The same test against `count` rectangles of cells (each grown by one cell).
+bool nav_ellipse_hits_rects(const NavRect* rects, int64_t count, gtVec2 s, gtVec2 t, double length);
+// Cells blocked now, free in the index's map, inside a closed declared door (each counted once).
+int64_t nav_added_in_closed_doors(const gtNav* nav);
+// How indexes are built for this nav: `def`, else how the last was, else the defaults (for a
+// loaded index its cell size); no progress callback when none is given.
+gtEhlDef nav_build_def(const gtNav* nav, const gtEhlDef* def);
 
 #endif

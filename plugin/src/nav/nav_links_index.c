@@ -57,15 +57,25 @@ void nav_links_index_name_links(const gtNav* nav, const gtLinkId* ids, const gtV
 	}
 }
 
+gtStatus nav_links_index_links(const gtNav* nav, gtEhlLink** out, int* count, gtError* err)
+{
+	int enabled = nav_links_enabled(nav, NULL);
+	gtLinkEdge* edges = gt_malloc(((size_t)enabled + 1) * sizeof *edges);
+	*out = gt_malloc(((size_t)enabled + 1) * sizeof **out);
+	*count = 0;
+	gtStatus st = edges && *out ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	if (!st) nav_links_enabled(nav, edges);
+	for (int i = 0; !st && i < enabled; i++)
+		if (!edges[i].one_way) (*out)[(*count)++] = (gtEhlLink){edges[i].a, edges[i].b, edges[i].cost};
+	gt_free(edges);
+	return st;
+}
+
 gtStatus gtNav_BuildIndexWithLinks(gtNav* nav, const gtEhlDef* def, gtError* err)
 {
-	int count = nav_links_enabled(nav, NULL), two_way = 0;
-	gtLinkEdge* edges = gt_malloc(((size_t)count + 1) * sizeof *edges);
-	gtEhlLink* links = gt_malloc(((size_t)count + 1) * sizeof *links);
-	gtStatus st = edges && links ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
-	if (!st) nav_links_enabled(nav, edges);
-	for (int i = 0; !st && i < count; i++)
-		if (!edges[i].one_way) links[two_way++] = (gtEhlLink){edges[i].a, edges[i].b, edges[i].cost};
+	gtEhlLink* links;
+	int two_way;
+	gtStatus st = nav_links_index_links(nav, &links, &two_way, err);
 	gtEhl* ehl = NULL;
 	bool outer_cancelled = nav->build_cancelled; // as gtNav_RebuildIndex: edits and cancels from the callback
 	nav->build_cancelled = false;
@@ -77,6 +87,6 @@ gtStatus gtNav_BuildIndexWithLinks(gtNav* nav, const gtEhlDef* def, gtError* err
 		st = gt_fail(err, GT_ERR_INVALID_ARG, "the build was cancelled: the nav keeps the index it had");
 	}
 	nav->build_cancelled = outer_cancelled;
-	gt_free(edges), gt_free(links);
+	gt_free(links);
 	return st ? st : gtNav_SetIndex(nav, ehl, err);
 }

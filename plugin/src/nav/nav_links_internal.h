@@ -35,6 +35,8 @@ void nav_reach_free(NavReach* r);
 int nav_link_slot(const gtNav* nav, gtLinkId id);
 // The enabled links into out (NULL: only count them); returns how many.
 int nav_links_enabled(const gtNav* nav, gtLinkEdge* out);
+// The enabled two-way links, as an index is built knowing them (*out: the caller frees it).
+gtStatus nav_links_index_links(const gtNav* nav, gtEhlLink** out, int* count, gtError* err);
 
 // Whether the index was built knowing exactly these enabled links (and the map is unedited since):
 // then ids[k] is the handle of the index's link k.
