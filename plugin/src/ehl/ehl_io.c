@@ -130,7 +130,7 @@ gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
 // order: an offset array is proven monotone and within its target's count in a pass of its own
 // before any element is read through it. What passes may still give wrong distances (a smaller
 // label distance is structurally fine); gtEhl_Verify is the check for that.
-static const char* validate(const gtEhl* e)
+static const char* validate(const gtEhl* e, uint64_t* seen)
 {
 	uint32_t n = (uint32_t)e->n;
 	// 1. Label offsets alone: 0, monotone, label_count, so every vertex's entry range is in bounds.
@@ -146,17 +146,12 @@ static const char* validate(const gtEhl* e)
 			if (!(e->label_dist[k] >= 0) || isinf(e->label_dist[k])) return "label distances";
 		}
 	}
-	// 3. Hub rank -> vertex is a permutation.
-	uint64_t* seen = gt_calloc((size_t)n / 64 + 1, sizeof *seen);
-	if (!seen) return "vertex order (no memory to check)";
-	bool permutation = true;
-	for (uint32_t r = 0; r < n && permutation; r++) {
+	// 3. Hub rank -> vertex is a permutation (`seen`: n bits, zeroed).
+	for (uint32_t r = 0; r < n; r++) {
 		uint32_t v = e->vertex_of[r];
-		permutation = v < n && !(seen[v / 64] >> (v % 64) & 1);
-		if (permutation) seen[v / 64] |= (uint64_t)1 << (v % 64);
+		if (v >= n || (seen[v / 64] >> (v % 64) & 1)) return "vertex order";
+		seen[v / 64] |= (uint64_t)1 << (v % 64);
 	}
-	gt_free(seen);
-	if (!permutation) return "vertex order";
 	// 4. Cell offsets alone: from 0 to the final entry, every list holding at least its sentinel.
 	if (e->cell_begin[0] != 0 || (uint64_t)e->cell_begin[e->cell_count] + 1 != (uint64_t)e->hub_count)
 		return "cell offsets";
@@ -200,7 +195,10 @@ static const char* validate(const gtEhl* e)
 static gtStatus check_sections(gtEhl* e, const gtEhlLink* stored_links, const char* path, gtError* err)
 {
 	e->links = NULL;
-	const char* broken = validate(e);
+	uint64_t* seen = gt_calloc((size_t)e->n / 64 + 1, sizeof *seen);
+	if (!seen) return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory checking the index", path);
+	const char* broken = validate(e, seen);
+	gt_free(seen);
 	if (broken) return gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
 	gtError why;
 	gtStatus st = gt_ehl_take_links(e, stored_links, e->link_count, &why);
