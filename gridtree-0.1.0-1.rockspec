@@ -45,6 +45,7 @@ build = {
 				"plugin/src/debug/debug_draw_world.c",
 				"plugin/src/map/genmap.c", "plugin/src/map/geometry.c", "plugin/src/map/map.c", "plugin/src/map/map_inflate.c",
 				"plugin/src/map/vis_graph.c",
+				"plugin/src/map/vis_sweep.c",
 				"plugin/src/nav/nav.c", "plugin/src/nav/nav_edit.c", "plugin/src/nav/path_follow.c",
 				"plugin/src/nav/nav_backends.c", "plugin/src/nav/backend_ehl.c", "plugin/src/nav/backend_oracle.c",
 				"plugin/src/nav/backend_polyanya.c", "plugin/src/nav/backend_euclid.c",

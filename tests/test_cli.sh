@@ -226,8 +226,8 @@ int main(int argc, char** argv) { /* forge IN OUT cell1|halve */
 	long size = (long)fread(b, 1, sizeof b, f);
 	fclose(f);
 	uint64_t n = get(b + 36, 4), labels = get(b + 40, 8);
-	long dist = 80 + up8((n + 1) * 4) + 2 * up8(labels * 2);
-	long cell_begin = dist + up8(labels * 8) + up8(n * 2);
+	long dist = 80 + up8((n + 1) * 4) + 2 * up8(labels * 4); /* format version 3: 32-bit ids */
+	long cell_begin = dist + up8(labels * 8) + up8(n * 4);
 	if (strcmp(argv[3], "cell1") == 0) put(b + cell_begin + 4, 4, 0x7FFFFFF0); /* the issue's forgery */
 	else for (uint64_t k = 0; k < labels; k++) { double d; memcpy(&d, b + dist + 8 * k, 8); d /= 2; memcpy(b + dist + 8 * k, &d, 8); }
 	uint32_t crc = 0xFFFFFFFFu; /* CRC-32C, bit by bit */

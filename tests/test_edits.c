@@ -482,7 +482,7 @@ static void test_walls_added_start_a_rebuild(void** state)
 	scene_close(&s);
 }
 
-// A rebuild that cannot succeed (the edited map has more corners than EHL supports) is reported,
+// A rebuild that cannot succeed (the edited map has more corners than the def's max_vertices) is reported,
 // not started again until the next edit, and gtNav_WaitForRebuild returns (it used to restart on
 // every update, for ever). Map: 1-cell walls from top to bottom (no corners at all); freeing the
 // middle row cuts each in two, 4 corners each, 65,600 in all.
@@ -503,6 +503,7 @@ static void test_failed_rebuild_reported(void** state)
 	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
 	gtEhlDef ehl = gtEhl_DefaultDef();
 	ehl.threads = 1;
+	ehl.max_vertices = 65535;
 	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
 	edit(nav, 0, 1, W - 1, 1, false);
 	int corners;

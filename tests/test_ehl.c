@@ -513,12 +513,12 @@ static EhlImage image_parse(char* bytes, long size)
 	im.field = at;                                                                                                     \
 	at += (long)(((uint64_t)(bytes_) + 7) & ~(uint64_t)7)
 	SECTION(label_offset, (im.n + 1) * 4);
-	SECTION(label_hub, im.labels * 2);
-	SECTION(label_parent, im.labels * 2);
+	SECTION(label_hub, im.labels * 4);
+	SECTION(label_parent, im.labels * 4);
 	SECTION(label_dist, im.labels * 8);
-	SECTION(vertex_of, im.n * 2);
+	SECTION(vertex_of, im.n * 4);
 	SECTION(cell_begin, (im.cells + 1) * 4);
-	SECTION(hub_entries, im.hubs * 8);
+	SECTION(hub_entries, im.hubs * 12);
 	SECTION(via_labels, im.vias * 6);
 #undef SECTION
 	assert_int_equal(at + 8, size);
@@ -673,7 +673,7 @@ static void test_forged_index_files(void** state)
 		__VA_ARGS__;                                                                                                   \
 		expect_forgery(m, &im, path, name, outcome, what);                                                             \
 	} while (0)
-	const int HUB = 8, VIA = 6; // element sizes of hub entries and via labels
+	const int HUB = 12, VIA = 6; // element sizes of hub entries and via labels
 	EhlImage g0 = image_parse(good, size);
 	uint32_t n = g0.n, v2 = 0;
 	int64_t cell2 = 0, k2 = vertex_with_two_labels(&g0, &v2), h2 = cell_with_two_hubs(&g0, &cell2);
@@ -691,31 +691,33 @@ static void test_forged_index_files(void** state)
 	      field_set(&im, im.label_offset, 4, v2 + 1, 0, 4, field_get(&im, im.label_offset, 4, v2, 0, 4) - 1));
 	FORGE("label offsets total", REFUSED, "label offsets", field_set(&im, im.label_offset, 4, n, 0, 4, im.labels - 1));
 	// Label entries: hub and parent ids out of range, hubs out of order, bad distances.
-	FORGE("label hub = n", REFUSED, "label entries", field_set(&im, im.label_hub, 2, k2, 0, 2, n));
-	FORGE("label hub 0xFFFF", REFUSED, "label entries", field_set(&im, im.label_hub, 2, k2 + 1, 0, 2, 0xFFFF));
+	FORGE("label hub = n", REFUSED, "label entries", field_set(&im, im.label_hub, 4, k2, 0, 4, n));
+	FORGE("label hub 0xFFFFFFFF", REFUSED, "label entries", field_set(&im, im.label_hub, 4, k2 + 1, 0, 4, 0xFFFFFFFF));
 	FORGE("label hubs unsorted", REFUSED, "label order",
-	      field_set(&im, im.label_hub, 2, k2 + 1, 0, 2, field_get(&im, im.label_hub, 2, k2, 0, 2)));
-	FORGE("label parent = n", REFUSED, "label entries", field_set(&im, im.label_parent, 2, k2, 0, 2, n));
+	      field_set(&im, im.label_hub, 4, k2 + 1, 0, 4, field_get(&im, im.label_hub, 4, k2, 0, 4)));
+	FORGE("label parent = n", REFUSED, "label entries", field_set(&im, im.label_parent, 4, k2, 0, 4, n));
 	FORGE("label distance negative", REFUSED, "label distances", label_dist_set(&im, k2, -1));
 	FORGE("label distance NaN", REFUSED, "label distances", label_dist_set(&im, k2, NAN));
 	FORGE("label distance infinite", REFUSED, "label distances", label_dist_set(&im, k2, INFINITY));
 	// Vertex order: out of range, or not a permutation.
-	FORGE("vertex_of = n", REFUSED, "vertex order", field_set(&im, im.vertex_of, 2, 0, 0, 2, n));
+	FORGE("vertex_of = n", REFUSED, "vertex order", field_set(&im, im.vertex_of, 4, 0, 0, 4, n));
 	FORGE("vertex_of repeats", REFUSED, "vertex order",
-	      field_set(&im, im.vertex_of, 2, 1, 0, 2, field_get(&im, im.vertex_of, 2, 0, 0, 2)));
+	      field_set(&im, im.vertex_of, 4, 1, 0, 4, field_get(&im, im.vertex_of, 4, 0, 0, 4)));
 	// Cell offsets: an empty list (no sentinel), a wrong total.
 	FORGE("cell list empty", REFUSED, "cell offsets",
 	      field_set(&im, im.cell_begin, 4, 2, 0, 4, field_get(&im, im.cell_begin, 4, 1, 0, 4)));
 	FORGE("cell offsets total", REFUSED, "cell offsets", field_set(&im, im.cell_begin, 4, im.cells, 0, 4, 0));
 	// Hub lists: a rank out of range, out of order, a missing sentinel, a sentinel in the middle.
-	FORGE("hub rank > n", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, h2, 4, 2, n + 1));
+	FORGE("hub rank > n", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, h2, 4, 4, n + 1));
 	FORGE("hub ranks unsorted", REFUSED, "cell hub lists",
-	      field_set(&im, im.hub_entries, HUB, h2 + 1, 4, 2, field_get(&im, im.hub_entries, HUB, h2, 4, 2)));
-	FORGE("sentinel replaced", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, sentinel, 4, 2, n - 1));
-	FORGE("sentinel in the middle", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, h2, 4, 2, n));
-	FORGE("final entry not a sentinel", REFUSED, "via offsets", field_set(&im, im.hub_entries, HUB, last_hub, 4, 2, 0));
+	      field_set(&im, im.hub_entries, HUB, h2 + 1, 4, 4, field_get(&im, im.hub_entries, HUB, h2, 4, 4)));
+	FORGE("sentinel replaced", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, sentinel, 4, 4, n - 1));
+	FORGE("sentinel in the middle", REFUSED, "cell hub lists", field_set(&im, im.hub_entries, HUB, h2, 4, 4, n));
+	FORGE("final entry not a sentinel", REFUSED, "via offsets", field_set(&im, im.hub_entries, HUB, last_hub, 4, 4, 0));
 	// Half-float lower bounds: NaN.
-	FORGE("lower bound NaN", REFUSED, "hub lower bounds", field_set(&im, im.hub_entries, HUB, h2, 6, 2, 0x7E00));
+	FORGE("lower bound NaN", REFUSED, "hub lower bounds", field_set(&im, im.hub_entries, HUB, h2, 8, 4, 0x7FC00000));
+	FORGE("lower bound negative", REFUSED, "hub lower bounds",
+	      field_set(&im, im.hub_entries, HUB, h2, 8, 4, 0xBF800000));
 	// Via offsets: past the end, decreasing, a sentinel owning vias, wrong first or final value.
 	FORGE("via offset past the end", REFUSED, "via offsets",
 	      field_set(&im, im.hub_entries, HUB, h2 + 1, 0, 4, 0x7FFFFFF0));
@@ -727,6 +729,8 @@ static void test_forged_index_files(void** state)
 	FORGE("final via offset", REFUSED, "via offsets", field_set(&im, im.hub_entries, HUB, last_hub, 0, 4, im.vias - 1));
 	// Vias: vertex out of range, NaN or infinite distance (either FULL flag).
 	FORGE("via vertex = n", REFUSED, "via labels", field_set(&im, im.via_labels, VIA, 1, 0, 2, n));
+	FORGE("via vertex high bits", REFUSED, "via labels",
+	      field_set(&im, im.via_labels, VIA, 1, 2, 1, field_get(&im, im.via_labels, VIA, 1, 2, 1) | 1));
 	FORGE("via distance NaN", REFUSED, "via labels", field_set(&im, im.via_labels, VIA, 1, 2, 4, 0x7FC00000));
 	FORGE("via distance -inf (FULL)", REFUSED, "via labels", field_set(&im, im.via_labels, VIA, 1, 2, 4, 0xFF800000));
 	// Header counts: the size no longer matches.
@@ -739,12 +743,12 @@ static void test_forged_index_files(void** state)
 	FORGE("label distances longer", WRONG, "",
 	      for (int64_t k = 0; k < (int64_t)im.labels; k++) label_dist_set(&im, k, label_dist_get(&im, k) * 1.5 + 1));
 	FORGE("lower bounds infinite", WRONG, "",
-	      for (int64_t i = 0; i < (int64_t)im.hubs; i++) field_set(&im, im.hub_entries, HUB, i, 6, 2, 0x7C00));
+	      for (int64_t i = 0; i < (int64_t)im.hubs; i++) field_set(&im, im.hub_entries, HUB, i, 8, 4, 0x7F800000));
 	FORGE("label parents all vertex 0", WRONG, "",
-	      for (int64_t k = 0; k < (int64_t)im.labels; k++) field_set(&im, im.label_parent, 2, k, 0, 2, 0));
+	      for (int64_t k = 0; k < (int64_t)im.labels; k++) field_set(&im, im.label_parent, 4, k, 0, 4, 0));
 	FORGE("vertex order rotated", WRONG, "",
 	      for (uint32_t v = 0; v < n; v++)
-	          field_set(&im, im.vertex_of, 2, v, 0, 2, (field_get(&g0, g0.vertex_of, 2, v, 0, 2) + 1) % n));
+	          field_set(&im, im.vertex_of, 4, v, 0, 4, (field_get(&g0, g0.vertex_of, 4, v, 0, 4) + 1) % n));
 #undef FORGE
 	saved_index_free(&saved);
 }
@@ -928,8 +932,8 @@ static void test_default_def(void** state)
 	gtMap_Destroy(m);
 }
 
-// EHL handles up to 65,535 convex vertices (16-bit ids): a map with more is refused at once,
-// before the visibility graph, by the build and by the estimate.
+// def.max_vertices caps the corners a build takes on: a map with more is refused at once, before
+// the visibility graph (test_ehl_big builds past 65,535 corners).
 static void test_vertex_limit(void** state)
 {
 	(void)state;
@@ -947,11 +951,13 @@ static void test_vertex_limit(void** state)
 	assert_int_equal(n, 67600);
 	gtEhl* e = (gtEhl*)1;
 	double start = gtNowSeconds();
-	assert_int_equal(gtEhl_Build(m, NULL, &e, &err), GT_ERR_LIMIT);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.max_vertices = 65535;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_ERR_LIMIT);
 	assert_null(e);
 	assert_non_null(strstr(err.message, "up to 65535 convex vertices; this one has 67600"));
-	int64_t bytes;
-	assert_int_equal(gtEhl_EstimateBytes(m, 4, 0, &bytes, &err), GT_ERR_LIMIT);
+	def.max_vertices = -1;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_ERR_INVALID_ARG);
 	assert_true(gtNowSeconds() - start < 5); // refused, not attempted
 	gtMap_Destroy(m);
 }

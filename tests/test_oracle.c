@@ -195,6 +195,65 @@ static void test_oracle_matches_twin_on_random_maps(void** state)
 	assert_true(finite > 150 && infinite > 5);
 }
 
+// The graph's edges, vertex by vertex, against every pair tested by brute force: the sweep that
+// finds the candidates (vis_sweep.c) must miss no visible pair, on random noise (pinch points,
+// rays along walls) and on generated caves and rooms.
+static void expect_brute_force_edges(const gtMap* m)
+{
+	gtOracle* o = make_oracle(m);
+	int n;
+	const gtVertex* v = gtMap_Vertices(m, &n);
+	int64_t edges = 0;
+	char* seen = calloc((size_t)n, 1);
+	for (int u = 0; u < n; u++) {
+		const int32_t* adj;
+		const double* len;
+		int deg = gtOracle_Neighbors(o, u, &adj, &len);
+		memset(seen, 0, (size_t)n);
+		for (int e = 0; e < deg; e++) seen[adj[e]] = 1;
+		for (int w = 0; w < n; w++) {
+			if (w == u) continue;
+			gtVec2 a = {v[u].x, v[u].y}, b = {v[w].x, v[w].y};
+			bool edge = test_brute_visible(m, a, b);
+			int dx = v[w].x - v[u].x, dy = v[w].y - v[u].y;
+			for (int x = 0; edge && x < n; x++) { // no vertex strictly inside the segment
+				int px = v[x].x - v[u].x, py = v[x].y - v[u].y;
+				if (x != u && x != w && dx * py == dy * px && px * (dx - px) + py * (dy - py) > 0) edge = false;
+			}
+			if (edge != (seen[w] != 0))
+				fail_msg("(%d,%d)-(%d,%d): brute force %d, graph %d", v[u].x, v[u].y, v[w].x, v[w].y, edge, !edge);
+			edges += edge;
+		}
+	}
+	assert_int_equal(edges, 2 * gtOracle_EdgeCount(o));
+	free(seen);
+	gtOracle_Destroy(o);
+}
+
+static void test_graph_matches_brute_force_pairs(void** state)
+{
+	(void)state;
+	TestRng rng = {77};
+	for (int round = 0; round < 12; round++) {
+		int w = 12 + 3 * round, h = 10 + 2 * round;
+		unsigned char* cells = malloc((size_t)(w * h));
+		for (int i = 0; i < w * h; i++) cells[i] = test_rng_int(&rng, 100) < 10 + 3 * round;
+		gtMap* m;
+		gtError err;
+		assert_int_equal(gtMap_FromCells(w, h, cells, &m, &err), GT_OK);
+		free(cells);
+		expect_brute_force_edges(m);
+		gtMap_Destroy(m);
+	}
+	for (int style = 0; style < 3; style++) {
+		gtMap* m;
+		gtError err;
+		assert_int_equal(gtMap_Generate((gtMapStyle)style, 48, 40, 901 + (uint64_t)style, &m, &err), GT_OK);
+		expect_brute_force_edges(m);
+		gtMap_Destroy(m);
+	}
+}
+
 // The bundled map runs on a fresh clone without the benchmark data.
 static void test_bundled_map_matches_twin(void** state)
 {
@@ -215,4 +274,4 @@ static void test_bundled_map_matches_twin(void** state)
 
 TEST_MAIN("oracle", test_example_graph_and_distances, test_collinear_vertices_are_not_joined,
           test_errors_and_unreachable, test_paths_avoid_pinch_points, test_oracle_matches_twin_on_random_maps,
-          test_bundled_map_matches_twin)
+          test_bundled_map_matches_twin, test_graph_matches_brute_force_pairs)

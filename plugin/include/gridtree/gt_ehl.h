@@ -44,6 +44,8 @@ typedef struct gtEhlDef {
 	gtProgressFcn* progress; ///< optional, called from the building thread
 	void* progress_user;
 	const gtTaskSystem* tasks; ///< optional: the host's job system; NULL = gtSetTasks's (gridtree's built-in pool)
+	int max_vertices; ///< > 0: refuse (GT_ERR_LIMIT, before any work) a map with more convex vertices; 0 = no limit
+	                  ///< but the index's own, 16,777,215
 } gtEhlDef;
 
 /// cell_size 4, no budget, all cores, no progress callback, the built-in pool.

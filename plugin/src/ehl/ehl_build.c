@@ -279,7 +279,7 @@ static bool build_cell(Worker* w, int64_t cell)
 		if (kept == 0) continue;
 		if (b->pass) {
 			qsort(w->kept, (size_t)kept, sizeof *w->kept, by_dist);
-			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint16_t)h, gt_half_round_down(lower)};
+			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint32_t)h, gt_round_down(lower)};
 			e->hubs[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
 				gt_via_set(&e->vias[via_at + out_vias + (uint32_t)k], w->kept[k].vertex, w->kept[k].dist,
@@ -290,7 +290,7 @@ static bool build_cell(Worker* w, int64_t cell)
 		out_vias += (uint32_t)kept;
 	}
 	if (b->pass) {
-		gtEhlHub sentinel = {(uint32_t)(via_at + out_vias), (uint16_t)e->n, 0x7C00};
+		gtEhlHub sentinel = {(uint32_t)(via_at + out_vias), (uint32_t)e->n, INFINITY};
 		e->hubs[hub_at + out_hubs] = sentinel;
 	} else {
 		b->cell_hubs[cell] = out_hubs;
@@ -368,14 +368,14 @@ static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
 		e->label_offset[v] = kept;
 		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
 			if (!L->useful[k]) continue;
-			e->label_hub[kept] = (uint16_t)L->hub[k];
-			e->label_parent[kept] = (uint16_t)L->parent[k];
+			e->label_hub[kept] = (uint32_t)L->hub[k];
+			e->label_parent[kept] = (uint32_t)L->parent[k];
 			e->label_dist[kept] = L->dist[k];
 			kept++;
 		}
 	}
 	e->label_offset[e->n] = kept;
-	for (int r = 0; r < e->n; r++) e->vertex_of[r] = (uint16_t)L->vertex_of[r];
+	for (int r = 0; r < e->n; r++) e->vertex_of[r] = (uint32_t)L->vertex_of[r];
 	return GT_OK;
 }
 
@@ -456,7 +456,7 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 	if (!e->hubs || !e->vias)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)", (unsigned long long)vias,
 		               (double)vias * 8 / 1e6);
-	gtEhlHub last = {(uint32_t)vias, (uint16_t)e->n, 0x7C00};
+	gtEhlHub last = {(uint32_t)vias, (uint32_t)e->n, INFINITY};
 	e->hubs[hubs] = last;
 	gt_free(b->cell_hubs);
 	gt_free(b->cell_vias);
@@ -562,6 +562,19 @@ gtStatus gt_ehl_check_def(const gtEhlDef* def, gtError* err)
 	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
 	if (isnan(def->budget_mb) || def->budget_mb < 0)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "budget must be a positive number of megabytes");
+	if (def->max_vertices < 0)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "max_vertices must be >= 0, got %d", def->max_vertices);
+	return GT_OK;
+}
+
+gtStatus gt_ehl_check_vertices(const gtMap* map, const gtEhlDef* def, gtError* err)
+{
+	int vertices, limit = def->max_vertices > 0 && def->max_vertices < GT_EHL_MAX_VERTICES ? def->max_vertices
+	                                                                                       : GT_EHL_MAX_VERTICES;
+	gtMap_Vertices(map, &vertices);
+	if (vertices > limit) // before the graph
+		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d", limit,
+		               vertices);
 	return GT_OK;
 }
 

@@ -116,7 +116,7 @@ void gt_ehl_field_add(gtEhlField* f, gtVec2 p, uint64_t object)
 	uint32_t generation = gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
 	Side side = {&q->side[1], p, gt_ehl_at_pinch(e->map, p)};
 	f->objects++;
-	for (const gtEhlHub* h = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)]; h->hub != e->n; h++) {
+	for (const gtEhlHub* h = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)]; h->hub != (uint32_t)e->n; h++) {
 		FieldEntry* bucket = f->entries + (size_t)h->hub * (size_t)f->capacity_k;
 		int filled = f->filled[h->hub];
 		double kth = filled == f->k ? bucket[f->k - 1].value : INFINITY;
@@ -197,7 +197,7 @@ static int hubs_in_reach(const gtEhlField* f, const gtEhlHub* first, double cap,
 {
 	const gtEhl* e = f->ehl;
 	int count = 0;
-	for (const gtEhlHub* h = first; h->hub != e->n; h++) {
+	for (const gtEhlHub* h = first; h->hub != (uint32_t)e->n; h++) {
 		if (!f->filled[h->hub]) continue;
 		double least = (double)gt_hub_lower_bound(h) + f->entries[(size_t)h->hub * (size_t)f->capacity_k].value;
 		if (least <= cap) order[count++] = (FieldEntry){least, (uint64_t)(h - first)};

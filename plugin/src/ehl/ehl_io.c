@@ -18,7 +18,10 @@
 #include "core/status.h"
 
 #define EHL_MAGIC "GTEHL\0\r\n"
-#define EHL_VERSION 2u // 2: an index that knows links (header `links`, one more section); 1 otherwise
+// 3: 32-bit hub and vertex ids, float hub bounds, 24-bit via vertices (ehl_layout.h), links when the
+// header counts some. 1 (plain) and 2 (with links): 16-bit ids and half-precision hub bounds,
+// widened on load.
+#define EHL_VERSION 3u
 
 typedef struct FileHeader {
 	char magic[8];
@@ -30,7 +33,7 @@ typedef struct FileHeader {
 } FileHeader;
 
 _Static_assert(sizeof(FileHeader) == 80, "the header layout is part of the file format");
-_Static_assert(sizeof(gtEhlHub) == 8, "hub entries are stored as they are in memory");
+_Static_assert(sizeof(gtEhlHub) == 12, "hub entries are stored as they are in memory");
 _Static_assert(sizeof(gtEhlViaLabel) == 6, "via labels are stored as they are in memory");
 
 typedef struct Section {
@@ -51,17 +54,24 @@ static int sections(gtEhl* e, Section out[SECTIONS])
 	uint64_t n = (uint64_t)e->n, labels = (uint64_t)e->label_count;
 	Section list[SECTIONS] = {
 	    {(void**)&e->label_offset, (n + 1) * 4},
-	    {(void**)&e->label_hub, labels * 2},
-	    {(void**)&e->label_parent, labels * 2},
+	    {(void**)&e->label_hub, labels * 4},
+	    {(void**)&e->label_parent, labels * 4},
 	    {(void**)&e->label_dist, labels * 8},
-	    {(void**)&e->vertex_of, n * 2},
+	    {(void**)&e->vertex_of, n * 4},
 	    {(void**)&e->cell_begin, ((uint64_t)e->cell_count + 1) * 4},
 	    {(void**)&e->hubs, (uint64_t)e->hub_count * sizeof(gtEhlHub)},
 	    {(void**)&e->vias, (uint64_t)e->via_count * sizeof(gtEhlViaLabel)},
 	    {(void**)&e->links, (uint64_t)e->link_count * sizeof(gtEhlLink)},
 	};
 	memcpy(out, list, sizeof list);
-	return e->link_count > 0 ? SECTIONS : SECTIONS - 1; // an index without links writes version 1
+	return e->link_count > 0 ? SECTIONS : SECTIONS - 1; // no links: no section
+}
+
+// The sizes of the same sections in a version 1 or 2 file (16-bit ids, 8-byte hub entries).
+static void narrow_sizes(Section list[SECTIONS])
+{
+	list[1].bytes /= 2, list[2].bytes /= 2, list[4].bytes /= 2;
+	list[6].bytes = list[6].bytes / sizeof(gtEhlHub) * 8;
 }
 
 static bool host_is_little_endian(void)
@@ -88,7 +98,7 @@ static bool write_ehl(FILE* f, void* context)
 	FileHeader h;
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, EHL_MAGIC, 8);
-	h.version = ehl->link_count > 0 ? EHL_VERSION : 1; // older readers still read a plain index
+	h.version = EHL_VERSION;
 	h.links = (uint32_t)ehl->link_count;
 	h.header_size = sizeof h;
 	h.map_fingerprint = gtMap_Fingerprint(ehl->map);
@@ -120,7 +130,7 @@ gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
 // order: an offset array is proven monotone and within its target's count in a pass of its own
 // before any element is read through it. What passes may still give wrong distances (a smaller
 // label distance is structurally fine); gtEhl_Verify is the check for that.
-static const char* validate(const gtEhl* e)
+static const char* validate(const gtEhl* e, uint64_t* seen)
 {
 	uint32_t n = (uint32_t)e->n;
 	// 1. Label offsets alone: 0, monotone, label_count, so every vertex's entry range is in bounds.
@@ -136,8 +146,7 @@ static const char* validate(const gtEhl* e)
 			if (!(e->label_dist[k] >= 0) || isinf(e->label_dist[k])) return "label distances";
 		}
 	}
-	// 3. Hub rank -> vertex is a permutation (8 KB of bits on the stack: n is at most 65,535).
-	uint64_t seen[(GT_EHL_MAX_VERTICES + 64) / 64] = {0};
+	// 3. Hub rank -> vertex is a permutation (`seen`: n bits, zeroed).
 	for (uint32_t r = 0; r < n; r++) {
 		uint32_t v = e->vertex_of[r];
 		if (v >= n || (seen[v / 64] >> (v % 64) & 1)) return "vertex order";
@@ -162,7 +171,7 @@ static const char* validate(const gtEhl* e)
 		sentinels += sentinel;
 		bad_rank |= (rank > n) | (!sentinel & (hubs[i + 1].hub <= rank));
 		bad_via |= (first > next) | (sentinel & (first != next));
-		bad_bound |= (hubs[i].lower_bound & 0x7FFF) > 0x7C00; // NaN: above infinity, either sign
+		bad_bound |= !(hubs[i].lower_bound >= 0); // NaN or negative
 	}
 	// Sentinels exactly at the cell ends: each list is ranks below n, increasing, then n, so a
 	// query's walk over a list stops at its sentinel, and every rank indexes arrays of n + 1.
@@ -174,29 +183,95 @@ static const char* validate(const gtEhl* e)
 	// 6. Vias: vertex ids below n; finite distances (bits from 0x7F800000 on are infinity or NaN).
 	bool bad = false;
 	for (int64_t k = 0; k < e->via_count; k++) {
-		uint32_t bits;
-		memcpy(&bits, e->vias[k].low, sizeof bits);
-		bad |= (e->vias[k].vertex >= n) | ((bits & 0x7FFFFFFFu) >= 0x7F800000u); // sign: the FULL flag
+		uint32_t bits = gt_via_bits(&e->vias[k]) & ~GT_VIA_VERTEX_BITS;
+		bad |= ((uint32_t)gt_via_vertex(&e->vias[k]) >= n) | ((bits & 0x7FFFFFFFu) >= 0x7F800000u); // sign: FULL
 	}
 	if (bad) return "via labels";
 	return NULL;
 }
 
-// Points the sections into the mapped file from `at` on and validates them; the links (their ends
-// become vertices after the corners) are copied out: e->links is always the index's own memory.
+// Validates the placed sections and copies the links out (their ends become vertices after the
+// corners): e->links is always the index's own memory.
+static gtStatus check_sections(gtEhl* e, const gtEhlLink* stored_links, const char* path, gtError* err)
+{
+	e->links = NULL;
+	uint64_t* seen = gt_calloc((size_t)e->n / 64 + 1, sizeof *seen);
+	if (!seen) return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory checking the index", path);
+	const char* broken = validate(e, seen);
+	gt_free(seen);
+	if (broken) return gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
+	gtError why;
+	gtStatus st = gt_ehl_take_links(e, stored_links, e->link_count, &why);
+	return st ? gt_fail(err, st, "%s: %s", path, why.message) : GT_OK;
+}
+
+// Points the sections into the mapped file from `at` on and validates them.
 static gtStatus place_sections(gtEhl* e, char* at, const Section* list, int count, const char* path, gtError* err)
 {
 	for (int i = 0; i < count; i++) {
 		*list[i].pointer = at;
 		at += align8(list[i].bytes);
 	}
-	const gtEhlLink* stored_links = e->links;
-	e->links = NULL;
-	const char* broken = validate(e);
-	if (broken) return gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
-	gtError why;
-	gtStatus st = gt_ehl_take_links(e, stored_links, e->link_count, &why);
-	return st ? gt_fail(err, st, "%s: %s", path, why.message) : GT_OK;
+	return check_sections(e, e->links, path, err);
+}
+
+// A version 1 or 2 file (sizes `list`, from narrow_sizes) read into fresh arrays of today's layout:
+// 16-bit ids widened, half-precision hub bounds made floats, and the via floats' lowest mantissa
+// bits cleared (rounding the bounds down) to hold the vertices' high bits, all zero here. The file
+// is unmapped afterwards.
+static gtStatus widen_sections(gtEhl* e, const char* at, const Section* list, int count, const char* path, gtError* err)
+{
+	const char* from[SECTIONS];
+	for (int i = 0; i < count; i++, at += align8(list[i - 1].bytes)) from[i] = at;
+	uint64_t n = (uint64_t)e->n, labels = (uint64_t)e->label_count;
+	e->label_offset = gt_malloc((n + 1) * 4);
+	e->label_hub = gt_malloc(labels * 4 + 4);
+	e->label_parent = gt_malloc(labels * 4 + 4);
+	e->label_dist = gt_malloc(labels * 8 + 8);
+	e->vertex_of = gt_malloc(n * 4 + 4);
+	e->cell_begin = gt_malloc(list[5].bytes);
+	e->hubs = gt_malloc((uint64_t)e->hub_count * sizeof *e->hubs);
+	e->vias = gt_malloc((uint64_t)e->via_count * sizeof *e->vias + 1);
+	gtEhlLink* links = count > SECTIONS - 1 ? gt_malloc(list[8].bytes + 1) : NULL;
+	bool ok = e->label_offset && e->label_hub && e->label_parent && e->label_dist && e->vertex_of && e->cell_begin &&
+	          e->hubs && e->vias && (links || count < SECTIONS);
+	if (ok) {
+		memcpy(e->label_offset, from[0], list[0].bytes);
+		for (uint64_t k = 0; k < labels; k++) {
+			uint16_t hub, parent;
+			memcpy(&hub, from[1] + 2 * k, 2);
+			memcpy(&parent, from[2] + 2 * k, 2);
+			e->label_hub[k] = hub, e->label_parent[k] = parent;
+		}
+		memcpy(e->label_dist, from[3], list[3].bytes);
+		for (uint64_t r = 0; r < n; r++) {
+			uint16_t v;
+			memcpy(&v, from[4] + 2 * r, 2);
+			e->vertex_of[r] = v;
+		}
+		memcpy(e->cell_begin, from[5], list[5].bytes);
+		for (int64_t i = 0; i < e->hub_count; i++) { // {uint32 via_begin, uint16 hub, uint16 half bound}
+			uint16_t hub, bound;
+			memcpy(&e->hubs[i].via_begin, from[6] + 8 * i, 4);
+			memcpy(&hub, from[6] + 8 * i + 4, 2);
+			memcpy(&bound, from[6] + 8 * i + 6, 2);
+			e->hubs[i].hub = hub;
+			e->hubs[i].lower_bound = (bound & 0x7FFF) > 0x7C00 ? NAN : gt_half_to_float(bound & 0x7FFF);
+		}
+		memcpy(e->vias, from[7], list[7].bytes);
+		for (int64_t k = 0; k < e->via_count; k++) {
+			uint32_t bits = gt_via_bits(&e->vias[k]);
+			if ((bits & 0x7FFFFFFFu) < 0x7F800000u) bits &= ~GT_VIA_VERTEX_BITS; // not inf or NaN (refused)
+			memcpy(e->vias[k].low, &bits, sizeof bits);
+		}
+		if (links) memcpy(links, from[8], list[8].bytes);
+	}
+	gt_unmap_file(e->mapping, e->mapping_bytes);
+	e->mapping = NULL;
+	gtStatus st = ok ? check_sections(e, links, path, err)
+	                 : gt_fail(err, GT_ERR_NOMEM, "%s: out of memory reading an index of format version 2", path);
+	gt_free(links);
+	return st;
 }
 
 // The file is mapped read-only rather than read into fresh memory: loading then costs the
@@ -262,6 +337,7 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	e->via_count = (int64_t)h.via_count;
 	Section list[SECTIONS];
 	int count = sections(e, list);
+	if (h.version < 3) narrow_sizes(list);
 	if (!st) {
 		// Bound every count by the file size before multiplying, then demand the exact size.
 		uint64_t expected = sizeof h + 8;
@@ -283,7 +359,8 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		if (gt_crc32c(0, mapping, (size_t)(size - 8)) != trailer[0] || trailer[1] != 0)
 			st = gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (checksum mismatch)", path);
 	}
-	if (!st) st = place_sections(e, (char*)mapping + sizeof h, list, count, path, err);
+	if (!st && h.version < 3) st = widen_sections(e, (char*)mapping + sizeof h, list, count, path, err);
+	else if (!st) st = place_sections(e, (char*)mapping + sizeof h, list, count, path, err);
 	if (st) {
 		gtEhl_Destroy(e);
 		return st;

@@ -19,21 +19,19 @@ float gt_round_down(double v)
 void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full)
 {
 	float low = gt_round_down(dist);
-	if (full) low = -low; // -0.0 for a zero distance: the sign survives
-	via->vertex = (uint16_t)vertex;
-	memcpy(via->low, &low, sizeof low);
+	uint32_t bits;
+	memcpy(&bits, &low, sizeof bits);
+	bits &= ~GT_VIA_VERTEX_BITS;   // truncating a non-negative float's mantissa rounds it down
+	if (full) bits |= 0x80000000u; // also for a zero distance: the sign survives
+	memcpy(via->low, &bits, sizeof bits);
+	gt_via_set_vertex(via, vertex);
 }
 
-uint16_t gt_half_round_down(double v)
+void gt_via_set_vertex(gtEhlViaLabel* via, int vertex)
 {
-	if (isinf(v)) return 0x7C00;
-	if (!(v >= 6.103515625e-05)) return 0; // below the smallest normal half: 0 is a valid bound
-	if (v >= 65504) return 0x7BFF;         // the largest finite half is still a lower bound
-	float f = gt_round_down(v);
-	uint32_t bits;
-	memcpy(&bits, &f, sizeof bits);
-	uint32_t exponent = ((bits >> 23) & 255) - 112, mantissa = (bits >> 13) & 1023; // truncation rounds down
-	return (uint16_t)((exponent << 10) | mantissa);
+	uint32_t bits = (gt_via_bits(via) & ~GT_VIA_VERTEX_BITS) | (((uint32_t)vertex >> 16) & GT_VIA_VERTEX_BITS);
+	memcpy(via->low, &bits, sizeof bits);
+	via->vertex_low = (uint16_t)vertex;
 }
 
 void gt_ehl_free_arrays(gtEhl* e)
@@ -86,14 +84,14 @@ void gtEhl_Destroy(gtEhl* ehl)
 
 int64_t gt_ehl_index_bytes(const gtEhl* e)
 {
-	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 12 +
+	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 16 +
 	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
 	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias);
 }
 
 gtEhlDef gtEhl_DefaultDef(void)
 {
-	gtEhlDef def = {4, 0, 0, NULL, NULL, NULL};
+	gtEhlDef def = {4, 0, 0, NULL, NULL, NULL, 0};
 	return def;
 }
 
@@ -104,13 +102,13 @@ gtEhlStats gtEhl_GetStats(const gtEhl* ehl)
 
 int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub)
 {
-	uint32_t lo = e->label_offset[v], hi = e->label_offset[v + 1];
+	uint32_t lo = e->label_offset[v], hi = e->label_offset[v + 1], want = (uint32_t)hub;
 	while (lo < hi) { // entries are sorted by hub rank
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (e->label_hub[mid] < hub) lo = mid + 1;
+		if (e->label_hub[mid] < want) lo = mid + 1;
 		else hi = mid;
 	}
-	return lo < e->label_offset[v + 1] && e->label_hub[lo] == hub ? (int64_t)lo : -1;
+	return lo < e->label_offset[v + 1] && e->label_hub[lo] == want ? (int64_t)lo : -1;
 }
 
 void gtEhl_GridSize(const gtEhl* ehl, int* columns, int* rows)
@@ -123,11 +121,11 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 {
 	if (cell < 0 || cell >= ehl->cell_count) return -1;
 	int64_t count = 0;
-	for (uint32_t i = ehl->cell_begin[cell]; ehl->hubs[i].hub != ehl->n; i++)
+	for (uint32_t i = ehl->cell_begin[cell]; ehl->hubs[i].hub != (uint32_t)ehl->n; i++)
 		for (uint32_t k = ehl->hubs[i].via_begin; k < ehl->hubs[i + 1].via_begin; k++, count++) {
 			if (count >= capacity) continue;
 			gtEhlVia* out = &vias[count];
-			out->vertex = ehl->vias[k].vertex;
+			out->vertex = gt_via_vertex(&ehl->vias[k]);
 			out->hub_rank = ehl->hubs[i].hub;
 			int64_t entry = gt_ehl_label_entry(ehl, out->vertex, out->hub_rank);
 			out->hub_distance = entry >= 0 ? ehl->label_dist[entry] : INFINITY;

@@ -7,9 +7,10 @@
 
 #include "gridtree/gt_ehl.h"
 
-// Vertex and hub ids are 16-bit: the compact layout is what makes the index small, and the
-// visibility graph of a map with more convex vertices is beyond EHL's reach anyway.
-#define GT_EHL_MAX_VERTICES 65535
+// Vertex and hub ids fit 24 bits: a via label keeps the vertex's low 16 bits beside its float and
+// the high 8 in the float's lowest mantissa bits (the float is only a lower bound, and truncating
+// its mantissa rounds it down), so the most numerous records stay 6 bytes on maps of any size.
+#define GT_EHL_MAX_VERTICES 16777215
 
 // A (cell, vertex) pair of the sweep: the whole cell sees the vertex.
 #define GT_EHL_TUPLE_FULL 0x80000000u
@@ -18,22 +19,37 @@
 // entry follows the last cell, so the vias of entry i are [via_begin(i), via_begin(i + 1)).
 typedef struct gtEhlHub {
 	uint32_t via_begin;
-	uint16_t hub;
-	uint16_t lower_bound; // half-precision float rounded down: only ever used to skip a hub
+	uint32_t hub;
+	float lower_bound; // rounded down: only ever used to skip a hub
 } gtEhlHub;
 
 // A via label, 6 bytes: the vertex and the float distance to the hub rounded down (a bound for
 // skipping; the exact value is in the vertex's label), whose sign bit says FULL (distances are
-// never negative, so the bit is free).
+// never negative, so the bit is free) and whose lowest 8 mantissa bits hold the vertex's bits 16-23.
 typedef struct gtEhlViaLabel {
-	uint16_t vertex;
+	uint16_t vertex_low;
 	uint16_t low[2]; // the float's bytes, kept 2-aligned so the record stays 6 bytes
 } gtEhlViaLabel;
 
+#define GT_VIA_VERTEX_BITS 0xFFu // of the float's bits
+
+static inline uint32_t gt_via_bits(const gtEhlViaLabel* v)
+{
+	uint32_t bits;
+	memcpy(&bits, v->low, sizeof bits);
+	return bits;
+}
+
+static inline int gt_via_vertex(const gtEhlViaLabel* v)
+{
+	return (int)(v->vertex_low | (gt_via_bits(v) & GT_VIA_VERTEX_BITS) << 16);
+}
+
 static inline float gt_via_signed_low(const gtEhlViaLabel* v)
 {
+	uint32_t bits = gt_via_bits(v) & ~GT_VIA_VERTEX_BITS;
 	float f;
-	memcpy(&f, v->low, sizeof f);
+	memcpy(&f, &bits, sizeof f);
 	return f;
 }
 
@@ -47,10 +63,10 @@ static inline bool gt_via_full(const gtEhlViaLabel* v)
 	return signbit(gt_via_signed_low(v)) != 0;
 }
 
-// Half-precision bits back to a float (no NaN or subnormal is ever stored; the sign is ignored).
-// The half's exponent and mantissa, moved to a float's places, read 2^-112 times the value (a
-// float subnormal for the half 0), so one exact product by 2^112 rescales it: the merge decodes
-// two of these per shared hub. tests/test_ehl.c compares it with the field-by-field decoding.
+// Half-precision bits back to a float (no NaN or subnormal is ever stored; the sign is ignored):
+// the hub bounds of format 1 and 2 files. The half's exponent and mantissa, moved to a float's
+// places, read 2^-112 times the value (a float subnormal for the half 0), so one exact product by
+// 2^112 rescales it. tests/test_ehl.c compares it with the field-by-field decoding.
 static inline float gt_half_to_float(uint16_t h)
 {
 	uint32_t magnitude = h & 0x7FFFu;
@@ -63,11 +79,12 @@ static inline float gt_half_to_float(uint16_t h)
 
 static inline float gt_hub_lower_bound(const gtEhlHub* h)
 {
-	return gt_half_to_float(h->lower_bound);
+	return h->lower_bound;
 }
 
 void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full);
-uint16_t gt_half_round_down(double v);
+// The same via for another vertex id.
+void gt_via_set_vertex(gtEhlViaLabel* via, int vertex);
 
 struct gtEhl {
 	const gtMap* map;
@@ -90,10 +107,10 @@ struct gtEhl {
 	// Only entries that survive rule P4: the optimal paths the query unpacks are taut at every
 	// bend, so every entry their parent chains visit is one of these.
 	uint32_t* label_offset;
-	uint16_t* label_hub;
-	uint16_t* label_parent;
+	uint32_t* label_hub;
+	uint32_t* label_parent;
 	double* label_dist;   // VG distance to the hub: the exact value behind a via's rounded one
-	uint16_t* vertex_of;  // hub rank -> vertex
+	uint32_t* vertex_of;  // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
 	gtEhlHub* hubs;
 	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub

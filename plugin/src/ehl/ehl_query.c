@@ -71,7 +71,7 @@ double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 	for (uint32_t i = begin; i < end; i++) {
 		double to_hub = gt_via_low(&e->vias[i]);
 		if (offset + to_hub >= limit) break; // sorted by distance to the hub
-		uint32_t v = e->vias[i].vertex;
+		uint32_t v = (uint32_t)gt_via_vertex(&e->vias[i]);
 		if (c->stamp[v] != generation) {
 			c->stamp[v] = generation;
 			double dx = e->points[v].x - side->p.x, dy = e->points[v].y - side->p.y;
@@ -106,11 +106,11 @@ bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p)
 int gt_ehl_first_bends(const gtEhl* e, gtVec2 p, int32_t* out)
 {
 	int count = 0;
-	for (const gtEhlHub* h = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)]; h->hub != e->n; h++) {
+	for (const gtEhlHub* h = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)]; h->hub != (uint32_t)e->n; h++) {
 		int vertex = e->vertex_of[h->hub];
 		// Sorted by distance to the hub: the hub itself, at 0, comes first.
 		for (uint32_t i = h->via_begin; i < h[1].via_begin && gt_via_low(&e->vias[i]) == 0; i++)
-			if (e->vias[i].vertex == vertex) {
+			if (gt_via_vertex(&e->vias[i]) == vertex) {
 				out[count++] = vertex;
 				break;
 			}

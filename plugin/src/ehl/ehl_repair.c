@@ -239,11 +239,8 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	*out = NULL;
 	gtStatus checked = gt_ehl_check_def(def, err);
 	if (checked) return checked;
-	int vertices;
-	gtMap_Vertices(map, &vertices);
-	if (vertices > GT_EHL_MAX_VERTICES) // before the graph, which alone would take hours
-		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d",
-		               GT_EHL_MAX_VERTICES, vertices);
+	checked = gt_ehl_check_vertices(map, def, err);
+	if (checked) return checked;
 	int threads = gt_resolve_threads(def->threads);
 	bool reuse = repairable(from, map, def, graph);
 	gtStatus st = GT_OK;
@@ -321,14 +318,14 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
 	gtEhlHub* to = e->hubs + e->cell_begin[cell];
 	for (uint32_t h = first; h < sentinel; h++) {
 		gtEhlHub entry = {(uint32_t)(via_at + (old->hubs[h].via_begin - via0)),
-		                  (uint16_t)r->rank_of_old[old->hubs[h].hub], old->hubs[h].lower_bound};
+		                  (uint32_t)r->rank_of_old[old->hubs[h].hub], old->hubs[h].lower_bound};
 		*to++ = entry;
 	}
-	gtEhlHub end = {(uint32_t)(via_at + via_count), (uint16_t)e->n, 0x7C00};
+	gtEhlHub end = {(uint32_t)(via_at + via_count), (uint32_t)e->n, INFINITY};
 	*to = end;
 	for (uint32_t k = 0; k < via_count; k++) {
 		gtEhlViaLabel via = old->vias[via0 + k];
-		via.vertex = (uint16_t)r->new_of[via.vertex];
+		gt_via_set_vertex(&via, r->new_of[gt_via_vertex(&via)]);
 		e->vias[via_at + k] = via;
 	}
 	return true;
@@ -405,7 +402,7 @@ int gt_ehl_repair_hub(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, 
 	if (a->failed || (a->at < a->count && a->hubs[a->at] == h) || r->old_rank_of[h] < 0) return -1;
 	// The same candidates as in the last index: its entry for the hub, if it kept one.
 	int64_t lo = old->cell_begin[cell], hi = (int64_t)old->cell_begin[cell + 1] - 2;
-	uint16_t want = (uint16_t)r->old_rank_of[h];
+	uint32_t want = (uint32_t)r->old_rank_of[h];
 	while (lo <= hi && old->hubs[lo + (hi - lo) / 2].hub != want) {
 		int64_t mid = lo + (hi - lo) / 2;
 		if (old->hubs[mid].hub < want) lo = mid + 1;
@@ -415,11 +412,11 @@ int gt_ehl_repair_hub(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, 
 	const gtEhlHub* at = &old->hubs[lo + (hi - lo) / 2];
 	*vias = at[1].via_begin - at[0].via_begin;
 	if (pass == 0) return 1;
-	gtEhlHub entry = {(uint32_t)via_at, (uint16_t)h, at->lower_bound};
+	gtEhlHub entry = {(uint32_t)via_at, (uint32_t)h, at->lower_bound};
 	e->hubs[hub_at] = entry;
 	for (uint32_t k = 0; k < *vias; k++) {
 		gtEhlViaLabel via = old->vias[at->via_begin + k];
-		via.vertex = (uint16_t)r->new_of[via.vertex];
+		gt_via_set_vertex(&via, r->new_of[gt_via_vertex(&via)]);
 		e->vias[via_at + k] = via;
 	}
 	return 1;

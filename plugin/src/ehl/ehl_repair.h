@@ -24,6 +24,8 @@ typedef struct gtEhlRepairFrom {
 
 // gtEhlDef's checks shared by every build: cell size (unless a budget picks it), threads, budget.
 gtStatus gt_ehl_check_def(const gtEhlDef* def, gtError* err);
+// GT_ERR_LIMIT when the map has more convex vertices than the index or def->max_vertices allows.
+gtStatus gt_ehl_check_vertices(const gtMap* map, const gtEhlDef* def, gtError* err);
 
 // A repair's plan (ehl_repair.c): which vertices keep their sweep and which cells their labels.
 typedef struct gtEhlRepair gtEhlRepair;

@@ -7,6 +7,7 @@
 #include "core/compare.h"
 #include "core/heap.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_repair.h"
 #include "ehl/hub_labels.h"
 #include "core/status.h"
 
@@ -440,12 +441,8 @@ void gt_ehl_report(const gtEhlDef* def, const char* stage, double fraction)
 gtStatus gt_hub_labels_of_map(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* out, int64_t* vg_edges,
                               gtError* err)
 {
-	// Checked before the visibility graph, which alone would take hours on such a map.
-	int vertices;
-	gtMap_Vertices(map, &vertices);
-	if (vertices > GT_EHL_MAX_VERTICES)
-		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d",
-		               GT_EHL_MAX_VERTICES, vertices);
+	gtStatus checked = gt_ehl_check_vertices(map, def, err);
+	if (checked) return checked;
 	gtVisGraph graph;
 	gt_ehl_report(def, "visibility graph", 0);
 	gtStatus st = gt_vis_graph_build(map, def->tasks, threads, false, &graph, err);

@@ -1,4 +1,5 @@
-// Visibility graph construction: all pairs tested in parallel, collinear pairs dropped.
+// Visibility graph construction: each vertex swept in parallel (vis_sweep.c), the pairs it finds
+// tested exactly, collinear pairs dropped.
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "map/map_internal.h"
 #include "core/status.h"
 #include "map/vis_graph.h"
+#include "map/vis_sweep.h"
 
 typedef struct EdgeList {
 	int32_t* pairs; // (u, w) with u < w
@@ -23,6 +25,7 @@ typedef struct BuildJob {
 	const gtMap* map;
 	bool taut_only;
 	atomic_int next_vertex;
+	const int32_t* row_start; // the vertices of each row (gt_vis_rows)
 	EdgeList* lists;
 } BuildJob;
 
@@ -67,22 +70,35 @@ static void build_worker(void* context, int index)
 {
 	BuildJob* job = context;
 	EdgeList* list = &job->lists[index];
-	int n;
-	const gtVertex* v = gtMap_Vertices(job->map, &n);
-	// Vertices are handed out one at a time: early vertices have more partners (u < w).
+	const gtVertex* v = job->map->vertices;
+	int n = job->map->vertex_count;
+	VisSweep sweep;
+	if (!gt_vis_sweep_init(&sweep, job->map, job->row_start)) {
+		list->failed = true;
+		return;
+	}
+	// Vertices are handed out one at a time; the sweep lists the later vertices u may see, each
+	// then confirmed by the exact segment test.
 	for (;;) {
 		int u = atomic_fetch_add(&job->next_vertex, 1);
 		if (u >= n) break;
-		for (int w = u + 1; w < n; w++) {
+		if (!gt_vis_sweep_vertex(&sweep, u)) {
+			list->failed = true;
+			break;
+		}
+		for (int64_t i = 0; i < sweep.found_count; i++) {
+			int w = sweep.found[i];
 			if (job->taut_only && !(tangent_at(v[u], v[w]) && tangent_at(v[w], v[u]))) continue;
-			if (vertex_between(job->map, v[u], v[w])) continue;
 			if (!gt_vertices_visible(job->map, v[u], v[w])) continue;
+			if (vertex_between(job->map, v[u], v[w])) continue;
 			if (!edge_push(list, u, w)) {
 				list->failed = true;
-				return;
+				break;
 			}
 		}
+		if (list->failed) break;
 	}
+	gt_vis_sweep_free(&sweep);
 }
 
 void gt_vis_graph_free(gtVisGraph* g)
@@ -149,9 +165,16 @@ gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int thr
 	job.map = map;
 	job.taut_only = taut_only;
 	atomic_init(&job.next_vertex, 0);
+	int32_t* row_start = gt_vis_rows(map);
+	job.row_start = row_start;
 	job.lists = gt_calloc((size_t)threads, sizeof *job.lists);
-	if (!job.lists) return gt_fail(err, GT_ERR_NOMEM, "out of memory starting %d threads", threads);
+	if (!job.lists || !row_start) {
+		gt_free(job.lists);
+		gt_free(row_start);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory starting %d threads", threads);
+	}
 	gt_run_tasks(tasks, build_worker, &job, threads);
+	gt_free(row_start);
 	gtStatus st = to_csr(map, job.lists, threads, out, err);
 	for (int i = 0; i < threads; i++) gt_free(job.lists[i].pairs);
 	gt_free(job.lists);
