@@ -98,14 +98,16 @@ static void test_past_16_bit_ids(void** state)
 }
 
 // Compares a loaded old index with a fresh build of the same map, cell size and links: the same
-// structure, and both equal to the oracle.
-static void expect_like_fresh(const gtMap* m, const gtEhl* loaded, const gtEhl* fresh, gtOracle* o)
+// structure (`same_vias`), and both equal to the oracle.
+static void expect_like_fresh(const gtMap* m, const gtEhl* loaded, const gtEhl* fresh, gtOracle* o, bool same_vias)
 {
 	gtEhlStats a = gtEhl_GetStats(loaded), b = gtEhl_GetStats(fresh);
 	assert_int_equal(a.cell_size, b.cell_size);
-	assert_int_equal(a.via_labels, b.via_labels);
-	assert_int_equal(a.full_vias, b.full_vias);
-	assert_int_equal(a.hub_entries, b.hub_entries);
+	if (same_vias) {
+		assert_int_equal(a.via_labels, b.via_labels);
+		assert_int_equal(a.full_vias, b.full_vias);
+		assert_int_equal(a.hub_entries, b.hub_entries);
+	}
 	gtEhlQuery *q, *qf;
 	gtError err;
 	assert_int_equal(gtEhlQuery_Create(loaded, &q, &err), GT_OK);
@@ -136,7 +138,7 @@ static void test_old_format_files_load(void** state)
 	gtEhl* fresh = test_build_ehl(m, 16);
 	gtOracle* o;
 	assert_int_equal(gtOracle_Create(m, 1, &o, &err), GT_OK);
-	expect_like_fresh(m, old, fresh, o);
+	expect_like_fresh(m, old, fresh, o, true);
 	gtEhl_Destroy(old);
 	gtEhl_Destroy(fresh);
 
@@ -148,7 +150,9 @@ static void test_old_format_files_load(void** state)
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.cell_size = 8;
 	assert_int_equal(gtEhl_BuildWithLinks(m, &def, &expect_link, 1, &fresh, &err), GT_OK);
-	expect_like_fresh(m, old, fresh, NULL);
+	// Written before build rule P5, the old file keeps link-end vias (and hub entries) a build now
+	// drops (docs/links.md): the same answers from more of them.
+	expect_like_fresh(m, old, fresh, NULL, false);
 	// Saved again, it is a version 3 file with the same answers.
 	char path[TEST_TEMP_PATH];
 	test_temp_file(path, "ehl_v2_to_v3");
