@@ -8,6 +8,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ typedef struct Budget {
 	long long left;                // allocations still allowed while armed
 	long long lua_bytes, gt_bytes; // live bytes of each allocator
 	int armed;
+	atomic_flag busy; // builds allocate from several worker threads at once (gt_base.h)
 } Budget;
 
 // Takes one allocation from the budget; false once it is spent. Shrinking never fails (Lua
@@ -31,7 +33,7 @@ static int budget_take(Budget* b)
 }
 
 // Both allocators: free, or grow from the budget, counting the live bytes of one side.
-static void* budget_resize(Budget* b, long long* live, void* ptr, size_t old_size, size_t new_size)
+static void* budget_resize_locked(Budget* b, long long* live, void* ptr, size_t old_size, size_t new_size)
 {
 	if (new_size == 0) {
 		free(ptr);
@@ -41,6 +43,14 @@ static void* budget_resize(Budget* b, long long* live, void* ptr, size_t old_siz
 	if (new_size > old_size && !budget_take(b)) return NULL;
 	void* p = realloc(ptr, new_size);
 	if (p) *live += (long long)new_size - (long long)old_size;
+	return p;
+}
+
+static void* budget_resize(Budget* b, long long* live, void* ptr, size_t old_size, size_t new_size)
+{
+	while (atomic_flag_test_and_set_explicit(&b->busy, memory_order_acquire)) continue;
+	void* p = budget_resize_locked(b, live, ptr, old_size, new_size);
+	atomic_flag_clear_explicit(&b->busy, memory_order_release);
 	return p;
 }
 
@@ -150,7 +160,7 @@ static int sweep(lua_State* L, Budget* b, const char* op)
 static void test_every_operation_out_of_memory(void** state)
 {
 	(void)state;
-	Budget b = {0, 0, 0, 0};
+	Budget b = {0, 0, 0, 0, ATOMIC_FLAG_INIT};
 	gtSetAllocator(gt_budget_alloc, &b);
 	lua_State* L = lua_newstate(lua_budget_alloc, &b);
 	assert_non_null(L);
