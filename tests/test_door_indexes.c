@@ -18,20 +18,6 @@ typedef struct Pairs {
 	int count;
 } Pairs;
 
-static gtMap* cells_copy(const gtMap* map)
-{
-	int w = gtMap_Width(map), h = gtMap_Height(map);
-	unsigned char* cells = test_malloc((size_t)w * (size_t)h);
-	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++)
-			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
-	gtError err;
-	gtMap* copy;
-	if (gtMap_FromCells(w, h, cells, &copy, &err)) fail_msg("%s", err.message);
-	test_free(cells);
-	return copy;
-}
-
 static bool free_at(const gtMap* map, int x, int y)
 {
 	return x >= 0 && y >= 0 && x < gtMap_Width(map) && y < gtMap_Height(map) && !gtMap_IsBlocked(map, x, y);
@@ -70,7 +56,7 @@ static bool find_door(const gtMap* map, TestRng* rng, const Door* taken, int cou
 // doors-open ones (answers the doors' indexes had to change).
 static int check(gtNav* nav, gtNavQuery* q, const Pairs* p, const char* what)
 {
-	gtMap* copy = cells_copy(gtNav_Map(nav));
+	gtMap* copy = test_cells_copy(gtNav_Map(nav));
 	gtOracle* oracle;
 	gtError err;
 	if (gtOracle_Create(copy, 1, &oracle, &err)) fail_msg("%s", err.message);

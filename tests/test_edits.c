@@ -8,25 +8,10 @@
 
 #include "test_support.h"
 
-// A new map with the cells `map` has now.
-static gtMap* cells_copy(const gtMap* map)
-{
-	int w = gtMap_Width(map), h = gtMap_Height(map);
-	unsigned char* cells = test_malloc((size_t)w * (size_t)h);
-	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++)
-			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
-	gtError err;
-	gtMap* copy;
-	if (gtMap_FromCells(w, h, cells, &copy, &err)) fail_msg("%s", err.message);
-	test_free(cells);
-	return copy;
-}
-
 // The oracle of the map as it is now, from its cells alone.
 static gtOracle* fresh_oracle(const gtMap* map, gtMap** copy)
 {
-	*copy = cells_copy(map);
+	*copy = test_cells_copy(map);
 	gtError err;
 	gtOracle* oracle;
 	if (gtOracle_Create(*copy, 1, &oracle, &err)) fail_msg("%s", err.message);
@@ -599,7 +584,7 @@ static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int 
 		// From scratch: the edited map with the door open, as every build makes it.
 		bool shut = !gtNav_DoorOpen(s.nav, door);
 		if (shut) assert_int_equal(gtNav_SetDoor(s.nav, door, true, &err), GT_OK); // for the pairs: no rebuild
-		gtMap* copy = cells_copy(s.map);
+		gtMap* copy = test_cells_copy(s.map);
 		gtEhlDef def = gtEhl_DefaultDef();
 		def.cell_size = cell;
 		def.threads = 2;

@@ -278,6 +278,20 @@ gtMap* test_load_map(const char* path)
 	return map;
 }
 
+gtMap* test_cells_copy(const gtMap* map)
+{
+	int w = gtMap_Width(map), h = gtMap_Height(map);
+	unsigned char* cells = test_malloc((size_t)w * (size_t)h);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
+	gtError err;
+	gtMap* copy;
+	if (gtMap_FromCells(w, h, cells, &copy, &err)) fail_msg("%s", err.message);
+	test_free(cells);
+	return copy;
+}
+
 gtWorld* test_make_world(const gtMap* map, int leaf)
 {
 	gtWorldDef def = gtWorld_DefaultDef();

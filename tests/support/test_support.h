@@ -31,6 +31,9 @@ int test_run_group(const char* group, TestFcn* const* tests, const char* names, 
 // Loads a map file (a bundled one: assets/maps/...), failing the test when it cannot.
 gtMap* test_load_map(const char* path);
 
+// A new map with the cells `map` has now (an edited map's twin, for a fresh oracle).
+gtMap* test_cells_copy(const gtMap* map);
+
 // An empty world over the map with the given leaf size, failing the test when it cannot.
 gtWorld* test_make_world(const gtMap* map, int leaf);
 

@@ -5,14 +5,10 @@
 #include "core/alloc.h"
 #include "ehl/ehl_sweep.h"
 #include "map/map_internal.h"
+#include "map/slope_frac.h"
 #include "core/status.h"
 
 enum { FLAG_ANY = 1, FLAG_DIAG = 2, FLAG_FULL_ONE = 4, FLAG_FULL_MASK = 12 };
-
-// A slope num/den with den > 0; maps up to 65535 keep every product below 2^35.
-typedef struct Frac {
-	int64_t num, den;
-} Frac;
 
 struct gtSlopeInterval {
 	Frac lo, hi;
@@ -23,18 +19,6 @@ typedef struct SlopeSet {
 	gtSlopeInterval* items;
 	int count;
 } SlopeSet;
-
-static int fcmp(Frac a, Frac b)
-{
-	int64_t l = a.num * b.den, r = b.num * a.den;
-	return (l > r) - (l < r);
-}
-
-static Frac frac(int64_t num, int64_t den)
-{
-	Frac f = {num, den};
-	return f;
-}
 
 static bool nonempty(Frac lo, bool lo_closed, Frac hi, bool hi_closed)
 {

@@ -8,11 +8,7 @@
 #include "core/alloc.h"
 #include "map/map_internal.h"
 #include "map/vis_sweep.h"
-
-// A slope num/den, den > 0; with sides up to 65535 every product stays below 2^35.
-typedef struct Frac {
-	int64_t num, den;
-} Frac;
+#include "map/slope_frac.h"
 
 struct VisSlope {
 	Frac lo, hi;
@@ -31,18 +27,6 @@ typedef struct Octant {
 	bool swap;
 	SlopeSet L, spare;
 } Octant;
-
-static int fcmp(Frac a, Frac b)
-{
-	int64_t l = a.num * b.den, r = b.num * a.den;
-	return (l > r) - (l < r);
-}
-
-static Frac frac(int64_t num, int64_t den)
-{
-	Frac f = {num, den};
-	return f;
-}
 
 static void push_piece(SlopeSet* out, Frac lo, bool lo_closed, Frac hi, bool hi_closed)
 {
