@@ -36,6 +36,7 @@ struct gtCrowd {
 	gtWorld* world;
 	gtNav* nav;
 	const gtTaskSystem* tasks;
+	gtPool* pool; // the built-in pool's workers, parked between batches
 	int threads;
 	Worker* workers;
 	gtEhlField* field;
@@ -97,6 +98,7 @@ gtStatus gtCrowd_Create(gtWorld* world, gtNav* nav, const gtCrowdDef* def, gtCro
 	c->nav = nav;
 	c->tasks = def->tasks;
 	c->threads = gt_resolve_threads(def->threads);
+	c->pool = gt_pool_create(); // NULL (out of memory) only costs a thread start per batch
 	c->workers = gt_calloc((size_t)c->threads, sizeof *c->workers);
 	c->errors = gt_malloc((size_t)c->threads * sizeof *c->errors);
 	c->failed_at = gt_malloc((size_t)c->threads * sizeof *c->failed_at);
@@ -146,6 +148,7 @@ void gtCrowd_Destroy(gtCrowd* c)
 	gt_free(c->keys);
 	gt_reach_free(&c->reach);
 	gt_free(c->part_counts);
+	gt_pool_destroy(c->pool);
 	gt_free(c);
 }
 
@@ -679,7 +682,7 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 	if (!st) {
 		if (workers > (batch->count + CHUNK - 1) / CHUNK) workers = (batch->count + CHUNK - 1) / CHUNK;
 		if (workers <= 1) run_queries(&job, 0);
-		else gt_run_tasks(c->tasks, task, &job, workers);
+		else gt_run_tasks_pooled(c->tasks, c->pool, task, &job, workers);
 		for (int i = 0; i < batch->count; i++) stats->failed += job.status[slots ? slots[i] : i] != GT_OK;
 		int first = -1, by = -1;
 		for (int i = 0; i < c->threads; i++)

@@ -74,6 +74,7 @@ gtStatus gtNeighbours_Create(const gtNeighboursDef* def, gtNeighbours** out, gtE
 	nb->wrap = def->wrap;
 	nb->tasks = def->tasks;
 	nb->free_head = -1;
+	nb->pool = gt_pool_create(); // no threads until a batch needs them; NULL: threads per batch
 	nb->costs = gtNeighbours_DefaultCosts();
 	nb->tag = (atomic_fetch_add(&tag_cursor, 1u) & ((1u << NB_TAG_BITS) - 1)) << NB_GENERATION_BITS;
 	st = lay_out_cells(nb, def, err);
@@ -113,8 +114,7 @@ void gtNeighbours_Destroy(gtNeighbours* nb)
 	gt_free(nb->packed_id);
 	gt_free(nb->packed_row);
 	gt_free(nb->row_of);
-	gt_free(nb->batch_out);
-	gt_free(nb->batch_n);
+	gt_pool_destroy(nb->pool);
 	gt_free(nb->cell_start);
 	gt_free(nb);
 }

@@ -59,7 +59,8 @@ static int32_t slot_of(gtNeighbourId id)
 // Room for the copy by cell (grown with the index, never shrunk: no allocation per frame).
 static bool reserve(gtNeighbours* nb)
 {
-	if (!nb->cell_start && !(nb->cell_start = gt_malloc((size_t)nb->cell_count * sizeof *nb->cell_start))) return false;
+	if (!nb->cell_start && !(nb->cell_start = gt_malloc(((size_t)nb->cell_count + 1) * sizeof *nb->cell_start)))
+		return false;
 	if (nb->packed_room < nb->capacity) {
 		if (!GT_RESIZE(nb->packed_pos, nb->capacity) || !GT_RESIZE(nb->packed_id, nb->capacity) ||
 		    !GT_RESIZE(nb->packed_row, nb->capacity) || !GT_RESIZE(nb->row_of, nb->capacity))
@@ -69,14 +70,17 @@ static bool reserve(gtNeighbours* nb)
 	return true;
 }
 
-// The points copied in cell order (a counting sort over the non-empty cells, O(points)): every
-// query of the batch then reads a cell's points side by side instead of chasing its list. With
+// The points copied in cell order, O(points): every query of the batch then reads a cell's points
+// side by side instead of chasing its list. In cell-index order when the grid is small beside the
+// points (a row of cells is then one stretch of the copy), else over the non-empty cells. With
 // `rows`, each entry also says its point's answer row (row_of, set for a batch of every point).
 static void pack(gtNeighbours* nb, bool rows)
 {
 	int32_t at = 0;
-	for (int32_t j = 0; j < nb->nonempty_count; j++) {
-		int32_t cell = nb->nonempty[j];
+	nb->packed_by_cell = nb->cell_count <= 8 * (int64_t)nb->count + 4096;
+	int32_t cells = nb->packed_by_cell ? nb->cell_count : nb->nonempty_count;
+	for (int32_t j = 0; j < cells; j++) {
+		int32_t cell = nb->packed_by_cell ? j : nb->nonempty[j];
 		nb->cell_start[cell] = at;
 		for (int32_t s = nb->head[cell]; s >= 0; s = nb->next[s]) {
 			nb->packed_pos[at] = nb->pos[s];
@@ -84,6 +88,7 @@ static void pack(gtNeighbours* nb, bool rows)
 			nb->packed_id[at++] = nb_id_of(nb, s);
 		}
 	}
+	if (nb->packed_by_cell) nb->cell_start[nb->cell_count] = at;
 }
 
 gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtNeighbourMethod method,
@@ -123,12 +128,10 @@ gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtN
 	if (automatic) method = nb_choose(nb, all->radius, all->k, stats->estimate);
 	stats->method = method;
 	int workers = gt_resolve_threads(all->threads);
-	// Every point within r by the cube, or by a grid method Auto chose: pairs of cells, each pair
-	// of points tested once for both (the same answers, half the tests).
+	// Every point within r by the cube, or by a grid method Auto chose: stretches of the copy by
+	// cell index (the same answers, no per-query set-up, one parallel call).
 	if (!all->objects && all->k == 0 && nb_pairs_fit(nb, all->radius) &&
 	    (method == GT_NEIGHBOURS_CUBE || (automatic && method == GT_NEIGHBOURS_SPHERE))) {
-		if (!nb_pairs_reserve(nb, all->stride))
-			return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d answers of %d", nb->count, all->stride);
 		stats->method = GT_NEIGHBOURS_CUBE;
 		nb_pairs_all(nb, all, workers, stats);
 		return GT_OK;
@@ -137,7 +140,7 @@ gtStatus gtNeighbours_QueryAll(gtNeighbours* nb, const gtNeighboursAll* all, gtN
 	atomic_init(&job->next, 0);
 	if (workers > (count + CHUNK - 1) / CHUNK) workers = (count + CHUNK - 1) / CHUNK;
 	if (workers <= 1) run_chunks(job, 0);
-	else gt_run_tasks(gt_task_system(nb->tasks), run_chunks, job, workers);
+	else gt_run_tasks_pooled(gt_task_system(nb->tasks), nb->pool, run_chunks, job, workers);
 	for (int w = 0; w < workers; w++) {
 		stats->cells_visited += job->worker[w].cells_visited;
 		stats->points_tested += job->worker[w].points_tested;

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "core/task.h"
 #include "gridtree/gt_neighbours.h"
 
 #define NB_SLOT_BITS 24
@@ -63,11 +64,10 @@ struct gtNeighbours {
 	int32_t* row_of;     // by slot: its answer row, while a batch of every point runs
 	int32_t* cell_start; // a non-empty cell's first entry in the copy (its count is load[cell])
 	int32_t packed_room;
-	// The batch by pairs: each entry's answer so far, by entry of the copy (stride apart)
-	gtNeighbour* batch_out;
-	int64_t batch_room;
-	int32_t* batch_n;
-	int32_t batch_n_room;
+	// The copy is in cell-index order (then cell_start has an entry for every cell and one past the
+	// last, and a row of cells is one stretch), made when the grid is small beside the points.
+	bool packed_by_cell;
+	gtPool* pool; // QueryAll's workers on the built-in pool, parked between calls
 
 	// the query sphere, precomputed for these cells
 	NbOffset* sphere;
@@ -191,10 +191,10 @@ void nb_query_cube(const gtNeighbours* nb, NbAnswer* a);
 void nb_query_nonempty(const gtNeighbours* nb, NbAnswer* a);
 void nb_query_brute(const gtNeighbours* nb, NbAnswer* a);
 
-// QueryAll of every point within a radius (k 0) by pairs of cells (neighbours_pairs.c): whether
-// the radius suits it, and the batch itself (after the copy by cell with its rows is made).
+// QueryAll of every point within a radius (k 0) by stretches of the copy (neighbours_pairs.c):
+// whether the radius and the copy suit it, and the batch itself (after the copy by cell index
+// with its rows is made).
 bool nb_pairs_fit(const gtNeighbours* nb, double radius);
-bool nb_pairs_reserve(gtNeighbours* nb, int stride); // the scratch answers (grown, never shrunk)
 void nb_pairs_all(const gtNeighbours* nb, const gtNeighboursAll* all, int workers, gtNeighbourStats* stats);
 
 // Checks and wraps a point into dst (3 doubles; z 0 in 2D).
