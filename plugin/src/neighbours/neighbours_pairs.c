@@ -203,6 +203,23 @@ static inline bool before(const gtNeighbours* nb, const Hit* a, const Hit* b)
 	return a->key < b->key || (a->key == b->key && nb->packed_id[a->entry] < nb->packed_id[b->entry]);
 }
 
+// The bucket counts' running sums in place, 8 bytes a step (a sum never passes 64, so no byte
+// carries into the next): start[b] becomes the first place of bucket b.
+static inline void prefix_sums(uint8_t* start)
+{
+	uint64_t carry = 0;
+	for (int w = 0; w < BUCKETS / 8; w++) {
+		uint64_t x;
+		memcpy(&x, start + 8 * w, sizeof x);
+		x += x << 8;
+		x += x << 16;
+		x += x << 32;
+		x += carry * UINT64_C(0x0101010101010101);
+		carry = x >> 56;
+		memcpy(start + 8 * w, &x, sizeof x);
+	}
+}
+
 // Entry i's answer into its row of the caller's buffer; whether it was cut at the stride.
 static bool answer_entry(const PairJob* job, ScanFcn* scan, int32_t i, Scan* s, Hit* sorted)
 {
@@ -236,7 +253,7 @@ static bool answer_entry(const PairJob* job, ScanFcn* scan, int32_t i, Scan* s, 
 		bucket[t] = (uint8_t)(b < BUCKETS - 1 ? b : BUCKETS - 1);
 		start[bucket[t] + 1]++;
 	}
-	for (int b = 1; b < BUCKETS; b++) start[b] += start[b - 1];
+	prefix_sums(start);
 	for (int t = 0; t < s->n; t++) hits[start[bucket[t]]++] = s->hits[t];
 	for (int t = 1; t < s->n; t++) {
 		Hit v = hits[t];
