@@ -736,6 +736,74 @@ static void test_index_knows_links(void** state)
 	}
 }
 
+// Stairs: links that cost a hair below or above their length, as a level's stairs priced by their
+// drawn length do. The index keeps a straight line s sees t along only when no walk through the
+// links can beat it, by each link's segment and what all of them save (gt_ehl_line_wins_paired):
+// pairs near the links' ends, and pairs that see each other past two links that save a little each.
+static void test_index_links_a_hair_below(void** state)
+{
+	(void)state;
+	TestRng rng = {3233};
+	for (int round = 0; round < 4; round++) {
+		gtMap* map = links_map(&rng, 44, 14, round < 2 ? 0 : 6, false);
+		TwinLink links[20];
+		gtEhlLink index_links[20];
+		int count = 0;
+		// Two links along row 7, each saving 0.01. From s to t, 0.1875 off the row on either side,
+		// the walk through both saves 0.02 and bends by ~0.0176; through one, it bends by ~0.011 for
+		// 0.01 saved: only a bound that counts what both save sees that the line loses.
+		bool row_free = true;
+		for (int x = 0; x < 18; x++)
+			for (int y = 6; y <= 8; y++) row_free = row_free && !gtMap_IsBlocked(map, x, y);
+		if (row_free) {
+			links[count++] = (TwinLink){{3.5, 7.5}, {7.5, 7.5}, 3.99, false};
+			links[count++] = (TwinLink){{9.5, 7.5}, {13.5, 7.5}, 3.99, false};
+		}
+		while (count < 20) {
+			TwinLink l = random_link(map, &rng, 0);
+			double length = hypot(l.b.x - l.a.x, l.b.y - l.a.y);
+			double hairs[4] = {-1e-5, 1e-3, -1e-6, 0};
+			l.cost = fmax(0, length + hairs[count % 4]);
+			l.one_way = false;
+			links[count++] = l;
+		}
+		for (int k = 0; k < count; k++) index_links[k] = (gtEhlLink){links[k].a, links[k].b, links[k].cost};
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + 2 * (round % 2);
+		gtEhl* ehl;
+		gtError err;
+		if (gtEhl_BuildWithLinks(map, &def, index_links, count, &ehl, &err)) fail_msg("%s", err.message);
+		gtEhlQuery* q;
+		assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+		for (int i = 0; i < 240; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			if (i % 3 == 0) { // near a link's end, both
+				TwinLink l = links[test_rng_int(&rng, count)];
+				gtVec2 ns = {l.a.x + 0.375 * (test_rng_int(&rng, 5) - 2),
+				             l.a.y + 0.28125 * (test_rng_int(&rng, 5) - 2)};
+				gtVec2 nt = {l.b.x + 0.3125 * (test_rng_int(&rng, 5) - 2),
+				             l.b.y + 0.234375 * (test_rng_int(&rng, 5) - 2)};
+				if (gtMap_CheckPoint(map, ns) == GT_POINT_VALID) s = ns;
+				if (gtMap_CheckPoint(map, nt) == GT_POINT_VALID) t = nt;
+			} else if (i % 3 == 1 && row_free) { // past both ends of the two links on row 7
+				double off[3] = {0, 0.1875, -0.1875};
+				s = (gtVec2){1.5 - test_rng_int(&rng, 2), 7.5 + off[test_rng_int(&rng, 3)]};
+				t = (gtVec2){15.5 + test_rng_int(&rng, 2), 7.5 + off[test_rng_int(&rng, 3)]};
+				if (gtMap_CheckPoint(map, t) != GT_POINT_VALID) t = (gtVec2){15.5, 7.5};
+			}
+			double expect = twin_distance(&tw, s, t), d;
+			assert_int_equal(gtEhl_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(expect, d, "index with stairs", s, t);
+		}
+		gtEhlQuery_Destroy(q);
+		gtEhl_Destroy(ehl);
+		twin_free(&tw);
+		gtMap_Destroy(map);
+	}
+}
+
 // Distances and paths of `count` links (the enabled ones of `links`) against the twin.
 static void check_against_twin(gtNav* nav, gtNavQuery* q, const gtMap* map, TestRng* rng, const TwinLink* links,
                                const bool* enabled, int count, int pairs)
@@ -855,6 +923,6 @@ static void test_rebuild_keeps_links(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("links", test_index_knows_links, test_nav_index_knows_links, test_handles, test_distances_match_twin,
-          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors,
-          test_rebuild_keeps_links)
+TEST_MAIN("links", test_index_knows_links, test_index_links_a_hair_below, test_nav_index_knows_links, test_handles,
+          test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance, test_reachability,
+          test_floors, test_rebuild_keeps_links)

@@ -39,9 +39,11 @@ void gt_ehl_free_arrays(gtEhl* e)
 	gt_free(e->points); // never in a file mapping
 	gt_free(e->links);
 	gt_free(e->end_gap);
+	gt_free(e->short_links);
 	e->points = NULL;
 	e->links = NULL;
 	e->end_gap = NULL;
+	e->short_links = NULL;
 	if (e->mapping) {
 		gt_unmap_file(e->mapping, e->mapping_bytes);
 	} else {

@@ -102,6 +102,11 @@ struct gtEhl {
 	float* end_gap;
 	int gap_side, gap_columns, gap_rows;
 	double cheapest_link;
+	// The links cheaper than their straight line, shortest first, and the sum of what they save on
+	// their lines (gt_ehl_line_wins_paired).
+	struct gtEhlShortLink* short_links;
+	int short_count;
+	double line_slack;
 	int64_t label_count, cell_count, hub_count, via_count; // hub_count includes sentinels + 1
 	// Hub labels, kept for unpacking paths: entries of v are [label_offset[v], label_offset[v+1]).
 	// Only entries that survive rule P4: the optimal paths the query unpacks are taut at every
@@ -142,9 +147,12 @@ static inline float gt_ehl_end_gap(const gtEhl* e, gtVec2 p)
 	                  (i < e->gap_columns ? i : e->gap_columns - 1)];
 }
 
+bool gt_ehl_line_wins_paired(const gtEhl* e, gtVec2 s, gtVec2 t, double line);
+
 static inline bool gt_ehl_line_wins(const gtEhl* e, gtVec2 s, gtVec2 t, double line)
 {
-	return !e->link_count || line <= (double)gt_ehl_end_gap(e, s) + e->cheapest_link + (double)gt_ehl_end_gap(e, t);
+	return !e->link_count || line <= (double)gt_ehl_end_gap(e, s) + e->cheapest_link + (double)gt_ehl_end_gap(e, t) ||
+	       gt_ehl_line_wins_paired(e, s, t, line);
 }
 
 static inline const gtMap* gt_ehl_map(const gtEhl* e)

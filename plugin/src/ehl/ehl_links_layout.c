@@ -2,6 +2,7 @@
 // positions after the corners, and the bound that tells when no link can beat a straight line.
 // Apart from ehl_links.c so that a program that only loads an index links none of the builder.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -48,6 +49,65 @@ static gtStatus link_gaps(gtEhl* e, gtError* err)
 	return GT_OK;
 }
 
+struct gtEhlShortLink {
+	gtVec2 a, b;
+	double length;
+};
+
+static int by_length(const void* x, const void* y)
+{
+	double a = ((const struct gtEhlShortLink*)x)->length, b = ((const struct gtEhlShortLink*)y)->length;
+	return (a > b) - (a < b);
+}
+
+// e->short_links and e->line_slack: the links that shorten, shortest first, and the sum of what
+// each saves on its straight line (its length minus its cost).
+static gtStatus short_links(gtEhl* e, gtError* err)
+{
+	e->short_links = gt_malloc(((size_t)e->link_count + 1) * sizeof *e->short_links);
+	if (!e->short_links) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the index's links");
+	e->short_count = 0;
+	e->line_slack = 0;
+	for (int k = 0; k < e->link_count; k++) {
+		if (!link_shortens(e, k)) continue;
+		gtVec2 a = e->links[k].a, b = e->links[k].b;
+		double length = hypot(b.x - a.x, b.y - a.y);
+		e->short_links[e->short_count++] = (struct gtEhlShortLink){a, b, length};
+		e->line_slack += length - e->links[k].cost;
+	}
+	qsort(e->short_links, (size_t)e->short_count, sizeof *e->short_links, by_length);
+	return GT_OK;
+}
+
+static double distance(gtVec2 p, gtVec2 q)
+{
+	return sqrt((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y));
+}
+
+// Whether no walk through links beats the line from s to t (who see each other), by the links'
+// segments. A walk whose first link cheaper than its line is k (from end x to end y; links that
+// cost at least their line only lengthen the straight steps around them) is at least |s x| +
+// cost_k + |y t| minus what the other links cheaper than their line save, so at least |s x| +
+// |x y| + |y t| - line_slack. The line wins when that is >= line for every such link k, both
+// ways. A link shorter than line + line_slack is the only kind that can fail it (|s x| + |y t| >=
+// 0), so the links are taken shortest first and the scan stops at the first longer one: for a
+// short line and links that save little (stairs), it costs a comparison or two. The margin keeps
+// the answer to the merge when a sum is within rounding of the line.
+bool gt_ehl_line_wins_paired(const gtEhl* e, gtVec2 s, gtVec2 t, double line)
+{
+	double need = line * (1 + 0x1p-40) + e->line_slack;
+	for (int k = 0; k < e->short_count; k++) {
+		const struct gtEhlShortLink* l = &e->short_links[k];
+		if (l->length >= need) return true;
+		double rest = need - l->length; // |s x| + |y t| must reach it, both ways round
+		double sa = distance(l->a, s), sb = distance(l->b, s);
+		if (sa >= rest && sb >= rest) continue;
+		double ta = distance(l->a, t), tb = distance(l->b, t);
+		if (sa + tb < rest || sb + ta < rest) return false;
+	}
+	return true;
+}
+
 gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError* err)
 {
 	if (count < 0 || count > GT_EHL_MAX_LINKS || (count > 0 && !links))
@@ -77,7 +137,9 @@ gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError*
 		e->points[e->corners + 2 * k] = links[k].a;
 		e->points[e->corners + 2 * k + 1] = links[k].b;
 	}
-	return count ? link_gaps(e, err) : GT_OK;
+	if (!count) return GT_OK;
+	gtStatus st = link_gaps(e, err);
+	return st ? st : short_links(e, err);
 }
 
 int gtEhl_Links(const gtEhl* ehl, const gtEhlLink** links)

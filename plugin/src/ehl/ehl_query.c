@@ -171,7 +171,8 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
 	// The shared hubs first, then priced in order of their lower bound: the best path tends to come
 	// early, and its length then rules out the rest without pricing their vias.
-	int shared = 0;
+	int shared = 0, next = -1; // next: the smallest bound, found as the merge goes
+	double least = INFINITY;
 	for (;;) {
 		int32_t rank_s = hs->hub, rank_t = ht->hub;
 		if (rank_s != rank_t) { // advance the smaller side without a hard-to-predict branch
@@ -180,9 +181,10 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 			continue;
 		}
 		if (rank_s == e->n) break; // both sentinels
-		// A hub no path under the limit can pass is left out here, before it costs a turn below.
+		// A hub no path under the limit (or the straight line) can pass is left out here, before it costs a turn below.
 		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
-		if (bound < limit) {
+		if (bound < best) {
+			if (bound < least) least = bound, next = shared;
 			q->common[shared].bound = bound;
 			q->common[shared].s = (uint32_t)(hs - e->hubs);
 			q->common[shared].t = (uint32_t)(ht - e->hubs);
@@ -191,20 +193,7 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		hs++;
 		ht++;
 	}
-	for (int left = shared; left > 0;) {
-		// The smallest bound left (few are priced before the rest is ruled out); the pass also drops
-		// the hubs the best path so far rules out, so with many shared hubs (an index with links)
-		// the passes after the first good path are short.
-		int next = -1;
-		for (int i = 0; i < left;) {
-			if (q->common[i].bound >= best) {
-				q->common[i] = q->common[--left];
-				continue;
-			}
-			if (next < 0 || q->common[i].bound < q->common[next].bound) next = i;
-			i++;
-		}
-		if (next < 0) break;
+	for (int left = shared; next >= 0;) {
 		Common c = q->common[next];
 		q->common[next] = q->common[--left];
 		hs = e->hubs + c.s;
@@ -230,6 +219,17 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 				q->last_hub = hs->hub, q->last_via_s = a->via_s, q->last_via_t = vt;
 				q->last_from_s = from_s, q->last_from_t = from_t;
 			}
+		}
+		// The next smallest bound; the pass also drops the hubs the best path so far rules out, so
+		// with many shared hubs (an index with links) the passes after the first good path are short.
+		next = -1;
+		for (int i = 0; i < left;) {
+			if (q->common[i].bound >= best) {
+				q->common[i] = q->common[--left];
+				continue;
+			}
+			if (next < 0 || q->common[i].bound < q->common[next].bound) next = i;
+			i++;
 		}
 	}
 	a->distance = a->hub >= 0 || isinf(a->distance) ? best : a->distance;
