@@ -1041,9 +1041,96 @@ static void test_filters_borders_and_components(void** state)
 	gtMap_Destroy(m);
 }
 
+// Nearest queries on objects that move, leave and come back (slots reused) against a brute force
+// with `fcn`: the same ids and the very same distances.
+static void check_world_exact(gtWorld* w, gtDistance d, const gtMap* m, TestRng* rng, gtObjectId* ids, int n,
+                              const gtVec2* pool, int pool_size, int steps)
+{
+	gtError err;
+	for (int step = 0; step < steps; step++) {
+		int i = test_rng_int(rng, n);
+		gtVec2 p = test_rng_int(rng, 2) ? pool[test_rng_int(rng, pool_size)] : test_random_point(m, rng);
+		if (gtMap_CheckPoint(m, p) != GT_POINT_VALID) continue;
+		if (test_rng_int(rng, 4) == 0) {
+			assert_int_equal(gtWorld_Remove(w, ids[i], &err), GT_OK);
+			assert_int_equal(gtWorld_Add(w, p, NULL, 0, &ids[i], &err), GT_OK);
+		} else {
+			assert_int_equal(gtWorld_Move(w, ids[i], p, &err), GT_OK);
+		}
+		gtQuery q = gtQuery_Default(test_rng_int(rng, 3) ? test_random_point(m, rng)
+		                                                 : pool[test_rng_int(rng, pool_size)]);
+		q.k = 1 + test_rng_int(rng, 8);
+		gtObjectId got[8], want[8];
+		double dist[8], want_dist[8];
+		int count, found = 0;
+		assert_int_equal(gtWorld_Nearest(w, &q, d, got, dist, 8, &count, NULL, &err), GT_OK);
+		for (int j = 0; j < n; j++) { // insertion into the k best by (distance, id)
+			gtVec2 at;
+			assert_int_equal(gtWorld_GetPosition(w, ids[j], &at, &err), GT_OK);
+			double dj = d.fcn(d.context, q.point, at);
+			if (!(dj < INFINITY)) continue;
+			int k = found < q.k ? found++ : q.k;
+			for (; k > 0 && (want_dist[k - 1] > dj || (want_dist[k - 1] == dj && want[k - 1] > ids[j])); k--)
+				if (k < q.k) want[k] = want[k - 1], want_dist[k] = want_dist[k - 1];
+			if (k < q.k) want[k] = ids[j], want_dist[k] = dj;
+		}
+		assert_int_equal(count, found);
+		for (int j = 0; j < count; j++)
+			if (got[j] != want[j] || dist[j] != want_dist[j])
+				fail_msg("step %d, result %d: id %llu at %.17g, brute force id %llu at %.17g", step, j,
+				         (unsigned long long)got[j], dist[j], (unsigned long long)want[j], want_dist[j]);
+	}
+}
+
+// World queries hand back the distance function's own doubles (no rounding on the way, ties by
+// id), with objects that move, leave and come back, after the index is rebuilt under the nav's
+// query and after a wall is added: what any cache of per-object pricing must keep.
+static void test_exact_distances_through_changes(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_map("assets/maps/small.map");
+	gtError err;
+	gtNavDef nav_def = gtNav_DefaultDef();
+	nav_def.manual_rebuild = true;
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 1;
+	gtNav* nav;
+	gtNavQuery* nq;
+	assert_int_equal(gtNav_Create(m, &nav_def, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &nq, &err), GT_OK);
+	TestRng rng = {41};
+	gtVec2 pool[40];
+	for (int i = 0; i < 40; i++) pool[i] = test_random_point(m, &rng);
+	pool[1] = pool[0]; // two objects on one point
+	gtWorld* w = test_make_world(m, 4);
+	gtObjectId ids[24];
+	for (int i = 0; i < 24; i++) assert_int_equal(gtWorld_Add(w, pool[i], NULL, 0, &ids[i], &err), GT_OK);
+	check_world_exact(w, test_world_distance(nq), m, &rng, ids, 24, pool, 40, 300);
+	// Another index under the same query: nothing priced with the old one may answer.
+	def.cell_size = 2;
+	assert_int_equal(gtNav_RebuildIndex(nav, &def, false, &err), GT_OK);
+	check_world_exact(w, test_world_distance(nq), m, &rng, ids, 24, pool, 40, 100);
+	// A wall added (the edited map's distances), then an index of the edited map.
+	int x = (int)pool[5].x, y = (int)pool[5].y;
+	if (x >= gtMap_Width(m)) x--;
+	if (y >= gtMap_Height(m)) y--;
+	assert_int_equal(gtNav_SetBlocked(nav, x, y, x, y, true, &err), GT_OK);
+	for (int i = 0; i < 40; i++) // objects off the new wall
+		if (gtMap_CheckPoint(m, pool[i]) != GT_POINT_VALID) pool[i] = test_random_point(m, &rng);
+	for (int i = 0; i < 24; i++) assert_int_equal(gtWorld_Move(w, ids[i], pool[i], &err), GT_OK);
+	check_world_exact(w, test_world_distance(nq), m, &rng, ids, 24, pool, 40, 100);
+	assert_int_equal(gtNav_RebuildIndex(nav, &def, false, &err), GT_OK);
+	check_world_exact(w, test_world_distance(nq), m, &rng, ids, 24, pool, 40, 100);
+	gtWorld_Destroy(w);
+	gtNavQuery_Destroy(nq);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(m);
+}
+
 TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
           test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_top_weighted_scores,
           test_worked_example, test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds,
           test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
           test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps,
-          test_ties_by_id_on_real_maps)
+          test_ties_by_id_on_real_maps, test_exact_distances_through_changes)
