@@ -12,6 +12,7 @@
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
 #include "nav/nav_doors.h"
+#include "nav/nav_later.h"
 #include "nav/nav_links_internal.h"
 #include "nav/nav_view.h"
 
@@ -215,10 +216,8 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 {
 	if (nav->rebuild && nav->rebuild->base) rebuild_wait(nav); // it reads the index this frees
 	nav_doors_index_changed(nav);                              // so may the doors' job
-	gtEhl_Destroy(nav->ehl);
-	gtMap_Destroy(nav->index_map);
-	gt_vis_graph_free(&nav->graph); // take_rebuild gives the graph of a rebuilt index map
-	gt_landmarks_free(&nav->landmarks);
+	nav_free_later(nav, nav->ehl, nav->index_map);             // off the frame thread
+	nav_free_graph_later(nav, &nav->graph, &nav->landmarks);   // take_rebuild gives the graph of a rebuilt index map
 	nav->ehl = ehl;
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
@@ -483,6 +482,9 @@ static bool take_rebuild(gtNav* nav)
 			taken = true;
 		}
 	}
+	nav_free_later(nav, r->result, r->map); // not taken: off the frame thread too
+	nav_free_graph_later(nav, &r->graph, &r->landmarks);
+	r->result = NULL, r->map = NULL;
 	rebuild_free(r);
 	start_rebuild_if_needed(nav, rebuild_would_change(nav)); // edits landed while it ran
 	return taken;
@@ -493,6 +495,7 @@ bool gtNav_Update(gtNav* nav)
 	bool taken = nav->rebuild && atomic_load(&nav->rebuild->done) && !nav_doors_hold_rebuild(nav) && take_rebuild(nav);
 	nav_views_update(nav);
 	nav_doors_update(nav);
+	nav_free_queued(nav);
 	return taken;
 }
 
@@ -500,6 +503,7 @@ void gtNav_WaitForRebuild(gtNav* nav)
 {
 	while (nav->rebuild) take_rebuild(nav);
 	nav_doors_wait(nav);
+	nav_free_now(nav);
 }
 
 bool gtNav_Rebuilding(const gtNav* nav)
@@ -521,7 +525,9 @@ void nav_free_edits(gtNav* nav)
 	gt_free(nav->added_tiles);
 	gt_free(nav->added_rects);
 	gt_free(nav->freed_rects);
-	nav->doors = NULL, nav->added_tiles = NULL, nav->added_rects = NULL, nav->freed_rects = NULL;
+	nav_free_now(nav);
+	gt_free(nav->later);
+	nav->doors = NULL, nav->added_tiles = NULL, nav->added_rects = NULL, nav->freed_rects = NULL, nav->later = NULL;
 }
 
 // ---- edits and doors ----------------------------------------------------------------------------

@@ -25,6 +25,7 @@ typedef struct NavLinks NavLinks;     // the nav's links (nav_links.c)
 typedef struct NavViews NavViews;     // views of the map as edited, shared by query objects (nav_view.c)
 // An index per declared door, built with it closed (nav_doors.c).
 typedef struct NavDoorIndexes NavDoorIndexes;
+typedef struct NavLater NavLater; // big frees done in the background (nav_later.c)
 
 enum { NAV_TILE = 8, NAV_EDIT_LOG = 64 };
 
@@ -72,6 +73,7 @@ struct gtNav {
 	NavLinks* links;      // NULL until the first link
 	NavViews* views;
 	NavDoorIndexes* door_indexes; // NULL until the first door index
+	NavLater* later;              // NULL until the first free put off
 };
 
 struct gtNavQuery {

@@ -15,6 +15,7 @@
 #include "core/status.h"
 #include "core/task.h"
 #include "map/map_internal.h"
+#include "nav/nav_doors.h"
 #include "nav/nav_view.h"
 
 typedef enum { MAKE_SCRATCH, MAKE_FROM_GRAPH, MAKE_REPAIR, MAKE_AFTER_BLOCKS } Make;
@@ -95,6 +96,7 @@ bool nav_view_seeded_by_index(const gtNav* nav, const NavView* view)
 // Whether the nav answers through views after its edits: the oracle method, or an edited index.
 static bool uses_views(const gtNav* nav)
 {
+	if (nav->ehl && nav_doors_answer_all(nav)) return false; // a door's index answers: no search
 	return nav->ehl ? nav->added > 0 || nav->freed > 0 : nav->method == GT_NAV_ORACLE;
 }
 
