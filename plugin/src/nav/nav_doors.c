@@ -2,12 +2,11 @@
 // closed (nav_doors.h). Closing a door then swaps which index answers, with no search: the only
 // state that needs one is walls built or removed besides the doors (the other backends' ways).
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/status.h"
-#include "core/task.h"
+#include "core/job.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
@@ -37,11 +36,8 @@ typedef struct DoorJob {
 	bool combination; // one item: every door in `doors` closed at once
 	int64_t budget;   // bytes its indexes may hold in all: it stops before one would pass it
 	int64_t estimate; // the first one's bytes, guessed: the index's
-	atomic_bool stop, done;
-	bool on_host, joined;
-	const gtTaskSystem* host;
-	void* handle;
-	pthread_t thread;
+	atomic_bool stop;
+	gtJob job;
 } DoorJob;
 
 enum { COMBINATIONS = 4 }; // indexes kept for sets of doors closed at once
@@ -119,8 +115,9 @@ static gtStatus build_door(DoorJob* j, int k, const gtEhl* from, const gtVisGrap
 }
 
 // Without an index to repair from, the first door's is built whole and the others repaired from it.
-static void job_run(DoorJob* j)
+static void job_run(void* context)
 {
+	DoorJob* j = context;
 	gtVisGraph first_graph = {0};
 	const gtEhl* from = j->base;
 	const gtVisGraph* from_graph = j->base_graph;
@@ -146,19 +143,6 @@ static void job_run(DoorJob* j)
 	}
 	if (first) gt_ehl_drop_repair_data(first);
 	gt_vis_graph_free(&first_graph);
-	atomic_store(&j->done, true);
-}
-
-static void job_task(void* context, int index)
-{
-	(void)index;
-	job_run(context);
-}
-
-static void* job_thread(void* context)
-{
-	job_run(context);
-	return NULL;
 }
 
 static void job_free(DoorJob* j)
@@ -178,10 +162,7 @@ static void job_free(DoorJob* j)
 
 static void job_join(DoorJob* j)
 {
-	if (j->joined) return;
-	j->joined = true;
-	if (j->on_host && j->host->finish) j->host->finish(j->handle, j->host->user);
-	else pthread_join(j->thread, NULL);
+	gt_job_join(&j->job);
 }
 
 // ---- the nav's side ------------------------------------------------------------------------------
@@ -307,17 +288,12 @@ static DoorJob* job_new(const gtNav* nav, int items, int cells)
 	j->estimate = nav->def.door_indexes ? 0 : gt_ehl_index_bytes(nav->ehl);
 	if (nav->ehl->tuple_begin && nav->graph.offset) j->base = nav->ehl, j->base_graph = &nav->graph;
 	atomic_init(&j->stop, false);
-	atomic_init(&j->done, false);
 	return j;
 }
 
 static void job_start(gtNav* nav, DoorJob* j)
 {
-	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
-	if (tasks) {
-		j->on_host = true, j->host = tasks;
-		j->handle = tasks->enqueue(job_task, j, 1, tasks->user);
-	} else if (pthread_create(&j->thread, NULL, job_thread, j) != 0) {
+	if (!gt_job_start(&j->job, nav->def.tasks, job_run, j)) {
 		job_free(j); // tried again at the next update
 		return;
 	}
@@ -418,7 +394,7 @@ bool nav_doors_hold_rebuild(gtNav* nav)
 {
 	NavDoorIndexes* di = nav->door_indexes;
 	if (!di || !di->job) return false;
-	if (atomic_load(&di->job->done)) return false; // taken with the rebuild's new index
+	if (gt_job_done(&di->job->job)) return false; // taken with the rebuild's new index
 	atomic_store(&di->job->stop, true);
 	return true;
 }
@@ -431,7 +407,7 @@ void nav_doors_stop(gtNav* nav)
 void nav_doors_update(gtNav* nav)
 {
 	NavDoorIndexes* di = nav->door_indexes;
-	if (di && di->job && atomic_load(&di->job->done)) take_job(nav);
+	if (di && di->job && gt_job_done(&di->job->job)) take_job(nav);
 	start_job(nav);
 }
 

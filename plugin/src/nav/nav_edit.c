@@ -1,12 +1,11 @@
 // Doors and walls that change: the nav's map edited in place, the index kept as a lower bound
 // while walls are only added, and rebuilt in the background after any edit that a rebuild (every
 // declared door open) would see: walls built or removed; declared doors closed need none.
-#include <pthread.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/job.h"
 #include "core/status.h"
-#include "core/task.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
@@ -35,12 +34,7 @@ struct NavRebuild {
 	int link_count;
 	gtStatus status;
 	gtError err;
-	atomic_bool done;
-	bool on_host; // the host's task system runs it (else a thread of our own)
-	bool joined;  // waited for: it reads nothing of the nav's any more
-	const gtTaskSystem* host;
-	void* handle;
-	pthread_t thread;
+	gtJob job; // on the host's task system or a thread of our own; joined: it reads nothing of the nav's
 };
 
 // ---- the edits against the index ---------------------------------------------------------------
@@ -237,11 +231,11 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 
 // ---- background rebuilds ----------------------------------------------------------------------
 
-static void rebuild_run(NavRebuild* r)
+static void rebuild_run(void* context)
 {
+	NavRebuild* r = context;
 	if (r->links) {
 		r->status = gtEhl_BuildWithLinks(r->map, &r->def, r->links, r->link_count, &r->result, &r->err);
-		atomic_store(&r->done, true);
 		return;
 	}
 	if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
@@ -255,19 +249,6 @@ static void rebuild_run(NavRebuild* r)
 	    (r->result->hub_labels ? gt_ehl_repair_landmarks(r->result, &r->landmarks, &ignored)
 	                           : gt_landmarks_build(&r->graph, &r->landmarks, &ignored)))
 		gt_landmarks_free(&r->landmarks);
-	atomic_store(&r->done, true);
-}
-
-static void rebuild_task(void* context, int index)
-{
-	(void)index;
-	rebuild_run(context);
-}
-
-static void* rebuild_thread(void* context)
-{
-	rebuild_run(context);
-	return NULL;
 }
 
 static void rebuild_free(NavRebuild* r)
@@ -285,11 +266,7 @@ static void rebuild_free(NavRebuild* r)
 
 static void rebuild_wait(gtNav* nav)
 {
-	NavRebuild* r = nav->rebuild;
-	if (!r || r->joined) return;
-	r->joined = true;
-	if (r->on_host && r->host->finish) r->host->finish(r->handle, r->host->user);
-	else pthread_join(r->thread, NULL);
+	if (nav->rebuild) gt_job_join(&nav->rebuild->job);
 }
 
 // Gives rebuild `r` the last index map's visibility graph to repair, when the nav kept one and the
@@ -392,13 +369,7 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 		return st;
 	}
 	r->def.progress = NULL; // nobody is there to watch a background build
-	atomic_init(&r->done, false);
-	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
-	if (tasks) {
-		r->on_host = true;
-		r->host = tasks;
-		r->handle = tasks->enqueue(rebuild_task, r, 1, tasks->user);
-	} else if (pthread_create(&r->thread, NULL, rebuild_thread, r) != 0) {
+	if (!gt_job_start(&r->job, nav->def.tasks, rebuild_run, r)) {
 		rebuild_free(r);
 		return gt_fail(err, GT_ERR_NOMEM, "cannot start a thread for the rebuild");
 	}
@@ -492,7 +463,7 @@ static bool take_rebuild(gtNav* nav)
 
 bool gtNav_Update(gtNav* nav)
 {
-	bool taken = nav->rebuild && atomic_load(&nav->rebuild->done) && !nav_doors_hold_rebuild(nav) && take_rebuild(nav);
+	bool taken = nav->rebuild && gt_job_done(&nav->rebuild->job) && !nav_doors_hold_rebuild(nav) && take_rebuild(nav);
 	nav_views_update(nav);
 	nav_doors_update(nav);
 	nav_free_queued(nav);
