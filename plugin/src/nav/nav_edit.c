@@ -96,7 +96,42 @@ static void note_freed_rect(gtNav* nav, int x0, int y0, int x1, int y1)
 	note_rect(nav, &nav->freed_rects, &nav->freed_rect_count, &nav->freed_rect_capacity, x0, y0, x1, y1);
 }
 
-static void recount(gtNav* nav)
+// Counts cell (x, y) against the index (recount's step), growing box[0] (added) or box[1] (freed).
+static void recount_cell(gtNav* nav, int x, int y, NavRect* box)
+{
+	int64_t added = nav->added, freed = nav->freed;
+	count_cell(nav, x, y, +1);
+	if (nav->added == added && nav->freed == freed) return;
+	NavRect* b = &box[nav->freed != freed];
+	b->x0 = x < b->x0 ? x : b->x0, b->y0 = y < b->y0 ? y : b->y0;
+	b->x1 = x > b->x1 ? x : b->x1, b->y1 = y > b->y1 ? y : b->y1;
+}
+
+// The rectangles (x0, y0, x1, y1 each) holding every cell that may differ between the map and an
+// index map made at map generation `since` with every declared door open: the edits logged since
+// and the closed doors. NULL when the log no longer holds them all (or no room).
+static int* rects_since(const gtNav* nav, uint32_t since, int64_t* count)
+{
+	uint32_t edits = nav->map_generation - since;
+	if (edits >= NAV_EDIT_LOG) return NULL;
+	int* rects = gt_malloc(4 * ((size_t)edits + (size_t)nav->door_count + 1) * sizeof *rects);
+	if (!rects) return NULL;
+	*count = 0;
+	for (uint32_t i = 1; i <= edits; i++)
+		memcpy(rects + 4 * (*count)++, nav->edit_log[(since + i) % NAV_EDIT_LOG], 4 * sizeof(int));
+	for (int64_t i = 0; i < nav->door_count; i++) {
+		const NavRect* c = &nav->doors[i].cells;
+		if (nav->doors[i].open) continue;
+		int* r = rects + 4 * (*count)++;
+		r[0] = c->x0, r[1] = c->y0, r[2] = c->x1, r[3] = c->y1;
+	}
+	return rects;
+}
+
+// Counts the cells that differ from the index's map. `since`: the map generation the index map
+// was made at (every declared door open), so only the cells rects_since gives are visited (each
+// once); else (or no room) the whole map.
+static void recount_since(gtNav* nav, const uint32_t* since)
 {
 	nav->added = nav->freed = 0;
 	nav->added_rect_count = nav->freed_rect_count = 0;
@@ -104,15 +139,26 @@ static void recount(gtNav* nav)
 		memset(nav->added_tiles, 0, sizeof *nav->added_tiles * (size_t)nav->tile_columns * (size_t)nav->tile_rows);
 	if (!nav->ehl || !nav->index_map) return;
 	NavRect box[2] = {{INT32_MAX, INT32_MAX, -1, -1}, {INT32_MAX, INT32_MAX, -1, -1}}; // added, freed cells
-	for (int y = 0; y < gtMap_Height(nav->map); y++)
-		for (int x = 0; x < gtMap_Width(nav->map); x++) {
-			int64_t added = nav->added, freed = nav->freed;
-			count_cell(nav, x, y, +1);
-			if (nav->added == added && nav->freed == freed) continue;
-			NavRect* b = &box[nav->freed != freed];
-			b->x0 = x < b->x0 ? x : b->x0, b->y0 = y < b->y0 ? y : b->y0;
-			b->x1 = x > b->x1 ? x : b->x1, b->y1 = y > b->y1 ? y : b->y1;
+	int w = gtMap_Width(nav->map), h = gtMap_Height(nav->map);
+	int64_t count = 0;
+	int* rects = since ? rects_since(nav, *since, &count) : NULL;
+	uint8_t* seen = rects ? gt_calloc((size_t)w * (size_t)h, 1) : NULL;
+	if (seen) {
+		for (int64_t i = 0; i < count; i++) {
+			const int* r = rects + 4 * i;
+			for (int y = r[1]; y <= r[3]; y++)
+				for (int x = r[0]; x <= r[2]; x++)
+					if (!seen[(size_t)y * (size_t)w + (size_t)x]) {
+						seen[(size_t)y * (size_t)w + (size_t)x] = 1;
+						recount_cell(nav, x, y, box);
+					}
 		}
+	} else {
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++) recount_cell(nav, x, y, box);
+	}
+	gt_free(seen);
+	gt_free(rects);
 	if (nav->added) note_added_rect(nav, box[0].x0, box[0].y0, box[0].x1, box[0].y1);
 	if (nav->freed) note_freed_rect(nav, box[1].x0, box[1].y0, box[1].x1, box[1].y1);
 }
@@ -206,7 +252,16 @@ static void forget_rects_if_none(gtNav* nav)
 
 static void rebuild_wait(gtNav* nav);
 
+static void set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for, const uint32_t* since);
+
 void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
+{
+	set_index(nav, ehl, built_for, NULL);
+}
+
+// nav_set_index; `since` (not NULL): `built_for` is the map at that map generation with every
+// declared door open, so only the cells edited since (and the closed doors) are counted again.
+static void set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for, const uint32_t* since)
 {
 	if (nav->rebuild && nav->rebuild->base) rebuild_wait(nav); // it reads the index this frees
 	nav_doors_index_changed(nav);                              // so may the doors' job
@@ -225,7 +280,7 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 	}
 	if (!nav_backend_ready(nav, nav->def.method)) nav->def.method = GT_NAV_AUTO; // it needed the index
 	nav_choose_backend(nav);
-	recount(nav);
+	recount_since(nav, since);
 	nav_doors_edited(nav);
 }
 
@@ -436,14 +491,21 @@ static bool take_rebuild(gtNav* nav)
 		nav->rebuild_error = r->err;
 		nav->rebuild_failed_generation = r->generation;
 	} else {
-		bool bound = true; // no cell free now that was a wall for the build
-		for (int y = 0; y < gtMap_Height(nav->map) && bound; y++)
-			for (int x = 0; x < gtMap_Width(nav->map) && bound; x++)
-				bound = gtMap_IsBlocked(nav->map, x, y) || !gtMap_IsBlocked(r->map, x, y);
+		bool bound = true; // no cell free now that was a wall for the build: only edited cells can be
+		int64_t count = 0;
+		int* rects = rects_since(nav, r->generation, &count);
+		int x0 = 0, y0 = 0, x1 = gtMap_Width(nav->map) - 1, y1 = gtMap_Height(nav->map) - 1; // no log: all
+		for (int64_t i = 0; i < (rects ? count : 1) && bound; i++) {
+			if (rects) x0 = rects[4 * i], y0 = rects[4 * i + 1], x1 = rects[4 * i + 2], y1 = rects[4 * i + 3];
+			for (int y = y0; y <= y1 && bound; y++)
+				for (int x = x0; x <= x1 && bound; x++)
+					bound = gtMap_IsBlocked(nav->map, x, y) || !gtMap_IsBlocked(r->map, x, y);
+		}
+		gt_free(rects);
 		// Walls went while it ran: still taken when the index there is no bound either (it is
 		// nearer the map, and the next rebuild repairs from it), so steady edits cannot starve it.
 		if (bound || (nav->ehl && nav->freed > 0)) {
-			nav_set_index(nav, r->result, r->map);
+			set_index(nav, r->result, r->map, &r->generation);
 			r->result = NULL, r->map = NULL;
 			nav->graph = r->graph; // the new index map's graph, for the next repair
 			nav->graph_generation = r->generation;
