@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/job.h"
+#include "core/platform.h"
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
@@ -30,7 +31,10 @@ struct NavRebuild {
 	const gtVisGraph* base_graph; // the nav's graph, of the base's map
 	int* rects;
 	int rect_count;
-	gtEhlLink* links; // an index that knew links is rebuilt knowing the ones enabled now (no repair)
+	bool build_graph;     // in: build the graph anew rather than repair it (cheaper on this map lately)
+	double graph_seconds; // out: what making the graph took
+	bool graph_repaired;  // out: it was repaired (else built)
+	gtEhlLink* links;     // an index that knew links is rebuilt knowing the ones enabled now (no repair)
 	int link_count;
 	gtStatus status;
 	gtError err;
@@ -293,9 +297,18 @@ static void rebuild_run(void* context)
 		r->status = gtEhl_BuildWithLinks(r->map, &r->def, r->links, r->link_count, &r->result, &r->err);
 		return;
 	}
-	if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
-	                                                    r->rects, r->rect_count, &r->graph, &r->err))
+	double start = gtNowSeconds();
+	r->graph_repaired = r->graph.offset && !r->build_graph;
+	if (r->graph.offset && r->build_graph) { // the last index's graph: then only to match the new one against
+		gt_vis_graph_free(&r->graph);
+		if (gt_vis_graph_build(r->map, r->def.tasks, gt_resolve_threads(r->def.threads), false, &r->graph, &r->err))
+			memset(&r->graph, 0, sizeof r->graph); // no room: the build below tries again (and says why)
+	} else if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices,
+	                                                           r->old_n, r->rects, r->rect_count, &r->graph, &r->err)) {
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
+		r->graph_repaired = false;
+	}
+	r->graph_seconds = r->graph.offset ? gtNowSeconds() - start : 0;
 	gtEhlRepairFrom from = {r->base, r->base_graph, r->old_vertices, r->old_n, r->rects, r->rect_count};
 	bool repair = r->graph.offset && r->base;
 	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->err);
@@ -347,6 +360,10 @@ static void seed_repair(const gtNav* nav, NavRebuild* r)
 		memcpy(r->rects + 4 * i, nav->edit_log[(nav->graph_generation + 1 + i) % NAV_EDIT_LOG], 4 * sizeof(int));
 	r->rect_count = (int)edits;
 	if (nav->ehl->tuple_begin) r->base = nav->ehl, r->base_graph = &nav->graph; // nav_set_index waits for it
+	// A repair tests pairs near the edits, a build sweeps every corner once: on some maps (many
+	// corners in view of each other) the build is cheaper. Each build halves what the last repair
+	// cost, so a repair is tried again now and then.
+	r->build_graph = nav->graph_build_seconds > 0 && nav->graph_repair_seconds > nav->graph_build_seconds;
 }
 
 // A copy of the map with every declared door open: what indexes are built for.
@@ -419,6 +436,7 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	r->generation = nav->map_generation;
 	if (nav->ehl && nav->ehl->link_count > 0) st = nav_links_index_links(nav, &r->links, &r->link_count, err);
 	else seed_repair(nav, r);
+	if (r->build_graph) nav->graph_repair_seconds /= 2;
 	if (st) {
 		rebuild_free(r);
 		return st;
@@ -486,6 +504,8 @@ static bool take_rebuild(gtNav* nav)
 	rebuild_wait(nav);
 	nav->rebuild = NULL;
 	bool taken = false;
+	if (r->graph_seconds > 0 && r->graph_repaired) nav->graph_repair_seconds = r->graph_seconds;
+	else if (r->graph_seconds > 0) nav->graph_build_seconds = r->graph_seconds;
 	if (r->status) {
 		nav->rebuild_status = r->status;
 		nav->rebuild_error = r->err;

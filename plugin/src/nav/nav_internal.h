@@ -64,6 +64,8 @@ struct gtNav {
 	uint32_t graph_generation;
 	gtLandmarks landmarks;   // the graph's landmark distances, computed by the rebuild too (count 0: none)
 	gtStatus rebuild_status; // why the last background rebuild failed (GT_OK: it did not)
+	// What the last rebuilds' graphs took to build anew and to repair (0: not known yet).
+	double graph_build_seconds, graph_repair_seconds;
 	gtError rebuild_error;
 	uint32_t rebuild_failed_generation; // the map_generation it failed for: not tried again before the next edit
 	gtEhlDef rebuild_def;               // how the index was last built (a rebuild after frees repeats it)
