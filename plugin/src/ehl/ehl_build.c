@@ -185,22 +185,15 @@ static bool copied_cell(Build* b, int64_t cell)
 	return true;
 }
 
-static bool build_cell(Worker* w, int64_t cell)
+// The cell's candidate vias, chained per hub from w->hub_head (the hubs in w->hub_list): every useful
+// label entry of every tuple's vertex, or in a repair only those of the hubs `affected` marks.
+static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const uint32_t* affected, uint32_t token,
+                   int* out_hubs, int* out_count)
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
 	const gtHubLabels* L = b->labels;
-	int g = e->g;
-	if (copied_cell(b, cell)) return true;
-	// A repair: only the hubs it marks are computed, the others copied from the last index.
-	const uint32_t* affected = NULL;
-	uint32_t token = 0;
-	int64_t first = b->tuple_begin[cell];
-	if (b->repair) // leaves `affected` NULL when the cell is built whole
-		gt_ehl_repair_affected(b->repair, w->index, e, cell, b->pass, b->tuple_vertex + first,
-		                       b->tuple_begin[cell + 1] - first, &affected, &token);
-	int64_t x0 = (cell % e->columns) * g, y0 = (cell / e->columns) * g, x1 = x0 + g, y1 = y0 + g;
-	const int64_t corners[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
+	int64_t x0 = corners[0][0], y0 = corners[0][1], x1 = corners[3][0], y1 = corners[3][1];
 	int hubs = 0, count = 0;
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
 		uint32_t vf = b->tuple_vertex[t];
@@ -229,6 +222,27 @@ static bool build_cell(Worker* w, int64_t cell)
 			w->hub_head[h] = count++;
 		}
 	}
+	*out_hubs = hubs, *out_count = count;
+	return true;
+}
+
+static bool build_cell(Worker* w, int64_t cell)
+{
+	Build* b = w->build;
+	gtEhl* e = b->ehl;
+	int g = e->g;
+	if (copied_cell(b, cell)) return true;
+	// A repair: only the hubs it marks are computed, the others copied from the last index.
+	const uint32_t* affected = NULL;
+	uint32_t token = 0;
+	int64_t first = b->tuple_begin[cell];
+	if (b->repair) // leaves `affected` NULL when the cell is built whole
+		gt_ehl_repair_affected(b->repair, w->index, e, cell, b->pass, b->tuple_vertex + first,
+		                       b->tuple_begin[cell + 1] - first, &affected, &token);
+	int64_t x0 = (cell % e->columns) * g, y0 = (cell / e->columns) * g, x1 = x0 + g, y1 = y0 + g;
+	const int64_t corners[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
+	int hubs = 0, count = 0;
+	if (!gather(w, cell, corners, affected, token, &hubs, &count)) return false;
 	qsort(w->hub_list, (size_t)hubs, sizeof *w->hub_list, gt_compare_int32);
 	if (!b->pass) atomic_fetch_add(&b->candidates, count);
 	uint32_t out_hubs = 0, out_vias = 0;
