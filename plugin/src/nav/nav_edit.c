@@ -298,13 +298,15 @@ static void rebuild_run(void* context)
 		return;
 	}
 	double start = gtNowSeconds();
-	r->graph_repaired = r->graph.offset && !r->build_graph;
-	if (r->graph.offset && r->build_graph) { // the last index's graph: then only to match the new one against
-		gt_vis_graph_free(&r->graph);
-		if (gt_vis_graph_build(r->map, r->def.tasks, gt_resolve_threads(r->def.threads), false, &r->graph, &r->err))
-			memset(&r->graph, 0, sizeof r->graph); // no room: the build below tries again (and says why)
-	} else if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices,
-	                                                           r->old_n, r->rects, r->rect_count, &r->graph, &r->err)) {
+	bool fresh = !r->graph.offset || r->build_graph; // built here (and timed), not repaired
+	r->graph_repaired = !fresh;
+	gtError unchecked;                       // a map the build refuses: it says why below
+	if (fresh) gt_vis_graph_free(&r->graph); // the last index's graph: then only to match the new one against
+	if (fresh && !gt_ehl_check_vertices(r->map, &r->def, &unchecked) &&
+	    gt_vis_graph_build(r->map, r->def.tasks, gt_resolve_threads(r->def.threads), false, &r->graph, &r->err))
+		memset(&r->graph, 0, sizeof r->graph); // no room: the build below tries again (and says why)
+	if (!fresh && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
+	                                           r->rects, r->rect_count, &r->graph, &r->err)) {
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
 		r->graph_repaired = false;
 	}
