@@ -13,7 +13,7 @@
 
 #include "cli.h"
 
-enum { DOORS = 8, FPS = 60, MAX_WALLS = 4096 };
+enum { DOORS = 8, FPS = 60, MAX_WALLS = 4096, MAX_PENDING = 64 };
 static const double BUDGET_SECONDS = 0.006; // re-targeting per frame
 
 typedef struct Cells {
@@ -32,6 +32,14 @@ typedef struct Living {
 	int door_count;
 	Cells walls[MAX_WALLS]; // the walls built so far and still standing
 	int wall_count;
+	// The frame's edits, made on the check nav after the frame's timing (its oracle's work is not
+	// the game's): cells blocked or freed, or door `door` set to `open`.
+	struct Pending {
+		Cells cells;
+		int door;
+		bool blocked, open;
+	} pending[MAX_PENDING];
+	int pending_count;
 } Living;
 
 // CPU seconds of the calling thread (wall seconds where the platform has no thread clock).
@@ -69,11 +77,32 @@ static bool find_spot(const Living* g, gtRandom* rng, int w, int h, int* x, int*
 	return false;
 }
 
-// The same cells, blocked or free, on both maps.
+// The check nav takes the frame's edits (untimed).
+static gtStatus apply_pending(Living* g, gtError* err)
+{
+	gtStatus st = GT_OK;
+	for (int i = 0; i < g->pending_count && !st; i++) {
+		const struct Pending* p = &g->pending[i];
+		const Cells* c = &p->cells;
+		st = p->door >= 0 ? gtNav_SetDoor(g->check_nav, p->door, p->open, err)
+		                  : gtNav_SetBlocked(g->check_nav, c->x0, c->y0, c->x1, c->y1, p->blocked, err);
+	}
+	g->pending_count = 0;
+	return st;
+}
+
+static gtStatus note_pending(Living* g, struct Pending p, gtError* err)
+{
+	gtStatus st = g->pending_count == MAX_PENDING ? apply_pending(g, err) : GT_OK;
+	g->pending[g->pending_count++] = p;
+	return st;
+}
+
+// The same cells, blocked or free, on the timed map now and on the check map after the frame.
 static gtStatus set_both(Living* g, const Cells* c, bool blocked, gtError* err)
 {
 	gtStatus st = gtNav_SetBlocked(g->nav, c->x0, c->y0, c->x1, c->y1, blocked, err);
-	return st ? st : gtNav_SetBlocked(g->check_nav, c->x0, c->y0, c->x1, c->y1, blocked, err);
+	return st ? st : note_pending(g, (struct Pending){*c, -1, blocked, false}, err);
 }
 
 // One random edit: a wall built (or, a third of the time each, one of ours demolished or a door
@@ -92,7 +121,7 @@ static gtStatus random_edit(Living* g, gtRandom* rng, long* edits, gtError* err)
 		int d = gtRandom_Below(rng, g->door_count);
 		bool open = !gtNav_DoorOpen(g->nav, d);
 		gtStatus st = gtNav_SetDoor(g->nav, d, open, err);
-		return st ? st : gtNav_SetDoor(g->check_nav, d, open, err);
+		return st ? st : note_pending(g, (struct Pending){{0, 0, 0, 0}, d, false, open}, err);
 	}
 	int x, y;
 	if (g->wall_count == MAX_WALLS || !find_spot(g, rng, 4, 4, &x, &y)) {
@@ -211,10 +240,14 @@ static int bench_living(const CliArgs* args)
 	g.at = malloc(sizeof *g.at * (size_t)agents);
 	double* frame_ms = malloc(sizeof *frame_ms * (size_t)frames);
 	double* frame_cpu_ms = malloc(sizeof *frame_cpu_ms * (size_t)frames);
+	double* update_cpu_ms = malloc(sizeof *update_cpu_ms * (size_t)frames); // the frame's gtNav_Update
+	double edit_cpu_ms_max = 0;                                             // the frame's edits
 	double* answer = malloc(sizeof *answer * (size_t)agents);
 	gtRandom rng = {(uint64_t)seed};
 	gtError err;
-	gtStatus st = g.at && frame_ms && frame_cpu_ms && answer ? GT_OK : gtError_Set(&err, GT_ERR_NOMEM, "out of memory");
+	gtStatus st = g.at && frame_ms && frame_cpu_ms && update_cpu_ms && answer
+	                  ? GT_OK
+	                  : gtError_Set(&err, GT_ERR_NOMEM, "out of memory");
 	if (!st && gtMap_FreeCells(g.map) == 0) st = gtError_Set(&err, GT_ERR_INVALID_ARG, "the map has no free cells");
 	if (!st) st = living_open(&g, cli_option(args, "ehl", NULL), (int)threads, &rng, &err);
 	long edits = 0, repairs = 0, checks = 0, mismatches = 0, retargeted = 0;
@@ -223,7 +256,11 @@ static int bench_living(const CliArgs* args)
 	for (long f = 0; f < frames && !st; f++) {
 		double start = gtNowSeconds(), cpu_start = thread_cpu_seconds();
 		for (owed += (double)per_second / FPS; owed >= 1 && !st; owed -= 1) st = random_edit(&g, &rng, &edits, &err);
+		double edited = thread_cpu_seconds();
 		repairs += gtNav_Update(g.nav);
+		double updated = thread_cpu_seconds();
+		update_cpu_ms[f] = (updated - edited) * 1e3;
+		if ((edited - cpu_start) * 1e3 > edit_cpu_ms_max) edit_cpu_ms_max = (edited - cpu_start) * 1e3;
 		int first = cursor, done = 0;
 		while (!st && done < g.agents && gtNowSeconds() - start < BUDGET_SECONDS) {
 			int a = (first + done++) % g.agents;
@@ -233,6 +270,7 @@ static int bench_living(const CliArgs* args)
 		retargeted += done;
 		frame_ms[f] = (gtNowSeconds() - start) * 1e3;
 		frame_cpu_ms[f] = (thread_cpu_seconds() - cpu_start) * 1e3;
+		if (!st) st = apply_pending(&g, &err);
 		for (int c = 0; c < 1 && done > 0 && !st; c++, checks++) { // untimed: one answer of the frame
 			int a = (first + gtRandom_Below(&rng, done)) % g.agents;
 			double expect;
@@ -259,6 +297,9 @@ static int bench_living(const CliArgs* args)
 		       frame_ms[frames / 2], frame_ms[frames * 99 / 100], frame_ms[frames - 1]);
 		printf("frame_cpu_ms_p50 %.3f\nframe_cpu_ms_p99 %.3f\nframe_cpu_ms_max %.3f\n", frame_cpu_ms[frames / 2],
 		       frame_cpu_ms[frames * 99 / 100], frame_cpu_ms[frames - 1]);
+		qsort(update_cpu_ms, (size_t)frames, sizeof *update_cpu_ms, by_value);
+		printf("update_cpu_ms_p99 %.3f\nupdate_cpu_ms_max %.3f\nedit_cpu_ms_max %.3f\n",
+		       update_cpu_ms[frames * 99 / 100], update_cpu_ms[frames - 1], edit_cpu_ms_max);
 		printf("retargets_per_frame %.1f\nedits %ld\nrepairs %ld\nexact_checks %ld\nmismatches %ld\n",
 		       (double)retargeted / (double)frames, edits, repairs, checks, mismatches);
 		printf("index_state_at_end %s\n", states[gtNav_IndexState(g.nav)]);
@@ -269,6 +310,7 @@ static int bench_living(const CliArgs* args)
 	free(g.at);
 	free(frame_ms);
 	free(frame_cpu_ms);
+	free(update_cpu_ms);
 	free(answer);
 	return code;
 }

@@ -466,7 +466,7 @@ living_ok() {
 		echo "$out" | grep -q "^$key [0-9.]*$" || { echo "bench-edits: no $key"; return 1; }
 	done
 	out=$("$GT" bench-living assets/maps/small.map --ehl "$tmp/small-edits.ehl" --agents 40 --seconds 2 --edits-per-second 20 --threads 2) || return 1
-	for key in frames frame_ms_p50 frame_ms_p99 frame_cpu_ms_p99 edits repairs exact_checks; do
+	for key in frames frame_ms_p50 frame_ms_p99 frame_cpu_ms_p99 update_cpu_ms_max edits repairs exact_checks; do
 		echo "$out" | grep -q "^$key [0-9.]*$" || { echo "bench-living: no $key"; return 1; }
 	done
 	echo "$out" | grep -qx "mismatches 0" && echo "$out" | grep -qx "frames 120" && ! echo "$out" | grep -qx "edits 0"

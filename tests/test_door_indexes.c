@@ -290,4 +290,72 @@ static void test_doors_past_the_limit(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("door_indexes", test_doors_answer_from_their_indexes, test_doors_on_ar0602sr, test_doors_past_the_limit)
+// A host task system that runs each job inside enqueue and counts them.
+static void* counting_enqueue(gtTaskFcn* task, void* context, int count, void* user)
+{
+	*(int*)user += 1;
+	for (int i = 0; i < count; i++) task(context, i);
+	return NULL;
+}
+
+static void counting_finish(void* handle, void* user)
+{
+	(void)handle, (void)user;
+}
+
+// Default gtNavDef.door_indexes: the doors' indexes hold at most 8 times the index's bytes, so of
+// 10 doors some go without; closing a door whose index answers starts no background job (no view
+// of the edited map is made), closing one without an index does.
+static void test_default_cap_and_no_view_for_doors(void** state)
+{
+	(void)state;
+	TestRng rng = {33};
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	int jobs = 0;
+	gtTaskSystem tasks = {counting_enqueue, counting_finish, &jobs};
+	gtNavDef def = gtNav_DefaultDef();
+	def.tasks = &tasks;
+	gtNav* nav;
+	gtNavQuery* q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	enum { DOORS = 10 };
+	Door doors[DOORS];
+	for (int i = 0; i < DOORS; i++) {
+		if (!find_door(map, &rng, doors, i, &doors[i])) fail_msg("no passage for door %d", i);
+		Door* d = &doors[i];
+		if (gtNav_AddDoor(nav, d->x0, d->y0, d->x1, d->y1, &d->id, &err)) fail_msg("%s", err.message);
+	}
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 4;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	// Rebuilt in the background: the nav keeps its graph, from which views of edits are made.
+	assert_int_equal(gtNav_RebuildIndex(nav, NULL, true, &err), GT_OK);
+	gtNav_WaitForRebuild(nav);
+	int ready = 0;
+	int64_t bytes = gtNav_DoorIndexBytes(nav, &ready), index = gtEhl_GetStats(gtNav_Index(nav)).index_bytes;
+	assert_true(ready >= 4 && ready < DOORS);
+	assert_true(bytes <= 8 * index);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	Pairs* p = test_malloc(sizeof *p);
+	pick_pairs(q, map, doors, DOORS, &rng, p);
+	int before = jobs;
+	set_door(nav, &doors[0], false); // the first doors have their indexes
+	gtNav_Update(nav);
+	int changed = check(nav, q, p, "caves, an indexed door closed");
+	gtNav_Update(nav);
+	assert_int_equal(jobs, before);
+	set_door(nav, &doors[0], true);
+	set_door(nav, &doors[DOORS - 1], false); // past the cap: a wall built, searched in a view
+	gtNav_Update(nav);
+	changed += check(nav, q, p, "caves, a door past the cap closed");
+	assert_true(jobs > before);
+	assert_true(changed > 0);
+	test_free(p);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+TEST_MAIN("door_indexes", test_doors_answer_from_their_indexes, test_doors_on_ar0602sr, test_doors_past_the_limit,
+          test_default_cap_and_no_view_for_doors)

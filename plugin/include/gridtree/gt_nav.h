@@ -71,7 +71,9 @@ typedef struct gtNavDef {
 	const gtTaskSystem* tasks; ///< NULL = gtSetTasks's (gridtree's built-in pool)
 	bool manual_rebuild;       ///< true: edits start no background rebuild (gtNav_RebuildIndex does)
 	/// Declared doors given an index of their own (the index's map with that door closed, so closing
-	/// it costs queries nothing; each takes about the index's memory): 0 = the first 16, -1 = none.
+	/// it costs queries nothing; each takes about the index's memory): 0 = as many as fit, in the
+	/// order declared, with the doors' (and closed door sets') indexes holding at most 8 times the
+	/// index's bytes in all; N > 0 = the first N doors; -1 = none.
 	int door_indexes;
 } gtNavDef;
 

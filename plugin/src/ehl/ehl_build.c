@@ -32,6 +32,7 @@ typedef struct Candidate {
 	int32_t vertex, parent, next;
 	bool full;
 	double dist, bound; // bound: mindist(vertex, cell) + dist
+	double far;         // a FULL via: its distance to the cell's farthest corner (P2)
 } Candidate;
 
 typedef struct Build Build;
@@ -184,33 +185,15 @@ static bool copied_cell(Build* b, int64_t cell)
 	return true;
 }
 
-// A repair: the vias of hub h in the cell copied from the last index when the edit did not change
-// them (the counts advance by what was copied, maybe nothing).
-static bool copied_hub(Worker* w, int64_t cell, int32_t h, int64_t hub_at, uint64_t via_at, uint32_t* out_hubs,
-                       uint32_t* out_vias)
-{
-	Build* b = w->build;
-	if (!b->repair) return false;
-	int64_t first = b->tuple_begin[cell];
-	uint32_t kept_vias;
-	int kept_hubs = gt_ehl_repair_hub(b->repair, w->index, b->ehl, cell, h, b->pass, b->tuple_vertex + first,
-	                                  b->tuple_begin[cell + 1] - first, hub_at + *out_hubs, via_at + *out_vias,
-	                                  &kept_vias);
-	if (kept_hubs < 0) return false;
-	w->hub_head[h] = -1;
-	*out_hubs += (uint32_t)kept_hubs;
-	*out_vias += kept_hubs ? kept_vias : 0;
-	return true;
-}
-
-static bool build_cell(Worker* w, int64_t cell)
+// The cell's candidate vias, chained per hub from w->hub_head (the hubs in w->hub_list): every useful
+// label entry of every tuple's vertex, or in a repair only those of the hubs `affected` marks.
+static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const uint32_t* affected, uint32_t token,
+                   int* out_hubs, int* out_count)
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
 	const gtHubLabels* L = b->labels;
-	int g = e->g;
-	if (copied_cell(b, cell)) return true;
-	int64_t x0 = (cell % e->columns) * g, y0 = (cell / e->columns) * g, x1 = x0 + g, y1 = y0 + g;
+	int64_t x0 = corners[0][0], y0 = corners[0][1], x1 = corners[3][0], y1 = corners[3][1];
 	int hubs = 0, count = 0;
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
 		uint32_t vf = b->tuple_vertex[t];
@@ -219,6 +202,12 @@ static bool build_cell(Worker* w, int64_t cell)
 		double dx = fmax(fmax((double)x0 - vx.x, 0.0), vx.x - (double)x1);
 		double dy = fmax(fmax((double)y0 - vx.y, 0.0), vx.y - (double)y1);
 		double mindist = sqrt(dx * dx + dy * dy);
+		double far = 0; // once per tuple rather than per (tuple, hub); squared, one root after
+		for (int k = 0; k < 4 && (vf & TUPLE_FULL); k++) {
+			double cx = (double)corners[k][0] - vx.x, cy = (double)corners[k][1] - vx.y;
+			far = fmax(far, cx * cx + cy * cy);
+		}
+		far = sqrt(far);
 		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
 			if (!L->useful[k]) continue;
 			if (count == w->cand_capacity) {
@@ -228,33 +217,49 @@ static bool build_cell(Worker* w, int64_t cell)
 				if (!GT_RESIZE(w->kept, cap)) return false;
 			}
 			int32_t h = L->hub[k];
+			if (affected && affected[h] != token) continue;
 			if (w->hub_head[h] < 0) w->hub_list[hubs++] = h;
-			Candidate c = {v, L->parent[k], w->hub_head[h], (vf & TUPLE_FULL) != 0, L->dist[k], mindist + L->dist[k]};
+			Candidate c = {v,  L->parent[k], w->hub_head[h], (vf & TUPLE_FULL) != 0, L->dist[k], mindist + L->dist[k],
+			               far};
 			w->cand[count] = c;
 			w->hub_head[h] = count++;
 		}
 	}
+	*out_hubs = hubs, *out_count = count;
+	return true;
+}
+
+static bool build_cell(Worker* w, int64_t cell)
+{
+	Build* b = w->build;
+	gtEhl* e = b->ehl;
+	int g = e->g;
+	if (copied_cell(b, cell)) return true;
+	// A repair: only the hubs it marks are computed, the others copied from the last index.
+	const uint32_t* affected = NULL;
+	uint32_t token = 0;
+	int64_t first = b->tuple_begin[cell];
+	if (b->repair) // leaves `affected` NULL when the cell is built whole
+		gt_ehl_repair_affected(b->repair, w->index, e, cell, b->pass, b->tuple_vertex + first,
+		                       b->tuple_begin[cell + 1] - first, &affected, &token);
+	int64_t x0 = (cell % e->columns) * g, y0 = (cell / e->columns) * g, x1 = x0 + g, y1 = y0 + g;
+	const int64_t corners[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
+	int hubs = 0, count = 0;
+	if (!gather(w, cell, corners, affected, token, &hubs, &count)) return false;
 	qsort(w->hub_list, (size_t)hubs, sizeof *w->hub_list, gt_compare_int32);
 	if (!b->pass) atomic_fetch_add(&b->candidates, count);
 	uint32_t out_hubs = 0, out_vias = 0;
 	int64_t hub_at = b->pass ? (int64_t)e->cell_begin[cell] : 0;
 	uint64_t via_at = b->pass ? b->via_start[cell] : 0;
-	const int64_t corners[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
 	for (int i = 0; i < hubs; i++) {
 		int32_t h = w->hub_list[i];
-		if (copied_hub(w, cell, h, hub_at, via_at, &out_hubs, &out_vias)) continue;
+		if (affected)
+			gt_ehl_repair_copy_hubs(b->repair, w->index, e, cell, b->pass, h, hub_at, via_at, &out_hubs, &out_vias);
 		int hub_vertex = e->vertex_of[h];
 		// P2: U bounds d(s, h) for every s in the cell through any FULL via.
 		double upper = INFINITY;
 		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
-			if (!w->cand[c].full) continue;
-			gtVec2 v = e->points[w->cand[c].vertex];
-			double far = 0; // squared, one root after: hypot per corner was a tenth of a build
-			for (int k = 0; k < 4; k++) {
-				double dx = (double)corners[k][0] - v.x, dy = (double)corners[k][1] - v.y;
-				far = fmax(far, dx * dx + dy * dy);
-			}
-			upper = fmin(upper, sqrt(far) + w->cand[c].dist);
+			if (w->cand[c].full) upper = fmin(upper, w->cand[c].far + w->cand[c].dist);
 		}
 		double keep_below = upper * (1 + 1e-12) + 1e-12; // ties and rounding stay
 		int kept = 0;
@@ -291,6 +296,8 @@ static bool build_cell(Worker* w, int64_t cell)
 		out_hubs++;
 		out_vias += (uint32_t)kept;
 	}
+	if (affected)
+		gt_ehl_repair_copy_hubs(b->repair, w->index, e, cell, b->pass, e->n, hub_at, via_at, &out_hubs, &out_vias);
 	if (b->pass) {
 		gtEhlHub sentinel = {(uint32_t)(via_at + out_vias), (uint32_t)e->n, INFINITY};
 		e->hubs[hub_at + out_hubs] = sentinel;

@@ -37,15 +37,16 @@ struct gtEhlRepair {
 	int workers;
 };
 
-// The hubs (new ranks, ascending) whose candidates in one cell may differ from the last index's:
-// the useful entries of the tuples on one side only (or FULL on one side only) and the changed
-// entries of the others. Made once per cell and pass; the build asks for its hubs in order.
+// The hubs (new ranks) whose candidates in one cell may differ from the last index's: the
+// useful entries of the tuples on one side only (or FULL on one side only) and the changed
+// entries of the others, marked with the (cell, pass)'s token. The cell's other hubs are copied
+// from the last index's entries, walked in order by `at` (old rank order is the new one's).
 typedef struct Affected {
 	int64_t cell;
 	int pass;
-	int32_t* hubs;
-	int64_t count, capacity, at;
-	bool failed;
+	uint32_t* mark; // per new hub rank: == token when affected
+	uint32_t token;
+	uint32_t at; // next old hub entry of the cell to copy
 } Affected;
 
 enum { CELL_BUILT, CELL_COPIED, CELL_BY_HUB }; // by hub: each hub's vias copied unless its candidates changed
@@ -65,7 +66,7 @@ static void repair_free(gtEhlRepair* r)
 	gt_free(r->kept_begin);
 	gt_free(r->kept);
 	gt_free(r->clean);
-	for (int i = 0; r->affected && i < r->workers; i++) gt_free(r->affected[i].hubs);
+	for (int i = 0; r->affected && i < r->workers; i++) gt_free(r->affected[i].mark);
 	gt_free(r->affected);
 	memset(r, 0, sizeof *r);
 }
@@ -272,7 +273,14 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	repair.labels = &labels;
 	repair.affected = repair.old ? gt_calloc((size_t)threads, sizeof *repair.affected) : NULL;
 	repair.workers = repair.affected ? threads : 0;
-	for (int i = 0; i < repair.workers; i++) repair.affected[i].cell = -1;
+	for (int i = 0; i < repair.workers; i++) {
+		repair.affected[i].cell = -1;
+		repair.affected[i].mark = gt_calloc((size_t)repair.n + 1, sizeof *repair.affected[i].mark);
+		if (!repair.affected[i].mark) { // no room: the cells are built whole
+			repair_free(&repair);
+			break;
+		}
+	}
 	st = gt_ehl_build_from_labels(map, def, threads, &labels, &repair, graph->offset[graph->n] / 2, start, out, err);
 	repair_free(&repair);
 	return st;
@@ -340,11 +348,9 @@ bool gt_ehl_repair_keep_labels(gtEhl* e, gtHubLabels* labels)
 	return true;
 }
 
-static bool affect(Affected* a, int32_t h)
+static void affect(Affected* a, int32_t h)
 {
-	if (!GT_GROW(a->hubs, a->capacity, a->count + 1, 256)) return a->failed = true, false;
-	a->hubs[a->count++] = h;
-	return true;
+	a->mark[h] = a->token;
 }
 
 // A tuple on one side only: every useful entry of its vertex, in the old index or the new labels.
@@ -353,20 +359,24 @@ static void affect_vertex(const gtEhlRepair* r, Affected* a, uint32_t vf, bool o
 	int v = (int)(vf & ~GT_EHL_TUPLE_FULL);
 	if (old_side) {
 		for (uint32_t k = r->old->label_offset[v]; k < r->old->label_offset[v + 1]; k++)
-			if (r->rank_of_old[r->old->label_hub[k]] >= 0 && !affect(a, r->rank_of_old[r->old->label_hub[k]])) return;
+			if (r->rank_of_old[r->old->label_hub[k]] >= 0) affect(a, r->rank_of_old[r->old->label_hub[k]]);
 		return;
 	}
 	for (int64_t k = r->labels->offset[v]; k < r->labels->offset[v + 1]; k++)
-		if (r->labels->useful[k] && !affect(a, r->labels->hub[k])) return;
+		if (r->labels->useful[k]) affect(a, r->labels->hub[k]);
 }
 
-// Makes a's set for `cell` by merging the old tuples (renumbered: the order stays) with the new.
+// Marks a's set for `cell` by merging the old tuples (renumbered: the order stays) with the new.
+// A hub new to the index is always marked: only changed entries and new tuples can name it.
 static void affected_hubs(const gtEhlRepair* r, Affected* a, int64_t cell, const uint32_t* tuples, int64_t count)
 {
 	const uint32_t* old_tuples = r->old->tuple_vertex + r->old->tuple_begin[cell];
 	int64_t old_count = r->old->tuple_begin[cell + 1] - r->old->tuple_begin[cell], i = 0, j = 0;
-	a->count = a->at = 0;
-	a->failed = false;
+	if (++a->token == 0) { // wrapped: clear the marks
+		memset(a->mark, 0, (size_t)r->n * sizeof *a->mark);
+		a->token = 1;
+	}
+	a->at = r->old->cell_begin[cell];
 	while (i < old_count || j < count) {
 		int64_t before = i < old_count ? r->new_of[old_tuples[i] & ~GT_EHL_TUPLE_FULL] : INT64_MAX;
 		int64_t now = j < count ? (int64_t)(tuples[j] & ~GT_EHL_TUPLE_FULL) : INT64_MAX;
@@ -385,41 +395,45 @@ static void affected_hubs(const gtEhlRepair* r, Affected* a, int64_t cell, const
 		if (before <= now) i++;
 		if (now <= before) j++;
 	}
-	gt_sort_int32(a->hubs, (size_t)a->count);
 }
 
-int gt_ehl_repair_hub(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, int32_t h, int pass,
-                      const uint32_t* tuples, int64_t count, int64_t hub_at, uint64_t via_at, uint32_t* vias)
+bool gt_ehl_repair_affected(const gtEhlRepair* r, int worker, const gtEhl* e, int64_t cell, int pass,
+                            const uint32_t* tuples, int64_t count, const uint32_t** mark, uint32_t* token)
 {
 	const gtEhl* old = r->old;
-	if (!old || old->g != e->g || r->clean[cell] != CELL_BY_HUB || worker >= r->workers) return -1;
+	if (!old || old->g != e->g || r->clean[cell] != CELL_BY_HUB || worker >= r->workers) return false;
 	Affected* a = &r->affected[worker];
-	if (a->cell != cell || a->pass != pass) {
-		a->cell = cell, a->pass = pass;
-		affected_hubs(r, a, cell, tuples, count);
+	a->cell = cell, a->pass = pass;
+	affected_hubs(r, a, cell, tuples, count);
+	*mark = a->mark;
+	*token = a->token;
+	return true;
+}
+
+void gt_ehl_repair_copy_hubs(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, int pass, int32_t below,
+                             int64_t hub_at, uint64_t via_at, uint32_t* hubs, uint32_t* vias)
+{
+	const gtEhl* old = r->old;
+	Affected* a = &r->affected[worker];
+	uint32_t end = old->cell_begin[cell + 1] - 1; // the sentinel
+	for (; a->at < end; a->at++) {
+		const gtEhlHub* at = &old->hubs[a->at];
+		int32_t h = r->rank_of_old[at->hub];
+		if (h >= below) break;
+		if (h < 0 || a->mark[h] == a->token) continue; // its hub gone, or computed again
+		uint32_t count = at[1].via_begin - at[0].via_begin;
+		if (pass == 1) {
+			gtEhlHub entry = {(uint32_t)(via_at + *vias), (uint32_t)h, at->lower_bound};
+			e->hubs[hub_at + *hubs] = entry;
+			for (uint32_t k = 0; k < count; k++) {
+				gtEhlViaLabel via = old->vias[at->via_begin + k];
+				gt_via_set_vertex(&via, r->new_of[gt_via_vertex(&via)]);
+				e->vias[via_at + *vias + k] = via;
+			}
+		}
+		*hubs += 1;
+		*vias += count;
 	}
-	while (a->at < a->count && a->hubs[a->at] < h) a->at++; // the build asks in ascending order
-	if (a->failed || (a->at < a->count && a->hubs[a->at] == h) || r->old_rank_of[h] < 0) return -1;
-	// The same candidates as in the last index: its entry for the hub, if it kept one.
-	int64_t lo = old->cell_begin[cell], hi = (int64_t)old->cell_begin[cell + 1] - 2;
-	uint32_t want = (uint32_t)r->old_rank_of[h];
-	while (lo <= hi && old->hubs[lo + (hi - lo) / 2].hub != want) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if (old->hubs[mid].hub < want) lo = mid + 1;
-		else hi = mid - 1;
-	}
-	if (lo > hi) return 0;
-	const gtEhlHub* at = &old->hubs[lo + (hi - lo) / 2];
-	*vias = at[1].via_begin - at[0].via_begin;
-	if (pass == 0) return 1;
-	gtEhlHub entry = {(uint32_t)via_at, (uint32_t)h, at->lower_bound};
-	e->hubs[hub_at] = entry;
-	for (uint32_t k = 0; k < *vias; k++) {
-		gtEhlViaLabel via = old->vias[at->via_begin + k];
-		gt_via_set_vertex(&via, r->new_of[gt_via_vertex(&via)]);
-		e->vias[via_at + k] = via;
-	}
-	return 1;
 }
 
 // Distances from vertex `from` to every vertex by its hub labels (exact on the graph, as a Dijkstra's;

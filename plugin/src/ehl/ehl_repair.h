@@ -54,12 +54,18 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* repair, const gtEhl* e, int v,
 bool gt_ehl_repair_cell(gtEhlRepair* repair, gtEhl* e, int64_t cell, int pass, const uint32_t* tuples, int64_t count,
                         uint64_t via_at, uint32_t* hubs, uint32_t* vias);
 
-// For the via labels of hub rank h in `cell` of `e` (new tuples `tuples`), asked by build worker
-// `worker` in ascending h, in a cell that pass 0 did not copy whole: -1 when they must be computed,
-// else the number of (cell, hub) entries (0 or 1) the last index has for them, copied in pass 1
-// to hub entry `hub_at` and vias from `via_at` (*vias: how many).
-int gt_ehl_repair_hub(const gtEhlRepair* repair, int worker, gtEhl* e, int64_t cell, int32_t h, int pass,
-                      const uint32_t* tuples, int64_t count, int64_t hub_at, uint64_t via_at, uint32_t* vias);
+// For the via labels of `cell` of `e` (new tuples `tuples`) that pass 0 did not copy whole, asked
+// by build worker `worker` once per cell and pass: true when the last index helps, then the hubs
+// whose vias must be computed are those h with mark[h] == token; the others are copied, in order,
+// by gt_ehl_repair_copy_hubs.
+bool gt_ehl_repair_affected(const gtEhlRepair* repair, int worker, const gtEhl* e, int64_t cell, int pass,
+                            const uint32_t* tuples, int64_t count, const uint32_t** mark, uint32_t* token);
+
+// After gt_ehl_repair_affected: the last index's (cell, hub) entries of the hubs not marked, with
+// new rank below `below` and not yet copied, added after the *hubs entries and *vias vias the cell
+// has so far (written in pass 1 at hub_at + *hubs and via_at + *vias; both counts advance).
+void gt_ehl_repair_copy_hubs(const gtEhlRepair* repair, int worker, gtEhl* e, int64_t cell, int pass, int32_t below,
+                             int64_t hub_at, uint64_t via_at, uint32_t* hubs, uint32_t* vias);
 
 // Moves `labels` into index `e` for the next repair; false when out of memory (they stay the caller's).
 bool gt_ehl_repair_keep_labels(gtEhl* e, gtHubLabels* labels);

@@ -2,18 +2,20 @@
 // closed (nav_doors.h). Closing a door then swaps which index answers, with no search: the only
 // state that needs one is walls built or removed besides the doors (the other backends' ways).
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/status.h"
-#include "core/task.h"
+#include "core/job.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
 #include "nav/nav_doors.h"
+#include "nav/nav_later.h"
 
-enum { DEFAULT_DOOR_INDEXES = 16 }; // doors past gtNavDef.door_indexes answer as walls built
+// gtNavDef.door_indexes 0: the doors' (and door sets') indexes together hold at most this many
+// times the index's bytes (each is about the index's size); doors past it answer as walls built.
+enum { DEFAULT_DOOR_BYTES_PER_INDEX_BYTE = 8 };
 
 typedef struct DoorIndex {
 	gtEhl* ehl; // NULL: none
@@ -32,11 +34,10 @@ typedef struct DoorJob {
 	DoorIndex* out;   // one per item
 	int count;        // items
 	bool combination; // one item: every door in `doors` closed at once
-	atomic_bool stop, done;
-	bool on_host, joined;
-	const gtTaskSystem* host;
-	void* handle;
-	pthread_t thread;
+	int64_t budget;   // bytes its indexes may hold in all: it stops before one would pass it
+	int64_t estimate; // the first one's bytes, guessed: the index's
+	atomic_bool stop;
+	gtJob job;
 } DoorJob;
 
 enum { COMBINATIONS = 4 }; // indexes kept for sets of doors closed at once
@@ -114,19 +115,23 @@ static gtStatus build_door(DoorJob* j, int k, const gtEhl* from, const gtVisGrap
 }
 
 // Without an index to repair from, the first door's is built whole and the others repaired from it.
-static void job_run(DoorJob* j)
+static void job_run(void* context)
 {
+	DoorJob* j = context;
 	gtVisGraph first_graph = {0};
 	const gtEhl* from = j->base;
 	const gtVisGraph* from_graph = j->base_graph;
 	const gtMap* from_map = j->base_map;
 	int from_item = -1;
-	gtEhl* first = NULL; // the index the others repair from when the nav's cannot be
-	for (int k = 0; k < j->count && !atomic_load(&j->stop); k++) {
+	gtEhl* first = NULL;                  // the index the others repair from when the nav's cannot be
+	int64_t held = 0, each = j->estimate; // each: the last one's size, the next one's estimate
+	for (int k = 0; k < j->count && !atomic_load(&j->stop) && held + each <= j->budget; k++) {
 		gtVisGraph graph;
 		gtError err;
 		j->out[k].tried = true;
 		if (build_door(j, k, from, from_graph, from_map, from_item, &graph, &err)) continue; // answered as walls
+		each = gt_ehl_index_bytes(j->out[k].ehl);
+		held += each;
 		if (!from) {
 			first = j->out[k].ehl;
 			first_graph = graph;
@@ -138,19 +143,6 @@ static void job_run(DoorJob* j)
 	}
 	if (first) gt_ehl_drop_repair_data(first);
 	gt_vis_graph_free(&first_graph);
-	atomic_store(&j->done, true);
-}
-
-static void job_task(void* context, int index)
-{
-	(void)index;
-	job_run(context);
-}
-
-static void* job_thread(void* context)
-{
-	job_run(context);
-	return NULL;
 }
 
 static void job_free(DoorJob* j)
@@ -170,10 +162,7 @@ static void job_free(DoorJob* j)
 
 static void job_join(DoorJob* j)
 {
-	if (j->joined) return;
-	j->joined = true;
-	if (j->on_host && j->host->finish) j->host->finish(j->handle, j->host->user);
-	else pthread_join(j->thread, NULL);
+	gt_job_join(&j->job);
 }
 
 // ---- the nav's side ------------------------------------------------------------------------------
@@ -185,30 +174,31 @@ static NavDoorIndexes* doors_of(gtNav* nav)
 	return nav->door_indexes;
 }
 
-static void drop_index(NavDoorIndexes* di, DoorIndex* x)
+// Freed by a background job (nav_later.h): a door index is as big as the index.
+static void drop_index(gtNav* nav, DoorIndex* x)
 {
-	if (x->ehl) di->bytes -= gt_ehl_index_bytes(x->ehl);
-	gtEhl_Destroy(x->ehl);
-	gtMap_Destroy(x->map);
+	if (x->ehl) nav->door_indexes->bytes -= gt_ehl_index_bytes(x->ehl);
+	nav_free_later(nav, x->ehl, x->map);
 	*x = (DoorIndex){0};
 }
 
-static void drop_combination(NavDoorIndexes* di, DoorCombination* c)
+static void drop_combination(gtNav* nav, DoorCombination* c)
 {
-	drop_index(di, &c->index);
+	drop_index(nav, &c->index);
 	gt_free(c->doors);
 	*c = (DoorCombination){0};
 }
 
 // A finished combination job's index into the slot of the oldest (or an empty) one.
-static void take_combination(NavDoorIndexes* di, DoorJob* j)
+static void take_combination(gtNav* nav, DoorJob* j)
 {
+	NavDoorIndexes* di = nav->door_indexes;
 	if (!j->out[0].ehl) return; // failed: the doors' own indexes go on answering
 	int slot = 0;
 	for (int c = 1; c < COMBINATIONS; c++)
 		if (di->combination[c].used < di->combination[slot].used) slot = c;
 	DoorCombination* c = &di->combination[slot];
-	drop_combination(di, c);
+	drop_combination(nav, c);
 	c->index = j->out[0];
 	j->out[0] = (DoorIndex){0};
 	c->doors = j->doors, c->count = j->begin[1];
@@ -231,13 +221,13 @@ static void take_job(gtNav* nav)
 		DoorIndex* x = &di->index[door];
 		x->tried = x->tried || j->out[k].tried;
 		if (!j->out[k].ehl) continue;
-		drop_index(di, x);
+		drop_index(nav, x);
 		*x = j->out[k];
 		x->tried = true;
 		di->bytes += gt_ehl_index_bytes(x->ehl);
 		j->out[k] = (DoorIndex){0};
 	}
-	if (j->combination) take_combination(di, j);
+	if (j->combination) take_combination(nav, j);
 	di->generation++;
 	job_free(j);
 	nav_doors_edited(nav); // the combination of the doors closed now may be there
@@ -269,6 +259,16 @@ static bool job_due(gtNav* nav)
 	       !(nav->door_indexes && nav->door_indexes->job);
 }
 
+// Bytes the doors' indexes may still take: gtNavDef.door_indexes counts doors, else the default
+// cap in index bytes.
+static int64_t door_budget(const gtNav* nav)
+{
+	if (nav->def.door_indexes != 0) return INT64_MAX;
+	int64_t held = nav->door_indexes ? nav->door_indexes->bytes : 0;
+	int64_t cap = DEFAULT_DOOR_BYTES_PER_INDEX_BYTE * gt_ehl_index_bytes(nav->ehl);
+	return cap > held ? cap - held : 0;
+}
+
 // A job for `items` indexes over `cells` cell rectangles (its arrays filled by the caller).
 static DoorJob* job_new(const gtNav* nav, int items, int cells)
 {
@@ -284,19 +284,16 @@ static DoorJob* job_new(const gtNav* nav, int items, int cells)
 		return NULL;
 	}
 	j->def = nav_build_def(nav, NULL);
+	j->budget = door_budget(nav);
+	j->estimate = nav->def.door_indexes ? 0 : gt_ehl_index_bytes(nav->ehl);
 	if (nav->ehl->tuple_begin && nav->graph.offset) j->base = nav->ehl, j->base_graph = &nav->graph;
 	atomic_init(&j->stop, false);
-	atomic_init(&j->done, false);
 	return j;
 }
 
 static void job_start(gtNav* nav, DoorJob* j)
 {
-	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
-	if (tasks) {
-		j->on_host = true, j->host = tasks;
-		j->handle = tasks->enqueue(job_task, j, 1, tasks->user);
-	} else if (pthread_create(&j->thread, NULL, job_thread, j) != 0) {
+	if (!gt_job_start(&j->job, nav->def.tasks, job_run, j)) {
 		job_free(j); // tried again at the next update
 		return;
 	}
@@ -308,6 +305,9 @@ static void start_combination(gtNav* nav)
 {
 	NavDoorIndexes* di = nav->door_indexes;
 	if (!di->only_doors || di->closed_count < 2 || di->now >= 0) return;
+	bool slot_free = false; // else it replaces the oldest set's: the bytes stay about the same
+	for (int c = 0; c < COMBINATIONS; c++) slot_free |= !di->combination[c].index.ehl;
+	if (slot_free && door_budget(nav) < gt_ehl_index_bytes(nav->ehl)) return;
 	DoorJob* j = job_new(nav, 1, (int)di->closed_count);
 	if (!j) return;
 	for (int64_t k = 0; k < di->closed_count; k++)
@@ -320,11 +320,12 @@ static void start_job(gtNav* nav)
 {
 	if (!job_due(nav)) return;
 	NavDoorIndexes* di = doors_of(nav);
-	int64_t most = nav->def.door_indexes < 0 ? 0 : nav->def.door_indexes ? nav->def.door_indexes : DEFAULT_DOOR_INDEXES;
+	int64_t most = nav->def.door_indexes < 0 ? 0 : nav->def.door_indexes ? nav->def.door_indexes : nav->door_count;
 	int64_t limit = nav->door_count < most ? nav->door_count : most;
 	if (!di || !grow_table(di, limit)) return;
 	int todo = 0;
 	for (int64_t id = 0; id < limit; id++) todo += !di->index[id].tried && !di->index[id].ehl;
+	if (nav->def.door_indexes == 0 && door_budget(nav) < gt_ehl_index_bytes(nav->ehl)) todo = 0; // the cap is reached
 	if (todo == 0) {
 		if (limit > 0) start_combination(nav);
 		return;
@@ -355,8 +356,8 @@ void nav_doors_index_changed(gtNav* nav)
 		job_free(di->job);
 		di->job = NULL;
 	}
-	for (int64_t i = 0; i < di->count; i++) drop_index(di, &di->index[i]);
-	for (int c = 0; c < COMBINATIONS; c++) drop_combination(di, &di->combination[c]);
+	for (int64_t i = 0; i < di->count; i++) drop_index(nav, &di->index[i]);
+	for (int c = 0; c < COMBINATIONS; c++) drop_combination(nav, &di->combination[c]);
 	di->generation++;
 	di->only_doors = false;
 	di->now = -1;
@@ -393,7 +394,7 @@ bool nav_doors_hold_rebuild(gtNav* nav)
 {
 	NavDoorIndexes* di = nav->door_indexes;
 	if (!di || !di->job) return false;
-	if (atomic_load(&di->job->done)) return false; // taken with the rebuild's new index
+	if (gt_job_done(&di->job->job)) return false; // taken with the rebuild's new index
 	atomic_store(&di->job->stop, true);
 	return true;
 }
@@ -406,7 +407,7 @@ void nav_doors_stop(gtNav* nav)
 void nav_doors_update(gtNav* nav)
 {
 	NavDoorIndexes* di = nav->door_indexes;
-	if (di && di->job && atomic_load(&di->job->done)) take_job(nav);
+	if (di && di->job && gt_job_done(&di->job->job)) take_job(nav);
 	start_job(nav);
 }
 
@@ -475,6 +476,14 @@ static bool meets_other_door(const gtNav* nav, const NavDoorIndexes* di, int64_t
 	for (int64_t k = 0; k < di->closed_count; k++)
 		if (di->closed[k] != door && nav_ellipse_hits_rects(&nav->doors[di->closed[k]].cells, 1, s, t, d)) return true;
 	return false;
+}
+
+bool nav_doors_answer_all(const gtNav* nav)
+{
+	const NavDoorIndexes* di = nav->door_indexes;
+	if (!di || !di->only_doors || di->closed_count == 0) return false;
+	if (di->now >= 0) return true;
+	return di->closed_count == 1 && di->closed[0] < di->count && di->index[di->closed[0]].ehl;
 }
 
 bool nav_doors_several_closed(const gtNav* nav)

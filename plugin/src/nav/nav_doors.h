@@ -39,6 +39,9 @@ typedef bool NavAnswerWalks(const gtNav* nav, const gtEhlQuery* eq, gtVec2 s, gt
 // door's index can tell (the caller's other ways), or on failure (*status).
 gtEhlQuery* nav_doors_pick(gtNavQuery* q, NavDoorQueries** scratch, gtVec2 s, gtVec2 t, double limit,
                            NavAnswerWalks* walks, double* d, gtStatus* status, gtError* err);
+// Whether the doors' indexes answer every query as the map is now (only declared doors closed, and
+// one index for all of them): the views need not follow the edit.
+bool nav_doors_answer_all(const gtNav* nav);
 // Whether more than one declared door is closed (a door's index's path must then be checked).
 bool nav_doors_several_closed(const gtNav* nav);
 void nav_doors_free_queries(NavDoorQueries* queries);

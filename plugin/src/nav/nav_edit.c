@@ -1,17 +1,18 @@
 // Doors and walls that change: the nav's map edited in place, the index kept as a lower bound
 // while walls are only added, and rebuilt in the background after any edit that a rebuild (every
 // declared door open) would see: walls built or removed; declared doors closed need none.
-#include <pthread.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/job.h"
+#include "core/platform.h"
 #include "core/status.h"
-#include "core/task.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
 #include "nav/nav_doors.h"
+#include "nav/nav_later.h"
 #include "nav/nav_links_internal.h"
 #include "nav/nav_view.h"
 
@@ -30,16 +31,14 @@ struct NavRebuild {
 	const gtVisGraph* base_graph; // the nav's graph, of the base's map
 	int* rects;
 	int rect_count;
-	gtEhlLink* links; // an index that knew links is rebuilt knowing the ones enabled now (no repair)
+	bool build_graph;     // in: build the graph anew rather than repair it (cheaper on this map lately)
+	double graph_seconds; // out: what making the graph took
+	bool graph_repaired;  // out: it was repaired (else built)
+	gtEhlLink* links;     // an index that knew links is rebuilt knowing the ones enabled now (no repair)
 	int link_count;
 	gtStatus status;
 	gtError err;
-	atomic_bool done;
-	bool on_host; // the host's task system runs it (else a thread of our own)
-	bool joined;  // waited for: it reads nothing of the nav's any more
-	const gtTaskSystem* host;
-	void* handle;
-	pthread_t thread;
+	gtJob job; // on the host's task system or a thread of our own; joined: it reads nothing of the nav's
 };
 
 // ---- the edits against the index ---------------------------------------------------------------
@@ -101,7 +100,42 @@ static void note_freed_rect(gtNav* nav, int x0, int y0, int x1, int y1)
 	note_rect(nav, &nav->freed_rects, &nav->freed_rect_count, &nav->freed_rect_capacity, x0, y0, x1, y1);
 }
 
-static void recount(gtNav* nav)
+// Counts cell (x, y) against the index (recount's step), growing box[0] (added) or box[1] (freed).
+static void recount_cell(gtNav* nav, int x, int y, NavRect* box)
+{
+	int64_t added = nav->added, freed = nav->freed;
+	count_cell(nav, x, y, +1);
+	if (nav->added == added && nav->freed == freed) return;
+	NavRect* b = &box[nav->freed != freed];
+	b->x0 = x < b->x0 ? x : b->x0, b->y0 = y < b->y0 ? y : b->y0;
+	b->x1 = x > b->x1 ? x : b->x1, b->y1 = y > b->y1 ? y : b->y1;
+}
+
+// The rectangles (x0, y0, x1, y1 each) holding every cell that may differ between the map and an
+// index map made at map generation `since` with every declared door open: the edits logged since
+// and the closed doors. NULL when the log no longer holds them all (or no room).
+static int* rects_since(const gtNav* nav, uint32_t since, int64_t* count)
+{
+	uint32_t edits = nav->map_generation - since;
+	if (edits >= NAV_EDIT_LOG) return NULL;
+	int* rects = gt_malloc(4 * ((size_t)edits + (size_t)nav->door_count + 1) * sizeof *rects);
+	if (!rects) return NULL;
+	*count = 0;
+	for (uint32_t i = 1; i <= edits; i++)
+		memcpy(rects + 4 * (*count)++, nav->edit_log[(since + i) % NAV_EDIT_LOG], 4 * sizeof(int));
+	for (int64_t i = 0; i < nav->door_count; i++) {
+		const NavRect* c = &nav->doors[i].cells;
+		if (nav->doors[i].open) continue;
+		int* r = rects + 4 * (*count)++;
+		r[0] = c->x0, r[1] = c->y0, r[2] = c->x1, r[3] = c->y1;
+	}
+	return rects;
+}
+
+// Counts the cells that differ from the index's map. `since`: the map generation the index map
+// was made at (every declared door open), so only the cells rects_since gives are visited (each
+// once); else (or no room) the whole map.
+static void recount_since(gtNav* nav, const uint32_t* since)
 {
 	nav->added = nav->freed = 0;
 	nav->added_rect_count = nav->freed_rect_count = 0;
@@ -109,15 +143,26 @@ static void recount(gtNav* nav)
 		memset(nav->added_tiles, 0, sizeof *nav->added_tiles * (size_t)nav->tile_columns * (size_t)nav->tile_rows);
 	if (!nav->ehl || !nav->index_map) return;
 	NavRect box[2] = {{INT32_MAX, INT32_MAX, -1, -1}, {INT32_MAX, INT32_MAX, -1, -1}}; // added, freed cells
-	for (int y = 0; y < gtMap_Height(nav->map); y++)
-		for (int x = 0; x < gtMap_Width(nav->map); x++) {
-			int64_t added = nav->added, freed = nav->freed;
-			count_cell(nav, x, y, +1);
-			if (nav->added == added && nav->freed == freed) continue;
-			NavRect* b = &box[nav->freed != freed];
-			b->x0 = x < b->x0 ? x : b->x0, b->y0 = y < b->y0 ? y : b->y0;
-			b->x1 = x > b->x1 ? x : b->x1, b->y1 = y > b->y1 ? y : b->y1;
+	int w = gtMap_Width(nav->map), h = gtMap_Height(nav->map);
+	int64_t count = 0;
+	int* rects = since ? rects_since(nav, *since, &count) : NULL;
+	uint8_t* seen = rects ? gt_calloc((size_t)w * (size_t)h, 1) : NULL;
+	if (seen) {
+		for (int64_t i = 0; i < count; i++) {
+			const int* r = rects + 4 * i;
+			for (int y = r[1]; y <= r[3]; y++)
+				for (int x = r[0]; x <= r[2]; x++)
+					if (!seen[(size_t)y * (size_t)w + (size_t)x]) {
+						seen[(size_t)y * (size_t)w + (size_t)x] = 1;
+						recount_cell(nav, x, y, box);
+					}
 		}
+	} else {
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++) recount_cell(nav, x, y, box);
+	}
+	gt_free(seen);
+	gt_free(rects);
 	if (nav->added) note_added_rect(nav, box[0].x0, box[0].y0, box[0].x1, box[0].y1);
 	if (nav->freed) note_freed_rect(nav, box[1].x0, box[1].y0, box[1].x1, box[1].y1);
 }
@@ -211,14 +256,21 @@ static void forget_rects_if_none(gtNav* nav)
 
 static void rebuild_wait(gtNav* nav);
 
+static void set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for, const uint32_t* since);
+
 void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
+{
+	set_index(nav, ehl, built_for, NULL);
+}
+
+// nav_set_index; `since` (not NULL): `built_for` is the map at that map generation with every
+// declared door open, so only the cells edited since (and the closed doors) are counted again.
+static void set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for, const uint32_t* since)
 {
 	if (nav->rebuild && nav->rebuild->base) rebuild_wait(nav); // it reads the index this frees
 	nav_doors_index_changed(nav);                              // so may the doors' job
-	gtEhl_Destroy(nav->ehl);
-	gtMap_Destroy(nav->index_map);
-	gt_vis_graph_free(&nav->graph); // take_rebuild gives the graph of a rebuilt index map
-	gt_landmarks_free(&nav->landmarks);
+	nav_free_later(nav, nav->ehl, nav->index_map);             // off the frame thread
+	nav_free_graph_later(nav, &nav->graph, &nav->landmarks);   // take_rebuild gives the graph of a rebuilt index map
 	nav->ehl = ehl;
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
@@ -232,22 +284,33 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 	}
 	if (!nav_backend_ready(nav, nav->def.method)) nav->def.method = GT_NAV_AUTO; // it needed the index
 	nav_choose_backend(nav);
-	recount(nav);
+	recount_since(nav, since);
 	nav_doors_edited(nav);
 }
 
 // ---- background rebuilds ----------------------------------------------------------------------
 
-static void rebuild_run(NavRebuild* r)
+static void rebuild_run(void* context)
 {
+	NavRebuild* r = context;
 	if (r->links) {
 		r->status = gtEhl_BuildWithLinks(r->map, &r->def, r->links, r->link_count, &r->result, &r->err);
-		atomic_store(&r->done, true);
 		return;
 	}
-	if (r->graph.offset && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
-	                                                    r->rects, r->rect_count, &r->graph, &r->err))
+	double start = gtNowSeconds();
+	bool fresh = !r->graph.offset || r->build_graph; // built here (and timed), not repaired
+	r->graph_repaired = !fresh;
+	gtError unchecked;                       // a map the build refuses: it says why below
+	if (fresh) gt_vis_graph_free(&r->graph); // the last index's graph: then only to match the new one against
+	if (fresh && !gt_ehl_check_vertices(r->map, &r->def, &unchecked) &&
+	    gt_vis_graph_build(r->map, r->def.tasks, gt_resolve_threads(r->def.threads), false, &r->graph, &r->err))
+		memset(&r->graph, 0, sizeof r->graph); // no room: the build below tries again (and says why)
+	if (!fresh && gt_vis_graph_repair_parallel(r->map, r->def.tasks, r->def.threads, r->old_vertices, r->old_n,
+	                                           r->rects, r->rect_count, &r->graph, &r->err)) {
 		gt_vis_graph_free(&r->graph); // no room to repair it: built anew
+		r->graph_repaired = false;
+	}
+	r->graph_seconds = r->graph.offset ? gtNowSeconds() - start : 0;
 	gtEhlRepairFrom from = {r->base, r->base_graph, r->old_vertices, r->old_n, r->rects, r->rect_count};
 	bool repair = r->graph.offset && r->base;
 	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->err);
@@ -256,19 +319,6 @@ static void rebuild_run(NavRebuild* r)
 	    (r->result->hub_labels ? gt_ehl_repair_landmarks(r->result, &r->landmarks, &ignored)
 	                           : gt_landmarks_build(&r->graph, &r->landmarks, &ignored)))
 		gt_landmarks_free(&r->landmarks);
-	atomic_store(&r->done, true);
-}
-
-static void rebuild_task(void* context, int index)
-{
-	(void)index;
-	rebuild_run(context);
-}
-
-static void* rebuild_thread(void* context)
-{
-	rebuild_run(context);
-	return NULL;
 }
 
 static void rebuild_free(NavRebuild* r)
@@ -286,11 +336,7 @@ static void rebuild_free(NavRebuild* r)
 
 static void rebuild_wait(gtNav* nav)
 {
-	NavRebuild* r = nav->rebuild;
-	if (!r || r->joined) return;
-	r->joined = true;
-	if (r->on_host && r->host->finish) r->host->finish(r->handle, r->host->user);
-	else pthread_join(r->thread, NULL);
+	if (nav->rebuild) gt_job_join(&nav->rebuild->job);
 }
 
 // Gives rebuild `r` the last index map's visibility graph to repair, when the nav kept one and the
@@ -316,6 +362,10 @@ static void seed_repair(const gtNav* nav, NavRebuild* r)
 		memcpy(r->rects + 4 * i, nav->edit_log[(nav->graph_generation + 1 + i) % NAV_EDIT_LOG], 4 * sizeof(int));
 	r->rect_count = (int)edits;
 	if (nav->ehl->tuple_begin) r->base = nav->ehl, r->base_graph = &nav->graph; // nav_set_index waits for it
+	// A repair tests pairs near the edits, a build sweeps every corner once: on some maps (many
+	// corners in view of each other) the build is cheaper. Each build halves what the last repair
+	// cost, so a repair is tried again now and then.
+	r->build_graph = nav->graph_build_seconds > 0 && nav->graph_repair_seconds > nav->graph_build_seconds;
 }
 
 // A copy of the map with every declared door open: what indexes are built for.
@@ -388,18 +438,13 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 	r->generation = nav->map_generation;
 	if (nav->ehl && nav->ehl->link_count > 0) st = nav_links_index_links(nav, &r->links, &r->link_count, err);
 	else seed_repair(nav, r);
+	if (r->build_graph) nav->graph_repair_seconds /= 2;
 	if (st) {
 		rebuild_free(r);
 		return st;
 	}
 	r->def.progress = NULL; // nobody is there to watch a background build
-	atomic_init(&r->done, false);
-	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
-	if (tasks) {
-		r->on_host = true;
-		r->host = tasks;
-		r->handle = tasks->enqueue(rebuild_task, r, 1, tasks->user);
-	} else if (pthread_create(&r->thread, NULL, rebuild_thread, r) != 0) {
+	if (!gt_job_start(&r->job, nav->def.tasks, rebuild_run, r)) {
 		rebuild_free(r);
 		return gt_fail(err, GT_ERR_NOMEM, "cannot start a thread for the rebuild");
 	}
@@ -461,19 +506,28 @@ static bool take_rebuild(gtNav* nav)
 	rebuild_wait(nav);
 	nav->rebuild = NULL;
 	bool taken = false;
+	if (r->graph_seconds > 0 && r->graph_repaired) nav->graph_repair_seconds = r->graph_seconds;
+	else if (r->graph_seconds > 0) nav->graph_build_seconds = r->graph_seconds;
 	if (r->status) {
 		nav->rebuild_status = r->status;
 		nav->rebuild_error = r->err;
 		nav->rebuild_failed_generation = r->generation;
 	} else {
-		bool bound = true; // no cell free now that was a wall for the build
-		for (int y = 0; y < gtMap_Height(nav->map) && bound; y++)
-			for (int x = 0; x < gtMap_Width(nav->map) && bound; x++)
-				bound = gtMap_IsBlocked(nav->map, x, y) || !gtMap_IsBlocked(r->map, x, y);
+		bool bound = true; // no cell free now that was a wall for the build: only edited cells can be
+		int64_t count = 0;
+		int* rects = rects_since(nav, r->generation, &count);
+		int x0 = 0, y0 = 0, x1 = gtMap_Width(nav->map) - 1, y1 = gtMap_Height(nav->map) - 1; // no log: all
+		for (int64_t i = 0; i < (rects ? count : 1) && bound; i++) {
+			if (rects) x0 = rects[4 * i], y0 = rects[4 * i + 1], x1 = rects[4 * i + 2], y1 = rects[4 * i + 3];
+			for (int y = y0; y <= y1 && bound; y++)
+				for (int x = x0; x <= x1 && bound; x++)
+					bound = gtMap_IsBlocked(nav->map, x, y) || !gtMap_IsBlocked(r->map, x, y);
+		}
+		gt_free(rects);
 		// Walls went while it ran: still taken when the index there is no bound either (it is
 		// nearer the map, and the next rebuild repairs from it), so steady edits cannot starve it.
 		if (bound || (nav->ehl && nav->freed > 0)) {
-			nav_set_index(nav, r->result, r->map);
+			set_index(nav, r->result, r->map, &r->generation);
 			r->result = NULL, r->map = NULL;
 			nav->graph = r->graph; // the new index map's graph, for the next repair
 			nav->graph_generation = r->generation;
@@ -483,6 +537,9 @@ static bool take_rebuild(gtNav* nav)
 			taken = true;
 		}
 	}
+	nav_free_later(nav, r->result, r->map); // not taken: off the frame thread too
+	nav_free_graph_later(nav, &r->graph, &r->landmarks);
+	r->result = NULL, r->map = NULL;
 	rebuild_free(r);
 	start_rebuild_if_needed(nav, rebuild_would_change(nav)); // edits landed while it ran
 	return taken;
@@ -490,9 +547,10 @@ static bool take_rebuild(gtNav* nav)
 
 bool gtNav_Update(gtNav* nav)
 {
-	bool taken = nav->rebuild && atomic_load(&nav->rebuild->done) && !nav_doors_hold_rebuild(nav) && take_rebuild(nav);
+	bool taken = nav->rebuild && gt_job_done(&nav->rebuild->job) && !nav_doors_hold_rebuild(nav) && take_rebuild(nav);
 	nav_views_update(nav);
 	nav_doors_update(nav);
+	nav_free_queued(nav);
 	return taken;
 }
 
@@ -500,6 +558,7 @@ void gtNav_WaitForRebuild(gtNav* nav)
 {
 	while (nav->rebuild) take_rebuild(nav);
 	nav_doors_wait(nav);
+	nav_free_now(nav);
 }
 
 bool gtNav_Rebuilding(const gtNav* nav)
@@ -521,7 +580,9 @@ void nav_free_edits(gtNav* nav)
 	gt_free(nav->added_tiles);
 	gt_free(nav->added_rects);
 	gt_free(nav->freed_rects);
-	nav->doors = NULL, nav->added_tiles = NULL, nav->added_rects = NULL, nav->freed_rects = NULL;
+	nav_free_now(nav);
+	gt_free(nav->later);
+	nav->doors = NULL, nav->added_tiles = NULL, nav->added_rects = NULL, nav->freed_rects = NULL, nav->later = NULL;
 }
 
 // ---- edits and doors ----------------------------------------------------------------------------

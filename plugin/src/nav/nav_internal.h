@@ -25,6 +25,7 @@ typedef struct NavLinks NavLinks;     // the nav's links (nav_links.c)
 typedef struct NavViews NavViews;     // views of the map as edited, shared by query objects (nav_view.c)
 // An index per declared door, built with it closed (nav_doors.c).
 typedef struct NavDoorIndexes NavDoorIndexes;
+typedef struct NavLater NavLater; // big frees done in the background (nav_later.c)
 
 enum { NAV_TILE = 8, NAV_EDIT_LOG = 64 };
 
@@ -63,6 +64,8 @@ struct gtNav {
 	uint32_t graph_generation;
 	gtLandmarks landmarks;   // the graph's landmark distances, computed by the rebuild too (count 0: none)
 	gtStatus rebuild_status; // why the last background rebuild failed (GT_OK: it did not)
+	// What the last rebuilds' graphs took to build anew and to repair (0: not known yet).
+	double graph_build_seconds, graph_repair_seconds;
 	gtError rebuild_error;
 	uint32_t rebuild_failed_generation; // the map_generation it failed for: not tried again before the next edit
 	gtEhlDef rebuild_def;               // how the index was last built (a rebuild after frees repeats it)
@@ -72,6 +75,7 @@ struct gtNav {
 	NavLinks* links;      // NULL until the first link
 	NavViews* views;
 	NavDoorIndexes* door_indexes; // NULL until the first door index
+	NavLater* later;              // NULL until the first free put off
 };
 
 struct gtNavQuery {

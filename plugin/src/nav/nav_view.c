@@ -13,12 +13,13 @@
 
 #include "core/alloc.h"
 #include "core/status.h"
+#include "core/job.h"
 #include "core/task.h"
 #include "map/map_internal.h"
+#include "nav/nav_doors.h"
 #include "nav/nav_view.h"
 
 typedef enum { MAKE_SCRATCH, MAKE_FROM_GRAPH, MAKE_REPAIR, MAKE_AFTER_BLOCKS } Make;
-typedef enum { RAN_HERE, ON_HOST, ON_THREAD } Where;
 
 typedef struct ViewJob {
 	Make make;
@@ -33,11 +34,7 @@ typedef struct ViewJob {
 	int threads;               // else on the job's own thread alone (no host work nested in a host job)
 	gtStatus status;
 	gtError err;
-	atomic_bool done;
-	Where where;
-	const gtTaskSystem* host;
-	void* handle;
-	pthread_t thread;
+	gtJob job; // not started: it ran where it was planned
 } ViewJob;
 
 struct NavViews {
@@ -95,13 +92,15 @@ bool nav_view_seeded_by_index(const gtNav* nav, const NavView* view)
 // Whether the nav answers through views after its edits: the oracle method, or an edited index.
 static bool uses_views(const gtNav* nav)
 {
+	if (nav->ehl && nav_doors_answer_all(nav)) return false; // a door's index answers: no search
 	return nav->ehl ? nav->added > 0 || nav->freed > 0 : nav->method == GT_NAV_ORACLE;
 }
 
 // ---- jobs ---------------------------------------------------------------------------------------
 
-static void job_run(ViewJob* j)
+static void job_run(void* context)
 {
+	ViewJob* j = context;
 	gtOracle* o = NULL;
 	const gtMap* map = j->result->map;
 	gtError* err = &j->err;
@@ -118,19 +117,6 @@ static void job_run(ViewJob* j)
 	}
 	j->result->oracle = o;
 	j->status = st;
-	atomic_store(&j->done, true);
-}
-
-static void job_task(void* context, int index)
-{
-	(void)index;
-	job_run(context);
-}
-
-static void* job_thread(void* context)
-{
-	job_run(context);
-	return NULL;
 }
 
 static void job_free(ViewJob* j)
@@ -146,10 +132,7 @@ static void job_free(ViewJob* j)
 
 static void job_wait(ViewJob* j)
 {
-	if (j->where == ON_HOST && j->host->finish) j->host->finish(j->handle, j->host->user);
-	else if (j->where == ON_THREAD) pthread_join(j->thread, NULL);
-	while (!atomic_load(&j->done)) { // a host without `finish` ran it somewhere: it ends soon
-	}
+	gt_job_join(&j->job);
 }
 
 // The cells of the edits after generation `since` up to now, or NULL when the log no longer holds
@@ -233,7 +216,6 @@ static gtStatus plan(const gtNav* nav, const NavViews* vs, ViewJob** out, gtErro
 {
 	ViewJob* j = *out = gt_calloc(1, sizeof *j);
 	if (!j) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a view of the map");
-	atomic_init(&j->done, false);
 	j->threads = 1;
 	bool base_fits = vs->base && vs->base->root == vs->index_serial;
 	gtStatus st = want_derived(nav) && !base_fits ? plan_base(nav, vs, j, err) : plan_current(nav, vs, j, err);
@@ -246,18 +228,8 @@ static gtStatus plan(const gtNav* nav, const NavViews* vs, ViewJob** out, gtErro
 
 static void start(const gtNav* nav, NavViews* vs, ViewJob* j)
 {
-	const gtTaskSystem* tasks = gt_task_system(nav->def.tasks);
 	vs->job = j;
-	if (tasks) {
-		j->where = ON_HOST;
-		j->host = tasks;
-		j->handle = tasks->enqueue(job_task, j, 1, tasks->user);
-	} else if (pthread_create(&j->thread, NULL, job_thread, j) == 0) {
-		j->where = ON_THREAD;
-	} else {
-		j->where = RAN_HERE;
-		job_run(j);
-	}
+	if (!gt_job_start(&j->job, nav->def.tasks, job_run, j)) job_run(j); // no thread: here
 }
 
 // Waits for the job and keeps its view when it is newer than the one it would replace.
@@ -347,7 +319,7 @@ gtStatus nav_view_soon(gtNav* nav, NavView** held, gtError* err)
 	if (fits(nav, vs, h)) return GT_OK;
 	if (!h || nav->map_generation - h->generation >= NAV_EDIT_LOG) return nav_view_acquire(nav, held, err);
 	pthread_mutex_lock(&vs->lock);
-	if (vs->job && atomic_load(&vs->job->done)) collect(vs);
+	if (vs->job && gt_job_done(&vs->job->job)) collect(vs);
 	start_next(nav, vs);
 	NavView* now = fits(nav, vs, vs->current) ? vs->current : NULL;
 	if (now) {
@@ -431,7 +403,7 @@ void nav_views_update(gtNav* nav)
 {
 	NavViews* vs = nav->views;
 	pthread_mutex_lock(&vs->lock);
-	if (vs->job && atomic_load(&vs->job->done)) collect(vs);
+	if (vs->job && gt_job_done(&vs->job->job)) collect(vs);
 	start_next(nav, vs);
 	pthread_mutex_unlock(&vs->lock);
 }
