@@ -681,11 +681,13 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	}
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
-	if (!st && !def->uniform) {
-		// Regions: fine cells a quarter of the uniform size the estimate allows, merged up to twice
-		// that size (ehl_regions.h) until the index fits; when even that does not fit, the uniform
-		// sizes below.
-		int fine = sizes[chosen] / 4 > 1 ? sizes[chosen] / 4 : 1;
+	// Regions: fine cells an eighth of the uniform size the estimate allows, merged up to that size
+	// (ehl_regions.h) until the index fits; when they cannot, from the next size's eighth, and
+	// when even that does not fit, the uniform sizes below.
+	for (int k = chosen, last = 0; !st && !def->uniform && k < count; k++) {
+		int fine = sizes[k] / 8 > 1 ? sizes[k] / 8 : 1;
+		if (fine == last) continue;
+		last = fine;
 		gtError why;
 		st = build_cells(map, def, threads, &labels, NULL, vg_edges, fine, def->budget_mb * 1e6, start, links,
 		                 link_count, out, &why);
