@@ -681,11 +681,15 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	}
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
-	// Regions: fine cells an eighth of the uniform size the estimate allows, merged up to that size
-	// (ehl_regions.h) until the index fits; when they cannot, from the next size's eighth, and
-	// when even that does not fit, the uniform sizes below.
+	// Regions: fine cells an eighth of the uniform size the estimate allows (but no more than 2^18
+	// of them: both passes over the fine cells, and their tuples, grow with their number), merged up
+	// to twice that size (ehl_regions.h) until the index fits; when they cannot, from the next
+	// size's, and when even that does not fit, the uniform sizes below.
 	for (int k = chosen, last = 0; !st && !def->uniform && k < count; k++) {
 		int fine = sizes[k] / 8 > 1 ? sizes[k] / 8 : 1;
+		while (fine < sizes[k] &&
+		       (double)((gtMap_Width(map) + fine - 1) / fine) * ((gtMap_Height(map) + fine - 1) / fine) > 262144)
+			fine *= 2;
 		if (fine == last) continue;
 		last = fine;
 		gtError why;

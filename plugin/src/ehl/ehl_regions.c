@@ -11,7 +11,7 @@
 #include "core/status.h"
 #include "ehl/ehl_regions.h"
 
-static const int level_at[4] = {0, 64, 80, 84}; // first node of each level; level 0 = fine cells
+static const int level_at[GT_REGION_DEPTH + 1] = {0, 256, 320, 336, 340}; // each level's first node; 0: fine cells
 
 bool gt_region_lists_reserve(gtRegionLists* l, int64_t hubs, int64_t vias)
 {
@@ -145,7 +145,7 @@ static bool block_lists(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtReg
 		list_stats(w, node, n);
 		w->weight[node] = rb->weight[cell];
 	}
-	for (int level = 1; level < 4; level++) {
+	for (int level = 1; level <= GT_REGION_DEPTH; level++) {
 		int side = GT_REGION_SIDE >> level;
 		for (int index = 0; index < side * side; index++) {
 			int node = level_at[level] + index, parts[4];
@@ -170,7 +170,7 @@ static bool block_lists(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtReg
 static int next_merge(const gtRegionWork* w, double* ratio)
 {
 	int best = -1;
-	for (int level = 1; level < 4; level++)
+	for (int level = 1; level <= GT_REGION_DEPTH; level++)
 		for (int index = 0; index < (GT_REGION_SIDE >> level) * (GT_REGION_SIDE >> level); index++) {
 			int node = level_at[level] + index, parts[4];
 			if (w->first[node] < 0 || w->merged[node]) continue;
@@ -191,7 +191,9 @@ static int next_merge(const gtRegionWork* w, double* ratio)
 
 static int level_of(int node)
 {
-	return node >= level_at[3] ? 3 : node >= level_at[2] ? 2 : node >= level_at[1] ? 1 : 0;
+	int level = GT_REGION_DEPTH;
+	while (node < level_at[level]) level--;
+	return level;
 }
 
 static void merge_node(gtRegionWork* w, int node)
@@ -263,14 +265,14 @@ bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegion
 		regions -= (uint32_t)k - 1;
 		merge_node(w, node);
 		if (rb->writing) continue;
-		b->node[steps] = (uint8_t)node, b->ratio[steps] = (float)ratio;
+		b->node[steps] = (uint16_t)node, b->ratio[steps] = (float)ratio;
 		b->regions[steps + 1] = regions, b->hubs[steps + 1] = hubs, b->vias[steps + 1] = vias;
 	}
 	if (!rb->writing) {
 		b->steps = steps;
 		return true;
 	}
-	write_regions(rb, w, b, block, level_at[3]);
+	write_regions(rb, w, b, block, level_at[GT_REGION_DEPTH]);
 	return true;
 }
 

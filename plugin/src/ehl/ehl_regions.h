@@ -1,5 +1,5 @@
 // Region indexes (EHL*'s idea, docs/big-maps.md "Regions"): the via labels of fine cells merged
-// into regions of a quadtree inside blocks of 8 x 8 fine cells, a region's labels being the union
+// into regions of a quadtree inside blocks of 16 x 16 fine cells, a region's labels being the union
 // of its cells' (exact, as any cell's), merged cheapest query cost per byte first until the index
 // fits a budget. Internal.
 #ifndef GRIDTREE_EHL_REGIONS_H
@@ -10,9 +10,10 @@
 
 #include "ehl/ehl_layout.h"
 
-#define GT_REGION_SIDE 8   // fine cells per block side
-#define GT_REGION_NODES 85 // quadtree nodes of a block: 64 + 16 + 4 + 1
-#define GT_REGION_STEPS 21 // merges of a block: its inner nodes
+#define GT_REGION_DEPTH 4   // levels of merges above the fine cells
+#define GT_REGION_SIDE 16   // fine cells per block side, 2^depth
+#define GT_REGION_NODES 341 // quadtree nodes of a block: 256 + 64 + 16 + 4 + 1
+#define GT_REGION_STEPS 85  // merges of a block: its inner nodes
 
 // A growing pool of hub lists (each ends with a sentinel whose hub is n) and their vias; a list's
 // via_begin values index `vias`.
@@ -29,7 +30,7 @@ bool gt_region_lists_reserve(gtRegionLists* l, int64_t hubs, int64_t vias);
 // with hubs[k] hub entries (sentinels included) and vias[k] vias.
 typedef struct gtRegionBlock {
 	int steps, chosen;
-	uint8_t node[GT_REGION_STEPS];
+	uint16_t node[GT_REGION_STEPS];
 	float ratio[GT_REGION_STEPS]; // query cost added per byte saved
 	uint32_t regions[GT_REGION_STEPS + 1];
 	uint64_t hubs[GT_REGION_STEPS + 1], vias[GT_REGION_STEPS + 1];
