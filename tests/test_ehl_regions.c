@@ -260,4 +260,45 @@ static void test_save_load_and_forgery(void** state)
 	gtMap_Destroy(m);
 }
 
-TEST_MAIN("ehl_regions", test_real_maps, test_generated_maps, test_workload, test_save_load_and_forgery)
+// An edit does not repair a region index: the rebuild makes a whole region index again, within
+// the same budget, equal to the oracle on the edited map.
+static void test_edit_rebuilds_regions(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_shared_map("da2", "ca_cave");
+	double budget = (double)(uniform_bytes(m, 4) + uniform_bytes(m, 16)) / 2 / 1e6;
+	gtNavDef nd = gtNav_DefaultDef();
+	nd.threads = 1;
+	nd.manual_rebuild = true;
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(m, &nd, &nav, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.budget_mb = budget;
+	def.threads = 2;
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_true(gtEhl_GetStats(gtNav_Index(nav)).regions > 0);
+	int walls = 0;
+	for (int y = 20; y < gtMap_Height(m) - 20 && walls < 6; y += 17)
+		for (int x = 20; x < gtMap_Width(m) - 20 && walls < 6; x += 23)
+			if (!gtMap_IsBlocked(m, x, y) && !gtMap_IsBlocked(m, x + 1, y + 1)) {
+				assert_int_equal(gtNav_SetBlocked(nav, x, y, x + 1, y + 1, true, &err), GT_OK);
+				walls++;
+			}
+	assert_true(walls > 0);
+	assert_int_equal(gtNav_RebuildIndex(nav, NULL, false, &err), GT_OK);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	const gtEhl* rebuilt = gtNav_Index(nav);
+	assert_true(gtEhl_GetStats(rebuilt).regions > 0);
+	assert_true((double)gtEhl_GetStats(rebuilt).index_bytes <= budget * 1e6);
+	gtOracle* o;
+	assert_int_equal(gtOracle_Create(gtNav_Map(nav), 2, &o, &err), GT_OK);
+	TestRng rng = {3535};
+	expect_oracle(gtNav_Map(nav), rebuilt, o, &rng, 200, "ca_cave edited, rebuilt");
+	gtOracle_Destroy(o);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(m);
+}
+
+TEST_MAIN("ehl_regions", test_real_maps, test_generated_maps, test_workload, test_save_load_and_forgery,
+          test_edit_rebuilds_regions)
