@@ -557,7 +557,6 @@ test("build_index: a budget nothing fits returns nil, message; progress gets fra
 	assert(table.concat(stages, ",") == "visibility graph,hub labels,cells,via labels", table.concat(stages, ","))
 	assert(map:method() == "ehl")
 	assert(map:build_index{budget = 1, uniform = true}) -- one cell size instead of regions
-	assert(map:distance(0.5, 0.5, 0.5, 0.5) == 0)
 end)
 
 test("unreachable: distance math.huge, path {} and math.huge, never a query answer", function()
