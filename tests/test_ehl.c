@@ -847,7 +847,7 @@ static void test_budget(void** state)
 	for (int k = 0; k < 4; k++) assert_int_equal(gtEhl_EstimateBytes(m, sizes[k], 2, &estimate[k], &err), GT_OK);
 	assert_true(estimate[0] > estimate[1] && estimate[1] > estimate[2] && estimate[2] > estimate[3]);
 	gtEhlDef def = gtEhl_DefaultDef();
-	def.uniform = true; // one cell size (regions: test_ehl_regions.c)
+	def.uniform = true;                               // one cell size (regions: test_ehl_regions.c)
 	def.budget_mb = (double)estimate[2] / 1e6 * 1.01; // fits g = 4 but not 2 or 1
 	gtEhl* e;
 	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_OK);
