@@ -33,7 +33,7 @@ random_pairs() { # MAP SEED SCEN DIST
 }
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-table_start "| map | corners | VG s (CPU, 1 / 2 threads) | VG edges | build s wall (CPU) | cell size | index MB | peak RSS MB | query us wall (CPU) | distances = Polyanya |"
+table_start "| map | corners | VG s (CPU, 1 / 2 threads) | VG edges | build s wall (CPU) | cell size (regions) | index MB | peak RSS MB | query us wall (CPU) | distances = Polyanya |"
 for spec in "${SPECS[@]}"; do
 	IFS=: read -r style side seed <<<"$spec"
 	name=${style}_${side}_$seed
@@ -57,6 +57,6 @@ for spec in "${SPECS[@]}"; do
 		END { printf "%d / %d", ok, n }')
 	printf '| %s %sx%s seed %s | %s | %s / %s | %s | %.1f (%.1f) | %s | %.0f | %s | %.2f (%s) | %s |\n' "$style" "$side" "$side" \
 		"$seed" "$(value convex_vertices "$tmp/info1")" "$vg1" "$vg2" "$(value vg_edges "$tmp/info1")" \
-		"$(value build_seconds "$tmp/build")" "$cpu" "$(value cell_size "$tmp/build")" \
+		"$(value build_seconds "$tmp/build")" "$cpu" "$(value cell_size "$tmp/build")$(grep -q '^regions ' "$tmp/build" && echo " ($(value regions "$tmp/build") regions)")" \
 		"$(awk -v b="$(value index_bytes "$tmp/build")" 'BEGIN { print b / 1e6 }')" "$rss" "$(value mean_us "$tmp/scen")" "$query_cpu" "$same"
 done

@@ -5,6 +5,49 @@
 
 #include "cli.h"
 
+// Query points of a workload: the starts and goals of a MovingAI .scen file, or the numbers of
+// other lines taken two by two ('x y' or 'sx sy tx ty'). NULL with a message when unreadable.
+static gtVec2* read_workload(const char* path, int64_t* count)
+{
+	FILE* f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "gridtree ehl-build: cannot open workload %s\n", path);
+		return NULL;
+	}
+	gtVec2* points = NULL;
+	int64_t n = 0, capacity = 0;
+	char line[4096];
+	while (fgets(line, sizeof line, f)) {
+		double v[8];
+		char name[1024];
+		int k = 0;
+		if (sscanf(line, "%lf %1023s %lf %lf %lf %lf %lf %lf", &v[0], name, &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) ==
+		        8 &&
+		    strchr(name, '.')) { // bucket map width height sx sy gx gy: cell centres
+			v[0] = v[3] + 0.5, v[1] = v[4] + 0.5, v[2] = v[5] + 0.5, v[3] = v[6] + 0.5, k = 4;
+		} else {
+			for (char *at = line, *end; k < 8; at = end) {
+				v[k] = strtod(at, &end);
+				if (end == at) break;
+				k++;
+			}
+		}
+		for (int i = 0; i + 1 < k; i += 2) {
+			if (n == capacity) {
+				capacity = capacity ? 2 * capacity : 1024;
+				gtVec2* grown = realloc(points, (size_t)capacity * sizeof *points);
+				if (!grown) break;
+				points = grown;
+			}
+			points[n].x = v[i], points[n++].y = v[i + 1];
+		}
+	}
+	fclose(f);
+	*count = n;
+	if (!points) points = malloc(sizeof *points);
+	return points;
+}
+
 static int ehl_build(const CliArgs* args)
 {
 	long cell, threads;
@@ -37,6 +80,14 @@ static int ehl_build(const CliArgs* args)
 	def.threads = (int)threads;
 	def.progress = gtProgressPrinter_Report;
 	def.progress_user = &progress;
+	def.uniform = cli_option(args, "uniform", NULL) != NULL;
+	const char* workload_file = cli_option(args, "workload", NULL);
+	gtVec2* workload = NULL;
+	if (workload_file && !(workload = read_workload(workload_file, &def.workload_count))) {
+		gtMap_Destroy(map);
+		return CLI_FAILED;
+	}
+	def.workload = workload;
 	gtEhlLink* links = NULL;
 	int link_count = 0;
 	const char* links_file = cli_option(args, "links", NULL);
@@ -48,6 +99,7 @@ static int ehl_build(const CliArgs* args)
 	gtError err;
 	gtStatus st = gtEhl_BuildWithLinks(map, &def, links, link_count, &ehl, &err);
 	free(links);
+	free(workload);
 	gtProgressPrinter_Finish(&progress);
 	if (st) {
 		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);
@@ -55,7 +107,9 @@ static int ehl_build(const CliArgs* args)
 		return CLI_FAILED;
 	}
 	gtEhlStats s = gtEhl_GetStats(ehl);
-	if (budget > 0)
+	if (budget > 0 && s.regions)
+		fprintf(stderr, "budget %g MB: %lld regions of cells of size %d\n", budget, (long long)s.regions, s.cell_size);
+	else if (budget > 0)
 		fprintf(stderr, "budget %g MB: chose cell size %d (estimated before building)\n", budget, s.cell_size);
 	st = gtEhl_Save(ehl, output, &err);
 	if (st) {
@@ -68,6 +122,7 @@ static int ehl_build(const CliArgs* args)
 		printf("label_entries %lld\n", (long long)s.label_entries);
 		printf("useful_label_entries %lld\n", (long long)s.useful_entries);
 		printf("cells %lld\n", (long long)s.cells);
+		if (s.regions) printf("regions %lld\n", (long long)s.regions);
 		printf("cell_vertex_pairs %lld\n", (long long)s.cell_vertex_pairs);
 		printf("candidate_vias %lld\n", (long long)s.candidate_vias);
 		printf("hub_entries %lld\n", (long long)s.hub_entries);
@@ -86,7 +141,11 @@ static int ehl_build(const CliArgs* args)
 static const CliOption OPTIONS[] = {
     {"o", "FILE", NULL, true, "the index file to write"},
     {"cell", "G", NULL, false, "the EHL cell side, 1 to 4096 (default 4): smaller is faster to query and bigger"},
-    {"budget", "MB", NULL, false, "instead of --cell: the smallest power-of-two cell whose index fits in MB megabytes"},
+    {"budget", "MB", NULL, false,
+     "instead of --cell: an index of at most MB megabytes, fine cells merged into regions until it fits"},
+    {"uniform", NULL, NULL, false, "with --budget: the smallest power-of-two cell whose index fits, no regions"},
+    {"workload", "FILE", NULL, false,
+     "with --budget: query points (a .scen file, or 'x y' / 'sx sy tx ty' lines); regions stay fine there"},
     CLI_OPTION_THREADS,
     {"links", "FILE", NULL, false,
      "'ax ay bx by cost' lines: two-way links the index knows (queries with the same --links use it as it is)"},

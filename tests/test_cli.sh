@@ -191,8 +191,10 @@ check "missing ehl" failure "none.ehl: cannot open" bash -c "echo '0 0 1 1' | '$
 check "cell and budget" usage_error "either --cell or --budget" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --cell 2 --budget 5
 check "bad budget" usage_error "--budget must be a positive number" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget -3
 check "tiny budget" failure "no cell size fits" "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 0.0001
-budget_choice() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "chose cell size 1"; }
+budget_choice() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 --uniform 2>&1 >/dev/null | grep -q "chose cell size 1"; }
 check "budget choice" budget_choice
+budget_regions() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 | grep -q "^regions [1-9]" && "$GT" ehl-verify "$tmp/block.map" "$tmp/x.ehl" --samples 200 | grep -q "verdict ok"; }
+check "budget regions" budget_regions
 check "ehl-build needs -o" usage_error "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
 
 # README, Try it (and docs/cli.md): the four commands on keep.map as written; the EHL path is as long as the

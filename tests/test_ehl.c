@@ -847,6 +847,7 @@ static void test_budget(void** state)
 	for (int k = 0; k < 4; k++) assert_int_equal(gtEhl_EstimateBytes(m, sizes[k], 2, &estimate[k], &err), GT_OK);
 	assert_true(estimate[0] > estimate[1] && estimate[1] > estimate[2] && estimate[2] > estimate[3]);
 	gtEhlDef def = gtEhl_DefaultDef();
+	def.uniform = true;                               // one cell size (regions: test_ehl_regions.c)
 	def.budget_mb = (double)estimate[2] / 1e6 * 1.01; // fits g = 4 but not 2 or 1
 	gtEhl* e;
 	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_OK);
@@ -896,6 +897,7 @@ static void test_budget_builds_the_next_size(void** state)
 	gtEhl_Destroy(exact);
 	assert_true(estimate < real); // the premise: g = 1 is chosen, then comes out too large
 	gtEhlDef def = gtEhl_DefaultDef();
+	def.uniform = true;
 	def.budget_mb = (double)(estimate + real) / 2 / 1e6;
 	gtEhl* e;
 	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_OK);

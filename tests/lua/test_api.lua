@@ -556,6 +556,7 @@ test("build_index: a budget nothing fits returns nil, message; progress gets fra
 	end})
 	assert(table.concat(stages, ",") == "visibility graph,hub labels,cells,via labels", table.concat(stages, ","))
 	assert(map:method() == "ehl")
+	assert(map:build_index{budget = 1, uniform = true}) -- one cell size instead of regions
 end)
 
 test("unreachable: distance math.huge, path {} and math.huge, never a query answer", function()

@@ -39,13 +39,17 @@ typedef void gtProgressFcn(void* user, const char* stage, double fraction);
 
 typedef struct gtEhlDef {
 	int cell_size;           ///< EHL cell side g in map cells (1..GT_EHL_MAX_CELL_SIZE); ignored when budget_mb > 0
-	double budget_mb;        ///< > 0: pick the smallest power-of-two g whose estimated index fits
+	double budget_mb;        ///< > 0: an index of at most this size: regions (docs/big-maps.md), or with `uniform`
+	                         ///< the smallest power-of-two g whose estimated index fits
 	int threads;             ///< worker threads; 0 = gtSetTasks's (one per online core)
 	gtProgressFcn* progress; ///< optional, called from the building thread
 	void* progress_user;
 	const gtTaskSystem* tasks; ///< optional: the host's job system; NULL = gtSetTasks's (gridtree's built-in pool)
 	int max_vertices; ///< > 0: refuse (GT_ERR_LIMIT, before any work) a map with more convex vertices; 0 = no limit
 	                  ///< but the index's own, 16,777,215
+	bool uniform;     ///< with a budget: one uniform cell size instead of regions
+	const gtVec2* workload; ///< with a budget: sample query points; regions stay fine where they fall
+	int64_t workload_count;
 } gtEhlDef;
 
 /// cell_size 4, no budget, all cores, no progress callback, the built-in pool.
@@ -68,6 +72,7 @@ typedef struct gtEhlStats {
 	int64_t index_bytes; ///< memory held by the index (also its file size, to within a header)
 	double build_seconds;
 	double peak_rss_mb; ///< process peak resident memory at the end of the build
+	int64_t regions;    ///< a region index (built with a budget): its regions, also in `cells`; 0 otherwise
 } gtEhlStats;
 
 gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err);

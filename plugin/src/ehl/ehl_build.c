@@ -14,6 +14,7 @@
 #include "ehl/ehl_estimate.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_links.h"
+#include "ehl/ehl_regions.h"
 #include "ehl/ehl_sweep.h"
 #include "ehl/hub_labels.h"
 #include "core/status.h"
@@ -52,6 +53,8 @@ typedef struct Worker {
 	Candidate* cand;
 	int cand_capacity;
 	Candidate* kept;
+	gtRegionWork region;
+	gtRegionLists* pool; // pass 2: where build_cell writes a fine cell's lists
 	bool failed;
 	gtError err;
 } Worker;
@@ -66,7 +69,8 @@ struct Build {
 	int64_t cells;
 	atomic_long next_item;
 	long item_count;
-	int pass;   // cell stage: 0 counts, 1 writes
+	int pass; // cell stage: 0 counts, 1 writes, 2 writes into a worker's pool (regions)
+	gtRegionBuild* regions;
 	int passes; // runs that make up the current stage, reported as one 0-1 progress
 	const char* stage;
 	// Tuples grouped by cell.
@@ -83,8 +87,8 @@ struct Build {
 // share of one stage, so a progress display runs 0-100% once.
 static void report(const Build* b, double fraction)
 {
-	int passes = b->passes > 1 ? b->passes : 1;
-	gt_ehl_report(b->def, b->stage, ((passes > 1 ? b->pass : 0) + fraction) / passes);
+	int passes = b->passes > 1 ? b->passes : 1, pass = b->regions ? b->regions->writing : b->pass;
+	gt_ehl_report(b->def, b->stage, ((passes > 1 ? pass : 0) + fraction) / passes);
 }
 
 // ---- stage: sweep every vertex, emit (cell, vertex | full) tuples ---------------------------
@@ -185,6 +189,25 @@ static bool copied_cell(Build* b, int64_t cell)
 	return true;
 }
 
+// The cell's sentinel (pass 1 and 2; the pool's counts move now) or its counts (pass 0).
+static bool end_cell(Worker* w, int64_t cell, int64_t hub_at, uint64_t via_at, uint32_t out_hubs, uint32_t out_vias)
+{
+	Build* b = w->build;
+	gtEhlHub sentinel = {(uint32_t)(via_at + out_vias), (uint32_t)b->ehl->n, INFINITY};
+	if (b->pass == 2) {
+		if (!gt_region_lists_reserve(w->pool, out_hubs + 1, out_vias)) return false;
+		w->pool->hubs[hub_at + out_hubs] = sentinel;
+		w->pool->hub_count += out_hubs + 1;
+		w->pool->via_count += out_vias;
+	} else if (b->pass) {
+		b->ehl->hubs[hub_at + out_hubs] = sentinel;
+	} else {
+		b->cell_hubs[cell] = out_hubs;
+		b->cell_vias[cell] = out_vias;
+	}
+	return true;
+}
+
 // The cell's candidate vias, chained per hub from w->hub_head (the hubs in w->hub_list): every useful
 // label entry of every tuple's vertex, or in a repair only those of the hubs `affected` marks.
 static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const uint32_t* affected, uint32_t token,
@@ -247,10 +270,12 @@ static bool build_cell(Worker* w, int64_t cell)
 	int hubs = 0, count = 0;
 	if (!gather(w, cell, corners, affected, token, &hubs, &count)) return false;
 	qsort(w->hub_list, (size_t)hubs, sizeof *w->hub_list, gt_compare_int32);
-	if (!b->pass) atomic_fetch_add(&b->candidates, count);
+	if (!b->pass || (b->pass == 2 && !b->regions->writing)) atomic_fetch_add(&b->candidates, count);
 	uint32_t out_hubs = 0, out_vias = 0;
-	int64_t hub_at = b->pass ? (int64_t)e->cell_begin[cell] : 0;
-	uint64_t via_at = b->pass ? b->via_start[cell] : 0;
+	int64_t hub_at = b->pass == 1 ? (int64_t)e->cell_begin[cell] : b->pass ? w->pool->hub_count : 0;
+	uint64_t via_at = b->pass == 1 ? b->via_start[cell] : b->pass ? (uint64_t)w->pool->via_count : 0;
+	gtEhlHub* hub_to = e->hubs;
+	gtEhlViaLabel* via_to = e->vias;
 	for (int i = 0; i < hubs; i++) {
 		int32_t h = w->hub_list[i];
 		if (affected)
@@ -284,12 +309,16 @@ static bool build_cell(Worker* w, int64_t cell)
 		}
 		w->hub_head[h] = -1;
 		if (kept == 0) continue;
+		if (b->pass == 2) { // the pool's counts move at the sentinel
+			if (!gt_region_lists_reserve(w->pool, out_hubs + 2, (int64_t)out_vias + kept)) return false;
+			hub_to = w->pool->hubs, via_to = w->pool->vias;
+		}
 		if (b->pass) {
 			qsort(w->kept, (size_t)kept, sizeof *w->kept, by_dist);
 			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint32_t)h, gt_round_down(lower)};
-			e->hubs[hub_at + out_hubs] = entry;
+			hub_to[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
-				gt_via_set(&e->vias[via_at + out_vias + (uint32_t)k], w->kept[k].vertex, w->kept[k].dist,
+				gt_via_set(&via_to[via_at + out_vias + (uint32_t)k], w->kept[k].vertex, w->kept[k].dist,
 				           w->kept[k].full);
 			}
 		}
@@ -298,14 +327,15 @@ static bool build_cell(Worker* w, int64_t cell)
 	}
 	if (affected)
 		gt_ehl_repair_copy_hubs(b->repair, w->index, e, cell, b->pass, e->n, hub_at, via_at, &out_hubs, &out_vias);
-	if (b->pass) {
-		gtEhlHub sentinel = {(uint32_t)(via_at + out_vias), (uint32_t)e->n, INFINITY};
-		e->hubs[hub_at + out_hubs] = sentinel;
-	} else {
-		b->cell_hubs[cell] = out_hubs;
-		b->cell_vias[cell] = out_vias;
-	}
-	return true;
+	return end_cell(w, cell, hub_at, via_at, out_hubs, out_vias);
+}
+
+// A fine cell's lists into a worker's pool (the region stage).
+static bool fine_cell(void* context, int64_t cell, gtRegionLists* out)
+{
+	Worker* w = context;
+	w->pool = out;
+	return build_cell(w, cell);
 }
 
 // ---- parallel driver --------------------------------------------------------------------------
@@ -318,7 +348,9 @@ static void run_worker(void* context, int index)
 	for (;;) {
 		long item = atomic_fetch_add(&b->next_item, 1);
 		if (item >= b->item_count) break;
-		bool ok = b->stage[0] == 'c' ? sweep_one(w, (int)item) : build_cell(w, item);
+		bool ok = b->stage[0] == 'c' ? sweep_one(w, (int)item)
+		          : b->regions       ? gt_region_block(b->regions, &w->region, item, fine_cell, w)
+		                             : build_cell(w, item);
 		if (!ok) {
 			if (!w->err.message[0]) gt_fail(&w->err, GT_ERR_NOMEM, "out of memory in the EHL build (%s)", b->stage);
 			w->failed = true;
@@ -356,6 +388,7 @@ static void free_worker(Worker* w)
 	gt_free(w->hub_list);
 	gt_free(w->cand);
 	gt_free(w->kept);
+	gt_region_work_free(&w->region);
 }
 
 // Copies the useful label entries into the index: exact distances for the query, parents for paths.
@@ -486,9 +519,67 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	s->peak_rss_mb = gt_peak_rss_mb();
 }
 
+// The via-label stage of a region index: plan every block's merges, choose them to fit `budget`
+// bytes (the whole index), then build the blocks again and write the chosen regions.
+static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError* err)
+{
+	gtEhl* e = b->ehl;
+	gtRegionBuild rb;
+	memset(&rb, 0, sizeof rb);
+	rb.ehl = e;
+	rb.block_columns = (e->columns + GT_REGION_SIDE - 1) / GT_REGION_SIDE;
+	rb.block_rows = (e->rows + GT_REGION_SIDE - 1) / GT_REGION_SIDE;
+	int64_t blocks = (int64_t)rb.block_columns * rb.block_rows;
+	rb.blocks = gt_calloc((size_t)blocks, sizeof *rb.blocks);
+	gtStatus st = rb.blocks ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for region plans");
+	if (!st) st = gt_region_weights(&rb, b->def->workload, b->def->workload_count, err);
+	b->regions = &rb;
+	b->pass = 2, b->passes = 2;
+	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+	// The labels' part and the region ids are fixed; the cells' part is what merging shrinks.
+	double fixed = (e->n + 1.0) * sizeof *e->label_offset + (double)e->label_count * 16 + e->n * 4.0 +
+	               (double)e->columns * e->rows * sizeof *e->region_of;
+	if (!st) st = gt_region_choose(&rb, budget - fixed, err);
+	rb.writing = true;
+	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+	b->regions = NULL;
+	gt_region_build_free(&rb);
+	return st;
+}
+
+// The via-label stage of a uniform index: count every cell's vias, allocate, write them.
+static gtStatus build_uniform(Build* b, Worker* workers, int g, gtError* err)
+{
+	b->cell_hubs = gt_malloc((size_t)b->cells * sizeof *b->cell_hubs);
+	b->cell_vias = gt_malloc((size_t)b->cells * sizeof *b->cell_vias);
+	gtStatus st = b->cell_hubs && b->cell_vias ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
+	if (!st) {
+		b->pass = 0, b->passes = 2;
+		st = run_stage(b, workers, "via labels", b->cells, err);
+	}
+	if (!st) {
+		// Refuse clearly rather than let the system swap or kill us.
+		double needed = 0;
+		for (int64_t c = 0; c < b->cells; c++)
+			needed += (b->cell_hubs[c] + 1.0) * sizeof(gtEhlHub) + b->cell_vias[c] * (double)sizeof(gtEhlViaLabel);
+		double available = gt_available_memory_mb();
+		if (needed / 1e6 > available)
+			st = gt_fail(err, GT_ERR_LIMIT,
+			             "the index at cell size %d needs %.0f MB but only %.0f MB of memory are available; use a "
+			             "larger cell size or a budget",
+			             g, needed / 1e6, available);
+	}
+	if (!st) st = allocate_cells(b, err);
+	if (!st) {
+		b->pass = 1;
+		st = run_stage(b, workers, "via labels", b->cells, err);
+	}
+	return st;
+}
+
 static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, const gtHubLabels* labels,
-                            gtEhlRepair* repair, int64_t vg_edges, int g, double start, const gtEhlLink* links,
-                            int link_count, gtEhl** out, gtError* err)
+                            gtEhlRepair* repair, int64_t vg_edges, int g, double region_budget, double start,
+                            const gtEhlLink* links, int link_count, gtEhl** out, gtError* err)
 {
 	*out = NULL;
 	gtEhl* e = gt_calloc(1, sizeof *e);
@@ -517,32 +608,8 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.passes = 1;
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
 	if (!st) st = group_tuples(&b, workers, err);
-	if (!st) {
-		b.cell_hubs = gt_malloc((size_t)b.cells * sizeof *b.cell_hubs);
-		b.cell_vias = gt_malloc((size_t)b.cells * sizeof *b.cell_vias);
-		if (!b.cell_hubs || !b.cell_vias) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
-	}
-	if (!st) {
-		b.pass = 0, b.passes = 2;
-		st = run_stage(&b, workers, "via labels", b.cells, err);
-	}
-	if (!st) {
-		// Refuse clearly rather than let the system swap or kill us.
-		double needed = 0;
-		for (int64_t c = 0; c < b.cells; c++)
-			needed += (b.cell_hubs[c] + 1.0) * sizeof(gtEhlHub) + b.cell_vias[c] * (double)sizeof(gtEhlViaLabel);
-		double available = gt_available_memory_mb();
-		if (needed / 1e6 > available)
-			st = gt_fail(err, GT_ERR_LIMIT,
-			             "the index at cell size %d needs %.0f MB but only %.0f MB of memory are available; use a "
-			             "larger cell size or a budget",
-			             g, needed / 1e6, available);
-	}
-	if (!st) st = allocate_cells(&b, err);
-	if (!st) {
-		b.pass = 1;
-		st = run_stage(&b, workers, "via labels", b.cells, err);
-	}
+	if (!st)
+		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
 	if (workers)
 		for (int i = 0; i < b.threads; i++) free_worker(&workers[i]);
 	gt_free(workers);
@@ -616,17 +683,38 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	gtHubLabels labels = *labels_in;
 	gtStatus st = GT_OK;
 	if (!(def->budget_mb > 0)) {
-		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, start, links, link_count, out,
+		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, 0, start, links, link_count, out,
 		                 err);
 		if (st || !repair || !gt_ehl_repair_keep_labels(*out, &labels)) gt_hub_labels_free(&labels);
 		return st;
 	}
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
+	// Regions: fine cells an eighth of the uniform size the estimate allows (but no more than 2^18
+	// of them: both passes over the fine cells, and their tuples, grow with their number), merged up
+	// to twice that size (ehl_regions.h) until the index fits; when they cannot, from the next
+	// size's, and when even that does not fit, the uniform sizes below.
+	for (int k = chosen, last = 0; !st && !def->uniform && k < count; k++) {
+		int fine = sizes[k] / 8 > 1 ? sizes[k] / 8 : 1;
+		while (fine < sizes[k] &&
+		       (double)((gtMap_Width(map) + fine - 1) / fine) * ((gtMap_Height(map) + fine - 1) / fine) > 262144)
+			fine *= 2;
+		if (fine == last) continue;
+		last = fine;
+		gtError why;
+		st = build_cells(map, def, threads, &labels, NULL, vg_edges, fine, def->budget_mb * 1e6, start, links,
+		                 link_count, out, &why);
+		if (st != GT_ERR_LIMIT) {
+			if (st && err) *err = why;
+			gt_hub_labels_free(&labels);
+			return st;
+		}
+		st = GT_OK;
+	}
 	// The estimate is conservative at small sizes but can fall a little short at large ones: then
 	// the next size is built instead.
 	for (int k = chosen; !st && k < count; k++) {
-		st = build_cells(map, def, threads, &labels, repair, vg_edges, sizes[k], start, links, link_count, out, err);
+		st = build_cells(map, def, threads, &labels, repair, vg_edges, sizes[k], 0, start, links, link_count, out, err);
 		if (st || (double)(*out)->stats.index_bytes <= def->budget_mb * 1e6) break;
 		double got = (double)(*out)->stats.index_bytes / 1e6;
 		gtEhl_Destroy(*out);

@@ -20,8 +20,10 @@
 #define EHL_MAGIC "GTEHL\0\r\n"
 // 3: 32-bit hub and vertex ids, float hub bounds, 24-bit via vertices (ehl_layout.h), links when the
 // header counts some. 1 (plain) and 2 (with links): 16-bit ids and half-precision hub bounds,
-// widened on load.
-#define EHL_VERSION 3u
+// widened on load. 4: a region index (ehl_regions.h), version 3's sections then the region id of
+// every grid cell; only region indexes are written as 4, so older readers still read the rest.
+#define EHL_VERSION 4u
+#define EHL_FLAG_REGIONS 1u
 
 typedef struct FileHeader {
 	char magic[8];
@@ -47,7 +49,7 @@ static uint64_t align8(uint64_t v)
 }
 
 // The sections in file order; sizes from the header counts (which the caller has bounded).
-#define SECTIONS 9
+#define SECTIONS 10
 
 static int sections(gtEhl* e, Section out[SECTIONS])
 {
@@ -62,9 +64,11 @@ static int sections(gtEhl* e, Section out[SECTIONS])
 	    {(void**)&e->hubs, (uint64_t)e->hub_count * sizeof(gtEhlHub)},
 	    {(void**)&e->vias, (uint64_t)e->via_count * sizeof(gtEhlViaLabel)},
 	    {(void**)&e->links, (uint64_t)e->link_count * sizeof(gtEhlLink)},
+	    {(void**)&e->region_of, e->region_of ? (uint64_t)e->columns * (uint64_t)e->rows * 4 : 0},
 	};
 	memcpy(out, list, sizeof list);
-	return e->link_count > 0 ? SECTIONS : SECTIONS - 1; // no links: no section
+	if (e->region_of) return SECTIONS;                      // the links' section may then be empty
+	return e->link_count > 0 ? SECTIONS - 1 : SECTIONS - 2; // no links: no section
 }
 
 // The sizes of the same sections in a version 1 or 2 file (16-bit ids, 8-byte hub entries).
@@ -98,7 +102,8 @@ static bool write_ehl(FILE* f, void* context)
 	FileHeader h;
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, EHL_MAGIC, 8);
-	h.version = EHL_VERSION;
+	h.version = ehl->region_of ? 4u : 3u;
+	h.flags = ehl->region_of ? EHL_FLAG_REGIONS : 0;
 	h.links = (uint32_t)ehl->link_count;
 	h.header_size = sizeof h;
 	h.map_fingerprint = gtMap_Fingerprint(ehl->map);
@@ -187,6 +192,10 @@ static const char* validate(const gtEhl* e, uint64_t* seen)
 		bad |= ((uint32_t)gt_via_vertex(&e->vias[k]) >= n) | ((bits & 0x7FFFFFFFu) >= 0x7F800000u); // sign: FULL
 	}
 	if (bad) return "via labels";
+	// 7. Region ids: every grid cell's names a region.
+	if (e->region_of)
+		for (int64_t c = 0; c < (int64_t)e->columns * e->rows; c++)
+			if (e->region_of[c] >= (uint64_t)e->cell_count) return "region ids";
 	return NULL;
 }
 
@@ -232,9 +241,9 @@ static gtStatus widen_sections(gtEhl* e, const char* at, const Section* list, in
 	e->cell_begin = gt_malloc(list[5].bytes);
 	e->hubs = gt_malloc((uint64_t)e->hub_count * sizeof *e->hubs);
 	e->vias = gt_malloc((uint64_t)e->via_count * sizeof *e->vias + 1);
-	gtEhlLink* links = count > SECTIONS - 1 ? gt_malloc(list[8].bytes + 1) : NULL;
+	gtEhlLink* links = count > SECTIONS - 2 ? gt_malloc(list[8].bytes + 1) : NULL;
 	bool ok = e->label_offset && e->label_hub && e->label_parent && e->label_dist && e->vertex_of && e->cell_begin &&
-	          e->hubs && e->vias && (links || count < SECTIONS);
+	          e->hubs && e->vias && (links || count < SECTIONS - 1);
 	if (ok) {
 		memcpy(e->label_offset, from[0], list[0].bytes);
 		for (uint64_t k = 0; k < labels; k++) {
@@ -272,6 +281,20 @@ static gtStatus widen_sections(gtEhl* e, const char* at, const Section* list, in
 	                 : gt_fail(err, GT_ERR_NOMEM, "%s: out of memory reading an index of format version 2", path);
 	gt_free(links);
 	return st;
+}
+
+// A version 4 file (and only it) holds regions: their section is sized by the grid, and
+// e->region_of is a placeholder until the sections are placed.
+static gtStatus region_header(gtEhl* e, const FileHeader* h, const char* path, gtError* err)
+{
+	if ((h->version >= 4) != ((h->flags & EHL_FLAG_REGIONS) != 0))
+		return gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (flags %u in a version %u file)", path, h->flags, h->version);
+	if (h->version < 4) return GT_OK;
+	uint32_t g = h->cell_size ? h->cell_size : 1;
+	e->columns = (int)((h->map_width + g - 1) / g);
+	e->rows = (int)((h->map_height + g - 1) / g);
+	e->region_of = e->mapping;
+	return GT_OK;
 }
 
 // The file is mapped read-only rather than read into fresh memory: loading then costs the
@@ -335,6 +358,8 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	e->cell_count = (int64_t)h.cell_count;
 	e->hub_count = (int64_t)h.hub_count;
 	e->via_count = (int64_t)h.via_count;
+	bool regions = !st && h.version >= 4;
+	if (!st) st = region_header(e, &h, path, err);
 	Section list[SECTIONS];
 	int count = sections(e, list);
 	if (h.version < 3) narrow_sizes(list);
@@ -347,7 +372,8 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 			for (int i = 0; i < count; i++) expected += align8(list[i].bytes);
 			e->columns = (int)((h.map_width + h.cell_size - 1) / h.cell_size);
 			e->rows = (int)((h.map_height + h.cell_size - 1) / h.cell_size);
-			plausible = (int64_t)e->columns * e->rows == e->cell_count;
+			plausible = regions ? e->cell_count >= 1 && (int64_t)e->columns * e->rows >= e->cell_count
+			                    : (int64_t)e->columns * e->rows == e->cell_count;
 		}
 		if (!plausible || expected != size)
 			st = gt_fail(err, GT_ERR_FORMAT, "%s: truncated or corrupted (size %" PRIu64 " does not match its header)",

@@ -55,6 +55,7 @@ void gt_ehl_free_arrays(gtEhl* e)
 		gt_free(e->cell_begin);
 		gt_free(e->hubs);
 		gt_free(e->vias);
+		gt_free(e->region_of);
 	}
 	gt_ehl_drop_repair_data(e);
 }
@@ -88,12 +89,13 @@ int64_t gt_ehl_index_bytes(const gtEhl* e)
 {
 	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 16 +
 	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
-	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias);
+	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias +
+	                 (e->region_of ? (size_t)e->columns * (size_t)e->rows * sizeof *e->region_of : 0));
 }
 
 gtEhlDef gtEhl_DefaultDef(void)
 {
-	gtEhlDef def = {4, 0, 0, NULL, NULL, NULL, 0};
+	gtEhlDef def = {4, 0, 0, NULL, NULL, NULL, 0, false, NULL, 0};
 	return def;
 }
 
@@ -121,6 +123,10 @@ void gtEhl_GridSize(const gtEhl* ehl, int* columns, int* rows)
 
 int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t capacity)
 {
+	if (ehl->region_of) { // a grid cell stands for its region
+		if (cell < 0 || cell >= (int64_t)ehl->columns * ehl->rows) return -1;
+		cell = ehl->region_of[cell];
+	}
 	if (cell < 0 || cell >= ehl->cell_count) return -1;
 	int64_t count = 0;
 	for (uint32_t i = ehl->cell_begin[cell]; ehl->hubs[i].hub != (uint32_t)ehl->n; i++)
@@ -144,6 +150,7 @@ void gt_ehl_count_stats(gtEhl* e)
 	s->convex_vertices = e->corners;
 	s->useful_entries = e->label_count; // the index keeps only these
 	s->cells = e->cell_count;
+	s->regions = e->region_of ? e->cell_count : 0;
 	s->hub_entries = e->hub_count - 1 - e->cell_count;
 	s->via_labels = e->via_count;
 	s->full_vias = 0;

@@ -117,6 +117,9 @@ struct gtEhl {
 	double* label_dist;   // VG distance to the hub: the exact value behind a via's rounded one
 	uint32_t* vertex_of;  // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
+	// A region index (ehl_regions.h): per cell of the g grid (columns x rows) its region, the
+	// index's "cell" for the arrays here (cell_count regions); NULL: every grid cell is its own.
+	uint32_t* region_of;
 	gtEhlHub* hubs;
 	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub
 	// A background rebuild's index keeps its sweep for the next repair (ehl_repair.c): every (cell,
@@ -130,13 +133,15 @@ struct gtEhl {
 	gtEhlStats stats;
 };
 
-// Cell of a valid point: floor(p / g), clamped to the grid (points on the right/bottom border).
+// Cell of a valid point: floor(p / g), clamped to the grid (points on the right/bottom border); in a
+// region index, its region.
 static inline int64_t gt_ehl_cell_of(const gtEhl* e, gtVec2 p)
 {
 	int i = (int)(p.x / e->g), j = (int)(p.y / e->g);
 	if (i >= e->columns) i = e->columns - 1;
 	if (j >= e->rows) j = e->rows - 1;
-	return (int64_t)j * e->columns + i;
+	int64_t cell = (int64_t)j * e->columns + i;
+	return e->region_of ? (int64_t)e->region_of[cell] : cell;
 }
 
 // Whether the straight line from s to t (which see each other) is their distance: no link can beat it.

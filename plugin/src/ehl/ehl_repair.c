@@ -226,7 +226,8 @@ static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap*
 static bool repairable(const gtEhlRepairFrom* from, const gtMap* map, const gtEhlDef* def, const gtVisGraph* g)
 {
 	const gtEhl* old = from ? from->old : NULL;
-	if (!old || !old->tuple_begin || !old->hub_labels || old->n != from->old_n || !g->offset || def->budget_mb > 0)
+	if (!old || !old->tuple_begin || !old->hub_labels || old->n != from->old_n || !g->offset || def->budget_mb > 0 ||
+	    old->region_of) // a region index is rebuilt whole
 		return false;
 	if (!from->old_graph || !from->old_graph->offset || from->old_graph->n != old->n) return false;
 	return old->g == def->cell_size && old->columns == (gtMap_Width(map) + old->g - 1) / old->g &&
@@ -295,7 +296,7 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, cons
 }
 
 // Pass 0: whether cell c of the last index holds the lists the new tuples call for (see the top);
-// else each hub's are checked (gt_ehl_repair_hub).
+// else each hub's are checked (gt_ehl_repair_affected).
 static uint8_t cell_state(const gtEhlRepair* r, int64_t c, const uint32_t* tuples, int64_t count)
 {
 	const gtEhl* old = r->old;

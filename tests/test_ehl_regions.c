@@ -1,0 +1,304 @@
+// Region indexes (ehl_regions.h: a budget met by merging fine cells into regions) against the
+// oracle on real and generated maps, against the uniform index of their fine cells (every cell's
+// vias kept, FULL only where every merged cell had it FULL), saved and loaded, forged.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+// CRC-32C bit by bit (the file trailer's checksum), for the forged file.
+static uint32_t crc32c(const unsigned char* p, size_t n)
+{
+	uint32_t crc = 0xFFFFFFFFu;
+	for (size_t i = 0; i < n; i++) {
+		crc ^= p[i];
+		for (int k = 0; k < 8; k++) crc = crc & 1 ? crc >> 1 ^ 0x82F63B78u : crc >> 1;
+	}
+	return ~crc;
+}
+
+static int64_t uniform_bytes(const gtMap* m, int g)
+{
+	gtEhl* e = test_build_ehl(m, g);
+	int64_t bytes = gtEhl_GetStats(e).index_bytes;
+	gtEhl_Destroy(e);
+	return bytes;
+}
+
+// A region index within `budget_mb`, which must really have merged cells.
+static gtEhl* build_regions(const gtMap* m, double budget_mb, const gtVec2* workload, int64_t workload_count)
+{
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.budget_mb = budget_mb;
+	def.threads = 2;
+	def.workload = workload;
+	def.workload_count = workload_count;
+	gtEhl* e;
+	gtError err;
+	if (gtEhl_Build(m, &def, &e, &err)) fail_msg("region build: %s", err.message);
+	gtEhlStats s = gtEhl_GetStats(e);
+	int columns, rows;
+	gtEhl_GridSize(e, &columns, &rows);
+	if (!(s.regions > 0 && s.regions < (int64_t)columns * rows))
+		fail_msg("budget %g MB: %lld regions of %d x %d cells: no region index", budget_mb, (long long)s.regions,
+		         columns, rows);
+	if ((double)s.index_bytes > budget_mb * 1e6)
+		fail_msg("budget %g MB: the index holds %lld bytes", budget_mb, (long long)s.index_bytes);
+	return e;
+}
+
+// Distances (both ways) and paths against the oracle on random pairs.
+static void expect_oracle(const gtMap* m, const gtEhl* e, gtOracle* o, TestRng* rng, int pairs, const char* what)
+{
+	gtEhlQuery* q;
+	gtError err;
+	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
+	int n;
+	gtMap_Vertices(m, &n);
+	gtVec2* pts = malloc(sizeof *pts * (size_t)(n + 2));
+	assert_non_null(pts);
+	for (int i = 0; i < pairs; i++) {
+		gtVec2 s = test_random_point(m, rng), t = test_random_point(m, rng);
+		double expect, got, back, d;
+		assert_int_equal(gtOracle_Distance(o, s, t, &expect, &err), GT_OK);
+		assert_int_equal(gtEhl_Distance(q, s, t, &got, &err), GT_OK);
+		assert_int_equal(gtEhl_Distance(q, t, s, &back, &err), GT_OK);
+		if (isinf(expect) != isinf(got) || (!isinf(expect) && fabs(got - expect) > 1e-9 * (1 + expect)) ||
+		    isinf(back) != isinf(got) || (!isinf(got) && fabs(back - got) > 1e-9 * (1 + got)))
+			fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g): regions %.12f (back %.12f), oracle %.12f", what, s.x, s.y,
+			         t.x, t.y, got, back, expect);
+		if (isinf(expect)) continue;
+		int count;
+		assert_int_equal(gtEhl_Path(q, s, t, pts, n + 2, &count, &d, &err), GT_OK);
+		double length = 0;
+		for (int k = 0; k + 1 < count; k++) {
+			if (!gtMap_Visible(m, pts[k], pts[k + 1])) fail_msg("%s: a path step is not visible", what);
+			length += hypot(pts[k + 1].x - pts[k].x, pts[k + 1].y - pts[k].y);
+		}
+		assert_true(count >= 2 && pts[0].x == s.x && pts[count - 1].y == t.y);
+		assert_float_equal(length, expect, 1e-9 * (1 + expect));
+	}
+	free(pts);
+	gtEhlQuery_Destroy(q);
+}
+
+// The brute-force twin of a region: every grid cell's region holds all the vias the uniform index
+// of the same cells gives that cell, and a via FULL in the region is FULL in the cell.
+static void expect_unions(const gtMap* m, const gtEhl* regions)
+{
+	int g = gtEhl_GetStats(regions).cell_size, columns, rows;
+	gtEhl* fine = test_build_ehl(m, g);
+	gtEhl_GridSize(regions, &columns, &rows);
+	int64_t capacity = 1 << 16, checked = 0, full = 0;
+	gtEhlVia* a = malloc((size_t)capacity * sizeof *a);
+	gtEhlVia* b = malloc((size_t)capacity * sizeof *b);
+	assert_non_null(a);
+	assert_non_null(b);
+	for (int64_t cell = 0; cell < (int64_t)columns * rows; cell++) {
+		int64_t own = gtEhl_CellVias(fine, cell, a, capacity), merged = gtEhl_CellVias(regions, cell, b, capacity);
+		assert_true(own >= 0 && own <= capacity && merged >= own && merged <= capacity);
+		for (int64_t i = 0; i < merged; i++) {
+			int64_t k = 0;
+			while (k < own && !(a[k].hub_rank == b[i].hub_rank && a[k].vertex == b[i].vertex)) k++;
+			if (b[i].full && (k == own || !a[k].full))
+				fail_msg("cell %lld: via %d of hub %d is FULL in its region but not in the cell", (long long)cell,
+				         b[i].vertex, b[i].hub_rank);
+			full += b[i].full;
+		}
+		for (int64_t k = 0; k < own; k++) {
+			int64_t i = 0;
+			while (i < merged && !(a[k].hub_rank == b[i].hub_rank && a[k].vertex == b[i].vertex)) i++;
+			if (i == merged)
+				fail_msg("cell %lld: via %d of hub %d is missing from its region", (long long)cell, a[k].vertex,
+				         a[k].hub_rank);
+			checked++;
+		}
+	}
+	printf("note: %lld cell vias found in their regions, %lld region vias FULL\n", (long long)checked, (long long)full);
+	assert_true(checked > 0 && full > 0);
+	free(a);
+	free(b);
+	gtEhl_Destroy(fine);
+}
+
+static void check_map(gtMap* m, const char* what, double share, int pairs)
+{
+	gtOracle* o;
+	gtError err;
+	assert_int_equal(gtOracle_Create(m, 2, &o, &err), GT_OK);
+	// Between today's uniform sizes: merging has to choose where the memory goes.
+	double budget = (double)(uniform_bytes(m, 4) * share + uniform_bytes(m, 16) * (1 - share)) / 1e6;
+	gtEhl* e = build_regions(m, budget, NULL, 0);
+	TestRng rng = {strlen(what) * 7919u + 1};
+	expect_oracle(m, e, o, &rng, pairs, what);
+	expect_unions(m, e);
+	printf("note: %s: %lld regions of cells of size %d in %.2f MB (budget %.2f MB) equal the oracle on %d pairs\n",
+	       what, (long long)gtEhl_GetStats(e).regions, gtEhl_GetStats(e).cell_size,
+	       (double)gtEhl_GetStats(e).index_bytes / 1e6, budget, pairs);
+	gtEhl_Destroy(e);
+	gtOracle_Destroy(o);
+}
+
+static void test_real_maps(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_shared_map("da2", "ca_cave");
+	check_map(m, "da2/ca_cave", 0.3, 300);
+	gtMap_Destroy(m);
+	m = test_load_shared_map("dao", "arena");
+	check_map(m, "dao/arena", 0.5, 300);
+	gtMap_Destroy(m);
+}
+
+static void test_generated_maps(void** state)
+{
+	(void)state;
+	const gtMapStyle styles[2] = {GT_STYLE_CAVES, GT_STYLE_ROOMS};
+	for (int i = 0; i < 2; i++) {
+		gtMap* m;
+		gtError err;
+		assert_int_equal(gtMap_Generate(styles[i], 160, 128, 35101 + i, &m, &err), GT_OK);
+		check_map(m, i ? "rooms 160x128" : "caves 160x128", 0.4, 300);
+		gtMap_Destroy(m);
+	}
+}
+
+// A workload keeps the cells where its points fall finer than elsewhere: the points' regions hold
+// fewer vias than with no workload, and the answers stay exact.
+static void test_workload(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_shared_map("da2", "ca_cave");
+	gtOracle* o;
+	gtError err;
+	assert_int_equal(gtOracle_Create(m, 2, &o, &err), GT_OK);
+	double budget = (double)(uniform_bytes(m, 4) + 3 * uniform_bytes(m, 16)) / 4 / 1e6;
+	TestRng rng = {35};
+	enum { POINTS = 200 };
+	gtVec2 points[POINTS];
+	for (int i = 0; i < POINTS; i++) { // a corner of the map: its left sixth
+		do points[i] = test_random_point(m, &rng);
+		while (points[i].x > gtMap_Width(m) / 6.0);
+	}
+	gtEhl* plain = build_regions(m, budget, NULL, 0);
+	gtEhl* steered = build_regions(m, budget, points, POINTS);
+	expect_oracle(m, steered, o, &rng, 200, "ca_cave with a workload");
+	int64_t capacity = 1 << 16, vias[2] = {0, 0};
+	gtEhlVia* buffer = malloc((size_t)capacity * sizeof *buffer);
+	int columns, rows, g = gtEhl_GetStats(plain).cell_size;
+	gtEhl_GridSize(plain, &columns, &rows);
+	for (int i = 0; i < POINTS; i++) {
+		int64_t cell = (int64_t)(points[i].y / g < rows ? (int)(points[i].y / g) : rows - 1) * columns +
+		               ((int)(points[i].x / g) < columns ? (int)(points[i].x / g) : columns - 1);
+		vias[0] += gtEhl_CellVias(plain, cell, buffer, capacity);
+		vias[1] += gtEhl_CellVias(steered, cell, buffer, capacity);
+	}
+	printf("note: vias of the workload's regions: %lld without it, %lld with it\n", (long long)vias[0],
+	       (long long)vias[1]);
+	assert_true(vias[1] < vias[0]);
+	free(buffer);
+	gtEhl_Destroy(plain);
+	gtEhl_Destroy(steered);
+	gtOracle_Destroy(o);
+	gtMap_Destroy(m);
+}
+
+// Saved as format 4 and loaded, the same answers; a forged region id is refused; --uniform (and
+// a budget regions cannot meet) builds one cell size.
+static void test_save_load_and_forgery(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_shared_map("da2", "ca_cave");
+	double budget = (double)(uniform_bytes(m, 4) + uniform_bytes(m, 16)) / 2 / 1e6;
+	gtEhl* e = build_regions(m, budget, NULL, 0);
+	char path[TEST_TEMP_PATH];
+	test_temp_file(path, "ehl_regions");
+	gtError err;
+	assert_int_equal(gtEhl_Save(e, path, &err), GT_OK);
+	gtEhl* loaded;
+	assert_int_equal(gtEhl_Load(m, path, &loaded, &err), GT_OK);
+	assert_int_equal(gtEhl_GetStats(loaded).regions, gtEhl_GetStats(e).regions);
+	assert_int_equal(gtEhl_GetStats(loaded).index_bytes, gtEhl_GetStats(e).index_bytes);
+	test_same_distances(m, e, loaded, 35, 500);
+	gtEhl_Destroy(loaded);
+	FILE* f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	unsigned char* bytes = malloc((size_t)size);
+	fseek(f, 0, SEEK_SET);
+	assert_int_equal(fread(bytes, 1, (size_t)size, f), size);
+	fclose(f);
+	uint32_t version;
+	memcpy(&version, bytes + 8, 4);
+	assert_int_equal(version, 4);
+	// The last region id (just before the 8-byte trailer, the section ends on a multiple of 8 or
+	// has 4 bytes of padding) names a region that does not exist; the checksum is made right.
+	int columns, rows;
+	gtEhl_GridSize(e, &columns, &rows);
+	long at = size - 8 - ((long)columns * rows * 4 % 8 ? 8 : 4);
+	uint32_t forged = (uint32_t)gtEhl_GetStats(e).regions;
+	memcpy(bytes + at, &forged, 4);
+	uint32_t crc = crc32c(bytes, (size_t)(size - 8));
+	memcpy(bytes + size - 8, &crc, 4);
+	f = fopen(path, "wb");
+	assert_int_equal(fwrite(bytes, 1, (size_t)size, f), size);
+	fclose(f);
+	assert_int_equal(gtEhl_Load(m, path, &loaded, &err), GT_ERR_FORMAT);
+	assert_non_null(strstr(err.message, "region ids"));
+	free(bytes);
+	remove(path);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.budget_mb = budget;
+	def.uniform = true;
+	gtEhl* uniform;
+	assert_int_equal(gtEhl_Build(m, &def, &uniform, &err), GT_OK);
+	assert_int_equal(gtEhl_GetStats(uniform).regions, 0);
+	gtEhl_Destroy(uniform);
+	gtEhl_Destroy(e);
+	gtMap_Destroy(m);
+}
+
+// An edit does not repair a region index: the rebuild makes a whole region index again, within
+// the same budget, equal to the oracle on the edited map.
+static void test_edit_rebuilds_regions(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_shared_map("da2", "ca_cave");
+	double budget = (double)(uniform_bytes(m, 4) + uniform_bytes(m, 16)) / 2 / 1e6;
+	gtNavDef nd = gtNav_DefaultDef();
+	nd.threads = 1;
+	nd.manual_rebuild = true;
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(m, &nd, &nav, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.budget_mb = budget;
+	def.threads = 2;
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_true(gtEhl_GetStats(gtNav_Index(nav)).regions > 0);
+	int walls = 0;
+	for (int y = 20; y < gtMap_Height(m) - 20 && walls < 6; y += 17)
+		for (int x = 20; x < gtMap_Width(m) - 20 && walls < 6; x += 23)
+			if (!gtMap_IsBlocked(m, x, y) && !gtMap_IsBlocked(m, x + 1, y + 1)) {
+				assert_int_equal(gtNav_SetBlocked(nav, x, y, x + 1, y + 1, true, &err), GT_OK);
+				walls++;
+			}
+	assert_true(walls > 0);
+	assert_int_equal(gtNav_RebuildIndex(nav, NULL, false, &err), GT_OK);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	const gtEhl* rebuilt = gtNav_Index(nav);
+	assert_true(gtEhl_GetStats(rebuilt).regions > 0);
+	assert_true((double)gtEhl_GetStats(rebuilt).index_bytes <= budget * 1e6);
+	gtOracle* o;
+	assert_int_equal(gtOracle_Create(gtNav_Map(nav), 2, &o, &err), GT_OK);
+	TestRng rng = {3535};
+	expect_oracle(gtNav_Map(nav), rebuilt, o, &rng, 200, "ca_cave edited, rebuilt");
+	gtOracle_Destroy(o);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(m);
+}
+
+TEST_MAIN("ehl_regions", test_real_maps, test_generated_maps, test_workload, test_save_load_and_forgery,
+          test_edit_rebuilds_regions)
