@@ -414,6 +414,14 @@ static bool label_root(Search* s, Replay* rp, int r, int root)
 	return true;
 }
 
+// Progress by roots labelled, each tenth (the first roots' searches are the longest).
+static void report_roots(const gtEhlDef* def, int rank, int count, int n)
+{
+	int64_t step = n / 10 + 1;
+	if (def && rank > 0 && (rank + count) / step != rank / step)
+		gt_ehl_report(def, "hub labels", (double)(rank + count) / n);
+}
+
 // Where the next roots come from: the significant path of a search tree, else degree order.
 typedef struct Order {
 	const gtVisGraph* g;
@@ -431,8 +439,8 @@ static int root_after(Order* o, const int32_t* labelled, int count, const int32_
 
 // Labels the ranks from `rank` on in batches, the first batch's roots taken from the tree of the
 // sequential search `s` just made. Workers: the threads given, at most one per root of a batch.
-static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtTaskSystem* tasks, int threads,
-                                 gtHubLabels* out, gtError* err)
+static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtEhlDef* def, int threads, gtHubLabels* out,
+                                 gtError* err)
 {
 	int n = s->g->n, workers = threads < 1 ? 1 : threads > BATCH_ROOTS ? BATCH_ROOTS : threads;
 	size_t slots = (size_t)n + 1;
@@ -474,7 +482,8 @@ static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtTaskSyst
 		}
 		b.first_rank = r;
 		atomic_store(&b.next, 0);
-		gt_run_tasks(tasks, batch_worker, &b, workers < b.count ? workers : b.count);
+		gt_run_tasks(def ? def->tasks : NULL, batch_worker, &b, workers < b.count ? workers : b.count);
+		report_roots(def, r, b.count, n);
 		if (!merge_batch(&b)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
 		from = b.trees;
 		from_count = b.count;
@@ -496,7 +505,7 @@ static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtTaskSyst
 }
 
 static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const int32_t* order,
-                             const gtHubLabelsEdit* edit, const gtTaskSystem* tasks, int threads, gtHubLabels* out,
+                             const gtHubLabelsEdit* edit, const gtEhlDef* def, int threads, gtHubLabels* out,
                              gtError* err);
 
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
@@ -538,7 +547,7 @@ static void free_scratch(Search* s, Order* o, int n)
 // Without a given order, maps of BATCH_MIN_VERTICES vertices or more are labelled in batches after the first
 // BATCH_FROM roots (on any thread count, so the labels do not depend on it).
 static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const int32_t* order,
-                             const gtHubLabelsEdit* edit, const gtTaskSystem* tasks, int threads, gtHubLabels* out,
+                             const gtHubLabelsEdit* edit, const gtEhlDef* def, int threads, gtHubLabels* out,
                              gtError* err)
 {
 	memset(out, 0, sizeof *out);
@@ -586,12 +595,13 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	int root = n == 0 ? 0 : order ? order[0] : (int)(o.order_key[0] & 0xffffffff);
 	for (int r = 0; r < n && !st; r++) {
 		if (r == batched_from) {
-			st = label_in_batches(&s, &o, r, tasks, threads, out, err);
+			st = label_in_batches(&s, &o, r, def, threads, out, err);
 			break;
 		}
 		out->vertex_of[r] = root;
 		out->rank_of[root] = r;
 		o.processed[root] = true;
+		report_roots(def, r, 1, n);
 		if (!label_root(&s, rp, r, root)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
 		else if (r + 1 < n && order) root = order[r + 1];
 		else if (r + 1 < n && r + 1 < batched_from) root = root_after(&o, s.labelled, s.nlabelled, s.parent);
@@ -621,7 +631,7 @@ gtStatus gt_hub_labels_of_map(const gtMap* map, const gtEhlDef* def, int threads
 	if (st) return st;
 	*vg_edges = graph.offset[graph.n] / 2;
 	gt_ehl_report(def, "hub labels", 0);
-	st = build_labels(map, &graph, NULL, NULL, NULL, def->tasks, threads, out, err);
+	st = build_labels(map, &graph, NULL, NULL, NULL, def, threads, out, err);
 	gt_vis_graph_free(&graph);
 	return st;
 }
