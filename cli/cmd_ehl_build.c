@@ -8,7 +8,7 @@
 // Before a long build: what it will likely take (gtEhl_EstimateQuick: seconds, no labels of the map).
 static void print_estimate(const gtMap* map, int cell)
 {
-	int sizes[] = {cell, 1, 2, 4, 8, 16, 32, 64}, count = cell > 0 ? 1 : 8;
+	int sizes[] = {cell, 1, 2, 4, 8, 16, 32, 64}, count = cell > 0 ? 1 : 7;
 	int64_t bytes[8];
 	gtEhlQuickEstimate guess;
 	gtError err;
