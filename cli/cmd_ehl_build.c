@@ -48,6 +48,22 @@ static gtVec2* read_workload(const char* path, int64_t* count)
 	return points;
 }
 
+// Before a long build: what it will likely take (gtEhl_EstimateQuick: seconds, no labels of the map).
+static void print_estimate(const gtMap* map, int cell)
+{
+	int sizes[] = {cell, 1, 2, 4, 8, 16, 32, 64}, count = cell > 0 ? 1 : 7;
+	int64_t bytes[8];
+	gtEhlQuickEstimate guess;
+	gtError err;
+	if (gtEhl_EstimateQuick(map, cell > 0 ? sizes : sizes + 1, count, bytes, &guess, &err)) return; // only a hint
+	fprintf(stderr, "estimate: %d corners, about %.3g label entries, labels about %.0f s on one thread; index",
+	        guess.corners, guess.label_entries, guess.label_seconds);
+	for (int k = 0; k < count; k++)
+		fprintf(stderr, "%s about %.0f MB at cell %d", k ? "," : "", (double)bytes[k] / 1e6,
+		        cell > 0 ? cell : sizes[k + 1]);
+	fprintf(stderr, "\n");
+}
+
 static int ehl_build(const CliArgs* args)
 {
 	long cell, threads;
@@ -97,6 +113,7 @@ static int ehl_build(const CliArgs* args)
 	}
 	gtEhl* ehl;
 	gtError err;
+	print_estimate(map, budget > 0 ? 0 : (int)cell);
 	gtStatus st = gtEhl_BuildWithLinks(map, &def, links, link_count, &ehl, &err);
 	free(links);
 	free(workload);

@@ -3,6 +3,27 @@
 
 #include "cli.h"
 
+// info --estimate: what an EHL index would cost, without the visibility graph or the labels.
+static int print_estimate(const gtMap* map)
+{
+	enum { SIZES = 7 };
+	static const int sizes[SIZES] = {1, 2, 4, 8, 16, 32, 64};
+	int64_t bytes[SIZES];
+	gtEhlQuickEstimate guess;
+	gtError err;
+	double start = gtNowSeconds();
+	if (gtEhl_EstimateQuick(map, sizes, SIZES, bytes, &guess, &err)) {
+		fprintf(stderr, "gridtree: %s\n", err.message);
+		return CLI_FAILED;
+	}
+	printf("width %d\nheight %d\nconvex_vertices %d\n", gtMap_Width(map), gtMap_Height(map), guess.corners);
+	printf("label_entries_estimate %.0f\nuseful_label_entries_estimate %.0f\nlabel_seconds_estimate %.1f\n",
+	       guess.label_entries, guess.useful_entries, guess.label_seconds);
+	for (int k = 0; k < SIZES; k++) printf("index_mb_estimate_cell_%d %.3f\n", sizes[k], (double)bytes[k] / 1e6);
+	printf("estimate_seconds %.3f\n", gtNowSeconds() - start);
+	return CLI_OK;
+}
+
 static int info(const CliArgs* args)
 {
 	long threads;
@@ -13,6 +34,12 @@ static int info(const CliArgs* args)
 	if (opened) return opened;
 	int vertices;
 	gtMap_Vertices(map, &vertices);
+	if (cli_option(args, "estimate", NULL)) {
+		int status = print_estimate(map);
+		gtMap_Destroy(map);
+		gtTiled_Destroy(tiled);
+		return status;
+	}
 	double start = gtNowSeconds();
 	gtOracle* oracle;
 	gtError err;
@@ -52,6 +79,9 @@ static int info(const CliArgs* args)
 
 static const CliOption OPTIONS[] = {
     CLI_OPTION_THREADS,
+    {"estimate", NULL, NULL, false,
+     "instead: corners and an EHL index's estimated labels, label time and size per cell size, without building "
+     "the visibility graph"},
     {0},
 };
 
@@ -60,7 +90,9 @@ const CliCommand cli_cmd_info = {
     "MAP",
     "map statistics as 'key value' lines",
     "width, height, free_cells, convex_vertices, pinch_points, vg_edges, vg_build_seconds and fingerprint;\n"
-    "for a Tiled map also its tile size, origin, where its walls came from and its object count.",
+    "for a Tiled map also its tile size, origin, where its walls came from and its object count.\n"
+    "With --estimate: width, height, convex_vertices, label_entries_estimate, useful_label_entries_estimate,\n"
+    "label_seconds_estimate (one thread), index_mb_estimate_cell_G for G = 1 to 64, estimate_seconds.",
     OPTIONS,
     true,
     info,

@@ -139,6 +139,25 @@ useful_label_entries cells cell_vertex_pairs candidate_vias hub_entries via_labe
 build_seconds peak_rss_mb" ] && grep -qx "cell_size 1" "$tmp/stats"
 }
 check "ehl-build stats: the documented keys in order" ehl_build_ok
+# An estimate up front (gtEhl_EstimateQuick), on stderr: the exact corner count, an index size.
+ehl_build_estimate() {
+	"$GT" ehl-build "$tmp/block.map" -o "$tmp/block.ehl" --cell 2 2>&1 >/dev/null |
+		grep -q -E '^estimate: 4 corners, about [0-9.e+]+ label entries, labels about [0-9]+ s on one thread; index about [0-9]+ MB at cell 2$'
+}
+check "ehl-build prints an estimate first" ehl_build_estimate
+# info --estimate: keys in order, corners exact, the estimated labels of this small map (its own window,
+# so no scaling) equal to what ehl-build reports, sizes shrinking with the cell size.
+info_estimate() {
+	"$GT" info "$tmp/block.map" --estimate >"$tmp/est" &&
+		[ "$(awk '{ print $1 }' "$tmp/est" | paste -sd ' ')" = "width height convex_vertices label_entries_estimate \
+useful_label_entries_estimate label_seconds_estimate index_mb_estimate_cell_1 index_mb_estimate_cell_2 \
+index_mb_estimate_cell_4 index_mb_estimate_cell_8 index_mb_estimate_cell_16 index_mb_estimate_cell_32 \
+index_mb_estimate_cell_64 estimate_seconds" ] &&
+		grep -qx "convex_vertices 4" "$tmp/est" &&
+		grep -qx "label_entries_estimate $(awk '$1 == "label_entries" { print $2 }' "$tmp/stats")" "$tmp/est" &&
+		awk '/^index_mb_estimate_cell_/ { if (seen && $2 > last) bad = 1; last = $2; seen = 1 } END { exit bad }' "$tmp/est"
+}
+check "info --estimate: corners, labels and sizes without a build" info_estimate
 # Each path line as "length first_x first_y last_x last_y" (or as it is when not a path): on this
 # symmetric map several paths are shortest, and either backend may name another one.
 path_summary() {

@@ -97,6 +97,18 @@ int gtEhl_Links(const gtEhl* ehl, const gtEhlLink** links);
 
 /// Estimated index bytes at cell size g, from a sample of the map's vertices (no full build).
 gtStatus gtEhl_EstimateBytes(const gtMap* map, int cell_size, int threads, int64_t* bytes, gtError* err);
+/// What an index of the map would cost, guessed in seconds without its visibility graph or labels:
+/// the labels of a 256x256 window where corners are densest, scaled by the growth measured on
+/// generated maps (docs/big-maps.md, "Estimates" gives the errors seen).
+typedef struct gtEhlQuickEstimate {
+	int corners;           ///< exact
+	double label_entries;  ///< hub-label entries of all corners
+	double useful_entries; ///< the entries an index keeps
+	double label_seconds;  ///< the labels' build time on one thread of this machine
+} gtEhlQuickEstimate;
+/// Fills `out` and bytes[k], the index bytes at cell_sizes[k] (count may be 0).
+gtStatus gtEhl_EstimateQuick(const gtMap* map, const int* cell_sizes, int count, int64_t* bytes,
+                             gtEhlQuickEstimate* out, gtError* err);
 
 void gtEhl_Destroy(gtEhl* ehl);
 

@@ -2,6 +2,7 @@
 // each would be copied into, instead of building.
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/alloc.h"
 #include "core/platform.h"
@@ -18,8 +19,9 @@ static double survival(int g)
 }
 
 // Estimated index bytes for each cell size in `sizes`.
-static gtStatus estimate(const gtMap* map, const gtHubLabels* labels, const int* sizes, int count, int64_t* bytes,
-                         gtError* err)
+// `labels` NULL: every vertex counts `useful_each` useful entries (a quick estimate's guess).
+static gtStatus estimate(const gtMap* map, const gtHubLabels* labels, double useful_each, const int* sizes, int count,
+                         int64_t* bytes, gtError* err)
 {
 	int n;
 	const gtVertex* vert = gtMap_Vertices(map, &n);
@@ -39,8 +41,11 @@ static gtStatus estimate(const gtMap* map, const gtHubLabels* labels, const int*
 	for (int i = 0; i < samples && !st; i++) {
 		int v = (int)((int64_t)i * n / samples);
 		st = gt_sweep_vertex(&sweep, vert[v], err);
-		int64_t useful = 0;
-		for (int64_t k = labels->offset[v]; k < labels->offset[v + 1]; k++) useful += labels->useful[k];
+		double useful = useful_each;
+		if (labels) {
+			useful = 0;
+			for (int64_t k = labels->offset[v]; k < labels->offset[v + 1]; k++) useful += labels->useful[k];
+		}
 		for (int t = 0; t < sweep.touched_count && !st; t++) {
 			int32_t unit = sweep.touched[t];
 			if (!gt_sweep_status(&sweep, unit)) continue;
@@ -49,12 +54,12 @@ static gtStatus estimate(const gtMap* map, const gtHubLabels* labels, const int*
 				int64_t cell = (int64_t)(unit / width / g) * columns + (unit % width) / g;
 				if (stamp[k][cell] == (uint32_t)i + 1) continue;
 				stamp[k][cell] = (uint32_t)i + 1;
-				candidates[k] += (double)useful;
+				candidates[k] += useful;
 			}
 		}
 	}
-	double useful = 0; // the label entries the index keeps
-	for (int64_t k = 0; !st && k < labels->offset[n]; k++) useful += labels->useful[k];
+	double useful = useful_each * n; // the label entries the index keeps
+	for (int64_t k = 0; !st && labels && k < labels->offset[n]; k++) useful += labels->useful[k] - useful_each;
 	if (!st)
 		for (int k = 0; k < count; k++) {
 			int g = sizes[k];
@@ -82,7 +87,7 @@ gtStatus gtEhl_EstimateBytes(const gtMap* map, int cell_size, int threads, int64
 	int64_t vg_edges;
 	gtStatus st = gt_hub_labels_of_map(map, &def, gt_resolve_threads(threads), &labels, &vg_edges, err);
 	if (st) return st;
-	st = estimate(map, &labels, &cell_size, 1, bytes, err);
+	st = estimate(map, &labels, 0, &cell_size, 1, bytes, err);
 	gt_hub_labels_free(&labels);
 	return st;
 }
@@ -97,11 +102,95 @@ gtStatus gt_ehl_budget_sizes(const gtMap* map, const gtHubLabels* labels, double
 	for (int size = 1; *count < GT_EHL_BUDGET_SIZES && (size <= side || *count == 0); size *= 2)
 		sizes[(*count)++] = size;
 	int64_t bytes[GT_EHL_BUDGET_SIZES];
-	gtStatus st = estimate(map, labels, sizes, *count, bytes, err);
+	gtStatus st = estimate(map, labels, 0, sizes, *count, bytes, err);
 	for (int k = 0; k < *count && !st && *chosen < 0; k++)
 		if ((double)bytes[k] <= budget_mb * 1e6) *chosen = k;
 	if (!st && *chosen < 0)
 		st = gt_fail(err, GT_ERR_LIMIT, "no cell size fits %g MB: even cell size %d needs about %.1f MB", budget_mb,
 		             sizes[*count - 1], (double)bytes[*count - 1] / 1e6);
 	return st;
+}
+
+// ---- quick estimates: no visibility graph or labels of the whole map ----
+// The labels of a window of the map (at most QUICK_WINDOW cells a side, of 5 candidates the one
+// densest in corners) are built, and their entries per corner scaled to the whole map by the growth
+// measured on generated maps (docs/big-maps.md): entries per corner x n^0.3 (caves 0.22, rooms
+// 0.32), label time x n^1.6. The window's time is wall time: on a loaded machine it reads high.
+enum { QUICK_WINDOW = 256 };
+#define QUICK_ENTRY_EXPONENT 0.3
+#define QUICK_TIME_EXPONENT 1.6
+
+static gtStatus window_map(const gtMap* map, int x0, int y0, int side, gtMap** out, gtError* err)
+{
+	unsigned char* cells = gt_malloc((size_t)side * (size_t)side);
+	if (!cells) return gt_fail(err, GT_ERR_NOMEM, "out of memory for an estimate");
+	for (int y = 0; y < side; y++)
+		for (int x = 0; x < side; x++)
+			cells[(size_t)y * (size_t)side + (size_t)x] = gtMap_IsBlocked(map, x0 + x, y0 + y);
+	gtStatus st = gtMap_FromCells(side, side, cells, out, err);
+	gt_free(cells);
+	return st;
+}
+
+// The window of the map (of 5: centre and the quarters' centres) with the most corners.
+static gtStatus densest_window(const gtMap* map, int side, gtMap** out, gtError* err)
+{
+	int width = gtMap_Width(map), height = gtMap_Height(map), best = -1;
+	*out = NULL;
+	static const double at[5][2] = {{0.5, 0.5}, {0.25, 0.25}, {0.75, 0.25}, {0.25, 0.75}, {0.75, 0.75}};
+	for (int i = 0; i < 5; i++) {
+		int x0 = (int)(at[i][0] * width) - side / 2, y0 = (int)(at[i][1] * height) - side / 2;
+		x0 = x0 < 0 ? 0 : x0 + side > width ? width - side : x0;
+		y0 = y0 < 0 ? 0 : y0 + side > height ? height - side : y0;
+		gtMap* window;
+		gtStatus st = window_map(map, x0, y0, side, &window, err);
+		if (st) {
+			gtMap_Destroy(*out);
+			return st;
+		}
+		int corners;
+		gtMap_Vertices(window, &corners);
+		if (corners > best) {
+			best = corners;
+			gtMap_Destroy(*out);
+			*out = window;
+		} else {
+			gtMap_Destroy(window);
+		}
+	}
+	return GT_OK;
+}
+
+gtStatus gtEhl_EstimateQuick(const gtMap* map, const int* cell_sizes, int count, int64_t* bytes,
+                             gtEhlQuickEstimate* out, gtError* err)
+{
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < count; k++)
+		if (cell_sizes[k] < 1 || cell_sizes[k] > GT_EHL_MAX_CELL_SIZE)
+			return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..%d", cell_sizes[k],
+			               GT_EHL_MAX_CELL_SIZE);
+	int n, wn = 0, side = gtMap_Width(map) < gtMap_Height(map) ? gtMap_Width(map) : gtMap_Height(map);
+	gtMap_Vertices(map, &n);
+	out->corners = n;
+	double start = gtNowSeconds(), entries = 0, useful = 0;
+	gtMap* window;
+	gtStatus st = densest_window(map, side > QUICK_WINDOW ? QUICK_WINDOW : side, &window, err);
+	if (st) return st;
+	gtMap_Vertices(window, &wn);
+	gtHubLabels labels;
+	int64_t edges;
+	gtEhlDef def = gtEhl_DefaultDef();
+	st = gt_hub_labels_of_map(window, &def, 1, &labels, &edges, err);
+	gtMap_Destroy(window);
+	if (st) return st;
+	for (int64_t k = 0; k < labels.offset[wn]; k++) useful += labels.useful[k];
+	entries = (double)labels.offset[wn];
+	gt_hub_labels_free(&labels);
+	double seconds = gtNowSeconds() - start, scale = wn > 0 && n > wn ? (double)n / wn : 1;
+	// A window without corners says nothing: then 100 entries a corner (60 kept), a small cave map's.
+	double grow = pow(scale, QUICK_ENTRY_EXPONENT);
+	out->label_entries = (wn > 0 ? entries / wn * grow : 100) * n;
+	out->useful_entries = (wn > 0 ? useful / wn * grow : 60) * n;
+	out->label_seconds = seconds * pow(scale, QUICK_TIME_EXPONENT);
+	return count > 0 ? estimate(map, NULL, n > 0 ? out->useful_entries / n : 0, cell_sizes, count, bytes, err) : GT_OK;
 }

@@ -130,12 +130,35 @@ gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err)
 	return gt_save_file(path, write_ehl, (void*)ehl, err);
 }
 
+// The largest vertex id and float magnitude (its top 16 bits) of the vias, and how many are FULL
+// (sign bit), in one pass read as 16-bit words (vertex low, float low, float high; little-endian),
+// compared once at the end: vias are most of the file, and this is the one pass over them besides
+// the checksum (it was two: validation, then the statistics). A via count fits 32 bits (via
+// offsets are 32-bit).
+typedef struct ViaScan {
+	uint32_t top_vertex, top_magnitude, full;
+} ViaScan;
+
+static ViaScan scan_vias(const gtEhlViaLabel* vias, int64_t count)
+{
+	const uint16_t* word = (const uint16_t*)(const void*)vias;
+	uint32_t top_vertex = 0, top_magnitude = 0, full = 0;
+	for (int64_t k = 0; k < count; k++) {
+		uint32_t low = word[3 * k], middle = word[3 * k + 1], high = word[3 * k + 2];
+		uint32_t vertex = low | (middle & GT_VIA_VERTEX_BITS) << 16, magnitude = high & 0x7FFFu;
+		top_vertex = vertex > top_vertex ? vertex : top_vertex;
+		top_magnitude = magnitude > top_magnitude ? magnitude : top_magnitude;
+		full += high >> 15;
+	}
+	return (ViaScan){top_vertex, top_magnitude, full};
+}
+
 // Every index and count the query, path and inspection code rely on, so that even a forged file
 // whose checksum matches cannot make them read out of bounds or loop. The checks run in dependency
 // order: an offset array is proven monotone and within its target's count in a pass of its own
 // before any element is read through it. What passes may still give wrong distances (a smaller
 // label distance is structurally fine); gtEhl_Verify is the check for that.
-static const char* validate(const gtEhl* e, uint64_t* seen)
+static const char* validate(const gtEhl* e, uint64_t* seen, int64_t* full_vias)
 {
 	uint32_t n = (uint32_t)e->n;
 	// 1. Label offsets alone: 0, monotone, label_count, so every vertex's entry range is in bounds.
@@ -186,12 +209,10 @@ static const char* validate(const gtEhl* e, uint64_t* seen)
 	if (bad_via) return "via offsets";
 	if (bad_bound) return "hub lower bounds";
 	// 6. Vias: vertex ids below n; finite distances (bits from 0x7F800000 on are infinity or NaN).
-	bool bad = false;
-	for (int64_t k = 0; k < e->via_count; k++) {
-		uint32_t bits = gt_via_bits(&e->vias[k]) & ~GT_VIA_VERTEX_BITS;
-		bad |= ((uint32_t)gt_via_vertex(&e->vias[k]) >= n) | ((bits & 0x7FFFFFFFu) >= 0x7F800000u); // sign: FULL
-	}
-	if (bad) return "via labels";
+	ViaScan scan = scan_vias(e->vias, e->via_count);
+	if (e->via_count > 0 && (scan.top_vertex >= n || scan.top_magnitude >= 0x7F80u)) return "via labels";
+	uint32_t full = scan.full;
+	*full_vias = full;
 	// 7. Region ids: every grid cell's names a region.
 	if (e->region_of)
 		for (int64_t c = 0; c < (int64_t)e->columns * e->rows; c++)
@@ -206,12 +227,17 @@ static gtStatus check_sections(gtEhl* e, const gtEhlLink* stored_links, const ch
 	e->links = NULL;
 	uint64_t* seen = gt_calloc((size_t)e->n / 64 + 1, sizeof *seen);
 	if (!seen) return gt_fail(err, GT_ERR_NOMEM, "%s: out of memory checking the index", path);
-	const char* broken = validate(e, seen);
+	int64_t full_vias = 0;
+	const char* broken = validate(e, seen, &full_vias);
 	gt_free(seen);
 	if (broken) return gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (%s are inconsistent)", path, broken);
 	gtError why;
 	gtStatus st = gt_ehl_take_links(e, stored_links, e->link_count, &why);
-	return st ? gt_fail(err, st, "%s: %s", path, why.message) : GT_OK;
+	if (st) return gt_fail(err, st, "%s: %s", path, why.message);
+	memset(&e->stats, 0, sizeof e->stats);
+	gt_ehl_set_stats(e, full_vias);
+	e->stats.label_entries = e->label_count; // a saved index holds only the useful entries
+	return GT_OK;
 }
 
 // Points the sections into the mapped file from `at` on and validates them.
@@ -391,9 +417,6 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 		gtEhl_Destroy(e);
 		return st;
 	}
-	memset(&e->stats, 0, sizeof e->stats);
-	gt_ehl_count_stats(e);
-	e->stats.label_entries = e->label_count; // a saved index holds only the useful entries
 	*out = e;
 	return GT_OK;
 }

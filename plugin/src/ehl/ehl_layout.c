@@ -145,6 +145,13 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 
 void gt_ehl_count_stats(gtEhl* e)
 {
+	int64_t full_vias = 0;
+	for (int64_t i = 0; i < e->via_count; i++) full_vias += gt_via_full(&e->vias[i]);
+	gt_ehl_set_stats(e, full_vias);
+}
+
+void gt_ehl_set_stats(gtEhl* e, int64_t full_vias)
+{
 	gtEhlStats* s = &e->stats;
 	s->cell_size = e->g;
 	s->convex_vertices = e->corners;
@@ -153,8 +160,7 @@ void gt_ehl_count_stats(gtEhl* e)
 	s->regions = e->region_of ? e->cell_count : 0;
 	s->hub_entries = e->hub_count - 1 - e->cell_count;
 	s->via_labels = e->via_count;
-	s->full_vias = 0;
-	for (int64_t i = 0; i < e->via_count; i++) s->full_vias += gt_via_full(&e->vias[i]);
+	s->full_vias = full_vias;
 	s->partial_vias = s->via_labels - s->full_vias;
 	s->index_bytes = gt_ehl_index_bytes(e);
 }

@@ -173,6 +173,8 @@ void gt_ehl_drop_repair_data(gtEhl* e);
 
 // Fills the stats that follow from the arrays (counts, FULL vias, bytes); the builder adds the rest.
 void gt_ehl_count_stats(gtEhl* e);
+// The same with the FULL vias already counted (loading counts them while validating).
+void gt_ehl_set_stats(gtEhl* e, int64_t full_vias);
 
 // Index of v's label entry for hub rank `hub`, or -1.
 int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub);
