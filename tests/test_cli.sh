@@ -181,10 +181,13 @@ progress_stages() { # docs/c-api.md: the four stages in this order, each shown f
 		[ "$(grep -c ' 100%$' "$tmp/progress")" -eq 4 ]
 }
 check "ehl-build progress stages in order" progress_stages
-progress_bar() { # on a terminal (script's pseudo-terminal): a bar, no plain lines
+progress_bar_once() {
 	script -q -e -c "'$GT' ehl-build '$tmp/block.map' -o '$tmp/b3.ehl'" /dev/null >"$tmp/tty" </dev/null &&
 		grep -q '\[#' "$tmp/tty" && ! grep -q '^progress ' "$tmp/tty" && grep -q '^cell_size 4' "$tmp/tty"
 }
+# On a terminal (script's pseudo-terminal): a bar, no plain lines. script can return before the
+# last of the terminal's output is copied (stdin at EOF), so up to 3 tries.
+progress_bar() { progress_bar_once || progress_bar_once || progress_bar_once; }
 if command -v script >/dev/null; then check "ehl-build progress bar on a terminal" progress_bar; fi
 ehl_default_cell() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/b4.ehl" 2>/dev/null | grep -qx "cell_size 4"; }
 check "ehl-build default cell size 4" ehl_default_cell
