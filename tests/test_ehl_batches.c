@@ -21,26 +21,13 @@ static bool wall_at(int x, int y)
 
 static gtMap* blocks_map(void)
 {
-	int side = BOXES * PERIOD + 1;
-	unsigned char* cells = malloc((size_t)side * (size_t)side);
-	assert_non_null(cells);
-	for (int y = 0; y < side; y++)
-		for (int x = 0; x < side; x++) cells[(size_t)y * (size_t)side + (size_t)x] = wall_at(x, y);
-	gtMap* m;
-	gtError err;
-	assert_int_equal(gtMap_FromCells(side, side, cells, &m, &err), GT_OK);
-	free(cells);
-	return m;
+	return test_map_from_rule(BOXES * PERIOD + 1, wall_at);
 }
 
 // A random point of room (bx, by): interior, on its walls or at its pillar's corners.
 static gtVec2 point_in_room(const gtMap* m, TestRng* rng, int bx, int by)
 {
-	for (;;) {
-		gtVec2 p = {bx * PERIOD + 1 + test_rng_int(rng, 3 * 8 + 1) / 8.0,
-		            by * PERIOD + 1 + test_rng_int(rng, 3 * 8 + 1) / 8.0};
-		if (gtMap_CheckPoint(m, p) == GT_POINT_VALID) return p;
-	}
+	return test_point_in_box(m, rng, bx * PERIOD + 1, by * PERIOD + 1, 3);
 }
 
 static gtEhl* build(const gtMap* m, int threads)

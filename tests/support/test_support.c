@@ -26,6 +26,27 @@ gtMap* test_map_from_rows(const char* rows)
 	return map;
 }
 
+gtMap* test_map_from_rule(int side, bool (*blocked)(int x, int y))
+{
+	unsigned char* cells = malloc((size_t)side * (size_t)side);
+	assert_non_null(cells);
+	for (int y = 0; y < side; y++)
+		for (int x = 0; x < side; x++) cells[(size_t)y * (size_t)side + (size_t)x] = blocked(x, y);
+	gtMap* map = NULL;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(side, side, cells, &map, &err), GT_OK);
+	free(cells);
+	return map;
+}
+
+gtVec2 test_point_in_box(const gtMap* map, TestRng* rng, int x, int y, int size)
+{
+	for (;;) {
+		gtVec2 p = {x + test_rng_int(rng, size * 8 + 1) / 8.0, y + test_rng_int(rng, size * 8 + 1) / 8.0};
+		if (gtMap_CheckPoint(map, p) == GT_POINT_VALID) return p;
+	}
+}
+
 const char* test_data_dir(void)
 {
 	static char dir[1024];

@@ -52,6 +52,9 @@ void test_temp_file(char path[TEST_TEMP_PATH], const char* tag);
 // Parses map rows given as one string with '\n' between rows ('.' free, '@' blocked).
 gtMap* test_map_from_rows(const char* rows);
 
+// A side x side map whose cell (x, y) is blocked where `blocked(x, y)` says so.
+gtMap* test_map_from_rule(int side, bool (*blocked)(int x, int y));
+
 // Directory of the shared benchmark data ($GRIDTREE_DATA, else ../shared/data), or NULL with a
 // message printed once when it is absent.
 const char* test_data_dir(void);
@@ -84,6 +87,10 @@ gtMap* test_random_map(TestRng* rng, int w, int h, int blocked_percent);
 // A random valid point: an integer grid point, a point on a cell edge, or a point inside a free
 // cell on a 1/64 grid (kind chosen at random).
 gtVec2 test_random_point(const gtMap* map, TestRng* rng);
+
+// A random valid point of the box [x, x + size] x [y, y + size] on a 1/8 grid (interior, walls,
+// corners).
+gtVec2 test_point_in_box(const gtMap* map, TestRng* rng, int x, int y, int size);
 
 // A query for the k nearest objects with one keyword, from `at`.
 gtQuery test_keyword_query(gtVec2 at, int k, const int32_t* keyword);
