@@ -4,7 +4,7 @@
 /// Contents
 ///     Maps           gtMap_Load, gtMap_Parse, gtMap_FromCells, gtMap_Inflate, gtMap_Save
 ///     Cells, points  gtMap_Width, gtMap_IsBlocked, gtMap_CheckPoint, gtMap_RandomPoint
-///     Visibility     gtMap_ClassifyCorner, gtMap_Vertices, gtMap_Visible
+///     Visibility     gtMap_ClassifyCorner, gtMap_Vertices, gtMap_Visible, gtMap_OpenRadius
 #ifndef GRIDTREE_GT_MAP_H
 #define GRIDTREE_GT_MAP_H
 
@@ -117,6 +117,16 @@ int gtMap_PinchCount(const gtMap* map);
 /// exception is coordinates below 1e-150 in magnitude, where products underflow.
 /// Returns false when either endpoint is not a valid point.
 bool gtMap_Visible(const gtMap* map, gtVec2 a, gtVec2 b);
+
+/// gtMap_Visible by the plain cell walk, one cell at a time, without jumping across free squares
+/// (gtMap_OpenRadius): the same answer, slower. The reference the tests hold gtMap_Visible to.
+bool gtMap_VisibleCellByCell(const gtMap* map, gtVec2 a, gtVec2 b);
+
+/// The largest r, at most GT_MAP_OPEN_RADIUS_CAP, such that the (2r + 1) x (2r + 1) square of cells
+/// centred on cell (cx, cy) is free and on the map; -1 for a blocked cell or one off the map. Kept
+/// up to date through edits; gtMap_Visible jumps across these squares.
+int gtMap_OpenRadius(const gtMap* map, int cx, int cy);
+#define GT_MAP_OPEN_RADIUS_CAP 31
 
 #ifdef __cplusplus
 }

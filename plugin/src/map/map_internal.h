@@ -3,6 +3,7 @@
 #define GRIDTREE_MAP_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "gridtree/gt_map.h"
 
@@ -10,6 +11,9 @@ struct gtMap {
 	int width, height;
 	int stride;             // width + 2: the grid carries a one-cell blocked border
 	unsigned char* blocked; // (width + 2) * (height + 2) bytes, 1 = blocked
+	// Same layout: 0 on a blocked cell, else 1 + the radius r of the largest free square of
+	// (2r + 1) x (2r + 1) cells centred on the cell, capped at GT_OPEN_CAP (open_radius.c).
+	unsigned char* open;
 	int64_t free_cells;
 	gtVertex* vertices;
 	int vertex_count;
@@ -46,6 +50,16 @@ static inline void gt_prefetch_cell(const gtMap* m, double x, double y)
 gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool blocked, gtError* err);
 // A copy of the map as it is now (a snapshot an index keeps while the original is edited).
 gtStatus gt_map_copy(const gtMap* m, gtMap** out, gtError* err);
+
+// Cap of the open grid's values (radius GT_OPEN_CAP - 1): edits recompute the open values up to
+// this far around the changed cells.
+#define GT_OPEN_CAP (GT_MAP_OPEN_RADIUS_CAP + 1)
+// The open grid of the whole map from its cells.
+void gt_open_radius_all(gtMap* m);
+// Bytes of scratch gt_open_radius_update needs for an edit of cells [x0, x1] x [y0, y1].
+size_t gt_open_radius_scratch(const gtMap* m, int x0, int y0, int x1, int y1);
+// The open grid again around cells [x0, x1] x [y0, y1], which changed.
+void gt_open_radius_update(gtMap* m, int x0, int y0, int x1, int y1, unsigned char* scratch);
 
 static inline int gt_is_pinch_mask(int mask)
 {

@@ -1,0 +1,240 @@
+// The open-radius grid and the visibility walks that jump across its free squares: the grid
+// against a brute-force count (also after edits), and gtMap_Visible against the cell-by-cell walk
+// (gtMap_VisibleCellByCell) on segments of every kind, on real maps of each suite and generated ones.
+#include <math.h>
+#include <stdlib.h>
+
+#include "test_support.h"
+
+// The largest r <= GT_MAP_OPEN_RADIUS_CAP whose centred (2r + 1)^2 square is free, by looking.
+static int brute_open_radius(const gtMap* m, int cx, int cy)
+{
+	if (gtMap_IsBlocked(m, cx, cy)) return -1;
+	int r = 0;
+	while (r < GT_MAP_OPEN_RADIUS_CAP) {
+		int k = r + 1; // the ring at Chebyshev distance k must be free
+		for (int i = -k; i <= k; i++)
+			if (gtMap_IsBlocked(m, cx + i, cy - k) || gtMap_IsBlocked(m, cx + i, cy + k) ||
+			    gtMap_IsBlocked(m, cx - k, cy + i) || gtMap_IsBlocked(m, cx + k, cy + i))
+				return r;
+		r = k;
+	}
+	return r;
+}
+
+// Every cell (or every `step`-th in both axes) has the brute-force radius.
+static void expect_radii(const gtMap* m, int step, const char* what)
+{
+	for (int y = 0; y < gtMap_Height(m); y += step)
+		for (int x = 0; x < gtMap_Width(m); x += step) {
+			int got = gtMap_OpenRadius(m, x, y), want = brute_open_radius(m, x, y);
+			if (got != want) fail_msg("%s: cell (%d, %d) open radius %d, brute force %d", what, x, y, got, want);
+		}
+}
+
+// Segments of one kind between valid points, for the twin comparison.
+typedef enum Kind { GRID_POINTS, VERTICES, DOUBLES, AXIS, THROUGH_POINTS, GRAZING, NEAR_TIES, ULP_GRAZING, KINDS } Kind;
+
+static gtVec2 random_grid_point(const gtMap* m, TestRng* rng)
+{
+	for (;;) {
+		gtVec2 p = {test_rng_int(rng, gtMap_Width(m) + 1), test_rng_int(rng, gtMap_Height(m) + 1)};
+		if (gtMap_CheckPoint(m, p) == GT_POINT_VALID) return p;
+	}
+}
+
+static bool make_segment(const gtMap* m, TestRng* rng, Kind kind, gtVec2* a, gtVec2* b)
+{
+	int n;
+	const gtVertex* v = gtMap_Vertices(m, &n);
+	int reach = 4 + test_rng_int(rng, 60);
+	switch (kind) {
+	case GRID_POINTS:
+		*a = random_grid_point(m, rng);
+		*b = (gtVec2){a->x + test_rng_int(rng, 2 * reach + 1) - reach, a->y + test_rng_int(rng, 2 * reach + 1) - reach};
+		return gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
+	case VERTICES: {
+		if (n < 2) return false;
+		gtVertex p = v[test_rng_int(rng, n)], q = v[test_rng_int(rng, n)];
+		if (abs(p.x - q.x) > 80 || abs(p.y - q.y) > 80) q = v[test_rng_int(rng, n)]; // some far, most near
+		*a = (gtVec2){p.x, p.y}, *b = (gtVec2){q.x, q.y};
+		return true;
+	}
+	case DOUBLES: {
+		gtRandom r = *rng;
+		if (gtMap_RandomPoint(m, &r, a, NULL) != GT_OK) return false;
+		*rng = r;
+		double angle = gtRandom_Unit(rng) * 6.283185307179586, length = gtRandom_Unit(rng) * reach;
+		*b = (gtVec2){a->x + length * cos(angle), a->y + length * sin(angle)};
+		return gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
+	}
+	case AXIS:
+		*a = test_random_point(m, rng);
+		*b = *a;
+		if (test_rng_int(rng, 2)) b->x += test_rng_int(rng, 2 * reach + 1) - reach + test_rng_int(rng, 4) / 4.0;
+		else b->y += test_rng_int(rng, 2 * reach + 1) - reach + test_rng_int(rng, 4) / 4.0;
+		return gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
+	case THROUGH_POINTS: { // along a lattice direction through grid point g: through many grid points
+		gtVec2 g = random_grid_point(m, rng);
+		int p = test_rng_int(rng, 5) - 2, q = 1 + test_rng_int(rng, 4);
+		if (test_rng_int(rng, 2)) {
+			int t = p;
+			p = q, q = t;
+		}
+		double half = test_rng_int(rng, 2) ? 0.5 : 0, before = test_rng_int(rng, 12) + half,
+		       after = 1 + test_rng_int(rng, 12);
+		*a = (gtVec2){g.x - before * p, g.y - before * q}, *b = (gtVec2){g.x + after * p, g.y + after * q};
+		return gtMap_CheckPoint(m, *a) == GT_POINT_VALID && gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
+	}
+	case GRAZING: { // through a convex corner, in a direction that may just graze it
+		if (n < 1) return false;
+		gtVertex c = v[test_rng_int(rng, n)];
+		double dx = (1 + test_rng_int(rng, 16)) / 4.0 * (test_rng_int(rng, 2) ? 1 : -1),
+		       dy = (1 + test_rng_int(rng, 16)) / 4.0 * (test_rng_int(rng, 2) ? 1 : -1);
+		double s = 1 + test_rng_int(rng, reach), t = 1 + test_rng_int(rng, reach);
+		*a = (gtVec2){c.x - s * dx, c.y - s * dy}, *b = (gtVec2){c.x + t * dx, c.y + t * dy};
+		return gtMap_CheckPoint(m, *a) == GT_POINT_VALID && gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
+	}
+	case NEAR_TIES: { // within 2^-40 of passing through grid points
+		const double nudges[4] = {ldexp(1, -40), -ldexp(1, -40), ldexp(3, -40), -ldexp(3, -40)};
+		if (!make_segment(m, rng, THROUGH_POINTS, a, b)) return false;
+		double nudge = nudges[test_rng_int(rng, 4)];
+		if (test_rng_int(rng, 2)) a->x += nudge, b->x += nudge;
+		else a->y += nudge;
+		return gtMap_CheckPoint(m, *a) == GT_POINT_VALID && gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
+	}
+	case ULP_GRAZING: { // a few units in the last place beside a convex corner: only exact arithmetic can tell
+		if (!make_segment(m, rng, GRAZING, a, b)) return false;
+		double towards = test_rng_int(rng, 2) ? INFINITY : -INFINITY;
+		int ulps = 1 + test_rng_int(rng, 3);
+		bool along_x = test_rng_int(rng, 2);
+		for (int k = 0; k < ulps; k++) {
+			double* pa = along_x ? &a->x : &a->y;
+			*pa = nextafter(*pa, towards);
+			if (test_rng_int(rng, 2)) {
+				double* pb = along_x ? &b->x : &b->y;
+				*pb = nextafter(*pb, towards);
+			}
+		}
+		return gtMap_CheckPoint(m, *a) == GT_POINT_VALID && gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
+	}
+	default: return false;
+	}
+}
+
+// `count` segments of every kind: gtMap_Visible says what the cell-by-cell walk says, both ways.
+// Returns how many were visible.
+static int64_t expect_twins(const gtMap* m, TestRng* rng, int count, const char* what)
+{
+	int64_t visible = 0, checked = 0;
+	for (int i = 0; i < count; i++) {
+		gtVec2 a, b;
+		Kind kind = (Kind)(i % KINDS);
+		if (!make_segment(m, rng, kind, &a, &b)) continue;
+		bool want = gtMap_VisibleCellByCell(m, a, b);
+		if (gtMap_Visible(m, a, b) != want || gtMap_Visible(m, b, a) != gtMap_VisibleCellByCell(m, b, a))
+			fail_msg("%s, kind %d: (%.17g, %.17g)-(%.17g, %.17g): the cell walk says %d", what, (int)kind, a.x, a.y,
+			         b.x, b.y, want);
+		visible += want;
+		checked++;
+	}
+	// Both answers often, or the comparison proves little.
+	if (visible < checked / 20 || visible > checked * 19 / 20)
+		fail_msg("%s: %lld of %lld segments visible", what, (long long)visible, (long long)checked);
+	if (getenv("GRIDTREE_TWIN_SEGMENTS"))
+		print_message("%s: %lld segments, %lld visible\n", what, (long long)checked, (long long)visible);
+	return visible;
+}
+
+// Segments per map; GRIDTREE_TWIN_SEGMENTS asks for a longer run (millions).
+static int segments_per_map(int smoke)
+{
+	const char* env = getenv("GRIDTREE_TWIN_SEGMENTS");
+	return env && atoi(env) > 0 ? atoi(env) : smoke;
+}
+
+static void test_radius_generated(void** state)
+{
+	(void)state;
+	TestRng rng = {3501};
+	for (int round = 0; round < 8; round++) {
+		gtMap* m = test_random_map(&rng, 30 + 17 * round, 20 + 11 * round, (round % 4) * 2);
+		expect_radii(m, 1, "random map");
+		gtMap_Destroy(m);
+	}
+	const gtMapStyle styles[3] = {GT_STYLE_ROOMS, GT_STYLE_CAVES, GT_STYLE_ARENA};
+	for (int style = 0; style < 3; style++) {
+		gtMap* m = NULL;
+		gtError err;
+		assert_int_equal(gtMap_Generate(styles[style], 160, 120, 3502, &m, &err), GT_OK);
+		expect_radii(m, 1, "generated map");
+		gtMap_Destroy(m);
+	}
+}
+
+static const char* const REAL_MAPS[][2] = {
+    {"bgmaps", "AR0602SR"}, {"dao", "brc203d"}, {"da2", "ca_cave"}, {"sc1", "Aftershock"}};
+
+static void test_twins_real_maps(void** state)
+{
+	(void)state;
+	if (!test_data_dir()) {
+		print_message("GRIDTREE_DATA and ../shared/data are absent: generated maps only (test_twins_generated)\n");
+		return;
+	}
+	TestRng rng = {3503};
+	for (size_t i = 0; i < sizeof REAL_MAPS / sizeof *REAL_MAPS; i++) {
+		gtMap* m = test_load_shared_map(REAL_MAPS[i][0], REAL_MAPS[i][1]);
+		expect_radii(m, 7, REAL_MAPS[i][1]);
+		expect_twins(m, &rng, segments_per_map(20000), REAL_MAPS[i][1]);
+		gtMap_Destroy(m);
+	}
+}
+
+static void test_twins_generated(void** state)
+{
+	(void)state;
+	TestRng rng = {3504};
+	for (int round = 0; round < 6; round++) {
+		// Open maps with scattered blocks: big free squares, and pinches among the blocks.
+		gtMap* m = test_random_map(&rng, 60 + 20 * round, 50 + 10 * round, 1 + round % 3);
+		expect_twins(m, &rng, segments_per_map(20000) / 4, "random map");
+		gtMap_Destroy(m);
+	}
+}
+
+// Random edits both ways through a nav: the grid stays what a fresh map of the same cells has,
+// and the walks stay twins.
+static void test_edits_keep_the_grid(void** state)
+{
+	(void)state;
+	TestRng rng = {3505};
+	gtMap* base = test_random_map(&rng, 120, 90, 1);
+	gtNavDef def = gtNav_DefaultDef();
+	def.manual_rebuild = true;
+	gtNav* nav = NULL;
+	gtError err;
+	assert_int_equal(gtNav_Create(base, &def, &nav, &err), GT_OK);
+	const gtMap* m = gtNav_Map(nav);
+	for (int edit = 0; edit < 60; edit++) {
+		int w = 1 + test_rng_int(&rng, edit % 3 == 0 ? 12 : 3), h = 1 + test_rng_int(&rng, 3);
+		int x0 = test_rng_int(&rng, 120 - w + 1), y0 = test_rng_int(&rng, 90 - h + 1);
+		bool blocked = test_rng_int(&rng, 3) != 0;
+		assert_int_equal(gtNav_SetBlocked(nav, x0, y0, x0 + w - 1, y0 + h - 1, blocked, &err), GT_OK);
+		gtMap* fresh = test_cells_copy(m);
+		for (int y = 0; y < 90; y++)
+			for (int x = 0; x < 120; x++)
+				if (gtMap_OpenRadius(m, x, y) != gtMap_OpenRadius(fresh, x, y))
+					fail_msg("edit %d: cell (%d, %d) radius %d, a fresh map's %d", edit, x, y,
+					         gtMap_OpenRadius(m, x, y), gtMap_OpenRadius(fresh, x, y));
+		gtMap_Destroy(fresh);
+		if (edit % 10 == 9) {
+			expect_radii(m, 1, "edited map");
+			expect_twins(m, &rng, 2000, "edited map");
+		}
+	}
+	gtNav_Destroy(nav);
+	gtMap_Destroy(base);
+}
+
+TEST_MAIN("open_radius", test_radius_generated, test_twins_real_maps, test_twins_generated, test_edits_keep_the_grid)
