@@ -4,7 +4,7 @@
 /// Contents
 ///     Maps           gtMap_Load, gtMap_Parse, gtMap_FromCells, gtMap_Inflate, gtMap_Save
 ///     Cells, points  gtMap_Width, gtMap_IsBlocked, gtMap_CheckPoint, gtMap_RandomPoint
-///     Visibility     gtMap_ClassifyCorner, gtMap_Vertices, gtMap_Visible, gtMap_OpenRadius
+///     Visibility     gtMap_ClassifyCorner, gtMap_Vertices, gtMap_Visible, gtMap_FreeRun
 #ifndef GRIDTREE_GT_MAP_H
 #define GRIDTREE_GT_MAP_H
 
@@ -118,15 +118,15 @@ int gtMap_PinchCount(const gtMap* map);
 /// Returns false when either endpoint is not a valid point.
 bool gtMap_Visible(const gtMap* map, gtVec2 a, gtVec2 b);
 
-/// gtMap_Visible by the plain cell walk, one cell at a time, without jumping across free squares
-/// (gtMap_OpenRadius): the same answer, slower. The reference the tests hold gtMap_Visible to.
+/// gtMap_Visible by the plain cell walk, one cell at a time, without the free runs
+/// (gtMap_FreeRun): the same answer, slower. The reference the tests hold gtMap_Visible to.
 bool gtMap_VisibleCellByCell(const gtMap* map, gtVec2 a, gtVec2 b);
 
-/// The largest r, at most GT_MAP_OPEN_RADIUS_CAP, such that the (2r + 1) x (2r + 1) square of cells
-/// centred on cell (cx, cy) is free and on the map; -1 for a blocked cell or one off the map. Kept
-/// up to date through edits; gtMap_Visible jumps across these squares.
-int gtMap_OpenRadius(const gtMap* map, int cx, int cy);
-#define GT_MAP_OPEN_RADIUS_CAP 31
+/// How many free cells follow from cell (cx, cy) on towards +x (or +y with `along_y`), the cell
+/// itself counted, at most GT_MAP_FREE_RUN_CAP; 0 for a blocked cell or one off the map. Kept up
+/// to date through edits; gtMap_Visible checks a row (column) of cells at once with them.
+int gtMap_FreeRun(const gtMap* map, int cx, int cy, bool along_y);
+#define GT_MAP_FREE_RUN_CAP 255
 
 #ifdef __cplusplus
 }

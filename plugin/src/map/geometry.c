@@ -179,58 +179,23 @@ static bool grid_line_visible(const gtMap* m, bool vertical, int X, double from,
 	return true;
 }
 
-/* ---- the walks ------------------------------------------------------------------------------
- * Both walks visit the cells the open segment passes through, in order, and stop at a blocked one.
- * With `jumps` they read the open grid (map_internal.h) instead of the cells: from a cell whose
- * free square of radius r >= JUMP_RADIUS is centred on it, they go at once to the last cell of the
- * walk inside that square, with the line counters the cell-by-cell walk would have there. Nothing
- * inside the square can stop the walk (every cell is free, every grid point strictly inside has
- * four free cells, so none is a pinch), and the exit, a line of the square's border, is taken by
- * the ordinary step with its exact tie rules. Without `jumps` they are the plain walks, kept as
- * the reference (gtMap_VisibleCellByCell). */
-
-// Radius from which a jump pays: it costs about what a few cell steps cost.
-#define JUMP_RADIUS 1
-
-// The walk's view of a grid byte: blocked cells are 1 in m->blocked and 0 in m->open.
-static inline bool is_blocked(unsigned char v, bool jumps)
-{
-	return jumps ? v == 0 : v != 0;
-}
-
-// Integer endpoints, neither coordinate equal: the walk with incremental error terms. The next
-// column line is crossed at parameter nx / |dx|, the next row line at ny / |dy|; comparing
-// nx * |dy| with ny * |dx| needs only additions.
-static inline bool integral_walk(const gtMap* m, int ax, int ay, int bx, int by, bool jumps)
+// Integer endpoints, neither coordinate equal: the plain walk with incremental error terms (the
+// reference for runs_walk). The next column line is crossed at parameter nx / |dx|, the next row
+// line at ny / |dy|; comparing nx * |dy| with ny * |dx| needs only additions.
+static bool integral_walk_visible(const gtMap* m, int ax, int ay, int bx, int by)
 {
 	int sx = bx > ax ? 1 : -1, sy = by > ay ? 1 : -1;
 	int64_t adx = sx * (int64_t)(bx - ax), ady = sy * (int64_t)(by - ay);
 	int cx = ax - (sx < 0), cy = ay - (sy < 0);
-	const unsigned char* cell = (jumps ? m->open : m->blocked) + (cy + 1) * m->stride + (cx + 1);
+	const unsigned char* cell = m->blocked + (cy + 1) * m->stride + (cx + 1);
 	const int step_y = sy * m->stride;
 	int64_t nx = 1, ny = 1, ex = ady, ey = adx;
 	for (;;) {
-		// One test for both a blocked cell (0 wraps around) and a square worth a jump.
-		if (jumps && (unsigned)(*cell - 1) >= JUMP_RADIUS) {
-			if (*cell == 0) return false;
-			// Lines nx .. nx + r - 1 are inside the square; lines nx + r leave it.
-			int64_t r = *cell - 1, exit_x = nx + r, exit_y = ny + r;
-			bool leaves_x = exit_x < adx, leaves_y = exit_y < ady;
-			if (!leaves_x && !leaves_y) return true;                // b's cell is inside the square
-			int64_t tx_exit = exit_x * ady, ty_exit = exit_y * adx; // the exits' parameters, times |dx dy|
-			int64_t to_x = exit_x, to_y = exit_y; // through the square's corner: the step's tie rule takes it
-			if (leaves_x && (!leaves_y || tx_exit < ty_exit)) // through the side at column line exit_x
-				to_y = (tx_exit - 1) / adx + 1;               // row lines k with k |dx| < tx_exit are behind
-			else if (!leaves_x || ty_exit < tx_exit) to_x = (ty_exit - 1) / ady + 1;
-			cell += (to_x - nx) * sx + (to_y - ny) * step_y;
-			nx = to_x, ny = to_y, ex = nx * ady, ey = ny * adx;
-			continue;
-		}
-		if (!jumps && *cell) return false;
+		if (*cell) return false;
 		bool cross_x = nx < adx, cross_y = ny < ady;
 		if (cross_x && cross_y) {
 			if (ex == ey) { // through a grid point: both side cells blocked means a pinch (or a wall)
-				if (is_blocked(cell[sx], jumps) && is_blocked(cell[step_y], jumps)) return false;
+				if (cell[sx] && cell[step_y]) return false;
 				cell += sx + step_y;
 				nx++, ny++, ex += ady, ey += adx;
 			} else if (ex < ey) {
@@ -252,129 +217,103 @@ static inline bool integral_walk(const gtMap* m, int ax, int ay, int bx, int by,
 	}
 }
 
-// The general walk's lines: column line i (from 0) is X = first_x + i * sx, crossed at parameter
-// (offset_x + i * sx) * inverse_x; there are lines_x of them before b. Rows alike.
-typedef struct Lines {
-	Segment s;
-	int sx, sy, first_x, first_y;
-	int64_t lines_x, lines_y;
-	double offset_x, offset_y, inverse_x, inverse_y;
-} Lines;
-
-static inline double column_t(const Lines* l, int64_t i)
+// The same walk a strip at a time. Along the axis the segment moves more on (the major axis, A
+// cells; the other one B <= A), the cells between two consecutive lines of the other axis form one
+// run, checked at once against the map's free runs (run_x, run_y). In major units from a, the
+// segment meets the k-th minor line at u_k = k A / B = q_k + r_k / B; strip k enters cells
+// j = q_k .. q_{k+1} - (r_{k+1} == 0) (a cell that starts exactly at u_{k+1} is not entered).
+// Where r_k = 0 it passes through a grid point: both side cells blocked is a pinch (or a wall).
+// `base` is strip 0's cell at major coordinate a_major; cell j of a strip is j cells ahead of it
+// when `ahead`, else 1 + j behind. Inlined into one copy per (step, ahead) so that both are constants.
+static inline __attribute__((always_inline)) bool strips(const unsigned char* base, int64_t A, int64_t B,
+                                                         int64_t major_step, int64_t minor_step, bool ahead)
 {
-	return i < l->lines_x ? (l->offset_x + (double)(i * l->sx)) * l->inverse_x : INFINITY;
-}
-
-static inline double row_t(const Lines* l, int64_t j)
-{
-	return j < l->lines_y ? (l->offset_y + (double)(j * l->sy)) * l->inverse_y : INFINITY;
-}
-
-// Which of column line i and row line j the segment crosses first (both exist): -1 the column, 1
-// the row, 0 both at once (through grid point (X_i, Y_j)). The parameters are compared in floating
-// point where they are more than 1e-12 apart (their rounding error is below 1e-15: each is one
-// subtraction, one addition and one product); near-ties go to the exact predicate.
-static int crossing_order(const Lines* l, int64_t i, int64_t j, double ti, double tj)
-{
-	if (ti < tj - 1e-12) return -1;
-	if (ti > tj + 1e-12) return 1;
-	double X = l->first_x + (double)(i * l->sx), Y = l->first_y + (double)(j * l->sy);
-	return cross_sign(&l->s, X, Y) * l->sx * l->sy;
-}
-
-// How many row lines from j0 on (at most up to j1 <= lines_y) are crossed strictly before column
-// line i: estimated from where the segment meets the column line, then settled exactly.
-static int64_t rows_before_column(const Lines* l, int64_t i, int64_t j0, int64_t j1)
-{
-	double ti = column_t(l, i);
-	double guess = ((ti * l->s.d.y) - l->offset_y) * l->sy; // the row index the segment is at
-	int64_t j = guess < (double)j0 ? j0 : guess > (double)j1 ? j1 : (int64_t)guess + 1;
-	while (j > j0 && crossing_order(l, i, j - 1, ti, row_t(l, j - 1)) <= 0) j--;
-	while (j < j1 && crossing_order(l, i, j, ti, row_t(l, j)) > 0) j++;
-	return j;
-}
-
-static int64_t columns_before_row(const Lines* l, int64_t j, int64_t i0, int64_t i1)
-{
-	double tj = row_t(l, j);
-	double guess = ((tj * l->s.d.x) - l->offset_x) * l->sx;
-	int64_t i = guess < (double)i0 ? i0 : guess > (double)i1 ? i1 : (int64_t)guess + 1;
-	while (i > i0 && crossing_order(l, i - 1, j, column_t(l, i - 1), tj) >= 0) i--;
-	while (i < i1 && crossing_order(l, i, j, column_t(l, i), tj) < 0) i++;
-	return i;
-}
-
-// A jump across the free square of radius r around the current cell (the walk has crossed nx
-// column and ny row lines): the counters of the last cell inside it, or false when b is inside it.
-static bool jump_square(const Lines* l, int64_t r, int64_t* nx, int64_t* ny)
-{
-	int64_t exit_x = *nx + r, exit_y = *ny + r;
-	bool leaves_x = exit_x < l->lines_x, leaves_y = exit_y < l->lines_y;
-	if (!leaves_x && !leaves_y) return false;
-	int order = !leaves_y   ? -1
-	            : !leaves_x ? 1
-	                        : crossing_order(l, exit_x, exit_y, column_t(l, exit_x), row_t(l, exit_y));
-	if (order < 0) {
-		*ny = rows_before_column(l, exit_x, *ny, leaves_y ? exit_y : l->lines_y);
-		*nx = exit_x;
-	} else if (order > 0) {
-		*nx = columns_before_row(l, exit_y, *nx, leaves_x ? exit_x : l->lines_x);
-		*ny = exit_y;
-	} else {
-		*nx = exit_x, *ny = exit_y;
+	const int64_t qa = A / B, ra = A % B;
+	int64_t q = 0, r = 0;
+	for (int64_t k = 0; k < B; k++) {
+		int64_t q1 = q + qa, r1 = r + ra;
+		if (r1 >= B) r1 -= B, q1++;
+		int64_t length = q1 - q + (r1 != 0);
+		const unsigned char* cell = base + (ahead ? q : -(q + length)) * major_step; // the run's lowest cell
+		if (*cell < length) { // a blocked cell within, or a run longer than the cap: look again, a cap at a time
+			for (; length > GT_RUN_CAP; length -= GT_RUN_CAP, cell += GT_RUN_CAP * major_step)
+				if (*cell < GT_RUN_CAP) return false;
+			if (*cell < length) return false;
+		}
+		if (r1 == 0 && k + 1 < B) { // through grid point u = q1: cell q1 of this strip, cell q1 - 1 of the next
+			const unsigned char* side = base + (ahead ? q1 : -1 - q1) * major_step;
+			const unsigned char* next = base + minor_step + (ahead ? q1 - 1 : -q1) * major_step;
+			if (!*side && !*next) return false;
+		}
+		base += minor_step, q = q1, r = r1;
 	}
 	return true;
 }
 
-// Any endpoints (the segment is not on a grid line): the cell walk of Amanatides and Woo, with the
-// parameters of the next column and row line compared by crossing_order.
-static inline bool general_walk(const gtMap* m, gtVec2 a, gtVec2 b, int sx, int sy, bool jumps)
+static bool runs_walk(const gtMap* m, int ax, int ay, int bx, int by)
 {
-	Lines l = {{a, b, {b.x - a.x, b.y - a.y}, false}, sx, sy, 0, 0, 0, 0, 0, 0, 0, 0};
+	int sx = bx > ax ? 1 : -1, sy = by > ay ? 1 : -1;
+	int64_t adx = sx * (int64_t)(bx - ax), ady = sy * (int64_t)(by - ay);
+	const int64_t stride = m->stride;
+	// Strip 0 is the row (column) of cells the segment leaves a into; its cell at a's column (row).
+	int64_t cell = (ay + 1 - (sy < 0)) * stride + (ax + 1 - (sx < 0));
+	if (adx >= ady) {
+		const unsigned char* base = m->run_x + cell + (sx < 0); // at column ax
+		return sx > 0 ? strips(base, adx, ady, 1, sy * stride, true) : strips(base, adx, ady, 1, sy * stride, false);
+	}
+	const unsigned char* base = m->run_y + cell + (sy < 0) * stride; // at row ay
+	return sy > 0 ? strips(base, ady, adx, stride, sx, true) : strips(base, ady, adx, stride, sx, false);
+}
+
+// Any endpoints (the segment is not on a grid line): the cell walk of Amanatides and Woo. The
+// parameters at which the segment crosses the next column line and the next row line are compared
+// in floating point, where they are more than 1e-12 apart (their rounding error is below 1e-15:
+// each is one subtraction, one addition and one product); near-ties, passing through a grid point
+// included, go to the exact predicate.
+static bool general_walk_visible(const gtMap* m, gtVec2 a, gtVec2 b, int sx, int sy)
+{
+	Segment s = {a, b, {b.x - a.x, b.y - a.y}, false};
 	// Start in the cell the segment enters immediately after leaving a.
 	int cx = floor_nonnegative(a.x), cy = floor_nonnegative(a.y);
 	if (sx < 0 && a.x == cx) cx--;
 	if (sy < 0 && a.y == cy) cy--;
 	// Column lines crossed strictly before b: X = first_x, first_x + sx, ...; rows alike.
-	l.first_x = sx > 0 ? cx + 1 : cx, l.first_y = sy > 0 ? cy + 1 : cy;
-	l.lines_x = sx > 0 ? (int64_t)ceil(b.x) - 1 - cx : sx < 0 ? cx - (int64_t)floor(b.x) : 0;
-	l.lines_y = sy > 0 ? (int64_t)ceil(b.y) - 1 - cy : sy < 0 ? cy - (int64_t)floor(b.y) : 0;
-	l.offset_x = l.first_x - a.x, l.offset_y = l.first_y - a.y;
-	l.inverse_x = sx ? 1.0 / l.s.d.x : 0, l.inverse_y = sy ? 1.0 / l.s.d.y : 0;
-	const unsigned char* cell = (jumps ? m->open : m->blocked) + (int64_t)(cy + 1) * m->stride + (cx + 1);
+	int first_x = sx > 0 ? cx + 1 : cx, first_y = sy > 0 ? cy + 1 : cy;
+	int64_t lines_x = sx > 0 ? (int64_t)ceil(b.x) - 1 - cx : sx < 0 ? cx - (int64_t)floor(b.x) : 0;
+	int64_t lines_y = sy > 0 ? (int64_t)ceil(b.y) - 1 - cy : sy < 0 ? cy - (int64_t)floor(b.y) : 0;
+	double offset_x = first_x - a.x, offset_y = first_y - a.y;
+	double inverse_x = sx ? 1.0 / s.d.x : 0, inverse_y = sy ? 1.0 / s.d.y : 0;
+	const unsigned char* cell = m->blocked + (int64_t)(cy + 1) * m->stride + (cx + 1);
 	const int64_t step_y = sy * (int64_t)m->stride;
 	// Parameters of the next column and row line crossed; +inf once there is none before b. Each
 	// is recomputed from its line number, never accumulated, so its error stays below 1e-15.
 	int64_t nx = 0, ny = 0;
-	double tx = column_t(&l, 0), ty = row_t(&l, 0);
+	double tx = lines_x > 0 ? offset_x * inverse_x : INFINITY, ty = lines_y > 0 ? offset_y * inverse_y : INFINITY;
 	for (;;) {
-		if (is_blocked(*cell, jumps)) return false;
-		if (jumps && *cell > JUMP_RADIUS) {
-			int64_t from_x = nx, from_y = ny;
-			if (!jump_square(&l, *cell - 1, &nx, &ny)) return true;
-			cell += (nx - from_x) * sx + (ny - from_y) * step_y;
-			tx = column_t(&l, nx), ty = row_t(&l, ny);
-			continue;
-		}
+		if (*cell) return false;
 		// Negative: the column line comes first; zero: the segment passes through grid point (X, Y).
-		int order;
-		if (tx == INFINITY && ty == INFINITY) return true; // no line left on either axis: b's cell is reached
-		order = tx == INFINITY ? 1 : ty == INFINITY ? -1 : crossing_order(&l, nx, ny, tx, ty);
+		int order = tx < ty - 1e-12 ? -1 : tx > ty + 1e-12 ? 1 : 0;
 		if (order == 0) {
-			int X = l.first_x + (int)nx * sx, Y = l.first_y + (int)ny * sy;
-			if (gt_is_pinch_mask(gt_corner_mask(m, X, Y))) return false;
-			cell += sx + step_y; // the two side cells are only touched at (X, Y): a grazed corner is fine
-			nx++, ny++;
-			tx = column_t(&l, nx), ty = row_t(&l, ny);
-		} else if (order < 0) {
+			if (tx == INFINITY) return true; // no line left on either axis: b's cell is reached
+			double X = first_x + (double)(nx * sx), Y = first_y + (double)(ny * sy);
+			order = cross_sign(&s, X, Y) * sx * sy;
+			if (order == 0) {
+				if (gt_is_pinch_mask(gt_corner_mask(m, (int)X, (int)Y))) return false;
+				cell += sx + step_y; // the two side cells are only touched at (X, Y): a grazed corner is fine
+				nx++, ny++;
+				tx = nx < lines_x ? (offset_x + (double)(nx * sx)) * inverse_x : INFINITY;
+				ty = ny < lines_y ? (offset_y + (double)(ny * sy)) * inverse_y : INFINITY;
+				continue;
+			}
+		}
+		if (order < 0) {
 			cell += sx;
 			nx++;
-			tx = column_t(&l, nx);
+			tx = nx < lines_x ? (offset_x + (double)(nx * sx)) * inverse_x : INFINITY;
 		} else {
 			cell += step_y;
 			ny++;
-			ty = row_t(&l, ny);
+			ty = ny < lines_y ? (offset_y + (double)(ny * sy)) * inverse_y : INFINITY;
 		}
 	}
 }
@@ -383,10 +322,10 @@ bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b)
 {
 	if (a.x == b.x) return a.y == b.y || grid_line_visible(m, true, a.x, a.y, b.y);
 	if (a.y == b.y) return grid_line_visible(m, false, a.y, a.x, b.x);
-	return integral_walk(m, a.x, a.y, b.x, b.y, true);
+	return runs_walk(m, a.x, a.y, b.x, b.y);
 }
 
-static inline bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool jumps)
+static inline bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool runs)
 {
 	if (a.x == b.x && a.y == b.y) return true;
 	if (m->pinch_count > 0 && (!gt_pinch_side_ok(m, a, b) || !gt_pinch_side_ok(m, b, a))) return false;
@@ -396,19 +335,27 @@ static inline bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool ju
 	if (sy == 0 && is_integer(a.y)) return grid_line_visible(m, false, (int)a.y, a.x, b.x);
 
 	bool integral = is_integer(a.x) && is_integer(a.y) && is_integer(b.x) && is_integer(b.y);
-	if (integral) return integral_walk(m, (int)a.x, (int)a.y, (int)b.x, (int)b.y, jumps);
-	return general_walk(m, a, b, sx, sy, jumps);
+	if (integral)
+		return runs ? runs_walk(m, (int)a.x, (int)a.y, (int)b.x, (int)b.y)
+		            : integral_walk_visible(m, (int)a.x, (int)a.y, (int)b.x, (int)b.y);
+	return general_walk_visible(m, a, b, sx, sy);
 }
 
 bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 {
+	// Grid points (the index's vertices, integer query points) off each other's lines: straight to
+	// the strips, without the general dispatch. Coordinates of valid points fit an int.
+	int ax = (int)a.x, ay = (int)a.y, bx = (int)b.x, by = (int)b.y;
+	if (ax == a.x && ay == a.y && bx == b.x && by == b.y && ax != bx && ay != by &&
+	    (m->pinch_count == 0 || (gt_pinch_side_ok(m, a, b) && gt_pinch_side_ok(m, b, a))))
+		return runs_walk(m, ax, ay, bx, by);
 	return visible_unchecked(m, a, b, true);
 }
 
 bool gtMap_Visible(const gtMap* map, gtVec2 a, gtVec2 b)
 {
 	if (gtMap_CheckPoint(map, a) != GT_POINT_VALID || gtMap_CheckPoint(map, b) != GT_POINT_VALID) return false;
-	return visible_unchecked(map, a, b, true);
+	return gt_visible_unchecked(map, a, b);
 }
 
 bool gtMap_VisibleCellByCell(const gtMap* map, gtVec2 a, gtVec2 b)

@@ -86,13 +86,15 @@ static gtMap* map_alloc(int width, int height)
 	m->height = height;
 	m->stride = width + 2;
 	m->blocked = gt_malloc((size_t)(width + 2) * (size_t)(height + 2));
-	m->open = gt_malloc((size_t)(width + 2) * (size_t)(height + 2));
-	if (!m->blocked || !m->open) {
+	size_t plane = (size_t)(width + 2) * (size_t)(height + 2);
+	m->run_x = gt_malloc(2 * plane); // and run_y after it (map_internal.h)
+	if (!m->blocked || !m->run_x) {
 		gt_free(m->blocked);
-		gt_free(m->open);
+		gt_free(m->run_x);
 		gt_free(m);
 		return NULL;
 	}
+	m->run_y = m->run_x + plane;
 	memset(m->blocked, 1, (size_t)(width + 2) * (size_t)(height + 2));
 	return m;
 }
@@ -121,7 +123,7 @@ static gtStatus map_finish(gtMap* m, gtError* err)
 	}
 	m->free_cells = free_cells;
 	m->fingerprint = h;
-	gt_open_radius_all(m);
+	gt_free_runs_all(m);
 
 	// Border grid points always touch two outside cells, so only interior points can be convex.
 	int convex = 0, pinch = 0;
@@ -150,7 +152,7 @@ void gtMap_Destroy(gtMap* map)
 {
 	if (!map) return;
 	gt_free(map->blocked);
-	gt_free(map->open);
+	gt_free(map->run_x);
 	gt_free(map->vertices);
 	gt_free(map);
 }
@@ -419,12 +421,7 @@ gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool block
 		               m->width, m->height);
 	size_t w = (size_t)(x1 - x0 + 1), h = (size_t)(y1 - y0 + 1);
 	unsigned char* before = gt_malloc(w * h);
-	unsigned char* scratch = gt_malloc(gt_open_radius_scratch(m, x0, y0, x1, y1));
-	if (!before || !scratch) {
-		gt_free(before);
-		gt_free(scratch);
-		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a map edit");
-	}
+	if (!before) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a map edit");
 	int pinch_before;
 	count_in(m, x0, y0, x1 + 1, y1 + 1, &pinch_before);
 	int64_t free_delta = 0;
@@ -438,9 +435,8 @@ gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool block
 	if (st) // as it was
 		for (size_t j = 0; j < h; j++)
 			memcpy(m->blocked + ((size_t)y0 + j + 1) * (size_t)m->stride + (size_t)x0 + 1, before + j * w, w);
-	else gt_open_radius_update(m, x0, y0, x1, y1, scratch);
+	else gt_free_runs_update(m, x0, y0, x1, y1);
 	gt_free(before);
-	gt_free(scratch);
 	return st;
 }
 
@@ -454,12 +450,12 @@ gtStatus gt_map_copy(const gtMap* m, gtMap** out, gtError* err)
 		gt_free(vertices);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory copying a %dx%d map", m->width, m->height);
 	}
-	unsigned char *cells = c->blocked, *open = c->open;
+	unsigned char *cells = c->blocked, *run_x = c->run_x, *run_y = c->run_y;
 	*c = *m;
 	c->blocked = cells;
-	c->open = open;
+	c->run_x = run_x, c->run_y = run_y;
 	memcpy(c->blocked, m->blocked, (size_t)(m->width + 2) * (size_t)(m->height + 2));
-	memcpy(c->open, m->open, (size_t)(m->width + 2) * (size_t)(m->height + 2));
+	memcpy(c->run_x, m->run_x, 2 * (size_t)(m->width + 2) * (size_t)(m->height + 2));
 	memcpy(vertices, m->vertices, sizeof *vertices * (size_t)m->vertex_count);
 	c->vertices = vertices;
 	*out = c;

@@ -3,7 +3,6 @@
 #define GRIDTREE_MAP_INTERNAL_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 #include "gridtree/gt_map.h"
 
@@ -11,9 +10,9 @@ struct gtMap {
 	int width, height;
 	int stride;             // width + 2: the grid carries a one-cell blocked border
 	unsigned char* blocked; // (width + 2) * (height + 2) bytes, 1 = blocked
-	// Same layout: 0 on a blocked cell, else 1 + the radius r of the largest free square of
-	// (2r + 1) x (2r + 1) cells centred on the cell, capped at GT_OPEN_CAP (open_radius.c).
-	unsigned char* open;
+	// Same layout: free cells from this one on towards +x (run_x) and +y (run_y), this one counted,
+	// capped at GT_RUN_CAP; 0 on a blocked cell. One allocation, run_x first (free_runs.c).
+	unsigned char *run_x, *run_y;
 	int64_t free_cells;
 	gtVertex* vertices;
 	int vertex_count;
@@ -51,15 +50,11 @@ gtStatus gt_map_set_blocked(gtMap* m, int x0, int y0, int x1, int y1, bool block
 // A copy of the map as it is now (a snapshot an index keeps while the original is edited).
 gtStatus gt_map_copy(const gtMap* m, gtMap** out, gtError* err);
 
-// Cap of the open grid's values (radius GT_OPEN_CAP - 1): edits recompute the open values up to
-// this far around the changed cells.
-#define GT_OPEN_CAP (GT_MAP_OPEN_RADIUS_CAP + 1)
-// The open grid of the whole map from its cells.
-void gt_open_radius_all(gtMap* m);
-// Bytes of scratch gt_open_radius_update needs for an edit of cells [x0, x1] x [y0, y1].
-size_t gt_open_radius_scratch(const gtMap* m, int x0, int y0, int x1, int y1);
-// The open grid again around cells [x0, x1] x [y0, y1], which changed.
-void gt_open_radius_update(gtMap* m, int x0, int y0, int x1, int y1, unsigned char* scratch);
+#define GT_RUN_CAP GT_MAP_FREE_RUN_CAP
+// The free runs of the whole map from its cells.
+void gt_free_runs_all(gtMap* m);
+// The free runs again after cells [x0, x1] x [y0, y1] changed.
+void gt_free_runs_update(gtMap* m, int x0, int y0, int x1, int y1);
 
 static inline int gt_is_pinch_mask(int mask)
 {

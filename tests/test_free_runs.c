@@ -1,35 +1,30 @@
-// The open-radius grid and the visibility walks that jump across its free squares: the grid
-// against a brute-force count (also after edits), and gtMap_Visible against the cell-by-cell walk
-// (gtMap_VisibleCellByCell) on segments of every kind, on real maps of each suite and generated ones.
+// The free runs and the visibility walk that checks a row (column) of cells at once with them: the
+// runs against a brute-force count (also after edits), and gtMap_Visible against the cell-by-cell
+// walk (gtMap_VisibleCellByCell) on segments of every kind, on real maps of each suite and
+// generated ones.
 #include <math.h>
 #include <stdlib.h>
 
 #include "test_support.h"
 
-// The largest r <= GT_MAP_OPEN_RADIUS_CAP whose centred (2r + 1)^2 square is free, by looking.
-static int brute_open_radius(const gtMap* m, int cx, int cy)
+// Free cells from (cx, cy) on towards +x or +y, at most GT_MAP_FREE_RUN_CAP, by looking.
+static int brute_run(const gtMap* m, int cx, int cy, bool along_y)
 {
-	if (gtMap_IsBlocked(m, cx, cy)) return -1;
-	int r = 0;
-	while (r < GT_MAP_OPEN_RADIUS_CAP) {
-		int k = r + 1; // the ring at Chebyshev distance k must be free
-		for (int i = -k; i <= k; i++)
-			if (gtMap_IsBlocked(m, cx + i, cy - k) || gtMap_IsBlocked(m, cx + i, cy + k) ||
-			    gtMap_IsBlocked(m, cx - k, cy + i) || gtMap_IsBlocked(m, cx + k, cy + i))
-				return r;
-		r = k;
-	}
-	return r;
+	int n = 0;
+	while (n < GT_MAP_FREE_RUN_CAP && !gtMap_IsBlocked(m, cx + (along_y ? 0 : n), cy + (along_y ? n : 0))) n++;
+	return n;
 }
 
-// Every cell (or every `step`-th in both axes) has the brute-force radius.
-static void expect_radii(const gtMap* m, int step, const char* what)
+// Every cell (or every `step`-th in both axes) has the brute-force runs.
+static void expect_runs(const gtMap* m, int step, const char* what)
 {
 	for (int y = 0; y < gtMap_Height(m); y += step)
-		for (int x = 0; x < gtMap_Width(m); x += step) {
-			int got = gtMap_OpenRadius(m, x, y), want = brute_open_radius(m, x, y);
-			if (got != want) fail_msg("%s: cell (%d, %d) open radius %d, brute force %d", what, x, y, got, want);
-		}
+		for (int x = 0; x < gtMap_Width(m); x += step)
+			for (int axis = 0; axis < 2; axis++) {
+				int got = gtMap_FreeRun(m, x, y, axis), want = brute_run(m, x, y, axis);
+				if (got != want)
+					fail_msg("%s: cell (%d, %d) run along %c %d, brute force %d", what, x, y, "xy"[axis], got, want);
+			}
 }
 
 // Segments of one kind between valid points, for the twin comparison.
@@ -153,13 +148,14 @@ static int segments_per_map(int smoke)
 	return env && atoi(env) > 0 ? atoi(env) : smoke;
 }
 
-static void test_radius_generated(void** state)
+static void test_runs_generated(void** state)
 {
 	(void)state;
 	TestRng rng = {3501};
 	for (int round = 0; round < 8; round++) {
-		gtMap* m = test_random_map(&rng, 30 + 17 * round, 20 + 11 * round, (round % 4) * 2);
-		expect_radii(m, 1, "random map");
+		// Up to 300 wide and tall: runs past the cap.
+		gtMap* m = test_random_map(&rng, 30 + 40 * round, 300 - 35 * round, (round % 4) * 2);
+		expect_runs(m, 1, "random map");
 		gtMap_Destroy(m);
 	}
 	const gtMapStyle styles[3] = {GT_STYLE_ROOMS, GT_STYLE_CAVES, GT_STYLE_ARENA};
@@ -167,7 +163,7 @@ static void test_radius_generated(void** state)
 		gtMap* m = NULL;
 		gtError err;
 		assert_int_equal(gtMap_Generate(styles[style], 160, 120, 3502, &m, &err), GT_OK);
-		expect_radii(m, 1, "generated map");
+		expect_runs(m, 1, "generated map");
 		gtMap_Destroy(m);
 	}
 }
@@ -185,7 +181,7 @@ static void test_twins_real_maps(void** state)
 	TestRng rng = {3503};
 	for (size_t i = 0; i < sizeof REAL_MAPS / sizeof *REAL_MAPS; i++) {
 		gtMap* m = test_load_shared_map(REAL_MAPS[i][0], REAL_MAPS[i][1]);
-		expect_radii(m, 7, REAL_MAPS[i][1]);
+		expect_runs(m, 7, REAL_MAPS[i][1]);
 		expect_twins(m, &rng, segments_per_map(20000), REAL_MAPS[i][1]);
 		gtMap_Destroy(m);
 	}
@@ -199,6 +195,40 @@ static void test_twins_generated(void** state)
 		// Open maps with scattered blocks: big free squares, and pinches among the blocks.
 		gtMap* m = test_random_map(&rng, 60 + 20 * round, 50 + 10 * round, 1 + round % 3);
 		expect_twins(m, &rng, segments_per_map(20000) / 4, "random map");
+		gtMap_Destroy(m);
+	}
+	// Long, nearly free rows and columns: strips longer than the runs' cap.
+	for (int round = 0; round < 2; round++) {
+		gtMap* m = round ? test_random_map(&rng, 24, 700, 0) : test_random_map(&rng, 700, 24, 0);
+		gtMap* walls = NULL;
+		int w = gtMap_Width(m), h = gtMap_Height(m);
+		unsigned char* cells = calloc((size_t)(w * h), 1);
+		assert_non_null(cells);
+		// One blocked cell per row (column), 250 + its index along: strips from the border meet it
+		// around the cap, one cell either side of it, or exactly at it.
+		for (int k = 0; k < 24; k++) cells[round ? (250 + k) * w + k : k * w + 250 + k] = 1;
+		gtError err;
+		assert_int_equal(gtMap_FromCells(w, h, cells, &walls, &err), GT_OK);
+		free(cells);
+		int visible = 0, count = segments_per_map(20000) / 10;
+		for (int i = 0; i < count; i++) {
+			gtVec2 a = random_grid_point(walls, &rng), b = random_grid_point(walls, &rng);
+			if (i < 4 * 23) { // a whole row (column) in one strip, both ways, both diagonals
+				int k = i / 4, sign = i % 2 ? 1 : -1;
+				double lo = i % 4 < 2 ? 0 : 600; // not to the far border: a strip that overshoots must not end at it
+				a = round ? (gtVec2){k + (sign < 0), lo} : (gtVec2){lo, k + (sign < 0)};
+				b = round ? (gtVec2){k + (sign > 0), 600 - lo} : (gtVec2){600 - lo, k + (sign > 0)};
+			} else if (i % 2) {
+				a.x += 0.5, b.y += 0.25; // the general walk too
+			}
+			if (gtMap_CheckPoint(walls, a) || gtMap_CheckPoint(walls, b)) continue;
+			bool want = gtMap_VisibleCellByCell(walls, a, b);
+			if (gtMap_Visible(walls, a, b) != want)
+				fail_msg("long map: (%.17g, %.17g)-(%.17g, %.17g): the cell walk says %d", a.x, a.y, b.x, b.y, want);
+			visible += want;
+		}
+		assert_true(visible > count / 10 && visible < count * 9 / 10);
+		gtMap_Destroy(walls);
 		gtMap_Destroy(m);
 	}
 }
@@ -224,12 +254,13 @@ static void test_edits_keep_the_grid(void** state)
 		gtMap* fresh = test_cells_copy(m);
 		for (int y = 0; y < 90; y++)
 			for (int x = 0; x < 120; x++)
-				if (gtMap_OpenRadius(m, x, y) != gtMap_OpenRadius(fresh, x, y))
-					fail_msg("edit %d: cell (%d, %d) radius %d, a fresh map's %d", edit, x, y,
-					         gtMap_OpenRadius(m, x, y), gtMap_OpenRadius(fresh, x, y));
+				for (int axis = 0; axis < 2; axis++)
+					if (gtMap_FreeRun(m, x, y, axis) != gtMap_FreeRun(fresh, x, y, axis))
+						fail_msg("edit %d: cell (%d, %d) run along %c %d, a fresh map's %d", edit, x, y, "xy"[axis],
+						         gtMap_FreeRun(m, x, y, axis), gtMap_FreeRun(fresh, x, y, axis));
 		gtMap_Destroy(fresh);
 		if (edit % 10 == 9) {
-			expect_radii(m, 1, "edited map");
+			expect_runs(m, 1, "edited map");
 			expect_twins(m, &rng, 2000, "edited map");
 		}
 	}
@@ -237,4 +268,4 @@ static void test_edits_keep_the_grid(void** state)
 	gtMap_Destroy(base);
 }
 
-TEST_MAIN("open_radius", test_radius_generated, test_twins_real_maps, test_twins_generated, test_edits_keep_the_grid)
+TEST_MAIN("free_runs", test_runs_generated, test_twins_real_maps, test_twins_generated, test_edits_keep_the_grid)
