@@ -318,6 +318,91 @@ static bool general_walk_visible(const gtMap* m, gtVec2 a, gtVec2 b, int sx, int
 	}
 }
 
+// Where the segment crosses a row line, in a frame's major coordinate: the floor of it, and
+// whether it is an integer (the segment passes through a grid point there).
+typedef struct Crossing {
+	int64_t floor;
+	bool integer;
+} Crossing;
+
+static Crossing crossing_of(double v)
+{
+	int64_t f = floor_nonnegative(v);
+	Crossing c = {f, v == (double)f};
+	return c;
+}
+
+// The frame's x at row line y = Y: rounded to within 1e-10 (coordinates below 2^16, |slope| >= 1
+// in the frame's shallow direction: three roundings of values below 2^17), so outside 1e-8 of an
+// integer its floor is exact; nearer, the exact predicate says on which side of grid point (n, Y)
+// the segment passes, or that it passes through it.
+static inline Crossing crossing_at(const Segment* s, double Y, double slope, int sy)
+{
+	double x = s->a.x + (Y - s->a.y) * slope;
+	int64_t f = floor_nonnegative(x);
+	double fraction = x - (double)f;
+	if (fraction > 1e-8 && fraction < 1 - 1e-8) return (Crossing){f, false};
+	int64_t n = f + (fraction > 0.5);
+	int side = -cross_sign(s, (double)n, Y) * sy; // the sign of x - n: (n - x) d.y = (n, Y) x d
+	return (Crossing){n - (side < 0), side == 0};
+}
+
+// Cells [c0, c1] of one frame row, `first` pointing at c0's run: all free.
+static inline bool run_free(const unsigned char* first, int64_t length, int64_t step)
+{
+	if (*first >= length) return true;
+	for (; length > GT_RUN_CAP; length -= GT_RUN_CAP, first += GT_RUN_CAP * step) // a run longer than the cap
+		if (*first < GT_RUN_CAP) return false;
+	return *first >= length;
+}
+
+// The strips of general_strips from row `row` on (see there), with sx > 0 (`ahead`) or sx < 0 as a
+// constant of each inlined copy.
+static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, const Segment* s, bool steep,
+                                                               const unsigned char* row, int64_t first_y, int64_t lines,
+                                                               int sy, bool ahead)
+{
+	const int64_t xstep = steep ? m->stride : 1, ystep = sy * (int64_t)(steep ? 1 : m->stride);
+	const double slope = sy ? s->d.x / s->d.y : 0;
+	Crossing from = crossing_of(s->a.x);
+	double Y = (double)first_y;
+	for (int64_t k = 0;; k++, Y += sy) {
+		Crossing to = k < lines ? crossing_at(s, Y, slope, sy) : crossing_of(s->b.x);
+		// The cells whose open span meets the strip's open span between `from` and `to`.
+		int64_t c0 = ahead ? from.floor : to.floor, c1 = ahead ? to.floor - to.integer : from.floor - from.integer;
+		if (!run_free(row + c0 * xstep, c1 - c0 + 1, xstep)) return false;
+		if (k == lines) return true;
+		if (to.integer && m->pinch_count > 0) {
+			int64_t gx = steep ? (int64_t)Y : to.floor, gy = steep ? to.floor : (int64_t)Y;
+			if (gt_is_pinch_mask(gt_corner_mask(m, (int)gx, (int)gy))) return false;
+		}
+		row += ystep, from = to;
+	}
+}
+
+// Any endpoints, the segment not on a grid line: general_walk_visible a strip at a time, as
+// runs_walk. In a frame whose x is the axis the segment moves more on (the coordinates swapped
+// when it moves more along y, which is exact), it crosses row line Y_k at x_k; the cells it enters
+// between two crossings are one run of a frame row. Where x_k is an integer it passes through a
+// grid point, which must not be a pinch.
+static bool general_strips(const gtMap* m, gtVec2 a, gtVec2 b)
+{
+	bool steep = fabs(b.y - a.y) > fabs(b.x - a.x);
+	Segment s = {a, b, {b.x - a.x, b.y - a.y}, false};
+	if (steep) s.a = (gtVec2){a.y, a.x}, s.b = (gtVec2){b.y, b.x}, s.d = (gtVec2){s.d.y, s.d.x};
+	const int sy = (s.d.y > 0) - (s.d.y < 0);
+	// Strip 0 is the frame row the segment enters leaving a; row lines Y_k = first_y + k sy, k <
+	// lines, lie strictly between a and b.
+	int64_t cy = floor_nonnegative(s.a.y);
+	if (sy < 0 && s.a.y == (double)cy) cy--;
+	int64_t first_y = sy > 0 ? cy + 1 : cy, lines = 0;
+	if (sy > 0) lines = crossing_of(s.b.y).integer ? (int64_t)s.b.y - 1 - cy : floor_nonnegative(s.b.y) - cy;
+	if (sy < 0) lines = cy - floor_nonnegative(s.b.y);
+	const unsigned char* row = steep ? m->run_y + (cy + 1) + m->stride : m->run_x + (cy + 1) * m->stride + 1;
+	return s.d.x > 0 ? general_rows(m, &s, steep, row, first_y, lines, sy, true)
+	                 : general_rows(m, &s, steep, row, first_y, lines, sy, false);
+}
+
 bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b)
 {
 	if (a.x == b.x) return a.y == b.y || grid_line_visible(m, true, a.x, a.y, b.y);
@@ -338,7 +423,7 @@ static inline bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool ru
 	if (integral)
 		return runs ? runs_walk(m, (int)a.x, (int)a.y, (int)b.x, (int)b.y)
 		            : integral_walk_visible(m, (int)a.x, (int)a.y, (int)b.x, (int)b.y);
-	return general_walk_visible(m, a, b, sx, sy);
+	return runs ? general_strips(m, a, b) : general_walk_visible(m, a, b, sx, sy);
 }
 
 bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
