@@ -182,7 +182,7 @@ static void test_twins_real_maps(void** state)
 	for (size_t i = 0; i < sizeof REAL_MAPS / sizeof *REAL_MAPS; i++) {
 		gtMap* m = test_load_shared_map(REAL_MAPS[i][0], REAL_MAPS[i][1]);
 		expect_runs(m, 7, REAL_MAPS[i][1]);
-		expect_twins(m, &rng, segments_per_map(20000), REAL_MAPS[i][1]);
+		expect_twins(m, &rng, segments_per_map(100000), REAL_MAPS[i][1]);
 		gtMap_Destroy(m);
 	}
 }
@@ -194,7 +194,7 @@ static void test_twins_generated(void** state)
 	for (int round = 0; round < 6; round++) {
 		// Open maps with scattered blocks: big free squares, and pinches among the blocks.
 		gtMap* m = test_random_map(&rng, 60 + 20 * round, 50 + 10 * round, 1 + round % 3);
-		expect_twins(m, &rng, segments_per_map(20000) / 4, "random map");
+		expect_twins(m, &rng, segments_per_map(100000) / 4, "random map");
 		gtMap_Destroy(m);
 	}
 	// Long, nearly free rows and columns: strips longer than the runs' cap.
@@ -210,7 +210,7 @@ static void test_twins_generated(void** state)
 		gtError err;
 		assert_int_equal(gtMap_FromCells(w, h, cells, &walls, &err), GT_OK);
 		free(cells);
-		int visible = 0, count = segments_per_map(20000) / 10;
+		int visible = 0, count = segments_per_map(100000) / 10;
 		for (int i = 0; i < count; i++) {
 			gtVec2 a = random_grid_point(walls, &rng), b = random_grid_point(walls, &rng);
 			if (i < 4 * 23) { // a whole row (column) in one strip, both ways, both diagonals
