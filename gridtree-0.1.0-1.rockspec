@@ -44,6 +44,7 @@ build = {
 				"plugin/src/debug/debug_draw_path.c", "plugin/src/debug/debug_draw_trace.c",
 				"plugin/src/debug/debug_draw_world.c",
 				"plugin/src/map/genmap.c", "plugin/src/map/geometry.c", "plugin/src/map/map.c", "plugin/src/map/map_inflate.c",
+				"plugin/src/map/free_runs.c",
 				"plugin/src/map/vis_graph.c",
 				"plugin/src/map/vis_sweep.c",
 				"plugin/src/nav/nav.c", "plugin/src/nav/nav_edit.c", "plugin/src/nav/path_follow.c",
