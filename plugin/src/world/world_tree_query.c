@@ -255,12 +255,21 @@ static int cost_class(const Filter* f, Mode mode)
 }
 
 // Whether reading every object would cost less than the tree, from what the tree cost on recent
-// queries of the same kind in this scratch. Instructions (callgrind, AR0602SR and orz103d): a node
-// popped about 250 (its children's keys and tests, heap work), an object slot read by the scan about
-// 100 (its filters, key and heap work). The tree runs again after 16 scans, to follow the world.
-static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, int cost)
+// queries of the same kind in this scratch. Instructions (callgrind, AR0602SR, orz103d, lak303d):
+// a node popped about 250 (its children's keys and tests, heap work), plus the AND of several
+// query planes, which only the tree reads (about 4 per plane word); an object slot read by the
+// scan about 35 without filters (its key, the choice of the first k, the heap), 45 when its keyword
+// bits decide (all_simple; fitted on the 2-word rows of bench-peers, 15 to 664 objects: 35 sent
+// orz103d's 404 objects to a dearer scan), 100 with other filters or links (keys through
+// link_bound). The tree runs again after 16 scans, to follow the world.
+static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
 {
-	return s->scans_since_tree[cost] < 16 && 100.0f * (float)w->slots_used < 250.0f * s->tree_nodes[cost];
+	const gtQuery* q = f->q;
+	bool plain = mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 && !q->use_region &&
+	             q->exclude_count == 0;
+	float slot = f->link_reach < INFINITY ? 100.0f : plain ? 35.0f : f->all_simple ? 45.0f : 100.0f;
+	float tree = 250.0f * s->tree_nodes[cost] + (f->plane_pending ? 4.0f * (float)w->plane_stride : 0.0f);
+	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
@@ -324,7 +333,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	// A sparse world, where the tree would visit most of its few paths anyway, is cheaper to read
 	// whole (the cost model above); a traced query shows the tree.
 	int cost = cost_class(&f, mode);
-	bool scan = root_matches >= 0 && !q->trace && scan_is_cheaper(w, s, cost);
+	bool scan = root_matches >= 0 && !q->trace && scan_is_cheaper(w, s, &f, mode, cost);
 	if (!scan) gt_filter_make_plane(w, s, &f);
 	// Without a region or a trace (which reports keyword-pruned nodes), a query plane decides a
 	// child before its key is computed.
