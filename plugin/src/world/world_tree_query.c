@@ -258,16 +258,17 @@ static int cost_class(const Filter* f, Mode mode)
 // queries of the same kind in this scratch. Instructions (callgrind, AR0602SR, orz103d, lak303d):
 // a node popped about 250 (its children's keys and tests, heap work), plus the AND of several
 // query planes, which only the tree reads (about 4 per plane word); an object slot read by the
-// scan about 35 without filters (its key, the choice of the first k, the heap), 45 when its keyword
-// bits decide (all_simple; fitted on the 2-word rows of bench-peers, 15 to 664 objects: 35 sent
-// orz103d's 404 objects to a dearer scan), 100 with other filters or links (keys through
-// link_bound). The tree runs again after 16 scans, to follow the world.
+// scan about 100 (its filters, key and heap work), 45 when its keyword bits decide (all_simple;
+// fitted on the 2-word rows of bench-peers, 15 to 664 objects: 35 sent orz103d's 404 objects to a
+// dearer scan). Without filters 100 stays: on maps of rooms the k-th distance leaves most objects
+// of a scan in its heap (35 made lak303d's 148 objects and a generated map's 273 dearer). The
+// tree runs again after 16 scans, to follow the world.
 static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
 {
 	const gtQuery* q = f->q;
 	bool plain = mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 && !q->use_region &&
 	             q->exclude_count == 0;
-	float slot = f->link_reach < INFINITY ? 100.0f : plain ? 35.0f : f->all_simple ? 45.0f : 100.0f;
+	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 45.0f : 100.0f;
 	float tree = 250.0f * s->tree_nodes[cost] + (f->plane_pending ? 4.0f * (float)w->plane_stride : 0.0f);
 	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
 }
