@@ -20,7 +20,8 @@ gtQuery gtQuery_Default(gtVec2 point)
 	q.miss_cost = 20;
 	return q;
 }
-gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err)
+static gtStatus filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f,
+                               gtError* err)
 {
 	memset(f, 0, sizeof *f);
 	f->q = q;
@@ -72,15 +73,40 @@ gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	}
 	f->plane_count = n;
 	if (f->planes_only && n == 1) f->plane = f->planes[0];
-	if (f->planes_only && n > 1 && s->plane) {
-		for (int64_t i = 0; i < w->plane_stride; i++) {
-			uint64_t all = f->planes[0][i];
-			for (int k = 1; k < n; k++) all &= f->planes[k][i];
-			s->plane[i] = all;
-		}
-		f->plane = s->plane;
+	f->plane_pending = f->planes_only && n > 1 && s->plane;
+	// An object passes "all of these words" when it has each word's bit (gt_word_bit) and, where
+	// another issued word shares that bit, the word itself.
+	f->all_simple = mode != MODE_TOP && n > 0 && f->min_match == n && q->any_count == 0 && q->none_count == 0 &&
+	                !q->use_region && q->exclude_count == 0;
+	f->all_exact = true;
+	for (int i = 0; i < n; i++) {
+		f->all_mask |= gt_word_bit(f->words[i]);
+		f->all_exact &= f->words[i] < 64 && f->words[i] + 64 >= w->vocabulary.count;
 	}
 	return GT_OK;
+}
+void gt_filter_make_plane(const gtWorld* w, gtQueryScratch* s, Filter* f)
+{
+	if (!f->plane_pending) return;
+	f->plane_pending = false;
+	int n = f->plane_count;
+	for (int64_t i = 0; i < w->plane_stride; i++) {
+		uint64_t all = f->planes[0][i];
+		for (int k = 1; k < n; k++) all &= f->planes[k][i];
+		s->plane[i] = all;
+	}
+	f->plane = s->plane;
+}
+gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err)
+{
+	gtStatus st = filter_prepare(w, s, q, mode, f, err);
+	if (!st) gt_filter_make_plane(w, s, f);
+	return st;
+}
+gtStatus gt_filter_prepare_lazy(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f,
+                                gtError* err)
+{
+	return filter_prepare(w, s, q, mode, f, err);
 }
 // Results live in w->results as (distance, slot): a max-heap (keys negated) for nearest, a plain
 // list for within.

@@ -24,6 +24,11 @@ typedef struct Filter {
 	int plane_count;
 	const uint64_t* planes[4];
 	const uint64_t* plane; // with one or more words: the AND of their planes (NULL when not made)
+	bool plane_pending;    // the AND of several planes is still to make (gt_filter_make_plane)
+	// "All of these words" and nothing else (no any/none lists, region, exclusions, score): an
+	// object needs every bit of all_mask, and when all_exact no other issued word shares those bits.
+	bool all_simple, all_exact;
+	uint64_t all_mask;
 	// Links (gtDistance.shortcuts, world_tree_query.c): a Dijkstra search from the query point over
 	// the links' ways, in which a walk between two links is a straight line: way_reach[w] is a
 	// lower bound of any walk that leaves w's link (final once w is settled). way_order holds the
@@ -51,6 +56,11 @@ typedef struct Results {
 } Results;
 
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
+// The same, leaving the AND of several query planes to gt_filter_make_plane: a query that reads
+// every object instead of the tree never needs it.
+gtStatus gt_filter_prepare_lazy(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f,
+                                gtError* err);
+void gt_filter_make_plane(const gtWorld* w, gtQueryScratch* s, Filter* f);
 gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
 bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot);
 // A candidate (d, slot) of a nearest query that is no farther than the bound: kept when the k
@@ -135,6 +145,15 @@ static inline __attribute__((always_inline)) int object_matches(const gtWorld* w
 			if (q->exclude[i] == id) return -1;
 	}
 	return have;
+}
+// Whether the object has every word of an all_simple filter (object_matches >= 0 then).
+static inline __attribute__((always_inline)) bool object_has_all(const gtWorld* w, const Filter* f, int32_t slot)
+{
+	if ((w->object_words[slot] & f->all_mask) != f->all_mask) return false;
+	if (f->all_exact) return true;
+	for (int i = 0; i < f->word_count; i++)
+		if (!gt_object_has(w, slot, f->words[i])) return false;
+	return true;
 }
 // Score offset of a candidate with `matches` words of Q (0 unless scoring).
 static inline double penalty(const Filter* f, int matches)

@@ -24,8 +24,9 @@ bool gt_frontier_grow(gtHeap* h)
 }
 
 // An object popped: priced with the real distance and offered to the answer; false when out of memory.
-static bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
-                         const Filter* f, Results* r, int32_t slot, gtQueryStats* stats)
+static inline __attribute__((always_inline)) bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
+                                                               gtDistance distance, Mode mode, const Filter* f,
+                                                               Results* r, int32_t slot, gtQueryStats* stats)
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
 	// Once a farther distance cannot enter the answer, the backend may stop at that limit: a little
@@ -50,7 +51,7 @@ static inline __attribute__((always_inline)) bool push_leaf_straight(const gtWor
 {
 	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
 		stats->objects_tested++;
-		if (!plain && object_matches(w, f, o) < 0) continue;
+		if (!plain && (f->all_simple ? !object_has_all(w, f, o) : object_matches(w, f, o) < 0)) continue;
 		double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y);
 		if (results_prune(r, e)) continue;
 		if (!gt_frontier_push(frontier, e, -(o + 1))) return false;
@@ -78,7 +79,7 @@ static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, cons
 }
 
 // Every object that passes, with its straight-line key, instead of the tree (a sparse world):
-// appended, then made a heap in one pass; false when out of memory.
+// appended to the frontier, not yet a heap (scan_begin); false when out of memory.
 static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const Filter* f, const Results* r,
                      gtQueryStats* stats)
 {
@@ -99,7 +100,9 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 		for (int32_t o = 0; o < w->slots_used; o++) {
 			if (!(w->generation[o] & 1)) continue; // a free slot
 			tested++;
-			int matches = plain ? 0 : object_matches(w, f, o);
+			int matches = plain           ? 0
+			              : f->all_simple ? (object_has_all(w, f, o) ? f->word_count : -1)
+			                              : object_matches(w, f, o);
 			if (matches < 0) continue;
 			double e = link_bound(f, gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y), w->x[o], w->y[o], 0,
 			                      0) +
@@ -109,8 +112,45 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 	}
 	stats->objects_tested += tested;
 	frontier->size = n;
-	for (int i = n / 2 - 1; i >= 0; i--) // bottom-up: each subtree below i is a heap
-		gt_heap_sift_down_from(items, n, i, items[i]);
+	return true;
+}
+
+// The scan's objects, appended by push_all, become the frontier. A nearest query with straight
+// keys first prices the k with the smallest keys (the ones a heap would give first, as nothing can
+// be pruned before k are priced) and makes a heap only of the rest that the k-th distance leaves:
+// on a sparse world most of them. Heap work was a third of a query's own instructions there
+// (AR0602SR, 67 objects). False when out of memory.
+static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
+                       const Filter* f, Results* r, bool straight, gtQueryStats* stats)
+{
+	gtHeap* frontier = &s->frontier;
+	gtHeapItem* items = frontier->items;
+	int n = frontier->size, k = r->k, first = 0;
+	if (mode == MODE_NEAREST && straight && k > 0 && k <= 16 && n > 2 * k) {
+		for (int i = 1; i < k; i++) { // the first k sorted, then each smaller key inserted
+			gtHeapItem v = items[i];
+			int j = i;
+			for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
+			items[j] = v;
+		}
+		for (int i = k; i < n; i++) {
+			if (!(items[i].key < items[k - 1].key)) continue;
+			gtHeapItem v = items[i];
+			items[i] = items[k - 1];
+			int j = k - 1;
+			for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
+			items[j] = v;
+		}
+		for (; first < k && !results_prune(r, items[first].key); first++)
+			if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, stats)) return false;
+		first = k; // every later key is at least the last one tried
+	}
+	int kept = 0;
+	for (int i = first; i < n; i++)
+		if (!results_prune(r, items[i].key)) items[kept++] = items[i];
+	frontier->size = kept;
+	for (int i = kept / 2 - 1; i >= 0; i--) // bottom-up: each subtree below i is a heap
+		gt_heap_sift_down_from(items, kept, i, items[i]);
 	return true;
 }
 
@@ -208,17 +248,29 @@ static double links_rekey(const gtWorld* w, const Filter* f, gtVec2 q, gtHeapIte
 static int cost_class(const Filter* f, Mode mode)
 {
 	const gtQuery* q = f->q;
-	int filters = f->plane ? 1 : f->word_count || q->any_count || q->none_count || q->use_region ? 2 : 0;
+	int filters = f->plane || f->plane_pending                                      ? 1
+	              : f->word_count || q->any_count || q->none_count || q->use_region ? 2
+	                                                                                : 0;
 	return (int)mode * 3 + filters;
 }
 
 // Whether reading every object would cost less than the tree, from what the tree cost on recent
-// queries of the same kind in this scratch. Instructions (callgrind, AR0602SR and orz103d): a node
-// popped about 250 (its children's keys and tests, heap work), an object slot read by the scan about
-// 100 (its filters, key and heap work). The tree runs again after 16 scans, to follow the world.
-static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, int cost)
+// queries of the same kind in this scratch. Instructions (callgrind, AR0602SR, orz103d, lak303d):
+// a node popped about 250 (its children's keys and tests, heap work), plus the AND of several
+// query planes, which only the tree reads (about 4 per plane word); an object slot read by the
+// scan about 100 (its filters, key and heap work), 45 when its keyword bits decide (all_simple;
+// fitted on the 2-word rows of bench-peers, 15 to 664 objects: 35 sent orz103d's 404 objects to a
+// dearer scan). Without filters 100 stays: on maps of rooms the k-th distance leaves most objects
+// of a scan in its heap (35 made lak303d's 148 objects and a generated map's 273 dearer). The
+// tree runs again after 16 scans, to follow the world.
+static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
 {
-	return s->scans_since_tree[cost] < 16 && 100.0f * (float)w->slots_used < 250.0f * s->tree_nodes[cost];
+	const gtQuery* q = f->q;
+	bool plain = mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 && !q->use_region &&
+	             q->exclude_count == 0;
+	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 45.0f : 100.0f;
+	float tree = 250.0f * s->tree_nodes[cost] + (f->plane_pending ? 4.0f * (float)w->plane_stride : 0.0f);
+	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
@@ -267,16 +319,13 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 {
 	bool within = mode == MODE_WITHIN;
 	Filter f;
-	gtStatus st = gt_filter_prepare(w, s, q, mode, &f, err);
+	gtStatus st = gt_filter_prepare_lazy(w, s, q, mode, &f, err);
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
 	if (!links_begin(&f, s, distance.shortcuts, q->point)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	Results r;
 	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
-	// Without a region or a trace (which reports keyword-pruned nodes), a query plane decides a
-	// child before its key is computed.
-	bool plane_first = f.plane && !q->use_region && !q->trace;
 	gtHeap* frontier = &s->frontier;
 	frontier->size = 0;
 	double rect[4];
@@ -285,7 +334,11 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	// A sparse world, where the tree would visit most of its few paths anyway, is cheaper to read
 	// whole (the cost model above); a traced query shows the tree.
 	int cost = cost_class(&f, mode);
-	bool scan = root_matches >= 0 && !q->trace && scan_is_cheaper(w, s, cost);
+	bool scan = root_matches >= 0 && !q->trace && scan_is_cheaper(w, s, &f, mode, cost);
+	if (!scan) gt_filter_make_plane(w, s, &f);
+	// Without a region or a trace (which reports keyword-pruned nodes), a query plane decides a
+	// child before its key is computed.
+	bool plane_first = f.plane && !q->use_region && !q->trace;
 	int64_t nodes_before = stats->nodes_popped;
 	// The usual queries take the fast paths of the tree's inner loops: keys are straight lines (no
 	// links, no score); a child's keyword test is its query plane bit or, without words, none;
@@ -295,7 +348,8 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	             !q->use_region && q->exclude_count == 0;
 	bool fast_children = straight && !q->trace && (plane_first || plain);
 	if (scan) {
-		if (!push_all(w, frontier, q, &f, &r, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		if (!push_all(w, frontier, q, &f, &r, stats) || !scan_begin(w, s, q, distance, mode, &f, &r, straight, stats))
+			return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (root_matches >= 0 &&
 	           !gt_frontier_push(frontier,
 	                             link_bound(&f, min_dist(q->point, rect), (rect[0] + rect[2]) / 2,
