@@ -29,12 +29,14 @@ typedef struct Filter {
 	// lower bound of any walk that leaves w's link (final once w is settled). way_order holds the
 	// settled ways in the order settled (increasing reach), then the open ones; link_frontier is the
 	// least reach among the open ones and link_reach the least of all (+infinity without links or
-	// when no link is cheaper than its straight line).
+	// when no link is cheaper than its straight line). way_least is the place in way_order of the
+	// open way of least reach. Or, when the ways save less than a map unit in all (link_slack, 0
+	// otherwise), no search: a key is the straight line less link_slack.
 	const gtShortcuts* shortcuts;
-	double link_reach, link_frontier;
+	double link_reach, link_frontier, link_slack;
 	double* way_reach;
 	int32_t* way_order;
-	int ways_settled, ways_kept;
+	int ways_settled, ways_kept, way_least;
 } Filter;
 
 
@@ -50,6 +52,8 @@ typedef struct Results {
 	double bound;
 } Results;
 
+// What the ways save on their straight lines in all, rounded up (gtShortcuts.savings).
+double gt_shortcuts_savings(const gtShortcuts* l);
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
 gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
 bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot);
@@ -223,9 +227,10 @@ static inline void gt_child_rect(const gtWorld* w, const gtChildren* c, int k, d
 // (the gap table); so the least of those and the straight line is a lower bound. Settled ways
 // come in increasing reach: the loop stops at the first that cannot beat the bound so far. Every
 // link term is shrunk as gt_straight_key is, so rounding never lifts it above the backend's sum.
+// Without a search, a walk is at least the straight line less what all the ways save on theirs.
 static inline double link_bound(const Filter* f, double straight, double cx, double cy, double hx, double hy)
 {
-	if (straight <= f->link_reach) return straight; // also every query without links
+	if (straight <= f->link_reach) return straight - f->link_slack; // also every query without links
 	const gtShortcuts* l = f->shortcuts;
 	double best = straight;
 	for (int i = 0; i < f->ways_settled; i++) {
