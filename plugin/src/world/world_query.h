@@ -25,17 +25,17 @@ typedef struct Filter {
 	const uint64_t* planes[4];
 	const uint64_t* plane; // with one or more words: the AND of their planes (NULL when not made)
 	// Links (gtDistance.shortcuts, world_tree_query.c): a Dijkstra search from the query point over
-	// the links' ways, in which a walk between two links is a straight line: way_reach[w] is a
-	// lower bound of any walk that leaves w's link (final once w is settled). way_order holds the
-	// settled ways in the order settled (increasing reach), then the open ones; link_frontier is the
+	// the links' ways, in which a walk between two links is a straight line: a way's reach is a
+	// lower bound of any walk that leaves its link (final once the way is settled). `ways` holds
+	// the settled ways in the order settled (increasing reach), then the open ones, each with its
+	// ends and cost (read in place: the search's inner loops run over it); link_frontier is the
 	// least reach among the open ones and link_reach the least of all (+infinity without links or
-	// when no link is cheaper than its straight line). way_least is the place in way_order of the
-	// open way of least reach. Or, when the ways save less than a map unit in all (link_slack, 0
+	// when no link is cheaper than its straight line); way_least is the place in `ways` of the open
+	// way of least reach. Or, when the ways save less than a map unit in all (link_slack, 0
 	// otherwise), no search: a key is the straight line less link_slack.
 	const gtShortcuts* shortcuts;
 	double link_reach, link_frontier, link_slack;
-	double* way_reach;
-	int32_t* way_order;
+	gtLinkWay* ways;
 	int ways_settled, ways_kept, way_least;
 } Filter;
 
@@ -222,7 +222,7 @@ static inline void gt_child_rect(const gtWorld* w, const gtChildren* c, int k, d
 	cell_rect(w, c->level, c->ix + (k & 1), c->iy + (k >> 1), rect);
 }
 // With links the straight line is no lower bound: a walk may take links on the way. A walk whose
-// last link is a settled way w costs at least way_reach[w] + the straight line from w's exit; one
+// last link is a settled way w costs at least w's reach + the straight line from w's exit; one
 // whose last link is still open at least link_frontier + the straight line from the nearest exit
 // (the gap table); so the least of those and the straight line is a lower bound. Settled ways
 // come in increasing reach: the loop stops at the first that cannot beat the bound so far. Every
@@ -234,10 +234,10 @@ static inline double link_bound(const Filter* f, double straight, double cx, dou
 	const gtShortcuts* l = f->shortcuts;
 	double best = straight;
 	for (int i = 0; i < f->ways_settled; i++) {
-		int32_t way = f->way_order[i];
-		double reach = f->way_reach[way];
+		const gtLinkWay* way = &f->ways[i];
+		double reach = way->reach;
 		if (reach >= best) break;
-		double dx = fabs(l->exit[way].x - cx) - hx, dy = fabs(l->exit[way].y - cy) - hy;
+		double dx = fabs(way->exit.x - cx) - hx, dy = fabs(way->exit.y - cy) - hy;
 		dx = dx > 0 ? dx : 0;
 		dy = dy > 0 ? dy : 0;
 		double b = (reach + sqrt(dx * dx + dy * dy)) * (1 - 0x1p-49);
@@ -245,7 +245,8 @@ static inline double link_bound(const Filter* f, double straight, double cx, dou
 	}
 	if (f->link_frontier < best) {
 		double half = sqrt(hx * hx + hy * hy);
-		double bx = floor(cx / l->block), by = floor(cy / l->block), gap = 0;
+		// The block (bx, by) truncated: floor() where the gap is read (it is a library call).
+		double bx = cx / l->block, by = cy / l->block, gap = 0;
 		if (bx >= 0 && by >= 0 && bx < l->columns && by < l->rows) gap = l->gap[(int64_t)by * l->columns + (int64_t)bx];
 		gap = gap > half ? gap - half : 0;
 		double b = (f->link_frontier + gap) * (1 - 0x1p-49);
