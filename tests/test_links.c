@@ -453,6 +453,14 @@ static void test_world_stairs(void** state)
 			assert_int_equal(gtWorld_Nearest(world, &query, distance, &id, &got, 1, &found, NULL, &err), GT_OK);
 			assert_int_equal(found, 1);
 			assert_close(twin_distance(&tw, from, stair_top), got, "the stairs' top", from, stair_top);
+			// Shortcuts handed without their savings (0): the query sums them itself.
+			gtShortcuts unsummed = *distance.shortcuts;
+			unsummed.savings = 0;
+			gtDistance plain = distance;
+			plain.shortcuts = &unsummed;
+			assert_int_equal(gtWorld_Nearest(world, &query, plain, &id, &got, 1, &found, NULL, &err), GT_OK);
+			assert_int_equal(found, 1);
+			assert_close(twin_distance(&tw, from, stair_top), got, "the stairs' top, savings summed", from, stair_top);
 		}
 		for (int i = 0; i < 16; i++) {
 			gtVec2 p = open && i == 0 ? from
