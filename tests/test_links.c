@@ -396,6 +396,102 @@ static void test_world_queries(void** state)
 	}
 }
 
+// The world's queries with stairs only (links a hair below or above their length, saving well
+// under a map unit in all): no search over the links, a key is the straight line less what all of
+// them save. Each round has an object that the straight line puts just past a decoy, though the
+// stairs reach it first: a key of the straight line alone answers the decoy.
+static void test_world_stairs(void** state)
+{
+	(void)state;
+	TestRng rng = {3234};
+	for (int round = 0; round < 4; round++) {
+		gtMap* map = links_map(&rng, 44, 24, round < 2 ? 0 : 8, false);
+		gtNav* nav;
+		gtNavQuery* q;
+		gtError err;
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		enum { LINKS = 12, OBJECTS = 60 };
+		TwinLink links[LINKS];
+		int count = 0;
+		gtVec2 from = {3.5, 3.5}, stair_top = {13.5, 3.5}, decoy = {3.5, 13.5 - 0x1p-11};
+		bool open = round < 2;
+		if (open) links[count++] = (TwinLink){from, stair_top, 10 - 1e-3, false};
+		while (count < LINKS) {
+			TwinLink l = random_link(map, &rng, 0);
+			double hairs[4] = {-1e-5, 1e-3, -1e-4, 0};
+			l.cost = fmax(0, hypot(l.b.x - l.a.x, l.b.y - l.a.y) + hairs[count % 4]);
+			l.one_way = round % 2 == 0 && count % 3 == 0;
+			links[count++] = l;
+		}
+		for (int k = 0; k < count; k++) add(nav, links[k]);
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		gtWorldDef wdef = gtWorld_DefaultDef();
+		wdef.leaf_size = 2 + round;
+		gtWorld* world;
+		assert_int_equal(gtWorld_Create(map, &wdef, &world, &err), GT_OK);
+		int32_t word = gtWorld_Keyword(world, "x"), pair[2] = {word, gtWorld_Keyword(world, "pair")};
+		gtVec2 at[OBJECTS];
+		for (int i = 0; i < OBJECTS; i++) {
+			at[i] = open && i < 2 ? (i == 0 ? decoy : stair_top) : test_random_point(map, &rng);
+			if (i >= 2 && i % 4 == 0) at[i] = links[test_rng_int(&rng, count)].b; // at a link's end
+			gtObjectId id;
+			assert_int_equal(gtWorld_Add(world, at[i], pair, open && i < 2 ? 2 : 1, &id, &err), GT_OK);
+		}
+		if (round % 2 == 1) { // an index that knows the links (all two-way in these rounds)
+			gtEhlDef def = gtEhl_DefaultDef();
+			def.cell_size = 2;
+			assert_int_equal(gtNav_BuildIndexWithLinks(nav, &def, &err), GT_OK);
+		}
+		gtDistance distance = test_world_distance(q);
+		if (open) { // the stairs' top (9.999 away) before the decoy (9.9995 in a straight line)
+			gtQuery query = test_keyword_query(from, 1, &pair[1]);
+			gtObjectId id;
+			double got;
+			int found;
+			assert_int_equal(gtWorld_Nearest(world, &query, distance, &id, &got, 1, &found, NULL, &err), GT_OK);
+			assert_int_equal(found, 1);
+			assert_close(twin_distance(&tw, from, stair_top), got, "the stairs' top", from, stair_top);
+			// Shortcuts handed without their savings (0): the query sums them itself.
+			gtShortcuts unsummed = *distance.shortcuts;
+			unsummed.savings = 0;
+			gtDistance plain = distance;
+			plain.shortcuts = &unsummed;
+			assert_int_equal(gtWorld_Nearest(world, &query, plain, &id, &got, 1, &found, NULL, &err), GT_OK);
+			assert_int_equal(found, 1);
+			assert_close(twin_distance(&tw, from, stair_top), got, "the stairs' top, savings summed", from, stair_top);
+		}
+		for (int i = 0; i < 16; i++) {
+			gtVec2 p = open && i == 0 ? from
+			           : i % 2        ? links[test_rng_int(&rng, count)].a
+			                          : test_random_point(map, &rng);
+			double expect[OBJECTS];
+			int reachable = 0;
+			for (int o = 0; o < OBJECTS; o++) {
+				double d = twin_distance(&tw, p, at[o]);
+				if (!isinf(d)) expect[reachable++] = d;
+			}
+			qsort(expect, (size_t)reachable, sizeof *expect, compare_doubles);
+			for (int k = 1; k <= 5; k += 4) {
+				gtQuery query = test_keyword_query(p, k, &word);
+				gtObjectId ids[OBJECTS];
+				double got[OBJECTS];
+				int found;
+				assert_int_equal(gtWorld_Nearest(world, &query, distance, ids, got, OBJECTS, &found, NULL, &err),
+				                 GT_OK);
+				assert_int_equal(found, reachable < k ? reachable : k);
+				for (int j = 0; j < found; j++) assert_close(expect[j], got[j], "nearest past stairs", p, p);
+			}
+		}
+		twin_free(&tw);
+		gtWorld_Destroy(world);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
 // Edits and links: after walls are added (one walls in a link's end) and removed, and links are
 // disabled and removed, every answer still equals the twin's for the links enabled then.
 static void edits_and_toggles(int index) // 0: none, 1: an index without links, 2: one that knows them
@@ -923,6 +1019,6 @@ static void test_rebuild_keeps_links(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("links", test_index_knows_links, test_index_links_a_hair_below, test_nav_index_knows_links, test_handles,
-          test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance, test_reachability,
-          test_floors, test_rebuild_keeps_links)
+TEST_MAIN("links", test_index_knows_links, test_world_stairs, test_index_links_a_hair_below, test_nav_index_knows_links,
+          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
+          test_reachability, test_floors, test_rebuild_keeps_links)

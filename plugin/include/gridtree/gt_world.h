@@ -145,7 +145,9 @@ typedef double gtDistanceBelowFcn(void* context, gtVec2 from, gtVec2 to, double 
 /// by the shortest walk from q to p in which every step between links is a straight line (a search
 /// from q over the ways, as far as the query needs it), never by |q p| alone. `gap` holds, per
 /// block of `block` x `block` map units (columns x rows of them from the origin), a lower bound of
-/// the distance from the block to the nearest exit.
+/// the distance from the block to the nearest exit. `savings`, optional (0: the query sums it), is
+/// at least the sum over ways of what each saves on its straight line (|entrance exit| - cost when
+/// positive): no walk beats |q p| by more, so links that save almost nothing cost a query nothing.
 typedef struct gtShortcuts {
 	int count;
 	const gtVec2 *entrance, *exit;
@@ -153,6 +155,7 @@ typedef struct gtShortcuts {
 	const float* gap;
 	int columns, rows;
 	double block;
+	double savings;
 } gtShortcuts;
 
 typedef struct gtDistance {

@@ -71,7 +71,8 @@ struct Build {
 	long item_count;
 	int pass; // cell stage: 0 counts, 1 writes, 2 writes into a worker's pool (regions)
 	gtRegionBuild* regions;
-	int passes; // runs that make up the current stage, reported as one 0-1 progress
+	const gtEhlEndRegions* end_regions; // the link ends' regions from the join (or NULL)
+	int passes;                         // runs that make up the current stage, reported as one 0-1 progress
 	const char* stage;
 	// Tuples grouped by cell.
 	int64_t* tuple_begin;
@@ -114,7 +115,7 @@ static bool sweep_one(Worker* w, int v)
 	int64_t kept_count;
 	if (b->repair && gt_ehl_repair_kept_tuples(b->repair, e, v, &kept, &kept_count))
 		return push_kept(w, v, kept, kept_count);
-	if (v >= e->corners ? gt_ehl_link_region(&w->sweep, e->points[v], &w->err)
+	if (v >= e->corners ? gt_ehl_end_region(&w->sweep, b->end_regions, v - e->corners, e->points[v], &w->err)
 	                    : gt_sweep_vertex(&w->sweep, e->vertices[v], &w->err))
 		return false;
 	int width = gtMap_Width(b->map), height = gtMap_Height(b->map), g = e->g;
@@ -176,6 +177,23 @@ static int by_dist(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
+// A hub's kept vias by distance, stable as qsort's merge sort is (the same order, ties included):
+// most lists are a few vias (7 on average with 100 links on AR0602SR), where an insertion sort
+// costs a tenth of qsort's calls.
+static void sort_by_dist(Candidate* c, int count)
+{
+	if (count > 24) {
+		qsort(c, (size_t)count, sizeof *c, by_dist);
+		return;
+	}
+	for (int i = 1; i < count; i++) {
+		Candidate x = c[i];
+		int j = i;
+		for (; j > 0 && c[j - 1].dist > x.dist; j--) c[j] = c[j - 1];
+		c[j] = x;
+	}
+}
+
 // A repair: a cell the last index has right is copied from it.
 static bool copied_cell(Build* b, int64_t cell)
 {
@@ -231,8 +249,13 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 			far = fmax(far, cx * cx + cy * cy);
 		}
 		far = sqrt(far);
+		// A link end that is no FULL via: rule P5 (build_cell) drops it before anything reads it
+		// unless its label reaches the hub by its link or the hub is the end itself.
+		int32_t partner = v >= e->corners ? e->corners + ((v - e->corners) ^ 1) : -1;
+		bool p5 = partner >= 0 && !(vf & TUPLE_FULL);
 		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
 			if (!L->useful[k]) continue;
+			if (p5 && L->parent[k] != partner && e->vertex_of[L->hub[k]] != (uint32_t)v) continue;
 			if (count == w->cand_capacity) {
 				int64_t cap = w->cand_capacity;
 				if (!GT_GROW(w->cand, cap, count + 1, 1024)) return false;
@@ -314,7 +337,7 @@ static bool build_cell(Worker* w, int64_t cell)
 			hub_to = w->pool->hubs, via_to = w->pool->vias;
 		}
 		if (b->pass) {
-			qsort(w->kept, (size_t)kept, sizeof *w->kept, by_dist);
+			sort_by_dist(w->kept, kept);
 			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint32_t)h, gt_round_down(lower)};
 			hub_to[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
@@ -579,7 +602,8 @@ static gtStatus build_uniform(Build* b, Worker* workers, int g, gtError* err)
 
 static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, const gtHubLabels* labels,
                             gtEhlRepair* repair, int64_t vg_edges, int g, double region_budget, double start,
-                            const gtEhlLink* links, int link_count, gtEhl** out, gtError* err)
+                            const gtEhlLink* links, int link_count, const gtEhlEndRegions* end_regions, gtEhl** out,
+                            gtError* err)
 {
 	*out = NULL;
 	gtEhl* e = gt_calloc(1, sizeof *e);
@@ -597,6 +621,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.ehl = e;
 	b.labels = labels;
 	b.repair = repair;
+	b.end_regions = end_regions;
 	b.cells = e->cell_count;
 	b.threads = threads;
 	atomic_init(&b.candidates, 0);
@@ -673,18 +698,19 @@ gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError
 gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels_in,
                                   gtEhlRepair* repair, int64_t vg_edges, double start, gtEhl** out, gtError* err)
 {
-	return gt_ehl_build_from_link_labels(map, def, threads, labels_in, repair, vg_edges, start, NULL, 0, out, err);
+	return gt_ehl_build_from_link_labels(map, def, threads, labels_in, repair, vg_edges, start, NULL, 0, NULL, out,
+	                                     err);
 }
 
 gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels_in,
                                        gtEhlRepair* repair, int64_t vg_edges, double start, const gtEhlLink* links,
-                                       int link_count, gtEhl** out, gtError* err)
+                                       int link_count, const gtEhlEndRegions* regions, gtEhl** out, gtError* err)
 {
 	gtHubLabels labels = *labels_in;
 	gtStatus st = GT_OK;
 	if (!(def->budget_mb > 0)) {
-		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, 0, start, links, link_count, out,
-		                 err);
+		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, 0, start, links, link_count,
+		                 regions, out, err);
 		if (st || !repair || !gt_ehl_repair_keep_labels(*out, &labels)) gt_hub_labels_free(&labels);
 		return st;
 	}
@@ -703,7 +729,7 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 		last = fine;
 		gtError why;
 		st = build_cells(map, def, threads, &labels, NULL, vg_edges, fine, def->budget_mb * 1e6, start, links,
-		                 link_count, out, &why);
+		                 link_count, regions, out, &why);
 		if (st != GT_ERR_LIMIT) {
 			if (st && err) *err = why;
 			gt_hub_labels_free(&labels);
@@ -714,7 +740,8 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	// The estimate is conservative at small sizes but can fall a little short at large ones: then
 	// the next size is built instead.
 	for (int k = chosen; !st && k < count; k++) {
-		st = build_cells(map, def, threads, &labels, repair, vg_edges, sizes[k], 0, start, links, link_count, out, err);
+		st = build_cells(map, def, threads, &labels, repair, vg_edges, sizes[k], 0, start, links, link_count, regions,
+		                 out, err);
 		if (st || (double)(*out)->stats.index_bytes <= def->budget_mb * 1e6) break;
 		double got = (double)(*out)->stats.index_bytes / 1e6;
 		gtEhl_Destroy(*out);

@@ -34,7 +34,8 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	gtVisGraph graph;
 	gt_ehl_report(def, "visibility graph", 0);
 	if ((st = gt_vis_graph_build(map, def->tasks, threads, false, &graph, err))) return st;
-	st = gt_ehl_join_links(map, &graph, links, count, err);
+	gtEhlEndRegions regions;
+	st = gt_ehl_join_links(map, &graph, links, count, &regions, err);
 	int64_t vg_edges = graph.offset[graph.n] / 2;
 	gtHubLabels labels;
 	if (!st) gt_ehl_report(def, "hub labels", 0);
@@ -44,8 +45,11 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, &labels, err);
 	gt_free(ends);
 	gt_vis_graph_free(&graph);
-	if (st) return st;
-	return gt_ehl_build_from_link_labels(map, def, threads, &labels, NULL, vg_edges, start, links, count, out, err);
+	if (!st)
+		st = gt_ehl_build_from_link_labels(map, def, threads, &labels, NULL, vg_edges, start, links, count, &regions,
+		                                   out, err);
+	gt_ehl_end_regions_free(&regions);
+	return st;
 }
 
 
@@ -56,13 +60,15 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 // cell of ring k is out when its angular extent seen from p lies inside the union of the open
 // extents of inner blocked cells (each shrunk a little, so that rounding only ever keeps more
 // cells); the cells kept are those next to a kept cell of the ring before or of their own ring,
-// since the cells along a visible segment are all kept and follow one another that way.
+// since the cells along a visible segment are all kept and follow one another that way. Angles are
+// pseudo-angles (a turn is 4, see turn_of): they order directions as angles do, with a division
+// where an angle takes a library call.
 
-#define TWO_PI 6.283185307179586
+#define FULL_TURN 4.0
 #define SHRINK 1e-9
 
 typedef struct Arc {
-	double lo, hi; // open, lo < hi, within [-1, 2 pi + 1]
+	double lo, hi; // open, lo < hi, within [-1, 5] (pseudo-angles)
 } Arc;
 
 typedef struct Region {
@@ -89,17 +95,29 @@ static int ring_of(const Region* r, int x, int y)
 	return dx > dy ? dx : dy;
 }
 
-// The angles from p of cell (x, y)'s corners, as lo .. hi with lo in [0, 2 pi) (p outside the open cell).
+// The direction (dx, dy) as a pseudo-angle in [0, 4), counterclockwise from +x: each quarter turn
+// is dy / (|dx| + |dy|) or its like, increasing with the angle (its slope per radian is 0.5 to 1).
+static double turn_of(double dx, double dy)
+{
+	if (dy >= 0) return dx >= 0 ? dy / (dx + dy) : 1 - dx / (dy - dx);
+	return dx < 0 ? 2 - dy / (-dx - dy) : 3 + dx / (dx - dy);
+}
+
+// The directions from p of cell (x, y)'s corners, as lo .. hi with lo in [0, 4) (p outside the open
+// cell). Every corner is within a quarter turn of the centre's direction, so the differences from it
+// need no more than one wrap.
 static void extent(const Region* r, int x, int y, double* lo, double* hi)
 {
-	double centre = atan2(y + 0.5 - r->p.y, x + 0.5 - r->p.x), a = INFINITY, b = -INFINITY;
+	double centre = turn_of(x + 0.5 - r->p.x, y + 0.5 - r->p.y), a = INFINITY, b = -INFINITY;
 	for (int k = 0; k < 4; k++) {
 		double dx = x + (k & 1) - r->p.x, dy = y + (k >> 1) - r->p.y;
 		if (dx == 0 && dy == 0) continue;
-		double d = remainder(atan2(dy, dx) - centre, TWO_PI);
-		a = fmin(a, d), b = fmax(b, d);
+		double d = turn_of(dx, dy) - centre;
+		d = d > FULL_TURN / 2 ? d - FULL_TURN : d < -FULL_TURN / 2 ? d + FULL_TURN : d;
+		a = d < a ? d : a, b = d > b ? d : b;
 	}
-	double start = fmod(centre + a + TWO_PI, TWO_PI);
+	double start = centre + a;
+	start = start < 0 ? start + FULL_TURN : start >= FULL_TURN ? start - FULL_TURN : start;
 	*lo = start;
 	*hi = start + (b - a);
 }
@@ -117,8 +135,8 @@ static bool inside_arcs(const Region* r, double lo, double hi)
 
 static bool covered(const Region* r, double lo, double hi)
 {
-	if (hi <= TWO_PI) return inside_arcs(r, lo, hi);
-	return inside_arcs(r, lo, TWO_PI) && inside_arcs(r, 0, hi - TWO_PI);
+	if (hi <= FULL_TURN) return inside_arcs(r, lo, hi);
+	return inside_arcs(r, lo, FULL_TURN) && inside_arcs(r, 0, hi - FULL_TURN);
 }
 
 static bool push_arc(Region* r, double lo, double hi)
@@ -128,15 +146,15 @@ static bool push_arc(Region* r, double lo, double hi)
 	return true;
 }
 
-// Queues a blocked cell's extent, shrunk; one that wraps past 2 pi is split with overlap at 0.
+// Queues a blocked cell's extent, shrunk; one that wraps past a full turn is split with overlap at 0.
 static bool block(Region* r, int x, int y)
 {
 	double lo, hi;
 	extent(r, x, y, &lo, &hi);
 	lo += SHRINK, hi -= SHRINK;
 	if (!(lo < hi)) return true;
-	if (hi <= TWO_PI) return push_arc(r, lo, hi);
-	return push_arc(r, lo, TWO_PI + 1) && push_arc(r, -1, hi - TWO_PI);
+	if (hi <= FULL_TURN) return push_arc(r, lo, hi);
+	return push_arc(r, lo, FULL_TURN + 1) && push_arc(r, -1, hi - FULL_TURN);
 }
 
 static int by_lo(const void* a, const void* b)
@@ -194,7 +212,7 @@ static void queue_neighbours(Region* r, int32_t c, int k)
 }
 
 // Keeps cell c of ring k unless its extent is covered; a kept blocked cell hides what is behind it.
-// Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 2 pi]).
+// Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 4]).
 static bool arcs_meet(const Region* r, double lo, double hi)
 {
 	for (int i = 0; i < r->arc_count && r->arcs[i].lo < hi; i++)
@@ -215,8 +233,8 @@ static bool seen_whole(const Region* r, int x, int y, int k, double lo, double h
 			if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || gt_blocked(m, nx, ny)) return false;
 		}
 	lo -= 4 * SHRINK, hi += 4 * SHRINK;
-	if (lo < 0) return !arcs_meet(r, 0, hi) && !arcs_meet(r, lo + TWO_PI, TWO_PI);
-	if (hi > TWO_PI) return !arcs_meet(r, lo, TWO_PI) && !arcs_meet(r, 0, hi - TWO_PI);
+	if (lo < 0) return !arcs_meet(r, 0, hi) && !arcs_meet(r, lo + FULL_TURN, FULL_TURN);
+	if (hi > FULL_TURN) return !arcs_meet(r, lo, FULL_TURN) && !arcs_meet(r, 0, hi - FULL_TURN);
 	return !arcs_meet(r, lo, hi);
 }
 
@@ -312,8 +330,53 @@ static bool push_edge(EndEdge** edges, int64_t* count, int64_t* capacity, EndEdg
 }
 
 // Every end's edges (each pair of ends once, from the lower), the region filtering what to test.
+// Keeps the region just made as end e's (the ends come in order), while the kept cells stay under
+// a cap; false when out of memory.
+enum { KEPT_REGION_CELLS = 1 << 24 };
+static bool keep_region(gtEhlEndRegions* r, const gtSweep* s, int e)
+{
+	if (!r || r->kept != e) return true;
+	if (!r->begin && !(r->begin = gt_calloc((size_t)e + 2, sizeof *r->begin))) return false;
+	int64_t at = r->begin[e];
+	if (at + s->touched_count > KEPT_REGION_CELLS) return true;
+	int64_t capacity = r->capacity;
+	if (!GT_GROW(r->cell, capacity, at + s->touched_count, 4096) || !GT_RESIZE(r->flags, capacity)) return false;
+	r->capacity = capacity;
+	for (int i = 0; i < s->touched_count; i++) {
+		int32_t c = s->touched[i];
+		if (!gt_sweep_status(s, c)) continue;
+		r->cell[at] = c;
+		r->flags[at++] = s->cell_flags[c];
+	}
+	int64_t* begin = gt_realloc(r->begin, ((size_t)e + 3) * sizeof *begin);
+	if (!begin) return false;
+	r->begin = begin;
+	r->begin[++r->kept] = at;
+	return true;
+}
+
+void gt_ehl_end_regions_free(gtEhlEndRegions* r)
+{
+	gt_free(r->begin), gt_free(r->cell), gt_free(r->flags);
+	memset(r, 0, sizeof *r);
+}
+
+gtStatus gt_ehl_end_region(gtSweep* sweep, const gtEhlEndRegions* regions, int e, gtVec2 p, gtError* err)
+{
+	if (!regions || e >= regions->kept) return gt_ehl_link_region(sweep, p, err);
+	sweep->stamp++; // as gt_ehl_link_region starts
+	sweep->touched_count = 0;
+	for (int64_t i = regions->begin[e]; i < regions->begin[e + 1]; i++) {
+		int32_t c = regions->cell[i];
+		sweep->cell_stamp[c] = sweep->stamp;
+		sweep->cell_flags[c] = regions->flags[i];
+		sweep->touched[sweep->touched_count++] = c;
+	}
+	return GT_OK;
+}
+
 static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, EndEdge** edges, int64_t* edge_count,
-                          gtError* err)
+                          gtEhlEndRegions* regions, gtError* err)
 {
 	int corners;
 	const gtVertex* v = gtMap_Vertices(map, &corners);
@@ -326,6 +389,7 @@ static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, E
 	for (int e = 0; e < 2 * count && !st && ok; e++) {
 		gtVec2 p = e & 1 ? links[e / 2].b : links[e / 2].a;
 		if ((st = gt_ehl_link_region(&sweep, p, err))) break;
+		ok = keep_region(regions, &sweep, e);
 		for (int c = 0; c < corners && ok; c++) {
 			gtVec2 q = {v[c].x, v[c].y};
 			if (tangent(v[c], p) && region_near(&sweep, q) && gt_visible_unchecked(map, p, q))
@@ -344,11 +408,13 @@ static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, E
 	return st;
 }
 
-gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count, gtError* err)
+gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count,
+                           gtEhlEndRegions* regions, gtError* err)
 {
 	EndEdge* edges;
 	int64_t edge_count;
-	gtStatus st = end_edges(map, links, count, &edges, &edge_count, err);
+	if (regions) memset(regions, 0, sizeof *regions);
+	gtStatus st = end_edges(map, links, count, &edges, &edge_count, regions, err);
 	if (st) return st;
 	int corners = graph->n, n = corners + 2 * count;
 	gtVisGraph joined = {n, gt_calloc((size_t)n + 1, sizeof(int64_t)), NULL, NULL};

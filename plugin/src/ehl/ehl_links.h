@@ -17,17 +17,36 @@ gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError*
 // that sees p is in it), as gt_sweep_vertex leaves them: PARTIAL, never FULL.
 gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err);
 
+// The link ends' regions as the join made them, so the cell stage reads them rather than makes
+// them again: end e's unit cells with a status are cell[begin[e] .. begin[e + 1]) (cell_flags as
+// the sweep held them, in the order it touched them), for the ends e < kept; the ends after (past
+// a memory cap) are made again.
+typedef struct gtEhlEndRegions {
+	int kept;
+	int64_t* begin;
+	int32_t* cell;
+	uint8_t* flags;
+	int64_t capacity;
+} gtEhlEndRegions;
+void gt_ehl_end_regions_free(gtEhlEndRegions* r);
+
+// End e's region (vertex corners + e at p) into the sweep, as gt_ehl_link_region leaves it: read
+// from `regions` when it holds it (NULL: none), else made.
+gtStatus gt_ehl_end_region(gtSweep* sweep, const gtEhlEndRegions* regions, int e, gtVec2 p, gtError* err);
+
 // Joins the link ends to `graph` (the full visibility graph of map's corners): end 2k and 2k + 1
 // of link k become vertices corners + 2k and + 1, each joined to the corners tangent to it that
-// it sees, to the ends it sees and, at the link's cost, to its partner.
-gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count, gtError* err);
+// it sees, to the ends it sees and, at the link's cost, to its partner. Keeps the ends' regions
+// in *regions (zeroed first; may be NULL).
+gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count,
+                           gtEhlEndRegions* regions, gtError* err);
 
 typedef struct gtEhlRepair gtEhlRepair; // ehl_repair.h
 
 // The cell stage from labels over the corners and `count` link ends (ehl_build.c); `repair` (an
-// index without links only) as for gt_ehl_build_from_labels.
+// index without links only) as for gt_ehl_build_from_labels; `regions` (or NULL) from the join.
 gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels,
                                        gtEhlRepair* repair, int64_t vg_edges, double start, const gtEhlLink* links,
-                                       int link_count, gtEhl** out, gtError* err);
+                                       int link_count, const gtEhlEndRegions* regions, gtEhl** out, gtError* err);
 
 #endif

@@ -12,6 +12,7 @@
 #include "nav/nav_links_internal.h"
 #include "nav/nav_links_table.h"
 #include "oracle/oracle.h"
+#include "world/world_query.h"
 
 typedef struct LinksScratch {
 	const gtMap* map;
@@ -258,7 +259,8 @@ static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 			l->entrance[ways] = edges[i].b, l->exit[ways] = edges[i].a, l->cost[ways++] = edges[i].cost;
 	}
 	gt_free(edges);
-	l->shortcuts = (gtShortcuts){ways, l->entrance, l->exit, l->cost, l->gap, columns, rows, block};
+	l->shortcuts = (gtShortcuts){ways, l->entrance, l->exit, l->cost, l->gap, columns, rows, block, 0};
+	l->shortcuts.savings = gt_shortcuts_savings(&l->shortcuts);
 	fill_gaps(l);
 	l->bound_made = true;
 	l->bound_generation = nav->links->generation;

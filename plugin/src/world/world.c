@@ -120,8 +120,7 @@ void gt_scratch_free(gtQueryScratch* s)
 	gt_free(s->words);
 	gt_free(s->unissued);
 	gt_free(s->plane);
-	gt_free(s->way_reach);
-	gt_free(s->way_order);
+	gt_free(s->ways);
 	memset(s, 0, sizeof *s);
 }
 

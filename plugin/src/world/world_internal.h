@@ -7,6 +7,13 @@
 #include "core/heap.h"
 #include "world/keywords.h"
 
+// A way of a query's links' search (world_tree_query.c): its link's ends and cost, and the least a
+// walk can have spent when it leaves the link.
+typedef struct gtLinkWay {
+	double reach, cost;
+	gtVec2 entrance, exit;
+} gtLinkWay;
+
 // What a query writes while it runs, grown when needed and reused: the world's own for single
 // queries, one per worker for a batch, so queries can run at once while nothing updates the world.
 typedef struct gtQueryScratch {
@@ -20,10 +27,8 @@ typedef struct gtQueryScratch {
 	// the tree popped on recent queries, and the queries answered by a scan since it last ran.
 	float tree_nodes[9];
 	uint8_t scans_since_tree[9];
-	// A query's bound through links (world_tree_query.c): per way, the least a walk can have spent
-	// when it leaves that way's link, and the ways settled then open (Filter).
-	double* way_reach;
-	int32_t* way_order;
+	// A query's bound through links (world_tree_query.c): the ways, settled then open (Filter).
+	gtLinkWay* ways;
 	int32_t way_capacity;
 } gtQueryScratch;
 

@@ -30,16 +30,18 @@ typedef struct Filter {
 	bool all_simple, all_exact;
 	uint64_t all_mask;
 	// Links (gtDistance.shortcuts, world_tree_query.c): a Dijkstra search from the query point over
-	// the links' ways, in which a walk between two links is a straight line: way_reach[w] is a
-	// lower bound of any walk that leaves w's link (final once w is settled). way_order holds the
-	// settled ways in the order settled (increasing reach), then the open ones; link_frontier is the
+	// the links' ways, in which a walk between two links is a straight line: a way's reach is a
+	// lower bound of any walk that leaves its link (final once the way is settled). `ways` holds
+	// the settled ways in the order settled (increasing reach), then the open ones, each with its
+	// ends and cost (read in place: the search's inner loops run over it); link_frontier is the
 	// least reach among the open ones and link_reach the least of all (+infinity without links or
-	// when no link is cheaper than its straight line).
+	// when no link is cheaper than its straight line); way_least is the place in `ways` of the open
+	// way of least reach. Or, when the ways save less than a map unit in all (link_slack, 0
+	// otherwise), no search: a key is the straight line less link_slack.
 	const gtShortcuts* shortcuts;
-	double link_reach, link_frontier;
-	double* way_reach;
-	int32_t* way_order;
-	int ways_settled, ways_kept;
+	double link_reach, link_frontier, link_slack;
+	gtLinkWay* ways;
+	int ways_settled, ways_kept, way_least;
 } Filter;
 
 
@@ -55,6 +57,8 @@ typedef struct Results {
 	double bound;
 } Results;
 
+// What the ways save on their straight lines in all, rounded up (gtShortcuts.savings).
+double gt_shortcuts_savings(const gtShortcuts* l);
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
 // The same, leaving the AND of several query planes to gt_filter_make_plane: a query that reads
 // every object instead of the tree never needs it.
@@ -237,21 +241,22 @@ static inline void gt_child_rect(const gtWorld* w, const gtChildren* c, int k, d
 	cell_rect(w, c->level, c->ix + (k & 1), c->iy + (k >> 1), rect);
 }
 // With links the straight line is no lower bound: a walk may take links on the way. A walk whose
-// last link is a settled way w costs at least way_reach[w] + the straight line from w's exit; one
+// last link is a settled way w costs at least w's reach + the straight line from w's exit; one
 // whose last link is still open at least link_frontier + the straight line from the nearest exit
 // (the gap table); so the least of those and the straight line is a lower bound. Settled ways
 // come in increasing reach: the loop stops at the first that cannot beat the bound so far. Every
 // link term is shrunk as gt_straight_key is, so rounding never lifts it above the backend's sum.
+// Without a search, a walk is at least the straight line less what all the ways save on theirs.
 static inline double link_bound(const Filter* f, double straight, double cx, double cy, double hx, double hy)
 {
-	if (straight <= f->link_reach) return straight; // also every query without links
+	if (straight <= f->link_reach) return straight - f->link_slack; // also every query without links
 	const gtShortcuts* l = f->shortcuts;
 	double best = straight;
 	for (int i = 0; i < f->ways_settled; i++) {
-		int32_t way = f->way_order[i];
-		double reach = f->way_reach[way];
+		const gtLinkWay* way = &f->ways[i];
+		double reach = way->reach;
 		if (reach >= best) break;
-		double dx = fabs(l->exit[way].x - cx) - hx, dy = fabs(l->exit[way].y - cy) - hy;
+		double dx = fabs(way->exit.x - cx) - hx, dy = fabs(way->exit.y - cy) - hy;
 		dx = dx > 0 ? dx : 0;
 		dy = dy > 0 ? dy : 0;
 		double b = (reach + sqrt(dx * dx + dy * dy)) * (1 - 0x1p-49);
@@ -259,7 +264,8 @@ static inline double link_bound(const Filter* f, double straight, double cx, dou
 	}
 	if (f->link_frontier < best) {
 		double half = sqrt(hx * hx + hy * hy);
-		double bx = floor(cx / l->block), by = floor(cy / l->block), gap = 0;
+		// The block (bx, by) truncated: floor() where the gap is read (it is a library call).
+		double bx = cx / l->block, by = cy / l->block, gap = 0;
 		if (bx >= 0 && by >= 0 && bx < l->columns && by < l->rows) gap = l->gap[(int64_t)by * l->columns + (int64_t)bx];
 		gap = gap > half ? gap - half : 0;
 		double b = (f->link_frontier + gap) * (1 - 0x1p-49);

@@ -89,7 +89,7 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 	if (frontier->capacity < w->live && !gt_frontier_grow_to(frontier, w->live)) return false;
 	int32_t tested = 0, n = 0;
 	gtHeapItem* items = frontier->items;
-	if (plain && f->link_reach == INFINITY && r->bound == INFINITY) {
+	if (plain && f->link_reach == INFINITY && f->link_slack == 0 && r->bound == INFINITY) {
 		// The usual case, where the scan's cost is: no filter, no links (the key is the straight
 		// line, as link_bound returns it then) and nothing to prune against yet.
 		const double px = q->point.x, py = q->point.y;
@@ -171,61 +171,79 @@ static inline __attribute__((always_inline)) bool expand_straight(const gtWorld*
 	return true;
 }
 
-// The links' search from q (Filter): every way cheaper than the straight line between its ends
-// starts open with reach |q entrance| + cost (a way no cheaper never shortens a walk whose other
-// steps are straight lines, so it is left out). False when out of memory.
+double gt_shortcuts_savings(const gtShortcuts* l)
+{
+	double sum = 0;
+	for (int32_t i = 0; l && i < l->count; i++) {
+		double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y,
+		       length = sqrt(lx * lx + ly * ly);
+		// Each term rounded up by far more than the root's and the sum's rounding.
+		sum += (length > l->cost[i] ? length - l->cost[i] : 0) + length * 0x1p-40 + DBL_MIN;
+	}
+	return sum * (1 + 0x1p-40);
+}
+
+// The links' search from q (Filter). When all the ways together save less than LINK_SLACK on
+// their straight lines (stairs priced by their length), there is no search: a key is the straight
+// line less that sum, which loses at most a ring of that width around the answer. Otherwise every
+// way cheaper than the straight line between its ends starts open with reach |q entrance| + cost (a
+// way no cheaper never shortens a walk whose other steps are straight lines, so it is left out).
+// False when out of memory.
+enum { LINK_SLACK = 1 };
 static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
 {
 	f->shortcuts = l;
 	f->link_reach = f->link_frontier = INFINITY;
-	f->ways_settled = f->ways_kept = 0;
+	f->link_slack = 0;
+	f->ways_settled = f->ways_kept = f->way_least = 0;
 	if (!l || l->count <= 0) return true;
+	double savings = l->savings > 0 ? l->savings : gt_shortcuts_savings(l);
+	if (savings < LINK_SLACK) {
+		f->link_slack = savings;
+		return true;
+	}
 	if (s->way_capacity < l->count) {
-		if (!GT_RESIZE(s->way_reach, l->count) || !GT_RESIZE(s->way_order, l->count)) return false;
+		if (!GT_RESIZE(s->ways, l->count)) return false;
 		s->way_capacity = l->count;
 	}
-	f->way_reach = s->way_reach;
-	f->way_order = s->way_order;
+	f->ways = s->ways;
 	for (int32_t i = 0; i < l->count; i++) {
 		double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y, c = l->cost[i];
 		if (c * c >= lx * lx + ly * ly) continue;
 		double dx = q.x - l->entrance[i].x, dy = q.y - l->entrance[i].y, reach = sqrt(dx * dx + dy * dy) + c;
-		f->way_reach[i] = reach;
-		f->way_order[f->ways_kept++] = i;
-		if (reach < f->link_frontier) f->link_frontier = reach;
+		if (reach < f->link_frontier) f->link_frontier = reach, f->way_least = f->ways_kept;
+		f->ways[f->ways_kept++] = (gtLinkWay){reach, c, l->entrance[i], l->exit[i]};
 	}
 	f->link_reach = f->link_frontier;
 	return true;
 }
 
 // Settles open ways while the least open reach is at most `upto` (Dijkstra): the settled way's
-// exit may walk straight to any open way's entrance. O(open ways) per way settled; a query settles
-// the few ways within its answer's distance. (Pricing a way's entrance walk with the distance
-// itself when it is settled made the bound tighter but cost more than it saved: 202k instead of
-// 160k instructions per query, 100 teleporters on AR0602SR.)
+// exit may walk straight to any open way's entrance. O(open ways) per way settled, finding the next
+// least as it relaxes; a query settles the few ways within its answer's distance. (Pricing a way's
+// entrance walk with the distance itself when it is settled made the bound tighter but cost more
+// than it saved: 202k instead of 160k instructions per query, 100 teleporters on AR0602SR.)
 static void links_settle(Filter* f, double upto)
 {
-	const gtShortcuts* l = f->shortcuts;
 	while (f->link_frontier * (1 - 0x1p-48) <= upto && f->ways_settled < f->ways_kept) { // keys are shrunk
-		int first = f->ways_settled, least = first;
-		for (int i = first + 1; i < f->ways_kept; i++)
-			if (f->way_reach[f->way_order[i]] < f->way_reach[f->way_order[least]]) least = i;
-		int32_t way = f->way_order[least];
-		f->way_order[least] = f->way_order[first];
-		f->way_order[first] = way;
+		int first = f->ways_settled, least = f->way_least;
+		gtLinkWay way = f->ways[least];
+		f->ways[least] = f->ways[first];
+		f->ways[first] = way;
 		f->ways_settled++;
-		double reach = f->way_reach[way], frontier = INFINITY;
-		gtVec2 x = l->exit[way];
+		double reach = way.reach, frontier = INFINITY;
+		gtVec2 x = way.exit;
 		for (int i = first + 1; i < f->ways_kept; i++) {
-			int32_t next = f->way_order[i];
-			double room = f->way_reach[next] - reach - l->cost[next]; // the walk that would improve it
+			gtLinkWay* next = &f->ways[i];
+			double to = next->reach, room = to - reach - next->cost; // the walk that would improve it
 			if (room > 0) {
-				double dx = l->entrance[next].x - x.x, dy = l->entrance[next].y - x.y, d2 = dx * dx + dy * dy;
-				if (d2 < room * room) f->way_reach[next] = reach + sqrt(d2) + l->cost[next];
+				double dx = next->entrance.x - x.x, dy = next->entrance.y - x.y, d2 = dx * dx + dy * dy;
+				if (d2 < room * room) next->reach = to = reach + sqrt(d2) + next->cost;
 			}
-			if (f->way_reach[next] < frontier) frontier = f->way_reach[next];
+			if (to < frontier) frontier = to, least = i;
 		}
 		f->link_frontier = frontier;
+		f->way_least = least;
 	}
 }
 
@@ -343,7 +361,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	// The usual queries take the fast paths of the tree's inner loops: keys are straight lines (no
 	// links, no score); a child's keyword test is its query plane bit or, without words, none;
 	// `plain`: no object has anything to test either.
-	bool straight = mode != MODE_TOP && f.link_reach == INFINITY;
+	bool straight = mode != MODE_TOP && f.link_reach == INFINITY && f.link_slack == 0;
 	bool plain = f.word_count == 0 && !f.plane && f.min_match == 0 && q->any_count == 0 && q->none_count == 0 &&
 	             !q->use_region && q->exclude_count == 0;
 	bool fast_children = straight && !q->trace && (plane_first || plain);
