@@ -30,6 +30,8 @@ struct gtEhlRepair {
 	int64_t* diff_begin;      // new vertex -> the hubs (new ranks) of those entries [diff_begin[v], diff_begin[v + 1])
 	int32_t* diff;
 	bool* resweep;             // new vertex: new, or it saw an edited cell
+	bool* towards;             // new vertex: resweeps only the directions of `box` (it kept its other tuples)
+	int box[4];                // grid points (x0, y0, x1, y1) whose shadows hold every cell an edit can change
 	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
 	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
 	uint8_t* clean;            // per cell, decided in pass 0 (enum below)
@@ -63,6 +65,7 @@ static void repair_free(gtEhlRepair* r)
 	gt_free(r->dirty);
 	gt_free(r->changed);
 	gt_free(r->resweep);
+	gt_free(r->towards);
 	gt_free(r->kept_begin);
 	gt_free(r->kept);
 	gt_free(r->clean);
@@ -148,14 +151,35 @@ static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 	return true;
 }
 
+// Where the edits can change what a vertex sees: a unit cell's status depends on the visibility
+// of the points of its closed square and on whether it and its neighbours are blocked, and a
+// point's visibility from v changes only when the segment from v meets an edited cell. So every
+// unit cell whose status changes meets the edited cells grown by a cell (two, for margin) or
+// their shadow from v. A cell of the index (g x g) that meets that region lies, seen from v,
+// within the directions of the region grown by g (scale the cell down towards v from a point
+// of the shadow to the point of the grown rectangle before it), so a vertex outside that box
+// keeps its tuples of the cells outside those directions and sweeps only within them.
+static void plan_box(gtEhlRepair* r, const gtEhlRepairFrom* from)
+{
+	int grow = 2 + r->old->g;
+	for (int i = 0; i < from->rect_count; i++) {
+		const int* q = from->rects + 4 * i;
+		int box[4] = {q[0] - grow, q[1] - grow, q[2] + 1 + grow, q[3] + 1 + grow}; // cells to grid points
+		for (int k = 0; k < 4; k++)
+			if (i == 0 || (k < 2 ? box[k] < r->box[k] : box[k] > r->box[k])) r->box[k] = box[k];
+	}
+}
+
 // Vertices to sweep again: the new ones and those with a tuple in a cell within one unit cell of
 // an edited one (a sweep reads the cells it sees and their neighbours); the others keep their
-// tuples, gathered per vertex.
+// tuples, gathered per vertex, as do those that sweep only towards the edits (their tuples
+// outside those directions).
 static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 {
 	const gtEhl* old = r->old;
 	int n = r->n, g = old->g;
-	for (int v = 0; v < n; v++) r->resweep[v] = r->old_of[v] < 0;
+	for (int v = 0; v < n; v++) r->resweep[v] = r->old_of[v] < 0, r->towards[v] = false;
+	plan_box(r, from);
 	for (int i = 0; i < from->rect_count; i++) {
 		const int* q = from->rects + 4 * i;
 		int c0 = (q[0] - 1) / g, c1 = (q[2] + 1) / g, r0 = (q[1] - 1) / g, r1 = (q[3] + 1) / g;
@@ -170,12 +194,16 @@ static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 				}
 			}
 	}
+	gtSweepSector sector;
+	for (int v = 0; v < n; v++)
+		r->towards[v] = r->resweep[v] && r->old_of[v] >= 0 && r->old_of[v] < old->corners &&
+		                gt_sweep_sector(from->old_vertices[r->old_of[v]], r->box, &sector);
 	r->kept_begin = gt_calloc((size_t)n + 2, sizeof *r->kept_begin);
 	if (!r->kept_begin) return false;
 	int64_t total = old->tuple_begin[old->cell_count];
 	for (int64_t t = 0; t < total; t++) {
 		int v = r->new_of[old->tuple_vertex[t] & ~GT_EHL_TUPLE_FULL];
-		if (v >= 0 && !r->resweep[v]) r->kept_begin[v + 2]++;
+		if (v >= 0 && (!r->resweep[v] || r->towards[v])) r->kept_begin[v + 2]++;
 	}
 	for (int v = 0; v < n; v++) r->kept_begin[v + 2] += r->kept_begin[v + 1];
 	r->kept = gt_malloc(((size_t)r->kept_begin[n + 1] + 1) * sizeof *r->kept);
@@ -184,7 +212,8 @@ static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 		for (int64_t t = old->tuple_begin[c]; t < old->tuple_begin[c + 1]; t++) {
 			uint32_t vf = old->tuple_vertex[t];
 			int v = r->new_of[vf & ~GT_EHL_TUPLE_FULL];
-			if (v >= 0 && !r->resweep[v]) r->kept[r->kept_begin[v + 1]++] = (uint32_t)c | (vf & GT_EHL_TUPLE_FULL);
+			if (v >= 0 && (!r->resweep[v] || r->towards[v]))
+				r->kept[r->kept_begin[v + 1]++] = (uint32_t)c | (vf & GT_EHL_TUPLE_FULL);
 		}
 	return true;
 }
@@ -205,9 +234,10 @@ static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap*
 	r->changed = gt_malloc(((size_t)n + 1) * sizeof *r->changed);
 	r->dirty = gt_malloc(((size_t)n + 1) * sizeof *r->dirty);
 	r->resweep = gt_malloc(((size_t)n + 1) * sizeof *r->resweep);
+	r->towards = gt_malloc(((size_t)n + 1) * sizeof *r->towards);
 	r->clean = gt_calloc((size_t)from->old->cell_count + 1, sizeof *r->clean);
-	if (!r->old_of || !r->new_of || !r->rank_of_old || !r->order || !r->changed || !r->resweep || !r->clean ||
-	    !r->dirty || !r->old_rank_of)
+	if (!r->old_of || !r->new_of || !r->rank_of_old || !r->order || !r->changed || !r->resweep || !r->towards ||
+	    !r->clean || !r->dirty || !r->old_rank_of)
 		return false;
 	gt_vis_match_vertices(from->old_vertices, from->old_n, vertices, n, r->old_of, r->new_of);
 	const gtVisGraph* old = from->old_graph;
@@ -293,6 +323,23 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, cons
 	*cells = r->kept + r->kept_begin[v];
 	*count = r->kept_begin[v + 1] - r->kept_begin[v];
 	return true;
+}
+
+bool gt_ehl_repair_sector(const gtEhlRepair* r, const gtEhl* e, int v, gtSweepSector* sector, const uint32_t** cells,
+                          int64_t* count)
+{
+	if (!r->old || r->old->g != e->g || v >= e->corners || !r->towards[v] ||
+	    !gt_sweep_sector(e->vertices[v], r->box, sector))
+		return false;
+	*cells = r->kept + r->kept_begin[v];
+	*count = r->kept_begin[v + 1] - r->kept_begin[v];
+	return true;
+}
+
+bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int64_t cell)
+{
+	int x = (int)(cell % e->columns) * e->g, y = (int)(cell / e->columns) * e->g;
+	return gt_sweep_sector_holds(sector, x, y, x + e->g, y + e->g);
 }
 
 // Pass 0: whether cell c of the last index holds the lists the new tuples call for (see the top);
