@@ -144,7 +144,7 @@ static gtStatus to_csr(const gtMap* map, const EdgeList* lists, int list_count, 
 	gt_free(fill);
 	for (int u = 0; u < n; u++) {
 		int64_t lo = out->offset[u], hi = out->offset[u + 1];
-		qsort(out->adj + lo, (size_t)(hi - lo), sizeof *out->adj, gt_compare_int32);
+		gt_sort_int32(out->adj + lo, (size_t)(hi - lo));
 		for (int64_t e = lo; e < hi; e++) {
 			gtVertex w = v[out->adj[e]];
 			out->length[e] = hypot((double)(w.x - v[u].x), (double)(w.y - v[u].y));
