@@ -22,6 +22,7 @@ struct gtEhlRepair {
 	const gtHubLabels* labels; // the new labels
 	int n;
 	int32_t *old_of, *new_of; // vertex matching, -1 for a vertex on one side only
+	int same_below;           // old vertices below keep their number (none before them came or went)
 	int32_t* rank_of_old;     // old hub rank -> new rank, -1 for a vertex gone
 	int32_t* old_rank_of;     // new rank -> old rank, -1 for a new vertex
 	int32_t* order;           // new rank -> new vertex
@@ -240,6 +241,7 @@ static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap*
 	    !r->clean || !r->dirty || !r->old_rank_of)
 		return false;
 	gt_vis_match_vertices(from->old_vertices, from->old_n, vertices, n, r->old_of, r->new_of);
+	while (r->same_below < from->old_n && r->new_of[r->same_below] == r->same_below) r->same_below++;
 	const gtVisGraph* old = from->old_graph;
 	for (int v = 0; v < n; v++) { // edges are sorted by index, which the matching keeps in order
 		int ov = r->old_of[v];
@@ -342,6 +344,16 @@ bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int
 	return gt_sweep_sector_holds(sector, x, y, x + e->g, y + e->g);
 }
 
+// The last index's vias renumbered: copied whole, then the vertices whose number moved rewritten.
+static void copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlViaLabel* from, uint32_t count)
+{
+	memcpy(to, from, (size_t)count * sizeof *to);
+	for (uint32_t k = 0; k < count; k++) {
+		int v = gt_via_vertex(&to[k]);
+		if (v >= r->same_below) gt_via_set_vertex(&to[k], r->new_of[v]);
+	}
+}
+
 // Pass 0: whether cell c of the last index holds the lists the new tuples call for (see the top);
 // else each hub's are checked (gt_ehl_repair_affected).
 static uint8_t cell_state(const gtEhlRepair* r, int64_t c, const uint32_t* tuples, int64_t count)
@@ -379,11 +391,7 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
 	}
 	gtEhlHub end = {(uint32_t)(via_at + via_count), (uint32_t)e->n, INFINITY};
 	*to = end;
-	for (uint32_t k = 0; k < via_count; k++) {
-		gtEhlViaLabel via = old->vias[via0 + k];
-		gt_via_set_vertex(&via, r->new_of[gt_via_vertex(&via)]);
-		e->vias[via_at + k] = via;
-	}
+	copy_vias(r, e->vias + via_at, old->vias + via0, via_count);
 	return true;
 }
 
@@ -473,11 +481,7 @@ void gt_ehl_repair_copy_hubs(const gtEhlRepair* r, int worker, gtEhl* e, int64_t
 		if (pass == 1) {
 			gtEhlHub entry = {(uint32_t)(via_at + *vias), (uint32_t)h, at->lower_bound};
 			e->hubs[hub_at + *hubs] = entry;
-			for (uint32_t k = 0; k < count; k++) {
-				gtEhlViaLabel via = old->vias[at->via_begin + k];
-				gt_via_set_vertex(&via, r->new_of[gt_via_vertex(&via)]);
-				e->vias[via_at + *vias + k] = via;
-			}
+			copy_vias(r, e->vias + via_at + *vias, old->vias + at->via_begin, count);
 		}
 		*hubs += 1;
 		*vias += count;
