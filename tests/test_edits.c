@@ -622,6 +622,99 @@ static void test_repaired_index_equals_scratch(void** state)
 	if (test_data_dir()) repaired_equals_scratch("AR0602SR", test_load_shared_map("bgmaps", "AR0602SR"), 4, 3, 47);
 }
 
+// A free w x h block at a random place (tries a few), for walls built where there is room.
+static bool random_free_block(const gtMap* map, int w, int h, TestRng* rng, int* x, int* y)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		*x = 1 + test_rng_int(rng, gtMap_Width(map) - w - 1), *y = 1 + test_rng_int(rng, gtMap_Height(map) - h - 1);
+		bool free = true;
+		for (int j = 0; j < h && free; j++)
+			for (int i = 0; i < w && free; i++) free = !gtMap_IsBlocked(map, *x + i, *y + j);
+		if (free) return true;
+	}
+	return false;
+}
+
+// A valid point within 24 cells of (x, y), else anywhere (the edit may lie inside solid rock).
+static gtVec2 point_near_edit(const gtMap* map, int x, int y, TestRng* rng)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		gtVec2 p = {x - 24 + test_rng_int(rng, 52 * 8 + 1) / 8.0, y - 24 + test_rng_int(rng, 52 * 8 + 1) / 8.0};
+		if (p.x >= 0 && p.y >= 0 && gtMap_CheckPoint(map, p) == GT_POINT_VALID) return p;
+	}
+	return test_random_point(map, rng);
+}
+
+// Long runs of edits, each repaired from the last repaired index (never from scratch): 4x4 walls
+// built in free space, walls demolished (built ones and the map's own), 3-cell doors closed and
+// opened again, a declared door toggled. After each repair lands the index alone answers (its
+// state exact), and its distances equal the oracle's of the edited map on random pairs, half of
+// them with an end near the edit (where the repair changed the sweeps and labels).
+static void repairs_in_sequence(const char* what, gtMap* map, int edits, int pairs, uint64_t seed)
+{
+	TestRng rng = {seed};
+	Scene s = scene_open_map(map, 4, false, &rng);
+	int w = gtMap_Width(s.map), h = gtMap_Height(s.map), door, built[64][2], built_count = 0, x, y;
+	gtError err;
+	assert_true(random_free_block(s.map, 3, 1, &rng, &x, &y));
+	assert_int_equal(gtNav_AddDoor(s.nav, x, y, x + 2, y, &door, &err), GT_OK);
+	for (int e = 0; e < edits; e++) {
+		int kind = test_rng_int(&rng, 5);
+		if (kind <= 1 && built_count < 64 && random_free_block(s.map, 4, 4, &rng, &x, &y)) { // a wall built
+			edit(s.nav, x, y, x + 3, y + 3, true);
+			built[built_count][0] = x, built[built_count++][1] = y;
+		} else if (kind == 2 && built_count > 0) { // a built wall demolished
+			int i = test_rng_int(&rng, built_count);
+			x = built[i][0], y = built[i][1];
+			edit(s.nav, x, y, x + 3, y + 3, false);
+			built[i][0] = built[--built_count][0], built[i][1] = built[built_count][1];
+		} else if (kind == 3 && random_free_block(s.map, 3, 1, &rng, &x, &y)) { // a door closed, then opened
+			edit(s.nav, x, y, x + 2, y, true);
+			gtNav_WaitForRebuild(s.nav);
+			edit(s.nav, x, y, x + 2, y, false);
+		} else if (kind == 4) {
+			x = 1 + test_rng_int(&rng, w - 3), y = 1 + test_rng_int(&rng, h - 3); // the map's walls too
+			edit(s.nav, x, y, x + 1, y + 1, false);
+		} else {
+			assert_int_equal(gtNav_SetDoor(s.nav, door, !gtNav_DoorOpen(s.nav, door), &err), GT_OK);
+		}
+		gtNav_WaitForRebuild(s.nav);
+		assert_int_equal(gtNav_RebuildStatus(s.nav, &err), GT_OK);
+		bool shut = !gtNav_DoorOpen(s.nav, door); // the index is built with the door open: compare so
+		if (shut) assert_int_equal(gtNav_SetDoor(s.nav, door, true, &err), GT_OK);
+		assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+		gtMap* copy;
+		gtOracle* oracle = fresh_oracle(s.map, &copy);
+		for (int i = 0; i < pairs; i++) {
+			gtVec2 a = i % 2 ? point_near_edit(copy, x, y, &rng) : test_random_point(copy, &rng);
+			gtVec2 b = test_random_point(copy, &rng);
+			double want, got;
+			assert_int_equal(gtOracle_Distance(oracle, a, b, &want, &err), GT_OK);
+			assert_int_equal(gtNavQuery_Distance(s.q, a, b, &got, &err), GT_OK);
+			if (!(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-9 * (1 + want)))
+				fail_msg("%s, edit %d near (%d, %d): (%g, %g)-(%g, %g) is %.12g, the oracle says %.12g", what, e, x, y,
+				         a.x, a.y, b.x, b.y, got, want);
+		}
+		assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
+		fresh_oracle_destroy(oracle, copy);
+		if (shut) assert_int_equal(gtNav_SetDoor(s.nav, door, false, &err), GT_OK);
+	}
+	scene_close(&s);
+}
+
+static void test_repairs_in_sequence_equal_the_oracle(void** state)
+{
+	(void)state;
+	gtMap* generated; // maps no test data holds
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ARENA, 96, 80, 5, &generated, &err), GT_OK);
+	repairs_in_sequence("generated arena", generated, 8, 40, 53);
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 256, 192, 9, &generated, &err), GT_OK);
+	repairs_in_sequence("generated rooms", generated, 10, 40, 59);
+	if (test_data_dir()) repairs_in_sequence("AR0602SR", test_load_shared_map("bgmaps", "AR0602SR"), 4, 40, 61);
+	else repairs_in_sequence("caves", test_load_map("assets/maps/caves.map"), 8, 40, 61);
+}
+
 // A task system that holds the next job it is given until the test runs it (the rebuild), and
 // runs every other at once (the build's own parallel stages).
 typedef struct HeldJob {
@@ -927,6 +1020,6 @@ static void test_views_outlive_edits(void** state)
 TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join, test_background_rebuild,
           test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map,
           test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
-          test_repaired_index_equals_scratch, test_rebuild_taken_while_stale,
+          test_repaired_index_equals_scratch, test_repairs_in_sequence_equal_the_oracle, test_rebuild_taken_while_stale,
           test_stale_index_answers_around_freed_walls, test_walls_after_a_rebuild_use_its_landmarks,
           test_query_objects_share_views, test_views_outlive_edits)

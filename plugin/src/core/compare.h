@@ -18,10 +18,11 @@ static inline int gt_compare_int64(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-// Ascending. A query's keyword lists are a few words: insertion sort, without qsort's calls.
+// Ascending. A query's keyword lists are a few words, an EHL cell's corners a few dozen and nearly
+// in order already (grouped from the sweep's vertex order): insertion sort, without qsort's calls.
 static inline void gt_sort_int32(int32_t* a, size_t n)
 {
-	if (n > 16) {
+	if (n > 128) {
 		qsort(a, n, sizeof *a, gt_compare_int32);
 		return;
 	}

@@ -107,6 +107,16 @@ static bool push_kept(Worker* w, int v, const uint32_t* kept, int64_t count)
 	return true;
 }
 
+// A vertex swept towards the edits only: its last tuples of the cells outside that sector.
+static bool push_kept_outside(Worker* w, int v, const uint32_t* kept, int64_t count, const gtSweepSector* sector)
+{
+	const gtEhl* e = w->build->ehl;
+	for (int64_t i = 0; i < count; i++)
+		if (!gt_ehl_repair_sector_holds(e, sector, kept[i] & TUPLE_VERTEX) && !push_kept(w, v, kept + i, 1))
+			return false;
+	return true;
+}
+
 static bool sweep_one(Worker* w, int v)
 {
 	Build* b = w->build;
@@ -115,9 +125,13 @@ static bool sweep_one(Worker* w, int v)
 	int64_t kept_count;
 	if (b->repair && gt_ehl_repair_kept_tuples(b->repair, e, v, &kept, &kept_count))
 		return push_kept(w, v, kept, kept_count);
+	gtSweepSector sector; // a repair: only the directions the edits can change are swept again
+	bool towards = b->repair && gt_ehl_repair_sector(b->repair, e, v, &sector, &kept, &kept_count);
 	if (v >= e->corners ? gt_ehl_end_region(&w->sweep, b->end_regions, v - e->corners, e->points[v], &w->err)
+	    : towards       ? gt_sweep_vertex_in(&w->sweep, e->vertices[v], &sector, &w->err)
 	                    : gt_sweep_vertex(&w->sweep, e->vertices[v], &w->err))
 		return false;
+	if (towards && !push_kept_outside(w, v, kept, kept_count, &sector)) return false;
 	int width = gtMap_Width(b->map), height = gtMap_Height(b->map), g = e->g;
 	uint32_t stamp = (uint32_t)v + 1;
 	int listed = 0;
@@ -138,6 +152,7 @@ static bool sweep_one(Worker* w, int v)
 	w->tuple_capacity = (size_t)cap;
 	for (int i = 0; i < listed; i++) {
 		int32_t cell = w->ehl_list[i];
+		if (towards && !gt_ehl_repair_sector_holds(e, &sector, cell)) continue; // kept above
 		int ci = cell % e->columns, cj = cell / e->columns;
 		bool inside = (ci + 1) * g <= width && (cj + 1) * g <= height;
 		bool full = inside && w->ehl_full[cell] == (uint32_t)(g * g);

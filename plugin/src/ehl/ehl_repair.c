@@ -22,6 +22,7 @@ struct gtEhlRepair {
 	const gtHubLabels* labels; // the new labels
 	int n;
 	int32_t *old_of, *new_of; // vertex matching, -1 for a vertex on one side only
+	int same_below;           // old vertices below keep their number (none before them came or went)
 	int32_t* rank_of_old;     // old hub rank -> new rank, -1 for a vertex gone
 	int32_t* old_rank_of;     // new rank -> old rank, -1 for a new vertex
 	int32_t* order;           // new rank -> new vertex
@@ -30,6 +31,8 @@ struct gtEhlRepair {
 	int64_t* diff_begin;      // new vertex -> the hubs (new ranks) of those entries [diff_begin[v], diff_begin[v + 1])
 	int32_t* diff;
 	bool* resweep;             // new vertex: new, or it saw an edited cell
+	bool* towards;             // new vertex: resweeps only the directions of `box` (it kept its other tuples)
+	int box[4];                // grid points (x0, y0, x1, y1) whose shadows hold every cell an edit can change
 	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
 	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
 	uint8_t* clean;            // per cell, decided in pass 0 (enum below)
@@ -63,6 +66,7 @@ static void repair_free(gtEhlRepair* r)
 	gt_free(r->dirty);
 	gt_free(r->changed);
 	gt_free(r->resweep);
+	gt_free(r->towards);
 	gt_free(r->kept_begin);
 	gt_free(r->kept);
 	gt_free(r->clean);
@@ -148,14 +152,35 @@ static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 	return true;
 }
 
+// Where the edits can change what a vertex sees: a unit cell's status depends on the visibility
+// of the points of its closed square and on whether it and its neighbours are blocked, and a
+// point's visibility from v changes only when the segment from v meets an edited cell. So every
+// unit cell whose status changes meets the edited cells grown by a cell (two, for margin) or
+// their shadow from v. A cell of the index (g x g) that meets that region lies, seen from v,
+// within the directions of the region grown by g (scale the cell down towards v from a point
+// of the shadow to the point of the grown rectangle before it), so a vertex outside that box
+// keeps its tuples of the cells outside those directions and sweeps only within them.
+static void plan_box(gtEhlRepair* r, const gtEhlRepairFrom* from)
+{
+	int grow = 2 + r->old->g;
+	for (int i = 0; i < from->rect_count; i++) {
+		const int* q = from->rects + 4 * i;
+		int box[4] = {q[0] - grow, q[1] - grow, q[2] + 1 + grow, q[3] + 1 + grow}; // cells to grid points
+		for (int k = 0; k < 4; k++)
+			if (i == 0 || (k < 2 ? box[k] < r->box[k] : box[k] > r->box[k])) r->box[k] = box[k];
+	}
+}
+
 // Vertices to sweep again: the new ones and those with a tuple in a cell within one unit cell of
 // an edited one (a sweep reads the cells it sees and their neighbours); the others keep their
-// tuples, gathered per vertex.
+// tuples, gathered per vertex, as do those that sweep only towards the edits (their tuples
+// outside those directions).
 static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 {
 	const gtEhl* old = r->old;
 	int n = r->n, g = old->g;
-	for (int v = 0; v < n; v++) r->resweep[v] = r->old_of[v] < 0;
+	for (int v = 0; v < n; v++) r->resweep[v] = r->old_of[v] < 0, r->towards[v] = false;
+	plan_box(r, from);
 	for (int i = 0; i < from->rect_count; i++) {
 		const int* q = from->rects + 4 * i;
 		int c0 = (q[0] - 1) / g, c1 = (q[2] + 1) / g, r0 = (q[1] - 1) / g, r1 = (q[3] + 1) / g;
@@ -170,12 +195,16 @@ static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 				}
 			}
 	}
+	gtSweepSector sector;
+	for (int v = 0; v < n; v++)
+		r->towards[v] = r->resweep[v] && r->old_of[v] >= 0 && r->old_of[v] < old->corners &&
+		                gt_sweep_sector(from->old_vertices[r->old_of[v]], r->box, &sector);
 	r->kept_begin = gt_calloc((size_t)n + 2, sizeof *r->kept_begin);
 	if (!r->kept_begin) return false;
 	int64_t total = old->tuple_begin[old->cell_count];
 	for (int64_t t = 0; t < total; t++) {
 		int v = r->new_of[old->tuple_vertex[t] & ~GT_EHL_TUPLE_FULL];
-		if (v >= 0 && !r->resweep[v]) r->kept_begin[v + 2]++;
+		if (v >= 0 && (!r->resweep[v] || r->towards[v])) r->kept_begin[v + 2]++;
 	}
 	for (int v = 0; v < n; v++) r->kept_begin[v + 2] += r->kept_begin[v + 1];
 	r->kept = gt_malloc(((size_t)r->kept_begin[n + 1] + 1) * sizeof *r->kept);
@@ -184,7 +213,8 @@ static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 		for (int64_t t = old->tuple_begin[c]; t < old->tuple_begin[c + 1]; t++) {
 			uint32_t vf = old->tuple_vertex[t];
 			int v = r->new_of[vf & ~GT_EHL_TUPLE_FULL];
-			if (v >= 0 && !r->resweep[v]) r->kept[r->kept_begin[v + 1]++] = (uint32_t)c | (vf & GT_EHL_TUPLE_FULL);
+			if (v >= 0 && (!r->resweep[v] || r->towards[v]))
+				r->kept[r->kept_begin[v + 1]++] = (uint32_t)c | (vf & GT_EHL_TUPLE_FULL);
 		}
 	return true;
 }
@@ -205,11 +235,13 @@ static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap*
 	r->changed = gt_malloc(((size_t)n + 1) * sizeof *r->changed);
 	r->dirty = gt_malloc(((size_t)n + 1) * sizeof *r->dirty);
 	r->resweep = gt_malloc(((size_t)n + 1) * sizeof *r->resweep);
+	r->towards = gt_malloc(((size_t)n + 1) * sizeof *r->towards);
 	r->clean = gt_calloc((size_t)from->old->cell_count + 1, sizeof *r->clean);
-	if (!r->old_of || !r->new_of || !r->rank_of_old || !r->order || !r->changed || !r->resweep || !r->clean ||
-	    !r->dirty || !r->old_rank_of)
+	if (!r->old_of || !r->new_of || !r->rank_of_old || !r->order || !r->changed || !r->resweep || !r->towards ||
+	    !r->clean || !r->dirty || !r->old_rank_of)
 		return false;
 	gt_vis_match_vertices(from->old_vertices, from->old_n, vertices, n, r->old_of, r->new_of);
+	while (r->same_below < from->old_n && r->new_of[r->same_below] == r->same_below) r->same_below++;
 	const gtVisGraph* old = from->old_graph;
 	for (int v = 0; v < n; v++) { // edges are sorted by index, which the matching keeps in order
 		int ov = r->old_of[v];
@@ -295,6 +327,33 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, cons
 	return true;
 }
 
+bool gt_ehl_repair_sector(const gtEhlRepair* r, const gtEhl* e, int v, gtSweepSector* sector, const uint32_t** cells,
+                          int64_t* count)
+{
+	if (!r->old || r->old->g != e->g || v >= e->corners || !r->towards[v] ||
+	    !gt_sweep_sector(e->vertices[v], r->box, sector))
+		return false;
+	*cells = r->kept + r->kept_begin[v];
+	*count = r->kept_begin[v + 1] - r->kept_begin[v];
+	return true;
+}
+
+bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int64_t cell)
+{
+	int x = (int)(cell % e->columns) * e->g, y = (int)(cell / e->columns) * e->g;
+	return gt_sweep_sector_holds(sector, x, y, x + e->g, y + e->g);
+}
+
+// The last index's vias renumbered: copied whole, then the vertices whose number moved rewritten.
+static void copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlViaLabel* from, uint32_t count)
+{
+	memcpy(to, from, (size_t)count * sizeof *to);
+	for (uint32_t k = 0; k < count; k++) {
+		int v = gt_via_vertex(&to[k]);
+		if (v >= r->same_below) gt_via_set_vertex(&to[k], r->new_of[v]);
+	}
+}
+
 // Pass 0: whether cell c of the last index holds the lists the new tuples call for (see the top);
 // else each hub's are checked (gt_ehl_repair_affected).
 static uint8_t cell_state(const gtEhlRepair* r, int64_t c, const uint32_t* tuples, int64_t count)
@@ -332,11 +391,7 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
 	}
 	gtEhlHub end = {(uint32_t)(via_at + via_count), (uint32_t)e->n, INFINITY};
 	*to = end;
-	for (uint32_t k = 0; k < via_count; k++) {
-		gtEhlViaLabel via = old->vias[via0 + k];
-		gt_via_set_vertex(&via, r->new_of[gt_via_vertex(&via)]);
-		e->vias[via_at + k] = via;
-	}
+	copy_vias(r, e->vias + via_at, old->vias + via0, via_count);
 	return true;
 }
 
@@ -426,11 +481,7 @@ void gt_ehl_repair_copy_hubs(const gtEhlRepair* r, int worker, gtEhl* e, int64_t
 		if (pass == 1) {
 			gtEhlHub entry = {(uint32_t)(via_at + *vias), (uint32_t)h, at->lower_bound};
 			e->hubs[hub_at + *hubs] = entry;
-			for (uint32_t k = 0; k < count; k++) {
-				gtEhlViaLabel via = old->vias[at->via_begin + k];
-				gt_via_set_vertex(&via, r->new_of[gt_via_vertex(&via)]);
-				e->vias[via_at + *vias + k] = via;
-			}
+			copy_vias(r, e->vias + via_at + *vias, old->vias + at->via_begin, count);
 		}
 		*hubs += 1;
 		*vias += count;

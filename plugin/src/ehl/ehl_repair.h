@@ -7,6 +7,7 @@
 #define GRIDTREE_EHL_REPAIR_H
 
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_sweep.h"
 #include "ehl/hub_labels.h"
 #include "map/vis_graph.h"
 
@@ -47,6 +48,14 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 // then *cells (cell | GT_EHL_TUPLE_FULL each) and *count are them.
 bool gt_ehl_repair_kept_tuples(const gtEhlRepair* repair, const gtEhl* e, int v, const uint32_t** cells,
                                int64_t* count);
+
+// For the build's sweep: true when vertex v of `e` sweeps only within *sector, the directions the
+// edits can change; its tuples of the cells outside it (gt_ehl_repair_sector_holds false) are the
+// last index's *cells (cell | GT_EHL_TUPLE_FULL each) and *count, the others come from the sweep.
+bool gt_ehl_repair_sector(const gtEhlRepair* repair, const gtEhl* e, int v, gtSweepSector* sector,
+                          const uint32_t** cells, int64_t* count);
+// Whether cell `cell` of `e` lies within the sector (its sweep there is the full one's).
+bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int64_t cell);
 
 // For the build's via-label passes over `cell` of `e`, whose new tuples are `tuples`: true when
 // the last index has the cell right. Pass 0 decides it and gives the cell's hub and via counts;

@@ -175,11 +175,14 @@ static bool remove_range(Octant* o, Frac a, Frac b, bool open)
 	return true;
 }
 
-static bool sweep_octant(Octant* o)
+// Sweeps the slopes [from, to] of the octant (0 <= from <= to <= 1): the slope set stays the full
+// sweep's within them, so every cell whose closed slope range lies within them is marked as a full
+// sweep marks it.
+static bool sweep_octant(Octant* o, Frac from, Frac to)
 {
 	const Frac zero = frac(0, 1), one = frac(1, 1), beyond = frac(2, 1);
 	o->L.count = 0;
-	push_piece(&o->L, zero, true, one, true);
+	push_piece(&o->L, from, true, to, true);
 	int limit = o->swap ? (o->qy > 0 ? o->map->height - o->vy : o->vy) : (o->qx > 0 ? o->map->width - o->vx : o->vx);
 	for (int k = 0; k < limit && o->L.count > 0; k++) {
 		Frac s_lo = o->L.items[0].lo, s_hi = o->L.items[o->L.count - 1].hi;
@@ -262,7 +265,61 @@ void gt_sweep_free(gtSweep* sweep)
 	memset(sweep, 0, sizeof *sweep);
 }
 
+// Narrows [*lo, *hi] to the slopes s with a + b s >= 0; false when nothing is left.
+static bool keep_slopes(int64_t a, int64_t b, Frac* lo, Frac* hi)
+{
+	if (b > 0 && fcmp(frac(-a, b), *lo) > 0) *lo = frac(-a, b);
+	if (b < 0 && fcmp(frac(a, -b), *hi) < 0) *hi = frac(a, -b);
+	return (b != 0 || a >= 0) && fcmp(*lo, *hi) <= 0;
+}
+
+static int64_t cross2(int64_t ax, int64_t ay, int64_t bx, int64_t by)
+{
+	return ax * by - ay * bx;
+}
+
+bool gt_sweep_sector(gtVertex v, const int box[4], gtSweepSector* out)
+{
+	if (v.x >= box[0] && v.x <= box[2] && v.y >= box[1] && v.y <= box[3]) return false;
+	int64_t corner[4][2] = {{box[0] - v.x, box[1] - v.y},
+	                        {box[2] - v.x, box[1] - v.y},
+	                        {box[0] - v.x, box[3] - v.y},
+	                        {box[2] - v.x, box[3] - v.y}};
+	int lo = 0, hi = 0; // the box is seen under less than 180 degrees: its extreme corners bound it
+	for (int i = 1; i < 4; i++) {
+		if (cross2(corner[lo][0], corner[lo][1], corner[i][0], corner[i][1]) < 0) lo = i;
+		if (cross2(corner[i][0], corner[i][1], corner[hi][0], corner[hi][1]) < 0) hi = i;
+	}
+	out->vx = v.x, out->vy = v.y;
+	out->lo[0] = corner[lo][0], out->lo[1] = corner[lo][1];
+	out->hi[0] = corner[hi][0], out->hi[1] = corner[hi][1];
+	return true;
+}
+
+bool gt_sweep_sector_holds(const gtSweepSector* s, int x0, int y0, int x1, int y1)
+{
+	if (s->vx >= x0 && s->vx <= x1 && s->vy >= y0 && s->vy <= y1) return false;
+	const int xs[2] = {x0, x1}, ys[2] = {y0, y1};
+	for (int i = 0; i < 4; i++) {
+		int64_t px = xs[i & 1] - s->vx, py = ys[i >> 1] - s->vy;
+		if (cross2(s->lo[0], s->lo[1], px, py) < 0 || cross2(px, py, s->hi[0], s->hi[1]) < 0) return false;
+	}
+	return true;
+}
+
+static gtStatus sweep_vertex(gtSweep* sweep, gtVertex v, const gtSweepSector* sector, gtError* err);
+
 gtStatus gt_sweep_vertex(gtSweep* sweep, gtVertex v, gtError* err)
+{
+	return sweep_vertex(sweep, v, NULL, err);
+}
+
+gtStatus gt_sweep_vertex_in(gtSweep* sweep, gtVertex v, const gtSweepSector* sector, gtError* err)
+{
+	return sweep_vertex(sweep, v, sector, err);
+}
+
+static gtStatus sweep_vertex(gtSweep* sweep, gtVertex v, const gtSweepSector* sector, gtError* err)
 {
 	sweep->stamp++;
 	sweep->touched_count = 0;
@@ -280,7 +337,17 @@ gtStatus gt_sweep_vertex(gtSweep* sweep, gtVertex v, gtError* err)
 			o.qx = quadrants[q][0];
 			o.qy = quadrants[q][1];
 			o.swap = swap != 0;
-			if (!sweep_octant(&o)) return gt_fail(err, GT_ERR_NOMEM, "out of memory in the visibility sweep");
+			Frac from = frac(0, 1), to = frac(1, 1);
+			if (sector) { // the slopes s whose direction (1, s) lies between the sector's two
+				int64_t qx = o.qx, qy = o.qy, lx = sector->lo[0], ly = sector->lo[1];
+				int64_t hx = sector->hi[0], hy = sector->hi[1];
+				bool some = o.swap ? keep_slopes(lx * qy, -ly * qx, &from, &to) &&
+				                         keep_slopes(-qy * hx, qx * hy, &from, &to)
+				                   : keep_slopes(-ly * qx, lx * qy, &from, &to) &&
+				                         keep_slopes(qx * hy, -qy * hx, &from, &to);
+				if (!some) continue;
+			}
+			if (!sweep_octant(&o, from, to)) return gt_fail(err, GT_ERR_NOMEM, "out of memory in the visibility sweep");
 		}
 	return GT_OK;
 }

@@ -30,6 +30,20 @@ void gt_sweep_free(gtSweep* sweep);
 // Computes the region of vertex v. Afterwards touched[0..touched_count) lists every unit cell
 // with a status, readable with gt_sweep_status.
 gtStatus gt_sweep_vertex(gtSweep* sweep, gtVertex v, gtError* err);
+// The directions from vertex v towards a box of grid points: those between lo and hi (vectors from
+// v), under less than 180 degrees.
+typedef struct gtSweepSector {
+	int vx, vy;
+	int64_t lo[2], hi[2];
+} gtSweepSector;
+
+// The sector from v towards box (x0, y0, x1, y1, grid points, closed); false when v is in the box.
+bool gt_sweep_sector(gtVertex v, const int box[4], gtSweepSector* out);
+// Whether the box of grid points (closed) lies within the sector and does not hold its vertex.
+bool gt_sweep_sector_holds(const gtSweepSector* sector, int x0, int y0, int x1, int y1);
+// gt_sweep_vertex within the sector's directions only: the unit cells inside the sector (as
+// gt_sweep_sector_holds says) get the status gt_sweep_vertex gives them; the others are not to be read.
+gtStatus gt_sweep_vertex_in(gtSweep* sweep, gtVertex v, const gtSweepSector* sector, gtError* err);
 int gt_sweep_status(const gtSweep* sweep, int32_t cell);
 
 #endif

@@ -144,7 +144,7 @@ static gtStatus to_csr(const gtMap* map, const EdgeList* lists, int list_count, 
 	gt_free(fill);
 	for (int u = 0; u < n; u++) {
 		int64_t lo = out->offset[u], hi = out->offset[u + 1];
-		qsort(out->adj + lo, (size_t)(hi - lo), sizeof *out->adj, gt_compare_int32);
+		gt_sort_int32(out->adj + lo, (size_t)(hi - lo));
 		for (int64_t e = lo; e < hi; e++) {
 			gtVertex w = v[out->adj[e]];
 			out->length[e] = hypot((double)(w.x - v[u].x), (double)(w.y - v[u].y));
@@ -348,10 +348,32 @@ gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int
 	return gt_vis_graph_repair_parallel(map, NULL, 1, old_vertices, old_n, rects, rect_count, g, err);
 }
 
+// Every edited cell is blocked now: the edits only added walls (cells outside the rectangles did
+// not change).
+static bool walls_only(const gtMap* map, const int* rects, int rect_count)
+{
+	for (int r = 0; r < rect_count; r++) {
+		const int* q = rects + 4 * r;
+		for (int y = q[1] < 0 ? 0 : q[1]; y <= q[3] && y < map->height; y++)
+			for (int x = q[0] < 0 ? 0 : q[0]; x <= q[2] && x < map->width; x++)
+				if (!gt_blocked(map, x, y)) return false;
+	}
+	return true;
+}
+
 gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* tasks, int threads,
                                       const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
                                       gtVisGraph* g, gtError* err)
 {
+	if (walls_only(map, rects, rect_count)) { // visibility only shrinks: the old edges near them are
+		gtVisGraph after;                     // tested, not every pair in their cones
+		gtStatus st = gt_vis_graph_after_blocks(map, old_vertices, old_n, g, rects, rect_count, &after, err);
+		if (!st) {
+			gt_vis_graph_free(g);
+			*g = after;
+		}
+		return st;
+	}
 	int n;
 	const gtVertex* v = gtMap_Vertices(map, &n);
 	threads = gt_resolve_threads(threads);
