@@ -217,6 +217,9 @@ budget_choice() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 --
 check "budget choice" budget_choice
 budget_regions() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 | grep -q "^regions [1-9]" && "$GT" ehl-verify "$tmp/block.map" "$tmp/x.ehl" --samples 200 | grep -q "verdict ok"; }
 check "budget regions" budget_regions
+# A budget under what the program, map and labels take: ehl-build says the peak is theirs.
+budget_floor() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "^note: peak memory .* above twice the budget"; }
+check "budget below the floor" budget_floor
 check "ehl-build needs -o" usage_error "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
 
 # README, Try it (and docs/cli.md): the four commands on keep.map as written; the EHL path is as long as the

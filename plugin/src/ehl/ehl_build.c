@@ -669,6 +669,10 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (!st) st = init_workers(&b, workers, err);
 	b.passes = 1;
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
+	// The sweeps' scratch (a byte and a stamp per map square, per thread) is done with: at small
+	// budgets it is a good part of the build's peak.
+	if (workers)
+		for (int i = 0; i < b.threads; i++) gt_sweep_free(&workers[i].sweep);
 	if (!st) st = group_tuples(&b, workers, err);
 	if (!st)
 		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
