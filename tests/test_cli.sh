@@ -409,8 +409,12 @@ check "knn answers" knn_ok
 knn_methods() { # euclid: straight lines through the block; oracle ignores the (halved) index
 	[ "$("$GT" knn "$tmp/block.map" --method euclid --objects "$tmp/objs.txt" --queries "$tmp/qs.txt" | sed -n 1p)" = "7:3.000000 8:5.830952" ] &&
 		[ "$("$GT" knn "$tmp/block.map" --ehl "$tmp/halved.ehl" --method oracle --threads 1 --objects "$tmp/objs.txt" --queries "$tmp/qs.txt" | sed -n 1p)" = "7:3.000000 8:6.451010" ] &&
-		[ "$("$GT" knn "$tmp/block.map" --ehl "$tmp/halved.ehl" --objects "$tmp/objs.txt" --queries "$tmp/qs.txt" | sed -n 1p)" != "7:3.000000 8:6.451010" ]
+		[ "$("$GT" knn "$tmp/block.map" --ehl "$tmp/halved.ehl" --objects "$tmp/objs.txt" --queries "$tmp/qs_around.txt")" != \
+			"$("$GT" knn "$tmp/block.map" --ehl "$tmp/halved.ehl" --method oracle --threads 1 --objects "$tmp/objs.txt" --queries "$tmp/qs_around.txt")" ]
 }
+# The halved index shows itself on a path that bends around the block (a forged index's answers
+# are otherwise arbitrary: its stored bounds, not halved, decide what is skipped).
+printf '5.5 3.5 2 heal\n' >"$tmp/qs_around.txt"
 check "knn --method" knn_methods
 check "knn unknown method is a usage error" usage_error "unknown --method 'astar'" "$GT" knn "$tmp/block.map" --method astar --objects "$tmp/objs.txt" --queries "$tmp/qs.txt"
 # File ids are looked up in a hash table: the largest id allowed costs no memory (it used to

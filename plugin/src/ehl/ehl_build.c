@@ -757,14 +757,18 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	}
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
-	// Regions: fine cells an eighth of the uniform size the estimate allows (but no more than 2^18
-	// of them: both passes over the fine cells, and their tuples, grow with their number), merged up
-	// to twice that size (ehl_regions.h) until the index fits; when they cannot, from the next
-	// size's, and when even that does not fit, the uniform sizes below.
+	// Regions: fine cells a sixteenth of the uniform size the estimate allows, merged up to that
+	// size (ehl_regions.h) until the index fits; when they cannot, from the next size's, and when
+	// even that does not fit, the uniform sizes below. The finer the cells, the more P2 and P3 prune
+	// and the smaller a region's union (AR0602SR at 7.07 MB: 16,079 instructions a query from
+	// cells of 4, 14,026 from 2), but both passes over the fine cells and their tuples (4 bytes per
+	// cell and vertex it sees) grow with their number: at most 2^18 of them, and at most one per
+	// 96 bytes of the budget, which keeps the build's scratch near the budget at small ones.
+	double most_cells = fmin(262144, def->budget_mb * 1e6 / 96);
 	for (int k = chosen, last = 0; !st && !def->uniform && k < count; k++) {
-		int fine = sizes[k] / 8 > 1 ? sizes[k] / 8 : 1;
+		int fine = sizes[k] / 16 > 1 ? sizes[k] / 16 : 1;
 		while (fine < sizes[k] &&
-		       (double)((gtMap_Width(map) + fine - 1) / fine) * ((gtMap_Height(map) + fine - 1) / fine) > 262144)
+		       (double)((gtMap_Width(map) + fine - 1) / fine) * ((gtMap_Height(map) + fine - 1) / fine) > most_cells)
 			fine *= 2;
 		if (fine == last) continue;
 		last = fine;
