@@ -83,6 +83,10 @@ struct Build {
 	// (cells_needing): then every valid point of the cell sees it.
 	uint32_t* edge_free;
 	atomic_llong candidates; // pass 0: vias before P2 and P3
+	// A region build's fine cells: the sweep stops (GT_ERR_LIMIT) once the tuples pass this many, so
+	// cells too fine for the budget cost no more memory than that (0: no limit).
+	atomic_llong tuples;
+	int64_t most_tuples;
 	int64_t pairs;
 };
 
@@ -174,6 +178,10 @@ static bool sweep_one(Worker* w, int v)
 			w->ehl_list[listed++] = (int32_t)cell;
 		}
 		if (status == GT_UNIT_FULL) count_full(w, ux, uy, stamp);
+	}
+	if (b->most_tuples && atomic_fetch_add(&b->tuples, listed) + listed > b->most_tuples) {
+		gt_fail(&w->err, GT_ERR_LIMIT, "cells of %d are too fine for the budget", g);
+		return false;
 	}
 	int64_t cap = (int64_t)w->tuple_capacity;
 	if (!GT_GROW(w->tuples, cap, (int64_t)w->tuple_count + listed, 1024)) return false;
@@ -662,6 +670,10 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.cells = e->cell_count;
 	b.threads = threads;
 	atomic_init(&b.candidates, 0);
+	atomic_init(&b.tuples, 0);
+	// A tuple is 8 bytes while sweeping and 4 once grouped: at most an eighth of the budget in
+	// tuples keeps them near it (AR0602SR at 7.07 MB: 784,883 tuples of cells of 2 fit).
+	b.most_tuples = region_budget > 0 ? (int64_t)(region_budget / 8) : 0;
 	Worker* workers = gt_calloc((size_t)b.threads, sizeof *workers);
 	gtStatus st = workers ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	if (!st) st = gt_ehl_take_links(e, links, link_count, err);
@@ -762,13 +774,12 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	// even that does not fit, the uniform sizes below. The finer the cells, the more P2 and P3 prune
 	// and the smaller a region's union (AR0602SR at 7.07 MB: 16,079 instructions a query from
 	// cells of 4, 14,026 from 2), but both passes over the fine cells and their tuples (4 bytes per
-	// cell and vertex it sees) grow with their number: at most 2^18 of them, and at most one per
-	// 96 bytes of the budget, which keeps the build's scratch near the budget at small ones.
-	double most_cells = fmin(262144, def->budget_mb * 1e6 / 96);
+	// cell and vertex it sees) grow with their number: at most 2^18 of them, and tuples within the
+	// budget (build_cells stops the sweep past that, and the next size's cells are tried).
 	for (int k = chosen, last = 0; !st && !def->uniform && k < count; k++) {
 		int fine = sizes[k] / 16 > 1 ? sizes[k] / 16 : 1;
 		while (fine < sizes[k] &&
-		       (double)((gtMap_Width(map) + fine - 1) / fine) * ((gtMap_Height(map) + fine - 1) / fine) > most_cells)
+		       (double)((gtMap_Width(map) + fine - 1) / fine) * ((gtMap_Height(map) + fine - 1) / fine) > 262144)
 			fine *= 2;
 		if (fine == last) continue;
 		last = fine;
