@@ -74,10 +74,12 @@ done
 	echo "set logscale xy; set grid; set key top right"
 	echo "set xlabel 'index MB'; set ylabel 'instructions per query (callgrind)'"
 	for i in $(seq 1 $n); do
+		awk '$1 == "uniform"' "$OUT/data/ehl-curve-$i.dat" >"$tmp/uniform-$i"
+		awk '$1 == "regions"' "$OUT/data/ehl-curve-$i.dat" >"$tmp/regions-$i"
 		echo "set title '$(cat "$OUT/data/map-curve-$i.txt")'"
-		echo "plot '$OUT/data/ehl-curve-$i.dat' using (strcol(1) eq 'uniform' ? \$3 : 1/0):8:(sprintf('g%d', \$2)) with linespoints lw 2 title 'uniform g', \\"
-		echo "     '' using (strcol(1) eq 'uniform' ? \$3 : 1/0):8:(sprintf('g%d', \$2)) with labels offset 1,1 notitle, \\"
-		echo "     '' using (strcol(1) eq 'regions' ? \$3 : 1/0):8 with linespoints lw 2 title 'regions (--budget)'"
+		echo "plot '$tmp/uniform-$i' using 3:8 with linespoints lw 2 title 'uniform g', \\"
+		echo "     '' using 3:8:(sprintf('g%d', \$2)) with labels offset 1,1 notitle, \\"
+		echo "     '$tmp/regions-$i' using 3:8 with linespoints lw 2 title 'regions (--budget at that MB)'"
 	done
 	echo "unset multiplot"
 } >"$tmp/plot.gp"
