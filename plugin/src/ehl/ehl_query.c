@@ -206,13 +206,14 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		bool first = q->memo_stamp[slot] != q->memo_generation;
 		if (first || q->memo_via[slot] == MEMO_NONE_BELOW) { // the source side, once per hub
 			// The first time, only a via that can beat the best path so far through this hub is
-			// looked for (what it finds is the side's best all the same); if none, a later target
-			// of the same source prices the hub whole.
-			double offset = first ? bound_t : 0, limit = first ? best : INFINITY;
+			// looked for; if none, a later target of the same source prices the hub whole. The limit
+			// is on the side alone (offset 0) and a little loose, so what is found is bit for bit
+			// the side's best, as a pricing without a limit (or a target field) finds it.
+			double limit = first ? (best - bound_t) * (1 + 1e-12) + 1e-12 : INFINITY;
 			q->memo_stamp[slot] = q->memo_generation;
 			q->memo_via[slot] = -1;
 			q->memo_value[slot] = gt_ehl_best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
-			                                      offset, limit, &q->memo_via[slot]);
+			                                      0, limit, &q->memo_via[slot]);
 			if (q->memo_via[slot] < 0 && !isinf(limit)) q->memo_via[slot] = MEMO_NONE_BELOW;
 		}
 		double from_s = q->memo_value[slot];
