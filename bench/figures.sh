@@ -8,8 +8,13 @@
 # FIGURE_TIMESTAMPS (5) timestamps of FIGURE_QUERIES (50) queries per point.
 # Usage: bench/figures.sh [suite/map ...]   (default bgmaps/AR0602SR dao/orz103d da2/ht_mansion2 sc1/IceFloes)
 #        bench/figures.sh neighbours          only the query sphere figures (bench/figures_neighbours.sh)
-# Without maps, the query sphere figures are drawn too, after these.
+#        bench/figures.sh ehl-curve [MAP...]  only EHL's memory/time curve (bench/figures_ehl_curve.sh)
+# Without maps, the query sphere figures and EHL's memory/time curve are drawn too, after these.
 if [ "${1:-}" = neighbours ]; then exec "$(dirname "$0")/figures_neighbours.sh"; fi
+if [ "${1:-}" = ehl-curve ]; then
+	shift
+	exec "$(dirname "$0")/figures_ehl_curve.sh" "$@"
+fi
 neighbours_too=$#
 source "$(dirname "$0")/common.sh"
 need_data figures
@@ -102,3 +107,4 @@ plot mobility "share of objects moving per timestamp" update $((last_method + 1)
 [ "$bad_total" -eq 0 ] || { echo "figures: $bad_total answers differed from the Grid Tree's" >&2; exit 1; }
 # The neighbour index's figures need no map data: drawn when no maps were named.
 [ "$neighbours_too" -ne 0 ] || bench/figures_neighbours.sh
+[ "$neighbours_too" -ne 0 ] || bench/figures_ehl_curve.sh

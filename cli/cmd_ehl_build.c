@@ -1,4 +1,5 @@
 // gridtree ehl-build: build and save an EHL index, with progress on stderr.
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,14 @@ static int ehl_build(const CliArgs* args)
 		fprintf(stderr, "budget %g MB: %lld regions of cells of size %d\n", budget, (long long)s.regions, s.cell_size);
 	else if (budget > 0)
 		fprintf(stderr, "budget %g MB: chose cell size %d (estimated before building)\n", budget, s.cell_size);
+	// The budget bounds the index; the build also holds the program, the map, its hub labels and
+	// the per-thread scratch, which do not shrink with it (docs/big-maps.md "Peak memory").
+	if (budget > 0 && s.peak_rss_mb > 2 * budget)
+		fprintf(stderr,
+		        "note: peak memory %.1f MB is above twice the budget: the program, the map, its hub labels and the "
+		        "build's scratch took about %.0f MB besides the index, so the peak stays within twice a budget only "
+		        "from about that size up\n",
+		        s.peak_rss_mb, ceil(s.peak_rss_mb - (double)s.index_bytes / 1e6));
 	st = gtEhl_Save(ehl, output, &err);
 	if (st) {
 		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);

@@ -258,7 +258,7 @@ static void test_sc1_maps(void** state)
 	check_real_map("sc1", "Archipelago", (const int[]){16, 64}, 2, 60);
 }
 
-// Every FULL via is visible from the cell's corners and from random points inside it; every
+// Every FULL via is visible from the cell's valid corners, edges and random points inside it; every
 // via's bound respects the (cell, hub) lower bound; hubs strictly increase within a cell.
 static void test_structural_invariants(void** state)
 {
@@ -286,9 +286,18 @@ static void test_structural_invariants(void** state)
 				assert_true(vias[i].lower_bound <= sqrt(dx * dx + dy * dy) + vias[i].hub_distance + 1e-9);
 				if (!vias[i].full) continue;
 				gtVec2 pv = {v.x, v.y};
-				for (int k = 0; k < 12; k++) {
-					gtVec2 p = {x0 + (k < 4 ? (k & 1) * g : test_rng_int(&rng, g * 64 + 1) / 64.0),
-					            y0 + (k < 4 ? (k >> 1) * g : test_rng_int(&rng, g * 64 + 1) / 64.0)};
+				// FULL: every valid point the cell owns ([x0, x0 + g) x [y0, y0 + g), and the map's
+				// right and bottom borders) sees v, its left and top edges included.
+				for (int k = 0; k < 16; k++) {
+					double rx = test_rng_int(&rng, g * 64 + 1) / 64.0, ry = test_rng_int(&rng, g * 64 + 1) / 64.0;
+					gtVec2 p = {x0 + (k < 4   ? (k & 1) * g
+					                  : k < 8 ? 0
+					                          : rx),
+					            y0 + (k < 4    ? (k >> 1) * g
+					                  : k < 12 ? 0
+					                           : ry)};
+					bool owned = (p.x < x0 + g || p.x == gtMap_Width(m)) && (p.y < y0 + g || p.y == gtMap_Height(m));
+					if (!owned || gtMap_CheckPoint(m, p) != GT_POINT_VALID) continue;
 					if (gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH && p.x == floor(p.x) &&
 					    p.y == floor(p.y))
 						continue; // a pinch point belongs to one side only; the query checks it

@@ -80,7 +80,14 @@ struct Build {
 	uint32_t* cell_hubs; // pass 0 results
 	uint32_t* cell_vias;
 	uint64_t* via_start;
+	// Per cell: the free squares that must see a vertex whole for the cell to be FULL for it
+	// (cells_needing): then every valid point of the cell sees it.
+	uint32_t* edge_free;
 	atomic_llong candidates; // pass 0: vias before P2 and P3
+	// A region build's fine cells: the sweep stops (GT_ERR_LIMIT) once the tuples pass this many, so
+	// cells too fine for the budget cost no more memory than that (0: no limit).
+	atomic_llong tuples;
+	int64_t most_tuples;
 	int64_t pairs;
 };
 
@@ -117,6 +124,45 @@ static bool push_kept_outside(Worker* w, int v, const uint32_t* kept, int64_t co
 	return true;
 }
 
+#define CELL_LISTED 0x80000000u
+
+// Whether free square (x, y) beside cell (ci, cj) holds points of the cell that none of the cell's
+// free squares holds: it touches one of the cell's blocked squares. (A cell owns its left and top
+// edges, so the squares to its left and above can hold its points.)
+static bool edge_square_needed(const gtMap* m, int g, int x, int y, int ci, int cj)
+{
+	for (int sy = y - 1; sy <= y + 1; sy++)
+		for (int sx = x - 1; sx <= x + 1; sx++)
+			if (sx >= 0 && sy >= 0 && sx / g == ci && sy / g == cj && sx < gtMap_Width(m) && sy < gtMap_Height(m) &&
+			    gtMap_IsBlocked(m, sx, sy))
+				return true;
+	return false;
+}
+
+// The cells free square (x, y) must be seen whole from for them to be FULL: its own, and the cells
+// to its right and below whose points it holds. Returns how many (at most 4).
+static int cells_needing(const gtMap* m, const gtEhl* e, int x, int y, int64_t out[4])
+{
+	int g = e->g, ci = x / g, cj = y / g, k = 0;
+	int64_t cell = (int64_t)cj * e->columns + ci;
+	bool right = (x + 1) % g == 0 && ci + 1 < e->columns, below = (y + 1) % g == 0 && cj + 1 < e->rows;
+	out[k++] = cell;
+	if (right && edge_square_needed(m, g, x, y, ci + 1, cj)) out[k++] = cell + 1;
+	if (below && edge_square_needed(m, g, x, y, ci, cj + 1)) out[k++] = cell + e->columns;
+	if (right && below && edge_square_needed(m, g, x, y, ci + 1, cj + 1)) out[k++] = cell + e->columns + 1;
+	return k;
+}
+
+static void count_full(Worker* w, int x, int y, uint32_t stamp)
+{
+	int64_t cells[4];
+	int k = cells_needing(w->build->map, w->build->ehl, x, y, cells);
+	for (int i = 0; i < k; i++) {
+		if (w->ehl_stamp[cells[i]] != stamp) w->ehl_stamp[cells[i]] = stamp, w->ehl_full[cells[i]] = 0;
+		w->ehl_full[cells[i]]++;
+	}
+}
+
 static bool sweep_one(Worker* w, int v)
 {
 	Build* b = w->build;
@@ -132,20 +178,25 @@ static bool sweep_one(Worker* w, int v)
 	                    : gt_sweep_vertex(&w->sweep, e->vertices[v], &w->err))
 		return false;
 	if (towards && !push_kept_outside(w, v, kept, kept_count, &sector)) return false;
-	int width = gtMap_Width(b->map), height = gtMap_Height(b->map), g = e->g;
+	int width = gtMap_Width(b->map), g = e->g;
 	uint32_t stamp = (uint32_t)v + 1;
 	int listed = 0;
 	for (int i = 0; i < w->sweep.touched_count; i++) {
 		int32_t unit = w->sweep.touched[i];
 		int status = gt_sweep_status(&w->sweep, unit);
 		if (!status) continue;
-		int64_t cell = (int64_t)(unit / width / g) * e->columns + (unit % width) / g;
-		if (w->ehl_stamp[cell] != stamp) {
-			w->ehl_stamp[cell] = stamp;
-			w->ehl_full[cell] = 0;
+		int ux = unit % width, uy = unit / width, ci = ux / g, cj = uy / g;
+		int64_t cell = (int64_t)cj * e->columns + ci;
+		if (w->ehl_stamp[cell] != stamp) w->ehl_stamp[cell] = stamp, w->ehl_full[cell] = 0;
+		if (!(w->ehl_full[cell] & CELL_LISTED)) {
+			w->ehl_full[cell] |= CELL_LISTED;
 			w->ehl_list[listed++] = (int32_t)cell;
 		}
-		w->ehl_full[cell] += status == GT_UNIT_FULL;
+		if (status == GT_UNIT_FULL) count_full(w, ux, uy, stamp);
+	}
+	if (b->most_tuples && atomic_fetch_add(&b->tuples, listed) + listed > b->most_tuples) {
+		gt_fail(&w->err, GT_ERR_LIMIT, "cells of %d are too fine for the budget", g);
+		return false;
 	}
 	int64_t cap = (int64_t)w->tuple_capacity;
 	if (!GT_GROW(w->tuples, cap, (int64_t)w->tuple_count + listed, 1024)) return false;
@@ -153,9 +204,8 @@ static bool sweep_one(Worker* w, int v)
 	for (int i = 0; i < listed; i++) {
 		int32_t cell = w->ehl_list[i];
 		if (towards && !gt_ehl_repair_sector_holds(e, &sector, cell)) continue; // kept above
-		int ci = cell % e->columns, cj = cell / e->columns;
-		bool inside = (ci + 1) * g <= width && (cj + 1) * g <= height;
-		bool full = inside && w->ehl_full[cell] == (uint32_t)(g * g);
+		// FULL: every free square a point of the cell can lie in sees v whole.
+		bool full = (w->ehl_full[cell] & ~CELL_LISTED) == b->edge_free[cell];
 		Tuple t = {cell, (uint32_t)v | (full ? TUPLE_FULL : 0)};
 		w->tuples[w->tuple_count++] = t;
 	}
@@ -184,6 +234,15 @@ static bool taut(gtVertex v, int64_t x, int64_t y, gtVertex p)
 	if (ab == 0) return ax * bx + ay * by < 0;
 	return sgn(ab) == sgn(cross(ax, ay, v.bx, v.by)) &&
 	       sgn(cross(v.bx, v.by, bx, by)) != sgn(cross(v.bx, v.by, ax, ay));
+}
+
+// The cell lies in one closed quadrant around v. A FULL cell's free squares all lie in v's taut
+// quadrants, and inside one of them the paths through v towards p that bend tautly start in a
+// half-plane, which meets the cell only if a corner of the cell is in it: so P3 may test the
+// corners. A cell across a quadrant line (its squares there blocked) is left to the query.
+static bool in_one_quadrant(gtVertex v, int64_t x0, int64_t y0, int64_t x1, int64_t y1)
+{
+	return (x1 <= v.x || x0 >= v.x) && (y1 <= v.y || y0 >= v.y);
 }
 
 static int by_dist(const void* a, const void* b)
@@ -336,7 +395,8 @@ static bool build_cell(Worker* w, int64_t cell)
 			    cd->parent != e->corners + ((cd->vertex - e->corners) ^ 1))
 				continue;
 			// P3: some corner must wrap v tautly (towards a link end, any bend may take the link)
-			if (cd->full && cd->vertex != hub_vertex && cd->vertex < e->corners && cd->parent < e->corners) {
+			if (cd->full && cd->vertex != hub_vertex && cd->vertex < e->corners && cd->parent < e->corners &&
+			    in_one_quadrant(e->vertices[cd->vertex], x0, y0, x1, y1)) {
 				gtVertex v = e->vertices[cd->vertex], p = e->vertices[cd->parent];
 				bool any = false;
 				for (int k = 0; k < 4 && !any; k++) any = taut(v, corners[k][0], corners[k][1], p);
@@ -462,6 +522,16 @@ static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
 static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 {
 	gtEhl* e = b->ehl;
+	int width = gtMap_Width(b->map), height = gtMap_Height(b->map);
+	b->edge_free = gt_calloc((size_t)b->cells, sizeof *b->edge_free);
+	if (!b->edge_free) return gt_fail(err, GT_ERR_NOMEM, "out of memory for build scratch space");
+	for (int y = 0; y < height; y++)
+		for (int x = 0; x < width; x++) {
+			if (gtMap_IsBlocked(b->map, x, y)) continue;
+			int64_t cells[4];
+			int k = cells_needing(b->map, e, x, y, cells);
+			for (int i = 0; i < k; i++) b->edge_free[cells[i]]++;
+		}
 	for (int i = 0; i < b->threads; i++) {
 		Worker* w = &workers[i];
 		w->build = b;
@@ -640,6 +710,10 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.cells = e->cell_count;
 	b.threads = threads;
 	atomic_init(&b.candidates, 0);
+	atomic_init(&b.tuples, 0);
+	// A tuple is 8 bytes while sweeping and 4 once grouped: at most an eighth of the budget in
+	// tuples keeps them near it (AR0602SR at 7.07 MB: 784,883 tuples of cells of 2 fit).
+	b.most_tuples = region_budget > 0 ? (int64_t)(region_budget / 8) : 0;
 	Worker* workers = gt_calloc((size_t)b.threads, sizeof *workers);
 	gtStatus st = workers ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	if (!st) st = gt_ehl_take_links(e, links, link_count, err);
@@ -647,6 +721,10 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (!st) st = init_workers(&b, workers, err);
 	b.passes = 1;
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
+	// The sweeps' scratch (a byte and a stamp per map square, per thread) is done with: at small
+	// budgets it is a good part of the build's peak.
+	if (workers)
+		for (int i = 0; i < b.threads; i++) gt_sweep_free(&workers[i].sweep);
 	if (!st) st = group_tuples(&b, workers, err);
 	if (!st)
 		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
@@ -659,6 +737,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	}
 	gt_free(b.tuple_begin);
 	gt_free(b.tuple_vertex);
+	gt_free(b.edge_free);
 	gt_free(b.cell_hubs);
 	gt_free(b.cell_vias);
 	gt_free(b.via_start);
@@ -731,12 +810,15 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	}
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
-	// Regions: fine cells an eighth of the uniform size the estimate allows (but no more than 2^18
-	// of them: both passes over the fine cells, and their tuples, grow with their number), merged up
-	// to twice that size (ehl_regions.h) until the index fits; when they cannot, from the next
-	// size's, and when even that does not fit, the uniform sizes below.
+	// Regions: fine cells a sixteenth of the uniform size the estimate allows, merged up to that
+	// size (ehl_regions.h) until the index fits; when they cannot, from the next size's, and when
+	// even that does not fit, the uniform sizes below. The finer the cells, the more P2 and P3 prune
+	// and the smaller a region's union (AR0602SR at 7.07 MB: 16,079 instructions a query from
+	// cells of 4, 14,026 from 2), but both passes over the fine cells and their tuples (4 bytes per
+	// cell and vertex it sees) grow with their number: at most 2^18 of them, and tuples within the
+	// budget (build_cells stops the sweep past that, and the next size's cells are tried).
 	for (int k = chosen, last = 0; !st && !def->uniform && k < count; k++) {
-		int fine = sizes[k] / 8 > 1 ? sizes[k] / 8 : 1;
+		int fine = sizes[k] / 16 > 1 ? sizes[k] / 16 : 1;
 		while (fine < sizes[k] &&
 		       (double)((gtMap_Width(map) + fine - 1) / fine) * ((gtMap_Height(map) + fine - 1) / fine) > 262144)
 			fine *= 2;

@@ -151,6 +151,9 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	return GT_OK;
 }
 
+// A memoised source side found no via below the limit it was priced with.
+#define MEMO_NONE_BELOW (-2)
+
 // Shortest distance from the current source to a valid target t when it is below `limit`; else
 // a->distance is `limit` (or more) and a->hub is -1.
 static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
@@ -200,11 +203,18 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		ht = e->hubs + c.t;
 		double bound_t = gt_hub_lower_bound(ht);
 		uint32_t slot = (uint32_t)(hs - e->hubs) - q->source_first_hub;
-		if (q->memo_stamp[slot] != q->memo_generation) { // the source side, once per hub
+		bool first = q->memo_stamp[slot] != q->memo_generation;
+		if (first || q->memo_via[slot] == MEMO_NONE_BELOW) { // the source side, once per hub
+			// The first time, only a via that can beat the best path so far through this hub is
+			// looked for; if none, a later target of the same source prices the hub whole. The limit
+			// is on the side alone (offset 0) and a little loose, so what is found is bit for bit
+			// the side's best, as a pricing without a limit (or a target field) finds it.
+			double limit = first ? (best - bound_t) * (1 + 1e-12) + 1e-12 : INFINITY;
 			q->memo_stamp[slot] = q->memo_generation;
 			q->memo_via[slot] = -1;
 			q->memo_value[slot] = gt_ehl_best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
-			                                      0, INFINITY, &q->memo_via[slot]);
+			                                      0, limit, &q->memo_via[slot]);
+			if (q->memo_via[slot] < 0 && !isinf(limit)) q->memo_via[slot] = MEMO_NONE_BELOW;
 		}
 		double from_s = q->memo_value[slot];
 		if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {

@@ -156,13 +156,14 @@ static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 // of the points of its closed square and on whether it and its neighbours are blocked, and a
 // point's visibility from v changes only when the segment from v meets an edited cell. So every
 // unit cell whose status changes meets the edited cells grown by a cell (two, for margin) or
-// their shadow from v. A cell of the index (g x g) that meets that region lies, seen from v,
-// within the directions of the region grown by g (scale the cell down towards v from a point
-// of the shadow to the point of the grown rectangle before it), so a vertex outside that box
+// their shadow from v. A cell of the index (g x g, with the squares beside its left and top edges
+// that its FULL flags read: g + 1 wide) that meets that region lies, seen from v, within the
+// directions of the region grown by g + 1 (scale the cell down towards v from a point of the
+// shadow to the point of the grown rectangle before it), so a vertex outside that box
 // keeps its tuples of the cells outside those directions and sweeps only within them.
 static void plan_box(gtEhlRepair* r, const gtEhlRepairFrom* from)
 {
-	int grow = 2 + r->old->g;
+	int grow = 3 + r->old->g;
 	for (int i = 0; i < from->rect_count; i++) {
 		const int* q = from->rects + 4 * i;
 		int box[4] = {q[0] - grow, q[1] - grow, q[2] + 1 + grow, q[3] + 1 + grow}; // cells to grid points
@@ -340,8 +341,9 @@ bool gt_ehl_repair_sector(const gtEhlRepair* r, const gtEhl* e, int v, gtSweepSe
 
 bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int64_t cell)
 {
+	// A cell's FULL flags also read the squares beside its left and top edges (its edge points).
 	int x = (int)(cell % e->columns) * e->g, y = (int)(cell / e->columns) * e->g;
-	return gt_sweep_sector_holds(sector, x, y, x + e->g, y + e->g);
+	return gt_sweep_sector_holds(sector, x - 1, y - 1, x + e->g, y + e->g);
 }
 
 // The last index's vias renumbered: copied whole, then the vertices whose number moved rewritten.
