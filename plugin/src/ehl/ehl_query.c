@@ -199,14 +199,16 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	a->hub = -1;
 	q->last_hub = -1;
 	double best = limit;
-	if (gt_visible_unchecked(e->map, q->source, t)) {
+	Side side_s = gt_ehl_side(&q->side[0], q->source, q->source_at_pinch);
+	Side side_t = gt_ehl_side(&q->side[1], t, false); // check_all below, once the line has not won
+	if (side_s.grid && side_t.grid ? gt_visible_grid_points(e->map, side_s.gx, side_s.gy, side_t.gx, side_t.gy)
+	                               : gt_visible_unchecked(e->map, q->source, t)) {
 		a->distance = hypot(t.x - q->source.x, t.y - q->source.y);
 		if (gt_ehl_line_wins(e, q->source, t, a->distance)) return;
 		best = fmin(limit, a->distance); // a link may still be shorter than the straight line
 	}
 	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
-	Side side_s = gt_ehl_side(&q->side[0], q->source, q->source_at_pinch);
-	Side side_t = gt_ehl_side(&q->side[1], t, gt_ehl_at_pinch(e->map, t));
+	side_t.check_all = gt_ehl_at_pinch(e->map, t);
 	const gtEhlHub* hs = e->hubs + q->source_first_hub;
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
 	// The shared hubs first, then priced in order of their lower bound: the best path tends to come
