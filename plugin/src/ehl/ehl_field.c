@@ -114,7 +114,7 @@ void gt_ehl_field_add(gtEhlField* f, gtVec2 p, uint64_t object)
 	const gtEhl* e = f->ehl;
 	gtEhlQuery* q = f->pricing;
 	uint32_t generation = gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
-	Side side = {&q->side[1], p, gt_ehl_at_pinch(e->map, p)};
+	Side side = gt_ehl_side(&q->side[1], p, gt_ehl_at_pinch(e->map, p));
 	f->objects++;
 	for (const gtEhlHub* h = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)]; h->hub != (uint32_t)e->n; h++) {
 		FieldEntry* bucket = f->entries + (size_t)h->hub * (size_t)f->capacity_k;
@@ -214,7 +214,7 @@ void gt_ehl_field_agent_begin(gtEhlFieldAgent* a, const gtEhlField* f, gtVec2 p,
 	best->count = 0;
 	a->at = p;
 	uint32_t generation = gt_ehl_next_generation(&q->generation[0], q->side[0].stamp, (size_t)e->n + 1);
-	Side side = {&q->side[0], p, gt_ehl_at_pinch(e->map, p)};
+	Side side = gt_ehl_side(&q->side[0], p, gt_ehl_at_pinch(e->map, p));
 	// Hubs priced smallest bound first: few are priced before the rest is ruled out.
 	const gtEhlHub* first = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)];
 	FieldEntry* order = a->order;

@@ -82,7 +82,12 @@ double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 		if (offset + total >= limit) continue;
 		if (!gt_via_full(&e->vias[i]) || side->check_all) {
 			if (c->visibility[v] == SIDE_UNKNOWN) {
-				c->visibility[v] = gt_visible_unchecked(e->map, side->p, e->points[v]) ? SIDE_VISIBLE : SIDE_HIDDEN;
+				gtVec2 pv = e->points[v];
+				int vx = (int)pv.x, vy = (int)pv.y;
+				bool seen = side->grid && vx == pv.x && vy == pv.y
+				                ? gt_visible_grid_points(e->map, side->gx, side->gy, vx, vy)
+				                : gt_visible_unchecked(e->map, side->p, pv);
+				c->visibility[v] = seen ? SIDE_VISIBLE : SIDE_HIDDEN;
 			}
 			if (c->visibility[v] == SIDE_HIDDEN) continue;
 		}
@@ -151,8 +156,39 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	return GT_OK;
 }
 
+Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)
+{
+	Side side = {cache, p, check_all, false, (int)p.x, (int)p.y}; // valid points' coordinates fit an int
+	side.grid = side.gx == p.x && side.gy == p.y;
+	return side;
+}
+
 // A memoised source side found no via below the limit it was priced with.
 #define MEMO_NONE_BELOW (-2)
+
+// The left hub with the smallest bound (the first of equal ones), -1 when none is left. When the
+// best path so far has changed (`drop`), the pass also drops the hubs it rules out, so with many
+// shared hubs (an index with links) the passes after the first good path are short; when it has
+// not, there is nothing to drop and the pass only looks for the least.
+static int next_common(Common* common, int* left, double best, bool drop)
+{
+	int next = -1;
+	if (!drop) {
+		double least = INFINITY;
+		for (int i = 0; i < *left; i++)
+			if (next < 0 || common[i].bound < least) least = common[i].bound, next = i;
+		return next;
+	}
+	for (int i = 0; i < *left;) {
+		if (common[i].bound >= best) {
+			common[i] = common[--*left];
+			continue;
+		}
+		if (next < 0 || common[i].bound < common[next].bound) next = i;
+		i++;
+	}
+	return next;
+}
 
 // Shortest distance from the current source to a valid target t when it is below `limit`; else
 // a->distance is `limit` (or more) and a->hub is -1.
@@ -163,13 +199,16 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	a->hub = -1;
 	q->last_hub = -1;
 	double best = limit;
-	if (gt_visible_unchecked(e->map, q->source, t)) {
+	Side side_s = gt_ehl_side(&q->side[0], q->source, q->source_at_pinch);
+	Side side_t = gt_ehl_side(&q->side[1], t, false); // check_all below, once the line has not won
+	if (side_s.grid && side_t.grid ? gt_visible_grid_points(e->map, side_s.gx, side_s.gy, side_t.gx, side_t.gy)
+	                               : gt_visible_unchecked(e->map, q->source, t)) {
 		a->distance = hypot(t.x - q->source.x, t.y - q->source.y);
 		if (gt_ehl_line_wins(e, q->source, t, a->distance)) return;
 		best = fmin(limit, a->distance); // a link may still be shorter than the straight line
 	}
 	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
-	Side side_s = {&q->side[0], q->source, q->source_at_pinch}, side_t = {&q->side[1], t, gt_ehl_at_pinch(e->map, t)};
+	side_t.check_all = gt_ehl_at_pinch(e->map, t);
 	const gtEhlHub* hs = e->hubs + q->source_first_hub;
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
 	// The shared hubs first, then priced in order of their lower bound: the best path tends to come
@@ -177,13 +216,19 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	int shared = 0, next = -1; // next: the smallest bound, found as the merge goes
 	double least = INFINITY;
 	for (;;) {
-		int32_t rank_s = hs->hub, rank_t = ht->hub;
-		if (rank_s != rank_t) { // advance the smaller side without a hard-to-predict branch
-			hs += rank_s < rank_t;
-			ht += rank_t < rank_s;
+		uint32_t rank_s = hs->hub, rank_t = ht->hub;
+		// Skip a run of the smaller side at a time: both lists end in the sentinel n, above every rank.
+		if (rank_s < rank_t) {
+			do hs++;
+			while (hs->hub < rank_t);
 			continue;
 		}
-		if (rank_s == e->n) break; // both sentinels
+		if (rank_t < rank_s) {
+			do ht++;
+			while (ht->hub < rank_s);
+			continue;
+		}
+		if (rank_s == (uint32_t)e->n) break; // both sentinels
 		// A hub no path under the limit (or the straight line) can pass is left out here, before it costs a turn below.
 		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
 		if (bound < best) {
@@ -196,6 +241,7 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		hs++;
 		ht++;
 	}
+	double filtered = best; // every hub left has a bound below it
 	for (int left = shared; next >= 0;) {
 		Common c = q->common[next];
 		q->common[next] = q->common[--left];
@@ -230,17 +276,8 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 				q->last_from_s = from_s, q->last_from_t = from_t;
 			}
 		}
-		// The next smallest bound; the pass also drops the hubs the best path so far rules out, so
-		// with many shared hubs (an index with links) the passes after the first good path are short.
-		next = -1;
-		for (int i = 0; i < left;) {
-			if (q->common[i].bound >= best) {
-				q->common[i] = q->common[--left];
-				continue;
-			}
-			if (next < 0 || q->common[i].bound < q->common[next].bound) next = i;
-			i++;
-		}
+		next = next_common(q->common, &left, best, best != filtered);
+		filtered = best;
 	}
 	a->distance = a->hub >= 0 || isinf(a->distance) ? best : a->distance;
 }

@@ -46,7 +46,12 @@ typedef struct Side {
 	SideCache* cache;
 	gtVec2 p;
 	bool check_all; // a pinch point: its FULL flags may not hold (see gtMap_Visible)
+	bool grid;      // p is a grid point (gx, gy): its visibility tests take the integer path
+	int gx, gy;
 } Side;
+
+// A side for the valid point p.
+Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all);
 
 // The smallest |p v| + d(v, hub) over the vias [begin, end) p sees with offset + total < limit
 // (see ehl_query.c); +inf and *via untouched when there is none.

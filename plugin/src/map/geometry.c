@@ -437,6 +437,12 @@ bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 	return visible_unchecked(m, a, b, true);
 }
 
+bool gt_visible_grid_points(const gtMap* m, int ax, int ay, int bx, int by)
+{
+	if (ax != bx && ay != by && m->pinch_count == 0) return runs_walk(m, ax, ay, bx, by);
+	return gt_visible_unchecked(m, (gtVec2){ax, ay}, (gtVec2){bx, by});
+}
+
 bool gtMap_Visible(const gtMap* map, gtVec2 a, gtVec2 b)
 {
 	if (gtMap_CheckPoint(map, a) != GT_POINT_VALID || gtMap_CheckPoint(map, b) != GT_POINT_VALID) return false;
