@@ -134,6 +134,19 @@ static gtLinkId add(gtNav* nav, TwinLink l)
 	return id;
 }
 
+// The links added to the nav, their twin, and a world of the given leaf size on the map.
+static gtWorld* links_world(gtNav* nav, const gtMap* map, const TwinLink* links, int count, int leaf, Twin* tw)
+{
+	for (int k = 0; k < count; k++) add(nav, links[k]);
+	twin_make(tw, map, links, count);
+	gtWorldDef wdef = gtWorld_DefaultDef();
+	wdef.leaf_size = leaf;
+	gtWorld* world;
+	gtError err;
+	assert_int_equal(gtWorld_Create(map, &wdef, &world, &err), GT_OK);
+	return world;
+}
+
 static void test_handles(void** state)
 {
 	(void)state;
@@ -283,6 +296,18 @@ static int compare_doubles(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
+// The twin's distances from p to the points it reaches, ascending; returns how many.
+static int reachable_distances(const Twin* tw, gtVec2 p, const gtVec2* at, int count, double* out)
+{
+	int reachable = 0;
+	for (int o = 0; o < count; o++) {
+		double d = twin_distance(tw, p, at[o]);
+		if (!isinf(d)) out[reachable++] = d;
+	}
+	qsort(out, (size_t)reachable, sizeof *out, compare_doubles);
+	return reachable;
+}
+
 // A crowd with links: its own walk and field order by straight line and skip other parts of the
 // map, which a link defeats, so every method must give the world's own link-aware answers.
 static void crowd_answers_match_world(gtWorld* world, gtNav* nav, gtDistance distance, const gtVec2* points, int count,
@@ -341,13 +366,8 @@ static void test_world_queries(void** state)
 		links[count++] = (TwinLink){test_random_point(map, &rng), test_random_point(map, &rng), 0, true};
 		while (count < 4 + round) links[count] = random_link(map, &rng, count % 4), count++;
 		for (int k = 0; round >= 4 && k < count; k++) links[k].one_way = false; // an index knows them all
-		for (int k = 0; k < count; k++) add(nav, links[k]);
 		Twin tw;
-		twin_make(&tw, map, links, count);
-		gtWorldDef wdef = gtWorld_DefaultDef();
-		wdef.leaf_size = 2 + round;
-		gtWorld* world;
-		assert_int_equal(gtWorld_Create(map, &wdef, &world, &err), GT_OK);
+		gtWorld* world = links_world(nav, map, links, count, 2 + round, &tw);
 		int32_t word = gtWorld_Keyword(world, "x");
 		enum { OBJECTS = 50 };
 		gtVec2 at[OBJECTS];
@@ -367,12 +387,7 @@ static void test_world_queries(void** state)
 		for (int i = 0; i < 12; i++) {
 			gtVec2 p = points[i] = test_random_point(map, &rng);
 			double expect[OBJECTS];
-			int reachable = 0;
-			for (int o = 0; o < OBJECTS; o++) {
-				double d = twin_distance(&tw, p, at[o]);
-				if (!isinf(d)) expect[reachable++] = d;
-			}
-			qsort(expect, (size_t)reachable, sizeof *expect, compare_doubles);
+			int reachable = reachable_distances(&tw, p, at, OBJECTS, expect);
 			gtQuery query = test_keyword_query(p, 6, &word);
 			gtObjectId ids[OBJECTS];
 			double got[OBJECTS];
@@ -424,13 +439,8 @@ static void test_world_stairs(void** state)
 			l.one_way = round % 2 == 0 && count % 3 == 0;
 			links[count++] = l;
 		}
-		for (int k = 0; k < count; k++) add(nav, links[k]);
 		Twin tw;
-		twin_make(&tw, map, links, count);
-		gtWorldDef wdef = gtWorld_DefaultDef();
-		wdef.leaf_size = 2 + round;
-		gtWorld* world;
-		assert_int_equal(gtWorld_Create(map, &wdef, &world, &err), GT_OK);
+		gtWorld* world = links_world(nav, map, links, count, 2 + round, &tw);
 		int32_t word = gtWorld_Keyword(world, "x"), pair[2] = {word, gtWorld_Keyword(world, "pair")};
 		gtVec2 at[OBJECTS];
 		for (int i = 0; i < OBJECTS; i++) {
@@ -467,12 +477,7 @@ static void test_world_stairs(void** state)
 			           : i % 2        ? links[test_rng_int(&rng, count)].a
 			                          : test_random_point(map, &rng);
 			double expect[OBJECTS];
-			int reachable = 0;
-			for (int o = 0; o < OBJECTS; o++) {
-				double d = twin_distance(&tw, p, at[o]);
-				if (!isinf(d)) expect[reachable++] = d;
-			}
-			qsort(expect, (size_t)reachable, sizeof *expect, compare_doubles);
+			int reachable = reachable_distances(&tw, p, at, OBJECTS, expect);
 			for (int k = 1; k <= 5; k += 4) {
 				gtQuery query = test_keyword_query(p, k, &word);
 				gtObjectId ids[OBJECTS];
