@@ -206,6 +206,37 @@ static void test_workload(void** state)
 
 // Saved as format 4 and loaded, the same answers; a forged region id is refused; --uniform (and
 // a budget regions cannot meet) builds one cell size.
+static uint64_t get_u64(const unsigned char* at, int bytes)
+{
+	uint64_t v = 0;
+	for (int i = bytes - 1; i >= 0; i--) v = v << 8 | at[i];
+	return v;
+}
+
+// Writes `bytes` with `count` bytes at `at` replaced and the checksum made right; the load must
+// refuse it naming `why`. `bytes` is left as it was.
+static void forge_load(const gtMap* m, const char* path, unsigned char* bytes, long size, uint64_t at,
+                       const void* value, size_t count, const char* why)
+{
+	unsigned char saved[8];
+	memcpy(saved, bytes + at, count);
+	memcpy(bytes + at, value, count);
+	uint32_t crc = crc32c(bytes, (size_t)(size - 8)), good_crc;
+	memcpy(&good_crc, bytes + size - 8, 4);
+	memcpy(bytes + size - 8, &crc, 4);
+	FILE* f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, (size_t)size, f), size);
+	fclose(f);
+	gtEhl* loaded = NULL;
+	gtError err;
+	assert_int_equal(gtEhl_Load(m, path, &loaded, &err), GT_ERR_FORMAT);
+	if (!strstr(err.message, why)) fail_msg("expected '%s', got '%s'", why, err.message);
+	assert_null(loaded);
+	memcpy(bytes + at, saved, count);
+	memcpy(bytes + size - 8, &good_crc, 4);
+}
+
 static void test_save_load_and_forgery(void** state)
 {
 	(void)state;
@@ -232,21 +263,27 @@ static void test_save_load_and_forgery(void** state)
 	fclose(f);
 	uint32_t version;
 	memcpy(&version, bytes + 8, 4);
-	assert_int_equal(version, 4);
-	// The last region id (just before the 8-byte trailer, the section ends on a multiple of 8 or
-	// has 4 bytes of padding) names a region that does not exist; the checksum is made right.
+	assert_int_equal(version, 5); // compact: 2-byte vias and inverse labels
+	// Forged sections (the checksum made right each time) are refused by name: a region id naming
+	// a region that does not exist, a via's place past its hub's inverse label, an inverse entry
+	// that is another hub's label entry.
 	int columns, rows;
 	gtEhl_GridSize(e, &columns, &rows);
-	long at = size - 8 - ((long)columns * rows * 4 % 8 ? 8 : 4);
+	uint64_t n = get_u64(bytes + 36, 4), labels = get_u64(bytes + 40, 8), cells = get_u64(bytes + 48, 8);
+	uint64_t hubs = get_u64(bytes + 56, 8), vias = get_u64(bytes + 64, 8);
+	uint64_t sizes[] = {(n + 1) * 4,    labels * 4, labels * 4, labels * 8, n * 4, (cells + 1) * 4, hubs * 12,
+	                    vias * 2,       0,          (uint64_t)columns * (uint64_t)rows * 4,
+	                    (n + 1) * 4,    labels * 4, labels * 4};
+	uint64_t start[13], at = 80;
+	for (int i = 0; i < 13; i++) start[i] = at, at += (sizes[i] + 7) & ~(uint64_t)7;
+	assert_int_equal(at + 8, size);
 	uint32_t forged = (uint32_t)gtEhl_GetStats(e).regions;
-	memcpy(bytes + at, &forged, 4);
-	uint32_t crc = crc32c(bytes, (size_t)(size - 8));
-	memcpy(bytes + size - 8, &crc, 4);
-	f = fopen(path, "wb");
-	assert_int_equal(fwrite(bytes, 1, (size_t)size, f), size);
-	fclose(f);
-	assert_int_equal(gtEhl_Load(m, path, &loaded, &err), GT_ERR_FORMAT);
-	assert_non_null(strstr(err.message, "region ids"));
+	forge_load(m, path, bytes, size, start[9] + ((uint64_t)columns * rows - 1) * 4, &forged, 4, "region ids");
+	uint16_t place = 0x7FFF;
+	forge_load(m, path, bytes, size, start[7], &place, 2, "via labels");
+	uint32_t entry;
+	memcpy(&entry, bytes + start[12] + (labels - 1) * 4, 4);
+	forge_load(m, path, bytes, size, start[12], &entry, 4, "inverse labels");
 	free(bytes);
 	remove(path);
 	gtEhlDef def = gtEhl_DefaultDef();

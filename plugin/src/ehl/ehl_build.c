@@ -641,17 +641,26 @@ static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError*
 	rb.blocks = gt_calloc((size_t)blocks, sizeof *rb.blocks);
 	gtStatus st = rb.blocks ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for region plans");
 	if (!st) st = gt_region_weights(&rb, b->def->workload, b->def->workload_count, err);
+	// Compact vias (2 bytes, not 6) when every hub's inverse label is short enough: the inverse
+	// labels cost 8 bytes per label entry, the vias a third of their bytes.
+	bool compact = false;
+	uint32_t* place_of = NULL;
+	if (!st && !gt_ehl_inverse_labels(e, &compact, &place_of))
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for inverse labels");
+	rb.place_of = place_of;
 	b->regions = &rb;
 	b->pass = 2, b->passes = 2;
 	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
 	// The labels' part and the region ids are fixed; the cells' part is what merging shrinks.
 	double fixed = (e->n + 1.0) * sizeof *e->label_offset + (double)e->label_count * 16 + e->n * 4.0 +
-	               (double)e->columns * e->rows * sizeof *e->region_of;
+	               (double)e->columns * e->rows * sizeof *e->region_of +
+	               (compact ? (e->n + 1.0) * 4 + (double)e->label_count * 8 : 0);
 	if (!st) st = gt_region_choose(&rb, budget - fixed, err);
 	rb.writing = true;
 	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
 	b->regions = NULL;
 	gt_region_build_free(&rb);
+	gt_free(place_of);
 	return st;
 }
 

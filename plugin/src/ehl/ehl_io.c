@@ -22,8 +22,11 @@
 // header counts some. 1 (plain) and 2 (with links): 16-bit ids and half-precision hub bounds,
 // widened on load. 4: a region index (ehl_regions.h), version 3's sections then the region id of
 // every grid cell; only region indexes are written as 4, so older readers still read the rest.
-#define EHL_VERSION 4u
+// 5: a compact region index (ehl_layout.h: cvias): version 4's sections with 2-byte vias, then
+// the inverse labels (offsets, vertices, entries).
+#define EHL_VERSION 5u
 #define EHL_FLAG_REGIONS 1u
+#define EHL_FLAG_COMPACT 2u
 
 typedef struct FileHeader {
 	char magic[8];
@@ -49,11 +52,15 @@ static uint64_t align8(uint64_t v)
 }
 
 // The sections in file order; sizes from the header counts (which the caller has bounded).
-#define SECTIONS 10
+#define SECTIONS 13
+#define SECTION_LINKS 8    // present when there are links or regions
+#define SECTION_REGIONS 9  // present in a region index
+#define SECTION_COMPACT 10 // the inverse labels: present in a compact index
 
 static int sections(gtEhl* e, Section out[SECTIONS])
 {
 	uint64_t n = (uint64_t)e->n, labels = (uint64_t)e->label_count;
+	bool compact = e->cvias != NULL;
 	Section list[SECTIONS] = {
 	    {(void**)&e->label_offset, (n + 1) * 4},
 	    {(void**)&e->label_hub, labels * 4},
@@ -62,13 +69,18 @@ static int sections(gtEhl* e, Section out[SECTIONS])
 	    {(void**)&e->vertex_of, n * 4},
 	    {(void**)&e->cell_begin, ((uint64_t)e->cell_count + 1) * 4},
 	    {(void**)&e->hubs, (uint64_t)e->hub_count * sizeof(gtEhlHub)},
-	    {(void**)&e->vias, (uint64_t)e->via_count * sizeof(gtEhlViaLabel)},
+	    {compact ? (void**)&e->cvias : (void**)&e->vias,
+	     (uint64_t)e->via_count * (compact ? sizeof(uint16_t) : sizeof(gtEhlViaLabel))},
 	    {(void**)&e->links, (uint64_t)e->link_count * sizeof(gtEhlLink)},
 	    {(void**)&e->region_of, e->region_of ? (uint64_t)e->columns * (uint64_t)e->rows * 4 : 0},
+	    {(void**)&e->inv_offset, (n + 1) * 4},
+	    {(void**)&e->inv_vertex, labels * 4},
+	    {(void**)&e->inv_entry, labels * 4},
 	};
 	memcpy(out, list, sizeof list);
-	if (e->region_of) return SECTIONS;                      // the links' section may then be empty
-	return e->link_count > 0 ? SECTIONS - 1 : SECTIONS - 2; // no links: no section
+	if (compact) return SECTIONS;
+	if (e->region_of) return SECTION_REGIONS + 1;                 // the links' section may then be empty
+	return e->link_count > 0 ? SECTION_LINKS + 1 : SECTION_LINKS; // no links: no section
 }
 
 // The sizes of the same sections in a version 1 or 2 file (16-bit ids, 8-byte hub entries).
@@ -102,8 +114,8 @@ static bool write_ehl(FILE* f, void* context)
 	FileHeader h;
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, EHL_MAGIC, 8);
-	h.version = ehl->region_of ? 4u : 3u;
-	h.flags = ehl->region_of ? EHL_FLAG_REGIONS : 0;
+	h.version = ehl->cvias ? 5u : ehl->region_of ? 4u : 3u;
+	h.flags = (ehl->region_of ? EHL_FLAG_REGIONS : 0) | (ehl->cvias ? EHL_FLAG_COMPACT : 0);
 	h.links = (uint32_t)ehl->link_count;
 	h.header_size = sizeof h;
 	h.map_fingerprint = gtMap_Fingerprint(ehl->map);
@@ -151,6 +163,39 @@ static ViaScan scan_vias(const gtEhlViaLabel* vias, int64_t count)
 		full += high >> 15;
 	}
 	return (ViaScan){top_vertex, top_magnitude, full};
+}
+
+// A compact index's inverse labels and vias (after the hub entries are checked): each hub's
+// inverse label is entries of its own label, by distance; each via's place is inside its hub's.
+static const char* validate_compact(const gtEhl* e, int64_t* full_vias)
+{
+	uint32_t n = (uint32_t)e->n;
+	if (e->inv_offset[0] != 0 || e->inv_offset[n] != (uint64_t)e->label_count) return "inverse offsets";
+	for (uint32_t h = 0; h < n; h++)
+		if (e->inv_offset[h] > e->inv_offset[h + 1] || e->inv_offset[h + 1] - e->inv_offset[h] > GT_EHL_COMPACT_PLACES)
+			return "inverse offsets";
+	for (uint32_t h = 0; h < n; h++)
+		for (uint32_t k = e->inv_offset[h]; k < e->inv_offset[h + 1]; k++) {
+			uint32_t v = e->inv_vertex[k], entry = e->inv_entry[k];
+			if (v >= n || entry < e->label_offset[v] || entry >= e->label_offset[v + 1] || e->label_hub[entry] != h)
+				return "inverse labels";
+			if (k > e->inv_offset[h] && e->label_dist[entry] < e->label_dist[e->inv_entry[k - 1]])
+				return "inverse labels";
+		}
+	int64_t full = 0;
+	for (int64_t i = 0; i + 1 < e->hub_count; i++) {
+		const gtEhlHub* h = &e->hubs[i];
+		uint32_t places = h->hub < n ? e->inv_offset[h->hub + 1] - e->inv_offset[h->hub] : 0;
+		for (uint32_t k = h->via_begin; k < h[1].via_begin; k++) {
+			if ((uint32_t)(e->cvias[k] & (GT_EHL_COMPACT_PLACES - 1)) >= places) return "via labels";
+			full += (e->cvias[k] & GT_EHL_COMPACT_FULL) != 0;
+		}
+	}
+	*full_vias = full;
+	if (e->region_of)
+		for (int64_t c = 0; c < (int64_t)e->columns * e->rows; c++)
+			if (e->region_of[c] >= (uint64_t)e->cell_count) return "region ids";
+	return NULL;
 }
 
 // Every index and count the query, path and inspection code rely on, so that even a forged file
@@ -208,6 +253,7 @@ static const char* validate(const gtEhl* e, uint64_t* seen, int64_t* full_vias)
 		if (hubs[e->cell_begin[c] - 1].hub != n) return "cell hub lists";
 	if (bad_via) return "via offsets";
 	if (bad_bound) return "hub lower bounds";
+	if (e->cvias) return validate_compact(e, full_vias);
 	// 6. Vias: vertex ids below n; finite distances (bits from 0x7F800000 on are infinity or NaN).
 	ViaScan scan = scan_vias(e->vias, e->via_count);
 	if (e->via_count > 0 && (scan.top_vertex >= n || scan.top_magnitude >= 0x7F80u)) return "via labels";
@@ -267,9 +313,9 @@ static gtStatus widen_sections(gtEhl* e, const char* at, const Section* list, in
 	e->cell_begin = gt_malloc(list[5].bytes);
 	e->hubs = gt_malloc((uint64_t)e->hub_count * sizeof *e->hubs);
 	e->vias = gt_malloc((uint64_t)e->via_count * sizeof *e->vias + 1);
-	gtEhlLink* links = count > SECTIONS - 2 ? gt_malloc(list[8].bytes + 1) : NULL;
+	gtEhlLink* links = count > SECTION_LINKS ? gt_malloc(list[SECTION_LINKS].bytes + 1) : NULL;
 	bool ok = e->label_offset && e->label_hub && e->label_parent && e->label_dist && e->vertex_of && e->cell_begin &&
-	          e->hubs && e->vias && (links || count < SECTIONS - 1);
+	          e->hubs && e->vias && (links || count <= SECTION_LINKS);
 	if (ok) {
 		memcpy(e->label_offset, from[0], list[0].bytes);
 		for (uint64_t k = 0; k < labels; k++) {
@@ -299,7 +345,7 @@ static gtStatus widen_sections(gtEhl* e, const char* at, const Section* list, in
 			if ((bits & 0x7FFFFFFFu) < 0x7F800000u) bits &= ~GT_VIA_VERTEX_BITS; // not inf or NaN (refused)
 			memcpy(e->vias[k].low, &bits, sizeof bits);
 		}
-		if (links) memcpy(links, from[8], list[8].bytes);
+		if (links) memcpy(links, from[SECTION_LINKS], list[SECTION_LINKS].bytes);
 	}
 	gt_unmap_file(e->mapping, e->mapping_bytes);
 	e->mapping = NULL;
@@ -313,13 +359,15 @@ static gtStatus widen_sections(gtEhl* e, const char* at, const Section* list, in
 // e->region_of is a placeholder until the sections are placed.
 static gtStatus region_header(gtEhl* e, const FileHeader* h, const char* path, gtError* err)
 {
-	if ((h->version >= 4) != ((h->flags & EHL_FLAG_REGIONS) != 0))
+	if ((h->version >= 4) != ((h->flags & EHL_FLAG_REGIONS) != 0) ||
+	    (h->version >= 5) != ((h->flags & EHL_FLAG_COMPACT) != 0) || (h->flags & ~3u))
 		return gt_fail(err, GT_ERR_FORMAT, "%s: corrupted (flags %u in a version %u file)", path, h->flags, h->version);
 	if (h->version < 4) return GT_OK;
 	uint32_t g = h->cell_size ? h->cell_size : 1;
 	e->columns = (int)((h->map_width + g - 1) / g);
 	e->rows = (int)((h->map_height + g - 1) / g);
 	e->region_of = e->mapping;
+	if (h->version >= 5) e->cvias = e->mapping;
 	return GT_OK;
 }
 

@@ -56,6 +56,10 @@ void gt_ehl_free_arrays(gtEhl* e)
 		gt_free(e->hubs);
 		gt_free(e->vias);
 		gt_free(e->region_of);
+		gt_free(e->cvias);
+		gt_free(e->inv_offset);
+		gt_free(e->inv_vertex);
+		gt_free(e->inv_entry);
 	}
 	gt_ehl_drop_repair_data(e);
 }
@@ -89,8 +93,65 @@ int64_t gt_ehl_index_bytes(const gtEhl* e)
 {
 	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 16 +
 	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
-	                 (size_t)e->hub_count * sizeof *e->hubs + (size_t)e->via_count * sizeof *e->vias +
+	                 (size_t)e->hub_count * sizeof *e->hubs +
+	                 (size_t)e->via_count * (e->cvias ? sizeof *e->cvias : sizeof *e->vias) +
+	                 (e->cvias ? (size_t)(e->n + 1) * 4 + (size_t)e->label_count * 8 : 0) +
 	                 (e->region_of ? (size_t)e->columns * (size_t)e->rows * sizeof *e->region_of : 0));
+}
+
+typedef struct InverseItem {
+	double dist;
+	uint32_t vertex, entry;
+} InverseItem;
+
+static int by_dist_then_vertex(const void* a, const void* b)
+{
+	const InverseItem *x = a, *y = b;
+	if (x->dist != y->dist) return x->dist < y->dist ? -1 : 1;
+	return (x->vertex > y->vertex) - (x->vertex < y->vertex);
+}
+
+bool gt_ehl_inverse_labels(gtEhl* e, bool* fits, uint32_t** place_of)
+{
+	*fits = false;
+	*place_of = NULL;
+	size_t labels = (size_t)e->label_count;
+	uint32_t* offset = gt_calloc((size_t)e->n + 2, sizeof *offset);
+	if (!offset) return false;
+	for (size_t k = 0; k < labels; k++) offset[e->label_hub[k] + 2]++;
+	for (int h = 0; h < e->n; h++)
+		if (offset[h + 2] > GT_EHL_COMPACT_PLACES) {
+			gt_free(offset);
+			return true; // too long for a 15-bit place
+		}
+	for (int h = 0; h < e->n; h++) offset[h + 2] += offset[h + 1];
+	InverseItem* items = gt_malloc((labels + 1) * sizeof *items);
+	uint32_t* place = gt_malloc((labels + 1) * sizeof *place);
+	e->inv_vertex = gt_malloc((labels + 1) * sizeof *e->inv_vertex);
+	e->inv_entry = gt_malloc((labels + 1) * sizeof *e->inv_entry);
+	if (!items || !place || !e->inv_vertex || !e->inv_entry) {
+		gt_free(offset), gt_free(items), gt_free(place);
+		gt_free(e->inv_vertex), gt_free(e->inv_entry);
+		e->inv_vertex = e->inv_entry = NULL;
+		return false;
+	}
+	for (int v = 0; v < e->n; v++) // offset[h + 1] is where hub h's next entry goes
+		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
+			InverseItem item = {e->label_dist[k], (uint32_t)v, k};
+			items[offset[e->label_hub[k] + 1]++] = item;
+		}
+	for (int h = 0; h < e->n; h++) {
+		qsort(items + offset[h], offset[h + 1] - offset[h], sizeof *items, by_dist_then_vertex);
+		for (uint32_t i = offset[h]; i < offset[h + 1]; i++) {
+			e->inv_vertex[i] = items[i].vertex, e->inv_entry[i] = items[i].entry;
+			place[items[i].entry] = i - offset[h];
+		}
+	}
+	gt_free(items);
+	e->inv_offset = offset; // n + 2 allocated, n + 1 used
+	*fits = true;
+	*place_of = place;
+	return true;
 }
 
 gtEhlDef gtEhl_DefaultDef(void)
@@ -133,12 +194,19 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 		for (uint32_t k = ehl->hubs[i].via_begin; k < ehl->hubs[i + 1].via_begin; k++, count++) {
 			if (count >= capacity) continue;
 			gtEhlVia* out = &vias[count];
-			out->vertex = gt_via_vertex(&ehl->vias[k]);
 			out->hub_rank = ehl->hubs[i].hub;
-			int64_t entry = gt_ehl_label_entry(ehl, out->vertex, out->hub_rank);
-			out->hub_distance = entry >= 0 ? ehl->label_dist[entry] : INFINITY;
+			if (ehl->cvias) {
+				uint32_t at = gt_cvia_entry(ehl, ehl->hubs[i].hub, ehl->cvias[k]);
+				out->vertex = (int)ehl->inv_vertex[at];
+				out->hub_distance = ehl->label_dist[ehl->inv_entry[at]];
+				out->full = (ehl->cvias[k] & GT_EHL_COMPACT_FULL) != 0;
+			} else {
+				out->vertex = gt_via_vertex(&ehl->vias[k]);
+				int64_t entry = gt_ehl_label_entry(ehl, out->vertex, out->hub_rank);
+				out->hub_distance = entry >= 0 ? ehl->label_dist[entry] : INFINITY;
+				out->full = gt_via_full(&ehl->vias[k]);
+			}
 			out->lower_bound = gt_hub_lower_bound(&ehl->hubs[i]);
-			out->full = gt_via_full(&ehl->vias[k]);
 		}
 	return count;
 }
@@ -146,7 +214,8 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 void gt_ehl_count_stats(gtEhl* e)
 {
 	int64_t full_vias = 0;
-	for (int64_t i = 0; i < e->via_count; i++) full_vias += gt_via_full(&e->vias[i]);
+	for (int64_t i = 0; i < e->via_count; i++)
+		full_vias += e->cvias ? (e->cvias[i] & GT_EHL_COMPACT_FULL) != 0 : gt_via_full(&e->vias[i]);
 	gt_ehl_set_stats(e, full_vias);
 }
 

@@ -33,6 +33,10 @@ typedef struct gtEhlViaLabel {
 
 #define GT_VIA_VERTEX_BITS 0xFFu // of the float's bits
 
+// A compact via (gtEhl.cvias): its place in the hub's inverse label, and FULL.
+#define GT_EHL_COMPACT_FULL 0x8000u
+#define GT_EHL_COMPACT_PLACES 0x8000u
+
 static inline uint32_t gt_via_bits(const gtEhlViaLabel* v)
 {
 	uint32_t bits;
@@ -121,7 +125,16 @@ struct gtEhl {
 	// index's "cell" for the arrays here (cell_count regions); NULL: every grid cell is its own.
 	uint32_t* region_of;
 	gtEhlHub* hubs;
-	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub
+	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub; NULL in a compact index
+	// A compact region index (format 5) has 2-byte vias instead: a via of hub h is its place in h's
+	// inverse label, every vertex whose label holds h sorted by (distance, vertex), with the FULL bit
+	// on top. The place gives the exact distance (label_dist[inv_entry[.]]) and the vertex with no
+	// search, and a list sorted by place is sorted by distance. Only when every inverse label has at
+	// most GT_EHL_COMPACT_PLACES entries (else the region index keeps 6-byte vias).
+	uint16_t* cvias;
+	uint32_t* inv_offset; // per hub rank (n + 1): its inverse label's entries [inv_offset[h], inv_offset[h + 1])
+	uint32_t* inv_vertex; // per inverse entry: the vertex
+	uint32_t* inv_entry;  // per inverse entry: its label entry (label_dist, label_parent)
 	// A background rebuild's index keeps its sweep for the next repair (ehl_repair.c): every (cell,
 	// vertex | GT_EHL_TUPLE_FULL) pair, grouped by cell and sorted (cell_count + 1 offsets); NULL
 	// otherwise, never saved.
@@ -164,6 +177,17 @@ static inline const gtMap* gt_ehl_map(const gtEhl* e)
 {
 	return e->map;
 }
+
+// The inverse entry of a compact via of hub rank `hub`.
+static inline uint32_t gt_cvia_entry(const gtEhl* e, uint32_t hub, uint16_t via)
+{
+	return e->inv_offset[hub] + (via & (GT_EHL_COMPACT_PLACES - 1));
+}
+
+// Builds the inverse labels of a region index (inv_*); false when out of memory. *fits: every
+// inverse label has at most GT_EHL_COMPACT_PLACES entries (else nothing is kept). `place_of`
+// (label_count entries, the caller frees it) gets each label entry's place in its hub's list.
+bool gt_ehl_inverse_labels(gtEhl* e, bool* fits, uint32_t** place_of);
 
 // Frees the arrays (or unmaps a loaded file); gtEhl_Destroy also frees the struct.
 void gt_ehl_free_arrays(gtEhl* e);

@@ -63,9 +63,50 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 // the same whatever limit a via is skipped by: exact ties included. The stored distances are
 // rounded down, so they only decide what to skip; a via that may win is priced with the exact
 // distance from its own label.
+// A compact index's vias (ehl_layout.h: cvias) give the exact distance to the hub, so its skips
+// are the exact tests and no label lookup follows; the same vias pass them as in the loop below.
+static double best_compact_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                               uint32_t end, double offset, double limit, int32_t* via)
+{
+	double best = INFINITY;
+	SideCache* c = side->cache;
+	const uint32_t* vertex_at = e->inv_vertex + e->inv_offset[hub];
+	const uint32_t* entry_at = e->inv_entry + e->inv_offset[hub];
+	for (uint32_t i = begin; i < end; i++) {
+		uint16_t place = e->cvias[i] & (GT_EHL_COMPACT_PLACES - 1);
+		double to_hub = e->label_dist[entry_at[place]];
+		if (offset + to_hub >= limit) break; // sorted by distance to the hub
+		uint32_t v = vertex_at[place];
+		if (c->stamp[v] != generation) {
+			c->stamp[v] = generation;
+			double dx = e->points[v].x - side->p.x, dy = e->points[v].y - side->p.y;
+			c->length[v] = sqrt(dx * dx + dy * dy);
+			c->visibility[v] = SIDE_UNKNOWN;
+		}
+		double total = c->length[v] + to_hub;
+		if (offset + total >= limit) continue;
+		if (!(e->cvias[i] & GT_EHL_COMPACT_FULL) || side->check_all) {
+			if (c->visibility[v] == SIDE_UNKNOWN) {
+				gtVec2 pv = e->points[v];
+				int vx = (int)pv.x, vy = (int)pv.y;
+				bool seen = side->grid && vx == pv.x && vy == pv.y
+				                ? gt_visible_grid_points(e->map, side->gx, side->gy, vx, vy)
+				                : gt_visible_unchecked(e->map, side->p, pv);
+				c->visibility[v] = seen ? SIDE_VISIBLE : SIDE_HIDDEN;
+			}
+			if (c->visibility[v] == SIDE_HIDDEN) continue;
+		}
+		limit = offset + total;
+		best = total;
+		*via = (int32_t)v;
+	}
+	return best;
+}
+
 double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin, uint32_t end,
                        double offset, double limit, int32_t* via)
 {
+	if (e->cvias) return best_compact_via(e, side, generation, hub, begin, end, offset, limit, via);
 	double best = INFINITY;
 	SideCache* c = side->cache;
 	for (uint32_t i = begin; i < end; i++) {
@@ -114,6 +155,17 @@ int gt_ehl_first_bends(const gtEhl* e, gtVec2 p, int32_t* out)
 	for (const gtEhlHub* h = e->hubs + e->cell_begin[gt_ehl_cell_of(e, p)]; h->hub != (uint32_t)e->n; h++) {
 		int vertex = e->vertex_of[h->hub];
 		// Sorted by distance to the hub: the hub itself, at 0, comes first.
+		if (e->cvias) {
+			for (uint32_t i = h->via_begin; i < h[1].via_begin; i++) {
+				uint32_t at = gt_cvia_entry(e, h->hub, e->cvias[i]);
+				if (e->label_dist[e->inv_entry[at]] != 0) break;
+				if (e->inv_vertex[at] == (uint32_t)vertex) {
+					out[count++] = vertex;
+					break;
+				}
+			}
+			continue;
+		}
 		for (uint32_t i = h->via_begin; i < h[1].via_begin && gt_via_low(&e->vias[i]) == 0; i++)
 			if (gt_via_vertex(&e->vias[i]) == vertex) {
 				out[count++] = vertex;

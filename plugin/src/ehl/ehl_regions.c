@@ -25,9 +25,9 @@ bool gt_region_lists_reserve(gtRegionLists* l, int64_t hubs, int64_t vias)
 	return true;
 }
 
-static double list_bytes(double hubs, double vias)
+static double list_bytes(const gtRegionWork* w, double hubs, double vias)
 {
-	return (hubs + 1) * sizeof(gtEhlHub) + vias * sizeof(gtEhlViaLabel) + sizeof(uint32_t);
+	return (hubs + 1) * sizeof(gtEhlHub) + vias * w->via_bytes + sizeof(uint32_t);
 }
 
 static double list_cost(const gtRegionWork* w, int node)
@@ -176,10 +176,10 @@ static int next_merge(const gtRegionWork* w, double* ratio)
 			if (w->first[node] < 0 || w->merged[node]) continue;
 			int k = children(w, level, index, parts);
 			bool ready = true;
-			double saved = -list_bytes(w->hubs[node], w->vias[node]), cost = list_cost(w, node);
+			double saved = -list_bytes(w, w->hubs[node], w->vias[node]), cost = list_cost(w, node);
 			for (int i = 0; i < k; i++) {
 				ready &= w->leaf[parts[i]];
-				saved += list_bytes(w->hubs[parts[i]], w->vias[parts[i]]);
+				saved += list_bytes(w, w->hubs[parts[i]], w->vias[parts[i]]);
 				cost -= list_cost(w, parts[i]);
 			}
 			if (!ready) continue;
@@ -204,6 +204,27 @@ static void merge_node(gtRegionWork* w, int node)
 	w->leaf[node] = w->merged[node] = true;
 }
 
+// One hub's pool vias as compact ones (place in the hub's inverse label | FULL), sorted by place,
+// which is by distance to the hub (ties by vertex).
+static void write_compact(gtRegionBuild* rb, gtRegionWork* w, uint16_t* out, const gtEhlHub* h)
+{
+	const gtEhl* e = rb->ehl;
+	const gtEhlViaLabel* from = w->pool.vias + h->via_begin;
+	int count = (int)(h[1].via_begin - h->via_begin);
+	for (int i = 0; i < count; i++) {
+		int64_t entry = gt_ehl_label_entry(e, gt_via_vertex(&from[i]), (int32_t)h->hub);
+		if (entry < 0) {
+			w->broken = true;
+			entry = 0;
+		}
+		uint16_t via = (uint16_t)(rb->place_of[entry] | (gt_via_full(&from[i]) ? GT_EHL_COMPACT_FULL : 0));
+		int j = i; // insertion: the pool's order (by rounded distance) is nearly the places' order
+		for (; j > 0 && (out[j - 1] & (GT_EHL_COMPACT_PLACES - 1)) > (via & (GT_EHL_COMPACT_PLACES - 1)); j--)
+			out[j] = out[j - 1];
+		out[j] = via;
+	}
+}
+
 // Writes region `node` (a leaf now) and its cells' region ids.
 static void write_region(gtRegionBuild* rb, gtRegionWork* w, gtRegionBlock* b, int64_t block, int node)
 {
@@ -218,8 +239,9 @@ static void write_region(gtRegionBuild* rb, gtRegionWork* w, gtRegionBlock* b, i
 		gtEhlHub entry = p->hubs[h];
 		entry.via_begin = (uint32_t)(b->via_at + entry.via_begin - base);
 		e->hubs[b->hub_at++] = entry;
+		if (rb->place_of && h < last) write_compact(rb, w, e->cvias + entry.via_begin, &p->hubs[h]);
 	}
-	memcpy(e->vias + b->via_at, p->vias + base, (size_t)vias * sizeof *e->vias);
+	if (!rb->place_of) memcpy(e->vias + b->via_at, p->vias + base, (size_t)vias * sizeof *e->vias);
 	b->via_at += vias;
 	int level = level_of(node), side = GT_REGION_SIDE >> level, index = node - level_at[level];
 	int x0 = (int)(block % rb->block_columns) * GT_REGION_SIDE + (index % side << level);
@@ -252,6 +274,7 @@ bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegion
 		w->merged[node] = false;
 		if (w->leaf[node]) regions++, hubs += (uint64_t)w->hubs[node] + 1, vias += (uint64_t)w->vias[node];
 	}
+	w->via_bytes = rb->place_of ? sizeof(uint16_t) : sizeof(gtEhlViaLabel);
 	int limit = rb->writing ? b->chosen : GT_REGION_STEPS;
 	int steps = 0;
 	if (!rb->writing) b->regions[0] = regions, b->hubs[0] = hubs, b->vias[0] = vias;
@@ -273,7 +296,7 @@ bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegion
 		return true;
 	}
 	write_regions(rb, w, b, block, level_at[GT_REGION_DEPTH]);
-	return true;
+	return !w->broken;
 }
 
 typedef struct Step {
@@ -290,9 +313,10 @@ static int by_ratio(const void* a, const void* b)
 	return (x->step > y->step) - (x->step < y->step);
 }
 
-static double block_bytes(const gtRegionBlock* b, int k)
+static double block_bytes(const gtRegionBuild* rb, const gtRegionBlock* b, int k)
 {
-	return (double)b->hubs[k] * sizeof(gtEhlHub) + (double)b->vias[k] * sizeof(gtEhlViaLabel) +
+	double via_bytes = rb->place_of ? sizeof(uint16_t) : sizeof(gtEhlViaLabel);
+	return (double)b->hubs[k] * sizeof(gtEhlHub) + (double)b->vias[k] * via_bytes +
 	       (double)b->regions[k] * sizeof(uint32_t);
 }
 
@@ -313,9 +337,10 @@ static gtStatus allocate(gtRegionBuild* rb, gtError* err)
 	e->via_count = (int64_t)vias;
 	e->cell_begin = gt_malloc(((size_t)regions + 1) * sizeof *e->cell_begin);
 	e->hubs = gt_malloc((size_t)e->hub_count * sizeof *e->hubs);
-	e->vias = gt_malloc((size_t)(vias + 1) * sizeof *e->vias);
+	if (rb->place_of) e->cvias = gt_malloc((size_t)(vias + 1) * sizeof *e->cvias);
+	else e->vias = gt_malloc((size_t)(vias + 1) * sizeof *e->vias);
 	e->region_of = gt_malloc((size_t)e->columns * (size_t)e->rows * sizeof *e->region_of);
-	if (!e->cell_begin || !e->hubs || !e->vias || !e->region_of)
+	if (!e->cell_begin || !e->hubs || !(e->vias || e->cvias) || !e->region_of)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a region index of %llu vias", (unsigned long long)vias);
 	e->cell_begin[regions] = (uint32_t)hubs;
 	gtEhlHub last = {(uint32_t)vias, (uint32_t)e->n, INFINITY};
@@ -327,7 +352,7 @@ gtStatus gt_region_choose(gtRegionBuild* rb, double target_bytes, gtError* err)
 {
 	int64_t blocks = (int64_t)rb->block_columns * rb->block_rows, count = 0;
 	double total = sizeof(gtEhlHub) + sizeof(uint32_t); // the final entry and offset
-	for (int64_t i = 0; i < blocks; i++) total += block_bytes(&rb->blocks[i], 0), count += rb->blocks[i].steps;
+	for (int64_t i = 0; i < blocks; i++) total += block_bytes(rb, &rb->blocks[i], 0), count += rb->blocks[i].steps;
 	Step* steps = gt_malloc((size_t)(count + 1) * sizeof *steps);
 	if (!steps) return gt_fail(err, GT_ERR_NOMEM, "out of memory choosing regions");
 	count = 0;
@@ -343,7 +368,7 @@ gtStatus gt_region_choose(gtRegionBuild* rb, double target_bytes, gtError* err)
 	qsort(steps, (size_t)count, sizeof *steps, by_ratio);
 	for (int64_t k = 0; k < count && total > target_bytes; k++) {
 		gtRegionBlock* b = &rb->blocks[steps[k].block];
-		total += block_bytes(b, steps[k].step + 1) - block_bytes(b, steps[k].step);
+		total += block_bytes(rb, b, steps[k].step + 1) - block_bytes(rb, b, steps[k].step);
 		b->chosen = steps[k].step + 1;
 	}
 	gt_free(steps);

@@ -43,6 +43,9 @@ typedef struct gtRegionBuild {
 	int block_columns, block_rows;
 	gtRegionBlock* blocks;
 	bool writing;
+	// A compact index (ehl_layout.h: cvias): each label entry's place in its hub's inverse label,
+	// by which the write pass turns the pool's vias into 2-byte ones; NULL: 6-byte vias.
+	const uint32_t* place_of;
 } gtRegionBuild;
 
 // Per-thread scratch of the block stage.
@@ -51,6 +54,8 @@ typedef struct gtRegionWork {
 	int64_t first[GT_REGION_NODES]; // the node's list in the pool (-1: no cell of the node exists)
 	double hubs[GT_REGION_NODES], vias[GT_REGION_NODES], partial[GT_REGION_NODES], weight[GT_REGION_NODES];
 	bool leaf[GT_REGION_NODES], merged[GT_REGION_NODES];
+	double via_bytes; // a via's bytes in the index being built
+	bool broken;      // a via without its label entry (never in a sound build)
 } gtRegionWork;
 
 // Appends fine cell `cell`'s hub list and vias to `out`; false when out of memory.
