@@ -651,9 +651,8 @@ static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError*
 	b->regions = &rb;
 	b->pass = 2, b->passes = 2;
 	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
-	// The labels' part and the region ids are fixed; the cells' part is what merging shrinks.
+	// The labels' part is fixed; the cells' part (and the region ids' width) is what merging shrinks.
 	double fixed = (e->n + 1.0) * sizeof *e->label_offset + (double)e->label_count * 16 + e->n * 4.0 +
-	               (double)e->columns * e->rows * sizeof *e->region_of +
 	               (compact ? (e->n + 1.0) * 4 + (double)e->label_count * 8 : 0);
 	if (!st) st = gt_region_choose(&rb, budget - fixed, err);
 	rb.writing = true;

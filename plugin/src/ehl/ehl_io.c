@@ -72,7 +72,8 @@ static int sections(gtEhl* e, Section out[SECTIONS])
 	    {compact ? (void**)&e->cvias : (void**)&e->vias,
 	     (uint64_t)e->via_count * (compact ? sizeof(uint16_t) : sizeof(gtEhlViaLabel))},
 	    {(void**)&e->links, (uint64_t)e->link_count * sizeof(gtEhlLink)},
-	    {(void**)&e->region_of, e->region_of ? (uint64_t)e->columns * (uint64_t)e->rows * 4 : 0},
+	    {(void**)&e->region_of,
+	     e->region_of ? (uint64_t)e->columns * (uint64_t)e->rows * gt_ehl_region_id_bytes(e) : 0},
 	    {(void**)&e->inv_offset, (n + 1) * 4},
 	    {(void**)&e->inv_vertex, labels * 4},
 	    {(void**)&e->inv_entry, labels * 4},
@@ -192,9 +193,8 @@ static const char* validate_compact(const gtEhl* e, int64_t* full_vias)
 		}
 	}
 	*full_vias = full;
-	if (e->region_of)
-		for (int64_t c = 0; c < (int64_t)e->columns * e->rows; c++)
-			if (e->region_of[c] >= (uint64_t)e->cell_count) return "region ids";
+	for (int64_t c = 0; c < (int64_t)e->columns * e->rows; c++)
+		if ((e->narrow_regions ? e->region16[c] : e->region_of[c]) >= (uint64_t)e->cell_count) return "region ids";
 	return NULL;
 }
 
@@ -368,6 +368,7 @@ static gtStatus region_header(gtEhl* e, const FileHeader* h, const char* path, g
 	e->rows = (int)((h->map_height + g - 1) / g);
 	e->region_of = e->mapping;
 	if (h->version >= 5) e->cvias = e->mapping;
+	e->narrow_regions = h->version >= 5 && h->cell_count <= GT_EHL_NARROW_REGIONS;
 	return GT_OK;
 }
 

@@ -96,7 +96,7 @@ int64_t gt_ehl_index_bytes(const gtEhl* e)
 	                 (size_t)e->hub_count * sizeof *e->hubs +
 	                 (size_t)e->via_count * (e->cvias ? sizeof *e->cvias : sizeof *e->vias) +
 	                 (e->cvias ? (size_t)(e->n + 1) * 4 + (size_t)e->label_count * 8 : 0) +
-	                 (e->region_of ? (size_t)e->columns * (size_t)e->rows * sizeof *e->region_of : 0));
+	                 (e->region_of ? (size_t)e->columns * (size_t)e->rows * gt_ehl_region_id_bytes(e) : 0));
 }
 
 typedef struct InverseItem {
@@ -186,7 +186,7 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 {
 	if (ehl->region_of) { // a grid cell stands for its region
 		if (cell < 0 || cell >= (int64_t)ehl->columns * ehl->rows) return -1;
-		cell = ehl->region_of[cell];
+		cell = ehl->narrow_regions ? ehl->region16[cell] : ehl->region_of[cell];
 	}
 	if (cell < 0 || cell >= ehl->cell_count) return -1;
 	int64_t count = 0;

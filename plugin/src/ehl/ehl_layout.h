@@ -36,6 +36,8 @@ typedef struct gtEhlViaLabel {
 // A compact via (gtEhl.cvias): its place in the hub's inverse label, and FULL.
 #define GT_EHL_COMPACT_FULL 0x8000u
 #define GT_EHL_COMPACT_PLACES 0x8000u
+// A compact index with at most this many regions names them with 2 bytes per grid cell.
+#define GT_EHL_NARROW_REGIONS 65536
 
 static inline uint32_t gt_via_bits(const gtEhlViaLabel* v)
 {
@@ -122,8 +124,13 @@ struct gtEhl {
 	uint32_t* vertex_of;  // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
 	// A region index (ehl_regions.h): per cell of the g grid (columns x rows) its region, the
-	// index's "cell" for the arrays here (cell_count regions); NULL: every grid cell is its own.
-	uint32_t* region_of;
+	// index's "cell" for the arrays here (cell_count regions); NULL: every grid cell is its own. A
+	// compact index of at most GT_EHL_NARROW_REGIONS regions keeps them as uint16_t (region16).
+	union {
+		uint32_t* region_of;
+		uint16_t* region16;
+	};
+	bool narrow_regions;
 	gtEhlHub* hubs;
 	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub; NULL in a compact index
 	// A compact region index (format 5) has 2-byte vias instead: a via of hub h is its place in h's
@@ -154,7 +161,14 @@ static inline int64_t gt_ehl_cell_of(const gtEhl* e, gtVec2 p)
 	if (i >= e->columns) i = e->columns - 1;
 	if (j >= e->rows) j = e->rows - 1;
 	int64_t cell = (int64_t)j * e->columns + i;
-	return e->region_of ? (int64_t)e->region_of[cell] : cell;
+	if (!e->region_of) return cell;
+	return e->narrow_regions ? (int64_t)e->region16[cell] : (int64_t)e->region_of[cell];
+}
+
+// Bytes of a region id per grid cell.
+static inline size_t gt_ehl_region_id_bytes(const gtEhl* e)
+{
+	return e->narrow_regions ? sizeof(uint16_t) : sizeof(uint32_t);
 }
 
 // Whether the straight line from s to t (which see each other) is their distance: no link can beat it.

@@ -248,7 +248,8 @@ static void write_region(gtRegionBuild* rb, gtRegionWork* w, gtRegionBlock* b, i
 	int y0 = (int)(block / rb->block_columns) * GT_REGION_SIDE + (index / side << level);
 	for (int y = y0; y < y0 + (1 << level) && y < e->rows; y++)
 		for (int x = x0; x < x0 + (1 << level) && x < e->columns; x++)
-			e->region_of[(int64_t)y * e->columns + x] = region;
+			if (e->narrow_regions) e->region16[(int64_t)y * e->columns + x] = (uint16_t)region;
+			else e->region_of[(int64_t)y * e->columns + x] = region;
 }
 
 static void write_regions(gtRegionBuild* rb, gtRegionWork* w, gtRegionBlock* b, int64_t block, int node)
@@ -339,7 +340,8 @@ static gtStatus allocate(gtRegionBuild* rb, gtError* err)
 	e->hubs = gt_malloc((size_t)e->hub_count * sizeof *e->hubs);
 	if (rb->place_of) e->cvias = gt_malloc((size_t)(vias + 1) * sizeof *e->cvias);
 	else e->vias = gt_malloc((size_t)(vias + 1) * sizeof *e->vias);
-	e->region_of = gt_malloc((size_t)e->columns * (size_t)e->rows * sizeof *e->region_of);
+	e->narrow_regions = rb->place_of && regions <= GT_EHL_NARROW_REGIONS;
+	e->region_of = gt_malloc((size_t)e->columns * (size_t)e->rows * gt_ehl_region_id_bytes(e));
 	if (!e->cell_begin || !e->hubs || !(e->vias || e->cvias) || !e->region_of)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a region index of %llu vias", (unsigned long long)vias);
 	e->cell_begin[regions] = (uint32_t)hubs;
@@ -348,11 +350,20 @@ static gtStatus allocate(gtRegionBuild* rb, gtError* err)
 	return GT_OK;
 }
 
+// The region ids' bytes (a compact index of few regions names them with 2 bytes).
+static double id_bytes(const gtRegionBuild* rb, uint64_t regions)
+{
+	double cells = (double)rb->ehl->columns * rb->ehl->rows;
+	return cells * (rb->place_of && regions <= GT_EHL_NARROW_REGIONS ? sizeof(uint16_t) : sizeof(uint32_t));
+}
+
 gtStatus gt_region_choose(gtRegionBuild* rb, double target_bytes, gtError* err)
 {
 	int64_t blocks = (int64_t)rb->block_columns * rb->block_rows, count = 0;
 	double total = sizeof(gtEhlHub) + sizeof(uint32_t); // the final entry and offset
-	for (int64_t i = 0; i < blocks; i++) total += block_bytes(rb, &rb->blocks[i], 0), count += rb->blocks[i].steps;
+	uint64_t regions = 0;
+	for (int64_t i = 0; i < blocks; i++)
+		total += block_bytes(rb, &rb->blocks[i], 0), count += rb->blocks[i].steps, regions += rb->blocks[i].regions[0];
 	Step* steps = gt_malloc((size_t)(count + 1) * sizeof *steps);
 	if (!steps) return gt_fail(err, GT_ERR_NOMEM, "out of memory choosing regions");
 	count = 0;
@@ -366,12 +377,14 @@ gtStatus gt_region_choose(gtRegionBuild* rb, double target_bytes, gtError* err)
 		rb->blocks[i].chosen = 0;
 	}
 	qsort(steps, (size_t)count, sizeof *steps, by_ratio);
-	for (int64_t k = 0; k < count && total > target_bytes; k++) {
+	for (int64_t k = 0; k < count && total + id_bytes(rb, regions) > target_bytes; k++) {
 		gtRegionBlock* b = &rb->blocks[steps[k].block];
 		total += block_bytes(rb, b, steps[k].step + 1) - block_bytes(rb, b, steps[k].step);
+		regions -= b->regions[steps[k].step] - b->regions[steps[k].step + 1];
 		b->chosen = steps[k].step + 1;
 	}
 	gt_free(steps);
+	total += id_bytes(rb, regions);
 	if (total > target_bytes)
 		return gt_fail(err, GT_ERR_LIMIT, "regions do not fit: %.1f MB of cells left", total / 1e6);
 	return allocate(rb, err);

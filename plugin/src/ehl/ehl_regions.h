@@ -65,7 +65,7 @@ typedef bool gtRegionFineFcn(void* context, int64_t cell, gtRegionLists* out);
 bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegionFineFcn* fine, void* context);
 
 // After the plan pass: picks each block's merges, cheapest query cost per byte saved first, until
-// the cells' part of the index (cell offsets, hub entries, vias) fits `target_bytes`; sets the
+// the cells' part of the index (region ids, cell offsets, hub entries, vias) fits `target_bytes`; sets the
 // write offsets and the index's counts and allocates its arrays. GT_ERR_LIMIT when even whole
 // blocks do not fit.
 gtStatus gt_region_choose(gtRegionBuild* rb, double target_bytes, gtError* err);
