@@ -99,16 +99,38 @@ int64_t gt_ehl_index_bytes(const gtEhl* e)
 	                 (e->region_of ? (size_t)e->columns * (size_t)e->rows * gt_ehl_region_id_bytes(e) : 0));
 }
 
-typedef struct InverseItem {
-	double dist;
-	uint32_t vertex, entry;
-} InverseItem;
-
-static int by_dist_then_vertex(const void* a, const void* b)
+// Inverse entries i, j of one hub in (distance, vertex) order.
+static bool inverse_before(const gtEhl* e, uint32_t i, uint32_t j)
 {
-	const InverseItem *x = a, *y = b;
-	if (x->dist != y->dist) return x->dist < y->dist ? -1 : 1;
-	return (x->vertex > y->vertex) - (x->vertex < y->vertex);
+	double a = e->label_dist[e->inv_entry[i]], b = e->label_dist[e->inv_entry[j]];
+	return a != b ? a < b : e->inv_vertex[i] < e->inv_vertex[j];
+}
+
+static void inverse_swap(gtEhl* e, uint32_t i, uint32_t j)
+{
+	uint32_t v = e->inv_vertex[i], k = e->inv_entry[i];
+	e->inv_vertex[i] = e->inv_vertex[j], e->inv_entry[i] = e->inv_entry[j];
+	e->inv_vertex[j] = v, e->inv_entry[j] = k;
+}
+
+static void sift_down(gtEhl* e, uint32_t first, uint32_t at, uint32_t end)
+{
+	for (uint32_t child; (child = 2 * at + 1) < end; at = child) {
+		if (child + 1 < end && inverse_before(e, first + child, first + child + 1)) child++;
+		if (!inverse_before(e, first + at, first + child)) break;
+		inverse_swap(e, first + at, first + child);
+	}
+}
+
+// Heap sort of the inverse entries [first, first + count) in place: no scratch beside the arrays
+// (a big map's labels are tens of millions of entries).
+static void sort_inverse(gtEhl* e, uint32_t first, uint32_t count)
+{
+	for (uint32_t root = count / 2; root-- > 0;) sift_down(e, first, root, count);
+	for (uint32_t end = count; end > 1;) {
+		inverse_swap(e, first, first + --end);
+		sift_down(e, first, 0, end);
+	}
 }
 
 bool gt_ehl_inverse_labels(gtEhl* e, bool* fits, uint32_t** place_of)
@@ -125,29 +147,24 @@ bool gt_ehl_inverse_labels(gtEhl* e, bool* fits, uint32_t** place_of)
 			return true; // too long for a 15-bit place
 		}
 	for (int h = 0; h < e->n; h++) offset[h + 2] += offset[h + 1];
-	InverseItem* items = gt_malloc((labels + 1) * sizeof *items);
 	uint32_t* place = gt_malloc((labels + 1) * sizeof *place);
 	e->inv_vertex = gt_malloc((labels + 1) * sizeof *e->inv_vertex);
 	e->inv_entry = gt_malloc((labels + 1) * sizeof *e->inv_entry);
-	if (!items || !place || !e->inv_vertex || !e->inv_entry) {
-		gt_free(offset), gt_free(items), gt_free(place);
+	if (!place || !e->inv_vertex || !e->inv_entry) {
+		gt_free(offset), gt_free(place);
 		gt_free(e->inv_vertex), gt_free(e->inv_entry);
 		e->inv_vertex = e->inv_entry = NULL;
 		return false;
 	}
 	for (int v = 0; v < e->n; v++) // offset[h + 1] is where hub h's next entry goes
 		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
-			InverseItem item = {e->label_dist[k], (uint32_t)v, k};
-			items[offset[e->label_hub[k] + 1]++] = item;
+			uint32_t at = offset[e->label_hub[k] + 1]++;
+			e->inv_vertex[at] = (uint32_t)v, e->inv_entry[at] = k;
 		}
 	for (int h = 0; h < e->n; h++) {
-		qsort(items + offset[h], offset[h + 1] - offset[h], sizeof *items, by_dist_then_vertex);
-		for (uint32_t i = offset[h]; i < offset[h + 1]; i++) {
-			e->inv_vertex[i] = items[i].vertex, e->inv_entry[i] = items[i].entry;
-			place[items[i].entry] = i - offset[h];
-		}
+		sort_inverse(e, offset[h], offset[h + 1] - offset[h]);
+		for (uint32_t i = offset[h]; i < offset[h + 1]; i++) place[e->inv_entry[i]] = i - offset[h];
 	}
-	gt_free(items);
 	e->inv_offset = offset; // n + 2 allocated, n + 1 used
 	*fits = true;
 	*place_of = place;
