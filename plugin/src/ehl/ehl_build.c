@@ -627,6 +627,31 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	s->peak_rss_mb = gt_peak_rss_mb();
 }
 
+// A compact index's equal lists are stored once (gt_region_share_lists), which the plan cannot
+// foresee: so the plan is chosen again for a larger target, a few times, until the shared index
+// is just within the budget (the largest target known to fit is written last).
+static gtStatus share_and_fit(Build* b, Worker* workers, gtRegionBuild* rb, double budget, double fixed, gtError* err)
+{
+	gtEhl* e = b->ehl;
+	int64_t blocks = (int64_t)rb->block_columns * rb->block_rows;
+	double target = budget - fixed, fits = -1, over = INFINITY;
+	for (int round = 0;; round++) {
+		if (!gt_region_share_lists(e)) return gt_fail(err, GT_ERR_NOMEM, "out of memory sharing via lists");
+		double bytes = (double)gt_ehl_index_bytes(e);
+		if (bytes <= budget) fits = target;
+		else over = target;
+		if (bytes <= budget && (bytes > 0.995 * budget || round >= 3)) return GT_OK;
+		double next = round >= 4 ? fits : target * (budget - fixed) / (bytes - fixed);
+		if (round < 4 && (next <= fits || next >= over)) next = isinf(over) ? fits * 1.05 : (fits + over) / 2;
+		target = next;
+		gt_free(e->cell_begin), gt_free(e->hubs), gt_free(e->cvias), gt_free(e->region_of);
+		e->cell_begin = NULL, e->hubs = NULL, e->cvias = NULL, e->region_of = NULL;
+		gtStatus st = gt_region_choose(rb, target, err);
+		if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+		if (st) return st;
+	}
+}
+
 // The via-label stage of a region index: plan every block's merges, choose them to fit `budget`
 // bytes (the whole index), then build the blocks again and write the chosen regions.
 static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError* err)
@@ -657,6 +682,7 @@ static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError*
 	if (!st) st = gt_region_choose(&rb, budget - fixed, err);
 	rb.writing = true;
 	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+	if (!st && compact) st = share_and_fit(b, workers, &rb, budget, fixed, err);
 	b->regions = NULL;
 	gt_region_build_free(&rb);
 	gt_free(place_of);

@@ -183,15 +183,19 @@ static const char* validate_compact(const gtEhl* e, int64_t* full_vias)
 			if (k > e->inv_offset[h] && e->label_dist[entry] < e->label_dist[e->inv_entry[k - 1]])
 				return "inverse labels";
 		}
-	int64_t full = 0;
+	// Every list ends (LAST) inside the vias, each of its places inside its hub's inverse label.
 	for (int64_t i = 0; i + 1 < e->hub_count; i++) {
 		const gtEhlHub* h = &e->hubs[i];
-		uint32_t places = h->hub < n ? e->inv_offset[h->hub + 1] - e->inv_offset[h->hub] : 0;
-		for (uint32_t k = h->via_begin; k < h[1].via_begin; k++) {
-			if ((uint32_t)(e->cvias[k] & (GT_EHL_COMPACT_PLACES - 1)) >= places) return "via labels";
-			full += (e->cvias[k] & GT_EHL_COMPACT_FULL) != 0;
+		if (h->hub == n) continue;
+		uint32_t places = e->inv_offset[h->hub + 1] - e->inv_offset[h->hub];
+		for (uint64_t k = h->via_begin;; k++) {
+			if (k >= (uint64_t)e->via_count || (uint32_t)(e->cvias[k] & (GT_EHL_COMPACT_PLACES - 1)) >= places)
+				return "via labels";
+			if (e->cvias[k] & GT_EHL_COMPACT_LAST) break;
 		}
 	}
+	int64_t full = 0;
+	for (int64_t k = 0; k < e->via_count; k++) full += (e->cvias[k] & GT_EHL_COMPACT_FULL) != 0;
 	*full_vias = full;
 	for (int64_t c = 0; c < (int64_t)e->columns * e->rows; c++)
 		if ((e->narrow_regions ? e->region16[c] : e->region_of[c]) >= (uint64_t)e->cell_count) return "region ids";
@@ -243,7 +247,8 @@ static const char* validate(const gtEhl* e, uint64_t* seen, int64_t* full_vias)
 		bool sentinel = rank == n;
 		sentinels += sentinel;
 		bad_rank |= (rank > n) | (!sentinel & (hubs[i + 1].hub <= rank));
-		bad_via |= (first > next) | (sentinel & (first != next));
+		// A compact index's lists end at their LAST via and may be shared (validate_compact).
+		bad_via |= e->cvias ? first > e->via_count : (first > next) | (sentinel & (first != next));
 		bad_bound |= !(hubs[i].lower_bound >= 0); // NaN or negative
 	}
 	// Sentinels exactly at the cell ends: each list is ranks below n, increasing, then n, so a

@@ -208,7 +208,9 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 	if (cell < 0 || cell >= ehl->cell_count) return -1;
 	int64_t count = 0;
 	for (uint32_t i = ehl->cell_begin[cell]; ehl->hubs[i].hub != (uint32_t)ehl->n; i++)
-		for (uint32_t k = ehl->hubs[i].via_begin; k < ehl->hubs[i + 1].via_begin; k++, count++) {
+		for (uint32_t k = ehl->hubs[i].via_begin, more = 1; ehl->cvias ? more : k < ehl->hubs[i + 1].via_begin;
+		     k++, count++) {
+			if (ehl->cvias) more = !(ehl->cvias[k] & GT_EHL_COMPACT_LAST);
 			if (count >= capacity) continue;
 			gtEhlVia* out = &vias[count];
 			out->hub_rank = ehl->hubs[i].hub;

@@ -33,9 +33,11 @@ typedef struct gtEhlViaLabel {
 
 #define GT_VIA_VERTEX_BITS 0xFFu // of the float's bits
 
-// A compact via (gtEhl.cvias): its place in the hub's inverse label, and FULL.
+// A compact via (gtEhl.cvias): its place in the hub's inverse label, FULL, and LAST on the last via
+// of its list (lists are shared, so a list ends by itself rather than where the next begins).
 #define GT_EHL_COMPACT_FULL 0x8000u
-#define GT_EHL_COMPACT_PLACES 0x8000u
+#define GT_EHL_COMPACT_LAST 0x4000u
+#define GT_EHL_COMPACT_PLACES 0x4000u
 // A compact index with at most this many regions names them with 2 bytes per grid cell.
 #define GT_EHL_NARROW_REGIONS 65536
 
@@ -134,10 +136,12 @@ struct gtEhl {
 	gtEhlHub* hubs;
 	gtEhlViaLabel* vias; // within a (cell, hub), sorted by distance to the hub; NULL in a compact index
 	// A compact region index (format 5) has 2-byte vias instead: a via of hub h is its place in h's
-	// inverse label, every vertex whose label holds h sorted by (distance, vertex), with the FULL bit
-	// on top. The place gives the exact distance (label_dist[inv_entry[.]]) and the vertex with no
-	// search, and a list sorted by place is sorted by distance. Only when every inverse label has at
-	// most GT_EHL_COMPACT_PLACES entries (else the region index keeps 6-byte vias).
+	// inverse label, every vertex whose label holds h sorted by (distance, vertex), with the FULL and
+	// LAST bits on top. The place gives the exact distance (label_dist[inv_entry[.]]) and the vertex
+	// with no search, and a list sorted by place is sorted by distance. A (region, hub) entry's list
+	// starts at its via_begin and ends at its LAST via: equal lists of one hub are stored once, so
+	// via_begin does not grow along the entries. Only when every inverse label has at most
+	// GT_EHL_COMPACT_PLACES entries (else the region index keeps 6-byte vias).
 	uint16_t* cvias;
 	uint32_t* inv_offset; // per hub rank (n + 1): its inverse label's entries [inv_offset[h], inv_offset[h + 1])
 	uint32_t* inv_vertex; // per inverse entry: the vertex

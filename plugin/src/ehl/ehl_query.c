@@ -72,7 +72,9 @@ static double best_compact_via(const gtEhl* e, const Side* side, uint32_t genera
 	SideCache* c = side->cache;
 	const uint32_t* vertex_at = e->inv_vertex + e->inv_offset[hub];
 	const uint32_t* entry_at = e->inv_entry + e->inv_offset[hub];
-	for (uint32_t i = begin; i < end; i++) {
+	(void)end; // the list ends at its LAST via
+	for (uint32_t i = begin, more = 1; more; i++) {
+		more = !(e->cvias[i] & GT_EHL_COMPACT_LAST);
 		uint16_t place = e->cvias[i] & (GT_EHL_COMPACT_PLACES - 1);
 		double to_hub = e->label_dist[entry_at[place]];
 		if (offset + to_hub >= limit) break; // sorted by distance to the hub
@@ -156,7 +158,8 @@ int gt_ehl_first_bends(const gtEhl* e, gtVec2 p, int32_t* out)
 		int vertex = e->vertex_of[h->hub];
 		// Sorted by distance to the hub: the hub itself, at 0, comes first.
 		if (e->cvias) {
-			for (uint32_t i = h->via_begin; i < h[1].via_begin; i++) {
+			for (uint32_t i = h->via_begin, more = 1; more; i++) {
+				more = !(e->cvias[i] & GT_EHL_COMPACT_LAST);
 				uint32_t at = gt_cvia_entry(e, h->hub, e->cvias[i]);
 				if (e->label_dist[e->inv_entry[at]] != 0) break;
 				if (e->inv_vertex[at] == (uint32_t)vertex) {

@@ -223,6 +223,7 @@ static void write_compact(gtRegionBuild* rb, gtRegionWork* w, uint16_t* out, con
 			out[j] = out[j - 1];
 		out[j] = via;
 	}
+	if (count > 0) out[count - 1] |= GT_EHL_COMPACT_LAST;
 }
 
 // Writes region `node` (a leaf now) and its cells' region ids.
@@ -388,6 +389,59 @@ gtStatus gt_region_choose(gtRegionBuild* rb, double target_bytes, gtError* err)
 	if (total > target_bytes)
 		return gt_fail(err, GT_ERR_LIMIT, "regions do not fit: %.1f MB of cells left", total / 1e6);
 	return allocate(rb, err);
+}
+
+static uint32_t list_length(const uint16_t* list)
+{
+	uint32_t length = 1;
+	while (!(list[length - 1] & GT_EHL_COMPACT_LAST)) length++;
+	return length;
+}
+
+static uint64_t list_hash(const uint16_t* list, uint32_t length)
+{
+	uint64_t hash = 1469598103934665603ull; // FNV-1a
+	for (uint32_t i = 0; i < length; i++) hash = (hash ^ list[i]) * 1099511628211ull;
+	return hash ^ hash >> 29;
+}
+
+bool gt_region_share_lists(gtEhl* e)
+{
+	uint64_t slots = 16;
+	while (slots < 2 * (uint64_t)e->hub_count) slots *= 2;
+	uint32_t* first = gt_calloc((size_t)slots, sizeof *first); // 1 + the entry that first stored a list
+	if (!first) return false;
+	uint32_t at = 0, n = (uint32_t)e->n;
+	for (int64_t i = 0; i + 1 < e->hub_count; i++) {
+		gtEhlHub* h = &e->hubs[i];
+		if (h->hub == n) { // a sentinel owns no vias
+			h->via_begin = at;
+			continue;
+		}
+		const uint16_t* list = e->cvias + h->via_begin;
+		uint32_t length = list_length(list);
+		uint64_t slot = list_hash(list, length) & (slots - 1);
+		for (; first[slot]; slot = (slot + 1) & (slots - 1)) {
+			const gtEhlHub* other = &e->hubs[first[slot] - 1];
+			if (list_length(e->cvias + other->via_begin) == length &&
+			    memcmp(e->cvias + other->via_begin, list, length * sizeof *list) == 0)
+				break;
+		}
+		if (first[slot]) {
+			h->via_begin = e->hubs[first[slot] - 1].via_begin;
+			continue;
+		}
+		// Lists lie in entry order, so the kept ones move down over what was read already.
+		memmove(e->cvias + at, list, length * sizeof *list);
+		h->via_begin = at;
+		at += length;
+		first[slot] = (uint32_t)i + 1;
+	}
+	gt_free(first);
+	e->hubs[e->hub_count - 1].via_begin = at;
+	e->via_count = at;
+	(void)GT_RESIZE(e->cvias, (int64_t)at + 1); // shrinking: on failure the larger block stays
+	return true;
 }
 
 gtStatus gt_region_weights(gtRegionBuild* rb, const gtVec2* points, int64_t point_count, gtError* err)

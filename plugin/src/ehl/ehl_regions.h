@@ -70,6 +70,11 @@ bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegion
 // blocks do not fit.
 gtStatus gt_region_choose(gtRegionBuild* rb, double target_bytes, gtError* err);
 
+// After the write pass of a compact index: equal via lists stored once (the entries point at the
+// first), the vias packed; false when out of memory. Lists of different hubs may be shared too:
+// a list holds places, which each entry reads in its own hub's inverse label.
+bool gt_region_share_lists(gtEhl* e);
+
 // Query ends' weights per fine cell: its free map cells, plus (with a workload) the points in it.
 gtStatus gt_region_weights(gtRegionBuild* rb, const gtVec2* points, int64_t point_count, gtError* err);
 
