@@ -284,6 +284,13 @@ static void test_save_load_and_forgery(void** state)
 	           "region ids");
 	uint16_t place = 0x7FFF;
 	forge_load(m, path, bytes, size, start[7], &place, 2, "via labels");
+	// The last via ends the last list stored (lists end at their LAST via and may be shared):
+	// without its LAST bit that list would run past the vias.
+	uint16_t last;
+	memcpy(&last, bytes + start[7] + (vias - 1) * 2, 2);
+	assert_true(last & 0x4000);
+	last &= (uint16_t)~0x4000;
+	forge_load(m, path, bytes, size, start[7] + (vias - 1) * 2, &last, 2, "via labels");
 	uint32_t entry;
 	memcpy(&entry, bytes + start[12] + (labels - 1) * 4, 4);
 	forge_load(m, path, bytes, size, start[12], &entry, 4, "inverse labels");
