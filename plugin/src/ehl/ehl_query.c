@@ -65,7 +65,7 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 // distance from its own label.
 // A compact index's vias (ehl_layout.h: cvias) give the exact distance to the hub, so its skips
 // are the exact tests and no label lookup follows; the same vias pass them as in the loop below.
-static double best_compact_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+double gt_ehl_best_compact_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
                                uint32_t end, double offset, double limit, int32_t* via)
 {
 	double best = INFINITY;
@@ -105,10 +105,9 @@ static double best_compact_via(const gtEhl* e, const Side* side, uint32_t genera
 	return best;
 }
 
-double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin, uint32_t end,
-                       double offset, double limit, int32_t* via)
+double gt_ehl_best_wide_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                            uint32_t end, double offset, double limit, int32_t* via)
 {
-	if (e->cvias) return best_compact_via(e, side, generation, hub, begin, end, offset, limit, via);
 	double best = INFINITY;
 	SideCache* c = side->cache;
 	for (uint32_t i = begin; i < end; i++) {

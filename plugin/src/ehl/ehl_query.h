@@ -55,8 +55,20 @@ Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all);
 
 // The smallest |p v| + d(v, hub) over the vias [begin, end) p sees with offset + total < limit
 // (see ehl_query.c); +inf and *via untouched when there is none.
-double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin, uint32_t end,
-                       double offset, double limit, int32_t* via);
+double gt_ehl_best_wide_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                            uint32_t end, double offset, double limit, int32_t* via);
+// The same over a compact index's vias (ehl_layout.h: cvias; `end` unused, a list ends at its LAST via).
+double gt_ehl_best_compact_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                               uint32_t end, double offset, double limit, int32_t* via);
+
+// One loop per layout: a function holding both made the 6-byte loop spill registers (+1%
+// instructions a query at g = 16).
+static inline double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                                     uint32_t end, double offset, double limit, int32_t* via)
+{
+	return e->cvias ? gt_ehl_best_compact_via(e, side, generation, hub, begin, end, offset, limit, via)
+	                : gt_ehl_best_wide_via(e, side, generation, hub, begin, end, offset, limit, via);
+}
 bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p);
 // The vertices that may be the first bend of a shortest path from valid point p on the index's
 // map: those whose taut visible region meets p's cell, each its own hub there (docs/algorithms.md
