@@ -407,8 +407,8 @@ static uint64_t list_hash(const uint16_t* list, uint32_t length)
 
 bool gt_region_share_lists(gtEhl* e)
 {
-	uint64_t slots = 16;
-	while (slots < 2 * (uint64_t)e->hub_count) slots *= 2;
+	// Open addressing at a load of at most 0.8: the table is a part of the build's peak.
+	uint64_t slots = (uint64_t)e->hub_count + (uint64_t)e->hub_count / 4 + 16;
 	uint32_t* first = gt_calloc((size_t)slots, sizeof *first); // 1 + the entry that first stored a list
 	if (!first) return false;
 	uint32_t at = 0, n = (uint32_t)e->n;
@@ -420,8 +420,8 @@ bool gt_region_share_lists(gtEhl* e)
 		}
 		const uint16_t* list = e->cvias + h->via_begin;
 		uint32_t length = list_length(list);
-		uint64_t slot = list_hash(list, length) & (slots - 1);
-		for (; first[slot]; slot = (slot + 1) & (slots - 1)) {
+		uint64_t slot = list_hash(list, length) % slots;
+		for (; first[slot]; slot = slot + 1 == slots ? 0 : slot + 1) {
 			const gtEhlHub* other = &e->hubs[first[slot] - 1];
 			if (list_length(e->cvias + other->via_begin) == length &&
 			    memcmp(e->cvias + other->via_begin, list, length * sizeof *list) == 0)
