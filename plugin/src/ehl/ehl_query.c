@@ -104,6 +104,7 @@ double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 
 bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p)
 {
+	if (m->pinch_count == 0) return false;
 	if (p.x != floor(p.x) || p.y != floor(p.y)) return false;
 	return gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH;
 }
@@ -154,13 +155,6 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	q->source_at_pinch = gt_ehl_at_pinch(e->map, s);
 	q->source_first_hub = e->cell_begin[gt_ehl_cell_of(e, s)];
 	return GT_OK;
-}
-
-Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)
-{
-	Side side = {cache, p, check_all, false, (int)p.x, (int)p.y}; // valid points' coordinates fit an int
-	side.grid = side.gx == p.x && side.gy == p.y;
-	return side;
 }
 
 // A memoised source side found no via below the limit it was priced with.
@@ -297,6 +291,8 @@ static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* er
 
 gtStatus gtEhlQuery_SetSource(gtEhlQuery* query, gtVec2 source, gtError* err)
 {
+	// The same source again (a kNN query's every pricing) stays without set_source's call.
+	if (query->has_source && query->source.x == source.x && query->source.y == source.y) return GT_OK;
 	return set_source(query, source, err);
 }
 

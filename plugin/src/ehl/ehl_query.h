@@ -51,7 +51,12 @@ typedef struct Side {
 } Side;
 
 // A side for the valid point p.
-Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all);
+static inline Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)
+{
+	Side side = {cache, p, check_all, false, (int)p.x, (int)p.y}; // valid points' coordinates fit an int
+	side.grid = side.gx == p.x && side.gy == p.y;
+	return side;
+}
 
 // The smallest |p v| + d(v, hub) over the vias [begin, end) p sees with offset + total < limit
 // (see ehl_query.c); +inf and *via untouched when there is none.

@@ -113,8 +113,12 @@ static int cross_sign_exact(gtVec2 a, gtVec2 b, double px, double py)
 	two_sum(py, -a.y, &C, &ec);
 	two_sum(b.x, -a.x, &D, &ed);
 	if (ea == 0 && eb == 0 && ec == 0 && ed == 0) {
-		double p1 = A * B, p2 = C * D;
-		const double terms[4] = {fma(A, B, -p1), -fma(C, D, -p2), p1, -p2};
+		double p1 = A * B, p2 = C * D, e1 = fma(A, B, -p1), e2 = fma(C, D, -p2);
+		// AB - CD = (p1 - p2) + (e1 - e2) exactly. Equal products round alike, so an exact tie (the
+		// segment through a grid point) has p1 == p2; then the sign is e1 - e2's, and a difference
+		// of two doubles is zero only when they are equal and otherwise rounds to its own sign.
+		if (p1 == p2) return sign_of(e1 - e2);
+		const double terms[4] = {e1, -e2, p1, -p2};
 		return sum_sign(terms, 4);
 	}
 	const double factors[6][3] = {
