@@ -63,8 +63,9 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 // the same whatever limit a via is skipped by: exact ties included. The stored distances are
 // rounded down, so they only decide what to skip; a via that may win is priced with the exact
 // distance from its own label.
-double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin, uint32_t end,
-                       double offset, double limit, int32_t* via)
+static inline __attribute__((always_inline)) double best_via(const gtEhl* e, const Side* side, uint32_t generation,
+                                                             int32_t hub, uint32_t begin, uint32_t end, double offset,
+                                                             double limit, int32_t* via)
 {
 	double best = INFINITY;
 	SideCache* c = side->cache;
@@ -102,6 +103,12 @@ double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, in
 	return best;
 }
 
+double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin, uint32_t end,
+                       double offset, double limit, int32_t* via)
+{
+	return best_via(e, side, generation, hub, begin, end, offset, limit, via);
+}
+
 bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p)
 {
 	if (m->pinch_count == 0) return false;
@@ -128,16 +135,6 @@ typedef struct Answer {
 	double distance;
 	int32_t hub, via_s, via_t; // hub < 0: straight line (or unreachable when distance is inf)
 } Answer;
-
-// Starts a new generation of a stamp array; on wrap-around every stamp is cleared.
-uint32_t gt_ehl_next_generation(uint32_t* generation, uint32_t* stamps, size_t count)
-{
-	if (++*generation == 0) {
-		memset(stamps, 0, count * sizeof *stamps);
-		*generation = 1;
-	}
-	return *generation;
-}
 
 static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 {
@@ -202,13 +199,14 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		best = fmin(limit, a->distance); // a link may still be shorter than the straight line
 	}
 	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
-	side_t.check_all = gt_ehl_at_pinch(e->map, t);
+	side_t.check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
 	const gtEhlHub* hs = e->hubs + q->source_first_hub;
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
 	// The shared hubs first, then priced in order of their lower bound: the best path tends to come
 	// early, and its length then rules out the rest without pricing their vias.
 	int shared = 0, next = -1; // next: the smallest bound, found as the merge goes
 	double least = INFINITY;
+	Common* common = q->common;
 	for (;;) {
 		uint32_t rank_s = hs->hub, rank_t = ht->hub;
 		// Skip a run of the smaller side at a time: both lists end in the sentinel n, above every rank.
@@ -227,22 +225,19 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
 		if (bound < best) {
 			if (bound < least) least = bound, next = shared;
-			q->common[shared].bound = bound;
-			q->common[shared].s = (uint32_t)(hs - e->hubs);
-			q->common[shared].t = (uint32_t)(ht - e->hubs);
-			shared++;
+			common[shared++] = (Common){bound, hs, ht};
 		}
 		hs++;
 		ht++;
 	}
 	double filtered = best; // every hub left has a bound below it
 	for (int left = shared; next >= 0;) {
-		Common c = q->common[next];
-		q->common[next] = q->common[--left];
-		hs = e->hubs + c.s;
-		ht = e->hubs + c.t;
+		Common c = common[next];
+		common[next] = common[--left];
+		hs = c.s;
+		ht = c.t;
 		double bound_t = gt_hub_lower_bound(ht);
-		uint32_t slot = (uint32_t)(hs - e->hubs) - q->source_first_hub;
+		uint32_t slot = (uint32_t)(hs - (e->hubs + q->source_first_hub));
 		bool first = q->memo_stamp[slot] != q->memo_generation;
 		if (first || q->memo_via[slot] == MEMO_NONE_BELOW) { // the source side, once per hub
 			// The first time, only a via that can beat the best path so far through this hub is
@@ -252,15 +247,15 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 			double limit = first ? (best - bound_t) * (1 + 1e-12) + 1e-12 : INFINITY;
 			q->memo_stamp[slot] = q->memo_generation;
 			q->memo_via[slot] = -1;
-			q->memo_value[slot] = gt_ehl_best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
-			                                      0, limit, &q->memo_via[slot]);
+			q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin, 0,
+			                               limit, &q->memo_via[slot]);
 			if (q->memo_via[slot] < 0 && !isinf(limit)) q->memo_via[slot] = MEMO_NONE_BELOW;
 		}
 		double from_s = q->memo_value[slot];
 		if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
 			int32_t vt = -1;
-			double from_t = gt_ehl_best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin,
-			                                from_s, best, &vt);
+			double from_t = best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s,
+			                         best, &vt);
 			if (vt >= 0 && from_s + from_t < best) {
 				best = from_s + from_t;
 				a->hub = hs->hub;
@@ -270,7 +265,7 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 				q->last_from_s = from_s, q->last_from_t = from_t;
 			}
 		}
-		next = next_common(q->common, &left, best, best != filtered);
+		next = next_common(common, &left, best, best != filtered);
 		filtered = best;
 	}
 	a->distance = a->hub >= 0 || isinf(a->distance) ? best : a->distance;
@@ -296,9 +291,20 @@ gtStatus gtEhlQuery_SetSource(gtEhlQuery* query, gtVec2 source, gtError* err)
 	return set_source(query, source, err);
 }
 
+// gtMap_CheckPoint(m, p) == GT_POINT_VALID, its usual case inline: p inside one free cell (NaN and
+// infinities fail the range test and take the full check).
+static inline bool valid_point(const gtMap* m, gtVec2 p)
+{
+	if (p.x > 0 && p.y > 0 && p.x < m->width && p.y < m->height) {
+		int cx = (int)p.x, cy = (int)p.y;
+		if (p.x != cx && p.y != cy) return !gt_blocked(m, cx, cy);
+	}
+	return gtMap_CheckPoint(m, p) == GT_POINT_VALID;
+}
+
 double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t)
 {
-	if (!query->has_source || gtMap_CheckPoint(query->ehl->map, t) != GT_POINT_VALID) return INFINITY;
+	if (!query->has_source || !valid_point(query->ehl->map, t)) return INFINITY;
 	Answer a;
 	to_target(query, t, INFINITY, &a);
 	return a.distance;
@@ -306,7 +312,7 @@ double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t)
 
 double gtEhlQuery_DistanceBelow(gtEhlQuery* query, gtVec2 t, double limit)
 {
-	if (!query->has_source || gtMap_CheckPoint(query->ehl->map, t) != GT_POINT_VALID) return INFINITY;
+	if (!query->has_source || !valid_point(query->ehl->map, t)) return INFINITY;
 	Answer a;
 	to_target(query, t, limit, &a);
 	return a.distance;

@@ -336,17 +336,13 @@ static Crossing crossing_of(double v)
 	return c;
 }
 
-// The frame's x at row line y = Y: rounded to within 1e-10 (coordinates below 2^16, |slope| >= 1
-// in the frame's shallow direction: three roundings of values below 2^17), so outside 1e-8 of an
-// integer its floor is exact; nearer, the exact predicate says on which side of grid point (n, Y)
-// the segment passes, or that it passes through it.
-static inline Crossing crossing_at(const Segment* s, double Y, double slope, int sy)
+// The frame's x at row line y = Y, x = a.x + (Y - a.y) slope, is rounded to within 1e-10
+// (coordinates below 2^16, |slope| >= 1 in the frame's shallow direction: three roundings of
+// values below 2^17), so outside 1e-8 of an integer its floor is exact (general_rows' loop). Within
+// 1e-8 of the integer n, the exact predicate says on which side of grid point (n, Y) the segment
+// passes, or that it passes through it: here, out of the loop, which seldom needs it.
+static __attribute__((noinline)) Crossing crossing_near(const Segment* s, double Y, int64_t n, int sy)
 {
-	double x = s->a.x + (Y - s->a.y) * slope;
-	int64_t f = floor_nonnegative(x);
-	double fraction = x - (double)f;
-	if (fraction > 1e-8 && fraction < 1 - 1e-8) return (Crossing){f, false};
-	int64_t n = f + (fraction > 0.5);
 	int side = -cross_sign(s, (double)n, Y) * sy; // the sign of x - n: (n - x) d.y = (n, Y) x d
 	return (Crossing){n - (side < 0), side == 0};
 }
@@ -368,20 +364,32 @@ static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, c
 {
 	const int64_t xstep = steep ? m->stride : 1, ystep = sy * (int64_t)(steep ? 1 : m->stride);
 	const double slope = sy ? s->d.x / s->d.y : 0;
+	const double step = sy;
 	Crossing from = crossing_of(s->a.x);
 	double Y = (double)first_y;
-	for (int64_t k = 0;; k++, Y += sy) {
-		Crossing to = k < lines ? crossing_at(s, Y, slope, sy) : crossing_of(s->b.x);
+	for (int64_t k = 0; k < lines; k++, Y += step, row += ystep) {
+		double x = s->a.x + (Y - s->a.y) * slope; // see crossing_near
+		int64_t f = floor_nonnegative(x);
+		double fraction = x - (double)f;
+		if (fabs(fraction - 0.5) < 0.5 - 1e-8) { // clear of integers (near 1e-8 either way is exact)
+			int64_t c0 = ahead ? from.floor : f, c1 = ahead ? f : from.floor - from.integer;
+			if (!run_free(row + c0 * xstep, c1 - c0 + 1, xstep)) return false;
+			from = (Crossing){f, false};
+			continue;
+		}
+		Crossing to = crossing_near(s, Y, f + (fraction > 0.5), sy);
 		// The cells whose open span meets the strip's open span between `from` and `to`.
 		int64_t c0 = ahead ? from.floor : to.floor, c1 = ahead ? to.floor - to.integer : from.floor - from.integer;
 		if (!run_free(row + c0 * xstep, c1 - c0 + 1, xstep)) return false;
-		if (k == lines) return true;
 		if (to.integer && m->pinch_count > 0) {
 			int64_t gx = steep ? (int64_t)Y : to.floor, gy = steep ? to.floor : (int64_t)Y;
 			if (gt_is_pinch_mask(gt_corner_mask(m, (int)gx, (int)gy))) return false;
 		}
-		row += ystep, from = to;
+		from = to;
 	}
+	Crossing to = crossing_of(s->b.x); // the last strip ends at b
+	int64_t c0 = ahead ? from.floor : to.floor, c1 = ahead ? to.floor - to.integer : from.floor - from.integer;
+	return run_free(row + c0 * xstep, c1 - c0 + 1, xstep);
 }
 
 // Any endpoints, the segment not on a grid line: general_walk_visible a strip at a time, as
@@ -403,8 +411,11 @@ static bool general_strips(const gtMap* m, gtVec2 a, gtVec2 b)
 	if (sy > 0) lines = crossing_of(s.b.y).integer ? (int64_t)s.b.y - 1 - cy : floor_nonnegative(s.b.y) - cy;
 	if (sy < 0) lines = cy - floor_nonnegative(s.b.y);
 	const unsigned char* row = steep ? m->run_y + (cy + 1) + m->stride : m->run_x + (cy + 1) * m->stride + 1;
-	return s.d.x > 0 ? general_rows(m, &s, steep, row, first_y, lines, sy, true)
-	                 : general_rows(m, &s, steep, row, first_y, lines, sy, false);
+	if (steep) // one copy per frame and direction: the steps are constants
+		return s.d.x > 0 ? general_rows(m, &s, true, row, first_y, lines, sy, true)
+		                 : general_rows(m, &s, true, row, first_y, lines, sy, false);
+	return s.d.x > 0 ? general_rows(m, &s, false, row, first_y, lines, sy, true)
+	                 : general_rows(m, &s, false, row, first_y, lines, sy, false);
 }
 
 bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b)
@@ -414,7 +425,7 @@ bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b)
 	return runs_walk(m, a.x, a.y, b.x, b.y);
 }
 
-static inline bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool runs)
+static inline __attribute__((always_inline)) bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool runs)
 {
 	if (a.x == b.x && a.y == b.y) return true;
 	if (m->pinch_count > 0 && (!gt_pinch_side_ok(m, a, b) || !gt_pinch_side_ok(m, b, a))) return false;
