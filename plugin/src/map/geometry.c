@@ -367,9 +367,9 @@ static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, c
 	const double step = sy;
 	Crossing from = crossing_of(s->a.x);
 	double Y = (double)first_y;
-	for (int64_t k = 0; k < lines; k++, Y += step, row += ystep) {
+	for (int64_t k = lines; k > 0; k--, Y += step, row += ystep) {
 		double x = s->a.x + (Y - s->a.y) * slope; // see crossing_near
-		int64_t f = floor_nonnegative(x);
+		int64_t f = (int64_t)x;                   // floor: x is not negative
 		double fraction = x - (double)f;
 		if (fabs(fraction - 0.5) < 0.5 - 1e-8) { // clear of integers (near 1e-8 either way is exact)
 			int64_t c0 = ahead ? from.floor : f, c1 = ahead ? f : from.floor - from.integer;
@@ -397,7 +397,7 @@ static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, c
 // when it moves more along y, which is exact), it crosses row line Y_k at x_k; the cells it enters
 // between two crossings are one run of a frame row. Where x_k is an integer it passes through a
 // grid point, which must not be a pinch.
-static bool general_strips(const gtMap* m, gtVec2 a, gtVec2 b)
+static inline __attribute__((always_inline)) bool general_strips(const gtMap* m, gtVec2 a, gtVec2 b)
 {
 	bool steep = fabs(b.y - a.y) > fabs(b.x - a.x);
 	Segment s = {a, b, {b.x - a.x, b.y - a.y}, false};
@@ -441,15 +441,25 @@ static inline __attribute__((always_inline)) bool visible_unchecked(const gtMap*
 	return runs ? general_strips(m, a, b) : general_walk_visible(m, a, b, sx, sy);
 }
 
+// The general dispatch, out of gt_visible_unchecked so that its usual cases stay small.
+static __attribute__((noinline)) bool visible_by_runs(const gtMap* m, gtVec2 a, gtVec2 b)
+{
+	return visible_unchecked(m, a, b, true);
+}
+
 bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 {
 	// Grid points (the index's vertices, integer query points) off each other's lines: straight to
 	// the strips, without the general dispatch. Coordinates of valid points fit an int.
 	int ax = (int)a.x, ay = (int)a.y, bx = (int)b.x, by = (int)b.y;
-	if (ax == a.x && ay == a.y && bx == b.x && by == b.y && ax != bx && ay != by &&
+	bool grid = ax == a.x && ay == a.y && bx == b.x && by == b.y;
+	if (grid && ax != bx && ay != by &&
 	    (m->pinch_count == 0 || (gt_pinch_side_ok(m, a, b) && gt_pinch_side_ok(m, b, a))))
 		return runs_walk(m, ax, ay, bx, by);
-	return visible_unchecked(m, a, b, true);
+	// Any other points off each other's lines on a map without pinch points: visible_unchecked's
+	// choice, its tests already answered.
+	if (!grid && a.x != b.x && a.y != b.y && m->pinch_count == 0) return general_strips(m, a, b);
+	return visible_by_runs(m, a, b);
 }
 
 bool gt_visible_grid_points(const gtMap* m, int ax, int ay, int bx, int by)
