@@ -136,11 +136,22 @@ typedef struct Answer {
 	int32_t hub, via_s, via_t; // hub < 0: straight line (or unreachable when distance is inf)
 } Answer;
 
+// gtMap_CheckPoint(m, p) == GT_POINT_VALID, its usual case inline: p inside one free cell (NaN and
+// infinities fail the range test and take the full check).
+static inline bool valid_point(const gtMap* m, gtVec2 p)
+{
+	if (p.x > 0 && p.y > 0 && p.x < m->width && p.y < m->height) {
+		int cx = (int)p.x, cy = (int)p.y;
+		if (p.x != cx && p.y != cy) return !gt_blocked(m, cx, cy);
+	}
+	return gtMap_CheckPoint(m, p) == GT_POINT_VALID;
+}
+
 static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 {
 	const gtEhl* e = q->ehl;
 	if (q->has_source && q->source.x == s.x && q->source.y == s.y) return GT_OK;
-	gtPointCheck check = gtMap_CheckPoint(e->map, s);
+	gtPointCheck check = valid_point(e->map, s) ? GT_POINT_VALID : gtMap_CheckPoint(e->map, s);
 	if (check != GT_POINT_VALID) {
 		q->has_source = false;
 		return gt_fail(err, GT_ERR_INVALID_POINT, "start (%g, %g): %s", s.x, s.y, gtPointCheckName(check));
@@ -149,7 +160,7 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	gt_ehl_next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
 	q->has_source = true;
 	q->source = s;
-	q->source_at_pinch = gt_ehl_at_pinch(e->map, s);
+	q->source_at_pinch = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, s);
 	q->source_first_hub = e->cell_begin[gt_ehl_cell_of(e, s)];
 	return GT_OK;
 }
@@ -163,21 +174,28 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 // not, there is nothing to drop and the pass only looks for the least.
 static int next_common(Common* common, int* left, double best, bool drop)
 {
-	int next = -1;
+	int next = -1, n = *left;
 	if (!drop) {
 		double least = INFINITY;
-		for (int i = 0; i < *left; i++)
+		for (int i = 0; i < n; i++)
 			if (next < 0 || common[i].bound < least) least = common[i].bound, next = i;
 		return next;
 	}
-	for (int i = 0; i < *left;) {
+	int i = 0;
+	while (i < n && common[i].bound >= best) i++;
+	if (i == n) { // usually: the new best rules out every hub left, and their order no longer matters
+		*left = 0;
+		return -1;
+	}
+	for (i = 0; i < n;) {
 		if (common[i].bound >= best) {
-			common[i] = common[--*left];
+			common[i] = common[--n];
 			continue;
 		}
 		if (next < 0 || common[i].bound < common[next].bound) next = i;
 		i++;
 	}
+	*left = n;
 	return next;
 }
 
@@ -289,17 +307,6 @@ gtStatus gtEhlQuery_SetSource(gtEhlQuery* query, gtVec2 source, gtError* err)
 	// The same source again (a kNN query's every pricing) stays without set_source's call.
 	if (query->has_source && query->source.x == source.x && query->source.y == source.y) return GT_OK;
 	return set_source(query, source, err);
-}
-
-// gtMap_CheckPoint(m, p) == GT_POINT_VALID, its usual case inline: p inside one free cell (NaN and
-// infinities fail the range test and take the full check).
-static inline bool valid_point(const gtMap* m, gtVec2 p)
-{
-	if (p.x > 0 && p.y > 0 && p.x < m->width && p.y < m->height) {
-		int cx = (int)p.x, cy = (int)p.y;
-		if (p.x != cx && p.y != cy) return !gt_blocked(m, cx, cy);
-	}
-	return gtMap_CheckPoint(m, p) == GT_POINT_VALID;
 }
 
 double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t)

@@ -340,11 +340,20 @@ static Crossing crossing_of(double v)
 // (coordinates below 2^16, |slope| >= 1 in the frame's shallow direction: three roundings of
 // values below 2^17), so outside 1e-8 of an integer its floor is exact (general_rows' loop). Within
 // 1e-8 of the integer n, the exact predicate says on which side of grid point (n, Y) the segment
-// passes, or that it passes through it: here, out of the loop, which seldom needs it.
-static __attribute__((noinline)) Crossing crossing_near(const Segment* s, double Y, int64_t n, int sy)
+// passes, or that it passes through it: out of the loop, which seldom needs it.
+// Returns the sign of x - n.
+static __attribute__((noinline)) int side_near(const Segment* s, double Y, int64_t n, int sy)
 {
-	int side = -cross_sign(s, (double)n, Y) * sy; // the sign of x - n: (n - x) d.y = (n, Y) x d
-	return (Crossing){n - (side < 0), side == 0};
+	return -cross_sign(s, (double)n, Y) * sy; // (n - x) d.y = (n, Y) x d
+}
+
+// Whether b - a is exactly (d, d) or (d, -d).
+static __attribute__((noinline)) bool exact_diagonal(const Segment* s)
+{
+	double dx, dy, ex, ey;
+	two_sum(s->b.x, -s->a.x, &dx, &ex);
+	two_sum(s->b.y, -s->a.y, &dy, &ey);
+	return ex == 0 && ey == 0 && fabs(dx) == fabs(dy);
 }
 
 // Cells [c0, c1] of one frame row, `first` pointing at c0's run: all free.
@@ -367,17 +376,25 @@ static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, c
 	const double step = sy;
 	Crossing from = crossing_of(s->a.x);
 	double Y = (double)first_y;
+	// A segment at exactly 45 degrees (objects walking diagonally between corners) is as near an
+	// integer at every row line: x - slope Y is constant, so the grid points it passes near all lie
+	// on one line parallel to it, on the same side (or on it). The exact predicate once for all.
+	int diagonal = -1, diagonal_side = 0; // -1: not known yet
 	for (int64_t k = lines; k > 0; k--, Y += step, row += ystep) {
-		double x = s->a.x + (Y - s->a.y) * slope; // see crossing_near
+		double x = s->a.x + (Y - s->a.y) * slope; // see side_near
 		int64_t f = (int64_t)x;                   // floor: x is not negative
 		double fraction = x - (double)f;
 		if (fabs(fraction - 0.5) < 0.5 - 1e-8) { // clear of integers (near 1e-8 either way is exact)
 			int64_t c0 = ahead ? from.floor : f, c1 = ahead ? f : from.floor - from.integer;
-			if (!run_free(row + c0 * xstep, c1 - c0 + 1, xstep)) return false;
+			const unsigned char* first = row + c0 * xstep;
+			if (*first <= c1 - c0 && !run_free(first, c1 - c0 + 1, xstep)) return false;
 			from = (Crossing){f, false};
 			continue;
 		}
-		Crossing to = crossing_near(s, Y, f + (fraction > 0.5), sy);
+		int64_t n = f + (fraction > 0.5);
+		int side = diagonal > 0 ? diagonal_side : side_near(s, Y, n, sy);
+		if (diagonal < 0 && (diagonal = exact_diagonal(s)) > 0) diagonal_side = side;
+		Crossing to = {n - (side < 0), side == 0};
 		// The cells whose open span meets the strip's open span between `from` and `to`.
 		int64_t c0 = ahead ? from.floor : to.floor, c1 = ahead ? to.floor - to.integer : from.floor - from.integer;
 		if (!run_free(row + c0 * xstep, c1 - c0 + 1, xstep)) return false;
