@@ -374,7 +374,10 @@ static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, c
 	const int64_t xstep = steep ? m->stride : 1, ystep = sy * (int64_t)(steep ? 1 : m->stride);
 	const double slope = sy ? s->d.x / s->d.y : 0;
 	const double step = sy;
-	Crossing from = crossing_of(s->a.x);
+	// Where the strip begins: its first cell when `ahead`, else its last (the crossing's floor, less
+	// one where the crossing is an integer: the cell starting there is not entered).
+	Crossing a_at = crossing_of(s->a.x);
+	int64_t from = ahead ? a_at.floor : a_at.floor - a_at.integer;
 	double Y = (double)first_y;
 	// A segment at exactly 45 degrees (objects walking diagonally between corners) is as near an
 	// integer at every row line: x - slope Y is constant, so the grid points it passes near all lie
@@ -385,27 +388,27 @@ static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, c
 		int64_t f = (int64_t)x;                   // floor: x is not negative
 		double fraction = x - (double)f;
 		if (fabs(fraction - 0.5) < 0.5 - 1e-8) { // clear of integers (near 1e-8 either way is exact)
-			int64_t c0 = ahead ? from.floor : f, c1 = ahead ? f : from.floor - from.integer;
+			// The cells whose open span meets the strip's open span: from `from` to f.
+			int64_t c0 = ahead ? from : f, c1 = ahead ? f : from;
 			const unsigned char* first = row + c0 * xstep;
 			if (*first <= c1 - c0 && !run_free(first, c1 - c0 + 1, xstep)) return false;
-			from = (Crossing){f, false};
+			from = f;
 			continue;
 		}
 		int64_t n = f + (fraction > 0.5);
 		int side = diagonal > 0 ? diagonal_side : side_near(s, Y, n, sy);
 		if (diagonal < 0 && (diagonal = exact_diagonal(s)) > 0) diagonal_side = side;
 		Crossing to = {n - (side < 0), side == 0};
-		// The cells whose open span meets the strip's open span between `from` and `to`.
-		int64_t c0 = ahead ? from.floor : to.floor, c1 = ahead ? to.floor - to.integer : from.floor - from.integer;
+		int64_t c0 = ahead ? from : to.floor, c1 = ahead ? to.floor - to.integer : from;
 		if (!run_free(row + c0 * xstep, c1 - c0 + 1, xstep)) return false;
 		if (to.integer && m->pinch_count > 0) {
 			int64_t gx = steep ? (int64_t)Y : to.floor, gy = steep ? to.floor : (int64_t)Y;
 			if (gt_is_pinch_mask(gt_corner_mask(m, (int)gx, (int)gy))) return false;
 		}
-		from = to;
+		from = ahead ? to.floor : to.floor - to.integer;
 	}
 	Crossing to = crossing_of(s->b.x); // the last strip ends at b
-	int64_t c0 = ahead ? from.floor : to.floor, c1 = ahead ? to.floor - to.integer : from.floor - from.integer;
+	int64_t c0 = ahead ? from : to.floor, c1 = ahead ? to.floor - to.integer : from;
 	return run_free(row + c0 * xstep, c1 - c0 + 1, xstep);
 }
 
