@@ -28,7 +28,18 @@ static void expect_runs(const gtMap* m, int step, const char* what)
 }
 
 // Segments of one kind between valid points, for the twin comparison.
-typedef enum Kind { GRID_POINTS, VERTICES, DOUBLES, AXIS, THROUGH_POINTS, GRAZING, NEAR_TIES, ULP_GRAZING, KINDS } Kind;
+typedef enum Kind {
+	GRID_POINTS,
+	VERTICES,
+	DOUBLES,
+	AXIS,
+	THROUGH_POINTS,
+	GRAZING,
+	NEAR_TIES,
+	ULP_GRAZING,
+	TURNED_THROUGH,
+	KINDS
+} Kind;
 
 static gtVec2 random_grid_point(const gtMap* m, TestRng* rng)
 {
@@ -111,6 +122,21 @@ static bool make_segment(const gtMap* m, TestRng* rng, Kind kind, gtVec2* a, gtV
 				*pb = nextafter(*pb, towards);
 			}
 		}
+		return gtMap_CheckPoint(m, *a) == GT_POINT_VALID && gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
+	}
+	case TURNED_THROUGH: { // through grid point g, turned a little about it: it passes the lattice points
+		// before g within 1e-9 on one side and those after g on the other (one side for all of them
+		// holds only on a line exactly through them, as at exactly 45 degrees)
+		gtVec2 g = random_grid_point(m, rng);
+		int p = test_rng_int(rng, 2) ? 1 : -1, q = 1 + test_rng_int(rng, 3);
+		if (test_rng_int(rng, 2)) {
+			int t = p;
+			p = q, q = t;
+		}
+		double turn = ldexp(test_rng_int(rng, 2) ? 1 : -1, -36), before = 1 + test_rng_int(rng, 12) + 0.5,
+		       after = 1 + test_rng_int(rng, 12);
+		gtVec2 d = {p + turn * q, q - turn * p}; // (p, q) turned towards (q, -p)
+		*a = (gtVec2){g.x - before * d.x, g.y - before * d.y}, *b = (gtVec2){g.x + after * d.x, g.y + after * d.y};
 		return gtMap_CheckPoint(m, *a) == GT_POINT_VALID && gtMap_CheckPoint(m, *b) == GT_POINT_VALID;
 	}
 	default: return false;

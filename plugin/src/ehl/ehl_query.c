@@ -65,8 +65,9 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 // distance from its own label.
 // A compact index's vias (ehl_layout.h: cvias) give the exact distance to the hub, so its skips
 // are the exact tests and no label lookup follows; the same vias pass them as in the loop below.
-double gt_ehl_best_compact_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
-                               uint32_t end, double offset, double limit, int32_t* via)
+static inline __attribute__((always_inline)) double compact_via(const gtEhl* e, const Side* side, uint32_t generation,
+                                                                int32_t hub, uint32_t begin, uint32_t end,
+                                                                double offset, double limit, int32_t* via)
 {
 	double best = INFINITY;
 	SideCache* c = side->cache;
@@ -105,8 +106,9 @@ double gt_ehl_best_compact_via(const gtEhl* e, const Side* side, uint32_t genera
 	return best;
 }
 
-double gt_ehl_best_wide_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
-                            uint32_t end, double offset, double limit, int32_t* via)
+static inline __attribute__((always_inline)) double wide_via(const gtEhl* e, const Side* side, uint32_t generation,
+                                                             int32_t hub, uint32_t begin, uint32_t end, double offset,
+                                                             double limit, int32_t* via)
 {
 	double best = INFINITY;
 	SideCache* c = side->cache;
@@ -144,8 +146,30 @@ double gt_ehl_best_wide_via(const gtEhl* e, const Side* side, uint32_t generatio
 	return best;
 }
 
+double gt_ehl_best_compact_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                               uint32_t end, double offset, double limit, int32_t* via)
+{
+	return compact_via(e, side, generation, hub, begin, end, offset, limit, via);
+}
+
+double gt_ehl_best_wide_via(const gtEhl* e, const Side* side, uint32_t generation, int32_t hub, uint32_t begin,
+                            uint32_t end, double offset, double limit, int32_t* via)
+{
+	return wide_via(e, side, generation, hub, begin, end, offset, limit, via);
+}
+
+// The query's own loop: each layout's loop inlined (the fields go through gt_ehl_best_via).
+static inline __attribute__((always_inline)) double best_via(const gtEhl* e, const Side* side, uint32_t generation,
+                                                             int32_t hub, uint32_t begin, uint32_t end, double offset,
+                                                             double limit, int32_t* via)
+{
+	if (e->cvias) return gt_ehl_best_compact_via(e, side, generation, hub, begin, end, offset, limit, via);
+	return wide_via(e, side, generation, hub, begin, end, offset, limit, via);
+}
+
 bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p)
 {
+	if (m->pinch_count == 0) return false;
 	if (p.x != floor(p.x) || p.y != floor(p.y)) return false;
 	return gtMap_ClassifyCorner(m, (int)p.x, (int)p.y) == GT_CORNER_PINCH;
 }
@@ -182,21 +206,22 @@ typedef struct Answer {
 	int32_t hub, via_s, via_t; // hub < 0: straight line (or unreachable when distance is inf)
 } Answer;
 
-// Starts a new generation of a stamp array; on wrap-around every stamp is cleared.
-uint32_t gt_ehl_next_generation(uint32_t* generation, uint32_t* stamps, size_t count)
+// gtMap_CheckPoint(m, p) == GT_POINT_VALID, its usual case inline: p inside one free cell (NaN and
+// infinities fail the range test and take the full check).
+static inline bool valid_point(const gtMap* m, gtVec2 p)
 {
-	if (++*generation == 0) {
-		memset(stamps, 0, count * sizeof *stamps);
-		*generation = 1;
+	if (p.x > 0 && p.y > 0 && p.x < m->width && p.y < m->height) {
+		int cx = (int)p.x, cy = (int)p.y;
+		if (p.x != cx && p.y != cy) return !gt_blocked(m, cx, cy);
 	}
-	return *generation;
+	return gtMap_CheckPoint(m, p) == GT_POINT_VALID;
 }
 
 static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 {
 	const gtEhl* e = q->ehl;
 	if (q->has_source && q->source.x == s.x && q->source.y == s.y) return GT_OK;
-	gtPointCheck check = gtMap_CheckPoint(e->map, s);
+	gtPointCheck check = valid_point(e->map, s) ? GT_POINT_VALID : gtMap_CheckPoint(e->map, s);
 	if (check != GT_POINT_VALID) {
 		q->has_source = false;
 		return gt_fail(err, GT_ERR_INVALID_POINT, "start (%g, %g): %s", s.x, s.y, gtPointCheckName(check));
@@ -205,16 +230,9 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	gt_ehl_next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
 	q->has_source = true;
 	q->source = s;
-	q->source_at_pinch = gt_ehl_at_pinch(e->map, s);
+	q->source_at_pinch = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, s);
 	q->source_first_hub = e->cell_begin[gt_ehl_cell_of(e, s)];
 	return GT_OK;
-}
-
-Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)
-{
-	Side side = {cache, p, check_all, false, (int)p.x, (int)p.y}; // valid points' coordinates fit an int
-	side.grid = side.gx == p.x && side.gy == p.y;
-	return side;
 }
 
 // A memoised source side found no via below the limit it was priced with.
@@ -226,21 +244,28 @@ Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)
 // not, there is nothing to drop and the pass only looks for the least.
 static int next_common(Common* common, int* left, double best, bool drop)
 {
-	int next = -1;
+	int next = -1, n = *left;
 	if (!drop) {
 		double least = INFINITY;
-		for (int i = 0; i < *left; i++)
+		for (int i = 0; i < n; i++)
 			if (next < 0 || common[i].bound < least) least = common[i].bound, next = i;
 		return next;
 	}
-	for (int i = 0; i < *left;) {
+	int i = 0;
+	while (i < n && common[i].bound >= best) i++;
+	if (i == n) { // usually: the new best rules out every hub left, and their order no longer matters
+		*left = 0;
+		return -1;
+	}
+	for (i = 0; i < n;) {
 		if (common[i].bound >= best) {
-			common[i] = common[--*left];
+			common[i] = common[--n];
 			continue;
 		}
 		if (next < 0 || common[i].bound < common[next].bound) next = i;
 		i++;
 	}
+	*left = n;
 	return next;
 }
 
@@ -262,13 +287,14 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		best = fmin(limit, a->distance); // a link may still be shorter than the straight line
 	}
 	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
-	side_t.check_all = gt_ehl_at_pinch(e->map, t);
+	side_t.check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
 	const gtEhlHub* hs = e->hubs + q->source_first_hub;
 	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
 	// The shared hubs first, then priced in order of their lower bound: the best path tends to come
 	// early, and its length then rules out the rest without pricing their vias.
 	int shared = 0, next = -1; // next: the smallest bound, found as the merge goes
 	double least = INFINITY;
+	Common* common = q->common;
 	for (;;) {
 		uint32_t rank_s = hs->hub, rank_t = ht->hub;
 		// Skip a run of the smaller side at a time: both lists end in the sentinel n, above every rank.
@@ -287,22 +313,19 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
 		if (bound < best) {
 			if (bound < least) least = bound, next = shared;
-			q->common[shared].bound = bound;
-			q->common[shared].s = (uint32_t)(hs - e->hubs);
-			q->common[shared].t = (uint32_t)(ht - e->hubs);
-			shared++;
+			common[shared++] = (Common){bound, hs, ht};
 		}
 		hs++;
 		ht++;
 	}
 	double filtered = best; // every hub left has a bound below it
 	for (int left = shared; next >= 0;) {
-		Common c = q->common[next];
-		q->common[next] = q->common[--left];
-		hs = e->hubs + c.s;
-		ht = e->hubs + c.t;
+		Common c = common[next];
+		common[next] = common[--left];
+		hs = c.s;
+		ht = c.t;
 		double bound_t = gt_hub_lower_bound(ht);
-		uint32_t slot = (uint32_t)(hs - e->hubs) - q->source_first_hub;
+		uint32_t slot = (uint32_t)(hs - (e->hubs + q->source_first_hub));
 		bool first = q->memo_stamp[slot] != q->memo_generation;
 		if (first || q->memo_via[slot] == MEMO_NONE_BELOW) { // the source side, once per hub
 			// The first time, only a via that can beat the best path so far through this hub is
@@ -312,15 +335,15 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 			double limit = first ? (best - bound_t) * (1 + 1e-12) + 1e-12 : INFINITY;
 			q->memo_stamp[slot] = q->memo_generation;
 			q->memo_via[slot] = -1;
-			q->memo_value[slot] = gt_ehl_best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin,
-			                                      0, limit, &q->memo_via[slot]);
+			q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin, 0,
+			                               limit, &q->memo_via[slot]);
 			if (q->memo_via[slot] < 0 && !isinf(limit)) q->memo_via[slot] = MEMO_NONE_BELOW;
 		}
 		double from_s = q->memo_value[slot];
 		if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
 			int32_t vt = -1;
-			double from_t = gt_ehl_best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin,
-			                                from_s, best, &vt);
+			double from_t = best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s,
+			                         best, &vt);
 			if (vt >= 0 && from_s + from_t < best) {
 				best = from_s + from_t;
 				a->hub = hs->hub;
@@ -330,7 +353,7 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 				q->last_from_s = from_s, q->last_from_t = from_t;
 			}
 		}
-		next = next_common(q->common, &left, best, best != filtered);
+		next = next_common(common, &left, best, best != filtered);
 		filtered = best;
 	}
 	a->distance = a->hub >= 0 || isinf(a->distance) ? best : a->distance;
@@ -351,12 +374,14 @@ static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* er
 
 gtStatus gtEhlQuery_SetSource(gtEhlQuery* query, gtVec2 source, gtError* err)
 {
+	// The same source again (a kNN query's every pricing) stays without set_source's call.
+	if (query->has_source && query->source.x == source.x && query->source.y == source.y) return GT_OK;
 	return set_source(query, source, err);
 }
 
 double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t)
 {
-	if (!query->has_source || gtMap_CheckPoint(query->ehl->map, t) != GT_POINT_VALID) return INFINITY;
+	if (!query->has_source || !valid_point(query->ehl->map, t)) return INFINITY;
 	Answer a;
 	to_target(query, t, INFINITY, &a);
 	return a.distance;
@@ -364,7 +389,7 @@ double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t)
 
 double gtEhlQuery_DistanceBelow(gtEhlQuery* query, gtVec2 t, double limit)
 {
-	if (!query->has_source || gtMap_CheckPoint(query->ehl->map, t) != GT_POINT_VALID) return INFINITY;
+	if (!query->has_source || !valid_point(query->ehl->map, t)) return INFINITY;
 	Answer a;
 	to_target(query, t, limit, &a);
 	return a.distance;

@@ -38,7 +38,7 @@ struct gtEhlQuery {
 // A hub both cells list, with the lower bound of any path through it.
 typedef struct Common {
 	double bound;
-	uint32_t s, t; // indexes into e->hubs
+	const gtEhlHub *s, *t; // the hub's entries in the source's and the target's lists
 } Common;
 
 // One side of a query: its point, and its cache of distances and visibility to vertices.
@@ -51,7 +51,12 @@ typedef struct Side {
 } Side;
 
 // A side for the valid point p.
-Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all);
+static inline Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)
+{
+	Side side = {cache, p, check_all, false, (int)p.x, (int)p.y}; // valid points' coordinates fit an int
+	side.grid = side.gx == p.x && side.gy == p.y;
+	return side;
+}
 
 // The smallest |p v| + d(v, hub) over the vias [begin, end) p sees with offset + total < limit
 // (see ehl_query.c); +inf and *via untouched when there is none.
@@ -76,6 +81,13 @@ bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p);
 // (gtEhlQuery.max_hubs) of them go to `out`; returns how many.
 int gt_ehl_first_bends(const gtEhl* e, gtVec2 p, int32_t* out);
 // Starts a new generation of a stamp array; on wrap-around every stamp is cleared.
-uint32_t gt_ehl_next_generation(uint32_t* generation, uint32_t* stamps, size_t count);
+static inline uint32_t gt_ehl_next_generation(uint32_t* generation, uint32_t* stamps, size_t count)
+{
+	if (++*generation == 0) {
+		memset(stamps, 0, count * sizeof *stamps);
+		*generation = 1;
+	}
+	return *generation;
+}
 
 #endif

@@ -113,8 +113,12 @@ static int cross_sign_exact(gtVec2 a, gtVec2 b, double px, double py)
 	two_sum(py, -a.y, &C, &ec);
 	two_sum(b.x, -a.x, &D, &ed);
 	if (ea == 0 && eb == 0 && ec == 0 && ed == 0) {
-		double p1 = A * B, p2 = C * D;
-		const double terms[4] = {fma(A, B, -p1), -fma(C, D, -p2), p1, -p2};
+		double p1 = A * B, p2 = C * D, e1 = fma(A, B, -p1), e2 = fma(C, D, -p2);
+		// AB - CD = (p1 - p2) + (e1 - e2) exactly. Equal products round alike, so an exact tie (the
+		// segment through a grid point) has p1 == p2; then the sign is e1 - e2's, and a difference
+		// of two doubles is zero only when they are equal and otherwise rounds to its own sign.
+		if (p1 == p2) return sign_of(e1 - e2);
+		const double terms[4] = {e1, -e2, p1, -p2};
 		return sum_sign(terms, 4);
 	}
 	const double factors[6][3] = {
@@ -332,19 +336,24 @@ static Crossing crossing_of(double v)
 	return c;
 }
 
-// The frame's x at row line y = Y: rounded to within 1e-10 (coordinates below 2^16, |slope| >= 1
-// in the frame's shallow direction: three roundings of values below 2^17), so outside 1e-8 of an
-// integer its floor is exact; nearer, the exact predicate says on which side of grid point (n, Y)
-// the segment passes, or that it passes through it.
-static inline Crossing crossing_at(const Segment* s, double Y, double slope, int sy)
+// The frame's x at row line y = Y, x = a.x + (Y - a.y) slope, is rounded to within 1e-10
+// (coordinates below 2^16, |slope| >= 1 in the frame's shallow direction: three roundings of
+// values below 2^17), so outside 1e-8 of an integer its floor is exact (general_rows' loop). Within
+// 1e-8 of the integer n, the exact predicate says on which side of grid point (n, Y) the segment
+// passes, or that it passes through it: out of the loop, which seldom needs it.
+// Returns the sign of x - n.
+static __attribute__((noinline)) int side_near(const Segment* s, double Y, int64_t n, int sy)
 {
-	double x = s->a.x + (Y - s->a.y) * slope;
-	int64_t f = floor_nonnegative(x);
-	double fraction = x - (double)f;
-	if (fraction > 1e-8 && fraction < 1 - 1e-8) return (Crossing){f, false};
-	int64_t n = f + (fraction > 0.5);
-	int side = -cross_sign(s, (double)n, Y) * sy; // the sign of x - n: (n - x) d.y = (n, Y) x d
-	return (Crossing){n - (side < 0), side == 0};
+	return -cross_sign(s, (double)n, Y) * sy; // (n - x) d.y = (n, Y) x d
+}
+
+// Whether b - a is exactly (d, d) or (d, -d).
+static __attribute__((noinline)) bool exact_diagonal(const Segment* s)
+{
+	double dx, dy, ex, ey;
+	two_sum(s->b.x, -s->a.x, &dx, &ex);
+	two_sum(s->b.y, -s->a.y, &dy, &ey);
+	return ex == 0 && ey == 0 && fabs(dx) == fabs(dy);
 }
 
 // Cells [c0, c1] of one frame row, `first` pointing at c0's run: all free.
@@ -364,20 +373,43 @@ static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, c
 {
 	const int64_t xstep = steep ? m->stride : 1, ystep = sy * (int64_t)(steep ? 1 : m->stride);
 	const double slope = sy ? s->d.x / s->d.y : 0;
-	Crossing from = crossing_of(s->a.x);
+	const double step = sy;
+	// Where the strip begins: its first cell when `ahead`, else its last (the crossing's floor, less
+	// one where the crossing is an integer: the cell starting there is not entered).
+	Crossing a_at = crossing_of(s->a.x);
+	int64_t from = ahead ? a_at.floor : a_at.floor - a_at.integer;
 	double Y = (double)first_y;
-	for (int64_t k = 0;; k++, Y += sy) {
-		Crossing to = k < lines ? crossing_at(s, Y, slope, sy) : crossing_of(s->b.x);
-		// The cells whose open span meets the strip's open span between `from` and `to`.
-		int64_t c0 = ahead ? from.floor : to.floor, c1 = ahead ? to.floor - to.integer : from.floor - from.integer;
+	// A segment at exactly 45 degrees (objects walking diagonally between corners) is as near an
+	// integer at every row line: x - slope Y is constant, so the grid points it passes near all lie
+	// on one line parallel to it, on the same side (or on it). The exact predicate once for all.
+	int diagonal = -1, diagonal_side = 0; // -1: not known yet
+	for (int64_t k = lines; k > 0; k--, Y += step, row += ystep) {
+		double x = s->a.x + (Y - s->a.y) * slope; // see side_near
+		int64_t f = (int64_t)x;                   // floor: x is not negative
+		double fraction = x - (double)f;
+		if (fabs(fraction - 0.5) < 0.5 - 1e-8) { // clear of integers (near 1e-8 either way is exact)
+			// The cells whose open span meets the strip's open span: from `from` to f.
+			int64_t c0 = ahead ? from : f, c1 = ahead ? f : from;
+			const unsigned char* first = row + c0 * xstep;
+			if (*first <= c1 - c0 && !run_free(first, c1 - c0 + 1, xstep)) return false;
+			from = f;
+			continue;
+		}
+		int64_t n = f + (fraction > 0.5);
+		int side = diagonal > 0 ? diagonal_side : side_near(s, Y, n, sy);
+		if (diagonal < 0 && (diagonal = exact_diagonal(s)) > 0) diagonal_side = side;
+		Crossing to = {n - (side < 0), side == 0};
+		int64_t c0 = ahead ? from : to.floor, c1 = ahead ? to.floor - to.integer : from;
 		if (!run_free(row + c0 * xstep, c1 - c0 + 1, xstep)) return false;
-		if (k == lines) return true;
 		if (to.integer && m->pinch_count > 0) {
 			int64_t gx = steep ? (int64_t)Y : to.floor, gy = steep ? to.floor : (int64_t)Y;
 			if (gt_is_pinch_mask(gt_corner_mask(m, (int)gx, (int)gy))) return false;
 		}
-		row += ystep, from = to;
+		from = ahead ? to.floor : to.floor - to.integer;
 	}
+	Crossing to = crossing_of(s->b.x); // the last strip ends at b
+	int64_t c0 = ahead ? from : to.floor, c1 = ahead ? to.floor - to.integer : from;
+	return run_free(row + c0 * xstep, c1 - c0 + 1, xstep);
 }
 
 // Any endpoints, the segment not on a grid line: general_walk_visible a strip at a time, as
@@ -385,7 +417,7 @@ static inline __attribute__((always_inline)) bool general_rows(const gtMap* m, c
 // when it moves more along y, which is exact), it crosses row line Y_k at x_k; the cells it enters
 // between two crossings are one run of a frame row. Where x_k is an integer it passes through a
 // grid point, which must not be a pinch.
-static bool general_strips(const gtMap* m, gtVec2 a, gtVec2 b)
+static inline __attribute__((always_inline)) bool general_strips(const gtMap* m, gtVec2 a, gtVec2 b)
 {
 	bool steep = fabs(b.y - a.y) > fabs(b.x - a.x);
 	Segment s = {a, b, {b.x - a.x, b.y - a.y}, false};
@@ -399,8 +431,11 @@ static bool general_strips(const gtMap* m, gtVec2 a, gtVec2 b)
 	if (sy > 0) lines = crossing_of(s.b.y).integer ? (int64_t)s.b.y - 1 - cy : floor_nonnegative(s.b.y) - cy;
 	if (sy < 0) lines = cy - floor_nonnegative(s.b.y);
 	const unsigned char* row = steep ? m->run_y + (cy + 1) + m->stride : m->run_x + (cy + 1) * m->stride + 1;
-	return s.d.x > 0 ? general_rows(m, &s, steep, row, first_y, lines, sy, true)
-	                 : general_rows(m, &s, steep, row, first_y, lines, sy, false);
+	if (steep) // one copy per frame and direction: the steps are constants
+		return s.d.x > 0 ? general_rows(m, &s, true, row, first_y, lines, sy, true)
+		                 : general_rows(m, &s, true, row, first_y, lines, sy, false);
+	return s.d.x > 0 ? general_rows(m, &s, false, row, first_y, lines, sy, true)
+	                 : general_rows(m, &s, false, row, first_y, lines, sy, false);
 }
 
 bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b)
@@ -410,7 +445,7 @@ bool gt_vertices_visible(const gtMap* m, gtVertex a, gtVertex b)
 	return runs_walk(m, a.x, a.y, b.x, b.y);
 }
 
-static inline bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool runs)
+static inline __attribute__((always_inline)) bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool runs)
 {
 	if (a.x == b.x && a.y == b.y) return true;
 	if (m->pinch_count > 0 && (!gt_pinch_side_ok(m, a, b) || !gt_pinch_side_ok(m, b, a))) return false;
@@ -426,15 +461,25 @@ static inline bool visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b, bool ru
 	return runs ? general_strips(m, a, b) : general_walk_visible(m, a, b, sx, sy);
 }
 
+// The general dispatch, out of gt_visible_unchecked so that its usual cases stay small.
+static __attribute__((noinline)) bool visible_by_runs(const gtMap* m, gtVec2 a, gtVec2 b)
+{
+	return visible_unchecked(m, a, b, true);
+}
+
 bool gt_visible_unchecked(const gtMap* m, gtVec2 a, gtVec2 b)
 {
 	// Grid points (the index's vertices, integer query points) off each other's lines: straight to
 	// the strips, without the general dispatch. Coordinates of valid points fit an int.
 	int ax = (int)a.x, ay = (int)a.y, bx = (int)b.x, by = (int)b.y;
-	if (ax == a.x && ay == a.y && bx == b.x && by == b.y && ax != bx && ay != by &&
+	bool grid = ax == a.x && ay == a.y && bx == b.x && by == b.y;
+	if (grid && ax != bx && ay != by &&
 	    (m->pinch_count == 0 || (gt_pinch_side_ok(m, a, b) && gt_pinch_side_ok(m, b, a))))
 		return runs_walk(m, ax, ay, bx, by);
-	return visible_unchecked(m, a, b, true);
+	// Any other points off each other's lines on a map without pinch points: visible_unchecked's
+	// choice, its tests already answered.
+	if (!grid && a.x != b.x && a.y != b.y && m->pinch_count == 0) return general_strips(m, a, b);
+	return visible_by_runs(m, a, b);
 }
 
 bool gt_visible_grid_points(const gtMap* m, int ax, int ay, int bx, int by)
