@@ -106,6 +106,18 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 		for (int32_t o = 0; o < w->slots_used; o++)
 			if (w->generation[o] & 1) items[n++] = (gtHeapItem){gt_straight_key(w->x[o] - px, w->y[o] - py), -(o + 1)};
 		tested = n;
+	} else if (f->all_simple && f->link_reach == INFINITY && f->link_slack == 0) {
+		// All of a few words, no links (the key is the straight line): the words' bits first, where
+		// most slots fail, then whether the slot is live. A third of the instructions of the loop below.
+		const uint64_t* words = w->object_words;
+		const uint64_t mask = f->all_mask;
+		for (int32_t o = 0; o < w->slots_used; o++) {
+			if ((words[o] & mask) != mask || !(w->generation[o] & 1)) continue;
+			if (!f->all_exact && !object_has_all(w, f, o)) continue;
+			double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y);
+			if (!results_prune(r, e)) items[n++] = (gtHeapItem){e, -(o + 1)};
+		}
+		tested = w->live;
 	} else {
 		for (int32_t o = 0; o < w->slots_used; o++) {
 			if (!(w->generation[o] & 1)) continue; // a free slot
