@@ -298,9 +298,10 @@ static int cost_class(const Filter* f, Mode mode)
 // queries of the same kind in this scratch. Instructions (callgrind, AR0602SR, orz103d, lak303d):
 // a node popped about 250 (its children's keys and tests, heap work), plus the AND of several
 // query planes, which only the tree reads (about 4 per plane word); an object slot read by the
-// scan about 100 (its filters, key and heap work), 45 when its keyword bits decide (all_simple;
-// fitted on the 2-word rows of bench-peers, 15 to 664 objects: 35 sent orz103d's 404 objects to a
-// dearer scan). Without filters 100 stays: on maps of rooms the k-th distance leaves most objects
+// scan about 100 (its filters, key and heap work), 20 when its keyword bits decide (all_simple,
+// push_all's loop that tests them first, ~15 a slot; 2-word rows of bench-peers, 15 to 3,636
+// objects: 45 left FloodedPlains' 364 objects, lak303d's 148, orz103d's 404 and a generated map's
+// 273 on the dearer tree, by 10-20%). Without filters 100 stays: on maps of rooms the k-th distance leaves most objects
 // of a scan in its heap (35 made lak303d's 148 objects and a generated map's 273 dearer). The
 // tree runs again after 16 scans, to follow the world.
 static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
@@ -308,7 +309,7 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 	const gtQuery* q = f->q;
 	bool plain = mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 && !q->use_region &&
 	             q->exclude_count == 0;
-	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 45.0f : 100.0f;
+	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 20.0f : 100.0f;
 	float tree = 250.0f * s->tree_nodes[cost] + (f->plane_pending ? 4.0f * (float)w->plane_stride : 0.0f);
 	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
 }
