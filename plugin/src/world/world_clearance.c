@@ -41,7 +41,7 @@ bool gt_clearance_build(gtClearance* c, const gtMap* map)
 #undef AT
 	// Stored as D - 1 only now: the passes above need D itself (0 only on blocked cells).
 	for (int64_t i = 0; i < (int64_t)w * h; i++) r[i] = r[i] ? (uint8_t)(r[i] - 1) : 0;
-	*c = (gtClearance){r, w, h, gtMap_Fingerprint(map)};
+	*c = (gtClearance){r, w, h, w, h, gtMap_Fingerprint(map)};
 	return true;
 }
 

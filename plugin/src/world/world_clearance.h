@@ -15,7 +15,8 @@
 typedef struct gtClearance {
 	uint8_t* r;
 	int width, height;
-	uint64_t fingerprint; // of the map it was computed from
+	double width_d, height_d; // the same, for the range tests of points
+	uint64_t fingerprint;     // of the map it was computed from
 } gtClearance;
 
 // Computes it for the map as it is now; false (and nothing kept) when out of memory or the map has
@@ -33,9 +34,8 @@ static inline bool gt_clearance_fits(const gtClearance* c, const gtMap* map)
 // r of the cell under p; 0 off the map (p on its far edges included).
 static inline double gt_clearance_at(const gtClearance* c, double x, double y)
 {
-	int cx = (int)x, cy = (int)y; // in range only when 0 <= x < width (NaN and negatives fail below)
-	if (!(x >= 0 && y >= 0) || cx >= c->width || cy >= c->height) return 0;
-	return c->r[(int64_t)cy * c->width + cx];
+	if (!(x >= 0 && y >= 0 && x < c->width_d && y < c->height_d)) return 0; // NaN too
+	return c->r[(int64_t)(int)y * c->width + (int)x];
 }
 
 // Whether a (clearance ra) and b see each other, by squares along the segment: a's square covers
