@@ -1128,9 +1128,74 @@ static void test_exact_distances_through_changes(void** state)
 	gtMap_Destroy(m);
 }
 
+// Objects a query point sees are answered by the world's clearance squares without a pricing
+// (gtDistance.straight_map): at 1% of the free cells on a generated map of rooms, a generated arena
+// and AR0602SR, answers equal the brute force's ids and doubles, with objects next to walls and
+// in doors, and a query at an object away from walls needs no pricing at all.
+static void sight_session(gtMap* m, int cell_size, uint64_t seed, int queries)
+{
+	gtError err;
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = cell_size;
+	gtNav* nav;
+	gtNavQuery* nq;
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &nq, &err), GT_OK);
+	gtDistance d = test_world_distance(nq);
+	assert_ptr_not_equal(d.straight_map, NULL);
+	TestRng rng = {seed};
+	enum { N = 400, POOL = 600 };
+	static gtVec2 pool[POOL];
+	static gtObjectId ids[N];
+	int n = (int)(gtMap_FreeCells(m) / 100);
+	if (n > N) n = N;
+	for (int i = 0; i < POOL; i++) pool[i] = test_random_point(m, &rng);
+	gtWorld* w = test_make_world(m, 16);
+	for (int i = 0; i < n; i++) assert_int_equal(gtWorld_Add(w, pool[i], NULL, 0, &ids[i], &err), GT_OK);
+	check_world_exact(w, d, m, &rng, ids, n, pool, POOL, queries);
+	// A new world (its own cost model, which walks the squares at first) over the same objects.
+	gtWorld_Destroy(w);
+	w = test_make_world(m, 16);
+	for (int i = 0; i < n; i++) assert_int_equal(gtWorld_Add(w, pool[i], NULL, 0, &ids[i], &err), GT_OK);
+	int answered = 0;
+	for (int i = 0; i < 200; i++) { // at an object: it sees itself unless it is next to a wall
+		gtQuery q = gtQuery_Default(pool[test_rng_int(&rng, n)]);
+		q.k = 1;
+		gtObjectId got[1];
+		double dist[1];
+		int count;
+		gtQueryStats stats = {0};
+		if (gtWorld_Nearest(w, &q, d, got, dist, 1, &count, &stats, &err)) fail_msg("%s", err.message);
+		assert_int_equal(count, 1);
+		assert_true(dist[0] == 0);
+		answered += stats.distance_calls == 0;
+	}
+	assert_true(answered > 0);
+	gtWorld_Destroy(w);
+	gtNavQuery_Destroy(nq);
+	gtNav_Destroy(nav);
+}
+
+static void test_sight_without_pricing(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 120, 7, &m, &err), GT_OK);
+	sight_session(m, 1, 3, 1500);
+	gtMap_Destroy(m);
+	assert_int_equal(gtMap_Generate(GT_STYLE_ARENA, 128, 96, 5, &m, &err), GT_OK);
+	sight_session(m, 2, 4, 1500);
+	gtMap_Destroy(m);
+	m = test_load_shared_map("bgmaps", "AR0602SR");
+	sight_session(m, 8, 5, 800);
+	gtMap_Destroy(m);
+}
+
 TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
           test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_top_weighted_scores,
           test_worked_example, test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds,
           test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
           test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps,
-          test_ties_by_id_on_real_maps, test_exact_distances_through_changes)
+          test_ties_by_id_on_real_maps, test_exact_distances_through_changes, test_sight_without_pricing)

@@ -163,6 +163,9 @@ typedef struct gtDistance {
 	void* context;
 	gtDistanceBelowFcn* below;    ///< optional: NULL means fcn answers every call
 	const gtShortcuts* shortcuts; ///< optional: NULL means the straight line is a lower bound
+	/// optional: when set, two points no blocked cell of this map touches the segment between are
+	/// exactly hypot(dx, dy) apart (fcn's double), so a world may answer them without a call
+	const gtMap* straight_map;
 } gtDistance;
 
 /// Straight-line distance. Path distances come from a navigation query: gtNavQuery_WorldDistance.

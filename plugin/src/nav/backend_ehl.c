@@ -311,7 +311,12 @@ static double edited_world_fcn(void* context, gtVec2 from, gtVec2 to)
 static gtDistance world_distance(gtNavQuery* q)
 {
 	if (edited(q->nav)) return (gtDistance){.fcn = edited_world_fcn, .context = q, .below = edited_world_below};
-	return (gtDistance){.fcn = world_fcn, .context = scratch_of(q)->query, .below = world_below};
+	// Without links the index answers two points that see each other with hypot (ehl_query.c).
+	const gtEhl* e = scratch_of(q)->query->ehl;
+	return (gtDistance){.fcn = world_fcn,
+	                    .context = scratch_of(q)->query,
+	                    .below = world_below,
+	                    .straight_map = e->link_count ? NULL : gt_ehl_map(e)};
 }
 
 const NavBackend nav_backend_ehl = {

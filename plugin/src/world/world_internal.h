@@ -6,6 +6,7 @@
 #include "gridtree/gt_world.h"
 #include "core/heap.h"
 #include "world/keywords.h"
+#include "world/world_clearance.h"
 
 // A way of a query's links' search (world_tree_query.c): its link's ends and cost, and the least a
 // walk can have spent when it leaves the link.
@@ -27,6 +28,12 @@ typedef struct gtQueryScratch {
 	// the tree popped on recent queries, and the queries answered by a scan since it last ran.
 	float tree_nodes[9];
 	uint8_t scans_since_tree[9];
+	// The clearance squares' walk (world_clearance.h), per cost class and for pricings without and
+	// with a limit: the share of recent walks that did not certify sight, and the queries that
+	// skipped it since it last ran; this query's walks and those that certified.
+	float sight_misses[9][2];
+	uint8_t sight_skips[9][2];
+	int32_t sight_tries[2], sight_hits[2];
 	// A query's bound through links (world_tree_query.c): the ways, settled then open (Filter).
 	gtLinkWay* ways;
 	int32_t way_capacity;
@@ -75,6 +82,7 @@ struct gtWorld {
 	double step_x[16], step_y[16]; // node size at each level (exact: divisions by powers of two)
 	double inverse_x, inverse_y;   // 1 / leaf size: a first guess of a point's leaf
 	double *leaf_x, *leaf_y;       // leaf column / row i spans [leaf_x[i], leaf_x[i + 1]); -inf and +inf at the ends
+	gtClearance clearance;         // the map's at creation: objects a query point sees need no pricing
 };
 
 // The query heap names a node by its index and level together (the level in the top bits).

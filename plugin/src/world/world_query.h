@@ -42,6 +42,12 @@ typedef struct Filter {
 	double link_reach, link_frontier, link_slack;
 	gtLinkWay* ways;
 	int ways_settled, ways_kept, way_least;
+	// The world's clearance when the distance is the straight line between points that see each
+	// other on the map it was computed from (gtDistance.straight_map, no links), else NULL; and
+	// the query point's clearance (world_clearance.h).
+	const gtClearance* sight;
+	double sight_q;
+	bool sight_walks[2]; // whether pricings without (0) and with (1) a limit try it first
 } Filter;
 
 

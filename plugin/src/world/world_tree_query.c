@@ -29,6 +29,16 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
                                                                Results* r, int32_t slot, gtQueryStats* stats)
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
+	int limited = r->bound < INFINITY;
+	if (f->sight_walks[limited]) { // q and p see each other: the distance is the straight line, no call
+		s->sight_tries[limited]++;
+		if (gt_clearance_sees(f->sight, q->point, f->sight_q, p)) {
+			s->sight_hits[limited]++;
+			double d = hypot(p.x - q->point.x, p.y - q->point.y);
+			if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
+			return results_offer(s, r, d, slot);
+		}
+	}
 	// Once a farther distance cannot enter the answer, the backend may stop at that limit: a little
 	// above the bound, as a distance equal to it enters (within the radius, or a tie with a smaller
 	// id); one that lands between the two is returned and turned away here.
@@ -96,6 +106,18 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 		for (int32_t o = 0; o < w->slots_used; o++)
 			if (w->generation[o] & 1) items[n++] = (gtHeapItem){gt_straight_key(w->x[o] - px, w->y[o] - py), -(o + 1)};
 		tested = n;
+	} else if (f->all_simple && f->link_reach == INFINITY && f->link_slack == 0) {
+		// All of a few words, no links (the key is the straight line): the words' bits first, where
+		// most slots fail, then whether the slot is live. A third of the instructions of the loop below.
+		const uint64_t* words = w->object_words;
+		const uint64_t mask = f->all_mask;
+		for (int32_t o = 0; o < w->slots_used; o++) {
+			if ((words[o] & mask) != mask || !(w->generation[o] & 1)) continue;
+			if (!f->all_exact && !object_has_all(w, f, o)) continue;
+			double e = gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y);
+			if (!results_prune(r, e)) items[n++] = (gtHeapItem){e, -(o + 1)};
+		}
+		tested = w->live;
 	} else {
 		for (int32_t o = 0; o < w->slots_used; o++) {
 			if (!(w->generation[o] & 1)) continue; // a free slot
@@ -276,9 +298,10 @@ static int cost_class(const Filter* f, Mode mode)
 // queries of the same kind in this scratch. Instructions (callgrind, AR0602SR, orz103d, lak303d):
 // a node popped about 250 (its children's keys and tests, heap work), plus the AND of several
 // query planes, which only the tree reads (about 4 per plane word); an object slot read by the
-// scan about 100 (its filters, key and heap work), 45 when its keyword bits decide (all_simple;
-// fitted on the 2-word rows of bench-peers, 15 to 664 objects: 35 sent orz103d's 404 objects to a
-// dearer scan). Without filters 100 stays: on maps of rooms the k-th distance leaves most objects
+// scan about 100 (its filters, key and heap work), 20 when its keyword bits decide (all_simple,
+// push_all's loop that tests them first, ~15 a slot; 2-word rows of bench-peers, 15 to 3,636
+// objects: 45 left FloodedPlains' 364 objects, lak303d's 148, orz103d's 404 and a generated map's
+// 273 on the dearer tree, by 10-20%). Without filters 100 stays: on maps of rooms the k-th distance leaves most objects
 // of a scan in its heap (35 made lak303d's 148 objects and a generated map's 273 dearer). The
 // tree runs again after 16 scans, to follow the world.
 static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
@@ -286,9 +309,40 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 	const gtQuery* q = f->q;
 	bool plain = mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 && !q->use_region &&
 	             q->exclude_count == 0;
-	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 45.0f : 100.0f;
+	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 20.0f : 100.0f;
 	float tree = 250.0f * s->tree_nodes[cost] + (f->plane_pending ? 4.0f * (float)w->plane_stride : 0.0f);
 	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
+}
+
+// Whether this query walks the clearance squares before pricing, with and without a limit: a
+// walk costs about 135 instructions and one that certifies saves a pricing (about 650 for a pair
+// that sees each other), so it runs while at least a tenth of recent walks certified (callgrind,
+// bench-peers: a quarter or a fifth left orz103d's 404 objects 1.5-3% dearer, lak303d's 148 1-2%),
+// and again after 16 queries without, to follow the world.
+static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
+{
+	bool sees = !distance.shortcuts && f->link_reach == INFINITY && f->link_slack == 0 &&
+	            gt_clearance_fits(&w->clearance, distance.straight_map);
+	f->sight = sees ? &w->clearance : NULL;
+	f->sight_q = sees ? gt_clearance_at(&w->clearance, q.x, q.y) : 0;
+	for (int limited = 0; limited < 2; limited++) {
+		f->sight_walks[limited] = sees &&
+		                          (s->sight_misses[cost][limited] <= 0.9f || s->sight_skips[cost][limited] >= 16);
+		s->sight_tries[limited] = s->sight_hits[limited] = 0;
+	}
+}
+static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
+{
+	for (int limited = 0; limited < 2; limited++) {
+		int tries = s->sight_tries[limited];
+		if (tries > 0) {
+			float misses = (float)(tries - s->sight_hits[limited]) / (float)tries;
+			s->sight_misses[cost][limited] = 0.75f * s->sight_misses[cost][limited] + 0.25f * misses;
+			s->sight_skips[cost][limited] = 0;
+		} else if (!f->sight_walks[limited] && s->sight_skips[cost][limited] < 255) {
+			s->sight_skips[cost][limited]++;
+		}
+	}
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
@@ -341,6 +395,8 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
 	if (!links_begin(&f, s, distance.shortcuts, q->point)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	int cost = cost_class(&f, mode);
+	sight_begin(w, s, distance, q->point, &f, cost);
 	Results r;
 	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
@@ -351,7 +407,6 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	int root_matches = w->object_counts[0] > 0 && !outside_region(q, rect) ? node_matches(w, &f, 0) : -1;
 	// A sparse world, where the tree would visit most of its few paths anyway, is cheaper to read
 	// whole (the cost model above); a traced query shows the tree.
-	int cost = cost_class(&f, mode);
 	bool scan = root_matches >= 0 && !q->trace && scan_is_cheaper(w, s, &f, mode, cost);
 	if (!scan) gt_filter_make_plane(w, s, &f);
 	// Without a region or a trace (which reports keyword-pruned nodes), a query plane decides a
@@ -420,6 +475,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		if (!pushed) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	*found = gt_results_finish(s, &r);
+	if (f.sight) sight_end(s, &f, cost);
 	if (scan) {
 		s->scans_since_tree[cost]++;
 	} else if (root_matches >= 0) {

@@ -1,0 +1,61 @@
+// Static per-cell data of a world's map for its queries: how far a point sees in every direction.
+// Internal.
+#ifndef GRIDTREE_WORLD_CLEARANCE_H
+#define GRIDTREE_WORLD_CLEARANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "map/map_internal.h"
+
+// Per cell of the map (row-major), r: the cells within r steps of it in x and in y (a square of
+// side 2r + 1 around it) are all free, so every point of the cell's closed box is at least r from
+// any blocked cell in both axes. Two points p, o with max(|dx|, |dy|) < r_p + r_o then see each
+// other: each point of the segment between them lies strictly inside one of the two squares.
+typedef struct gtClearance {
+	uint8_t* r;
+	int width, height;
+	double width_d, height_d; // the same, for the range tests of points
+	uint64_t fingerprint;     // of the map it was computed from
+} gtClearance;
+
+// Computes it for the map as it is now; false (and nothing kept) when out of memory or the map has
+// more than GT_CLEARANCE_MAX_CELLS cells (its queries then price every object).
+#define GT_CLEARANCE_MAX_CELLS (INT64_C(1) << 24)
+bool gt_clearance_build(gtClearance* c, const gtMap* map);
+void gt_clearance_free(gtClearance* c);
+
+// Whether `c` may certify sight on `map`: computed from a map with the same cells.
+static inline bool gt_clearance_fits(const gtClearance* c, const gtMap* map)
+{
+	return c->r && map && map->fingerprint == c->fingerprint && map->width == c->width && map->height == c->height;
+}
+
+// r of the cell under p; 0 off the map (p on its far edges included).
+static inline double gt_clearance_at(const gtClearance* c, double x, double y)
+{
+	if (!(x >= 0 && y >= 0 && x < c->width_d && y < c->height_d)) return 0; // NaN too
+	return c->r[(int64_t)(int)y * c->width + (int)x];
+}
+
+// Whether a (clearance ra) and b see each other, by squares along the segment: a's square covers
+// it up to ra from a (in the larger axis), b's from b, and each point walked to, where the cover
+// ends, adds its own square's r (less a margin for the rounding of the point). False when a cell
+// of clearance 0 stops the walk or after GT_SIGHT_STEPS points: then the distance decides.
+#define GT_SIGHT_STEPS 8
+static inline bool gt_clearance_sees(const gtClearance* c, gtVec2 a, double ra, gtVec2 b)
+{
+	double dx = b.x - a.x, dy = b.y - a.y, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+	double length = ax > ay ? ax : ay, rest = length - gt_clearance_at(c, b.x, b.y); // b covers (rest, length]
+	double covered = ra;                                                             // [0, covered) from a
+	for (int step = 0; covered <= rest; step++) {
+		if (step == GT_SIGHT_STEPS) return false;
+		double t = covered / length;
+		double r = gt_clearance_at(c, a.x + t * dx, a.y + t * dy) - 1e-6;
+		if (r <= 0) return false;
+		covered += r;
+	}
+	return true;
+}
+
+#endif
