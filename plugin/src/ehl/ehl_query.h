@@ -38,7 +38,7 @@ struct gtEhlQuery {
 // A hub both cells list, with the lower bound of any path through it.
 typedef struct Common {
 	double bound;
-	uint32_t s, t; // indexes into e->hubs
+	uint32_t s, t; // byte offsets from the first hub entry of the source and of the target cell
 } Common;
 
 // One side of a query: its point, and its cache of distances and visibility to vertices.
