@@ -300,7 +300,9 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	// The shared hubs priced in order of their lower bound: the best path tends to come early, and
 	// its length then rules out the rest without pricing their vias. Those near the least first;
 	// the rest only when the best path found lies above where they start.
-	double slack = SHARED_SLACK_CELLS * (double)e->g;
+	// Regions (ehl_regions.c) span many cells: their bounds are looser than a cell's, so every hub
+	// below the best path is kept at once there.
+	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;
 	for (;;) {
 		double least;
 		int next, shared = gather_shared(q, first_s, first_t, best, slack, &least, &next);
