@@ -957,6 +957,16 @@ static void test_nav_index_knows_links(void** state)
 		assert_int_equal(gtNav_Method(nav), GT_NAV_EHL);
 		assert_int_equal(gtEhl_Links(gtNav_Index(nav), NULL), count);
 		check_against_twin(nav, q, map, &rng, links, enabled, count, 40);
+		// Once the index has answered, a bad point still gets the nav's message, and another method
+		// chosen answers with the links (not the index's query left bound).
+		double d;
+		assert_int_equal(gtNavQuery_Distance(q, (gtVec2){-1, 2}, links[0].a, &d, &err), GT_ERR_INVALID_POINT);
+		assert_non_null(strstr(err.message, "source (-1, 2)"));
+		assert_true(isinf(d));
+		assert_int_equal(gtNav_SetMethod(nav, GT_NAV_ORACLE, &err), GT_OK);
+		check_against_twin(nav, q, map, &rng, links, enabled, count, 10);
+		assert_int_equal(gtNav_SetMethod(nav, GT_NAV_EHL, &err), GT_OK);
+		check_against_twin(nav, q, map, &rng, links, enabled, count, 10);
 		// A one-way drop the index does not know.
 		links[count] = random_link(map, &rng, 2);
 		links[count].one_way = true;

@@ -269,6 +269,90 @@ static int next_common(Common* common, int* left, double best, bool drop)
 	return next;
 }
 
+// Prices one shared hub (hs in the source's list, ht in the target's): the best path through it,
+// when below `best`, becomes the answer. Returns the best path so far.
+static inline __attribute__((always_inline)) double price_hub(gtEhlQuery* q, const Side* side_s, const Side* side_t,
+                                                              const gtEhlHub* hs, const gtEhlHub* ht, double best,
+                                                              Answer* a)
+{
+	const gtEhl* e = q->ehl;
+	double bound_t = gt_hub_lower_bound(ht);
+	uint32_t slot = (uint32_t)(hs - (e->hubs + q->source_first_hub));
+	bool first = q->memo_stamp[slot] != q->memo_generation;
+	if (first || q->memo_via[slot] == MEMO_NONE_BELOW) { // the source side, once per hub
+		// The first time, only a via that can beat the best path so far through this hub is looked
+		// for; if none, a later target of the same source prices the hub whole. The limit is on the
+		// side alone (offset 0) and a little loose, so what is found is bit for bit the side's best,
+		// as a pricing without a limit (or a target field) finds it.
+		double limit = first ? (best - bound_t) * (1 + 1e-12) + 1e-12 : INFINITY;
+		q->memo_stamp[slot] = q->memo_generation;
+		q->memo_via[slot] = -1;
+		q->memo_value[slot] = best_via(e, side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin, 0, limit,
+		                               &q->memo_via[slot]);
+		if (q->memo_via[slot] < 0 && !isinf(limit)) q->memo_via[slot] = MEMO_NONE_BELOW;
+	}
+	double from_s = q->memo_value[slot];
+	if (q->memo_via[slot] < 0 || from_s + bound_t >= best) return best;
+	int32_t vt = -1;
+	double from_t = best_via(e, side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s, best, &vt);
+	if (vt < 0 || from_s + from_t >= best) return best;
+	a->hub = hs->hub;
+	a->via_s = q->memo_via[slot];
+	a->via_t = vt;
+	q->last_hub = hs->hub, q->last_via_s = a->via_s, q->last_via_t = vt;
+	q->last_from_s = from_s, q->last_from_t = from_t;
+	return from_s + from_t;
+}
+
+// The first merge keeps a shared hub only when its bound is below the least so far plus this many
+// cells (and below the best path): with links two cells share ~85 hubs, and storing them all cost
+// more than pricing the ~4 whose bound lies below the best path, which is rarely much above the
+// least bound (each side's bound is its cell's least distance). When it is, a second merge takes
+// the rest.
+#define SHARED_SLACK_CELLS 3
+
+// Stores in q->common the hubs the lists from first_s and first_t share whose lower bound lies
+// below `best` and below the least such bound plus `slack` (the least as it was when the hub came);
+// returns how many, with the least bound in *least (+inf if none) and its entry in *next (-1). A
+// hub below `best` left out has a bound at least *least + slack.
+static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub* first_t, double best, double slack,
+                         double* least, int* next)
+{
+	uint32_t n = (uint32_t)q->ehl->n;
+	Common* common = q->common;
+	const gtEhlHub *hs = first_s, *ht = first_t;
+	int shared = 0;
+	double cut = best; // min(best, least + slack)
+	*least = INFINITY;
+	*next = -1;
+	for (;;) {
+		uint32_t rank_s = hs->hub, rank_t = ht->hub;
+		// Skip a run of the smaller side at a time: both lists end in the sentinel n, above every rank.
+		if (rank_s < rank_t) {
+			do hs++;
+			while (hs->hub < rank_t);
+			continue;
+		}
+		if (rank_t < rank_s) {
+			do ht++;
+			while (ht->hub < rank_s);
+			continue;
+		}
+		if (rank_s == n) break; // both sentinels
+		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
+		if (bound < cut) {
+			if (bound < *least) {
+				*least = bound, *next = shared;
+				if (bound + slack < cut) cut = bound + slack;
+			}
+			common[shared++] = (Common){bound, hs, ht};
+		}
+		hs++;
+		ht++;
+	}
+	return shared;
+}
+
 // Shortest distance from the current source to a valid target t when it is below `limit`; else
 // a->distance is `limit` (or more) and a->hub is -1.
 static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
@@ -288,73 +372,27 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	}
 	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
 	side_t.check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
-	const gtEhlHub* hs = e->hubs + q->source_first_hub;
-	const gtEhlHub* ht = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
-	// The shared hubs first, then priced in order of their lower bound: the best path tends to come
-	// early, and its length then rules out the rest without pricing their vias.
-	int shared = 0, next = -1; // next: the smallest bound, found as the merge goes
-	double least = INFINITY;
-	Common* common = q->common;
+	const gtEhlHub* first_s = e->hubs + q->source_first_hub;
+	const gtEhlHub* first_t = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
+	// The shared hubs priced in order of their lower bound: the best path tends to come early, and
+	// its length then rules out the rest without pricing their vias. Those near the least first;
+	// the rest only when the best path found lies above where they start.
+	// Regions (ehl_regions.c) span many cells: their bounds are looser than a cell's, so every hub
+	// below the best path is kept at once there.
+	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;
 	for (;;) {
-		uint32_t rank_s = hs->hub, rank_t = ht->hub;
-		// Skip a run of the smaller side at a time: both lists end in the sentinel n, above every rank.
-		if (rank_s < rank_t) {
-			do hs++;
-			while (hs->hub < rank_t);
-			continue;
+		double least;
+		int next, shared = gather_shared(q, first_s, first_t, best, slack, &least, &next);
+		double filtered = best; // every hub left has a bound below it
+		for (int left = shared; next >= 0;) {
+			Common c = q->common[next];
+			q->common[next] = q->common[--left];
+			best = price_hub(q, &side_s, &side_t, c.s, c.t, best, a);
+			next = next_common(q->common, &left, best, best != filtered);
+			filtered = best;
 		}
-		if (rank_t < rank_s) {
-			do ht++;
-			while (ht->hub < rank_s);
-			continue;
-		}
-		if (rank_s == (uint32_t)e->n) break; // both sentinels
-		// A hub no path under the limit (or the straight line) can pass is left out here, before it costs a turn below.
-		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
-		if (bound < best) {
-			if (bound < least) least = bound, next = shared;
-			common[shared++] = (Common){bound, hs, ht};
-		}
-		hs++;
-		ht++;
-	}
-	double filtered = best; // every hub left has a bound below it
-	for (int left = shared; next >= 0;) {
-		Common c = common[next];
-		common[next] = common[--left];
-		hs = c.s;
-		ht = c.t;
-		double bound_t = gt_hub_lower_bound(ht);
-		uint32_t slot = (uint32_t)(hs - (e->hubs + q->source_first_hub));
-		bool first = q->memo_stamp[slot] != q->memo_generation;
-		if (first || q->memo_via[slot] == MEMO_NONE_BELOW) { // the source side, once per hub
-			// The first time, only a via that can beat the best path so far through this hub is
-			// looked for; if none, a later target of the same source prices the hub whole. The limit
-			// is on the side alone (offset 0) and a little loose, so what is found is bit for bit
-			// the side's best, as a pricing without a limit (or a target field) finds it.
-			double limit = first ? (best - bound_t) * (1 + 1e-12) + 1e-12 : INFINITY;
-			q->memo_stamp[slot] = q->memo_generation;
-			q->memo_via[slot] = -1;
-			q->memo_value[slot] = best_via(e, &side_s, q->generation[0], hs->hub, hs->via_begin, hs[1].via_begin, 0,
-			                               limit, &q->memo_via[slot]);
-			if (q->memo_via[slot] < 0 && !isinf(limit)) q->memo_via[slot] = MEMO_NONE_BELOW;
-		}
-		double from_s = q->memo_value[slot];
-		if (q->memo_via[slot] >= 0 && from_s + bound_t < best) {
-			int32_t vt = -1;
-			double from_t = best_via(e, &side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s,
-			                         best, &vt);
-			if (vt >= 0 && from_s + from_t < best) {
-				best = from_s + from_t;
-				a->hub = hs->hub;
-				a->via_s = q->memo_via[slot];
-				a->via_t = vt;
-				q->last_hub = hs->hub, q->last_via_s = a->via_s, q->last_via_t = vt;
-				q->last_from_s = from_s, q->last_from_t = from_t;
-			}
-		}
-		next = next_common(common, &left, best, best != filtered);
-		filtered = best;
+		if (isinf(slack) || !(least + slack < best)) break;
+		slack = INFINITY; // every hub below the best path, those priced again (rare: ~1 target in 500)
 	}
 	a->distance = a->hub >= 0 || isinf(a->distance) ? best : a->distance;
 }

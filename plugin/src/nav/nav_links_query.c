@@ -171,9 +171,23 @@ static gtStatus links_ready(gtNavQuery* q, gtError* err)
 	return GT_OK;
 }
 
+// Whether the index that knows the links answered this query's last call and nothing has changed
+// since (map, index, links, method): then links_ready would only bind the backend again.
+static bool index_still_answers(const gtNavQuery* q)
+{
+	const LinksScratch* l = q->links_scratch;
+	return l && l->index_answers && l->backend == q->nav->backend && up_to_date(l, q->nav);
+}
+
 gtStatus nav_links_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* distance, gtError* err)
 {
 	*distance = INFINITY;
+	if (index_still_answers(q)) { // the index checks the points itself; the message is the nav's
+		gtStatus st = q->nav->backend->bind(q, err);
+		if (!st) st = q->nav->backend->distance(q, s, t, distance, err);
+		if (st == GT_ERR_INVALID_POINT) (void)nav_check_points(q->nav->map, s, t, err); // its message, as below
+		return st;
+	}
 	gtStatus st = nav_check_points(q->nav->map, s, t, err);
 	if (!st) st = links_ready(q, err);
 	if (st) return st;
