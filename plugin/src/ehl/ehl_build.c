@@ -18,6 +18,7 @@
 #include "ehl/ehl_sweep.h"
 #include "ehl/hub_labels.h"
 #include "core/status.h"
+#include "map/map_internal.h"
 #include "map/vis_graph.h"
 #include "ehl/ehl_repair.h"
 
@@ -131,11 +132,13 @@ static bool push_kept_outside(Worker* w, int v, const uint32_t* kept, int64_t co
 // edges, so the squares to its left and above can hold its points.)
 static bool edge_square_needed(const gtMap* m, int g, int x, int y, int ci, int cj)
 {
-	for (int sy = y - 1; sy <= y + 1; sy++)
-		for (int sx = x - 1; sx <= x + 1; sx++)
-			if (sx >= 0 && sy >= 0 && sx / g == ci && sy / g == cj && sx < gtMap_Width(m) && sy < gtMap_Height(m) &&
-			    gtMap_IsBlocked(m, sx, sy))
-				return true;
+	// The squares next to (x, y) that lie in the cell and on the map.
+	int x0 = x - 1 > ci * g ? x - 1 : ci * g, y0 = y - 1 > cj * g ? y - 1 : cj * g;
+	int x1 = x + 1 < ci * g + g - 1 ? x + 1 : ci * g + g - 1, y1 = y + 1 < cj * g + g - 1 ? y + 1 : cj * g + g - 1;
+	x1 = x1 < m->width - 1 ? x1 : m->width - 1, y1 = y1 < m->height - 1 ? y1 : m->height - 1;
+	for (int sy = y0; sy <= y1; sy++)
+		for (int sx = x0; sx <= x1; sx++)
+			if (gt_blocked(m, sx, sy)) return true;
 	return false;
 }
 
@@ -527,7 +530,11 @@ static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 	if (!b->edge_free) return gt_fail(err, GT_ERR_NOMEM, "out of memory for build scratch space");
 	for (int y = 0; y < height; y++)
 		for (int x = 0; x < width; x++) {
-			if (gtMap_IsBlocked(b->map, x, y)) continue;
+			if (gt_blocked(b->map, x, y)) continue;
+			if ((x + 1) % e->g && (y + 1) % e->g) { // not on its cell's last row or column: its own cell only
+				b->edge_free[(int64_t)(y / e->g) * e->columns + x / e->g]++;
+				continue;
+			}
 			int64_t cells[4];
 			int k = cells_needing(b->map, e, x, y, cells);
 			for (int i = 0; i < k; i++) b->edge_free[cells[i]]++;

@@ -26,7 +26,7 @@ typedef struct EntryList {
 
 static bool list_push(EntryList* list, Entry e)
 {
-	if (!GT_GROW(list->items, list->capacity, list->count + 1, 8)) return false;
+	if (list->count == list->capacity && !GT_GROW(list->items, list->capacity, list->count + 1, 8)) return false;
 	list->items[list->count++] = e;
 	return true;
 }
@@ -583,13 +583,18 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
 		goto done;
 	}
+	for (int v = 0; rp && v < n; v++) { // most entries come back: room for a vertex's old ones, grown once
+		int ov = edit->old_of[v];
+		int64_t count = ov >= 0 ? edit->old->offset[ov + 1] - edit->old->offset[ov] : 0;
+		if (count > 0 && !GT_GROW(s.lists[v].items, s.lists[v].capacity, count + 2, 8)) break; // grows later
+	}
 	for (int v = 0; v < n; v++) {
 		int64_t degree = g->offset[v + 1] - g->offset[v];
 		o.order_key[v] = ((INT64_C(1) << 30) - degree) * (INT64_C(1) << 32) + v; // degree < 2^30
 		s.to_root[v] = INFINITY;
 		s.dist[v] = INFINITY;
 	}
-	qsort(o.order_key, (size_t)n, sizeof *o.order_key, gt_compare_int64);
+	if (!order) qsort(o.order_key, (size_t)n, sizeof *o.order_key, gt_compare_int64); // a given order needs no roots
 	int batched_from = !order && n >= BATCH_MIN_VERTICES ? BATCH_FROM : n;
 
 	int root = n == 0 ? 0 : order ? order[0] : (int)(o.order_key[0] & 0xffffffff);

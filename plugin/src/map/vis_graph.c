@@ -361,10 +361,46 @@ static bool walls_only(const gtMap* map, const int* rects, int rect_count)
 	return true;
 }
 
+// Whether every rectangle is walled in: the ring of cells around it (on the map) blocked now and
+// in no rectangle (so blocked before too). Nothing outside can see in or through it then.
+static bool sealed(const gtMap* map, const int* rects, int rect_count)
+{
+	for (int r = 0; r < rect_count; r++) {
+		const int* q = rects + 4 * r;
+		for (int y = q[1] - 1; y <= q[3] + 1; y++)
+			for (int x = q[0] - 1; x <= q[2] + 1; x++) {
+				bool ring = x < q[0] || x > q[2] || y < q[1] || y > q[3];
+				if (!ring || x < 0 || y < 0 || x >= map->width || y >= map->height) continue;
+				if (!gt_blocked(map, x, y)) return false;
+				for (int o = 0; o < rect_count; o++) {
+					const int* p = rects + 4 * o;
+					if (x >= p[0] && x <= p[2] && y >= p[1] && y <= p[3]) return false;
+				}
+			}
+	}
+	return true;
+}
+
+bool gt_vis_graph_unchanged(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects, int rect_count)
+{
+	int n;
+	const gtVertex* v = gtMap_Vertices(map, &n);
+	if (n != old_n || !sealed(map, rects, rect_count)) return false;
+	for (int i = 0; i < n; i++) {
+		if (!same_vertex(v[i], old_vertices[i])) return false;
+		for (int r = 0; r < rect_count; r++) { // none in a walled-in rectangle or its ring (closed)
+			const int* q = rects + 4 * r;
+			if (v[i].x >= q[0] - 1 && v[i].x <= q[2] + 2 && v[i].y >= q[1] - 1 && v[i].y <= q[3] + 2) return false;
+		}
+	}
+	return true;
+}
+
 gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* tasks, int threads,
                                       const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
                                       gtVisGraph* g, gtError* err)
 {
+	if (gt_vis_graph_unchanged(map, old_vertices, old_n, rects, rect_count)) return GT_OK;
 	if (walls_only(map, rects, rect_count)) { // visibility only shrinks: the old edges near them are
 		gtVisGraph after;                     // tested, not every pair in their cones
 		gtStatus st = gt_vis_graph_after_blocks(map, old_vertices, old_n, g, rects, rect_count, &after, err);
