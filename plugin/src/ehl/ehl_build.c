@@ -724,15 +724,19 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	Worker* workers = gt_calloc((size_t)b.threads, sizeof *workers);
 	gtStatus st = workers ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	if (!st) st = gt_ehl_take_links(e, links, link_count, err);
-	if (!st) st = keep_labels(e, labels, err);
 	if (!st) st = init_workers(&b, workers, err);
 	b.passes = 1;
+	b.threads = repair && gt_ehl_repair_labelling(repair) && threads > 1 ? threads - 1 : threads; // one labels
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
+	b.threads = threads;
 	// The sweeps' scratch (a byte and a stamp per map square, per thread) is done with: at small
 	// budgets it is a good part of the build's peak.
 	if (workers)
 		for (int i = 0; i < b.threads; i++) gt_sweep_free(&workers[i].sweep);
 	if (!st) st = group_tuples(&b, workers, err);
+	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
+	if (!st) st = labelled;
+	if (!st) st = keep_labels(e, labels, err);
 	if (!st)
 		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
 	if (workers)
@@ -807,14 +811,15 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
                                        gtEhlRepair* repair, int64_t vg_edges, double start, const gtEhlLink* links,
                                        int link_count, const gtEhlEndRegions* regions, gtEhl** out, gtError* err)
 {
-	gtHubLabels labels = *labels_in;
 	gtStatus st = GT_OK;
-	if (!(def->budget_mb > 0)) {
-		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, 0, start, links, link_count,
+	if (!(def->budget_mb > 0)) { // a repair's labels may still be in the making: not copied before
+		st = build_cells(map, def, threads, labels_in, repair, vg_edges, def->cell_size, 0, start, links, link_count,
 		                 regions, out, err);
-		if (st || !repair || !gt_ehl_repair_keep_labels(*out, &labels)) gt_hub_labels_free(&labels);
+		if (repair) gt_ehl_repair_join(repair); // its job reads the labels: also when the build stopped early
+		if (st || !repair || !gt_ehl_repair_keep_labels(*out, labels_in)) gt_hub_labels_free(labels_in);
 		return st;
 	}
+	gtHubLabels labels = *labels_in;
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
 	// Regions: fine cells a sixteenth of the uniform size the estimate allows, merged up to that

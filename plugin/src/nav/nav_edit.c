@@ -327,12 +327,10 @@ static void rebuild_run(void* context)
 	r->graph_seconds = r->graph.offset ? gtNowSeconds() - start : 0;
 	gtEhlRepairFrom from = {r->base, r->base_graph, r->old_vertices, r->old_n, r->rects, r->rect_count};
 	bool repair = r->graph.offset && r->base;
-	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->err);
-	gtError ignored; // without landmarks the first query that derives a graph computes them
-	if (!r->status && r->graph.offset &&
-	    (r->result->hub_labels ? gt_ehl_repair_landmarks(r->result, &r->landmarks, &ignored)
-	                           : gt_landmarks_build(&r->graph, &r->landmarks, &ignored)))
-		gt_landmarks_free(&r->landmarks);
+	// The landmarks come with it (empty when out of memory: the first query that derives a graph
+	// computes them then).
+	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->landmarks,
+	                                       &r->err);
 }
 
 static void rebuild_free(NavRebuild* r)
