@@ -356,7 +356,8 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	gtHubLabels labels;
 	memset(&labels, 0, sizeof labels);
 	gt_ehl_report(def, "hub labels", 0);
-	gtHubLabelsEdit edit = {repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty};
+	gtHubLabelsEdit edit = {
+	    repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty, def->tasks, threads};
 	repair.map = map, repair.graph = graph, repair.edit = edit, repair.out = &labels, repair.landmarks = landmarks;
 	pthread_mutex_init(&repair.lock, NULL);
 	pthread_cond_init(&repair.ready, NULL);
