@@ -18,6 +18,7 @@
 #include "ehl/ehl_sweep.h"
 #include "ehl/hub_labels.h"
 #include "core/status.h"
+#include "map/map_internal.h"
 #include "map/vis_graph.h"
 #include "ehl/ehl_repair.h"
 
@@ -131,11 +132,13 @@ static bool push_kept_outside(Worker* w, int v, const uint32_t* kept, int64_t co
 // edges, so the squares to its left and above can hold its points.)
 static bool edge_square_needed(const gtMap* m, int g, int x, int y, int ci, int cj)
 {
-	for (int sy = y - 1; sy <= y + 1; sy++)
-		for (int sx = x - 1; sx <= x + 1; sx++)
-			if (sx >= 0 && sy >= 0 && sx / g == ci && sy / g == cj && sx < gtMap_Width(m) && sy < gtMap_Height(m) &&
-			    gtMap_IsBlocked(m, sx, sy))
-				return true;
+	// The squares next to (x, y) that lie in the cell and on the map.
+	int x0 = x - 1 > ci * g ? x - 1 : ci * g, y0 = y - 1 > cj * g ? y - 1 : cj * g;
+	int x1 = x + 1 < ci * g + g - 1 ? x + 1 : ci * g + g - 1, y1 = y + 1 < cj * g + g - 1 ? y + 1 : cj * g + g - 1;
+	x1 = x1 < m->width - 1 ? x1 : m->width - 1, y1 = y1 < m->height - 1 ? y1 : m->height - 1;
+	for (int sy = y0; sy <= y1; sy++)
+		for (int sx = x0; sx <= x1; sx++)
+			if (gt_blocked(m, sx, sy)) return true;
 	return false;
 }
 
@@ -527,7 +530,11 @@ static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 	if (!b->edge_free) return gt_fail(err, GT_ERR_NOMEM, "out of memory for build scratch space");
 	for (int y = 0; y < height; y++)
 		for (int x = 0; x < width; x++) {
-			if (gtMap_IsBlocked(b->map, x, y)) continue;
+			if (gt_blocked(b->map, x, y)) continue;
+			if ((x + 1) % e->g && (y + 1) % e->g) { // not on its cell's last row or column: its own cell only
+				b->edge_free[(int64_t)(y / e->g) * e->columns + x / e->g]++;
+				continue;
+			}
 			int64_t cells[4];
 			int k = cells_needing(b->map, e, x, y, cells);
 			for (int i = 0; i < k; i++) b->edge_free[cells[i]]++;
@@ -751,15 +758,19 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	Worker* workers = gt_calloc((size_t)b.threads, sizeof *workers);
 	gtStatus st = workers ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	if (!st) st = gt_ehl_take_links(e, links, link_count, err);
-	if (!st) st = keep_labels(e, labels, err);
 	if (!st) st = init_workers(&b, workers, err);
 	b.passes = 1;
+	b.threads = repair && gt_ehl_repair_labelling(repair) && threads > 1 ? threads - 1 : threads; // one labels
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
+	b.threads = threads;
 	// The sweeps' scratch (a byte and a stamp per map square, per thread) is done with: at small
 	// budgets it is a good part of the build's peak.
 	if (workers)
 		for (int i = 0; i < b.threads; i++) gt_sweep_free(&workers[i].sweep);
 	if (!st) st = group_tuples(&b, workers, err);
+	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
+	if (!st) st = labelled;
+	if (!st) st = keep_labels(e, labels, err);
 	if (!st)
 		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
 	if (workers)
@@ -834,14 +845,15 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
                                        gtEhlRepair* repair, int64_t vg_edges, double start, const gtEhlLink* links,
                                        int link_count, const gtEhlEndRegions* regions, gtEhl** out, gtError* err)
 {
-	gtHubLabels labels = *labels_in;
 	gtStatus st = GT_OK;
-	if (!(def->budget_mb > 0)) {
-		st = build_cells(map, def, threads, &labels, repair, vg_edges, def->cell_size, 0, start, links, link_count,
+	if (!(def->budget_mb > 0)) { // a repair's labels may still be in the making: not copied before
+		st = build_cells(map, def, threads, labels_in, repair, vg_edges, def->cell_size, 0, start, links, link_count,
 		                 regions, out, err);
-		if (st || !repair || !gt_ehl_repair_keep_labels(*out, &labels)) gt_hub_labels_free(&labels);
+		if (repair) gt_ehl_repair_join(repair); // its job reads the labels: also when the build stopped early
+		if (st || !repair || !gt_ehl_repair_keep_labels(*out, labels_in)) gt_hub_labels_free(labels_in);
 		return st;
 	}
+	gtHubLabels labels = *labels_in;
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
 	// Regions: fine cells a sixteenth of the uniform size the estimate allows, merged up to that

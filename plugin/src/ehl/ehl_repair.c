@@ -6,10 +6,12 @@
 // so a cell whose tuples and vertices' entries are unchanged (up to the new numbering, which keeps
 // the order of both vertices and hubs) has the same lists, renumbered.
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/job.h"
 #include "core/compare.h"
 #include "core/platform.h"
 #include "core/status.h"
@@ -38,6 +40,20 @@ struct gtEhlRepair {
 	uint8_t* clean;            // per cell, decided in pass 0 (enum below)
 	struct Affected* affected; // per worker of the build
 	int workers;
+	// The labels, made on a job of their own while the build sweeps (the sweeps read no labels).
+	const gtMap* map;
+	const gtVisGraph* graph;
+	gtHubLabelsEdit edit;
+	gtHubLabels* out;
+	gtJob job;
+	bool labelling;  // the job runs (or ran) and is not joined yet
+	bool by_cell;    // false: no room for the label diffs, the cells are built whole
+	gtStatus status; // of the labels
+	gtError err;
+	pthread_mutex_t lock; // labels_ready, set by the job once the labels are there
+	pthread_cond_t ready;
+	bool labels_ready;
+	struct gtLandmarks* landmarks; // (or NULL) made by the job from the labels while the cells are built
 };
 
 // The hubs (new ranks) whose candidates in one cell may differ from the last index's: the
@@ -267,9 +283,55 @@ static bool repairable(const gtEhlRepairFrom* from, const gtMap* map, const gtEh
 	       old->rows == (gtMap_Height(map) + old->g - 1) / old->g;
 }
 
-gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph,
-                                    const gtEhlRepairFrom* from, gtEhl** out, gtError* err)
+// The labels in the kept order (searches the edits cannot change copied), then what changed in
+// them for the cells (plan_diffs). On the label job, or on the build's thread.
+static gtStatus landmarks_of(const gtHubLabels* L, gtLandmarks* out, gtError* err);
+
+// The labels in the kept order (searches the edits cannot change copied), then what changed in
+// them for the cells (plan_diffs), then the landmarks. On the label job, or on the build's thread.
+static void make_labels(void* context)
 {
+	gtEhlRepair* r = context;
+	r->status = gt_hub_labels_build_in_order(r->map, r->graph, r->old ? r->order : NULL, r->old ? &r->edit : NULL,
+	                                         r->out, &r->err);
+	r->by_cell = !r->status && r->old && plan_diffs(r, r->out); // no room: the cells are built whole
+	gtHubLabels labels = *r->out; // the build moves them into the index: their arrays stay
+	pthread_mutex_lock(&r->lock);
+	r->labels_ready = true;
+	pthread_cond_signal(&r->ready);
+	pthread_mutex_unlock(&r->lock);
+	gtError ignored; // without landmarks the first query that derives a graph computes them
+	if (r->landmarks && (r->status || landmarks_of(&labels, r->landmarks, &ignored)))
+		memset(r->landmarks, 0, sizeof *r->landmarks);
+}
+
+gtStatus gt_ehl_repair_await_labels(gtEhlRepair* r, gtError* err)
+{
+	if (r->labelling) {
+		pthread_mutex_lock(&r->lock);
+		while (!r->labels_ready) pthread_cond_wait(&r->ready, &r->lock);
+		pthread_mutex_unlock(&r->lock);
+	}
+	if (r->status && err) *err = r->err;
+	return r->status;
+}
+
+void gt_ehl_repair_join(gtEhlRepair* r)
+{
+	if (r->labelling) gt_job_join(&r->job);
+	r->labelling = false;
+}
+
+bool gt_ehl_repair_labelling(const gtEhlRepair* r)
+{
+	return r->labelling;
+}
+
+gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph,
+                                    const gtEhlRepairFrom* from, gtEhl** out, struct gtLandmarks* landmarks,
+                                    gtError* err)
+{
+	if (landmarks) memset(landmarks, 0, sizeof *landmarks);
 	double start = gtNowSeconds();
 	*out = NULL;
 	gtStatus checked = gt_ehl_check_def(def, err);
@@ -289,19 +351,28 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	}
 	gtEhlRepair repair;
 	memset(&repair, 0, sizeof repair);
-	if (reuse && !plan_start(&repair, from, map, graph)) repair_free(&repair); // no room: built whole
+	if (reuse && (!plan_start(&repair, from, map, graph) || !plan_sweep(&repair, from)))
+		repair_free(&repair); // no room: built whole
 	gtHubLabels labels;
+	memset(&labels, 0, sizeof labels);
 	gt_ehl_report(def, "hub labels", 0);
-	gtHubLabelsEdit edit = {repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty};
-	st = gt_hub_labels_build_in_order(map, graph, repair.old ? repair.order : NULL, repair.old ? &edit : NULL, &labels,
-	                                  err);
-	if (st) {
-		repair_free(&repair);
-		return st;
-	}
-	if (repair.old) {
-		if (!plan_diffs(&repair, &labels) || !plan_sweep(&repair, from)) { // no room: the cells are built whole
+	gtHubLabelsEdit edit = {
+	    repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty, def->tasks, threads};
+	repair.map = map, repair.graph = graph, repair.edit = edit, repair.out = &labels, repair.landmarks = landmarks;
+	pthread_mutex_init(&repair.lock, NULL);
+	pthread_cond_init(&repair.ready, NULL);
+	// With a thread to spare, the labels are made while the build sweeps (on one thread fewer), and
+	// the landmarks from them while it builds the cells.
+	repair.labelling = repair.old && threads > 1 && gt_job_start(&repair.job, def->tasks, make_labels, &repair);
+	if (!repair.labelling) {
+		make_labels(&repair);
+		st = repair.status;
+		if (st && err) *err = repair.err;
+		if (st) {
+			pthread_mutex_destroy(&repair.lock);
+			pthread_cond_destroy(&repair.ready);
 			repair_free(&repair);
+			return st;
 		}
 	}
 	repair.labels = &labels;
@@ -310,12 +381,13 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	for (int i = 0; i < repair.workers; i++) {
 		repair.affected[i].cell = -1;
 		repair.affected[i].mark = gt_calloc((size_t)repair.n + 1, sizeof *repair.affected[i].mark);
-		if (!repair.affected[i].mark) { // no room: the cells are built whole
-			repair_free(&repair);
-			break;
-		}
+		if (!repair.affected[i].mark) repair.workers = 0; // no room: the cells are built whole
 	}
 	st = gt_ehl_build_from_labels(map, def, threads, &labels, &repair, graph->offset[graph->n] / 2, start, out, err);
+	gt_ehl_repair_join(&repair); // on every path (the build joins it on its own)
+	pthread_mutex_destroy(&repair.lock);
+	pthread_cond_destroy(&repair.ready);
+	if (st && landmarks) gt_landmarks_free(landmarks);
 	repair_free(&repair);
 	return st;
 }
@@ -377,7 +449,7 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
                         uint64_t via_at, uint32_t* hubs, uint32_t* vias)
 {
 	const gtEhl* old = r->old;
-	if (!old || old->g != e->g) return false;
+	if (!old || old->g != e->g || !r->by_cell) return false;
 	if (pass == 0) r->clean[cell] = cell_state(r, cell, tuples, count);
 	if (r->clean[cell] != CELL_COPIED) return false;
 	uint32_t first = old->cell_begin[cell], sentinel = old->cell_begin[cell + 1] - 1;
@@ -459,7 +531,7 @@ bool gt_ehl_repair_affected(const gtEhlRepair* r, int worker, const gtEhl* e, in
                             const uint32_t* tuples, int64_t count, const uint32_t** mark, uint32_t* token)
 {
 	const gtEhl* old = r->old;
-	if (!old || old->g != e->g || r->clean[cell] != CELL_BY_HUB || worker >= r->workers) return false;
+	if (!old || old->g != e->g || !r->by_cell || r->clean[cell] != CELL_BY_HUB || worker >= r->workers) return false;
 	Affected* a = &r->affected[worker];
 	a->cell = cell, a->pass = pass;
 	affected_hubs(r, a, cell, tuples, count);
@@ -515,10 +587,9 @@ static void label_distances(void* context, int from, double* dist)
 	for (int64_t k = L->offset[from]; k < L->offset[from + 1]; k++) to_from[L->hub[k]] = INFINITY;
 }
 
-gtStatus gt_ehl_repair_landmarks(const gtEhl* e, gtLandmarks* out, gtError* err)
+static gtStatus landmarks_of(const gtHubLabels* L, gtLandmarks* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
-	const gtHubLabels* L = e->hub_labels;
 	int n = L ? L->n : 0;
 	if (n == 0) return L ? GT_OK : gt_fail(err, GT_ERR_INVALID_ARG, "the index kept no hub labels");
 	LabelSearch search = {L, gt_malloc((size_t)n * sizeof(double))};
@@ -528,4 +599,9 @@ gtStatus gt_ehl_repair_landmarks(const gtEhl* e, gtLandmarks* out, gtError* err)
 	gtStatus st = gt_landmarks_pick(n, label_distances, &search, out, err);
 	gt_free(search.to_from);
 	return st;
+}
+
+gtStatus gt_ehl_repair_landmarks(const gtEhl* e, gtLandmarks* out, gtError* err)
+{
+	return landmarks_of(e->hub_labels, out, err);
 }

@@ -33,16 +33,22 @@ typedef struct gtEhlRepair gtEhlRepair;
 
 // The cell stage of gtEhl_Build (docs/algorithms.md 5.6-5.8) from hub labels of `map`, which it
 // consumes (frees); `start` is when the build began (for its stats). With a repair (not NULL) the
-// index keeps its tuples, and reuses what the plan found unchanged. In ehl_build.c.
+// index keeps its tuples, and reuses what the plan found unchanged; the repair's labels may still
+// be in the making (gt_ehl_repair_await_labels): they are read after the sweep. In ehl_build.c.
 gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels,
                                   gtEhlRepair* repair, int64_t vg_edges, double start, gtEhl** out, gtError* err);
+
+struct gtLandmarks;
 
 // gtEhl_Build that starts from *graph when it holds the full visibility graph of `map` (offset
 // not NULL), else builds it there; either way *graph is the graph of `map` afterwards (the caller
 // frees it), also when the cell stage fails. The index keeps its tuples for the next repair; with
 // `from` (not NULL), it is repaired from from->old (see above) where that is the same index.
+// With `landmarks` (not NULL), also the graph's landmarks (as gt_ehl_repair_landmarks gives them;
+// empty when out of memory), made while the cells are built when there are threads to spare.
 gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph,
-                                    const gtEhlRepairFrom* from, gtEhl** out, gtError* err);
+                                    const gtEhlRepairFrom* from, gtEhl** out, struct gtLandmarks* landmarks,
+                                    gtError* err);
 
 // For the build's sweep: true when vertex v of the new index `e` keeps the last index's tuples,
 // then *cells (cell | GT_EHL_TUPLE_FULL each) and *count are them.
@@ -76,12 +82,20 @@ bool gt_ehl_repair_affected(const gtEhlRepair* repair, int worker, const gtEhl* 
 void gt_ehl_repair_copy_hubs(const gtEhlRepair* repair, int worker, gtEhl* e, int64_t cell, int pass, int32_t below,
                              int64_t hub_at, uint64_t via_at, uint32_t* hubs, uint32_t* vias);
 
+// The build's wait for the repair's labels, made on a job of their own while it sweeps (a sweep
+// reads none): returns their status (err says why). Every later call returns at once.
+gtStatus gt_ehl_repair_await_labels(gtEhlRepair* repair, gtError* err);
+// Whether that job runs now (the build sweeps on one thread fewer meanwhile).
+bool gt_ehl_repair_labelling(const gtEhlRepair* repair);
+// Waits for the whole job (it goes on with the landmarks after the labels): before the labels are
+// freed or the index is handed over.
+void gt_ehl_repair_join(gtEhlRepair* repair);
+
 // Moves `labels` into index `e` for the next repair; false when out of memory (they stay the caller's).
 bool gt_ehl_repair_keep_labels(gtEhl* e, gtHubLabels* labels);
 
 // The landmarks gt_landmarks_build picks on index e's graph, their distances from its kept hub
 // labels (one label scan per vertex instead of a Dijkstra each).
-struct gtLandmarks;
 gtStatus gt_ehl_repair_landmarks(const gtEhl* e, struct gtLandmarks* out, gtError* err);
 
 #endif

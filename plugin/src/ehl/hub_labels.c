@@ -26,7 +26,7 @@ typedef struct EntryList {
 
 static bool list_push(EntryList* list, Entry e)
 {
-	if (!GT_GROW(list->items, list->capacity, list->count + 1, 8)) return false;
+	if (list->count == list->capacity && !GT_GROW(list->items, list->capacity, list->count + 1, 8)) return false;
 	list->items[list->count++] = e;
 	return true;
 }
@@ -224,25 +224,32 @@ static bool covered_in_batch(const EntryList* at_u, const EntryList* at_root, in
 	return false;
 }
 
-// The batch's entries into the lists in rank order; each tree keeps the vertices labelled.
+// The batch's i-th root's entries into the lists (those of the roots before it are there); its
+// tree keeps the vertices labelled.
+static bool merge_root(Batch* b, int i)
+{
+	Tree* t = &b->trees[i];
+	int kept = 0, root = b->roots[i];
+	for (int j = 0; j < t->count; j++) {
+		int u = t->labelled[j], rank = b->first_rank + i;
+		const EntryList* up = &b->lists[t->parent[u]];
+		// Rounding can make a tie cover the parent and not u (each a sum along other edges): the
+		// one-at-a-time search would not have reached u through it either, so u goes too.
+		bool parent_kept = u == root || (up->count > 0 && up->items[up->count - 1].hub == rank);
+		if (!parent_kept || covered_in_batch(&b->lists[u], &b->lists[root], b->first_rank, t->key[j])) continue;
+		Entry e = {rank, t->parent[u], t->first[u], -1, t->key[j]};
+		if (!list_push(&b->lists[u], e)) return false;
+		t->labelled[kept++] = u;
+	}
+	t->count = kept;
+	return true;
+}
+
+// The batch's entries into the lists in rank order.
 static bool merge_batch(Batch* b)
 {
-	for (int i = 0; i < b->count; i++) {
-		Tree* t = &b->trees[i];
-		int kept = 0, root = b->roots[i];
-		for (int j = 0; j < t->count; j++) {
-			int u = t->labelled[j], rank = b->first_rank + i;
-			const EntryList* up = &b->lists[t->parent[u]];
-			// Rounding can make a tie cover the parent and not u (each a sum along other edges): the
-			// one-at-a-time search would not have reached u through it either, so u goes too.
-			bool parent_kept = u == root || (up->count > 0 && up->items[up->count - 1].hub == rank);
-			if (!parent_kept || covered_in_batch(&b->lists[u], &b->lists[root], b->first_rank, t->key[j])) continue;
-			Entry e = {rank, t->parent[u], t->first[u], -1, t->key[j]};
-			if (!list_push(&b->lists[u], e)) return false;
-			t->labelled[kept++] = u;
-		}
-		t->count = kept;
-	}
+	for (int i = 0; i < b->count; i++)
+		if (!merge_root(b, i)) return false;
 	return true;
 }
 
@@ -393,22 +400,34 @@ static void note_changes(Replay* rp, const Search* s, int r, int old_rank)
 	}
 }
 
+// Root `root`'s old rank (-1: a new vertex), the gone hubs before it accounted for.
+static int replay_begin(Replay* rp, const gtVisGraph* g, int root)
+{
+	const gtHubLabels* old = rp->edit->old;
+	int ov = rp->edit->old_of[root], old_rank = ov >= 0 ? old->rank_of[ov] : -1;
+	account_gone(rp, g, old_rank >= 0 ? old_rank : old->n);
+	if (old_rank >= 0) rp->next_old = old_rank + 1;
+	return old_rank;
+}
+
+// The old search of `old_rank`'s entries, as rank r's.
+static bool replay_copy(Search* s, const Replay* rp, int r, int old_rank)
+{
+	const gtHubLabels* old = rp->edit->old;
+	for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
+		int64_t k = rp->entry[i];
+		Entry e = {r, rp->edit->new_of[old->parent[k]], -1, (int8_t)old->useful[k], old->dist[k]};
+		if (!list_push(&s->lists[rp->edit->new_of[rp->owner[i]]], e)) return false;
+	}
+	return true;
+}
+
 // The entries of hub rank r (vertex `root`): copied when the edit cannot change them, else searched.
 static bool label_root(Search* s, Replay* rp, int r, int root)
 {
 	if (!rp) return label_from(s, r, root);
-	const gtHubLabels* old = rp->edit->old;
-	int ov = rp->edit->old_of[root], old_rank = ov >= 0 ? old->rank_of[ov] : -1;
-	account_gone(rp, s->g, old_rank >= 0 ? old_rank : old->n);
-	if (old_rank >= 0) rp->next_old = old_rank + 1;
-	if (old_rank >= 0 && replayable(rp, old_rank)) {
-		for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
-			int64_t k = rp->entry[i];
-			Entry e = {r, rp->edit->new_of[old->parent[k]], -1, (int8_t)old->useful[k], old->dist[k]};
-			if (!list_push(&s->lists[rp->edit->new_of[rp->owner[i]]], e)) return false;
-		}
-		return true;
-	}
+	int old_rank = replay_begin(rp, s->g, root);
+	if (old_rank >= 0 && replayable(rp, old_rank)) return replay_copy(s, rp, r, old_rank);
 	if (!label_from(s, r, root)) return false;
 	note_changes(rp, s, r, old_rank);
 	return true;
@@ -437,17 +456,17 @@ static int root_after(Order* o, const int32_t* labelled, int count, const int32_
 	                 &o->by_degree);
 }
 
-// Labels the ranks from `rank` on in batches, the first batch's roots taken from the tree of the
-// sequential search `s` just made. Workers: the threads given, at most one per root of a batch.
-static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtEhlDef* def, int threads, gtHubLabels* out,
-                                 gtError* err)
+// Scratch for batches of up to `trees` roots searched by `workers` workers (worker 0 shares s's).
+static bool batch_init(Batch* b, const Search* s, int workers, int trees)
 {
-	int n = s->g->n, workers = threads < 1 ? 1 : threads > BATCH_ROOTS ? BATCH_ROOTS : threads;
+	int n = s->g->n;
 	size_t slots = (size_t)n + 1;
-	Batch b = {.lists = s->lists, .workers = gt_calloc((size_t)workers, sizeof *b.workers)};
-	bool ok = b.workers != NULL;
-	for (int i = 0; i < BATCH_ROOTS && ok; i++) {
-		Tree* t = &b.trees[i];
+	memset(b, 0, sizeof *b);
+	b->lists = s->lists;
+	b->workers = gt_calloc((size_t)workers, sizeof *b->workers);
+	bool ok = b->workers != NULL;
+	for (int i = 0; i < trees && ok; i++) {
+		Tree* t = &b->trees[i];
 		t->parent = gt_malloc(slots * sizeof *t->parent);
 		t->first = gt_malloc(slots * sizeof *t->first);
 		t->labelled = gt_malloc(slots * sizeof *t->labelled);
@@ -455,7 +474,7 @@ static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtEhlDef* 
 		ok = t->parent && t->first && t->labelled && t->key;
 	}
 	for (int w = 0; w < workers && ok; w++) {
-		Search* ws = &b.workers[w];
+		Search* ws = &b->workers[w];
 		*ws = *s; // worker 0 shares the sequential search's scratch
 		if (w == 0) continue;
 		ws->to_root = gt_malloc(slots * sizeof *ws->to_root);
@@ -465,6 +484,90 @@ static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtEhlDef* 
 		ok = ws->to_root && ws->dist && ws->visited && ws->heap.items;
 		for (int v = 0; ok && v < n; v++) ws->to_root[v] = ws->dist[v] = INFINITY;
 	}
+	return ok;
+}
+
+static void batch_free(Batch* b, int workers)
+{
+	for (int w = 1; b->workers && w < workers; w++) {
+		gt_free(b->workers[w].to_root);
+		gt_free(b->workers[w].dist);
+		gt_free(b->workers[w].visited);
+		gt_free(b->workers[w].heap.items);
+	}
+	for (int i = 0; i < BATCH_ROOTS; i++) {
+		gt_free(b->trees[i].parent);
+		gt_free(b->trees[i].first);
+		gt_free(b->trees[i].labelled);
+		gt_free(b->trees[i].key);
+	}
+	gt_free(b->workers);
+}
+
+// ---- a repair's searches, two (or more) at a time ----
+// The roots the replay cannot copy come in runs (the first hubs' trees cross the edit). A run of
+// consecutive roots none of which can be copied now (a root copyable before the run's changes is
+// decided after them: the rule only gets stricter as searches note changes) is searched as a batch,
+// each pruned by the labels before the run, and merged in rank order as label_in_batches merges:
+// the labels of this order. Only roots whose old search labelled REPLAY_BATCH_MIN vertices or more
+// go in a batch (a small search costs less than waking a worker).
+enum { REPLAY_BATCH_MIN = 256 };
+
+static bool big_search(const Replay* rp, int old_rank)
+{
+	return old_rank >= 0 && rp->begin[old_rank + 1] - rp->begin[old_rank] >= REPLAY_BATCH_MIN;
+}
+
+static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, gtHubLabels* out, gtError* err)
+{
+	int n = s->g->n, workers = rp->edit->threads > BATCH_ROOTS ? BATCH_ROOTS : rp->edit->threads, olds[BATCH_ROOTS];
+	Batch b;
+	gtPool* pool = gt_pool_create(); // NULL: threads per batch, as gt_run_tasks
+	gtStatus st = batch_init(&b, s, workers, workers) ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	for (int r = 0; r < n && !st;) {
+		int root = order[r], old_rank = replay_begin(rp, s->g, root), count = 1;
+		out->vertex_of[r] = root, out->rank_of[root] = r;
+		if (old_rank >= 0 && replayable(rp, old_rank)) {
+			if (!replay_copy(s, rp, r++, old_rank)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			continue;
+		}
+		b.roots[0] = root, olds[0] = old_rank;
+		while (big_search(rp, old_rank) && count < workers && r + count < n) {
+			int next = order[r + count], next_old = replay_begin(rp, s->g, next);
+			if (!big_search(rp, next_old) || replayable(rp, next_old)) break;
+			out->vertex_of[r + count] = next, out->rank_of[next] = r + count;
+			b.roots[count] = next, olds[count++] = next_old;
+		}
+		if (count == 1) { // alone: searched in place
+			if (!label_from(s, r, root)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+			else note_changes(rp, s, r, old_rank);
+			r++;
+			continue;
+		}
+		b.count = count, b.first_rank = r;
+		atomic_store(&b.next, 0);
+		gt_run_tasks_pooled(rp->edit->tasks, pool, batch_worker, &b, count);
+		for (int i = 0; i < count && !st; i++) {
+			Search view = *s; // root i's labelled vertices: its entries are their last ones now
+			if (!merge_root(&b, i)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
+			view.labelled = b.trees[i].labelled, view.nlabelled = b.trees[i].count;
+			if (!st) note_changes(rp, &view, r + i, olds[i]);
+		}
+		r += count;
+	}
+	batch_free(&b, workers);
+	gt_pool_destroy(pool);
+	return st;
+}
+
+// Labels the ranks from `rank` on in batches, the first batch's roots taken from the tree of the
+// sequential search `s` just made. Workers: the threads given, at most one per root of a batch.
+static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtEhlDef* def, int threads, gtHubLabels* out,
+                                 gtError* err)
+{
+	int n = s->g->n, workers = threads < 1 ? 1 : threads > BATCH_ROOTS ? BATCH_ROOTS : threads;
+	Batch b;
+	bool ok = batch_init(&b, s, workers, BATCH_ROOTS);
 	// The trees the next roots come from: first the sequential search's, then the last batch's.
 	Tree first_tree = {s->parent, s->first, s->labelled, NULL, s->nlabelled};
 	const Tree* from = &first_tree;
@@ -488,19 +591,7 @@ static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtEhlDef* 
 		from = b.trees;
 		from_count = b.count;
 	}
-	for (int w = 1; b.workers && w < workers; w++) {
-		gt_free(b.workers[w].to_root);
-		gt_free(b.workers[w].dist);
-		gt_free(b.workers[w].visited);
-		gt_free(b.workers[w].heap.items);
-	}
-	for (int i = 0; i < BATCH_ROOTS; i++) {
-		gt_free(b.trees[i].parent);
-		gt_free(b.trees[i].first);
-		gt_free(b.trees[i].labelled);
-		gt_free(b.trees[i].key);
-	}
-	gt_free(b.workers);
+	batch_free(&b, workers);
 	return st;
 }
 
@@ -583,17 +674,24 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
 		goto done;
 	}
+	for (int v = 0; rp && v < n; v++) { // most entries come back: room for a vertex's old ones, grown once
+		int ov = edit->old_of[v];
+		int64_t count = ov >= 0 ? edit->old->offset[ov + 1] - edit->old->offset[ov] : 0;
+		if (count > 0 && !GT_GROW(s.lists[v].items, s.lists[v].capacity, count + 2, 8)) break; // grows later
+	}
 	for (int v = 0; v < n; v++) {
 		int64_t degree = g->offset[v + 1] - g->offset[v];
 		o.order_key[v] = ((INT64_C(1) << 30) - degree) * (INT64_C(1) << 32) + v; // degree < 2^30
 		s.to_root[v] = INFINITY;
 		s.dist[v] = INFINITY;
 	}
-	qsort(o.order_key, (size_t)n, sizeof *o.order_key, gt_compare_int64);
+	if (!order) qsort(o.order_key, (size_t)n, sizeof *o.order_key, gt_compare_int64); // a given order needs no roots
 	int batched_from = !order && n >= BATCH_MIN_VERTICES ? BATCH_FROM : n;
 
 	int root = n == 0 ? 0 : order ? order[0] : (int)(o.order_key[0] & 0xffffffff);
-	for (int r = 0; r < n && !st; r++) {
+	bool replayed = rp && edit->threads > 1; // the repair's own loop, searches batched
+	if (replayed) st = replay_in_batches(&s, rp, order, out, err);
+	for (int r = 0; r < n && !st && !replayed; r++) {
 		if (r == batched_from) {
 			st = label_in_batches(&s, &o, r, def, threads, out, err);
 			break;

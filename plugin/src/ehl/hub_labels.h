@@ -30,9 +30,11 @@ gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* graph, con
 // Labels of the graph before an edit and how its vertices map to the graph after it.
 typedef struct gtHubLabelsEdit {
 	const gtHubLabels* old;
-	const int32_t* new_of; // old vertex -> new vertex, -1 gone
-	const int32_t* old_of; // new vertex -> old vertex, -1 new
-	const bool* dirty;     // new vertex: its edges are not its old ones, renumbered (or it is new)
+	const int32_t* new_of;     // old vertex -> new vertex, -1 gone
+	const int32_t* old_of;     // new vertex -> old vertex, -1 new
+	const bool* dirty;         // new vertex: its edges are not its old ones, renumbered (or it is new)
+	const gtTaskSystem* tasks; // the searches that run are batched on `threads` workers when more than 1
+	int threads;
 } gtHubLabelsEdit;
 
 // The same with the vertex order given: order[r] is the vertex of rank r (a permutation). With

@@ -257,23 +257,34 @@ static Cone cone_of(gtVertex u, const int* r)
 	return c;
 }
 
-// The vertices w > u that a pair with u must be tested again for: new ones (hit[w] set on entry),
-// and those a cone of u holds (then near_changed decides). Simple loops over every pair, without
-// branches: the compiler vectorises them.
-static int candidates(const Cone* cones, int rect_count, const double* xs, const double* ys, uint8_t* hit, int u, int n,
-                      int32_t* out)
+// The vertices w > u that a pair with u must be tested again for: new ones, and those a cone of u
+// holds (then near_changed decides). Vertices are in row order, so w is at or below u: a segment
+// from u meets a rectangle's grown box only when u is not below it and w not above it, so each
+// rectangle's cone is scanned from its first vertex at or below the box's top (from[r]) on, and
+// not at all from a u below the box. Simple loops without branches: the compiler vectorises them.
+static int candidates(const Cone* cones, const int* rects, const int32_t* from, int rect_count, const double* xs,
+                      const double* ys, const uint8_t* fresh, const int32_t* fresh_list, int fresh_count, uint8_t* hit,
+                      int u, int n, int32_t* out)
 {
 	double ux = xs[u], uy = ys[u];
+	int lo = n; // every w from lo on is scanned below; the new ones before lo are listed apart
+	for (int r = 0; r < rect_count; r++)
+		if (uy <= rects[4 * r + 3] + 2 && (from[r] > u + 1 ? from[r] : u + 1) < lo)
+			lo = from[r] > u + 1 ? from[r] : u + 1;
+	memcpy(hit + lo, fresh + lo, (size_t)(n - lo));
 	for (int r = 0; r < rect_count; r++) {
+		if (uy > rects[4 * r + 3] + 2) continue; // u below the box
 		double ax = cones[r].ax, ay = cones[r].ay, bx = cones[r].bx, by = cones[r].by;
 		uint8_t all = cones[r].all;
-		for (int w = u + 1; w < n; w++) {
+		for (int w = from[r] > u + 1 ? from[r] : u + 1; w < n; w++) {
 			double dx = xs[w] - ux, dy = ys[w] - uy;
 			hit[w] |= all | ((ax * dy - ay * dx >= 0) & (dx * by - dy * bx >= 0));
 		}
 	}
 	int count = 0;
-	for (int w = u + 1; w < n; w++) {
+	for (int i = 0; i < fresh_count; i++)
+		if (fresh_list[i] > u && fresh_list[i] < lo) out[count++] = fresh_list[i];
+	for (int w = lo; w < n; w++) {
 		out[count] = w;
 		count += hit[w];
 	}
@@ -296,7 +307,10 @@ typedef struct RepairJob {
 	const int32_t *old_of, *new_of;
 	const double* xy;     // x of every vertex, then y
 	const uint8_t* fresh; // per vertex: new
+	const int32_t* fresh_list;
+	int fresh_count;
 	const int* rects;
+	const int32_t* from; // per rectangle: the first vertex at or below its grown box's top
 	int rect_count;
 	atomic_int next_vertex;
 	RepairWorker* workers;
@@ -313,8 +327,8 @@ static bool repair_vertex(const RepairJob* job, RepairWorker* rw, int u)
 	if (ou >= 0) {
 		for (int64_t e = g->offset[ou]; e < g->offset[ou + 1]; e++)
 			if (job->new_of[g->adj[e]] > u) rw->mark[rw->near[near_count++] = job->new_of[g->adj[e]]] = u + 1;
-		memcpy(rw->hit, job->fresh, (size_t)n);
-		count = candidates(rw->cones, job->rect_count, job->xy, job->xy + n, rw->hit, u, n, rw->cand);
+		count = candidates(rw->cones, job->rects, job->from, job->rect_count, job->xy, job->xy + n, job->fresh,
+		                   job->fresh_list, job->fresh_count, rw->hit, u, n, rw->cand);
 	} else {
 		for (int w = u + 1; w < n; w++) rw->cand[count++] = w;
 	}
@@ -361,10 +375,46 @@ static bool walls_only(const gtMap* map, const int* rects, int rect_count)
 	return true;
 }
 
+// Whether every rectangle is walled in: the ring of cells around it (on the map) blocked now and
+// in no rectangle (so blocked before too). Nothing outside can see in or through it then.
+static bool sealed(const gtMap* map, const int* rects, int rect_count)
+{
+	for (int r = 0; r < rect_count; r++) {
+		const int* q = rects + 4 * r;
+		for (int y = q[1] - 1; y <= q[3] + 1; y++)
+			for (int x = q[0] - 1; x <= q[2] + 1; x++) {
+				bool ring = x < q[0] || x > q[2] || y < q[1] || y > q[3];
+				if (!ring || x < 0 || y < 0 || x >= map->width || y >= map->height) continue;
+				if (!gt_blocked(map, x, y)) return false;
+				for (int o = 0; o < rect_count; o++) {
+					const int* p = rects + 4 * o;
+					if (x >= p[0] && x <= p[2] && y >= p[1] && y <= p[3]) return false;
+				}
+			}
+	}
+	return true;
+}
+
+bool gt_vis_graph_unchanged(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects, int rect_count)
+{
+	int n;
+	const gtVertex* v = gtMap_Vertices(map, &n);
+	if (n != old_n || !sealed(map, rects, rect_count)) return false;
+	for (int i = 0; i < n; i++) {
+		if (!same_vertex(v[i], old_vertices[i])) return false;
+		for (int r = 0; r < rect_count; r++) { // none in a walled-in rectangle or its ring (closed)
+			const int* q = rects + 4 * r;
+			if (v[i].x >= q[0] - 1 && v[i].x <= q[2] + 2 && v[i].y >= q[1] - 1 && v[i].y <= q[3] + 2) return false;
+		}
+	}
+	return true;
+}
+
 gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* tasks, int threads,
                                       const gtVertex* old_vertices, int old_n, const int* rects, int rect_count,
                                       gtVisGraph* g, gtError* err)
 {
+	if (gt_vis_graph_unchanged(map, old_vertices, old_n, rects, rect_count)) return GT_OK;
 	if (walls_only(map, rects, rect_count)) { // visibility only shrinks: the old edges near them are
 		gtVisGraph after;                     // tested, not every pair in their cones
 		gtStatus st = gt_vis_graph_after_blocks(map, old_vertices, old_n, g, rects, rect_count, &after, err);
@@ -383,10 +433,12 @@ gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* task
 	int32_t* new_of = gt_malloc(((size_t)old_n + 1) * sizeof *new_of);
 	double* xy = gt_malloc(2 * slots * sizeof *xy);
 	uint8_t* fresh = gt_malloc(slots);
+	int32_t* fresh_list = gt_malloc(slots * sizeof *fresh_list);
+	int32_t* from = gt_malloc(((size_t)rect_count + 1) * sizeof *from);
 	RepairWorker* workers = gt_calloc((size_t)threads, sizeof *workers);
 	gtVisGraph out;
 	memset(&out, 0, sizeof out);
-	gtStatus st = old_of && new_of && xy && fresh && workers ? GT_OK : GT_ERR_NOMEM;
+	gtStatus st = old_of && new_of && xy && fresh && fresh_list && from && workers ? GT_OK : GT_ERR_NOMEM;
 	for (int i = 0; !st && i < threads; i++) {
 		RepairWorker* rw = &workers[i];
 		rw->near = gt_malloc(slots * sizeof *rw->near);
@@ -398,8 +450,22 @@ gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* task
 	}
 	if (!st) {
 		gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
-		for (int u = 0; u < n; u++) xy[u] = v[u].x, xy[n + u] = v[u].y, fresh[u] = old_of[u] < 0;
-		RepairJob job = {map, g, v, n, old_of, new_of, xy, fresh, rects, rect_count, 0, workers};
+		int fresh_count = 0;
+		for (int u = 0; u < n; u++) {
+			xy[u] = v[u].x, xy[n + u] = v[u].y, fresh[u] = old_of[u] < 0;
+			if (fresh[u]) fresh_list[fresh_count++] = u;
+		}
+		for (int r = 0; r < rect_count; r++) { // vertices are sorted by row: the first at or below the top
+			int lo = 0, hi = n;
+			while (lo < hi) {
+				int mid = lo + (hi - lo) / 2;
+				if (v[mid].y < rects[4 * r + 1] - 1) lo = mid + 1;
+				else hi = mid;
+			}
+			from[r] = lo;
+		}
+		RepairJob job = {map,        g,           v,     n,    old_of,     new_of, xy,     fresh,
+		                 fresh_list, fresh_count, rects, from, rect_count, 0,      workers};
 		atomic_init(&job.next_vertex, 0);
 		gt_run_tasks(tasks, repair_worker, &job, threads);
 		EdgeList* lists = gt_malloc((size_t)threads * sizeof *lists);
@@ -426,6 +492,8 @@ gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* task
 	gt_free(new_of);
 	gt_free(xy);
 	gt_free(fresh);
+	gt_free(fresh_list);
+	gt_free(from);
 	if (st) gt_vis_graph_free(&out);
 	return st;
 }

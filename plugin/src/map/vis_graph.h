@@ -32,6 +32,11 @@ void gt_vis_match_vertices(const gtVertex* old_vertices, int old_n, const gtVert
 // pair is tested again. On failure g is as it was.
 gtStatus gt_vis_graph_repair(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
                              int rect_count, gtVisGraph* g, gtError* err);
+// Whether the edits of `rects` leave the graph as it was: the same vertices, none in or next to a
+// rectangle, and each rectangle walled in (every cell around it blocked, before and now): a wall
+// demolished inside a thick wall. gt_vis_graph_repair then keeps g as it is.
+bool gt_vis_graph_unchanged(const gtMap* map, const gtVertex* old_vertices, int old_n, const int* rects,
+                            int rect_count);
 // The same with the pairs tested in parallel through `tasks` (NULL: the built-in pool) by `threads`
 // workers (0: one per core).
 gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* tasks, int threads,

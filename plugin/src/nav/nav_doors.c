@@ -104,7 +104,8 @@ static gtStatus build_door(DoorJob* j, int k, const gtEhl* from, const gtVisGrap
 	                                 err))
 		gt_vis_graph_free(graph); // no room to repair: built whole
 	gtEhlRepairFrom repair = {from, from_graph, old_vertices, old_n, rects, rect_count};
-	st = gt_ehl_build_keeping_graph(map, &j->def, graph, from && graph->offset ? &repair : NULL, &j->out[k].ehl, err);
+	st = gt_ehl_build_keeping_graph(map, &j->def, graph, from && graph->offset ? &repair : NULL, &j->out[k].ehl, NULL,
+	                                err);
 	gt_free(rects);
 	if (st) {
 		gtMap_Destroy(map);

@@ -32,6 +32,7 @@ struct NavRebuild {
 	int* rects;
 	int rect_count;
 	bool build_graph;     // in: build the graph anew rather than repair it (cheaper on this map lately)
+	bool graph_cheap;     // out: walls only added, or walled in: the graph's cheap update (not timed)
 	double graph_seconds; // out: what making the graph took
 	bool graph_repaired;  // out: it was repaired (else built)
 	gtEhlLink* links;     // an index that knew links is rebuilt knowing the ones enabled now (no repair)
@@ -290,6 +291,16 @@ static void set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for, const uint32_t* 
 
 // ---- background rebuilds ----------------------------------------------------------------------
 
+// Whether every cell of the rectangles (x0, y0, x1, y1 each) is blocked in `map`.
+static bool walls_only(const gtMap* map, const int* rects, int count)
+{
+	for (int i = 0; i < count; i++)
+		for (int y = rects[4 * i + 1]; y <= rects[4 * i + 3]; y++)
+			for (int x = rects[4 * i]; x <= rects[4 * i + 2]; x++)
+				if (!gtMap_IsBlocked(map, x, y)) return false;
+	return true;
+}
+
 static void rebuild_run(void* context)
 {
 	NavRebuild* r = context;
@@ -298,7 +309,10 @@ static void rebuild_run(void* context)
 		return;
 	}
 	double start = gtNowSeconds();
-	bool fresh = !r->graph.offset || r->build_graph; // built here (and timed), not repaired
+	r->graph_cheap = r->graph.offset &&
+	                 (walls_only(r->map, r->rects, r->rect_count) || // see seed_repair
+	                  gt_vis_graph_unchanged(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count));
+	bool fresh = !r->graph.offset || (r->build_graph && !r->graph_cheap); // built here (and timed), not repaired
 	r->graph_repaired = !fresh;
 	gtError unchecked;                       // a map the build refuses: it says why below
 	if (fresh) gt_vis_graph_free(&r->graph); // the last index's graph: then only to match the new one against
@@ -313,12 +327,10 @@ static void rebuild_run(void* context)
 	r->graph_seconds = r->graph.offset ? gtNowSeconds() - start : 0;
 	gtEhlRepairFrom from = {r->base, r->base_graph, r->old_vertices, r->old_n, r->rects, r->rect_count};
 	bool repair = r->graph.offset && r->base;
-	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->err);
-	gtError ignored; // without landmarks the first query that derives a graph computes them
-	if (!r->status && r->graph.offset &&
-	    (r->result->hub_labels ? gt_ehl_repair_landmarks(r->result, &r->landmarks, &ignored)
-	                           : gt_landmarks_build(&r->graph, &r->landmarks, &ignored)))
-		gt_landmarks_free(&r->landmarks);
+	// The landmarks come with it (empty when out of memory: the first query that derives a graph
+	// computes them then).
+	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->landmarks,
+	                                       &r->err);
 }
 
 static void rebuild_free(NavRebuild* r)
@@ -364,7 +376,10 @@ static void seed_repair(const gtNav* nav, NavRebuild* r)
 	if (nav->ehl->tuple_begin) r->base = nav->ehl, r->base_graph = &nav->graph; // nav_set_index waits for it
 	// A repair tests pairs near the edits, a build sweeps every corner once: on some maps (many
 	// corners in view of each other) the build is cheaper. Each build halves what the last repair
-	// cost, so a repair is tried again now and then.
+	// cost, so a repair is tried again now and then. Walls only added, and walls demolished inside
+	// thicker walls (gt_vis_graph_unchanged), are always repaired: then only the old edges near them
+	// and the new corners are tested, or nothing (a few percent of a build, or none), and that time
+	// says nothing of what a repair after walls opened costs.
 	r->build_graph = nav->graph_build_seconds > 0 && nav->graph_repair_seconds > nav->graph_build_seconds;
 }
 
@@ -510,8 +525,8 @@ static bool take_rebuild(gtNav* nav)
 	rebuild_wait(nav);
 	nav->rebuild = NULL;
 	bool taken = false;
-	if (r->graph_seconds > 0 && r->graph_repaired) nav->graph_repair_seconds = r->graph_seconds;
-	else if (r->graph_seconds > 0) nav->graph_build_seconds = r->graph_seconds;
+	if (r->graph_seconds > 0 && r->graph_repaired && !r->graph_cheap) nav->graph_repair_seconds = r->graph_seconds;
+	else if (r->graph_seconds > 0 && !r->graph_repaired) nav->graph_build_seconds = r->graph_seconds;
 	if (r->status) {
 		nav->rebuild_status = r->status;
 		nav->rebuild_error = r->err;
