@@ -319,30 +319,58 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 // that sees each other), so it runs while at least a tenth of recent walks certified (callgrind,
 // bench-peers: a quarter or a fifth left orz103d's 404 objects 1.5-3% dearer, lak303d's 148 1-2%),
 // and again after 16 queries without, to follow the world.
+#define SIGHT_MISSES 0.9f
 static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
 {
-	bool sees = !distance.shortcuts && f->link_reach == INFINITY && f->link_slack == 0 &&
-	            gt_clearance_fits(&w->clearance, distance.straight_map);
-	f->sight = sees ? &w->clearance : NULL;
-	f->sight_q = sees ? gt_clearance_at(&w->clearance, q.x, q.y) : 0;
+	f->sight = NULL;
+	f->sight_walks[0] = f->sight_walks[1] = false;
+	if (s->sight_idle[cost] > 0) { // neither walk runs on this query (sight_end counted it skipped)
+		s->sight_idle[cost]--;
+		return;
+	}
+	if (distance.shortcuts || f->link_reach != INFINITY || f->link_slack != 0 ||
+	    !gt_clearance_fits(&w->clearance, distance.straight_map))
+		return;
+	f->sight = &w->clearance;
 	for (int limited = 0; limited < 2; limited++) {
-		f->sight_walks[limited] = sees &&
-		                          (s->sight_misses[cost][limited] <= 0.9f || s->sight_skips[cost][limited] >= 16);
+		if (s->sight_misses[cost][limited] > SIGHT_MISSES &&
+		    s->sight_skips[cost][limited] < 16 << s->sight_backoff[cost][limited])
+			continue;
+		f->sight_walks[limited] = true;
 		s->sight_tries[limited] = s->sight_hits[limited] = 0;
 	}
+	// The query point's square only for a query that walks (most queries skip it where few certify).
+	if (f->sight_walks[0] || f->sight_walks[1]) f->sight_q = gt_clearance_at(&w->clearance, q.x, q.y);
 }
 static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
 {
 	for (int limited = 0; limited < 2; limited++) {
+		if (!f->sight_walks[limited]) {
+			if (s->sight_skips[cost][limited] < 255) s->sight_skips[cost][limited]++;
+			continue;
+		}
 		int tries = s->sight_tries[limited];
 		if (tries > 0) {
-			float misses = (float)(tries - s->sight_hits[limited]) / (float)tries;
-			s->sight_misses[cost][limited] = 0.75f * s->sight_misses[cost][limited] + 0.25f * misses;
+			float misses = (float)(tries - s->sight_hits[limited]) / (float)tries,
+			      *was = &s->sight_misses[cost][limited];
+			uint8_t* backoff = &s->sight_backoff[cost][limited];
+			bool retry = *was > SIGHT_MISSES;
+			*was = 0.75f * *was + 0.25f * misses;
 			s->sight_skips[cost][limited] = 0;
-		} else if (!f->sight_walks[limited] && s->sight_skips[cost][limited] < 255) {
-			s->sight_skips[cost][limited]++;
+			if (*was <= SIGHT_MISSES) *backoff = 0;
+			else if (retry && *backoff < 3) ++*backoff;
 		}
 	}
+	// The queries before either walk runs again skip sight_begin's tests: counted skipped here.
+	int idle = 255;
+	for (int limited = 0; limited < 2; limited++) {
+		int wait = s->sight_misses[cost][limited] > SIGHT_MISSES
+		               ? (16 << s->sight_backoff[cost][limited]) - s->sight_skips[cost][limited]
+		               : 0;
+		if (wait < idle) idle = wait < 0 ? 0 : wait;
+	}
+	for (int limited = 0; limited < 2 && idle > 0; limited++) s->sight_skips[cost][limited] += (uint8_t)idle;
+	s->sight_idle[cost] = (uint8_t)idle;
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
