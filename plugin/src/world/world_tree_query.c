@@ -344,33 +344,29 @@ static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance
 }
 static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
 {
-	for (int limited = 0; limited < 2; limited++) {
-		if (!f->sight_walks[limited]) {
-			if (s->sight_skips[cost][limited] < 255) s->sight_skips[cost][limited]++;
-			continue;
-		}
-		int tries = s->sight_tries[limited];
-		if (tries > 0) {
-			float misses = (float)(tries - s->sight_hits[limited]) / (float)tries,
-			      *was = &s->sight_misses[cost][limited];
-			uint8_t* backoff = &s->sight_backoff[cost][limited];
-			bool retry = *was > SIGHT_MISSES;
-			*was = 0.75f * *was + 0.25f * misses;
-			s->sight_skips[cost][limited] = 0;
-			if (*was <= SIGHT_MISSES) *backoff = 0;
-			else if (retry && *backoff < 3) ++*backoff;
-		}
-	}
-	// The queries before either walk runs again skip sight_begin's tests: counted skipped here.
+	// The queries before either walk runs again (idle) skip sight_begin's tests: counted skipped here.
 	int idle = 255;
 	for (int limited = 0; limited < 2; limited++) {
-		int wait = s->sight_misses[cost][limited] > SIGHT_MISSES
-		               ? (16 << s->sight_backoff[cost][limited]) - s->sight_skips[cost][limited]
-		               : 0;
-		if (wait < idle) idle = wait < 0 ? 0 : wait;
+		float* misses = &s->sight_misses[cost][limited];
+		uint8_t *skips = &s->sight_skips[cost][limited], *backoff = &s->sight_backoff[cost][limited];
+		int tries = s->sight_tries[limited];
+		if (!f->sight_walks[limited]) {
+			if (*skips < 255) ++*skips;
+		} else if (tries > 0) {
+			bool retry = *misses > SIGHT_MISSES;
+			*misses = 0.75f * *misses + 0.25f * (float)(tries - s->sight_hits[limited]) / (float)tries;
+			*skips = 0;
+			if (*misses <= SIGHT_MISSES) *backoff = 0;
+			else if (retry && *backoff < 3) ++*backoff;
+		}
+		int wait = *misses > SIGHT_MISSES ? (16 << *backoff) - *skips : 0;
+		if (wait < idle) idle = wait;
 	}
-	for (int limited = 0; limited < 2 && idle > 0; limited++) s->sight_skips[cost][limited] += (uint8_t)idle;
-	s->sight_idle[cost] = (uint8_t)idle;
+	if (idle > 0) {
+		s->sight_skips[cost][0] += (uint8_t)idle;
+		s->sight_skips[cost][1] += (uint8_t)idle;
+		s->sight_idle[cost] = (uint8_t)idle;
+	}
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
