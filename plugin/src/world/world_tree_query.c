@@ -318,7 +318,8 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 // walk costs about 135 instructions and one that certifies saves a pricing (about 650 for a pair
 // that sees each other), so it runs while at least a tenth of recent walks certified (callgrind,
 // bench-peers: a quarter or a fifth left orz103d's 404 objects 1.5-3% dearer, lak303d's 148 1-2%),
-// and again after 16 queries without, to follow the world.
+// and again after 16 queries without, to follow the world; 32, 64 and 128 while those retries fail
+// (bench-knn, AR0602SR, 2 words: 124 of 4,528 walks certified, the retries cost ~45 a query).
 #define SIGHT_MISSES 0.9f
 static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
 {
