@@ -269,19 +269,6 @@ void gtWorld_TreeSize(const gtWorld* w, int* height, int64_t* nodes)
 	*nodes = w->node_count;
 }
 
-bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword)
-{
-	const int32_t* k = w->keywords[slot];
-	int lo = 0, hi = w->keyword_count[slot] - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (k[mid] == keyword) return true;
-		if (k[mid] < keyword) lo = mid + 1;
-		else hi = mid - 1;
-	}
-	return false;
-}
-
 // ---- slots and keyword lists ------------------------------------------------------------------
 
 static bool grow_slots(gtWorld* w)

@@ -30,9 +30,11 @@ typedef struct gtQueryScratch {
 	uint8_t scans_since_tree[9];
 	// The clearance squares' walk (world_clearance.h), per cost class and for pricings without and
 	// with a limit: the share of recent walks that did not certify sight, and the queries that
-	// skipped it since it last ran; this query's walks and those that certified.
+	// skipped it since it last ran (it runs again after 16 << sight_backoff, which grows while the
+	// retries fail), the queries left before either runs again; this query's walks and those that
+	// certified.
 	float sight_misses[9][2];
-	uint8_t sight_skips[9][2];
+	uint8_t sight_skips[9][2], sight_backoff[9][2], sight_idle[9];
 	int32_t sight_tries[2], sight_hits[2];
 	// A query's bound through links (world_tree_query.c): the ways, settled then open (Filter).
 	gtLinkWay* ways;
@@ -152,7 +154,20 @@ static inline bool gt_node_has(const gtWorld* w, int64_t node, int32_t keyword)
 // costs at most this much per word, and then each node's test is a single bit.
 #define GT_QUERY_PLANE_WORDS 512
 
-bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword);
+// Whether the object in `slot` has `keyword` (its sorted list, binary search). Inline: the
+// keyword tests of queries whose words share signature bits call it per candidate.
+static inline bool gt_object_has(const gtWorld* w, int32_t slot, int32_t keyword)
+{
+	const int32_t* k = w->keywords[slot];
+	int lo = 0, hi = w->keyword_count[slot] - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (k[mid] == keyword) return true;
+		if (k[mid] < keyword) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return false;
+}
 // A worker's scratch for this world (its plane sized for the tree); free with gt_scratch_free.
 bool gt_scratch_init(const gtWorld* w, gtQueryScratch* s);
 void gt_scratch_free(gtQueryScratch* s);

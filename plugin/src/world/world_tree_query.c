@@ -318,30 +318,55 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 // walk costs about 135 instructions and one that certifies saves a pricing (about 650 for a pair
 // that sees each other), so it runs while at least a tenth of recent walks certified (callgrind,
 // bench-peers: a quarter or a fifth left orz103d's 404 objects 1.5-3% dearer, lak303d's 148 1-2%),
-// and again after 16 queries without, to follow the world.
+// and again after 16 queries without, to follow the world; 32, 64 and 128 while those retries fail
+// (bench-knn, AR0602SR, 2 words: 124 of 4,528 walks certified, the retries cost ~45 a query).
+#define SIGHT_MISSES 0.9f
 static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
 {
-	bool sees = !distance.shortcuts && f->link_reach == INFINITY && f->link_slack == 0 &&
-	            gt_clearance_fits(&w->clearance, distance.straight_map);
-	f->sight = sees ? &w->clearance : NULL;
-	f->sight_q = sees ? gt_clearance_at(&w->clearance, q.x, q.y) : 0;
+	f->sight = NULL;
+	f->sight_walks[0] = f->sight_walks[1] = false;
+	if (s->sight_idle[cost] > 0) { // neither walk runs on this query (sight_end counted it skipped)
+		s->sight_idle[cost]--;
+		return;
+	}
+	if (distance.shortcuts || f->link_reach != INFINITY || f->link_slack != 0 ||
+	    !gt_clearance_fits(&w->clearance, distance.straight_map))
+		return;
+	f->sight = &w->clearance;
 	for (int limited = 0; limited < 2; limited++) {
-		f->sight_walks[limited] = sees &&
-		                          (s->sight_misses[cost][limited] <= 0.9f || s->sight_skips[cost][limited] >= 16);
+		if (s->sight_misses[cost][limited] > SIGHT_MISSES &&
+		    s->sight_skips[cost][limited] < 16 << s->sight_backoff[cost][limited])
+			continue;
+		f->sight_walks[limited] = true;
 		s->sight_tries[limited] = s->sight_hits[limited] = 0;
 	}
+	// The query point's square only for a query that walks (most queries skip it where few certify).
+	if (f->sight_walks[0] || f->sight_walks[1]) f->sight_q = gt_clearance_at(&w->clearance, q.x, q.y);
 }
 static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
 {
+	// The queries before either walk runs again (idle) skip sight_begin's tests: counted skipped here.
+	int idle = 255;
 	for (int limited = 0; limited < 2; limited++) {
+		float* misses = &s->sight_misses[cost][limited];
+		uint8_t *skips = &s->sight_skips[cost][limited], *backoff = &s->sight_backoff[cost][limited];
 		int tries = s->sight_tries[limited];
-		if (tries > 0) {
-			float misses = (float)(tries - s->sight_hits[limited]) / (float)tries;
-			s->sight_misses[cost][limited] = 0.75f * s->sight_misses[cost][limited] + 0.25f * misses;
-			s->sight_skips[cost][limited] = 0;
-		} else if (!f->sight_walks[limited] && s->sight_skips[cost][limited] < 255) {
-			s->sight_skips[cost][limited]++;
+		if (!f->sight_walks[limited]) {
+			if (*skips < 255) ++*skips;
+		} else if (tries > 0) {
+			bool retry = *misses > SIGHT_MISSES;
+			*misses = 0.75f * *misses + 0.25f * (float)(tries - s->sight_hits[limited]) / (float)tries;
+			*skips = 0;
+			if (*misses <= SIGHT_MISSES) *backoff = 0;
+			else if (retry && *backoff < 3) ++*backoff;
 		}
+		int wait = *misses > SIGHT_MISSES ? (16 << *backoff) - *skips : 0;
+		if (wait < idle) idle = wait;
+	}
+	if (idle > 0) {
+		s->sight_skips[cost][0] += (uint8_t)idle;
+		s->sight_skips[cost][1] += (uint8_t)idle;
+		s->sight_idle[cost] = (uint8_t)idle;
 	}
 }
 
