@@ -64,7 +64,6 @@ struct Build {
 	const gtMap* map;
 	const gtEhlDef* def;
 	gtEhl* ehl;
-	const gtHubLabels* labels;
 	gtEhlRepair* repair; // a repair's plan: the vertices and cells the last index has right (or NULL)
 	int threads;
 	int64_t cells;
@@ -310,7 +309,6 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
-	const gtHubLabels* L = b->labels;
 	int64_t x0 = corners[0][0], y0 = corners[0][1], x1 = corners[3][0], y1 = corners[3][1];
 	int hubs = 0, count = 0;
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
@@ -330,20 +328,20 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 		// unless its label reaches the hub by its link or the hub is the end itself.
 		int32_t partner = v >= e->corners ? e->corners + ((v - e->corners) ^ 1) : -1;
 		bool p5 = partner >= 0 && !(vf & TUPLE_FULL);
-		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
-			if (!L->useful[k]) continue;
-			if (p5 && L->parent[k] != partner && e->vertex_of[L->hub[k]] != (uint32_t)v) continue;
+		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) { // the useful entries
+			int32_t parent = (int32_t)e->label_parent[k];
+			if (p5 && parent != partner && e->vertex_of[e->label_hub[k]] != (uint32_t)v) continue;
 			if (count == w->cand_capacity) {
 				int64_t cap = w->cand_capacity;
 				if (!GT_GROW(w->cand, cap, count + 1, 1024)) return false;
 				w->cand_capacity = (int)cap;
 				if (!GT_RESIZE(w->kept, cap)) return false;
 			}
-			int32_t h = L->hub[k];
+			int32_t h = (int32_t)e->label_hub[k];
 			if (affected && affected[h] != token) continue;
 			if (w->hub_head[h] < 0) w->hub_list[hubs++] = h;
-			Candidate c = {v,  L->parent[k], w->hub_head[h], (vf & TUPLE_FULL) != 0, L->dist[k], mindist + L->dist[k],
-			               far};
+			double dist = e->label_dist[k];
+			Candidate c = {v, parent, w->hub_head[h], (vf & TUPLE_FULL) != 0, dist, mindist + dist, far};
 			w->cand[count] = c;
 			w->hub_head[h] = count++;
 		}
@@ -520,6 +518,34 @@ static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
 	e->label_offset[e->n] = kept;
 	for (int r = 0; r < e->n; r++) e->vertex_of[r] = (uint32_t)L->vertex_of[r];
 	return GT_OK;
+}
+
+// Once the index holds the useful entries (keep_labels), nothing reads the map's labels' entries:
+// they go (rooms 4096 at --budget 2048: 48 M entries, 0.8 GB of the peak); the offsets stay.
+static void drop_label_entries(gtHubLabels* L)
+{
+	gt_free(L->hub), gt_free(L->parent), gt_free(L->dist), gt_free(L->useful);
+	L->hub = NULL, L->parent = NULL, L->dist = NULL, L->useful = NULL;
+}
+
+// Before the index is thrown away for another cell size: its useful entries back in place, the
+// others (read by no later build) left blank and not useful.
+static bool restore_label_entries(gtHubLabels* L, const gtEhl* e)
+{
+	size_t entries = (size_t)L->offset[L->n];
+	L->hub = gt_calloc(entries + 1, sizeof *L->hub);
+	L->parent = gt_calloc(entries + 1, sizeof *L->parent);
+	L->dist = gt_calloc(entries + 1, sizeof *L->dist);
+	L->useful = gt_calloc(entries + 1, sizeof *L->useful);
+	if (!L->hub || !L->parent || !L->dist || !L->useful) return false;
+	for (int v = 0; v < L->n; v++) {
+		int64_t at = L->offset[v];
+		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++, at++) {
+			L->hub[at] = (int32_t)e->label_hub[k], L->parent[at] = (int32_t)e->label_parent[k];
+			L->dist[at] = e->label_dist[k], L->useful[at] = true;
+		}
+	}
+	return true;
 }
 
 static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
@@ -726,7 +752,7 @@ static gtStatus build_uniform(Build* b, Worker* workers, int g, gtError* err)
 	return st;
 }
 
-static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, const gtHubLabels* labels,
+static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels,
                             gtEhlRepair* repair, int64_t vg_edges, int g, double region_budget, double start,
                             const gtEhlLink* links, int link_count, const gtEhlEndRegions* end_regions, gtEhl** out,
                             gtError* err)
@@ -745,7 +771,6 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.map = map;
 	b.def = def;
 	b.ehl = e;
-	b.labels = labels;
 	b.repair = repair;
 	b.end_regions = end_regions;
 	b.cells = e->cell_count;
@@ -771,6 +796,8 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
 	if (!st) st = labelled;
 	if (!st) st = keep_labels(e, labels, err);
+	bool dropped = !st && !repair; // a repair may keep the labels for the next one
+	if (dropped) drop_label_entries(labels);
 	if (!st)
 		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
 	if (workers)
@@ -787,6 +814,8 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	gt_free(b.cell_vias);
 	gt_free(b.via_start);
 	if (!st) fill_stats(e, &b, labels, vg_edges, gtNowSeconds() - start);
+	if (st && dropped && !restore_label_entries(labels, e))
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
 	if (st) {
 		gtEhl_Destroy(e);
 		return st;
@@ -887,9 +916,11 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 		                 out, err);
 		if (st || (double)(*out)->stats.index_bytes <= def->budget_mb * 1e6) break;
 		double got = (double)(*out)->stats.index_bytes / 1e6;
+		bool restored = repair || restore_label_entries(&labels, *out);
 		gtEhl_Destroy(*out);
 		*out = NULL;
-		if (k + 1 == count)
+		if (!restored) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
+		else if (k + 1 == count)
 			st = gt_fail(err, GT_ERR_LIMIT, "no cell size fits %g MB: cell size %d needs %.1f MB", def->budget_mb,
 			             sizes[k], got);
 	}

@@ -3,6 +3,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "core/alloc.h"
 #include "core/compare.h"
@@ -18,6 +21,8 @@ typedef struct Entry {
 	int8_t useful;              // -1: from first; an entry copied from labels before an edit: its flag
 	double dist;
 } Entry;
+
+enum { RELEASE_EVERY = 64 << 20 }; // bytes of lists freed between two releases (flatten)
 
 typedef struct EntryList {
 	Entry* items;
@@ -264,8 +269,18 @@ static bool wraps(const gtVertex* vert, int count, const gtVec2* ends, int a, in
 	return vert[a].bx * vert[a].by * (p.x - vert[a].x) * (p.y - vert[a].y) <= 0;
 }
 
-static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, const gtVec2* ends, gtHubLabels* out,
-                        gtError* err)
+// Hands the pages of freed blocks back to the system where the C library can (glibc keeps small
+// freed blocks in its heap otherwise): flatten's lists are most of the labels' peak.
+static void release_freed_memory(void)
+{
+#if defined(__GLIBC__)
+	malloc_trim(0);
+#endif
+}
+
+// The lists into flat arrays, each vertex's list freed once copied (with the pages given back every
+// so often), so the lists and the arrays are not both whole at once (rooms 4096: 3 GB of lists).
+static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2* ends, gtHubLabels* out, gtError* err)
 {
 	int count;
 	const gtVertex* vert = gtMap_Vertices(map, &count);
@@ -284,7 +299,9 @@ static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, const g
 	out->useful = gt_malloc(m * sizeof *out->useful);
 	if (!out->hub || !out->parent || !out->dist || !out->useful)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
-	for (int v = 0; v < n; v++)
+	int64_t freed = 0;
+	bool released = false;
+	for (int v = 0; v < n; v++) {
 		for (int i = 0; i < lists[v].count; i++) {
 			Entry e = lists[v].items[i];
 			int64_t k = out->offset[v] + i;
@@ -299,6 +316,12 @@ static gtStatus flatten(const gtMap* map, const EntryList* lists, int n, const g
 				                 (wraps(vert, count, ends, v, e.parent) && wraps(vert, count, ends, e.parent, v) &&
 				                  wraps(vert, count, ends, e.first, h) && wraps(vert, count, ends, h, e.first));
 		}
+		freed += lists[v].capacity * (int64_t)sizeof(Entry);
+		gt_free(lists[v].items);
+		lists[v].items = NULL, lists[v].count = lists[v].capacity = 0;
+		if (freed >= RELEASE_EVERY) release_freed_memory(), freed = 0, released = true;
+	}
+	if (released) release_freed_memory(); // small labels (a repair's) spare the call
 	return GT_OK;
 }
 
