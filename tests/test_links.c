@@ -411,6 +411,79 @@ static void test_world_queries(void** state)
 	}
 }
 
+// An open map where most points see each other: the world takes a straight line its clearance
+// squares certify only when the links' bound stands above it, and zero-cost teleporters beat many
+// visible lines. The links' search over the ways' grid and the one over every way (no grid), with
+// an index that knows the links, both against the twin.
+static void test_world_sight_and_teleporters(void** state)
+{
+	(void)state;
+	TestRng rng = {3241};
+	for (int round = 0; round < 4; round++) {
+		gtMap* map = links_map(&rng, 48, 40, round < 2 ? 0 : 2, false);
+		gtNav* nav;
+		gtNavQuery* q;
+		gtError err;
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		TwinLink links[12];
+		int count = 5 + 2 * round;
+		for (int k = 0; k < count; k++)
+			links[k] = (TwinLink){test_random_point(map, &rng), test_random_point(map, &rng), k % 3 == 2 ? 1 : 0,
+			                      false};
+		Twin tw;
+		gtWorld* world = links_world(nav, map, links, count, 2 + round, &tw);
+		int32_t word = gtWorld_Keyword(world, "x");
+		enum { OBJECTS = 60 };
+		gtVec2 at[OBJECTS];
+		for (int i = 0; i < OBJECTS; i++) {
+			// A few objects right by a teleporter's end, where it beats the lines that see them.
+			gtVec2 end = links[i % count].b;
+			at[i] = i % 5 == 0 && gtMap_CheckPoint(map, (gtVec2){end.x + 0.5, end.y}) == GT_POINT_VALID
+			            ? (gtVec2){end.x + 0.5, end.y}
+			            : test_random_point(map, &rng);
+			gtObjectId id;
+			assert_int_equal(gtWorld_Add(world, at[i], &word, 1, &id, &err), GT_OK);
+		}
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + round % 2;
+		assert_int_equal(gtNav_BuildIndexWithLinks(nav, &def, &err), GT_OK);
+		gtDistance distance = test_world_distance(q);
+		assert_non_null(distance.straight_map);
+		assert_non_null(distance.shortcuts->grid_begin);
+		gtShortcuts every = *distance.shortcuts;
+		every.grid_begin = every.grid_way = NULL;
+		gtDistance no_grid = distance;
+		no_grid.shortcuts = &every;
+		for (int i = 0; i < 40; i++) {
+			gtVec2 p = i % 4 == 0 ? links[i / 4 % count].a : test_random_point(map, &rng);
+			double expect[OBJECTS];
+			int reachable = reachable_distances(&tw, p, at, OBJECTS, expect);
+			for (int search = 0; search < 2; search++) {
+				gtDistance d = search ? no_grid : distance;
+				gtQuery query = test_keyword_query(p, 8, &word);
+				gtObjectId ids[OBJECTS];
+				double got[OBJECTS];
+				int found;
+				assert_int_equal(gtWorld_Nearest(world, &query, d, ids, got, OBJECTS, &found, NULL, &err), GT_OK);
+				assert_int_equal(found, reachable < 8 ? reachable : 8);
+				for (int k = 0; k < found; k++) assert_close(expect[k], got[k], "nearest", p, p);
+				query.radius = reachable > 0 ? expect[reachable / 3] : 1;
+				assert_int_equal(gtWorld_Within(world, &query, d, ids, got, OBJECTS, &found, NULL, &err), GT_OK);
+				int inside = 0;
+				while (inside < reachable && expect[inside] <= query.radius * (1 + 1e-12)) inside++;
+				assert_true(abs(found - inside) <= 1);
+				for (int k = 0; k < found && k < inside; k++) assert_close(expect[k], got[k], "within", p, p);
+			}
+		}
+		twin_free(&tw);
+		gtWorld_Destroy(world);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
 // The world's queries with stairs only (links a hair below or above their length, saving well
 // under a map unit in all): no search over the links, a key is the straight line less what all of
 // them save. Each round has an object that the straight line puts just past a decoy, though the
@@ -1034,6 +1107,7 @@ static void test_rebuild_keeps_links(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("links", test_index_knows_links, test_world_stairs, test_index_links_a_hair_below, test_nav_index_knows_links,
-          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
-          test_reachability, test_floors, test_rebuild_keeps_links)
+TEST_MAIN("links", test_index_knows_links, test_world_sight_and_teleporters, test_world_stairs,
+          test_index_links_a_hair_below, test_nav_index_knows_links, test_handles, test_distances_match_twin,
+          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors,
+          test_rebuild_keeps_links)

@@ -156,6 +156,14 @@ typedef struct gtShortcuts {
 	int columns, rows;
 	double block;
 	double savings;
+	/// Optional (NULL: a query reads every way): the ways cheaper than their straight line by the
+	/// square of grid_side x grid_side map units (grid_columns x grid_rows from the origin, points
+	/// beyond the last clamped into it) holding their entrance, square c's ways being
+	/// grid_way[grid_begin[c] .. grid_begin[c + 1]); a query's search then reads the squares
+	/// around the points it walks from, nearest first, instead of every way.
+	const int32_t *grid_begin, *grid_way;
+	int grid_columns, grid_rows;
+	double grid_side;
 } gtShortcuts;
 
 typedef struct gtDistance {
@@ -164,7 +172,8 @@ typedef struct gtDistance {
 	gtDistanceBelowFcn* below;    ///< optional: NULL means fcn answers every call
 	const gtShortcuts* shortcuts; ///< optional: NULL means the straight line is a lower bound
 	/// optional: when set, two points no blocked cell of this map touches the segment between are
-	/// exactly hypot(dx, dy) apart (fcn's double), so a world may answer them without a call
+	/// exactly hypot(dx, dy) apart (fcn's double), so a world may answer them without a call; with
+	/// shortcuts, unless a walk through them is shorter (the world checks that with their bound)
 	const gtMap* straight_map;
 } gtDistance;
 

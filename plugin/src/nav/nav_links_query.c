@@ -34,6 +34,7 @@ typedef struct LinksScratch {
 	gtVec2 *entrance, *exit;
 	double* cost;
 	float* gap;
+	int32_t *grid_begin, *grid_way; // gtShortcuts.grid_begin
 	bool bound_made;
 	uint32_t bound_generation;
 	NavReach* reach; // reachability (nav_reach.c)
@@ -48,6 +49,7 @@ void nav_links_free_scratch(void* scratch)
 	nav_reach_free(l->reach);
 	gt_free(l->index_ids);
 	gt_free(l->entrance), gt_free(l->exit), gt_free(l->cost), gt_free(l->gap);
+	gt_free(l->grid_begin), gt_free(l->grid_way);
 	gt_free(l);
 }
 
@@ -250,6 +252,41 @@ static void fill_gaps(LinksScratch* l)
 
 enum { GAP_SIDE = 128 }; // the gap table has at most GAP_SIDE x GAP_SIDE blocks
 
+// The grid of the ways cheaper than their straight line (gtShortcuts.grid_begin): squares of
+// about the map's area per such way, so a square holds about one; false when out of memory.
+static bool fill_grid(LinksScratch* l, int width, int height)
+{
+	gtShortcuts* sc = &l->shortcuts;
+	int32_t shortening = 0;
+	for (int i = 0; i < sc->count; i++) {
+		double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y;
+		shortening += l->cost[i] * l->cost[i] < lx * lx + ly * ly;
+	}
+	double side = ceil(sqrt((double)width * height / (shortening > 0 ? shortening : 1)));
+	side = side < 1 ? 1 : side;
+	int columns = (int)ceil(width / side), rows = (int)ceil(height / side);
+	columns = columns < 1 ? 1 : columns, rows = rows < 1 ? 1 : rows;
+	int64_t squares = (int64_t)columns * rows;
+	if (!GT_RESIZE(l->grid_begin, squares + 2) || !GT_RESIZE(l->grid_way, shortening + 1)) return false;
+	memset(l->grid_begin, 0, (size_t)(squares + 2) * sizeof *l->grid_begin);
+	for (int pass = 0; pass < 2; pass++) { // count per square, then place (counting sort)
+		for (int i = 0; i < sc->count; i++) {
+			double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y;
+			if (l->cost[i] * l->cost[i] >= lx * lx + ly * ly) continue; // never shortens a walk
+			double fx = l->entrance[i].x / side, fy = l->entrance[i].y / side;
+			int x = !(fx > 0) ? 0 : fx >= columns ? columns - 1 : (int)fx;
+			int y = !(fy > 0) ? 0 : fy >= rows ? rows - 1 : (int)fy;
+			int64_t square = (int64_t)y * columns + x;
+			if (pass == 0) l->grid_begin[square + 2]++;
+			else l->grid_way[l->grid_begin[square + 1]++] = i;
+		}
+		for (int64_t c = 0; pass == 0 && c < squares; c++) l->grid_begin[c + 2] += l->grid_begin[c + 1];
+	}
+	sc->grid_begin = l->grid_begin, sc->grid_way = l->grid_way;
+	sc->grid_columns = columns, sc->grid_rows = rows, sc->grid_side = side;
+	return true;
+}
+
 static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 {
 	if (l->bound_made && l->bound_generation == nav->links->generation) return GT_OK;
@@ -273,9 +310,17 @@ static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 			l->entrance[ways] = edges[i].b, l->exit[ways] = edges[i].a, l->cost[ways++] = edges[i].cost;
 	}
 	gt_free(edges);
-	l->shortcuts = (gtShortcuts){ways, l->entrance, l->exit, l->cost, l->gap, columns, rows, block, 0};
+	l->shortcuts = (gtShortcuts){.count = ways,
+	                             .entrance = l->entrance,
+	                             .exit = l->exit,
+	                             .cost = l->cost,
+	                             .gap = l->gap,
+	                             .columns = columns,
+	                             .rows = rows,
+	                             .block = block};
 	l->shortcuts.savings = gt_shortcuts_savings(&l->shortcuts);
 	fill_gaps(l);
+	if (!fill_grid(l, width, height)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	l->bound_made = true;
 	l->bound_generation = nav->links->generation;
 	return GT_OK;
@@ -298,6 +343,9 @@ gtStatus nav_links_world_distance(gtNavQuery* q, gtDistance* distance, gtError* 
 	if (l->index_answers) { // the index's own world distance, with the bound that knows the links
 		*distance = l->backend->world_distance(q);
 		distance->shortcuts = &l->shortcuts;
+		// Two points that see each other get hypot from the index unless a walk through the links
+		// is shorter, which the world rules out with the links' bound before it trusts the line.
+		if (!q->nav->added && !q->nav->freed) distance->straight_map = q->nav->map;
 		return GT_OK;
 	}
 	*distance = (gtDistance){.fcn = world_fcn, .context = l, .shortcuts = &l->shortcuts};

@@ -121,6 +121,7 @@ void gt_scratch_free(gtQueryScratch* s)
 	gt_free(s->unissued);
 	gt_free(s->plane);
 	gt_free(s->ways);
+	gt_free(s->search.stamp), gt_free(s->search.reach), gt_free(s->search.open), gt_free(s->search.cursors);
 	memset(s, 0, sizeof *s);
 }
 

@@ -15,6 +15,27 @@ typedef struct gtLinkWay {
 	gtVec2 entrance, exit;
 } gtLinkWay;
 
+// The links' search over the ways' grid (world_links.c, gtShortcuts.grid_begin): a point it walks
+// from (the query point, or a settled way's exit at its reach `base`) and the rings of squares
+// around it read so far; `bound` is at most base + the distance to any entrance in a square not
+// read yet (+infinity once all are).
+typedef struct gtLinkCursor {
+	gtVec2 at;
+	double base, bound;
+	int column, row, ring;
+} gtLinkCursor;
+typedef struct gtLinkSearch {
+	const gtShortcuts* l;
+	uint32_t* stamp; // per way: generation (seen, open) or generation + 1 (settled)
+	double* reach;   // per way seen: the least reach found so far
+	int32_t* open;
+	gtLinkCursor* cursors;
+	int32_t capacity, open_count, cursor_count;
+	uint32_t generation;
+	int32_t least_open, least_cursor; // places in open and cursors (-1: none)
+	double open_reach, cursor_bound;  // their reach and bound (+infinity: none)
+} gtLinkSearch;
+
 // What a query writes while it runs, grown when needed and reused: the world's own for single
 // queries, one per worker for a batch, so queries can run at once while nothing updates the world.
 typedef struct gtQueryScratch {
@@ -39,6 +60,7 @@ typedef struct gtQueryScratch {
 	// A query's bound through links (world_tree_query.c): the ways, settled then open (Filter).
 	gtLinkWay* ways;
 	int32_t way_capacity;
+	gtLinkSearch search;
 } gtQueryScratch;
 
 // The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower

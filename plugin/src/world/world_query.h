@@ -42,6 +42,7 @@ typedef struct Filter {
 	double link_reach, link_frontier, link_slack;
 	gtLinkWay* ways;
 	int ways_settled, ways_kept, way_least;
+	gtLinkSearch* search; // the search over the ways' grid (world_links.c), or NULL: over every way
 	// The world's clearance when the distance is the straight line between points that see each
 	// other on the map it was computed from (gtDistance.straight_map, no links), else NULL; and
 	// the query point's clearance (world_clearance.h).
@@ -65,6 +66,10 @@ typedef struct Results {
 
 // What the ways save on their straight lines in all, rounded up (gtShortcuts.savings).
 double gt_shortcuts_savings(const gtShortcuts* l);
+// The links' search over the ways' grid (world_links.c): begins it from q (link_reach and
+// link_frontier set, false when out of memory), and settles ways up to `upto` as links_settle does.
+bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);
+void gt_link_search_settle(Filter* f, double upto);
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
 // The same, leaving the AND of several query planes to gt_filter_make_plane: a query that reads
 // every object instead of the tree never needs it.

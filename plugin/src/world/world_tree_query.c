@@ -23,6 +23,16 @@ bool gt_frontier_grow(gtHeap* h)
 	return gt_frontier_grow_to(h, (int64_t)h->capacity + 1);
 }
 
+// Whether no walk through the links beats the straight line from q to p: their bound (a lower
+// bound of every such walk) stands above the line by a margin far beyond rounding, so the
+// backend's value is the line's hypot too.
+static inline bool links_spare_line(const Filter* f, gtVec2 q, gtVec2 p)
+{
+	if (f->link_reach == INFINITY) return f->link_slack == 0;
+	double line = gt_straight_key(p.x - q.x, p.y - q.y) * (1 + 0x1p-40);
+	return link_bound(f, line, p.x, p.y, 0, 0) >= line;
+}
+
 // An object popped: priced with the real distance and offered to the answer; false when out of memory.
 static inline __attribute__((always_inline)) bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
                                                                gtDistance distance, Mode mode, const Filter* f,
@@ -30,7 +40,9 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
 	int limited = r->bound < INFINITY;
-	if (f->sight_walks[limited]) { // q and p see each other: the distance is the straight line, no call
+	// q and p see each other: the distance is the straight line, no call (with links, when their
+	// bound says no walk through them is shorter)
+	if (f->sight_walks[limited] && links_spare_line(f, q->point, p)) {
 		s->sight_tries[limited]++;
 		if (gt_clearance_sees(f->sight, q->point, f->sight_q, p)) {
 			s->sight_hits[limited]++;
@@ -218,12 +230,14 @@ static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVe
 	f->link_reach = f->link_frontier = INFINITY;
 	f->link_slack = 0;
 	f->ways_settled = f->ways_kept = f->way_least = 0;
+	f->search = NULL;
 	if (!l || l->count <= 0) return true;
 	double savings = l->savings > 0 ? l->savings : gt_shortcuts_savings(l);
 	if (savings < LINK_SLACK) {
 		f->link_slack = savings;
 		return true;
 	}
+	if (l->grid_begin) return gt_link_search_begin(f, s, l, q);
 	if (s->way_capacity < l->count) {
 		if (!GT_RESIZE(s->ways, l->count)) return false;
 		s->way_capacity = l->count;
@@ -247,6 +261,10 @@ static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVe
 // than it saved: 202k instead of 160k instructions per query, 100 teleporters on AR0602SR.)
 static void links_settle(Filter* f, double upto)
 {
+	if (f->search) {
+		gt_link_search_settle(f, upto);
+		return;
+	}
 	while (f->link_frontier * (1 - 0x1p-48) <= upto && f->ways_settled < f->ways_kept) { // keys are shrunk
 		int first = f->ways_settled, least = f->way_least;
 		gtLinkWay way = f->ways[least];
@@ -329,9 +347,7 @@ static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance
 		s->sight_idle[cost]--;
 		return;
 	}
-	if (distance.shortcuts || f->link_reach != INFINITY || f->link_slack != 0 ||
-	    !gt_clearance_fits(&w->clearance, distance.straight_map))
-		return;
+	if (f->link_slack != 0 || !gt_clearance_fits(&w->clearance, distance.straight_map)) return;
 	f->sight = &w->clearance;
 	for (int limited = 0; limited < 2; limited++) {
 		if (s->sight_misses[cost][limited] > SIGHT_MISSES &&

@@ -1,0 +1,167 @@
+// The links' search of a query (Filter, world_tree_query.c) over the ways' grid: the same Dijkstra
+// over the ways as links_settle, in which a walk between two links is a straight line, but each
+// point it walks from (the query point, each settled way's exit) reads the grid's squares in rings
+// around it, nearest first, only as far as the query's keys need. A query near no link reads a
+// few squares instead of every way (100 teleporters on AR0602SR: every way was read and rooted
+// once per query, and each settled way relaxed every open one).
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "world/world_query.h"
+
+// Kept off a cursor's bound: the squares' edges and the points' coordinates are rounded, and a
+// bound must never exceed the reach it stands for (ways settle in order of reach).
+#define EDGE_MARGIN 1e-6
+
+static bool search_reserve(gtLinkSearch* g, gtQueryScratch* s, int32_t count)
+{
+	if (s->way_capacity < count) {
+		if (!GT_RESIZE(s->ways, count)) return false;
+		s->way_capacity = count;
+	}
+	if (g->capacity < count) {
+		if (!GT_RESIZE(g->stamp, count) || !GT_RESIZE(g->reach, count) || !GT_RESIZE(g->open, count) ||
+		    !GT_RESIZE(g->cursors, (int64_t)count + 1))
+			return false;
+		memset(g->stamp, 0, (size_t)count * sizeof *g->stamp);
+		g->capacity = count;
+		g->generation = 0;
+	}
+	if (g->generation >= UINT32_MAX - 2) {
+		memset(g->stamp, 0, (size_t)g->capacity * sizeof *g->stamp);
+		g->generation = 0;
+	}
+	g->generation += 2;
+	return true;
+}
+
+static int clamp_cell(double v, double side, int n)
+{
+	double i = v / side;
+	return !(i > 0) ? 0 : i >= n ? n - 1 : (int)i;
+}
+
+static void cursor_start(gtLinkSearch* g, gtVec2 at, double base)
+{
+	const gtShortcuts* l = g->l;
+	g->cursors[g->cursor_count++] = (gtLinkCursor){
+	    at, base, base, clamp_cell(at.x, l->grid_side, l->grid_columns), clamp_cell(at.y, l->grid_side, l->grid_rows),
+	    -1};
+}
+
+// The ways whose entrance lies in square (column, row), reached from cursor c.
+static void read_square(gtLinkSearch* g, const gtLinkCursor* c, int column, int row)
+{
+	const gtShortcuts* l = g->l;
+	if (column < 0 || row < 0 || column >= l->grid_columns || row >= l->grid_rows) return;
+	int64_t square = (int64_t)row * l->grid_columns + column;
+	for (int32_t k = l->grid_begin[square]; k < l->grid_begin[square + 1]; k++) {
+		int32_t i = l->grid_way[k];
+		uint32_t stamp = g->stamp[i];
+		if (stamp == g->generation + 1) continue; // settled
+		double dx = l->entrance[i].x - c->at.x, dy = l->entrance[i].y - c->at.y,
+		       reach = c->base + sqrt(dx * dx + dy * dy) + l->cost[i];
+		if (stamp != g->generation) {
+			g->stamp[i] = g->generation;
+			g->reach[i] = reach;
+			g->open[g->open_count++] = i;
+		} else if (reach < g->reach[i]) {
+			g->reach[i] = reach;
+		}
+	}
+}
+
+// Reads cursor c's next ring of squares and lowers nothing: its bound grows to the distance from
+// its point to the squares not read yet.
+static void read_ring(gtLinkSearch* g, gtLinkCursor* c)
+{
+	const gtShortcuts* l = g->l;
+	int r = ++c->ring, x0 = c->column - r, x1 = c->column + r, y0 = c->row - r, y1 = c->row + r;
+	if (r == 0) {
+		read_square(g, c, c->column, c->row);
+	} else {
+		for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < l->grid_columns; x++) {
+			read_square(g, c, x, y0);
+			read_square(g, c, x, y1);
+		}
+		for (int y = y0 + 1 < 0 ? 0 : y0 + 1; y < y1 && y < l->grid_rows; y++) {
+			read_square(g, c, x0, y);
+			read_square(g, c, x1, y);
+		}
+	}
+	// Entrances in squares left of x0 are at x <= x0 * side, and so on for the other sides.
+	double side = l->grid_side, gap = INFINITY;
+	if (x0 > 0 && c->at.x - x0 * side < gap) gap = c->at.x - x0 * side;
+	if (x1 < l->grid_columns - 1 && (x1 + 1) * side - c->at.x < gap) gap = (x1 + 1) * side - c->at.x;
+	if (y0 > 0 && c->at.y - y0 * side < gap) gap = c->at.y - y0 * side;
+	if (y1 < l->grid_rows - 1 && (y1 + 1) * side - c->at.y < gap) gap = (y1 + 1) * side - c->at.y;
+	c->bound = c->base + (gap > EDGE_MARGIN ? gap - EDGE_MARGIN : 0);
+}
+
+// The least open reach and the least cursor bound; link_frontier, the least of the two, is the
+// least reach any unsettled way can still have.
+static void find_least(Filter* f, gtLinkSearch* g)
+{
+	g->least_open = g->least_cursor = -1;
+	g->open_reach = g->cursor_bound = INFINITY;
+	for (int k = 0; k < g->open_count; k++)
+		if (g->reach[g->open[k]] < g->open_reach) g->open_reach = g->reach[g->open[k]], g->least_open = k;
+	for (int k = 0; k < g->cursor_count; k++)
+		if (g->cursors[k].bound < g->cursor_bound) g->cursor_bound = g->cursors[k].bound, g->least_cursor = k;
+	f->link_frontier = g->open_reach < g->cursor_bound ? g->open_reach : g->cursor_bound;
+}
+
+// Reads the least cursor's next ring (when it is below every open reach and below `upto`).
+static bool read_least(Filter* f, gtLinkSearch* g, double upto)
+{
+	if (!(g->cursor_bound < g->open_reach && g->cursor_bound <= upto)) return false;
+	gtLinkCursor* c = &g->cursors[g->least_cursor];
+	read_ring(g, c);
+	if (c->bound == INFINITY) *c = g->cursors[--g->cursor_count];
+	find_least(f, g);
+	return true;
+}
+
+// Settles the open way of least reach: nothing unread can reach a way for less than the least
+// cursor bound, which is at least that reach.
+static void settle_least(Filter* f, gtLinkSearch* g)
+{
+	const gtShortcuts* l = g->l;
+	int32_t i = g->open[g->least_open];
+	g->open[g->least_open] = g->open[--g->open_count];
+	g->stamp[i] = g->generation + 1;
+	f->ways[f->ways_settled++] = (gtLinkWay){g->open_reach, l->cost[i], l->entrance[i], l->exit[i]};
+	cursor_start(g, l->exit[i], g->open_reach);
+	find_least(f, g);
+}
+
+bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
+{
+	gtLinkSearch* g = &s->search;
+	if (!search_reserve(g, s, l->count)) return false;
+	g->l = l;
+	g->open_count = g->cursor_count = 0;
+	f->search = g;
+	f->ways = s->ways;
+	cursor_start(g, q, 0);
+	find_least(f, g);
+	// Read until the least reach is known: every key below it is the straight line.
+	while (read_least(f, g, INFINITY)) {}
+	f->link_reach = f->link_frontier;
+	return true;
+}
+
+void gt_link_search_settle(Filter* f, double upto)
+{
+	gtLinkSearch* g = f->search;
+	for (;;) {
+		if (!(f->link_frontier * (1 - 0x1p-48) <= upto)) break; // keys are shrunk (link_bound)
+		if (g->least_open >= 0 && g->open_reach <= g->cursor_bound) settle_least(f, g);
+		else if (!read_least(f, g, INFINITY)) break;
+	}
+	// A ring ahead, so that the frontier the keys see does not creep up a square edge at a time
+	// (each creep re-keys and queues an item again).
+	double ahead = upto + g->l->grid_side;
+	while (read_least(f, g, ahead)) {}
+}
