@@ -26,9 +26,8 @@ bool gt_frontier_grow(gtHeap* h)
 // Whether no walk through the links beats the straight line from q to p: their bound (a lower
 // bound of every such walk) stands above the line by a margin far beyond rounding, so the
 // backend's value is the line's hypot too.
-static inline bool links_spare_line(const Filter* f, gtVec2 q, gtVec2 p)
+static __attribute__((noinline)) bool links_spare_line(const Filter* f, gtVec2 q, gtVec2 p)
 {
-	if (f->link_reach == INFINITY) return f->link_slack == 0;
 	double line = gt_straight_key(p.x - q.x, p.y - q.y) * (1 + 0x1p-40);
 	return link_bound(f, line, p.x, p.y, 0, 0) >= line;
 }
@@ -42,7 +41,7 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	int limited = r->bound < INFINITY;
 	// q and p see each other: the distance is the straight line, no call (with links, when their
 	// bound says no walk through them is shorter)
-	if (f->sight_walks[limited] && links_spare_line(f, q->point, p)) {
+	if (f->sight_walks[limited] && (f->link_reach == INFINITY || links_spare_line(f, q->point, p))) {
 		s->sight_tries[limited]++;
 		if (gt_clearance_sees(f->sight, q->point, f->sight_q, p)) {
 			s->sight_hits[limited]++;
