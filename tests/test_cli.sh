@@ -493,7 +493,7 @@ living_ok() {
 	local out key
 	"$GT" ehl-build assets/maps/small.map -o "$tmp/small-edits.ehl" --cell 2 --threads 2 >/dev/null 2>&1 || return 1
 	out=$("$GT" bench-edits assets/maps/small.map --ehl "$tmp/small-edits.ehl" --edits 1 --queries 50 --threads 2) || return 1
-	for key in repair_ms repair_ms_block repair_ms_door repair_ms_free query_us_after_repair door_crossing_us; do
+	for key in repair_ms repair_ms_block repair_ms_door repair_ms_free query_us_after_repair query_us_after_repair_cold door_crossing_us; do
 		echo "$out" | grep -q "^$key [0-9.]*$" || { echo "bench-edits: no $key"; return 1; }
 	done
 	out=$("$GT" bench-living assets/maps/small.map --ehl "$tmp/small-edits.ehl" --agents 40 --seconds 2 --edits-per-second 20 --threads 2) || return 1

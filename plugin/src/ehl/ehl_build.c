@@ -56,6 +56,7 @@ typedef struct Worker {
 	Candidate* kept;
 	gtRegionWork region;
 	gtRegionLists* pool; // pass 2: where build_cell writes a fine cell's lists
+	int64_t full_vias;   // pass 1: FULL vias written (the stats' count without a scan of every via)
 	bool failed;
 	gtError err;
 } Worker;
@@ -84,6 +85,7 @@ struct Build {
 	// (cells_needing): then every valid point of the cell sees it.
 	uint32_t* edge_free;
 	atomic_llong candidates; // pass 0: vias before P2 and P3
+	int64_t full_vias;       // of a uniform index, summed over the workers' pass 1 (else -1: counted after)
 	// A region build's fine cells: the sweep stops (GT_ERR_LIMIT) once the tuples pass this many, so
 	// cells too fine for the budget cost no more memory than that (0: no limit).
 	atomic_llong tuples;
@@ -271,13 +273,13 @@ static void sort_by_dist(Candidate* c, int count)
 }
 
 // A repair: a cell the last index has right is copied from it.
-static bool copied_cell(Build* b, int64_t cell)
+static bool copied_cell(Worker* w, Build* b, int64_t cell)
 {
 	if (!b->repair) return false;
 	int64_t first = b->tuple_begin[cell], tuples = b->tuple_begin[cell + 1] - first;
 	uint32_t kept_hubs, kept_vias;
 	if (!gt_ehl_repair_cell(b->repair, b->ehl, cell, b->pass, b->tuple_vertex + first, tuples,
-	                        b->pass ? b->via_start[cell] : 0, &kept_hubs, &kept_vias))
+	                        b->pass ? b->via_start[cell] : 0, &kept_hubs, &kept_vias, &w->full_vias))
 		return false;
 	if (!b->pass) b->cell_hubs[cell] = kept_hubs, b->cell_vias[cell] = kept_vias;
 	return true;
@@ -355,7 +357,7 @@ static bool build_cell(Worker* w, int64_t cell)
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
 	int g = e->g;
-	if (copied_cell(b, cell)) return true;
+	if (copied_cell(w, b, cell)) return true;
 	// A repair: only the hubs it marks are computed, the others copied from the last index.
 	const uint32_t* affected = NULL;
 	uint32_t token = 0;
@@ -377,7 +379,8 @@ static bool build_cell(Worker* w, int64_t cell)
 	for (int i = 0; i < hubs; i++) {
 		int32_t h = w->hub_list[i];
 		if (affected)
-			gt_ehl_repair_copy_hubs(b->repair, w->index, e, cell, b->pass, h, hub_at, via_at, &out_hubs, &out_vias);
+			gt_ehl_repair_copy_hubs(b->repair, w->index, e, cell, b->pass, h, hub_at, via_at, &out_hubs, &out_vias,
+			                        &w->full_vias);
 		int hub_vertex = e->vertex_of[h];
 		// P2: U bounds d(s, h) for every s in the cell through any FULL via.
 		double upper = INFINITY;
@@ -419,13 +422,15 @@ static bool build_cell(Worker* w, int64_t cell)
 			for (int k = 0; k < kept; k++) {
 				gt_via_set(&via_to[via_at + out_vias + (uint32_t)k], w->kept[k].vertex, w->kept[k].dist,
 				           w->kept[k].full);
+				w->full_vias += w->kept[k].full;
 			}
 		}
 		out_hubs++;
 		out_vias += (uint32_t)kept;
 	}
 	if (affected)
-		gt_ehl_repair_copy_hubs(b->repair, w->index, e, cell, b->pass, e->n, hub_at, via_at, &out_hubs, &out_vias);
+		gt_ehl_repair_copy_hubs(b->repair, w->index, e, cell, b->pass, e->n, hub_at, via_at, &out_hubs, &out_vias,
+		                        &w->full_vias);
 	return end_cell(w, cell, hub_at, via_at, out_hubs, out_vias);
 }
 
@@ -653,7 +658,8 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	memset(s, 0, sizeof *s);
 	s->cell_vertex_pairs = b->pairs;
 	s->candidate_vias = (int64_t)atomic_load(&b->candidates);
-	gt_ehl_count_stats(e);
+	if (b->full_vias >= 0) gt_ehl_set_stats(e, b->full_vias);
+	else gt_ehl_count_stats(e);
 	s->vg_edges = vg_edges;
 	s->label_entries = L->offset[e->n];
 	s->build_seconds = seconds;
@@ -800,6 +806,8 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (dropped) drop_label_entries(labels);
 	if (!st)
 		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
+	b.full_vias = region_budget > 0 || !workers ? -1 : 0;
+	for (int i = 0; b.full_vias >= 0 && i < b.threads; i++) b.full_vias += workers[i].full_vias;
 	if (workers)
 		for (int i = 0; i < b.threads; i++) free_worker(&workers[i]);
 	gt_free(workers);

@@ -233,8 +233,11 @@ int64_t gtEhl_CellVias(const gtEhl* ehl, int64_t cell, gtEhlVia* vias, int64_t c
 void gt_ehl_count_stats(gtEhl* e)
 {
 	int64_t full_vias = 0;
-	for (int64_t i = 0; i < e->via_count; i++)
-		full_vias += e->cvias ? (e->cvias[i] & GT_EHL_COMPACT_FULL) != 0 : gt_via_full(&e->vias[i]);
+	if (e->cvias) {
+		for (int64_t i = 0; i < e->via_count; i++) full_vias += (e->cvias[i] & GT_EHL_COMPACT_FULL) != 0;
+	} else { // FULL is the sign bit of the via's bits: a scan every build and repair ends with
+		for (int64_t i = 0; i < e->via_count; i++) full_vias += gt_via_bits(&e->vias[i]) >> 31;
+	}
 	gt_ehl_set_stats(e, full_vias);
 }
 

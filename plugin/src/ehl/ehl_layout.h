@@ -53,6 +53,14 @@ static inline int gt_via_vertex(const gtEhlViaLabel* v)
 	return (int)(v->vertex_low | (gt_via_bits(v) & GT_VIA_VERTEX_BITS) << 16);
 }
 
+// The same via for another vertex id (inline: a repair renumbers every via it copies).
+static inline void gt_via_renumber(gtEhlViaLabel* v, int vertex)
+{
+	uint32_t bits = (gt_via_bits(v) & ~GT_VIA_VERTEX_BITS) | (((uint32_t)vertex >> 16) & GT_VIA_VERTEX_BITS);
+	memcpy(v->low, &bits, sizeof bits);
+	v->vertex_low = (uint16_t)vertex;
+}
+
 static inline float gt_via_signed_low(const gtEhlViaLabel* v)
 {
 	uint32_t bits = gt_via_bits(v) & ~GT_VIA_VERTEX_BITS;

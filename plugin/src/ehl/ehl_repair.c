@@ -418,14 +418,22 @@ bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int
 	return gt_sweep_sector_holds(sector, x - 1, y - 1, x + e->g, y + e->g);
 }
 
-// The last index's vias renumbered: copied whole, then the vertices whose number moved rewritten.
-static void copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlViaLabel* from, uint32_t count)
+// The last index's vias renumbered, via by via in one pass (read, renumbered, written, its FULL bit
+// counted for the index's stats: these lists are most of a big index, walked once). Returns the
+// FULL vias.
+static int64_t copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlViaLabel* from, uint32_t count)
 {
-	memcpy(to, from, (size_t)count * sizeof *to);
+	const int32_t* new_of = r->new_of;
+	int same_below = r->same_below;
+	int64_t full = 0;
 	for (uint32_t k = 0; k < count; k++) {
-		int v = gt_via_vertex(&to[k]);
-		if (v >= r->same_below) gt_via_set_vertex(&to[k], r->new_of[v]);
+		gtEhlViaLabel via = from[k];
+		int v = gt_via_vertex(&via);
+		if (v >= same_below) gt_via_renumber(&via, new_of[v]);
+		full += gt_via_bits(&via) >> 31; // FULL is the sign bit
+		to[k] = via;
 	}
+	return full;
 }
 
 // Pass 0: whether cell c of the last index holds the lists the new tuples call for (see the top);
@@ -446,7 +454,7 @@ static uint8_t cell_state(const gtEhlRepair* r, int64_t c, const uint32_t* tuple
 }
 
 bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const uint32_t* tuples, int64_t count,
-                        uint64_t via_at, uint32_t* hubs, uint32_t* vias)
+                        uint64_t via_at, uint32_t* hubs, uint32_t* vias, int64_t* full)
 {
 	const gtEhl* old = r->old;
 	if (!old || old->g != e->g || !r->by_cell) return false;
@@ -465,7 +473,7 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
 	}
 	gtEhlHub end = {(uint32_t)(via_at + via_count), (uint32_t)e->n, INFINITY};
 	*to = end;
-	copy_vias(r, e->vias + via_at, old->vias + via0, via_count);
+	*full += copy_vias(r, e->vias + via_at, old->vias + via0, via_count);
 	return true;
 }
 
@@ -541,7 +549,7 @@ bool gt_ehl_repair_affected(const gtEhlRepair* r, int worker, const gtEhl* e, in
 }
 
 void gt_ehl_repair_copy_hubs(const gtEhlRepair* r, int worker, gtEhl* e, int64_t cell, int pass, int32_t below,
-                             int64_t hub_at, uint64_t via_at, uint32_t* hubs, uint32_t* vias)
+                             int64_t hub_at, uint64_t via_at, uint32_t* hubs, uint32_t* vias, int64_t* full)
 {
 	const gtEhl* old = r->old;
 	Affected* a = &r->affected[worker];
@@ -555,7 +563,7 @@ void gt_ehl_repair_copy_hubs(const gtEhlRepair* r, int worker, gtEhl* e, int64_t
 		if (pass == 1) {
 			gtEhlHub entry = {(uint32_t)(via_at + *vias), (uint32_t)h, at->lower_bound};
 			e->hubs[hub_at + *hubs] = entry;
-			copy_vias(r, e->vias + via_at + *vias, old->vias + at->via_begin, count);
+			*full += copy_vias(r, e->vias + via_at + *vias, old->vias + at->via_begin, count);
 		}
 		*hubs += 1;
 		*vias += count;

@@ -65,9 +65,10 @@ bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int
 
 // For the build's via-label passes over `cell` of `e`, whose new tuples are `tuples`: true when
 // the last index has the cell right. Pass 0 decides it and gives the cell's hub and via counts;
-// pass 1 copies the cell into e's arrays (its hubs at e->cell_begin[cell], its vias at via_at).
+// pass 1 copies the cell into e's arrays (its hubs at e->cell_begin[cell], its vias at via_at) and
+// adds its FULL vias to *full.
 bool gt_ehl_repair_cell(gtEhlRepair* repair, gtEhl* e, int64_t cell, int pass, const uint32_t* tuples, int64_t count,
-                        uint64_t via_at, uint32_t* hubs, uint32_t* vias);
+                        uint64_t via_at, uint32_t* hubs, uint32_t* vias, int64_t* full);
 
 // For the via labels of `cell` of `e` (new tuples `tuples`) that pass 0 did not copy whole, asked
 // by build worker `worker` once per cell and pass: true when the last index helps, then the hubs
@@ -78,9 +79,10 @@ bool gt_ehl_repair_affected(const gtEhlRepair* repair, int worker, const gtEhl* 
 
 // After gt_ehl_repair_affected: the last index's (cell, hub) entries of the hubs not marked, with
 // new rank below `below` and not yet copied, added after the *hubs entries and *vias vias the cell
-// has so far (written in pass 1 at hub_at + *hubs and via_at + *vias; both counts advance).
+// has so far (written in pass 1 at hub_at + *hubs and via_at + *vias; both counts advance; the
+// FULL vias written are added to *full).
 void gt_ehl_repair_copy_hubs(const gtEhlRepair* repair, int worker, gtEhl* e, int64_t cell, int pass, int32_t below,
-                             int64_t hub_at, uint64_t via_at, uint32_t* hubs, uint32_t* vias);
+                             int64_t hub_at, uint64_t via_at, uint32_t* hubs, uint32_t* vias, int64_t* full);
 
 // The build's wait for the repair's labels, made on a job of their own while it sweeps (a sweep
 // reads none): returns their status (err says why). Every later call returns at once.
