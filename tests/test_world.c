@@ -1193,9 +1193,123 @@ static void test_sight_without_pricing(void** state)
 	gtMap_Destroy(m);
 }
 
+// Pairs that graze walls, each priced against `fcn`: ends at and around the corners of blocked
+// cells, on the line through two nearby corners (grazing both, through pinch points and diagonal
+// squeezes), and along walls (on the grid line beside them and 1e-9 off it). The world answers many
+// without a call (the squares stop next to a wall; the cells between decide) and must give fcn's
+// very double for every one, seen or not. Returns how many were answered without a call while the
+// query point lay next to a wall (its own square empty: only the cells can tell).
+static int sight_near_walls(gtMap* m, int cell_size, uint64_t seed, int pairs)
+{
+	gtError err;
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = cell_size;
+	gtNav* nav;
+	gtNavQuery* nq;
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &nq, &err), GT_OK);
+	gtDistance d = test_world_distance(nq);
+	enum { CORNERS = 4096 };
+	static gtVec2 corners[CORNERS];
+	int n = 0, width = gtMap_Width(m), height = gtMap_Height(m);
+	for (int y = 1; y < height && n < CORNERS; y++)
+		for (int x = 1; x < width && n < CORNERS; x++) {
+			gtCorner kind = gtMap_ClassifyCorner(m, x, y);
+			if (kind != GT_CORNER_OPEN && kind != GT_CORNER_INTERIOR) corners[n++] = (gtVec2){x, y};
+		}
+	assert_true(n > 100);
+	TestRng rng = {seed};
+	static const double offsets[] = {0, 1e-9, -1e-9, 1e-6, -1e-6, 0.25, -0.25, 0.5};
+	gtWorld* w = NULL;
+	gtObjectId id = 0;
+	int answered_by_cells = 0, seen = 0, tried = 0;
+	for (int i = 0; i < pairs; i++) {
+		if (i % 16 == 0) { // a new world now and then: its cost model walks the squares again
+			gtWorld_Destroy(w);
+			w = test_make_world(m, 16);
+			assert_int_equal(gtWorld_Add(w, test_random_point(m, &rng), NULL, 0, &id, &err), GT_OK);
+		}
+		gtVec2 c1 = corners[test_rng_int(&rng, n)], c2 = c1;
+		for (int tries = 0; tries < 50 && (c2.x == c1.x && c2.y == c1.y); tries++) {
+			gtVec2 c = corners[test_rng_int(&rng, n)];
+			if (fabs(c.x - c1.x) <= 12 && fabs(c.y - c1.y) <= 12) c2 = c;
+		}
+		gtVec2 p, q, along = {c2.x - c1.x, c2.y - c1.y};
+		double ox = offsets[test_rng_int(&rng, 8)], oy = offsets[test_rng_int(&rng, 8)];
+		switch (test_rng_int(&rng, 3)) {
+		case 0: { // through both corners (ends beyond them or on them)
+			double t0 = -0.5 * test_rng_int(&rng, 3), t1 = 1 + 0.5 * test_rng_int(&rng, 3);
+			p = (gtVec2){c1.x + t0 * along.x + ox, c1.y + t0 * along.y};
+			q = (gtVec2){c1.x + t1 * along.x, c1.y + t1 * along.y + oy};
+			break;
+		}
+		case 1: { // along a wall: on the grid line through the corner (or just off it)
+			bool vertical = test_rng_int(&rng, 2);
+			double a = 1 + test_rng_int(&rng, 8), b = 1 + test_rng_int(&rng, 8);
+			p = vertical ? (gtVec2){c1.x + ox, c1.y - a} : (gtVec2){c1.x - a, c1.y + ox};
+			q = vertical ? (gtVec2){c1.x + ox, c1.y + b + oy} : (gtVec2){c1.x + b + oy, c1.y + ox};
+			break;
+		}
+		default: // near one corner, to anywhere nearby
+			p = (gtVec2){c1.x + ox, c1.y + oy};
+			q = (gtVec2){c2.x + offsets[test_rng_int(&rng, 8)], c2.y + offsets[test_rng_int(&rng, 8)]};
+		}
+		if (test_rng_int(&rng, 2)) {
+			gtVec2 t = p;
+			p = q, q = t;
+		}
+		if (gtMap_CheckPoint(m, p) != GT_POINT_VALID || gtMap_CheckPoint(m, q) != GT_POINT_VALID) continue;
+		assert_int_equal(gtWorld_Move(w, id, p, &err), GT_OK);
+		tried++;
+		double want = d.fcn(d.context, q, p);
+		gtQuery query = gtQuery_Default(q);
+		query.k = 1;
+		gtObjectId got[1];
+		double dist[1];
+		int count;
+		gtQueryStats stats = {0};
+		assert_int_equal(gtWorld_Nearest(w, &query, d, got, dist, 1, &count, &stats, &err), GT_OK);
+		assert_int_equal(count, want < INFINITY);
+		if (count && dist[0] != want)
+			fail_msg("pair %d: q (%.17g, %.17g), p (%.17g, %.17g): %.17g, fcn %.17g", i, q.x, q.y, p.x, p.y, dist[0],
+			         want);
+		seen += want == hypot(p.x - q.x, p.y - q.y);
+		// Next to a wall: a blocked cell among the nine around q's cell.
+		bool near_wall = false;
+		for (int dy = -1; dy <= 1; dy++)
+			for (int dx = -1; dx <= 1; dx++) near_wall |= gtMap_IsBlocked(m, (int)q.x + dx, (int)q.y + dy);
+		answered_by_cells += count && near_wall && stats.distance_calls == 0;
+	}
+	printf("note: %d pairs near walls, %d in sight, %d answered by the cells without a call\n", tried, seen,
+	       answered_by_cells);
+	assert_true(seen > tried / 10);
+	gtWorld_Destroy(w);
+	gtNavQuery_Destroy(nq);
+	gtNav_Destroy(nav);
+	return answered_by_cells;
+}
+
+static void test_sight_near_walls(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 96, 72, 11, &m, &err), GT_OK);
+	assert_true(sight_near_walls(m, 1, 13, 6000) > 40);
+	gtMap_Destroy(m);
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 96, 72, 3, &m, &err), GT_OK);
+	assert_true(sight_near_walls(m, 2, 17, 4000) > 20);
+	gtMap_Destroy(m);
+	m = test_load_shared_map("dao", "lak303d"); // pinch points
+	assert_true(sight_near_walls(m, 4, 19, 4000) > 30);
+	gtMap_Destroy(m);
+}
+
 TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
           test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_top_weighted_scores,
           test_worked_example, test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds,
           test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
           test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps,
-          test_ties_by_id_on_real_maps, test_exact_distances_through_changes, test_sight_without_pricing)
+          test_ties_by_id_on_real_maps, test_exact_distances_through_changes, test_sight_without_pricing,
+          test_sight_near_walls)

@@ -175,6 +175,9 @@ typedef struct gtDistance {
 	/// exactly hypot(dx, dy) apart (fcn's double), so a world may answer them without a call; with
 	/// shortcuts, unless a walk through them is shorter (the world checks that with their bound)
 	const gtMap* straight_map;
+	/// optional, with straight_map: `below` for two points whose segment crosses a blocked cell of
+	/// straight_map (so they do not see each other), which may skip its own test of the straight line
+	gtDistanceBelowFcn* hidden_below;
 } gtDistance;
 
 /// Straight-line distance. Path distances come from a navigation query: gtNavQuery_WorldDistance.

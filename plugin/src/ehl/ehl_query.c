@@ -354,8 +354,9 @@ static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 }
 
 // Shortest distance from the current source to a valid target t when it is below `limit`; else
-// a->distance is `limit` (or more) and a->hub is -1.
-static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
+// a->distance is `limit` (or more) and a->hub is -1. `hidden`: the caller knows the two do not see
+// each other (gtEhlQuery_DistanceBelowHidden), so the straight line is not tried.
+static void to_target(gtEhlQuery* q, gtVec2 t, double limit, bool hidden, Answer* a)
 {
 	const gtEhl* e = q->ehl;
 	a->distance = INFINITY;
@@ -364,8 +365,9 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, Answer* a)
 	double best = limit;
 	Side side_s = gt_ehl_side(&q->side[0], q->source, q->source_at_pinch);
 	Side side_t = gt_ehl_side(&q->side[1], t, false); // check_all below, once the line has not won
-	if (side_s.grid && side_t.grid ? gt_visible_grid_points(e->map, side_s.gx, side_s.gy, side_t.gx, side_t.gy)
-	                               : gt_visible_unchecked(e->map, q->source, t)) {
+	if (!hidden &&
+	    (side_s.grid && side_t.grid ? gt_visible_grid_points(e->map, side_s.gx, side_s.gy, side_t.gx, side_t.gy)
+	                                : gt_visible_unchecked(e->map, q->source, t))) {
 		a->distance = hypot(t.x - q->source.x, t.y - q->source.y);
 		if (gt_ehl_line_wins(e, q->source, t, a->distance)) return;
 		best = fmin(limit, a->distance); // a link may still be shorter than the straight line
@@ -406,7 +408,7 @@ static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* er
 	gtPointCheck ct = gtMap_CheckPoint(q->ehl->map, t);
 	if (ct != GT_POINT_VALID)
 		return gt_fail(err, GT_ERR_INVALID_POINT, "target (%g, %g): %s", t.x, t.y, gtPointCheckName(ct));
-	to_target(q, t, INFINITY, a);
+	to_target(q, t, INFINITY, false, a);
 	return GT_OK;
 }
 
@@ -421,7 +423,7 @@ double gtEhlQuery_DistanceTo(gtEhlQuery* query, gtVec2 t)
 {
 	if (!query->has_source || !valid_point(query->ehl->map, t)) return INFINITY;
 	Answer a;
-	to_target(query, t, INFINITY, &a);
+	to_target(query, t, INFINITY, false, &a);
 	return a.distance;
 }
 
@@ -429,7 +431,15 @@ double gtEhlQuery_DistanceBelow(gtEhlQuery* query, gtVec2 t, double limit)
 {
 	if (!query->has_source || !valid_point(query->ehl->map, t)) return INFINITY;
 	Answer a;
-	to_target(query, t, limit, &a);
+	to_target(query, t, limit, false, &a);
+	return a.distance;
+}
+
+double gtEhlQuery_DistanceBelowHidden(gtEhlQuery* query, gtVec2 t, double limit)
+{
+	if (!query->has_source || !valid_point(query->ehl->map, t)) return INFINITY;
+	Answer a;
+	to_target(query, t, limit, true, &a);
 	return a.distance;
 }
 

@@ -75,6 +75,9 @@ static inline double gt_ehl_best_via(const gtEhl* e, const Side* side, uint32_t 
 	                : gt_ehl_best_wide_via(e, side, generation, hub, begin, end, offset, limit, via);
 }
 bool gt_ehl_at_pinch(const gtMap* m, gtVec2 p);
+// gtEhlQuery_DistanceBelow for a target the source is known not to see (the segment between
+// crosses a blocked cell): the straight line is not tried. The same answer.
+double gtEhlQuery_DistanceBelowHidden(gtEhlQuery* query, gtVec2 t, double limit);
 // The vertices that may be the first bend of a shortest path from valid point p on the index's
 // map: those whose taut visible region meets p's cell, each its own hub there (docs/algorithms.md
 // 5.1, 5.8: a vertex's entry for itself survives every pruning rule). At most the cell's hub count

@@ -293,6 +293,12 @@ static double world_below(void* context, gtVec2 from, gtVec2 to, double limit)
 	return gtEhlQuery_DistanceBelow(context, to, limit);
 }
 
+static double world_hidden_below(void* context, gtVec2 from, gtVec2 to, double limit)
+{
+	if (gtEhlQuery_SetSource(context, from, NULL)) return INFINITY;
+	return gtEhlQuery_DistanceBelowHidden(context, to, limit);
+}
+
 static double edited_world_below(void* context, gtVec2 from, gtVec2 to, double limit)
 {
 	gtNavQuery* q = context;
@@ -316,7 +322,8 @@ static gtDistance world_distance(gtNavQuery* q)
 	return (gtDistance){.fcn = world_fcn,
 	                    .context = scratch_of(q)->query,
 	                    .below = world_below,
-	                    .straight_map = e->link_count ? NULL : gt_ehl_map(e)};
+	                    .straight_map = e->link_count ? NULL : gt_ehl_map(e),
+	                    .hidden_below = e->link_count ? NULL : world_hidden_below};
 }
 
 const NavBackend nav_backend_ehl = {

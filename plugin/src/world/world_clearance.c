@@ -1,6 +1,8 @@
 // The clearance grid of world_clearance.h: a chessboard distance transform of the blocked cells.
 #include "world/world_clearance.h"
 
+#include <math.h>
+
 #include "core/alloc.h"
 #include "map/map_internal.h"
 
@@ -49,4 +51,124 @@ void gt_clearance_free(gtClearance* c)
 {
 	gt_free(c->r);
 	*c = (gtClearance){0};
+}
+
+// Squares from p along (dx, dy) (the segment's direction over its major length): the major
+// distance from p they cover, from `covered` on, until it passes `until`, a cell of clearance 0
+// stops them or GT_SIGHT_STEPS points are walked.
+static inline double squares_from(const gtClearance* c, gtVec2 p, double dx, double dy, double covered, double until)
+{
+	for (int step = 0; covered <= until && step < GT_SIGHT_STEPS; step++) {
+		double r = gt_clearance_at(c, p.x + covered * dx, p.y + covered * dy) - 1e-6;
+		if (r <= 0) break;
+		covered += r;
+	}
+	return covered;
+}
+
+// Whether cells [c0, c1] of frame row `row` (frame x the segment's major axis: map rows, or map
+// columns when steep) are all free, by the map's free runs (towards +x, or +y when steep).
+static bool frame_run_free(const gtMap* m, bool steep, int64_t row, int64_t c0, int64_t c1)
+{
+	int64_t length = c1 - c0 + 1;
+	const unsigned char* run = steep ? m->run_y + (c0 + 1) * m->stride + (row + 1)
+	                                 : m->run_x + (row + 1) * m->stride + (c0 + 1);
+	int64_t step = steep ? m->stride : 1;
+	for (; length > GT_RUN_CAP; length -= GT_RUN_CAP, run += GT_RUN_CAP * step)
+		if (*run < GT_RUN_CAP) return false;
+	return *run >= length;
+}
+
+static inline double min2(double a, double b)
+{
+	return a < b ? a : b;
+}
+static inline double max2(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+// The segment's part between major distances `from` and `to` from a (from <= to): true when every
+// cell it touches is free, by frame rows (frame x the axis the segment moves more on). Each row's
+// span of the part is widened by a margin far above the rounding of the crossings (below 1e-10 for
+// coordinates below 2^16), so near a grid point the cells on both sides are checked: a yes means no
+// blocked cell touches the part (a segment grazing a corner or running along a wall gets a no, and
+// is priced).
+static inline bool part_free(const gtMap* m, gtVec2 a, gtVec2 b, double from, double to)
+{
+	const double margin = 1e-6;
+	bool steep = fabs(b.y - a.y) > fabs(b.x - a.x);
+	double fx = steep ? a.y : a.x, fy = steep ? a.x : a.y;
+	double dx = (steep ? b.y : b.x) - fx, dy = (steep ? b.x : b.y) - fy;
+	double length = dx < 0 ? -dx : dx, sx = dx < 0 ? -1 : 1, slope_y = dy / length; // y per major unit
+	double x0 = fx + sx * from, x1 = fx + sx * to, y0 = fy + slope_y * from, y1 = fy + slope_y * to;
+	double xlo = min2(x0, x1) - margin, xhi = max2(x0, x1) + margin;
+	double ylo = min2(y0, y1) - margin, yhi = max2(y0, y1) + margin;
+	// floor() of values above -1 (points on the map, less the margin): truncation after a shift.
+	int64_t first = (int64_t)(ylo + 1) - 1, last = (int64_t)(yhi + 1) - 1;
+	double x_per_y = dy != 0 ? dx / dy : 0;
+	for (int64_t row = first; row <= last; row++) {
+		double lo = xlo, hi = xhi;
+		if (dy != 0) { // the part's x where it is within [row, row + 1] (widened) in y
+			double ya = max2((double)row - margin, ylo), yb = min2((double)row + 1 + margin, yhi);
+			double xa = fx + (ya - fy) * x_per_y, xb = fx + (yb - fy) * x_per_y;
+			lo = max2(min2(xa, xb) - margin, xlo);
+			hi = min2(max2(xa, xb) + margin, xhi);
+		}
+		if (!frame_run_free(m, steep, row, (int64_t)(lo + 1) - 1, (int64_t)(hi + 1) - 1)) return false;
+	}
+	return true;
+}
+
+// Whether point (x, y) of the segment (on the map) lies in a blocked cell, farther inside it than
+// the rounding of the point: then the segment crosses that cell.
+static inline bool inside_blocked(const gtMap* m, double x, double y)
+{
+	int cx = (int)x, cy = (int)y;
+	if (!gt_blocked(m, cx, cy)) return false;
+	double fx = x - cx, fy = y - cy;
+	return fx > 1e-9 && fx < 1 - 1e-9 && fy > 1e-9 && fy < 1 - 1e-9;
+}
+
+// The rest of gt_clearance_sight once the squares from a stop at major distance `covered` (of the
+// segment's major length) before b's square, which covers b's last rb.
+static int sight_rest(const gtClearance* c, const gtMap* map, gtVec2 a, gtVec2 b, double covered, double rb)
+{
+	// Both ends on the map, so that the rows and columns read stay inside its blocked border: b is an
+	// object, on the map (of the clearance's size) by the world's checks; a is any query point.
+	if (!(a.x >= 0 && a.y >= 0 && a.x <= c->width_d && a.y <= c->height_d)) return 0;
+	double dx = b.x - a.x, dy = b.y - a.y;
+	double length = max2(fabs(dx), fabs(dy));
+	if (!(length > 0)) return 0;
+	double ux = dx / length, uy = dy / length;
+	// Between two walls, the usual reason both walks stop: a point of what is left (its middle, then
+	// its quarters) inside a blocked cell says no at once, and the pricing need not try the line.
+	double open = length - rb - covered;
+	for (int i = 0; i < 3; i++) {
+		double at = covered + open * (i == 0 ? 0.5 : i == 1 ? 0.25 : 0.75);
+		double mx = a.x + at * ux, my = a.y + at * uy;
+		if (gt_blocked(map, (int)mx, (int)my)) return inside_blocked(map, mx, my) ? -1 : 0;
+	}
+	// b's side: back from b towards a, up to where a's squares stopped.
+	double from_b = squares_from(c, b, -ux, -uy, rb, length - covered);
+	if (from_b > length - covered + 1e-9) return 1; // the two covers overlap
+	return part_free(map, a, b, covered, length - from_b) ? 1 : 0;
+}
+
+int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b)
+{
+	double dx = b.x - a.x, dy = b.y - a.y, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+	double rb = gt_clearance_at(c, b.x, b.y);
+	double length = ax > ay ? ax : ay, rest = length - rb; // b covers (rest, length]
+	double covered = ra;                                   // [0, covered) from a
+	for (int step = 0; covered <= rest; step++) {
+		double r = 0;
+		if (step < GT_SIGHT_STEPS) {
+			double t = covered / length;
+			r = gt_clearance_at(c, a.x + t * dx, a.y + t * dy) - 1e-6;
+		}
+		if (r <= 0) return map ? sight_rest(c, map, a, b, covered, rb) : 0;
+		covered += r;
+	}
+	return 1;
 }

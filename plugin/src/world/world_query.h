@@ -47,6 +47,7 @@ typedef struct Filter {
 	// other on the map it was computed from (gtDistance.straight_map, no links), else NULL; and
 	// the query point's clearance (world_clearance.h).
 	const gtClearance* sight;
+	const gtMap* sight_map; // distance.straight_map: its cells where the squares stop
 	double sight_q;
 	bool sight_walks[2]; // whether pricings without (0) and with (1) a limit try it first
 } Filter;

@@ -38,12 +38,13 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
                                                                Results* r, int32_t slot, gtQueryStats* stats)
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
-	int limited = r->bound < INFINITY;
+	int limited = r->bound < INFINITY, seen = 0;
 	// q and p see each other: the distance is the straight line, no call (with links, when their
 	// bound says no walk through them is shorter)
 	if (f->sight_walks[limited] && (f->link_reach == INFINITY || links_spare_line(f, q->point, p))) {
 		s->sight_tries[limited]++;
-		if (gt_clearance_sees(f->sight, q->point, f->sight_q, p)) {
+		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p);
+		if (seen > 0) {
 			s->sight_hits[limited]++;
 			double d = hypot(p.x - q->point.x, p.y - q->point.y);
 			if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
@@ -55,8 +56,9 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	// id); one that lands between the two is returned and turned away here.
 	double limit = mode == MODE_TOP || !distance.below || r->bound == INFINITY ? INFINITY
 	                                                                           : r->bound * (1 + DBL_EPSILON) + DBL_MIN;
-	double d = limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
-	                            : distance.fcn(distance.context, q->point, p);
+	double d = seen < 0 && distance.hidden_below ? distance.hidden_below(distance.context, q->point, p, limit)
+	           : limit < INFINITY                ? distance.below(distance.context, q->point, p, limit)
+	                                             : distance.fcn(distance.context, q->point, p);
 	stats->distance_calls++;
 	if (!(d < INFINITY)) return true; // another component (or NaN): never a result
 	if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
@@ -348,6 +350,7 @@ static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance
 	}
 	if (f->link_slack != 0 || !gt_clearance_fits(&w->clearance, distance.straight_map)) return;
 	f->sight = &w->clearance;
+	f->sight_map = distance.straight_map;
 	for (int limited = 0; limited < 2; limited++) {
 		if (s->sight_misses[cost][limited] > SIGHT_MISSES &&
 		    s->sight_skips[cost][limited] < 16 << s->sight_backoff[cost][limited])
