@@ -316,7 +316,8 @@ static gtDistance world_distance(gtNavQuery* q)
 	return (gtDistance){.fcn = world_fcn,
 	                    .context = scratch_of(q)->query,
 	                    .below = world_below,
-	                    .straight_map = e->link_count ? NULL : gt_ehl_map(e)};
+	                    .straight_map = e->link_count ? NULL : gt_ehl_map(e),
+	                    .walk_map = e->link_count ? NULL : gt_ehl_map(e)};
 }
 
 const NavBackend nav_backend_ehl = {

@@ -52,6 +52,30 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	return results_offer(s, r, d, slot);
 }
 
+// An object about to be priced whose walk bound (Filter.walk_row) is above its key gets that key
+// (true): it goes back in its place, and may never need pricing. Only here, not when objects are
+// pushed: most objects pushed are never priced (1% of AR0602SR's cells, no words: a bound per
+// push cost more than it saved). Keys that carry a score (MODE_TOP) keep the straight line.
+static inline bool rekey_object(const gtWorld* w, const Filter* f, gtHeapItem* item)
+{
+	if (!f->walk_row) return false;
+	int32_t o = -item->id - 1;
+	double lb = gt_walk_bound_to(f->walk, f->walk_row, w->x[o], w->y[o]);
+	if (!(lb > item->key)) return false;
+	item->key = lb;
+	return true;
+}
+
+// An object popped: back in its place with its walk bound (rekey_object), or priced; false when
+// out of memory.
+static inline __attribute__((always_inline)) bool take_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
+                                                              gtDistance distance, Mode mode, const Filter* f,
+                                                              Results* r, gtHeapItem top, gtQueryStats* stats)
+{
+	if (rekey_object(w, f, &top)) return gt_frontier_push(&s->frontier, top.key, top.id);
+	return price_object(w, s, q, distance, mode, f, r, -top.id - 1, stats);
+}
+
 // push_leaf's loop where the key is the straight line (no links, no score), made once for
 // objects with filters to pass and once for objects with none (`plain`, a constant where inlined).
 static inline __attribute__((always_inline)) bool push_leaf_straight(const gtWorld* w, gtHeap* frontier,
@@ -163,13 +187,19 @@ static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gt
 			for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
 			items[j] = v;
 		}
-		for (; first < k && !results_prune(r, items[first].key); first++)
-			if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, stats)) return false;
-		first = k; // every later key is at least the last one tried
+		// Those whose walk bound is above their key go back among the rest with it (rekey_object).
+		int back = 0;
+		for (; first < k && !results_prune(r, items[first].key); first++) {
+			if (rekey_object(w, f, &items[first])) items[back++] = items[first];
+			else if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, stats)) return false;
+		}
+		// Every later key is at least the last one tried; the ones sent back are at the front.
+		for (int i = back - 1; i >= 0; i--) items[k - back + i] = items[i]; // k - back + i >= i
+		first = k - back;
 	}
 	int kept = 0;
-	for (int i = first; i < n; i++)
-		if (!results_prune(r, items[i].key)) items[kept++] = items[i];
+	for (int i = 0; i < n; i++)
+		if (i >= first && !results_prune(r, items[i].key)) items[kept++] = items[i];
 	frontier->size = kept;
 	for (int i = kept / 2 - 1; i >= 0; i--) // bottom-up: each subtree below i is a heap
 		gt_heap_sift_down_from(items, kept, i, items[i]);
@@ -370,12 +400,32 @@ static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
 	}
 }
 
+// The walk bound for this query: only when the distance is a walk on the map it was made from
+// (which an edit in place changes: its fingerprint then differs) and nothing shortcuts it.
+static void walk_begin(const gtWorld* w, gtDistance distance, gtVec2 q, Filter* f)
+{
+	f->walk = &w->walk_bound;
+	f->walk_row = NULL;
+	if (f->mode == MODE_TOP || distance.shortcuts || f->link_reach != INFINITY || f->link_slack != 0 ||
+	    !gt_walk_bound_fits(&w->walk_bound, distance.walk_map))
+		return;
+	f->walk_row = gt_walk_bound_row(&w->walk_bound, q.x, q.y);
+}
+
+double gtWorld_WalkBound(const gtWorld* w, const gtMap* map, gtVec2 from, gtVec2 to)
+{
+	if (!w || !gt_walk_bound_fits(&w->walk_bound, map)) return 0;
+	const uint16_t* row = gt_walk_bound_row(&w->walk_bound, from.x, from.y);
+	return row ? gt_walk_bound_to(&w->walk_bound, row, to.x, to.y) : 0;
+}
+
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
 // and the rest queued; false when out of memory. Each key is min_dist of the child's rectangle
-// (gt_children), or the links' bound when lower.
-static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q, Mode mode, const Filter* f,
-                            const Results* r, bool plane_first, bool fast, int level, int64_t node, gtHeapItem* held,
-                            bool* holding)
+// (gt_children), or the links' bound when lower. Inlined: the traversal's loop calls it per node.
+static inline __attribute__((always_inline)) bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q,
+                                                                  Mode mode, const Filter* f, const Results* r,
+                                                                  bool plane_first, bool fast, int level, int64_t node,
+                                                                  gtHeapItem* held, bool* holding)
 {
 	double rect[4];
 	gtChildren ch;
@@ -422,6 +472,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	if (!links_begin(&f, s, distance.shortcuts, q->point)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int cost = cost_class(&f, mode);
 	sight_begin(w, s, distance, q->point, &f, cost);
+	walk_begin(w, distance, q->point, &f);
 	Results r;
 	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
@@ -482,7 +533,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 			}
 		}
 		if (top.id < 0) {
-			if (!price_object(w, s, q, distance, mode, &f, &r, -top.id - 1, stats))
+			if (!take_object(w, s, q, distance, mode, &f, &r, top, stats))
 				return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			continue;
 		}
