@@ -187,19 +187,13 @@ static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gt
 			for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
 			items[j] = v;
 		}
-		// Those whose walk bound is above their key go back among the rest with it (rekey_object).
-		int back = 0;
-		for (; first < k && !results_prune(r, items[first].key); first++) {
-			if (rekey_object(w, f, &items[first])) items[back++] = items[first];
-			else if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, stats)) return false;
-		}
-		// Every later key is at least the last one tried; the ones sent back are at the front.
-		for (int i = back - 1; i >= 0; i--) items[k - back + i] = items[i]; // k - back + i >= i
-		first = k - back;
+		for (; first < k && !results_prune(r, items[first].key); first++)
+			if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, stats)) return false;
+		first = k; // every later key is at least the last one tried
 	}
 	int kept = 0;
-	for (int i = 0; i < n; i++)
-		if (i >= first && !results_prune(r, items[i].key)) items[kept++] = items[i];
+	for (int i = first; i < n; i++)
+		if (!results_prune(r, items[i].key)) items[kept++] = items[i];
 	frontier->size = kept;
 	for (int i = kept / 2 - 1; i >= 0; i--) // bottom-up: each subtree below i is a heap
 		gt_heap_sift_down_from(items, kept, i, items[i]);
@@ -401,13 +395,15 @@ static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
 }
 
 // The walk bound for this query: only when the distance is a walk on the map it was made from
-// (which an edit in place changes: its fingerprint then differs) and nothing shortcuts it.
+// (which an edit in place changes: its fingerprint then differs) and nothing shortcuts it; and not
+// for queries with words, whose few matching objects are mostly answers (bench-peers, 0.1% with
+// two words: its lookups cost more than the pricings it saved on AR0602SR and orz103d).
 static void walk_begin(const gtWorld* w, gtDistance distance, gtVec2 q, Filter* f)
 {
 	f->walk = &w->walk_bound;
 	f->walk_row = NULL;
-	if (f->mode == MODE_TOP || distance.shortcuts || f->link_reach != INFINITY || f->link_slack != 0 ||
-	    !gt_walk_bound_fits(&w->walk_bound, distance.walk_map))
+	if (f->mode == MODE_TOP || f->word_count > 0 || distance.shortcuts || f->link_reach != INFINITY ||
+	    f->link_slack != 0 || !gt_walk_bound_fits(&w->walk_bound, distance.walk_map))
 		return;
 	f->walk_row = gt_walk_bound_row(&w->walk_bound, q.x, q.y);
 }
