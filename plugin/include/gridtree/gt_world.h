@@ -178,10 +178,19 @@ typedef struct gtDistance {
 	/// optional, with straight_map: `below` for two points whose segment crosses a blocked cell of
 	/// straight_map (so they do not see each other), which may skip its own test of the straight line
 	gtDistanceBelowFcn* hidden_below;
+	/// optional: when set, fcn's distance between two points is at least the shortest walk between
+	/// them through this map's free cells (no links), so a world may bound it from the map
+	const gtMap* walk_map;
 } gtDistance;
 
 /// Straight-line distance. Path distances come from a navigation query: gtNavQuery_WorldDistance.
 gtDistance gtDistance_Euclid(void);
+
+/// The lower bound the world's queries take for a distance that walks on `map` (gtDistance.walk_map)
+/// from one point to another: never above the shortest walk between them (docs/grid-tree.md). 0
+/// when the world keeps none for that map (made from other cells, or edited since) or a point is
+/// in no free cell. For tests and tools.
+double gtWorld_WalkBound(const gtWorld* world, const gtMap* map, gtVec2 from, gtVec2 to);
 
 //------------------------------------------------------------------------------------------------
 // Queries

@@ -323,7 +323,8 @@ static gtDistance world_distance(gtNavQuery* q)
 	                    .context = scratch_of(q)->query,
 	                    .below = world_below,
 	                    .straight_map = e->link_count ? NULL : gt_ehl_map(e),
-	                    .hidden_below = e->link_count ? NULL : world_hidden_below};
+	                    .hidden_below = e->link_count ? NULL : world_hidden_below,
+	                    .walk_map = e->link_count ? NULL : gt_ehl_map(e)};
 }
 
 const NavBackend nav_backend_ehl = {

@@ -182,7 +182,8 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
 	}
 	for (int64_t i = 0; i < leaves; i++) w->leaf_head[i] = -1;
-	gt_clearance_build(&w->clearance, map); // optional: without it every candidate is priced
+	gt_clearance_build(&w->clearance, map);   // optional: without it every candidate is priced
+	gt_walk_bound_build(&w->walk_bound, map); // optional: without it keys are straight lines
 	*out = w;
 	return GT_OK;
 }
@@ -192,6 +193,7 @@ void gtWorld_Destroy(gtWorld* w)
 	if (!w) return;
 	if (w->owns_tag) release_tag(w->tag >> GT_OBJECT_ID_GENERATION_BITS);
 	gt_clearance_free(&w->clearance);
+	gt_walk_bound_free(&w->walk_bound);
 	for (int32_t s = 0; s < w->capacity; s++) gt_free(w->keywords[s]);
 	gt_free(w->keywords);
 	gt_free(w->keyword_count);

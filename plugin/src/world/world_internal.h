@@ -7,6 +7,7 @@
 #include "core/heap.h"
 #include "world/keywords.h"
 #include "world/world_clearance.h"
+#include "world/world_walk_bound.h"
 
 // A way of a query's links' search (world_tree_query.c): its link's ends and cost, and the least a
 // walk can have spent when it leaves the link.
@@ -107,6 +108,7 @@ struct gtWorld {
 	double inverse_x, inverse_y;   // 1 / leaf size: a first guess of a point's leaf
 	double *leaf_x, *leaf_y;       // leaf column / row i spans [leaf_x[i], leaf_x[i + 1]); -inf and +inf at the ends
 	gtClearance clearance;         // the map's at creation: objects a query point sees need no pricing
+	gtWalkBound walk_bound;        // the map's at creation: keys above the straight line (world_walk_bound.h)
 };
 
 // The query heap names a node by its index and level together (the level in the top bits).

@@ -50,6 +50,11 @@ typedef struct Filter {
 	const gtMap* sight_map; // distance.straight_map: its cells where the squares stop
 	double sight_q;
 	bool sight_walks[2]; // whether pricings without (0) and with (1) a limit try it first
+	// The world's block-to-block walk bounds when the distance is a walk on the map they were made
+	// from (gtDistance.walk_map, no links) and q is on it: `walk_row` is the row of q's block
+	// (world_walk_bound.h), else NULL (and in MODE_TOP).
+	const gtWalkBound* walk;
+	const uint16_t* walk_row;
 } Filter;
 
 

@@ -65,6 +65,30 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	return results_offer(s, r, d, slot);
 }
 
+// An object about to be priced whose walk bound (Filter.walk_row) is above its key gets that key
+// (true): it goes back in its place, and may never need pricing. Only here, not when objects are
+// pushed: most objects pushed are never priced (1% of AR0602SR's cells, no words: a bound per
+// push cost more than it saved). Keys that carry a score (MODE_TOP) keep the straight line.
+static inline bool rekey_object(const gtWorld* w, const Filter* f, gtHeapItem* item)
+{
+	if (!f->walk_row) return false;
+	int32_t o = -item->id - 1;
+	double lb = gt_walk_bound_to(f->walk, f->walk_row, w->x[o], w->y[o]);
+	if (!(lb > item->key)) return false;
+	item->key = lb;
+	return true;
+}
+
+// An object popped: back in its place with its walk bound (rekey_object), or priced; false when
+// out of memory.
+static inline __attribute__((always_inline)) bool take_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
+                                                              gtDistance distance, Mode mode, const Filter* f,
+                                                              Results* r, gtHeapItem top, gtQueryStats* stats)
+{
+	if (rekey_object(w, f, &top)) return gt_frontier_push(&s->frontier, top.key, top.id);
+	return price_object(w, s, q, distance, mode, f, r, -top.id - 1, stats);
+}
+
 // push_leaf's loop where the key is the straight line (no links, no score), made once for
 // objects with filters to pass and once for objects with none (`plain`, a constant where inlined).
 static inline __attribute__((always_inline)) bool push_leaf_straight(const gtWorld* w, gtHeap* frontier,
@@ -388,12 +412,34 @@ static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
 	}
 }
 
+// The walk bound for this query: only when the distance is a walk on the map it was made from
+// (which an edit in place changes: its fingerprint then differs) and nothing shortcuts it; and not
+// for queries with words, whose few matching objects are mostly answers (bench-peers, 0.1% with
+// two words: its lookups cost more than the pricings it saved on AR0602SR and orz103d).
+static void walk_begin(const gtWorld* w, gtDistance distance, gtVec2 q, Filter* f)
+{
+	f->walk = &w->walk_bound;
+	f->walk_row = NULL;
+	if (f->mode == MODE_TOP || f->word_count > 0 || distance.shortcuts || f->link_reach != INFINITY ||
+	    f->link_slack != 0 || !gt_walk_bound_fits(&w->walk_bound, distance.walk_map))
+		return;
+	f->walk_row = gt_walk_bound_row(&w->walk_bound, q.x, q.y);
+}
+
+double gtWorld_WalkBound(const gtWorld* w, const gtMap* map, gtVec2 from, gtVec2 to)
+{
+	if (!w || !gt_walk_bound_fits(&w->walk_bound, map)) return 0;
+	const uint16_t* row = gt_walk_bound_row(&w->walk_bound, from.x, from.y);
+	return row ? gt_walk_bound_to(&w->walk_bound, row, to.x, to.y) : 0;
+}
+
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
 // and the rest queued; false when out of memory. Each key is min_dist of the child's rectangle
-// (gt_children), or the links' bound when lower.
-static bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q, Mode mode, const Filter* f,
-                            const Results* r, bool plane_first, bool fast, int level, int64_t node, gtHeapItem* held,
-                            bool* holding)
+// (gt_children), or the links' bound when lower. Inlined: the traversal's loop calls it per node.
+static inline __attribute__((always_inline)) bool expand_children(const gtWorld* w, gtHeap* frontier, const gtQuery* q,
+                                                                  Mode mode, const Filter* f, const Results* r,
+                                                                  bool plane_first, bool fast, int level, int64_t node,
+                                                                  gtHeapItem* held, bool* holding)
 {
 	double rect[4];
 	gtChildren ch;
@@ -440,6 +486,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	if (!links_begin(&f, s, distance.shortcuts, q->point)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int cost = cost_class(&f, mode);
 	sight_begin(w, s, distance, q->point, &f, cost);
+	walk_begin(w, distance, q->point, &f);
 	Results r;
 	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
@@ -500,7 +547,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 			}
 		}
 		if (top.id < 0) {
-			if (!price_object(w, s, q, distance, mode, &f, &r, -top.id - 1, stats))
+			if (!take_object(w, s, q, distance, mode, &f, &r, top, stats))
 				return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			continue;
 		}

@@ -1,0 +1,318 @@
+// The world's walk bounds (world_walk_bound.c, docs/grid-tree.md): never above the exact walking
+// distance on real, generated and hand-made maps (points inside cells, on cell edges, on block
+// sides and at block corners), and queries that use them answer exactly what they answer without.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+enum { BLOCK = 32 }; // the smallest block (GT_WALK_BOUND_MIN_SHIFT): points on its sides and corners
+
+// A random valid point on a block side or at a block corner (or, failing that, anywhere).
+static gtVec2 block_edge_point(const gtMap* m, TestRng* rng)
+{
+	int w = gtMap_Width(m), h = gtMap_Height(m);
+	for (int tries = 0; tries < 50 && w > BLOCK && h > BLOCK; tries++) {
+		gtVec2 p = {test_rng_int(rng, w * 8) / 8.0, test_rng_int(rng, h * 8) / 8.0};
+		int kind = test_rng_int(rng, 3);
+		if (kind != 1) p.x = BLOCK * (1 + test_rng_int(rng, (w - 1) / BLOCK));
+		if (kind != 0) p.y = BLOCK * (1 + test_rng_int(rng, (h - 1) / BLOCK));
+		if (kind == 2 && test_rng_int(rng, 2)) { // just off a corner, on either side
+			p.x += (test_rng_int(rng, 9) - 4) / 8.0;
+			p.y += (test_rng_int(rng, 9) - 4) / 8.0;
+		}
+		if (gtMap_CheckPoint(m, p) == GT_POINT_VALID) return p;
+	}
+	return test_random_point(m, rng);
+}
+
+// Pairs of points (random, near each other across block sides and corners, far apart): the world's
+// bound is at most the distance `d`, and above the straight line for some pairs (`raised`, so the
+// check is not empty: a map of rooms or caves makes walks longer than straight lines).
+static void check_bound(const gtMap* m, gtDistance d, int pairs, uint64_t seed, int min_raised)
+{
+	TestRng rng = {seed};
+	gtWorld* w = test_make_world(m, 16);
+	int raised = 0;
+	for (int i = 0; i < pairs; i++) {
+		gtVec2 a = test_rng_int(&rng, 2) ? block_edge_point(m, &rng) : test_random_point(m, &rng);
+		gtVec2 b = test_rng_int(&rng, 2) ? block_edge_point(m, &rng) : test_random_point(m, &rng);
+		if (test_rng_int(&rng, 4) == 0) { // b a step away from a
+			gtVec2 c = {a.x + (test_rng_int(&rng, 33) - 16) / 8.0, a.y + (test_rng_int(&rng, 33) - 16) / 8.0};
+			if (gtMap_CheckPoint(m, c) == GT_POINT_VALID) b = c;
+		}
+		double lb = gtWorld_WalkBound(w, m, a, b), exact = d.fcn(d.context, a, b);
+		if (!(lb <= exact))
+			fail_msg("pair %d: bound %.17g above the walk %.17g from (%.9g, %.9g) to (%.9g, %.9g)", i, lb, exact, a.x,
+			         a.y, b.x, b.y);
+		assert_true(lb >= 0);
+		raised += lb > hypot(b.x - a.x, b.y - a.y);
+	}
+	if (raised < min_raised)
+		fail_msg("seed %llu: only %d of %d pairs have a bound above the straight line", (unsigned long long)seed,
+		         raised, pairs);
+	gtWorld_Destroy(w);
+}
+
+// The exact distance of an EHL index of cell `cell` (exact whatever the cell) on map m.
+typedef struct Exact {
+	gtNav* nav;
+	gtNavQuery* query;
+} Exact;
+
+static gtDistance exact_open(Exact* e, gtMap* m, int cell, bool oracle)
+{
+	gtError err;
+	gtNavDef def = gtNav_DefaultDef();
+	if (oracle) def.method = GT_NAV_ORACLE;
+	def.threads = 1;
+	assert_int_equal(gtNav_Create(m, &def, &e->nav, &err), GT_OK);
+	if (!oracle) {
+		gtEhlDef ehl = gtEhl_DefaultDef();
+		ehl.cell_size = cell;
+		assert_int_equal(gtNav_BuildIndex(e->nav, &ehl, &err), GT_OK);
+	}
+	assert_int_equal(gtNavQuery_Create(e->nav, &e->query, &err), GT_OK);
+	return test_world_distance(e->query);
+}
+
+static void exact_close(Exact* e)
+{
+	gtNavQuery_Destroy(e->query);
+	gtNav_Destroy(e->nav);
+}
+
+static void check_map(gtMap* m, int cell, bool oracle, int pairs, uint64_t seed, int min_raised)
+{
+	Exact e;
+	gtDistance d = exact_open(&e, m, cell, oracle);
+	check_bound(m, d, pairs, seed, min_raised);
+	exact_close(&e);
+}
+
+static void test_bound_below_real_maps(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_shared_map("bgmaps", "AR0602SR");
+	check_map(m, 8, false, 3000, 3001, 100);
+	gtMap_Destroy(m);
+	m = test_load_shared_map("dao", "orz103d");
+	check_map(m, 8, false, 3000, 3002, 100);
+	gtMap_Destroy(m);
+}
+
+static void test_bound_below_generated_maps(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 200, 160, 3003, &m, &err), GT_OK);
+	check_map(m, 4, false, 3000, 3004, 100);
+	gtMap_Destroy(m);
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 160, 3005, &m, &err), GT_OK);
+	check_map(m, 4, false, 3000, 3006, 10);
+	gtMap_Destroy(m);
+}
+
+// Hand-made maps where blocks meet: a wall along a block side with one-cell doors, a diagonal wall
+// of single cells whose only crossings are pinch points (no walk passes them) and a diagonal gap
+// across a block corner, a one-cell corridor winding through several blocks.
+static bool side_wall(int x, int y)
+{
+	return (x == 32 || x == 63) && y % 40 != 17;
+}
+static bool pinch_wall(int x, int y)
+{
+	return x == y || (x + y == 95 && x != 31 && x != 32) || (x == 64 && y < 90);
+}
+static bool corridor(int x, int y)
+{
+	// Free: a one-cell corridor going right along y = 5, down x = 90, left along y = 70, down x = 3.
+	bool free = (y == 5 && x >= 3 && x <= 90) || (x == 90 && y >= 5 && y <= 70) || (y == 70 && x >= 3 && x <= 90) ||
+	            (x == 3 && y >= 70 && y <= 92);
+	return !free;
+}
+// Pinch points of the diagonal wall, both ways to a point on either side of it and to the far
+// side of the map: a walk may start at a pinch on either of its cells.
+static void check_pinches(const gtMap* m, gtDistance d)
+{
+	gtWorld* w = test_make_world(m, 16);
+	int checked = 0;
+	for (int i = 2; i < 190; i++) {
+		gtVec2 pinch = {i / 2, i % 2 ? 96 - i / 2 : i / 2}; // on x == y and on x + y == 96
+		gtVec2 ends[6] = {{pinch.x - 0.5, pinch.y + 0.5},
+		                  {pinch.x + 0.5, pinch.y - 0.5},
+		                  {pinch.x - 0.5, pinch.y - 0.5},
+		                  {pinch.x + 0.5, pinch.y + 0.5},
+		                  {2, 90},
+		                  {90, 2}};
+		if (gtMap_CheckPoint(m, pinch) != GT_POINT_VALID) continue;
+		for (int e = 0; e < 6; e++) {
+			if (gtMap_CheckPoint(m, ends[e]) != GT_POINT_VALID) continue;
+			for (int way = 0; way < 2; way++) {
+				gtVec2 a = way ? ends[e] : pinch, b = way ? pinch : ends[e];
+				double lb = gtWorld_WalkBound(w, m, a, b), exact = d.fcn(d.context, a, b);
+				if (!(lb <= exact))
+					fail_msg("bound %.17g above the walk %.17g from (%g, %g) to (%g, %g)", lb, exact, a.x, a.y, b.x,
+					         b.y);
+				checked++;
+			}
+		}
+	}
+	assert_true(checked > 100);
+	gtWorld_Destroy(w);
+}
+
+static void test_bound_below_hand_maps(void** state)
+{
+	(void)state;
+	bool (*rules[])(int, int) = {side_wall, pinch_wall, corridor};
+	int raised[] = {20, 20, 100};
+	for (int i = 0; i < 3; i++) {
+		gtMap* m = test_map_from_rule(96, rules[i]);
+		check_map(m, 0, true, 1500, 3010 + i, raised[i]);
+		if (rules[i] == pinch_wall) {
+			Exact e;
+			check_pinches(m, exact_open(&e, m, 0, true));
+			exact_close(&e);
+		}
+		gtMap_Destroy(m);
+	}
+}
+
+// Queries with the bound (the EHL distance sets walk_map) and without (the same distance, walk_map
+// cleared): the same ids and the very same doubles, both equal to the brute force; and the bound
+// saves pricings. Objects at 0.1% and 1% of the free cells (the world reads them whole or walks
+// the tree), no words and two words.
+static void same_answers(gtMap* m, int cell, uint64_t seed)
+{
+	gtError err;
+	Exact e;
+	gtDistance with = exact_open(&e, m, cell, false), without = with;
+	assert_ptr_not_equal(with.walk_map, NULL);
+	without.walk_map = NULL;
+	TestRng rng = {seed};
+	int32_t words[2];
+	for (int per_mille = 1; per_mille <= 10; per_mille += 9) {
+		int n = (int)(gtMap_FreeCells(m) * per_mille / 1000);
+		gtWorld* w = test_make_world(m, 16);
+		words[0] = gtWorld_Keyword(w, "red");
+		words[1] = gtWorld_Keyword(w, "blue");
+		gtObjectId* ids = calloc((size_t)n, sizeof *ids);
+		gtVec2* at = calloc((size_t)n, sizeof *at);
+		for (int i = 0; i < n; i++) {
+			at[i] = test_rng_int(&rng, 3) ? test_random_point(m, &rng) : block_edge_point(m, &rng);
+			int32_t own[2] = {words[test_rng_int(&rng, 2)], words[test_rng_int(&rng, 2)]};
+			assert_int_equal(gtWorld_Add(w, at[i], own, test_rng_int(&rng, 3), &ids[i], &err), GT_OK);
+		}
+		int64_t calls[2] = {0, 0};
+		for (int step = 0; step < 300; step++) {
+			int mover = test_rng_int(&rng, n);
+			gtVec2 to = test_random_point(m, &rng);
+			assert_int_equal(gtWorld_Move(w, ids[mover], to, &err), GT_OK);
+			at[mover] = to;
+			gtQuery q = gtQuery_Default(test_rng_int(&rng, 4) ? test_random_point(m, &rng) : block_edge_point(m, &rng));
+			q.k = 1 + test_rng_int(&rng, 8);
+			int word_count = step % 3 == 0 ? 2 : 0;
+			q.keywords = words;
+			q.keyword_count = word_count;
+			q.min_match = word_count == 2 ? 1 : -1;
+			gtObjectId got[2][8];
+			double dist[2][8];
+			int count[2];
+			for (int v = 0; v < 2; v++) {
+				gtQueryStats stats = {0};
+				if (gtWorld_Nearest(w, &q, v ? without : with, got[v], dist[v], 8, &count[v], &stats, &err))
+					fail_msg("%s", err.message);
+				calls[v] += stats.distance_calls;
+			}
+			assert_int_equal(count[0], count[1]);
+			for (int j = 0; j < count[0]; j++)
+				if (got[0][j] != got[1][j] || dist[0][j] != dist[1][j])
+					fail_msg("step %d result %d: %llu at %.17g with the bound, %llu at %.17g without", step, j,
+					         (unsigned long long)got[0][j], dist[0][j], (unsigned long long)got[1][j], dist[1][j]);
+			// The brute force: the k best by (distance, id) among the objects with a word when asked.
+			int found = 0;
+			gtObjectId want[8];
+			double want_dist[8];
+			for (int i = 0; i < n; i++) {
+				if (word_count) {
+					const int32_t* have;
+					if (gtWorld_GetKeywords(w, ids[i], &have) <= 0) continue;
+				}
+				double di = with.fcn(with.context, q.point, at[i]);
+				if (!(di < INFINITY)) continue;
+				int k = found < q.k ? found++ : q.k;
+				for (; k > 0 && (want_dist[k - 1] > di || (want_dist[k - 1] == di && want[k - 1] > ids[i])); k--)
+					if (k < q.k) want[k] = want[k - 1], want_dist[k] = want_dist[k - 1];
+				if (k < q.k) want[k] = ids[i], want_dist[k] = di;
+			}
+			assert_int_equal(count[0], found);
+			for (int j = 0; j < found; j++)
+				if (got[0][j] != want[j] || dist[0][j] != want_dist[j])
+					fail_msg("step %d result %d: %llu at %.17g, brute force %llu at %.17g", step, j,
+					         (unsigned long long)got[0][j], dist[0][j], (unsigned long long)want[j], want_dist[j]);
+		}
+		if (!(calls[0] < calls[1]))
+			fail_msg("%d objects: %lld pricings with the bound, %lld without", n, (long long)calls[0],
+			         (long long)calls[1]);
+		free(ids);
+		free(at);
+		gtWorld_Destroy(w);
+	}
+	exact_close(&e);
+}
+
+static void test_same_answers_with_and_without(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 256, 192, 3020, &m, &err), GT_OK);
+	same_answers(m, 4, 3021);
+	gtMap_Destroy(m);
+	m = test_load_shared_map("bgmaps", "AR0602SR");
+	same_answers(m, 8, 3022);
+	gtMap_Destroy(m);
+}
+
+// An edit in place turns the bound off (the map's fingerprint changes): the world answers 0.
+static void test_edit_turns_it_off(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 128, 128, 3030, &m, &err), GT_OK);
+	gtWorld* w = test_make_world(m, 16);
+	TestRng rng = {3031};
+	int raised = 0;
+	gtVec2 a = {0, 0}, b = {0, 0};
+	for (int i = 0; i < 2000 && !raised; i++) {
+		a = test_random_point(m, &rng);
+		b = test_random_point(m, &rng);
+		raised = gtWorld_WalkBound(w, m, a, b) > hypot(b.x - a.x, b.y - a.y);
+	}
+	assert_true(raised);
+	gtMap* copy = test_cells_copy(m);
+	assert_true(gtWorld_WalkBound(w, copy, a, b) > 0); // the same cells: it holds
+	gtMap_Destroy(copy);
+	gtNav* nav;
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
+	int x = 0, y = 0; // a free cell away from a and b, walled in place
+	do {
+		gtVec2 p = test_random_point(m, &rng);
+		x = (int)p.x < gtMap_Width(m) ? (int)p.x : (int)p.x - 1;
+		y = (int)p.y < gtMap_Height(m) ? (int)p.y : (int)p.y - 1;
+	} while (gtMap_IsBlocked(m, x, y) || fabs(x - a.x) < 2 || fabs(y - a.y) < 2 || fabs(x - b.x) < 2 ||
+	         fabs(y - b.y) < 2);
+	assert_int_equal(gtNav_SetBlocked(nav, x, y, x, y, true, &err), GT_OK);
+	assert_true(gtWorld_WalkBound(w, m, a, b) == 0);
+	gtNav_Destroy(nav);
+	gtWorld_Destroy(w);
+	gtMap_Destroy(m);
+}
+
+TEST_MAIN("walk_bound", test_bound_below_real_maps, test_bound_below_generated_maps, test_bound_below_hand_maps,
+          test_same_answers_with_and_without, test_edit_turns_it_off)
