@@ -12,6 +12,7 @@
 #include "core/platform.h"
 #include "core/task.h"
 #include "ehl/ehl_estimate.h"
+#include "ehl/ehl_build_rules.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_links.h"
 #include "ehl/ehl_regions.h"
@@ -58,7 +59,7 @@ typedef struct Worker {
 	int32_t* hub_list;
 	Candidate* cand;
 	int cand_capacity;
-	Candidate* kept;
+	Candidate *kept, *scratch; // a hub's kept vias, and room to sort them
 	gtRegionWork region;
 	gtRegionLists* pool; // pass 2: where build_cell writes a fine cell's lists
 	bool failed;
@@ -221,58 +222,32 @@ static bool sweep_one(Worker* w, int v)
 
 // ---- stage: via labels of one cell ------------------------------------------------------------
 
-static int64_t cross(int64_t ax, int64_t ay, int64_t bx, int64_t by)
+// A hub's kept vias by distance, stable (ties keep gather's order, as qsort's merge sort kept
+// them): runs of 16 by insertion (most lists are a few vias, 7 on average with 100 links on
+// AR0602SR), then merged through `scratch` (lists of hundreds, where qsort's calls cost 3x).
+static void sort_by_dist(Candidate* c, Candidate* scratch, int count)
 {
-	return ax * by - ay * bx;
-}
-
-static int sgn(int64_t v)
-{
-	return (v > 0) - (v < 0);
-}
-
-// Path x -> v -> p bends tautly around v's blocked cell (docs/algorithms.md 2.6). A corner at v itself
-// counts as taut, which only keeps more vias.
-static bool taut(gtVertex v, int64_t x, int64_t y, gtVertex p)
-{
-	int64_t ax = p.x - v.x, ay = p.y - v.y, bx = x - v.x, by = y - v.y;
-	if (bx == 0 && by == 0) return true;
-	int64_t ab = cross(ax, ay, bx, by);
-	if (ab == 0) return ax * bx + ay * by < 0;
-	return sgn(ab) == sgn(cross(ax, ay, v.bx, v.by)) &&
-	       sgn(cross(v.bx, v.by, bx, by)) != sgn(cross(v.bx, v.by, ax, ay));
-}
-
-// The cell lies in one closed quadrant around v. A FULL cell's free squares all lie in v's taut
-// quadrants, and inside one of them the paths through v towards p that bend tautly start in a
-// half-plane, which meets the cell only if a corner of the cell is in it: so P3 may test the
-// corners. A cell across a quadrant line (its squares there blocked) is left to the query.
-static bool in_one_quadrant(gtVertex v, int64_t x0, int64_t y0, int64_t x1, int64_t y1)
-{
-	return (x1 <= v.x || x0 >= v.x) && (y1 <= v.y || y0 >= v.y);
-}
-
-static int by_dist(const void* a, const void* b)
-{
-	double x = ((const Candidate*)a)->dist, y = ((const Candidate*)b)->dist;
-	return (x > y) - (x < y);
-}
-
-// A hub's kept vias by distance, stable as qsort's merge sort is (the same order, ties included):
-// most lists are a few vias (7 on average with 100 links on AR0602SR), where an insertion sort
-// costs a tenth of qsort's calls.
-static void sort_by_dist(Candidate* c, int count)
-{
-	if (count > 24) {
-		qsort(c, (size_t)count, sizeof *c, by_dist);
-		return;
+	enum { RUN = 16 };
+	for (int at = 0; at < count; at += RUN)
+		for (int i = at + 1; i < count && i < at + RUN; i++) {
+			Candidate x = c[i];
+			int j = i;
+			for (; j > at && c[j - 1].dist > x.dist; j--) c[j] = c[j - 1];
+			c[j] = x;
+		}
+	Candidate *from = c, *to = scratch;
+	for (int width = RUN; width < count; width *= 2) {
+		for (int lo = 0; lo < count; lo += 2 * width) {
+			int mid = lo + width < count ? lo + width : count, hi = lo + 2 * width < count ? lo + 2 * width : count;
+			int i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) to[k++] = from[j].dist < from[i].dist ? from[j++] : from[i++];
+			while (i < mid) to[k++] = from[i++];
+			while (j < hi) to[k++] = from[j++];
+		}
+		Candidate* t = from;
+		from = to, to = t;
 	}
-	for (int i = 1; i < count; i++) {
-		Candidate x = c[i];
-		int j = i;
-		for (; j > 0 && c[j - 1].dist > x.dist; j--) c[j] = c[j - 1];
-		c[j] = x;
-	}
+	if (from != c) memcpy(c, from, (size_t)count * sizeof *c);
 }
 
 // A repair: a cell the last index has right is copied from it.
@@ -312,18 +287,6 @@ static bool end_cell(Worker* w, int64_t cell, int64_t hub_at, uint64_t via_at, u
 static double keep_below(double upper)
 {
 	return upper * (1 + 1e-12) + 1e-12; // ties and rounding stay
-}
-
-// Whether candidate v (parent p, a FULL via) of hub vertex `hub` passes P3: some corner of the cell
-// wraps v tautly. Towards or from a link end any bend may take the link; `quadrant`: the cell lies
-// in one closed quadrant around v (else the query decides).
-static bool passes_p3(const gtEhl* e, int v, int p, int hub, bool quadrant, const int64_t corners[4][2])
-{
-	if (!quadrant || v == hub || v >= e->corners || p >= e->corners) return true;
-	gtVertex vv = e->vertices[v], pv = e->vertices[p];
-	for (int k = 0; k < 4; k++)
-		if (taut(vv, corners[k][0], corners[k][1], pv)) return true;
-	return false;
 }
 
 // The hub's first candidate in this cell: listed, and its P2 bound reset.
@@ -394,12 +357,11 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 		// A non-FULL end P5 drops is never met (it feeds no U); a FULL one feeds U first.
 		int32_t partner = v >= e->corners ? e->corners + ((v - e->corners) ^ 1) : -1;
 		bool p5 = partner >= 0 && !full;
-		bool quadrant = full && v < e->corners && in_one_quadrant(e->vertices[v], x0, y0, x1, y1);
+		bool quadrant = full && v < e->corners && gt_ehl_in_one_quadrant(e->vertices[v], x0, y0, x1, y1);
 		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) { // the useful entries
 			int32_t parent = (int32_t)e->label_parent[k];
 			int32_t h = (int32_t)e->label_hub[k];
-			int hub_vertex = (int)e->vertex_of[h];
-			bool dropped_p5 = partner >= 0 && parent != partner && hub_vertex != v;
+			bool dropped_p5 = partner >= 0 && parent != partner && (int)e->vertex_of[h] != v;
 			if (p5 && dropped_p5) continue;
 			if (affected && affected[h] != token) continue;
 			gathered++;
@@ -408,12 +370,12 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 			double upper = w->hub_upper[h], through = far + dist; // no fmin call: nothing here is NaN
 			if (full && through < upper) w->hub_upper[h] = upper = through;
 			if (dropped_p5 || bound > keep_below(upper)) continue;
-			if (!passes_p3(e, v, parent, hub_vertex, quadrant, corners)) continue;
+			if (!gt_ehl_passes_p3(e, v, parent, h, quadrant, corners)) continue;
 			if (count == w->cand_capacity) {
 				int64_t cap = w->cand_capacity;
 				if (!GT_GROW(w->cand, cap, count + 1, 1024)) return false;
 				w->cand_capacity = (int)cap;
-				if (!GT_RESIZE(w->kept, cap)) return false;
+				if (!GT_RESIZE(w->kept, cap) || !GT_RESIZE(w->scratch, cap)) return false;
 			}
 			Candidate c = {vf, w->hub_head[h], dist, bound};
 			w->cand[count] = c;
@@ -461,7 +423,8 @@ static bool build_cell(Worker* w, int64_t cell)
 			Candidate* cd = &w->cand[c];
 			if (cd->bound > below) continue;
 			lower = cd->bound < lower ? cd->bound : lower;
-			w->kept[kept++] = *cd;
+			if (b->pass) w->kept[kept] = *cd; // pass 0 only counts
+			kept++;
 		}
 		if (kept == 0) continue;
 		if (b->pass == 2) { // the pool's counts move at the sentinel
@@ -469,7 +432,7 @@ static bool build_cell(Worker* w, int64_t cell)
 			hub_to = w->pool->hubs, via_to = w->pool->vias;
 		}
 		if (b->pass) {
-			sort_by_dist(w->kept, kept);
+			sort_by_dist(w->kept, w->scratch, kept);
 			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint32_t)h, gt_round_down(lower)};
 			hub_to[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
@@ -548,6 +511,7 @@ static void free_worker(Worker* w)
 	gt_free(w->hub_list);
 	gt_free(w->cand);
 	gt_free(w->kept);
+	gt_free(w->scratch);
 	gt_region_work_free(&w->region);
 }
 
