@@ -321,6 +321,40 @@ static void order_hubs(Worker* w, int hubs)
 	}
 }
 
+// Stores a candidate that passed P3, P5 and P2 so far, at the head of its hub's chain.
+static bool push_candidate(Worker* w, int32_t h, uint32_t vf, double dist, double bound, int* count)
+{
+	if (*count == w->cand_capacity) {
+		int64_t cap = w->cand_capacity;
+		if (!GT_GROW(w->cand, cap, *count + 1, 1024)) return false;
+		w->cand_capacity = (int)cap;
+		if (!GT_RESIZE(w->kept, cap) || !GT_RESIZE(w->scratch, cap)) return false;
+	}
+	Candidate c = {vf, w->hub_head[h], dist, bound};
+	w->cand[*count] = c;
+	w->hub_head[h] = (*count)++;
+	return true;
+}
+
+// A corner's entries outside a repair, most of a cell's (no P5, every hub): gather's loop without
+// those checks, made once for FULL corners and once for the others (`full` a constant in each).
+static inline __attribute__((always_inline)) bool gather_corner(Worker* w, const gtEhl* e, uint32_t vf, bool full,
+                                                                double mindist, double far, bool quadrant,
+                                                                const int64_t corners[4][2], int* hubs, int* count)
+{
+	int v = (int)(vf & TUPLE_VERTEX);
+	for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
+		int32_t h = (int32_t)e->label_hub[k];
+		if (w->hub_stamp[h] != w->stamp) meet_hub(w, h, hubs);
+		double dist = e->label_dist[k], bound = mindist + dist, upper = w->hub_upper[h];
+		if (full && far + dist < upper) w->hub_upper[h] = upper = far + dist;
+		if (bound > keep_below(upper)) continue;
+		if (quadrant && !gt_ehl_passes_p3(e, v, (int)e->label_parent[k], h, quadrant, corners)) continue;
+		if (!push_candidate(w, h, vf, dist, bound, count)) return false;
+	}
+	return true;
+}
+
 // The cell's candidate vias, chained per hub from w->hub_head (the hubs in w->hub_list): every useful
 // label entry of every tuple's vertex, or in a repair only those of the hubs `affected` marks.
 // Rules P3 and P5 drop a candidate here, and P2 one whose bound is already above the hub's U so far
@@ -352,12 +386,19 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 			far = fmax(far, cx * cx + cy * cy);
 		}
 		far = sqrt(far);
+		bool quadrant = full && v < e->corners && gt_ehl_in_one_quadrant(e->vertices[v], x0, y0, x1, y1);
+		if (!affected && v < e->corners) {
+			gathered += e->label_offset[v + 1] - e->label_offset[v];
+			if (!(full ? gather_corner(w, e, vf, true, mindist, far, quadrant, corners, &hubs, &count)
+			           : gather_corner(w, e, vf, false, mindist, far, quadrant, corners, &hubs, &count)))
+				return false;
+			continue;
+		}
 		// P5: a walk from the cell turns at a link end only to take its link (anywhere else it could
 		// be cut short), so an end is a via only for hubs its label reaches by its link, or itself.
 		// A non-FULL end P5 drops is never met (it feeds no U); a FULL one feeds U first.
 		int32_t partner = v >= e->corners ? e->corners + ((v - e->corners) ^ 1) : -1;
 		bool p5 = partner >= 0 && !full;
-		bool quadrant = full && v < e->corners && gt_ehl_in_one_quadrant(e->vertices[v], x0, y0, x1, y1);
 		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) { // the useful entries
 			int32_t parent = (int32_t)e->label_parent[k];
 			int32_t h = (int32_t)e->label_hub[k];
@@ -371,15 +412,7 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 			if (full && through < upper) w->hub_upper[h] = upper = through;
 			if (dropped_p5 || bound > keep_below(upper)) continue;
 			if (!gt_ehl_passes_p3(e, v, parent, h, quadrant, corners)) continue;
-			if (count == w->cand_capacity) {
-				int64_t cap = w->cand_capacity;
-				if (!GT_GROW(w->cand, cap, count + 1, 1024)) return false;
-				w->cand_capacity = (int)cap;
-				if (!GT_RESIZE(w->kept, cap) || !GT_RESIZE(w->scratch, cap)) return false;
-			}
-			Candidate c = {vf, w->hub_head[h], dist, bound};
-			w->cand[count] = c;
-			w->hub_head[h] = count++;
+			if (!push_candidate(w, h, vf, dist, bound, &count)) return false;
 		}
 	}
 	*out_hubs = hubs, *out_count = gathered;
