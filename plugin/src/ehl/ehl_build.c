@@ -12,6 +12,7 @@
 #include "core/platform.h"
 #include "core/task.h"
 #include "ehl/ehl_estimate.h"
+#include "ehl/ehl_build_rules.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_links.h"
 #include "ehl/ehl_regions.h"
@@ -30,11 +31,12 @@ typedef struct Tuple {
 	uint32_t vertex_full;
 } Tuple;
 
+// A via that passed P3 and P5 and was under P2's bound when gather met it (24 bytes: the cell
+// stage stores tens of millions of them with links).
 typedef struct Candidate {
-	int32_t vertex, parent, next;
-	bool full;
+	uint32_t vertex_full; // vertex | TUPLE_FULL
+	int32_t next;
 	double dist, bound; // bound: mindist(vertex, cell) + dist
-	double far;         // a FULL via: its distance to the cell's farthest corner (P2)
 } Candidate;
 
 typedef struct Build Build;
@@ -49,11 +51,15 @@ typedef struct Worker {
 	int32_t* ehl_list;
 	Tuple* tuples;
 	size_t tuple_count, tuple_capacity;
-	int32_t* hub_head; // per hub rank, -1 = empty
+	int32_t* hub_head;   // per hub rank, the cell's first candidate (-1 = none)
+	double* hub_upper;   // per hub rank, P2's bound U so far
+	uint32_t* hub_stamp; // per hub rank: == stamp when the cell met the hub
+	uint32_t stamp;
+	uint64_t *hub_bits, *hub_words; // the cell's hubs as bits, and the non-zero words of hub_bits
 	int32_t* hub_list;
 	Candidate* cand;
 	int cand_capacity;
-	Candidate* kept;
+	Candidate *kept, *scratch; // a hub's kept vias, and room to sort them
 	gtRegionWork region;
 	gtRegionLists* pool; // pass 2: where build_cell writes a fine cell's lists
 	int64_t full_vias;   // pass 1: FULL vias written (the stats' count without a scan of every via)
@@ -218,58 +224,32 @@ static bool sweep_one(Worker* w, int v)
 
 // ---- stage: via labels of one cell ------------------------------------------------------------
 
-static int64_t cross(int64_t ax, int64_t ay, int64_t bx, int64_t by)
+// A hub's kept vias by distance, stable (ties keep gather's order, as qsort's merge sort kept
+// them): runs of 16 by insertion (most lists are a few vias, 7 on average with 100 links on
+// AR0602SR), then merged through `scratch` (lists of hundreds, where qsort's calls cost 3x).
+static void sort_by_dist(Candidate* c, Candidate* scratch, int count)
 {
-	return ax * by - ay * bx;
-}
-
-static int sgn(int64_t v)
-{
-	return (v > 0) - (v < 0);
-}
-
-// Path x -> v -> p bends tautly around v's blocked cell (docs/algorithms.md 2.6). A corner at v itself
-// counts as taut, which only keeps more vias.
-static bool taut(gtVertex v, int64_t x, int64_t y, gtVertex p)
-{
-	int64_t ax = p.x - v.x, ay = p.y - v.y, bx = x - v.x, by = y - v.y;
-	if (bx == 0 && by == 0) return true;
-	int64_t ab = cross(ax, ay, bx, by);
-	if (ab == 0) return ax * bx + ay * by < 0;
-	return sgn(ab) == sgn(cross(ax, ay, v.bx, v.by)) &&
-	       sgn(cross(v.bx, v.by, bx, by)) != sgn(cross(v.bx, v.by, ax, ay));
-}
-
-// The cell lies in one closed quadrant around v. A FULL cell's free squares all lie in v's taut
-// quadrants, and inside one of them the paths through v towards p that bend tautly start in a
-// half-plane, which meets the cell only if a corner of the cell is in it: so P3 may test the
-// corners. A cell across a quadrant line (its squares there blocked) is left to the query.
-static bool in_one_quadrant(gtVertex v, int64_t x0, int64_t y0, int64_t x1, int64_t y1)
-{
-	return (x1 <= v.x || x0 >= v.x) && (y1 <= v.y || y0 >= v.y);
-}
-
-static int by_dist(const void* a, const void* b)
-{
-	double x = ((const Candidate*)a)->dist, y = ((const Candidate*)b)->dist;
-	return (x > y) - (x < y);
-}
-
-// A hub's kept vias by distance, stable as qsort's merge sort is (the same order, ties included):
-// most lists are a few vias (7 on average with 100 links on AR0602SR), where an insertion sort
-// costs a tenth of qsort's calls.
-static void sort_by_dist(Candidate* c, int count)
-{
-	if (count > 24) {
-		qsort(c, (size_t)count, sizeof *c, by_dist);
-		return;
+	enum { RUN = 16 };
+	for (int at = 0; at < count; at += RUN)
+		for (int i = at + 1; i < count && i < at + RUN; i++) {
+			Candidate x = c[i];
+			int j = i;
+			for (; j > at && c[j - 1].dist > x.dist; j--) c[j] = c[j - 1];
+			c[j] = x;
+		}
+	Candidate *from = c, *to = scratch;
+	for (int width = RUN; width < count; width *= 2) {
+		for (int lo = 0; lo < count; lo += 2 * width) {
+			int mid = lo + width < count ? lo + width : count, hi = lo + 2 * width < count ? lo + 2 * width : count;
+			int i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) to[k++] = from[j].dist < from[i].dist ? from[j++] : from[i++];
+			while (i < mid) to[k++] = from[i++];
+			while (j < hi) to[k++] = from[j++];
+		}
+		Candidate* t = from;
+		from = to, to = t;
 	}
-	for (int i = 1; i < count; i++) {
-		Candidate x = c[i];
-		int j = i;
-		for (; j > 0 && c[j - 1].dist > x.dist; j--) c[j] = c[j - 1];
-		c[j] = x;
-	}
+	if (from != c) memcpy(c, from, (size_t)count * sizeof *c);
 }
 
 // A repair: a cell the last index has right is copied from it.
@@ -304,51 +284,140 @@ static bool end_cell(Worker* w, int64_t cell, int64_t hub_at, uint64_t via_at, u
 	return true;
 }
 
+// P2's margin: a via whose bound is above this for the hub's U so far can never be kept (U only
+// falls, and the margin grows with U).
+static double keep_below(double upper)
+{
+	return upper * (1 + 1e-12) + 1e-12; // ties and rounding stay
+}
+
+// The hub's first candidate in this cell: listed, and its P2 bound reset.
+static void meet_hub(Worker* w, int32_t h, int* hubs)
+{
+	w->hub_stamp[h] = w->stamp;
+	w->hub_head[h] = -1;
+	w->hub_upper[h] = INFINITY;
+	w->hub_list[(*hubs)++] = h;
+}
+
+// The cell's hubs in rank order, the order the index stores them: a bit per hub set as gather met
+// it, read back word by word (a cell meets ~50-170 of a few thousand ranks, where qsort's calls cost
+// ~17k instructions a cell). The bits are clear again after.
+static void order_hubs(Worker* w, int hubs)
+{
+	for (int i = 0; i < hubs; i++) {
+		uint32_t h = (uint32_t)w->hub_list[i];
+		w->hub_bits[h >> 6] |= 1ull << (h & 63);
+		w->hub_words[h >> 12] |= 1ull << ((h >> 6) & 63);
+	}
+	int k = 0;
+	for (int64_t s = 0; k < hubs; s++) {
+		uint64_t words = w->hub_words[s];
+		w->hub_words[s] = 0;
+		for (; words; words &= words - 1) {
+			int64_t word = s * 64 + __builtin_ctzll(words);
+			uint64_t bits = w->hub_bits[word];
+			w->hub_bits[word] = 0;
+			for (; bits; bits &= bits - 1) w->hub_list[k++] = (int32_t)(word * 64 + __builtin_ctzll(bits));
+		}
+	}
+}
+
+// Stores a candidate that passed P3, P5 and P2 so far, at the head of its hub's chain.
+static bool push_candidate(Worker* w, int32_t h, uint32_t vf, double dist, double bound, int* count)
+{
+	if (*count == w->cand_capacity) {
+		int64_t cap = w->cand_capacity;
+		if (!GT_GROW(w->cand, cap, *count + 1, 1024)) return false;
+		w->cand_capacity = (int)cap;
+		if (!GT_RESIZE(w->kept, cap) || !GT_RESIZE(w->scratch, cap)) return false;
+	}
+	Candidate c = {vf, w->hub_head[h], dist, bound};
+	w->cand[*count] = c;
+	w->hub_head[h] = (*count)++;
+	return true;
+}
+
+// A corner's entries outside a repair, most of a cell's (no P5, every hub): gather's loop without
+// those checks, made once for FULL corners and once for the others (`full` a constant in each).
+static inline __attribute__((always_inline)) bool gather_corner(Worker* w, const gtEhl* e, uint32_t vf, bool full,
+                                                                double mindist, double far, bool quadrant,
+                                                                const int64_t corners[4][2], int* hubs, int* count)
+{
+	int v = (int)(vf & TUPLE_VERTEX);
+	for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
+		int32_t h = (int32_t)e->label_hub[k];
+		if (w->hub_stamp[h] != w->stamp) meet_hub(w, h, hubs);
+		double dist = e->label_dist[k], bound = mindist + dist, upper = w->hub_upper[h];
+		if (full && far + dist < upper) w->hub_upper[h] = upper = far + dist;
+		if (bound > keep_below(upper)) continue;
+		if (quadrant && !gt_ehl_passes_p3(e, v, (int)e->label_parent[k], h, quadrant, corners)) continue;
+		if (!push_candidate(w, h, vf, dist, bound, count)) return false;
+	}
+	return true;
+}
+
 // The cell's candidate vias, chained per hub from w->hub_head (the hubs in w->hub_list): every useful
 // label entry of every tuple's vertex, or in a repair only those of the hubs `affected` marks.
+// Rules P3 and P5 drop a candidate here, and P2 one whose bound is already above the hub's U so far
+// (U, over every FULL candidate, only falls: build_cell drops the rest with the final U). *out_count:
+// the candidates before P2, P3 and P5's FULL part (the build's statistics).
 static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const uint32_t* affected, uint32_t token,
-                   int* out_hubs, int* out_count)
+                   int* out_hubs, int64_t* out_count)
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
 	int64_t x0 = corners[0][0], y0 = corners[0][1], x1 = corners[3][0], y1 = corners[3][1];
 	int hubs = 0, count = 0;
+	int64_t gathered = 0;
+	if (++w->stamp == 0) { // wrapped: no hub may look met
+		memset(w->hub_stamp, 0, ((size_t)e->n + 1) * sizeof *w->hub_stamp);
+		w->stamp = 1;
+	}
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
 		uint32_t vf = b->tuple_vertex[t];
 		int v = (int)(vf & TUPLE_VERTEX);
+		bool full = (vf & TUPLE_FULL) != 0;
 		gtVec2 vx = e->points[v];
 		double dx = fmax(fmax((double)x0 - vx.x, 0.0), vx.x - (double)x1);
 		double dy = fmax(fmax((double)y0 - vx.y, 0.0), vx.y - (double)y1);
 		double mindist = sqrt(dx * dx + dy * dy);
 		double far = 0; // once per tuple rather than per (tuple, hub); squared, one root after
-		for (int k = 0; k < 4 && (vf & TUPLE_FULL); k++) {
+		for (int k = 0; k < 4 && full; k++) {
 			double cx = (double)corners[k][0] - vx.x, cy = (double)corners[k][1] - vx.y;
 			far = fmax(far, cx * cx + cy * cy);
 		}
 		far = sqrt(far);
-		// A link end that is no FULL via: rule P5 (build_cell) drops it before anything reads it
-		// unless its label reaches the hub by its link or the hub is the end itself.
+		bool quadrant = full && v < e->corners && gt_ehl_in_one_quadrant(e->vertices[v], x0, y0, x1, y1);
+		if (!affected && v < e->corners) {
+			gathered += e->label_offset[v + 1] - e->label_offset[v];
+			if (!(full ? gather_corner(w, e, vf, true, mindist, far, quadrant, corners, &hubs, &count)
+			           : gather_corner(w, e, vf, false, mindist, far, quadrant, corners, &hubs, &count)))
+				return false;
+			continue;
+		}
+		// P5: a walk from the cell turns at a link end only to take its link (anywhere else it could
+		// be cut short), so an end is a via only for hubs its label reaches by its link, or itself.
+		// A non-FULL end P5 drops is never met (it feeds no U); a FULL one feeds U first.
 		int32_t partner = v >= e->corners ? e->corners + ((v - e->corners) ^ 1) : -1;
-		bool p5 = partner >= 0 && !(vf & TUPLE_FULL);
+		bool p5 = partner >= 0 && !full;
 		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) { // the useful entries
 			int32_t parent = (int32_t)e->label_parent[k];
-			if (p5 && parent != partner && e->vertex_of[e->label_hub[k]] != (uint32_t)v) continue;
-			if (count == w->cand_capacity) {
-				int64_t cap = w->cand_capacity;
-				if (!GT_GROW(w->cand, cap, count + 1, 1024)) return false;
-				w->cand_capacity = (int)cap;
-				if (!GT_RESIZE(w->kept, cap)) return false;
-			}
 			int32_t h = (int32_t)e->label_hub[k];
+			bool dropped_p5 = partner >= 0 && parent != partner && (int)e->vertex_of[h] != v;
+			if (p5 && dropped_p5) continue;
 			if (affected && affected[h] != token) continue;
-			if (w->hub_head[h] < 0) w->hub_list[hubs++] = h;
-			double dist = e->label_dist[k];
-			Candidate c = {v, parent, w->hub_head[h], (vf & TUPLE_FULL) != 0, dist, mindist + dist, far};
-			w->cand[count] = c;
-			w->hub_head[h] = count++;
+			gathered++;
+			if (w->hub_stamp[h] != w->stamp) meet_hub(w, h, &hubs);
+			double dist = e->label_dist[k], bound = mindist + dist;
+			double upper = w->hub_upper[h], through = far + dist; // no fmin call: nothing here is NaN
+			if (full && through < upper) w->hub_upper[h] = upper = through;
+			if (dropped_p5 || bound > keep_below(upper)) continue;
+			if (!gt_ehl_passes_p3(e, v, parent, h, quadrant, corners)) continue;
+			if (!push_candidate(w, h, vf, dist, bound, &count)) return false;
 		}
 	}
-	*out_hubs = hubs, *out_count = count;
+	*out_hubs = hubs, *out_count = gathered;
 	return true;
 }
 
@@ -367,9 +436,10 @@ static bool build_cell(Worker* w, int64_t cell)
 		                       b->tuple_begin[cell + 1] - first, &affected, &token);
 	int64_t x0 = (cell % e->columns) * g, y0 = (cell / e->columns) * g, x1 = x0 + g, y1 = y0 + g;
 	const int64_t corners[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
-	int hubs = 0, count = 0;
+	int hubs = 0;
+	int64_t count = 0;
 	if (!gather(w, cell, corners, affected, token, &hubs, &count)) return false;
-	qsort(w->hub_list, (size_t)hubs, sizeof *w->hub_list, gt_compare_int32);
+	order_hubs(w, hubs);
 	if (!b->pass || (b->pass == 2 && !b->regions->writing)) atomic_fetch_add(&b->candidates, count);
 	uint32_t out_hubs = 0, out_vias = 0;
 	int64_t hub_at = b->pass == 1 ? (int64_t)e->cell_begin[cell] : b->pass ? w->pool->hub_count : 0;
@@ -381,48 +451,31 @@ static bool build_cell(Worker* w, int64_t cell)
 		if (affected)
 			gt_ehl_repair_copy_hubs(b->repair, w->index, e, cell, b->pass, h, hub_at, via_at, &out_hubs, &out_vias,
 			                        &w->full_vias);
-		int hub_vertex = e->vertex_of[h];
 		// P2: U bounds d(s, h) for every s in the cell through any FULL via.
-		double upper = INFINITY;
-		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
-			if (w->cand[c].full) upper = fmin(upper, w->cand[c].far + w->cand[c].dist);
-		}
-		double keep_below = upper * (1 + 1e-12) + 1e-12; // ties and rounding stay
+		double below = keep_below(w->hub_upper[h]);
 		int kept = 0;
 		double lower = INFINITY;
 		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
 			Candidate* cd = &w->cand[c];
-			if (cd->bound > keep_below) continue;
-			// P5: a walk from the cell turns at a link end only to take its link (anywhere else it
-			// could be cut short), so an end is a via only for hubs its label reaches by its link.
-			if (cd->vertex >= e->corners && cd->vertex != hub_vertex &&
-			    cd->parent != e->corners + ((cd->vertex - e->corners) ^ 1))
-				continue;
-			// P3: some corner must wrap v tautly (towards a link end, any bend may take the link)
-			if (cd->full && cd->vertex != hub_vertex && cd->vertex < e->corners && cd->parent < e->corners &&
-			    in_one_quadrant(e->vertices[cd->vertex], x0, y0, x1, y1)) {
-				gtVertex v = e->vertices[cd->vertex], p = e->vertices[cd->parent];
-				bool any = false;
-				for (int k = 0; k < 4 && !any; k++) any = taut(v, corners[k][0], corners[k][1], p);
-				if (!any) continue;
-			}
-			lower = fmin(lower, cd->bound);
-			w->kept[kept++] = *cd;
+			if (cd->bound > below) continue;
+			lower = cd->bound < lower ? cd->bound : lower;
+			if (b->pass) w->kept[kept] = *cd; // pass 0 only counts
+			kept++;
 		}
-		w->hub_head[h] = -1;
 		if (kept == 0) continue;
 		if (b->pass == 2) { // the pool's counts move at the sentinel
 			if (!gt_region_lists_reserve(w->pool, out_hubs + 2, (int64_t)out_vias + kept)) return false;
 			hub_to = w->pool->hubs, via_to = w->pool->vias;
 		}
 		if (b->pass) {
-			sort_by_dist(w->kept, kept);
+			sort_by_dist(w->kept, w->scratch, kept);
 			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint32_t)h, gt_round_down(lower)};
 			hub_to[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
-				gt_via_set(&via_to[via_at + out_vias + (uint32_t)k], w->kept[k].vertex, w->kept[k].dist,
-				           w->kept[k].full);
-				w->full_vias += w->kept[k].full;
+				uint32_t vf = w->kept[k].vertex_full;
+				gt_via_set(&via_to[via_at + out_vias + (uint32_t)k], (int)(vf & TUPLE_VERTEX), w->kept[k].dist,
+				           (vf & TUPLE_FULL) != 0);
+				w->full_vias += (vf & TUPLE_FULL) != 0;
 			}
 		}
 		out_hubs++;
@@ -489,9 +542,14 @@ static void free_worker(Worker* w)
 	gt_free(w->ehl_list);
 	gt_free(w->tuples);
 	gt_free(w->hub_head);
+	gt_free(w->hub_upper);
+	gt_free(w->hub_stamp);
+	gt_free(w->hub_bits);
+	gt_free(w->hub_words);
 	gt_free(w->hub_list);
 	gt_free(w->cand);
 	gt_free(w->kept);
+	gt_free(w->scratch);
 	gt_region_work_free(&w->region);
 }
 
@@ -579,11 +637,16 @@ static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 		w->ehl_stamp = gt_calloc((size_t)b->cells, sizeof *w->ehl_stamp);
 		w->ehl_full = gt_malloc((size_t)b->cells * sizeof *w->ehl_full);
 		w->ehl_list = gt_malloc((size_t)b->cells * sizeof *w->ehl_list);
-		w->hub_head = gt_malloc(((size_t)e->n + 1) * sizeof *w->hub_head);
-		w->hub_list = gt_malloc(((size_t)e->n + 1) * sizeof *w->hub_list);
-		if (!w->ehl_stamp || !w->ehl_full || !w->ehl_list || !w->hub_head || !w->hub_list)
+		size_t ranks = (size_t)e->n + 1, words = ranks / 64 + 1;
+		w->hub_head = gt_malloc(ranks * sizeof *w->hub_head);
+		w->hub_upper = gt_malloc(ranks * sizeof *w->hub_upper);
+		w->hub_stamp = gt_calloc(ranks, sizeof *w->hub_stamp);
+		w->hub_bits = gt_calloc(words, sizeof *w->hub_bits);
+		w->hub_words = gt_calloc(words / 64 + 1, sizeof *w->hub_words);
+		w->hub_list = gt_malloc(ranks * sizeof *w->hub_list);
+		if (!w->ehl_stamp || !w->ehl_full || !w->ehl_list || !w->hub_head || !w->hub_upper || !w->hub_stamp ||
+		    !w->hub_bits || !w->hub_words || !w->hub_list)
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory for build scratch space");
-		for (int h = 0; h <= e->n; h++) w->hub_head[h] = -1;
 	}
 	return GT_OK;
 }

@@ -13,7 +13,15 @@ float gt_round_down(double v)
 {
 	if (isinf(v)) return INFINITY;
 	float f = (float)v;
-	return (double)f > v ? nextafterf(f, -INFINITY) : f;
+	if (!((double)f > v)) return f;
+	if (f > 0 && isfinite(f)) { // the next float down, without nextafterf's call (the builder's vias)
+		uint32_t bits;
+		memcpy(&bits, &f, sizeof bits);
+		bits--;
+		memcpy(&f, &bits, sizeof f);
+		return f;
+	}
+	return nextafterf(f, -INFINITY);
 }
 
 void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full)
