@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "core/alloc.h"
 #include "core/compare.h"
@@ -25,10 +28,6 @@
 #define TUPLE_FULL GT_EHL_TUPLE_FULL
 #define TUPLE_VERTEX 0x7fffffffu
 
-typedef struct Tuple {
-	int32_t cell;
-	uint32_t vertex_full;
-} Tuple;
 
 typedef struct Candidate {
 	int32_t vertex, parent, next;
@@ -47,8 +46,12 @@ typedef struct Worker {
 	uint32_t* ehl_stamp; // per EHL cell
 	uint32_t* ehl_full;
 	int32_t* ehl_list;
-	Tuple* tuples;
+	// The sweep's tuples, (cell | TUPLE_FULL) each, and per vertex swept a run (vertex, tuples): 4 bytes a
+	// tuple, not 8, as these and their grouped copy are the peak of a small budget's build.
+	uint32_t* tuples;
 	size_t tuple_count, tuple_capacity;
+	int32_t* runs;
+	int64_t run_count, run_capacity;
 	int32_t* hub_head; // per hub rank, -1 = empty
 	int32_t* hub_list;
 	Candidate* cand;
@@ -107,10 +110,9 @@ static bool push_kept(Worker* w, int v, const uint32_t* kept, int64_t count)
 	int64_t cap = (int64_t)w->tuple_capacity;
 	if (!GT_GROW(w->tuples, cap, (int64_t)w->tuple_count + count, 1024)) return false;
 	w->tuple_capacity = (size_t)cap;
-	for (int64_t i = 0; i < count; i++) {
-		Tuple t = {(int32_t)(kept[i] & TUPLE_VERTEX), (uint32_t)v | (kept[i] & TUPLE_FULL)};
-		w->tuples[w->tuple_count++] = t;
-	}
+	(void)v;
+	memcpy(w->tuples + w->tuple_count, kept, (size_t)count * sizeof *kept);
+	w->tuple_count += (size_t)count;
 	return true;
 }
 
@@ -165,7 +167,7 @@ static void count_full(Worker* w, int x, int y, uint32_t stamp)
 	}
 }
 
-static bool sweep_one(Worker* w, int v)
+static bool sweep_tuples(Worker* w, int v)
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
@@ -208,9 +210,19 @@ static bool sweep_one(Worker* w, int v)
 		if (towards && !gt_ehl_repair_sector_holds(e, &sector, cell)) continue; // kept above
 		// FULL: every free square a point of the cell can lie in sees v whole.
 		bool full = (w->ehl_full[cell] & ~CELL_LISTED) == b->edge_free[cell];
-		Tuple t = {cell, (uint32_t)v | (full ? TUPLE_FULL : 0)};
-		w->tuples[w->tuple_count++] = t;
+		w->tuples[w->tuple_count++] = (uint32_t)cell | (full ? TUPLE_FULL : 0);
 	}
+	return true;
+}
+
+// Vertex v's tuples and their run.
+static bool sweep_one(Worker* w, int v)
+{
+	size_t first = w->tuple_count;
+	if (!sweep_tuples(w, v)) return false;
+	if (!GT_GROW(w->runs, w->run_capacity, w->run_count + 2, 256)) return false;
+	w->runs[w->run_count++] = v;
+	w->runs[w->run_count++] = (int32_t)(w->tuple_count - first);
 	return true;
 }
 
@@ -476,6 +488,30 @@ static gtStatus run_stage(Build* b, Worker* workers, const char* stage, long ite
 	return GT_OK;
 }
 
+// Hands the pages of freed blocks back to the system where the C library can (glibc keeps freed
+// blocks in its heap otherwise): the build's stages free scratch the next ones would not reuse.
+static void release_freed_memory(void)
+{
+#if defined(__GLIBC__)
+	malloc_trim(0);
+#endif
+}
+
+// The sweeps' scratch (a byte and a stamp per map square, per thread; stamps, counts and a list per
+// cell, per thread) is done with once the tuples are made: at small budgets it is a good part of
+// the build's peak.
+static void free_sweep_scratch(Build* b, Worker* workers)
+{
+	for (int i = 0; i < b->threads; i++) {
+		Worker* w = &workers[i];
+		gt_sweep_free(&w->sweep);
+		gt_free(w->ehl_stamp), gt_free(w->ehl_full), gt_free(w->ehl_list);
+		w->ehl_stamp = NULL, w->ehl_full = NULL, w->ehl_list = NULL;
+	}
+	gt_free(b->edge_free);
+	b->edge_free = NULL;
+}
+
 static void free_worker(Worker* w)
 {
 	gt_sweep_free(&w->sweep);
@@ -483,6 +519,7 @@ static void free_worker(Worker* w)
 	gt_free(w->ehl_full);
 	gt_free(w->ehl_list);
 	gt_free(w->tuples);
+	gt_free(w->runs);
 	gt_free(w->hub_head);
 	gt_free(w->hub_list);
 	gt_free(w->cand);
@@ -594,17 +631,21 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	if (!b->tuple_begin || !b->tuple_vertex)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
 	for (int i = 0; i < b->threads; i++)
-		for (size_t t = 0; t < workers[i].tuple_count; t++) b->tuple_begin[workers[i].tuples[t].cell + 1]++;
+		for (size_t t = 0; t < workers[i].tuple_count; t++) b->tuple_begin[(workers[i].tuples[t] & TUPLE_VERTEX) + 1]++;
 	for (int64_t c = 0; c < b->cells; c++) b->tuple_begin[c + 1] += b->tuple_begin[c];
 	int64_t* fill = gt_malloc(((size_t)b->cells + 1) * sizeof *fill);
 	if (!fill) return gt_fail(err, GT_ERR_NOMEM, "out of memory grouping cell tuples");
 	memcpy(fill, b->tuple_begin, ((size_t)b->cells + 1) * sizeof *fill);
 	for (int i = 0; i < b->threads; i++) {
-		for (size_t t = 0; t < workers[i].tuple_count; t++)
-			b->tuple_vertex[fill[workers[i].tuples[t].cell]++] = workers[i].tuples[t].vertex_full;
-		gt_free(workers[i].tuples);
-		workers[i].tuples = NULL;
-		workers[i].tuple_count = workers[i].tuple_capacity = 0;
+		Worker* w = &workers[i];
+		const uint32_t* t = w->tuples;
+		for (int64_t r = 0; r < w->run_count; r += 2)
+			for (int32_t k = 0; k < w->runs[r + 1]; k++, t++)
+				b->tuple_vertex[fill[*t & TUPLE_VERTEX]++] = (uint32_t)w->runs[r] | (*t & TUPLE_FULL);
+		gt_free(w->tuples), gt_free(w->runs);
+		w->tuples = NULL, w->runs = NULL;
+		w->tuple_count = w->tuple_capacity = 0;
+		w->run_count = w->run_capacity = 0;
 	}
 	gt_free(fill);
 	// Vertex order inside a cell decides the order of equal-distance vias: keep it deterministic.
@@ -660,6 +701,14 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	s->peak_rss_mb = gt_peak_rss_mb();
 }
 
+// A worker's region pool (the union lists of every level of its last block) is scratch of one pass
+// over the blocks: freed before the index's arrays are allocated or its lists shared.
+static void free_region_pools(Build* b, Worker* workers)
+{
+	for (int i = 0; i < b->threads; i++) gt_region_work_free(&workers[i].region);
+	release_freed_memory();
+}
+
 // A compact index's equal lists are stored once (gt_region_share_lists), which the plan cannot
 // foresee: so the plan is chosen again for a larger target, a few times, until the shared index
 // is just within the budget (the largest target known to fit is written last).
@@ -681,6 +730,7 @@ static gtStatus share_and_fit(Build* b, Worker* workers, gtRegionBuild* rb, doub
 		e->cell_begin = NULL, e->hubs = NULL, e->cvias = NULL, e->region_of = NULL;
 		gtStatus st = gt_region_choose(rb, target, err);
 		if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+		free_region_pools(b, workers);
 		if (st) return st;
 	}
 }
@@ -709,12 +759,14 @@ static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError*
 	b->regions = &rb;
 	b->pass = 2, b->passes = 2;
 	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+	free_region_pools(b, workers);
 	// The labels' part is fixed; the cells' part (and the region ids' width) is what merging shrinks.
 	double fixed = (e->n + 1.0) * sizeof *e->label_offset + (double)e->label_count * 16 + e->n * 4.0 +
 	               (compact ? (e->n + 1.0) * 4 + (double)e->label_count * 8 : 0);
 	if (!st) st = gt_region_choose(&rb, budget - fixed, err);
 	rb.writing = true;
 	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+	free_region_pools(b, workers);
 	if (!st && compact) st = share_and_fit(b, workers, &rb, budget, fixed, err);
 	b->regions = NULL;
 	gt_region_build_free(&rb);
@@ -788,11 +840,9 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.threads = repair && gt_ehl_repair_labelling(repair) && threads > 1 ? threads - 1 : threads; // one labels
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
 	b.threads = threads;
-	// The sweeps' scratch (a byte and a stamp per map square, per thread) is done with: at small
-	// budgets it is a good part of the build's peak.
-	if (workers)
-		for (int i = 0; i < b.threads; i++) gt_sweep_free(&workers[i].sweep);
+	if (workers) free_sweep_scratch(&b, workers);
 	if (!st) st = group_tuples(&b, workers, err);
+	release_freed_memory();
 	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
 	if (!st) st = labelled;
 	if (!st) st = keep_labels(e, labels, err);
