@@ -20,6 +20,7 @@ static int print_estimate(const gtMap* map)
 	printf("label_entries_estimate %.0f\nuseful_label_entries_estimate %.0f\nlabel_seconds_estimate %.1f\n",
 	       guess.label_entries, guess.useful_entries, guess.label_seconds);
 	for (int k = 0; k < SIZES; k++) printf("index_mb_estimate_cell_%d %.3f\n", sizes[k], (double)bytes[k] / 1e6);
+	printf("least_budget_mb_estimate %.1f\n", guess.least_budget_mb); // peak within twice the budget from here
 	printf("estimate_seconds %.3f\n", gtNowSeconds() - start);
 	return CLI_OK;
 }
@@ -92,7 +93,8 @@ const CliCommand cli_cmd_info = {
     "width, height, free_cells, convex_vertices, pinch_points, vg_edges, vg_build_seconds and fingerprint;\n"
     "for a Tiled map also its tile size, origin, where its walls came from and its object count.\n"
     "With --estimate: width, height, convex_vertices, label_entries_estimate, useful_label_entries_estimate,\n"
-    "label_seconds_estimate (one thread), index_mb_estimate_cell_G for G = 1 to 64, estimate_seconds.",
+    "label_seconds_estimate (one thread), index_mb_estimate_cell_G for G = 1 to 64, least_budget_mb_estimate (the\n"
+    "smallest --budget whose build peaks within twice it), estimate_seconds.",
     OPTIONS,
     true,
     info,

@@ -152,7 +152,7 @@ info_estimate() {
 		[ "$(awk '{ print $1 }' "$tmp/est" | paste -sd ' ')" = "width height convex_vertices label_entries_estimate \
 useful_label_entries_estimate label_seconds_estimate index_mb_estimate_cell_1 index_mb_estimate_cell_2 \
 index_mb_estimate_cell_4 index_mb_estimate_cell_8 index_mb_estimate_cell_16 index_mb_estimate_cell_32 \
-index_mb_estimate_cell_64 estimate_seconds" ] &&
+index_mb_estimate_cell_64 least_budget_mb_estimate estimate_seconds" ] &&
 		grep -qx "convex_vertices 4" "$tmp/est" &&
 		grep -qx "label_entries_estimate $(awk '$1 == "label_entries" { print $2 }' "$tmp/stats")" "$tmp/est" &&
 		awk '/^index_mb_estimate_cell_/ { if (seen && $2 > last) bad = 1; last = $2; seen = 1 } END { exit bad }' "$tmp/est"
@@ -220,6 +220,16 @@ check "budget regions" budget_regions
 # A budget under what the program, map and labels take: ehl-build says the peak is theirs.
 budget_floor() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "^note: peak memory .* above twice the budget"; }
 check "budget below the floor" budget_floor
+# The same said before the build, and a budget just above the least one info --estimate names holds:
+# no note.
+budget_warning() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "^warning: the index will hold 1 MB, but the build's peak memory stays within twice a budget only from about [0-9.]* MB up"; }
+check "budget below the floor, before the build" budget_warning
+least_budget_holds() {
+	least=$("$GT" info "$tmp/block.map" --estimate | awk '$1 == "least_budget_mb_estimate" { print $2 }') &&
+		awk -v b="$least" 'BEGIN { exit !(b > 1) }' &&
+		! "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget "$(awk -v b="$least" 'BEGIN { print b * 1.1 }')" 2>&1 >/dev/null | grep -q -E "^(note: peak|warning:)"
+}
+check "the least budget info names holds" least_budget_holds
 check "ehl-build needs -o" usage_error "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
 
 # README, Try it (and docs/cli.md): the four commands on keep.map as written; the EHL path is as long as the

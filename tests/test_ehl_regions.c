@@ -347,5 +347,68 @@ static void test_edit_rebuilds_regions(void** state)
 	gtMap_Destroy(m);
 }
 
+static unsigned char* saved_bytes(const gtEhl* e, long* size)
+{
+	char path[TEST_TEMP_PATH];
+	test_temp_file(path, "ehl_retry");
+	gtError err;
+	assert_int_equal(gtEhl_Save(e, path, &err), GT_OK);
+	FILE* f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	*size = ftell(f);
+	unsigned char* bytes = malloc((size_t)*size);
+	assert_non_null(bytes);
+	fseek(f, 0, SEEK_SET);
+	assert_int_equal(fread(bytes, 1, (size_t)*size, f), *size);
+	fclose(f);
+	remove(path);
+	return bytes;
+}
+
+// A budget whose first cell size comes out too large is built again at the next size from the
+// same labels: the map's label entries, freed once the first index kept its useful ones, are put
+// back from it (ehl_build.c: restore_label_entries). The retried index must be the one a build at
+// that size alone gives, byte for byte, and exact.
+static void test_retry_restores_labels(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_map("assets/maps/small.map");
+	gtError err;
+	int64_t estimate;
+	assert_int_equal(gtEhl_EstimateBytes(m, 1, 2, &estimate, &err), GT_OK);
+	int64_t real = uniform_bytes(m, 1);
+	assert_true(estimate < real); // the premise: cell size 1 is chosen, then comes out too large
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.uniform = true;
+	def.threads = 2;
+	def.budget_mb = (double)(estimate + real) / 2 / 1e6;
+	gtEhl* retried;
+	assert_int_equal(gtEhl_Build(m, &def, &retried, &err), GT_OK);
+	assert_int_equal(gtEhl_GetStats(retried).cell_size, 2);
+	gtEhl* direct = test_build_ehl(m, 2);
+	assert_int_equal(gtEhl_GetStats(retried).label_entries, gtEhl_GetStats(direct).label_entries);
+	assert_int_equal(gtEhl_GetStats(retried).useful_entries, gtEhl_GetStats(direct).useful_entries);
+	assert_int_equal(gtEhl_GetStats(retried).via_labels, gtEhl_GetStats(direct).via_labels);
+	long size[2];
+	unsigned char* bytes[2] = {saved_bytes(retried, &size[0]), saved_bytes(direct, &size[1])};
+	assert_int_equal(size[0], size[1]);
+	long first = 0;
+	while (first < size[0] && bytes[0][first] == bytes[1][first]) first++;
+	if (first < size[0]) fail_msg("the retried index differs from a direct build at byte %ld of %ld", first, size[0]);
+	free(bytes[0]);
+	free(bytes[1]);
+	gtOracle* o;
+	assert_int_equal(gtOracle_Create(m, 2, &o, &err), GT_OK);
+	TestRng rng = {3536};
+	expect_oracle(m, retried, o, &rng, 300, "small.map, retried at cell size 2");
+	printf("note: budget %.3f MB: cell size 1 (%lld bytes) refused, cell size 2 built again: %ld bytes, the same\n",
+	       def.budget_mb, (long long)real, size[0]);
+	gtOracle_Destroy(o);
+	gtEhl_Destroy(direct);
+	gtEhl_Destroy(retried);
+	gtMap_Destroy(m);
+}
+
 TEST_MAIN("ehl_regions", test_real_maps, test_generated_maps, test_workload, test_save_load_and_forgery,
-          test_edit_rebuilds_regions)
+          test_edit_rebuilds_regions, test_retry_restores_labels)

@@ -105,6 +105,10 @@ typedef struct gtEhlQuickEstimate {
 	double label_entries;  ///< hub-label entries of all corners
 	double useful_entries; ///< the entries an index keeps
 	double label_seconds;  ///< the labels' build time on one thread of this machine
+	/// The smallest `budget_mb` whose build keeps the process's peak memory (this process as it is
+	/// now, plus the build) within twice the budget: below it the program, the map, its hub labels
+	/// and the build's tuples do not shrink with the budget (docs/big-maps.md "Peak memory").
+	double least_budget_mb;
 } gtEhlQuickEstimate;
 /// Fills `out` and bytes[k], the index bytes at cell_sizes[k] (count may be 0).
 gtStatus gtEhl_EstimateQuick(const gtMap* map, const int* cell_sizes, int count, int64_t* bytes,

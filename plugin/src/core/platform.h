@@ -12,6 +12,9 @@ int gt_resolve_threads(int requested);
 // Process peak resident memory in MB (Linux /proc; 0 elsewhere).
 double gt_peak_rss_mb(void);
 
+// Process resident memory now, in bytes (Linux /proc; 0 elsewhere).
+double gt_rss_bytes(void);
+
 // Memory the system can still give without swapping, in MB (+infinity when unknown).
 double gt_available_memory_mb(void);
 

@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "core/alloc.h"
 #include "core/compare.h"
 #include "core/platform.h"
 #include "core/task.h"
 #include "ehl/ehl_estimate.h"
+#include "ehl/ehl_kept_labels.h"
 #include "ehl/ehl_build_rules.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_links.h"
@@ -25,11 +29,8 @@
 
 #define TUPLE_FULL GT_EHL_TUPLE_FULL
 #define TUPLE_VERTEX 0x7fffffffu
+#define FULL_16 0x8000u
 
-typedef struct Tuple {
-	int32_t cell;
-	uint32_t vertex_full;
-} Tuple;
 
 // A via that passed P3 and P5 and was under P2's bound when gather met it (24 bytes: the cell
 // stage stores tens of millions of them with links).
@@ -49,8 +50,12 @@ typedef struct Worker {
 	uint32_t* ehl_stamp; // per EHL cell
 	uint32_t* ehl_full;
 	int32_t* ehl_list;
-	Tuple* tuples;
+	// The sweep's tuples, (cell | TUPLE_FULL) each, and per vertex swept a run (vertex, tuples): 4 bytes a
+	// tuple, not 8, as these and their grouped copy are the peak of a small budget's build.
+	uint32_t* tuples;
 	size_t tuple_count, tuple_capacity;
+	int32_t* runs;
+	int64_t run_count, run_capacity;
 	int32_t* hub_head;   // per hub rank, the cell's first candidate (-1 = none)
 	double* hub_upper;   // per hub rank, P2's bound U so far
 	uint32_t* hub_stamp; // per hub rank: == stamp when the cell met the hub
@@ -84,6 +89,7 @@ struct Build {
 	// Tuples grouped by cell.
 	int64_t* tuple_begin;
 	uint32_t* tuple_vertex;
+	uint16_t* tuple16;   // instead, in a region build of under 2^15 vertices: vertex | FULL_16 (the same order)
 	uint32_t* cell_hubs; // pass 0 results
 	uint32_t* cell_vias;
 	uint64_t* via_start;
@@ -115,10 +121,9 @@ static bool push_kept(Worker* w, int v, const uint32_t* kept, int64_t count)
 	int64_t cap = (int64_t)w->tuple_capacity;
 	if (!GT_GROW(w->tuples, cap, (int64_t)w->tuple_count + count, 1024)) return false;
 	w->tuple_capacity = (size_t)cap;
-	for (int64_t i = 0; i < count; i++) {
-		Tuple t = {(int32_t)(kept[i] & TUPLE_VERTEX), (uint32_t)v | (kept[i] & TUPLE_FULL)};
-		w->tuples[w->tuple_count++] = t;
-	}
+	(void)v;
+	memcpy(w->tuples + w->tuple_count, kept, (size_t)count * sizeof *kept);
+	w->tuple_count += (size_t)count;
 	return true;
 }
 
@@ -173,7 +178,7 @@ static void count_full(Worker* w, int x, int y, uint32_t stamp)
 	}
 }
 
-static bool sweep_one(Worker* w, int v)
+static bool sweep_tuples(Worker* w, int v)
 {
 	Build* b = w->build;
 	gtEhl* e = b->ehl;
@@ -216,9 +221,19 @@ static bool sweep_one(Worker* w, int v)
 		if (towards && !gt_ehl_repair_sector_holds(e, &sector, cell)) continue; // kept above
 		// FULL: every free square a point of the cell can lie in sees v whole.
 		bool full = (w->ehl_full[cell] & ~CELL_LISTED) == b->edge_free[cell];
-		Tuple t = {cell, (uint32_t)v | (full ? TUPLE_FULL : 0)};
-		w->tuples[w->tuple_count++] = t;
+		w->tuples[w->tuple_count++] = (uint32_t)cell | (full ? TUPLE_FULL : 0);
 	}
+	return true;
+}
+
+// Vertex v's tuples and their run.
+static bool sweep_one(Worker* w, int v)
+{
+	size_t first = w->tuple_count;
+	if (!sweep_tuples(w, v)) return false;
+	if (!GT_GROW(w->runs, w->run_capacity, w->run_count + 2, 256)) return false;
+	w->runs[w->run_count++] = v;
+	w->runs[w->run_count++] = (int32_t)(w->tuple_count - first);
 	return true;
 }
 
@@ -375,7 +390,8 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 		w->stamp = 1;
 	}
 	for (int64_t t = b->tuple_begin[cell]; t < b->tuple_begin[cell + 1]; t++) {
-		uint32_t vf = b->tuple_vertex[t];
+		uint32_t vf = b->tuple16 ? (b->tuple16[t] & ~FULL_16) | (b->tuple16[t] & FULL_16 ? TUPLE_FULL : 0)
+		                         : b->tuple_vertex[t];
 		int v = (int)(vf & TUPLE_VERTEX);
 		bool full = (vf & TUPLE_FULL) != 0;
 		gtVec2 vx = e->points[v];
@@ -534,6 +550,30 @@ static gtStatus run_stage(Build* b, Worker* workers, const char* stage, long ite
 	return GT_OK;
 }
 
+// Hands the pages of freed blocks back to the system where the C library can (glibc keeps freed
+// blocks in its heap otherwise): the build's stages free scratch the next ones would not reuse.
+static void release_freed_memory(void)
+{
+#if defined(__GLIBC__)
+	malloc_trim(0);
+#endif
+}
+
+// The sweeps' scratch (a byte and a stamp per map square, per thread; stamps, counts and a list per
+// cell, per thread) is done with once the tuples are made: at small budgets it is a good part of
+// the build's peak.
+static void free_sweep_scratch(Build* b, Worker* workers)
+{
+	for (int i = 0; i < b->threads; i++) {
+		Worker* w = &workers[i];
+		gt_sweep_free(&w->sweep);
+		gt_free(w->ehl_stamp), gt_free(w->ehl_full), gt_free(w->ehl_list);
+		w->ehl_stamp = NULL, w->ehl_full = NULL, w->ehl_list = NULL;
+	}
+	gt_free(b->edge_free);
+	b->edge_free = NULL;
+}
+
 static void free_worker(Worker* w)
 {
 	gt_sweep_free(&w->sweep);
@@ -541,6 +581,7 @@ static void free_worker(Worker* w)
 	gt_free(w->ehl_full);
 	gt_free(w->ehl_list);
 	gt_free(w->tuples);
+	gt_free(w->runs);
 	gt_free(w->hub_head);
 	gt_free(w->hub_upper);
 	gt_free(w->hub_stamp);
@@ -551,64 +592,6 @@ static void free_worker(Worker* w)
 	gt_free(w->kept);
 	gt_free(w->scratch);
 	gt_region_work_free(&w->region);
-}
-
-// Copies the useful label entries into the index: exact distances for the query, parents for paths.
-static gtStatus keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
-{
-	e->label_count = 0;
-	for (int64_t k = 0; k < L->offset[e->n]; k++) e->label_count += L->useful[k];
-	if (e->label_count >= UINT32_MAX)
-		return gt_fail(err, GT_ERR_LIMIT, "too many hub label entries (%lld)", (long long)e->label_count);
-	e->label_offset = gt_malloc(((size_t)e->n + 1) * sizeof *e->label_offset);
-	e->label_hub = gt_malloc((size_t)(e->label_count + 1) * sizeof *e->label_hub);
-	e->label_parent = gt_malloc((size_t)(e->label_count + 1) * sizeof *e->label_parent);
-	e->label_dist = gt_malloc((size_t)(e->label_count + 1) * sizeof *e->label_dist);
-	e->vertex_of = gt_malloc(((size_t)e->n + 1) * sizeof *e->vertex_of);
-	if (!e->label_offset || !e->label_hub || !e->label_parent || !e->label_dist || !e->vertex_of)
-		return gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
-	uint32_t kept = 0;
-	for (int v = 0; v < e->n; v++) {
-		e->label_offset[v] = kept;
-		for (int64_t k = L->offset[v]; k < L->offset[v + 1]; k++) {
-			if (!L->useful[k]) continue;
-			e->label_hub[kept] = (uint32_t)L->hub[k];
-			e->label_parent[kept] = (uint32_t)L->parent[k];
-			e->label_dist[kept] = L->dist[k];
-			kept++;
-		}
-	}
-	e->label_offset[e->n] = kept;
-	for (int r = 0; r < e->n; r++) e->vertex_of[r] = (uint32_t)L->vertex_of[r];
-	return GT_OK;
-}
-
-// Once the index holds the useful entries (keep_labels), nothing reads the map's labels' entries:
-// they go (rooms 4096 at --budget 2048: 48 M entries, 0.8 GB of the peak); the offsets stay.
-static void drop_label_entries(gtHubLabels* L)
-{
-	gt_free(L->hub), gt_free(L->parent), gt_free(L->dist), gt_free(L->useful);
-	L->hub = NULL, L->parent = NULL, L->dist = NULL, L->useful = NULL;
-}
-
-// Before the index is thrown away for another cell size: its useful entries back in place, the
-// others (read by no later build) left blank and not useful.
-static bool restore_label_entries(gtHubLabels* L, const gtEhl* e)
-{
-	size_t entries = (size_t)L->offset[L->n];
-	L->hub = gt_calloc(entries + 1, sizeof *L->hub);
-	L->parent = gt_calloc(entries + 1, sizeof *L->parent);
-	L->dist = gt_calloc(entries + 1, sizeof *L->dist);
-	L->useful = gt_calloc(entries + 1, sizeof *L->useful);
-	if (!L->hub || !L->parent || !L->dist || !L->useful) return false;
-	for (int v = 0; v < L->n; v++) {
-		int64_t at = L->offset[v];
-		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++, at++) {
-			L->hub[at] = (int32_t)e->label_hub[k], L->parent[at] = (int32_t)e->label_parent[k];
-			L->dist[at] = e->label_dist[k], L->useful[at] = true;
-		}
-	}
-	return true;
 }
 
 static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
@@ -662,23 +645,36 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	if (!b->tuple_begin || !b->tuple_vertex)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
 	for (int i = 0; i < b->threads; i++)
-		for (size_t t = 0; t < workers[i].tuple_count; t++) b->tuple_begin[workers[i].tuples[t].cell + 1]++;
+		for (size_t t = 0; t < workers[i].tuple_count; t++) b->tuple_begin[(workers[i].tuples[t] & TUPLE_VERTEX) + 1]++;
 	for (int64_t c = 0; c < b->cells; c++) b->tuple_begin[c + 1] += b->tuple_begin[c];
 	int64_t* fill = gt_malloc(((size_t)b->cells + 1) * sizeof *fill);
 	if (!fill) return gt_fail(err, GT_ERR_NOMEM, "out of memory grouping cell tuples");
 	memcpy(fill, b->tuple_begin, ((size_t)b->cells + 1) * sizeof *fill);
 	for (int i = 0; i < b->threads; i++) {
-		for (size_t t = 0; t < workers[i].tuple_count; t++)
-			b->tuple_vertex[fill[workers[i].tuples[t].cell]++] = workers[i].tuples[t].vertex_full;
-		gt_free(workers[i].tuples);
-		workers[i].tuples = NULL;
-		workers[i].tuple_count = workers[i].tuple_capacity = 0;
+		Worker* w = &workers[i];
+		const uint32_t* t = w->tuples;
+		for (int64_t r = 0; r < w->run_count; r += 2)
+			for (int32_t k = 0; k < w->runs[r + 1]; k++, t++)
+				b->tuple_vertex[fill[*t & TUPLE_VERTEX]++] = (uint32_t)w->runs[r] | (*t & TUPLE_FULL);
+		gt_free(w->tuples), gt_free(w->runs);
+		w->tuples = NULL, w->runs = NULL;
+		w->tuple_count = w->tuple_capacity = 0;
+		w->run_count = w->run_capacity = 0;
 	}
 	gt_free(fill);
 	// Vertex order inside a cell decides the order of equal-distance vias: keep it deterministic.
 	for (int64_t c = 0; c < b->cells; c++)
 		gt_sort_int32((int32_t*)b->tuple_vertex + b->tuple_begin[c],
 		              (size_t)(b->tuple_begin[c + 1] - b->tuple_begin[c]));
+	// A region build (never repaired, so nothing else reads them) halves them when it can: at small
+	// budgets they are the largest part of the peak besides the index.
+	if (b->most_tuples && !b->repair && b->ehl->n <= (int)FULL_16 && (b->tuple16 = gt_malloc((size_t)total * 2 + 2))) {
+		for (int64_t t = 0; t < total; t++)
+			b->tuple16[t] = (uint16_t)((b->tuple_vertex[t] & TUPLE_VERTEX) |
+			                           (b->tuple_vertex[t] & TUPLE_FULL ? FULL_16 : 0));
+		gt_free(b->tuple_vertex);
+		b->tuple_vertex = NULL;
+	}
 	return GT_OK;
 }
 
@@ -729,6 +725,14 @@ static void fill_stats(gtEhl* e, const Build* b, const gtHubLabels* L, int64_t v
 	s->peak_rss_mb = gt_peak_rss_mb();
 }
 
+// A worker's region pool (the union lists of every level of its last block) is scratch of one pass
+// over the blocks: freed before the index's arrays are allocated or its lists shared.
+static void free_region_pools(Build* b, Worker* workers)
+{
+	for (int i = 0; i < b->threads; i++) gt_region_work_free(&workers[i].region);
+	release_freed_memory();
+}
+
 // A compact index's equal lists are stored once (gt_region_share_lists), which the plan cannot
 // foresee: so the plan is chosen again for a larger target, a few times, until the shared index
 // is just within the budget (the largest target known to fit is written last).
@@ -750,6 +754,7 @@ static gtStatus share_and_fit(Build* b, Worker* workers, gtRegionBuild* rb, doub
 		e->cell_begin = NULL, e->hubs = NULL, e->cvias = NULL, e->region_of = NULL;
 		gtStatus st = gt_region_choose(rb, target, err);
 		if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+		free_region_pools(b, workers);
 		if (st) return st;
 	}
 }
@@ -778,12 +783,14 @@ static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError*
 	b->regions = &rb;
 	b->pass = 2, b->passes = 2;
 	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+	free_region_pools(b, workers);
 	// The labels' part is fixed; the cells' part (and the region ids' width) is what merging shrinks.
 	double fixed = (e->n + 1.0) * sizeof *e->label_offset + (double)e->label_count * 16 + e->n * 4.0 +
 	               (compact ? (e->n + 1.0) * 4 + (double)e->label_count * 8 : 0);
 	if (!st) st = gt_region_choose(&rb, budget - fixed, err);
 	rb.writing = true;
 	if (!st) st = run_stage(b, workers, "via labels", blocks, err);
+	free_region_pools(b, workers);
 	if (!st && compact) st = share_and_fit(b, workers, &rb, budget, fixed, err);
 	b->regions = NULL;
 	gt_region_build_free(&rb);
@@ -857,16 +864,14 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.threads = repair && gt_ehl_repair_labelling(repair) && threads > 1 ? threads - 1 : threads; // one labels
 	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
 	b.threads = threads;
-	// The sweeps' scratch (a byte and a stamp per map square, per thread) is done with: at small
-	// budgets it is a good part of the build's peak.
-	if (workers)
-		for (int i = 0; i < b.threads; i++) gt_sweep_free(&workers[i].sweep);
+	if (workers) free_sweep_scratch(&b, workers);
 	if (!st) st = group_tuples(&b, workers, err);
+	release_freed_memory();
 	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
 	if (!st) st = labelled;
-	if (!st) st = keep_labels(e, labels, err);
+	if (!st) st = gt_ehl_keep_labels(e, labels, err);
 	bool dropped = !st && !repair; // a repair may keep the labels for the next one
-	if (dropped) drop_label_entries(labels);
+	if (dropped) gt_ehl_drop_label_entries(labels);
 	if (!st)
 		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
 	b.full_vias = region_budget > 0 || !workers ? -1 : 0;
@@ -880,41 +885,19 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	}
 	gt_free(b.tuple_begin);
 	gt_free(b.tuple_vertex);
+	gt_free(b.tuple16);
 	gt_free(b.edge_free);
 	gt_free(b.cell_hubs);
 	gt_free(b.cell_vias);
 	gt_free(b.via_start);
 	if (!st) fill_stats(e, &b, labels, vg_edges, gtNowSeconds() - start);
-	if (st && dropped && !restore_label_entries(labels, e))
+	if (st && dropped && !gt_ehl_restore_label_entries(labels, e))
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
 	if (st) {
 		gtEhl_Destroy(e);
 		return st;
 	}
 	*out = e;
-	return GT_OK;
-}
-
-gtStatus gt_ehl_check_def(const gtEhlDef* def, gtError* err)
-{
-	if (!(def->budget_mb > 0) && (def->cell_size < 1 || def->cell_size > GT_EHL_MAX_CELL_SIZE))
-		return gt_fail(err, GT_ERR_INVALID_ARG, "cell size %d is outside 1..%d", def->cell_size, GT_EHL_MAX_CELL_SIZE);
-	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
-	if (isnan(def->budget_mb) || def->budget_mb < 0)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "budget must be a positive number of megabytes");
-	if (def->max_vertices < 0)
-		return gt_fail(err, GT_ERR_INVALID_ARG, "max_vertices must be >= 0, got %d", def->max_vertices);
-	return GT_OK;
-}
-
-gtStatus gt_ehl_check_vertices(const gtMap* map, const gtEhlDef* def, gtError* err)
-{
-	int vertices, limit = def->max_vertices > 0 && def->max_vertices < GT_EHL_MAX_VERTICES ? def->max_vertices
-	                                                                                       : GT_EHL_MAX_VERTICES;
-	gtMap_Vertices(map, &vertices);
-	if (vertices > limit) // before the graph
-		return gt_fail(err, GT_ERR_LIMIT, "EHL supports maps with up to %d convex vertices; this one has %d", limit,
-		               vertices);
 	return GT_OK;
 }
 
@@ -987,7 +970,7 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 		                 out, err);
 		if (st || (double)(*out)->stats.index_bytes <= def->budget_mb * 1e6) break;
 		double got = (double)(*out)->stats.index_bytes / 1e6;
-		bool restored = repair || restore_label_entries(&labels, *out);
+		bool restored = repair || gt_ehl_restore_label_entries(&labels, *out);
 		gtEhl_Destroy(*out);
 		*out = NULL;
 		if (!restored) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");

@@ -20,8 +20,9 @@ static double survival(int g)
 
 // Estimated index bytes for each cell size in `sizes`.
 // `labels` NULL: every vertex counts `useful_each` useful entries (a quick estimate's guess).
+// `pairs` (or NULL): the (cell, vertex) pairs each size's sweep makes, the build's tuples.
 static gtStatus estimate(const gtMap* map, const gtHubLabels* labels, double useful_each, const int* sizes, int count,
-                         int64_t* bytes, gtError* err)
+                         int64_t* bytes, double* pairs, gtError* err)
 {
 	int n;
 	const gtVertex* vert = gtMap_Vertices(map, &n);
@@ -55,6 +56,7 @@ static gtStatus estimate(const gtMap* map, const gtHubLabels* labels, double use
 				if (stamp[k][cell] == (uint32_t)i + 1) continue;
 				stamp[k][cell] = (uint32_t)i + 1;
 				candidates[k] += useful;
+				if (pairs) pairs[k] += (double)n / samples;
 			}
 		}
 	}
@@ -87,7 +89,7 @@ gtStatus gtEhl_EstimateBytes(const gtMap* map, int cell_size, int threads, int64
 	int64_t vg_edges;
 	gtStatus st = gt_hub_labels_of_map(map, &def, gt_resolve_threads(threads), &labels, &vg_edges, err);
 	if (st) return st;
-	st = estimate(map, &labels, 0, &cell_size, 1, bytes, err);
+	st = estimate(map, &labels, 0, &cell_size, 1, bytes, NULL, err);
 	gt_hub_labels_free(&labels);
 	return st;
 }
@@ -102,7 +104,7 @@ gtStatus gt_ehl_budget_sizes(const gtMap* map, const gtHubLabels* labels, double
 	for (int size = 1; *count < GT_EHL_BUDGET_SIZES && (size <= side || *count == 0); size *= 2)
 		sizes[(*count)++] = size;
 	int64_t bytes[GT_EHL_BUDGET_SIZES];
-	gtStatus st = estimate(map, labels, 0, sizes, *count, bytes, err);
+	gtStatus st = estimate(map, labels, 0, sizes, *count, bytes, NULL, err);
 	for (int k = 0; k < *count && !st && *chosen < 0; k++)
 		if ((double)bytes[k] <= budget_mb * 1e6) *chosen = k;
 	if (!st && *chosen < 0)
@@ -161,6 +163,29 @@ static gtStatus densest_window(const gtMap* map, int side, gtMap** out, gtError*
 	return GT_OK;
 }
 
+// The least budget whose region build peaks within twice it. Besides its index the build holds, whatever
+// the budget: the process (program, map), the index's hub labels (16 bytes a kept entry) with their
+// inverse (8) and places (4), and at its fine cells g the tuples (2 bytes each under 2^15 vertices,
+// else 4) and per cell a tuple offset, plan, weight and region id (about 25 bytes). The finest g
+// whose tuples are within an eighth of the budget is the one built (ehl_build.c). What this leaves
+// out (a block's union lists, a cell's candidates, the glibc heap's holes) was another 5-55% of it
+// on AR0602SR, sc1/IceFloes and sc1/FloodedPlains: PEAK_FIXED. The rest grows about 1.25 bytes a
+// byte of budget: the index, its hub entries and vias before equal lists are shared, the sharing
+// table (the same maps at budgets of 10-80 MB).
+#define PEAK_GROWTH 1.25
+#define PEAK_FIXED 1.4
+enum { FINE_SIZES = 5 }; // fine cells of 1, 2, 4, 8, 16
+static double least_budget_mb(const gtMap* map, int n, double useful, const double pairs[FINE_SIZES], double rss)
+{
+	double fixed = rss + useful * 28 + n * 24.0, cells = (double)gtMap_Width(map) * gtMap_Height(map);
+	for (double budget = 0.25e6;; budget *= 1.02) {
+		int f = 0;
+		while (f + 1 < FINE_SIZES && pairs[f] > budget / 8) f++;
+		double at_fine = pairs[f] * (n <= 32768 ? 2 : 4) + cells / (1 << 2 * f) * 25;
+		if (PEAK_FIXED * (fixed + at_fine) + PEAK_GROWTH * budget <= 2 * budget || budget > 1e13) return budget / 1e6;
+	}
+}
+
 gtStatus gtEhl_EstimateQuick(const gtMap* map, const int* cell_sizes, int count, int64_t* bytes,
                              gtEhlQuickEstimate* out, gtError* err)
 {
@@ -172,7 +197,7 @@ gtStatus gtEhl_EstimateQuick(const gtMap* map, const int* cell_sizes, int count,
 	int n, wn = 0, side = gtMap_Width(map) < gtMap_Height(map) ? gtMap_Width(map) : gtMap_Height(map);
 	gtMap_Vertices(map, &n);
 	out->corners = n;
-	double start = gtNowSeconds(), entries = 0, useful = 0;
+	double start = gtNowSeconds(), entries = 0, useful = 0, rss = gt_rss_bytes();
 	gtMap* window;
 	gtStatus st = densest_window(map, side > QUICK_WINDOW ? QUICK_WINDOW : side, &window, err);
 	if (st) return st;
@@ -192,5 +217,26 @@ gtStatus gtEhl_EstimateQuick(const gtMap* map, const int* cell_sizes, int count,
 	out->label_entries = (wn > 0 ? entries / wn * grow : 100) * n;
 	out->useful_entries = (wn > 0 ? useful / wn * grow : 60) * n;
 	out->label_seconds = seconds * pow(scale, QUICK_TIME_EXPONENT);
-	return count > 0 ? estimate(map, NULL, n > 0 ? out->useful_entries / n : 0, cell_sizes, count, bytes, err) : GT_OK;
+	// The sizes asked for and the fine cells' (their tuples) in one sweep.
+	int* sizes = gt_malloc(((size_t)count + FINE_SIZES) * sizeof *sizes);
+	int64_t* all = gt_malloc(((size_t)count + FINE_SIZES) * sizeof *all);
+	double* pairs = gt_calloc((size_t)count + FINE_SIZES, sizeof *pairs);
+	st = sizes && all && pairs ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for an estimate");
+	int at[FINE_SIZES], total = count; // where each fine size is in `sizes` (asked for, or added)
+	if (!st) {
+		if (count) memcpy(sizes, cell_sizes, (size_t)count * sizeof *sizes);
+		for (int f = 0; f < FINE_SIZES; f++) {
+			for (at[f] = 0; at[f] < total && sizes[at[f]] != 1 << f; at[f]++) continue;
+			if (at[f] == total) sizes[total++] = 1 << f;
+		}
+		st = estimate(map, NULL, n > 0 ? out->useful_entries / n : 0, sizes, total, all, pairs, err);
+	}
+	if (!st) {
+		if (count) memcpy(bytes, all, (size_t)count * sizeof *bytes);
+		double fine[FINE_SIZES];
+		for (int f = 0; f < FINE_SIZES; f++) fine[f] = pairs[at[f]];
+		out->least_budget_mb = least_budget_mb(map, n, out->useful_entries, fine, rss);
+	}
+	gt_free(sizes), gt_free(all), gt_free(pairs);
+	return st;
 }

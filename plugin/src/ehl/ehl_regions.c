@@ -129,7 +129,15 @@ static int children(const gtRegionWork* w, int level, int index, int* out)
 	return k;
 }
 
-static bool block_lists(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegionFineFcn* fine, void* context)
+// The node exists (one of its cells does) but its list was not built: the write pass builds only the
+// unions of the merges the plan chose (children() and write_regions() need it to exist, nothing
+// reads its list).
+#define NOT_BUILT INT64_MAX
+
+// The block's fine cells' lists and their unions up the quadtree: every union for the plan, the
+// chosen merges' (`needed`, NULL: all) for the write pass.
+static bool block_lists(gtRegionBuild* rb, gtRegionWork* w, int64_t block, const bool* needed, gtRegionFineFcn* fine,
+                        void* context)
 {
 	const gtEhl* e = rb->ehl;
 	uint32_t n = (uint32_t)e->n;
@@ -157,6 +165,8 @@ static bool block_lists(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtReg
 				w->first[node] = w->first[parts[0]];
 				w->hubs[node] = w->hubs[parts[0]], w->vias[node] = w->vias[parts[0]];
 				w->partial[node] = w->partial[parts[0]];
+			} else if (k > 1 && needed && !needed[node]) {
+				w->first[node] = NOT_BUILT;
 			} else if (k > 1 && !union_lists(w, node, parts, k, n)) {
 				return false;
 			}
@@ -265,9 +275,27 @@ static void write_regions(gtRegionBuild* rb, gtRegionWork* w, gtRegionBlock* b, 
 	for (int i = 0; i < k; i++) write_regions(rb, w, b, block, parts[i]);
 }
 
+// The write pass: the plan's chosen merges, in its order, then the regions written.
+static bool write_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegionFineFcn* fine, void* context)
+{
+	gtRegionBlock* b = &rb->blocks[block];
+	bool needed[GT_REGION_NODES] = {false};
+	for (int s = 0; s < b->chosen; s++) needed[b->node[s]] = true;
+	if (!block_lists(rb, w, block, needed, fine, context)) return false;
+	for (int node = 0; node < GT_REGION_NODES; node++) {
+		w->leaf[node] = node < level_at[1] && w->first[node] >= 0;
+		w->merged[node] = false;
+	}
+	for (int s = 0; s < b->chosen; s++) merge_node(w, b->node[s]);
+	write_regions(rb, w, b, block, level_at[GT_REGION_DEPTH]);
+	return !w->broken;
+}
+
 bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegionFineFcn* fine, void* context)
 {
-	if (!block_lists(rb, w, block, fine, context)) return false;
+	w->via_bytes = rb->place_of ? sizeof(uint16_t) : sizeof(gtEhlViaLabel);
+	if (rb->writing) return write_block(rb, w, block, fine, context);
+	if (!block_lists(rb, w, block, NULL, fine, context)) return false;
 	gtRegionBlock* b = &rb->blocks[block];
 	uint32_t regions = 0;
 	uint64_t hubs = 0, vias = 0;
@@ -276,11 +304,9 @@ bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegion
 		w->merged[node] = false;
 		if (w->leaf[node]) regions++, hubs += (uint64_t)w->hubs[node] + 1, vias += (uint64_t)w->vias[node];
 	}
-	w->via_bytes = rb->place_of ? sizeof(uint16_t) : sizeof(gtEhlViaLabel);
-	int limit = rb->writing ? b->chosen : GT_REGION_STEPS;
 	int steps = 0;
-	if (!rb->writing) b->regions[0] = regions, b->hubs[0] = hubs, b->vias[0] = vias;
-	for (double ratio = 0; steps < limit; steps++) {
+	b->regions[0] = regions, b->hubs[0] = hubs, b->vias[0] = vias;
+	for (double ratio = 0; steps < GT_REGION_STEPS; steps++) {
 		int node = next_merge(w, &ratio);
 		if (node < 0) break;
 		int level = level_of(node), parts[4];
@@ -289,16 +315,11 @@ bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegion
 		hubs += (uint64_t)w->hubs[node] + 1, vias += (uint64_t)w->vias[node];
 		regions -= (uint32_t)k - 1;
 		merge_node(w, node);
-		if (rb->writing) continue;
 		b->node[steps] = (uint16_t)node, b->ratio[steps] = (float)ratio;
 		b->regions[steps + 1] = regions, b->hubs[steps + 1] = hubs, b->vias[steps + 1] = vias;
 	}
-	if (!rb->writing) {
-		b->steps = steps;
-		return true;
-	}
-	write_regions(rb, w, b, block, level_at[GT_REGION_DEPTH]);
-	return !w->broken;
+	b->steps = steps;
+	return true;
 }
 
 typedef struct Step {
@@ -407,11 +428,21 @@ static uint64_t list_hash(const uint16_t* list, uint32_t length)
 
 bool gt_region_share_lists(gtEhl* e)
 {
-	// Open addressing at a load of at most 0.8: the table is a part of the build's peak.
-	uint64_t slots = (uint64_t)e->hub_count + (uint64_t)e->hub_count / 4 + 16;
+	// The table is a part of the build's peak. Lists of one via (a third of the entries on AR0602SR,
+	// but under 2,000 different ones) are found by their via in `single`; the longer ones by open
+	// addressing at a load of at most 0.8.
+	uint32_t n = (uint32_t)e->n;
+	uint64_t longer = 0;
+	for (int64_t i = 0; i + 1 < e->hub_count; i++)
+		longer += e->hubs[i].hub != n && !(e->cvias[e->hubs[i].via_begin] & GT_EHL_COMPACT_LAST);
+	uint64_t slots = longer + longer / 4 + 16;
 	uint32_t* first = gt_calloc((size_t)slots, sizeof *first); // 1 + the entry that first stored a list
-	if (!first) return false;
-	uint32_t at = 0, n = (uint32_t)e->n;
+	uint32_t* single = gt_calloc((size_t)1 << 16, sizeof *single);
+	if (!first || !single) {
+		gt_free(first), gt_free(single);
+		return false;
+	}
+	uint32_t at = 0;
 	for (int64_t i = 0; i + 1 < e->hub_count; i++) {
 		gtEhlHub* h = &e->hubs[i];
 		if (h->hub == n) { // a sentinel owns no vias
@@ -420,24 +451,29 @@ bool gt_region_share_lists(gtEhl* e)
 		}
 		const uint16_t* list = e->cvias + h->via_begin;
 		uint32_t length = list_length(list);
-		uint64_t slot = list_hash(list, length) % slots;
-		for (; first[slot]; slot = slot + 1 == slots ? 0 : slot + 1) {
-			const gtEhlHub* other = &e->hubs[first[slot] - 1];
-			if (list_length(e->cvias + other->via_begin) == length &&
-			    memcmp(e->cvias + other->via_begin, list, length * sizeof *list) == 0)
-				break;
+		uint32_t* found = &single[list[0]];
+		if (length > 1) {
+			uint64_t slot = list_hash(list, length) % slots;
+			for (; first[slot]; slot = slot + 1 == slots ? 0 : slot + 1) {
+				const gtEhlHub* other = &e->hubs[first[slot] - 1];
+				if (list_length(e->cvias + other->via_begin) == length &&
+				    memcmp(e->cvias + other->via_begin, list, length * sizeof *list) == 0)
+					break;
+			}
+			found = &first[slot];
 		}
-		if (first[slot]) {
-			h->via_begin = e->hubs[first[slot] - 1].via_begin;
+		if (*found) {
+			h->via_begin = e->hubs[*found - 1].via_begin;
 			continue;
 		}
 		// Lists lie in entry order, so the kept ones move down over what was read already.
 		memmove(e->cvias + at, list, length * sizeof *list);
 		h->via_begin = at;
 		at += length;
-		first[slot] = (uint32_t)i + 1;
+		*found = (uint32_t)i + 1;
 	}
 	gt_free(first);
+	gt_free(single);
 	e->hubs[e->hub_count - 1].via_begin = at;
 	e->via_count = at;
 	(void)GT_RESIZE(e->cvias, (int64_t)at + 1); // shrinking: on failure the larger block stays

@@ -61,7 +61,8 @@ typedef struct gtRegionWork {
 // Appends fine cell `cell`'s hub list and vias to `out`; false when out of memory.
 typedef bool gtRegionFineFcn(void* context, int64_t cell, gtRegionLists* out);
 
-// Plans (or, with rb->writing, writes) one block.
+// Plans (or, with rb->writing, writes) one block. The write pass replays the plan's chosen merges and
+// builds only their unions.
 bool gt_region_block(gtRegionBuild* rb, gtRegionWork* w, int64_t block, gtRegionFineFcn* fine, void* context);
 
 // After the plan pass: picks each block's merges, cheapest query cost per byte saved first, until
