@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/status.h"
+#include "nav/nav_backend.h"
 #include "nav/nav_links.h"
 #include "nav/nav_links_internal.h"
 #include "nav/path_follow.h"
@@ -148,7 +149,8 @@ int nav_links_enabled(const gtNav* nav, gtLinkEdge* out)
 
 bool nav_links_take(const gtNav* nav)
 {
-	return nav->links && nav->links->enabled > 0 && (gtNavMethod_Caps(nav->method) & GT_NAV_CAP_WALLS);
+	// nav->backend is the chosen method's (never AUTO): its caps, without gtNavMethod_Caps's call per query
+	return nav->links && nav->links->enabled > 0 && nav->backend && (nav->backend->caps & GT_NAV_CAP_WALLS);
 }
 
 int nav_links_path_room(const gtNav* nav)

@@ -181,15 +181,11 @@ static bool index_still_answers(const gtNavQuery* q)
 	return l && l->index_answers && l->backend == q->nav->backend && up_to_date(l, q->nav);
 }
 
-gtStatus nav_links_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* distance, gtError* err)
+// nav_links_distance when the index may not answer as it did last time: the points and the links'
+// data checked (and made) first. Out of line: the usual call (index_still_answers) stays short.
+static __attribute__((noinline)) gtStatus links_distance_checked(gtNavQuery* q, gtVec2 s, gtVec2 t, double* distance,
+                                                                 gtError* err)
 {
-	*distance = INFINITY;
-	if (index_still_answers(q)) { // the index checks the points itself; the message is the nav's
-		gtStatus st = q->nav->backend->bind(q, err);
-		if (!st) st = q->nav->backend->distance(q, s, t, distance, err);
-		if (st == GT_ERR_INVALID_POINT) (void)nav_check_points(q->nav->map, s, t, err); // its message, as below
-		return st;
-	}
 	gtStatus st = nav_check_points(q->nav->map, s, t, err);
 	if (!st) st = links_ready(q, err);
 	if (st) return st;
@@ -198,6 +194,18 @@ gtStatus nav_links_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* distance,
 	if (l->table) return nav_link_table_distance(l->table, q, l->backend, s, t, distance, err);
 	*distance = gt_link_graph_distance(l->graph, s, t);
 	return GT_OK;
+}
+
+gtStatus nav_links_distance(gtNavQuery* q, gtVec2 s, gtVec2 t, double* distance, gtError* err)
+{
+	*distance = INFINITY;
+	if (!index_still_answers(q)) return links_distance_checked(q, s, t, distance, err);
+	// The index checks the points itself; the message is the nav's. No bind: this query bound the
+	// backend when it last answered, and nothing it binds for (map, index, links) has changed since.
+	gtStatus st = q->nav->backend->distance(q, s, t, distance, err);
+	if (st == GT_ERR_INVALID_POINT)
+		(void)nav_check_points(q->nav->map, s, t, err); // its message, as the checked path's
+	return st;
 }
 
 gtStatus nav_links_path(gtNavQuery* q, gtVec2 s, gtVec2 t, gtVec2* points, gtLinkId* links, int capacity, int* count,

@@ -115,7 +115,8 @@ static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, cons
 		             : push_leaf_straight(w, frontier, q, f, r, false, leaf, stats);
 	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
 		stats->objects_tested++;
-		int matches = object_matches(w, f, o);
+		// all_simple: the words' bits first, as push_leaf_straight tests them (no score then)
+		int matches = f->all_simple ? (object_has_all(w, f, o) ? f->word_count : -1) : object_matches(w, f, o);
 		if (matches < 0) continue;
 		double e = link_bound(f, gt_straight_key(w->x[o] - q->point.x, w->y[o] - q->point.y), w->x[o], w->y[o], 0, 0) +
 		           penalty(f, matches);
