@@ -66,9 +66,9 @@ static void print_estimate(const gtMap* map, int cell, double budget)
 	fprintf(stderr, "\n");
 	if (budget > 0 && budget < guess.least_budget_mb)
 		fprintf(stderr,
-		        "warning: the index will hold %g MB, but the build's peak memory stays within twice a budget only "
-		        "from about %.3g MB up on this map (the program, the map, its hub labels and the build's tuples "
-		        "do not shrink with the budget)\n",
+		        "warning: the index will hold %g MB, but the process's peak memory (the program and the map "
+		        "included) stays within twice a budget only from about %.3g MB up on this map (the program, the map, "
+		        "its hub labels and the build's tuples do not shrink with the budget)\n",
 		        budget, guess.least_budget_mb);
 }
 
@@ -105,6 +105,7 @@ static int ehl_build(const CliArgs* args)
 	def.progress = gtProgressPrinter_Report;
 	def.progress_user = &progress;
 	def.uniform = cli_option(args, "uniform", NULL) != NULL;
+	def.allow_high_peak = cli_option(args, "allow-high-peak", NULL) != NULL;
 	const char* workload_file = cli_option(args, "workload", NULL);
 	gtVec2* workload = NULL;
 	if (workload_file && !(workload = read_workload(workload_file, &def.workload_count))) {
@@ -133,18 +134,19 @@ static int ehl_build(const CliArgs* args)
 	}
 	gtEhlStats s = gtEhl_GetStats(ehl);
 	if (budget > 0 && s.regions)
-		fprintf(stderr, "budget %g MB: %lld regions of cells of size %d\n", budget, (long long)s.regions, s.cell_size);
+		fprintf(stderr, "budget %g MB: %lld regions of cells of size %d", budget, (long long)s.regions, s.cell_size);
 	else if (budget > 0)
-		fprintf(stderr, "budget %g MB: chose cell size %d (estimated before building)\n", budget, s.cell_size);
+		fprintf(stderr, "budget %g MB: chose cell size %d (estimated before building)", budget, s.cell_size);
+	if (budget > 0) fprintf(stderr, "; the build held %.2f MB at its peak\n", (double)s.peak_bytes / 1e6);
 	// The budget bounds the index; the build also holds the program, the map, its hub labels and
 	// the tuples, which do not shrink with it (docs/big-maps.md "Peak memory"). The rest of the peak
 	// grows about 1.25 bytes a byte of budget (ehl_estimate.c), hence the least budget it holds to.
 	double peak = s.peak_rss_mb * 1.048576; // MiB (VmHWM) in the budget's MB of 10^6 bytes
 	if (budget > 0 && peak > 2 * budget)
 		fprintf(stderr,
-		        "note: peak memory %.1f MB is above twice the budget (%g MB): the program, the map, its hub labels "
-		        "and the build's tuples do not shrink with it; this map's build stays within twice a budget from "
-		        "about %.3g MB up\n",
+		        "note: the process's peak memory %.1f MB (the program and the map included, and the heap's "
+		        "overhead) is above twice the budget (%g MB); the build's own stays within it; the process's would "
+		        "from about %.3g MB up\n",
 		        peak, budget, (peak - 1.25 * budget) / 0.75);
 	st = gtEhl_Save(ehl, output, &err);
 	if (st) {
@@ -179,6 +181,9 @@ static const CliOption OPTIONS[] = {
     {"budget", "MB", NULL, false,
      "instead of --cell: an index of at most MB megabytes, fine cells merged into regions until it fits"},
     {"uniform", NULL, NULL, false, "with --budget: the smallest power-of-two cell whose index fits, no regions"},
+    {"allow-high-peak", NULL, NULL, false,
+     "with --budget: build even when the build holds more than twice the budget at once (by default it stops "
+     "with an error naming the least budget that holds)"},
     {"workload", "FILE", NULL, false,
      "with --budget: query points (a .scen file, or 'x y' / 'sx sy tx ty' lines); regions stay fine there"},
     CLI_OPTION_THREADS,

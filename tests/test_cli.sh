@@ -218,18 +218,36 @@ check "budget choice" budget_choice
 budget_regions() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 | grep -q "^regions [1-9]" && "$GT" ehl-verify "$tmp/block.map" "$tmp/x.ehl" --samples 200 | grep -q "verdict ok"; }
 check "budget regions" budget_regions
 # A budget under what the program, map and labels take: ehl-build says the peak is theirs.
-budget_floor() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "^note: peak memory .* above twice the budget"; }
+budget_floor() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "^note: the process's peak memory .* above twice the budget"; }
 check "budget below the floor" budget_floor
 # The same said before the build, and a budget just above the least one info --estimate names holds:
 # no note.
-budget_warning() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "^warning: the index will hold 1 MB, but the build's peak memory stays within twice a budget only from about [0-9.]* MB up"; }
+budget_warning() { "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget 1 2>&1 >/dev/null | grep -q "^warning: the index will hold 1 MB, but the process's peak memory (the program and the map included) stays within twice a budget only from about [0-9.]* MB up"; }
 check "budget below the floor, before the build" budget_warning
 least_budget_holds() {
 	least=$("$GT" info "$tmp/block.map" --estimate | awk '$1 == "least_budget_mb_estimate" { print $2 }') &&
 		awk -v b="$least" 'BEGIN { exit !(b > 1) }' &&
-		! "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget "$(awk -v b="$least" 'BEGIN { print b * 1.1 }')" 2>&1 >/dev/null | grep -q -E "^(note: peak|warning:)"
+		! "$GT" ehl-build "$tmp/block.map" -o "$tmp/x.ehl" --budget "$(awk -v b="$least" 'BEGIN { print b * 1.1 }')" 2>&1 >/dev/null | grep -q -E "^(note: the process|warning:)"
 }
 check "the least budget info names holds" least_budget_holds
+# A budget the build cannot hold within twice (its own allocations, gtEhlStats.peak_bytes): an error
+# naming the peak and the least budget that holds, and no index file, not even a partial one; that
+# least budget then holds; --allow-high-peak builds the small one anyway.
+peak_over_budget() {
+	rm -f "$tmp/low.ehl" "$tmp/low.ehl.tmp"
+	failure "budget 2 MB: the build held" "$GT" ehl-build assets/maps/keep.map -o "$tmp/low.ehl" --budget 2 &&
+		grep -q -E "more than twice the budget; on this map the least budget that holds is about [0-9.]+ MB" "$tmp/ferr" &&
+		[ ! -e "$tmp/low.ehl" ] && [ ! -e "$tmp/low.ehl.tmp" ] &&
+		least=$(grep -o -E "holds is about [0-9.]+" "$tmp/ferr" | grep -o -E "[0-9.]+$") &&
+		awk -v b="$least" 'BEGIN { exit !(b > 2 && b < 8) }' &&
+		"$GT" ehl-build assets/maps/keep.map -o "$tmp/low.ehl" --budget "$least" 2>"$tmp/lerr" >/dev/null &&
+		held=$(grep -o -E "the build held [0-9.]+ MB at its peak" "$tmp/lerr" | grep -o -E "[0-9.]+") &&
+		awk -v h="$held" -v b="$least" 'BEGIN { exit !(h > 0 && h <= 2 * b) }' && [ -s "$tmp/low.ehl" ] &&
+		"$GT" ehl-build assets/maps/keep.map -o "$tmp/high.ehl" --budget 2 --allow-high-peak 2>"$tmp/herr" >/dev/null &&
+		held=$(grep -o -E "the build held [0-9.]+ MB at its peak" "$tmp/herr" | grep -o -E "[0-9.]+") &&
+		awk -v h="$held" 'BEGIN { exit !(h > 4) }' && "$GT" ehl-verify assets/maps/keep.map "$tmp/high.ehl" --samples 200 | grep -q "verdict ok"
+}
+check "a budget the build's peak passes: refused, no file; its least budget holds" peak_over_budget
 check "ehl-build needs -o" usage_error "usage: gridtree ehl-build" "$GT" ehl-build "$tmp/block.map"
 
 # README, Try it (and docs/cli.md): the four commands on keep.map as written; the EHL path is as long as the

@@ -32,6 +32,7 @@ static gtEhl* build_regions(const gtMap* m, double budget_mb, const gtVec2* work
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.budget_mb = budget_mb;
 	def.threads = 2;
+	def.allow_high_peak = true; // budgets of small maps, under what their builds hold: test_peak checks that
 	def.workload = workload;
 	def.workload_count = workload_count;
 	gtEhl* e;
@@ -299,6 +300,7 @@ static void test_save_load_and_forgery(void** state)
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.budget_mb = budget;
 	def.uniform = true;
+	def.allow_high_peak = true;
 	gtEhl* uniform;
 	assert_int_equal(gtEhl_Build(m, &def, &uniform, &err), GT_OK);
 	assert_int_equal(gtEhl_GetStats(uniform).regions, 0);
@@ -323,6 +325,7 @@ static void test_edit_rebuilds_regions(void** state)
 	gtEhlDef def = gtEhl_DefaultDef();
 	def.budget_mb = budget;
 	def.threads = 2;
+	def.allow_high_peak = true; // and for the rebuilds, which take this def
 	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
 	assert_true(gtEhl_GetStats(gtNav_Index(nav)).regions > 0);
 	int walls = 0;
@@ -383,6 +386,7 @@ static void test_retry_restores_labels(void** state)
 	def.uniform = true;
 	def.threads = 2;
 	def.budget_mb = (double)(estimate + real) / 2 / 1e6;
+	def.allow_high_peak = true;
 	gtEhl* retried;
 	assert_int_equal(gtEhl_Build(m, &def, &retried, &err), GT_OK);
 	assert_int_equal(gtEhl_GetStats(retried).cell_size, 2);
@@ -410,5 +414,57 @@ static void test_retry_restores_labels(void** state)
 	gtMap_Destroy(m);
 }
 
+// The budget's second half: a build that holds more than twice the budget at once (its own
+// allocations) stops with GT_ERR_LIMIT and no index, naming its peak and the least budget that
+// holds; that budget holds (peak within twice it, exact answers); allow_high_peak builds the small
+// one anyway. One thread, so the peak is the same every run.
+static double least_named(const char* message)
+{
+	const char* at = strstr(message, "least budget that holds is about ");
+	return at ? atof(at + strlen("least budget that holds is about ")) : 0;
+}
+
+static void test_peak(void** state)
+{
+	(void)state;
+	gtMap* m = test_load_map("assets/maps/keep.map");
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.threads = 1;
+	def.budget_mb = 2;
+	int64_t held = gtGetByteCount();
+	gtEhl* e = (gtEhl*)&def;
+	gtError err;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_ERR_LIMIT);
+	assert_null(e);
+	assert_int_equal(gtGetByteCount(), held); // nothing kept
+	assert_non_null(strstr(err.message, "budget 2 MB: the build held "));
+	assert_non_null(strstr(err.message, "more than twice the budget"));
+	double least = least_named(err.message);
+	printf("note: keep.map: %s\n", err.message);
+	assert_true(least > 2 && least < 8);
+	// The least budget named holds:
+	def.budget_mb = least;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_OK);
+	gtEhlStats s = gtEhl_GetStats(e);
+	printf("note: keep.map, budget %.2f MB: the build held %.2f MB, the index %.2f MB\n", least,
+	       (double)s.peak_bytes / 1e6, (double)s.index_bytes / 1e6);
+	assert_true(s.peak_bytes > s.index_bytes && (double)s.peak_bytes <= 2 * least * 1e6);
+	assert_true((double)s.index_bytes <= least * 1e6);
+	gtOracle* o;
+	assert_int_equal(gtOracle_Create(m, 2, &o, &err), GT_OK);
+	TestRng rng = {3501};
+	expect_oracle(m, e, o, &rng, 200, "keep.map at the least budget");
+	gtEhl_Destroy(e);
+	def.budget_mb = 2;
+	def.allow_high_peak = true;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_OK);
+	s = gtEhl_GetStats(e);
+	assert_true((double)s.peak_bytes > 4e6 && (double)s.index_bytes <= 2e6);
+	expect_oracle(m, e, o, &rng, 200, "keep.map, a higher peak allowed");
+	gtEhl_Destroy(e);
+	gtOracle_Destroy(o);
+	gtMap_Destroy(m);
+}
+
 TEST_MAIN("ehl_regions", test_real_maps, test_generated_maps, test_workload, test_save_load_and_forgery,
-          test_edit_rebuilds_regions, test_retry_restores_labels)
+          test_edit_rebuilds_regions, test_retry_restores_labels, test_peak)

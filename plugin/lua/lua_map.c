@@ -138,6 +138,8 @@ static int map_build_index(lua_State* L)
 				luaL_argerror(L, 2, "budget must be a positive number of megabytes");
 		} else if (strcmp(key, "uniform") == 0) { /* with a budget: one cell size, no regions */
 			def.uniform = lua_toboolean(L, v);
+		} else if (strcmp(key, "allow_high_peak") == 0) { /* with a budget: build past twice it */
+			def.allow_high_peak = lua_toboolean(L, v);
 		} else if (strcmp(key, "threads") == 0) {
 			def.threads = lgt_option_integer(L, v, 2, key, 0, GT_MAX_THREADS);
 		} else if (strcmp(key, "max_vertices") == 0) { /* refuse bigger maps (and their rebuilds) at once */

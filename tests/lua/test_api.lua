@@ -560,6 +560,15 @@ test("build_index: a budget nothing fits returns nil, message; progress gets fra
 	assert(map:build_index{budget = 1, uniform = true}) -- one cell size instead of regions
 end)
 
+test("build_index: a budget the build's peak passes returns nil, message; allow_high_peak builds it", function()
+	local map = assert(gridtree.load_map(MAP))
+	local ok, err = map:build_index{budget = 0.05}
+	assert(ok == nil and err:find("budget 0.05 MB: the build held", 1, true) and
+		err:find("more than twice the budget; on this map the least budget that holds is about", 1, true), err)
+	assert(map:build_index{budget = 0.05, allow_high_peak = true})
+	assert(map:method() == "ehl")
+end)
+
 test("unreachable: distance math.huge, path {} and math.huge, never a query answer", function()
 	local path = os.tmpname()
 	local f = assert(io.open(path, "w")); f:write("type octile\nheight 2\nwidth 3\nmap\n.@.\n.@.\n"); f:close()

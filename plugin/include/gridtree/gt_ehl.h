@@ -50,6 +50,11 @@ typedef struct gtEhlDef {
 	bool uniform;     ///< with a budget: one uniform cell size instead of regions
 	const gtVec2* workload; ///< with a budget: sample query points; regions stay fine where they fall
 	int64_t workload_count;
+	/// With a budget, the build stops (GT_ERR_LIMIT, no index) once the memory it holds at once (its
+	/// own allocations, gtGetByteCount's, above what it started with) passes twice the budget; the
+	/// message names the peak and the least budget that holds (docs/big-maps.md "What a budget
+	/// guarantees"). true: build anyway, the index still within the budget.
+	bool allow_high_peak;
 } gtEhlDef;
 
 /// cell_size 4, no budget, all cores, no progress callback, the built-in pool.
@@ -73,6 +78,7 @@ typedef struct gtEhlStats {
 	double build_seconds;
 	double peak_rss_mb; ///< process peak resident memory at the end of the build
 	int64_t regions;    ///< a region index (built with a budget): its regions, also in `cells`; 0 otherwise
+	int64_t peak_bytes; ///< the most bytes the build held at once (its own allocations, over its start's)
 } gtEhlStats;
 
 gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err);

@@ -26,6 +26,10 @@ static void* default_alloc(void* user, void* ptr, size_t old_size, size_t new_si
 static gtAllocFcn* alloc_fcn = default_alloc;
 static void* alloc_user;
 static atomic_llong byte_count;
+// The most byte_count reached since the first of the running watches began (gt_alloc_watch_begin):
+// a budgeted build's own peak, exact whatever the heap's layout or the host's memory.
+static atomic_llong byte_peak;
+static atomic_int watches;
 
 void gtSetAllocator(gtAllocFcn* fcn, void* user)
 {
@@ -47,8 +51,30 @@ void* gt_realloc(void* ptr, size_t size)
 	BlockHeader* block = alloc_fcn(alloc_user, old, old ? old_size + sizeof *old : 0, size + sizeof *block);
 	if (!block) return NULL;
 	block->size = size;
-	atomic_fetch_add(&byte_count, (long long)size - (long long)old_size);
+	long long now = atomic_fetch_add(&byte_count, (long long)size - (long long)old_size) + (long long)size -
+	                (long long)old_size;
+	for (long long peak = atomic_load(&byte_peak); now > peak;)
+		if (atomic_compare_exchange_weak(&byte_peak, &peak, now)) break;
 	return block + 1;
+}
+
+int64_t gt_alloc_watch_begin(void)
+{
+	long long now = atomic_load(&byte_count);
+	if (atomic_fetch_add(&watches, 1) == 0) atomic_store(&byte_peak, now); // others running: keep theirs
+	return (int64_t)now;
+}
+
+int64_t gt_alloc_watch_peak(void)
+{
+	return (int64_t)atomic_load(&byte_peak);
+}
+
+int64_t gt_alloc_watch_end(void)
+{
+	long long peak = atomic_load(&byte_peak);
+	atomic_fetch_sub(&watches, 1);
+	return (int64_t)peak;
 }
 
 void* gt_malloc(size_t size)

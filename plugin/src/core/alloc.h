@@ -11,6 +11,13 @@ void* gt_calloc(size_t count, size_t size); // zeroed; NULL when count * size ov
 void* gt_realloc(void* ptr, size_t size);
 void gt_free(void* ptr);
 
+// A peak of the bytes held (gtGetByteCount's, all threads) over a span of work: begin returns the
+// bytes held now and starts the span (the peak restarts from now unless another span is running,
+// whose bytes then count in both); end returns the most held since, and ends the span.
+int64_t gt_alloc_watch_begin(void);
+int64_t gt_alloc_watch_peak(void); // the most held so far, the span still running
+int64_t gt_alloc_watch_end(void);
+
 // The one growable array: makes *items hold at least `needed` items of `item_size` bytes,
 // doubling from `first` (or the current capacity). False (nothing changed) when out of memory.
 bool gt_grow(void** items, int64_t* capacity, int64_t needed, size_t item_size, int64_t first);

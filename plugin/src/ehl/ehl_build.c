@@ -911,10 +911,10 @@ gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError
 	if (checked) return checked;
 	int threads = gt_resolve_threads(def->threads);
 	gtHubLabels labels;
-	int64_t vg_edges;
+	int64_t vg_edges, base = gt_ehl_peak_begin(def);
 	gtStatus st = gt_hub_labels_of_map(map, def, threads, &labels, &vg_edges, err);
-	if (st) return st;
-	return gt_ehl_build_from_labels(map, def, threads, &labels, NULL, vg_edges, start, out, err);
+	if (!st) st = gt_ehl_build_from_labels(map, def, threads, &labels, NULL, vg_edges, start, out, err);
+	return gt_ehl_check_peak(def, base, st, out, err);
 }
 
 gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels_in,
@@ -939,6 +939,7 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	gtHubLabels labels = *labels_in;
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
+	if (!st) st = gt_ehl_peak_so_far(def, "hub labels", err); // the labels are the peak of big maps' builds
 	// Regions: fine cells a sixteenth of the uniform size the estimate allows, merged up to that
 	// size (ehl_regions.h) until the index fits; when they cannot, from the next size's, and when
 	// even that does not fit, the uniform sizes below. The finer the cells, the more P2 and P3 prune
@@ -946,6 +947,9 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 	// cells of 4, 14,026 from 2), but both passes over the fine cells and their tuples (4 bytes per
 	// cell and vertex it sees) grow with their number: at most 2^18 of them, and tuples within the
 	// budget (build_cells stops the sweep past that, and the next size's cells are tried).
+	// A second thread's scratch (its sweep's per-cell arrays, its block's region lists) is a few MB:
+	// a small budget's build runs on one, so that its peak stays within twice the budget.
+	int region_threads = def->budget_mb < 32 ? 1 : threads;
 	for (int k = chosen, last = 0; !st && !def->uniform && k < count; k++) {
 		int fine = sizes[k] / 16 > 1 ? sizes[k] / 16 : 1;
 		while (fine < sizes[k] &&
@@ -954,9 +958,11 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 		if (fine == last) continue;
 		last = fine;
 		gtError why;
-		st = build_cells(map, def, threads, &labels, NULL, vg_edges, fine, def->budget_mb * 1e6, start, links,
+		st = build_cells(map, def, region_threads, &labels, NULL, vg_edges, fine, def->budget_mb * 1e6, start, links,
 		                 link_count, regions, out, &why);
-		if (st != GT_ERR_LIMIT) {
+		// Cells too fine for the budget: the next size's, unless the build already passed twice it.
+		bool too_fine = st == GT_ERR_LIMIT && !gt_ehl_peak_so_far(def, "fine cells", &why);
+		if (!too_fine) {
 			if (st && err) *err = why;
 			gt_hub_labels_free(&labels);
 			return st;

@@ -181,7 +181,7 @@ bool gt_ehl_inverse_labels(gtEhl* e, bool* fits, uint32_t** place_of)
 
 gtEhlDef gtEhl_DefaultDef(void)
 {
-	gtEhlDef def = {4, 0, 0, NULL, NULL, NULL, 0, false, NULL, 0};
+	gtEhlDef def = {4, 0, 0, NULL, NULL, NULL, 0, false, NULL, 0, false};
 	return def;
 }
 

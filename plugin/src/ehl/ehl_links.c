@@ -33,7 +33,9 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	int threads = gt_resolve_threads(def->threads);
 	gtVisGraph graph;
 	gt_ehl_report(def, "visibility graph", 0);
-	if ((st = gt_vis_graph_build(map, def->tasks, threads, false, &graph, err))) return st;
+	int64_t base = gt_ehl_peak_begin(def);
+	if ((st = gt_vis_graph_build(map, def->tasks, threads, false, &graph, err)))
+		return gt_ehl_check_peak(def, base, st, out, err);
 	gtEhlEndRegions regions;
 	st = gt_ehl_join_links(map, &graph, links, count, &regions, err);
 	int64_t vg_edges = graph.offset[graph.n] / 2;
@@ -49,7 +51,7 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 		st = gt_ehl_build_from_link_labels(map, def, threads, &labels, NULL, vg_edges, start, links, count, &regions,
 		                                   out, err);
 	gt_ehl_end_regions_free(&regions);
-	return st;
+	return gt_ehl_check_peak(def, base, st, out, err);
 }
 
 

@@ -25,6 +25,13 @@ typedef struct gtEhlRepairFrom {
 
 // gtEhlDef's checks shared by every build: cell size (unless a budget picks it), threads, budget.
 gtStatus gt_ehl_check_def(const gtEhlDef* def, gtError* err);
+// A build's own peak memory, held within twice a budget (unless def->allow_high_peak): begin it on
+// the building thread; between stages, gt_ehl_peak_so_far stops a build already past it; at the
+// end, gt_ehl_check_peak (st: the build's status) destroys an index whose build passed it
+// (GT_ERR_LIMIT) and fills stats.peak_bytes.
+int64_t gt_ehl_peak_begin(const gtEhlDef* def);
+gtStatus gt_ehl_peak_so_far(const gtEhlDef* def, const char* stage, gtError* err);
+gtStatus gt_ehl_check_peak(const gtEhlDef* def, int64_t base, gtStatus st, gtEhl** out, gtError* err);
 // GT_ERR_LIMIT when the map has more convex vertices than the index or def->max_vertices allows.
 gtStatus gt_ehl_check_vertices(const gtMap* map, const gtEhlDef* def, gtError* err);
 

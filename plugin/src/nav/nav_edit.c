@@ -409,9 +409,11 @@ gtEhlDef nav_build_def(const gtNav* nav, const gtEhlDef* def)
 {
 	gtEhlDef d = def ? *def : nav->has_rebuild_def ? nav->rebuild_def : gtEhl_DefaultDef();
 	if (!def && !nav->has_rebuild_def && nav->ehl) d.cell_size = nav->ehl->g; // a loaded index: its own cell size
-	if (!def && !nav->has_rebuild_def && nav->ehl && nav->ehl->region_of)     // a loaded region index: its own size
+	if (!def && !nav->has_rebuild_def && nav->ehl && nav->ehl->region_of) {   // a loaded region index: its own size
 		d.budget_mb = (double)gt_ehl_index_bytes(nav->ehl) * 1.1 / 1e6;       // the edit may add a little
-	d.workload = def ? d.workload : NULL;                                     // a remembered workload may be gone
+		d.allow_high_peak = true; // no budget was asked for: an edit is not refused for its peak
+	}
+	d.workload = def ? d.workload : NULL; // a remembered workload may be gone
 	d.workload_count = def ? d.workload_count : 0;
 	d.progress = def ? d.progress : NULL; // a remembered callback may be gone
 	d.progress_user = def ? d.progress_user : NULL;
