@@ -363,13 +363,17 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
 }
 
-// Whether this query walks the clearance squares before pricing, with and without a limit: a
-// walk costs about 135 instructions and one that certifies saves a pricing (about 650 for a pair
-// that sees each other), so it runs while at least a tenth of recent walks certified (callgrind,
-// bench-peers: a quarter or a fifth left orz103d's 404 objects 1.5-3% dearer, lak303d's 148 1-2%),
-// and again after 16 queries without, to follow the world; 32, 64 and 128 while those retries fail
-// (bench-knn, AR0602SR, 2 words: 124 of 4,528 walks certified, the retries cost ~45 a query).
-#define SIGHT_MISSES 0.9f
+// Whether this query walks the clearance squares before pricing, with and without a limit. In
+// instructions a walk is cheap (about 135 against about 650 for a pricing of a pair that sees each
+// other), but in time it is not: its cells are cold where the distance's labels have just pushed
+// them out of the caches, and once a query has read its own point's labels for a first pricing,
+// each further pricing costs about what a walk does (rdtsc per phase, bench-peers, AR0602SR at 1%
+// without words: a walk 250-500 cycles, a second pricing 300-450, the first 2,500). So it runs
+// while at least four in ten of recent walks certified (0.1% of the cells without words certify 2-4
+// in ten: AR0602SR 0.89 -> 0.81 of IER-EHL's time, AR0300SR 1.09 -> 1.01; 1% certify 5-9 in ten and
+// keep it), and again after 16 queries without, to follow the world; 32, 64 and 128 while those
+// retries fail.
+#define SIGHT_MISSES 0.6f
 static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
 {
 	f->sight = NULL;
