@@ -161,14 +161,15 @@ int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double 
 	double rb = gt_clearance_at(c, b.x, b.y);
 	double length = ax > ay ? ax : ay, rest = length - rb; // b covers (rest, length]
 	double covered = ra;                                   // [0, covered) from a
-	for (int step = 0; covered <= rest; step++) {
-		double r = 0;
-		if (step < GT_SIGHT_STEPS) {
-			double t = covered / length;
-			r = gt_clearance_at(c, a.x + t * dx, a.y + t * dy) - 1e-6;
-		}
-		if (r <= 0) return map ? sight_rest(c, map, a, b, covered, rb) : 0;
+	if (covered > rest) return 1;
+	// The walk is a chain of dependent steps (point, cell, clearance, next point): the direction per
+	// major unit is divided out once, off the chain, and a step is a multiply-add and a load.
+	double ux = dx / length, uy = dy / length;
+	for (int step = 0; step < GT_SIGHT_STEPS; step++) {
+		double r = gt_clearance_at(c, a.x + covered * ux, a.y + covered * uy) - 1e-6;
+		if (r <= 0) break;
 		covered += r;
+		if (covered > rest) return 1;
 	}
-	return 1;
+	return map ? sight_rest(c, map, a, b, covered, rb) : 0;
 }

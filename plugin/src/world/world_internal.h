@@ -58,6 +58,13 @@ typedef struct gtQueryScratch {
 	float sight_misses[9][2];
 	uint8_t sight_skips[9][2], sight_backoff[9][2], sight_idle[9];
 	int32_t sight_tries[2], sight_hits[2];
+	// The walk bound's re-keying (world_tree_query.c walk_begin), per cost class: the recent queries'
+	// estimated gain (instructions, negative: it cost more than it saved; judged after 16 queries
+	// that ran it, walk_runs), the queries that skipped it since it last ran (it runs again after 16 << walk_backoff); this query's lookups, objects
+	// re-keyed and those of them priced all the same.
+	float walk_gain[9];
+	uint8_t walk_skips[9], walk_backoff[9], walk_runs[9];
+	int32_t walk_looks, walk_rekeys, walk_repriced;
 	// A query's bound through links (world_tree_query.c): the ways, settled then open (Filter).
 	gtLinkWay* ways;
 	int32_t way_capacity;

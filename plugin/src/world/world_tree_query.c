@@ -69,13 +69,19 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 // (true): it goes back in its place, and may never need pricing. Only here, not when objects are
 // pushed: most objects pushed are never priced (1% of AR0602SR's cells, no words: a bound per
 // push cost more than it saved). Keys that carry a score (MODE_TOP) keep the straight line.
-static inline bool rekey_object(const gtWorld* w, const Filter* f, gtHeapItem* item)
+static inline bool rekey_object(const gtWorld* w, gtQueryScratch* s, const Filter* f, gtHeapItem* item)
 {
 	if (!f->walk_row) return false;
 	int32_t o = -item->id - 1;
 	double lb = gt_walk_bound_to(f->walk, f->walk_row, w->x[o], w->y[o]);
-	if (!(lb > item->key)) return false;
+	s->walk_looks++;
+	if (!(lb > item->key)) {
+		// Back after its rekey (a straight key is never a whole number above 0): priced all the same.
+		s->walk_repriced += lb == item->key && lb > 0;
+		return false;
+	}
 	item->key = lb;
+	s->walk_rekeys++;
 	return true;
 }
 
@@ -85,7 +91,7 @@ static inline __attribute__((always_inline)) bool take_object(const gtWorld* w, 
                                                               gtDistance distance, Mode mode, const Filter* f,
                                                               Results* r, gtHeapItem top, gtQueryStats* stats)
 {
-	if (rekey_object(w, f, &top)) return gt_frontier_push(&s->frontier, top.key, top.id);
+	if (rekey_object(w, s, f, &top)) return gt_frontier_push(&s->frontier, top.key, top.id);
 	return price_object(w, s, q, distance, mode, f, r, -top.id - 1, stats);
 }
 
@@ -358,13 +364,17 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
 }
 
-// Whether this query walks the clearance squares before pricing, with and without a limit: a
-// walk costs about 135 instructions and one that certifies saves a pricing (about 650 for a pair
-// that sees each other), so it runs while at least a tenth of recent walks certified (callgrind,
-// bench-peers: a quarter or a fifth left orz103d's 404 objects 1.5-3% dearer, lak303d's 148 1-2%),
-// and again after 16 queries without, to follow the world; 32, 64 and 128 while those retries fail
-// (bench-knn, AR0602SR, 2 words: 124 of 4,528 walks certified, the retries cost ~45 a query).
-#define SIGHT_MISSES 0.9f
+// Whether this query walks the clearance squares before pricing, with and without a limit. In
+// instructions a walk is cheap (about 135 against about 650 for a pricing of a pair that sees each
+// other), but in time it is not: its cells are cold where the distance's labels have just pushed
+// them out of the caches, and once a query has read its own point's labels for a first pricing,
+// each further pricing costs about what a walk does (rdtsc per phase, bench-peers, AR0602SR at 1%
+// without words: a walk 250-500 cycles, a second pricing 300-450, the first 2,500). So it runs
+// while at least four in ten of recent walks certified (0.1% of the cells without words certify 2-4
+// in ten: AR0602SR 0.89 -> 0.81 of IER-EHL's time, AR0300SR 1.09 -> 1.01; 1% certify 5-9 in ten and
+// keep it), and again after 16 queries without, to follow the world; 32, 64 and 128 while those
+// retries fail.
+#define SIGHT_MISSES 0.6f
 static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
 {
 	f->sight = NULL;
@@ -417,14 +427,49 @@ static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
 // (which an edit in place changes: its fingerprint then differs) and nothing shortcuts it; and not
 // for queries with words, whose few matching objects are mostly answers (bench-peers, 0.1% with
 // two words: its lookups cost more than the pricings it saved on AR0602SR and orz103d).
-static void walk_begin(const gtWorld* w, gtDistance distance, gtVec2 q, Filter* f)
+// It also stops (per kind of query, like the sight walk) while it costs more than it saves: a
+// lookup about WALK_LOOK instructions, a rekeyed object's push, pop and second lookup WALK_REPUSH,
+// and a rekeyed object never priced saves a pricing, WALK_PRICE (callgrind, bench-peers: 1% of
+// AR0602SR's cells without words, few rekeys skip a pricing and the lookups made it 1-4% dearer).
+// Judged after 16 queries that ran it, on a slow average (the savings come in bursts: lak303d at
+// 0.1% saves nothing on most queries, several pricings on some); it runs again after 16 queries
+// without, 32, 64 and 128 while those retries lose, a retry weighing half (a stale average would
+// keep it off on a world that changed).
+#define WALK_LOOK 35.0f
+#define WALK_REPUSH 50.0f
+#define WALK_PRICE 1000.0f
+static void walk_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
 {
 	f->walk = &w->walk_bound;
 	f->walk_row = NULL;
 	if (f->mode == MODE_TOP || f->word_count > 0 || distance.shortcuts || f->link_reach != INFINITY ||
 	    f->link_slack != 0 || !gt_walk_bound_fits(&w->walk_bound, distance.walk_map))
 		return;
+	if (s->walk_runs[cost] >= 16 && s->walk_gain[cost] < 0 && s->walk_skips[cost] < 16 << s->walk_backoff[cost]) {
+		s->walk_skips[cost]++;
+		return;
+	}
 	f->walk_row = gt_walk_bound_row(&w->walk_bound, q.x, q.y);
+	s->walk_looks = s->walk_rekeys = s->walk_repriced = 0;
+}
+static void walk_end(gtQueryScratch* s, int cost)
+{
+	float saved = (float)(s->walk_rekeys - s->walk_repriced);
+	float gain = saved * WALK_PRICE - (float)s->walk_looks * WALK_LOOK - (float)s->walk_rekeys * WALK_REPUSH;
+	bool retry = s->walk_runs[cost] >= 16 && s->walk_gain[cost] < 0;
+	if (s->walk_runs[cost] < 16) s->walk_runs[cost]++;
+	s->walk_gain[cost] = retry ? 0.5f * s->walk_gain[cost] + 0.5f * gain
+	                           : 0.96875f * s->walk_gain[cost] + 0.03125f * gain;
+	s->walk_skips[cost] = 0;
+	if (s->walk_gain[cost] >= 0) s->walk_backoff[cost] = 0;
+	else if (retry && s->walk_backoff[cost] < 3) s->walk_backoff[cost]++;
+}
+
+// What this query learnt of the sight walk and the walk bound, for the queries after it.
+static inline void gates_end(gtQueryScratch* s, const Filter* f, int cost)
+{
+	if (f->sight) sight_end(s, f, cost);
+	if (f->walk_row) walk_end(s, cost);
 }
 
 double gtWorld_WalkBound(const gtWorld* w, const gtMap* map, gtVec2 from, gtVec2 to)
@@ -487,7 +532,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	if (!links_begin(&f, s, distance.shortcuts, q->point)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int cost = cost_class(&f, mode);
 	sight_begin(w, s, distance, q->point, &f, cost);
-	walk_begin(w, distance, q->point, &f);
+	walk_begin(w, s, distance, q->point, &f, cost);
 	Results r;
 	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;
@@ -566,7 +611,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		if (!pushed) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	*found = gt_results_finish(s, &r);
-	if (f.sight) sight_end(s, &f, cost);
+	gates_end(s, &f, cost);
 	if (scan) {
 		s->scans_since_tree[cost]++;
 	} else if (root_matches >= 0) {
