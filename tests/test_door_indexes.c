@@ -357,5 +357,67 @@ static void test_default_cap_and_no_view_for_doors(void** state)
 	gtMap_Destroy(map);
 }
 
+// A door's query objects are sized by the hub count its job found ahead (no scan of every cell on
+// the first query after the door closes): a query from every free cell, with the door closed,
+// equals the answer of an index built from scratch on that map (a count too small fails the
+// query from the cell with the most hubs).
+static void test_door_queries_from_every_cell(void** state)
+{
+	(void)state;
+	TestRng rng = {47};
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtNavDef def = gtNav_DefaultDef();
+	gtNav *nav, *ref;
+	gtNavQuery *q, *ref_q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	Door door;
+	if (!find_door(map, &rng, NULL, 0, &door)) fail_msg("no passage for a door");
+	if (gtNav_AddDoor(nav, door.x0, door.y0, door.x1, door.y1, &door.id, &err)) fail_msg("%s", err.message);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 4;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	gtNav_WaitForRebuild(nav);
+	expect_ready(nav, 1);
+	set_door(nav, &door, false);
+	gtMap* closed = test_cells_copy(gtNav_Map(nav));
+	assert_int_equal(gtNav_Create(closed, &def, &ref, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(ref, &ehl, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(ref, &ref_q, &err), GT_OK);
+	gtVec2 to = {-1, -1}; // beside the door: answers from its other side cross it or go round
+	for (int y = door.y0 - 1; y <= door.y1 + 1 && to.x < 0; y++)
+		for (int x = door.x0 - 1; x <= door.x1 + 1 && to.x < 0; x++)
+			if (free_at(closed, x, y)) to = (gtVec2){x + 0.5, y + 0.5};
+	assert_true(to.x >= 0);
+	int changed = 0, checked = 0;
+	for (int y = 0; y < gtMap_Height(closed); y++)
+		for (int x = 0; x < gtMap_Width(closed); x++) {
+			if (gtMap_IsBlocked(closed, x, y)) continue;
+			gtVec2 from = {x + 0.5, y + 0.5};
+			double got, expect, open;
+			if (gtNavQuery_Distance(q, from, to, &got, &err)) fail_msg("from (%d, %d): %s", x, y, err.message);
+			assert_int_equal(gtNavQuery_Distance(ref_q, from, to, &expect, &err), GT_OK);
+			if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
+				fail_msg("(%d, %d) to (%g, %g) is %.12g, an index of the closed map says %.12g", x, y, to.x, to.y, got,
+				         expect);
+			if (x % 7 == 0 && y % 7 == 0) { // some answers changed when the door closed: it stood on routes
+				set_door(nav, &door, true);
+				assert_int_equal(gtNavQuery_Distance(q, from, to, &open, &err), GT_OK);
+				set_door(nav, &door, false);
+				changed += !(open == got || (isinf(open) && isinf(got)));
+			}
+			checked++;
+		}
+	assert_true(checked > 1000);
+	assert_true(changed > 0);
+	gtNavQuery_Destroy(ref_q);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(ref);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(closed);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("door_indexes", test_doors_answer_from_their_indexes, test_doors_on_ar0602sr, test_doors_past_the_limit,
-          test_default_cap_and_no_view_for_doors)
+          test_default_cap_and_no_view_for_doors, test_door_queries_from_every_cell)

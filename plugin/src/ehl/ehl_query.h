@@ -50,6 +50,12 @@ typedef struct Side {
 	int gx, gy;
 } Side;
 
+// The most hub entries any cell of `ehl` has (a query object's scratch is sized by it): a scan of
+// every cell, which a caller that makes query objects often (a door's index, on its first query
+// after the door closes) does once, ahead, and passes to gt_ehl_query_create_sized.
+int32_t gt_ehl_max_hubs(const gtEhl* ehl);
+gtStatus gt_ehl_query_create_sized(const gtEhl* ehl, int32_t max_hubs, gtEhlQuery** out, gtError* err);
+
 // A side for the valid point p.
 static inline Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)
 {
