@@ -34,7 +34,7 @@ static double others_cpu_seconds(void)
 {
 #if defined(CLOCK_THREAD_CPUTIME_ID) && defined(CLOCK_PROCESS_CPUTIME_ID)
 	struct timespec process, thread;
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process) == 0 && clock_gettime(CLOCK_THREAD_CPUTIME_ID, &thread) == 0)
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &thread) == 0 && clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process) == 0)
 		return (double)(process.tv_sec - thread.tv_sec) + (double)(process.tv_nsec - thread.tv_nsec) * 1e-9;
 #endif
 	return NAN;

@@ -20,18 +20,18 @@ int32_t gt_ehl_max_hubs(const gtEhl* ehl)
 	return most;
 }
 
-gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
+void gt_ehl_note_max_hubs(gtEhl* ehl)
 {
-	return gt_ehl_query_create_sized(ehl, gt_ehl_max_hubs(ehl), out, err);
+	ehl->max_cell_entries = gt_ehl_max_hubs(ehl);
 }
 
-gtStatus gt_ehl_query_create_sized(const gtEhl* ehl, int32_t max_hubs, gtEhlQuery** out, gtError* err)
+gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 {
 	*out = NULL;
 	gtEhlQuery* q = gt_calloc(1, sizeof *q);
 	if (!q) return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
 	q->ehl = ehl;
-	q->max_hubs = max_hubs;
+	q->max_hubs = ehl->max_cell_entries > 0 ? ehl->max_cell_entries : gt_ehl_max_hubs(ehl);
 	q->memo_value = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_value);
 	q->memo_via = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_via);
 	q->memo_stamp = gt_calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);

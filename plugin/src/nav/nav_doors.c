@@ -19,10 +19,9 @@
 enum { DEFAULT_DOOR_BYTES_PER_INDEX_BYTE = 8 };
 
 typedef struct DoorIndex {
-	gtEhl* ehl;       // NULL: none
-	gtMap* map;       // the index's map with the door closed (the index reads it)
-	bool tried;       // a job tried it for this index (failed or not): not tried again until the index changes
-	int32_t max_hubs; // gt_ehl_max_hubs(ehl), found by the job: query objects made after a toggle skip that scan
+	gtEhl* ehl; // NULL: none
+	gtMap* map; // the index's map with the door closed (the index reads it)
+	bool tried; // a job tried it for this index (failed or not): not tried again until the index changes
 } DoorIndex;
 
 typedef struct DoorJob {
@@ -114,7 +113,7 @@ static gtStatus build_door(DoorJob* j, int k, const gtEhl* from, const gtVisGrap
 		return st;
 	}
 	j->out[k].map = map;
-	j->out[k].max_hubs = gt_ehl_max_hubs(j->out[k].ehl);
+	gt_ehl_note_max_hubs(j->out[k].ehl); // here, not on the first query after the door closes
 	return GT_OK;
 }
 
@@ -469,8 +468,8 @@ static gtEhlQuery* door_query(const NavDoorIndexes* di, NavDoorQueries** scratch
 		qs->generation = di->generation, qs->count = count;
 		*scratch = qs;
 	}
-	const DoorIndex* x = id < di->count ? &di->index[id] : &di->combination[id - di->count].index;
-	if (!qs->query[id] && gt_ehl_query_create_sized(x->ehl, x->max_hubs, &qs->query[id], NULL)) qs->query[id] = NULL;
+	const gtEhl* ehl = id < di->count ? di->index[id].ehl : di->combination[id - di->count].index.ehl;
+	if (!qs->query[id] && gtEhlQuery_Create(ehl, &qs->query[id], NULL)) qs->query[id] = NULL;
 	return qs->query[id];
 }
 
