@@ -430,6 +430,11 @@ static void test_door_queries_from_every_cell(void** state)
 	assert_true(to.x >= 0);
 	set_door(nav, &door, false);
 	assert_true(every_cell_matches(nav, q, open_q, to, "caves, door closed") > 0);
+	// Points are checked on the door's index's map (the map as it is): inside the closed door, none.
+	gtVec2 in_door = {door.x0 + 0.5, door.y0 + 0.5};
+	double d;
+	assert_int_equal(gtNavQuery_Distance(q, to, in_door, &d, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(gtNavQuery_Distance(q, in_door, to, &d, &err), GT_ERR_INVALID_POINT);
 	set_door(nav, &door, true);
 	// A wall in another passage, repaired in the background: the repaired index answers.
 	edit(nav, wall.x0, wall.y0, wall.x1, wall.y1, true);

@@ -481,12 +481,25 @@ static bool meets_other_door(const gtNav* nav, const NavDoorIndexes* di, int64_t
 	return false;
 }
 
+// The index that answers every query as the map is now, or NULL.
+static const DoorIndex* answering_index(const NavDoorIndexes* di)
+{
+	if (!di || !di->only_doors || di->closed_count == 0) return NULL;
+	if (di->now >= 0) return &di->combination[di->now].index;
+	if (di->closed_count == 1 && di->closed[0] < di->count && di->index[di->closed[0]].ehl)
+		return &di->index[di->closed[0]];
+	return NULL;
+}
+
 bool nav_doors_answer_all(const gtNav* nav)
 {
-	const NavDoorIndexes* di = nav->door_indexes;
-	if (!di || !di->only_doors || di->closed_count == 0) return false;
-	if (di->now >= 0) return true;
-	return di->closed_count == 1 && di->closed[0] < di->count && di->index[di->closed[0]].ehl;
+	return answering_index(nav->door_indexes) != NULL;
+}
+
+const gtMap* nav_doors_map(const gtNav* nav)
+{
+	const DoorIndex* x = answering_index(nav->door_indexes);
+	return x ? x->map : NULL;
 }
 
 bool nav_doors_several_closed(const gtNav* nav)
