@@ -20,12 +20,25 @@ typedef struct Pair {
 typedef struct Totals {
 	double seconds;
 	long count;
+	// Optional: each time (the first `room`), for a median, which a query the OS preempted (a
+	// time slice of another process: milliseconds) does not move as it moves the mean.
+	double* sample;
+	long room;
 } Totals;
 
 static void add(Totals* t, double seconds)
 {
+	if (t->sample && t->count < t->room) t->sample[t->count] = seconds;
 	t->seconds += seconds;
 	t->count++;
+}
+
+enum { MOST_SAMPLES = 1000000 };
+
+static bool sampled(Totals* t, long count)
+{
+	t->room = count < MOST_SAMPLES ? count : MOST_SAMPLES;
+	return (t->sample = malloc(sizeof *t->sample * (size_t)t->room)) != NULL;
 }
 
 // CPU seconds of the calling thread (NAN where the platform has no thread clock): a pass's wall
@@ -54,6 +67,13 @@ static double others_cpu_seconds(void)
 static double micro(const Totals* t)
 {
 	return t->count ? t->seconds / (double)t->count * 1e6 : NAN;
+}
+
+static double median(double* v, int n);
+
+static double median_micro(const Totals* t)
+{
+	return median(t->sample, (int)(t->count < t->room ? t->count : t->room)) * 1e6;
 }
 
 
@@ -190,7 +210,7 @@ static bool time_repairs(gtNav* nav, gtNavQuery* q, const gtMap* map, gtRandom* 
 	// a time. The first pass after a door closes reads that door's index for the first time (cold
 	// caches: a game pays it once per toggle); the second is timed as the static figure is, after a
 	// pass over the same pairs.
-	Totals all = {0, 0}, clear = {0, 0};
+	Totals all = {0}, clear = {0};
 	int doors = 0;
 	for (int e = 0; e < per_kind; e++, doors++) {
 		int x, y, door;
@@ -231,7 +251,11 @@ static int bench_edits(const CliArgs* args)
 	gtWorldDef wdef = gtWorld_DefaultDef();
 	gtError err;
 	int code = CLI_OK;
-	if (!pairs || gtWorld_Create(map, &wdef, &world, &err)) {
+	Totals stat = {0}, knn_static = {0}, stat_cpu = {0};
+	Repairs repairs;
+	memset(&repairs, 0, sizeof repairs);
+	if (!pairs || !sampled(&stat, queries) || !sampled(&repairs.after, queries * KINDS * REPAIRS) ||
+	    !sampled(&repairs.door_crossing, queries * REPAIRS) || gtWorld_Create(map, &wdef, &world, &err)) {
 		fprintf(stderr, "gridtree bench-edits: out of memory\n");
 		code = CLI_FAILED;
 		goto done;
@@ -241,7 +265,7 @@ static int bench_edits(const CliArgs* args)
 		code = CLI_FAILED;
 		goto done;
 	}
-	Totals stat_cold = {0, 0}; // the first pass over the pairs: the index read for the first time
+	Totals stat_cold = {0}; // the first pass over the pairs: the index read for the first time
 	for (long i = 0; i < queries; i++) {
 		gtMap_RandomPoint(map, &rng, &pairs[i].s, NULL);
 		gtMap_RandomPoint(map, &rng, &pairs[i].t, NULL);
@@ -259,13 +283,11 @@ static int bench_edits(const CliArgs* args)
 		gtMap_RandomPoint(map, &rng, &at, NULL);
 		gtWorld_Add(world, at, NULL, 0, &id, NULL);
 	}
-	Totals stat = {0, 0}, knn_static = {0, 0}, stat_cpu = {0, 0};
 	cpu_pass(s.query, map, pairs, (int)queries, &stat, NULL, NULL, &stat_cpu);
 	time_knn(world, s.query, map, knn_points, 200, &knn_static);
 
 	// Walls built and doors closed: the index stays a lower bound.
-	Totals edit = {0, 0}, door = {0, 0}, after = {0, 0}, crossing = {0, 0}, clear = {0, 0}, clear_mixed = {0, 0},
-	       knn_after = {0, 0};
+	Totals edit = {0}, door = {0}, after = {0}, crossing = {0}, clear = {0}, clear_mixed = {0}, knn_after = {0};
 	for (long e = 0; e < edits; e++) {
 		bool is_door = e % 2 == 1;
 		int w = is_door ? 3 : 4, h = is_door ? 1 : 4, x, y;
@@ -284,7 +306,7 @@ static int bench_edits(const CliArgs* args)
 	}
 
 	// Walls demolished: the oracle answers until the rebuild.
-	Totals free_edit = {0, 0}, after_free = {0, 0};
+	Totals free_edit = {0}, after_free = {0};
 	for (long e = 0; e < (edits < 4 ? edits : 4); e++) {
 		int x, y;
 		if (!find_block(map, &rng, 2, 2, true, &x, &y)) break;
@@ -302,8 +324,6 @@ static int bench_edits(const CliArgs* args)
 		code = CLI_FAILED;
 		goto done;
 	}
-	Repairs repairs;
-	memset(&repairs, 0, sizeof repairs);
 	if (!time_repairs(s.nav, s.query, map, &rng, pairs, (int)queries, edits < REPAIRS ? (int)edits : REPAIRS,
 	                  &repairs)) {
 		gtNav_RebuildStatus(s.nav, &err);
@@ -329,6 +349,8 @@ static int bench_edits(const CliArgs* args)
 	       median(repairs.ms[2], repairs.count[2]));
 	printf("query_us_after_repair %.3f\nquery_us_after_repair_cold %.3f\n", micro(&repairs.after),
 	       micro(&repairs.after_cold));
+	printf("query_us_static_p50 %.3f\nquery_us_after_repair_p50 %.3f\ndoor_crossing_us_p50 %.3f\n", median_micro(&stat),
+	       median_micro(&repairs.after), median_micro(&repairs.door_crossing));
 	printf("door_crossing_us %.3f\ndoor_crossing_us_cold %.3f\ndoor_crossing_queries %ld\n",
 	       micro(&repairs.door_crossing), micro(&repairs.door_crossing_cold), repairs.door_crossing.count);
 	printf("door_indexes %d\ndoor_index_ms %.1f\ndoor_index_bytes %lld\n", repairs.door_indexes, repairs.door_index_ms,
@@ -338,6 +360,9 @@ static int bench_edits(const CliArgs* args)
 	       micro(&repairs.after_cpu), micro(&repairs.door_cpu));
 done:
 	free(pairs);
+	free(stat.sample);
+	free(repairs.after.sample);
+	free(repairs.door_crossing.sample);
 	gtWorld_Destroy(world);
 	cli_nav_close(&s);
 	return code;
