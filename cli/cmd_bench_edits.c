@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -19,17 +20,60 @@ typedef struct Pair {
 typedef struct Totals {
 	double seconds;
 	long count;
+	// Optional: each time (the first `room`), for a median, which a query the OS preempted (a
+	// time slice of another process: milliseconds) does not move as it moves the mean.
+	double* sample;
+	long room;
 } Totals;
 
 static void add(Totals* t, double seconds)
 {
+	if (t->sample && t->count < t->room) t->sample[t->count] = seconds;
 	t->seconds += seconds;
 	t->count++;
+}
+
+enum { MOST_SAMPLES = 1000000 };
+
+static bool sampled(Totals* t, long count)
+{
+	t->room = count < MOST_SAMPLES ? count : MOST_SAMPLES;
+	return (t->sample = malloc(sizeof *t->sample * (size_t)t->room)) != NULL;
+}
+
+// CPU seconds of the calling thread (NAN where the platform has no thread clock): a pass's wall
+// time on a shared machine includes other processes' turns on the core; its CPU time does not.
+static double thread_cpu_seconds(void)
+{
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+	return NAN;
+}
+
+// CPU seconds of the process' other threads so far (NAN where the platform cannot tell): work
+// running in the background while queries are timed competes with them for the caches and cores.
+static double others_cpu_seconds(void)
+{
+#if defined(CLOCK_THREAD_CPUTIME_ID) && defined(CLOCK_PROCESS_CPUTIME_ID)
+	struct timespec process, thread;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &thread) == 0 && clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process) == 0)
+		return (double)(process.tv_sec - thread.tv_sec) + (double)(process.tv_nsec - thread.tv_nsec) * 1e-9;
+#endif
+	return NAN;
 }
 
 static double micro(const Totals* t)
 {
 	return t->count ? t->seconds / (double)t->count * 1e6 : NAN;
+}
+
+static double median(double* v, int n);
+
+static double median_micro(const Totals* t)
+{
+	return median(t->sample, (int)(t->count < t->room ? t->count : t->room)) * 1e6;
 }
 
 
@@ -54,7 +98,10 @@ static void time_pairs(gtNavQuery* q, const gtMap* map, Pair* pairs, int n, Tota
                        Totals* clear, Totals* clear_mixed)
 {
 	for (int i = 0; i < n; i++) {
-		if (gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t)) continue;
+		if (gtMap_CheckPoint(map, pairs[i].s) || gtMap_CheckPoint(map, pairs[i].t)) {
+			if (crossing) pairs[i].crossing = false; // not asked: an end is in the edit
+			continue;
+		}
 		double d, start = gtNowSeconds();
 		gtNavQuery_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
 		double took = gtNowSeconds() - start;
@@ -69,6 +116,17 @@ static void time_pairs(gtNavQuery* q, const gtMap* map, Pair* pairs, int n, Tota
 		gtNavQuery_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
 		add(clear, gtNowSeconds() - start);
 	}
+}
+
+// A whole pass of time_pairs on the thread's CPU clock: `pass` gets its seconds and query count.
+static void cpu_pass(gtNavQuery* q, const gtMap* map, Pair* pairs, int n, Totals* all, Totals* crossing,
+                     Totals* clear_mixed, Totals* pass)
+{
+	long before = all->count;
+	double start = thread_cpu_seconds();
+	time_pairs(q, map, pairs, n, all, crossing, NULL, clear_mixed);
+	pass->seconds += thread_cpu_seconds() - start;
+	pass->count += all->count - before;
 }
 
 static void time_knn(gtWorld* world, gtNavQuery* q, const gtMap* map, const gtVec2* points, int n, Totals* t)
@@ -112,13 +170,29 @@ static double until_exact(gtNav* nav)
 	return gtNav_IndexState(nav) == GT_NAV_INDEX_EXACT ? took : NAN;
 }
 
+// The pairs that crossed the door just opened again, on the index itself: a pass over them, then
+// the timed one (as the static figure is taken): what those same answers cost with no door closed.
+static void time_same_pairs_open(gtNavQuery* q, const Pair* pairs, int n, Totals* open)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++) {
+			if (!pairs[i].crossing) continue;
+			double d, start = gtNowSeconds();
+			gtNavQuery_Distance(q, pairs[i].s, pairs[i].t, &d, NULL);
+			if (pass == 1) add(open, gtNowSeconds() - start);
+		}
+}
+
 enum { REPAIRS = 5, KINDS = 3 }; // edits timed per kind (at most): a 4x4 wall, a 3-cell door, a 2x2 wall demolished
 
 typedef struct Repairs {
 	double ms[KINDS][REPAIRS];
 	int count[KINDS];
-	Totals after, after_cold, door_crossing;
-	double door_index_ms; // from the doors declared to their indexes ready
+	Totals after, after_cold, door_crossing, door_crossing_cold;
+	Totals door_crossing_open;  // the same crossing pairs with the door open again (warm, as static)
+	Totals after_cpu, door_cpu; // the same warm passes (every query of them) on the thread's CPU clock
+	double background_ms;       // CPU the process' other threads used while these were timed
+	double door_index_ms;       // from the doors declared to their indexes ready
 	int64_t door_index_bytes;
 	int door_indexes;
 } Repairs;
@@ -142,14 +216,18 @@ static bool time_repairs(gtNav* nav, gtNavQuery* q, const gtMap* map, gtRandom* 
 			// The static figure is taken after one pass over the same pairs (their distances): so is
 			// this one, on the repaired index. The first pass is reported by itself (cold caches:
 			// the index was just written by other threads).
+			double others = others_cpu_seconds();
 			time_pairs(q, map, pairs, n, &r->after_cold, NULL, NULL, NULL);
-			time_pairs(q, map, pairs, n, &r->after, NULL, NULL, NULL);
+			cpu_pass(q, map, pairs, n, &r->after, NULL, NULL, &r->after_cpu);
+			r->background_ms += (others_cpu_seconds() - others) * 1e3;
 			if (gtNav_SetBlocked(nav, x, y, x + w - 1, y + h - 1, !build, NULL) || isnan(until_exact(nav)))
 				return false;
 		}
 	// Doors are declared up front (their indexes are built in the background), then closed one at
-	// a time.
-	Totals all = {0, 0}, clear = {0, 0};
+	// a time. The first pass after a door closes reads that door's index for the first time (cold
+	// caches: a game pays it once per toggle); the second is timed as the static figure is, after a
+	// pass over the same pairs.
+	Totals all = {0}, clear = {0};
 	int doors = 0;
 	for (int e = 0; e < per_kind; e++, doors++) {
 		int x, y, door;
@@ -162,8 +240,12 @@ static bool time_repairs(gtNav* nav, gtNavQuery* q, const gtMap* map, gtRandom* 
 	int first = gtNav_DoorCount(nav) - doors;
 	for (int door = first; door < first + doors; door++) {
 		if (gtNav_SetDoor(nav, door, false, NULL)) return false;
-		time_pairs(q, map, pairs, n, &all, &r->door_crossing, NULL, &clear);
+		double others = others_cpu_seconds();
+		time_pairs(q, map, pairs, n, &all, &r->door_crossing_cold, NULL, &clear);
+		cpu_pass(q, map, pairs, n, &all, &r->door_crossing, &clear, &r->door_cpu);
+		r->background_ms += (others_cpu_seconds() - others) * 1e3;
 		if (gtNav_SetDoor(nav, door, true, NULL)) return false;
+		time_same_pairs_open(q, pairs, n, &r->door_crossing_open);
 	}
 	return true;
 }
@@ -187,7 +269,12 @@ static int bench_edits(const CliArgs* args)
 	gtWorldDef wdef = gtWorld_DefaultDef();
 	gtError err;
 	int code = CLI_OK;
-	if (!pairs || gtWorld_Create(map, &wdef, &world, &err)) {
+	Totals stat = {0}, knn_static = {0}, stat_cpu = {0};
+	Repairs repairs;
+	memset(&repairs, 0, sizeof repairs);
+	if (!pairs || !sampled(&stat, queries) || !sampled(&repairs.after, queries * KINDS * REPAIRS) ||
+	    !sampled(&repairs.door_crossing, queries * REPAIRS) ||
+	    !sampled(&repairs.door_crossing_open, queries * REPAIRS) || gtWorld_Create(map, &wdef, &world, &err)) {
 		fprintf(stderr, "gridtree bench-edits: out of memory\n");
 		code = CLI_FAILED;
 		goto done;
@@ -197,11 +284,16 @@ static int bench_edits(const CliArgs* args)
 		code = CLI_FAILED;
 		goto done;
 	}
+	Totals stat_cold = {0}; // the first pass over the pairs: the index read for the first time
 	for (long i = 0; i < queries; i++) {
 		gtMap_RandomPoint(map, &rng, &pairs[i].s, NULL);
 		gtMap_RandomPoint(map, &rng, &pairs[i].t, NULL);
-		gtNavQuery_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
 		pairs[i].crossing = false;
+	}
+	for (long i = 0; i < queries; i++) {
+		double start = gtNowSeconds();
+		gtNavQuery_Distance(s.query, pairs[i].s, pairs[i].t, &pairs[i].d, NULL);
+		add(&stat_cold, gtNowSeconds() - start);
 	}
 	for (int i = 0; i < 200; i++) gtMap_RandomPoint(map, &rng, &knn_points[i], NULL);
 	for (int64_t i = 0; i < gtMap_FreeCells(map) / 100; i++) { // 1% of the free cells hold objects
@@ -210,13 +302,11 @@ static int bench_edits(const CliArgs* args)
 		gtMap_RandomPoint(map, &rng, &at, NULL);
 		gtWorld_Add(world, at, NULL, 0, &id, NULL);
 	}
-	Totals stat = {0, 0}, knn_static = {0, 0};
-	time_pairs(s.query, map, pairs, (int)queries, &stat, NULL, NULL, NULL);
+	cpu_pass(s.query, map, pairs, (int)queries, &stat, NULL, NULL, &stat_cpu);
 	time_knn(world, s.query, map, knn_points, 200, &knn_static);
 
 	// Walls built and doors closed: the index stays a lower bound.
-	Totals edit = {0, 0}, door = {0, 0}, after = {0, 0}, crossing = {0, 0}, clear = {0, 0}, clear_mixed = {0, 0},
-	       knn_after = {0, 0};
+	Totals edit = {0}, door = {0}, after = {0}, crossing = {0}, clear = {0}, clear_mixed = {0}, knn_after = {0};
 	for (long e = 0; e < edits; e++) {
 		bool is_door = e % 2 == 1;
 		int w = is_door ? 3 : 4, h = is_door ? 1 : 4, x, y;
@@ -235,7 +325,7 @@ static int bench_edits(const CliArgs* args)
 	}
 
 	// Walls demolished: the oracle answers until the rebuild.
-	Totals free_edit = {0, 0}, after_free = {0, 0};
+	Totals free_edit = {0}, after_free = {0};
 	for (long e = 0; e < (edits < 4 ? edits : 4); e++) {
 		int x, y;
 		if (!find_block(map, &rng, 2, 2, true, &x, &y)) break;
@@ -253,8 +343,6 @@ static int bench_edits(const CliArgs* args)
 		code = CLI_FAILED;
 		goto done;
 	}
-	Repairs repairs;
-	memset(&repairs, 0, sizeof repairs);
 	if (!time_repairs(s.nav, s.query, map, &rng, pairs, (int)queries, edits < REPAIRS ? (int)edits : REPAIRS,
 	                  &repairs)) {
 		gtNav_RebuildStatus(s.nav, &err);
@@ -267,7 +355,7 @@ static int bench_edits(const CliArgs* args)
 	for (int k = 0; k < KINDS; k++)
 		for (int i = 0; i < repairs.count[k]; i++) all_ms[all_count++] = repairs.ms[k][i];
 	printf("queries %ld\nedits %ld\n", queries, edit.count + door.count);
-	printf("query_us_static %.3f\n", micro(&stat));
+	printf("query_us_static %.3f\nquery_us_static_cold %.3f\n", micro(&stat), micro(&stat_cold));
 	printf("edit_us %.1f\ndoor_edit_us %.1f\n", micro(&edit), micro(&door));
 	printf("query_us_after_block %.3f\nquery_us_not_crossing %.3f\nquery_us_not_crossing_mixed %.3f\n", micro(&after),
 	       micro(&clear), micro(&clear_mixed));
@@ -280,12 +368,23 @@ static int bench_edits(const CliArgs* args)
 	       median(repairs.ms[2], repairs.count[2]));
 	printf("query_us_after_repair %.3f\nquery_us_after_repair_cold %.3f\n", micro(&repairs.after),
 	       micro(&repairs.after_cold));
-	printf("door_crossing_us %.3f\ndoor_crossing_queries %ld\n", micro(&repairs.door_crossing),
-	       repairs.door_crossing.count);
+	printf("query_us_static_p50 %.3f\nquery_us_after_repair_p50 %.3f\ndoor_crossing_us_p50 %.3f\n", median_micro(&stat),
+	       median_micro(&repairs.after), median_micro(&repairs.door_crossing));
+	printf("door_crossing_us %.3f\ndoor_crossing_us_cold %.3f\ndoor_crossing_queries %ld\n",
+	       micro(&repairs.door_crossing), micro(&repairs.door_crossing_cold), repairs.door_crossing.count);
+	printf("door_crossing_us_open %.3f\ndoor_crossing_us_open_p50 %.3f\n", micro(&repairs.door_crossing_open),
+	       median_micro(&repairs.door_crossing_open));
 	printf("door_indexes %d\ndoor_index_ms %.1f\ndoor_index_bytes %lld\n", repairs.door_indexes, repairs.door_index_ms,
 	       (long long)repairs.door_index_bytes);
+	printf("background_cpu_ms_while_timed %.1f\n", fmax(0, repairs.background_ms)); // clocks read a moment apart
+	printf("cpu_us_static %.3f\ncpu_us_after_repair %.3f\ncpu_us_door_closed %.3f\n", micro(&stat_cpu),
+	       micro(&repairs.after_cpu), micro(&repairs.door_cpu));
 done:
 	free(pairs);
+	free(stat.sample);
+	free(repairs.after.sample);
+	free(repairs.door_crossing.sample);
+	free(repairs.door_crossing_open.sample);
 	gtWorld_Destroy(world);
 	cli_nav_close(&s);
 	return code;

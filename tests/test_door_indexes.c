@@ -357,5 +357,97 @@ static void test_default_cap_and_no_view_for_doors(void** state)
 	gtMap_Destroy(map);
 }
 
+// Every free cell to `to` on the nav's map as it is equals an index built from scratch on that map;
+// returns how many of a sample changed from `open_nav`'s answers (the map before the edit).
+static int every_cell_matches(gtNav* nav, gtNavQuery* q, gtNavQuery* before, gtVec2 to, const char* what)
+{
+	gtMap* map = test_cells_copy(gtNav_Map(nav));
+	gtNavDef def = gtNav_DefaultDef();
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 4;
+	gtNav* ref;
+	gtNavQuery* ref_q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &ref, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(ref, &ehl, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(ref, &ref_q, &err), GT_OK);
+	int changed = 0, checked = 0;
+	for (int y = 0; y < gtMap_Height(map); y++)
+		for (int x = 0; x < gtMap_Width(map); x++) {
+			if (gtMap_IsBlocked(map, x, y)) continue;
+			gtVec2 from = {x + 0.5, y + 0.5};
+			double got, expect, old;
+			if (gtNavQuery_Distance(q, from, to, &got, &err))
+				fail_msg("%s, from (%d, %d): %s", what, x, y, err.message);
+			assert_int_equal(gtNavQuery_Distance(ref_q, from, to, &expect, &err), GT_OK);
+			if (!(isinf(expect) ? isinf(got) : fabs(got - expect) <= 1e-9 * (1 + expect)))
+				fail_msg("%s: (%d, %d) to (%g, %g) is %.12g, an index built on that map says %.12g", what, x, y, to.x,
+				         to.y, got, expect);
+			assert_int_equal(gtNavQuery_Distance(before, from, to, &old, &err), GT_OK);
+			changed += !(old == got || (isinf(old) && isinf(got)));
+			checked++;
+		}
+	assert_true(checked > 1000);
+	gtNavQuery_Destroy(ref_q);
+	gtNav_Destroy(ref);
+	gtMap_Destroy(map);
+	return changed;
+}
+
+// Query objects are sized by the most entries a cell of their index has, which the jobs that make
+// the doors' indexes and the rebuilds find in the background (no scan of every cell on the first
+// query after a door closes or a repair lands): from every free cell, with a door closed and
+// after a wall's repair, the answers equal an index built on that map (a count too small fails
+// the query from the cell with the most entries).
+static void test_door_queries_from_every_cell(void** state)
+{
+	(void)state;
+	TestRng rng = {47};
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtNavDef def = gtNav_DefaultDef();
+	gtNav *nav, *open_nav;
+	gtNavQuery *q, *open_q;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_Create(map, &def, &open_nav, &err), GT_OK);
+	Door door, wall;
+	if (!find_door(map, &rng, NULL, 0, &door) || !find_door(map, &rng, &door, 1, &wall))
+		fail_msg("no passage for a door");
+	if (gtNav_AddDoor(nav, door.x0, door.y0, door.x1, door.y1, &door.id, &err)) fail_msg("%s", err.message);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 4;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(open_nav, &ehl, &err), GT_OK);
+	gtNav_WaitForRebuild(nav);
+	expect_ready(nav, 1);
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(open_nav, &open_q, &err), GT_OK);
+	gtVec2 to = {-1, -1}; // beside the door: answers from its other side cross it or go round
+	for (int y = door.y0 - 1; y <= door.y1 + 1 && to.x < 0; y++)
+		for (int x = door.x0 - 1; x <= door.x1 + 1 && to.x < 0; x++)
+			if (free_at(map, x, y) && !(x >= door.x0 && x <= door.x1 && y >= door.y0 && y <= door.y1))
+				to = (gtVec2){x + 0.5, y + 0.5};
+	assert_true(to.x >= 0);
+	set_door(nav, &door, false);
+	assert_true(every_cell_matches(nav, q, open_q, to, "caves, door closed") > 0);
+	// Points are checked on the door's index's map (the map as it is): inside the closed door, none.
+	gtVec2 in_door = {door.x0 + 0.5, door.y0 + 0.5};
+	double d;
+	assert_int_equal(gtNavQuery_Distance(q, to, in_door, &d, &err), GT_ERR_INVALID_POINT);
+	assert_int_equal(gtNavQuery_Distance(q, in_door, to, &d, &err), GT_ERR_INVALID_POINT);
+	set_door(nav, &door, true);
+	// A wall in another passage, repaired in the background: the repaired index answers.
+	edit(nav, wall.x0, wall.y0, wall.x1, wall.y1, true);
+	assert_int_equal(gtNav_RebuildIndex(nav, NULL, true, &err), GT_OK);
+	gtNav_WaitForRebuild(nav);
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	every_cell_matches(nav, q, open_q, to, "caves, a wall repaired");
+	gtNavQuery_Destroy(open_q);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(open_nav);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("door_indexes", test_doors_answer_from_their_indexes, test_doors_on_ar0602sr, test_doors_past_the_limit,
-          test_default_cap_and_no_view_for_doors)
+          test_default_cap_and_no_view_for_doors, test_door_queries_from_every_cell)

@@ -133,6 +133,9 @@ struct gtEhl {
 	double* label_dist;   // VG distance to the hub: the exact value behind a via's rounded one
 	uint32_t* vertex_of;  // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
+	// The most entries (with its sentinel) a cell's list has, which sizes a query object's scratch;
+	// 0: not found yet (gtEhlQuery_Create scans every cell). Background jobs find it (ehl_query.h).
+	int32_t max_cell_entries;
 	// A region index (ehl_regions.h): per cell of the g grid (columns x rows) its region, the
 	// index's "cell" for the arrays here (cell_count regions); NULL: every grid cell is its own. A
 	// compact index of at most GT_EHL_NARROW_REGIONS regions keeps them as uint16_t (region16).

@@ -10,16 +10,28 @@
 #include "map/map_internal.h"
 #include "core/status.h"
 
+int32_t gt_ehl_max_hubs(const gtEhl* ehl)
+{
+	int32_t most = 0;
+	for (int64_t c = 0; c < ehl->cell_count; c++) {
+		int32_t hubs = (int32_t)(ehl->cell_begin[c + 1] - ehl->cell_begin[c]);
+		if (hubs > most) most = hubs;
+	}
+	return most;
+}
+
+void gt_ehl_note_max_hubs(gtEhl* ehl)
+{
+	ehl->max_cell_entries = gt_ehl_max_hubs(ehl);
+}
+
 gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 {
 	*out = NULL;
 	gtEhlQuery* q = gt_calloc(1, sizeof *q);
 	if (!q) return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
 	q->ehl = ehl;
-	for (int64_t c = 0; c < ehl->cell_count; c++) {
-		int32_t hubs = (int32_t)(ehl->cell_begin[c + 1] - ehl->cell_begin[c]);
-		if (hubs > q->max_hubs) q->max_hubs = hubs;
-	}
+	q->max_hubs = ehl->max_cell_entries > 0 ? ehl->max_cell_entries : gt_ehl_max_hubs(ehl);
 	q->memo_value = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_value);
 	q->memo_via = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_via);
 	q->memo_stamp = gt_calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);
@@ -226,12 +238,17 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 		q->has_source = false;
 		return gt_fail(err, GT_ERR_INVALID_POINT, "start (%g, %g): %s", s.x, s.y, gtPointCheckName(check));
 	}
+	int64_t cell = gt_ehl_cell_of(e, s);
+	if (e->cell_begin[cell + 1] - e->cell_begin[cell] > (uint32_t)q->max_hubs) { // sized by a wrong count
+		q->has_source = false;
+		return gt_fail(err, GT_ERR_INVALID_ARG, "the EHL query object is too small for the cell of (%g, %g)", s.x, s.y);
+	}
 	gt_ehl_next_generation(&q->generation[0], q->side[0].stamp, (size_t)e->n + 1);
 	gt_ehl_next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
 	q->has_source = true;
 	q->source = s;
 	q->source_at_pinch = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, s);
-	q->source_first_hub = e->cell_begin[gt_ehl_cell_of(e, s)];
+	q->source_first_hub = e->cell_begin[cell];
 	return GT_OK;
 }
 

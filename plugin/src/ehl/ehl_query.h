@@ -50,6 +50,13 @@ typedef struct Side {
 	int gx, gy;
 } Side;
 
+// The most hub entries any cell of `ehl` has (a query object's scratch is sized by it): a scan of
+// every cell, cold on an index just made. A background job that makes an index notes it
+// (gt_ehl_note_max_hubs) before handing the index over, so the first query object made for it
+// (the first query after a repair lands or a door closes) skips the scan.
+int32_t gt_ehl_max_hubs(const gtEhl* ehl);
+void gt_ehl_note_max_hubs(gtEhl* ehl);
+
 // A side for the valid point p.
 static inline Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)
 {

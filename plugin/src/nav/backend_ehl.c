@@ -254,6 +254,8 @@ static bool on_map(const gtMap* map, gtVec2 p)
 
 static const gtMap* points_map(const gtNav* nav, gtVec2 s, gtVec2 t)
 {
+	const gtMap* doors = nav_doors_map(nav); // only closed doors, one index for them: its own map
+	if (doors) return doors;
 	if (nav->freed == 0 && nav->added_tiles && on_map(nav->map, s) && on_map(nav->map, t) &&
 	    !nav_near_added(nav, s, s) && !nav_near_added(nav, t, t))
 		return nav_index_map(nav);

@@ -8,6 +8,7 @@
 #include "core/status.h"
 #include "core/job.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_query.h"
 #include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
 #include "nav/nav_doors.h"
@@ -112,6 +113,7 @@ static gtStatus build_door(DoorJob* j, int k, const gtEhl* from, const gtVisGrap
 		return st;
 	}
 	j->out[k].map = map;
+	gt_ehl_note_max_hubs(j->out[k].ehl); // here, not on the first query after the door closes
 	return GT_OK;
 }
 
@@ -479,12 +481,25 @@ static bool meets_other_door(const gtNav* nav, const NavDoorIndexes* di, int64_t
 	return false;
 }
 
+// The index that answers every query as the map is now, or NULL.
+static const DoorIndex* answering_index(const NavDoorIndexes* di)
+{
+	if (!di || !di->only_doors || di->closed_count == 0) return NULL;
+	if (di->now >= 0) return &di->combination[di->now].index;
+	if (di->closed_count == 1 && di->closed[0] < di->count && di->index[di->closed[0]].ehl)
+		return &di->index[di->closed[0]];
+	return NULL;
+}
+
 bool nav_doors_answer_all(const gtNav* nav)
 {
-	const NavDoorIndexes* di = nav->door_indexes;
-	if (!di || !di->only_doors || di->closed_count == 0) return false;
-	if (di->now >= 0) return true;
-	return di->closed_count == 1 && di->closed[0] < di->count && di->index[di->closed[0]].ehl;
+	return answering_index(nav->door_indexes) != NULL;
+}
+
+const gtMap* nav_doors_map(const gtNav* nav)
+{
+	const DoorIndex* x = answering_index(nav->door_indexes);
+	return x ? x->map : NULL;
 }
 
 bool nav_doors_several_closed(const gtNav* nav)

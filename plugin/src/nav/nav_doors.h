@@ -42,6 +42,9 @@ gtEhlQuery* nav_doors_pick(gtNavQuery* q, NavDoorQueries** scratch, gtVec2 s, gt
 // Whether the doors' indexes answer every query as the map is now (only declared doors closed, and
 // one index for all of them): the views need not follow the edit.
 bool nav_doors_answer_all(const gtNav* nav);
+// While one index answers all (above): its map, which is the map as it is (and which that index
+// reads during the query anyway), else NULL.
+const gtMap* nav_doors_map(const gtNav* nav);
 // Whether more than one declared door is closed (a door's index's path must then be checked).
 bool nav_doors_several_closed(const gtNav* nav);
 void nav_doors_free_queries(NavDoorQueries* queries);

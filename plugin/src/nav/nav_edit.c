@@ -8,6 +8,7 @@
 #include "core/platform.h"
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_query.h"
 #include "ehl/ehl_repair.h"
 #include "map/map_internal.h"
 #include "nav/nav_backend.h"
@@ -306,6 +307,7 @@ static void rebuild_run(void* context)
 	NavRebuild* r = context;
 	if (r->links) {
 		r->status = gtEhl_BuildWithLinks(r->map, &r->def, r->links, r->link_count, &r->result, &r->err);
+		if (!r->status) gt_ehl_note_max_hubs(r->result);
 		return;
 	}
 	double start = gtNowSeconds();
@@ -331,6 +333,7 @@ static void rebuild_run(void* context)
 	// computes them then).
 	r->status = gt_ehl_build_keeping_graph(r->map, &r->def, &r->graph, repair ? &from : NULL, &r->result, &r->landmarks,
 	                                       &r->err);
+	if (!r->status) gt_ehl_note_max_hubs(r->result); // here, not on the first query after it lands
 }
 
 static void rebuild_free(NavRebuild* r)
