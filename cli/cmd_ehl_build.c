@@ -145,9 +145,9 @@ static int ehl_build(const CliArgs* args)
 	if (budget > 0 && peak > 2 * budget)
 		fprintf(stderr,
 		        "note: the process's peak memory %.1f MB (the program and the map included, and the heap's "
-		        "overhead) is above twice the budget (%g MB); the build's own stays within it; the process's would "
-		        "from about %.3g MB up\n",
-		        peak, budget, (peak - 1.25 * budget) / 0.75);
+		        "overhead) is above twice the budget (%g MB); the build's own was %.2f MB; the process's would stay "
+		        "within twice a budget from about %.3g MB up\n",
+		        peak, budget, (double)s.peak_bytes / 1e6, (peak - 1.25 * budget) / 0.75);
 	st = gtEhl_Save(ehl, output, &err);
 	if (st) {
 		fprintf(stderr, "gridtree ehl-build: %s\n", err.message);
