@@ -582,10 +582,11 @@ static void expect_counted_stats(gtNav* nav, const gtMap* map, const char* what,
 // edits cannot change copied) answers every pair as an index built from scratch on the edited map
 // does: random walls built and demolished, doors toggled, each rebuild taken; a cancelled build
 // on the way changes nothing; at the end the answers equal the oracle's.
-static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int edits, uint64_t seed, int pairs)
+static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int edits, uint64_t seed, int pairs,
+                                    int threads)
 {
 	TestRng rng = {seed};
-	Scene s = scene_open_map(map, cell, false, &rng);
+	Scene s = scene_open_threads(map, cell, false, threads, &rng);
 	int w = gtMap_Width(s.map), h = gtMap_Height(s.map), door, x, y;
 	gtError err;
 	assert_true(find_free_block(s.map, 3, 1, &x, &y));
@@ -639,17 +640,22 @@ static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int 
 static void test_repaired_index_equals_scratch(void** state)
 {
 	(void)state;
-	repaired_equals_scratch("caves", test_load_map("assets/maps/caves.map"), 4, 8, 37, 150);
-	repaired_equals_scratch("keep", test_load_map("assets/maps/keep.map"), 2, 6, 41, 150);
+	repaired_equals_scratch("caves", test_load_map("assets/maps/caves.map"), 4, 8, 37, 150, 1);
+	repaired_equals_scratch("keep", test_load_map("assets/maps/keep.map"), 2, 6, 41, 150, 1);
 	gtMap *rooms, *caves; // maps no test data holds
 	gtError err;
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 120, 7, &rooms, &err), GT_OK);
-	repaired_equals_scratch("generated rooms", rooms, 4, 8, 43, 150);
+	repaired_equals_scratch("generated rooms", rooms, 4, 8, 43, 150, 1);
 	// Open caves: most label searches an edit reaches come out as before and are checked rather than
 	// redone (hub_labels.c, replay_verified); a wrong check shows in few answers, so many pairs.
 	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &caves, &err), GT_OK);
-	repaired_equals_scratch("generated caves", caves, 4, 8, 59, 4000);
-	if (test_data_dir()) repaired_equals_scratch("AR0602SR", test_load_shared_map("bgmaps", "AR0602SR"), 4, 3, 47, 150);
+	repaired_equals_scratch("generated caves", caves, 4, 8, 59, 4000, 1);
+	// Two threads: the checks of the roots ahead run side by side and are used while only copies came
+	// since (hub_labels.c, copyable); one used after a search changed the labels shows here.
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 11, &caves, &err), GT_OK);
+	repaired_equals_scratch("generated caves, two threads", caves, 4, 8, 61, 4000, 2);
+	if (test_data_dir())
+		repaired_equals_scratch("AR0602SR", test_load_shared_map("bgmaps", "AR0602SR"), 4, 3, 47, 150, 1);
 }
 
 // A free w x h block at a random place (tries a few), for walls built where there is room.
@@ -663,6 +669,68 @@ static bool random_free_block(const gtMap* map, int w, int h, TestRng* rng, int*
 		if (free) return true;
 	}
 	return false;
+}
+
+// The bytes of a file (NULL when it cannot be read); *size its length.
+static char* read_bytes(const char* path, long* size)
+{
+	FILE* f = fopen(path, "rb");
+	char* bytes = NULL;
+	if (f && fseek(f, 0, SEEK_END) == 0 && (*size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (bytes = malloc((size_t)*size + 1)) && fread(bytes, 1, (size_t)*size, f) != (size_t)*size)
+		free(bytes), bytes = NULL;
+	if (f) fclose(f);
+	return bytes;
+}
+
+// A repair on two threads checks the label searches of the roots ahead side by side and uses each
+// check while only copies came since (hub_labels.c, copyable): it makes the index the one-thread
+// repair makes, byte for byte, after every edit of a sequence on generated caves (walls built in the
+// open, where most searches are checked, and demolished).
+static void test_repair_same_on_two_threads(void** state)
+{
+	(void)state;
+	gtMap *one_map, *two_map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 13, &one_map, &err), GT_OK);
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 13, &two_map, &err), GT_OK);
+	TestRng rng = {67}, scene_rng = {3}, scene_rng2 = {3};
+	Scene one = scene_open_threads(one_map, 4, false, 1, &scene_rng),
+	      two = scene_open_threads(two_map, 4, false, 2, &scene_rng2);
+	char one_path[96], two_path[96];
+	snprintf(one_path, sizeof one_path, "/tmp/gridtree-edits-one-%d.ehl", (int)getpid());
+	snprintf(two_path, sizeof two_path, "/tmp/gridtree-edits-two-%d.ehl", (int)getpid());
+	int walls[8][2], x, y;
+	for (int e = 0; e < 8; e++) {
+		if (e < 5) {
+			assert_true(random_free_block(one.map, 4, 4, &rng, &x, &y));
+			walls[e][0] = x, walls[e][1] = y;
+		} else {
+			x = walls[e - 4][0], y = walls[e - 4][1];
+		}
+		edit(one.nav, x, y, x + 3, y + 3, e < 5);
+		edit(two.nav, x, y, x + 3, y + 3, e < 5);
+		gtNav_WaitForRebuild(one.nav);
+		gtNav_WaitForRebuild(two.nav);
+		assert_int_equal(gtNav_IndexState(one.nav), GT_NAV_INDEX_EXACT);
+		assert_int_equal(gtNav_IndexState(two.nav), GT_NAV_INDEX_EXACT);
+		assert_int_equal(gtNav_SaveIndex(one.nav, one_path, &err), GT_OK);
+		assert_int_equal(gtNav_SaveIndex(two.nav, two_path, &err), GT_OK);
+		long one_size = 0, two_size = 0;
+		char *a = read_bytes(one_path, &one_size), *b = read_bytes(two_path, &two_size);
+		assert_non_null(a);
+		assert_non_null(b);
+		if (one_size != two_size || memcmp(a, b, (size_t)one_size) != 0)
+			fail_msg(
+			    "edit %d at (%d, %d): the index repaired on two threads (%ld bytes) is not the one-thread one (%ld)", e,
+			    x, y, two_size, one_size);
+		free(a);
+		free(b);
+	}
+	remove(one_path);
+	remove(two_path);
+	scene_close(&one);
+	scene_close(&two);
 }
 
 // A valid point within 24 cells of (x, y), else anywhere (the edit may lie inside solid rock).
@@ -1118,4 +1186,5 @@ TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join
           test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
           test_repaired_index_equals_scratch, test_repairs_in_sequence_equal_the_oracle, test_rebuild_taken_while_stale,
           test_stale_index_answers_around_freed_walls, test_walls_after_a_rebuild_use_its_landmarks,
-          test_query_objects_share_views, test_views_outlive_edits, test_walled_in_demolitions)
+          test_query_objects_share_views, test_views_outlive_edits, test_walled_in_demolitions,
+          test_repair_same_on_two_threads)
