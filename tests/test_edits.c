@@ -683,33 +683,30 @@ static char* read_bytes(const char* path, long* size)
 	return bytes;
 }
 
+typedef struct Wall {
+	int x, y, w, h;
+	bool build;
+} Wall;
+
 // A repair on two threads checks the label searches of the roots ahead side by side and uses each
-// check while only copies came since (hub_labels.c, copyable): it makes the index the one-thread
-// repair makes, byte for byte, after every edit of a sequence on generated caves (walls built in the
-// open, where most searches are checked, and demolished).
-static void test_repair_same_on_two_threads(void** state)
+// check while no vertex it read was touched since (hub_labels.c, copyable): it makes the index the
+// one-thread repair makes, byte for byte, after every edit of the list.
+static void same_on_two_threads(gtMapStyle style, int width, int height, int seed, const Wall* walls, int count)
 {
-	(void)state;
 	gtMap *one_map, *two_map;
 	gtError err;
-	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 13, &one_map, &err), GT_OK);
-	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 13, &two_map, &err), GT_OK);
-	TestRng rng = {67}, scene_rng = {3}, scene_rng2 = {3};
-	Scene one = scene_open_threads(one_map, 4, false, 1, &scene_rng),
-	      two = scene_open_threads(two_map, 4, false, 2, &scene_rng2);
+	assert_int_equal(gtMap_Generate(style, width, height, seed, &one_map, &err), GT_OK);
+	assert_int_equal(gtMap_Generate(style, width, height, seed, &two_map, &err), GT_OK);
+	TestRng scene_rng = {3}, scene_rng2 = {3};
+	Scene one = scene_open_threads(one_map, 4, false, 1, &scene_rng);
+	Scene two = scene_open_threads(two_map, 4, false, 2, &scene_rng2);
 	char one_path[96], two_path[96];
 	snprintf(one_path, sizeof one_path, "/tmp/gridtree-edits-one-%d.ehl", (int)getpid());
 	snprintf(two_path, sizeof two_path, "/tmp/gridtree-edits-two-%d.ehl", (int)getpid());
-	int walls[8][2], x, y;
-	for (int e = 0; e < 8; e++) {
-		if (e < 5) {
-			assert_true(random_free_block(one.map, 4, 4, &rng, &x, &y));
-			walls[e][0] = x, walls[e][1] = y;
-		} else {
-			x = walls[e - 4][0], y = walls[e - 4][1];
-		}
-		edit(one.nav, x, y, x + 3, y + 3, e < 5);
-		edit(two.nav, x, y, x + 3, y + 3, e < 5);
+	for (int e = 0; e < count; e++) {
+		Wall wall = walls[e];
+		edit(one.nav, wall.x, wall.y, wall.x + wall.w - 1, wall.y + wall.h - 1, wall.build);
+		edit(two.nav, wall.x, wall.y, wall.x + wall.w - 1, wall.y + wall.h - 1, wall.build);
 		gtNav_WaitForRebuild(one.nav);
 		gtNav_WaitForRebuild(two.nav);
 		assert_int_equal(gtNav_IndexState(one.nav), GT_NAV_INDEX_EXACT);
@@ -723,7 +720,7 @@ static void test_repair_same_on_two_threads(void** state)
 		if (one_size != two_size || memcmp(a, b, (size_t)one_size) != 0)
 			fail_msg(
 			    "edit %d at (%d, %d): the index repaired on two threads (%ld bytes) is not the one-thread one (%ld)", e,
-			    x, y, two_size, one_size);
+			    wall.x, wall.y, two_size, one_size);
 		free(a);
 		free(b);
 	}
@@ -731,6 +728,21 @@ static void test_repair_same_on_two_threads(void** state)
 	remove(two_path);
 	scene_close(&one);
 	scene_close(&two);
+}
+
+static void test_repair_same_on_two_threads(void** state)
+{
+	(void)state;
+	// Generated caves: 4x4 walls in the open (most searches are checked there), then demolished.
+	const Wall caves[] = {{40, 30, 4, 4, true},  {100, 70, 4, 4, true},  {70, 100, 4, 4, true},
+	                      {40, 30, 4, 4, false}, {100, 70, 4, 4, false}, {120, 20, 2, 2, false}};
+	same_on_two_threads(GT_STYLE_CAVES, 160, 128, 13, caves, 6);
+	// Generated rooms 384: walls closing doorways change the first hubs' searches, and checks made
+	// ahead read what those searches touched (without the touched test, (7, 241) and (187, 306)
+	// take checks that no longer hold).
+	const Wall rooms[] = {{23, 72, 3, 1, true},   {7, 241, 3, 1, true},  {187, 306, 3, 1, true}, {214, 300, 4, 4, true},
+	                      {153, 353, 3, 1, true}, {357, 49, 4, 4, true}, {7, 241, 3, 1, false}};
+	same_on_two_threads(GT_STYLE_ROOMS, 384, 384, 7, rooms, 7);
 }
 
 // A valid point within 24 cells of (x, y), else anywhere (the edit may lie inside solid rock).

@@ -299,12 +299,13 @@ typedef struct Replay {
 	const gtHubLabelsEdit* edit;
 	int64_t* begin; // old rank -> its old entries [begin[rank], begin[rank + 1]) of `entry`
 	int64_t* entry;
-	int32_t* owner; // per old entry: its old vertex
-	bool* changed;  // new vertex: its entries for the hubs done so far differ from the old ones
-	bool* near;     // new vertex: some neighbour's did
-	int32_t* stamp; // new vertex: 1 + the rank whose search labelled it last
-	Check check;    // the checks made on the label thread (its arrays but in_tree are the search's)
-	int64_t marks;  // how often changed, near or the log changed: a check made before stays valid
+	int32_t* owner;   // per old entry: its old vertex
+	bool* changed;    // new vertex: its entries for the hubs done so far differ from the old ones
+	bool* near;       // new vertex: some neighbour's did
+	int32_t* stamp;   // new vertex: 1 + the rank whose search labelled it last
+	Check check;      // the checks made on the label thread (its arrays but in_tree are the search's)
+	int64_t marks;    // changes of changed, near or the log so far
+	int64_t* touched; // new vertex: `marks` when it (or its entries) changed last, 0 never
 	// The hubs (ranks) of the entries the searches that ran made anew or with another distance, per
 	// vertex: a chain from log_head through log_next. log_lost: no room for one (tests read all).
 	int64_t *log_head, *log_next, log_count, log_capacity;
@@ -323,6 +324,7 @@ static void replay_free(Replay* rp)
 	gt_free(rp->stamp);
 	gt_free(rp->check.in_tree);
 	gt_free(rp->log_head);
+	gt_free(rp->touched);
 	gt_free(rp->log_next);
 	gt_free(rp->log_hub);
 }
@@ -341,8 +343,9 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->stamp = gt_calloc((size_t)n + 1, sizeof *rp->stamp);
 	rp->check.in_tree = gt_calloc((size_t)n + 1, sizeof *rp->check.in_tree);
 	rp->log_head = gt_malloc(((size_t)n + 1) * sizeof *rp->log_head);
-	if (!rp->begin || !rp->entry || !rp->owner || !rp->changed || !rp->near || !rp->stamp || !rp->check.in_tree ||
-	    !rp->log_head)
+	rp->touched = gt_calloc((size_t)n + 1, sizeof *rp->touched);
+	if (!rp->touched || !rp->begin || !rp->entry || !rp->owner || !rp->changed || !rp->near || !rp->stamp ||
+	    !rp->check.in_tree || !rp->log_head)
 		return false;
 	for (int v = 0; v < n; v++) rp->log_head[v] = -1;
 	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
@@ -360,7 +363,7 @@ static void mark_changed(Replay* rp, const gtVisGraph* g, int u)
 {
 	if (rp->changed[u]) return;
 	rp->changed[u] = true;
-	rp->marks++;
+	rp->touched[u] = ++rp->marks;
 	for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) rp->near[g->adj[k]] = true;
 }
 
@@ -390,8 +393,8 @@ static bool replayable(const Replay* rp, int old_rank)
 static void log_change(Replay* rp, int u, int32_t r)
 {
 	int64_t at = rp->log_count;
+	rp->touched[u] = ++rp->marks;
 	if (rp->log_lost) return;
-	rp->marks++;
 	if (at == rp->log_capacity) { // both arrays to the same new capacity
 		int64_t capacity = rp->log_capacity;
 		if (!GT_GROW(rp->log_hub, capacity, at + 1, 1024) || !GT_RESIZE(rp->log_next, capacity)) {
@@ -657,12 +660,13 @@ static bool big_search(const Replay* rp, int old_rank)
 
 // ---- the checks of the roots ahead, on every worker ----
 // Most roots a repair reaches are checked (replay_verified) and copied. The checks of the next roots
-// run side by side, each against the labels as they stand plus the old entries of the roots of the
-// window before it, taken as copies. While nothing changed the marks since (rp->marks: every search
-// that ran made the entries it had before, none was lost), those roots' entries are their old ones
-// whether copied or searched again, so a check ahead decides as the label thread's check would then:
-// it is used as it is. The window grows while it holds and shrinks to a root a worker where searches
-// change the labels.
+// run side by side, each against the labels as they stand plus the old entries of the window's roots
+// before it, taken as copies. A check reads the flags and entries of the root, the vertices its old
+// search labelled and their neighbours only; while none of them was touched since (Replay.touched:
+// a search made an entry anew or with another distance there, or lost one), the entries of the
+// window's roots there are their old ones whether copied or searched again, so the check decides as
+// the label thread's would now. A yes is used then; a no is searched (a search is right whatever
+// the check says: it comes out as the copy would). The window grows while its checks hold.
 enum { AHEAD_MAX = 1024 };
 
 typedef struct Ahead {
@@ -674,6 +678,8 @@ typedef struct Ahead {
 	bool copy[AHEAD_MAX];                     // by rank from `from`: the root's old search would come out the same
 	int from, count, size, workers, old_from; // old_from: the old rank of the window's first root
 	int64_t marks;                            // rp->marks when they were checked
+	bool lost;                                // rp->log_lost then
+	int stale;                                // yes answers not used: a vertex they read was touched since
 	atomic_int next;
 } Ahead;
 
@@ -727,21 +733,36 @@ static void ahead_free(Ahead* a)
 	gt_free(a->to_old0);
 }
 
+// No vertex a check of old_rank's search reads was touched after `since`.
+static bool untouched(const Replay* rp, const gtVisGraph* g, int root, int old_rank, int64_t since)
+{
+	if (rp->touched[root] > since) return false;
+	for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
+		int u = rp->edit->new_of[rp->owner[i]];
+		if (rp->touched[u] > since) return false;
+		for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++)
+			if (rp->touched[g->adj[k]] > since) return false;
+	}
+	return true;
+}
+
 // Whether the search of rank r (vertex root, old rank old_rank) comes out as before: from the checks
 // made ahead while they hold, else by the cheap rule, else the roots from r on checked ahead (a:
 // NULL, one thread: checked here).
 static bool copyable(Search* s, Replay* rp, Ahead* a, gtPool* pool, int r, int root, int old_rank)
 {
 	if (old_rank < 0) return false;
-	if (a && r >= a->from && r < a->from + a->count && a->marks == rp->marks) return a->copy[r - a->from];
+	bool ahead = a && r >= a->from && r < a->from + a->count && a->lost == rp->log_lost;
+	if (ahead && !a->copy[r - a->from]) return false;
+	if (ahead && (a->marks == rp->marks || untouched(rp, s->g, root, old_rank, a->marks))) return true;
+	if (ahead) a->stale++;
 	if (replayable(rp, old_rank)) return true;
-	if (!a) return verified_here(s, rp, root, old_rank);
-	if (a->from >= 0) { // the last window: all of it held -> a wider one, else as wide as what held
-		int held_for = r - a->from;
-		a->size = held_for >= a->count ? 2 * a->size : 2 * held_for;
-		a->size = a->size < a->workers ? a->workers : a->size > AHEAD_MAX ? AHEAD_MAX : a->size;
-	}
+	if (!a || ahead) return verified_here(s, rp, root, old_rank);
+	if (a->from >= 0) // the last window: most of it held -> a wider one, else a narrower one
+		a->size = a->stale * 4 <= a->count ? 2 * a->size : a->size / 2;
+	a->size = a->size < a->workers ? a->workers : a->size > AHEAD_MAX ? AHEAD_MAX : a->size;
 	a->from = r, a->count = a->size, a->marks = rp->marks, a->old_from = old_rank;
+	a->lost = rp->log_lost, a->stale = 0;
 	if (a->count > s->g->n - r) a->count = s->g->n - r;
 	rp->check.to_root = s->to_root, rp->check.dist = s->dist, rp->check.visited = s->visited;
 	a->checks[0] = rp->check;
