@@ -650,8 +650,7 @@ static void test_repaired_index_equals_scratch(void** state)
 	// redone (hub_labels.c, replay_verified); a wrong check shows in few answers, so many pairs.
 	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &caves, &err), GT_OK);
 	repaired_equals_scratch("generated caves", caves, 4, 8, 59, 4000, 1);
-	// Two threads: the checks of the roots ahead run side by side and are used while only copies came
-	// since (hub_labels.c, copyable); one used after a search changed the labels shows here.
+	// Two threads: the labels on a job beside the sweeps, big searches two at a time.
 	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 11, &caves, &err), GT_OK);
 	repaired_equals_scratch("generated caves, two threads", caves, 4, 8, 61, 4000, 2);
 	if (test_data_dir())
@@ -688,9 +687,8 @@ typedef struct Wall {
 	bool build;
 } Wall;
 
-// A repair on two threads checks the label searches of the roots ahead side by side and uses each
-// check while no vertex it read was touched since (hub_labels.c, copyable): it makes the index the
-// one-thread repair makes, byte for byte, after every edit of the list.
+// A repair on two threads (its labels on a job beside the sweeps, big searches two at a time) makes
+// the index the one-thread repair makes, byte for byte, after every edit of the list.
 static void same_on_two_threads(gtMapStyle style, int width, int height, int seed, const Wall* walls, int count)
 {
 	gtMap *one_map, *two_map;
@@ -737,9 +735,8 @@ static void test_repair_same_on_two_threads(void** state)
 	const Wall caves[] = {{40, 30, 4, 4, true},  {100, 70, 4, 4, true},  {70, 100, 4, 4, true},
 	                      {40, 30, 4, 4, false}, {100, 70, 4, 4, false}, {120, 20, 2, 2, false}};
 	same_on_two_threads(GT_STYLE_CAVES, 160, 128, 13, caves, 6);
-	// Generated rooms 384: walls closing doorways change the first hubs' searches, and checks made
-	// ahead read what those searches touched (without the touched test, (7, 241) and (187, 306)
-	// take checks that no longer hold).
+	// Generated rooms 384: walls closing doorways change the first hubs' searches, and the checks of
+	// the later roots read what those searches touched.
 	const Wall rooms[] = {{23, 72, 3, 1, true},   {7, 241, 3, 1, true},  {187, 306, 3, 1, true}, {214, 300, 4, 4, true},
 	                      {153, 353, 3, 1, true}, {357, 49, 4, 4, true}, {7, 241, 3, 1, false}};
 	same_on_two_threads(GT_STYLE_ROOMS, 384, 384, 7, rooms, 7);

@@ -14,7 +14,6 @@
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
 #include "ehl/hub_labels.h"
-#include "ehl/hub_order.h"
 #include "core/status.h"
 
 typedef struct Entry {
@@ -65,6 +64,55 @@ int64_t gt_hub_labels_find(const gtHubLabels* labels, int v, int32_t hub)
 		else hi = mid - 1;
 	}
 	return -1;
+}
+
+static int64_t degree_of(const gtVisGraph* g, int v)
+{
+	return g->offset[v + 1] - g->offset[v];
+}
+
+// The authors' "significant path" order (docs/algorithms.md 4.3): follow the pruned search tree just
+// built from the root towards the unprocessed child covering the largest subtree; the next root is
+// taken on that path, or is the highest-degree unprocessed vertex when the path is short.
+static int next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled, const int32_t* parent,
+                     int32_t* coverage, int32_t* best_child, int32_t* path, const bool* processed,
+                     const int64_t* order_key, int* by_degree)
+{
+	for (int i = 0; i < nlabelled; i++) {
+		coverage[labelled[i]] = 1;
+		best_child[labelled[i]] = -1;
+	}
+	for (int i = nlabelled - 1; i > 0; i--) { // parents pop before their children
+		int u = labelled[i], p = parent[u];
+		coverage[p] += coverage[u];
+	}
+	for (int i = 1; i < nlabelled; i++) {
+		int u = labelled[i], p = parent[u];
+		if (processed[u]) continue;
+		int b = best_child[p];
+		if (b < 0 || coverage[u] > coverage[b] || (coverage[u] == coverage[b] && u < b)) best_child[p] = u;
+	}
+	int length = 0;
+	for (int u = nlabelled > 0 ? best_child[labelled[0]] : -1; u >= 0; u = best_child[u]) path[length++] = u;
+	if (length <= 2) {
+		while (processed[order_key[*by_degree] & 0xffffffff]) (*by_degree)++;
+		return (int)(order_key[*by_degree] & 0xffffffff);
+	}
+	int64_t max_degree = 0;
+	int widest = path[0];
+	for (int i = 0; i < length; i++)
+		if (degree_of(g, path[i]) > max_degree) max_degree = degree_of(g, path[i]), widest = path[i];
+	if (max_degree < 2 * (int64_t)length && length > 3) {
+		int64_t best = -1;
+		int chosen = path[0];
+		for (int j = 0; j + 1 < length; j++) {
+			int64_t drop = coverage[path[j + 1]] - coverage[path[j]];
+			int64_t score = degree_of(g, path[j]) * (drop < 0 ? -drop : drop);
+			if (score > best) best = score, chosen = path[j];
+		}
+		return chosen;
+	}
+	return widest;
 }
 
 // One pruned search's scratch, reused root after root.
@@ -283,18 +331,6 @@ static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2*
 // same edges (renumbered in order, so pushed in the same order) and it and every neighbour the
 // same entries for the earlier hubs (so pruned alike). Such a root's entries are copied.
 
-// Scratch of one replay check (replay_verified): distances to the root by hub rank, tentative
-// distances, the vertices given one, and which vertices the old search being checked labelled.
-typedef struct Check {
-	double *to_root, *dist;
-	int32_t *visited, *in_tree;
-	int32_t tree_stamp;
-	// A check ahead: the old ranks [old_lo, old_hi) are the hubs between the label thread's root and
-	// this one, taken as copies (their old entries; to_old: the root's, by old rank).
-	int32_t old_lo, old_hi;
-	double* to_old;
-} Check;
-
 typedef struct Replay {
 	const gtHubLabelsEdit* edit;
 	int64_t* begin; // old rank -> its old entries [begin[rank], begin[rank + 1]) of `entry`
@@ -303,9 +339,8 @@ typedef struct Replay {
 	bool* changed;    // new vertex: its entries for the hubs done so far differ from the old ones
 	bool* near;       // new vertex: some neighbour's did
 	int32_t* stamp;   // new vertex: 1 + the rank whose search labelled it last
-	Check check;      // the checks made on the label thread (its arrays but in_tree are the search's)
-	int64_t marks;    // changes of changed, near or the log so far
-	int64_t* touched; // new vertex: `marks` when it (or its entries) changed last, 0 never
+	int32_t* in_tree; // new vertex: == tree_stamp when the old search being checked labelled it
+	int32_t tree_stamp;
 	// The hubs (ranks) of the entries the searches that ran made anew or with another distance, per
 	// vertex: a chain from log_head through log_next. log_lost: no room for one (tests read all).
 	int64_t *log_head, *log_next, log_count, log_capacity;
@@ -322,9 +357,8 @@ static void replay_free(Replay* rp)
 	gt_free(rp->changed);
 	gt_free(rp->near);
 	gt_free(rp->stamp);
-	gt_free(rp->check.in_tree);
+	gt_free(rp->in_tree);
 	gt_free(rp->log_head);
-	gt_free(rp->touched);
 	gt_free(rp->log_next);
 	gt_free(rp->log_hub);
 }
@@ -341,11 +375,10 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->changed = gt_calloc((size_t)n + 1, sizeof *rp->changed);
 	rp->near = gt_calloc((size_t)n + 1, sizeof *rp->near);
 	rp->stamp = gt_calloc((size_t)n + 1, sizeof *rp->stamp);
-	rp->check.in_tree = gt_calloc((size_t)n + 1, sizeof *rp->check.in_tree);
+	rp->in_tree = gt_calloc((size_t)n + 1, sizeof *rp->in_tree);
 	rp->log_head = gt_malloc(((size_t)n + 1) * sizeof *rp->log_head);
-	rp->touched = gt_calloc((size_t)n + 1, sizeof *rp->touched);
-	if (!rp->touched || !rp->begin || !rp->entry || !rp->owner || !rp->changed || !rp->near || !rp->stamp ||
-	    !rp->check.in_tree || !rp->log_head)
+	if (!rp->begin || !rp->entry || !rp->owner || !rp->changed || !rp->near || !rp->stamp || !rp->in_tree ||
+	    !rp->log_head)
 		return false;
 	for (int v = 0; v < n; v++) rp->log_head[v] = -1;
 	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
@@ -363,7 +396,6 @@ static void mark_changed(Replay* rp, const gtVisGraph* g, int u)
 {
 	if (rp->changed[u]) return;
 	rp->changed[u] = true;
-	rp->touched[u] = ++rp->marks;
 	for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) rp->near[g->adj[k]] = true;
 }
 
@@ -393,7 +425,6 @@ static bool replayable(const Replay* rp, int old_rank)
 static void log_change(Replay* rp, int u, int32_t r)
 {
 	int64_t at = rp->log_count;
-	rp->touched[u] = ++rp->marks;
 	if (rp->log_lost) return;
 	if (at == rp->log_capacity) { // both arrays to the same new capacity
 		int64_t capacity = rp->log_capacity;
@@ -440,22 +471,6 @@ static bool covered_at(const EntryList* at_u, const double* to_root, double key)
 	return false;
 }
 
-// Whether a hub of old rank in [c->old_lo, c->old_hi) covers the pair (root, old vertex ow) at `key`,
-// by their old entries.
-static bool covered_old(const gtHubLabels* old, int ow, const Check* c, double key)
-{
-	if (ow < 0 || c->old_lo >= c->old_hi) return false;
-	int64_t lo = old->offset[ow], hi = old->offset[ow + 1], end = hi;
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if (old->hub[mid] < c->old_lo) lo = mid + 1;
-		else hi = mid;
-	}
-	for (int64_t k = lo; k < end && old->hub[k] < c->old_hi; k++)
-		if (old->dist[k] + c->to_old[old->hub[k]] <= key) return true;
-	return false;
-}
-
 // When replayable says no because entries changed near the old search of `old_rank` (root `root`):
 // whether that search would still run as before. It does when every vertex it labelled keeps its
 // edges and is still not covered at its old distance, and every vertex next to them that it did
@@ -464,58 +479,44 @@ static bool covered_old(const gtHubLabels* old, int ow, const Check* c, double k
 // entries and the root's are the old ones decides as before, so only the others are tested, with
 // the labels of the earlier hubs as they are now. (Most searches redone after an edit came out the
 // same: 6,578 of 6,769 after a 4x4 wall on generated caves 384.)
-static bool replay_verified(const EntryList* lists, const gtVisGraph* g, const Replay* rp, Check* c, int root,
-                            int old_rank)
+static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 {
 	const gtHubLabels* old = rp->edit->old;
+	const gtVisGraph* g = s->g;
 	const int32_t* new_of = rp->edit->new_of;
 	int64_t first = rp->begin[old_rank], end = rp->begin[old_rank + 1];
 	for (int64_t i = first; i < end; i++) {
 		int v = new_of[rp->owner[i]];
 		if (v < 0 || rp->edit->dirty[v]) return false;
 	}
-	int32_t stamp = ++c->tree_stamp;
-	for (int64_t i = first; i < end; i++) c->in_tree[new_of[rp->owner[i]]] = stamp;
-	const EntryList* at_root = &lists[root];
-	for (int i = 0; i < at_root->count; i++) c->to_root[at_root->items[i].hub] = at_root->items[i].dist;
-	int root_old = rp->edit->old_of[root];
-	for (int64_t k = old->offset[root_old]; c->old_lo < c->old_hi && k < old->offset[root_old + 1]; k++)
-		if (old->hub[k] >= c->old_lo && old->hub[k] < c->old_hi) c->to_old[old->hub[k]] = old->dist[k];
+	int32_t stamp = ++rp->tree_stamp;
+	for (int64_t i = first; i < end; i++) rp->in_tree[new_of[rp->owner[i]]] = stamp;
+	const EntryList* at_root = &s->lists[root];
+	for (int i = 0; i < at_root->count; i++) s->to_root[at_root->items[i].hub] = at_root->items[i].dist;
 	bool every = rp->changed[root], same = true;
 	int nvisited = 0;
 	for (int64_t i = first; i < end && same; i++) {
 		int u = new_of[rp->owner[i]];
 		double key = old->dist[rp->entry[i]];
-		if (every || (rp->changed[u] && rp->log_lost)) same = !covered_at(&lists[u], c->to_root, key);
-		else if (rp->changed[u]) same = !covered_by_changes(rp, &lists[u], u, c->to_root, key);
+		if (every || (rp->changed[u] && rp->log_lost)) same = !covered_at(&s->lists[u], s->to_root, key);
+		else if (rp->changed[u]) same = !covered_by_changes(rp, &s->lists[u], u, s->to_root, key);
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1] && same; k++) {
 			int w = g->adj[k];
-			if (c->in_tree[w] == stamp || !(every || rp->changed[w])) continue;
+			if (rp->in_tree[w] == stamp || !(every || rp->changed[w])) continue;
 			double reached = key + g->length[k];
-			if (reached < c->dist[w]) {
-				if (isinf(c->dist[w])) c->visited[nvisited++] = w;
-				c->dist[w] = reached;
+			if (reached < s->dist[w]) {
+				if (isinf(s->dist[w])) s->visited[nvisited++] = w;
+				s->dist[w] = reached;
 			}
 		}
 	}
 	for (int i = 0; i < nvisited; i++) {
-		int w = c->visited[i];
-		if (same && !covered_at(&lists[w], c->to_root, c->dist[w]) &&
-		    !covered_old(old, rp->edit->old_of[w], c, c->dist[w]))
-			same = false;
-		c->dist[w] = INFINITY;
+		int w = s->visited[i];
+		if (same && !covered_at(&s->lists[w], s->to_root, s->dist[w])) same = false;
+		s->dist[w] = INFINITY;
 	}
-	for (int i = 0; i < at_root->count; i++) c->to_root[at_root->items[i].hub] = INFINITY;
-	for (int64_t k = old->offset[root_old]; c->old_lo < c->old_hi && k < old->offset[root_old + 1]; k++)
-		if (old->hub[k] >= c->old_lo && old->hub[k] < c->old_hi) c->to_old[old->hub[k]] = INFINITY;
+	for (int i = 0; i < at_root->count; i++) s->to_root[at_root->items[i].hub] = INFINITY;
 	return same;
-}
-
-// replay_verified on the label thread, with its search's scratch.
-static bool verified_here(Search* s, Replay* rp, int root, int old_rank)
-{
-	rp->check.to_root = s->to_root, rp->check.dist = s->dist, rp->check.visited = s->visited;
-	return replay_verified(s->lists, s->g, rp, &rp->check, root, old_rank);
 }
 
 // After a search that ran: the vertices whose entry for this hub is not the old one.
@@ -566,7 +567,7 @@ static bool label_root(Search* s, Replay* rp, int r, int root)
 {
 	if (!rp) return label_from(s, r, root);
 	int old_rank = replay_begin(rp, s->g, root);
-	if (old_rank >= 0 && (replayable(rp, old_rank) || verified_here(s, rp, root, old_rank)))
+	if (old_rank >= 0 && (replayable(rp, old_rank) || replay_verified(s, rp, root, old_rank)))
 		return replay_copy(s, rp, r, old_rank);
 	if (!label_from(s, r, root)) return false;
 	note_changes(rp, s, r, old_rank);
@@ -592,8 +593,8 @@ typedef struct Order {
 
 static int root_after(Order* o, const int32_t* labelled, int count, const int32_t* parent)
 {
-	return gt_hub_next_root(o->g, labelled, count, parent, o->coverage, o->best_child, o->path, o->processed,
-	                        o->order_key, &o->by_degree);
+	return next_root(o->g, labelled, count, parent, o->coverage, o->best_child, o->path, o->processed, o->order_key,
+	                 &o->by_degree);
 }
 
 // Scratch for batches of up to `trees` roots searched by `workers` workers (worker 0 shares s's).
@@ -658,133 +659,16 @@ static bool big_search(const Replay* rp, int old_rank)
 	return old_rank >= 0 && rp->begin[old_rank + 1] - rp->begin[old_rank] >= REPLAY_BATCH_MIN;
 }
 
-// ---- the checks of the roots ahead, on every worker ----
-// Most roots a repair reaches are checked (replay_verified) and copied. The checks of the next roots
-// run side by side, each against the labels as they stand plus the old entries of the window's roots
-// before it, taken as copies. A check reads the flags and entries of the root, the vertices its old
-// search labelled and their neighbours only; while none of them was touched since (Replay.touched:
-// a search made an entry anew or with another distance there, or lost one), the entries of the
-// window's roots there are their old ones whether copied or searched again, so the check decides as
-// the label thread's would now. A yes is used then; a no is searched (a search is right whatever
-// the check says: it comes out as the copy would). The window grows while its checks hold.
-enum { AHEAD_MAX = 1024 };
-
-typedef struct Ahead {
-	const Search* s;
-	const Replay* rp;
-	const int32_t* order;
-	Check* checks;                            // per worker (worker 0: the label thread's arrays but to_old)
-	double* to_old0;                          // worker 0's to_old
-	bool copy[AHEAD_MAX];                     // by rank from `from`: the root's old search would come out the same
-	int from, count, size, workers, old_from; // old_from: the old rank of the window's first root
-	int64_t marks;                            // rp->marks when they were checked
-	bool lost;                                // rp->log_lost then
-	int stale;                                // yes answers not used: a vertex they read was touched since
-	atomic_int next;
-} Ahead;
-
-static void ahead_worker(void* context, int index)
-{
-	Ahead* a = context;
-	const gtHubLabelsEdit* edit = a->rp->edit;
-	for (int i; (i = atomic_fetch_add(&a->next, 1)) < a->count;) {
-		int root = a->order[a->from + i], ov = edit->old_of[root], old_rank = ov >= 0 ? edit->old->rank_of[ov] : -1;
-		Check* c = &a->checks[index];
-		c->old_lo = a->old_from, c->old_hi = old_rank;
-		a->copy[i] = old_rank >= 0 &&
-		             (replayable(a->rp, old_rank) || replay_verified(a->s->lists, a->s->g, a->rp, c, root, old_rank));
-	}
-}
-
-static bool ahead_init(Ahead* a, const Search* s, Replay* rp, const int32_t* order, int workers)
-{
-	size_t slots = (size_t)s->g->n + 1;
-	memset(a, 0, sizeof *a);
-	a->s = s, a->rp = rp, a->order = order, a->workers = workers, a->size = workers, a->from = -1;
-	size_t old_slots = (size_t)rp->edit->old->n + 1;
-	a->checks = gt_calloc((size_t)workers, sizeof *a->checks);
-	a->to_old0 = gt_malloc(old_slots * sizeof *a->to_old0);
-	bool ok = a->checks && a->to_old0;
-	for (size_t k = 0; ok && k < old_slots; k++) a->to_old0[k] = INFINITY;
-	for (int w = 1; w < workers && ok; w++) {
-		Check* c = &a->checks[w];
-		c->to_old = gt_malloc(old_slots * sizeof *c->to_old);
-		for (size_t k = 0; c->to_old && k < old_slots; k++) c->to_old[k] = INFINITY;
-		c->to_root = gt_malloc(slots * sizeof *c->to_root);
-		c->dist = gt_malloc(slots * sizeof *c->dist);
-		c->visited = gt_malloc(slots * sizeof *c->visited);
-		c->in_tree = gt_calloc(slots, sizeof *c->in_tree);
-		ok = c->to_root && c->dist && c->visited && c->in_tree && c->to_old;
-		for (size_t v = 0; ok && v < slots; v++) c->to_root[v] = c->dist[v] = INFINITY;
-	}
-	return ok;
-}
-
-static void ahead_free(Ahead* a)
-{
-	for (int w = 1; a->checks && w < a->workers; w++) {
-		gt_free(a->checks[w].to_root);
-		gt_free(a->checks[w].dist);
-		gt_free(a->checks[w].visited);
-		gt_free(a->checks[w].in_tree);
-		gt_free(a->checks[w].to_old);
-	}
-	gt_free(a->checks);
-	gt_free(a->to_old0);
-}
-
-// No vertex a check of old_rank's search reads was touched after `since`.
-static bool untouched(const Replay* rp, const gtVisGraph* g, int root, int old_rank, int64_t since)
-{
-	if (rp->touched[root] > since) return false;
-	for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
-		int u = rp->edit->new_of[rp->owner[i]];
-		if (rp->touched[u] > since) return false;
-		for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++)
-			if (rp->touched[g->adj[k]] > since) return false;
-	}
-	return true;
-}
-
-// Whether the search of rank r (vertex root, old rank old_rank) comes out as before: from the checks
-// made ahead while they hold, else by the cheap rule, else the roots from r on checked ahead (a:
-// NULL, one thread: checked here).
-static bool copyable(Search* s, Replay* rp, Ahead* a, gtPool* pool, int r, int root, int old_rank)
-{
-	if (old_rank < 0) return false;
-	bool ahead = a && r >= a->from && r < a->from + a->count && a->lost == rp->log_lost;
-	if (ahead && !a->copy[r - a->from]) return false;
-	if (ahead && (a->marks == rp->marks || untouched(rp, s->g, root, old_rank, a->marks))) return true;
-	if (ahead) a->stale++;
-	if (replayable(rp, old_rank)) return true;
-	if (!a || ahead) return verified_here(s, rp, root, old_rank);
-	if (a->from >= 0) // the last window: most of it held -> a wider one, else a narrower one
-		a->size = a->stale * 4 <= a->count ? 2 * a->size : a->size / 2;
-	a->size = a->size < a->workers ? a->workers : a->size > AHEAD_MAX ? AHEAD_MAX : a->size;
-	a->from = r, a->count = a->size, a->marks = rp->marks, a->old_from = old_rank;
-	a->lost = rp->log_lost, a->stale = 0;
-	if (a->count > s->g->n - r) a->count = s->g->n - r;
-	rp->check.to_root = s->to_root, rp->check.dist = s->dist, rp->check.visited = s->visited;
-	a->checks[0] = rp->check;
-	a->checks[0].to_old = a->to_old0;
-	atomic_store(&a->next, 0);
-	gt_run_tasks_pooled(rp->edit->tasks, pool, ahead_worker, a, a->workers < a->count ? a->workers : a->count);
-	rp->check.tree_stamp = a->checks[0].tree_stamp;
-	return a->copy[0]; // made on the labels as they are: as a check here
-}
-
 static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, gtHubLabels* out, gtError* err)
 {
 	int n = s->g->n, workers = rp->edit->threads > BATCH_ROOTS ? BATCH_ROOTS : rp->edit->threads, olds[BATCH_ROOTS];
 	Batch b;
 	gtPool* pool = gt_pool_create(); // NULL: threads per batch, as gt_run_tasks
-	Ahead ahead;
 	gtStatus st = batch_init(&b, s, workers, workers) ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
-	Ahead* a = ahead_init(&ahead, s, rp, order, workers) ? &ahead : NULL; // no room: checked here
 	for (int r = 0; r < n && !st;) {
 		int root = order[r], old_rank = replay_begin(rp, s->g, root), count = 1;
 		out->vertex_of[r] = root, out->rank_of[root] = r;
-		if (copyable(s, rp, a, pool, r, root, old_rank)) {
+		if (old_rank >= 0 && (replayable(rp, old_rank) || replay_verified(s, rp, root, old_rank))) {
 			if (!replay_copy(s, rp, r++, old_rank)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 			continue;
 		}
@@ -813,7 +697,6 @@ static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, g
 		r += count;
 	}
 	batch_free(&b, workers);
-	ahead_free(&ahead);
 	gt_pool_destroy(pool);
 	return st;
 }
