@@ -582,10 +582,11 @@ static void expect_counted_stats(gtNav* nav, const gtMap* map, const char* what,
 // edits cannot change copied) answers every pair as an index built from scratch on the edited map
 // does: random walls built and demolished, doors toggled, each rebuild taken; a cancelled build
 // on the way changes nothing; at the end the answers equal the oracle's.
-static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int edits, uint64_t seed, int pairs)
+static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int edits, uint64_t seed, int pairs,
+                                    int threads)
 {
 	TestRng rng = {seed};
-	Scene s = scene_open_map(map, cell, false, &rng);
+	Scene s = scene_open_threads(map, cell, false, threads, &rng);
 	int w = gtMap_Width(s.map), h = gtMap_Height(s.map), door, x, y;
 	gtError err;
 	assert_true(find_free_block(s.map, 3, 1, &x, &y));
@@ -639,17 +640,21 @@ static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int 
 static void test_repaired_index_equals_scratch(void** state)
 {
 	(void)state;
-	repaired_equals_scratch("caves", test_load_map("assets/maps/caves.map"), 4, 8, 37, 150);
-	repaired_equals_scratch("keep", test_load_map("assets/maps/keep.map"), 2, 6, 41, 150);
+	repaired_equals_scratch("caves", test_load_map("assets/maps/caves.map"), 4, 8, 37, 150, 1);
+	repaired_equals_scratch("keep", test_load_map("assets/maps/keep.map"), 2, 6, 41, 150, 1);
 	gtMap *rooms, *caves; // maps no test data holds
 	gtError err;
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 120, 7, &rooms, &err), GT_OK);
-	repaired_equals_scratch("generated rooms", rooms, 4, 8, 43, 150);
+	repaired_equals_scratch("generated rooms", rooms, 4, 8, 43, 150, 1);
 	// Open caves: most label searches an edit reaches come out as before and are checked rather than
 	// redone (hub_labels.c, replay_verified); a wrong check shows in few answers, so many pairs.
 	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &caves, &err), GT_OK);
-	repaired_equals_scratch("generated caves", caves, 4, 8, 59, 4000);
-	if (test_data_dir()) repaired_equals_scratch("AR0602SR", test_load_shared_map("bgmaps", "AR0602SR"), 4, 3, 47, 150);
+	repaired_equals_scratch("generated caves", caves, 4, 8, 59, 4000, 1);
+	// Two threads: the labels on a job beside the sweeps, big searches two at a time.
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 11, &caves, &err), GT_OK);
+	repaired_equals_scratch("generated caves, two threads", caves, 4, 8, 61, 4000, 2);
+	if (test_data_dir())
+		repaired_equals_scratch("AR0602SR", test_load_shared_map("bgmaps", "AR0602SR"), 4, 3, 47, 150, 1);
 }
 
 // A free w x h block at a random place (tries a few), for walls built where there is room.
@@ -663,6 +668,78 @@ static bool random_free_block(const gtMap* map, int w, int h, TestRng* rng, int*
 		if (free) return true;
 	}
 	return false;
+}
+
+// The bytes of a file (NULL when it cannot be read); *size its length.
+static char* read_bytes(const char* path, long* size)
+{
+	FILE* f = fopen(path, "rb");
+	char* bytes = NULL;
+	if (f && fseek(f, 0, SEEK_END) == 0 && (*size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (bytes = malloc((size_t)*size + 1)) && fread(bytes, 1, (size_t)*size, f) != (size_t)*size)
+		free(bytes), bytes = NULL;
+	if (f) fclose(f);
+	return bytes;
+}
+
+typedef struct Wall {
+	int x, y, w, h;
+	bool build;
+} Wall;
+
+// A repair on two threads (its labels on a job beside the sweeps, big searches two at a time) makes
+// the index the one-thread repair makes, byte for byte, after every edit of the list.
+static void same_on_two_threads(gtMapStyle style, int width, int height, int seed, const Wall* walls, int count)
+{
+	gtMap *one_map, *two_map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(style, width, height, seed, &one_map, &err), GT_OK);
+	assert_int_equal(gtMap_Generate(style, width, height, seed, &two_map, &err), GT_OK);
+	TestRng scene_rng = {3}, scene_rng2 = {3};
+	Scene one = scene_open_threads(one_map, 4, false, 1, &scene_rng);
+	Scene two = scene_open_threads(two_map, 4, false, 2, &scene_rng2);
+	char one_path[96], two_path[96];
+	snprintf(one_path, sizeof one_path, "/tmp/gridtree-edits-one-%d.ehl", (int)getpid());
+	snprintf(two_path, sizeof two_path, "/tmp/gridtree-edits-two-%d.ehl", (int)getpid());
+	for (int e = 0; e < count; e++) {
+		Wall wall = walls[e];
+		edit(one.nav, wall.x, wall.y, wall.x + wall.w - 1, wall.y + wall.h - 1, wall.build);
+		edit(two.nav, wall.x, wall.y, wall.x + wall.w - 1, wall.y + wall.h - 1, wall.build);
+		gtNav_WaitForRebuild(one.nav);
+		gtNav_WaitForRebuild(two.nav);
+		assert_int_equal(gtNav_IndexState(one.nav), GT_NAV_INDEX_EXACT);
+		assert_int_equal(gtNav_IndexState(two.nav), GT_NAV_INDEX_EXACT);
+		assert_int_equal(gtNav_SaveIndex(one.nav, one_path, &err), GT_OK);
+		assert_int_equal(gtNav_SaveIndex(two.nav, two_path, &err), GT_OK);
+		long one_size = 0, two_size = 0;
+		char *a = read_bytes(one_path, &one_size), *b = read_bytes(two_path, &two_size);
+		assert_non_null(a);
+		assert_non_null(b);
+		if (one_size != two_size || memcmp(a, b, (size_t)one_size) != 0)
+			fail_msg(
+			    "edit %d at (%d, %d): the index repaired on two threads (%ld bytes) is not the one-thread one (%ld)", e,
+			    wall.x, wall.y, two_size, one_size);
+		free(a);
+		free(b);
+	}
+	remove(one_path);
+	remove(two_path);
+	scene_close(&one);
+	scene_close(&two);
+}
+
+static void test_repair_same_on_two_threads(void** state)
+{
+	(void)state;
+	// Generated caves: 4x4 walls in the open (most searches are checked there), then demolished.
+	const Wall caves[] = {{40, 30, 4, 4, true},  {100, 70, 4, 4, true},  {70, 100, 4, 4, true},
+	                      {40, 30, 4, 4, false}, {100, 70, 4, 4, false}, {120, 20, 2, 2, false}};
+	same_on_two_threads(GT_STYLE_CAVES, 160, 128, 13, caves, 6);
+	// Generated rooms 384: walls closing doorways change the first hubs' searches, and the checks of
+	// the later roots read what those searches touched.
+	const Wall rooms[] = {{23, 72, 3, 1, true},   {7, 241, 3, 1, true},  {187, 306, 3, 1, true}, {214, 300, 4, 4, true},
+	                      {153, 353, 3, 1, true}, {357, 49, 4, 4, true}, {7, 241, 3, 1, false}};
+	same_on_two_threads(GT_STYLE_ROOMS, 384, 384, 7, rooms, 7);
 }
 
 // A valid point within 24 cells of (x, y), else anywhere (the edit may lie inside solid rock).
@@ -1118,4 +1195,5 @@ TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join
           test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
           test_repaired_index_equals_scratch, test_repairs_in_sequence_equal_the_oracle, test_rebuild_taken_while_stale,
           test_stale_index_answers_around_freed_walls, test_walls_after_a_rebuild_use_its_landmarks,
-          test_query_objects_share_views, test_views_outlive_edits, test_walled_in_demolitions)
+          test_query_objects_share_views, test_views_outlive_edits, test_walled_in_demolitions,
+          test_repair_same_on_two_threads)
