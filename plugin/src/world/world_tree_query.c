@@ -351,15 +351,21 @@ static int cost_class(const Filter* f, Mode mode)
 // scan about 100 (its filters, key and heap work), 20 when its keyword bits decide (all_simple,
 // push_all's loop that tests them first, ~15 a slot; 2-word rows of bench-peers, 15 to 3,636
 // objects: 45 left FloodedPlains' 364 objects, lak303d's 148, orz103d's 404 and a generated map's
-// 273 on the dearer tree, by 10-20%). Without filters 100 stays: on maps of rooms the k-th distance leaves most objects
-// of a scan in its heap (35 made lak303d's 148 objects and a generated map's 273 dearer). The
-// tree runs again after 16 scans, to follow the world.
+// 273 on the dearer tree, by 10-20%). Without filters a slot counts 25, from time rather than
+// instructions: a scan reads the objects' arrays in order (about 6 cycles a slot) where the tree's
+// nodes are cold (about 86 cycles each, rdtsc, bench-peers at 1%). Its node average ignores a
+// query's nodes beyond twice the average: one query that pops many nodes says little about the
+// next, and made AR0300SR at 1% scan 690 objects on 189 of 1,000 queries (bench-peers median gt /
+// IER-EHL, idle: lak303d 1% 1.08 -> 1.00, 0.1% 0.91 -> 0.89, AR0300SR 0.1% 1.02 -> 1.00, others
+// within noise). The tree runs again after 16 scans, to follow the world.
+#define SCAN_PLAIN_SLOT 25.0f
+#define SCAN_SPIKE 2.0f
 static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
 {
 	const gtQuery* q = f->q;
 	bool plain = mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 && !q->use_region &&
 	             q->exclude_count == 0;
-	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 20.0f : 100.0f;
+	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 20.0f : plain ? SCAN_PLAIN_SLOT : 100.0f;
 	float tree = 250.0f * s->tree_nodes[cost] + (f->plane_pending ? 4.0f * (float)w->plane_stride : 0.0f);
 	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
 }
@@ -465,11 +471,13 @@ static void walk_end(gtQueryScratch* s, int cost)
 	else if (retry && s->walk_backoff[cost] < 3) s->walk_backoff[cost]++;
 }
 
-// What this query learnt of the sight walk and the walk bound, for the queries after it.
-static inline void gates_end(gtQueryScratch* s, const Filter* f, int cost)
+// What this query learnt of the sight walk and the walk bound, for the queries after it. The walk
+// bound learns from the tree's queries only: a scan looks up every object's bound, so its losses
+// would keep the bound off where the tree gains from it (test_gate_comes_back).
+static inline void gates_end(gtQueryScratch* s, const Filter* f, int cost, bool scan)
 {
 	if (f->sight) sight_end(s, f, cost);
-	if (f->walk_row) walk_end(s, cost);
+	if (f->walk_row && !scan) walk_end(s, cost);
 }
 
 double gtWorld_WalkBound(const gtWorld* w, const gtMap* map, gtVec2 from, gtVec2 to)
@@ -611,12 +619,13 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		if (!pushed) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
 	*found = gt_results_finish(s, &r);
-	gates_end(s, &f, cost);
+	gates_end(s, &f, cost, scan);
 	if (scan) {
 		s->scans_since_tree[cost]++;
 	} else if (root_matches >= 0) {
-		float nodes = (float)(stats->nodes_popped - nodes_before);
-		s->tree_nodes[cost] = s->tree_nodes[cost] > 0 ? 0.75f * s->tree_nodes[cost] + 0.25f * nodes : nodes;
+		float nodes = (float)(stats->nodes_popped - nodes_before), avg = s->tree_nodes[cost];
+		if (cost % 3 == 0 && avg > 0 && nodes > SCAN_SPIKE * avg) nodes = SCAN_SPIKE * avg;
+		s->tree_nodes[cost] = avg > 0 ? 0.75f * avg + 0.25f * nodes : nodes;
 		s->scans_since_tree[cost] = 0;
 	}
 	return GT_OK;
