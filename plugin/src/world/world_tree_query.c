@@ -370,6 +370,15 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
 }
 
+// The tree's nodes on this query into its kind's average (no-filter kinds clamped to SCAN_SPIKE
+// times the average, above).
+static void tree_nodes_learn(gtQueryScratch* s, int cost, float nodes)
+{
+	float avg = s->tree_nodes[cost];
+	if (cost % 3 == 0 && avg > 0 && nodes > SCAN_SPIKE * avg) nodes = SCAN_SPIKE * avg;
+	s->tree_nodes[cost] = avg > 0 ? 0.75f * avg + 0.25f * nodes : nodes;
+}
+
 // Whether this query walks the clearance squares before pricing, with and without a limit. In
 // instructions a walk is cheap (about 135 against about 650 for a pricing of a pair that sees each
 // other), but in time it is not: its cells are cold where the distance's labels have just pushed
@@ -623,9 +632,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	if (scan) {
 		s->scans_since_tree[cost]++;
 	} else if (root_matches >= 0) {
-		float nodes = (float)(stats->nodes_popped - nodes_before), avg = s->tree_nodes[cost];
-		if (cost % 3 == 0 && avg > 0 && nodes > SCAN_SPIKE * avg) nodes = SCAN_SPIKE * avg;
-		s->tree_nodes[cost] = avg > 0 ? 0.75f * avg + 0.25f * nodes : nodes;
+		tree_nodes_learn(s, cost, (float)(stats->nodes_popped - nodes_before));
 		s->scans_since_tree[cost] = 0;
 	}
 	return GT_OK;
