@@ -164,6 +164,11 @@ typedef struct gtShortcuts {
 	const int32_t *grid_begin, *grid_way;
 	int grid_columns, grid_rows;
 	double grid_side;
+	/// Optional (NULL: none): per block of the gap table, a lower bound of the least reach from a
+	/// point of the block, the distance to the entrance of a way cheaper than its straight line
+	/// plus its cost (+infinity without such ways): with ways that save little in all (no search),
+	/// a line two points see each other along stands when that bound plus the gap is above it.
+	const float* reach_gap;
 } gtShortcuts;
 
 typedef struct gtDistance {

@@ -33,7 +33,7 @@ typedef struct LinksScratch {
 	gtShortcuts shortcuts;
 	gtVec2 *entrance, *exit;
 	double* cost;
-	float* gap;
+	float* gap;                     // gap and reach_gap, one after the other
 	int32_t *grid_begin, *grid_way; // gtShortcuts.grid_begin
 	bool bound_made;
 	uint32_t bound_generation;
@@ -236,25 +236,39 @@ gtStatus gtNavQuery_PathLinks(gtNavQuery* query, gtVec2 s, gtVec2 t, gtVec2* poi
 	return st;
 }
 
-// Per block of the gap table, the distance from the block to the nearest exit, rounded down to a
-// float so it stays a lower bound.
+// Per block of the gap table, the distance from the block to the nearest exit, and the least
+// distance to the entrance of a way cheaper than its line plus its cost (reach_gap), each rounded
+// down to a float so it stays a lower bound.
+static float float_below(double v)
+{
+	float g = (float)v;
+	return (double)g > v ? nextafterf(g, 0) : g;
+}
 static void fill_gaps(LinksScratch* l)
 {
 	gtShortcuts* sc = &l->shortcuts;
+	float* reach_gap = l->gap + (int64_t)sc->columns * sc->rows;
 	for (int by = 0; by < sc->rows; by++)
 		for (int bx = 0; bx < sc->columns; bx++) {
 			double x0 = bx * sc->block, y0 = by * sc->block, x1 = x0 + sc->block, y1 = y0 + sc->block;
-			double best = INFINITY;
+			double best = INFINITY, reach = INFINITY;
 			for (int i = 0; i < sc->count; i++) {
 				gtVec2 p = l->exit[i];
 				double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0;
 				double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0;
 				double d = dx * dx + dy * dy;
 				if (d < best) best = d;
+				gtVec2 e = l->entrance[i];
+				double lx = p.x - e.x, ly = p.y - e.y, c = l->cost[i];
+				if (c * c >= lx * lx + ly * ly) continue; // never shortens a walk
+				dx = e.x < x0 ? x0 - e.x : e.x > x1 ? e.x - x1 : 0;
+				dy = e.y < y0 ? y0 - e.y : e.y > y1 ? e.y - y1 : 0;
+				d = sqrt(dx * dx + dy * dy) + c;
+				if (d < reach) reach = d;
 			}
-			float g = (float)sqrt(best);
-			if ((double)g > sqrt(best)) g = nextafterf(g, 0);
-			l->gap[(int64_t)by * sc->columns + bx] = g;
+			int64_t block = (int64_t)by * sc->columns + bx;
+			l->gap[block] = float_below(sqrt(best));
+			reach_gap[block] = float_below(reach);
 		}
 }
 
@@ -306,7 +320,7 @@ static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 	double block = ceil((double)side / GAP_SIDE);
 	int columns = (int)ceil(width / block), rows = (int)ceil(height / block);
 	bool ok = GT_RESIZE(l->entrance, 2 * count + 1) && GT_RESIZE(l->exit, 2 * count + 1) &&
-	          GT_RESIZE(l->cost, 2 * count + 1) && GT_RESIZE(l->gap, (int64_t)columns * rows + 1);
+	          GT_RESIZE(l->cost, 2 * count + 1) && GT_RESIZE(l->gap, 2 * (int64_t)columns * rows + 1);
 	if (!ok) {
 		gt_free(edges);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
@@ -325,7 +339,8 @@ static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 	                             .gap = l->gap,
 	                             .columns = columns,
 	                             .rows = rows,
-	                             .block = block};
+	                             .block = block,
+	                             .reach_gap = l->gap + (int64_t)columns * rows};
 	l->shortcuts.savings = gt_shortcuts_savings(&l->shortcuts);
 	fill_gaps(l);
 	if (!fill_grid(l, width, height)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");

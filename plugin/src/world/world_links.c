@@ -165,3 +165,20 @@ void gt_link_search_settle(Filter* f, double upto)
 	double ahead = upto + g->l->grid_side;
 	while (read_least(f, g, ahead)) {}
 }
+
+double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
+{
+	if (!l->grid_begin) {
+		double least = INFINITY;
+		for (int32_t i = 0; i < l->count; i++) {
+			double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y, c = l->cost[i];
+			if (c * c >= lx * lx + ly * ly) continue; // never shortens a walk (links_begin)
+			double dx = q.x - l->entrance[i].x, dy = q.y - l->entrance[i].y, reach = sqrt(dx * dx + dy * dy) + c;
+			if (reach < least) least = reach;
+		}
+		return least;
+	}
+	Filter f; // the search's own: the query's Filter keeps its keys with the slack
+	memset(&f, 0, sizeof f);
+	return gt_link_search_begin(&f, s, l, q) ? f.link_reach : 0;
+}

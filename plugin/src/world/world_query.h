@@ -40,6 +40,10 @@ typedef struct Filter {
 	// otherwise), no search: a key is the straight line less link_slack.
 	const gtShortcuts* shortcuts;
 	double link_reach, link_frontier, link_slack;
+	// With link_slack: a lower bound of the least reach of a way from q (gtShortcuts.reach_gap,
+	// or NAN until a sight walk first asks the ways for it), which with the gap table lets a
+	// straight line q sees along stand (links_spare_line, world_tree_query.c).
+	double slack_reach;
 	gtLinkWay* ways;
 	int ways_settled, ways_kept, way_least;
 	gtLinkSearch* search; // the search over the ways' grid (world_links.c), or NULL: over every way
@@ -76,6 +80,9 @@ double gt_shortcuts_savings(const gtShortcuts* l);
 // link_frontier set, false when out of memory), and settles ways up to `upto` as links_settle does.
 bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);
 void gt_link_search_settle(Filter* f, double upto);
+// The least reach from q of a way cheaper than its straight line (+infinity: none), over the
+// ways' grid when there is one, else over every way; 0 (which certifies nothing) when out of memory.
+double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
 // The same, leaving the AND of several query planes to gt_filter_make_plane: a query that reads
 // every object instead of the tree never needs it.
@@ -257,6 +264,14 @@ static inline void gt_child_rect(const gtWorld* w, const gtChildren* c, int k, d
 {
 	cell_rect(w, c->level, c->ix + (k & 1), c->iy + (k >> 1), rect);
 }
+// A table of the links' blocks at (cx, cy): gap, the lower bound of the distance to any way's
+// exit, or reach_gap; 0 off the table.
+static inline double link_table_at(const gtShortcuts* l, const float* table, double cx, double cy)
+{
+	// The block (bx, by) truncated: floor() where the gap is read (it is a library call).
+	double bx = cx / l->block, by = cy / l->block;
+	return bx >= 0 && by >= 0 && bx < l->columns && by < l->rows ? table[(int64_t)by * l->columns + (int64_t)bx] : 0;
+}
 // With links the straight line is no lower bound: a walk may take links on the way. A walk whose
 // last link is a settled way w costs at least w's reach + the straight line from w's exit; one
 // whose last link is still open at least link_frontier + the straight line from the nearest exit
@@ -267,7 +282,6 @@ static inline void gt_child_rect(const gtWorld* w, const gtChildren* c, int k, d
 static inline double link_bound(const Filter* f, double straight, double cx, double cy, double hx, double hy)
 {
 	if (straight <= f->link_reach) return straight - f->link_slack; // also every query without links
-	const gtShortcuts* l = f->shortcuts;
 	double best = straight;
 	for (int i = 0; i < f->ways_settled; i++) {
 		const gtLinkWay* way = &f->ways[i];
@@ -280,10 +294,7 @@ static inline double link_bound(const Filter* f, double straight, double cx, dou
 		if (b < best) best = b;
 	}
 	if (f->link_frontier < best) {
-		double half = sqrt(hx * hx + hy * hy);
-		// The block (bx, by) truncated: floor() where the gap is read (it is a library call).
-		double bx = cx / l->block, by = cy / l->block, gap = 0;
-		if (bx >= 0 && by >= 0 && bx < l->columns && by < l->rows) gap = l->gap[(int64_t)by * l->columns + (int64_t)bx];
+		double half = sqrt(hx * hx + hy * hy), gap = link_table_at(f->shortcuts, f->shortcuts->gap, cx, cy);
 		gap = gap > half ? gap - half : 0;
 		double b = (f->link_frontier + gap) * (1 - 0x1p-49);
 		if (b < best) best = b;

@@ -25,23 +25,32 @@ bool gt_frontier_grow(gtHeap* h)
 
 // Whether no walk through the links beats the straight line from q to p: their bound (a lower
 // bound of every such walk) stands above the line by a margin far beyond rounding, so the
-// backend's value is the line's hypot too.
-static __attribute__((noinline)) bool links_spare_line(const Filter* f, gtVec2 q, gtVec2 p)
+// backend's value is the line's hypot too. With the slack (stairs, no search) the bound is the
+// least reach of a way from q plus the gap from p to the nearest exit: a walk through links takes
+// a first way and leaves the last at an exit. (Settling the search up to the line first, where
+// the bound fell short, saved no pricing: 100 teleporters on AR0602SR, a settled way fell short
+// each time.)
+static __attribute__((noinline)) bool links_spare_line(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p)
 {
 	double line = gt_straight_key(p.x - q.x, p.y - q.y) * (1 + 0x1p-40);
+	if (f->link_slack != 0) {
+		if (isnan(f->slack_reach)) f->slack_reach = gt_link_least_reach(s, f->shortcuts, q);
+		return (f->slack_reach + link_table_at(f->shortcuts, f->shortcuts->gap, p.x, p.y)) * (1 - 0x1p-49) >= line;
+	}
 	return link_bound(f, line, p.x, p.y, 0, 0) >= line;
 }
 
 // An object popped: priced with the real distance and offered to the answer; false when out of memory.
 static inline __attribute__((always_inline)) bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
-                                                               gtDistance distance, Mode mode, const Filter* f,
-                                                               Results* r, int32_t slot, gtQueryStats* stats)
+                                                               gtDistance distance, Mode mode, Filter* f, Results* r,
+                                                               int32_t slot, gtQueryStats* stats)
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
 	int limited = r->bound < INFINITY, seen = 0;
 	// q and p see each other: the distance is the straight line, no call (with links, when their
 	// bound says no walk through them is shorter)
-	if (f->sight_walks[limited] && (f->link_reach == INFINITY || links_spare_line(f, q->point, p))) {
+	if (f->sight_walks[limited] &&
+	    ((f->link_reach == INFINITY && f->link_slack == 0) || links_spare_line(f, s, q->point, p))) {
 		s->sight_tries[limited]++;
 		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p);
 		if (seen > 0) {
@@ -88,8 +97,8 @@ static inline bool rekey_object(const gtWorld* w, gtQueryScratch* s, const Filte
 // An object popped: back in its place with its walk bound (rekey_object), or priced; false when
 // out of memory.
 static inline __attribute__((always_inline)) bool take_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
-                                                              gtDistance distance, Mode mode, const Filter* f,
-                                                              Results* r, gtHeapItem top, gtQueryStats* stats)
+                                                              gtDistance distance, Mode mode, Filter* f, Results* r,
+                                                              gtHeapItem top, gtQueryStats* stats)
 {
 	if (rekey_object(w, s, f, &top)) return gt_frontier_push(&s->frontier, top.key, top.id);
 	return price_object(w, s, q, distance, mode, f, r, -top.id - 1, stats);
@@ -186,8 +195,8 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 // be pruned before k are priced) and makes a heap only of the rest that the k-th distance leaves:
 // on a sparse world most of them. Heap work was a third of a query's own instructions there
 // (AR0602SR, 67 objects). False when out of memory.
-static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
-                       const Filter* f, Results* r, bool straight, gtQueryStats* stats)
+static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode, Filter* f,
+                       Results* r, bool straight, gtQueryStats* stats)
 {
 	gtHeap* frontier = &s->frontier;
 	gtHeapItem* items = frontier->items;
@@ -254,6 +263,9 @@ double gt_shortcuts_savings(const gtShortcuts* l)
 // line less that sum, which loses at most a ring of that width around the answer. Otherwise every
 // way cheaper than the straight line between its ends starts open with reach |q entrance| + cost (a
 // way no cheaper never shortens a walk whose other steps are straight lines, so it is left out).
+// (Starting the search only once a key passed the reach table's bound of the least reach from q's
+// block, gtShortcuts.reach_gap, cost more than it saved: 100 teleporters on AR0602SR, 42.6k instead
+// of 38.7k instructions a query; the keys made from the table's lower reach were rekeyed more.)
 // False when out of memory.
 enum { LINK_SLACK = 1 };
 static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
@@ -261,12 +273,14 @@ static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVe
 	f->shortcuts = l;
 	f->link_reach = f->link_frontier = INFINITY;
 	f->link_slack = 0;
+	f->slack_reach = NAN;
 	f->ways_settled = f->ways_kept = f->way_least = 0;
 	f->search = NULL;
 	if (!l || l->count <= 0) return true;
 	double savings = l->savings > 0 ? l->savings : gt_shortcuts_savings(l);
 	if (savings < LINK_SLACK) {
 		f->link_slack = savings;
+		if (l->reach_gap) f->slack_reach = link_table_at(l, l->reach_gap, q.x, q.y);
 		return true;
 	}
 	if (l->grid_begin) return gt_link_search_begin(f, s, l, q);
@@ -398,7 +412,7 @@ static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance
 		s->sight_idle[cost]--;
 		return;
 	}
-	if (f->link_slack != 0 || !gt_clearance_fits(&w->clearance, distance.straight_map)) return;
+	if (!gt_clearance_fits(&w->clearance, distance.straight_map)) return;
 	f->sight = &w->clearance;
 	f->sight_map = distance.straight_map;
 	for (int limited = 0; limited < 2; limited++) {
