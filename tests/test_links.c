@@ -637,6 +637,17 @@ static void test_world_stairs_sight(void** state)
 				for (int j = 0; j < found; j++) assert_close(expect[j], got[j], "nearest past stairs in sight", p, p);
 				calls += stats.distance_calls, answered += found;
 			}
+			// Within a radius just past a stair's top (in a straight line): the top still enters.
+			gtQuery query = test_keyword_query(p, 0, &word);
+			query.radius = reachable > 0 ? expect[reachable / 3] : 1;
+			gtObjectId ids[OBJECTS];
+			double got[OBJECTS];
+			int found;
+			assert_int_equal(gtWorld_Within(world, &query, distance, ids, got, OBJECTS, &found, NULL, &err), GT_OK);
+			int inside = 0;
+			while (inside < reachable && expect[inside] <= query.radius * (1 + 1e-12)) inside++;
+			assert_true(abs(found - inside) <= 1);
+			for (int j = 0; j < found && j < inside; j++) assert_close(expect[j], got[j], "within past stairs", p, p);
 		}
 		if (round < 2) assert_true(calls < answered); // the sight walk answered some
 		twin_free(&tw);

@@ -148,7 +148,10 @@ void gt_results_keep(Results* r, double d, int32_t slot)
 	} else if (after(r->w, items[0], v)) {
 		sift_down(r->w, items, r->best.size, 0, v);
 	}
-	if (r->best.size == r->k) r->bound = items[0].key;
+	if (r->best.size == r->k) {
+		r->bound = items[0].key;
+		results_reprune(r);
+	}
 }
 gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err)
 {
@@ -157,6 +160,8 @@ gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
 	r->k = within ? 0 : q->k;
 	r->listed = 0;
 	r->bound = within ? q->radius : INFINITY;
+	r->slack = 0;
+	r->prune = r->bound;
 	if (!within && s->result_capacity < r->k) { // the k best fit from the start: no growth mid-query
 		if (!GT_RESIZE(s->results, r->k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %d results", r->k);
 		s->result_capacity = r->k;

@@ -37,9 +37,10 @@ typedef struct Filter {
 	// least reach among the open ones and link_reach the least of all (+infinity without links or
 	// when no link is cheaper than its straight line); way_least is the place in `ways` of the open
 	// way of least reach. Or, when the ways save less than a map unit in all (link_slack, 0
-	// otherwise), no search: a key is the straight line less link_slack.
+	// otherwise), no search: a key is the straight line less key_slack, which is link_slack for a
+	// query with a score, else 0 (the answer prunes keys above its bound plus the slack: Results).
 	const gtShortcuts* shortcuts;
-	double link_reach, link_frontier, link_slack;
+	double link_reach, link_frontier, link_slack, key_slack;
 	// With link_slack: a lower bound of the least reach of a way from q (gtShortcuts.reach_gap,
 	// or NAN until a sight walk first asks the ways for it), which with the gap table lets a
 	// straight line q sees along stand (links_spare_line, world_tree_query.c).
@@ -72,6 +73,10 @@ typedef struct Results {
 	int k;
 	bool within;
 	double bound;
+	// Keys are pruned above `prune`: the bound plus `slack`, rounded up, when the keys are straight
+	// lines that links a hair cheaper than their length may beat by at most that (Filter.link_slack,
+	// a nearest or within query), else the bound.
+	double slack, prune;
 } Results;
 
 // What the ways save on their straight lines in all, rounded up (gtShortcuts.savings).
@@ -281,7 +286,7 @@ static inline double link_table_at(const gtShortcuts* l, const float* table, dou
 // Without a search, a walk is at least the straight line less what all the ways save on theirs.
 static inline double link_bound(const Filter* f, double straight, double cx, double cy, double hx, double hy)
 {
-	if (straight <= f->link_reach) return straight - f->link_slack; // also every query without links
+	if (straight <= f->link_reach) return straight - f->key_slack; // also every query without links
 	double best = straight;
 	for (int i = 0; i < f->ways_settled; i++) {
 		const gtLinkWay* way = &f->ways[i];
@@ -327,11 +332,16 @@ static inline bool gt_hold_or_push(gtHeap* frontier, gtHeapItem item, gtHeapItem
 	}
 	return gt_frontier_push(frontier, item.key, item.id);
 }
+// Results.prune after its bound or slack changed.
+static inline void results_reprune(Results* r)
+{
+	r->prune = r->slack > 0 ? (r->bound + r->slack) * (1 + 0x1p-50) : r->bound;
+}
 // Whether a candidate key can no longer make the answer (keys only grow from here on). A key equal
 // to the bound still can: a tie with a smaller id enters.
 static inline bool results_prune(const Results* r, double key)
 {
-	return key > r->bound;
+	return key > r->prune;
 }
 static inline bool results_offer(gtQueryScratch* s, Results* r, double d, int32_t slot)
 {
