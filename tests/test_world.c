@@ -1306,10 +1306,62 @@ static void test_sight_near_walls(void** state)
 	gtMap_Destroy(m);
 }
 
+// Nearest queries without filters walk the leaves in rings (world_tree_query.c ring_traverse) on
+// trees of at most 7 levels and the tree above that: both against the brute force on a map that is
+// not square (leaves wider than tall), with objects and queries on a few cell centres so that many
+// distances tie (broken by id, the k-th place too). A query at an object with k = 1 reads one leaf
+// in rings (nodes_popped 1) where the tree pops a node per level.
+static void test_ring_against_brute_force(void** state)
+{
+	(void)state;
+	gtError err;
+	TestRng rng = {29};
+	gtMap* m = test_random_map(&rng, 200, 150, 20);
+	gtEhlDef def = gtEhl_DefaultDef();
+	gtNav* nav;
+	gtNavQuery* nq;
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
+	assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK);
+	assert_int_equal(gtNavQuery_Create(nav, &nq, &err), GT_OK);
+	gtDistance d = test_world_distance(nq);
+	enum { N = 700, POOL = 40 };
+	static gtVec2 pool[POOL];
+	static gtObjectId ids[N];
+	for (int i = 0; i < POOL; i++) {
+		gtVec2 p = test_random_point(m, &rng);
+		pool[i] = (gtVec2){floor(p.x) + 0.5, floor(p.y) + 0.5};
+		if (gtMap_CheckPoint(m, pool[i]) != GT_POINT_VALID) i--;
+	}
+	for (int leaf = 2; leaf >= 1; leaf--) { // heights 7 (rings) and 8 (the tree)
+		gtWorld* w = test_make_world(m, leaf);
+		int height;
+		int64_t nodes;
+		gtWorld_TreeSize(w, &height, &nodes);
+		assert_int_equal(height, leaf == 2 ? 7 : 8);
+		for (int i = 0; i < N; i++) assert_int_equal(gtWorld_Add(w, pool[i % POOL], NULL, 0, &ids[i], &err), GT_OK);
+		gtQuery q = gtQuery_Default(pool[0]);
+		q.k = 1;
+		gtObjectId got[1];
+		double dist[1];
+		int count;
+		gtQueryStats stats = {0};
+		assert_int_equal(gtWorld_Nearest(w, &q, d, got, dist, 1, &count, &stats, &err), GT_OK);
+		assert_int_equal(count, 1);
+		assert_true(got[0] == ids[0] && dist[0] == 0); // the smallest id of the objects at the point
+		if (leaf == 2) assert_int_equal(stats.nodes_popped, 1);
+		else assert_true(stats.nodes_popped > height);
+		check_world_exact(w, d, m, &rng, ids, N, pool, POOL, 400);
+		gtWorld_Destroy(w);
+	}
+	gtNavQuery_Destroy(nq);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(m);
+}
+
 TEST_MAIN("world", test_defaults, test_keyword_limits, test_filters_borders_and_components,
           test_straight_line_queries_far_off_the_map, test_top_scores_unseen_words, test_top_weighted_scores,
           test_worked_example, test_handles_and_bad_input, test_ids_tied_to_their_world, test_many_worlds,
           test_ids_out_of_range, test_exclude, test_slot_reused_many_times, test_random_sessions_euclid,
           test_crowded_leaves, test_random_sessions_path, test_pruning_is_tight, test_real_maps,
           test_ties_by_id_on_real_maps, test_exact_distances_through_changes, test_sight_without_pricing,
-          test_sight_near_walls)
+          test_sight_near_walls, test_ring_against_brute_force)

@@ -184,6 +184,7 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	for (int64_t i = 0; i < leaves; i++) w->leaf_head[i] = -1;
 	gt_clearance_build(&w->clearance, map);   // optional: without it every candidate is priced
 	gt_walk_bound_build(&w->walk_bound, map); // optional: without it keys are straight lines
+	gt_ring_build(w);                         // optional: without it queries take the tree or the scan
 	*out = w;
 	return GT_OK;
 }
@@ -217,6 +218,7 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->words_new);
 	gt_free(w->words_old);
 	gt_free(w->sphere);
+	gt_free(w->ring);
 	gt_counts_free(&w->keyword_counts);
 	gt_vocab_free(&w->vocabulary);
 	gt_free(w);

@@ -111,6 +111,8 @@ struct gtWorld {
 	int32_t words_capacity;
 	struct gtSphereOffset* sphere; // straight-line queries: leaf offsets by increasing distance bound
 	int64_t sphere_count;
+	struct gtRingOffset* ring; // the ring traversal's quadrant offsets by increasing bound (NULL: none)
+	int32_t ring_count;
 	double step_x[16], step_y[16]; // node size at each level (exact: divisions by powers of two)
 	double inverse_x, inverse_y;   // 1 / leaf size: a first guess of a point's leaf
 	double *leaf_x, *leaf_y;       // leaf column / row i spans [leaf_x[i], leaf_x[i + 1]); -inf and +inf at the ends
@@ -126,6 +128,17 @@ typedef struct gtSphereOffset {
 	double bound;
 	int32_t dx, dy;
 } gtSphereOffset;
+
+// The ring traversal's leaf offsets (world_tree_query.c): a quadrant's (dx, dy >= 0) by increasing
+// bound, each standing for its four mirror images; `bound` is at most the straight line between a
+// point of a leaf and any point of the leaves (+-dx, +-dy) away, rounded down. 8 bytes: a query
+// reads a few hundred of them in order. Made with the world, for trees of at most GT_RING_HEIGHT.
+typedef struct gtRingOffset {
+	float bound;
+	uint8_t dx, dy;
+} gtRingOffset;
+#define GT_RING_HEIGHT 7 // a 128 x 128 quadrant, 128 KiB
+bool gt_ring_build(gtWorld* w);
 
 // The id of the object in `slot` (gtObjectId's layout).
 static inline gtObjectId gt_slot_id(const gtWorld* w, int32_t slot)

@@ -35,6 +35,37 @@ bool gt_sphere_ready(gtWorld* w)
 	w->sphere_count = n;
 	return true;
 }
+// The ring's quadrant (gtRingOffset): leaves dx - 1 and dy - 1 whole leaves apart at least, the
+// bound shrunk far beyond the rounding of the leaves' edges and the keys, then rounded down to a
+// float. False when out of memory (the queries then do without).
+static int by_ring_bound(const void* a, const void* b)
+{
+	const gtRingOffset *x = a, *y = b;
+	if (x->bound != y->bound) return (x->bound > y->bound) - (x->bound < y->bound);
+	return x->dy != y->dy ? x->dy - y->dy : x->dx - y->dx; // a fixed order whatever qsort does
+}
+bool gt_ring_build(gtWorld* w)
+{
+	if (w->height > GT_RING_HEIGHT) return true;
+	int side = 1 << w->height;
+	gtRingOffset* ring = gt_malloc((size_t)side * (size_t)side * sizeof *ring);
+	if (!ring) return false;
+	double sx = w->step_x[w->height], sy = w->step_y[w->height];
+	int n = 0;
+	for (int dy = 0; dy < side; dy++)
+		for (int dx = 0; dx < side; dx++) {
+			double gx = (dx > 0 ? dx - 1 : 0) * sx, gy = (dy > 0 ? dy - 1 : 0) * sy;
+			double b = sqrt(gx * gx + gy * gy) * (1 - 0x1p-36);
+			float f = (float)b;
+			if ((double)f > b) f = nextafterf(f, 0);
+			ring[n++] = (gtRingOffset){f, (uint8_t)dx, (uint8_t)dy};
+		}
+	qsort(ring, (size_t)n, sizeof *ring, by_ring_bound);
+	w->ring = ring;
+	w->ring_count = n;
+	return true;
+}
+
 gtStatus gt_query_sphere(gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, int32_t* found,
                          gtQueryStats* stats, gtError* err)
 {

@@ -397,6 +397,18 @@ static void tree_nodes_learn(gtQueryScratch* s, int cost, float nodes)
 	s->tree_nodes[cost] = avg > 0 ? 0.75f * avg + 0.25f * nodes : nodes;
 }
 
+// A query that read the tree (or its leaves in rings: the leaves it read count as its nodes) or
+// scanned every object, for the cost model.
+static void traversal_learn(gtQueryScratch* s, int cost, bool scan, float nodes)
+{
+	if (scan) {
+		s->scans_since_tree[cost]++;
+		return;
+	}
+	tree_nodes_learn(s, cost, nodes);
+	s->scans_since_tree[cost] = 0;
+}
+
 // Whether this query walks the clearance squares before pricing, with and without a limit. In
 // instructions a walk is cheap (about 135 against about 650 for a pricing of a pair that sees each
 // other), but in time it is not: its cells are cold where the distance's labels have just pushed
@@ -514,6 +526,51 @@ double gtWorld_WalkBound(const gtWorld* w, const gtMap* map, gtVec2 from, gtVec2
 	return row ? gt_walk_bound_to(&w->walk_bound, row, to.x, to.y) : 0;
 }
 
+// The ring traversal: the leaves in rings around q's leaf by the world's offset order
+// (gtRingOffset), no inner node and no node in the heap. An empty leaf costs a look at its count
+// (or its query plane bit), a leaf whose rectangle is beyond the bound not even its objects; the
+// objects of the others go in with their straight lines and are priced when no leaf left can hold
+// a nearer one (its offset's bound), as best-first over the tree would. Nearest queries with
+// straight keys whose objects' test is none (plain) or their words' plane. False when out of memory.
+static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, const Filter* f,
+                          Results* r, bool plain, gtQueryStats* stats)
+{
+	gtHeap* frontier = &s->frontier;
+	const int side = 1 << w->height;
+	const int64_t leaf_base = gt_level_offset(w->height);
+	const int32_t* heads = w->leaf_head;
+	const double px = q->point.x, py = q->point.y;
+	int32_t home = leaf_of_point(w, px, py);
+	const int hx = home & (side - 1), hy = home >> w->height;
+	const gtRingOffset* ring = w->ring;
+	for (int32_t i = 0, n = w->ring_count;;) {
+		double next = i < n ? (double)ring[i].bound : INFINITY;
+		if (frontier->size > 0 && frontier->items[0].key <= next) {
+			gtHeapItem top = gt_heap_pop(frontier);
+			if (results_prune(r, top.key)) break; // and every key left, in the heap and in the leaves
+			if (!take_object(w, s, q, distance, MODE_NEAREST, f, r, top, stats)) return false;
+			continue;
+		}
+		if (i >= n || results_prune(r, next)) break;
+		gtRingOffset o = ring[i++];
+		for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
+			if (((m & 1) && o.dx == 0) || ((m & 2) && o.dy == 0)) continue;
+			int cx = m & 1 ? hx - o.dx : hx + o.dx, cy = m & 2 ? hy - o.dy : hy + o.dy;
+			if ((unsigned)cx >= (unsigned)side || (unsigned)cy >= (unsigned)side) continue;
+			int32_t leaf = cy * side + cx;
+			// An empty leaf: its head (which push_leaf reads next anyway) or its query plane bit.
+			if (plain ? heads[leaf] < 0 : !plane_has(f->plane, leaf_base + leaf)) continue;
+			// The leaf's own gap from q (its inner edges are finite: it is not q's on that axis).
+			double gx = cx > hx ? w->leaf_x[cx] - px : cx < hx ? px - w->leaf_x[cx + 1] : 0;
+			double gy = cy > hy ? w->leaf_y[cy] - py : cy < hy ? py - w->leaf_y[cy + 1] : 0;
+			if (results_prune(r, gt_straight_key(gx, gy))) continue;
+			stats->nodes_popped++;
+			if (!push_leaf(w, frontier, q, f, r, true, plain, leaf, stats)) return false;
+		}
+	}
+	return true;
+}
+
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
 // and the rest queued; false when out of memory. Each key is min_dist of the child's rectangle
 // (gt_children), or the links' bound when lower. Inlined: the traversal's loop calls it per node.
@@ -592,7 +649,11 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	bool plain = f.word_count == 0 && !f.plane && f.min_match == 0 && q->any_count == 0 && q->none_count == 0 &&
 	             !q->use_region && q->exclude_count == 0;
 	bool fast_children = straight && !q->trace && (plane_first || plain);
-	if (scan) {
+	// Nearest queries without filters walk the leaves in rings instead of the tree (ring_traverse).
+	bool ring = mode == MODE_NEAREST && straight && plain && w->ring && !q->trace;
+	if (ring && !scan) {
+		if (!ring_traverse(w, s, q, distance, &f, &r, plain, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	} else if (scan) {
 		if (!push_all(w, frontier, q, &f, &r, stats) || !scan_begin(w, s, q, distance, mode, &f, &r, straight, stats))
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (root_matches >= 0 &&
@@ -648,11 +709,6 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	}
 	*found = gt_results_finish(s, &r);
 	gates_end(s, &f, cost, scan);
-	if (scan) {
-		s->scans_since_tree[cost]++;
-	} else if (root_matches >= 0) {
-		tree_nodes_learn(s, cost, (float)(stats->nodes_popped - nodes_before));
-		s->scans_since_tree[cost] = 0;
-	}
+	if (root_matches >= 0) traversal_learn(s, cost, scan, (float)(stats->nodes_popped - nodes_before));
 	return GT_OK;
 }
