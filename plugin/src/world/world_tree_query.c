@@ -532,7 +532,7 @@ double gtWorld_WalkBound(const gtWorld* w, const gtMap* map, gtVec2 from, gtVec2
 // objects of the others go in with their straight lines and are priced when no leaf left can hold
 // a nearer one (its offset's bound), as best-first over the tree would. Nearest queries with
 // straight keys whose objects' test is none (plain) or their words' plane. False when out of memory.
-static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, const Filter* f,
+static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
                           Results* r, bool plain, gtQueryStats* stats)
 {
 	gtHeap* frontier = &s->frontier;
