@@ -3,6 +3,7 @@
 // graph hold the walks through links, a cell lists the ends its points may see as PARTIAL vias
 // (the query checks their visibility), and pruning rules that assume a bend wraps a corner keep
 // every entry that starts or ends at a link end.
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,12 +91,6 @@ typedef struct Region {
 
 // gt_sweep_status reads SEEN as PARTIAL, SEEN | WHOLE as FULL (a free cell), TESTED alone as nothing.
 enum { TESTED = 0x10, SEEN = 1, WHOLE = 4 };
-
-static int ring_of(const Region* r, int x, int y)
-{
-	int dx = abs(x - r->cx), dy = abs(y - r->cy);
-	return dx > dy ? dx : dy;
-}
 
 // The direction (dx, dy) as a pseudo-angle in [0, 4), counterclockwise from +x: each quarter turn
 // is dy / (|dx| + |dy|) or its like, increasing with the angle (its slope per radian is 0.5 to 1).
@@ -196,30 +191,41 @@ static uint8_t* slot(gtSweep* s, int32_t c)
 	return &s->cell_flags[c];
 }
 
-// Queues for testing the untested cells of ring k among the 8 neighbours of cell c.
+// Queues for testing the untested cells of ring k among the 8 neighbours of cell c. A neighbour's ring
+// is the larger of its column's and its row's distance from p's cell, 3 of each (off the map: none).
 static void queue_neighbours(Region* r, int32_t c, int k)
 {
 	const gtMap* m = r->sweep->map;
-	int x = c % m->width, y = c / m->width;
-	for (int dy = -1; dy <= 1; dy++)
-		for (int dx = -1; dx <= 1; dx++) {
-			int nx = x + dx, ny = y + dy;
-			if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || ring_of(r, nx, ny) != k) continue;
-			int32_t n = ny * m->width + nx;
+	int x = c % m->width, y = c / m->width, ax[3], ay[3];
+	for (int d = 0; d < 3; d++) {
+		int nx = x + d - 1, ny = y + d - 1;
+		ax[d] = nx < 0 || nx >= m->width ? INT_MAX : abs(nx - r->cx);
+		ay[d] = ny < 0 || ny >= m->height ? INT_MAX : abs(ny - r->cy);
+	}
+	for (int dy = 0; dy < 3; dy++) {
+		if (ay[dy] > k) continue;
+		for (int dx = 0; dx < 3; dx++) {
+			if (ax[dx] > k || (ax[dx] < k && ay[dy] < k)) continue;
+			int32_t n = c + (dy - 1) * m->width + (dx - 1);
 			uint8_t* f = slot(r->sweep, n);
 			if (*f & TESTED) continue;
 			*f |= TESTED;
 			r->work[r->work_count++] = n; // each cell queued once: the lists hold every cell
 		}
+	}
 }
 
-// Keeps cell c of ring k unless its extent is covered; a kept blocked cell hides what is behind it.
-// Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 4]).
+// Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 4]). The arcs are disjoint and
+// sorted, so their ends are sorted too: only the first arc ending above lo can start below hi.
 static bool arcs_meet(const Region* r, double lo, double hi)
 {
-	for (int i = 0; i < r->arc_count && r->arcs[i].lo < hi; i++)
-		if (r->arcs[i].hi > lo) return true;
-	return false;
+	int first = 0, last = r->arc_count; // the first arc with hi > lo is in [first, last]
+	while (first < last) {
+		int mid = (first + last) / 2;
+		if (r->arcs[mid].hi > lo) last = mid;
+		else first = mid + 1;
+	}
+	return first < r->arc_count && r->arcs[first].lo < hi;
 }
 
 // Whether every point of free cell (x, y) of ring k >= 3 sees p: the segment from p to any of them
@@ -229,17 +235,22 @@ static bool arcs_meet(const Region* r, double lo, double hi)
 static bool seen_whole(const Region* r, int x, int y, int k, double lo, double hi)
 {
 	const gtMap* m = r->sweep->map;
-	for (int ny = y - 2; ny <= y + 2; ny++)
-		for (int nx = x - 2; nx <= x + 2; nx++) {
-			if (ring_of(r, nx, ny) > k) continue;
-			if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || gt_blocked(m, nx, ny)) return false;
-		}
-	lo -= 4 * SHRINK, hi += 4 * SHRINK;
-	if (lo < 0) return !arcs_meet(r, 0, hi) && !arcs_meet(r, lo + FULL_TURN, FULL_TURN);
-	if (hi > FULL_TURN) return !arcs_meet(r, lo, FULL_TURN) && !arcs_meet(r, 0, hi - FULL_TURN);
-	return !arcs_meet(r, lo, hi);
+	lo -= 4 * SHRINK, hi += 4 * SHRINK; // the arcs first: a few comparisons where the squares are 25
+	if (lo < 0           ? arcs_meet(r, 0, hi) || arcs_meet(r, lo + FULL_TURN, FULL_TURN)
+	    : hi > FULL_TURN ? arcs_meet(r, lo, FULL_TURN) || arcs_meet(r, 0, hi - FULL_TURN)
+	                     : arcs_meet(r, lo, hi))
+		return false;
+	// The squares within 2 of the cell and in rings up to k: a box (rings are squares around p's cell).
+	int x0 = x - 2 > r->cx - k ? x - 2 : r->cx - k, x1 = x + 2 < r->cx + k ? x + 2 : r->cx + k;
+	int y0 = y - 2 > r->cy - k ? y - 2 : r->cy - k, y1 = y + 2 < r->cy + k ? y + 2 : r->cy + k;
+	if (x0 < 0 || y0 < 0 || x1 >= m->width || y1 >= m->height) return false;
+	for (int ny = y0; ny <= y1; ny++)
+		for (int nx = x0; nx <= x1; nx++)
+			if (gt_blocked(m, nx, ny)) return false;
+	return true;
 }
 
+// Keeps cell c of ring k unless its extent is covered; a kept blocked cell hides what is behind it.
 static bool test_cell(Region* r, int32_t c, int k)
 {
 	const gtMap* m = r->sweep->map;
