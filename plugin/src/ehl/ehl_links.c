@@ -191,28 +191,31 @@ static uint8_t* slot(gtSweep* s, int32_t c)
 	return &s->cell_flags[c];
 }
 
-// Queues for testing the untested cells of ring k among the 8 neighbours of cell c. A neighbour's ring
-// is the larger of its column's and its row's distance from p's cell, 3 of each (off the map: none).
+// Queues cell n for testing when it is of ring k (ax, ay: its column's and row's distance from p's
+// cell, INT_MAX off the map) and untested.
+static inline void queue_cell(Region* r, int32_t n, int ax, int ay, int k)
+{
+	if (ax > k || ay > k || (ax < k && ay < k)) return;
+	uint8_t* f = slot(r->sweep, n);
+	if (*f & TESTED) return;
+	*f |= TESTED;
+	r->work[r->work_count++] = n; // each cell queued once: the lists hold every cell
+}
+
+// Queues for testing the untested cells of ring k among the 8 neighbours of cell c, row by row (a
+// neighbour's ring is the larger of its column's and its row's distance from p's cell).
 static void queue_neighbours(Region* r, int32_t c, int k)
 {
 	const gtMap* m = r->sweep->map;
-	int x = c % m->width, y = c / m->width, ax[3], ay[3];
-	for (int d = 0; d < 3; d++) {
-		int nx = x + d - 1, ny = y + d - 1;
-		ax[d] = nx < 0 || nx >= m->width ? INT_MAX : abs(nx - r->cx);
-		ay[d] = ny < 0 || ny >= m->height ? INT_MAX : abs(ny - r->cy);
-	}
-	for (int dy = 0; dy < 3; dy++) {
-		if (ay[dy] > k) continue;
-		for (int dx = 0; dx < 3; dx++) {
-			if (ax[dx] > k || (ax[dx] < k && ay[dy] < k)) continue;
-			int32_t n = c + (dy - 1) * m->width + (dx - 1);
-			uint8_t* f = slot(r->sweep, n);
-			if (*f & TESTED) continue;
-			*f |= TESTED;
-			r->work[r->work_count++] = n; // each cell queued once: the lists hold every cell
-		}
-	}
+	int w = m->width, x = c % w, y = c / w;
+	int a0 = x > 0 ? abs(x - 1 - r->cx) : INT_MAX, a1 = abs(x - r->cx), a2 = x + 1 < w ? abs(x + 1 - r->cx) : INT_MAX;
+	int b0 = y > 0 ? abs(y - 1 - r->cy) : INT_MAX, b1 = abs(y - r->cy),
+	    b2 = y + 1 < m->height ? abs(y + 1 - r->cy) : INT_MAX;
+	if (b0 <= k)
+		queue_cell(r, c - w - 1, a0, b0, k), queue_cell(r, c - w, a1, b0, k), queue_cell(r, c - w + 1, a2, b0, k);
+	queue_cell(r, c - 1, a0, b1, k), queue_cell(r, c + 1, a2, b1, k); // c itself is tested or of ring k - 1
+	if (b2 <= k)
+		queue_cell(r, c + w - 1, a0, b2, k), queue_cell(r, c + w, a1, b2, k), queue_cell(r, c + w + 1, a2, b2, k);
 }
 
 // Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 4]). The arcs are disjoint and
