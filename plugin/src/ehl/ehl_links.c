@@ -28,9 +28,7 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	if (st) return st;
 	gtEhl check = {.map = map}; // the links' checks before the long part
 	check.vertices = gtMap_Vertices(map, &check.corners);
-	st = gt_ehl_take_links(&check, links, count, err);
-	gt_ehl_free_arrays(&check);
-	if (st) return st;
+	if ((st = gt_ehl_check_links(&check, links, count, err))) return st;
 	int threads = gt_resolve_threads(def->threads);
 	gtVisGraph graph;
 	gt_ehl_report(def, "visibility graph", 0);
