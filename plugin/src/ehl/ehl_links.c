@@ -101,10 +101,25 @@ static double turn_of(double dx, double dy)
 // The directions from p of cell (x, y)'s corners, as lo .. hi with lo in [0, 4) (p outside the open
 // cell). Every corner is within a quarter turn of the centre's direction, so the differences from it
 // need no more than one wrap.
+// Seen from a side of the cell (p strictly outside its rows or columns), the extremes are the two
+// corners on that side; seen from a diagonal, the two other than the nearest and the farthest: the
+// others' directions lie strictly between, so the extremes alone give the same lo and hi. Corner k is
+// (x + (k & 1), y + (k >> 1)); index: 3 * (the cell's side in y) + its side in x, each 0 when the cell
+// lies below p's coordinate, 1 around it, 2 above it.
+static const uint8_t EXTREMES[9] = {0x6, 0xC, 0x9, 0xA, 0xF, 0x5, 0x9, 0x3, 0x6};
+
+static int side_of(double p, int from)
+{
+	return p < from ? 2 : p > from + 1 ? 0 : p > from && p < from + 1 ? 1 : -1; // -1: on a grid line
+}
+
 static void extent(const Region* r, int x, int y, double* lo, double* hi)
 {
 	double centre = turn_of(x + 0.5 - r->p.x, y + 0.5 - r->p.y), a = INFINITY, b = -INFINITY;
+	int sx = side_of(r->p.x, x), sy = side_of(r->p.y, y);
+	unsigned corners = sx < 0 || sy < 0 ? 0xF : EXTREMES[3 * sy + sx];
 	for (int k = 0; k < 4; k++) {
+		if (!(corners >> k & 1)) continue;
 		double dx = x + (k & 1) - r->p.x, dy = y + (k >> 1) - r->p.y;
 		if (dx == 0 && dy == 0) continue;
 		double d = turn_of(dx, dy) - centre;
