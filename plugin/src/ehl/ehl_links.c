@@ -84,7 +84,7 @@ typedef struct Region {
 	int64_t pending_capacity;
 	int32_t *ring, *next, *work; // kept cells of the last ring, of this ring, and cells to test
 	int ring_count, next_count, work_count;
-	int64_t list_capacity;
+	int64_t ring_capacity, next_capacity, work_capacity; // grown as needed: a region is a few thousand cells
 } Region;
 
 // gt_sweep_status reads SEEN as PARTIAL, SEEN | WHOLE as FULL (a free cell), TESTED alone as nothing.
@@ -216,9 +216,11 @@ static inline void queue_cell(Region* r, int32_t n, int ax, int ay, int k)
 }
 
 // Queues for testing the untested cells of ring k among the 8 neighbours of cell c, row by row (a
-// neighbour's ring is the larger of its column's and its row's distance from p's cell).
-static void queue_neighbours(Region* r, int32_t c, int k)
+// neighbour's ring is the larger of its column's and its row's distance from p's cell). False when
+// out of memory.
+static bool queue_neighbours(Region* r, int32_t c, int k)
 {
+	if (!GT_GROW(r->work, r->work_capacity, (int64_t)r->work_count + 8, 1024)) return false;
 	const gtMap* m = r->sweep->map;
 	int w = m->width, x = c % w, y = c / w;
 	int a0 = x > 0 ? abs(x - 1 - r->cx) : INT_MAX, a1 = abs(x - r->cx), a2 = x + 1 < w ? abs(x + 1 - r->cx) : INT_MAX;
@@ -229,6 +231,7 @@ static void queue_neighbours(Region* r, int32_t c, int k)
 	queue_cell(r, c - 1, a0, b1, k), queue_cell(r, c + 1, a2, b1, k); // c itself is tested or of ring k - 1
 	if (b2 <= k)
 		queue_cell(r, c + w - 1, a0, b2, k), queue_cell(r, c + w, a1, b2, k), queue_cell(r, c + w + 1, a2, b2, k);
+	return true;
 }
 
 // Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 4]). The arcs are disjoint and
@@ -277,6 +280,7 @@ static bool test_cell(Region* r, int32_t c, int k)
 		if (covered(r, lo, hi)) return true;
 	}
 	*slot(r->sweep, c) |= (uint8_t)(SEEN | TESTED | (k >= 3 && seen_whole(r, x, y, k, lo, hi) ? WHOLE : 0));
+	if (!GT_GROW(r->next, r->next_capacity, (int64_t)r->next_count + 1, 1024)) return false;
 	r->next[r->next_count++] = c;
 	return !gt_blocked(m, x, y) || block(r, x, y);
 }
@@ -297,26 +301,23 @@ gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err)
 	r.p = p;
 	r.cx = (int)p.x < m->width ? (int)p.x : m->width - 1;
 	r.cy = (int)p.y < m->height ? (int)p.y : m->height - 1;
-	size_t cells = (size_t)m->width * (size_t)m->height;
-	r.ring = gt_malloc(cells * sizeof *r.ring);
-	r.next = gt_malloc(cells * sizeof *r.next);
-	r.work = gt_malloc(cells * sizeof *r.work);
-	bool ok = r.ring && r.next && r.work;
 	int32_t first = r.cy * m->width + r.cx;
 	*slot(sweep, first) |= TESTED;
-	if (ok) ok = test_cell(&r, first, 0) && merge_pending(&r);
+	bool ok = test_cell(&r, first, 0) && merge_pending(&r);
 	for (int k = 1; ok; k++) {
 		int32_t* t = r.ring;
+		int64_t capacity = r.ring_capacity;
 		r.ring = r.next, r.next = t;
+		r.ring_capacity = r.next_capacity, r.next_capacity = capacity;
 		r.ring_count = r.next_count;
 		r.next_count = 0;
 		if (!r.ring_count) break;
 		r.work_count = 0;
-		for (int i = 0; i < r.ring_count; i++) queue_neighbours(&r, r.ring[i], k);
+		for (int i = 0; i < r.ring_count && ok; i++) ok = queue_neighbours(&r, r.ring[i], k);
 		for (int i = 0; i < r.work_count && ok; i++) {
 			int before = r.next_count;
 			ok = test_cell(&r, r.work[i], k);
-			if (r.next_count > before) queue_neighbours(&r, r.work[i], k);
+			if (ok && r.next_count > before) ok = queue_neighbours(&r, r.work[i], k);
 		}
 		if (ok) ok = merge_pending(&r);
 	}
