@@ -3,6 +3,7 @@
 // graph hold the walks through links, a cell lists the ends its points may see as PARTIAL vias
 // (the query checks their visibility), and pruning rules that assume a bend wraps a corner keep
 // every entry that starts or ends at a link end.
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,7 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	if (st) return st;
 	gtEhl check = {.map = map}; // the links' checks before the long part
 	check.vertices = gtMap_Vertices(map, &check.corners);
-	st = gt_ehl_take_links(&check, links, count, err);
-	gt_ehl_free_arrays(&check);
-	if (st) return st;
+	if ((st = gt_ehl_check_links(&check, links, count, err))) return st;
 	int threads = gt_resolve_threads(def->threads);
 	gtVisGraph graph;
 	gt_ehl_report(def, "visibility graph", 0);
@@ -85,17 +84,11 @@ typedef struct Region {
 	int64_t pending_capacity;
 	int32_t *ring, *next, *work; // kept cells of the last ring, of this ring, and cells to test
 	int ring_count, next_count, work_count;
-	int64_t list_capacity;
+	int64_t ring_capacity, next_capacity, work_capacity; // grown as needed: a region is a few thousand cells
 } Region;
 
 // gt_sweep_status reads SEEN as PARTIAL, SEEN | WHOLE as FULL (a free cell), TESTED alone as nothing.
 enum { TESTED = 0x10, SEEN = 1, WHOLE = 4 };
-
-static int ring_of(const Region* r, int x, int y)
-{
-	int dx = abs(x - r->cx), dy = abs(y - r->cy);
-	return dx > dy ? dx : dy;
-}
 
 // The direction (dx, dy) as a pseudo-angle in [0, 4), counterclockwise from +x: each quarter turn
 // is dy / (|dx| + |dy|) or its like, increasing with the angle (its slope per radian is 0.5 to 1).
@@ -108,10 +101,25 @@ static double turn_of(double dx, double dy)
 // The directions from p of cell (x, y)'s corners, as lo .. hi with lo in [0, 4) (p outside the open
 // cell). Every corner is within a quarter turn of the centre's direction, so the differences from it
 // need no more than one wrap.
+// Seen from a side of the cell (p strictly outside its rows or columns), the extremes are the two
+// corners on that side; seen from a diagonal, the two other than the nearest and the farthest: the
+// others' directions lie strictly between, so the extremes alone give the same lo and hi. Corner k is
+// (x + (k & 1), y + (k >> 1)); index: 3 * (the cell's side in y) + its side in x, each 0 when the cell
+// lies below p's coordinate, 1 around it, 2 above it.
+static const uint8_t EXTREMES[9] = {0x6, 0xC, 0x9, 0xA, 0xF, 0x5, 0x9, 0x3, 0x6};
+
+static int side_of(double p, int from)
+{
+	return p < from ? 2 : p > from + 1 ? 0 : p > from && p < from + 1 ? 1 : -1; // -1: on a grid line
+}
+
 static void extent(const Region* r, int x, int y, double* lo, double* hi)
 {
 	double centre = turn_of(x + 0.5 - r->p.x, y + 0.5 - r->p.y), a = INFINITY, b = -INFINITY;
+	int sx = side_of(r->p.x, x), sy = side_of(r->p.y, y);
+	unsigned corners = sx < 0 || sy < 0 ? 0xF : EXTREMES[3 * sy + sx];
 	for (int k = 0; k < 4; k++) {
+		if (!(corners >> k & 1)) continue;
 		double dx = x + (k & 1) - r->p.x, dy = y + (k >> 1) - r->p.y;
 		if (dx == 0 && dy == 0) continue;
 		double d = turn_of(dx, dy) - centre;
@@ -196,30 +204,47 @@ static uint8_t* slot(gtSweep* s, int32_t c)
 	return &s->cell_flags[c];
 }
 
-// Queues for testing the untested cells of ring k among the 8 neighbours of cell c.
-static void queue_neighbours(Region* r, int32_t c, int k)
+// Queues cell n for testing when it is of ring k (ax, ay: its column's and row's distance from p's
+// cell, INT_MAX off the map) and untested.
+static inline void queue_cell(Region* r, int32_t n, int ax, int ay, int k)
 {
-	const gtMap* m = r->sweep->map;
-	int x = c % m->width, y = c / m->width;
-	for (int dy = -1; dy <= 1; dy++)
-		for (int dx = -1; dx <= 1; dx++) {
-			int nx = x + dx, ny = y + dy;
-			if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || ring_of(r, nx, ny) != k) continue;
-			int32_t n = ny * m->width + nx;
-			uint8_t* f = slot(r->sweep, n);
-			if (*f & TESTED) continue;
-			*f |= TESTED;
-			r->work[r->work_count++] = n; // each cell queued once: the lists hold every cell
-		}
+	if (ax > k || ay > k || (ax < k && ay < k)) return;
+	uint8_t* f = slot(r->sweep, n);
+	if (*f & TESTED) return;
+	*f |= TESTED;
+	r->work[r->work_count++] = n; // each cell queued once: the lists hold every cell
 }
 
-// Keeps cell c of ring k unless its extent is covered; a kept blocked cell hides what is behind it.
-// Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 4]).
+// Queues for testing the untested cells of ring k among the 8 neighbours of cell c, row by row (a
+// neighbour's ring is the larger of its column's and its row's distance from p's cell). False when
+// out of memory.
+static bool queue_neighbours(Region* r, int32_t c, int k)
+{
+	if (!GT_GROW(r->work, r->work_capacity, (int64_t)r->work_count + 8, 1024)) return false;
+	const gtMap* m = r->sweep->map;
+	int w = m->width, x = c % w, y = c / w;
+	int a0 = x > 0 ? abs(x - 1 - r->cx) : INT_MAX, a1 = abs(x - r->cx), a2 = x + 1 < w ? abs(x + 1 - r->cx) : INT_MAX;
+	int b0 = y > 0 ? abs(y - 1 - r->cy) : INT_MAX, b1 = abs(y - r->cy),
+	    b2 = y + 1 < m->height ? abs(y + 1 - r->cy) : INT_MAX;
+	if (b0 <= k)
+		queue_cell(r, c - w - 1, a0, b0, k), queue_cell(r, c - w, a1, b0, k), queue_cell(r, c - w + 1, a2, b0, k);
+	queue_cell(r, c - 1, a0, b1, k), queue_cell(r, c + 1, a2, b1, k); // c itself is tested or of ring k - 1
+	if (b2 <= k)
+		queue_cell(r, c + w - 1, a0, b2, k), queue_cell(r, c + w, a1, b2, k), queue_cell(r, c + w + 1, a2, b2, k);
+	return true;
+}
+
+// Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 4]). The arcs are disjoint and
+// sorted, so their ends are sorted too: only the first arc ending above lo can start below hi.
 static bool arcs_meet(const Region* r, double lo, double hi)
 {
-	for (int i = 0; i < r->arc_count && r->arcs[i].lo < hi; i++)
-		if (r->arcs[i].hi > lo) return true;
-	return false;
+	int first = 0, last = r->arc_count; // the first arc with hi > lo is in [first, last]
+	while (first < last) {
+		int mid = (first + last) / 2;
+		if (r->arcs[mid].hi > lo) last = mid;
+		else first = mid + 1;
+	}
+	return first < r->arc_count && r->arcs[first].lo < hi;
 }
 
 // Whether every point of free cell (x, y) of ring k >= 3 sees p: the segment from p to any of them
@@ -229,17 +254,22 @@ static bool arcs_meet(const Region* r, double lo, double hi)
 static bool seen_whole(const Region* r, int x, int y, int k, double lo, double hi)
 {
 	const gtMap* m = r->sweep->map;
-	for (int ny = y - 2; ny <= y + 2; ny++)
-		for (int nx = x - 2; nx <= x + 2; nx++) {
-			if (ring_of(r, nx, ny) > k) continue;
-			if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height || gt_blocked(m, nx, ny)) return false;
-		}
-	lo -= 4 * SHRINK, hi += 4 * SHRINK;
-	if (lo < 0) return !arcs_meet(r, 0, hi) && !arcs_meet(r, lo + FULL_TURN, FULL_TURN);
-	if (hi > FULL_TURN) return !arcs_meet(r, lo, FULL_TURN) && !arcs_meet(r, 0, hi - FULL_TURN);
-	return !arcs_meet(r, lo, hi);
+	lo -= 4 * SHRINK, hi += 4 * SHRINK; // the arcs first: a few comparisons where the squares are 25
+	if (lo < 0           ? arcs_meet(r, 0, hi) || arcs_meet(r, lo + FULL_TURN, FULL_TURN)
+	    : hi > FULL_TURN ? arcs_meet(r, lo, FULL_TURN) || arcs_meet(r, 0, hi - FULL_TURN)
+	                     : arcs_meet(r, lo, hi))
+		return false;
+	// The squares within 2 of the cell and in rings up to k: a box (rings are squares around p's cell).
+	int x0 = x - 2 > r->cx - k ? x - 2 : r->cx - k, x1 = x + 2 < r->cx + k ? x + 2 : r->cx + k;
+	int y0 = y - 2 > r->cy - k ? y - 2 : r->cy - k, y1 = y + 2 < r->cy + k ? y + 2 : r->cy + k;
+	if (x0 < 0 || y0 < 0 || x1 >= m->width || y1 >= m->height) return false;
+	for (int ny = y0; ny <= y1; ny++)
+		for (int nx = x0; nx <= x1; nx++)
+			if (gt_blocked(m, nx, ny)) return false;
+	return true;
 }
 
+// Keeps cell c of ring k unless its extent is covered; a kept blocked cell hides what is behind it.
 static bool test_cell(Region* r, int32_t c, int k)
 {
 	const gtMap* m = r->sweep->map;
@@ -250,6 +280,7 @@ static bool test_cell(Region* r, int32_t c, int k)
 		if (covered(r, lo, hi)) return true;
 	}
 	*slot(r->sweep, c) |= (uint8_t)(SEEN | TESTED | (k >= 3 && seen_whole(r, x, y, k, lo, hi) ? WHOLE : 0));
+	if (!GT_GROW(r->next, r->next_capacity, (int64_t)r->next_count + 1, 1024)) return false;
 	r->next[r->next_count++] = c;
 	return !gt_blocked(m, x, y) || block(r, x, y);
 }
@@ -270,26 +301,23 @@ gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err)
 	r.p = p;
 	r.cx = (int)p.x < m->width ? (int)p.x : m->width - 1;
 	r.cy = (int)p.y < m->height ? (int)p.y : m->height - 1;
-	size_t cells = (size_t)m->width * (size_t)m->height;
-	r.ring = gt_malloc(cells * sizeof *r.ring);
-	r.next = gt_malloc(cells * sizeof *r.next);
-	r.work = gt_malloc(cells * sizeof *r.work);
-	bool ok = r.ring && r.next && r.work;
 	int32_t first = r.cy * m->width + r.cx;
 	*slot(sweep, first) |= TESTED;
-	if (ok) ok = test_cell(&r, first, 0) && merge_pending(&r);
+	bool ok = test_cell(&r, first, 0) && merge_pending(&r);
 	for (int k = 1; ok; k++) {
 		int32_t* t = r.ring;
+		int64_t capacity = r.ring_capacity;
 		r.ring = r.next, r.next = t;
+		r.ring_capacity = r.next_capacity, r.next_capacity = capacity;
 		r.ring_count = r.next_count;
 		r.next_count = 0;
 		if (!r.ring_count) break;
 		r.work_count = 0;
-		for (int i = 0; i < r.ring_count; i++) queue_neighbours(&r, r.ring[i], k);
+		for (int i = 0; i < r.ring_count && ok; i++) ok = queue_neighbours(&r, r.ring[i], k);
 		for (int i = 0; i < r.work_count && ok; i++) {
 			int before = r.next_count;
 			ok = test_cell(&r, r.work[i], k);
-			if (r.next_count > before) queue_neighbours(&r, r.work[i], k);
+			if (ok && r.next_count > before) ok = queue_neighbours(&r, r.work[i], k);
 		}
 		if (ok) ok = merge_pending(&r);
 	}

@@ -12,6 +12,8 @@
 // Copies the links into e (checked: valid ends, finite costs >= 0) and makes e->points, the
 // position of every vertex id: e->vertices and e->corners must be set. Sets e->n.
 gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError* err);
+// Only the checks of gt_ehl_take_links (e->map and e->corners must be set).
+gtStatus gt_ehl_check_links(const gtEhl* e, const gtEhlLink* links, int count, gtError* err);
 
 // The unit cells some point of which may see free point p (a superset: every cell with a point
 // that sees p is in it), as gt_sweep_vertex leaves them: PARTIAL, never FULL.

@@ -108,7 +108,7 @@ bool gt_ehl_line_wins_paired(const gtEhl* e, gtVec2 s, gtVec2 t, double line)
 	return true;
 }
 
-gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError* err)
+gtStatus gt_ehl_check_links(const gtEhl* e, const gtEhlLink* links, int count, gtError* err)
 {
 	if (count < 0 || count > GT_EHL_MAX_LINKS || (count > 0 && !links))
 		return gt_fail(err, GT_ERR_INVALID_ARG, "%d links: an index takes 0 to %d", count, GT_EHL_MAX_LINKS);
@@ -126,6 +126,13 @@ gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError*
 		if (!(links[k].cost >= 0) || isinf(links[k].cost))
 			return gt_fail(err, GT_ERR_INVALID_ARG, "link %d: cost %g is not a finite number >= 0", k, links[k].cost);
 	}
+	return GT_OK;
+}
+
+gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError* err)
+{
+	gtStatus checked = gt_ehl_check_links(e, links, count, err);
+	if (checked) return checked;
 	e->link_count = count;
 	e->n = e->corners + 2 * count;
 	e->links = gt_malloc(((size_t)count + 1) * sizeof *e->links);
