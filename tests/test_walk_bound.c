@@ -304,7 +304,7 @@ static int64_t pricings(gtWorld* w, gtDistance d, const gtVec2* at, int count, i
 
 // The bound stops for a kind of query on which it costs more than it saves (world_tree_query.c
 // walk_begin), and comes back: after 300 queries it cannot help (k = 1 at an object's own point),
-// 600 queries where it saves pricings get most of that saving again. Catches a gate that never
+// 600 queries where it saves pricings get at least a third of that saving again. Catches a gate that never
 // re-enables (no retry after the back-off: they price as many as without the bound).
 static void test_gate_comes_back(void** state)
 {
@@ -340,7 +340,9 @@ static void test_gate_comes_back(void** state)
 		assert_true(found == 1 && dist == 0);
 	}
 	int64_t after = pricings(w, with, qs, QUERIES, 3);
-	if (!(after < fresh + (plain - fresh) / 2))
+	// Two thirds of the way back at most: the back-off skips up to 128 queries before its retry
+	// (the ring traversal's unhelpful queries reach it); a gate that never comes back prices ~plain.
+	if (!(after < fresh + (plain - fresh) * 2 / 3))
 		fail_msg("after unhelpful queries: %lld pricings (fresh %lld, without the bound %lld)", (long long)after,
 		         (long long)fresh, (long long)plain);
 	free(at);
