@@ -436,6 +436,28 @@ static int64_t copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlVia
 	return full;
 }
 
+// A copied cell's vias: a memcpy, then the moved vertex numbers rewritten, only when some tuple of
+// the cell (a via's vertex is one of its cell's tuples) has a vertex number that moved. Its FULL
+// vias are the last index's count (cell_full), so no via is read for them.
+static void copy_cell_vias(const gtEhlRepair* r, int64_t cell, gtEhlViaLabel* to, const gtEhlViaLabel* from,
+                           uint32_t count)
+{
+	const gtEhl* old = r->old;
+	memcpy(to, from, (size_t)count * sizeof *to);
+	uint32_t most = 0;
+	for (int64_t t = old->tuple_begin[cell]; t < old->tuple_begin[cell + 1]; t++) {
+		uint32_t v = old->tuple_vertex[t] & ~GT_EHL_TUPLE_FULL;
+		most = v > most ? v : most;
+	}
+	if ((int64_t)most < r->same_below) return;
+	const int32_t* new_of = r->new_of;
+	int same_below = r->same_below;
+	for (uint32_t k = 0; k < count; k++) {
+		int v = gt_via_vertex(&to[k]);
+		if (v >= same_below) gt_via_renumber(&to[k], new_of[v]);
+	}
+}
+
 // Pass 0: whether cell c of the last index holds the lists the new tuples call for (see the top);
 // else each hub's are checked (gt_ehl_repair_affected).
 static uint8_t cell_state(const gtEhlRepair* r, int64_t c, const uint32_t* tuples, int64_t count)
@@ -473,7 +495,12 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
 	}
 	gtEhlHub end = {(uint32_t)(via_at + via_count), (uint32_t)e->n, INFINITY};
 	*to = end;
-	*full += copy_vias(r, e->vias + via_at, old->vias + via0, via_count);
+	if (old->cell_full) {
+		*full += old->cell_full[cell];
+		copy_cell_vias(r, cell, e->vias + via_at, old->vias + via0, via_count);
+	} else {
+		*full += copy_vias(r, e->vias + via_at, old->vias + via0, via_count);
+	}
 	return true;
 }
 
