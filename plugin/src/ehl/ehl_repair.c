@@ -460,8 +460,7 @@ static void renumber_vias(const gtEhlRepair* r, gtEhlViaLabel* vias, uint32_t co
 
 // The last index's vias copied (renumbered when `moves`, see cell_moves), their FULL bits counted
 // for the index's stats. Returns the FULL vias.
-static int64_t copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlViaLabel* from, uint32_t count,
-                         bool moves)
+static int64_t copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlViaLabel* from, uint32_t count, bool moves)
 {
 	int64_t full = 0;
 	memcpy(to, from, (size_t)count * sizeof *to);
