@@ -127,7 +127,8 @@ static void expect_same_labels(const gtHubLabels* a, const gtHubLabels* b, const
 	}
 }
 
-// Edits one after another (4x4 walls built where the map is free, then taken away again), each
+// Edits one after another (4x4 walls built where the map is free and taken away again, walls of
+// the map demolished), each
 // time the labels repaired from the last ones in their kept order (the old ranks of the vertices
 // that stayed, new corners after them) against a build from scratch in that order.
 static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* what, uint64_t seed)
@@ -139,16 +140,18 @@ static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* w
 	assert_int_equal(gt_vis_graph_build(map, NULL, 1, false, &graph, &err), GT_OK);
 	assert_int_equal(gt_hub_labels_build(map, &graph, &labels, &err), GT_OK);
 	int w = gtMap_Width(map), h = gtMap_Height(map), x = 0, y = 0;
-	for (int step = 0; step < 8; step++) {
-		bool build = step % 2 == 0;
-		for (int tries = 0; build && tries < 1000; tries++) { // a free 4x4 block (walls taken away where they stood)
-			x = 1 + test_rng_int(&rng, w - 6), y = 1 + test_rng_int(&rng, h - 6);
-			bool free_block = true;
-			for (int j = 0; j < 4; j++)
-				for (int i = 0; i < 4; i++) free_block &= !gtMap_IsBlocked(map, x + i, y + j);
-			if (free_block) break;
+	for (int step = 0; step < 12; step++) {
+		// Steps 0, 1: a 4x4 wall built where the map is free, then taken away; step 2: a 2x2 block of
+		// the map's own walls demolished (paths get shorter: entries move, earlier hubs cover anew).
+		int kind = step % 3, side = kind == 2 ? 2 : 4;
+		for (int tries = 0; kind != 1 && tries < 5000; tries++) {
+			x = 1 + test_rng_int(&rng, w - side - 2), y = 1 + test_rng_int(&rng, h - side - 2);
+			bool all = true; // free for a wall, blocked for a demolition
+			for (int j = 0; j < side; j++)
+				for (int i = 0; i < side; i++) all &= gtMap_IsBlocked(map, x + i, y + j) == (kind == 2);
+			if (all) break;
 		}
-		gtMap* next = edited(map, x, y, x + 3, y + 3, build);
+		gtMap* next = edited(map, x, y, x + side - 1, y + side - 1, kind == 0);
 		int old_n, n;
 		const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
 		const gtVertex* vertices = gtMap_Vertices(next, &n);
