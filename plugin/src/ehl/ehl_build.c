@@ -521,9 +521,12 @@ static void run_worker(void* context, int index)
 	for (;;) {
 		long item = atomic_fetch_add(&b->next_item, 1);
 		if (item >= b->item_count) break;
+		int64_t full_before = w->full_vias;
 		bool ok = b->stage[0] == 'c' ? sweep_one(w, (int)item)
 		          : b->regions       ? gt_region_block(b->regions, &w->region, item, fine_cell, w)
 		                             : build_cell(w, item);
+		if (ok && b->pass == 1 && !b->regions && b->ehl->cell_full) // kept for the next repair's copies
+			b->ehl->cell_full[item] = (uint32_t)(w->full_vias - full_before);
 		if (!ok) {
 			if (!w->err.message[0]) gt_fail(&w->err, GT_ERR_NOMEM, "out of memory in the EHL build (%s)", b->stage);
 			w->failed = true;
@@ -822,6 +825,8 @@ static gtStatus build_uniform(Build* b, Worker* workers, int g, gtError* err)
 	}
 	if (!st) st = allocate_cells(b, err);
 	if (!st) {
+		// An index that keeps its tuples keeps its cells' FULL counts too (NULL: no room, a repair scans).
+		if (b->repair) b->ehl->cell_full = gt_malloc(((size_t)b->cells + 1) * sizeof *b->ehl->cell_full);
 		b->pass = 1;
 		st = run_stage(b, workers, "via labels", b->cells, err);
 	}

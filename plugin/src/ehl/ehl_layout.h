@@ -162,6 +162,7 @@ struct gtEhl {
 	// otherwise, never saved.
 	int64_t* tuple_begin;
 	uint32_t* tuple_vertex;
+	uint32_t* cell_full; // and per cell its FULL vias (or NULL): a repair's copied cell adds them without a scan
 	struct gtHubLabels* hub_labels; // and its whole hub labels (hub_labels.h), kept the same way
 	void* mapping;                  // a loaded index: every array above points into this read-only file mapping
 	size_t mapping_bytes;

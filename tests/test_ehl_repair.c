@@ -1,0 +1,213 @@
+// Internals of an EHL repair checked against brute force: the landmarks a background build gives
+// the nav (made from the hub labels it keeps, ehl_repair.c) hold the visibility graph's distances
+// from each landmark, as a plain Dijkstra over the graph finds them; the hub labels repaired after
+// an edit (the searches it cannot change copied or checked, hub_labels.c) are, entry for entry, the
+// ones a build from scratch in the same order makes.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+#include "ehl/ehl_layout.h"
+#include "ehl/hub_labels.h"
+#include "ehl/ehl_repair.h"
+#include "map/vis_graph.h"
+#include "oracle/landmarks.h"
+
+// Distances from `from` over the graph by an O(n^2) Dijkstra: no heap, nothing shared with the library's.
+static void brute_distances(const gtVisGraph* g, int from, double* dist, bool* done)
+{
+	for (int v = 0; v < g->n; v++) dist[v] = INFINITY, done[v] = false;
+	dist[from] = 0;
+	for (;;) {
+		int u = -1;
+		for (int v = 0; v < g->n; v++)
+			if (!done[v] && !isinf(dist[v]) && (u < 0 || dist[v] < dist[u])) u = v;
+		if (u < 0) return;
+		done[u] = true;
+		for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++)
+			if (dist[u] + g->length[k] < dist[g->adj[k]]) dist[g->adj[k]] = dist[u] + g->length[k];
+	}
+}
+
+static void landmarks_hold_graph_distances(gtMap* map, const char* what)
+{
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 4;
+	def.threads = 1;
+	gtVisGraph graph;
+	memset(&graph, 0, sizeof graph);
+	gtLandmarks lm;
+	gtEhl* e;
+	gtError err;
+	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, &lm, &err), GT_OK);
+	assert_non_null(e->hub_labels); // what the landmarks came from
+	assert_true(lm.count > 1);
+	assert_int_equal(lm.n, graph.n);
+	double* dist = malloc(sizeof *dist * (size_t)graph.n);
+	bool* done = malloc(sizeof *done * (size_t)graph.n);
+	assert_non_null(dist);
+	assert_non_null(done);
+	for (int l = 0; l < lm.count; l++) {
+		brute_distances(&graph, lm.vertex[l], dist, done);
+		for (int v = 0; v < graph.n; v++) {
+			double got = lm.dist[(size_t)v * (size_t)lm.count + (size_t)l];
+			if (isinf(dist[v]) ? !isinf(got) : !(fabs(got - dist[v]) <= 1e-9 * (1 + dist[v])))
+				fail_msg("%s: landmark %d (vertex %d) to vertex %d is %.12g, Dijkstra %.12g", what, l, lm.vertex[l], v,
+				         got, dist[v]);
+		}
+	}
+	// The picks: each the farthest (by the distances above) from the landmarks before it.
+	for (int l = 1; l < lm.count; l++) {
+		double best = -1, picked = INFINITY;
+		for (int v = 0; v < graph.n; v++) {
+			double nearest = INFINITY;
+			for (int k = 0; k < l; k++) {
+				double d = lm.dist[(size_t)v * (size_t)lm.count + (size_t)k];
+				nearest = d < nearest ? d : nearest;
+			}
+			best = nearest > best ? nearest : best;
+			if (v == lm.vertex[l]) picked = nearest;
+		}
+		if (!(picked >= best)) fail_msg("%s: landmark %d is %g from the others, a vertex is %g", what, l, picked, best);
+	}
+	free(dist);
+	free(done);
+	gt_landmarks_free(&lm);
+	gtEhl_Destroy(e);
+	gt_vis_graph_free(&graph);
+	gtMap_Destroy(map);
+}
+
+static void test_landmarks_from_labels_equal_dijkstra(void** state)
+{
+	(void)state;
+	landmarks_hold_graph_distances(test_load_map("assets/maps/caves.map"), "caves");
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 120, 7, &map, &err), GT_OK);
+	landmarks_hold_graph_distances(map, "generated rooms");
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &map, &err), GT_OK);
+	landmarks_hold_graph_distances(map, "generated caves");
+}
+
+// `map` with cells [x0, x1] x [y0, y1] set to `blocked`.
+static gtMap* edited(const gtMap* map, int x0, int y0, int x1, int y1, bool blocked)
+{
+	int w = gtMap_Width(map), h = gtMap_Height(map);
+	unsigned char* cells = malloc((size_t)w * (size_t)h);
+	assert_non_null(cells);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			bool inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
+			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)(inside ? blocked : gtMap_IsBlocked(map, x, y));
+		}
+	gtMap* out;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(w, h, cells, &out, &err), GT_OK);
+	free(cells);
+	return out;
+}
+
+static void expect_same_labels(const gtHubLabels* a, const gtHubLabels* b, const char* what, int step)
+{
+	assert_int_equal(a->n, b->n);
+	for (int v = 0; v < a->n; v++) {
+		if (a->offset[v + 1] - a->offset[v] != b->offset[v + 1] - b->offset[v])
+			fail_msg("%s, edit %d: vertex %d has %lld entries repaired, %lld from scratch", what, step, v,
+			         (long long)(a->offset[v + 1] - a->offset[v]), (long long)(b->offset[v + 1] - b->offset[v]));
+		for (int64_t i = 0; i < a->offset[v + 1] - a->offset[v]; i++) {
+			int64_t k = a->offset[v] + i, j = b->offset[v] + i;
+			if (a->hub[k] != b->hub[j] || a->parent[k] != b->parent[j] || a->dist[k] != b->dist[j] ||
+			    a->useful[k] != b->useful[j])
+				fail_msg("%s, edit %d: vertex %d entry %lld is hub %d (%.12g) repaired, hub %d (%.12g) from scratch",
+				         what, step, v, (long long)i, a->hub[k], a->dist[k], b->hub[j], b->dist[j]);
+		}
+	}
+}
+
+// Edits one after another (4x4 walls built where the map is free and taken away again, walls of
+// the map demolished), each
+// time the labels repaired from the last ones in their kept order (the old ranks of the vertices
+// that stayed, new corners after them) against a build from scratch in that order.
+static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* what, uint64_t seed)
+{
+	TestRng rng = {seed};
+	gtError err;
+	gtVisGraph graph;
+	gtHubLabels labels;
+	assert_int_equal(gt_vis_graph_build(map, NULL, 1, false, &graph, &err), GT_OK);
+	assert_int_equal(gt_hub_labels_build(map, &graph, &labels, &err), GT_OK);
+	int w = gtMap_Width(map), h = gtMap_Height(map), x = 0, y = 0;
+	for (int step = 0; step < 12; step++) {
+		// Steps 0, 1: a 4x4 wall built where the map is free, then taken away; step 2: a 2x2 block of
+		// the map's own walls demolished (paths get shorter: entries move, earlier hubs cover anew).
+		int kind = step % 3, side = kind == 2 ? 2 : 4;
+		for (int tries = 0; kind != 1 && tries < 5000; tries++) {
+			x = 1 + test_rng_int(&rng, w - side - 2), y = 1 + test_rng_int(&rng, h - side - 2);
+			bool all = true; // free for a wall, blocked for a demolition
+			for (int j = 0; j < side; j++)
+				for (int i = 0; i < side; i++) all &= gtMap_IsBlocked(map, x + i, y + j) == (kind == 2);
+			if (all) break;
+		}
+		gtMap* next = edited(map, x, y, x + side - 1, y + side - 1, kind == 0);
+		int old_n, n;
+		const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
+		const gtVertex* vertices = gtMap_Vertices(next, &n);
+		gtVisGraph next_graph;
+		assert_int_equal(gt_vis_graph_build(next, NULL, 1, false, &next_graph, &err), GT_OK);
+		int32_t *old_of = malloc(sizeof *old_of * ((size_t)n + 1)),
+		        *new_of = malloc(sizeof *new_of * ((size_t)old_n + 1));
+		int32_t* order = malloc(sizeof *order * ((size_t)n + 1));
+		bool* dirty = malloc(sizeof *dirty * ((size_t)n + 1));
+		assert_true(old_of && new_of && order && dirty);
+		gt_vis_match_vertices(old_vertices, old_n, vertices, n, old_of, new_of);
+		for (int v = 0; v < n; v++) { // its edges, renumbered, as before
+			int ov = old_of[v];
+			bool same = ov >= 0 &&
+			            graph.offset[ov + 1] - graph.offset[ov] == next_graph.offset[v + 1] - next_graph.offset[v];
+			for (int64_t k = 0; same && k < next_graph.offset[v + 1] - next_graph.offset[v]; k++)
+				same = new_of[graph.adj[graph.offset[ov] + k]] == next_graph.adj[next_graph.offset[v] + k];
+			dirty[v] = !same;
+		}
+		int count = 0;
+		for (int rank = 0; rank < old_n; rank++)
+			if (new_of[labels.vertex_of[rank]] >= 0) order[count++] = new_of[labels.vertex_of[rank]];
+		for (int v = 0; v < n; v++)
+			if (old_of[v] < 0) order[count++] = v;
+		assert_int_equal(count, n);
+		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads};
+		gtHubLabels repaired, scratch;
+		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, &edit, &repaired, &err), GT_OK);
+		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, NULL, &scratch, &err), GT_OK);
+		expect_same_labels(&repaired, &scratch, what, step);
+		gt_hub_labels_free(&scratch);
+		gt_hub_labels_free(&labels);
+		labels = repaired;
+		gt_vis_graph_free(&graph);
+		graph = next_graph;
+		free(old_of), free(new_of), free(order), free(dirty);
+		gtMap_Destroy(map);
+		map = next;
+	}
+	gt_hub_labels_free(&labels);
+	gt_vis_graph_free(&graph);
+	gtMap_Destroy(map);
+}
+
+static void test_repaired_labels_equal_scratch(void** state)
+{
+	(void)state;
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &map, &err), GT_OK);
+	labels_repaired_equal_scratch(map, 1, "generated caves", 3);
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 11, &map, &err), GT_OK);
+	labels_repaired_equal_scratch(map, 2, "generated caves, two threads", 5);
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 120, 7, &map, &err), GT_OK);
+	labels_repaired_equal_scratch(map, 1, "generated rooms", 7);
+	labels_repaired_equal_scratch(test_load_map("assets/maps/caves.map"), 2, "caves", 9);
+}
+
+TEST_MAIN("ehl_repair", test_landmarks_from_labels_equal_dijkstra, test_repaired_labels_equal_scratch)
