@@ -35,7 +35,7 @@ static void check_bound(const gtMap* m, gtDistance d, int pairs, uint64_t seed, 
 {
 	TestRng rng = {seed};
 	gtWorld* w = test_make_world(m, 16);
-	int raised = 0;
+	int raised = 0, apart = 0;
 	for (int i = 0; i < pairs; i++) {
 		gtVec2 a = test_rng_int(&rng, 2) ? block_edge_point(m, &rng) : test_random_point(m, &rng);
 		gtVec2 b = test_rng_int(&rng, 2) ? block_edge_point(m, &rng) : test_random_point(m, &rng);
@@ -49,7 +49,10 @@ static void check_bound(const gtMap* m, gtDistance d, int pairs, uint64_t seed, 
 			         a.y, b.x, b.y);
 		assert_true(lb >= 0);
 		raised += lb > hypot(b.x - a.x, b.y - a.y);
+		apart += lb == INFINITY; // no walk (lb <= exact: the distance is infinite too)
 	}
+	if (apart > 0)
+		printf("note: seed %llu: %d of %d pairs with no walk by the bound\n", (unsigned long long)seed, apart, pairs);
 	if (raised < min_raised)
 		fail_msg("seed %llu: only %d of %d pairs have a bound above the straight line", (unsigned long long)seed,
 		         raised, pairs);
@@ -283,6 +286,65 @@ static void test_same_answers_with_and_without(void** state)
 	gtMap_Destroy(m);
 }
 
+// A closed room in the corner: no walk leads in or out.
+static bool closed_room(int x, int y)
+{
+	return (x == 12 && y <= 12) || (y == 12 && x <= 12);
+}
+
+// A query in the closed room with one object there and 24 outside (k = 5): the bound says no walk
+// leads out, so the others are dropped unpriced (with the bound one pricing; without it every
+// object's, each infinite). Both a scan (25 objects) and the tree (after 400 more outside), and a
+// query from outside prices the room's object neither.
+static void test_no_walk_unpriced(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m = test_map_from_rule(96, closed_room);
+	Exact e;
+	gtDistance with = exact_open(&e, m, 4, false), without = with;
+	assert_ptr_not_equal(with.walk_map, NULL);
+	without.walk_map = NULL;
+	with.straight_map = without.straight_map = NULL;
+	with.hidden_below = without.hidden_below = NULL;
+	gtWorld* w = test_make_world(m, 16);
+	gtObjectId inside, id;
+	assert_int_equal(gtWorld_Add(w, (gtVec2){6.5, 6.5}, NULL, 0, &inside, &err), GT_OK);
+	TestRng rng = {3030};
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < (round ? 400 : 24); i++) {
+			gtVec2 p = {14 + test_rng_int(&rng, 80) + 0.5, 14 + test_rng_int(&rng, 80) + 0.5};
+			assert_int_equal(gtWorld_Add(w, p, NULL, 0, &id, &err), GT_OK);
+		}
+		for (int v = 0; v < 2; v++) {
+			gtQuery q = gtQuery_Default((gtVec2){3.5, 4.5});
+			q.k = 5;
+			gtObjectId got[5];
+			double dist[5];
+			int found;
+			gtQueryStats stats = {0};
+			assert_int_equal(gtWorld_Nearest(w, &q, v ? without : with, got, dist, 5, &found, &stats, &err), GT_OK);
+			assert_int_equal(found, 1);
+			assert_true(got[0] == inside && dist[0] == with.fcn(with.context, q.point, (gtVec2){6.5, 6.5}));
+			if (v == 0) assert_int_equal(stats.distance_calls, 1);
+			else assert_true(stats.distance_calls > 20);
+		}
+		gtQuery q = gtQuery_Default((gtVec2){10.5, 40.5});
+		q.k = 30;
+		gtObjectId got[30];
+		double dist[30];
+		int found;
+		gtQueryStats stats = {0};
+		assert_int_equal(gtWorld_Nearest(w, &q, with, got, dist, 30, &found, &stats, &err), GT_OK);
+		assert_int_equal(found, round ? 30 : 24);
+		for (int j = 0; j < found; j++) assert_true(got[j] != inside);
+		if (round == 0) assert_true(stats.distance_calls <= 24);
+	}
+	gtWorld_Destroy(w);
+	exact_close(&e);
+	gtMap_Destroy(m);
+}
+
 // The pricings of a fixed set of queries (k = 5, no words), `rounds` times over, with `d`.
 static int64_t pricings(gtWorld* w, gtDistance d, const gtVec2* at, int count, int rounds)
 {
@@ -387,5 +449,5 @@ static void test_edit_turns_it_off(void** state)
 	gtMap_Destroy(m);
 }
 
-TEST_MAIN("walk_bound", test_bound_below_real_maps, test_bound_below_generated_maps, test_bound_below_hand_maps,
-          test_same_answers_with_and_without, test_gate_comes_back, test_edit_turns_it_off)
+TEST_MAIN("walk_bound", test_no_walk_unpriced, test_bound_below_real_maps, test_bound_below_generated_maps,
+          test_bound_below_hand_maps, test_same_answers_with_and_without, test_gate_comes_back, test_edit_turns_it_off)

@@ -192,7 +192,8 @@ typedef struct gtDistance {
 gtDistance gtDistance_Euclid(void);
 
 /// The lower bound the world's queries take for a distance that walks on `map` (gtDistance.walk_map)
-/// from one point to another: never above the shortest walk between them (docs/grid-tree.md). 0
+/// from one point to another: never above the shortest walk between them (docs/grid-tree.md),
+/// infinite when no walk leads there (the queries drop such objects unpriced). 0
 /// when the world keeps none for that map (made from other cells, or edited since) or a point is
 /// in no free cell. For tests and tools.
 double gtWorld_WalkBound(const gtWorld* world, const gtMap* map, gtVec2 from, gtVec2 to);

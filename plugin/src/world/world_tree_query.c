@@ -74,6 +74,15 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	return results_offer(s, r, d, slot);
 }
 
+// An object's walk bound from q as a key: infinite when no walk leads there (the backend's
+// distance is infinite too, never a result: the object is dropped unpriced). A query whose point
+// is on an island priced every object of the world (AR0300SR at 0.1%: a third of all pricings).
+static inline double walk_key(const gtWorld* w, const Filter* f, int32_t o)
+{
+	double lb = gt_walk_bound_to(f->walk, f->walk_row, w->x[o], w->y[o]);
+	return lb == GT_WALK_BOUND_NONE ? INFINITY : lb;
+}
+
 // An object about to be priced whose walk bound (Filter.walk_row) is above its key gets that key
 // (true): it goes back in its place, and may never need pricing. Only here, not when objects are
 // pushed: most objects pushed are never priced (1% of AR0602SR's cells, no words: a bound per
@@ -81,8 +90,7 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 static inline bool rekey_object(const gtWorld* w, gtQueryScratch* s, const Filter* f, gtHeapItem* item)
 {
 	if (!f->walk_row) return false;
-	int32_t o = -item->id - 1;
-	double lb = gt_walk_bound_to(f->walk, f->walk_row, w->x[o], w->y[o]);
+	double lb = walk_key(w, f, -item->id - 1);
 	s->walk_looks++;
 	if (!(lb > item->key)) {
 		// Back after its rekey (a straight key is never a whole number above 0): priced all the same.
@@ -100,7 +108,7 @@ static inline __attribute__((always_inline)) bool take_object(const gtWorld* w, 
                                                               gtDistance distance, Mode mode, Filter* f, Results* r,
                                                               gtHeapItem top, gtQueryStats* stats)
 {
-	if (rekey_object(w, s, f, &top)) return gt_frontier_push(&s->frontier, top.key, top.id);
+	if (rekey_object(w, s, f, &top)) return top.key == INFINITY || gt_frontier_push(&s->frontier, top.key, top.id);
 	return price_object(w, s, q, distance, mode, f, r, -top.id - 1, stats);
 }
 
@@ -190,6 +198,26 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 	return true;
 }
 
+// The m smallest keys of items[0..n) to its front, sorted (m <= n): the first m by insertion,
+// then each later smaller key inserted in place of the m-th.
+static void scan_smallest(gtHeapItem* items, int n, int m)
+{
+	for (int i = 1; i < m; i++) {
+		gtHeapItem v = items[i];
+		int j = i;
+		for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
+		items[j] = v;
+	}
+	for (int i = m; i < n; i++) {
+		if (!(items[i].key < items[m - 1].key)) continue;
+		gtHeapItem v = items[i];
+		items[i] = items[m - 1];
+		int j = m - 1;
+		for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
+		items[j] = v;
+	}
+}
+
 // The scan's objects, appended by push_all, become the frontier. A nearest query with straight
 // keys first prices the k with the smallest keys (the ones a heap would give first, as nothing can
 // be pruned before k are priced) and makes a heap only of the rest that the k-th distance leaves:
@@ -200,27 +228,29 @@ static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gt
 {
 	gtHeap* frontier = &s->frontier;
 	gtHeapItem* items = frontier->items;
-	int n = frontier->size, k = r->k, first = 0;
+	int n = frontier->size, k = r->k, first = 0, kept = 0;
 	if (mode == MODE_NEAREST && straight && k > 0 && k <= 16 && n > 2 * k) {
-		for (int i = 1; i < k; i++) { // the first k sorted, then each smaller key inserted
-			gtHeapItem v = items[i];
-			int j = i;
-			for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
-			items[j] = v;
+		// With the walk bound, the 2k smallest straight keys are rekeyed (rekey_object's max of the
+		// two) and the k smallest of those priced: the k-th distance comes out nearer the answer's,
+		// so fewer later objects are priced, and those with a tighter limit. The k left keep their
+		// walk bounds in the heap (still lower bounds).
+		int m = f->walk_row ? 2 * k : k;
+		scan_smallest(items, n, m);
+		if (f->walk_row) {
+			for (int i = 0; i < m; i++) {
+				double lb = walk_key(w, f, -items[i].id - 1);
+				if (lb > items[i].key) items[i].key = lb;
+			}
+			scan_smallest(items, m, k);
 		}
-		for (int i = k; i < n; i++) {
-			if (!(items[i].key < items[k - 1].key)) continue;
-			gtHeapItem v = items[i];
-			items[i] = items[k - 1];
-			int j = k - 1;
-			for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
-			items[j] = v;
-		}
-		for (; first < k && !results_prune(r, items[first].key); first++)
+		for (; first < k && items[first].key < INFINITY && !results_prune(r, items[first].key); first++)
 			if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, stats)) return false;
-		first = k; // every later key is at least the last one tried
+		// Every later straight key is at least the last one tried; the walk keys of the k after
+		// the priced ones are only at least those priced, so they are tested.
+		for (int i = k; i < m; i++)
+			if (items[i].key < INFINITY && !results_prune(r, items[i].key)) items[kept++] = items[i];
+		first = m;
 	}
-	int kept = 0;
 	for (int i = first; i < n; i++)
 		if (!results_prune(r, items[i].key)) items[kept++] = items[i];
 	frontier->size = kept;
@@ -523,7 +553,8 @@ double gtWorld_WalkBound(const gtWorld* w, const gtMap* map, gtVec2 from, gtVec2
 {
 	if (!w || !gt_walk_bound_fits(&w->walk_bound, map)) return 0;
 	const uint16_t* row = gt_walk_bound_row(&w->walk_bound, from.x, from.y);
-	return row ? gt_walk_bound_to(&w->walk_bound, row, to.x, to.y) : 0;
+	double lb = row ? gt_walk_bound_to(&w->walk_bound, row, to.x, to.y) : 0;
+	return lb == GT_WALK_BOUND_NONE ? INFINITY : lb;
 }
 
 // The ring traversal: the leaves in rings around q's leaf by the world's offset order

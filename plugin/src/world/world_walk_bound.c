@@ -215,7 +215,10 @@ static bool make_portals(Graph* g)
 // stays at or below the distance backends' own doubles.
 static uint16_t bound_of(double d)
 {
-	if (!(d < 65535)) return 65535; // unreachable or farther: still at most any walk
+	// No chain of portals: no walk at all, which the queries skip unpriced (the backend's distance
+	// is infinite there). A bound too far for 16 bits is still at most any walk.
+	if (d == INFINITY) return GT_WALK_BOUND_NONE;
+	if (!(d < 65534)) return 65534;
 	d = d - 1e-6 - d * 1e-12;
 	return d > 0 ? (uint16_t)d : 0;
 }

@@ -12,8 +12,9 @@
 // free cells (cells touching at a corner connect). group[cell] is the free cell's group (-1 for a
 // blocked cell) and lb[a * groups + b] a lower bound, in whole map units, of every walk through the
 // map's free cells from a point of a cell of group a to a point of a cell of group b (0 from a
-// group to itself, 65535 when none leads there). Made from the map alone: world_walk_bound.c and
-// docs/grid-tree.md tell why it holds.
+// group to itself, GT_WALK_BOUND_NONE when none leads there, 65534 for any bound above). Made from
+// the map alone: world_walk_bound.c and docs/grid-tree.md tell why it holds.
+#define GT_WALK_BOUND_NONE 65535
 typedef struct gtWalkBound {
 	uint16_t* lb;
 	int16_t* group;
