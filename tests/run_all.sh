@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Runs every cmocka program in BIN (default bin/debug) and the Lua tests; the last line is
 # "N passed, N failed". A program that prints no cmocka summary counts as crashed (failed).
+# Two lanes run side by side (most tests use one thread; CI machines have two cores): the cmocka
+# programs then ThreadSanitizer, and the scripts then the fuzz smoke.
 set -u
 BIN=${1:-bin/debug}
 passed=0
 failed=0
 skipped=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
-for prog in "$BIN"/test_*; do
+run_programs() {
+	local log=$work/program.log prog name rc run bad skip ok start
+	for prog in "$BIN"/test_*; do
 	[ -x "$prog" ] || continue
 	name=$(basename "$prog")
+	start=$SECONDS
 	"$prog" >"$log" 2>&1
 	rc=$?
 	run=$(sed -n 's/^\[==========\] \([0-9]*\) test(s) run\./\1/p' "$log" | tail -n 1)
@@ -31,11 +36,12 @@ for prog in "$BIN"/test_*; do
 		[ "$bad" -eq 0 ] && bad=1 # non-zero exit without a reported failure: a sanitizer report
 	fi
 	ok=$((run - bad - skip))
-	echo "$name: $ok passed, $bad failed, $skip skipped"
+	echo "$name: $ok passed, $bad failed, $skip skipped ($((SECONDS - start)) s)"
 	passed=$((passed + ok))
 	failed=$((failed + bad))
 	skipped=$((skipped + skip))
-done
+	done
+}
 
 # Runs a script that ends with "LABEL: N passed, N failed" and adds its counts.
 run_script() {
@@ -60,51 +66,78 @@ run_script() {
 	failed=$((failed + f))
 }
 
-# Size conventions: no C file in plugin/ or demo/ over 1,000 lines, no function over 100 lines.
-run_script sizes tests/check_sizes.sh
-# The code style (.clang-format): every tracked C file as clang-format writes it.
-run_script format tests/check_format.sh
+run_programs_then_tsan() {
+	run_programs
+	# The threaded builds and shared-index queries under ThreadSanitizer.
+	run_script tsan tests/fuzz/tsan.sh
+}
 
-# The command-line tool, against the same build.
-run_script cli tests/test_cli.sh "$BIN/gridtree"
-run_script cli-maps tests/test_cli_maps.sh "$BIN/gridtree"
-# Crowds on real maps with tied distances: every method and thread count alike, and a brute force's ids.
-run_script crowd-ties tests/test_crowd_ties.sh "$BIN/gridtree"
-run_script cli-links tests/test_cli_links.sh "$BIN/gridtree"
-# Straight-line neighbours: every method byte-identical to brute force, 2D and 3D, wrapping or not.
-run_script cli-neighbours tests/test_cli_neighbours.sh "$BIN/gridtree"
-# The demo's start view (a path round a wall) and its refusal without a display.
-run_script demo tests/test_demo.sh "$BIN"
-# The demo in a browser (emscripten, headless Chromium): built, served and its self-check read.
-run_script web tests/test_web.sh "$([ -x bin/gridtree ] && echo bin/gridtree || echo "$BIN/gridtree")"
+run_scripts() {
+	# Size conventions: no C file in plugin/ or demo/ over 1,000 lines, no function over 100 lines.
+	run_script sizes tests/check_sizes.sh
+	# The code style (.clang-format): every tracked C file as clang-format writes it.
+	run_script format tests/check_format.sh
 
-# Installing into a scratch prefix, and C, C++, pkg-config and Lua using what was installed.
-run_script install tests/test_install.sh "$BIN"
+	# The command-line tool, against the same build.
+	run_script cli tests/test_cli.sh "$BIN/gridtree"
+	run_script cli-maps tests/test_cli_maps.sh "$BIN/gridtree"
+	# Crowds on real maps with tied distances: every method and thread count alike, and a brute force's ids.
+	run_script crowd-ties tests/test_crowd_ties.sh "$BIN/gridtree"
+	run_script cli-links tests/test_cli_links.sh "$BIN/gridtree"
+	# Straight-line neighbours: every method byte-identical to brute force, 2D and 3D, wrapping or not.
+	run_script cli-neighbours tests/test_cli_neighbours.sh "$BIN/gridtree"
+	# The demo's start view (a path round a wall) and its refusal without a display.
+	run_script demo tests/test_demo.sh "$BIN"
+	# The demo in a browser (emscripten, headless Chromium): built, served and its self-check read.
+	run_script web tests/test_web.sh "$([ -x bin/gridtree ] && echo bin/gridtree || echo "$BIN/gridtree")"
 
-# The model-based soak, short runs (./run soak for the long one).
-run_script soak tests/test_soak.sh "$BIN"
+	# Installing into a scratch prefix, and C, C++, pkg-config and Lua using what was installed.
+	run_script install tests/test_install.sh "$BIN"
 
-# Lua tests: the module is built with ASan in debug, so the runtime must be preloaded.
-preload=""
-if [ "$BIN" = bin/debug ]; then preload=$(gcc -print-file-name=libasan.so); fi
-run_script lua env LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="./$BIN/?.so" lua5.4 tests/lua/run.lua
-# The same suite under LuaJIT with the LuaJIT build of the module (the same C source).
-if [ -f "$BIN/luajit/gridtree.so" ]; then
-	run_script luajit env LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH="./$BIN/luajit/?.so" luajit tests/lua/run.lua
+	# The model-based soak, short runs (./run soak for the long one).
+	run_script soak tests/test_soak.sh "$BIN"
+
+	# Lua tests: the module is built with ASan in debug, so the runtime must be preloaded.
+	preload=""
+	if [ "$BIN" = bin/debug ]; then preload=$(gcc -print-file-name=libasan.so); fi
+	run_script lua env LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="./$BIN/?.so" lua5.4 tests/lua/run.lua
+	# The same suite under LuaJIT with the LuaJIT build of the module (the same C source).
+	if [ -f "$BIN/luajit/gridtree.so" ]; then
+		run_script luajit env LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH="./$BIN/luajit/?.so" luajit tests/lua/run.lua
+	else
+		echo "luajit: module not built (LuaJIT headers missing)"
+		failed=$((failed + 1))
+	fi
+
+
+	# A short run of every fuzz target (GRIDTREE_FUZZ_SMOKE seconds each, default 10: about 1.5 minutes
+	# with the clang build; ./run fuzz for long runs); any crash fails.
+	run_script fuzz sh -c 'tests/fuzz/build.sh "$1" && tests/fuzz/fuzz.sh --smoke all "$2"' fuzz "$BIN/gridtree" \
+		"${GRIDTREE_FUZZ_SMOKE:-10}"
+
+	# Every input the fuzzers ever crashed on, replayed through the ordinary sanitizer build.
+	run_script fuzz-replay tests/fuzz/replay.sh "$BIN"
+}
+
+# The programs' lane runs in the background into a file (its counts into FILE.counts); the scripts'
+# lane reports as it goes, then the programs' report follows.
+(
+	log=$work/programs.log
+	run_programs_then_tsan >"$work/programs" 2>&1
+	echo "$passed $failed $skipped" >"$work/programs.counts"
+) &
+log=$work/scripts.log
+run_scripts
+wait
+cat "$work/programs"
+if read -r p f s <"$work/programs.counts"; then
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
 else
-	echo "luajit: module not built (LuaJIT headers missing)"
+	echo "CRASH: the programs' lane left no counts"
 	failed=$((failed + 1))
 fi
-
-# A short run of every fuzz target (GRIDTREE_FUZZ_SMOKE seconds each, default 20: about 2.5 minutes
-# with the clang build); any crash fails.
-run_script fuzz sh -c 'tests/fuzz/build.sh "$1" && tests/fuzz/fuzz.sh --smoke all "$2"' fuzz "$BIN/gridtree" \
-	"${GRIDTREE_FUZZ_SMOKE:-20}"
-
-# Every input the fuzzers ever crashed on, replayed through the ordinary sanitizer build.
-run_script fuzz-replay tests/fuzz/replay.sh "$BIN"
-# The threaded builds and shared-index queries under ThreadSanitizer.
-run_script tsan tests/fuzz/tsan.sh
 
 [ "$skipped" -gt 0 ] && echo "($skipped skipped: benchmark data absent)"
 echo "$passed passed, $failed failed"
