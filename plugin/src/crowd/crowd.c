@@ -243,7 +243,8 @@ static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, int32_t par
 	                 : INFINITY;
 	gt_ehl_field_agent_begin(wk->agent, c->field, q->point, q->k, cap);
 	Seen seen = {c->world, wk->agent, &c->reach, part};
-	if (!gt_world_visit_nearest(c->world, wk->world, q->point, gt_ehl_field_agent_limit(wk->agent), offer_seen, &seen))
+	if (!gt_world_visit_nearest(c->world, wk->world, q->point, gt_ehl_field_agent_limit(wk->agent), -1, offer_seen,
+	                            &seen))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int count = gt_ehl_field_agent_count(wk->agent);
 	for (int i = 0; i < count; i++) gt_ehl_field_agent_answer(wk->agent, i, &ids[i], &distances[i]);

@@ -82,15 +82,8 @@ static void price(gtCrowdWalk* w, int32_t object, gtVec2 p)
 	w->best[i] = (WalkEntry){d, id};
 }
 
+// An object outside the agent's own leaf (the walks skip it), priced when in the agent's part.
 static double visit(void* context, int32_t object, gtVec2 p, double line)
-{
-	(void)line;
-	gtCrowdWalk* w = context;
-	if (gt_reach_part(w->reach, p) == w->part && gt_world_leaf_of(w->world, p) != w->leaf) price(w, object, p);
-	return walk_limit(w);
-}
-
-static double visit_near(void* context, int32_t object, gtVec2 p, double line)
 {
 	(void)line;
 	gtCrowdWalk* w = context;
@@ -140,8 +133,8 @@ bool gt_crowd_walk_nearest(gtCrowdWalk* w, const gtWorld* world, gtWorldWorker* 
 	if (w->failed) return false;
 	for (int i = 0; i < w->own_count && w->own[i].line <= walk_limit(w); i++) price(w, w->own[i].object, w->own[i].at);
 	if (w->count == w->k && walk_limit(w) <= 2 * gt_world_leaf_side(world)) {
-		gt_world_visit_near(world, worker, point, walk_limit(w), w->leaf, visit_near, w);
-	} else if (!gt_world_visit_nearest(world, worker, point, walk_limit(w), visit, w)) {
+		gt_world_visit_near(world, worker, point, walk_limit(w), w->leaf, visit, w);
+	} else if (!gt_world_visit_nearest(world, worker, point, walk_limit(w), w->leaf, visit, w)) {
 		return false;
 	}
 	for (int i = 0; i < w->count; i++) {

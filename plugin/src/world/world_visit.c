@@ -152,15 +152,63 @@ static bool push_children(const gtWorld* w, const Filter* f, gtHeap* frontier, g
 	return true;
 }
 
+// The leaves in rings around from's leaf by the world's offset order (gtRingOffset, as the single
+// queries' ring traversal): no inner node and no node in the heap. A leaf costs a look at its
+// plane bit (or head) and, when not beyond the limit, its objects go in with their straight lines;
+// an object is visited once no leaf left can hold a nearer one (the next offset's bound). On
+// FloodedPlains' crowd (10,000 agents, k = 1) a third of the instructions of best-first over the
+// tree, which pushes and pops the nodes on the way down from the root.
+static bool visit_rings(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double limit, int32_t skip_leaf,
+                        gtWorldVisitFcn* visit, void* context)
+{
+	const Filter* f = &wk->filter;
+	gtHeap* frontier = &wk->scratch.frontier;
+	const int side = 1 << w->height;
+	const int64_t leaf_base = gt_level_offset(w->height);
+	const int32_t home = leaf_of_point(w, from.x, from.y);
+	const int hx = home & (side - 1), hy = home >> w->height;
+	const gtRingOffset* ring = w->ring;
+	for (int32_t i = 0, n = w->ring_count;;) {
+		double next = i < n ? (double)ring[i].bound : INFINITY;
+		if (frontier->size > 0 && frontier->items[0].key <= next) {
+			gtHeapItem top = gt_heap_pop(frontier);
+			if (!(top.key <= limit)) break; // and every key left, in the heap and in the leaves
+			int32_t slot = -top.id - 1;
+			limit = visit(context, slot, (gtVec2){w->x[slot], w->y[slot]}, top.key);
+			continue;
+		}
+		if (i >= n || !(next <= limit)) break;
+		gtRingOffset o = ring[i++];
+		for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
+			if (((m & 1) && o.dx == 0) || ((m & 2) && o.dy == 0)) continue;
+			int cx = m & 1 ? hx - o.dx : hx + o.dx, cy = m & 2 ? hy - o.dy : hy + o.dy;
+			if ((unsigned)cx >= (unsigned)side || (unsigned)cy >= (unsigned)side) continue;
+			int32_t leaf = cy * side + cx;
+			if (leaf == skip_leaf) continue;
+			if (f->plane ? !plane_has(f->plane, leaf_base + leaf) : w->leaf_head[leaf] < 0) continue;
+			// The leaf's own gap from the point (its inner edges are finite: it is not from's on that axis).
+			double gx = cx > hx ? w->leaf_x[cx] - from.x : cx < hx ? from.x - w->leaf_x[cx + 1] : 0;
+			double gy = cy > hy ? w->leaf_y[cy] - from.y : cy < hy ? from.y - w->leaf_y[cy + 1] : 0;
+			if (!(sqrt(gx * gx + gy * gy) <= limit)) continue;
+			if (!f->plane && node_matches(w, f, leaf_base + leaf) < 0) continue;
+			if (!push_leaf_objects(w, f, frontier, from, leaf, limit)) return false;
+		}
+	}
+	return true;
+}
+
 // Best-first over the tree by straight-line bounds; an object is visited when popped, so visits
 // come nearest first. The nearest child of the node just expanded is held out of the heap: when
 // nothing queued is nearer, it is expanded next without a push and a pop (the usual descent).
-bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double limit, gtWorldVisitFcn* visit,
-                            void* context)
+// Worlds with the ring's offsets and no region go by visit_rings instead.
+bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double limit, int32_t skip_leaf,
+                            gtWorldVisitFcn* visit, void* context)
 {
 	const Filter* f = &wk->filter;
 	gtHeap* frontier = &wk->scratch.frontier;
 	frontier->size = 0;
+	if (w->ring && !f->impossible && !f->q->use_region)
+		return visit_rings(w, wk, from, limit, skip_leaf, visit, context);
 	double rect[4];
 	node_rect(w, 0, 0, rect);
 	if (f->impossible || w->object_counts[0] == 0 || outside_region(f->q, rect) || node_matches(w, f, 0) < 0)
@@ -181,8 +229,9 @@ bool gt_world_visit_nearest(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, do
 		}
 		int level = top.id >> GT_NODE_BITS;
 		int64_t node = top.id & ((INT64_C(1) << GT_NODE_BITS) - 1);
-		bool pushed = level == w->height ? push_leaf_objects(w, f, frontier, from, node - gt_level_offset(level), limit)
-		                                 : push_children(w, f, frontier, from, level, node, limit, &held, &holding);
+		int64_t leaf = node - gt_level_offset(level);
+		bool pushed = level < w->height ? push_children(w, f, frontier, from, level, node, limit, &held, &holding)
+		                                : leaf == skip_leaf || push_leaf_objects(w, f, frontier, from, leaf, limit);
 		if (!pushed) return false;
 	}
 	return true;

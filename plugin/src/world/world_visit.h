@@ -49,9 +49,10 @@ void gt_world_each_in_leaf(const gtWorld* world, const gtWorldWorker* worker, in
 
 // The objects that pass the worker's filter by increasing straight-line distance `line` from
 // `from` (the square root of the squares: within a unit in the last place of hypot), while
-// `line` <= the limit: `limit` at first, then what each visit returns. False when out of memory.
+// `line` <= the limit: `limit` at first, then what each visit returns; none of leaf `skip_leaf`
+// (-1: none skipped). False when out of memory.
 typedef double gtWorldVisitFcn(void* context, int32_t object, gtVec2 p, double line);
-bool gt_world_visit_nearest(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double limit,
+bool gt_world_visit_nearest(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double limit, int32_t skip_leaf,
                             gtWorldVisitFcn* visit, void* context);
 // The objects that pass the worker's filter within straight line `radius` of `from` (then within
 // what each visit returns), in no particular order, but those of leaf `skip_leaf`. For a small
