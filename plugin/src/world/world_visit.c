@@ -16,6 +16,13 @@ _Static_assert((int)GT_QUERY_NEAREST == (int)MODE_NEAREST && (int)GT_QUERY_WITHI
                    (int)GT_QUERY_TOP == (int)MODE_TOP,
                "gtQueryMode names the world's query modes");
 
+// Whether object `o` passes the worker's filter: the words' bits alone for the usual filter (all of
+// a few words, nothing else: Filter.all_simple), as the single queries test them.
+static inline bool passes(const gtWorld* w, const Filter* f, int32_t o)
+{
+	return f->all_simple ? object_has_all(w, f, o) : object_matches(w, f, o) >= 0;
+}
+
 gtWorldWorker* gt_world_worker_create(const gtWorld* w)
 {
 	gtWorldWorker* wk = gt_calloc(1, sizeof *wk);
@@ -49,6 +56,21 @@ gtStatus gt_world_worker_query(gtWorld* w, gtWorldWorker* wk, const gtQuery* q, 
 	return gt_world_query(w, &wk->scratch, q, distance, (Mode)mode, ids, distances, capacity, count, NULL, err);
 }
 
+bool gt_world_sight_fits(const gtWorld* w, const gtMap* map)
+{
+	return gt_clearance_fits(&w->clearance, map);
+}
+
+double gt_world_sight_from(const gtWorld* w, gtVec2 at)
+{
+	return gt_clearance_at(&w->clearance, at.x, at.y);
+}
+
+int gt_world_sight(const gtWorld* w, const gtMap* map, gtVec2 a, double ra, gtVec2 b)
+{
+	return gt_clearance_sight(&w->clearance, map, a, ra, b);
+}
+
 gtObjectId gt_world_object_id(const gtWorld* w, int32_t object)
 {
 	return gt_slot_id(w, object);
@@ -64,8 +86,7 @@ void gt_world_each_match(const gtWorld* w, const gtWorldWorker* wk, gtWorldEachF
 	const Filter* f = &wk->filter;
 	if (f->impossible) return;
 	for (int32_t slot = 0; slot < w->capacity; slot++)
-		if ((w->generation[slot] & 1) && object_matches(w, f, slot) >= 0)
-			each(context, slot, (gtVec2){w->x[slot], w->y[slot]});
+		if ((w->generation[slot] & 1) && passes(w, f, slot)) each(context, slot, (gtVec2){w->x[slot], w->y[slot]});
 }
 
 int32_t gt_world_leaf_of(const gtWorld* w, gtVec2 at)
@@ -83,7 +104,7 @@ void gt_world_each_in_leaf(const gtWorld* w, const gtWorldWorker* wk, int32_t le
 	const Filter* f = &wk->filter;
 	if (f->impossible) return;
 	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o])
-		if (object_matches(w, f, o) >= 0) each(context, o, (gtVec2){w->x[o], w->y[o]});
+		if (passes(w, f, o)) each(context, o, (gtVec2){w->x[o], w->y[o]});
 }
 
 void gt_world_visit_near(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double radius, int32_t skip_leaf,
@@ -110,8 +131,7 @@ void gt_world_visit_near(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, doubl
 				continue;
 			for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
 				double dx = w->x[o] - from.x, dy = w->y[o] - from.y, line = sqrt(dx * dx + dy * dy);
-				if (line <= radius && object_matches(w, f, o) >= 0)
-					radius = visit(context, o, (gtVec2){w->x[o], w->y[o]}, line);
+				if (line <= radius && passes(w, f, o)) radius = visit(context, o, (gtVec2){w->x[o], w->y[o]}, line);
 			}
 		}
 }
@@ -121,7 +141,7 @@ static bool push_leaf_objects(const gtWorld* w, const Filter* f, gtHeap* frontie
                               double limit)
 {
 	for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
-		if (object_matches(w, f, o) < 0) continue;
+		if (!passes(w, f, o)) continue;
 		double dx = w->x[o] - from.x, dy = w->y[o] - from.y, line = sqrt(dx * dx + dy * dy);
 		if (line <= limit && !gt_frontier_push(frontier, line, -(o + 1))) return false;
 	}

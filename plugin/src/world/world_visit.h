@@ -28,6 +28,15 @@ gtStatus gt_world_worker_query(gtWorld* world, gtWorldWorker* worker, const gtQu
                                gtQueryMode mode, gtObjectId* ids, double* distances, int capacity, int* count,
                                gtError* err);
 
+// Sight by the world's clearance grid (world_clearance.h), for pricings whose distance is the
+// straight line between points that see each other on `map` (gtDistance.straight_map): false when
+// the grid cannot certify it there (NULL map, an edited map, no grid). Then gt_world_sight_from is
+// a point's clearance and gt_world_sight says 1 when a (clearance ra) and b see each other, -1 when
+// they do not, 0 when it cannot tell, as single queries use it.
+bool gt_world_sight_fits(const gtWorld* world, const gtMap* map);
+double gt_world_sight_from(const gtWorld* world, gtVec2 at);
+int gt_world_sight(const gtWorld* world, const gtMap* map, gtVec2 a, double ra, gtVec2 b);
+
 // Objects are named in the walks below by their index in the world, valid until it is updated.
 gtObjectId gt_world_object_id(const gtWorld* world, int32_t object);
 
