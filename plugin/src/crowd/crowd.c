@@ -184,11 +184,9 @@ typedef struct Job {
 
 enum { CHUNK = 16 };
 
-static gtQuery query_at(const gtCrowdQueries* batch, int i)
+static gtVec2 point_at(const gtCrowdQueries* batch, int i)
 {
-	gtQuery q = batch->points ? batch->queries[0] : batch->queries[i];
-	if (batch->points) q.point = batch->points[i];
-	return q;
+	return batch->points ? batch->points[i] : batch->queries[i].point;
 }
 
 typedef struct Seen {
@@ -322,10 +320,12 @@ static void answer_share(Job* job, int worker_index)
 			}
 		return;
 	}
+	gtQuery q = batch->queries[0]; // a batch of points: their one query, each point put in below
 	for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) {
 		for (int taken = first; taken < first + CHUNK && taken < batch->count; taken++) {
 			int i = job->order ? (int)job->order[taken] : taken;
-			gtQuery q = query_at(batch, i);
+			if (batch->points) q.point = batch->points[i];
+			else q = batch->queries[i];
 			int slot = job->slots ? job->slots[i] : i;
 			gtStatus st = answer_one(job, wk, &q, distance, slot, &err);
 			job->status[slot] = st;
@@ -394,7 +394,7 @@ static bool spatial_order(gtCrowd* c, const gtCrowdQueries* batch)
 	while ((gtMap_Width(map) >> shift) > 256 || (gtMap_Height(map) >> shift) > 256) shift++;
 	uint32_t *keys = c->keys, *from = c->keys + n, *to = c->keys + 2 * (int64_t)n;
 	for (int i = 0; i < n; i++) {
-		gtVec2 p = query_at(batch, i).point;
+		gtVec2 p = point_at(batch, i);
 		uint32_t x = p.x >= 0 && p.x < 65536 ? (uint32_t)p.x >> shift : 0;
 		uint32_t y = p.y >= 0 && p.y < 65536 ? (uint32_t)p.y >> shift : 0;
 		keys[i] = spread_bits(x) | spread_bits(y) << 1;

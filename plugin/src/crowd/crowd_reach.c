@@ -99,7 +99,7 @@ bool gt_reach_update(gtReach* r, const gtMap* m)
 	return ok;
 }
 
-int32_t gt_reach_part(const gtReach* r, gtVec2 p)
+int32_t gt_reach_part_of(const gtReach* r, gtVec2 p)
 {
 	if (!(p.x >= 0 && p.y >= 0 && p.x <= r->width && p.y <= r->height)) return -1;
 	int cx = (int)p.x, cy = (int)p.y;

@@ -27,6 +27,17 @@ static inline bool gt_reach_ready(const gtReach* reach)
 
 // The part of a point of the map: that of the free cell it lies in, or on the border of (a pinch
 // point's own side first: the free cell on its +x side); -1 for a point in no free cell.
-int32_t gt_reach_part(const gtReach* reach, gtVec2 p);
+int32_t gt_reach_part_of(const gtReach* reach, gtVec2 p);
+
+// The same, inline for a point inside a cell (off its grid lines: one cell holds it), as most
+// objects and agents are: the walk asks for every candidate's part.
+static inline int32_t gt_reach_part(const gtReach* reach, gtVec2 p)
+{
+	if (p.x > 0 && p.y > 0 && p.x < reach->width && p.y < reach->height) {
+		int cx = (int)p.x, cy = (int)p.y;
+		if (p.x != cx && p.y != cy) return reach->part[(int64_t)cy * reach->width + cx];
+	}
+	return gt_reach_part_of(reach, p);
+}
 
 #endif
