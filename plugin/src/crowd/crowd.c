@@ -276,7 +276,10 @@ static gtStatus answer_one(Job* job, Worker* wk, const gtQuery* q, gtDistance di
 	gtObjectId* ids = out->ids + (size_t)slot * (size_t)out->stride;
 	double* distances = out->distances + (size_t)slot * (size_t)out->stride;
 	out->found[slot] = 0;
-	gtPointCheck check = job->check_points ? gtMap_CheckPoint(gt_world_map(c->world), q->point) : GT_POINT_VALID;
+	// A point inside a cell of the map's largest part is valid: its bit, not the map's cell.
+	bool main = job->kind != JOB_WORLD && gt_reach_in_main(&c->reach, q->point);
+	gtPointCheck check = job->check_points && !main ? gtMap_CheckPoint(gt_world_map(c->world), q->point)
+	                                                : GT_POINT_VALID;
 	if (check != GT_POINT_VALID)
 		return gt_fail(err, GT_ERR_INVALID_POINT, "(%g, %g): %s", q->point.x, q->point.y, gtPointCheckName(check));
 	if (job->kind == JOB_WORLD)
@@ -284,7 +287,7 @@ static gtStatus answer_one(Job* job, Worker* wk, const gtQuery* q, gtDistance di
 		                             &out->found[slot], err);
 	if (q->k > out->stride)
 		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d but the answers hold %d per query", q->k, out->stride);
-	int32_t part = gt_reach_part(&c->reach, q->point);
+	int32_t part = main ? c->reach.main_part : gt_reach_part_of(&c->reach, q->point);
 	if (job->kind == JOB_FIELD) return field_answer(job, wk, q, part, ids, distances, &out->found[slot], err);
 	return walk_answer(job, wk, q, part, distance, ids, distances, &out->found[slot], err);
 }
