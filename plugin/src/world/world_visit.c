@@ -117,10 +117,11 @@ void gt_world_visit_near(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, doubl
 	double step_x = w->step_x[level], step_y = w->step_y[level];
 	// The leaves under the box round the disk, clamped to the grid (points on the far border
 	// belong to the last leaf).
-	int64_t x0 = (int64_t)fmax(0, floor((from.x - radius) / step_x)),
-	        x1 = (int64_t)fmin(side - 1, (from.x + radius) / step_x);
-	int64_t y0 = (int64_t)fmax(0, floor((from.y - radius) / step_y)),
-	        y1 = (int64_t)fmin(side - 1, (from.y + radius) / step_y);
+	// (Truncation is floor for the positive values kept; no call to fmin, fmax or floor.)
+	double ax = (from.x - radius) / step_x, bx = (from.x + radius) / step_x;
+	double ay = (from.y - radius) / step_y, by = (from.y + radius) / step_y;
+	int64_t x0 = ax > 0 ? (int64_t)ax : 0, x1 = bx < (double)(side - 1) ? (int64_t)bx : side - 1;
+	int64_t y0 = ay > 0 ? (int64_t)ay : 0, y1 = by < (double)(side - 1) ? (int64_t)by : side - 1;
 	for (int64_t iy = y0; iy <= y1; iy++)
 		for (int64_t ix = x0; ix <= x1; ix++) {
 			int64_t leaf = iy * side + ix, node = gt_node(level, ix, iy);
@@ -130,8 +131,9 @@ void gt_world_visit_near(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, doubl
 			if (!(min_dist(from, rect) <= radius) || outside_region(f->q, rect) || node_matches(w, f, node) < 0)
 				continue;
 			for (int32_t o = w->leaf_head[leaf]; o >= 0; o = w->next[o]) {
+				if (!passes(w, f, o)) continue; // the words' bits before the square root
 				double dx = w->x[o] - from.x, dy = w->y[o] - from.y, line = sqrt(dx * dx + dy * dy);
-				if (line <= radius && passes(w, f, o)) radius = visit(context, o, (gtVec2){w->x[o], w->y[o]}, line);
+				if (line <= radius) radius = visit(context, o, (gtVec2){w->x[o], w->y[o]}, line);
 			}
 		}
 }
