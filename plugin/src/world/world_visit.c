@@ -96,7 +96,8 @@ int32_t gt_world_leaf_of(const gtWorld* w, gtVec2 at)
 
 double gt_world_leaf_side(const gtWorld* w)
 {
-	return fmin(w->step_x[w->height], w->step_y[w->height]);
+	double x = w->step_x[w->height], y = w->step_y[w->height];
+	return x < y ? x : y;
 }
 
 void gt_world_each_in_leaf(const gtWorld* w, const gtWorldWorker* wk, int32_t leaf, gtWorldEachFcn* each, void* context)
