@@ -55,6 +55,7 @@ struct gtCrowd {
 	int pick_room;
 	uint32_t* order; // a batch's queries in the order workers take them (near ones together), and
 	uint32_t* keys;  // the radix sort's room: 3 * order_room entries
+	gtVec2* ordered; // a batch of points in that order: read in turn, not in a scatter per agent
 	int order_room;
 };
 
@@ -146,6 +147,7 @@ void gtCrowd_Destroy(gtCrowd* c)
 	gt_free(c->sub);
 	gt_free(c->order);
 	gt_free(c->keys);
+	gt_free(c->ordered);
 	gt_reach_free(&c->reach);
 	gt_free(c->part_counts);
 	gt_pool_destroy(c->pool);
@@ -176,6 +178,7 @@ typedef struct Job {
 	bool check_points;     // a path backend: points must be in the free space
 	const int* slots;      // the answer slot of each query (NULL: its own index)
 	const uint32_t* order; // which query the i-th taken is (NULL: the i-th)
+	const gtVec2* ordered; // with an order, a batch of points in that order (else NULL)
 	gtStatus* status;      // per answer slot (the caller's, or the crowd's own)
 	gtError* errors;       // the crowd's, per worker
 	int* failed_at;        // the crowd's, per worker
@@ -184,11 +187,9 @@ typedef struct Job {
 
 enum { CHUNK = 16 };
 
-static gtQuery query_at(const gtCrowdQueries* batch, int i)
+static gtVec2 point_at(const gtCrowdQueries* batch, int i)
 {
-	gtQuery q = batch->points ? batch->queries[0] : batch->queries[i];
-	if (batch->points) q.point = batch->points[i];
-	return q;
+	return batch->points ? batch->points[i] : batch->queries[i].point;
 }
 
 typedef struct Seen {
@@ -243,7 +244,8 @@ static gtStatus field_answer(Job* job, Worker* wk, const gtQuery* q, int32_t par
 	                 : INFINITY;
 	gt_ehl_field_agent_begin(wk->agent, c->field, q->point, q->k, cap);
 	Seen seen = {c->world, wk->agent, &c->reach, part};
-	if (!gt_world_visit_nearest(c->world, wk->world, q->point, gt_ehl_field_agent_limit(wk->agent), offer_seen, &seen))
+	if (!gt_world_visit_nearest(c->world, wk->world, q->point, gt_ehl_field_agent_limit(wk->agent), -1, offer_seen,
+	                            &seen))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int count = gt_ehl_field_agent_count(wk->agent);
 	for (int i = 0; i < count; i++) gt_ehl_field_agent_answer(wk->agent, i, &ids[i], &distances[i]);
@@ -277,7 +279,10 @@ static gtStatus answer_one(Job* job, Worker* wk, const gtQuery* q, gtDistance di
 	gtObjectId* ids = out->ids + (size_t)slot * (size_t)out->stride;
 	double* distances = out->distances + (size_t)slot * (size_t)out->stride;
 	out->found[slot] = 0;
-	gtPointCheck check = job->check_points ? gtMap_CheckPoint(gt_world_map(c->world), q->point) : GT_POINT_VALID;
+	// A point inside a cell of the map's largest part is valid: its bit, not the map's cell.
+	bool main = job->kind != JOB_WORLD && gt_reach_in_main(&c->reach, q->point);
+	gtPointCheck check = job->check_points && !main ? gtMap_CheckPoint(gt_world_map(c->world), q->point)
+	                                                : GT_POINT_VALID;
 	if (check != GT_POINT_VALID)
 		return gt_fail(err, GT_ERR_INVALID_POINT, "(%g, %g): %s", q->point.x, q->point.y, gtPointCheckName(check));
 	if (job->kind == JOB_WORLD)
@@ -285,7 +290,7 @@ static gtStatus answer_one(Job* job, Worker* wk, const gtQuery* q, gtDistance di
 		                             &out->found[slot], err);
 	if (q->k > out->stride)
 		return gt_fail(err, GT_ERR_BUFFER_TOO_SMALL, "k is %d but the answers hold %d per query", q->k, out->stride);
-	int32_t part = gt_reach_part(&c->reach, q->point);
+	int32_t part = main ? c->reach.main_part : gt_reach_part_of(&c->reach, q->point);
 	if (job->kind == JOB_FIELD) return field_answer(job, wk, q, part, ids, distances, &out->found[slot], err);
 	return walk_answer(job, wk, q, part, distance, ids, distances, &out->found[slot], err);
 }
@@ -321,10 +326,13 @@ static void answer_share(Job* job, int worker_index)
 			}
 		return;
 	}
+	gtQuery q = batch->queries[0]; // a batch of points: their one query, each point put in below
 	for (int first; (first = atomic_fetch_add(&job->next, CHUNK)) < batch->count;) {
 		for (int taken = first; taken < first + CHUNK && taken < batch->count; taken++) {
 			int i = job->order ? (int)job->order[taken] : taken;
-			gtQuery q = query_at(batch, i);
+			if (job->ordered) q.point = job->ordered[taken];
+			else if (batch->points) q.point = batch->points[i];
+			else q = batch->queries[i];
 			int slot = job->slots ? job->slots[i] : i;
 			gtStatus st = answer_one(job, wk, &q, distance, slot, &err);
 			job->status[slot] = st;
@@ -385,7 +393,7 @@ static bool spatial_order(gtCrowd* c, const gtCrowdQueries* batch)
 {
 	int n = batch->count;
 	if (c->order_room < n) {
-		if (!GT_RESIZE(c->order, n) || !GT_RESIZE(c->keys, 3 * (int64_t)n)) return false;
+		if (!GT_RESIZE(c->order, n) || !GT_RESIZE(c->keys, 3 * (int64_t)n) || !GT_RESIZE(c->ordered, n)) return false;
 		c->order_room = n;
 	}
 	const gtMap* map = gt_world_map(c->world);
@@ -393,7 +401,7 @@ static bool spatial_order(gtCrowd* c, const gtCrowdQueries* batch)
 	while ((gtMap_Width(map) >> shift) > 256 || (gtMap_Height(map) >> shift) > 256) shift++;
 	uint32_t *keys = c->keys, *from = c->keys + n, *to = c->keys + 2 * (int64_t)n;
 	for (int i = 0; i < n; i++) {
-		gtVec2 p = query_at(batch, i).point;
+		gtVec2 p = point_at(batch, i);
 		uint32_t x = p.x >= 0 && p.x < 65536 ? (uint32_t)p.x >> shift : 0;
 		uint32_t y = p.y >= 0 && p.y < 65536 ? (uint32_t)p.y >> shift : 0;
 		keys[i] = spread_bits(x) | spread_bits(y) << 1;
@@ -409,6 +417,11 @@ static bool spatial_order(gtCrowd* c, const gtCrowdQueries* batch)
 		to = swap;
 	}
 	memcpy(c->order, from, (size_t)n * sizeof *c->order);
+	// Gathered here, where the loads are independent and overlap; a worker's load of the next
+	// agent's point waits behind the whole answer of the one before (on FloodedPlains, two thirds
+	// of answer_share's time went to that load).
+	if (batch->points)
+		for (int i = 0; i < n; i++) c->ordered[i] = batch->points[from[i]];
 	return true;
 }
 
@@ -671,7 +684,10 @@ static gtStatus run_batch(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdMethod
 		if (flags & RUN_SHARED_READY) job.shared = true; // the probe compiled it for the whole batch
 		else st = prepare_shared(c, batch, &job, err);
 	}
-	if (!st && job.kind != JOB_WORLD && batch->count > CHUNK && spatial_order(c, batch)) job.order = c->order;
+	if (!st && job.kind != JOB_WORLD && batch->count > CHUNK && spatial_order(c, batch)) {
+		job.order = c->order;
+		job.ordered = batch->points ? c->ordered : NULL;
+	}
 	if (!st && job.kind == JOB_FIELD && !(flags & RUN_FIELD_BUILT)) {
 		double field_start = gtNowSeconds();
 		bool stopped;

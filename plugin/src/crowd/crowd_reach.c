@@ -7,6 +7,7 @@
 void gt_reach_free(gtReach* r)
 {
 	gt_free(r->part);
+	gt_free(r->main);
 	*r = (gtReach){0};
 }
 
@@ -74,6 +75,27 @@ static int32_t label_runs(gtReach* r, const gtMap* m, Runs* runs)
 	return parts;
 }
 
+// The largest part's cells as bits (gtReach.main); false when out of memory.
+static bool mark_main(gtReach* r)
+{
+	int64_t cells = (int64_t)r->width * r->height;
+	int32_t* size = gt_calloc((size_t)r->parts + 1, sizeof *size);
+	r->main = gt_calloc((size_t)(cells + 63) / 64, sizeof *r->main);
+	if (!size || !r->main) {
+		gt_free(size);
+		return false;
+	}
+	for (int64_t i = 0; i < cells; i++)
+		if (r->part[i] >= 0) size[r->part[i]]++;
+	r->main_part = 0;
+	for (int32_t p = 1; p < r->parts; p++)
+		if (size[p] > size[r->main_part]) r->main_part = p;
+	for (int64_t i = 0; i < cells; i++)
+		if (r->part[i] == r->main_part) r->main[i >> 6] |= UINT64_C(1) << (i & 63);
+	gt_free(size);
+	return true;
+}
+
 bool gt_reach_update(gtReach* r, const gtMap* m)
 {
 	uint64_t fingerprint = gtMap_Fingerprint(m);
@@ -90,6 +112,7 @@ bool gt_reach_update(gtReach* r, const gtMap* m)
 		r->height = m->height;
 		for (int64_t i = 0; i < cells; i++) r->part[i] = -1;
 		r->parts = label_runs(r, m, &runs);
+		ok = mark_main(r);
 	}
 	gt_free(runs.x0);
 	gt_free(runs.x1);
@@ -99,7 +122,7 @@ bool gt_reach_update(gtReach* r, const gtMap* m)
 	return ok;
 }
 
-int32_t gt_reach_part(const gtReach* r, gtVec2 p)
+int32_t gt_reach_part_of(const gtReach* r, gtVec2 p)
 {
 	if (!(p.x >= 0 && p.y >= 0 && p.x <= r->width && p.y <= r->height)) return -1;
 	int cx = (int)p.x, cy = (int)p.y;

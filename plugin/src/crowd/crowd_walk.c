@@ -28,8 +28,10 @@ struct gtCrowdWalk {
 	int32_t part;
 	gtDistance distance;
 	gtVec2 from;
-	int32_t leaf;   // the agent's own leaf, priced before the rest
-	OwnObject* own; // its matching objects of the agent's part, nearest first
+	const gtMap* sight_map; // the world's clearance certifies sight on it (NULL: the backend's own walk)
+	double sight_from;      // the agent's clearance
+	int32_t leaf;           // the agent's own leaf, priced before the rest
+	OwnObject* own;         // its matching objects of the agent's part, nearest first
 	int own_count, own_room;
 	bool failed; // out of memory
 };
@@ -70,9 +72,16 @@ static void price(gtCrowdWalk* w, int32_t object, gtVec2 p)
 	bool full = w->count == w->k;
 	double bound = full ? w->best[w->k - 1].distance : INFINITY;
 	// A distance equal to the k-th still enters with a smaller id: the limit lets it through exactly.
-	double d = full && w->distance.below
-	               ? w->distance.below(w->distance.context, w->from, p, nextafter(bound, INFINITY))
-	               : w->distance.fcn(w->distance.context, w->from, p);
+	// The clearance grid's sight first, as single queries price: the straight line when the two see
+	// each other (the backend's value then, without its own sight walk or its source labels), the
+	// backend without its sight walk when they do not.
+	int seen = w->sight_map ? gt_world_sight(w->world, w->sight_map, w->from, w->sight_from, p) : 0;
+	double limit = full ? nextafter(bound, INFINITY) : INFINITY;
+	const gtDistance* f = &w->distance;
+	double d = seen > 0                      ? hypot(p.x - w->from.x, p.y - w->from.y)
+	           : seen < 0 && f->hidden_below ? f->hidden_below(f->context, w->from, p, limit)
+	           : full && f->below            ? f->below(f->context, w->from, p, limit)
+	                                         : f->fcn(f->context, w->from, p);
 	if (!(d < INFINITY) || d > bound) return;
 	gtObjectId id = gt_world_object_id(w->world, object);
 	if (full && d == bound && id > w->best[w->k - 1].id) return;
@@ -82,15 +91,8 @@ static void price(gtCrowdWalk* w, int32_t object, gtVec2 p)
 	w->best[i] = (WalkEntry){d, id};
 }
 
+// An object outside the agent's own leaf (the walks skip it), priced when in the agent's part.
 static double visit(void* context, int32_t object, gtVec2 p, double line)
-{
-	(void)line;
-	gtCrowdWalk* w = context;
-	if (gt_reach_part(w->reach, p) == w->part && gt_world_leaf_of(w->world, p) != w->leaf) price(w, object, p);
-	return walk_limit(w);
-}
-
-static double visit_near(void* context, int32_t object, gtVec2 p, double line)
 {
 	(void)line;
 	gtCrowdWalk* w = context;
@@ -131,6 +133,8 @@ bool gt_crowd_walk_nearest(gtCrowdWalk* w, const gtWorld* world, gtWorldWorker* 
 	w->distance = distance;
 	w->from = point;
 	w->failed = false;
+	w->sight_map = gt_world_sight_fits(world, distance.straight_map) ? distance.straight_map : NULL;
+	if (w->sight_map) w->sight_from = gt_world_sight_from(world, point);
 	// The agent's own leaf first, nearest first: it usually holds the answer, whose distance then
 	// bounds the search. With k answers from it within two leaves, only the leaves that near can
 	// hold a nearer one (no tree walk); else the walk, which leaves this leaf alone.
@@ -140,8 +144,8 @@ bool gt_crowd_walk_nearest(gtCrowdWalk* w, const gtWorld* world, gtWorldWorker* 
 	if (w->failed) return false;
 	for (int i = 0; i < w->own_count && w->own[i].line <= walk_limit(w); i++) price(w, w->own[i].object, w->own[i].at);
 	if (w->count == w->k && walk_limit(w) <= 2 * gt_world_leaf_side(world)) {
-		gt_world_visit_near(world, worker, point, walk_limit(w), w->leaf, visit_near, w);
-	} else if (!gt_world_visit_nearest(world, worker, point, walk_limit(w), visit, w)) {
+		gt_world_visit_near(world, worker, point, walk_limit(w), w->leaf, visit, w);
+	} else if (!gt_world_visit_nearest(world, worker, point, walk_limit(w), w->leaf, visit, w)) {
 		return false;
 	}
 	for (int i = 0; i < w->count; i++) {

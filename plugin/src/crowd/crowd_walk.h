@@ -1,7 +1,8 @@
 // One agent's k nearest by the crowd's own walk (crowd_walk.c): its own Grid Tree leaf first, then
 // the leaves near enough or the objects nearest first by straight line; objects outside the
-// agent's part of the map skipped, the rest priced by the nav's distance while they can still
-// enter. Internal to the crowd.
+// agent's part of the map skipped, the rest priced (the straight line when the world's clearance
+// grid says the agent sees them, else the nav's distance) while they can still enter. Internal to
+// the crowd.
 #ifndef GRIDTREE_CROWD_WALK_H
 #define GRIDTREE_CROWD_WALK_H
 

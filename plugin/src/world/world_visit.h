@@ -28,6 +28,15 @@ gtStatus gt_world_worker_query(gtWorld* world, gtWorldWorker* worker, const gtQu
                                gtQueryMode mode, gtObjectId* ids, double* distances, int capacity, int* count,
                                gtError* err);
 
+// Sight by the world's clearance grid (world_clearance.h), for pricings whose distance is the
+// straight line between points that see each other on `map` (gtDistance.straight_map): false when
+// the grid cannot certify it there (NULL map, an edited map, no grid). Then gt_world_sight_from is
+// a point's clearance and gt_world_sight says 1 when a (clearance ra) and b see each other, -1 when
+// they do not, 0 when it cannot tell, as single queries use it.
+bool gt_world_sight_fits(const gtWorld* world, const gtMap* map);
+double gt_world_sight_from(const gtWorld* world, gtVec2 at);
+int gt_world_sight(const gtWorld* world, const gtMap* map, gtVec2 a, double ra, gtVec2 b);
+
 // Objects are named in the walks below by their index in the world, valid until it is updated.
 gtObjectId gt_world_object_id(const gtWorld* world, int32_t object);
 
@@ -49,9 +58,10 @@ void gt_world_each_in_leaf(const gtWorld* world, const gtWorldWorker* worker, in
 
 // The objects that pass the worker's filter by increasing straight-line distance `line` from
 // `from` (the square root of the squares: within a unit in the last place of hypot), while
-// `line` <= the limit: `limit` at first, then what each visit returns. False when out of memory.
+// `line` <= the limit: `limit` at first, then what each visit returns; none of leaf `skip_leaf`
+// (-1: none skipped). False when out of memory.
 typedef double gtWorldVisitFcn(void* context, int32_t object, gtVec2 p, double line);
-bool gt_world_visit_nearest(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double limit,
+bool gt_world_visit_nearest(const gtWorld* world, gtWorldWorker* worker, gtVec2 from, double limit, int32_t skip_leaf,
                             gtWorldVisitFcn* visit, void* context);
 // The objects that pass the worker's filter within straight line `radius` of `from` (then within
 // what each visit returns), in no particular order, but those of leaf `skip_leaf`. For a small
