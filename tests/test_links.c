@@ -484,6 +484,97 @@ static void test_world_sight_and_teleporters(void** state)
 	}
 }
 
+// Nearest queries without words over many objects walk the leaves in rings from q and from each
+// settled way's exit (ring_traverse_links): teleporters of cost 0 and 1 across the map, one-way
+// drops, links dearer than their line and a wall no walk crosses but a link. Every answer equals,
+// to the bit, brute force over the same distance (every object priced, ordered by distance then
+// id), and each distance the twin's, with the oracle, with an index that knows the links and with
+// the search over every way instead of the ways' grid.
+static void brute_nearest(gtDistance d, gtVec2 p, const gtObjectId* all, const gtVec2* at, int count, int k,
+                          gtObjectId* ids, double* dist, int* found)
+{
+	*found = 0;
+	for (int o = 0; o < count; o++) {
+		double v = d.fcn(d.context, p, at[o]);
+		if (!(v < INFINITY)) continue;
+		int j = (*found)++;
+		for (; j > 0 && (dist[j - 1] > v || (dist[j - 1] == v && ids[j - 1] > all[o])); j--)
+			ids[j] = ids[j - 1], dist[j] = dist[j - 1];
+		ids[j] = all[o], dist[j] = v;
+	}
+	if (*found > k) *found = k;
+}
+static void test_world_rings_through_links(void** state)
+{
+	(void)state;
+	TestRng rng = {3290};
+	for (int round = 0; round < 6; round++) {
+		gtMap* map = links_map(&rng, 48, 32, round < 2 ? 3 : 8, round % 3 == 2);
+		gtNav* nav;
+		gtNavQuery* q;
+		gtError err;
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		enum { LINKS = 12, OBJECTS = 400, K = 8 };
+		bool index = round % 2 == 1;
+		TwinLink links[LINKS];
+		for (int k = 0; k < LINKS; k++) {
+			links[k] = k < 8 ? (TwinLink){test_random_point(map, &rng), test_random_point(map, &rng), k % 3 == 1, false}
+			                 : random_link(map, &rng, k % 4);
+			links[k].one_way = !index && k % 4 == 3;
+			gtVec2 near = {links[k].a.x + 2.5, links[k].a.y + 0.5}; // a short one: q's rings and its exit's meet
+			if (k % 4 == 2 && gtMap_CheckPoint(map, near) == GT_POINT_VALID) links[k].b = near;
+		}
+		Twin tw;
+		gtWorld* world = links_world(nav, map, links, LINKS, 2 + round % 3, &tw);
+		gtVec2 at[OBJECTS];
+		gtObjectId all[OBJECTS];
+		for (int i = 0; i < OBJECTS; i++) {
+			// Some objects right by a link's end, where a teleporter beats the lines that see them.
+			gtVec2 end = i % 2 ? links[i % LINKS].b : links[i % LINKS].a, by = {end.x + 0.25 * (i % 5), end.y};
+			at[i] = i % 6 == 0 && gtMap_CheckPoint(map, by) == GT_POINT_VALID ? by : test_random_point(map, &rng);
+			assert_int_equal(gtWorld_Add(world, at[i], NULL, 0, &all[i], &err), GT_OK);
+		}
+		if (index) {
+			gtEhlDef def = gtEhl_DefaultDef();
+			def.cell_size = 1 + round % 3;
+			assert_int_equal(gtNav_BuildIndexWithLinks(nav, &def, &err), GT_OK);
+		}
+		gtDistance distance = test_world_distance(q);
+		assert_non_null(distance.shortcuts);
+		gtShortcuts every = *distance.shortcuts;
+		every.grid_begin = every.grid_way = NULL;
+		gtDistance no_grid = distance;
+		no_grid.shortcuts = &every;
+		for (int i = 0; i < 36; i++) {
+			gtVec2 p = i % 3 == 0 ? links[i / 3 % LINKS].a : test_random_point(map, &rng);
+			for (int search = 0; search < 2; search++) {
+				gtDistance d = search ? no_grid : distance;
+				int k = i % 5 == 4 ? 1 : K;
+				gtQuery query = gtQuery_Default(p);
+				query.k = k;
+				gtObjectId ids[K], want_ids[OBJECTS];
+				double got[K], want[OBJECTS];
+				int found, want_found;
+				assert_int_equal(gtWorld_Nearest(world, &query, d, ids, got, K, &found, NULL, &err), GT_OK);
+				brute_nearest(d, p, all, at, OBJECTS, k, want_ids, want, &want_found);
+				assert_int_equal(found, want_found);
+				for (int j = 0; j < found; j++) {
+					assert_true(ids[j] == want_ids[j] && got[j] == want[j]);
+					int o = 0;
+					while (all[o] != ids[j]) o++;
+					if (search == 0) assert_close(twin_distance(&tw, p, at[o]), got[j], "nearest in rings", p, at[o]);
+				}
+			}
+		}
+		twin_free(&tw);
+		gtWorld_Destroy(world);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
 // The world's queries with stairs only (links a hair below or above their length, saving well
 // under a map unit in all): no search over the links, a key is the straight line less what all of
 // them save. Each round has an object that the straight line puts just past a decoy, though the
@@ -1201,7 +1292,7 @@ static void test_rebuild_keeps_links(void** state)
 	gtMap_Destroy(map);
 }
 
-TEST_MAIN("links", test_index_knows_links, test_world_sight_and_teleporters, test_world_stairs, test_world_stairs_sight,
-          test_index_links_a_hair_below, test_nav_index_knows_links, test_handles, test_distances_match_twin,
-          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors,
-          test_rebuild_keeps_links)
+TEST_MAIN("links", test_index_knows_links, test_world_sight_and_teleporters, test_world_rings_through_links,
+          test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below, test_nav_index_knows_links,
+          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
+          test_reachability, test_floors, test_rebuild_keeps_links)

@@ -37,6 +37,16 @@ typedef struct gtLinkSearch {
 	double open_reach, cursor_bound;  // their reach and bound (+infinity: none)
 } gtLinkSearch;
 
+// A source of the ring traversal with links (world_tree_query.c): q (base 0) or a settled way's
+// exit (base its reach), reading the leaves in rings around its own leaf (hx, hy) by the world's
+// ring offsets; `next` is its next offset and next_key that offset's key (+infinity: none left).
+typedef struct gtRingSource {
+	gtVec2 at;
+	double base, next_key;
+	int32_t next;
+	int hx, hy;
+} gtRingSource;
+
 // What a query writes while it runs, grown when needed and reused: the world's own for single
 // queries, one per worker for a batch, so queries can run at once while nothing updates the world.
 typedef struct gtQueryScratch {
@@ -69,6 +79,13 @@ typedef struct gtQueryScratch {
 	gtLinkWay* ways;
 	int32_t way_capacity;
 	gtLinkSearch search;
+	// The ring traversal with links: its sources, and per object slot the generation of the last
+	// query that priced it (an object comes from several sources and is priced once).
+	gtRingSource* sources;
+	int64_t source_capacity;
+	uint32_t* priced;
+	int32_t priced_capacity;
+	uint32_t priced_generation;
 } gtQueryScratch;
 
 // The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower

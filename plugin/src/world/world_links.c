@@ -132,7 +132,15 @@ static void settle_least(Filter* f, gtLinkSearch* g)
 	g->open[g->least_open] = g->open[--g->open_count];
 	g->stamp[i] = g->generation + 1;
 	f->ways[f->ways_settled++] = (gtLinkWay){g->open_reach, l->cost[i], l->entrance[i], l->exit[i]};
-	cursor_start(g, l->exit[i], g->open_reach);
+	// A point a cursor walks from for no more than this reach reaches every entrance for no more
+	// than the exit would: no cursor there (the way back through a teleporter just taken).
+	gtVec2 x = l->exit[i];
+	bool covered = false;
+	for (int k = 0; k < g->cursor_count && !covered; k++) {
+		double dx = x.x - g->cursors[k].at.x, dy = x.y - g->cursors[k].at.y;
+		covered = g->cursors[k].base + sqrt(dx * dx + dy * dy) <= g->open_reach;
+	}
+	if (!covered) cursor_start(g, x, g->open_reach);
 	find_least(f, g);
 }
 

@@ -602,6 +602,120 @@ static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
 	return true;
 }
 
+// The ring traversal with links: a source per point a walk may restart from, q at 0 and each
+// settled way's exit at its reach (links_settle), each reading the leaves in rings around it as
+// ring_traverse does; an object's key from a source is the source's base plus the straight line,
+// link_bound's term for that way. Every event (the least queued key, a source's next leaf) is taken
+// in increasing key after the ways settle up to it, so an object is first popped at the least of
+// its terms and no key is ever raised again (the tree's best-first with links keyed and re-keyed
+// every item through every settled way: 100 teleporters on AR0602SR, ~30 re-keys a query). An
+// object met again from another source is priced once (s->priced). A way whose exit an earlier
+// source reaches for no more than the way's reach (the way back through a link just taken) adds
+// no source: each of its keys is at least that source's. False when out of memory.
+static bool ring_source_add(const gtWorld* w, gtQueryScratch* s, int* count, gtVec2 at, double base)
+{
+	for (int i = 0; i < *count; i++) {
+		double dx = at.x - s->sources[i].at.x, dy = at.y - s->sources[i].at.y;
+		if (s->sources[i].base + sqrt(dx * dx + dy * dy) <= base) return true;
+	}
+	if (!GT_GROW(s->sources, s->source_capacity, *count + 1, 16)) return false;
+	int32_t leaf = leaf_of_point(w, at.x, at.y);
+	// Keys are shrunk as link_bound's terms, a ring's first key (bound 0) too: an object at the exit
+	// itself has key base * (1 - 2^-49).
+	s->sources[(*count)++] = (gtRingSource){at,
+	                                        base,
+	                                        (base + (double)w->ring[0].bound) * (1 - 0x1p-49),
+	                                        0,
+	                                        leaf & ((1 << w->height) - 1),
+	                                        leaf >> w->height};
+	return true;
+}
+static bool priced_begin(const gtWorld* w, gtQueryScratch* s)
+{
+	if (s->priced_capacity < w->slots_used) {
+		if (!GT_RESIZE(s->priced, w->slots_used)) return false;
+		s->priced_capacity = w->slots_used;
+		s->priced_generation = 0;
+	}
+	if (s->priced_generation == 0 || s->priced_generation == UINT32_MAX) {
+		memset(s->priced, 0, (size_t)s->priced_capacity * sizeof *s->priced);
+		s->priced_generation = 0;
+	}
+	s->priced_generation++;
+	return true;
+}
+// A source's next offset: its leaves' objects not priced yet go in with their keys from it.
+static bool ring_source_step(const gtWorld* w, gtQueryScratch* s, const Results* r, gtRingSource* src,
+                             gtQueryStats* stats)
+{
+	const int side = 1 << w->height;
+	const gtRingOffset o = w->ring[src->next++];
+	src->next_key = src->next < w->ring_count ? (src->base + (double)w->ring[src->next].bound) * (1 - 0x1p-49)
+	                                          : INFINITY;
+	const double px = src->at.x, py = src->at.y, base = src->base;
+	const int hx = src->hx, hy = src->hy;
+	const uint32_t priced = s->priced_generation;
+	for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
+		if (((m & 1) && o.dx == 0) || ((m & 2) && o.dy == 0)) continue;
+		int cx = m & 1 ? hx - o.dx : hx + o.dx, cy = m & 2 ? hy - o.dy : hy + o.dy;
+		if ((unsigned)cx >= (unsigned)side || (unsigned)cy >= (unsigned)side) continue;
+		int32_t leaf = cy * side + cx;
+		if (w->leaf_head[leaf] < 0) continue;
+		double gx = cx > hx ? w->leaf_x[cx] - px : cx < hx ? px - w->leaf_x[cx + 1] : 0;
+		double gy = cy > hy ? w->leaf_y[cy] - py : cy < hy ? py - w->leaf_y[cy + 1] : 0;
+		if (results_prune(r, (base + sqrt(gx * gx + gy * gy)) * (1 - 0x1p-49))) continue;
+		stats->nodes_popped++;
+		for (int32_t p = w->leaf_head[leaf]; p >= 0; p = w->next[p]) {
+			stats->objects_tested++;
+			if (s->priced[p] == priced) continue;
+			double dx = w->x[p] - px, dy = w->y[p] - py, e = (base + sqrt(dx * dx + dy * dy)) * (1 - 0x1p-49);
+			if (results_prune(r, e)) continue;
+			if (!gt_frontier_push(&s->frontier, e, -(p + 1))) return false;
+		}
+	}
+	return true;
+}
+static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
+                                Results* r, gtQueryStats* stats)
+{
+	gtHeap* frontier = &s->frontier;
+	int count = 0, added = 0;
+	if (!priced_begin(w, s) || !ring_source_add(w, s, &count, q->point, 0)) return false;
+	for (;;) {
+		int least = 0;
+		for (int i = 1; i < count; i++)
+			if (s->sources[i].next_key < s->sources[least].next_key) least = i;
+		double next = s->sources[least].next_key, top = frontier->size > 0 ? frontier->items[0].key : INFINITY;
+		double event = top < next ? top : next, reach = f->link_frontier * (1 - 0x1p-48); // keys are shrunk
+		if (results_prune(r, event < reach ? event : reach)) break;                       // nothing left can qualify
+		if (reach <= event) {
+			// A way may settle at or below the next event: settle up to it; each settled way is a source.
+			links_settle(f, event);
+			for (; added < f->ways_settled; added++)
+				if (!ring_source_add(w, s, &count, f->ways[added].exit, f->ways[added].reach)) return false;
+			continue;
+		}
+		if (top <= next) {
+			int32_t slot = -gt_heap_pop(frontier).id - 1;
+			if (s->priced[slot] == s->priced_generation) continue; // met again from another source
+			s->priced[slot] = s->priced_generation;
+			if (!price_object(w, s, q, distance, MODE_NEAREST, f, r, slot, stats)) return false;
+			continue;
+		}
+		if (!ring_source_step(w, s, r, &s->sources[least], stats)) return false;
+	}
+	return true;
+}
+
+// A nearest query without filters: the leaves in rings from q (straight keys) or, with the links'
+// search, from q and from each point a walk through links restarts from.
+static bool ring_walk(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f, Results* r,
+                      bool straight, gtQueryStats* stats)
+{
+	return straight ? ring_traverse(w, s, q, distance, f, r, true, stats)
+	                : ring_traverse_links(w, s, q, distance, f, r, stats);
+}
+
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
 // and the rest queued; false when out of memory. Each key is min_dist of the child's rectangle
 // (gt_children), or the links' bound when lower. Inlined: the traversal's loop calls it per node.
@@ -680,10 +794,10 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	bool plain = f.word_count == 0 && !f.plane && f.min_match == 0 && q->any_count == 0 && q->none_count == 0 &&
 	             !q->use_region && q->exclude_count == 0;
 	bool fast_children = straight && !q->trace && (plane_first || plain);
-	// Nearest queries without filters walk the leaves in rings instead of the tree (ring_traverse).
-	bool ring = mode == MODE_NEAREST && straight && plain && w->ring && !q->trace;
+	// Nearest queries without filters walk the leaves in rings instead of the tree (ring_walk).
+	bool ring = mode == MODE_NEAREST && plain && w->ring && !q->trace;
 	if (ring && !scan) {
-		if (!ring_traverse(w, s, q, distance, &f, &r, plain, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		if (!ring_walk(w, s, q, distance, &f, &r, straight, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (scan) {
 		if (!push_all(w, frontier, q, &f, &r, stats) || !scan_begin(w, s, q, distance, mode, &f, &r, straight, stats))
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory");
