@@ -52,7 +52,7 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	if (f->sight_walks[limited] &&
 	    ((f->link_reach == INFINITY && f->link_slack == 0) || links_spare_line(f, s, q->point, p))) {
 		s->sight_tries[limited]++;
-		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p);
+		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p, w->clear[slot]);
 		if (seen > 0) {
 			s->sight_hits[limited]++;
 			double d = hypot(p.x - q->point.x, p.y - q->point.y);
