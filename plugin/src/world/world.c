@@ -207,6 +207,7 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->next);
 	gt_free(w->prev);
 	gt_free(w->generation);
+	gt_free(w->clear);
 	gt_free(w->object_counts);
 	gt_free(w->node_words);
 	gt_free(w->planes);
@@ -278,15 +279,21 @@ void gtWorld_TreeSize(const gtWorld* w, int* height, int64_t* nodes)
 
 // ---- slots and keyword lists ------------------------------------------------------------------
 
+// An object's cell's clearance (gtWorld.clear): the very value a sight walk would read there.
+static uint8_t object_clearance(const gtWorld* w, gtVec2 p)
+{
+	return w->clearance.r ? (uint8_t)gt_clearance_at(&w->clearance, p.x, p.y) : 0;
+}
+
 static bool grow_slots(gtWorld* w)
 {
 	const int32_t most = (int32_t)SLOT_MASK; // slot + 1 must fit the id's slot bits
 	if (w->capacity >= most) return false;
 	int32_t cap = w->capacity ? (w->capacity > most / 2 ? most : w->capacity * 2) : 64;
 	if (!GT_RESIZE(w->x, cap) || !GT_RESIZE(w->y, cap) || !GT_RESIZE(w->leaf, cap) || !GT_RESIZE(w->next, cap) ||
-	    !GT_RESIZE(w->prev, cap) || !GT_RESIZE(w->generation, cap) || !GT_RESIZE(w->keywords, cap) ||
-	    !GT_RESIZE(w->keyword_count, cap) || !GT_RESIZE(w->keyword_capacity, cap) || !GT_RESIZE(w->object_words, cap) ||
-	    !GT_RESIZE(w->spill_words, cap))
+	    !GT_RESIZE(w->prev, cap) || !GT_RESIZE(w->generation, cap) || !GT_RESIZE(w->clear, cap) ||
+	    !GT_RESIZE(w->keywords, cap) || !GT_RESIZE(w->keyword_count, cap) || !GT_RESIZE(w->keyword_capacity, cap) ||
+	    !GT_RESIZE(w->object_words, cap) || !GT_RESIZE(w->spill_words, cap))
 		return false;
 	for (int32_t s = cap - 1; s >= w->capacity; s--) {
 		w->generation[s] = w->tag; // generation 0: free
@@ -525,6 +532,7 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	w->spill_words[slot] = spill_mask(w, w->keywords[slot], w->keyword_count[slot]);
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
+	w->clear[slot] = object_clearance(w, p);
 	w->generation[slot]++; // odd: live
 	int32_t leaf = leaf_of_point(w, p.x, p.y);
 	link(w, slot, leaf);
@@ -565,6 +573,7 @@ static void move_slot(gtWorld* w, int32_t slot, gtVec2 p, bool stays)
 {
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
+	w->clear[slot] = object_clearance(w, p);
 	if (stays) return; // the O(1) case, most moves
 	int32_t from = w->leaf[slot];
 	int32_t to = leaf_of_point(w, p.x, p.y);

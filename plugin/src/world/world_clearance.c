@@ -155,10 +155,9 @@ static int sight_rest(const gtClearance* c, const gtMap* map, gtVec2 a, gtVec2 b
 	return part_free(map, a, b, covered, length - from_b) ? 1 : 0;
 }
 
-int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b)
+int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b, double rb)
 {
 	double dx = b.x - a.x, dy = b.y - a.y, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-	double rb = gt_clearance_at(c, b.x, b.y);
 	double length = ax > ay ? ax : ay, rest = length - rb; // b covers (rest, length]
 	double covered = ra;                                   // [0, covered) from a
 	if (covered > rest) return 1;

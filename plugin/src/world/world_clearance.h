@@ -38,15 +38,16 @@ static inline double gt_clearance_at(const gtClearance* c, double x, double y)
 	return c->r[(int64_t)(int)y * c->width + (int)x];
 }
 
-// Whether a (clearance ra) and b see each other: 1 when no blocked cell of `map` touches the
-// segment between (then they are the straight line apart), -1 when it crosses one (they do not see
-// each other), 0 when this does not tell. By squares along the segment first: a's square covers it
+// Whether a (clearance ra) and b (clearance rb: gt_clearance_at(c, b.x, b.y), which a world keeps
+// per object) see each other: 1 when no blocked cell of `map` touches the segment between (then
+// they are the straight line apart), -1 when it crosses one (they do not see each other), 0 when
+// this does not tell. By squares along the segment first: a's square covers it
 // up to ra from a (in the larger axis), b's from b, and each point walked to, where the cover ends,
 // adds its own square's r (less a margin for the rounding of the point). Where a cell of clearance
 // 0 stops the walk (a point within a cell of a wall) or after GT_SIGHT_STEPS points, the rest is
 // looked at on `map` (the map the clearance was computed from, or one with the same cells; NULL: 0).
 // Out of line: inlined, the caller's loop left its other helpers out of line (+5% instructions).
 #define GT_SIGHT_STEPS 8
-int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b);
+int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b, double rb);
 
 #endif
