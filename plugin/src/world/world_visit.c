@@ -68,7 +68,7 @@ double gt_world_sight_from(const gtWorld* w, gtVec2 at)
 
 int gt_world_sight(const gtWorld* w, const gtMap* map, gtVec2 a, double ra, gtVec2 b)
 {
-	return gt_clearance_sight(&w->clearance, map, a, ra, b);
+	return gt_clearance_sight(&w->clearance, map, a, ra, b, gt_clearance_at(&w->clearance, b.x, b.y));
 }
 
 gtObjectId gt_world_object_id(const gtWorld* w, int32_t object)
