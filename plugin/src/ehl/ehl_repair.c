@@ -14,6 +14,7 @@
 #include "core/job.h"
 #include "core/compare.h"
 #include "core/platform.h"
+#include "core/task.h"
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
@@ -124,24 +125,35 @@ static bool plan_order(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtVisG
 	return count == n;
 }
 
-static bool push_diff(gtEhlRepair* r, int64_t* capacity, int32_t h)
+// One worker's share of the label diffs: the hubs of its vertices' differing entries, in order.
+typedef struct Diffs {
+	gtEhlRepair* r;
+	const gtHubLabels* L;
+	int parts;
+	struct DiffPart {
+		int32_t* hubs;
+		int64_t count, capacity;
+		bool ok;
+	} part[2];
+} Diffs;
+
+static bool push_diff(struct DiffPart* d, int32_t h)
 {
-	int64_t at = r->diff_begin[r->n];
-	if (!GT_GROW(r->diff, *capacity, at + 1, 1024)) return false;
-	r->diff[at] = h;
-	r->diff_begin[r->n] = at + 1;
+	if (d->count == d->capacity && !GT_GROW(d->hubs, d->capacity, d->count + 1, 1024)) return false;
+	d->hubs[d->count++] = h;
 	return true;
 }
 
 // New vertex v's useful entries against the old index's entries of the same vertex, renumbered:
-// the hubs whose entry is on one side only or has another parent or distance go to r->diff;
-// changed[v] when there is any difference (a hub gone too). False when out of memory.
-static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, int64_t* capacity)
+// the hubs whose entry is on one side only or has another parent or distance go to d (from
+// r->diff_begin[v], counted within d); changed[v] when there is any difference (a hub gone too).
+// False when out of memory.
+static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, struct DiffPart* d)
 {
 	const gtEhl* old = r->old;
 	int ov = r->old_of[v];
 	uint32_t j = ov >= 0 ? old->label_offset[ov] : 0, end = ov >= 0 ? old->label_offset[ov + 1] : 0;
-	int64_t k = L->offset[v], k_end = L->offset[v + 1], listed = r->diff_begin[r->n];
+	int64_t k = L->offset[v], k_end = L->offset[v + 1], listed = d->count;
 	bool gone = ov < 0;
 	r->diff_begin[v] = listed;
 	for (;;) {
@@ -153,22 +165,46 @@ static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, int64_t* c
 			continue;
 		}
 		bool same = hub == was && r->new_of[old->label_parent[j]] == L->parent[k] && old->label_dist[j] == L->dist[k];
-		if (!same && !push_diff(r, capacity, hub < was ? hub : was)) return false;
+		if (!same && !push_diff(d, hub < was ? hub : was)) return false;
 		if (was <= hub) j++;
 		if (hub <= was) k++;
 	}
-	r->changed[v] = gone || r->diff_begin[r->n] > listed;
+	r->changed[v] = gone || d->count > listed;
 	return true;
 }
 
+static void diff_part(void* context, int part)
+{
+	Diffs* ds = context;
+	int n = ds->r->n, from = (int)((int64_t)n * part / ds->parts), to = (int)((int64_t)n * (part + 1) / ds->parts);
+	struct DiffPart* d = &ds->part[part];
+	d->ok = true;
+	for (int v = from; v < to && d->ok; v++) d->ok = diff_entries(ds->r, ds->L, v, d);
+}
+
+// Every vertex's diffs, in halves on two workers when the labels were made on threads (the build
+// waits for them); the second half's then follow the first's.
 static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 {
-	int64_t capacity = 0;
+	Diffs ds;
+	memset(&ds, 0, sizeof ds);
+	ds.r = r, ds.L = L, ds.parts = r->edit.threads > 1 ? 2 : 1;
 	r->diff_begin = gt_calloc((size_t)r->n + 1, sizeof *r->diff_begin);
 	if (!r->diff_begin) return false;
-	for (int v = 0; v < r->n; v++)
-		if (!diff_entries(r, L, v, &capacity)) return false;
-	return true;
+	if (ds.parts == 1) diff_part(&ds, 0);
+	else gt_run_tasks(r->edit.tasks, diff_part, &ds, ds.parts);
+	struct DiffPart *first = &ds.part[0], *second = &ds.part[1];
+	bool ok = first->ok && (ds.parts == 1 || second->ok);
+	if (ok && second->count > 0 && !GT_GROW(first->hubs, first->capacity, first->count + second->count, 1024))
+		ok = false;
+	if (ok && ds.parts == 2) {
+		if (second->count > 0)
+			memcpy(first->hubs + first->count, second->hubs, (size_t)second->count * sizeof *first->hubs);
+		for (int v = r->n / 2; v < r->n; v++) r->diff_begin[v] += first->count;
+	}
+	r->diff = first->hubs, r->diff_begin[r->n] = first->count + second->count;
+	gt_free(second->hubs);
+	return ok;
 }
 
 // Where the edits can change what a vertex sees: a unit cell's status depends on the visibility

@@ -27,13 +27,32 @@ enum { RELEASE_EVERY = 64 << 20 }; // bytes of lists freed between two releases 
 typedef struct EntryList {
 	Entry* items;
 	int64_t count, capacity;
+	bool lent; // items is a slice of the repair's arena (not freed alone; moved out when it grows)
 } EntryList;
+
+// A full list grows: doubled; a slice of the arena moves to a block of its own (rare after an edit).
+static bool list_grow(EntryList* list)
+{
+	if (!list->lent) return GT_GROW(list->items, list->capacity, list->count + 1, 8);
+	int64_t capacity = 2 * list->capacity + 8;
+	Entry* items = gt_malloc((size_t)capacity * sizeof *items);
+	if (!items) return false;
+	memcpy(items, list->items, (size_t)list->count * sizeof *items);
+	list->items = items, list->capacity = capacity, list->lent = false;
+	return true;
+}
 
 static bool list_push(EntryList* list, Entry e)
 {
-	if (list->count == list->capacity && !GT_GROW(list->items, list->capacity, list->count + 1, 8)) return false;
+	if (list->count == list->capacity && !list_grow(list)) return false;
 	list->items[list->count++] = e;
 	return true;
+}
+
+static void list_free(EntryList* list)
+{
+	if (!list->lent) gt_free(list->items);
+	list->items = NULL, list->count = list->capacity = 0, list->lent = false;
 }
 
 // Segment a-b is tangent at a: the line does not enter a's blocked cell (docs/algorithms.md 2.6).
@@ -125,7 +144,8 @@ typedef struct Search {
 	int32_t* labelled; // this search's labelled vertices, in pop order
 	int nlabelled;
 	gtHeap heap;
-	double* key; // NULL: entries go into `lists`; else only recorded: key[i] is labelled[i]'s distance
+	double* key;  // NULL: entries go into `lists`; else only recorded: key[i] is labelled[i]'s distance
+	Entry* arena; // (or NULL) a repair's lists, each a slice sized from the vertex's old entries
 } Search;
 
 // Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
@@ -278,9 +298,55 @@ static void release_freed_memory(void)
 #endif
 }
 
+// Vertices [from, to) of the lists into `out`'s arrays (offsets set), each list freed once copied
+// (with the pages given back every so often when `release`).
+typedef struct Flat {
+	const gtVertex* vert;
+	int count, n, parts;
+	const gtVec2* ends;
+	EntryList* lists;
+	gtHubLabels* out;
+	bool release;
+} Flat;
+
+static void flatten_part(void* context, int part)
+{
+	Flat* f = context;
+	gtHubLabels* out = f->out;
+	const gtVertex* vert = f->vert;
+	int count = f->count, from = (int)((int64_t)f->n * part / f->parts),
+	    to = (int)((int64_t)f->n * (part + 1) / f->parts);
+	int64_t freed = 0;
+	bool released = false;
+	for (int v = from; v < to; v++) {
+		EntryList* list = &f->lists[v];
+		for (int i = 0; i < list->count; i++) {
+			Entry e = list->items[i];
+			int64_t k = out->offset[v] + i;
+			out->hub[k] = e.hub;
+			out->parent[k] = e.parent;
+			out->dist[k] = e.dist;
+			int h = out->vertex_of[e.hub];
+			// P4: an entry can start an optimal path only if its first and last segments are taut.
+			if (e.useful >= 0) out->useful[k] = e.useful; // copied from the labels before an edit
+			else
+				out->useful[k] = h == v ||
+				                 (wraps(vert, count, f->ends, v, e.parent) &&
+				                  wraps(vert, count, f->ends, e.parent, v) && wraps(vert, count, f->ends, e.first, h) &&
+				                  wraps(vert, count, f->ends, h, e.first));
+		}
+		freed += list->lent ? 0 : list->capacity * (int64_t)sizeof(Entry);
+		list_free(list);
+		if (f->release && freed >= RELEASE_EVERY) release_freed_memory(), freed = 0, released = true;
+	}
+	if (released) release_freed_memory(); // small labels (a repair's) spare the call
+}
+
 // The lists into flat arrays, each vertex's list freed once copied (with the pages given back every
 // so often), so the lists and the arrays are not both whole at once (rooms 4096: 3 GB of lists).
-static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2* ends, gtHubLabels* out, gtError* err)
+// A repair's (small: no pages given back) are copied on `parts` workers of `tasks`.
+static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2* ends, const gtTaskSystem* tasks,
+                        int parts, gtHubLabels* out, gtError* err)
 {
 	int count;
 	const gtVertex* vert = gtMap_Vertices(map, &count);
@@ -299,29 +365,9 @@ static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2*
 	out->useful = gt_malloc(m * sizeof *out->useful);
 	if (!out->hub || !out->parent || !out->dist || !out->useful)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
-	int64_t freed = 0;
-	bool released = false;
-	for (int v = 0; v < n; v++) {
-		for (int i = 0; i < lists[v].count; i++) {
-			Entry e = lists[v].items[i];
-			int64_t k = out->offset[v] + i;
-			out->hub[k] = e.hub;
-			out->parent[k] = e.parent;
-			out->dist[k] = e.dist;
-			int h = out->vertex_of[e.hub];
-			// P4: an entry can start an optimal path only if its first and last segments are taut.
-			if (e.useful >= 0) out->useful[k] = e.useful; // copied from the labels before an edit
-			else
-				out->useful[k] = h == v ||
-				                 (wraps(vert, count, ends, v, e.parent) && wraps(vert, count, ends, e.parent, v) &&
-				                  wraps(vert, count, ends, e.first, h) && wraps(vert, count, ends, h, e.first));
-		}
-		freed += lists[v].capacity * (int64_t)sizeof(Entry);
-		gt_free(lists[v].items);
-		lists[v].items = NULL, lists[v].count = lists[v].capacity = 0;
-		if (freed >= RELEASE_EVERY) release_freed_memory(), freed = 0, released = true;
-	}
-	if (released) release_freed_memory(); // small labels (a repair's) spare the call
+	Flat f = {vert, count, n, parts < 1 ? 1 : parts, ends, lists, out, parts <= 1};
+	if (f.parts == 1) flatten_part(&f, 0);
+	else gt_run_tasks(tasks, flatten_part, &f, f.parts);
 	return GT_OK;
 }
 
@@ -760,8 +806,9 @@ gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* g, con
 static void free_scratch(Search* s, Order* o, int n)
 {
 	if (s->lists)
-		for (int v = 0; v < n; v++) gt_free(s->lists[v].items);
+		for (int v = 0; v < n; v++) list_free(&s->lists[v]);
 	gt_free(s->lists);
+	gt_free(s->arena);
 	gt_free(o->order_key);
 	gt_free(s->to_root);
 	gt_free(s->dist);
@@ -774,6 +821,30 @@ static void free_scratch(Search* s, Order* o, int n)
 	gt_free(o->path);
 	gt_free(o->processed);
 	gt_free(s->heap.items);
+}
+
+// Most of a vertex's entries come back after an edit: its list starts as a slice of one block with
+// room for its old entries and 2 more (one allocation rather than one a vertex, and none freed
+// alone); a list that outgrows its slice moves out. No room for the block: the lists grow alone.
+static void lend_lists(Search* s, const gtHubLabelsEdit* edit)
+{
+	const gtHubLabels* old = edit->old;
+	int n = s->g->n;
+	int64_t total = 0;
+	for (int v = 0; v < n; v++) {
+		int ov = edit->old_of[v];
+		total += ov >= 0 ? old->offset[ov + 1] - old->offset[ov] + 2 : 0;
+	}
+	s->arena = total > 0 ? gt_malloc((size_t)total * sizeof *s->arena) : NULL;
+	if (!s->arena) return;
+	int64_t at = 0;
+	for (int v = 0; v < n; v++) {
+		int ov = edit->old_of[v];
+		if (ov < 0) continue;
+		s->lists[v].items = s->arena + at, s->lists[v].lent = true;
+		s->lists[v].capacity = old->offset[ov + 1] - old->offset[ov] + 2;
+		at += s->lists[v].capacity;
+	}
 }
 
 // Without a given order, maps of BATCH_MIN_VERTICES vertices or more are labelled in batches after the first
@@ -796,6 +867,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	    gt_malloc(slots * sizeof *s.labelled),
 	    0,
 	    {gt_malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)},
+	    NULL,
 	    NULL};
 	Order o = {g,
 	           gt_malloc(slots * sizeof *o.order_key),
@@ -815,11 +887,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
 		goto done;
 	}
-	for (int v = 0; rp && v < n; v++) { // most entries come back: room for a vertex's old ones, grown once
-		int ov = edit->old_of[v];
-		int64_t count = ov >= 0 ? edit->old->offset[ov + 1] - edit->old->offset[ov] : 0;
-		if (count > 0 && !GT_GROW(s.lists[v].items, s.lists[v].capacity, count + 2, 8)) break; // grows later
-	}
+	if (rp) lend_lists(&s, edit);
 	for (int v = 0; v < n; v++) {
 		int64_t degree = g->offset[v + 1] - g->offset[v];
 		o.order_key[v] = ((INT64_C(1) << 30) - degree) * (INT64_C(1) << 32) + v; // degree < 2^30
@@ -845,7 +913,9 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		else if (r + 1 < n && order) root = order[r + 1];
 		else if (r + 1 < n && r + 1 < batched_from) root = root_after(&o, s.labelled, s.nlabelled, s.parent);
 	}
-	if (!st) st = flatten(map, s.lists, n, ends, out, err);
+	// A repair on threads copies its lists on them: the build waits for them (see ehl_repair.c).
+	int parts = rp && edit->threads > 1 ? 2 : 1;
+	if (!st) st = flatten(map, s.lists, n, ends, edit ? edit->tasks : NULL, parts, out, err);
 
 done:
 	if (rp) replay_free(rp);
