@@ -386,6 +386,8 @@ typedef struct Replay {
 	bool* near;       // new vertex: some neighbour's did
 	int32_t* stamp;   // new vertex: 1 + the rank whose search labelled it last
 	int32_t* in_tree; // new vertex: == tree_stamp when the old search being checked labelled it
+	int32_t* was_at;  // new vertex: 1 + the rank whose old search (note_changes) labelled it, at was[v]
+	double* was;
 	int32_t tree_stamp;
 	// The hubs (ranks) of the entries the searches that ran made anew or with another distance, per
 	// vertex: a chain from log_head through log_next. log_lost: no room for one (tests read all).
@@ -404,6 +406,8 @@ static void replay_free(Replay* rp)
 	gt_free(rp->near);
 	gt_free(rp->stamp);
 	gt_free(rp->in_tree);
+	gt_free(rp->was_at);
+	gt_free(rp->was);
 	gt_free(rp->log_head);
 	gt_free(rp->log_next);
 	gt_free(rp->log_hub);
@@ -423,8 +427,10 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->stamp = gt_calloc((size_t)n + 1, sizeof *rp->stamp);
 	rp->in_tree = gt_calloc((size_t)n + 1, sizeof *rp->in_tree);
 	rp->log_head = gt_malloc(((size_t)n + 1) * sizeof *rp->log_head);
+	rp->was_at = gt_calloc((size_t)n + 1, sizeof *rp->was_at);
+	rp->was = gt_malloc(((size_t)n + 1) * sizeof *rp->was);
 	if (!rp->begin || !rp->entry || !rp->owner || !rp->changed || !rp->near || !rp->stamp || !rp->in_tree ||
-	    !rp->log_head)
+	    !rp->log_head || !rp->was_at || !rp->was)
 		return false;
 	for (int v = 0; v < n; v++) rp->log_head[v] = -1;
 	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
@@ -569,12 +575,15 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 static void note_changes(Replay* rp, const Search* s, int r, int old_rank)
 {
 	const gtHubLabels* old = rp->edit->old;
+	for (int64_t i = old_rank >= 0 ? rp->begin[old_rank] : 0; old_rank >= 0 && i < rp->begin[old_rank + 1]; i++) {
+		int v = rp->edit->new_of[rp->owner[i]]; // the old entries of this hub, by vertex
+		if (v >= 0) rp->was_at[v] = r + 1, rp->was[v] = old->dist[rp->entry[i]];
+	}
 	for (int i = 0; i < s->nlabelled; i++) {
-		int u = s->labelled[i], ou = rp->edit->old_of[u];
+		int u = s->labelled[i];
 		rp->stamp[u] = r + 1;
 		const EntryList* list = &s->lists[u];
-		int64_t k = old_rank >= 0 && ou >= 0 ? gt_hub_labels_find(old, ou, old_rank) : -1;
-		if (k < 0 || old->dist[k] != list->items[list->count - 1].dist) {
+		if (rp->was_at[u] != r + 1 || rp->was[u] != list->items[list->count - 1].dist) {
 			mark_changed(rp, s->g, u);
 			log_change(rp, u, r);
 		}
