@@ -7,6 +7,7 @@
 // the order of both vertices and hubs) has the same lists, renumbered.
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,19 +126,23 @@ static bool plan_order(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtVisG
 	return count == n;
 }
 
-// One worker's share of the label diffs: the hubs of its vertices' differing entries, in order.
+// The label diffs in runs of vertices, each with its own list of hubs, taken in turn by the workers
+// (a worker that waits for a core leaves its runs to the caller); joined in order afterwards.
+enum { DIFF_RUNS = 16 };
+
 typedef struct Diffs {
 	gtEhlRepair* r;
 	const gtHubLabels* L;
-	int parts;
-	struct DiffPart {
+	int runs;
+	atomic_int next;
+	struct DiffRun {
 		int32_t* hubs;
 		int64_t count, capacity;
 		bool ok;
-	} part[2];
+	} run[DIFF_RUNS];
 } Diffs;
 
-static bool push_diff(struct DiffPart* d, int32_t h)
+static bool push_diff(struct DiffRun* d, int32_t h)
 {
 	if (d->count == d->capacity && !GT_GROW(d->hubs, d->capacity, d->count + 1, 1024)) return false;
 	d->hubs[d->count++] = h;
@@ -148,7 +153,7 @@ static bool push_diff(struct DiffPart* d, int32_t h)
 // the hubs whose entry is on one side only or has another parent or distance go to d (from
 // r->diff_begin[v], counted within d); changed[v] when there is any difference (a hub gone too).
 // False when out of memory.
-static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, struct DiffPart* d)
+static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, struct DiffRun* d)
 {
 	const gtEhl* old = r->old;
 	int ov = r->old_of[v];
@@ -173,37 +178,53 @@ static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, struct Dif
 	return true;
 }
 
-static void diff_part(void* context, int part)
+static int run_start(const Diffs* ds, int run)
 {
-	Diffs* ds = context;
-	int n = ds->r->n, from = (int)((int64_t)n * part / ds->parts), to = (int)((int64_t)n * (part + 1) / ds->parts);
-	struct DiffPart* d = &ds->part[part];
-	d->ok = true;
-	for (int v = from; v < to && d->ok; v++) d->ok = diff_entries(ds->r, ds->L, v, d);
+	return (int)((int64_t)ds->r->n * run / ds->runs);
 }
 
-// Every vertex's diffs, in halves on two workers when the labels were made on threads (the build
-// waits for them); the second half's then follow the first's.
+static void diff_worker(void* context, int index)
+{
+	(void)index;
+	Diffs* ds = context;
+	for (int run; (run = atomic_fetch_add(&ds->next, 1)) < ds->runs;) {
+		struct DiffRun* d = &ds->run[run];
+		d->ok = true;
+		for (int v = run_start(ds, run); v < run_start(ds, run + 1) && d->ok; v++)
+			d->ok = diff_entries(ds->r, ds->L, v, d);
+	}
+}
+
+// Every vertex's diffs, on two workers when the labels were made on threads (the build waits for
+// them); each run's hubs then follow the runs' before it.
 static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 {
 	Diffs ds;
 	memset(&ds, 0, sizeof ds);
-	ds.r = r, ds.L = L, ds.parts = r->edit.threads > 1 ? 2 : 1;
+	ds.r = r, ds.L = L, ds.runs = r->edit.threads > 1 ? DIFF_RUNS : 1;
+	atomic_init(&ds.next, 0);
 	r->diff_begin = gt_calloc((size_t)r->n + 1, sizeof *r->diff_begin);
-	if (!r->diff_begin) return false;
-	if (ds.parts == 1) diff_part(&ds, 0);
-	else gt_run_tasks(r->edit.tasks, diff_part, &ds, ds.parts);
-	struct DiffPart *first = &ds.part[0], *second = &ds.part[1];
-	bool ok = first->ok && (ds.parts == 1 || second->ok);
-	if (ok && second->count > 0 && !GT_GROW(first->hubs, first->capacity, first->count + second->count, 1024))
-		ok = false;
-	if (ok && ds.parts == 2) {
-		if (second->count > 0)
-			memcpy(first->hubs + first->count, second->hubs, (size_t)second->count * sizeof *first->hubs);
-		for (int v = r->n / 2; v < r->n; v++) r->diff_begin[v] += first->count;
+	bool ok = r->diff_begin != NULL;
+	if (ok && ds.runs == 1) diff_worker(&ds, 0);
+	if (ok && ds.runs > 1) {
+		gtPool* pool = gt_pool_create(); // NULL: a thread per call
+		gt_run_tasks_pooled(r->edit.tasks, pool, diff_worker, &ds, 2);
+		gt_pool_destroy(pool);
 	}
-	r->diff = first->hubs, r->diff_begin[r->n] = first->count + second->count;
-	gt_free(second->hubs);
+	int64_t total = 0;
+	for (int i = 0; i < ds.runs; i++) ok = ok && ds.run[i].ok, total += ds.run[i].count;
+	struct DiffRun* first = &ds.run[0];
+	if (ok && ds.runs > 1 && !GT_GROW(first->hubs, first->capacity, total, 1024)) ok = false;
+	int64_t at = first->count;
+	for (int i = 1; ok && i < ds.runs; i++) {
+		if (ds.run[i].count > 0)
+			memcpy(first->hubs + at, ds.run[i].hubs, (size_t)ds.run[i].count * sizeof *first->hubs);
+		for (int v = run_start(&ds, i); v < run_start(&ds, i + 1); v++) r->diff_begin[v] += at;
+		at += ds.run[i].count;
+	}
+	r->diff = first->hubs;
+	if (r->diff_begin) r->diff_begin[r->n] = total;
+	for (int i = 1; i < ds.runs; i++) gt_free(ds.run[i].hubs);
 	return ok;
 }
 

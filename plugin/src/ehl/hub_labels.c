@@ -302,16 +302,16 @@ static void release_freed_memory(void)
 // (with the pages given back every so often when `release`).
 typedef struct Flat {
 	const gtVertex* vert;
-	int count, n, parts;
+	int count, n, parts; // vertices in `parts` runs, taken in turn by the workers
 	const gtVec2* ends;
 	EntryList* lists;
 	gtHubLabels* out;
 	bool release;
+	atomic_int next; // next run to take
 } Flat;
 
-static void flatten_part(void* context, int part)
+static void flatten_run(Flat* f, int part)
 {
-	Flat* f = context;
 	gtHubLabels* out = f->out;
 	const gtVertex* vert = f->vert;
 	int count = f->count, from = (int)((int64_t)f->n * part / f->parts),
@@ -342,11 +342,21 @@ static void flatten_part(void* context, int part)
 	if (released) release_freed_memory(); // small labels (a repair's) spare the call
 }
 
+static void flatten_worker(void* context, int index)
+{
+	(void)index;
+	Flat* f = context;
+	for (int part; (part = atomic_fetch_add(&f->next, 1)) < f->parts;) flatten_run(f, part);
+}
+
 // The lists into flat arrays, each vertex's list freed once copied (with the pages given back every
 // so often), so the lists and the arrays are not both whole at once (rooms 4096: 3 GB of lists).
-// A repair's (small: no pages given back) are copied on `parts` workers of `tasks`.
+// A repair's (small: no pages given back) are copied on `workers` workers of `tasks`, in runs each
+// takes in turn (a worker that waits for a core leaves its runs to the caller).
+enum { FLATTEN_RUNS = 16 };
+
 static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2* ends, const gtTaskSystem* tasks,
-                        int parts, gtHubLabels* out, gtError* err)
+                        int workers, gtHubLabels* out, gtError* err)
 {
 	int count;
 	const gtVertex* vert = gtMap_Vertices(map, &count);
@@ -365,9 +375,15 @@ static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2*
 	out->useful = gt_malloc(m * sizeof *out->useful);
 	if (!out->hub || !out->parent || !out->dist || !out->useful)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
-	Flat f = {vert, count, n, parts < 1 ? 1 : parts, ends, lists, out, parts <= 1};
-	if (f.parts == 1) flatten_part(&f, 0);
-	else gt_run_tasks(tasks, flatten_part, &f, f.parts);
+	Flat f = {vert, count, n, workers > 1 ? FLATTEN_RUNS : 1, ends, lists, out, workers <= 1, 0};
+	atomic_init(&f.next, 0);
+	if (workers <= 1) {
+		flatten_run(&f, 0);
+		return GT_OK;
+	}
+	gtPool* pool = gt_pool_create(); // NULL: a thread per call
+	gt_run_tasks_pooled(tasks, pool, flatten_worker, &f, workers);
+	gt_pool_destroy(pool);
 	return GT_OK;
 }
 
@@ -923,8 +939,8 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		else if (r + 1 < n && r + 1 < batched_from) root = root_after(&o, s.labelled, s.nlabelled, s.parent);
 	}
 	// A repair on threads copies its lists on them: the build waits for them (see ehl_repair.c).
-	int parts = rp && edit->threads > 1 ? 2 : 1;
-	if (!st) st = flatten(map, s.lists, n, ends, edit ? edit->tasks : NULL, parts, out, err);
+	int workers = rp && edit->threads > 1 ? 2 : 1;
+	if (!st) st = flatten(map, s.lists, n, ends, edit ? edit->tasks : NULL, workers, out, err);
 
 done:
 	if (rp) replay_free(rp);
