@@ -7,6 +7,7 @@
 // the order of both vertices and hubs) has the same lists, renumbered.
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "core/job.h"
 #include "core/compare.h"
 #include "core/platform.h"
+#include "core/task.h"
 #include "core/status.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
@@ -124,24 +126,39 @@ static bool plan_order(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtVisG
 	return count == n;
 }
 
-static bool push_diff(gtEhlRepair* r, int64_t* capacity, int32_t h)
+// The label diffs in runs of vertices, each with its own list of hubs, taken in turn by the workers
+// (a worker that waits for a core leaves its runs to the caller); joined in order afterwards.
+enum { DIFF_RUNS = 16 };
+
+typedef struct Diffs {
+	gtEhlRepair* r;
+	const gtHubLabels* L;
+	int runs;
+	atomic_int next;
+	struct DiffRun {
+		int32_t* hubs;
+		int64_t count, capacity;
+		bool ok;
+	} run[DIFF_RUNS];
+} Diffs;
+
+static bool push_diff(struct DiffRun* d, int32_t h)
 {
-	int64_t at = r->diff_begin[r->n];
-	if (!GT_GROW(r->diff, *capacity, at + 1, 1024)) return false;
-	r->diff[at] = h;
-	r->diff_begin[r->n] = at + 1;
+	if (d->count == d->capacity && !GT_GROW(d->hubs, d->capacity, d->count + 1, 1024)) return false;
+	d->hubs[d->count++] = h;
 	return true;
 }
 
 // New vertex v's useful entries against the old index's entries of the same vertex, renumbered:
-// the hubs whose entry is on one side only or has another parent or distance go to r->diff;
-// changed[v] when there is any difference (a hub gone too). False when out of memory.
-static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, int64_t* capacity)
+// the hubs whose entry is on one side only or has another parent or distance go to d (from
+// r->diff_begin[v], counted within d); changed[v] when there is any difference (a hub gone too).
+// False when out of memory.
+static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, struct DiffRun* d)
 {
 	const gtEhl* old = r->old;
 	int ov = r->old_of[v];
 	uint32_t j = ov >= 0 ? old->label_offset[ov] : 0, end = ov >= 0 ? old->label_offset[ov + 1] : 0;
-	int64_t k = L->offset[v], k_end = L->offset[v + 1], listed = r->diff_begin[r->n];
+	int64_t k = L->offset[v], k_end = L->offset[v + 1], listed = d->count;
 	bool gone = ov < 0;
 	r->diff_begin[v] = listed;
 	for (;;) {
@@ -153,22 +170,62 @@ static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, int64_t* c
 			continue;
 		}
 		bool same = hub == was && r->new_of[old->label_parent[j]] == L->parent[k] && old->label_dist[j] == L->dist[k];
-		if (!same && !push_diff(r, capacity, hub < was ? hub : was)) return false;
+		if (!same && !push_diff(d, hub < was ? hub : was)) return false;
 		if (was <= hub) j++;
 		if (hub <= was) k++;
 	}
-	r->changed[v] = gone || r->diff_begin[r->n] > listed;
+	r->changed[v] = gone || d->count > listed;
 	return true;
 }
 
+static int run_start(const Diffs* ds, int run)
+{
+	return (int)((int64_t)ds->r->n * run / ds->runs);
+}
+
+static void diff_worker(void* context, int index)
+{
+	(void)index;
+	Diffs* ds = context;
+	for (int run; (run = atomic_fetch_add(&ds->next, 1)) < ds->runs;) {
+		struct DiffRun* d = &ds->run[run];
+		d->ok = true;
+		for (int v = run_start(ds, run); v < run_start(ds, run + 1) && d->ok; v++)
+			d->ok = diff_entries(ds->r, ds->L, v, d);
+	}
+}
+
+// Every vertex's diffs, on two workers when the labels were made on threads (the build waits for
+// them); each run's hubs then follow the runs' before it.
 static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 {
-	int64_t capacity = 0;
+	Diffs ds;
+	memset(&ds, 0, sizeof ds);
+	ds.r = r, ds.L = L, ds.runs = r->edit.threads > 1 ? DIFF_RUNS : 1;
+	atomic_init(&ds.next, 0);
 	r->diff_begin = gt_calloc((size_t)r->n + 1, sizeof *r->diff_begin);
-	if (!r->diff_begin) return false;
-	for (int v = 0; v < r->n; v++)
-		if (!diff_entries(r, L, v, &capacity)) return false;
-	return true;
+	bool ok = r->diff_begin != NULL;
+	if (ok && ds.runs == 1) diff_worker(&ds, 0);
+	if (ok && ds.runs > 1) {
+		gtPool* pool = gt_pool_create(); // NULL: a thread per call
+		gt_run_tasks_pooled(r->edit.tasks, pool, diff_worker, &ds, 2);
+		gt_pool_destroy(pool);
+	}
+	int64_t total = 0;
+	for (int i = 0; i < ds.runs; i++) ok = ok && ds.run[i].ok, total += ds.run[i].count;
+	struct DiffRun* first = &ds.run[0];
+	if (ok && ds.runs > 1 && !GT_GROW(first->hubs, first->capacity, total, 1024)) ok = false;
+	int64_t at = first->count;
+	for (int i = 1; ok && i < ds.runs; i++) {
+		if (ds.run[i].count > 0)
+			memcpy(first->hubs + at, ds.run[i].hubs, (size_t)ds.run[i].count * sizeof *first->hubs);
+		for (int v = run_start(&ds, i); v < run_start(&ds, i + 1); v++) r->diff_begin[v] += at;
+		at += ds.run[i].count;
+	}
+	r->diff = first->hubs;
+	if (r->diff_begin) r->diff_begin[r->n] = total;
+	for (int i = 1; i < ds.runs; i++) gt_free(ds.run[i].hubs);
+	return ok;
 }
 
 // Where the edits can change what a vertex sees: a unit cell's status depends on the visibility

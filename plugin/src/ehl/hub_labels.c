@@ -27,13 +27,32 @@ enum { RELEASE_EVERY = 64 << 20 }; // bytes of lists freed between two releases 
 typedef struct EntryList {
 	Entry* items;
 	int64_t count, capacity;
+	bool lent; // items is a slice of the repair's arena (not freed alone; moved out when it grows)
 } EntryList;
+
+// A full list grows: doubled; a slice of the arena moves to a block of its own (rare after an edit).
+static bool list_grow(EntryList* list)
+{
+	if (!list->lent) return GT_GROW(list->items, list->capacity, list->count + 1, 8);
+	int64_t capacity = 2 * list->capacity + 8;
+	Entry* items = gt_malloc((size_t)capacity * sizeof *items);
+	if (!items) return false;
+	memcpy(items, list->items, (size_t)list->count * sizeof *items);
+	list->items = items, list->capacity = capacity, list->lent = false;
+	return true;
+}
 
 static bool list_push(EntryList* list, Entry e)
 {
-	if (list->count == list->capacity && !GT_GROW(list->items, list->capacity, list->count + 1, 8)) return false;
+	if (list->count == list->capacity && !list_grow(list)) return false;
 	list->items[list->count++] = e;
 	return true;
+}
+
+static void list_free(EntryList* list)
+{
+	if (!list->lent) gt_free(list->items);
+	list->items = NULL, list->count = list->capacity = 0, list->lent = false;
 }
 
 // Segment a-b is tangent at a: the line does not enter a's blocked cell (docs/algorithms.md 2.6).
@@ -125,7 +144,8 @@ typedef struct Search {
 	int32_t* labelled; // this search's labelled vertices, in pop order
 	int nlabelled;
 	gtHeap heap;
-	double* key; // NULL: entries go into `lists`; else only recorded: key[i] is labelled[i]'s distance
+	double* key;  // NULL: entries go into `lists`; else only recorded: key[i] is labelled[i]'s distance
+	Entry* arena; // (or NULL) a repair's lists, each a slice sized from the vertex's old entries
 } Search;
 
 // Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
@@ -278,9 +298,65 @@ static void release_freed_memory(void)
 #endif
 }
 
+// Vertices [from, to) of the lists into `out`'s arrays (offsets set), each list freed once copied
+// (with the pages given back every so often when `release`).
+typedef struct Flat {
+	const gtVertex* vert;
+	int count, n, parts; // vertices in `parts` runs, taken in turn by the workers
+	const gtVec2* ends;
+	EntryList* lists;
+	gtHubLabels* out;
+	bool release;
+	atomic_int next; // next run to take
+} Flat;
+
+static void flatten_run(Flat* f, int part)
+{
+	gtHubLabels* out = f->out;
+	const gtVertex* vert = f->vert;
+	int count = f->count, from = (int)((int64_t)f->n * part / f->parts),
+	    to = (int)((int64_t)f->n * (part + 1) / f->parts);
+	int64_t freed = 0;
+	bool released = false;
+	for (int v = from; v < to; v++) {
+		EntryList* list = &f->lists[v];
+		for (int i = 0; i < list->count; i++) {
+			Entry e = list->items[i];
+			int64_t k = out->offset[v] + i;
+			out->hub[k] = e.hub;
+			out->parent[k] = e.parent;
+			out->dist[k] = e.dist;
+			int h = out->vertex_of[e.hub];
+			// P4: an entry can start an optimal path only if its first and last segments are taut.
+			if (e.useful >= 0) out->useful[k] = e.useful; // copied from the labels before an edit
+			else
+				out->useful[k] = h == v ||
+				                 (wraps(vert, count, f->ends, v, e.parent) &&
+				                  wraps(vert, count, f->ends, e.parent, v) && wraps(vert, count, f->ends, e.first, h) &&
+				                  wraps(vert, count, f->ends, h, e.first));
+		}
+		freed += list->lent ? 0 : list->capacity * (int64_t)sizeof(Entry);
+		list_free(list);
+		if (f->release && freed >= RELEASE_EVERY) release_freed_memory(), freed = 0, released = true;
+	}
+	if (released) release_freed_memory(); // small labels (a repair's) spare the call
+}
+
+static void flatten_worker(void* context, int index)
+{
+	(void)index;
+	Flat* f = context;
+	for (int part; (part = atomic_fetch_add(&f->next, 1)) < f->parts;) flatten_run(f, part);
+}
+
 // The lists into flat arrays, each vertex's list freed once copied (with the pages given back every
 // so often), so the lists and the arrays are not both whole at once (rooms 4096: 3 GB of lists).
-static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2* ends, gtHubLabels* out, gtError* err)
+// A repair's (small: no pages given back) are copied on `workers` workers of `tasks`, in runs each
+// takes in turn (a worker that waits for a core leaves its runs to the caller).
+enum { FLATTEN_RUNS = 16 };
+
+static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2* ends, const gtTaskSystem* tasks,
+                        int workers, gtHubLabels* out, gtError* err)
 {
 	int count;
 	const gtVertex* vert = gtMap_Vertices(map, &count);
@@ -299,29 +375,15 @@ static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2*
 	out->useful = gt_malloc(m * sizeof *out->useful);
 	if (!out->hub || !out->parent || !out->dist || !out->useful)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
-	int64_t freed = 0;
-	bool released = false;
-	for (int v = 0; v < n; v++) {
-		for (int i = 0; i < lists[v].count; i++) {
-			Entry e = lists[v].items[i];
-			int64_t k = out->offset[v] + i;
-			out->hub[k] = e.hub;
-			out->parent[k] = e.parent;
-			out->dist[k] = e.dist;
-			int h = out->vertex_of[e.hub];
-			// P4: an entry can start an optimal path only if its first and last segments are taut.
-			if (e.useful >= 0) out->useful[k] = e.useful; // copied from the labels before an edit
-			else
-				out->useful[k] = h == v ||
-				                 (wraps(vert, count, ends, v, e.parent) && wraps(vert, count, ends, e.parent, v) &&
-				                  wraps(vert, count, ends, e.first, h) && wraps(vert, count, ends, h, e.first));
-		}
-		freed += lists[v].capacity * (int64_t)sizeof(Entry);
-		gt_free(lists[v].items);
-		lists[v].items = NULL, lists[v].count = lists[v].capacity = 0;
-		if (freed >= RELEASE_EVERY) release_freed_memory(), freed = 0, released = true;
+	Flat f = {vert, count, n, workers > 1 ? FLATTEN_RUNS : 1, ends, lists, out, workers <= 1, 0};
+	atomic_init(&f.next, 0);
+	if (workers <= 1) {
+		flatten_run(&f, 0);
+		return GT_OK;
 	}
-	if (released) release_freed_memory(); // small labels (a repair's) spare the call
+	gtPool* pool = gt_pool_create(); // NULL: a thread per call
+	gt_run_tasks_pooled(tasks, pool, flatten_worker, &f, workers);
+	gt_pool_destroy(pool);
 	return GT_OK;
 }
 
@@ -340,6 +402,8 @@ typedef struct Replay {
 	bool* near;       // new vertex: some neighbour's did
 	int32_t* stamp;   // new vertex: 1 + the rank whose search labelled it last
 	int32_t* in_tree; // new vertex: == tree_stamp when the old search being checked labelled it
+	int32_t* was_at;  // new vertex: 1 + the rank whose old search (note_changes) labelled it, at was[v]
+	double* was;
 	int32_t tree_stamp;
 	// The hubs (ranks) of the entries the searches that ran made anew or with another distance, per
 	// vertex: a chain from log_head through log_next. log_lost: no room for one (tests read all).
@@ -358,6 +422,8 @@ static void replay_free(Replay* rp)
 	gt_free(rp->near);
 	gt_free(rp->stamp);
 	gt_free(rp->in_tree);
+	gt_free(rp->was_at);
+	gt_free(rp->was);
 	gt_free(rp->log_head);
 	gt_free(rp->log_next);
 	gt_free(rp->log_hub);
@@ -377,8 +443,10 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->stamp = gt_calloc((size_t)n + 1, sizeof *rp->stamp);
 	rp->in_tree = gt_calloc((size_t)n + 1, sizeof *rp->in_tree);
 	rp->log_head = gt_malloc(((size_t)n + 1) * sizeof *rp->log_head);
+	rp->was_at = gt_calloc((size_t)n + 1, sizeof *rp->was_at);
+	rp->was = gt_malloc(((size_t)n + 1) * sizeof *rp->was);
 	if (!rp->begin || !rp->entry || !rp->owner || !rp->changed || !rp->near || !rp->stamp || !rp->in_tree ||
-	    !rp->log_head)
+	    !rp->log_head || !rp->was_at || !rp->was)
 		return false;
 	for (int v = 0; v < n; v++) rp->log_head[v] = -1;
 	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
@@ -523,12 +591,15 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 static void note_changes(Replay* rp, const Search* s, int r, int old_rank)
 {
 	const gtHubLabels* old = rp->edit->old;
+	for (int64_t i = old_rank >= 0 ? rp->begin[old_rank] : 0; old_rank >= 0 && i < rp->begin[old_rank + 1]; i++) {
+		int v = rp->edit->new_of[rp->owner[i]]; // the old entries of this hub, by vertex
+		if (v >= 0) rp->was_at[v] = r + 1, rp->was[v] = old->dist[rp->entry[i]];
+	}
 	for (int i = 0; i < s->nlabelled; i++) {
-		int u = s->labelled[i], ou = rp->edit->old_of[u];
+		int u = s->labelled[i];
 		rp->stamp[u] = r + 1;
 		const EntryList* list = &s->lists[u];
-		int64_t k = old_rank >= 0 && ou >= 0 ? gt_hub_labels_find(old, ou, old_rank) : -1;
-		if (k < 0 || old->dist[k] != list->items[list->count - 1].dist) {
+		if (rp->was_at[u] != r + 1 || rp->was[u] != list->items[list->count - 1].dist) {
 			mark_changed(rp, s->g, u);
 			log_change(rp, u, r);
 		}
@@ -760,8 +831,9 @@ gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* g, con
 static void free_scratch(Search* s, Order* o, int n)
 {
 	if (s->lists)
-		for (int v = 0; v < n; v++) gt_free(s->lists[v].items);
+		for (int v = 0; v < n; v++) list_free(&s->lists[v]);
 	gt_free(s->lists);
+	gt_free(s->arena);
 	gt_free(o->order_key);
 	gt_free(s->to_root);
 	gt_free(s->dist);
@@ -774,6 +846,30 @@ static void free_scratch(Search* s, Order* o, int n)
 	gt_free(o->path);
 	gt_free(o->processed);
 	gt_free(s->heap.items);
+}
+
+// Most of a vertex's entries come back after an edit: its list starts as a slice of one block with
+// room for its old entries and 2 more (one allocation rather than one a vertex, and none freed
+// alone); a list that outgrows its slice moves out. No room for the block: the lists grow alone.
+static void lend_lists(Search* s, const gtHubLabelsEdit* edit)
+{
+	const gtHubLabels* old = edit->old;
+	int n = s->g->n;
+	int64_t total = 0;
+	for (int v = 0; v < n; v++) {
+		int ov = edit->old_of[v];
+		total += ov >= 0 ? old->offset[ov + 1] - old->offset[ov] + 2 : 0;
+	}
+	s->arena = total > 0 ? gt_malloc((size_t)total * sizeof *s->arena) : NULL;
+	if (!s->arena) return;
+	int64_t at = 0;
+	for (int v = 0; v < n; v++) {
+		int ov = edit->old_of[v];
+		if (ov < 0) continue;
+		s->lists[v].items = s->arena + at, s->lists[v].lent = true;
+		s->lists[v].capacity = old->offset[ov + 1] - old->offset[ov] + 2;
+		at += s->lists[v].capacity;
+	}
 }
 
 // Without a given order, maps of BATCH_MIN_VERTICES vertices or more are labelled in batches after the first
@@ -796,6 +892,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	    gt_malloc(slots * sizeof *s.labelled),
 	    0,
 	    {gt_malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)},
+	    NULL,
 	    NULL};
 	Order o = {g,
 	           gt_malloc(slots * sizeof *o.order_key),
@@ -815,11 +912,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
 		goto done;
 	}
-	for (int v = 0; rp && v < n; v++) { // most entries come back: room for a vertex's old ones, grown once
-		int ov = edit->old_of[v];
-		int64_t count = ov >= 0 ? edit->old->offset[ov + 1] - edit->old->offset[ov] : 0;
-		if (count > 0 && !GT_GROW(s.lists[v].items, s.lists[v].capacity, count + 2, 8)) break; // grows later
-	}
+	if (rp) lend_lists(&s, edit);
 	for (int v = 0; v < n; v++) {
 		int64_t degree = g->offset[v + 1] - g->offset[v];
 		o.order_key[v] = ((INT64_C(1) << 30) - degree) * (INT64_C(1) << 32) + v; // degree < 2^30
@@ -845,7 +938,9 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		else if (r + 1 < n && order) root = order[r + 1];
 		else if (r + 1 < n && r + 1 < batched_from) root = root_after(&o, s.labelled, s.nlabelled, s.parent);
 	}
-	if (!st) st = flatten(map, s.lists, n, ends, out, err);
+	// A repair on threads copies its lists on them: the build waits for them (see ehl_repair.c).
+	int workers = rp && edit->threads > 1 ? 2 : 1;
+	if (!st) st = flatten(map, s.lists, n, ends, edit ? edit->tasks : NULL, workers, out, err);
 
 done:
 	if (rp) replay_free(rp);
