@@ -591,7 +591,6 @@ static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int 
 	gtError err;
 	assert_true(find_free_block(s.map, 3, 1, &x, &y));
 	assert_int_equal(gtNav_AddDoor(s.nav, x, y, x + 2, y, &door, &err), GT_OK);
-	gtEhlQuery* q;
 	for (int e = 0; e < edits; e++) {
 		int x0 = 1 + test_rng_int(&rng, w - 6), y0 = 1 + test_rng_int(&rng, h - 6);
 		if (e % 4 == 3) assert_int_equal(gtNav_SetDoor(s.nav, door, !gtNav_DoorOpen(s.nav, door), &err), GT_OK);
@@ -614,23 +613,10 @@ static void repaired_equals_scratch(const char* path, gtMap* map, int cell, int 
 		gtEhlDef def = gtEhl_DefaultDef();
 		def.cell_size = cell;
 		def.threads = 2;
-		gtEhl* scratch;
-		assert_int_equal(gtEhl_Build(copy, &def, &scratch, &err), GT_OK);
-		assert_int_equal(gtEhlQuery_Create(scratch, &q, &err), GT_OK);
-		for (int i = 0; i < pairs; i++) {
-			gtVec2 a = test_random_point(copy, &rng), b = test_random_point(copy, &rng);
-			double want, got;
-			assert_int_equal(gtEhl_Distance(q, a, b, &want, &err), GT_OK);
-			assert_int_equal(gtNavQuery_Distance(s.q, a, b, &got, &err), GT_OK);
-			if (!(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-9 * (1 + want)))
-				fail_msg("%s, edit %d: (%g, %g)-(%g, %g) is %.12g, from scratch %.12g", path, e, a.x, a.y, b.x, b.y,
-				         got, want);
-		}
+		test_nav_equals_scratch(s.q, copy, &def, &rng, pairs, path, e);
 		assert_int_equal(gtNav_IndexState(s.nav), GT_NAV_INDEX_EXACT);
 		expect_counted_stats(s.nav, copy, path, e);
 		if (shut) assert_int_equal(gtNav_SetDoor(s.nav, door, false, &err), GT_OK);
-		gtEhlQuery_Destroy(q);
-		gtEhl_Destroy(scratch);
 		gtMap_Destroy(copy);
 	}
 	check_against_oracle(s.nav, s.q, s.world, s.objects, 40, &rng, 40, path);

@@ -253,21 +253,7 @@ static void index_repaired_equals_scratch(gtMap* map, int threads, int steps, ui
 		assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_OK);
 		assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
 		gtMap* copy = test_cells_copy(map);
-		gtEhl* scratch;
-		gtEhlQuery* q;
-		assert_int_equal(gtEhl_Build(copy, &def, &scratch, &err), GT_OK);
-		assert_int_equal(gtEhlQuery_Create(scratch, &q, &err), GT_OK);
-		for (int i = 0; i < pairs; i++) {
-			gtVec2 a = test_random_point(copy, &rng), b = test_random_point(copy, &rng);
-			double want, got;
-			assert_int_equal(gtEhl_Distance(q, a, b, &want, &err), GT_OK);
-			assert_int_equal(gtNavQuery_Distance(nq, a, b, &got, &err), GT_OK);
-			if (!(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-9 * (1 + want)))
-				fail_msg("%s, edit %d: (%g, %g)-(%g, %g) is %.12g, from scratch %.12g", what, step, a.x, a.y, b.x, b.y,
-				         got, want);
-		}
-		gtEhlQuery_Destroy(q);
-		gtEhl_Destroy(scratch);
+		test_nav_equals_scratch(nq, copy, &def, &rng, pairs, what, step);
 		gtMap_Destroy(copy);
 	}
 	gtNavQuery_Destroy(nq);

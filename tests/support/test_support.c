@@ -339,3 +339,24 @@ void test_same_distances(const gtMap* map, const gtEhl* a, const gtEhl* b, uint6
 	gtEhlQuery_Destroy(qa);
 	gtEhlQuery_Destroy(qb);
 }
+
+void test_nav_equals_scratch(gtNavQuery* nq, const gtMap* map, const gtEhlDef* def, TestRng* rng, int pairs,
+                             const char* what, int edit)
+{
+	gtError err;
+	gtEhl* scratch;
+	gtEhlQuery* q;
+	assert_int_equal(gtEhl_Build(map, def, &scratch, &err), GT_OK);
+	assert_int_equal(gtEhlQuery_Create(scratch, &q, &err), GT_OK);
+	for (int i = 0; i < pairs; i++) {
+		gtVec2 a = test_random_point(map, rng), b = test_random_point(map, rng);
+		double want, got;
+		assert_int_equal(gtEhl_Distance(q, a, b, &want, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Distance(nq, a, b, &got, &err), GT_OK);
+		if (!(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-9 * (1 + want)))
+			fail_msg("%s, edit %d: (%g, %g)-(%g, %g) is %.12g, from scratch %.12g", what, edit, a.x, a.y, b.x, b.y, got,
+			         want);
+	}
+	gtEhlQuery_Destroy(q);
+	gtEhl_Destroy(scratch);
+}

@@ -88,6 +88,11 @@ gtMap* test_random_map(TestRng* rng, int w, int h, int blocked_percent);
 // cell on a 1/64 grid (kind chosen at random).
 gtVec2 test_random_point(const gtMap* map, TestRng* rng);
 
+// The nav query answers `pairs` random point pairs of `map` (an edited map's copy, test_cells_copy)
+// as an EHL index built from scratch on it with `def` does; a failure names `what` and the edit.
+void test_nav_equals_scratch(gtNavQuery* nq, const gtMap* map, const gtEhlDef* def, TestRng* rng, int pairs,
+                             const char* what, int edit);
+
 // A random valid point of the box [x, x + size] x [y, y + size] on a 1/8 grid (interior, walls,
 // corners).
 gtVec2 test_point_in_box(const gtMap* map, TestRng* rng, int x, int y, int size);

@@ -161,6 +161,28 @@ typedef struct gtRingOffset {
 #define GT_RING_HEIGHT 7 // a 128 x 128 quadrant, 128 KiB
 bool gt_ring_build(gtWorld* w);
 
+// The walks over the ring (the query's, the links' sources', the crowd's) visit an offset's
+// mirror images m = 0 to 3 (bit 0 flips dx, bit 1 dy) around the home leaf (hx, hy) of the
+// side x side leaves. The leaf of image m, its column and row in *cx, *cy; -1 when the image is
+// another's (a zero offset flipped) or off the grid. Inline: it is the walks' inner loop.
+static inline int32_t gt_ring_leaf(gtRingOffset o, int m, int hx, int hy, int side, int* cx, int* cy)
+{
+	if (((m & 1) && o.dx == 0) || ((m & 2) && o.dy == 0)) return -1;
+	int x = m & 1 ? hx - o.dx : hx + o.dx, y = m & 2 ? hy - o.dy : hy + o.dy;
+	if ((unsigned)x >= (unsigned)side || (unsigned)y >= (unsigned)side) return -1;
+	*cx = x;
+	*cy = y;
+	return y * side + x;
+}
+// The gaps on x and y between p, in the home leaf (hx, hy), and the leaf (cx, cy): its inner
+// edges are finite (it is not the home's column or row on that axis where the gap is not 0).
+static inline gtVec2 gt_ring_gap(const gtWorld* w, int cx, int cy, int hx, int hy, gtVec2 p)
+{
+	double gx = cx > hx ? w->leaf_x[cx] - p.x : cx < hx ? p.x - w->leaf_x[cx + 1] : 0;
+	double gy = cy > hy ? w->leaf_y[cy] - p.y : cy < hy ? p.y - w->leaf_y[cy + 1] : 0;
+	return (gtVec2){gx, gy};
+}
+
 // The id of the object in `slot` (gtObjectId's layout).
 static inline gtObjectId gt_slot_id(const gtWorld* w, int32_t slot)
 {

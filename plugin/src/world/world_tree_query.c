@@ -594,8 +594,8 @@ static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
 	const int side = 1 << w->height;
 	const int64_t leaf_base = gt_level_offset(w->height);
 	const int32_t* heads = w->leaf_head;
-	const double px = q->point.x, py = q->point.y;
-	int32_t home = leaf_of_point(w, px, py);
+	const gtVec2 at = q->point; // held: the loop's stores could alias q
+	int32_t home = leaf_of_point(w, at.x, at.y);
 	const int hx = home & (side - 1), hy = home >> w->height;
 	const gtRingOffset* ring = w->ring;
 	// The frontier is a plain array while it holds at most RING_FLAT objects, its least found by a
@@ -623,16 +623,13 @@ static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
 		if (i >= n || results_prune(r, next)) break;
 		gtRingOffset o = ring[i++];
 		for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
-			if (((m & 1) && o.dx == 0) || ((m & 2) && o.dy == 0)) continue;
-			int cx = m & 1 ? hx - o.dx : hx + o.dx, cy = m & 2 ? hy - o.dy : hy + o.dy;
-			if ((unsigned)cx >= (unsigned)side || (unsigned)cy >= (unsigned)side) continue;
-			int32_t leaf = cy * side + cx;
+			int cx, cy;
+			int32_t leaf = gt_ring_leaf(o, m, hx, hy, side, &cx, &cy);
+			if (leaf < 0) continue;
 			// An empty leaf: its head (which push_leaf reads next anyway) or its query plane bit.
 			if (plain ? heads[leaf] < 0 : !plane_has(f->plane, leaf_base + leaf)) continue;
-			// The leaf's own gap from q (its inner edges are finite: it is not q's on that axis).
-			double gx = cx > hx ? w->leaf_x[cx] - px : cx < hx ? px - w->leaf_x[cx + 1] : 0;
-			double gy = cy > hy ? w->leaf_y[cy] - py : cy < hy ? py - w->leaf_y[cy + 1] : 0;
-			if (results_prune(r, gt_straight_key(gx, gy))) continue;
+			gtVec2 g = gt_ring_gap(w, cx, cy, hx, hy, at); // the leaf's own gap from q
+			if (results_prune(r, gt_straight_key(g.x, g.y))) continue;
 			stats->nodes_popped++;
 			if (!flat) {
 				if (!push_leaf(w, frontier, q, f, r, true, plain, leaf, stats)) return false;
@@ -708,14 +705,11 @@ static bool ring_source_step(const gtWorld* w, gtQueryScratch* s, const Results*
 	const int hx = src->hx, hy = src->hy;
 	const uint32_t priced = s->priced_generation;
 	for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
-		if (((m & 1) && o.dx == 0) || ((m & 2) && o.dy == 0)) continue;
-		int cx = m & 1 ? hx - o.dx : hx + o.dx, cy = m & 2 ? hy - o.dy : hy + o.dy;
-		if ((unsigned)cx >= (unsigned)side || (unsigned)cy >= (unsigned)side) continue;
-		int32_t leaf = cy * side + cx;
-		if (w->leaf_head[leaf] < 0) continue;
-		double gx = cx > hx ? w->leaf_x[cx] - px : cx < hx ? px - w->leaf_x[cx + 1] : 0;
-		double gy = cy > hy ? w->leaf_y[cy] - py : cy < hy ? py - w->leaf_y[cy + 1] : 0;
-		if (results_prune(r, (base + sqrt(gx * gx + gy * gy)) * (1 - 0x1p-49))) continue;
+		int cx, cy;
+		int32_t leaf = gt_ring_leaf(o, m, hx, hy, side, &cx, &cy);
+		if (leaf < 0 || w->leaf_head[leaf] < 0) continue;
+		gtVec2 g = gt_ring_gap(w, cx, cy, hx, hy, (gtVec2){px, py});
+		if (results_prune(r, (base + sqrt(g.x * g.x + g.y * g.y)) * (1 - 0x1p-49))) continue;
 		stats->nodes_popped++;
 		for (int32_t p = w->leaf_head[leaf]; p >= 0; p = w->next[p]) {
 			stats->objects_tested++;

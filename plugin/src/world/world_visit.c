@@ -203,16 +203,12 @@ static bool visit_rings(const gtWorld* w, gtWorldWorker* wk, gtVec2 from, double
 		if (i >= n || !(next <= limit)) break;
 		gtRingOffset o = ring[i++];
 		for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
-			if (((m & 1) && o.dx == 0) || ((m & 2) && o.dy == 0)) continue;
-			int cx = m & 1 ? hx - o.dx : hx + o.dx, cy = m & 2 ? hy - o.dy : hy + o.dy;
-			if ((unsigned)cx >= (unsigned)side || (unsigned)cy >= (unsigned)side) continue;
-			int32_t leaf = cy * side + cx;
-			if (leaf == skip_leaf) continue;
+			int cx, cy;
+			int32_t leaf = gt_ring_leaf(o, m, hx, hy, side, &cx, &cy);
+			if (leaf < 0 || leaf == skip_leaf) continue;
 			if (f->plane ? !plane_has(f->plane, leaf_base + leaf) : w->leaf_head[leaf] < 0) continue;
-			// The leaf's own gap from the point (its inner edges are finite: it is not from's on that axis).
-			double gx = cx > hx ? w->leaf_x[cx] - from.x : cx < hx ? from.x - w->leaf_x[cx + 1] : 0;
-			double gy = cy > hy ? w->leaf_y[cy] - from.y : cy < hy ? from.y - w->leaf_y[cy + 1] : 0;
-			if (!(sqrt(gx * gx + gy * gy) <= limit)) continue;
+			gtVec2 g = gt_ring_gap(w, cx, cy, hx, hy, from); // the leaf's own gap from the point
+			if (!(sqrt(g.x * g.x + g.y * g.y) <= limit)) continue;
 			if (!f->plane && node_matches(w, f, leaf_base + leaf) < 0) continue;
 			if (!push_leaf_objects(w, f, frontier, from, leaf, limit)) return false;
 		}
