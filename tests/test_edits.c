@@ -1138,6 +1138,94 @@ static void test_query_objects_share_views(void** state)
 	gtMap_Destroy(map);
 }
 
+// Three 4x1 walls across free space on `map`, apart from each other (a gap of two cells at least).
+static void three_crossing_walls(const gtMap* map, TestRng* rng, int* x, int* y)
+{
+	for (int i = 0; i < 3; i++) {
+		bool apart;
+		do {
+			assert_true(find_crossing_wall(map, rng, &x[i], &y[i]));
+			apart = true;
+			for (int j = 0; j < i; j++) apart &= abs(x[i] - x[j]) > 6 || abs(y[i] - y[j]) > 2;
+		} while (!apart);
+	}
+}
+
+// Walls built while a repair runs, and one it saw demolished: the repair lands all the same (the
+// index there is only a lower bound: kept out, the next repair would start again from that index,
+// and under steady edits none would ever land), the next one starts from it with the edits since,
+// and once the edits stop the index is exact, answer for answer an index built from scratch.
+static void test_repair_lands_over_later_edits(void** state)
+{
+	(void)state;
+	TestRng rng = {79};
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtTaskSystem tasks = {held_enqueue, held_finish, NULL};
+	gtNav* nav = held_nav(map, &tasks, false);
+	gtNavQuery* q;
+	gtError err;
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	int x[3], y[3];
+	three_crossing_walls(map, &rng, x, y);
+	hold_next = true;
+	edit(nav, x[0], y[0], x[0] + 3, y[0], true); // the repair starts for the map with wall 0
+	assert_true(gtNav_Rebuilding(nav) && held);
+	edit(nav, x[1], y[1], x[1] + 3, y[1], true);  // while it runs
+	edit(nav, x[0], y[0], x[0] + 3, y[0], false); // wall 0, which it sees, demolished
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_LOWER_BOUND);
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "a repair running, wall 0 gone");
+	run_job(held);
+	hold_next = true;
+	assert_true(gtNav_Update(nav));                             // it lands
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_STALE); // wall 0's cells freed since
+	assert_true(gtNav_Rebuilding(nav) && held);                  // the next, from it
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "the first repair landed, stale");
+	check_around(nav, q, x[0] + 2, y[0], &rng, "the first repair landed, around wall 0");
+	edit(nav, x[2], y[2], x[2] + 3, y[2], true); // while the second runs
+	run_job(held);
+	assert_true(gtNav_Update(nav)); // the second lands (wall 2 only added since: a lower bound)
+	gtNav_WaitForRebuild(nav);      // the third, for wall 2
+	assert_int_equal(gtNav_RebuildStatus(nav, &err), GT_OK);
+	assert_false(gtNav_Rebuilding(nav));
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	gtMap* copy = test_cells_copy(gtNav_Map(nav));
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.threads = 1;
+	test_nav_equals_scratch(q, copy, &def, &rng, 300, "repairs landed over later edits", 3);
+	gtMap_Destroy(copy);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
+// A repair whose edits were all undone while it ran (the map is the index's again) is kept out:
+// the index there is exact, and the repair's would be stale.
+static void test_repair_kept_out_when_the_edits_undo(void** state)
+{
+	(void)state;
+	TestRng rng = {83};
+	gtMap* map = test_load_map("assets/maps/caves.map");
+	gtTaskSystem tasks = {held_enqueue, held_finish, NULL};
+	gtNav* nav = held_nav(map, &tasks, false);
+	gtNavQuery* q;
+	gtError err;
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	int x[3], y[3];
+	three_crossing_walls(map, &rng, x, y);
+	hold_next = true;
+	edit(nav, x[0], y[0], x[0] + 3, y[0], true);
+	assert_true(gtNav_Rebuilding(nav) && held);
+	edit(nav, x[0], y[0], x[0] + 3, y[0], false); // undone while it runs
+	run_job(held);
+	assert_false(gtNav_Update(nav));
+	assert_false(gtNav_Rebuilding(nav));
+	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_EXACT);
+	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "a repair of an undone edit kept out");
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 // A query object keeps the view it last used through later edits and frees it when it moves on
 // (ASan checks the memory); while the view of an edit is still being made (its job held), answers
 // the edits since cannot change come from the older view, the others wait for the job: all equal
@@ -1180,6 +1268,7 @@ TEST_MAIN("edits", test_random_edits_equal_the_oracle, test_doors_split_and_join
           test_rebuild_while_walls_added, test_edits_refused_during_build, test_first_wall_on_an_open_indexed_map,
           test_walls_added_start_a_rebuild, test_failed_rebuild_reported, test_cancelled_build_keeps_the_index,
           test_repaired_index_equals_scratch, test_repairs_in_sequence_equal_the_oracle, test_rebuild_taken_while_stale,
+          test_repair_lands_over_later_edits, test_repair_kept_out_when_the_edits_undo,
           test_stale_index_answers_around_freed_walls, test_walls_after_a_rebuild_use_its_landmarks,
           test_query_objects_share_views, test_views_outlive_edits, test_walled_in_demolitions,
           test_repair_same_on_two_threads)

@@ -522,8 +522,8 @@ static void start_rebuild_if_needed(gtNav* nav, bool would_change)
 	}
 }
 
-// Takes a finished rebuild: it is the index when the map kept every wall it was built with, or
-// when the index there is stale too. A failure is kept for gtNav_RebuildStatus.
+// Takes a finished rebuild: it is the index unless the index there needs no rebuild (edits undone
+// while it ran, or only declared doors shut since). A failure is kept for gtNav_RebuildStatus.
 static bool take_rebuild(gtNav* nav)
 {
 	NavRebuild* r = nav->rebuild;
@@ -548,9 +548,11 @@ static bool take_rebuild(gtNav* nav)
 					bound = gtMap_IsBlocked(nav->map, x, y) || !gtMap_IsBlocked(r->map, x, y);
 		}
 		gt_free(rects);
-		// Walls went while it ran: still taken when the index there is no bound either (it is
-		// nearer the map, and the next rebuild repairs from it), so steady edits cannot starve it.
-		if (bound || (nav->ehl && nav->freed > 0)) {
+		// Walls it saw went while it ran: it is still taken (exact for the map it started from,
+		// answered around the edits since as any index is) unless the index there needs no rebuild
+		// at all. Kept out, the next rebuild would start again from the older index, and on a map
+		// where walls come and go every few hundred milliseconds no rebuild would ever land.
+		if (bound || rebuild_would_change(nav)) {
 			set_index(nav, r->result, r->map, &r->generation);
 			r->result = NULL, r->map = NULL;
 			nav->graph = r->graph; // the new index map's graph, for the next repair
