@@ -1176,7 +1176,7 @@ static void test_repair_lands_over_later_edits(void** state)
 	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "a repair running, wall 0 gone");
 	run_job(held);
 	hold_next = true;
-	assert_true(gtNav_Update(nav));                             // it lands
+	assert_true(gtNav_Update(nav));                              // it lands
 	assert_int_equal(gtNav_IndexState(nav), GT_NAV_INDEX_STALE); // wall 0's cells freed since
 	assert_true(gtNav_Rebuilding(nav) && held);                  // the next, from it
 	check_against_oracle(nav, q, NULL, NULL, 0, &rng, 30, "the first repair landed, stale");

@@ -308,9 +308,23 @@ int64_t gtMap_FreeCells(const gtMap* map)
 {
 	return map->free_cells;
 }
+// FNV-1a of the size and the cells row by row (what index files keep: it must not change).
+static uint64_t fingerprint_of(const gtMap* m)
+{
+	uint64_t h = 1469598103934665603ull;
+	int32_t dims[2] = {m->width, m->height};
+	h = fnv1a(h, dims, sizeof dims);
+	for (int y = 0; y < m->height; y++) h = fnv1a(h, m->blocked + (y + 1) * m->stride + 1, (size_t)m->width);
+	return h;
+}
+
 uint64_t gtMap_Fingerprint(const gtMap* map)
 {
-	return map->fingerprint;
+	uint64_t f = atomic_load_explicit(&map->fingerprint, memory_order_relaxed);
+	if (f != 0) return f;
+	f = fingerprint_of(map); // a map is never made const: the cache may be written
+	atomic_store_explicit(&((gtMap*)map)->fingerprint, f, memory_order_relaxed);
+	return f;
 }
 int gtMap_PinchCount(const gtMap* map)
 {
@@ -367,8 +381,8 @@ static int count_in(const gtMap* m, int gx0, int gy0, int gx1, int gy1, int* pin
 	return convex;
 }
 
-// After cells [x0, x1] x [y0, y1] changed: the vertex list, pinch count, free cells and fingerprint
-// again, touching only the grid points around them (the fingerprint still reads every cell).
+// After cells [x0, x1] x [y0, y1] changed: the vertex list, pinch count and free cells again,
+// touching only the grid points around them; the fingerprint is computed when asked for.
 static gtStatus rederive_locally(gtMap* m, int x0, int y0, int x1, int y1, int pinch_before, int64_t free_delta,
                                  gtError* err)
 {
@@ -405,11 +419,7 @@ static gtStatus rederive_locally(gtMap* m, int x0, int y0, int x1, int y1, int p
 	m->vertex_count = n;
 	m->pinch_count += pinch_after - pinch_before;
 	m->free_cells += free_delta;
-	uint64_t h = 1469598103934665603ull;
-	int32_t dims[2] = {m->width, m->height};
-	h = fnv1a(h, dims, sizeof dims);
-	for (int y = 0; y < m->height; y++) h = fnv1a(h, m->blocked + (y + 1) * m->stride + 1, (size_t)m->width);
-	m->fingerprint = h;
+	atomic_store_explicit(&m->fingerprint, 0, memory_order_relaxed);
 	return GT_OK;
 }
 

@@ -2,6 +2,7 @@
 #ifndef GRIDTREE_MAP_INTERNAL_H
 #define GRIDTREE_MAP_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "gridtree/gt_map.h"
@@ -17,7 +18,10 @@ struct gtMap {
 	gtVertex* vertices;
 	int vertex_count;
 	int pinch_count;
-	uint64_t fingerprint;
+	// 0: not known since the last edit. gtMap_Fingerprint computes it then: a pass over every cell
+	// that an edit (on the frame's thread, and on each copy a rebuild opens doors in) need not pay.
+	// Atomic: concurrent readers of an unchanging map may both compute it (the same value).
+	_Atomic uint64_t fingerprint;
 };
 
 // Cells from -1 to width (and height) are addressable thanks to the border.

@@ -22,9 +22,12 @@ struct NavRebuild {
 	gtEhlDef def;
 	gtEhl* result;
 	uint32_t generation; // the nav's map_generation when it started
-	// The visibility graph: in, the last index map's (a copy) to repair around `rects` (x0, y0, x1,
-	// y1 each; its vertices `old_vertices`), or empty to build; out, the graph of `map`.
+	// The visibility graph: out, the graph of `map`, repaired from a copy of `graph_from` (the last
+	// index map's, the nav's) around `rects` (x0, y0, x1, y1 each; its vertices `old_vertices`), or
+	// built when there is none. The job copies it (1.2 MB on AR0602SR at g = 4) rather than the
+	// frame thread at each start; nav_set_index waits for the job while it may read the nav's.
 	gtVisGraph graph;
+	const gtVisGraph* graph_from;
 	gtLandmarks landmarks; // out: the graph's, so queries deriving edited graphs need not compute them
 	gtVertex* old_vertices;
 	int old_n;
@@ -269,10 +272,11 @@ void nav_set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for)
 // declared door open, so only the cells edited since (and the closed doors) are counted again.
 static void set_index(gtNav* nav, gtEhl* ehl, gtMap* built_for, const uint32_t* since)
 {
-	if (nav->rebuild && nav->rebuild->base) rebuild_wait(nav); // it reads the index this frees
-	nav_doors_index_changed(nav);                              // so may the doors' job
-	nav_free_later(nav, nav->ehl, nav->index_map);             // off the frame thread
-	nav_free_graph_later(nav, &nav->graph, &nav->landmarks);   // take_rebuild gives the graph of a rebuilt index map
+	NavRebuild* r = nav->rebuild;
+	if (r && (r->base || r->graph_from)) rebuild_wait(nav);  // it reads the index or graph this frees
+	nav_doors_index_changed(nav);                            // so may the doors' job
+	nav_free_later(nav, nav->ehl, nav->index_map);           // off the frame thread
+	nav_free_graph_later(nav, &nav->graph, &nav->landmarks); // take_rebuild gives the graph of a rebuilt index map
 	nav->ehl = ehl;
 	nav->index_map = ehl ? built_for : NULL;
 	if (!ehl) gtMap_Destroy(built_for);
@@ -311,13 +315,13 @@ static void rebuild_run(void* context)
 		return;
 	}
 	double start = gtNowSeconds();
-	r->graph_cheap = r->graph.offset &&
+	r->graph_cheap = r->graph_from &&
 	                 (walls_only(r->map, r->rects, r->rect_count) || // see seed_repair
 	                  gt_vis_graph_unchanged(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count));
-	bool fresh = !r->graph.offset || (r->build_graph && !r->graph_cheap); // built here (and timed), not repaired
+	bool fresh = !r->graph_from || (r->build_graph && !r->graph_cheap);       // built here (and timed), not repaired
+	if (!fresh && !gt_vis_graph_copy(r->graph_from, &r->graph)) fresh = true; // no room for the copy: built
 	r->graph_repaired = !fresh;
-	gtError unchecked;                       // a map the build refuses: it says why below
-	if (fresh) gt_vis_graph_free(&r->graph); // the last index's graph: then only to match the new one against
+	gtError unchecked; // a map the build refuses: it says why below
 	if (fresh && !gt_ehl_check_vertices(r->map, &r->def, &unchecked) &&
 	    gt_vis_graph_build(r->map, r->def.tasks, gt_resolve_threads(r->def.threads), false, &r->graph, &r->err))
 		memset(&r->graph, 0, sizeof r->graph); // no room: the build below tries again (and says why)
@@ -365,7 +369,7 @@ static void seed_repair(const gtNav* nav, NavRebuild* r)
 	const gtVertex* vertices = gtMap_Vertices(nav->index_map, &n);
 	r->old_vertices = gt_malloc(((size_t)n + 1) * sizeof *r->old_vertices);
 	r->rects = gt_malloc((size_t)edits * 4 * sizeof *r->rects);
-	if (!r->old_vertices || !r->rects || !gt_vis_graph_copy(&nav->graph, &r->graph)) {
+	if (!r->old_vertices || !r->rects) {
 		gt_free(r->old_vertices);
 		gt_free(r->rects);
 		r->old_vertices = NULL, r->rects = NULL;
@@ -376,6 +380,7 @@ static void seed_repair(const gtNav* nav, NavRebuild* r)
 	for (uint32_t i = 0; i < edits; i++)
 		memcpy(r->rects + 4 * i, nav->edit_log[(nav->graph_generation + 1 + i) % NAV_EDIT_LOG], 4 * sizeof(int));
 	r->rect_count = (int)edits;
+	r->graph_from = &nav->graph;
 	if (nav->ehl->tuple_begin) r->base = nav->ehl, r->base_graph = &nav->graph; // nav_set_index waits for it
 	// A repair tests pairs near the edits, a build sweeps every corner once: on some maps (many
 	// corners in view of each other) the build is cheaper. Each build halves what the last repair
