@@ -216,6 +216,20 @@ static gtStatus nearest_enemy(gtWorld* world, gtNavQuery* q, const int32_t* word
 	return gtWorld_Nearest(world, &query, d, &id, out, 1, &found, NULL, err);
 }
 
+// After the game: gtNav_Update every millisecond until no rebuild runs (at most a minute), as a
+// game's idle frames would: how long the index takes to be exact again once the edits stop.
+static double catch_up_ms(gtNav* nav, long* repairs)
+{
+	double start = gtNowSeconds();
+	struct timespec ms = {0, 1000000};
+	while (gtNav_Rebuilding(nav) && gtNowSeconds() - start < 60) {
+		*repairs += gtNav_Update(nav);
+		nanosleep(&ms, NULL);
+	}
+	*repairs += gtNav_Update(nav);
+	return (gtNowSeconds() - start) * 1e3;
+}
+
 static int by_value(const void* a, const void* b)
 {
 	double x = *(const double*)a, y = *(const double*)b;
@@ -241,11 +255,13 @@ static int bench_living(const CliArgs* args)
 	double* frame_ms = malloc(sizeof *frame_ms * (size_t)frames);
 	double* frame_cpu_ms = malloc(sizeof *frame_cpu_ms * (size_t)frames);
 	double* update_cpu_ms = malloc(sizeof *update_cpu_ms * (size_t)frames); // the frame's gtNav_Update
-	double edit_cpu_ms_max = 0;                                             // the frame's edits
+	double* update_ms = malloc(sizeof *update_ms * (size_t)frames);         // the same in wall time
+	double edit_cpu_ms_max = 0, edit_ms_max = 0;                            // the frame's edits
+	long exact_frames = 0;                                                  // the index exact after the frame
 	double* answer = malloc(sizeof *answer * (size_t)agents);
 	gtRandom rng = {(uint64_t)seed};
 	gtError err;
-	gtStatus st = g.at && frame_ms && frame_cpu_ms && update_cpu_ms && answer
+	gtStatus st = g.at && frame_ms && frame_cpu_ms && update_cpu_ms && update_ms && answer
 	                  ? GT_OK
 	                  : gtError_Set(&err, GT_ERR_NOMEM, "out of memory");
 	if (!st && gtMap_FreeCells(g.map) == 0) st = gtError_Set(&err, GT_ERR_INVALID_ARG, "the map has no free cells");
@@ -256,11 +272,13 @@ static int bench_living(const CliArgs* args)
 	for (long f = 0; f < frames && !st; f++) {
 		double start = gtNowSeconds(), cpu_start = thread_cpu_seconds();
 		for (owed += (double)per_second / FPS; owed >= 1 && !st; owed -= 1) st = random_edit(&g, &rng, &edits, &err);
-		double edited = thread_cpu_seconds();
+		double edited = thread_cpu_seconds(), edited_wall = gtNowSeconds();
 		repairs += gtNav_Update(g.nav);
 		double updated = thread_cpu_seconds();
 		update_cpu_ms[f] = (updated - edited) * 1e3;
+		update_ms[f] = (gtNowSeconds() - edited_wall) * 1e3;
 		if ((edited - cpu_start) * 1e3 > edit_cpu_ms_max) edit_cpu_ms_max = (edited - cpu_start) * 1e3;
+		if ((edited_wall - start) * 1e3 > edit_ms_max) edit_ms_max = (edited_wall - start) * 1e3;
 		int first = cursor, done = 0;
 		while (!st && done < g.agents && gtNowSeconds() - start < BUDGET_SECONDS) {
 			int a = (first + done++) % g.agents;
@@ -270,6 +288,7 @@ static int bench_living(const CliArgs* args)
 		retargeted += done;
 		frame_ms[f] = (gtNowSeconds() - start) * 1e3;
 		frame_cpu_ms[f] = (thread_cpu_seconds() - cpu_start) * 1e3;
+		exact_frames += gtNav_IndexState(g.nav) == GT_NAV_INDEX_EXACT;
 		if (!st) st = apply_pending(&g, &err);
 		for (int c = 0; c < 1 && done > 0 && !st; c++, checks++) { // untimed: one answer of the frame
 			int a = (first + gtRandom_Below(&rng, done)) % g.agents;
@@ -298,11 +317,19 @@ static int bench_living(const CliArgs* args)
 		printf("frame_cpu_ms_p50 %.3f\nframe_cpu_ms_p99 %.3f\nframe_cpu_ms_max %.3f\n", frame_cpu_ms[frames / 2],
 		       frame_cpu_ms[frames * 99 / 100], frame_cpu_ms[frames - 1]);
 		qsort(update_cpu_ms, (size_t)frames, sizeof *update_cpu_ms, by_value);
+		qsort(update_ms, (size_t)frames, sizeof *update_ms, by_value);
 		printf("update_cpu_ms_p99 %.3f\nupdate_cpu_ms_max %.3f\nedit_cpu_ms_max %.3f\n",
 		       update_cpu_ms[frames * 99 / 100], update_cpu_ms[frames - 1], edit_cpu_ms_max);
+		printf("update_ms_p99 %.3f\nupdate_ms_max %.3f\nedit_ms_max %.3f\n", update_ms[frames * 99 / 100],
+		       update_ms[frames - 1], edit_ms_max);
 		printf("retargets_per_frame %.1f\nedits %ld\nrepairs %ld\nexact_checks %ld\nmismatches %ld\n",
 		       (double)retargeted / (double)frames, edits, repairs, checks, mismatches);
-		printf("index_state_at_end %s\n", states[gtNav_IndexState(g.nav)]);
+		printf("index_exact_frames_pct %.1f\nindex_state_at_end %s\n", 100.0 * (double)exact_frames / (double)frames,
+		       states[gtNav_IndexState(g.nav)]);
+		long late = 0;
+		double caught = catch_up_ms(g.nav, &late);
+		printf("catch_up_ms %.1f\nrepairs_catching_up %ld\nindex_state_after_catch_up %s\n", caught, late,
+		       states[gtNav_IndexState(g.nav)]);
 		if (mismatches) code = CLI_FAILED;
 	}
 	living_close(&g);
@@ -311,6 +338,7 @@ static int bench_living(const CliArgs* args)
 	free(frame_ms);
 	free(frame_cpu_ms);
 	free(update_cpu_ms);
+	free(update_ms);
 	free(answer);
 	return code;
 }
