@@ -1,6 +1,8 @@
 // The platform seams: the allocator hook (every allocation goes through it, bytes return to zero,
 // a failing allocator gives GT_ERR_NOMEM and never a crash) and the task interface (a host's job
 // system gets the work, and the result does not depend on how the work is scheduled).
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -458,6 +460,62 @@ static void test_one_task_setting(void** state)
 	gtMap_Destroy(map);
 }
 
+// The nice value of the threads that allocate through the hook, other than the caller's.
+typedef struct NiceSeen {
+	atomic_int most; // the highest seen on another thread (INT32_MIN: none)
+	pthread_t caller;
+} NiceSeen;
+
+static void* nice_alloc(void* user, void* ptr, size_t old_size, size_t new_size)
+{
+	(void)old_size;
+	NiceSeen* n = user;
+	if (!pthread_equal(pthread_self(), n->caller)) {
+		int now = getpriority(PRIO_PROCESS, 0); // this thread's, on Linux
+		for (int was = atomic_load(&n->most); now > was && !atomic_compare_exchange_weak(&n->most, &was, now);) {}
+	}
+	if (new_size == 0) {
+		free(ptr);
+		return NULL;
+	}
+	return realloc(ptr, new_size);
+}
+
+// A background rebuild on gridtree's own thread runs below the caller's priority (Linux, where the
+// nice value is per thread), so that a game's frame thread and the views its queries wait for
+// come first on a busy machine.
+static void test_background_rebuild_runs_below_the_caller(void** state)
+{
+	(void)state;
+#if defined(__linux__)
+	NiceSeen n = {INT32_MIN, pthread_self()};
+	int caller = getpriority(PRIO_PROCESS, 0);
+	gtSetAllocator(nice_alloc, &n);
+	gtMap* map = test_load_map("assets/maps/small.map");
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 1;
+	gtNav* nav;
+	gtError err;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.threads = 1;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	assert_true(atomic_load(&n.most) == INT32_MIN || atomic_load(&n.most) <= caller); // the foreground build's
+	int x = -1, y = -1;
+	for (int j = 1; j + 1 < gtMap_Height(map) && x < 0; j++)
+		for (int i = 1; i + 1 < gtMap_Width(map) && x < 0; i++)
+			if (!gtMap_IsBlocked(map, i, j)) x = i, y = j;
+	assert_int_equal(gtNav_SetBlocked(nav, x, y, x, y, true, &err), GT_OK); // a rebuild starts
+	gtNav_WaitForRebuild(nav);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+	gtSetAllocator(NULL, NULL);
+	if (caller < 19) assert_true(atomic_load(&n.most) > caller);
+#else
+	skip();
+#endif
+}
+
 static void test_error_set(void** state)
 {
 	(void)state;
@@ -469,6 +527,7 @@ static void test_error_set(void** state)
 	assert_true(gtNowSeconds() > 0);
 }
 
-TEST_MAIN("platform", test_out_of_memory_load_and_updates, test_saves_into_a_full_disk, test_allocator_sees_everything,
-          test_out_of_memory_everywhere, test_task_system_gets_the_work, test_queries_and_updates_do_not_allocate,
-          test_thread_counts, test_one_task_setting, test_error_set)
+TEST_MAIN("platform", test_background_rebuild_runs_below_the_caller, test_out_of_memory_load_and_updates,
+          test_saves_into_a_full_disk, test_allocator_sees_everything, test_out_of_memory_everywhere,
+          test_task_system_gets_the_work, test_queries_and_updates_do_not_allocate, test_thread_counts,
+          test_one_task_setting, test_error_set)

@@ -1,5 +1,6 @@
 // Background jobs on the host's task system or a thread of their own (job.h).
 #include "core/job.h"
+#include "core/platform.h"
 #include "core/task.h"
 
 enum { JOB_IDLE, JOB_ON_HOST, JOB_ON_THREAD };
@@ -22,7 +23,17 @@ static void* job_thread(void* context)
 	return NULL;
 }
 
-bool gt_job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context)
+// Nice steps of a background job's own thread: below the frame (0) and the view jobs, not idle.
+enum { BACKGROUND_NICE = 10 };
+
+static void* job_thread_background(void* context)
+{
+	gt_thread_lower_priority(BACKGROUND_NICE);
+	job_body(context);
+	return NULL;
+}
+
+static bool job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context, bool background)
 {
 	const gtTaskSystem* tasks = gt_task_system(own);
 	job->run = run, job->context = context, job->where = JOB_IDLE;
@@ -32,9 +43,19 @@ bool gt_job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* cont
 		job->handle = tasks->enqueue(job_task, job, 1, tasks->user);
 		return true;
 	}
-	if (pthread_create(&job->thread, NULL, job_thread, job) != 0) return false;
+	if (pthread_create(&job->thread, NULL, background ? job_thread_background : job_thread, job) != 0) return false;
 	job->where = JOB_ON_THREAD;
 	return true;
+}
+
+bool gt_job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context)
+{
+	return job_start(job, own, run, context, false);
+}
+
+bool gt_job_start_background(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context)
+{
+	return job_start(job, own, run, context, true);
 }
 
 bool gt_job_done(const gtJob* job)

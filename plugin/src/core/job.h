@@ -24,6 +24,10 @@ typedef struct gtJob {
 // Starts run(context) on gt_task_system(own), else on a new thread. False when no thread could
 // start (nothing runs: the caller may run it itself). The job must stay where it is until joined.
 bool gt_job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context);
+// gt_job_start for work nothing waits for soon (index rebuilds, frees): on a thread of its own it
+// runs at a lower priority (and the threads it starts), so that the host's frame thread and the
+// jobs queries wait for come first on a busy machine. A host's task system schedules as it likes.
+bool gt_job_start_background(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context);
 // Whether a started job's run has returned (joining it then does not wait for its work).
 bool gt_job_done(const gtJob* job);
 // Waits for a started job; does nothing for one never started or already joined.

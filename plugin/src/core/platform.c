@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,18 @@ double gtNowSeconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void gt_thread_lower_priority(int steps)
+{
+#if defined(__linux__)
+	errno = 0;
+	// PRIO_PROCESS 0: on Linux the calling thread alone (POSIX would say the process).
+	int now = getpriority(PRIO_PROCESS, 0);
+	if (errno == 0) (void)setpriority(PRIO_PROCESS, 0, now + steps); // refused (a limit): as it was
+#else
+	(void)steps;
+#endif
 }
 
 int gt_resolve_threads(int requested)

@@ -9,6 +9,10 @@
 // Worker count for a request: 0 means one per online core; capped at GT_MAX_THREADS.
 int gt_resolve_threads(int requested);
 
+// Lowers the calling thread's scheduling priority (nice) by `steps` (Linux, where the nice value
+// is per thread; threads it starts inherit it; nothing elsewhere, where it would be the process').
+void gt_thread_lower_priority(int steps);
+
 // Process peak resident memory in MB (Linux /proc; 0 elsewhere).
 double gt_peak_rss_mb(void);
 
