@@ -324,8 +324,8 @@ static int bench_living(const CliArgs* args)
 		       update_ms[frames - 1], edit_ms_max);
 		printf("retargets_per_frame %.1f\nedits %ld\nrepairs %ld\nexact_checks %ld\nmismatches %ld\n",
 		       (double)retargeted / (double)frames, edits, repairs, checks, mismatches);
-		printf("index_current_frames_pct %.1f\nindex_state_at_end %s\n", 100.0 * (double)current_frames / (double)frames,
-		       states[gtNav_IndexState(g.nav)]);
+		printf("index_current_frames_pct %.1f\nindex_state_at_end %s\n",
+		       100.0 * (double)current_frames / (double)frames, states[gtNav_IndexState(g.nav)]);
 		long late = 0;
 		double caught = catch_up_ms(g.nav, &late);
 		printf("catch_up_ms %.1f\nrepairs_catching_up %ld\nindex_state_after_catch_up %s\n", caught, late,
