@@ -116,6 +116,13 @@ static void recount_cell(gtNav* nav, int x, int y, NavRect* box)
 	b->x1 = x > b->x1 ? x : b->x1, b->y1 = y > b->y1 ? y : b->y1;
 }
 
+// Notes the boxes recount_cell grew (added cells, freed cells), those that hold any.
+static void note_boxes(gtNav* nav, const NavRect* box)
+{
+	if (box[0].x1 >= 0) note_added_rect(nav, box[0].x0, box[0].y0, box[0].x1, box[0].y1);
+	if (box[1].x1 >= 0) note_freed_rect(nav, box[1].x0, box[1].y0, box[1].x1, box[1].y1);
+}
+
 // The rectangles (x0, y0, x1, y1 each) holding every cell that may differ between the map and an
 // index map made at map generation `since` with every declared door open: the edits logged since
 // and the closed doors. NULL when the log no longer holds them all (or no room).
@@ -147,29 +154,33 @@ static void recount_since(gtNav* nav, const uint32_t* since)
 	if (nav->added_tiles)
 		memset(nav->added_tiles, 0, sizeof *nav->added_tiles * (size_t)nav->tile_columns * (size_t)nav->tile_rows);
 	if (!nav->ehl || !nav->index_map) return;
-	NavRect box[2] = {{INT32_MAX, INT32_MAX, -1, -1}, {INT32_MAX, INT32_MAX, -1, -1}}; // added, freed cells
+	const NavRect none = {INT32_MAX, INT32_MAX, -1, -1};
+	NavRect box[2] = {none, none}; // added, freed cells
 	int w = gtMap_Width(nav->map), h = gtMap_Height(nav->map);
 	int64_t count = 0;
 	int* rects = since ? rects_since(nav, *since, &count) : NULL;
 	uint8_t* seen = rects ? gt_calloc((size_t)w * (size_t)h, 1) : NULL;
 	if (seen) {
+		// A box per edit, not one around them all: edits far apart would make it cover most of the
+		// map, and every answer whose ellipse meets it is checked (or searched) again.
 		for (int64_t i = 0; i < count; i++) {
 			const int* r = rects + 4 * i;
+			box[0] = box[1] = none;
 			for (int y = r[1]; y <= r[3]; y++)
 				for (int x = r[0]; x <= r[2]; x++)
 					if (!seen[(size_t)y * (size_t)w + (size_t)x]) {
 						seen[(size_t)y * (size_t)w + (size_t)x] = 1;
 						recount_cell(nav, x, y, box);
 					}
+			note_boxes(nav, box);
 		}
 	} else {
 		for (int y = 0; y < h; y++)
 			for (int x = 0; x < w; x++) recount_cell(nav, x, y, box);
+		note_boxes(nav, box);
 	}
 	gt_free(seen);
 	gt_free(rects);
-	if (nav->added) note_added_rect(nav, box[0].x0, box[0].y0, box[0].x1, box[0].y1);
-	if (nav->freed) note_freed_rect(nav, box[1].x0, box[1].y0, box[1].x1, box[1].y1);
 }
 
 // Distance from p to the closed rectangle of cells [x0, x1 + 1] x [y0, y1 + 1] grown by one cell
