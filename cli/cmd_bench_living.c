@@ -133,10 +133,11 @@ static gtStatus random_edit(Living* g, gtRandom* rng, long* edits, gtError* err)
 	return set_both(g, &c, true, err);
 }
 
-static gtStatus open_nav(gtMap* map, const char* ehl, int threads, gtNav** nav, gtNavQuery** q, gtError* err)
+static gtStatus open_nav(gtMap* map, const char* ehl, int threads, int nice, gtNav** nav, gtNavQuery** q, gtError* err)
 {
 	gtNavDef def = gtNav_DefaultDef();
 	def.threads = threads;
+	def.background_nice = nice;
 	def.method = ehl ? GT_NAV_AUTO : GT_NAV_ORACLE;
 	gtStatus st = gtNav_Create(map, &def, nav, err);
 	if (!st && ehl) st = gtNav_LoadIndex(*nav, ehl, err);
@@ -145,7 +146,7 @@ static gtStatus open_nav(gtMap* map, const char* ehl, int threads, gtNav** nav, 
 }
 
 // The map, a copy of its cells for the oracle, both navs and worlds, the doors and the agents.
-static gtStatus living_open(Living* g, const char* ehl, int threads, gtRandom* rng, gtError* err)
+static gtStatus living_open(Living* g, const char* ehl, int threads, int nice, gtRandom* rng, gtError* err)
 {
 	int w = gtMap_Width(g->map), h = gtMap_Height(g->map);
 	unsigned char* cells = malloc((size_t)w * (size_t)h);
@@ -155,8 +156,8 @@ static gtStatus living_open(Living* g, const char* ehl, int threads, gtRandom* r
 			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(g->map, x, y);
 	gtStatus st = gtMap_FromCells(w, h, cells, &g->check_map, err);
 	free(cells);
-	if (!st) st = open_nav(g->map, ehl, threads, &g->nav, &g->query, err);
-	if (!st) st = open_nav(g->check_map, NULL, threads, &g->check_nav, &g->check_query, err);
+	if (!st) st = open_nav(g->map, ehl, threads, nice, &g->nav, &g->query, err);
+	if (!st) st = open_nav(g->check_map, NULL, threads, nice, &g->check_nav, &g->check_query, err);
 	if (!st) st = gtWorld_Create(g->map, NULL, &g->world, err);
 	if (!st) st = gtWorld_Create(g->check_map, NULL, &g->check_world, err);
 	if (st) return st;
@@ -238,12 +239,13 @@ static int by_value(const void* a, const void* b)
 
 static int bench_living(const CliArgs* args)
 {
-	long agents, per_second, seconds, seed, threads;
+	long agents, per_second, seconds, seed, threads, nice;
 	if (!cli_int_option(args, "bench-living", "agents", 5000, 2, 1000000, &agents) ||
 	    !cli_int_option(args, "bench-living", "edits-per-second", 5, 0, FPS, &per_second) ||
 	    !cli_int_option(args, "bench-living", "seconds", 20, 1, 3600, &seconds) ||
 	    !cli_int_option(args, "bench-living", "seed", 1, 0, 2147483647L, &seed) ||
-	    !cli_int_option(args, "bench-living", "threads", 0, 0, GT_MAX_THREADS, &threads))
+	    !cli_int_option(args, "bench-living", "threads", 0, 0, GT_MAX_THREADS, &threads) ||
+	    !cli_int_option(args, "bench-living", "background-nice", gtNav_DefaultDef().background_nice, 0, 19, &nice))
 		return CLI_USAGE;
 	Living g;
 	memset(&g, 0, sizeof g);
@@ -265,7 +267,7 @@ static int bench_living(const CliArgs* args)
 	                  ? GT_OK
 	                  : gtError_Set(&err, GT_ERR_NOMEM, "out of memory");
 	if (!st && gtMap_FreeCells(g.map) == 0) st = gtError_Set(&err, GT_ERR_INVALID_ARG, "the map has no free cells");
-	if (!st) st = living_open(&g, cli_option(args, "ehl", NULL), (int)threads, &rng, &err);
+	if (!st) st = living_open(&g, cli_option(args, "ehl", NULL), (int)threads, (int)nice, &rng, &err);
 	long edits = 0, repairs = 0, checks = 0, mismatches = 0, retargeted = 0;
 	int cursor = 0;
 	double owed = 0; // edits due
@@ -350,6 +352,8 @@ static const CliOption OPTIONS[] = {
     {"seconds", "S", NULL, false, "seconds of game time at 60 frames a second, 1 to 3600 (default 20)"},
     {"seed", "S", NULL, false, "the random seed (default 1)"},
     CLI_OPTION_THREADS,
+    {"background-nice", "N", NULL, false,
+     "nice steps of the background rebuilds below the frame, 0 to 19 (default 10)"},
     {0},
 };
 

@@ -75,9 +75,15 @@ typedef struct gtNavDef {
 	/// order declared, with the doors' (and closed door sets') indexes holding at most 8 times the
 	/// index's bytes in all; N > 0 = the first N doors; -1 = none.
 	int door_indexes;
+	/// Nice steps below the thread that starts them for the background rebuilds, the doors' job and
+	/// the background frees when they run on gridtree's own threads (Linux, where nice is per
+	/// thread; no host `tasks`), 0 to 19: 10 = the frame's thread comes first on a busy machine
+	/// (and rebuilds wait there); 0 = the same priority. The edited map's views stay at the
+	/// caller's (queries wait for them).
+	int background_nice;
 } gtNavDef;
 
-/// GT_NAV_AUTO, all cores, the built-in pool, rebuilds that start by themselves.
+/// GT_NAV_AUTO, all cores, the built-in pool, rebuilds that start by themselves, 10 nice steps down.
 gtNavDef gtNav_DefaultDef(void);
 
 /// The nav keeps a pointer to the map, which must outlive it. Map edits (gtNav_SetBlocked, doors)

@@ -23,39 +23,37 @@ static void* job_thread(void* context)
 	return NULL;
 }
 
-// Nice steps of a background job's own thread: below the frame (0) and the view jobs, not idle.
-enum { BACKGROUND_NICE = 10 };
-
 static void* job_thread_background(void* context)
 {
-	gt_thread_lower_priority(BACKGROUND_NICE);
-	job_body(context);
+	gtJob* job = context;
+	gt_thread_lower_priority(job->nice);
+	job_body(job);
 	return NULL;
 }
 
-static bool job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context, bool background)
+static bool job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context, int nice)
 {
 	const gtTaskSystem* tasks = gt_task_system(own);
-	job->run = run, job->context = context, job->where = JOB_IDLE;
+	job->run = run, job->context = context, job->where = JOB_IDLE, job->nice = nice;
 	atomic_init(&job->done, false);
 	if (tasks) {
 		job->where = JOB_ON_HOST, job->host = tasks;
 		job->handle = tasks->enqueue(job_task, job, 1, tasks->user);
 		return true;
 	}
-	if (pthread_create(&job->thread, NULL, background ? job_thread_background : job_thread, job) != 0) return false;
+	if (pthread_create(&job->thread, NULL, nice > 0 ? job_thread_background : job_thread, job) != 0) return false;
 	job->where = JOB_ON_THREAD;
 	return true;
 }
 
 bool gt_job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context)
 {
-	return job_start(job, own, run, context, false);
+	return job_start(job, own, run, context, 0);
 }
 
-bool gt_job_start_background(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context)
+bool gt_job_start_background(gtJob* job, const gtTaskSystem* own, int nice, gtJobFcn* run, void* context)
 {
-	return job_start(job, own, run, context, true);
+	return job_start(job, own, run, context, nice);
 }
 
 bool gt_job_done(const gtJob* job)

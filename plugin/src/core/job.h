@@ -16,6 +16,7 @@ typedef struct gtJob {
 	void* context;
 	atomic_bool done; // run returned
 	int where;        // nothing running, on the host, on a thread (job.c)
+	int nice;         // on a thread of its own: steps below its starter's priority
 	const gtTaskSystem* host;
 	void* handle;
 	pthread_t thread;
@@ -27,7 +28,8 @@ bool gt_job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* cont
 // gt_job_start for work nothing waits for soon (index rebuilds, frees): on a thread of its own it
 // runs at a lower priority (and the threads it starts), so that the host's frame thread and the
 // jobs queries wait for come first on a busy machine. A host's task system schedules as it likes.
-bool gt_job_start_background(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* context);
+// `nice`: the steps down (0: as gt_job_start).
+bool gt_job_start_background(gtJob* job, const gtTaskSystem* own, int nice, gtJobFcn* run, void* context);
 // Whether a started job's run has returned (joining it then does not wait for its work).
 bool gt_job_done(const gtJob* job);
 // Waits for a started job; does nothing for one never started or already joined.

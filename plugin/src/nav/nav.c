@@ -13,7 +13,7 @@
 
 gtNavDef gtNav_DefaultDef(void)
 {
-	gtNavDef def = {GT_NAV_AUTO, 0, NULL, false, 0};
+	gtNavDef def = {GT_NAV_AUTO, 0, NULL, false, 0, 10};
 	return def;
 }
 
@@ -24,6 +24,8 @@ gtStatus gtNav_Create(const gtMap* map, const gtNavDef* def, gtNav** out, gtErro
 	if (!def) def = &defaults;
 	if (!map) return gt_fail(err, GT_ERR_INVALID_ARG, "no map");
 	if (def->threads < 0) return gt_fail(err, GT_ERR_INVALID_ARG, "threads must be >= 0, got %d", def->threads);
+	if (def->background_nice < 0 || def->background_nice > 19)
+		return gt_fail(err, GT_ERR_INVALID_ARG, "background_nice must be 0 to 19, got %d", def->background_nice);
 	if ((unsigned)def->method >= GT_NAV_METHOD_COUNT || (def->method != GT_NAV_AUTO && !nav_backend(def->method)))
 		return gt_fail(err, GT_ERR_INVALID_ARG, "unknown method %d", (int)def->method);
 	const NavBackend* chosen = nav_backend(def->method);

@@ -296,7 +296,7 @@ static DoorJob* job_new(const gtNav* nav, int items, int cells)
 
 static void job_start(gtNav* nav, DoorJob* j)
 {
-	if (!gt_job_start_background(&j->job, nav->def.tasks, job_run, j)) {
+	if (!gt_job_start_background(&j->job, nav->def.tasks, nav->def.background_nice, job_run, j)) {
 		job_free(j); // tried again at the next update
 		return;
 	}

@@ -484,7 +484,7 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 		return st;
 	}
 	r->def.progress = NULL; // nobody is there to watch a background build
-	if (!gt_job_start_background(&r->job, nav->def.tasks, rebuild_run, r)) {
+	if (!gt_job_start_background(&r->job, nav->def.tasks, nav->def.background_nice, rebuild_run, r)) {
 		rebuild_free(r);
 		return gt_fail(err, GT_ERR_NOMEM, "cannot start a thread for the rebuild");
 	}

@@ -84,7 +84,8 @@ void nav_free_queued(gtNav* nav)
 	l->freeing = l->queued;
 	memset(&l->queued, 0, sizeof l->queued);
 	// Background jobs run on the nav's tasks (or a thread): no host, no thread, freed here.
-	if (gt_job_start_background(&l->job, nav->def.tasks, free_batch_job, &l->freeing)) l->running = true;
+	if (gt_job_start_background(&l->job, nav->def.tasks, nav->def.background_nice, free_batch_job, &l->freeing))
+		l->running = true;
 	else batch_free(&l->freeing);
 }
 
