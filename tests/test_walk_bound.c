@@ -345,6 +345,116 @@ static void test_no_walk_unpriced(void** state)
 	gtMap_Destroy(m);
 }
 
+// A distance that passes every call on and checks each hidden pricing: its two points must not see
+// each other (hidden_below skips the straight line).
+typedef struct Watched {
+	gtDistance inner;
+	const gtMap* map;
+	int64_t hidden, seen; // hidden pricings, and those of points that see each other (must stay 0)
+} Watched;
+static double watched_fcn(void* c, gtVec2 a, gtVec2 b)
+{
+	Watched* w = c;
+	return w->inner.fcn(w->inner.context, a, b);
+}
+static double watched_below(void* c, gtVec2 a, gtVec2 b, double limit)
+{
+	Watched* w = c;
+	return w->inner.below(w->inner.context, a, b, limit);
+}
+static double watched_hidden(void* c, gtVec2 a, gtVec2 b, double limit)
+{
+	Watched* w = c;
+	w->hidden++;
+	w->seen += gtMap_Visible(w->map, a, b);
+	return w->inner.hidden_below(w->inner.context, a, b, limit);
+}
+
+// A popped key above the straight line is the walk bound: the object is priced as hidden, without
+// the line test (price_object). With no sight walks (straight_map NULL for the world's part, as
+// same_answers), every hidden pricing comes from that: its points never see each other, there are
+// some with the bound and none without, and the answers are the brute force's. Objects at 0.1% and
+// 1% of the free cells (scan and tree), no words.
+static void hidden_by_bound(gtMap* m, int cell, uint64_t seed)
+{
+	gtError err;
+	Exact e;
+	gtDistance exact = exact_open(&e, m, cell, false);
+	assert_ptr_not_equal(exact.hidden_below, NULL);
+	Watched watch[2] = {{exact, m, 0, 0}, {exact, m, 0, 0}};
+	gtDistance d[2];
+	for (int v = 0; v < 2; v++) {
+		d[v] = exact;
+		d[v].context = &watch[v];
+		d[v].fcn = watched_fcn, d[v].below = watched_below, d[v].hidden_below = watched_hidden;
+		d[v].straight_map = NULL;
+	}
+	d[1].walk_map = NULL;
+	TestRng rng = {seed};
+	for (int per_mille = 1; per_mille <= 10; per_mille += 9) {
+		int n = (int)(gtMap_FreeCells(m) * per_mille / 1000);
+		gtWorld* w = test_make_world(m, 16);
+		gtObjectId* ids = calloc((size_t)n, sizeof *ids);
+		gtVec2* at = calloc((size_t)n, sizeof *at);
+		for (int i = 0; i < n; i++) {
+			at[i] = test_rng_int(&rng, 3) ? test_random_point(m, &rng) : block_edge_point(m, &rng);
+			assert_int_equal(gtWorld_Add(w, at[i], NULL, 0, &ids[i], &err), GT_OK);
+		}
+		for (int step = 0; step < 200; step++) {
+			gtQuery q = gtQuery_Default(test_rng_int(&rng, 4) ? test_random_point(m, &rng) : block_edge_point(m, &rng));
+			q.k = 1 + test_rng_int(&rng, 8);
+			gtObjectId got[2][8];
+			double dist[2][8];
+			int count[2];
+			for (int v = 0; v < 2; v++)
+				if (gtWorld_Nearest(w, &q, d[v], got[v], dist[v], 8, &count[v], NULL, &err))
+					fail_msg("%s", err.message);
+			int found = 0;
+			gtObjectId want[8];
+			double want_dist[8];
+			for (int i = 0; i < n; i++) {
+				double di = exact.fcn(exact.context, q.point, at[i]);
+				if (!(di < INFINITY)) continue;
+				int k = found < q.k ? found++ : q.k;
+				for (; k > 0 && (want_dist[k - 1] > di || (want_dist[k - 1] == di && want[k - 1] > ids[i])); k--)
+					if (k < q.k) want[k] = want[k - 1], want_dist[k] = want_dist[k - 1];
+				if (k < q.k) want[k] = ids[i], want_dist[k] = di;
+			}
+			for (int v = 0; v < 2; v++) {
+				assert_int_equal(count[v], found);
+				for (int j = 0; j < found; j++)
+					if (got[v][j] != want[j] || dist[v][j] != want_dist[j])
+						fail_msg("%s bound, step %d result %d: %llu at %.17g, brute force %llu at %.17g",
+						         v ? "without" : "with", step, j, (unsigned long long)got[v][j], dist[v][j],
+						         (unsigned long long)want[j], want_dist[j]);
+			}
+		}
+		free(ids);
+		free(at);
+		gtWorld_Destroy(w);
+	}
+	if (watch[0].seen || watch[1].seen)
+		fail_msg("%lld and %lld hidden pricings of points that see each other", (long long)watch[0].seen,
+		         (long long)watch[1].seen);
+	if (watch[0].hidden < 20 || watch[1].hidden != 0)
+		fail_msg("%lld hidden pricings with the bound, %lld without", (long long)watch[0].hidden,
+		         (long long)watch[1].hidden);
+	exact_close(&e);
+}
+
+static void test_hidden_by_bound(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 256, 192, 3040, &m, &err), GT_OK);
+	hidden_by_bound(m, 4, 3041);
+	gtMap_Destroy(m);
+	m = test_load_shared_map("dao", "lak303d");
+	hidden_by_bound(m, 8, 3042);
+	gtMap_Destroy(m);
+}
+
 // The pricings of a fixed set of queries (k = 5, no words), `rounds` times over, with `d`.
 static int64_t pricings(gtWorld* w, gtDistance d, const gtVec2* at, int count, int rounds)
 {
@@ -450,4 +560,5 @@ static void test_edit_turns_it_off(void** state)
 }
 
 TEST_MAIN("walk_bound", test_no_walk_unpriced, test_bound_below_real_maps, test_bound_below_generated_maps,
-          test_bound_below_hand_maps, test_same_answers_with_and_without, test_gate_comes_back, test_edit_turns_it_off)
+          test_bound_below_hand_maps, test_same_answers_with_and_without, test_hidden_by_bound, test_gate_comes_back,
+          test_edit_turns_it_off)

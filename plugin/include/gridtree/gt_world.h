@@ -181,7 +181,9 @@ typedef struct gtDistance {
 	/// shortcuts, unless a walk through them is shorter (the world checks that with their bound)
 	const gtMap* straight_map;
 	/// optional, with straight_map: `below` for two points whose segment crosses a blocked cell of
-	/// straight_map (so they do not see each other), which may skip its own test of the straight line
+	/// straight_map (so they do not see each other), which may skip its own test of the straight line;
+	/// also for two points that every walk on walk_map between is longer than the line (the world's
+	/// walk bound says so), which do not see each other either
 	gtDistanceBelowFcn* hidden_below;
 	/// optional: when set, fcn's distance between two points is at least the shortest walk between
 	/// them through this map's free cells (no links), so a world may bound it from the map
