@@ -524,7 +524,10 @@ living_ok() {
 	for key in repair_ms repair_ms_block repair_ms_door repair_ms_free query_us_after_repair query_us_after_repair_cold door_crossing_us; do
 		echo "$out" | grep -q "^$key [0-9.]*$" || { echo "bench-edits: no $key"; return 1; }
 	done
+	local began=$(date +%s%N)
 	out=$("$GT" bench-living assets/maps/small.map --ehl "$tmp/small-edits.ehl" --agents 40 --seconds 2 --edits-per-second 20 --threads 2) || return 1
+	# Paced like a game: 120 frames at 60 a second take at least 119/60 s of wall time.
+	echo "$out" | grep -qx "paced 1" && [ $(($(date +%s%N) - began)) -ge 1980000000 ] || { echo "bench-living: not paced"; return 1; }
 	for key in frames frame_ms_p50 frame_ms_p99 frame_cpu_ms_p99 update_cpu_ms_max update_ms_p99 edits repairs exact_checks index_current_frames_pct catch_up_ms; do
 		echo "$out" | grep -q "^$key [0-9.]*$" || { echo "bench-living: no $key"; return 1; }
 	done
