@@ -165,6 +165,11 @@ typedef struct Search {
 	double* to_old; // per old rank: the root's distance to a hub copied (else +inf)
 	int old_limit;  // old ranks from here on are not labelled yet: their old entries are not read
 	Arena* arena;   // the room of a repair's lists (else NULL)
+	// The first root copied (its old rank; -1: none yet, no old entry counts) and per vertex its
+	// first old entry from that rank on: the roots before it were all searched again (the first
+	// hubs' trees cross the edit), so the entries before are stale and not read.
+	int first_copied;
+	int64_t* old_start;
 } Search;
 
 // The root's distances to the hubs before it into to_root (its searched entries, by rank) and
@@ -173,8 +178,8 @@ static void root_distances(Search* s, int root, bool set)
 {
 	const EntryList* at = &s->lists[root];
 	for (int64_t i = 0; i < at->count; i++) s->to_root[at->items[i].hub] = set ? at->items[i].dist : INFINITY;
-	int ov = s->old ? s->old_of[root] : -1;
-	for (int64_t k = ov >= 0 ? s->old->offset[ov] : 0; ov >= 0 && k < s->old->offset[ov + 1]; k++) {
+	int ov = s->old && s->first_copied >= 0 ? s->old_of[root] : -1;
+	for (int64_t k = ov >= 0 ? s->old_start[root] : 0; ov >= 0 && k < s->old->offset[ov + 1]; k++) {
 		if (s->old->hub[k] >= s->old_limit) break; // old entries are in rank order
 		if (s->copied[s->old->hub[k]]) s->to_old[s->old->hub[k]] = set ? s->old->dist[k] : INFINITY;
 	}
@@ -186,11 +191,11 @@ static bool covered_at(const Search* s, int u, double key)
 	const EntryList* at = &s->lists[u];
 	for (int64_t i = 0; i < at->count; i++)
 		if (at->items[i].dist + s->to_root[at->items[i].hub] <= key) return true;
-	if (!s->old || s->old_of[u] < 0) return false;
+	if (!s->old || s->first_copied < 0 || s->old_of[u] < 0) return false;
 	const int32_t* hub = s->old->hub;
 	const double* dist = s->old->dist;
 	int64_t end = s->old->offset[s->old_of[u] + 1];
-	for (int64_t k = s->old->offset[s->old_of[u]]; k < end && hub[k] < s->old_limit; k++) // in rank order
+	for (int64_t k = s->old_start[u]; k < end && hub[k] < s->old_limit; k++) // in rank order
 		if (dist[k] + s->to_old[hub[k]] <= key) return true;
 	return false;
 }
@@ -607,12 +612,29 @@ static int replay_begin(Replay* rp, const gtVisGraph* g, int root)
 	return old_rank;
 }
 
+// The first root copied, of old rank `first`: each vertex's old entries from it on (binary search).
+static void first_copy(Search* s, int first)
+{
+	s->first_copied = first;
+	for (int v = 0; v < s->g->n; v++) {
+		int ov = s->old_of[v];
+		int64_t lo = ov >= 0 ? s->old->offset[ov] : 0, hi = ov >= 0 ? s->old->offset[ov + 1] : 0;
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2;
+			if (s->old->hub[mid] < first) lo = mid + 1;
+			else hi = mid;
+		}
+		s->old_start[v] = lo;
+	}
+}
+
 // Whether the old search of `old_rank` (root `root`) is copied: the edit cannot change it.
 static bool replay_copy(Search* s, Replay* rp, int root, int old_rank)
 {
 	s->old_limit = old_rank >= 0 ? old_rank : rp->edit->old->n; // the roots before it are decided
 	if (old_rank < 0 || !(replayable(rp, old_rank) || replay_verified(s, rp, root, old_rank))) return false;
 	rp->copied[old_rank] = true;
+	if (s->first_copied < 0) first_copy(s, old_rank);
 	return true;
 }
 
@@ -732,7 +754,8 @@ static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, g
 		}
 		b.count = count, b.first_rank = r;
 		atomic_store(&b.next, 0);
-		for (int w = 0; w < workers; w++) b.workers[w].old_limit = olds[0]; // the labels before the batch
+		for (int w = 0; w < workers; w++) // the labels before the batch
+			b.workers[w].old_limit = olds[0], b.workers[w].first_copied = s->first_copied;
 		gt_run_tasks_pooled(rp->edit->tasks, pool, batch_worker, &b, count);
 		for (int i = 0; i < count && !st; i++) {
 			Search view = *s; // root i's labelled vertices: its entries are their last ones now
@@ -810,6 +833,7 @@ static void free_scratch(Search* s, Order* o, int n)
 	arena_free(s->arena);
 	gt_free(s->lists);
 	gt_free(s->to_old);
+	gt_free(s->old_start);
 	gt_free(o->order_key);
 	gt_free(s->to_root);
 	gt_free(s->dist);
@@ -850,6 +874,8 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	    NULL,
 	    NULL,
 	    0,
+	    NULL,
+	    -1,
 	    NULL};
 	Order o = {g,
 	           gt_malloc(slots * sizeof *o.order_key),
@@ -861,7 +887,8 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	Replay replay, *rp = order && edit ? &replay : NULL;
 	if (rp && !replay_init(rp, edit, n)) rp = NULL; // no room: every search runs
 	Arena arena = {NULL, 0, 0};
-	if (rp && (s.to_old = gt_malloc(((size_t)edit->old->n + 1) * sizeof *s.to_old)) != NULL) {
+	if (rp && (s.to_old = gt_malloc(((size_t)edit->old->n + 1) * sizeof *s.to_old)) != NULL &&
+	    (s.old_start = gt_malloc(slots * sizeof *s.old_start)) != NULL) {
 		s.old = edit->old, s.old_of = edit->old_of, s.copied = rp->copied, s.arena = &arena;
 		for (int v = 0; v < edit->old->n; v++) s.to_old[v] = INFINITY;
 	} else if (rp) { // no room: every search runs
