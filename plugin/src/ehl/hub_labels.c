@@ -82,6 +82,10 @@ void gt_hub_labels_free(gtHubLabels* labels)
 	gt_free(labels->parent);
 	gt_free(labels->dist);
 	gt_free(labels->useful);
+	gt_free(labels->kept_offset);
+	gt_free(labels->kept_hub);
+	gt_free(labels->kept_parent);
+	gt_free(labels->kept_dist);
 	memset(labels, 0, sizeof *labels);
 }
 

@@ -20,7 +20,7 @@ typedef struct Merge {
 	const int32_t* rank_of; // old rank -> new rank (-1: gone)
 	const gtVertex* vert;
 	int count, n, runs, pass; // pass 0 counts each vertex's entries (into offset[v + 1]), 1 writes them
-	gtHubLabels* out;
+	gtHubLabels* out;         // with its kept (useful) entries too, when kept_offset is not NULL
 	atomic_int next;
 } Merge;
 
@@ -30,10 +30,25 @@ static void count_vertex(const Merge* m, int v)
 {
 	const gtHubLabels* old = m->edit->old;
 	int ov = m->edit->old_of[v];
-	int64_t count = m->lists[v].count;
+	const EntryList* searched = &m->lists[v];
+	int64_t count = searched->count, useful = 0;
 	for (int64_t k = ov >= 0 ? old->offset[ov] : 0; ov >= 0 && k < old->offset[ov + 1]; k++)
-		count += m->copied[old->hub[k]];
+		count += m->copied[old->hub[k]], useful += m->copied[old->hub[k]] && old->useful[k];
+	for (int64_t i = 0; i < searched->count && m->out->kept_offset; i++)
+		useful += gt_hub_entry_useful(m->vert, m->count, NULL, v, m->out->vertex_of[searched->items[i].hub],
+		                              searched->items[i]);
 	m->out->offset[v + 1] = count;
+	if (m->out->kept_offset) m->out->kept_offset[v + 1] = (uint32_t)useful;
+}
+
+// Entry `at` of out as an index keeps it (at kept_offset[v] + *kept, counted on), when useful.
+static void keep_entry(gtHubLabels* out, int v, int64_t at, int64_t* kept)
+{
+	if (!out->kept_offset || !out->useful[at]) return;
+	int64_t to = out->kept_offset[v] + (*kept)++;
+	out->kept_hub[to] = (uint32_t)out->hub[at];
+	out->kept_parent[to] = (uint32_t)out->parent[at];
+	out->kept_dist[to] = out->dist[at];
 }
 
 static void write_vertex(const Merge* m, int v)
@@ -42,7 +57,8 @@ static void write_vertex(const Merge* m, int v)
 	gtHubLabels* out = m->out;
 	const EntryList* searched = &m->lists[v];
 	int ov = m->edit->old_of[v];
-	int64_t k = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, at = out->offset[v], i = 0;
+	int64_t k = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, at = out->offset[v], i = 0,
+	        kept = 0;
 	for (;;) {
 		while (k < end && !m->copied[old->hub[k]]) k++;
 		int32_t from_old = k < end ? m->rank_of[old->hub[k]] : INT32_MAX;
@@ -61,8 +77,26 @@ static void write_vertex(const Merge* m, int v)
 			out->dist[at] = e.dist;
 			out->useful[at] = gt_hub_entry_useful(m->vert, m->count, NULL, v, out->vertex_of[e.hub], e);
 		}
+		keep_entry(out, v, at, &kept);
 		at++;
 	}
+}
+
+// The kept entries' offsets (prefix sums of pass 0's counts) and room; without room, or past 2^32
+// entries, none (gt_ehl_keep_labels copies them out, or says why it cannot).
+static void keep_room(gtHubLabels* out, int n)
+{
+	uint64_t total = 0;
+	for (int v = 0; out->kept_offset && v < n && total < UINT32_MAX; v++)
+		total += out->kept_offset[v + 1], out->kept_offset[v + 1] = (uint32_t)total;
+	if (out->kept_offset && total < UINT32_MAX) {
+		out->kept_hub = gt_malloc(((size_t)total + 1) * sizeof *out->kept_hub);
+		out->kept_parent = gt_malloc(((size_t)total + 1) * sizeof *out->kept_parent);
+		out->kept_dist = gt_malloc(((size_t)total + 1) * sizeof *out->kept_dist);
+		if (out->kept_hub && out->kept_parent && out->kept_dist) return;
+	}
+	gt_free(out->kept_offset), gt_free(out->kept_hub), gt_free(out->kept_parent), gt_free(out->kept_dist);
+	out->kept_offset = out->kept_hub = out->kept_parent = NULL, out->kept_dist = NULL;
 }
 
 static void merge_worker(void* context, int index)
@@ -103,8 +137,11 @@ gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit,
 	m.rank_of = rank_of;
 	gtPool* pool = workers > 1 ? gt_pool_create() : NULL; // NULL: a thread per call
 	out->offset[0] = 0;
+	out->kept_offset = gt_malloc(((size_t)n + 1) * sizeof *out->kept_offset); // NULL: kept serially later
+	if (out->kept_offset) out->kept_offset[0] = 0;
 	run_pass(&m, 0, workers, pool);
 	for (int v = 0; v < n; v++) out->offset[v + 1] += out->offset[v];
+	keep_room(out, n);
 	size_t total = (size_t)out->offset[n] + 1;
 	out->hub = gt_malloc(total * sizeof *out->hub);
 	out->parent = gt_malloc(total * sizeof *out->parent);
