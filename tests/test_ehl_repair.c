@@ -2,7 +2,8 @@
 // the nav (made from the hub labels it keeps, ehl_repair.c) hold the visibility graph's distances
 // from each landmark, as a plain Dijkstra over the graph finds them; the hub labels repaired after
 // an edit (the searches it cannot change copied or checked, hub_labels.c) are, entry for entry, the
-// ones a build from scratch in the same order makes.
+// ones a build from scratch in the same order makes; the visibility graph updated after walls were
+// built (on one or two workers) is, edge for edge, the one built from scratch.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,26 @@ static void expect_same_labels(const gtHubLabels* a, const gtHubLabels* b, const
 	}
 }
 
+// The graph after walls were built, updated from the one before (gt_vis_graph_after_blocks, on
+// `threads` workers), against a build from scratch: edge for edge, the same lengths.
+static void expect_graph_after_blocks(const gtMap* map, const gtMap* next, const gtVisGraph* graph,
+                                      const gtVisGraph* scratch, const int rect[4], int threads, const char* what)
+{
+	int old_n;
+	const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
+	gtVisGraph after;
+	gtError err;
+	assert_int_equal(gt_vis_graph_after_blocks(next, NULL, threads, old_vertices, old_n, graph, rect, 1, &after, &err),
+	                 GT_OK);
+	assert_int_equal(after.n, scratch->n);
+	for (int v = 0; v <= after.n; v++)
+		if (after.offset[v] != scratch->offset[v]) fail_msg("%s: the updated graph's vertex %d differs", what, v);
+	for (int64_t k = 0; k < after.offset[after.n]; k++)
+		if (after.adj[k] != scratch->adj[k] || after.length[k] != scratch->length[k])
+			fail_msg("%s: the updated graph's edge %lld differs", what, (long long)k);
+	gt_vis_graph_free(&after);
+}
+
 // Edits one after another (4x4 walls built where the map is free and taken away again, walls of
 // the map demolished), each
 // time the labels repaired from the last ones in their kept order (the old ranks of the vertices
@@ -157,6 +178,8 @@ static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* w
 		const gtVertex* vertices = gtMap_Vertices(next, &n);
 		gtVisGraph next_graph;
 		assert_int_equal(gt_vis_graph_build(next, NULL, 1, false, &next_graph, &err), GT_OK);
+		int rect[4] = {x, y, x + side - 1, y + side - 1};
+		if (kind == 0) expect_graph_after_blocks(map, next, &graph, &next_graph, rect, threads, what);
 		int32_t *old_of = malloc(sizeof *old_of * ((size_t)n + 1)),
 		        *new_of = malloc(sizeof *new_of * ((size_t)old_n + 1));
 		int32_t* order = malloc(sizeof *order * ((size_t)n + 1));

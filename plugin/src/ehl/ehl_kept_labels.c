@@ -6,8 +6,18 @@
 #include "core/status.h"
 
 // Copies the useful label entries into the index: exact distances for the query, parents for paths.
-gtStatus gt_ehl_keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err)
+gtStatus gt_ehl_keep_labels(gtEhl* e, gtHubLabels* L, gtError* err)
 {
+	if (L->kept_offset) { // made already (a repair's merge): taken
+		e->vertex_of = gt_malloc(((size_t)e->n + 1) * sizeof *e->vertex_of);
+		if (!e->vertex_of) return gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");
+		for (int r = 0; r < e->n; r++) e->vertex_of[r] = (uint32_t)L->vertex_of[r];
+		e->label_count = L->kept_offset[e->n];
+		e->label_offset = L->kept_offset, e->label_hub = L->kept_hub;
+		e->label_parent = L->kept_parent, e->label_dist = L->kept_dist;
+		L->kept_offset = L->kept_hub = L->kept_parent = NULL, L->kept_dist = NULL;
+		return GT_OK;
+	}
 	e->label_count = 0;
 	for (int64_t k = 0; k < L->offset[e->n]; k++) e->label_count += L->useful[k];
 	if (e->label_count >= UINT32_MAX)

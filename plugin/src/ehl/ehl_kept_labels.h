@@ -8,7 +8,7 @@
 #include "ehl/hub_labels.h"
 
 /// Copies the useful entries of L into e (label_offset, label_hub, label_parent, label_dist, vertex_of).
-gtStatus gt_ehl_keep_labels(gtEhl* e, const gtHubLabels* L, gtError* err);
+gtStatus gt_ehl_keep_labels(gtEhl* e, gtHubLabels* L, gtError* err);
 /// Frees L's entries (not its offsets): nothing reads them once e keeps the useful ones.
 void gt_ehl_drop_label_entries(gtHubLabels* L);
 /// Puts e's kept entries back into L (the others blank and not useful); false when out of memory.

@@ -40,6 +40,7 @@ struct gtEhlRepair {
 	int box[4];                // grid points (x0, y0, x1, y1) whose shadows hold every cell an edit can change
 	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
 	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
+	bool swept;                // the above are planned (plan_sweep; else every vertex sweeps whole)
 	uint8_t* clean;            // per cell, decided in pass 0 (enum below)
 	struct Affected* affected; // per worker of the build
 	int workers;
@@ -411,8 +412,7 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	}
 	gtEhlRepair repair;
 	memset(&repair, 0, sizeof repair);
-	if (reuse && (!plan_start(&repair, from, map, graph) || !plan_sweep(&repair, from)))
-		repair_free(&repair); // no room: built whole
+	if (reuse && !plan_start(&repair, from, map, graph)) repair_free(&repair); // no room: built whole
 	gtHubLabels labels;
 	memset(&labels, 0, sizeof labels);
 	gt_ehl_report(def, "hub labels", 0);
@@ -424,6 +424,8 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	// With a thread to spare, the labels are made while the build sweeps (on one thread fewer), and
 	// the landmarks from them while it builds the cells.
 	repair.labelling = repair.old && threads > 1 && gt_job_start(&repair.job, def->tasks, make_labels, &repair);
+	// The sweep's plan reads nothing the labels do: made while they are (no room: every vertex sweeps).
+	repair.swept = repair.old && plan_sweep(&repair, from);
 	if (!repair.labelling) {
 		make_labels(&repair);
 		st = repair.status;
@@ -454,7 +456,7 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 
 bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, const uint32_t** cells, int64_t* count)
 {
-	if (!r->old || r->old->g != e->g || r->resweep[v]) return false;
+	if (!r->old || !r->swept || r->old->g != e->g || r->resweep[v]) return false;
 	*cells = r->kept + r->kept_begin[v];
 	*count = r->kept_begin[v + 1] - r->kept_begin[v];
 	return true;
@@ -463,7 +465,7 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, cons
 bool gt_ehl_repair_sector(const gtEhlRepair* r, const gtEhl* e, int v, gtSweepSector* sector, const uint32_t** cells,
                           int64_t* count)
 {
-	if (!r->old || r->old->g != e->g || v >= e->corners || !r->towards[v] ||
+	if (!r->old || !r->swept || r->old->g != e->g || v >= e->corners || !r->towards[v] ||
 	    !gt_sweep_sector(e->vertices[v], r->box, sector))
 		return false;
 	*cells = r->kept + r->kept_begin[v];

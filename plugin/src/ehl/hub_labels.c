@@ -14,51 +14,63 @@
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
 #include "ehl/hub_labels.h"
+#include "ehl/hub_labels_lists.h"
 #include "core/status.h"
-
-typedef struct Entry {
-	int32_t hub, parent, first; // first: vertex next to the hub on the tree path (for P4)
-	int8_t useful;              // -1: from first; an entry copied from labels before an edit: its flag
-	double dist;
-} Entry;
 
 enum { RELEASE_EVERY = 64 << 20 }; // bytes of lists freed between two releases (flatten)
 
-typedef struct EntryList {
-	Entry* items;
-	int64_t count, capacity;
-	bool lent; // items is a slice of the repair's arena (not freed alone; moved out when it grows)
-} EntryList;
+// A repair's lists hold only its searches' entries, a few per vertex: they take their room from the
+// blocks of one arena (no allocation per list or per growth; a list that grows leaves its old slice)
+// and are freed with it.
+typedef struct ArenaBlock {
+	struct ArenaBlock* next;
+	Entry items[];
+} ArenaBlock;
 
-// A full list grows: doubled; a slice of the arena moves to a block of its own (rare after an edit).
-static bool list_grow(EntryList* list)
+typedef struct Arena {
+	ArenaBlock* head;
+	int64_t used, size;
+} Arena;
+
+enum { ARENA_BLOCK = 1 << 14 };
+
+static Entry* arena_take(Arena* a, int64_t count)
 {
-	if (!list->lent) return GT_GROW(list->items, list->capacity, list->count + 1, 8);
-	int64_t capacity = 2 * list->capacity + 8;
-	Entry* items = gt_malloc((size_t)capacity * sizeof *items);
-	if (!items) return false;
-	memcpy(items, list->items, (size_t)list->count * sizeof *items);
-	list->items = items, list->capacity = capacity, list->lent = false;
-	return true;
+	if (a->used + count > a->size) {
+		int64_t size = count > ARENA_BLOCK ? count : ARENA_BLOCK;
+		ArenaBlock* block = gt_malloc(sizeof *block + (size_t)size * sizeof(Entry));
+		if (!block) return NULL;
+		block->next = a->head, a->head = block, a->used = 0, a->size = size;
+	}
+	a->used += count;
+	return a->head->items + a->used - count;
 }
 
-static bool list_push(EntryList* list, Entry e)
+static void arena_free(Arena* a)
 {
-	if (list->count == list->capacity && !list_grow(list)) return false;
+	for (ArenaBlock *b = a ? a->head : NULL, *next; b; b = next) next = b->next, gt_free(b);
+}
+
+// Appends e; with an arena (not NULL) the list's room comes from it.
+static bool list_push(EntryList* list, Entry e, Arena* arena)
+{
+	if (list->count == list->capacity && !arena && !GT_GROW(list->items, list->capacity, list->count + 1, 8))
+		return false;
+	if (list->count == list->capacity && arena) {
+		int64_t capacity = 2 * list->capacity + 4;
+		Entry* items = arena_take(arena, capacity);
+		if (!items) return false;
+		if (list->count > 0) memcpy(items, list->items, (size_t)list->count * sizeof *items);
+		list->items = items, list->capacity = capacity;
+	}
 	list->items[list->count++] = e;
 	return true;
 }
 
 static void list_free(EntryList* list)
 {
-	if (!list->lent) gt_free(list->items);
-	list->items = NULL, list->count = list->capacity = 0, list->lent = false;
-}
-
-// Segment a-b is tangent at a: the line does not enter a's blocked cell (docs/algorithms.md 2.6).
-static bool tangent_at(gtVertex a, gtVertex b)
-{
-	return (int64_t)a.bx * a.by * (int64_t)(b.x - a.x) * (b.y - a.y) <= 0;
+	gt_free(list->items);
+	list->items = NULL, list->count = list->capacity = 0;
 }
 
 void gt_hub_labels_free(gtHubLabels* labels)
@@ -70,6 +82,10 @@ void gt_hub_labels_free(gtHubLabels* labels)
 	gt_free(labels->parent);
 	gt_free(labels->dist);
 	gt_free(labels->useful);
+	gt_free(labels->kept_offset);
+	gt_free(labels->kept_hub);
+	gt_free(labels->kept_parent);
+	gt_free(labels->kept_dist);
 	memset(labels, 0, sizeof *labels);
 }
 
@@ -144,9 +160,49 @@ typedef struct Search {
 	int32_t* labelled; // this search's labelled vertices, in pop order
 	int nlabelled;
 	gtHeap heap;
-	double* key;  // NULL: entries go into `lists`; else only recorded: key[i] is labelled[i]'s distance
-	Entry* arena; // (or NULL) a repair's lists, each a slice sized from the vertex's old entries
+	double* key; // NULL: entries go into `lists`; else only recorded: key[i] is labelled[i]'s distance
+	// A repair (old not NULL): `lists` hold the entries of the roots searched again only; a vertex's
+	// entries of the roots copied (copied[old rank]) are its old ones (old_of), read in place.
+	const gtHubLabels* old;
+	const int32_t* old_of;
+	const bool* copied;
+	double* to_old; // per old rank: the root's distance to a hub copied (else +inf)
+	int old_limit;  // old ranks from here on are not labelled yet: their old entries are not read
+	Arena* arena;   // the room of a repair's lists (else NULL)
+	// The first root copied (its old rank; -1: none yet, no old entry counts) and per vertex its
+	// first old entry from that rank on: the roots before it were all searched again (the first
+	// hubs' trees cross the edit), so the entries before are stale and not read.
+	int first_copied;
+	int64_t* old_start;
 } Search;
+
+// The root's distances to the hubs before it into to_root (its searched entries, by rank) and
+// to_old (its old entries of the roots copied, by old rank); `set` false: back to +inf.
+static void root_distances(Search* s, int root, bool set)
+{
+	const EntryList* at = &s->lists[root];
+	for (int64_t i = 0; i < at->count; i++) s->to_root[at->items[i].hub] = set ? at->items[i].dist : INFINITY;
+	int ov = s->old && s->first_copied >= 0 ? s->old_of[root] : -1;
+	for (int64_t k = ov >= 0 ? s->old_start[root] : 0; ov >= 0 && k < s->old->offset[ov + 1]; k++) {
+		if (s->old->hub[k] >= s->old_limit) break; // old entries are in rank order
+		if (s->copied[s->old->hub[k]]) s->to_old[s->old->hub[k]] = set ? s->old->dist[k] : INFINITY;
+	}
+}
+
+// Whether an earlier hub covers the pair (root, u) at `key`, the root's distances set: the prune test.
+static bool covered_at(const Search* s, int u, double key)
+{
+	const EntryList* at = &s->lists[u];
+	for (int64_t i = 0; i < at->count; i++)
+		if (at->items[i].dist + s->to_root[at->items[i].hub] <= key) return true;
+	if (!s->old || s->first_copied < 0 || s->old_of[u] < 0) return false;
+	const int32_t* hub = s->old->hub;
+	const double* dist = s->old->dist;
+	int64_t end = s->old->offset[s->old_of[u] + 1];
+	for (int64_t k = s->old_start[u]; k < end && hub[k] < s->old_limit; k++) // in rank order
+		if (dist[k] + s->to_old[hub[k]] <= key) return true;
+	return false;
+}
 
 // Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
 // covers the pair gets an entry for r. False when out of memory.
@@ -157,7 +213,7 @@ static bool label_from(Search* s, int r, int root)
 	double *to_root = s->to_root, *dist = s->dist;
 	int32_t *parent = s->parent, *first = s->first, *visited = s->visited;
 	s->nlabelled = 0;
-	for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = lists[root].items[i].dist;
+	root_distances(s, root, true);
 	int nvisited = 0;
 	s->heap.size = 0;
 	dist[root] = 0;
@@ -171,15 +227,17 @@ static bool label_from(Search* s, int r, int root)
 		if (top.key > dist[u]) continue;
 		// Prune: an earlier hub already covers root-u at this distance (ties pruned).
 		bool covered = false;
-		for (int i = 0; i < lists[u].count && !covered; i++)
-			covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= top.key;
+		if (s->old) covered = covered_at(s, u, top.key);
+		else
+			for (int i = 0; i < lists[u].count && !covered; i++)
+				covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= top.key;
 		if (covered) continue;
 		first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
 		if (s->key) {
 			s->key[s->nlabelled] = top.key;
 		} else {
 			Entry e = {r, parent[u], first[u], -1, top.key};
-			if (!list_push(&lists[u], e)) return false;
+			if (!list_push(&lists[u], e, s->arena)) return false;
 		}
 		s->labelled[s->nlabelled++] = u;
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
@@ -194,7 +252,7 @@ static bool label_from(Search* s, int r, int root)
 		}
 	}
 	for (int i = 0; i < nvisited; i++) dist[visited[i]] = INFINITY;
-	for (int i = 0; i < lists[root].count; i++) to_root[lists[root].items[i].hub] = INFINITY;
+	root_distances(s, root, false);
 	return true;
 }
 
@@ -263,7 +321,7 @@ static bool merge_root(Batch* b, int i)
 		bool parent_kept = u == root || (up->count > 0 && up->items[up->count - 1].hub == rank);
 		if (!parent_kept || covered_in_batch(&b->lists[u], &b->lists[root], b->first_rank, t->key[j])) continue;
 		Entry e = {rank, t->parent[u], t->first[u], -1, t->key[j]};
-		if (!list_push(&b->lists[u], e)) return false;
+		if (!list_push(&b->lists[u], e, b->workers[0].arena)) return false;
 		t->labelled[kept++] = u;
 	}
 	t->count = kept;
@@ -278,17 +336,6 @@ static bool merge_batch(Batch* b)
 	return true;
 }
 
-// The per-vertex lists into `out`'s CSR arrays, with each entry's P4 flag.
-// tangent_at for ids of the joined graph with links: a link end (ids from `count` on, at ends[id -
-// count]; NULL: unknown) is no corner, a path may turn there any way.
-static bool wraps(const gtVertex* vert, int count, const gtVec2* ends, int a, int b)
-{
-	if (a < count && b < count) return tangent_at(vert[a], vert[b]);
-	if (a >= count || !ends) return true;
-	gtVec2 p = ends[b - count];
-	return vert[a].bx * vert[a].by * (p.x - vert[a].x) * (p.y - vert[a].y) <= 0;
-}
-
 // Hands the pages of freed blocks back to the system where the C library can (glibc keeps small
 // freed blocks in its heap otherwise): flatten's lists are most of the labels' peak.
 static void release_freed_memory(void)
@@ -298,65 +345,10 @@ static void release_freed_memory(void)
 #endif
 }
 
-// Vertices [from, to) of the lists into `out`'s arrays (offsets set), each list freed once copied
-// (with the pages given back every so often when `release`).
-typedef struct Flat {
-	const gtVertex* vert;
-	int count, n, parts; // vertices in `parts` runs, taken in turn by the workers
-	const gtVec2* ends;
-	EntryList* lists;
-	gtHubLabels* out;
-	bool release;
-	atomic_int next; // next run to take
-} Flat;
-
-static void flatten_run(Flat* f, int part)
-{
-	gtHubLabels* out = f->out;
-	const gtVertex* vert = f->vert;
-	int count = f->count, from = (int)((int64_t)f->n * part / f->parts),
-	    to = (int)((int64_t)f->n * (part + 1) / f->parts);
-	int64_t freed = 0;
-	bool released = false;
-	for (int v = from; v < to; v++) {
-		EntryList* list = &f->lists[v];
-		for (int i = 0; i < list->count; i++) {
-			Entry e = list->items[i];
-			int64_t k = out->offset[v] + i;
-			out->hub[k] = e.hub;
-			out->parent[k] = e.parent;
-			out->dist[k] = e.dist;
-			int h = out->vertex_of[e.hub];
-			// P4: an entry can start an optimal path only if its first and last segments are taut.
-			if (e.useful >= 0) out->useful[k] = e.useful; // copied from the labels before an edit
-			else
-				out->useful[k] = h == v ||
-				                 (wraps(vert, count, f->ends, v, e.parent) &&
-				                  wraps(vert, count, f->ends, e.parent, v) && wraps(vert, count, f->ends, e.first, h) &&
-				                  wraps(vert, count, f->ends, h, e.first));
-		}
-		freed += list->lent ? 0 : list->capacity * (int64_t)sizeof(Entry);
-		list_free(list);
-		if (f->release && freed >= RELEASE_EVERY) release_freed_memory(), freed = 0, released = true;
-	}
-	if (released) release_freed_memory(); // small labels (a repair's) spare the call
-}
-
-static void flatten_worker(void* context, int index)
-{
-	(void)index;
-	Flat* f = context;
-	for (int part; (part = atomic_fetch_add(&f->next, 1)) < f->parts;) flatten_run(f, part);
-}
-
-// The lists into flat arrays, each vertex's list freed once copied (with the pages given back every
-// so often), so the lists and the arrays are not both whole at once (rooms 4096: 3 GB of lists).
-// A repair's (small: no pages given back) are copied on `workers` workers of `tasks`, in runs each
-// takes in turn (a worker that waits for a core leaves its runs to the caller).
-enum { FLATTEN_RUNS = 16 };
-
-static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2* ends, const gtTaskSystem* tasks,
-                        int workers, gtHubLabels* out, gtError* err)
+// The per-vertex lists into `out`'s CSR arrays, with each entry's P4 flag, each vertex's list freed
+// once copied (with the pages given back every so often), so the lists and the arrays are not both
+// whole at once (rooms 4096: 3 GB of lists). (A repair's labels: gt_hub_labels_merge_edit.)
+static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2* ends, gtHubLabels* out, gtError* err)
 {
 	int count;
 	const gtVertex* vert = gtMap_Vertices(map, &count);
@@ -375,15 +367,23 @@ static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2*
 	out->useful = gt_malloc(m * sizeof *out->useful);
 	if (!out->hub || !out->parent || !out->dist || !out->useful)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
-	Flat f = {vert, count, n, workers > 1 ? FLATTEN_RUNS : 1, ends, lists, out, workers <= 1, 0};
-	atomic_init(&f.next, 0);
-	if (workers <= 1) {
-		flatten_run(&f, 0);
-		return GT_OK;
+	int64_t freed = 0;
+	bool released = false;
+	for (int v = 0; v < n; v++) {
+		EntryList* list = &lists[v];
+		for (int i = 0; i < list->count; i++) {
+			Entry e = list->items[i];
+			int64_t k = out->offset[v] + i;
+			out->hub[k] = e.hub;
+			out->parent[k] = e.parent;
+			out->dist[k] = e.dist;
+			out->useful[k] = gt_hub_entry_useful(vert, count, ends, v, out->vertex_of[e.hub], e);
+		}
+		freed += list->capacity * (int64_t)sizeof(Entry);
+		list_free(list);
+		if (freed >= RELEASE_EVERY) release_freed_memory(), freed = 0, released = true;
 	}
-	gtPool* pool = gt_pool_create(); // NULL: a thread per call
-	gt_run_tasks_pooled(tasks, pool, flatten_worker, &f, workers);
-	gt_pool_destroy(pool);
+	if (released) release_freed_memory(); // small labels spare the call
 	return GT_OK;
 }
 
@@ -391,13 +391,15 @@ static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2*
 // Pruned labelling in a fixed order is deterministic: the search from a root pops the same vertices
 // in the same order, and labels the same ones, as long as every vertex it labelled before has the
 // same edges (renumbered in order, so pushed in the same order) and it and every neighbour the
-// same entries for the earlier hubs (so pruned alike). Such a root's entries are copied.
+// same entries for the earlier hubs (so pruned alike). Such a root's entries are copied: marked
+// copied and read in place from the old labels (Search), merged with the searched ones at the end.
 
 typedef struct Replay {
 	const gtHubLabelsEdit* edit;
 	int64_t* begin; // old rank -> its old entries [begin[rank], begin[rank + 1]) of `entry`
 	int64_t* entry;
 	int32_t* owner;   // per old entry: its old vertex
+	bool* copied;     // old rank: its search was copied
 	bool* changed;    // new vertex: its entries for the hubs done so far differ from the old ones
 	bool* near;       // new vertex: some neighbour's did
 	int32_t* stamp;   // new vertex: 1 + the rank whose search labelled it last
@@ -418,6 +420,7 @@ static void replay_free(Replay* rp)
 	gt_free(rp->begin);
 	gt_free(rp->entry);
 	gt_free(rp->owner);
+	gt_free(rp->copied);
 	gt_free(rp->changed);
 	gt_free(rp->near);
 	gt_free(rp->stamp);
@@ -438,6 +441,7 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->begin = gt_calloc((size_t)old->n + 2, sizeof *rp->begin);
 	rp->entry = gt_malloc(((size_t)total + 1) * sizeof *rp->entry);
 	rp->owner = gt_malloc(((size_t)total + 1) * sizeof *rp->owner);
+	rp->copied = gt_calloc((size_t)old->n + 1, sizeof *rp->copied);
 	rp->changed = gt_calloc((size_t)n + 1, sizeof *rp->changed);
 	rp->near = gt_calloc((size_t)n + 1, sizeof *rp->near);
 	rp->stamp = gt_calloc((size_t)n + 1, sizeof *rp->stamp);
@@ -445,8 +449,8 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->log_head = gt_malloc(((size_t)n + 1) * sizeof *rp->log_head);
 	rp->was_at = gt_calloc((size_t)n + 1, sizeof *rp->was_at);
 	rp->was = gt_malloc(((size_t)n + 1) * sizeof *rp->was);
-	if (!rp->begin || !rp->entry || !rp->owner || !rp->changed || !rp->near || !rp->stamp || !rp->in_tree ||
-	    !rp->log_head || !rp->was_at || !rp->was)
+	if (!rp->begin || !rp->entry || !rp->owner || !rp->copied || !rp->changed || !rp->near || !rp->stamp ||
+	    !rp->in_tree || !rp->log_head || !rp->was_at || !rp->was)
 		return false;
 	for (int v = 0; v < n; v++) rp->log_head[v] = -1;
 	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
@@ -531,14 +535,6 @@ static bool covered_by_changes(const Replay* rp, const EntryList* at_u, int u, c
 	return false;
 }
 
-// Whether an earlier hub covers the pair (root, u) at `key`: label_from's prune test.
-static bool covered_at(const EntryList* at_u, const double* to_root, double key)
-{
-	for (int i = 0; i < at_u->count; i++)
-		if (at_u->items[i].dist + to_root[at_u->items[i].hub] <= key) return true;
-	return false;
-}
-
 // When replayable says no because entries changed near the old search of `old_rank` (root `root`):
 // whether that search would still run as before. It does when every vertex it labelled keeps its
 // edges and is still not covered at its old distance, and every vertex next to them that it did
@@ -559,14 +555,13 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 	}
 	int32_t stamp = ++rp->tree_stamp;
 	for (int64_t i = first; i < end; i++) rp->in_tree[new_of[rp->owner[i]]] = stamp;
-	const EntryList* at_root = &s->lists[root];
-	for (int i = 0; i < at_root->count; i++) s->to_root[at_root->items[i].hub] = at_root->items[i].dist;
+	root_distances(s, root, true);
 	bool every = rp->changed[root], same = true;
 	int nvisited = 0;
 	for (int64_t i = first; i < end && same; i++) {
 		int u = new_of[rp->owner[i]];
 		double key = old->dist[rp->entry[i]];
-		if (every || (rp->changed[u] && rp->log_lost)) same = !covered_at(&s->lists[u], s->to_root, key);
+		if (every || (rp->changed[u] && rp->log_lost)) same = !covered_at(s, u, key);
 		else if (rp->changed[u]) same = !covered_by_changes(rp, &s->lists[u], u, s->to_root, key);
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1] && same; k++) {
 			int w = g->adj[k];
@@ -580,10 +575,10 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 	}
 	for (int i = 0; i < nvisited; i++) {
 		int w = s->visited[i];
-		if (same && !covered_at(&s->lists[w], s->to_root, s->dist[w])) same = false;
+		if (same && !covered_at(s, w, s->dist[w])) same = false;
 		s->dist[w] = INFINITY;
 	}
-	for (int i = 0; i < at_root->count; i++) s->to_root[at_root->items[i].hub] = INFINITY;
+	root_distances(s, root, false);
 	return same;
 }
 
@@ -621,27 +616,29 @@ static int replay_begin(Replay* rp, const gtVisGraph* g, int root)
 	return old_rank;
 }
 
-// The old search of `old_rank`'s entries, as rank r's.
-static bool replay_copy(Search* s, const Replay* rp, int r, int old_rank)
+// The first root copied, of old rank `first`: each vertex's old entries from it on (binary search).
+static void first_copy(Search* s, int first)
 {
-	const gtHubLabels* old = rp->edit->old;
-	for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
-		int64_t k = rp->entry[i];
-		Entry e = {r, rp->edit->new_of[old->parent[k]], -1, (int8_t)old->useful[k], old->dist[k]};
-		if (!list_push(&s->lists[rp->edit->new_of[rp->owner[i]]], e)) return false;
+	s->first_copied = first;
+	for (int v = 0; v < s->g->n; v++) {
+		int ov = s->old_of[v];
+		int64_t lo = ov >= 0 ? s->old->offset[ov] : 0, hi = ov >= 0 ? s->old->offset[ov + 1] : 0;
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2;
+			if (s->old->hub[mid] < first) lo = mid + 1;
+			else hi = mid;
+		}
+		s->old_start[v] = lo;
 	}
-	return true;
 }
 
-// The entries of hub rank r (vertex `root`): copied when the edit cannot change them, else searched.
-static bool label_root(Search* s, Replay* rp, int r, int root)
+// Whether the old search of `old_rank` (root `root`) is copied: the edit cannot change it.
+static bool replay_copy(Search* s, Replay* rp, int root, int old_rank)
 {
-	if (!rp) return label_from(s, r, root);
-	int old_rank = replay_begin(rp, s->g, root);
-	if (old_rank >= 0 && (replayable(rp, old_rank) || replay_verified(s, rp, root, old_rank)))
-		return replay_copy(s, rp, r, old_rank);
-	if (!label_from(s, r, root)) return false;
-	note_changes(rp, s, r, old_rank);
+	s->old_limit = old_rank >= 0 ? old_rank : rp->edit->old->n; // the roots before it are decided
+	if (old_rank < 0 || !(replayable(rp, old_rank) || replay_verified(s, rp, root, old_rank))) return false;
+	rp->copied[old_rank] = true;
+	if (s->first_copied < 0) first_copy(s, old_rank);
 	return true;
 }
 
@@ -693,8 +690,10 @@ static bool batch_init(Batch* b, const Search* s, int workers, int trees)
 		ws->dist = gt_malloc(slots * sizeof *ws->dist);
 		ws->visited = gt_malloc(slots * sizeof *ws->visited);
 		ws->heap.items = gt_malloc((size_t)s->heap.capacity * sizeof *ws->heap.items);
-		ok = ws->to_root && ws->dist && ws->visited && ws->heap.items;
+		ws->to_old = s->old ? gt_malloc(((size_t)s->old->n + 1) * sizeof *ws->to_old) : NULL;
+		ok = ws->to_root && ws->dist && ws->visited && ws->heap.items && (ws->to_old || !s->old);
 		for (int v = 0; ok && v < n; v++) ws->to_root[v] = ws->dist[v] = INFINITY;
+		for (int v = 0; ok && s->old && v < s->old->n; v++) ws->to_old[v] = INFINITY;
 	}
 	return ok;
 }
@@ -706,6 +705,7 @@ static void batch_free(Batch* b, int workers)
 		gt_free(b->workers[w].dist);
 		gt_free(b->workers[w].visited);
 		gt_free(b->workers[w].heap.items);
+		gt_free(b->workers[w].to_old);
 	}
 	for (int i = 0; i < BATCH_ROOTS; i++) {
 		gt_free(b->trees[i].parent);
@@ -739,8 +739,8 @@ static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, g
 	for (int r = 0; r < n && !st;) {
 		int root = order[r], old_rank = replay_begin(rp, s->g, root), count = 1;
 		out->vertex_of[r] = root, out->rank_of[root] = r;
-		if (old_rank >= 0 && (replayable(rp, old_rank) || replay_verified(s, rp, root, old_rank))) {
-			if (!replay_copy(s, rp, r++, old_rank)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		if (replay_copy(s, rp, root, old_rank)) {
+			r++;
 			continue;
 		}
 		b.roots[0] = root, olds[0] = old_rank;
@@ -758,6 +758,8 @@ static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, g
 		}
 		b.count = count, b.first_rank = r;
 		atomic_store(&b.next, 0);
+		for (int w = 0; w < workers; w++) // the labels before the batch
+			b.workers[w].old_limit = olds[0], b.workers[w].first_copied = s->first_copied;
 		gt_run_tasks_pooled(rp->edit->tasks, pool, batch_worker, &b, count);
 		for (int i = 0; i < count && !st; i++) {
 			Search view = *s; // root i's labelled vertices: its entries are their last ones now
@@ -830,10 +832,12 @@ gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* g, con
 
 static void free_scratch(Search* s, Order* o, int n)
 {
-	if (s->lists)
+	if (s->lists && !s->arena)
 		for (int v = 0; v < n; v++) list_free(&s->lists[v]);
+	arena_free(s->arena);
 	gt_free(s->lists);
-	gt_free(s->arena);
+	gt_free(s->to_old);
+	gt_free(s->old_start);
 	gt_free(o->order_key);
 	gt_free(s->to_root);
 	gt_free(s->dist);
@@ -846,30 +850,6 @@ static void free_scratch(Search* s, Order* o, int n)
 	gt_free(o->path);
 	gt_free(o->processed);
 	gt_free(s->heap.items);
-}
-
-// Most of a vertex's entries come back after an edit: its list starts as a slice of one block with
-// room for its old entries and 2 more (one allocation rather than one a vertex, and none freed
-// alone); a list that outgrows its slice moves out. No room for the block: the lists grow alone.
-static void lend_lists(Search* s, const gtHubLabelsEdit* edit)
-{
-	const gtHubLabels* old = edit->old;
-	int n = s->g->n;
-	int64_t total = 0;
-	for (int v = 0; v < n; v++) {
-		int ov = edit->old_of[v];
-		total += ov >= 0 ? old->offset[ov + 1] - old->offset[ov] + 2 : 0;
-	}
-	s->arena = total > 0 ? gt_malloc((size_t)total * sizeof *s->arena) : NULL;
-	if (!s->arena) return;
-	int64_t at = 0;
-	for (int v = 0; v < n; v++) {
-		int ov = edit->old_of[v];
-		if (ov < 0) continue;
-		s->lists[v].items = s->arena + at, s->lists[v].lent = true;
-		s->lists[v].capacity = old->offset[ov + 1] - old->offset[ov] + 2;
-		at += s->lists[v].capacity;
-	}
 }
 
 // Without a given order, maps of BATCH_MIN_VERTICES vertices or more are labelled in batches after the first
@@ -893,6 +873,13 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	    0,
 	    {gt_malloc(((size_t)g->offset[n] + slots) * sizeof(gtHeapItem)), 0, (int)((size_t)g->offset[n] + slots)},
 	    NULL,
+	    NULL,
+	    NULL,
+	    NULL,
+	    NULL,
+	    0,
+	    NULL,
+	    -1,
 	    NULL};
 	Order o = {g,
 	           gt_malloc(slots * sizeof *o.order_key),
@@ -903,6 +890,15 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	           0};
 	Replay replay, *rp = order && edit ? &replay : NULL;
 	if (rp && !replay_init(rp, edit, n)) rp = NULL; // no room: every search runs
+	Arena arena = {NULL, 0, 0};
+	if (rp && (s.to_old = gt_malloc(((size_t)edit->old->n + 1) * sizeof *s.to_old)) != NULL &&
+	    (s.old_start = gt_malloc(slots * sizeof *s.old_start)) != NULL) {
+		s.old = edit->old, s.old_of = edit->old_of, s.copied = rp->copied, s.arena = &arena;
+		for (int v = 0; v < edit->old->n; v++) s.to_old[v] = INFINITY;
+	} else if (rp) { // no room: every search runs
+		replay_free(rp);
+		rp = NULL;
+	}
 	out->n = n;
 	out->rank_of = gt_malloc(slots * sizeof *out->rank_of);
 	out->vertex_of = gt_malloc(slots * sizeof *out->vertex_of);
@@ -912,7 +908,6 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory building hub labels for %d vertices", n);
 		goto done;
 	}
-	if (rp) lend_lists(&s, edit);
 	for (int v = 0; v < n; v++) {
 		int64_t degree = g->offset[v + 1] - g->offset[v];
 		o.order_key[v] = ((INT64_C(1) << 30) - degree) * (INT64_C(1) << 32) + v; // degree < 2^30
@@ -923,9 +918,8 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	int batched_from = !order && n >= BATCH_MIN_VERTICES ? BATCH_FROM : n;
 
 	int root = n == 0 ? 0 : order ? order[0] : (int)(o.order_key[0] & 0xffffffff);
-	bool replayed = rp && edit->threads > 1; // the repair's own loop, searches batched
-	if (replayed) st = replay_in_batches(&s, rp, order, out, err);
-	for (int r = 0; r < n && !st && !replayed; r++) {
+	if (rp) st = replay_in_batches(&s, rp, order, out, err); // a repair's own loop
+	for (int r = 0; r < n && !st && !rp; r++) {
 		if (r == batched_from) {
 			st = label_in_batches(&s, &o, r, def, threads, out, err);
 			break;
@@ -934,13 +928,13 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		out->rank_of[root] = r;
 		o.processed[root] = true;
 		report_roots(def, r, 1, n);
-		if (!label_root(&s, rp, r, root)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
+		if (!label_from(&s, r, root)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
 		else if (r + 1 < n && order) root = order[r + 1];
 		else if (r + 1 < n && r + 1 < batched_from) root = root_after(&o, s.labelled, s.nlabelled, s.parent);
 	}
-	// A repair on threads copies its lists on them: the build waits for them (see ehl_repair.c).
-	int workers = rp && edit->threads > 1 ? 2 : 1;
-	if (!st) st = flatten(map, s.lists, n, ends, edit ? edit->tasks : NULL, workers, out, err);
+	// A repair on threads merges its lists on two (the build waits for them: see ehl_repair.c).
+	if (!st && rp) st = gt_hub_labels_merge_edit(map, edit, s.lists, rp->copied, edit->threads > 1 ? 2 : 1, out, err);
+	if (!st && !rp) st = flatten(map, s.lists, n, ends, out, err);
 
 done:
 	if (rp) replay_free(rp);

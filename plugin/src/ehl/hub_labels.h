@@ -18,6 +18,10 @@ typedef struct gtHubLabels {
 	int32_t* parent; // next vertex from v towards the hub (v itself for its own entry)
 	double* dist;    // VG distance from v to the hub
 	bool* useful;    // survives rule P4 (docs/algorithms.md 5.8): may start an optimal path
+	// Optional (NULL): the useful entries alone, as an index keeps them (gt_ehl_keep_labels takes
+	// them rather than copying them out); a repair's merge makes them on its workers.
+	uint32_t *kept_offset, *kept_hub, *kept_parent;
+	double* kept_dist;
 } gtHubLabels;
 
 // Significant-path vertex order (degree order for the first root and as a fallback), then pruned

@@ -109,8 +109,38 @@ void gt_vis_graph_free(gtVisGraph* g)
 	memset(g, 0, sizeof *g);
 }
 
-// The CSR graph of the pairs in `lists`, lengths from the map's vertices.
-static gtStatus to_csr(const gtMap* map, const EdgeList* lists, int list_count, gtVisGraph* out, gtError* err)
+// Each vertex's edges sorted and their lengths, in runs of vertices taken in turn by the workers.
+typedef struct CsrJob {
+	const gtVertex* v;
+	gtVisGraph* out;
+	int runs;
+	atomic_int next;
+} CsrJob;
+
+enum { CSR_RUNS = 16 };
+
+static void csr_worker(void* context, int index)
+{
+	(void)index;
+	CsrJob* job = context;
+	gtVisGraph* out = job->out;
+	for (int run; (run = atomic_fetch_add(&job->next, 1)) < job->runs;) {
+		int from = (int)((int64_t)out->n * run / job->runs), to = (int)((int64_t)out->n * (run + 1) / job->runs);
+		for (int u = from; u < to; u++) {
+			int64_t lo = out->offset[u], hi = out->offset[u + 1];
+			gt_sort_int32(out->adj + lo, (size_t)(hi - lo));
+			for (int64_t e = lo; e < hi; e++) {
+				gtVertex w = job->v[out->adj[e]];
+				out->length[e] = hypot((double)(w.x - job->v[u].x), (double)(w.y - job->v[u].y));
+			}
+		}
+	}
+}
+
+// The CSR graph of the pairs in `lists`, lengths from the map's vertices; the sorts and lengths on
+// `threads` workers of `tasks`.
+static gtStatus to_csr(const gtMap* map, const EdgeList* lists, int list_count, const gtTaskSystem* tasks, int threads,
+                       gtVisGraph* out, gtError* err)
 {
 	int n;
 	const gtVertex* v = gtMap_Vertices(map, &n);
@@ -142,14 +172,10 @@ static gtStatus to_csr(const gtMap* map, const EdgeList* lists, int list_count, 
 			out->adj[fill[b]++] = a;
 		}
 	gt_free(fill);
-	for (int u = 0; u < n; u++) {
-		int64_t lo = out->offset[u], hi = out->offset[u + 1];
-		gt_sort_int32(out->adj + lo, (size_t)(hi - lo));
-		for (int64_t e = lo; e < hi; e++) {
-			gtVertex w = v[out->adj[e]];
-			out->length[e] = hypot((double)(w.x - v[u].x), (double)(w.y - v[u].y));
-		}
-	}
+	CsrJob job = {v, out, threads > 1 ? CSR_RUNS : 1, 0};
+	atomic_init(&job.next, 0);
+	if (threads > 1) gt_run_tasks(tasks, csr_worker, &job, threads);
+	else csr_worker(&job, 0);
 	return GT_OK;
 }
 
@@ -175,7 +201,7 @@ gtStatus gt_vis_graph_build(const gtMap* map, const gtTaskSystem* tasks, int thr
 	}
 	gt_run_tasks(tasks, build_worker, &job, threads);
 	gt_free(row_start);
-	gtStatus st = to_csr(map, job.lists, threads, out, err);
+	gtStatus st = to_csr(map, job.lists, threads, tasks, threads, out, err);
 	for (int i = 0; i < threads; i++) gt_free(job.lists[i].pairs);
 	gt_free(job.lists);
 	if (st) gt_vis_graph_free(out);
@@ -417,7 +443,8 @@ gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* task
 	if (gt_vis_graph_unchanged(map, old_vertices, old_n, rects, rect_count)) return GT_OK;
 	if (walls_only(map, rects, rect_count)) { // visibility only shrinks: the old edges near them are
 		gtVisGraph after;                     // tested, not every pair in their cones
-		gtStatus st = gt_vis_graph_after_blocks(map, old_vertices, old_n, g, rects, rect_count, &after, err);
+		gtStatus st = gt_vis_graph_after_blocks(map, tasks, threads, old_vertices, old_n, g, rects, rect_count, &after,
+		                                        err);
 		if (!st) {
 			gt_vis_graph_free(g);
 			*g = after;
@@ -470,7 +497,7 @@ gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* task
 		gt_run_tasks(tasks, repair_worker, &job, threads);
 		EdgeList* lists = gt_malloc((size_t)threads * sizeof *lists);
 		for (int i = 0; lists && i < threads; i++) lists[i] = workers[i].list;
-		st = lists ? to_csr(map, lists, threads, &out, err) : GT_ERR_NOMEM;
+		st = lists ? to_csr(map, lists, threads, tasks, threads, &out, err) : GT_ERR_NOMEM;
 		gt_free(lists);
 	}
 	if (st == GT_ERR_NOMEM) gt_fail(err, GT_ERR_NOMEM, "out of memory repairing the visibility graph");
@@ -508,49 +535,81 @@ static bool strictly_between(gtVertex a, gtVertex b, gtVertex x)
 	return dot > 0 && dot < len;
 }
 
-gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertices, int old_n, const gtVisGraph* old,
-                                   const int* rects, int rect_count, gtVisGraph* out, gtError* err)
+// The first two parts of gt_vis_graph_after_blocks in runs (of the old vertices, and of the vertices
+// a new corner is tested against) taken in turn by the workers, each into its own list.
+typedef struct AfterJob {
+	const gtMap* map;
+	const gtVertex* v;
+	int n, old_n, runs;
+	const gtVisGraph* old;
+	const int32_t *old_of, *new_of;
+	const int* rects;
+	int rect_count;
+	EdgeList* lists; // per worker
+	atomic_int next;
+} AfterJob;
+
+static bool push_pair(EdgeList* list, int a, int b)
+{
+	if (!list->failed && !edge_push(list, a < b ? a : b, a < b ? b : a)) list->failed = true;
+	return !list->failed;
+}
+
+static void after_worker(void* context, int index)
+{
+	AfterJob* j = context;
+	EdgeList* list = &j->lists[index];
+	const gtVertex* v = j->v;
+	for (int run; (run = atomic_fetch_add(&j->next, 1)) < j->runs && !list->failed;) {
+		// Walls only added: a pair that was not an edge stays one only when the vertex between them
+		// is gone (below); an old edge stays unless its segment comes near an added wall and fails.
+		int from = (int)((int64_t)j->old_n * run / j->runs), to = (int)((int64_t)j->old_n * (run + 1) / j->runs);
+		for (int ou = from; ou < to; ou++) {
+			int u = j->new_of[ou];
+			for (int64_t e = j->old->offset[ou]; u >= 0 && e < j->old->offset[ou + 1]; e++) {
+				int w = j->new_of[j->old->adj[e]];
+				if (w <= u) continue; // each pair once; gone vertices drop their edges
+				if ((!near_changed(v[u], v[w], j->rects, j->rect_count) ||
+				     (!vertex_between(j->map, v[u], v[w]) && gt_vertices_visible(j->map, v[u], v[w]))) &&
+				    !push_pair(list, u, w))
+					return;
+			}
+		}
+		// New corners: against every vertex (this run's).
+		from = (int)((int64_t)j->n * run / j->runs), to = (int)((int64_t)j->n * (run + 1) / j->runs);
+		for (int f = 0; f < j->n; f++) {
+			if (j->old_of[f] >= 0) continue;
+			for (int w = from; w < to; w++)
+				if (w != f && (j->old_of[w] >= 0 || w > f) && !vertex_between(j->map, v[f], v[w]) &&
+				    gt_vertices_visible(j->map, v[f], v[w]) && !push_pair(list, f, w))
+					return;
+		}
+	}
+}
+
+enum { AFTER_RUNS = 16 };
+
+gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtTaskSystem* tasks, int threads,
+                                   const gtVertex* old_vertices, int old_n, const gtVisGraph* old, const int* rects,
+                                   int rect_count, gtVisGraph* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
 	int n;
 	const gtVertex* v = gtMap_Vertices(map, &n);
+	threads = gt_resolve_threads(threads);
 	int32_t* old_of = gt_malloc(((size_t)n + 1) * sizeof *old_of);
 	int32_t* new_of = gt_malloc(((size_t)old_n + 1) * sizeof *new_of);
-	EdgeList list = {NULL, 0, 0, false};
+	EdgeList* lists = gt_calloc((size_t)threads + 1, sizeof *lists); // the last: the gone corners' pairs
 	gtStatus st = GT_OK;
-	if (!old_of || !new_of) {
+	if (!old_of || !new_of || !lists) {
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory updating the visibility graph");
 		goto done;
 	}
 	gt_vis_match_vertices(old_vertices, old_n, v, n, old_of, new_of);
-#define PUSH(a, b)                                                                                                     \
-	do {                                                                                                               \
-		if (!edge_push(&list, (a) < (b) ? (a) : (b), (a) < (b) ? (b) : (a))) {                                         \
-			st = gt_fail(err, GT_ERR_NOMEM, "out of memory updating the visibility graph");                            \
-			goto done;                                                                                                 \
-		}                                                                                                              \
-	} while (0)
-	// Walls only added: a pair that was not an edge stays one only when the vertex between them is
-	// gone (below); an old edge stays unless its segment comes near an added wall and fails again.
-	for (int ou = 0; ou < old_n; ou++) {
-		int u = new_of[ou];
-		if (u < 0) continue;
-		for (int64_t e = old->offset[ou]; e < old->offset[ou + 1]; e++) {
-			int w = new_of[old->adj[e]];
-			if (w <= u) continue; // each pair once; gone vertices drop their edges
-			if (!near_changed(v[u], v[w], rects, rect_count) ||
-			    (!vertex_between(map, v[u], v[w]) && gt_vertices_visible(map, v[u], v[w])))
-				PUSH(u, w);
-		}
-	}
-	// New corners: against every vertex.
-	for (int f = 0; f < n; f++) {
-		if (old_of[f] >= 0) continue;
-		for (int w = 0; w < n; w++)
-			if (w != f && (old_of[w] >= 0 || w > f) && !vertex_between(map, v[f], v[w]) &&
-			    gt_vertices_visible(map, v[f], v[w]))
-				PUSH(f, w);
-	}
+	AfterJob job = {map, v, n, old_n, threads > 1 ? AFTER_RUNS : 1, old, old_of, new_of, rects, rect_count, lists, 0};
+	atomic_init(&job.next, 0);
+	if (threads > 1) gt_run_tasks(tasks, after_worker, &job, threads);
+	else after_worker(&job, 0);
 	// Gone corners: two old vertices on one line through a gone corner (and through any gone
 	// corners next to it on that line) may now see each other with nothing between.
 	for (int ox = 0; ox < old_n; ox++) {
@@ -571,15 +630,16 @@ gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtVertex* old_vertice
 				if (new_of[next] >= 0) b = new_of[next];
 				previous = at, at = next;
 			}
-			if (b > a && !vertex_between(map, v[a], v[b]) && gt_vertices_visible(map, v[a], v[b])) PUSH(a, b);
+			if (b > a && !vertex_between(map, v[a], v[b]) && gt_vertices_visible(map, v[a], v[b]))
+				push_pair(&lists[threads], a, b);
 		}
 	}
-#undef PUSH
-	st = to_csr(map, &list, 1, out, err);
+	st = to_csr(map, lists, threads + 1, tasks, threads, out, err);
 done:
 	gt_free(old_of);
 	gt_free(new_of);
-	gt_free(list.pairs);
+	for (int i = 0; lists && i <= threads; i++) gt_free(lists[i].pairs);
+	gt_free(lists);
 	if (st) gt_vis_graph_free(out);
 	return st;
 }

@@ -250,8 +250,8 @@ gtStatus gt_oracle_after_blocks(const gtOracle* base, const gtMap* map, const in
 	*out = NULL;
 	gtOracle* o = new_oracle(map);
 	if (!o) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the oracle");
-	gtStatus st = gt_vis_graph_after_blocks(map, base->vertices, base->graph.n, &base->graph, rects, rect_count,
-	                                        &o->graph, err);
+	gtStatus st = gt_vis_graph_after_blocks(map, NULL, 1, base->vertices, base->graph.n, &base->graph, rects,
+	                                        rect_count, &o->graph, err);
 	if (!st) st = size_scratch(o, err);
 	if (!st) st = match_base(o, base, err);
 	if (!st) st = gt_oracle_search_ready(&o->own, o, err); // room for the landmarks and goals too
