@@ -575,6 +575,78 @@ static void test_world_rings_through_links(void** state)
 	}
 }
 
+// The leaves' gaps in the rings from q and from the links' exits (world_tree_query.c
+// ring_source_step): a leaf is passed over when the gap from the ring's source to it, plus the
+// source's cost, already reaches the k-th answer. That bound only binds once the results hold
+// walks well above their lines: here the objects just past a long wall fill them first (near on
+// the line, far on foot), and those near q on its own side come from later rings. Ids and
+// distances equal brute force over the same distance (to the bit).
+static void test_world_rings_gap_through_links(void** state)
+{
+	(void)state;
+	TestRng rng = {3291};
+	enum { W = 64, H = 48, OBJECTS = 360, LINKS = 6, K = 8 };
+	unsigned char cells[W * H] = {0};
+	for (int x = 0; x < W - 6; x++) cells[24 * W + x] = 1; // a wall, open only at its right end
+	gtMap* map;
+	gtError err;
+	if (gtMap_FromCells(W, H, cells, &map, &err)) fail_msg("%s", err.message);
+	int walks = 0, queries = 0;
+	for (int round = 0; round < 4; round++) {
+		gtNav* nav;
+		gtNavQuery* q;
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		TwinLink links[LINKS];
+		for (int k = 0; k < LINKS; k++) { // teleporters in the upper half, and from it to the lower
+			gtVec2 a = test_random_point(map, &rng), b = test_random_point(map, &rng);
+			a.y = a.y > 24 ? a.y - 24 : a.y, b.y = k < 3 ? (b.y > 24 ? b.y - 24 : b.y) : (b.y < 25 ? b.y + 24 : b.y);
+			links[k] = (TwinLink){a, b, (double)(k % 2), false};
+		}
+		Twin tw;
+		gtWorld* world = links_world(nav, map, links, LINKS, 1 + round % 2, &tw);
+		gtVec2 at[OBJECTS];
+		gtObjectId all[OBJECTS];
+		for (int i = 0; i < OBJECTS; i++) {
+			// Most in piles just below the wall, a few anywhere above it.
+			at[i] = i % 12 ? (gtVec2){4.5 + 4 * (i % 13), 25.5 + 0.25 * (i % 3)} : test_random_point(map, &rng);
+			if (i % 12 == 0 && at[i].y > 24) at[i].y -= 24;
+			assert_int_equal(gtWorld_Add(world, at[i], NULL, 0, &all[i], &err), GT_OK);
+		}
+		gtDistance distance = test_world_distance(q);
+		for (int i = 0; i < 40; i++) {
+			gtVec2 p = test_random_point(map, &rng);
+			p.y = 16 + fmod(p.y, 8); // above the wall, within 8 of it
+			int k = 1 + i % K;
+			gtQuery query = gtQuery_Default(p);
+			query.k = k;
+			gtObjectId ids[K], want_ids[OBJECTS];
+			double got[K], want[OBJECTS];
+			int found, want_found;
+			gtQueryStats stats = {0};
+			assert_int_equal(gtWorld_Nearest(world, &query, distance, ids, got, K, &found, &stats, &err), GT_OK);
+			brute_nearest(distance, p, all, at, OBJECTS, k, want_ids, want, &want_found);
+			assert_int_equal(found, want_found);
+			for (int j = 0; j < found; j++) {
+				if (ids[j] != want_ids[j] || got[j] != want[j])
+					fail_msg("round %d query %d (%g, %g) k %d: answer %d is %llu at %.17g, brute force %llu at %.17g",
+					         round, i, p.x, p.y, k, j, (unsigned long long)ids[j], got[j],
+					         (unsigned long long)want_ids[j], want[j]);
+				int o = 0;
+				while (all[o] != ids[j]) o++;
+				assert_close(twin_distance(&tw, p, at[o]), got[j], "nearest past a wall", p, at[o]);
+			}
+			walks += stats.nodes_popped > 0, queries++;
+		}
+		twin_free(&tw);
+		gtWorld_Destroy(world);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+	}
+	assert_true(walks > queries / 2); // the rings answered, not a scan of every object
+	gtMap_Destroy(map);
+}
+
 // The world's queries with stairs only (links a hair below or above their length, saving well
 // under a map unit in all): no search over the links, a key is the straight line less what all of
 // them save. Each round has an object that the straight line puts just past a decoy, though the
@@ -1163,6 +1235,74 @@ static void test_index_links_a_hair_below(void** state)
 	}
 }
 
+// Links an index can leave out (gt_ehl_link_idle: the ends see each other and the link costs at
+// least the line between them: stairs priced by their length) beside links it must keep that look
+// alike: dearer than their line but through a wall, also across the wall that splits the map in
+// two (a join between parts no walk joins), and cheaper than their line between ends that see
+// each other. Distances equal the twin's; with only idle links, the index lists exactly the hubs
+// and vias of the index without links (their ends are nobody's hubs or vias).
+static void test_index_idle_links(void** state)
+{
+	(void)state;
+	TestRng rng = {3234};
+	for (int pass = 0; pass < 4; pass++) {
+		gtMap* map = links_map(&rng, 30, 20, 10 + 4 * pass, pass % 2 == 0);
+		TwinLink links[24];
+		gtEhlLink index_links[24];
+		int count = 0, idle = 12, tries = 0;
+		while (count < 24 && tries++ < 100000) {
+			TwinLink l = {test_random_point(map, &rng), {0, 0}, 0, false};
+			int kind = count < idle ? 0 : 1 + count % 2; // 12 idle stairs, then the other two kinds in turn
+			if (kind == 0) { // stairs: 1 to 3 cells (the twin's grid), 1 to 1.2 their length
+				double angle = test_rng_int(&rng, 360) * acos(-1) / 180, length = 1 + test_rng_int(&rng, 9) * 0.25;
+				l.b = (gtVec2){round((l.a.x + length * cos(angle)) * 64) / 64,
+				               round((l.a.y + length * sin(angle)) * 64) / 64};
+			} else {
+				l.b = test_random_point(map, &rng);
+			}
+			if (gtMap_CheckPoint(map, l.b) != GT_POINT_VALID) continue;
+			bool sees = test_brute_visible(map, l.a, l.b);
+			double length = hypot(l.b.x - l.a.x, l.b.y - l.a.y);
+			bool across = (l.a.x < 15) != (l.b.x < 15);
+			if (kind == 0 || kind == 2 ? !sees : sees || (pass % 2 == 0 && count == idle && !across)) continue;
+			l.cost = kind == 0 ? length * (1 + 0.1 * (count % 3)) : kind == 1 ? 1.5 * length : 0.5 * length;
+			links[count] = l;
+			index_links[count++] = (gtEhlLink){l.a, l.b, l.cost};
+		}
+		assert_int_equal(count, 24);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + pass % 2;
+		gtEhl *ehl, *plain, *stairs;
+		gtError err;
+		if (gtEhl_BuildWithLinks(map, &def, index_links, count, &ehl, &err)) fail_msg("%s", err.message);
+		if (gtEhl_BuildWithLinks(map, &def, index_links, idle, &stairs, &err)) fail_msg("%s", err.message);
+		if (gtEhl_Build(map, &def, &plain, &err)) fail_msg("%s", err.message);
+		gtEhlStats a = gtEhl_GetStats(stairs), b = gtEhl_GetStats(plain);
+		assert_int_equal(a.hub_entries, b.hub_entries);
+		assert_int_equal(a.via_labels, b.via_labels);
+		Twin tw, tw_stairs;
+		twin_make(&tw, map, links, count);
+		twin_make(&tw_stairs, map, links, idle);
+		gtEhlQuery *q, *sq;
+		assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+		assert_int_equal(gtEhlQuery_Create(stairs, &sq, &err), GT_OK);
+		for (int i = 0; i < 160; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			if (i % 4 == 0) s = links[12 + i / 4 % 12].a, t = links[12 + i / 4 % 12].b; // across a kept link
+			if (i % 4 == 1) s = links[i / 4 % 12].a;                                    // from an idle end
+			double d;
+			assert_int_equal(gtEhl_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(twin_distance(&tw, s, t), d, "index with idle and kept links", s, t);
+			assert_int_equal(gtEhl_Distance(sq, s, t, &d, &err), GT_OK);
+			assert_close(twin_distance(&tw_stairs, s, t), d, "index with idle links", s, t);
+		}
+		gtEhlQuery_Destroy(q), gtEhlQuery_Destroy(sq);
+		gtEhl_Destroy(ehl), gtEhl_Destroy(stairs), gtEhl_Destroy(plain);
+		twin_free(&tw), twin_free(&tw_stairs);
+		gtMap_Destroy(map);
+	}
+}
+
 // Distances and paths of `count` links (the enabled ones of `links`) against the twin.
 static void check_against_twin(gtNav* nav, gtNavQuery* q, const gtMap* map, TestRng* rng, const TwinLink* links,
                                const bool* enabled, int count, int pairs)
@@ -1293,6 +1433,7 @@ static void test_rebuild_keeps_links(void** state)
 }
 
 TEST_MAIN("links", test_index_knows_links, test_world_sight_and_teleporters, test_world_rings_through_links,
-          test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below, test_nav_index_knows_links,
-          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
-          test_reachability, test_floors, test_rebuild_keeps_links)
+          test_world_rings_gap_through_links, test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below,
+          test_index_idle_links, test_nav_index_knows_links, test_handles, test_distances_match_twin,
+          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors,
+          test_rebuild_keeps_links)

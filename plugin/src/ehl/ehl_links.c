@@ -387,15 +387,17 @@ static bool keep_region(gtEhlEndRegions* r, const gtSweep* s, int e)
 
 void gt_ehl_end_regions_free(gtEhlEndRegions* r)
 {
-	gt_free(r->begin), gt_free(r->cell), gt_free(r->flags);
+	gt_free(r->begin), gt_free(r->cell), gt_free(r->flags), gt_free(r->idle);
 	memset(r, 0, sizeof *r);
 }
 
 gtStatus gt_ehl_end_region(gtSweep* sweep, const gtEhlEndRegions* regions, int e, gtVec2 p, gtError* err)
 {
-	if (!regions || e >= regions->kept) return gt_ehl_link_region(sweep, p, err);
+	bool idle = regions && regions->idle && regions->idle[e / 2];
+	if (!idle && (!regions || e >= regions->kept)) return gt_ehl_link_region(sweep, p, err);
 	sweep->stamp++; // as gt_ehl_link_region starts
 	sweep->touched_count = 0;
+	if (idle) return GT_OK; // no cell lists an idle link's end
 	for (int64_t i = regions->begin[e]; i < regions->begin[e + 1]; i++) {
 		int32_t c = regions->cell[i];
 		sweep->cell_stamp[c] = sweep->stamp;
@@ -405,8 +407,18 @@ gtStatus gt_ehl_end_region(gtSweep* sweep, const gtEhlEndRegions* regions, int e
 	return GT_OK;
 }
 
-static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, EndEdge** edges, int64_t* edge_count,
-                          gtEhlEndRegions* regions, gtError* err)
+bool gt_ehl_link_idle(const gtMap* map, const gtEhlLink* l)
+{
+	// The same length as the join's edge between the two ends (hypot is symmetric), so that edge is
+	// never dearer than the link: the graph's distances are the same without the link, to the bit.
+	return l->cost >= hypot(l->b.x - l->a.x, l->b.y - l->a.y) && gt_visible_unchecked(map, l->a, l->b);
+}
+
+// The ends of idle links get no region and no edge: a walk through such a link is never shorter
+// than the same walk along the line between its ends, which the graph holds without them (a third
+// to a half of the build's link work with stairs drawn as long as they are steep).
+static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, const uint8_t* idle, EndEdge** edges,
+                          int64_t* edge_count, gtEhlEndRegions* regions, gtError* err)
 {
 	int corners;
 	const gtVertex* v = gtMap_Vertices(map, &corners);
@@ -418,6 +430,11 @@ static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, E
 	bool ok = true;
 	for (int e = 0; e < 2 * count && !st && ok; e++) {
 		gtVec2 p = e & 1 ? links[e / 2].b : links[e / 2].a;
+		if (idle[e / 2]) {
+			sweep.stamp++, sweep.touched_count = 0; // an empty region, kept in turn
+			ok = keep_region(regions, &sweep, e);
+			continue;
+		}
 		if ((st = gt_ehl_link_region(&sweep, p, err))) break;
 		ok = keep_region(regions, &sweep, e);
 		for (int c = 0; c < corners && ok; c++) {
@@ -426,6 +443,7 @@ static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, E
 				ok = push_edge(edges, edge_count, &capacity, (EndEdge){e, c, hypot(q.x - p.x, q.y - p.y)});
 		}
 		for (int f = e + 1; f < 2 * count && ok; f++) {
+			if (idle[f / 2]) continue;
 			gtVec2 q = f & 1 ? links[f / 2].b : links[f / 2].a;
 			if (region_near(&sweep, q) && gt_visible_unchecked(map, p, q))
 				ok = push_edge(edges, edge_count, &capacity, (EndEdge){e, corners + f, hypot(q.x - p.x, q.y - p.y)});
@@ -444,7 +462,12 @@ gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink*
 	EndEdge* edges;
 	int64_t edge_count;
 	if (regions) memset(regions, 0, sizeof *regions);
-	gtStatus st = end_edges(map, links, count, &edges, &edge_count, regions, err);
+	uint8_t* idle = gt_calloc((size_t)count + 1, 1);
+	if (!idle) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the links' edges");
+	for (int k = 0; k < count; k++) idle[k] = gt_ehl_link_idle(map, &links[k]);
+	gtStatus st = end_edges(map, links, count, idle, &edges, &edge_count, regions, err);
+	if (regions) regions->idle = idle;
+	else gt_free(idle);
 	if (st) return st;
 	int corners = graph->n, n = corners + 2 * count;
 	gtVisGraph joined = {n, gt_calloc((size_t)n + 1, sizeof(int64_t)), NULL, NULL};

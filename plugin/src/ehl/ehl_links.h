@@ -22,9 +22,12 @@ gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err);
 // The link ends' regions as the join made them, so the cell stage reads them rather than makes
 // them again: end e's unit cells with a status are cell[begin[e] .. begin[e + 1]) (cell_flags as
 // the sweep held them, in the order it touched them), for the ends e < kept; the ends after (past
-// a memory cap) are made again.
+// a memory cap) are made again. idle[k] (when not NULL): link k can never shorten a walk (its ends
+// see each other and it costs at least the line between them): the join leaves its ends without
+// edges and their regions empty, so they are nobody's hubs and no cell's vias.
 typedef struct gtEhlEndRegions {
 	int kept;
+	uint8_t* idle;
 	int64_t* begin;
 	int32_t* cell;
 	uint8_t* flags;
@@ -36,10 +39,15 @@ void gt_ehl_end_regions_free(gtEhlEndRegions* r);
 // from `regions` when it holds it (NULL: none), else made.
 gtStatus gt_ehl_end_region(gtSweep* sweep, const gtEhlEndRegions* regions, int e, gtVec2 p, gtError* err);
 
+// Whether link l can never shorten a walk: its ends see each other and it costs at least the line
+// between them, so the line does whatever the link does, for no more.
+bool gt_ehl_link_idle(const gtMap* map, const gtEhlLink* l);
+
 // Joins the link ends to `graph` (the full visibility graph of map's corners): end 2k and 2k + 1
 // of link k become vertices corners + 2k and + 1, each joined to the corners tangent to it that
-// it sees, to the ends it sees and, at the link's cost, to its partner. Keeps the ends' regions
-// in *regions (zeroed first; may be NULL).
+// it sees, to the ends it sees and, at the link's cost, to its partner; the ends of an idle link
+// (gt_ehl_link_idle) stay without edges. Keeps the ends' regions in *regions (zeroed first; may
+// be NULL).
 gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count,
                            gtEhlEndRegions* regions, gtError* err);
 
