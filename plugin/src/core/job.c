@@ -19,14 +19,8 @@ static void job_task(void* context, int index)
 
 static void* job_thread(void* context)
 {
-	job_body(context);
-	return NULL;
-}
-
-static void* job_thread_background(void* context)
-{
 	gtJob* job = context;
-	gt_thread_lower_priority(job->nice);
+	if (job->nice > 0) gt_thread_lower_priority(job->nice);
 	job_body(job);
 	return NULL;
 }
@@ -41,7 +35,7 @@ static bool job_start(gtJob* job, const gtTaskSystem* own, gtJobFcn* run, void* 
 		job->handle = tasks->enqueue(job_task, job, 1, tasks->user);
 		return true;
 	}
-	if (pthread_create(&job->thread, NULL, nice > 0 ? job_thread_background : job_thread, job) != 0) return false;
+	if (pthread_create(&job->thread, NULL, job_thread, job) != 0) return false;
 	job->where = JOB_ON_THREAD;
 	return true;
 }
