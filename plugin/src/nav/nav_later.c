@@ -1,5 +1,8 @@
 // Big frees off the frame thread (nav_later.h).
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "core/alloc.h"
 #include "core/job.h"
@@ -69,9 +72,18 @@ void nav_free_graph_later(gtNav* nav, gtVisGraph* graph, gtLandmarks* landmarks)
 	if (landmarks) memset(landmarks, 0, sizeof *landmarks);
 }
 
+// With an index retired, the pages of what was freed go back to the system here, off the frame
+// and after the rebuild landed: a repair no longer trims the heap itself (ehl_build.c), which cost
+// it 1-5 ms of CPU; without a trim anywhere, the freed pages stayed resident (generated rooms 384,
+// 30 repairs: peak RSS 92 -> 101-110 MB).
 static void free_batch_job(void* context)
 {
-	batch_free(context);
+	Batch* b = context;
+	bool retired = b->ehl_count > 0;
+	batch_free(b);
+#if defined(__GLIBC__)
+	if (retired) malloc_trim(0);
+#endif
 }
 
 void nav_free_queued(gtNav* nav)
