@@ -74,8 +74,8 @@ void nav_free_graph_later(gtNav* nav, gtVisGraph* graph, gtLandmarks* landmarks)
 
 // With an index retired, the pages of what was freed go back to the system here, off the frame
 // and after the rebuild landed: a repair no longer trims the heap itself (ehl_build.c), which cost
-// it 1-5 ms of CPU; without a trim anywhere, the freed pages stayed resident (generated rooms 384,
-// 30 repairs: peak RSS 92 -> 101-110 MB).
+// it 1-5 ms of CPU. (nav_free_now, for a caller that waits, frees without a trim: there the freed
+// pages stay resident for the next repair; bench-edits' peak RSS, rooms 384: 92 -> 101-108 MB.)
 static void free_batch_job(void* context)
 {
 	Batch* b = context;
