@@ -467,10 +467,10 @@ static void test_hidden_by_probe(void** state)
 	gtError err;
 	gtMap* m;
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 256, 192, 3043, &m, &err), GT_OK);
-	hidden_by(m, 4, 3044, true, 1000); // 3,523 (181 from the sight walks alone, without the probes)
+	hidden_by(m, 4, 3044, true, 1000); // 3,254 (181 from the sight walks alone, without the probes)
 	gtMap_Destroy(m);
 	m = test_load_shared_map("dao", "lak303d");
-	hidden_by(m, 8, 3045, true, 700); // 1,452 (239 without the probes)
+	hidden_by(m, 8, 3045, true, 700); // 1,284 (239 without the probes)
 	gtMap_Destroy(m);
 }
 

@@ -50,7 +50,7 @@ static inline double gt_clearance_at(const gtClearance* c, double x, double y)
 #define GT_SIGHT_STEPS 8
 int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b, double rb);
 
-// Whether a few points of the segment from a to b (its middle, quarters and eighths) show that it
+// Whether a few points of the segment from a to b (its middle and quarters) show that it
 // crosses a blocked cell of `map`: true when the first blocked cell met has the point farther
 // inside than its rounding (then a and b do not see each other), false when that does not tell
 // (no point blocked, one on a cell's edge, or one off the map). A handful of loads where the line
