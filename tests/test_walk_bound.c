@@ -375,19 +375,25 @@ static double watched_hidden(void* c, gtVec2 a, gtVec2 b, double limit)
 // same_answers), every hidden pricing comes from that: its points never see each other, there are
 // some with the bound and none without, and the answers are the brute force's. Objects at 0.1% and
 // 1% of the free cells (scan and tree), no words.
-static void hidden_by_bound(gtMap* m, int cell, uint64_t seed)
+// `probe`: the same with the map's cells instead of the bound (no walk_map): a pricing the sight
+// walk skips probes points of its segment (gt_segment_hidden), those inside a wall make it hidden;
+// points on cell edges and grid points (test_random_point) test the probes' margin, and pairs
+// along a wall or through a corner must still be priced with their line.
+static void hidden_by(gtMap* m, int cell, uint64_t seed, bool probe, int64_t min_hidden)
 {
 	gtError err;
 	Exact e;
 	gtDistance exact = exact_open(&e, m, cell, false);
 	assert_ptr_not_equal(exact.hidden_below, NULL);
+	assert_ptr_not_equal(exact.straight_map, NULL);
 	Watched watch[2] = {{exact, m, 0, 0}, {exact, m, 0, 0}};
 	gtDistance d[2];
 	for (int v = 0; v < 2; v++) {
 		d[v] = exact;
 		d[v].context = &watch[v];
 		d[v].fcn = watched_fcn, d[v].below = watched_below, d[v].hidden_below = watched_hidden;
-		d[v].straight_map = NULL;
+		d[v].straight_map = probe && v == 0 ? exact.straight_map : NULL;
+		if (probe) d[v].walk_map = NULL;
 	}
 	d[1].walk_map = NULL;
 	TestRng rng = {seed};
@@ -424,9 +430,9 @@ static void hidden_by_bound(gtMap* m, int cell, uint64_t seed)
 				assert_int_equal(count[v], found);
 				for (int j = 0; j < found; j++)
 					if (got[v][j] != want[j] || dist[v][j] != want_dist[j])
-						fail_msg("%s bound, step %d result %d: %llu at %.17g, brute force %llu at %.17g",
-						         v ? "without" : "with", step, j, (unsigned long long)got[v][j], dist[v][j],
-						         (unsigned long long)want[j], want_dist[j]);
+						fail_msg("%s %s, step %d result %d: %llu at %.17g, brute force %llu at %.17g",
+						         v ? "without" : "with", probe ? "probes" : "bound", step, j,
+						         (unsigned long long)got[v][j], dist[v][j], (unsigned long long)want[j], want_dist[j]);
 			}
 		}
 		free(ids);
@@ -436,9 +442,9 @@ static void hidden_by_bound(gtMap* m, int cell, uint64_t seed)
 	if (watch[0].seen || watch[1].seen)
 		fail_msg("%lld and %lld hidden pricings of points that see each other", (long long)watch[0].seen,
 		         (long long)watch[1].seen);
-	if (watch[0].hidden < 20 || watch[1].hidden != 0)
-		fail_msg("%lld hidden pricings with the bound, %lld without", (long long)watch[0].hidden,
-		         (long long)watch[1].hidden);
+	if (watch[0].hidden < min_hidden || watch[1].hidden != 0)
+		fail_msg("%lld hidden pricings with the %s, %lld without", (long long)watch[0].hidden,
+		         probe ? "probes" : "bound", (long long)watch[1].hidden);
 	exact_close(&e);
 }
 
@@ -448,10 +454,23 @@ static void test_hidden_by_bound(void** state)
 	gtError err;
 	gtMap* m;
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 256, 192, 3040, &m, &err), GT_OK);
-	hidden_by_bound(m, 4, 3041);
+	hidden_by(m, 4, 3041, false, 20);
 	gtMap_Destroy(m);
 	m = test_load_shared_map("dao", "lak303d");
-	hidden_by_bound(m, 8, 3042);
+	hidden_by(m, 8, 3042, false, 20);
+	gtMap_Destroy(m);
+}
+
+static void test_hidden_by_probe(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 256, 192, 3043, &m, &err), GT_OK);
+	hidden_by(m, 4, 3044, true, 1000); // 3,254 (181 from the sight walks alone, without the probes)
+	gtMap_Destroy(m);
+	m = test_load_shared_map("dao", "lak303d");
+	hidden_by(m, 8, 3045, true, 700); // 1,284 (239 without the probes)
 	gtMap_Destroy(m);
 }
 
@@ -560,5 +579,5 @@ static void test_edit_turns_it_off(void** state)
 }
 
 TEST_MAIN("walk_bound", test_no_walk_unpriced, test_bound_below_real_maps, test_bound_below_generated_maps,
-          test_bound_below_hand_maps, test_same_answers_with_and_without, test_hidden_by_bound, test_gate_comes_back,
-          test_edit_turns_it_off)
+          test_bound_below_hand_maps, test_same_answers_with_and_without, test_hidden_by_bound, test_hidden_by_probe,
+          test_gate_comes_back, test_edit_turns_it_off)

@@ -155,6 +155,23 @@ static int sight_rest(const gtClearance* c, const gtMap* map, gtVec2 a, gtVec2 b
 	return part_free(map, a, b, covered, length - from_b) ? 1 : 0;
 }
 
+// Points of the segment probed by gt_segment_hidden, as fractions of it: the middle first (the
+// likeliest inside a wall between two far points), then the quarters. The eighths too proved 5-20%
+// more pairs hidden but cost more where few are (callgrind, bench-peers: AR0300SR at 0.1% without
+// words 16,163 -> 16,380 instructions a query, lak303d at 0.1% with two words 5,658 -> 5,605).
+static const double PROBES[] = {0.5, 0.25, 0.75};
+
+bool gt_segment_hidden(const gtMap* map, gtVec2 a, gtVec2 b)
+{
+	double dx = b.x - a.x, dy = b.y - a.y, w = map->width, h = map->height;
+	for (int i = 0; i < (int)(sizeof PROBES / sizeof *PROBES); i++) {
+		double x = a.x + PROBES[i] * dx, y = a.y + PROBES[i] * dy;
+		if (!(x >= 0 && y >= 0 && x < w && y < h)) return false; // off the map (NaN too): not known
+		if (gt_blocked(map, (int)x, (int)y)) return inside_blocked(map, x, y);
+	}
+	return false;
+}
+
 int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b, double rb)
 {
 	double dx = b.x - a.x, dy = b.y - a.y, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;

@@ -50,4 +50,11 @@ static inline double gt_clearance_at(const gtClearance* c, double x, double y)
 #define GT_SIGHT_STEPS 8
 int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b, double rb);
 
+// Whether a few points of the segment from a to b (its middle and quarters) show that it
+// crosses a blocked cell of `map`: true when the first blocked cell met has the point farther
+// inside than its rounding (then a and b do not see each other), false when that does not tell
+// (no point blocked, one on a cell's edge, or one off the map). A handful of loads where the line
+// test it spares walks every row the segment crosses (~400 instructions on lak303d at 0.1%).
+bool gt_segment_hidden(const gtMap* map, gtVec2 a, gtVec2 b);
+
 #endif

@@ -54,6 +54,9 @@ typedef struct Filter {
 	const gtClearance* sight;
 	const gtMap* sight_map; // distance.straight_map: its cells where the squares stop
 	double sight_q;
+	// distance.straight_map when the distance has hidden_below, else NULL: a pricing with no walk
+	// probes a few points of its segment there first (gt_segment_hidden).
+	const gtMap* hidden_map;
 	bool sight_walks[2]; // whether pricings without (0) and with (1) a limit try it first
 	// The world's block-to-block walk bounds when the distance is a walk on the map they were made
 	// from (gtDistance.walk_map, no links) and q is on it: `walk_row` is the row of q's block

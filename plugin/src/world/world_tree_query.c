@@ -65,6 +65,12 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 			if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
 			return results_offer(s, r, d, slot);
 		}
+	} else if (f->hidden_map && gt_segment_hidden(f->hidden_map, q->point, p)) {
+		// No walk this time (few certify where objects are far apart: 0.1% of the cells, or words):
+		// a few points of the segment inside a wall still spare the pricing its line test, which
+		// reads every row the segment crosses (bench-peers at 0.1% with two words, callgrind: 9-11%
+		// of the Grid Tree's instructions a query).
+		seen = -1;
 	}
 	// Once a farther distance cannot enter the answer, the backend may stop at that limit: a little
 	// above the bound, as a distance equal to it enters (within the radius, or a tie with a smaller
@@ -471,6 +477,7 @@ static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance
 {
 	f->sight = NULL;
 	f->sight_walks[0] = f->sight_walks[1] = false;
+	f->hidden_map = distance.hidden_below ? distance.straight_map : NULL;
 	if (s->sight_idle[cost] > 0) { // neither walk runs on this query (sight_end counted it skipped)
 		s->sight_idle[cost]--;
 		return;
