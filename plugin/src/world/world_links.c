@@ -4,6 +4,7 @@
 // around it, nearest first, only as far as the query's keys need. A query near no link reads a
 // few squares instead of every way (100 teleporters on AR0602SR: every way was read and rooted
 // once per query, and each settled way relaxed every open one).
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -189,4 +190,16 @@ double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
 	Filter f; // the search's own: the query's Filter keeps its keys with the slack
 	memset(&f, 0, sizeof f);
 	return gt_link_search_begin(&f, s, l, q) ? f.link_reach : 0;
+}
+
+double gt_shortcuts_savings(const gtShortcuts* l)
+{
+	double sum = 0;
+	for (int32_t i = 0; l && i < l->count; i++) {
+		double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y,
+		       length = sqrt(lx * lx + ly * ly);
+		// Each term rounded up by far more than the root's and the sum's rounding.
+		sum += (length > l->cost[i] ? length - l->cost[i] : 0) + length * 0x1p-40 + DBL_MIN;
+	}
+	return sum * (1 + 0x1p-40);
 }
