@@ -161,7 +161,7 @@ bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gt
 	return true;
 }
 
-void gt_link_search_settle(Filter* f, double upto)
+void gt_link_search_settle(Filter* f, double upto, bool ahead)
 {
 	gtLinkSearch* g = f->search;
 	for (;;) {
@@ -169,10 +169,11 @@ void gt_link_search_settle(Filter* f, double upto)
 		if (g->least_open >= 0 && g->open_reach <= g->cursor_bound) settle_least(f, g);
 		else if (!read_least(f, g, INFINITY)) break;
 	}
-	// A ring ahead, so that the frontier the keys see does not creep up a square edge at a time
-	// (each creep re-keys and queues an item again).
-	double ahead = upto + g->l->grid_side;
-	while (read_least(f, g, ahead)) {}
+	// A ring ahead for the tree, so that the frontier the keys see does not creep up a square edge
+	// at a time (each creep re-keys and queues an item again). The ring walk re-keys nothing: a
+	// creep costs it one more settle, less than a ring of squares (two floors joined by 100 stairs:
+	// a query near the stairs read a ring of the other floor's squares beyond its answer).
+	while (ahead && read_least(f, g, upto + g->l->grid_side)) {}
 }
 
 double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)

@@ -88,7 +88,8 @@ double gt_shortcuts_savings(const gtShortcuts* l);
 // The links' search over the ways' grid (world_links.c): begins it from q (link_reach and
 // link_frontier set, false when out of memory), and settles ways up to `upto` as links_settle does.
 bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);
-void gt_link_search_settle(Filter* f, double upto);
+// `ahead`: reading on a ring of squares beyond `upto` (for the tree's keys).
+void gt_link_search_settle(Filter* f, double upto, bool ahead);
 // The least reach from q of a way cheaper than its straight line (+infinity: none), over the
 // ways' grid when there is one, else over every way; 0 (which certifies nothing) when out of memory.
 double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);

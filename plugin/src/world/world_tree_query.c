@@ -48,6 +48,11 @@ static inline bool links_spare_near(const Filter* f, gtVec2 q, gtVec2 p)
 	return f->link_slack == 0 && (dx * dx + dy * dy) * (1 + 0x1p-36) <= f->link_reach * f->link_reach;
 }
 
+static __attribute__((noinline)) bool links_spare(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p)
+{
+	return links_spare_near(f, q, p) || links_spare_line(f, s, q, p);
+}
+
 // An object popped with its key: priced with the real distance and offered to the answer; false
 // when out of memory.
 static inline __attribute__((always_inline)) bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
@@ -63,8 +68,8 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	if (f->walk_row && key > gt_straight_key(p.x - q->point.x, p.y - q->point.y) * (1 + 0x1p-40)) seen = -1;
 	// q and p see each other: the distance is the straight line, no call (with links, when their
 	// bound says no walk through them is shorter)
-	else if (f->sight_walks[limited] && ((f->link_reach == INFINITY && f->link_slack == 0) ||
-	                                     links_spare_near(f, q->point, p) || links_spare_line(f, s, q->point, p))) {
+	else if (f->sight_walks[limited] &&
+	         ((f->link_reach == INFINITY && f->link_slack == 0) || links_spare(f, s, q->point, p))) {
 		s->sight_tries[limited]++;
 		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p, w->clear[slot]);
 		if (seen > 0) {
@@ -358,10 +363,11 @@ static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVe
 // least as it relaxes; a query settles the few ways within its answer's distance. (Pricing a way's
 // entrance walk with the distance itself when it is settled made the bound tighter but cost more
 // than it saved: 202k instead of 160k instructions per query, 100 teleporters on AR0602SR.)
-static void links_settle(Filter* f, double upto)
+// `ahead`: the grid search reads a ring of squares on (gt_link_search_settle).
+static void links_settle(Filter* f, double upto, bool ahead)
 {
 	if (f->search) {
-		gt_link_search_settle(f, upto);
+		gt_link_search_settle(f, upto, ahead);
 		return;
 	}
 	while (f->link_frontier * (1 - 0x1p-48) <= upto && f->ways_settled < f->ways_kept) { // keys are shrunk
@@ -620,7 +626,7 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 	// may come out in another order than the heap's: the answer breaks their ties by id.
 	// Going on after a hand-over (lazy, *resume > 0): a heap's least is its first.
 	int32_t start = lazy ? *resume : 0;
-	bool flat = frontier->size <= RING_FLAT;
+	bool flat = !lazy || frontier->size <= RING_FLAT;
 	int least = 0; // flat: where the least key is (when not empty)
 	if (lazy) *resume = -1;
 	for (int32_t i = start, n = w->ring_count;;) {
@@ -782,7 +788,7 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 		if (event == INFINITY && reach == INFINITY) break; // nothing left at all (fewer than k reachable)
 		if (reach <= event) {
 			// A way may settle at or below the next event: settle up to it; each settled way is a source.
-			links_settle(f, event);
+			links_settle(f, event, false);
 			for (; added < f->ways_settled; added++)
 				if (!ring_source_add(w, s, &count, f->ways[added].exit, f->ways[added].reach)) return false;
 			continue;
@@ -808,10 +814,9 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 // links (two floors joined by 100 stairs: the search's rings of squares and the sources' bookkeeping
 // were a quarter of a query that never took a stair). Only then does the search begin, and the
 // walk with sources go on from where the plain one stopped.
-static bool ring_walk(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f, Results* r,
-                      bool straight, gtQueryStats* stats)
+static bool ring_walk_links(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
+                            Results* r, gtQueryStats* stats)
 {
-	if (straight) return ring_traverse(w, s, q, distance, f, r, true, stats);
 	if (!priced_begin(w, s)) return false;
 	int32_t start = 0;
 	if (f->search_from > 0) {
@@ -826,6 +831,12 @@ static bool ring_walk(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtD
 		f->search_from = 0;
 	}
 	return ring_traverse_links(w, s, q, distance, f, r, start, stats);
+}
+static inline bool ring_walk(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
+                             Results* r, bool straight, gtQueryStats* stats)
+{
+	return straight ? ring_traverse(w, s, q, distance, f, r, true, stats)
+	                : ring_walk_links(w, s, q, distance, f, r, stats);
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
@@ -956,7 +967,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		if (top.key >= f.link_reach * (1 - 0x1p-48)) { // keys through links are shrunk (link_bound)
 			// The item's key may rest on ways the links' search had not settled: settle them up to
 			// the key, and when the key grows the item goes back in its place.
-			links_settle(&f, top.key);
+			links_settle(&f, top.key, true);
 			double key = mode == MODE_TOP ? top.key : links_rekey(w, &f, q->point, top);
 			if (key > top.key) {
 				if (!gt_frontier_push(frontier, key, top.id)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
