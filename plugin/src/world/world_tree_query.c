@@ -319,7 +319,8 @@ static inline __attribute__((always_inline)) bool expand_straight(const gtWorld*
 // of 38.7k instructions a query; the keys made from the table's lower reach were rekeyed more.)
 // False when out of memory.
 enum { LINK_SLACK = 1 };
-static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q, bool lazy)
+static inline __attribute__((always_inline)) bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l,
+                                                              gtVec2 q, bool lazy)
 {
 	f->shortcuts = l;
 	f->link_reach = f->link_frontier = INFINITY;
