@@ -4,6 +4,7 @@
 // around it, nearest first, only as far as the query's keys need. A query near no link reads a
 // few squares instead of every way (100 teleporters on AR0602SR: every way was read and rooted
 // once per query, and each settled way relaxed every open one).
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -160,7 +161,7 @@ bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gt
 	return true;
 }
 
-void gt_link_search_settle(Filter* f, double upto)
+void gt_link_search_settle(Filter* f, double upto, bool ahead)
 {
 	gtLinkSearch* g = f->search;
 	for (;;) {
@@ -168,10 +169,11 @@ void gt_link_search_settle(Filter* f, double upto)
 		if (g->least_open >= 0 && g->open_reach <= g->cursor_bound) settle_least(f, g);
 		else if (!read_least(f, g, INFINITY)) break;
 	}
-	// A ring ahead, so that the frontier the keys see does not creep up a square edge at a time
-	// (each creep re-keys and queues an item again).
-	double ahead = upto + g->l->grid_side;
-	while (read_least(f, g, ahead)) {}
+	// A ring ahead for the tree, so that the frontier the keys see does not creep up a square edge
+	// at a time (each creep re-keys and queues an item again). The ring walk re-keys nothing: a
+	// creep costs it one more settle, less than a ring of squares (two floors joined by 100 stairs:
+	// a query near the stairs read a ring of the other floor's squares beyond its answer).
+	while (ahead && read_least(f, g, upto + g->l->grid_side)) {}
 }
 
 double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
@@ -189,4 +191,16 @@ double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
 	Filter f; // the search's own: the query's Filter keeps its keys with the slack
 	memset(&f, 0, sizeof f);
 	return gt_link_search_begin(&f, s, l, q) ? f.link_reach : 0;
+}
+
+double gt_shortcuts_savings(const gtShortcuts* l)
+{
+	double sum = 0;
+	for (int32_t i = 0; l && i < l->count; i++) {
+		double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y,
+		       length = sqrt(lx * lx + ly * ly);
+		// Each term rounded up by far more than the root's and the sum's rounding.
+		sum += (length > l->cost[i] ? length - l->cost[i] : 0) + length * 0x1p-40 + DBL_MIN;
+	}
+	return sum * (1 + 0x1p-40);
 }

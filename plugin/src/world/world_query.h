@@ -48,6 +48,10 @@ typedef struct Filter {
 	gtLinkWay* ways;
 	int ways_settled, ways_kept, way_least;
 	gtLinkSearch* search; // the search over the ways' grid (world_links.c), or NULL: over every way
+	// Above 0: that search has not begun (a nearest query's ring walk, which begins it once its
+	// events reach search_from): link_reach and link_frontier hold search_from, a lower bound of the
+	// least reach from q (the reach table's), and no way is settled.
+	double search_from;
 	// The world's clearance when the distance is the straight line between points that see each
 	// other on the map it was computed from (gtDistance.straight_map, no links), else NULL; and
 	// the query point's clearance (world_clearance.h).
@@ -87,7 +91,8 @@ double gt_shortcuts_savings(const gtShortcuts* l);
 // The links' search over the ways' grid (world_links.c): begins it from q (link_reach and
 // link_frontier set, false when out of memory), and settles ways up to `upto` as links_settle does.
 bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);
-void gt_link_search_settle(Filter* f, double upto);
+// `ahead`: reading on a ring of squares beyond `upto` (for the tree's keys).
+void gt_link_search_settle(Filter* f, double upto, bool ahead);
 // The least reach from q of a way cheaper than its straight line (+infinity: none), over the
 // ways' grid when there is one, else over every way; 0 (which certifies nothing) when out of memory.
 double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);

@@ -40,6 +40,19 @@ static __attribute__((noinline)) bool links_spare_line(Filter* f, gtQueryScratch
 	return link_bound(f, line, p.x, p.y, 0, 0) >= line;
 }
 
+// links_spare_line's first case, without its call and root: a line no longer than the least reach
+// from q (or the plain ring walk's bound of it), by a margin above links_spare_line's and rounding.
+static inline bool links_spare_near(const Filter* f, gtVec2 q, gtVec2 p)
+{
+	double dx = p.x - q.x, dy = p.y - q.y;
+	return f->link_slack == 0 && (dx * dx + dy * dy) * (1 + 0x1p-36) <= f->link_reach * f->link_reach;
+}
+
+static __attribute__((noinline)) bool links_spare(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p)
+{
+	return links_spare_near(f, q, p) || links_spare_line(f, s, q, p);
+}
+
 // An object popped with its key: priced with the real distance and offered to the answer; false
 // when out of memory.
 static inline __attribute__((always_inline)) bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
@@ -56,7 +69,7 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	// q and p see each other: the distance is the straight line, no call (with links, when their
 	// bound says no walk through them is shorter)
 	else if (f->sight_walks[limited] &&
-	         ((f->link_reach == INFINITY && f->link_slack == 0) || links_spare_line(f, s, q->point, p))) {
+	         ((f->link_reach == INFINITY && f->link_slack == 0) || links_spare(f, s, q->point, p))) {
 		s->sight_tries[limited]++;
 		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p, w->clear[slot]);
 		if (seen > 0) {
@@ -299,18 +312,6 @@ static inline __attribute__((always_inline)) bool expand_straight(const gtWorld*
 	return true;
 }
 
-double gt_shortcuts_savings(const gtShortcuts* l)
-{
-	double sum = 0;
-	for (int32_t i = 0; l && i < l->count; i++) {
-		double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y,
-		       length = sqrt(lx * lx + ly * ly);
-		// Each term rounded up by far more than the root's and the sum's rounding.
-		sum += (length > l->cost[i] ? length - l->cost[i] : 0) + length * 0x1p-40 + DBL_MIN;
-	}
-	return sum * (1 + 0x1p-40);
-}
-
 // The links' search from q (Filter). When all the ways together save less than LINK_SLACK on
 // their straight lines (stairs priced by their length), there is no search: a key is the straight
 // line, pruned above the answer's bound plus that sum (Results.slack; in a query with a score the
@@ -324,7 +325,8 @@ double gt_shortcuts_savings(const gtShortcuts* l)
 // of 38.7k instructions a query; the keys made from the table's lower reach were rekeyed more.)
 // False when out of memory.
 enum { LINK_SLACK = 1 };
-static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
+static inline __attribute__((always_inline)) bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l,
+                                                              gtVec2 q, bool lazy)
 {
 	f->shortcuts = l;
 	f->link_reach = f->link_frontier = INFINITY;
@@ -332,12 +334,18 @@ static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVe
 	f->slack_reach = NAN;
 	f->ways_settled = f->ways_kept = f->way_least = 0;
 	f->search = NULL;
+	f->search_from = 0;
 	if (!l || l->count <= 0) return true;
 	double savings = l->savings > 0 ? l->savings : gt_shortcuts_savings(l);
 	if (savings < LINK_SLACK) {
 		f->link_slack = savings;
 		if (f->mode == MODE_TOP) f->key_slack = savings; // else the answer's prune carries it
 		if (l->reach_gap) f->slack_reach = link_table_at(l, l->reach_gap, q.x, q.y);
+		return true;
+	}
+	double from = lazy && l->grid_begin && l->reach_gap ? link_table_at(l, l->reach_gap, q.x, q.y) : 0;
+	if (from > 0 && from < INFINITY) { // ring_walk begins the search
+		f->search_from = f->link_reach = f->link_frontier = from;
 		return true;
 	}
 	if (l->grid_begin) return gt_link_search_begin(f, s, l, q);
@@ -362,10 +370,11 @@ static bool links_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gtVe
 // least as it relaxes; a query settles the few ways within its answer's distance. (Pricing a way's
 // entrance walk with the distance itself when it is settled made the bound tighter but cost more
 // than it saved: 202k instead of 160k instructions per query, 100 teleporters on AR0602SR.)
-static void links_settle(Filter* f, double upto)
+// `ahead`: the grid search reads a ring of squares on (gt_link_search_settle).
+static void links_settle(Filter* f, double upto, bool ahead)
 {
 	if (f->search) {
-		gt_link_search_settle(f, upto);
+		gt_link_search_settle(f, upto, ahead);
 		return;
 	}
 	while (f->link_frontier * (1 - 0x1p-48) <= upto && f->ways_settled < f->ways_kept) { // keys are shrunk
@@ -601,8 +610,15 @@ static inline int flat_least(const gtHeapItem* items, int n, int at, int from)
 // objects of the others go in with their straight lines and are priced when no leaf left can hold
 // a nearer one (its offset's bound), as best-first over the tree would. Nearest queries with
 // straight keys whose objects' test is none (plain) or their words' plane. False when out of memory.
-static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
-                          Results* r, bool plain, gtQueryStats* stats)
+// With `lazy` (links, ring_walk), every event below `stop`, a lower bound of the least reach of a
+// way from q, is the same as without links (no walk through a link costs less than stop); it starts
+// at offset *resume with the frontier left by an earlier hand-over, and at the first event at or
+// above stop hands over: *resume is the next offset (the frontier a heap, its objects priced so far
+// stamped in s->priced), -1 when it ended.
+static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWorld* w, gtQueryScratch* s,
+                                                                     const gtQuery* q, gtDistance distance, Filter* f,
+                                                                     Results* r, bool plain, bool lazy, double stop,
+                                                                     int32_t* resume, gtQueryStats* stats)
 {
 	gtHeap* frontier = &s->frontier;
 	const int side = 1 << w->height;
@@ -616,10 +632,22 @@ static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
 	// scan: few go in (AR0602SR at 1%: 18 a query, 6 taken), where a heap's sifts mispredicted ~25
 	// branches a query. Past that (objects piled in a few leaves) it becomes the heap. Equal keys
 	// may come out in another order than the heap's: the answer breaks their ties by id.
-	bool flat = true;
+	// Going on after a hand-over (lazy, *resume > 0): a heap's least is its first.
+	int32_t start = lazy ? *resume : 0;
+	bool flat = !lazy || frontier->size <= RING_FLAT;
 	int least = 0; // flat: where the least key is (when not empty)
-	for (int32_t i = 0, n = w->ring_count;;) {
+	if (lazy) *resume = -1;
+	for (int32_t i = start, n = w->ring_count;;) {
 		double next = i < n ? (double)ring[i].bound : INFINITY;
+		if (lazy &&
+		    (frontier->size > 0 && frontier->items[flat ? least : 0].key < next ? frontier->items[flat ? least : 0].key
+		                                                                        : next) >= stop) {
+			if (flat) // bottom-up: each subtree below j is a heap
+				for (int j = frontier->size / 2 - 1; j >= 0; j--)
+					gt_heap_sift_down_from(frontier->items, frontier->size, j, frontier->items[j]);
+			*resume = i;
+			break;
+		}
 		if (frontier->size > 0 && frontier->items[flat ? least : 0].key <= next) {
 			gtHeapItem top;
 			if (flat) {
@@ -629,6 +657,7 @@ static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
 				top = gt_heap_pop(frontier);
 			}
 			if (results_prune(r, top.key)) break; // and every key left, in the heap and in the leaves
+			if (lazy) s->priced[-top.id - 1] = s->priced_generation; // for the sources after the hand-over
 			// (take_object may put it back, with its walk bound: rescanned after)
 			if (!take_object(w, s, q, distance, MODE_NEAREST, f, r, top, stats)) return false;
 			if (flat && frontier->size > 0) least = flat_least(frontier->items, frontier->size, 0, 1);
@@ -663,6 +692,17 @@ static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
 		}
 	}
 	return true;
+}
+
+static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
+                          Results* r, bool plain, gtQueryStats* stats)
+{
+	return ring_traverse_upto(w, s, q, distance, f, r, plain, false, INFINITY, NULL, stats);
+}
+static bool ring_traverse_lazy(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
+                               Results* r, double stop, int32_t* resume, gtQueryStats* stats)
+{
+	return ring_traverse_upto(w, s, q, distance, f, r, true, true, stop, resume, stats);
 }
 
 // The ring traversal with links: a source per point a walk may restart from, q at 0 and each
@@ -735,12 +775,17 @@ static bool ring_source_step(const gtWorld* w, gtQueryScratch* s, const Results*
 	}
 	return true;
 }
+// `start`: q's next offset, where ring_traverse_lazy handed over (the frontier, a heap, holds the
+// objects it read and did not price; those it priced are stamped), else 0 (priced_begin is the caller's).
 static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
-                                Results* r, gtQueryStats* stats)
+                                Results* r, int32_t start, gtQueryStats* stats)
 {
 	gtHeap* frontier = &s->frontier;
 	int count = 0, added = 0;
-	if (!priced_begin(w, s) || !ring_source_add(w, s, &count, q->point, 0)) return false;
+	if (!ring_source_add(w, s, &count, q->point, 0)) return false;
+	gtRingSource* home = &s->sources[0];
+	home->next = start;
+	home->next_key = start < w->ring_count ? (double)w->ring[start].bound * (1 - 0x1p-49) : INFINITY;
 	for (;;) {
 		int least = 0;
 		for (int i = 1; i < count; i++)
@@ -748,9 +793,10 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 		double next = s->sources[least].next_key, top = frontier->size > 0 ? frontier->items[0].key : INFINITY;
 		double event = top < next ? top : next, reach = f->link_frontier * (1 - 0x1p-48); // keys are shrunk
 		if (results_prune(r, event < reach ? event : reach)) break;                       // nothing left can qualify
+		if (event == INFINITY && reach == INFINITY) break; // nothing left at all (fewer than k reachable)
 		if (reach <= event) {
 			// A way may settle at or below the next event: settle up to it; each settled way is a source.
-			links_settle(f, event);
+			links_settle(f, event, false);
 			for (; added < f->ways_settled; added++)
 				if (!ring_source_add(w, s, &count, f->ways[added].exit, f->ways[added].reach)) return false;
 			continue;
@@ -769,11 +815,36 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 
 // A nearest query without filters: the leaves in rings from q (straight keys) or, with the links'
 // search, from q and from each point a walk through links restarts from.
-static bool ring_walk(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f, Results* r,
-                      bool straight, gtQueryStats* stats)
+//
+// A search not begun yet (Filter.search_from, links_begin): the plain ring walk until its events
+// reach search_from, a lower bound of the least reach from q (the reach table's, below the search's
+// by at most its block's diagonal); most queries end there, and then cost what they cost without
+// links (two floors joined by 100 stairs: the search's rings of squares and the sources' bookkeeping
+// were a quarter of a query that never took a stair). Only then does the search begin, and the
+// walk with sources go on from where the plain one stopped.
+static bool ring_walk_links(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
+                            Results* r, gtQueryStats* stats)
+{
+	if (!priced_begin(w, s)) return false;
+	int32_t start = 0;
+	if (f->search_from > 0) {
+		// Up to the table's bound, then up to the search's least reach (which the plain walk keeps
+		// to, as no way is settled below it), then with sources.
+		for (int pass = 0; pass < 2; pass++) {
+			double stop = f->link_frontier * (1 - 0x1p-48); // keys are shrunk
+			if (!ring_traverse_lazy(w, s, q, distance, f, r, stop, &start, stats)) return false;
+			if (start < 0 || results_prune(r, stop)) return true;
+			if (pass == 0 && !gt_link_search_begin(f, s, f->shortcuts, q->point)) return false;
+		}
+		f->search_from = 0;
+	}
+	return ring_traverse_links(w, s, q, distance, f, r, start, stats);
+}
+static inline bool ring_walk(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
+                             Results* r, bool straight, gtQueryStats* stats)
 {
 	return straight ? ring_traverse(w, s, q, distance, f, r, true, stats)
-	                : ring_traverse_links(w, s, q, distance, f, r, stats);
+	                : ring_walk_links(w, s, q, distance, f, r, stats);
 }
 
 // An inner node popped: its four children, the best held out of the heap in *held (when *holding)
@@ -818,6 +889,22 @@ static inline __attribute__((always_inline)) bool expand_children(const gtWorld*
 	return true;
 }
 
+// Whether a nearest query may walk the leaves in rings (ring_walk): no filter (gt_query_traverse
+// adds its plane's), no trace.
+static bool ring_fits(const gtWorld* w, const gtQuery* q, const Filter* f, Mode mode)
+{
+	return mode == MODE_NEAREST && w->ring && !q->trace && f->word_count == 0 && f->min_match == 0 &&
+	       q->any_count == 0 && q->none_count == 0 && !q->use_region && q->exclude_count == 0;
+}
+// The links' search that links_begin left to the ring walk begins now unless the query walks the
+// rings after all (`rings`); false when out of memory.
+static bool links_search_now(gtQueryScratch* s, const gtQuery* q, Filter* f, bool rings)
+{
+	if (f->search_from == 0 || rings) return true;
+	f->search_from = 0;
+	return gt_link_search_begin(f, s, f->shortcuts, q->point);
+}
+
 gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
                            int32_t* found, gtQueryStats* stats, gtError* err)
 {
@@ -826,7 +913,8 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	gtStatus st = gt_filter_prepare_lazy(w, s, q, mode, &f, err);
 	*found = 0;
 	if (st || f.impossible || (!within && q->k <= 0) || w->live == 0) return st;
-	if (!links_begin(&f, s, distance.shortcuts, q->point)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	bool ring = ring_fits(w, q, &f, mode); // leaves in rings, not the tree (ring_walk): the search may wait
+	if (!links_begin(&f, s, distance.shortcuts, q->point, ring)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int cost = cost_class(&f, mode);
 	sight_begin(w, s, distance, q->point, &f, cost);
 	walk_begin(w, s, distance, q->point, &f, cost);
@@ -854,9 +942,9 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	bool plain = f.word_count == 0 && !f.plane && f.min_match == 0 && q->any_count == 0 && q->none_count == 0 &&
 	             !q->use_region && q->exclude_count == 0;
 	bool fast_children = straight && !q->trace && (plane_first || plain);
-	// Nearest queries without filters walk the leaves in rings instead of the tree (ring_walk).
-	bool ring = mode == MODE_NEAREST && plain && w->ring && !q->trace;
-	if (ring && !scan) {
+	ring = ring && plain && !scan;
+	if (!links_search_now(s, q, &f, ring)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	if (ring) {
 		if (!ring_walk(w, s, q, distance, &f, &r, straight, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (scan) {
 		if (!push_all(w, frontier, q, &f, &r, stats) || !scan_begin(w, s, q, distance, mode, &f, &r, straight, stats))
@@ -887,7 +975,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		if (top.key >= f.link_reach * (1 - 0x1p-48)) { // keys through links are shrunk (link_bound)
 			// The item's key may rest on ways the links' search had not settled: settle them up to
 			// the key, and when the key grows the item goes back in its place.
-			links_settle(&f, top.key);
+			links_settle(&f, top.key, true);
 			double key = mode == MODE_TOP ? top.key : links_rekey(w, &f, q->point, top);
 			if (key > top.key) {
 				if (!gt_frontier_push(frontier, key, top.id)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
