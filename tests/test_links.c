@@ -10,6 +10,9 @@
 
 #include "test_support.h"
 
+#include "ehl/ehl_layout.h"
+#include "ehl/hub_labels.h"
+
 typedef struct TwinLink {
 	gtVec2 a, b;
 	double cost;
@@ -1303,6 +1306,84 @@ static void test_index_idle_links(void** state)
 	}
 }
 
+// Floors apart (gt_hub_labels_build_from's early ends): two copies of a floor side by side, stairs
+// from points of floor 0 to the same points of floor 1 (each a link no walk along a floor matches:
+// a wall column parts the floors), and in some rounds teleporters of cost 0 and 1 across the floors
+// and within one. One end of every link is ranked early, and no later hub labels a vertex of
+// another floor: every corner's entry for a hub of the other floor is for a hub ranked before the
+// last of those ends. Distances within and across floors equal the twin's.
+static void test_index_floors_apart(void** state)
+{
+	(void)state;
+	TestRng rng = {3235};
+	for (int round = 0; round < 4; round++) {
+		enum { W = 26, H = 18 };
+		unsigned char cells[2 * W * H];
+		for (int i = 0; i < W * H; i++) cells[i] = cells[W * H + i] = test_rng_int(&rng, 100) < 14 + 2 * round;
+		gtMap* map;
+		gtError err;
+		assert_int_equal(gtMap_FromFloors(2, W, H, cells, &map, &err), GT_OK);
+		TwinLink links[16];
+		gtEhlLink index_links[16];
+		int count = 0;
+		while (count < 16) {
+			gtVec2 a = test_random_point(map, &rng);
+			if (a.x >= W) continue;
+			TwinLink l = {a, {a.x + W + 1, a.y}, 1 + 0.25 * test_rng_int(&rng, 9), false};
+			if (round % 2 == 1 && count >= 12) { // teleporters: across the floors, then within floor 0
+				l.b = test_random_point(map, &rng), l.cost = count % 2;
+				if ((l.b.x > W) != (count < 14)) continue;
+			}
+			links[count] = l;
+			index_links[count++] = (gtEhlLink){l.a, l.b, l.cost};
+		}
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + round % 2;
+		gtEhl* ehl;
+		if (gtEhl_BuildWithLinks(map, &def, index_links, count, &ehl, &err)) fail_msg("%s", err.message);
+		// The rank by which every link has an end ranked, and the corners' entries of the other floor.
+		int n = ehl->n, last = 0;
+		int32_t* rank_of = malloc((size_t)n * sizeof *rank_of);
+		for (int r = 0; r < n; r++) rank_of[ehl->vertex_of[r]] = r;
+		for (int k = 0; k < count; k++) {
+			int a = rank_of[ehl->corners + 2 * k], b = rank_of[ehl->corners + 2 * k + 1];
+			last = (a < b ? a : b) > last ? (a < b ? a : b) : last;
+		}
+		assert_true(last < GT_HUB_LABELS_EARLY_FROM + GT_HUB_LABELS_EARLY_EVERY * count);
+		int across = 0;
+		for (int v = 0; v < ehl->corners; v++)
+			for (uint32_t k = ehl->label_offset[v]; k < ehl->label_offset[v + 1]; k++) {
+				int hub = (int)ehl->label_hub[k];
+				if ((ehl->points[v].x > W) == (ehl->points[ehl->vertex_of[hub]].x > W)) continue;
+				across++;
+				if (hub > last)
+					fail_msg("round %d corner %d (%g %g) holds hub rank %d = vertex %d (%g %g) dist %g (ends by %d, "
+					         "corners %d)",
+					         round, v, ehl->points[v].x, ehl->points[v].y, hub, (int)ehl->vertex_of[hub],
+					         ehl->points[ehl->vertex_of[hub]].x, ehl->points[ehl->vertex_of[hub]].y, ehl->label_dist[k],
+					         last, ehl->corners);
+			}
+		assert_true(across > 0);
+		free(rank_of);
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		gtEhlQuery* q;
+		assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+		for (int i = 0; i < 120; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			if (i % 2 == 0 && (s.x > W) != (t.x > W)) t = (gtVec2){t.x > W ? t.x - W - 1 : t.x + W + 1, t.y};
+			if (gtMap_CheckPoint(map, t) != GT_POINT_VALID) continue;
+			double d;
+			assert_int_equal(gtEhl_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(twin_distance(&tw, s, t), d, "floors apart", s, t);
+		}
+		gtEhlQuery_Destroy(q);
+		gtEhl_Destroy(ehl);
+		twin_free(&tw);
+		gtMap_Destroy(map);
+	}
+}
+
 // Distances and paths of `count` links (the enabled ones of `links`) against the twin.
 static void check_against_twin(gtNav* nav, gtNavQuery* q, const gtMap* map, TestRng* rng, const TwinLink* links,
                                const bool* enabled, int count, int pairs)
@@ -1521,6 +1602,6 @@ static void test_world_rings_floors_lazy(void** state)
 
 TEST_MAIN("links", test_index_knows_links, test_world_sight_and_teleporters, test_world_rings_through_links,
           test_world_rings_floors_lazy, test_world_rings_gap_through_links, test_world_stairs, test_world_stairs_sight,
-          test_index_links_a_hair_below, test_index_idle_links, test_nav_index_knows_links, test_handles,
-          test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance, test_reachability,
-          test_floors, test_rebuild_keeps_links)
+          test_index_links_a_hair_below, test_index_idle_links, test_index_floors_apart, test_nav_index_knows_links,
+          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
+          test_reachability, test_floors, test_rebuild_keeps_links)

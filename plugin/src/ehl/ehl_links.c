@@ -9,12 +9,43 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/compare.h"
 #include "core/platform.h"
 #include "core/status.h"
 #include "ehl/ehl_links.h"
 #include "ehl/ehl_repair.h"
 #include "map/geometry.h"
 #include "map/map_internal.h"
+
+// The link ends the labels rank early (gt_hub_labels_build_from): one end of every link that is
+// not idle, the one with more edges (a on a tie), most edges first. Ranked, they cut every later
+// search at the links, so a later hub labels only what it reaches without them: the corners of one
+// floor do not carry the other floors' later hubs (docs/links.md "Floors apart"). One end suffices
+// (a walk through the link passes it) and ranks half as many hubs as both would.
+// NULL with *early_count 0 when there is nothing to rank early, or no room (the order only costs).
+static int32_t* early_ends(const gtVisGraph* g, int corners, const uint8_t* idle, int count, int* early_count)
+{
+	*early_count = 0;
+	int64_t* key = gt_malloc(((size_t)count + 1) * sizeof *key);
+	int32_t* early = gt_malloc(((size_t)count + 1) * sizeof *early);
+	if (!key || !early) {
+		gt_free(key), gt_free(early);
+		return NULL;
+	}
+	int m = 0;
+	for (int k = 0; k < count; k++) {
+		int a = corners + 2 * k;
+		int64_t da = g->offset[a + 1] - g->offset[a], db = g->offset[a + 2] - g->offset[a + 1];
+		if (idle && idle[k]) continue;
+		int v = db > da ? a + 1 : a; // the build's degree order: degree < 2^30
+		key[m++] = ((INT64_C(1) << 30) - (db > da ? db : da)) * (INT64_C(1) << 32) + v;
+	}
+	qsort(key, (size_t)m, sizeof *key, gt_compare_int64);
+	for (int i = 0; i < m; i++) early[i] = (int32_t)(key[i] & 0xffffffff);
+	gt_free(key);
+	*early_count = m;
+	return early;
+}
 
 gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count, gtEhl** out,
                               gtError* err)
@@ -43,8 +74,10 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	gtVec2* ends = gt_malloc(((size_t)2 * count + 1) * sizeof *ends);
 	if (!st && !ends) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	for (int k = 0; !st && k < count; k++) ends[2 * k] = links[k].a, ends[2 * k + 1] = links[k].b;
-	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, &labels, err);
-	gt_free(ends);
+	int early_count = 0;
+	int32_t* early = st ? NULL : early_ends(&graph, check.corners, regions.idle, count, &early_count);
+	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, &labels, err);
+	gt_free(ends), gt_free(early);
 	gt_vis_graph_free(&graph);
 	if (!st)
 		st = gt_ehl_build_from_link_labels(map, def, threads, &labels, NULL, vg_edges, start, links, count, &regions,

@@ -1,4 +1,5 @@
 // Pruned landmark labeling (Akiba et al. 2013, weighted) over the visibility graph.
+#include <float.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -174,7 +175,13 @@ typedef struct Search {
 	// hubs' trees cross the edit), so the entries before are stale and not read.
 	int first_copied;
 	int64_t* old_start;
+	// Per vertex (NULL: none): a link end ranked early, where the prune test allows a few ulps of the
+	// key. The root's entry for the end and the walk to it add the same steps in other orders; a miss
+	// by rounding would carry the search across the link (ranked ends on a test map: 8 of them).
+	uint8_t* cut;
 } Search;
+
+enum { CUT_ULPS = 16 };
 
 // The root's distances to the hubs before it into to_root (its searched entries, by rank) and
 // to_old (its old entries of the roots copied, by old rank); `set` false: back to +inf.
@@ -227,10 +234,11 @@ static bool label_from(Search* s, int r, int root)
 		if (top.key > dist[u]) continue;
 		// Prune: an earlier hub already covers root-u at this distance (ties pruned).
 		bool covered = false;
+		double bound = s->cut && s->cut[u] ? top.key * (1 + CUT_ULPS * DBL_EPSILON) : top.key;
 		if (s->old) covered = covered_at(s, u, top.key);
 		else
 			for (int i = 0; i < lists[u].count && !covered; i++)
-				covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= top.key;
+				covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= bound;
 		if (covered) continue;
 		first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
 		if (s->key) {
@@ -809,25 +817,40 @@ static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtEhlDef* 
 	return st;
 }
 
-static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const int32_t* order,
-                             const gtHubLabelsEdit* edit, const gtEhlDef* def, int threads, gtHubLabels* out,
-                             gtError* err);
+typedef struct Early { // link ends ranked early (gt_hub_labels_build_from)
+	const int32_t* vertex;
+	int count;
+} Early;
+
+static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const Early* early,
+                             const int32_t* order, const gtHubLabelsEdit* edit, const gtEhlDef* def, int threads,
+                             gtHubLabels* out, gtError* err);
 
 gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels* out, gtError* err)
 {
-	return build_labels(map, g, NULL, NULL, NULL, NULL, 1, out, err);
+	return build_labels(map, g, NULL, NULL, NULL, NULL, NULL, 1, out, err);
 }
 
-gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, gtHubLabels* out,
-                                  gtError* err)
+gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const int32_t* early,
+                                  int early_count, gtHubLabels* out, gtError* err)
 {
-	return build_labels(map, g, ends, NULL, NULL, NULL, 1, out, err);
+	Early first = {early, early_count};
+	return build_labels(map, g, ends, &first, NULL, NULL, NULL, 1, out, err);
 }
 
 gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* g, const int32_t* order,
                                       const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err)
 {
-	return build_labels(map, g, NULL, order, edit, NULL, 1, out, err);
+	return build_labels(map, g, NULL, NULL, order, edit, NULL, 1, out, err);
+}
+
+// The early vertex that takes `rank`, if the schedule gives it one (hub_labels.h), else -1.
+static int early_root(const Early* early, int rank, int* at, const bool* processed)
+{
+	if (!early || rank < GT_HUB_LABELS_EARLY_FROM || (rank - GT_HUB_LABELS_EARLY_FROM) % GT_HUB_LABELS_EARLY_EVERY)
+		return -1;
+	while (*at < early->count && processed[early->vertex[*at]]) (*at)++;
+	return *at < early->count ? early->vertex[(*at)++] : -1;
 }
 
 static void free_scratch(Search* s, Order* o, int n)
@@ -850,13 +873,14 @@ static void free_scratch(Search* s, Order* o, int n)
 	gt_free(o->path);
 	gt_free(o->processed);
 	gt_free(s->heap.items);
+	gt_free(s->cut);
 }
 
 // Without a given order, maps of BATCH_MIN_VERTICES vertices or more are labelled in batches after the first
-// BATCH_FROM roots (on any thread count, so the labels do not depend on it).
-static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const int32_t* order,
-                             const gtHubLabelsEdit* edit, const gtEhlDef* def, int threads, gtHubLabels* out,
-                             gtError* err)
+// BATCH_FROM roots (on any thread count, so the labels do not depend on it), or after the early vertices.
+static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const Early* early,
+                             const int32_t* order, const gtHubLabelsEdit* edit, const gtEhlDef* def, int threads,
+                             gtHubLabels* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
 	int n = g->n;
@@ -880,6 +904,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	    0,
 	    NULL,
 	    -1,
+	    NULL,
 	    NULL};
 	Order o = {g,
 	           gt_malloc(slots * sizeof *o.order_key),
@@ -916,6 +941,11 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	}
 	if (!order) qsort(o.order_key, (size_t)n, sizeof *o.order_key, gt_compare_int64); // a given order needs no roots
 	int batched_from = !order && n >= BATCH_MIN_VERTICES ? BATCH_FROM : n;
+	int64_t early_to = early ? GT_HUB_LABELS_EARLY_FROM + (int64_t)GT_HUB_LABELS_EARLY_EVERY * early->count : 0;
+	if (batched_from < early_to) batched_from = early_to < n ? (int)early_to : n; // the schedule is sequential
+	int early_at = 0, early_next;
+	if (early && early->count > 0 && !order && (s.cut = gt_calloc(slots, 1)) != NULL) // no room: no slack
+		for (int i = 0; i < early->count; i++) s.cut[early->vertex[i]] = 1;
 
 	int root = n == 0 ? 0 : order ? order[0] : (int)(o.order_key[0] & 0xffffffff);
 	if (rp) st = replay_in_batches(&s, rp, order, out, err); // a repair's own loop
@@ -930,6 +960,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 		report_roots(def, r, 1, n);
 		if (!label_from(&s, r, root)) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub label entries");
 		else if (r + 1 < n && order) root = order[r + 1];
+		else if (r + 1 < n && (early_next = early_root(early, r + 1, &early_at, o.processed)) >= 0) root = early_next;
 		else if (r + 1 < n && r + 1 < batched_from) root = root_after(&o, s.labelled, s.nlabelled, s.parent);
 	}
 	// A repair on threads merges its lists on two (the build waits for them: see ehl_repair.c).
@@ -959,7 +990,7 @@ gtStatus gt_hub_labels_of_map(const gtMap* map, const gtEhlDef* def, int threads
 	if (st) return st;
 	*vg_edges = graph.offset[graph.n] / 2;
 	gt_ehl_report(def, "hub labels", 0);
-	st = build_labels(map, &graph, NULL, NULL, NULL, def, threads, out, err);
+	st = build_labels(map, &graph, NULL, NULL, NULL, NULL, def, threads, out, err);
 	gt_vis_graph_free(&graph);
 	return st;
 }
