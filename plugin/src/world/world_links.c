@@ -204,3 +204,33 @@ double gt_shortcuts_savings(const gtShortcuts* l)
 	}
 	return sum * (1 + 0x1p-40);
 }
+
+// Whether no walk through the links beats the straight line from q to p: their bound (a lower
+// bound of every such walk) stands above the line by a margin far beyond rounding, so the
+// backend's value is the line's hypot too. With the slack (stairs, no search) the bound is the
+// least reach of a way from q plus the gap from p to the nearest exit: a walk through links takes
+// a first way and leaves the last at an exit. (Settling the search up to the line first, where
+// the bound fell short, saved no pricing: 100 teleporters on AR0602SR, a settled way fell short
+// each time.)
+static __attribute__((noinline)) bool links_spare_line(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p)
+{
+	double line = gt_straight_key(p.x - q.x, p.y - q.y) * (1 + 0x1p-40);
+	if (f->link_slack != 0) {
+		if (isnan(f->slack_reach)) f->slack_reach = gt_link_least_reach(s, f->shortcuts, q);
+		return (f->slack_reach + link_table_at(f->shortcuts, f->shortcuts->gap, p.x, p.y)) * (1 - 0x1p-49) >= line;
+	}
+	return link_bound(f, line, p.x, p.y, 0, 0) >= line;
+}
+
+// links_spare_line's first case, without its call and root: a line no longer than the least reach
+// from q (or the plain ring walk's bound of it), by a margin above links_spare_line's and rounding.
+static inline bool links_spare_near(const Filter* f, gtVec2 q, gtVec2 p)
+{
+	double dx = p.x - q.x, dy = p.y - q.y;
+	return f->link_slack == 0 && (dx * dx + dy * dy) * (1 + 0x1p-36) <= f->link_reach * f->link_reach;
+}
+
+bool gt_links_spare(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p)
+{
+	return links_spare_near(f, q, p) || links_spare_line(f, s, q, p);
+}

@@ -96,6 +96,8 @@ void gt_link_search_settle(Filter* f, double upto, bool ahead);
 // The least reach from q of a way cheaper than its straight line (+infinity: none), over the
 // ways' grid when there is one, else over every way; 0 (which certifies nothing) when out of memory.
 double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);
+// Whether no walk through the links beats the straight line from q to p (world_links.c).
+bool gt_links_spare(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p);
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);
 // The same, leaving the AND of several query planes to gt_filter_make_plane: a query that reads
 // every object instead of the tree never needs it.

@@ -23,36 +23,6 @@ bool gt_frontier_grow(gtHeap* h)
 	return gt_frontier_grow_to(h, (int64_t)h->capacity + 1);
 }
 
-// Whether no walk through the links beats the straight line from q to p: their bound (a lower
-// bound of every such walk) stands above the line by a margin far beyond rounding, so the
-// backend's value is the line's hypot too. With the slack (stairs, no search) the bound is the
-// least reach of a way from q plus the gap from p to the nearest exit: a walk through links takes
-// a first way and leaves the last at an exit. (Settling the search up to the line first, where
-// the bound fell short, saved no pricing: 100 teleporters on AR0602SR, a settled way fell short
-// each time.)
-static __attribute__((noinline)) bool links_spare_line(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p)
-{
-	double line = gt_straight_key(p.x - q.x, p.y - q.y) * (1 + 0x1p-40);
-	if (f->link_slack != 0) {
-		if (isnan(f->slack_reach)) f->slack_reach = gt_link_least_reach(s, f->shortcuts, q);
-		return (f->slack_reach + link_table_at(f->shortcuts, f->shortcuts->gap, p.x, p.y)) * (1 - 0x1p-49) >= line;
-	}
-	return link_bound(f, line, p.x, p.y, 0, 0) >= line;
-}
-
-// links_spare_line's first case, without its call and root: a line no longer than the least reach
-// from q (or the plain ring walk's bound of it), by a margin above links_spare_line's and rounding.
-static inline bool links_spare_near(const Filter* f, gtVec2 q, gtVec2 p)
-{
-	double dx = p.x - q.x, dy = p.y - q.y;
-	return f->link_slack == 0 && (dx * dx + dy * dy) * (1 + 0x1p-36) <= f->link_reach * f->link_reach;
-}
-
-static __attribute__((noinline)) bool links_spare(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p)
-{
-	return links_spare_near(f, q, p) || links_spare_line(f, s, q, p);
-}
-
 // An object popped with its key: priced with the real distance and offered to the answer; false
 // when out of memory.
 static inline __attribute__((always_inline)) bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
@@ -69,7 +39,7 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	// q and p see each other: the distance is the straight line, no call (with links, when their
 	// bound says no walk through them is shorter)
 	else if (f->sight_walks[limited] &&
-	         ((f->link_reach == INFINITY && f->link_slack == 0) || links_spare(f, s, q->point, p))) {
+	         ((f->link_reach == INFINITY && f->link_slack == 0) || gt_links_spare(f, s, q->point, p))) {
 		s->sight_tries[limited]++;
 		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p, w->clear[slot]);
 		if (seen > 0) {
