@@ -79,10 +79,12 @@ void nav_free_graph_later(gtNav* nav, gtVisGraph* graph, gtLandmarks* landmarks)
 static void free_batch_job(void* context)
 {
 	Batch* b = context;
+#if defined(__GLIBC__)
 	bool retired = b->ehl_count > 0;
 	batch_free(b);
-#if defined(__GLIBC__)
 	if (retired) malloc_trim(0);
+#else
+	batch_free(b); // no trim to call (emscripten, other C libraries)
 #endif
 }
 
