@@ -35,9 +35,11 @@ struct gtEhlRepair {
 	bool* changed;            // new vertex: its useful label entries differ from the last index's
 	int64_t* diff_begin;      // new vertex -> the hubs (new ranks) of those entries [diff_begin[v], diff_begin[v + 1])
 	int32_t* diff;
-	bool* resweep;             // new vertex: new, or it saw an edited cell
-	bool* towards;             // new vertex: resweeps only the directions of `box` (it kept its other tuples)
-	int box[4];                // grid points (x0, y0, x1, y1) whose shadows hold every cell an edit can change
+	bool* resweep;    // new vertex: new, or it saw an edited cell
+	bool* towards;    // new vertex: resweeps only the directions of `box` (it kept its other tuples)
+	int box[4];       // grid points (x0, y0, x1, y1) whose shadows hold every cell an edit can change
+	const int* rects; // the edited cells (x0, y0, x1, y1 each), as gtEhlRepairFrom gives them
+	int rect_count;
 	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
 	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
 	bool swept;                // the above are planned (plan_sweep; else every vertex sweeps whole)
@@ -305,6 +307,7 @@ static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap*
 	if (n != g->n) return false;
 	r->n = n;
 	r->old = from->old;
+	r->rects = from->rects, r->rect_count = from->rect_count;
 	r->old_of = gt_malloc(((size_t)n + 1) * sizeof *r->old_of);
 	r->new_of = gt_malloc(((size_t)from->old_n + 1) * sizeof *r->new_of);
 	r->rank_of_old = gt_malloc(((size_t)from->old_n + 1) * sizeof *r->rank_of_old);
@@ -470,6 +473,14 @@ bool gt_ehl_repair_sector(const gtEhlRepair* r, const gtEhl* e, int v, gtSweepSe
 		return false;
 	*cells = r->kept + r->kept_begin[v];
 	*count = r->kept_begin[v + 1] - r->kept_begin[v];
+	return true;
+}
+
+bool gt_ehl_repair_edge_free(const gtEhlRepair* r, const gtEhl* e, const uint32_t** old, const int** rects, int* count)
+{
+	if (!r->old || !r->old->edge_free || r->old->g != e->g || r->old->columns != e->columns || r->old->rows != e->rows)
+		return false;
+	*old = r->old->edge_free, *rects = r->rects, *count = r->rect_count;
 	return true;
 }
 
