@@ -284,6 +284,126 @@ static void index_repaired_equals_scratch(gtMap* map, int threads, int steps, ui
 	gtMap_Destroy(map);
 }
 
+// Arrays of the same length equal element for element (bytes: floats compared exactly).
+static void expect_same_array(const void* a, const void* b, size_t count, size_t size, const char* array,
+                              const char* what, int step)
+{
+	if (!a || !b) fail_msg("%s, edit %d: %s missing (%p, %p)", what, step, array, a, b);
+	for (size_t i = 0; i < count; i++)
+		if (memcmp((const char*)a + i * size, (const char*)b + i * size, size))
+			fail_msg("%s, edit %d: %s differs at %zu of %zu", what, step, array, i, count);
+}
+
+// The repaired index `r` against `s`, an index built whole on the same map with the same hub
+// order (its cells, hubs, vias and kept labels), and `whole`, one built whole as a background
+// rebuild is (its sweep and FULL counts, which no hub order changes).
+static void expect_same_index(const gtEhl* r, const gtEhl* s, const gtEhl* whole, const char* what, int step)
+{
+	assert_int_equal(r->n, s->n);
+	assert_int_equal(r->cell_count, s->cell_count);
+	assert_int_equal(r->hub_count, s->hub_count);
+	assert_int_equal(r->via_count, s->via_count);
+	assert_int_equal(r->label_count, s->label_count);
+	expect_same_array(r->vertex_of, s->vertex_of, (size_t)r->n, sizeof *r->vertex_of, "vertex_of", what, step);
+	expect_same_array(r->cell_begin, s->cell_begin, (size_t)r->cell_count + 1, sizeof *r->cell_begin, "cell_begin",
+	                  what, step);
+	for (int64_t h = 0; h < r->hub_count; h++)
+		if (r->hubs[h].via_begin != s->hubs[h].via_begin || r->hubs[h].hub != s->hubs[h].hub ||
+		    memcmp(&r->hubs[h].lower_bound, &s->hubs[h].lower_bound, sizeof(float)))
+			fail_msg("%s, edit %d: (cell, hub) entry %lld differs", what, step, (long long)h);
+	expect_same_array(r->vias, s->vias, (size_t)r->via_count, sizeof *r->vias, "vias", what, step);
+	expect_same_array(r->label_offset, s->label_offset, (size_t)r->n + 1, sizeof *r->label_offset, "label_offset", what,
+	                  step);
+	expect_same_array(r->label_hub, s->label_hub, (size_t)r->label_count, sizeof *r->label_hub, "label_hub", what,
+	                  step);
+	assert_int_equal(r->cell_count, whole->cell_count);
+	expect_same_array(r->tuple_begin, whole->tuple_begin, (size_t)r->cell_count + 1, sizeof *r->tuple_begin,
+	                  "tuple_begin", what, step);
+	expect_same_array(r->tuple_vertex, whole->tuple_vertex, (size_t)r->tuple_begin[r->cell_count],
+	                  sizeof *r->tuple_vertex, "tuple_vertex", what, step);
+	expect_same_array(r->edge_free, whole->edge_free, (size_t)r->cell_count, sizeof *r->edge_free, "edge_free", what,
+	                  step);
+	for (int64_t c = 0; r->cell_full && c < s->cell_count; c++) { // FULL vias per cell, counted in s
+		uint32_t full = 0;
+		for (uint32_t k = s->hubs[s->cell_begin[c]].via_begin; k < s->hubs[s->cell_begin[c + 1] - 1].via_begin; k++)
+			full += gt_via_bits(&s->vias[k]) >> 31;
+		if (full != r->cell_full[c]) fail_msg("%s, edit %d: cell %lld's FULL count differs", what, step, (long long)c);
+	}
+}
+
+// The graphs equal edge for edge, lengths too.
+static void expect_same_graph(const gtVisGraph* a, const gtVisGraph* b, const char* what, int step)
+{
+	assert_int_equal(a->n, b->n);
+	expect_same_array(a->offset, b->offset, (size_t)a->n + 1, sizeof *a->offset, "graph offsets", what, step);
+	expect_same_array(a->adj, b->adj, (size_t)a->offset[a->n], sizeof *a->adj, "graph edges", what, step);
+	expect_same_array(a->length, b->length, (size_t)a->offset[a->n], sizeof *a->length, "graph lengths", what, step);
+}
+
+// Random edits one after another (4x4 walls built where the map is free, 3x1 walls, 2x2 blocks of
+// walls demolished, 6x5 walls taken away again), each repaired as a background rebuild repairs
+// (the graph repaired from the last one, the index from the last index around the edited cells)
+// and checked against whole builds on the edited map: every graph edge, every cell's lists, the
+// sweep's tuples and the FULL counts. A local stage that misses a cell or an edge fails here.
+static void index_arrays_equal_scratch(gtMap* map, int threads, int steps, uint64_t seed, const char* what)
+{
+	TestRng rng = {seed};
+	gtError err;
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 4, def.threads = threads;
+	gtVisGraph graph;
+	memset(&graph, 0, sizeof graph);
+	gtEhl* e;
+	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, NULL, &err), GT_OK);
+	static const int sides[4][3] = {{4, 4, 1}, {3, 1, 1}, {2, 2, 0}, {6, 5, 0}}; // w, h, built
+	int x = 0, y = 0;
+	for (int step = 0; step < steps; step++) {
+		const int* k = sides[step % 4];
+		if (!random_block(map, k[0] > k[1] ? k[0] : k[1], !k[2], &rng, &x, &y)) continue;
+		int rect[4] = {x, y, x + k[0] - 1, y + k[1] - 1};
+		gtMap* next = edited(map, rect[0], rect[1], rect[2], rect[3], k[2]);
+		int old_n;
+		const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
+		gtVisGraph repaired, whole_graph, order_graph;
+		memset(&whole_graph, 0, sizeof whole_graph);
+		assert_true(gt_vis_graph_copy(&graph, &repaired));
+		assert_int_equal(
+		    gt_vis_graph_repair_parallel(next, NULL, threads, old_vertices, old_n, rect, 1, &repaired, &err), GT_OK);
+		gtEhlRepairFrom from = {e, &graph, old_vertices, old_n, rect, 1};
+		gtEhl *r, *whole, *s;
+		assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &repaired, &from, &r, NULL, &err), GT_OK);
+		assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &whole_graph, NULL, &whole, NULL, &err), GT_OK);
+		expect_same_graph(&repaired, &whole_graph, what, step);
+		// The same hub order as the repair's, built whole (no tuples kept: those come from `whole`).
+		assert_true(gt_vis_graph_copy(&whole_graph, &order_graph));
+		gtHubLabels labels;
+		assert_int_equal(
+		    gt_hub_labels_build_in_order(next, &order_graph, r->hub_labels->vertex_of, NULL, &labels, &err), GT_OK);
+		assert_int_equal(gt_ehl_build_from_labels(next, &def, threads, &labels, NULL,
+		                                          order_graph.offset[order_graph.n] / 2, 0, &s, &err),
+		                 GT_OK);
+		expect_same_index(r, s, whole, what, step);
+		gtEhl_Destroy(s), gtEhl_Destroy(whole), gtEhl_Destroy(e);
+		gt_vis_graph_free(&order_graph), gt_vis_graph_free(&whole_graph), gt_vis_graph_free(&graph);
+		e = r, graph = repaired;
+		gtMap_Destroy(map);
+		map = next;
+	}
+	gtEhl_Destroy(e);
+	gt_vis_graph_free(&graph);
+	gtMap_Destroy(map);
+}
+
+static void test_repaired_index_arrays_equal_scratch(void** state)
+{
+	(void)state;
+	gtMap* map;
+	gtError err;
+	index_arrays_equal_scratch(test_load_map("assets/maps/caves.map"), 2, 12, 31, "caves");
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 128, 96, 7, &map, &err), GT_OK);
+	index_arrays_equal_scratch(map, 1, 12, 17, "generated rooms 128x96");
+}
+
 // The replay's rule that a search is copied only when no vertex it labelled, nor a neighbour of
 // one, has entries that changed for the earlier hubs (changed[] and near[] in hub_labels.c). With
 // the rule cut down to the vertices whose edges changed, the labels differed after 10 of 864 edits
@@ -305,4 +425,4 @@ static void test_copies_wait_for_changed_entries(void** state)
 }
 
 TEST_MAIN("ehl_repair", test_landmarks_from_labels_equal_dijkstra, test_repaired_labels_equal_scratch,
-          test_copies_wait_for_changed_entries)
+          test_copies_wait_for_changed_entries, test_repaired_index_arrays_equal_scratch)

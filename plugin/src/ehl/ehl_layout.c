@@ -77,6 +77,7 @@ void gt_ehl_drop_repair_data(gtEhl* e)
 	gt_free(e->tuple_begin);
 	gt_free(e->tuple_vertex);
 	gt_free(e->cell_full);
+	gt_free(e->edge_free);
 	if (e->hub_labels) { // freed here: a program that only loads indexes does not link the builder
 		gtHubLabels* L = e->hub_labels;
 		gt_free(L->rank_of);
@@ -88,7 +89,7 @@ void gt_ehl_drop_repair_data(gtEhl* e)
 		gt_free(L->useful);
 		gt_free(L);
 	}
-	e->tuple_begin = NULL, e->tuple_vertex = NULL, e->cell_full = NULL, e->hub_labels = NULL;
+	e->tuple_begin = NULL, e->tuple_vertex = NULL, e->cell_full = NULL, e->edge_free = NULL, e->hub_labels = NULL;
 }
 
 void gtEhl_Destroy(gtEhl* ehl)

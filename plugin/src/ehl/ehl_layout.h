@@ -163,6 +163,7 @@ struct gtEhl {
 	int64_t* tuple_begin;
 	uint32_t* tuple_vertex;
 	uint32_t* cell_full; // and per cell its FULL vias (or NULL): a repair's copied cell adds them without a scan
+	uint32_t* edge_free; // and per cell the free squares that make it FULL (ehl_cells.h), or NULL
 	struct gtHubLabels* hub_labels; // and its whole hub labels (hub_labels.h), kept the same way
 	void* mapping;                  // a loaded index: every array above points into this read-only file mapping
 	size_t mapping_bytes;

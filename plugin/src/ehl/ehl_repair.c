@@ -27,6 +27,7 @@ struct gtEhlRepair {
 	int n;
 	int32_t *old_of, *new_of; // vertex matching, -1 for a vertex on one side only
 	int same_below;           // old vertices below keep their number (none before them came or went)
+	int shift_from, shift;    // old vertices from shift_from on are numbered shift higher now (none gone)
 	int32_t* rank_of_old;     // old hub rank -> new rank, -1 for a vertex gone
 	bool none_gone;           // every old vertex stayed (no rank_of_old is -1)
 	int32_t* old_rank_of;     // new rank -> old rank, -1 for a new vertex
@@ -35,9 +36,11 @@ struct gtEhlRepair {
 	bool* changed;            // new vertex: its useful label entries differ from the last index's
 	int64_t* diff_begin;      // new vertex -> the hubs (new ranks) of those entries [diff_begin[v], diff_begin[v + 1])
 	int32_t* diff;
-	bool* resweep;             // new vertex: new, or it saw an edited cell
-	bool* towards;             // new vertex: resweeps only the directions of `box` (it kept its other tuples)
-	int box[4];                // grid points (x0, y0, x1, y1) whose shadows hold every cell an edit can change
+	bool* resweep;    // new vertex: new, or it saw an edited cell
+	bool* towards;    // new vertex: resweeps only the directions of `box` (it kept its other tuples)
+	int box[4];       // grid points (x0, y0, x1, y1) whose shadows hold every cell an edit can change
+	const int* rects; // the edited cells (x0, y0, x1, y1 each), as gtEhlRepairFrom gives them
+	int rect_count;
 	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
 	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
 	bool swept;                // the above are planned (plan_sweep; else every vertex sweeps whole)
@@ -70,7 +73,7 @@ typedef struct Affected {
 	uint32_t* mark; // per new hub rank: == token when affected
 	uint32_t token;
 	uint32_t at; // next old hub entry of the cell to copy
-	bool moves;  // some vertex of the cell's old tuples has another number now (cell_moves)
+	int moves;   // how the vertices of the cell's old tuples are numbered now (cell_moves)
 } Affected;
 
 enum { CELL_BUILT, CELL_COPIED, CELL_BY_HUB }; // by hub: each hub's vias copied unless its candidates changed
@@ -305,6 +308,7 @@ static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap*
 	if (n != g->n) return false;
 	r->n = n;
 	r->old = from->old;
+	r->rects = from->rects, r->rect_count = from->rect_count;
 	r->old_of = gt_malloc(((size_t)n + 1) * sizeof *r->old_of);
 	r->new_of = gt_malloc(((size_t)from->old_n + 1) * sizeof *r->new_of);
 	r->rank_of_old = gt_malloc(((size_t)from->old_n + 1) * sizeof *r->rank_of_old);
@@ -320,6 +324,9 @@ static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap*
 		return false;
 	gt_vis_match_vertices(from->old_vertices, from->old_n, vertices, n, r->old_of, r->new_of);
 	while (r->same_below < from->old_n && r->new_of[r->same_below] == r->same_below) r->same_below++;
+	r->shift_from = from->old_n, r->shift = 0; // the last run of old vertices moved by one amount
+	if (from->old_n > 0 && r->new_of[from->old_n - 1] >= 0) r->shift = r->new_of[from->old_n - 1] - (from->old_n - 1);
+	while (r->shift_from > 0 && r->new_of[r->shift_from - 1] == r->shift_from - 1 + r->shift) r->shift_from--;
 	const gtVisGraph* old = from->old_graph;
 	for (int v = 0; v < n; v++) { // edges are sorted by index, which the matching keeps in order
 		int ov = r->old_of[v];
@@ -473,6 +480,14 @@ bool gt_ehl_repair_sector(const gtEhlRepair* r, const gtEhl* e, int v, gtSweepSe
 	return true;
 }
 
+bool gt_ehl_repair_edge_free(const gtEhlRepair* r, const gtEhl* e, const uint32_t** old, const int** rects, int* count)
+{
+	if (!r->old || !r->old->edge_free || r->old->g != e->g || r->old->columns != e->columns || r->old->rows != e->rows)
+		return false;
+	*old = r->old->edge_free, *rects = r->rects, *count = r->rect_count;
+	return true;
+}
+
 bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int64_t cell)
 {
 	// A cell's FULL flags also read the squares beside its left and top edges (its edge points).
@@ -480,29 +495,43 @@ bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int
 	return gt_sweep_sector_holds(sector, x - 1, y - 1, x + e->g, y + e->g);
 }
 
-// Whether a vertex of cell `cell`'s old tuples has another number now: a via's vertex is one of
-// its cell's tuples, so the cell's vias are copied as they are otherwise.
-static bool cell_moves(const gtEhlRepair* r, int64_t cell)
+// How a cell's copied vias are renumbered: not at all (no vertex of its old tuples has another
+// number now; a via's vertex is one of its cell's tuples), by one amount (all of them lie in the
+// last run of old vertices that moved together: a wall built adds its corners, and every later
+// vertex moves by their count), or through new_of.
+enum { MOVES_NONE, MOVES_SHIFT, MOVES_TABLE };
+
+static int cell_moves(const gtEhlRepair* r, int64_t cell)
 {
 	const gtEhl* old = r->old;
-	uint32_t most = 0;
+	uint32_t most = 0, least = UINT32_MAX;
 	for (int64_t t = old->tuple_begin[cell]; t < old->tuple_begin[cell + 1]; t++) {
 		uint32_t v = old->tuple_vertex[t] & ~GT_EHL_TUPLE_FULL;
-		most = v > most ? v : most;
+		most = v > most ? v : most, least = v < least ? v : least;
 	}
-	return (int64_t)most >= r->same_below;
+	return (int64_t)most < r->same_below ? MOVES_NONE : (int64_t)least >= r->shift_from ? MOVES_SHIFT : MOVES_TABLE;
 }
 
 // Vias copied by memcpy renumbered in place. A via's vertex is its first 3 bytes, little-endian
 // (vertex_low, then the float's lowest byte: GT_VIA_VERTEX_BITS): on such a machine each via's
 // first 4 bytes are rewritten through new_of without a test (new_of[v] is v below same_below):
 // a load, a table read and a store a via rather than the fields taken apart and compared.
-static void renumber_vias(const gtEhlRepair* r, gtEhlViaLabel* vias, uint32_t count)
+static void renumber_vias(const gtEhlRepair* r, gtEhlViaLabel* vias, uint32_t count, int moves)
 {
 	const int32_t* new_of = r->new_of;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	_Static_assert(sizeof(gtEhlViaLabel) == 6 && GT_VIA_VERTEX_BITS == 0xFF, "a via's vertex is its first 3 bytes");
 	unsigned char* at = (unsigned char*)vias;
+	if (moves == MOVES_SHIFT) { // the new number fits the 3 bytes: the add carries into none beyond
+		uint32_t shift = (uint32_t)r->shift;
+		for (uint32_t k = 0; k < count; k++, at += sizeof(gtEhlViaLabel)) {
+			uint32_t word;
+			memcpy(&word, at, sizeof word);
+			word += shift;
+			memcpy(at, &word, sizeof word);
+		}
+		return;
+	}
 	for (uint32_t k = 0; k < count; k++, at += sizeof(gtEhlViaLabel)) {
 		uint32_t word;
 		memcpy(&word, at, sizeof word);
@@ -510,6 +539,7 @@ static void renumber_vias(const gtEhlRepair* r, gtEhlViaLabel* vias, uint32_t co
 		memcpy(at, &word, sizeof word);
 	}
 #else
+	(void)moves;
 	for (uint32_t k = 0; k < count; k++) {
 		int v = gt_via_vertex(&vias[k]);
 		if (v >= r->same_below) gt_via_renumber(&vias[k], new_of[v]);
@@ -519,12 +549,12 @@ static void renumber_vias(const gtEhlRepair* r, gtEhlViaLabel* vias, uint32_t co
 
 // The last index's vias copied (renumbered when `moves`, see cell_moves), their FULL bits counted
 // for the index's stats. Returns the FULL vias.
-static int64_t copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlViaLabel* from, uint32_t count, bool moves)
+static int64_t copy_vias(const gtEhlRepair* r, gtEhlViaLabel* to, const gtEhlViaLabel* from, uint32_t count, int moves)
 {
 	int64_t full = 0;
 	memcpy(to, from, (size_t)count * sizeof *to);
 	for (uint32_t k = 0; k < count; k++) full += gt_via_bits(&from[k]) >> 31; // FULL is the sign bit
-	if (moves) renumber_vias(r, to, count);
+	if (moves != MOVES_NONE) renumber_vias(r, to, count, moves);
 	return full;
 }
 
@@ -534,7 +564,8 @@ static void copy_cell_vias(const gtEhlRepair* r, int64_t cell, gtEhlViaLabel* to
                            uint32_t count)
 {
 	memcpy(to, from, (size_t)count * sizeof *to);
-	if (cell_moves(r, cell)) renumber_vias(r, to, count);
+	int moves = cell_moves(r, cell);
+	if (moves != MOVES_NONE) renumber_vias(r, to, count, moves);
 }
 
 // Pass 0: whether cell c of the last index holds the lists the new tuples call for (see the top);
@@ -567,7 +598,12 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
 	*vias = via_count;
 	if (pass == 0) return true;
 	gtEhlHub* to = e->hubs + e->cell_begin[cell];
-	for (uint32_t h = first; h < sentinel; h++) {
+	if (r->none_gone) { // every old rank is its new one (plan_order): the entries copied, their vias moved
+		memcpy(to, old->hubs + first, (size_t)(sentinel - first) * sizeof *to);
+		for (uint32_t h = 0; h < sentinel - first; h++) to[h].via_begin += (uint32_t)(via_at - via0);
+		to += sentinel - first;
+	}
+	for (uint32_t h = first; !r->none_gone && h < sentinel; h++) {
 		gtEhlHub entry = {(uint32_t)(via_at + (old->hubs[h].via_begin - via0)),
 		                  (uint32_t)r->rank_of_old[old->hubs[h].hub], old->hubs[h].lower_bound};
 		*to++ = entry;

@@ -67,6 +67,10 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* repair, const gtEhl* e, int v,
 // last index's *cells (cell | GT_EHL_TUPLE_FULL each) and *count, the others come from the sweep.
 bool gt_ehl_repair_sector(const gtEhlRepair* repair, const gtEhl* e, int v, gtSweepSector* sector,
                           const uint32_t** cells, int64_t* count);
+// For the build's FULL counts (ehl_cells.h): true when the last index kept its counts for the
+// same grid, then *old is them and *rects, *count the edited cells (x0, y0, x1, y1 each).
+bool gt_ehl_repair_edge_free(const gtEhlRepair* repair, const gtEhl* e, const uint32_t** old, const int** rects,
+                             int* count);
 // Whether cell `cell` of `e` lies within the sector (its sweep there is the full one's).
 bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int64_t cell);
 

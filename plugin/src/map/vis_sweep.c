@@ -23,8 +23,9 @@ typedef struct SlopeSet {
 typedef struct Octant {
 	VisSweep* sweep;
 	const gtMap* map;
-	int u, vx, vy, qx;
+	int u, vx, vy, qx, qy; // qy -1: the octant mirrored to the half plane above u
 	bool swap;
+	bool all; // list every vertex reached, not only the later ones
 	SlopeSet L, spare;
 } Octant;
 
@@ -69,8 +70,8 @@ static bool remove_range(Octant* o, Frac a, Frac b, bool open)
 static bool blk(const Octant* o, int i, int j)
 {
 	int ax = o->swap ? j : i, ay = o->swap ? i : j;
-	int x0 = o->vx + o->qx * ax, x1 = x0 + o->qx, y = o->vy + ay;
-	int cx = x0 < x1 ? x0 : x1;
+	int x0 = o->vx + o->qx * ax, x1 = x0 + o->qx, y0 = o->vy + o->qy * ay, y1 = y0 + o->qy;
+	int cx = x0 < x1 ? x0 : x1, y = y0 < y1 ? y0 : y1;
 	if (cx < 0 || y < 0 || cx >= o->map->width || y >= o->map->height) return true;
 	return gt_blocked(o->map, cx, y) != 0;
 }
@@ -100,12 +101,12 @@ static bool list_column(Octant* o, int k)
 		if (!I->lo_closed && first * I->lo.den == I->lo.num * k) first++;
 		if (!I->hi_closed && last * I->hi.den == I->hi.num * k) last--;
 		for (int64_t Y = first; Y <= last; Y++) {
-			int x = o->vx + o->qx * (o->swap ? (int)Y : k), y = o->vy + (o->swap ? k : (int)Y);
+			int x = o->vx + o->qx * (o->swap ? (int)Y : k), y = o->vy + o->qy * (o->swap ? k : (int)Y);
 			if (x < 0 || y < 0 || x > m->width || y > m->height) continue;
 			int mask = gt_corner_mask(m, x, y);
 			if (mask == 0 || (mask & (mask - 1)) != 0) continue; // not convex
 			int w = vertex_at(s, x, y);
-			if (w <= o->u || s->mark[w] == o->u + 1) continue;
+			if ((o->all ? w == o->u : w <= o->u) || s->mark[w] == o->u + 1) continue;
 			s->mark[w] = o->u + 1;
 			if (!GT_GROW(s->found, s->found_capacity, s->found_count + 1, 256)) return false;
 			s->found[s->found_count++] = w;
@@ -159,7 +160,7 @@ static bool sweep_octant(Octant* o, int** ranges, int* range_capacity)
 	o->L.count = 0;
 	push_piece(&o->L, frac(0, 1), true, frac(1, 1), true);
 	const gtMap* m = o->map;
-	int limit = o->swap ? m->height - o->vy : (o->qx > 0 ? m->width - o->vx : o->vx);
+	int limit = o->swap ? (o->qy > 0 ? m->height - o->vy : o->vy) : (o->qx > 0 ? m->width - o->vx : o->vx);
 	for (int k = 0;; k++) {
 		if (k > 0 && !list_column(o, k)) return false;
 		if (k >= limit || o->L.count == 0) return true;
@@ -202,21 +203,33 @@ void gt_vis_sweep_free(VisSweep* sweep)
 	memset(sweep, 0, sizeof *sweep);
 }
 
-bool gt_vis_sweep_vertex(VisSweep* sweep, int u)
+// The octants towards +y, on either side of u (the half plane of later vertices); with `all`, also
+// the four mirrored towards -y, and every vertex reached listed.
+static bool sweep_vertex(VisSweep* sweep, int u, bool all)
 {
 	sweep->found_count = 0;
 	gtVertex v = sweep->map->vertices[u];
-	Octant o = {sweep, sweep->map, u, v.x, v.y, 1, false, {sweep->slopes[0], 0}, {sweep->slopes[1], 0}};
+	Octant o = {sweep, sweep->map, u, v.x, v.y, 1, 1, false, all, {sweep->slopes[0], 0}, {sweep->slopes[1], 0}};
 	int* ranges = NULL;
 	int range_capacity = 0;
 	bool ok = true;
-	// The half plane of later vertices (y >= v.y): the octants towards +y, on either side of v.
-	for (int q = 0; ok && q < 4; q++) {
+	for (int q = 0; ok && q < (all ? 8 : 4); q++) {
 		o.qx = q & 1 ? -1 : 1;
-		o.swap = q >= 2;
+		o.swap = (q & 2) != 0;
+		o.qy = q & 4 ? -1 : 1;
 		ok = sweep_octant(&o, &ranges, &range_capacity);
 		sweep->slopes[0] = o.L.items, sweep->slopes[1] = o.spare.items;
 	}
 	gt_free(ranges);
 	return ok;
+}
+
+bool gt_vis_sweep_vertex(VisSweep* sweep, int u)
+{
+	return sweep_vertex(sweep, u, false);
+}
+
+bool gt_vis_sweep_vertex_all(VisSweep* sweep, int u)
+{
+	return sweep_vertex(sweep, u, true);
 }

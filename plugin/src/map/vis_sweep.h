@@ -29,5 +29,8 @@ void gt_vis_sweep_free(VisSweep* sweep);
 // sweep from vertex u reaches: every vertex u sees is listed (and a few it does not, never; the
 // caller tests each anyway). False when out of memory.
 bool gt_vis_sweep_vertex(VisSweep* sweep, int u);
+// The same over the whole plane: every vertex w != u the sweep from u reaches (the four octants
+// mirrored to -y too), each listed once.
+bool gt_vis_sweep_vertex_all(VisSweep* sweep, int u);
 
 #endif
