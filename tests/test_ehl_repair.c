@@ -306,8 +306,9 @@ static void test_copies_wait_for_changed_entries(void** state)
 
 // The replay's test of a vertex an old search labelled, when the root's entries changed: only the
 // hubs logged for the vertex or for the root can cover it now (hub_labels.c, covered_by_changes).
-// With the root's log left out, the labels differed after edit 4 here (and on 3 of 60 generated
-// maps of 96-128 cells a side, 12 edits each); the other tests pass without it.
+// With the root's log left out, the labels differed after edit 4 here, the one map of 60 generated
+// ones of 96-128 cells a side (12 edits each) where they did; the other tests pass without it. The
+// neighbours of an old search's tree tested only when they are worse, whatever the root: edit 3.
 static void test_checks_read_the_root_log(void** state)
 {
 	(void)state;
