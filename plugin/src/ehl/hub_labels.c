@@ -102,55 +102,6 @@ int64_t gt_hub_labels_find(const gtHubLabels* labels, int v, int32_t hub)
 	return -1;
 }
 
-static int64_t degree_of(const gtVisGraph* g, int v)
-{
-	return g->offset[v + 1] - g->offset[v];
-}
-
-// The authors' "significant path" order (docs/algorithms.md 4.3): follow the pruned search tree just
-// built from the root towards the unprocessed child covering the largest subtree; the next root is
-// taken on that path, or is the highest-degree unprocessed vertex when the path is short.
-static int next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled, const int32_t* parent,
-                     int32_t* coverage, int32_t* best_child, int32_t* path, const bool* processed,
-                     const int64_t* order_key, int* by_degree)
-{
-	for (int i = 0; i < nlabelled; i++) {
-		coverage[labelled[i]] = 1;
-		best_child[labelled[i]] = -1;
-	}
-	for (int i = nlabelled - 1; i > 0; i--) { // parents pop before their children
-		int u = labelled[i], p = parent[u];
-		coverage[p] += coverage[u];
-	}
-	for (int i = 1; i < nlabelled; i++) {
-		int u = labelled[i], p = parent[u];
-		if (processed[u]) continue;
-		int b = best_child[p];
-		if (b < 0 || coverage[u] > coverage[b] || (coverage[u] == coverage[b] && u < b)) best_child[p] = u;
-	}
-	int length = 0;
-	for (int u = nlabelled > 0 ? best_child[labelled[0]] : -1; u >= 0; u = best_child[u]) path[length++] = u;
-	if (length <= 2) {
-		while (processed[order_key[*by_degree] & 0xffffffff]) (*by_degree)++;
-		return (int)(order_key[*by_degree] & 0xffffffff);
-	}
-	int64_t max_degree = 0;
-	int widest = path[0];
-	for (int i = 0; i < length; i++)
-		if (degree_of(g, path[i]) > max_degree) max_degree = degree_of(g, path[i]), widest = path[i];
-	if (max_degree < 2 * (int64_t)length && length > 3) {
-		int64_t best = -1;
-		int chosen = path[0];
-		for (int j = 0; j + 1 < length; j++) {
-			int64_t drop = coverage[path[j + 1]] - coverage[path[j]];
-			int64_t score = degree_of(g, path[j]) * (drop < 0 ? -drop : drop);
-			if (score > best) best = score, chosen = path[j];
-		}
-		return chosen;
-	}
-	return widest;
-}
-
 // One pruned search's scratch, reused root after root.
 typedef struct Search {
 	const gtVisGraph* g;
@@ -406,10 +357,13 @@ typedef struct Replay {
 	const gtHubLabelsEdit* edit;
 	int64_t* begin; // old rank -> its old entries [begin[rank], begin[rank + 1]) of `entry`
 	int64_t* entry;
-	int32_t* owner;   // per old entry: its old vertex
-	bool* copied;     // old rank: its search was copied
-	bool* changed;    // new vertex: its entries for the hubs done so far differ from the old ones
-	bool* near;       // new vertex: some neighbour's did
+	int32_t* owner; // per old entry: its old vertex
+	bool* copied;   // old rank: its search was copied
+	bool* changed;  // new vertex: its entries for the hubs done so far differ from the old ones
+	bool* near;     // new vertex: some neighbour's did
+	// New vertex: an entry of it for the hubs done so far was lost or got longer (worse), and some
+	// neighbour's did (near_worse). Only such entries can uncover a pair an old search pruned.
+	bool *worse, *near_worse;
 	int32_t* stamp;   // new vertex: 1 + the rank whose search labelled it last
 	int32_t* in_tree; // new vertex: == tree_stamp when the old search being checked labelled it
 	int32_t* was_at;  // new vertex: 1 + the rank whose old search (note_changes) labelled it, at was[v]
@@ -431,6 +385,8 @@ static void replay_free(Replay* rp)
 	gt_free(rp->copied);
 	gt_free(rp->changed);
 	gt_free(rp->near);
+	gt_free(rp->worse);
+	gt_free(rp->near_worse);
 	gt_free(rp->stamp);
 	gt_free(rp->in_tree);
 	gt_free(rp->was_at);
@@ -452,13 +408,15 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->copied = gt_calloc((size_t)old->n + 1, sizeof *rp->copied);
 	rp->changed = gt_calloc((size_t)n + 1, sizeof *rp->changed);
 	rp->near = gt_calloc((size_t)n + 1, sizeof *rp->near);
+	rp->worse = gt_calloc((size_t)n + 1, sizeof *rp->worse);
+	rp->near_worse = gt_calloc((size_t)n + 1, sizeof *rp->near_worse);
 	rp->stamp = gt_calloc((size_t)n + 1, sizeof *rp->stamp);
 	rp->in_tree = gt_calloc((size_t)n + 1, sizeof *rp->in_tree);
 	rp->log_head = gt_malloc(((size_t)n + 1) * sizeof *rp->log_head);
 	rp->was_at = gt_calloc((size_t)n + 1, sizeof *rp->was_at);
 	rp->was = gt_malloc(((size_t)n + 1) * sizeof *rp->was);
-	if (!rp->begin || !rp->entry || !rp->owner || !rp->copied || !rp->changed || !rp->near || !rp->stamp ||
-	    !rp->in_tree || !rp->log_head || !rp->was_at || !rp->was)
+	if (!rp->begin || !rp->entry || !rp->owner || !rp->copied || !rp->changed || !rp->near || !rp->worse ||
+	    !rp->near_worse || !rp->stamp || !rp->in_tree || !rp->log_head || !rp->was_at || !rp->was)
 		return false;
 	for (int v = 0; v < n; v++) rp->log_head[v] = -1;
 	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
@@ -479,6 +437,15 @@ static void mark_changed(Replay* rp, const gtVisGraph* g, int u)
 	for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) rp->near[g->adj[k]] = true;
 }
 
+// u lost an entry or one got longer (changed too).
+static void mark_worse(Replay* rp, const gtVisGraph* g, int u)
+{
+	mark_changed(rp, g, u);
+	if (rp->worse[u]) return;
+	rp->worse[u] = true;
+	for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) rp->near_worse[g->adj[k]] = true;
+}
+
 // Old ranks before `rank` whose vertex is gone: the vertices they labelled lost an entry.
 static void account_gone(Replay* rp, const gtVisGraph* g, int rank)
 {
@@ -487,7 +454,7 @@ static void account_gone(Replay* rp, const gtVisGraph* g, int rank)
 		if (rp->edit->new_of[old->vertex_of[rp->next_old]] >= 0) continue;
 		for (int64_t i = rp->begin[rp->next_old]; i < rp->begin[rp->next_old + 1]; i++) {
 			int v = rp->edit->new_of[rp->owner[i]];
-			if (v >= 0) mark_changed(rp, g, v);
+			if (v >= 0) mark_worse(rp, g, v);
 		}
 	}
 }
@@ -532,14 +499,17 @@ static const Entry* entry_for(const EntryList* at_u, int32_t h)
 	return lo < at_u->count && at_u->items[lo].hub == h ? &at_u->items[lo] : NULL;
 }
 
-// For a vertex the old search labelled (not covered then) when the root's entries are the old
-// ones: only an entry made anew or with another distance can cover it now (a lost entry cannot).
-static bool covered_by_changes(const Replay* rp, const EntryList* at_u, int u, const double* to_root, double key)
+// For a vertex u the old search from `root` labelled (not covered then): a hub for which neither
+// u's entry nor the root's changed sums as before, and a lost entry covers nothing, so only the
+// hubs logged for u or for the root (made anew or with another distance) can cover it now.
+static bool covered_by_changes(const Replay* rp, const Search* s, int u, int root, double key)
 {
-	for (int64_t at = rp->log_head[u]; at >= 0; at = rp->log_next[at]) {
-		const Entry* e = entry_for(at_u, rp->log_hub[at]);
-		if (e && e->dist + to_root[e->hub] <= key) return true;
-	}
+	const EntryList* at_u = &s->lists[u];
+	for (int from = 0; from < 2; from++)
+		for (int64_t at = rp->log_head[from ? root : u]; at >= 0 && (!from || u != root); at = rp->log_next[at]) {
+			const Entry* e = entry_for(at_u, rp->log_hub[at]);
+			if (e && e->dist + s->to_root[e->hub] <= key) return true;
+		}
 	return false;
 }
 
@@ -550,7 +520,11 @@ static bool covered_by_changes(const Replay* rp, const EntryList* at_u, int u, c
 // then it pops the same vertices in the same order and labels the same ones. A vertex whose
 // entries and the root's are the old ones decides as before, so only the others are tested, with
 // the labels of the earlier hubs as they are now. (Most searches redone after an edit came out the
-// same: 6,578 of 6,769 after a 4x4 wall on generated caves 384.)
+// same: 6,578 of 6,769 after a 4x4 wall on generated caves 384.) A pruned vertex stays covered by
+// its old witness hub unless its entry or the root's for that hub was lost or got longer: when
+// neither it nor the root is `worse`, it is not tested (after a wall demolished on AR0602SR, 2,522
+// of 2,782 roots checked had only shorter entries, and the pruned vertices next to their trees were
+// 1.3 M of the 3.6 M edges read); a labelled one only against the hubs logged for it or the root.
 static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 {
 	const gtHubLabels* old = rp->edit->old;
@@ -564,16 +538,17 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 	int32_t stamp = ++rp->tree_stamp;
 	for (int64_t i = first; i < end; i++) rp->in_tree[new_of[rp->owner[i]]] = stamp;
 	root_distances(s, root, true);
-	bool every = rp->changed[root], same = true;
+	bool root_changed = rp->changed[root], every = rp->worse[root], same = true;
 	int nvisited = 0;
 	for (int64_t i = first; i < end && same; i++) {
 		int u = new_of[rp->owner[i]];
 		double key = old->dist[rp->entry[i]];
-		if (every || (rp->changed[u] && rp->log_lost)) same = !covered_at(s, u, key);
-		else if (rp->changed[u]) same = !covered_by_changes(rp, &s->lists[u], u, s->to_root, key);
+		if ((root_changed || rp->changed[u]) && rp->log_lost) same = !covered_at(s, u, key);
+		else if (root_changed || rp->changed[u]) same = !covered_by_changes(rp, s, u, root, key);
+		if (!every && !rp->near_worse[u]) continue; // no neighbour to test
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1] && same; k++) {
 			int w = g->adj[k];
-			if (rp->in_tree[w] == stamp || !(every || rp->changed[w])) continue;
+			if (rp->in_tree[w] == stamp || !(every || rp->worse[w])) continue;
 			double reached = key + g->length[k];
 			if (reached < s->dist[w]) {
 				if (isinf(s->dist[w])) s->visited[nvisited++] = w;
@@ -602,7 +577,9 @@ static void note_changes(Replay* rp, const Search* s, int r, int old_rank)
 		int u = s->labelled[i];
 		rp->stamp[u] = r + 1;
 		const EntryList* list = &s->lists[u];
-		if (rp->was_at[u] != r + 1 || rp->was[u] != list->items[list->count - 1].dist) {
+		double now = list->items[list->count - 1].dist;
+		if (rp->was_at[u] == r + 1 && rp->was[u] < now) mark_worse(rp, s->g, u);
+		if (rp->was_at[u] != r + 1 || rp->was[u] != now) {
 			mark_changed(rp, s->g, u);
 			log_change(rp, u, r);
 		}
@@ -610,7 +587,7 @@ static void note_changes(Replay* rp, const Search* s, int r, int old_rank)
 	if (old_rank < 0) return;
 	for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
 		int v = rp->edit->new_of[rp->owner[i]];
-		if (v >= 0 && rp->stamp[v] != r + 1) mark_changed(rp, s->g, v);
+		if (v >= 0 && rp->stamp[v] != r + 1) mark_worse(rp, s->g, v); // lost
 	}
 }
 
@@ -669,8 +646,8 @@ typedef struct Order {
 
 static int root_after(Order* o, const int32_t* labelled, int count, const int32_t* parent)
 {
-	return next_root(o->g, labelled, count, parent, o->coverage, o->best_child, o->path, o->processed, o->order_key,
-	                 &o->by_degree);
+	return gt_hub_next_root(o->g, labelled, count, parent, o->coverage, o->best_child, o->path, o->processed,
+	                        o->order_key, &o->by_degree);
 }
 
 // Scratch for batches of up to `trees` roots searched by `workers` workers (worker 0 shares s's).

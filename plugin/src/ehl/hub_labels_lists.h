@@ -40,6 +40,13 @@ static inline bool gt_hub_entry_useful(const gtVertex* vert, int count, const gt
 	                  gt_hub_wraps(vert, count, ends, e.first, h) && gt_hub_wraps(vert, count, ends, h, e.first));
 }
 
+// The next root after the pruned search whose tree is `labelled` (pop order) with `parent`: on the
+// significant path of that tree, else the unprocessed vertex of highest degree (order_key from
+// *by_degree on); coverage, best_child and path are scratch of n slots (hub_labels_order.c).
+int gt_hub_next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled, const int32_t* parent,
+                     int32_t* coverage, int32_t* best_child, int32_t* path, const bool* processed,
+                     const int64_t* order_key, int* by_degree);
+
 // A repair's labels into `out` (rank_of and vertex_of set): per vertex, the entries of the roots
 // searched again (lists[v], in rank order) merged in rank order with its old entries of the roots
 // copied (copied[old rank]), renumbered; on `workers` workers of edit->tasks.
