@@ -1600,8 +1600,80 @@ static void test_world_rings_floors_lazy(void** state)
 	}
 }
 
-TEST_MAIN("links", test_index_knows_links, test_world_sight_and_teleporters, test_world_rings_through_links,
-          test_world_rings_floors_lazy, test_world_rings_gap_through_links, test_world_stairs, test_world_stairs_sight,
-          test_index_links_a_hair_below, test_index_idle_links, test_index_floors_apart, test_nav_index_knows_links,
-          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
-          test_reachability, test_floors, test_rebuild_keeps_links)
+// gtShortcuts.reach_begin: wherever a block lists ways, the least reach over them (as the world's
+// search reads it: line to the entrance + cost) is the least over every way cheaper than its line,
+// bit for bit, for points all over the block, its edges and corners too. Blocks of 4 units (a map
+// 401 wide: two floors of 200), stairs to the same cell and teleporters of mixed costs; most
+// points must find a list (none listed would pass trivially).
+static void test_shortcuts_reach_lists(void** state)
+{
+	(void)state;
+	TestRng rng = {3233};
+	for (int round = 0; round < 3; round++) {
+		enum { W = 200, H = 120, LINKS = 40 };
+		static unsigned char cells[2 * W * H];
+		for (int i = 0; i < W * H; i++) cells[i] = cells[W * H + i] = test_rng_int(&rng, 100) < 10;
+		gtMap* map;
+		gtNav* nav;
+		gtNavQuery* q;
+		gtError err;
+		assert_int_equal(gtMap_FromFloors(2, W, H, cells, &map, &err), GT_OK);
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		for (int k = 0; k < LINKS; k++) {
+			TwinLink l = random_link(map, &rng, k % 4);
+			if (k % 2 == 0) { // a stair up from a cell's centre to the same cell's, cost 0-3
+				l.a.x = floor(l.a.x > W ? l.a.x - W - 1 : l.a.x) + 0.5, l.a.y = floor(l.a.y) + 0.5;
+				l.b = (gtVec2){l.a.x + W + 1, l.a.y};
+				l.cost = 0.5 * test_rng_int(&rng, 7);
+				if (gtMap_CheckPoint(map, l.a) != GT_POINT_VALID) continue;
+			}
+			add(nav, l);
+		}
+		gtDistance d = test_world_distance(q);
+		const gtShortcuts* l = d.shortcuts;
+		assert_non_null(l);
+		assert_non_null(l->reach_begin);
+		assert_true(l->block >= 4);
+		int listed = 0, points = 0;
+		for (int i = 0; i < 4000; i++, points++) {
+			gtVec2 p = {test_rng_int(&rng, 2 * W + 1) + test_rng_int(&rng, 1000) / 1000.0,
+			            test_rng_int(&rng, H) + test_rng_int(&rng, 1000) / 1000.0};
+			if (i % 4 == 1) p.x = floor(p.x / l->block) * l->block;                            // a block's left edge
+			if (i % 8 == 2) p.y = floor(p.y / l->block) * l->block + l->block * (1 - 0x1p-40); // its bottom
+			double bx = p.x / l->block, by = p.y / l->block;
+			if (!(bx < l->columns && by < l->rows)) continue;
+			int64_t block = (int64_t)by * l->columns + (int64_t)bx;
+			double least = INFINITY, over_list = INFINITY;
+			for (int w = 0; w < l->count; w++) {
+				double lx = l->exit[w].x - l->entrance[w].x, ly = l->exit[w].y - l->entrance[w].y, c = l->cost[w];
+				if (c * c >= lx * lx + ly * ly) continue;
+				double dx = l->entrance[w].x - p.x, dy = l->entrance[w].y - p.y, reach = sqrt(dx * dx + dy * dy) + c;
+				if (reach < least) least = reach;
+			}
+			for (int k = l->reach_begin[block]; k < l->reach_begin[block + 1]; k++) {
+				int w = l->reach_way[k];
+				double dx = l->entrance[w].x - p.x, dy = l->entrance[w].y - p.y,
+				       reach = sqrt(dx * dx + dy * dy) + l->cost[w];
+				if (reach < over_list) over_list = reach;
+			}
+			if (l->reach_begin[block] == l->reach_begin[block + 1]) continue; // none listed: the search
+			listed++;
+			if (over_list != least)
+				fail_msg("round %d point (%.17g, %.17g): listed ways reach %.17g, every way %.17g", round, p.x, p.y,
+				         over_list, least);
+			assert_true(l->reach_gap[block] <= least);
+		}
+		assert_true(listed > points / 2);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
+TEST_MAIN("links", test_index_knows_links, test_shortcuts_reach_lists, test_world_sight_and_teleporters,
+          test_world_rings_through_links, test_world_rings_floors_lazy, test_world_rings_gap_through_links,
+          test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below, test_index_idle_links,
+          test_index_floors_apart, test_nav_index_knows_links, test_handles, test_distances_match_twin,
+          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors,
+          test_rebuild_keeps_links)

@@ -169,6 +169,12 @@ typedef struct gtShortcuts {
 	/// plus its cost (+infinity without such ways): with ways that save little in all (no search),
 	/// a line two points see each other along stands when that bound plus the gap is above it.
 	const float* reach_gap;
+	/// Optional (NULL: none), with reach_gap and the grid: per block of the gap table, the ways
+	/// cheaper than their straight line that can be the first way of least reach from some point
+	/// of the block, block b's being reach_way[reach_begin[b] .. reach_begin[b + 1]) (every other
+	/// such way is farther from each point of the block than one of these); none listed: not known.
+	/// A query then knows its least reach exactly without searching the grid.
+	const int32_t *reach_begin, *reach_way;
 } gtShortcuts;
 
 typedef struct gtDistance {

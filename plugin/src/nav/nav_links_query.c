@@ -33,8 +33,9 @@ typedef struct LinksScratch {
 	gtShortcuts shortcuts;
 	gtVec2 *entrance, *exit;
 	double* cost;
-	float* gap;                     // gap and reach_gap, one after the other
-	int32_t *grid_begin, *grid_way; // gtShortcuts.grid_begin
+	float* gap;                       // gap and reach_gap, one after the other
+	int32_t *grid_begin, *grid_way;   // gtShortcuts.grid_begin
+	int32_t *reach_begin, *reach_way; // gtShortcuts.reach_begin
 	bool bound_made;
 	uint32_t bound_generation;
 	NavReach* reach; // reachability (nav_reach.c)
@@ -50,6 +51,7 @@ void nav_links_free_scratch(void* scratch)
 	gt_free(l->index_ids);
 	gt_free(l->entrance), gt_free(l->exit), gt_free(l->cost), gt_free(l->gap);
 	gt_free(l->grid_begin), gt_free(l->grid_way);
+	gt_free(l->reach_begin), gt_free(l->reach_way);
 	gt_free(l);
 }
 
@@ -274,6 +276,64 @@ static void fill_gaps(LinksScratch* l)
 
 enum { GAP_SIDE = 128 }; // the gap table has at most GAP_SIDE x GAP_SIDE blocks
 
+// Block (bx, by)'s ways that can be the least reach from one of its points (gtShortcuts.reach_begin)
+// into out (when not NULL), how many: those whose least reach from the block (distance to the
+// block + cost) is at most the least over all of their greatest (distance to the block's farthest
+// corner + cost), by a margin far above rounding (a point's block is its coordinates over the
+// side, truncated). A block with more than REACH_LISTED lists none: a query there searches the
+// grid for it (world_links.c).
+enum { REACH_LISTED = 8 };
+#define REACH_MARGIN 1e-6
+static int reach_list(const LinksScratch* l, int bx, int by, int32_t* out)
+{
+	const gtShortcuts* sc = &l->shortcuts;
+	double x0 = bx * sc->block, y0 = by * sc->block, x1 = x0 + sc->block, y1 = y0 + sc->block, most = INFINITY;
+	for (int pass = 0, n = 0;; pass++, n = 0) {
+		for (int i = 0; i < sc->count; i++) {
+			gtVec2 e = l->entrance[i];
+			double lx = l->exit[i].x - e.x, ly = l->exit[i].y - e.y, c = l->cost[i];
+			if (c * c >= lx * lx + ly * ly) continue; // never shortens a walk
+			double dx = e.x < x0   ? x0 - e.x
+			            : e.x > x1 ? e.x - x1
+			                       : 0,
+			       dy = e.y < y0   ? y0 - e.y
+			            : e.y > y1 ? e.y - y1
+			                       : 0;
+			if (pass == 0) { // the farthest corner
+				double fx = fabs(e.x - x0) > fabs(e.x - x1) ? fabs(e.x - x0) : fabs(e.x - x1);
+				double fy = fabs(e.y - y0) > fabs(e.y - y1) ? fabs(e.y - y0) : fabs(e.y - y1);
+				double far = sqrt(fx * fx + fy * fy) + c;
+				if (far < most) most = far;
+			} else if (sqrt(dx * dx + dy * dy) + c <= most + REACH_MARGIN * (1 + most)) {
+				if (n == REACH_LISTED) return 0;
+				if (out) out[n] = i;
+				n++;
+			}
+		}
+		if (pass == 1) return n;
+	}
+}
+// Every block's list, counted and then placed; false when out of memory.
+static bool fill_reach_lists(LinksScratch* l)
+{
+	gtShortcuts* sc = &l->shortcuts;
+	int64_t blocks = (int64_t)sc->columns * sc->rows;
+	if (!GT_RESIZE(l->reach_begin, blocks + 1)) return false;
+	int64_t total = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1 && !GT_RESIZE(l->reach_way, total + 1)) return false;
+		total = 0;
+		for (int by = 0; by < sc->rows; by++)
+			for (int bx = 0; bx < sc->columns; bx++) {
+				if (pass == 1) l->reach_begin[(int64_t)by * sc->columns + bx] = (int32_t)total;
+				total += reach_list(l, bx, by, pass == 1 ? l->reach_way + total : NULL);
+			}
+		l->reach_begin[blocks] = (int32_t)total;
+	}
+	sc->reach_begin = l->reach_begin, sc->reach_way = l->reach_way;
+	return true;
+}
+
 // The grid of the ways cheaper than their straight line (gtShortcuts.grid_begin): squares of
 // about the map's area per such way, so a square holds about one; false when out of memory.
 static bool fill_grid(LinksScratch* l, int width, int height)
@@ -343,7 +403,7 @@ static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 	                             .reach_gap = l->gap + (int64_t)columns * rows};
 	l->shortcuts.savings = gt_shortcuts_savings(&l->shortcuts);
 	fill_gaps(l);
-	if (!fill_grid(l, width, height)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	if (!fill_grid(l, width, height) || !fill_reach_lists(l)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	l->bound_made = true;
 	l->bound_generation = nav->links->generation;
 	return GT_OK;

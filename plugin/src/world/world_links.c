@@ -193,6 +193,34 @@ double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q)
 	return gt_link_search_begin(&f, s, l, q) ? f.link_reach : 0;
 }
 
+// The least reach from q over the ways its block lists, -1 when it lists none.
+static double listed_reach(const gtShortcuts* l, gtVec2 q)
+{
+	double bx = q.x / l->block, by = q.y / l->block; // the block as link_table_at finds it
+	if (!l->reach_begin || !(bx >= 0 && by >= 0 && bx < l->columns && by < l->rows)) return -1;
+	int64_t block = (int64_t)by * l->columns + (int64_t)bx;
+	int32_t k = l->reach_begin[block], end = l->reach_begin[block + 1];
+	double least = end > k ? INFINITY : -1;
+	for (; k < end; k++) { // the reach as read_square reads it from q (base 0)
+		int32_t i = l->reach_way[k];
+		double dx = l->entrance[i].x - q.x, dy = l->entrance[i].y - q.y, reach = sqrt(dx * dx + dy * dy) + l->cost[i];
+		if (reach < least) least = reach;
+	}
+	return least;
+}
+
+bool gt_link_search_later(Filter* f, gtQueryScratch* s, gtVec2 q)
+{
+	if (f->search) return true;
+	// The list is read once: at the table's bound, before link_frontier rises to its reach.
+	double listed = f->link_frontier == f->search_from ? listed_reach(f->shortcuts, q) : -1;
+	if (listed > f->link_frontier) {
+		f->link_reach = f->link_frontier = listed;
+		return true;
+	}
+	return gt_link_search_begin(f, s, f->shortcuts, q);
+}
+
 double gt_shortcuts_savings(const gtShortcuts* l)
 {
 	double sum = 0;

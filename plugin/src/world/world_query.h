@@ -96,6 +96,11 @@ void gt_link_search_settle(Filter* f, double upto, bool ahead);
 // The least reach from q of a way cheaper than its straight line (+infinity: none), over the
 // ways' grid when there is one, else over every way; 0 (which certifies nothing) when out of memory.
 double gt_link_least_reach(gtQueryScratch* s, const gtShortcuts* l, gtVec2 q);
+// A nearest query's ring walk whose events reached link_frontier before its search began
+// (Filter.search_from): the first time, link_reach and link_frontier rise to the least reach over
+// the ways q's block lists (gtShortcuts.reach_begin; the search's own least reach, without the
+// search) when that is higher; else the search begins (false when out of memory); nothing once it has.
+bool gt_link_search_later(Filter* f, gtQueryScratch* s, gtVec2 q);
 // Whether no walk through the links beats the straight line from q to p (world_links.c).
 bool gt_links_spare(Filter* f, gtQueryScratch* s, gtVec2 q, gtVec2 p);
 gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f, gtError* err);

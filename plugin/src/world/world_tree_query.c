@@ -24,10 +24,12 @@ bool gt_frontier_grow(gtHeap* h)
 }
 
 // An object popped with its key: priced with the real distance and offered to the answer; false
-// when out of memory.
+// when out of memory. `spared`: the caller knows that no walk through a link beats the straight
+// line from q (the plain ring walk below the least reach, ring_traverse_upto).
 static inline __attribute__((always_inline)) bool price_object(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
                                                                gtDistance distance, Mode mode, Filter* f, Results* r,
-                                                               int32_t slot, double key, gtQueryStats* stats)
+                                                               int32_t slot, double key, bool spared,
+                                                               gtQueryStats* stats)
 {
 	gtVec2 p = {w->x[slot], w->y[slot]};
 	int limited = r->bound < INFINITY, seen = 0;
@@ -39,7 +41,7 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	// q and p see each other: the distance is the straight line, no call (with links, when their
 	// bound says no walk through them is shorter)
 	else if (f->sight_walks[limited] &&
-	         ((f->link_reach == INFINITY && f->link_slack == 0) || gt_links_spare(f, s, q->point, p))) {
+	         (spared || (f->link_reach == INFINITY && f->link_slack == 0) || gt_links_spare(f, s, q->point, p))) {
 		s->sight_tries[limited]++;
 		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p, w->clear[slot]);
 		if (seen > 0) {
@@ -104,7 +106,7 @@ static inline __attribute__((always_inline)) bool take_object(const gtWorld* w, 
                                                               gtHeapItem top, gtQueryStats* stats)
 {
 	if (rekey_object(w, s, f, &top)) return top.key == INFINITY || gt_frontier_push(&s->frontier, top.key, top.id);
-	return price_object(w, s, q, distance, mode, f, r, -top.id - 1, top.key, stats);
+	return price_object(w, s, q, distance, mode, f, r, -top.id - 1, top.key, false, stats);
 }
 
 // An item at the end of the frontier's array, which is no heap then (ring_traverse); false when
@@ -249,7 +251,7 @@ static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gt
 			scan_smallest(items, m, k);
 		}
 		for (; first < k && items[first].key < INFINITY && !results_prune(r, items[first].key); first++)
-			if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, items[first].key, stats))
+			if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, items[first].key, false, stats))
 				return false;
 		// Every later straight key is at least the last one tried; the walk keys of the k after
 		// the priced ones are only at least those priced, so they are tested.
@@ -606,19 +608,25 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 	int32_t start = lazy ? *resume : 0;
 	bool flat = !lazy || frontier->size <= RING_FLAT;
 	int least = 0; // flat: where the least key is (when not empty)
+	// Lazy: a key this far below the least reach is a line no walk through a link beats, by a
+	// margin far beyond rounding (gt_links_spare's test, without its call).
+	const double spare_below = lazy ? stop * (1 - 0x1p-30) : 0;
 	if (lazy) *resume = -1;
 	for (int32_t i = start, n = w->ring_count;;) {
 		double next = i < n ? (double)ring[i].bound : INFINITY;
-		if (lazy &&
-		    (frontier->size > 0 && frontier->items[flat ? least : 0].key < next ? frontier->items[flat ? least : 0].key
-		                                                                        : next) >= stop) {
+		// The event is the least key when it is at most the next offset's bound, else that bound;
+		// with `lazy`, the first event at or above stop hands over.
+		bool pop = frontier->size > 0 && frontier->items[flat ? least : 0].key <= next;
+		if (lazy && (pop ? frontier->items[flat ? least : 0].key : next) >= stop) {
 			if (flat) // bottom-up: each subtree below j is a heap
 				for (int j = frontier->size / 2 - 1; j >= 0; j--)
 					gt_heap_sift_down_from(frontier->items, frontier->size, j, frontier->items[j]);
 			*resume = i;
 			break;
 		}
-		if (frontier->size > 0 && frontier->items[flat ? least : 0].key <= next) {
+		// (The test written out again without links: the loop reusing `pop` cost ~100 more
+		// instructions a query there, code layout.)
+		if (lazy ? pop : frontier->size > 0 && frontier->items[flat ? least : 0].key <= next) {
 			gtHeapItem top;
 			if (flat) {
 				top = frontier->items[least];
@@ -627,9 +635,13 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 				top = gt_heap_pop(frontier);
 			}
 			if (results_prune(r, top.key)) break; // and every key left, in the heap and in the leaves
-			if (lazy) s->priced[-top.id - 1] = s->priced_generation; // for the sources after the hand-over
-			// (take_object may put it back, with its walk bound: rescanned after)
-			if (!take_object(w, s, q, distance, MODE_NEAREST, f, r, top, stats)) return false;
+			// Lazy: no walk bound with links (walk_begin), priced now; stamped for the sources after
+			// the hand-over. Else take_object may put it back with its walk bound (rescanned after).
+			if (lazy) s->priced[-top.id - 1] = s->priced_generation;
+			if (lazy ? !price_object(w, s, q, distance, MODE_NEAREST, f, r, -top.id - 1, top.key, top.key < spare_below,
+			                         stats)
+			         : !take_object(w, s, q, distance, MODE_NEAREST, f, r, top, stats))
+				return false;
 			if (flat && frontier->size > 0) least = flat_least(frontier->items, frontier->size, 0, 1);
 			continue;
 		}
@@ -775,7 +787,7 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 			int32_t slot = -gt_heap_pop(frontier).id - 1;
 			if (s->priced[slot] == s->priced_generation) continue; // met again from another source
 			s->priced[slot] = s->priced_generation;
-			if (!price_object(w, s, q, distance, MODE_NEAREST, f, r, slot, top, stats)) return false;
+			if (!price_object(w, s, q, distance, MODE_NEAREST, f, r, slot, top, false, stats)) return false;
 			continue;
 		}
 		if (!ring_source_step(w, s, r, &s->sources[least], stats)) return false;
@@ -791,20 +803,22 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 // by at most its block's diagonal); most queries end there, and then cost what they cost without
 // links (two floors joined by 100 stairs: the search's rings of squares and the sources' bookkeeping
 // were a quarter of a query that never took a stair). Only then does the search begin, and the
-// walk with sources go on from where the plain one stopped.
+// walk with sources go on from where the plain one stopped. The least reach comes from the ways
+// q's block lists (gtShortcuts.reach_begin) when it lists them: the search begins only when the
+// walk passes it (two floors: 60 of 319 queries stopped between the two and searched for nothing).
 static bool ring_walk_links(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
                             Results* r, gtQueryStats* stats)
 {
 	if (!priced_begin(w, s)) return false;
 	int32_t start = 0;
 	if (f->search_from > 0) {
-		// Up to the table's bound, then up to the search's least reach (which the plain walk keeps
-		// to, as no way is settled below it), then with sources.
+		// Up to the table's bound, then up to the least reach (which the plain walk keeps to, as no
+		// way is settled below it), then with sources.
 		for (int pass = 0; pass < 2; pass++) {
 			double stop = f->link_frontier * (1 - 0x1p-48); // keys are shrunk
 			if (!ring_traverse_lazy(w, s, q, distance, f, r, stop, &start, stats)) return false;
 			if (start < 0 || results_prune(r, stop)) return true;
-			if (pass == 0 && !gt_link_search_begin(f, s, f->shortcuts, q->point)) return false;
+			if (!gt_link_search_later(f, s, q->point)) return false;
 		}
 		f->search_from = 0;
 	}
