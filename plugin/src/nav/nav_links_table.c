@@ -47,8 +47,8 @@ struct LinkTable {
 	gtVec2* walk;     // a backend path, before it joins the answer
 	int walk_capacity;
 	// Lazy pricing (through_ends): straight-line bounds per end, the walks known so far.
-	double *line_t, *bound, *to_t;
-	uint8_t* tried;
+	double *line_t, *bound, *to_t; // to_t[y]: the walk from p to y when known[y], else a lower bound of it
+	uint8_t *tried, *known;
 	// An unedited index answers walks through two queries of its own, one per source side, so
 	// walks from s and walks from t never evict each other's source; NULL: the backend answers.
 	gtEhlQuery* side[2];
@@ -61,7 +61,7 @@ void nav_link_table_free(LinkTable* t)
 	gt_free(t->DL), gt_free(t->way), gt_free(t->leave), gt_free(t->part), gt_free(t->gains), gt_free(t->order),
 	    gt_free(t->part_begin);
 	gt_free(t->from_s), gt_free(t->via), gt_free(t->walk);
-	gt_free(t->line_t), gt_free(t->bound), gt_free(t->to_t), gt_free(t->tried);
+	gt_free(t->line_t), gt_free(t->bound), gt_free(t->to_t), gt_free(t->tried), gt_free(t->known);
 	gtEhlQuery_Destroy(t->side[0]), gtEhlQuery_Destroy(t->side[1]);
 	gt_free(t);
 }
@@ -192,12 +192,13 @@ gtStatus nav_link_table_create(gtNavQuery* q, const NavBackend* b, const gtLinkE
 	t->bound = gt_malloc((n + 1) * sizeof *t->bound);
 	t->to_t = gt_malloc((n + 1) * sizeof *t->to_t);
 	t->tried = gt_malloc(n + 1);
+	t->known = gt_malloc(n + 1);
 	t->part = gt_malloc((n + 1) * sizeof *t->part);
 	t->order = gt_malloc((n + 1) * sizeof *t->order);
 	t->walk_capacity = gtNav_PathCapacity(q->nav);
 	t->walk = gt_malloc((size_t)t->walk_capacity * sizeof *t->walk);
 	if (!t->part || !t->order || !t->DL || !t->way || !t->leave || !t->line_t || !t->bound || !t->to_t || !t->tried ||
-	    !t->walk || !t->edge || !t->end || !t->D || !t->next || !t->by_link || !t->from_s || !t->via) {
+	    !t->known || !t->walk || !t->edge || !t->end || !t->D || !t->next || !t->by_link || !t->from_s || !t->via) {
 		nav_link_table_free(t);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the links");
 	}
@@ -272,6 +273,17 @@ static double walk(LinkTable* t, gtNavQuery* q, const NavBackend* b, int side, g
 	return gtEhlQuery_DistanceTo(t->side[side], dst);
 }
 
+// The walk from src to dst when it is below limit, else some value >= limit (then the walk is at
+// least limit): an index prices only the hubs whose bound is below the limit.
+static double walk_below(LinkTable* t, gtNavQuery* q, const NavBackend* b, int side, gtVec2 src, gtVec2 dst,
+                         double limit, gtStatus* st, gtError* err)
+{
+	if (!t->side[side]) return plain_distance(q, b, src, dst, st, err);
+	*st = GT_OK;
+	if (gtEhlQuery_SetSource(t->side[side], src, NULL)) return INFINITY; // points checked before
+	return gtEhlQuery_DistanceBelow(t->side[side], dst, limit);
+}
+
 // via[y] for source s: the least walk from s that ends at end y, having walked to some end first.
 static gtStatus set_source(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, int32_t cs, gtError* err)
 {
@@ -321,7 +333,7 @@ static double through_ends(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtV
 	double gap = INFINITY, least = INFINITY;
 	for (int j = 0; j < ny; j++) {
 		int y = ys[j];
-		t->line_t[y] = line(t->end[y], p), t->to_t[y] = NAN;
+		t->line_t[y] = t->to_t[y] = line(t->end[y], p), t->known[y] = 0;
 		if (t->line_t[y] < gap) gap = t->line_t[y];
 	}
 	for (int i = 0; i < nx; i++) {
@@ -347,15 +359,23 @@ static double through_ends(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtV
 			if (!t->tried[xs[i]] && (x < 0 || t->bound[xs[i]] < t->bound[x])) x = xs[i];
 		if (x < 0 || t->bound[x] >= best) break;
 		t->tried[x] = 1;
-		double a = walk(t, q, b, 0, s, t->end[x], st, err);
+		// Only a walk to x below best minus the least way on from x can lead to a better walk (a hair
+		// more, so that the way on recomputed from the bound never makes a walk at the limit look better).
+		double on = t->bound[x] - line(s, t->end[x]);
+		double a = walk_below(t, q, b, 0, s, t->end[x], best - on + 1e-9 * (1 + best), st, err);
 		if (*st) return INFINITY;
 		if (isinf(a)) continue;
 		const double* row = t->DL + (size_t)x * n;
 		for (int j = 0; j < ny; j++) {
 			int y = ys[j];
-			if (a + row[y] + t->line_t[y] >= best) continue;
-			if (isnan(t->to_t[y])) t->to_t[y] = walk(t, q, b, 1, p, t->end[y], st, err); // walks are symmetric
-			if (*st) return INFINITY;
+			double need = best - a - row[y]; // the walk from y to p must be below this
+			if (t->to_t[y] >= need) continue;
+			if (!t->known[y]) { // walks are symmetric; at or above `need` it stays a lower bound
+				double got = walk_below(t, q, b, 1, p, t->end[y], need, st, err);
+				if (*st) return INFINITY;
+				t->known[y] = got < need, t->to_t[y] = got < need ? got : need;
+				if (!t->known[y]) continue;
+			}
 			if (a + row[y] + t->to_t[y] < best) best = a + row[y] + t->to_t[y], *first = x, *last = y;
 		}
 	}
