@@ -348,8 +348,11 @@ static double through_ends(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtV
 		if (t->bound[x] >= d0) continue;
 		const double* row = t->DL + (size_t)x * n;
 		double through = INFINITY;
-		for (int j = 0; j < ny; j++)
-			if (row[ys[j]] + t->line_t[ys[j]] < through) through = row[ys[j]] + t->line_t[ys[j]];
+		if (ny == n) // every end (one part holds them all): the plain loop, which the compiler vectorises
+			for (int y = 0; y < n; y++) through = row[y] + t->line_t[y] < through ? row[y] + t->line_t[y] : through;
+		else
+			for (int j = 0; j < ny; j++)
+				if (row[ys[j]] + t->line_t[ys[j]] < through) through = row[ys[j]] + t->line_t[ys[j]];
 		t->bound[x] = line(s, t->end[x]) + through;
 	}
 	double best = d0;
