@@ -1384,6 +1384,72 @@ static void test_index_floors_apart(void** state)
 	}
 }
 
+// The table over an index built without the links, on two floors (nav_links_table.c, parts): stairs
+// to the same point of the other floor never shorten a walk within a floor, so such a walk is one
+// index query; a teleporter within floor 0 (odd rounds) does, so floor 0's walks still price the
+// ends while floor 1's need not; walks across the floors price the ends of the two floors only. A
+// wall splits floor 1 in some rounds (a third part, reached through floor 0 only). Distances and
+// paths against the twin, also from the ends themselves and from grid points.
+static void test_table_floors_by_part(void** state)
+{
+	(void)state;
+	TestRng rng = {3236};
+	for (int round = 0; round < 6; round++) {
+		enum { W = 24, H = 16 };
+		unsigned char cells[2 * W * H];
+		for (int i = 0; i < W * H; i++) cells[i] = cells[W * H + i] = test_rng_int(&rng, 100) < 12 + 2 * round;
+		if (round >= 2)
+			for (int y = 0; y < H; y++) cells[W * H + y * W + W / 2] = 1; // floor 1 split in two
+		gtMap* map;
+		gtError err;
+		assert_int_equal(gtMap_FromFloors(2, W, H, cells, &map, &err), GT_OK);
+		gtNav* nav;
+		gtNavQuery* q;
+		assert_int_equal(gtNav_Create(map, NULL, &nav, &err), GT_OK);
+		assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + round % 3;
+		assert_int_equal(gtNav_BuildIndex(nav, &def, &err), GT_OK); // without links
+		TwinLink links[12];
+		int count = 0;
+		while (count < 10) {
+			gtVec2 a = test_random_point(map, &rng);
+			TwinLink l = {a, {a.x + W + 1, a.y}, 0.5 + 0.25 * test_rng_int(&rng, 9), count % 5 == 4};
+			if (a.x >= W || gtMap_CheckPoint(map, l.b) != GT_POINT_VALID) continue;
+			links[count++] = l;
+		}
+		if (round % 2 == 1) { // a teleporter within floor 0, between far points
+			gtVec2 a = {0, 0}, b = {0, 0};
+			while (!(a.x < W && b.x < W && hypot(b.x - a.x, b.y - a.y) > W / 2))
+				a = test_random_point(map, &rng), b = test_random_point(map, &rng);
+			links[count++] = (TwinLink){a, b, round % 4 == 1 ? 0 : 1, false};
+		}
+		for (int k = 0; k < count; k++) add(nav, links[k]);
+		Twin tw, plain;
+		twin_make(&tw, map, links, count);
+		twin_make(&plain, map, NULL, 0);
+		int shorter = 0, across = 0;
+		for (int i = 0; i < 150; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			if (i % 3 == 0) t = (gtVec2){t.x > W ? t.x - W - 1 : t.x + W + 1, t.y}; // the other floor
+			if (i % 5 == 0) s = (gtVec2){floor(s.x), floor(s.y)};                   // a grid point
+			if (i % 11 == 0) s = links[i % count].b;
+			if (gtMap_CheckPoint(map, s) != GT_POINT_VALID || gtMap_CheckPoint(map, t) != GT_POINT_VALID) continue;
+			double expect = twin_distance(&tw, s, t), without = twin_distance(&plain, s, t), d;
+			assert_int_equal(gtNavQuery_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(expect, d, "table by part", s, t);
+			if (i % 4 == 0) check_path(nav, q, s, t, expect);
+			shorter += expect < without && !isinf(without), across += isinf(without) && !isinf(expect);
+		}
+		assert_true(across > 0);                      // walks across the floors
+		if (round % 2 == 1) assert_true(shorter > 0); // the teleporter shortened walks within floor 0
+		twin_free(&tw), twin_free(&plain);
+		gtNavQuery_Destroy(q);
+		gtNav_Destroy(nav);
+		gtMap_Destroy(map);
+	}
+}
+
 // Distances and paths of `count` links (the enabled ones of `links`) against the twin.
 static void check_against_twin(gtNav* nav, gtNavQuery* q, const gtMap* map, TestRng* rng, const TwinLink* links,
                                const bool* enabled, int count, int pairs)
@@ -1674,6 +1740,6 @@ static void test_shortcuts_reach_lists(void** state)
 TEST_MAIN("links", test_index_knows_links, test_shortcuts_reach_lists, test_world_sight_and_teleporters,
           test_world_rings_through_links, test_world_rings_floors_lazy, test_world_rings_gap_through_links,
           test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below, test_index_idle_links,
-          test_index_floors_apart, test_nav_index_knows_links, test_handles, test_distances_match_twin,
-          test_world_queries, test_edits_and_toggles, test_advance, test_reachability, test_floors,
-          test_rebuild_keeps_links)
+          test_index_floors_apart, test_table_floors_by_part, test_nav_index_knows_links, test_handles,
+          test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance, test_reachability,
+          test_floors, test_rebuild_keeps_links)

@@ -30,6 +30,14 @@ NavLinks* nav_links_of(gtNav* nav);
 typedef struct NavReach NavReach;
 NavReach** nav_links_reach_slot(gtNavQuery* q, gtError* err);
 void nav_reach_free(NavReach* r);
+// The query's reachability state, made or remade for the map and links as they are now.
+gtStatus nav_reach_made(gtNavQuery* q, const NavReach** out, gtError* err);
+// The walking component of a valid point (free cells joined across shared edges, links aside),
+// -1 when no free cell holds it or when the free cells whose closed squares hold it belong to
+// different components (a pinch point: a walk from it may go into either).
+int32_t nav_reach_part(const NavReach* r, gtVec2 p);
+// How many walking components the map has (the parts are 0 .. that - 1).
+int32_t nav_reach_parts(const NavReach* r);
 
 // The slot a handle names, -1 when it names no live link.
 int nav_link_slot(const gtNav* nav, gtLinkId id);

@@ -5,6 +5,12 @@
 //     d(s, t) = min(d0(s, t), min over x, y of d0(s, x) + D[x][y] + d0(y, t)).
 // A query with no link in reach (its straight-line bound through the links is no shorter than
 // d0) costs one backend query.
+// Parts: a walk that takes links leaves s's walking component (its part) at its first link's
+// entrance x and reaches t's part at its last link's exit y, so only x in s's part and y in t's
+// part are priced. Two points of different parts have no walk without links (d0 is not asked),
+// and within a part where no two ends x, y gain by links (DL[x][y] >= d0(x, y)) no walk through
+// links beats d0(s, t) (d0(s, x) + d0(x, y) + d0(y, t) >= d0(s, t)): floors joined by stairs
+// answer a walk within a floor with one backend query, as an index of that floor alone would.
 #include <math.h>
 #include <string.h>
 
@@ -25,6 +31,14 @@ struct LinkTable {
 	int32_t* next;    // the first hop of the best walk from x to y (ends x ends)
 	uint8_t* by_link; // whether the direct hop x -> y is the link (ends x ends)
 	double min_cost;  // the cheapest link
+	// Parts (walking components, nav_reach.c): by_part when every end has one and the ends' walks
+	// agree with them (finite exactly within a part); gains[c]: links shorten a walk within part c.
+	const NavReach* reach;
+	bool by_part;
+	int32_t* part;       // per end
+	uint8_t* gains;      // per part
+	int32_t* order;      // the ends by part (when by_part; else in their order)
+	int32_t* part_begin; // per part c: its ends are order[part_begin[c] .. part_begin[c + 1])
 	// Per query.
 	double *from_s, *via; // d0(s, x); min over x of d0(s, x) + D[x][y]
 	gtVec2 source;        // what `via` is for
@@ -33,8 +47,8 @@ struct LinkTable {
 	gtVec2* walk;     // a backend path, before it joins the answer
 	int walk_capacity;
 	// Lazy pricing (through_ends): straight-line bounds per end, the walks known so far.
-	double *line_t, *bound, *to_t;
-	uint8_t* tried;
+	double *line_t, *bound, *to_t; // to_t[y]: the walk from p to y when known[y], else a lower bound of it
+	uint8_t *tried, *known;
 	// An unedited index answers walks through two queries of its own, one per source side, so
 	// walks from s and walks from t never evict each other's source; NULL: the backend answers.
 	gtEhlQuery* side[2];
@@ -44,9 +58,10 @@ void nav_link_table_free(LinkTable* t)
 {
 	if (!t) return;
 	gt_free(t->edge), gt_free(t->end), gt_free(t->D), gt_free(t->next), gt_free(t->by_link);
-	gt_free(t->DL), gt_free(t->way), gt_free(t->leave);
+	gt_free(t->DL), gt_free(t->way), gt_free(t->leave), gt_free(t->part), gt_free(t->gains), gt_free(t->order),
+	    gt_free(t->part_begin);
 	gt_free(t->from_s), gt_free(t->via), gt_free(t->walk);
-	gt_free(t->line_t), gt_free(t->bound), gt_free(t->to_t), gt_free(t->tried);
+	gt_free(t->line_t), gt_free(t->bound), gt_free(t->to_t), gt_free(t->tried), gt_free(t->known);
 	gtEhlQuery_Destroy(t->side[0]), gtEhlQuery_Destroy(t->side[1]);
 	gt_free(t);
 }
@@ -85,6 +100,32 @@ static void with_a_link(LinkTable* t)
 	}
 }
 
+// by_part and gains from the walks d0 between the ends (before the links) and DL.
+static void find_gains(LinkTable* t, const double* d0)
+{
+	int n = t->ends;
+	for (int x = 0; x < n; x++) t->order[x] = x;
+	t->by_part = t->reach != NULL;
+	for (int x = 0; x < n && t->by_part; x++) {
+		t->part[x] = nav_reach_part(t->reach, t->end[x]);
+		t->by_part = t->part[x] >= 0;
+	}
+	if (!t->by_part) return;
+	memset(t->gains, 0, (size_t)nav_reach_parts(t->reach) + 1);
+	for (int x = 0; x < n; x++)
+		for (int y = 0; y < n; y++) {
+			size_t xy = (size_t)x * n + y;
+			bool same = t->part[x] == t->part[y];
+			if (same != !isinf(d0[xy])) t->by_part = false; // the parts are not the walks' components
+			if (same && t->DL[xy] < d0[xy]) t->gains[t->part[x]] = 1;
+		}
+	if (!t->by_part) return;
+	int32_t parts = nav_reach_parts(t->reach), *begin = t->part_begin; // a counting sort by part
+	for (int x = 0; x < n; x++) begin[t->part[x] + 2]++;
+	for (int32_t c = 0; c < parts; c++) begin[c + 2] += begin[c + 1];
+	for (int x = 0; x < n; x++) t->order[begin[t->part[x] + 1]++] = x;
+}
+
 // Walks between every two ends, the link edges, then the closure.
 static gtStatus close_table(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtError* err)
 {
@@ -101,6 +142,9 @@ static gtStatus close_table(LinkTable* t, gtNavQuery* q, const NavBackend* b, gt
 			t->by_link[xy] = 0;
 		}
 	}
+	double* d0 = gt_malloc(((size_t)n * n + 1) * sizeof *d0); // the walks, before the links
+	if (!d0) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the links");
+	memcpy(d0, t->D, (size_t)n * n * sizeof *d0);
 	for (int k = 0; k < t->links; k++) {
 		const gtLinkEdge* l = &t->edge[k];
 		for (int side = 0; side < (l->one_way ? 1 : 2); side++) {
@@ -121,6 +165,8 @@ static gtStatus close_table(LinkTable* t, gtNavQuery* q, const NavBackend* b, gt
 			}
 		}
 	with_a_link(t);
+	find_gains(t, d0);
+	gt_free(d0);
 	return GT_OK;
 }
 
@@ -146,10 +192,13 @@ gtStatus nav_link_table_create(gtNavQuery* q, const NavBackend* b, const gtLinkE
 	t->bound = gt_malloc((n + 1) * sizeof *t->bound);
 	t->to_t = gt_malloc((n + 1) * sizeof *t->to_t);
 	t->tried = gt_malloc(n + 1);
+	t->known = gt_malloc(n + 1);
+	t->part = gt_malloc((n + 1) * sizeof *t->part);
+	t->order = gt_malloc((n + 1) * sizeof *t->order);
 	t->walk_capacity = gtNav_PathCapacity(q->nav);
 	t->walk = gt_malloc((size_t)t->walk_capacity * sizeof *t->walk);
-	if (!t->DL || !t->way || !t->leave || !t->line_t || !t->bound || !t->to_t || !t->tried || !t->walk || !t->edge ||
-	    !t->end || !t->D || !t->next || !t->by_link || !t->from_s || !t->via) {
+	if (!t->part || !t->order || !t->DL || !t->way || !t->leave || !t->line_t || !t->bound || !t->to_t || !t->tried ||
+	    !t->known || !t->walk || !t->edge || !t->end || !t->D || !t->next || !t->by_link || !t->from_s || !t->via) {
 		nav_link_table_free(t);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for the links");
 	}
@@ -168,6 +217,10 @@ gtStatus nav_link_table_create(gtNavQuery* q, const NavBackend* b, const gtLinkE
 	const gtNav* nav = q->nav;
 	if (nav->ehl && nav->added == 0 && nav->freed == 0)
 		for (int side = 0; side < 2 && !st; side++) st = gtEhlQuery_Create(nav->ehl, &t->side[side], err);
+	if (!st) st = nav_reach_made(q, &t->reach, err);
+	if (!st && (!(t->gains = gt_malloc((size_t)nav_reach_parts(t->reach) + 1)) ||
+	            !(t->part_begin = gt_calloc((size_t)nav_reach_parts(t->reach) + 2, sizeof *t->part_begin))))
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for the links");
 	if (!st) st = close_table(t, q, b, err);
 	if (!st) t->plain = b->world_distance(q);
 	if (st) {
@@ -198,6 +251,18 @@ static double link_floor(const LinkTable* t, gtVec2 s, gtVec2 p)
 	return sqrt(in) + t->min_cost + sqrt(out);
 }
 
+// The parts of s and p (nav_reach_part) when the table may use them; else false, both -1, and
+// every end is priced.
+static bool parts_of(const LinkTable* t, gtVec2 s, gtVec2 p, int32_t* cs, int32_t* cp)
+{
+	*cs = *cp = -1;
+	if (!t->by_part) return false;
+	int32_t a = nav_reach_part(t->reach, s), c = nav_reach_part(t->reach, p);
+	if (a < 0 || c < 0) return false;
+	*cs = a, *cp = c;
+	return true;
+}
+
 // The walk from src to dst (d0) on source side `side` (0: the query's s, 1: its t).
 static double walk(LinkTable* t, gtNavQuery* q, const NavBackend* b, int side, gtVec2 src, gtVec2 dst, gtStatus* st,
                    gtError* err)
@@ -208,13 +273,25 @@ static double walk(LinkTable* t, gtNavQuery* q, const NavBackend* b, int side, g
 	return gtEhlQuery_DistanceTo(t->side[side], dst);
 }
 
+// The walk from src to dst when it is below limit, else some value >= limit (then the walk is at
+// least limit): an index prices only the hubs whose bound is below the limit.
+static double walk_below(LinkTable* t, gtNavQuery* q, const NavBackend* b, int side, gtVec2 src, gtVec2 dst,
+                         double limit, gtStatus* st, gtError* err)
+{
+	if (!t->side[side]) return plain_distance(q, b, src, dst, st, err);
+	*st = GT_OK;
+	if (gtEhlQuery_SetSource(t->side[side], src, NULL)) return INFINITY; // points checked before
+	return gtEhlQuery_DistanceBelow(t->side[side], dst, limit);
+}
+
 // via[y] for source s: the least walk from s that ends at end y, having walked to some end first.
-static gtStatus set_source(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, gtError* err)
+static gtStatus set_source(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, int32_t cs, gtError* err)
 {
 	if (t->has_source && t->source.x == s.x && t->source.y == s.y) return GT_OK;
 	int n = t->ends;
 	gtStatus st = GT_OK;
-	for (int x = 0; x < n && !st; x++) t->from_s[x] = walk(t, q, b, 0, s, t->end[x], &st, err);
+	for (int x = 0; x < n && !st; x++) // a walk from s reaches the ends of its part only
+		t->from_s[x] = cs >= 0 && t->part[x] != cs ? INFINITY : walk(t, q, b, 0, s, t->end[x], &st, err);
 	if (st) return st;
 	for (int y = 0; y < n; y++) t->via[y] = INFINITY;
 	for (int x = 0; x < n; x++) {
@@ -228,51 +305,80 @@ static gtStatus set_source(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtV
 	return GT_OK;
 }
 
+// The ends of part c (all ends when c < 0), *count of them.
+static const int32_t* ends_of(const LinkTable* t, int32_t c, int* count)
+{
+	if (c < 0) {
+		*count = t->ends;
+		return t->order;
+	}
+	*count = t->part_begin[c + 1] - t->part_begin[c];
+	return t->order + t->part_begin[c];
+}
+
 // The best of d0 and every walk through a link, for one pair: the ends are priced lazily, x in the
 // order of its straight-line bound |s x| + min over y of (DL[x][y] + |y p|), the walk from y to p
 // only when the bound through y still beats the best. A cheaper bound first, |s x| + leave[x] +
 // the straight line from the nearest end to p, settles most pairs no link helps in O(ends).
-// *first, *last: the ends it walks between (-1: d0).
-static double through_ends(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, gtVec2 p, double d0, int* first,
-                           int* last, gtStatus* st, gtError* err)
+// *first, *last: the ends it walks between (-1: d0). cs, cp: the parts of s and p (-1: unknown);
+// an end x outside s's part, or y outside p's part, is no first entrance nor last exit.
+static double through_ends(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, gtVec2 p, double d0, int32_t cs,
+                           int32_t cp, int* first, int* last, gtStatus* st, gtError* err)
 {
 	*first = *last = -1;
 	*st = GT_OK;
-	int n = t->ends;
+	int n = t->ends, nx, ny;
+	const int32_t* xs = ends_of(t, cs, &nx);
+	const int32_t* ys = ends_of(t, cp, &ny);
 	double gap = INFINITY, least = INFINITY;
-	for (int y = 0; y < n; y++) {
-		t->line_t[y] = line(t->end[y], p), t->to_t[y] = NAN;
+	for (int j = 0; j < ny; j++) {
+		int y = ys[j];
+		t->line_t[y] = t->to_t[y] = line(t->end[y], p), t->known[y] = 0;
 		if (t->line_t[y] < gap) gap = t->line_t[y];
 	}
-	for (int x = 0; x < n; x++) {
+	for (int i = 0; i < nx; i++) {
+		int x = xs[i];
 		t->bound[x] = line(s, t->end[x]) + t->leave[x] + gap;
 		if (t->bound[x] < least) least = t->bound[x];
 	}
 	if (least >= d0) return d0;
-	for (int x = 0; x < n; x++) {
+	for (int i = 0; i < nx; i++) {
+		int x = xs[i];
 		t->tried[x] = 0;
 		if (t->bound[x] >= d0) continue;
 		const double* row = t->DL + (size_t)x * n;
 		double through = INFINITY;
-		for (int y = 0; y < n; y++)
-			if (row[y] + t->line_t[y] < through) through = row[y] + t->line_t[y];
+		if (ny == n) // every end (one part holds them all): the plain loop, which the compiler vectorises
+			for (int y = 0; y < n; y++) through = row[y] + t->line_t[y] < through ? row[y] + t->line_t[y] : through;
+		else
+			for (int j = 0; j < ny; j++)
+				if (row[ys[j]] + t->line_t[ys[j]] < through) through = row[ys[j]] + t->line_t[ys[j]];
 		t->bound[x] = line(s, t->end[x]) + through;
 	}
 	double best = d0;
 	for (;;) {
 		int x = -1;
-		for (int i = 0; i < n; i++)
-			if (!t->tried[i] && (x < 0 || t->bound[i] < t->bound[x])) x = i;
+		for (int i = 0; i < nx; i++)
+			if (!t->tried[xs[i]] && (x < 0 || t->bound[xs[i]] < t->bound[x])) x = xs[i];
 		if (x < 0 || t->bound[x] >= best) break;
 		t->tried[x] = 1;
-		double a = walk(t, q, b, 0, s, t->end[x], st, err);
+		// Only a walk to x below best minus the least way on from x can lead to a better walk (a hair
+		// more, so that the way on recomputed from the bound never makes a walk at the limit look better).
+		double on = t->bound[x] - line(s, t->end[x]);
+		double a = walk_below(t, q, b, 0, s, t->end[x], best - on + 1e-9 * (1 + best), st, err);
 		if (*st) return INFINITY;
 		if (isinf(a)) continue;
 		const double* row = t->DL + (size_t)x * n;
-		for (int y = 0; y < n; y++) {
-			if (a + row[y] + t->line_t[y] >= best) continue;
-			if (isnan(t->to_t[y])) t->to_t[y] = walk(t, q, b, 1, p, t->end[y], st, err); // walks are symmetric
-			if (*st) return INFINITY;
+		for (int j = 0; j < ny; j++) {
+			int y = ys[j];
+			double need = best - a - row[y]; // the walk from y to p must be below this
+			if (t->to_t[y] >= need) continue;
+			if (!t->known[y]) { // walks are symmetric; at or above `need` it stays a lower bound
+				double got = walk_below(t, q, b, 1, p, t->end[y], need, st, err);
+				if (*st) return INFINITY;
+				t->known[y] = got < need, t->to_t[y] = got < need ? got : need;
+				if (!t->known[y]) continue;
+			}
 			if (a + row[y] + t->to_t[y] < best) best = a + row[y] + t->to_t[y], *first = x, *last = y;
 		}
 	}
@@ -282,10 +388,13 @@ static double through_ends(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtV
 gtStatus nav_link_table_distance(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 s, gtVec2 p, double* d,
                                  gtError* err)
 {
-	gtStatus st;
-	double d0 = plain_distance(q, b, s, p, &st, err);
+	int32_t cs, cp;
+	bool parts = parts_of(t, s, p, &cs, &cp);
+	if (parts && cs == cp && !t->gains[cs]) return b->distance(q, s, p, d, err); // no link helps
+	gtStatus st = GT_OK;
+	double d0 = parts && cs != cp ? INFINITY : plain_distance(q, b, s, p, &st, err);
 	int first, last;
-	if (!st) *d = through_ends(t, q, b, s, p, d0, &first, &last, &st, err);
+	if (!st) *d = through_ends(t, q, b, s, p, d0, cs, cp, &first, &last, &st, err);
 	return st;
 }
 
@@ -328,10 +437,15 @@ gtStatus nav_link_table_path(LinkTable* t, gtNavQuery* q, const NavBackend* b, g
                              gtLinkId* links, int capacity, int* count, double* d, gtError* err)
 {
 	*count = 0;
-	gtStatus st;
-	double d0 = plain_distance(q, b, s, p, &st, err);
+	int32_t cs, cp;
+	bool parts = parts_of(t, s, p, &cs, &cp);
+	gtStatus st = GT_OK;
+	double d0 = parts && cs != cp ? INFINITY : plain_distance(q, b, s, p, &st, err);
 	int first = -1, last = -1;
-	double best = st ? INFINITY : through_ends(t, q, b, s, p, d0, &first, &last, &st, err);
+	double best = st ? INFINITY
+	              : parts && cs == cp && !t->gains[cs]
+	                  ? d0
+	                  : through_ends(t, q, b, s, p, d0, cs, cp, &first, &last, &st, err);
 	if (d) *d = best;
 	if (st || isinf(best)) return st;
 	if (last < 0) { // no link on the way
@@ -361,11 +475,15 @@ gtStatus nav_link_table_path(LinkTable* t, gtNavQuery* q, const NavBackend* b, g
 // walks from the ends whose bound still beats d0.
 double nav_link_table_world(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtVec2 from, gtVec2 to)
 {
-	double best = t->plain.fcn(t->plain.context, from, to);
+	int32_t cs, cp;
+	bool parts = parts_of(t, from, to, &cs, &cp);
+	if (parts && cs == cp && !t->gains[cs]) return t->plain.fcn(t->plain.context, from, to);
+	double best = parts && cs != cp ? INFINITY : t->plain.fcn(t->plain.context, from, to);
 	if (best <= link_floor(t, from, to)) return best;
-	gtStatus st = set_source(t, q, b, from, NULL);
+	gtStatus st = set_source(t, q, b, from, cs, NULL);
 	int n = t->ends;
-	for (int y = 0; y < n; y++) t->bound[y] = t->via[y] + line(t->end[y], to), t->tried[y] = 0;
+	for (int y = 0; y < n; y++)
+		t->bound[y] = cp >= 0 && t->part[y] != cp ? INFINITY : t->via[y] + line(t->end[y], to), t->tried[y] = 0;
 	while (!st) { // the exits in the order of their bounds, while one may still beat the best
 		int y = -1;
 		for (int i = 0; i < n; i++)

@@ -140,6 +140,37 @@ static gtStatus reach_ready(gtNavQuery* q, NavReach** out, gtError* err)
 	return GT_OK;
 }
 
+gtStatus nav_reach_made(gtNavQuery* q, const NavReach** out, gtError* err)
+{
+	NavReach* r = NULL;
+	gtStatus st = reach_ready(q, &r, err);
+	*out = r;
+	return st;
+}
+
+int32_t nav_reach_part(const NavReach* r, gtVec2 p) // blocked cells have no component
+{
+	if (!(p.x >= 0 && p.y >= 0 && p.x <= r->width && p.y <= r->height)) return -1;
+	int x0 = (int)p.x, y0 = (int)p.y;
+	// The cells whose closed squares hold p: (x0, y0), and the cells before it on a grid line.
+	int x_first = p.x == x0 ? x0 - 1 : x0, y_first = p.y == y0 ? y0 - 1 : y0;
+	int32_t part = -1;
+	for (int y = y_first; y <= y0; y++)
+		for (int x = x_first; x <= x0; x++) {
+			if (x < 0 || y < 0 || x >= r->width || y >= r->height) continue;
+			int32_t c = r->component[(int64_t)y * r->width + x];
+			if (c < 0) continue;
+			if (part >= 0 && c != part) return -1; // a pinch point between two components
+			part = c;
+		}
+	return part;
+}
+
+int32_t nav_reach_parts(const NavReach* r)
+{
+	return r->components;
+}
+
 static bool components_reach(const NavReach* r, int32_t a, int32_t b)
 {
 	if (a < 0 || b < 0) return false;
