@@ -439,5 +439,4 @@ static void test_checks_read_the_root_log(void** state)
 }
 
 TEST_MAIN("ehl_repair", test_landmarks_from_labels_equal_dijkstra, test_repaired_labels_equal_scratch,
-          test_copies_wait_for_changed_entries, test_repaired_index_arrays_equal_scratch,
-          test_checks_read_the_root_log)
+          test_copies_wait_for_changed_entries, test_repaired_index_arrays_equal_scratch, test_checks_read_the_root_log)
