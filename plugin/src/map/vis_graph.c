@@ -535,8 +535,10 @@ static bool strictly_between(gtVertex a, gtVertex b, gtVertex x)
 	return dot > 0 && dot < len;
 }
 
-// The first two parts of gt_vis_graph_after_blocks in runs (of the old vertices, and of the vertices
-// a new corner is tested against) taken in turn by the workers, each into its own list.
+// The first two parts of gt_vis_graph_after_blocks in runs taken in turn by the workers: a run's
+// share of the old vertices, whose edges that now meet a wall are marked in `drop` (each byte has
+// one writer: the run of the pair's lower end), and its share of the new corners (every runs-th),
+// each swept, their pairs into the worker's own list.
 typedef struct AfterJob {
 	const gtMap* map;
 	const gtVertex* v;

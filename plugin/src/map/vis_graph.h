@@ -45,8 +45,8 @@ gtStatus gt_vis_graph_repair_parallel(const gtMap* map, const gtTaskSystem* task
 
 // The graph of the map as it is now, from `old` (the full graph of the same map before walls were
 // added in the inclusive cell rectangles `rects`; its vertex list `old_vertices`), when cells only
-// went from free to blocked: old edges near the new walls tested again, the new corners against
-// every vertex, and pairs of old neighbours that a vanished corner stood between; on `threads`
+// went from free to blocked: old edges near the new walls tested again, the new corners' pairs
+// from a visibility sweep of each over the whole plane, and pairs of old neighbours that a vanished corner stood between; on `threads`
 // workers of `tasks` (the graph is the same on any number).
 gtStatus gt_vis_graph_after_blocks(const gtMap* map, const gtTaskSystem* tasks, int threads,
                                    const gtVertex* old_vertices, int old_n, const gtVisGraph* old, const int* rects,

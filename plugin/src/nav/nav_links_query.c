@@ -277,7 +277,7 @@ static void fill_gaps(LinksScratch* l)
 enum { GAP_SIDE = 128 }; // the gap table has at most GAP_SIDE x GAP_SIDE blocks
 
 // Block (bx, by)'s ways that can be the least reach from one of its points (gtShortcuts.reach_begin)
-// into out (when not NULL), how many: those whose least reach from the block (distance to the
+// into out (room for REACH_LISTED), how many: those whose least reach from the block (distance to the
 // block + cost) is at most the least over all of their greatest (distance to the block's farthest
 // corner + cost), by a margin far above rounding (a point's block is its coordinates over the
 // side, truncated). A block with more than REACH_LISTED lists none: a query there searches the
@@ -306,27 +306,32 @@ static int reach_list(const LinksScratch* l, int bx, int by, int32_t* out)
 				if (far < most) most = far;
 			} else if (sqrt(dx * dx + dy * dy) + c <= most + REACH_MARGIN * (1 + most)) {
 				if (n == REACH_LISTED) return 0;
-				if (out) out[n] = i;
-				n++;
+				out[n++] = i;
 			}
 		}
 		if (pass == 1) return n;
 	}
 }
-// Every block's list, counted and then placed; false when out of memory.
+// Every block's list, counted and then placed (a block of more than REACH_LISTED ways writes some
+// before it knows, so each goes through a list of its own first); false when out of memory.
 static bool fill_reach_lists(LinksScratch* l)
 {
 	gtShortcuts* sc = &l->shortcuts;
 	int64_t blocks = (int64_t)sc->columns * sc->rows;
 	if (!GT_RESIZE(l->reach_begin, blocks + 1)) return false;
+	int32_t listed[REACH_LISTED];
 	int64_t total = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1 && !GT_RESIZE(l->reach_way, total + 1)) return false;
 		total = 0;
 		for (int by = 0; by < sc->rows; by++)
 			for (int bx = 0; bx < sc->columns; bx++) {
-				if (pass == 1) l->reach_begin[(int64_t)by * sc->columns + bx] = (int32_t)total;
-				total += reach_list(l, bx, by, pass == 1 ? l->reach_way + total : NULL);
+				int n = reach_list(l, bx, by, listed);
+				if (pass == 1) {
+					l->reach_begin[(int64_t)by * sc->columns + bx] = (int32_t)total;
+					memcpy(l->reach_way + total, listed, (size_t)n * sizeof *listed);
+				}
+				total += n;
 			}
 		l->reach_begin[blocks] = (int32_t)total;
 	}

@@ -263,16 +263,6 @@ static bool parts_of(const LinkTable* t, gtVec2 s, gtVec2 p, int32_t* cs, int32_
 	return true;
 }
 
-// The walk from src to dst (d0) on source side `side` (0: the query's s, 1: its t).
-static double walk(LinkTable* t, gtNavQuery* q, const NavBackend* b, int side, gtVec2 src, gtVec2 dst, gtStatus* st,
-                   gtError* err)
-{
-	if (!t->side[side]) return plain_distance(q, b, src, dst, st, err);
-	*st = GT_OK;
-	if (gtEhlQuery_SetSource(t->side[side], src, NULL)) return INFINITY; // points checked before
-	return gtEhlQuery_DistanceTo(t->side[side], dst);
-}
-
 // The walk from src to dst when it is below limit, else some value >= limit (then the walk is at
 // least limit): an index prices only the hubs whose bound is below the limit.
 static double walk_below(LinkTable* t, gtNavQuery* q, const NavBackend* b, int side, gtVec2 src, gtVec2 dst,
@@ -282,6 +272,13 @@ static double walk_below(LinkTable* t, gtNavQuery* q, const NavBackend* b, int s
 	*st = GT_OK;
 	if (gtEhlQuery_SetSource(t->side[side], src, NULL)) return INFINITY; // points checked before
 	return gtEhlQuery_DistanceBelow(t->side[side], dst, limit);
+}
+
+// The walk from src to dst (d0) on source side `side` (0: the query's s, 1: its t).
+static double walk(LinkTable* t, gtNavQuery* q, const NavBackend* b, int side, gtVec2 src, gtVec2 dst, gtStatus* st,
+                   gtError* err)
+{
+	return walk_below(t, q, b, side, src, dst, INFINITY, st, err);
 }
 
 // via[y] for source s: the least walk from s that ends at end y, having walked to some end first.
@@ -371,12 +368,13 @@ static double through_ends(LinkTable* t, gtNavQuery* q, const NavBackend* b, gtV
 		const double* row = t->DL + (size_t)x * n;
 		for (int j = 0; j < ny; j++) {
 			int y = ys[j];
-			double need = best - a - row[y]; // the walk from y to p must be below this
-			if (t->to_t[y] >= need) continue;
-			if (!t->known[y]) { // walks are symmetric; at or above `need` it stays a lower bound
+			double need = best - a - row[y];    // the walk from y to p must be below this
+			if (!(t->to_t[y] < need)) continue; // NaN too: no way on from x to y while best is infinite
+			if (!t->known[y]) {                 // walks are symmetric; at or above `need` it stays a lower bound
 				double got = walk_below(t, q, b, 1, p, t->end[y], need, st, err);
 				if (*st) return INFINITY;
-				t->known[y] = got < need, t->to_t[y] = got < need ? got : need;
+				// Without an index side the walk is exact whatever the limit: keep it.
+				t->known[y] = got < need || !t->side[1], t->to_t[y] = t->known[y] ? got : need;
 				if (!t->known[y]) continue;
 			}
 			if (a + row[y] + t->to_t[y] < best) best = a + row[y] + t->to_t[y], *first = x, *last = y;

@@ -47,10 +47,11 @@ typedef struct Filter {
 	double slack_reach;
 	gtLinkWay* ways;
 	int ways_settled, ways_kept, way_least;
-	gtLinkSearch* search; // the search over the ways' grid (world_links.c), or NULL: over every way
+	gtLinkSearch* search; // the search over the ways' grid (world_links.c), or NULL: not begun, or over every way
 	// Above 0: that search has not begun (a nearest query's ring walk, which begins it once its
-	// events reach search_from): link_reach and link_frontier hold search_from, a lower bound of the
-	// least reach from q (the reach table's), and no way is settled.
+	// events reach the least reach): link_reach and link_frontier hold search_from, a lower bound of
+	// the least reach from q (the reach table's), or, once the walk reached it and q's block lists
+	// its ways (gt_link_search_later), the exact least reach over them; no way is settled.
 	double search_from;
 	// The world's clearance when the distance is the straight line between points that see each
 	// other on the map it was computed from (gtDistance.straight_map, no links), else NULL; and
