@@ -3,13 +3,15 @@
 // answers are the brute force's (ids and doubles) and those of the same world without sides, while
 // objects move between rounds of queries, and after the map is edited and the index rebuilt. Fails
 // when a move or a new index does not void the sides made before (a side of the old point, or of
-// the old index's hubs, gives another distance), and when no side is ever read.
+// the old index's hubs, gives another distance), and when no side is ever read; and that the gate
+// (gt_sides_pay: sides only in worlds of few objects) changes no answer as the world crosses it.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "test_support.h"
+#include "world/world_sides.h" // GT_SIDE_OBJECTS: the gate
 
 // The distance passed through, counting the pricings through a side.
 typedef struct Counted {
@@ -129,8 +131,8 @@ typedef struct Setup {
 	int32_t word;
 } Setup;
 
-// A rooms map with an index, a world of 1% of its free cells, four of them with the rare word.
-static void setup(Setup* s, uint64_t seed, TestRng* rng)
+// A rooms map with an index, a world of `count` objects (room for `room`), four with the rare word.
+static void setup(Setup* s, uint64_t seed, int count, int room, TestRng* rng)
 {
 	gtError err;
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 128, seed, &s->map, &err), GT_OK);
@@ -144,10 +146,10 @@ static void setup(Setup* s, uint64_t seed, TestRng* rng)
 	s->world = test_make_world(s->map, 16);
 	s->word = gtWorld_Keyword(s->world, "rare");
 	Objects* o = &s->o;
-	o->count = (int)(gtMap_FreeCells(s->map) / 100);
-	o->ids = calloc((size_t)o->count, sizeof *o->ids);
-	o->at = calloc((size_t)o->count, sizeof *o->at);
-	o->rare = calloc((size_t)o->count, sizeof *o->rare);
+	o->count = count;
+	o->ids = calloc((size_t)room, sizeof *o->ids);
+	o->at = calloc((size_t)room, sizeof *o->at);
+	o->rare = calloc((size_t)room, sizeof *o->rare);
 	for (int i = 0; i < o->count; i++) {
 		o->at[i] = test_random_point(s->map, rng);
 		o->rare[i] = i % (o->count / 4) == 0 && i / (o->count / 4) < 4;
@@ -173,7 +175,7 @@ static void test_sides_follow_moves(void** state)
 	(void)state;
 	TestRng rng = {3060};
 	Setup s;
-	setup(&s, 3061, &rng);
+	setup(&s, 3061, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	assert_non_null(with.side_fill);
 	plain.side_fill = NULL, plain.side_below = NULL;
@@ -191,7 +193,7 @@ static void test_sides_follow_new_index(void** state)
 	gtError err;
 	TestRng rng = {3062};
 	Setup s;
-	setup(&s, 3063, &rng);
+	setup(&s, 3063, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	plain.side_fill = NULL, plain.side_below = NULL;
 	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, false, &rng);
@@ -221,8 +223,47 @@ static void test_sides_follow_new_index(void** state)
 	teardown(&s);
 }
 
+// Adds objects (their points drawn anew, no word) until `count` are live.
+static void grow_to(Setup* s, int count, TestRng* rng)
+{
+	gtError err;
+	for (Objects* o = &s->o; o->count < count; o->count++) {
+		o->at[o->count] = test_random_point(s->map, rng);
+		o->rare[o->count] = false;
+		assert_int_equal(gtWorld_Add(s->world, o->at[o->count], NULL, 0, &o->ids[o->count], &err), GT_OK);
+	}
+}
+
+// The gate (gt_sides_pay) turns sides off above GT_SIDE_OBJECTS live objects and on again below:
+// the same answers either way (against the brute force and the world without sides), no side read
+// while off, and a side made before the world grew is void for an object that moved meanwhile.
+static void test_gate_keeps_answers(void** state)
+{
+	(void)state;
+	gtError err;
+	TestRng rng = {3064};
+	Setup s;
+	int over = GT_SIDE_OBJECTS + 24;
+	setup(&s, 3065, GT_SIDE_OBJECTS, over, &rng);
+	gtDistance with = test_world_distance(s.query), plain = with;
+	plain.side_fill = NULL, plain.side_below = NULL;
+	int64_t on = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, false, &rng);
+	grow_to(&s, over, &rng); // past the gate: sides off
+	int64_t off = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 3, true, &rng);
+	while (s.o.count > GT_SIDE_OBJECTS) // back under it: the sides kept are of points left since
+		assert_int_equal(gtWorld_Remove(s.world, s.o.ids[--s.o.count], &err), GT_OK);
+	int64_t again = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, false, &rng);
+	printf("note: pricings through a side: %lld at the gate, %lld past it, %lld back\n", (long long)on, (long long)off,
+	       (long long)again);
+	if (off != 0) fail_msg("%lld pricings through a side with %d objects", (long long)off, over);
+	if (on < 100 || again < 100)
+		fail_msg("only %lld and %lld pricings through a side", (long long)on, (long long)again);
+	teardown(&s);
+}
+
 int main(void)
 {
-	TestFcn* const tests[] = {test_sides_follow_moves, test_sides_follow_new_index};
-	return test_run_group("object_sides", tests, "test_sides_follow_moves test_sides_follow_new_index", 2);
+	TestFcn* const tests[] = {test_sides_follow_moves, test_sides_follow_new_index, test_gate_keeps_answers};
+	return test_run_group("object_sides", tests,
+	                      "test_sides_follow_moves test_sides_follow_new_index test_gate_keeps_answers", 3);
 }

@@ -12,6 +12,23 @@
 #define GT_SIDE_ENTRIES 64
 #define GT_SIDE_BUDGET (INT64_C(4) << 20)
 gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance);
+
+// The cost model's gate, before gt_sides_begin: a query reads and makes sides only in a world of
+// at most GT_SIDE_OBJECTS live objects. A side pays back its making (the cell's hubs written into
+// a cold table) after about 3 reads, and it is read only while it stays in one of the
+// GT_SIDE_ENTRIES entries; the objects that queries price between two moves are any of the live
+// ones (a query's words vary from query to query: orz103d at 0.1% with two words prices ~27
+// distinct objects a timestamp), so with many more live objects than entries the sides are swapped
+// out before they are read enough. Measured (bench-peers, EHL): 15 to 69 objects (0.1% of the
+// cells) gain (lak303d 0.1%/0w gt/ier 0.86 -> 0.62), 148 to 690 (1%) lose 0.01 to 0.09 even with
+// the reads gate (lak303d 1%/0w 0.89 -> 0.98). The live count is a field the query reads anyway
+// (no cold line, O(1)); the root's keyword counts would not do: they are per query, the sides
+// are kept across queries. The answers are the same either way (test_object_sides).
+#define GT_SIDE_OBJECTS (2 * GT_SIDE_ENTRIES)
+static inline bool gt_sides_pay(const gtWorld* w)
+{
+	return w->live <= GT_SIDE_OBJECTS;
+}
 // Makes the side of the object in `slot` at p in the next entry in turn that was not read since the
 // turn last passed it; NULL when there is none, or the distance cannot.
 void* gt_side_make(gtSideMemo* m, const gtWorld* w, int32_t slot, gtVec2 p, gtDistance distance);

@@ -551,7 +551,7 @@ static void walk_end(gtQueryScratch* s, int cost)
 // (world_sides.h; only on the world's own scratch).
 static inline void gates_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
 {
-	f->sides = s->sides ? gt_sides_begin(s->sides, distance) : NULL;
+	f->sides = s->sides && gt_sides_pay(w) ? gt_sides_begin(s->sides, distance) : NULL;
 	sight_begin(w, s, distance, q, f, cost);
 	walk_begin(w, s, distance, q, f, cost);
 }
