@@ -177,6 +177,16 @@ typedef struct gtShortcuts {
 	const int32_t *reach_begin, *reach_way;
 } gtShortcuts;
 
+/// Object sides (gtDistance.side_fill): makes the side of target `to` in `side` (side_bytes of room,
+/// 64-aligned); false, the memory untouched, when it cannot (the world then prices `to` the usual
+/// way). `made`: the memory holds a side made under the same side_key before (for another target),
+/// which the function may undo cheaply; false: it holds anything.
+typedef bool gtDistanceSideFillFcn(void* context, gtVec2 to, void* side, bool made);
+/// `below` (or `hidden_below` when `hidden`: the world knows the two do not see each other, as
+/// there) for a target `to` whose side is `side`: the very same double. It may complete the side as
+/// it goes (what it learns of `to` for one source holds for the next).
+typedef double gtDistanceSideBelowFcn(void* context, gtVec2 from, gtVec2 to, void* side, double limit, bool hidden);
+
 typedef struct gtDistance {
 	gtDistanceFcn* fcn;
 	void* context;
@@ -194,6 +204,22 @@ typedef struct gtDistance {
 	/// optional: when set, fcn's distance between two points is at least the shortest walk between
 	/// them through this map's free cells (no links), so a world may bound it from the map
 	const gtMap* walk_map;
+	/// Optional (side_fill NULL: none), object sides: the part of every distance to a target that
+	/// depends on the target alone, made once (side_bytes each) and kept by the world for a few
+	/// objects that many queries price while they stand still (a kNN query's few matching objects:
+	/// most queries between two moves price them); a pricing through the side (side_below) is
+	/// cheaper. The world makes a side at an object's second pricing since it last moved, keeps a
+	/// few within a small budget, and uses them on the world's own thread only (not a batch's
+	/// workers). side_key, nonzero, names what sides are made from (the EHL backend: its index):
+	/// a side made under another key is never used, so a new one must come with anything that would
+	/// change a side (another index, another map). side_context: what the side functions take; the
+	/// world uses sides only while it is `context`, so a wrapper that puts its own context in front
+	/// of a backend's distance (copying the rest) turns them off unless it passes them on too.
+	size_t side_bytes;
+	uint64_t side_key;
+	void* side_context;
+	gtDistanceSideFillFcn* side_fill;
+	gtDistanceSideBelowFcn* side_below;
 } gtDistance;
 
 /// Straight-line distance. Path distances come from a navigation query: gtNavQuery_WorldDistance.

@@ -840,6 +840,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (!e) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	e->map = map;
 	e->g = g;
+	e->serial = gt_ehl_next_serial();
 	e->columns = (gtMap_Width(map) + g - 1) / g;
 	e->rows = (gtMap_Height(map) + g - 1) / g;
 	e->cell_count = (int64_t)e->columns * e->rows;

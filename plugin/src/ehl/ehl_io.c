@@ -406,6 +406,7 @@ gtStatus gtEhl_Load(const gtMap* map, const char* path, gtEhl** out, gtError* er
 	}
 	e->mapping = mapping;
 	e->mapping_bytes = (size_t)size;
+	e->serial = gt_ehl_next_serial();
 	gtStatus st = GT_OK;
 	FileHeader h;
 	memcpy(&h, mapping, sizeof h);

@@ -165,7 +165,10 @@ struct gtEhl {
 	uint32_t* cell_full; // and per cell its FULL vias (or NULL): a repair's copied cell adds them without a scan
 	uint32_t* edge_free; // and per cell the free squares that make it FULL (ehl_cells.h), or NULL
 	struct gtHubLabels* hub_labels; // and its whole hub labels (hub_labels.h), kept the same way
-	void* mapping;                  // a loaded index: every array above points into this read-only file mapping
+	// Names this index among every one made in the process (gt_ehl_next_serial, at build and load):
+	// a world's object sides made from it (gtDistance.side_key) are void for any other.
+	uint64_t serial;
+	void* mapping; // a loaded index: every array above points into this read-only file mapping
 	size_t mapping_bytes;
 	gtEhlStats stats;
 };
@@ -219,6 +222,9 @@ static inline uint32_t gt_cvia_entry(const gtEhl* e, uint32_t hub, uint16_t via)
 // inverse label has at most GT_EHL_COMPACT_PLACES entries (else nothing is kept). `place_of`
 // (label_count entries, the caller frees it) gets each label entry's place in its hub's list.
 bool gt_ehl_inverse_labels(gtEhl* e, bool* fits, uint32_t** place_of);
+
+// A serial no index had before (thread-safe), from 1.
+uint64_t gt_ehl_next_serial(void);
 
 // Frees the arrays (or unmaps a loaded file); gtEhl_Destroy also frees the struct.
 void gt_ehl_free_arrays(gtEhl* e);

@@ -1,5 +1,6 @@
 // EHL query (docs/algorithms.md 5.10): merge the two cells' hub lists, take the best via on each side.
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,12 @@ int32_t gt_ehl_max_hubs(const gtEhl* ehl)
 		if (hubs > most) most = hubs;
 	}
 	return most;
+}
+
+uint64_t gt_ehl_next_serial(void)
+{
+	static _Atomic uint64_t last;
+	return atomic_fetch_add(&last, 1) + 1;
 }
 
 void gt_ehl_note_max_hubs(gtEhl* ehl)
@@ -249,6 +256,7 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	q->source = s;
 	q->source_at_pinch = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, s);
 	q->source_first_hub = e->cell_begin[cell];
+	q->source_hubs = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
 	return GT_OK;
 }
 
@@ -286,14 +294,13 @@ static int next_common(Common* common, int* left, double best, bool drop)
 	return next;
 }
 
-// Prices one shared hub (hs in the source's list, ht in the target's): the best path through it,
-// when below `best`, becomes the answer. Returns the best path so far.
-static inline __attribute__((always_inline)) double price_hub(gtEhlQuery* q, const Side* side_s, const Side* side_t,
-                                                              const gtEhlHub* hs, const gtEhlHub* ht, double best,
-                                                              Answer* a)
+// The source side of shared hub hs (the best |s v| + d(v, hub) over the vias s sees), memoised per
+// hub of the source's cell; the via is -1 (or MEMO_NONE_BELOW) when there is none below the limit.
+// `bound_t` is at most the target's part.
+static inline __attribute__((always_inline)) uint32_t source_part(gtEhlQuery* q, const Side* side_s, const gtEhlHub* hs,
+                                                                  double bound_t, double best)
 {
 	const gtEhl* e = q->ehl;
-	double bound_t = gt_hub_lower_bound(ht);
 	uint32_t slot = (uint32_t)(hs - (e->hubs + q->source_first_hub));
 	bool first = q->memo_stamp[slot] != q->memo_generation;
 	if (first || q->memo_via[slot] == MEMO_NONE_BELOW) { // the source side, once per hub
@@ -308,16 +315,34 @@ static inline __attribute__((always_inline)) double price_hub(gtEhlQuery* q, con
 		                               &q->memo_via[slot]);
 		if (q->memo_via[slot] < 0 && !isinf(limit)) q->memo_via[slot] = MEMO_NONE_BELOW;
 	}
+	return slot;
+}
+
+// The answer goes through hub hs at from_s + from_t (vias via_s, via_t).
+static inline void take_hub(gtEhlQuery* q, const gtEhlHub* hs, uint32_t slot, int32_t vt, double from_t, Answer* a)
+{
+	a->hub = hs->hub;
+	a->via_s = q->memo_via[slot];
+	a->via_t = vt;
+	q->last_hub = hs->hub, q->last_via_s = a->via_s, q->last_via_t = vt;
+	q->last_from_s = q->memo_value[slot], q->last_from_t = from_t;
+}
+
+// Prices one shared hub (hs in the source's list, ht in the target's): the best path through it,
+// when below `best`, becomes the answer. Returns the best path so far.
+static inline __attribute__((always_inline)) double price_hub(gtEhlQuery* q, const Side* side_s, const Side* side_t,
+                                                              const gtEhlHub* hs, const gtEhlHub* ht, double best,
+                                                              Answer* a)
+{
+	const gtEhl* e = q->ehl;
+	double bound_t = gt_hub_lower_bound(ht);
+	uint32_t slot = source_part(q, side_s, hs, bound_t, best);
 	double from_s = q->memo_value[slot];
 	if (q->memo_via[slot] < 0 || from_s + bound_t >= best) return best;
 	int32_t vt = -1;
 	double from_t = best_via(e, side_t, q->generation[1], ht->hub, ht->via_begin, ht[1].via_begin, from_s, best, &vt);
 	if (vt < 0 || from_s + from_t >= best) return best;
-	a->hub = hs->hub;
-	a->via_s = q->memo_via[slot];
-	a->via_t = vt;
-	q->last_hub = hs->hub, q->last_via_s = a->via_s, q->last_via_t = vt;
-	q->last_from_s = from_s, q->last_from_t = from_t;
+	take_hub(q, hs, slot, vt, from_t, a);
 	return from_s + from_t;
 }
 
@@ -370,10 +395,135 @@ static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 	return shared;
 }
 
+// A target's side (gtEhlQuery_FillSide): this header, then from byte 64 per place of t's cell list
+// (1 up; place 0 is for no hub) its part and its via (max_hubs + 1 each), then per hub rank its
+// place in t's list (0: none). The ranks' table is the only part as long as the index has hubs, at
+// 2 bytes a rank: a pricing reads it at each of the source's hubs, and 8-byte parts per rank read
+// there cost a cold cache line per hub (bench-peers AR0602SR at 0.1%, two words: 1.5 times the
+// merge's D1 misses, and slower).
+typedef struct SideHead {
+	uint32_t first_hub; // t's cell's first hub entry
+	bool check_all;     // t is a pinch point (gt_ehl_side)
+} SideHead;
+#define SIDE_HEAD 64
+// A place's via before a source priced its hub: its part is t's cell's lower bound so far.
+#define SIDE_UNPRICED (-3)
+typedef struct SideView {
+	SideHead* head;
+	double* part;
+	int32_t* via;
+	uint16_t* place;
+} SideView;
+static inline SideView side_view(const gtEhlQuery* q, void* side)
+{
+	SideView v;
+	v.head = side;
+	v.part = (double*)((unsigned char*)side + SIDE_HEAD);
+	v.via = (int32_t*)(v.part + q->max_hubs + 1);
+	v.place = (uint16_t*)(v.via + q->max_hubs + 1);
+	return v;
+}
+
+// The hubs of a target whose side is made: gather_shared with the source's list alone, each hub's
+// bound its source bound plus the target's part (a lookup, no merge). A hub t's cell does not list
+// has place 0, whose part is a NaN: below no cut.
+static int gather_side(gtEhlQuery* q, const SideView* t, double best, double slack, double* least, int* next)
+{
+	const gtEhlHub* hs = q->ehl->hubs + q->source_first_hub;
+	const double* part = t->part;
+	const uint16_t* place = t->place;
+	Common* common = q->common;
+	int shared = 0;
+	double cut = best; // min(best, least + slack)
+	*least = INFINITY;
+	*next = -1;
+	for (uint32_t i = 0, count = q->source_hubs; i < count; i++) {
+		double bound = (double)gt_hub_lower_bound(hs + i) + part[place[hs[i].hub]];
+		if (bound < cut) {
+			if (bound < *least) {
+				*least = bound, *next = shared;
+				if (bound + slack < cut) cut = bound + slack;
+			}
+			common[shared++] = (Common){bound, hs + i, NULL};
+		}
+	}
+	return shared;
+}
+
+// price_hub for a target whose side is made: its part through the hub, searched the first time
+// any source prices the hub (then kept in the side, exact), and its via.
+static inline __attribute__((always_inline)) double price_side_hub(gtEhlQuery* q, const Side* side_s, Side* side_t,
+                                                                   const gtEhlHub* hs, const SideView* t, double best,
+                                                                   Answer* a)
+{
+	const gtEhl* e = q->ehl;
+	uint32_t at = t->place[hs->hub];
+	if (t->via[at] == SIDE_UNPRICED) {
+		// Without a limit: bit for bit the best via a limited search finds when the path through
+		// the hub can win (compact_via and wide_via stop only at vias that cannot).
+		if (!side_t->cache) { // t's vertex cache, once per pricing
+			side_t->cache = &q->side[1];
+			side_t->check_all = t->head->check_all;
+			gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
+		}
+		const gtEhlHub* ht = e->hubs + t->head->first_hub + (at - 1);
+		int32_t v = -1;
+		t->part[at] = best_via(e, side_t, q->generation[1], (int32_t)hs->hub, ht->via_begin, ht[1].via_begin, 0,
+		                       INFINITY, &v);
+		t->via[at] = v;
+	}
+	double from_t = t->part[at];
+	// A hub t sees no via of (+infinity), or whose part alone reaches the best path, cannot win: the
+	// source side is not searched (its memo's limit, best - from_t, would be -infinity, taken for "no
+	// via at all" by the targets after).
+	if (!(from_t < best)) return best;
+	uint32_t slot = source_part(q, side_s, hs, from_t, best);
+	double from_s = q->memo_value[slot];
+	if (q->memo_via[slot] < 0 || from_s + from_t >= best) return best;
+	take_hub(q, hs, slot, t->via[at], from_t, a);
+	return from_s + from_t;
+}
+
+// The shared hubs priced in order of their lower bound: the best path tends to come early, and
+// its length then rules out the rest without pricing their vias. Those near the least first;
+// the rest only when the best path found lies above where they start. Regions (ehl_regions.c)
+// span many cells: their bounds are looser than a cell's, so every hub below the best path is kept
+// at once there. `side`: the target's side when made (gtEhlQuery_FillSide), else NULL (a merge of
+// the two lists, t's vias searched per hub). Returns the best path so far.
+static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, const Side* side_s, Side* side_t,
+                                                               void* side, double best, Answer* a)
+{
+	const gtEhl* e = q->ehl;
+	const gtEhlHub* first_s = e->hubs + q->source_first_hub;
+	const gtEhlHub* first_t = side ? NULL : e->hubs + e->cell_begin[gt_ehl_cell_of(e, side_t->p)];
+	SideView t;
+	if (side) t = side_view(q, side);
+	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;
+	for (;;) {
+		double least;
+		int next, shared = side ? gather_side(q, &t, best, slack, &least, &next)
+		                        : gather_shared(q, first_s, first_t, best, slack, &least, &next);
+		double filtered = best; // every hub left has a bound below it
+		for (int left = shared; next >= 0;) {
+			Common c = q->common[next];
+			q->common[next] = q->common[--left];
+			best = side ? price_side_hub(q, side_s, side_t, c.s, &t, best, a)
+			            : price_hub(q, side_s, side_t, c.s, c.t, best, a);
+			next = next_common(q->common, &left, best, best != filtered);
+			filtered = best;
+		}
+		if (isinf(slack) || !(least + slack < best)) break;
+		slack = INFINITY; // every hub below the best path, those priced again (rare: ~1 target in 500)
+	}
+	return best;
+}
+
 // Shortest distance from the current source to a valid target t when it is below `limit`; else
 // a->distance is `limit` (or more) and a->hub is -1. `hidden`: the caller knows the two do not see
-// each other (gtEhlQuery_DistanceBelowHidden), so the straight line is not tried.
-static void to_target(gtEhlQuery* q, gtVec2 t, double limit, bool hidden, Answer* a)
+// each other (gtEhlQuery_DistanceBelowHidden), so the straight line is not tried. `side`: t's side
+// when made (price_hubs), else NULL. Inlined: made once with a side and once without (to_target).
+static inline __attribute__((always_inline)) void to_target_with(gtEhlQuery* q, gtVec2 t, double limit, bool hidden,
+                                                                 void* side, Answer* a)
 {
 	const gtEhl* e = q->ehl;
 	a->distance = INFINITY;
@@ -389,31 +539,67 @@ static void to_target(gtEhlQuery* q, gtVec2 t, double limit, bool hidden, Answer
 		if (gt_ehl_line_wins(e, q->source, t, a->distance)) return;
 		best = fmin(limit, a->distance); // a link may still be shorter than the straight line
 	}
-	gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
-	side_t.check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
-	const gtEhlHub* first_s = e->hubs + q->source_first_hub;
-	const gtEhlHub* first_t = e->hubs + e->cell_begin[gt_ehl_cell_of(e, t)];
-	// The shared hubs priced in order of their lower bound: the best path tends to come early, and
-	// its length then rules out the rest without pricing their vias. Those near the least first;
-	// the rest only when the best path found lies above where they start.
-	// Regions (ehl_regions.c) span many cells: their bounds are looser than a cell's, so every hub
-	// below the best path is kept at once there.
-	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;
-	for (;;) {
-		double least;
-		int next, shared = gather_shared(q, first_s, first_t, best, slack, &least, &next);
-		double filtered = best; // every hub left has a bound below it
-		for (int left = shared; next >= 0;) {
-			Common c = q->common[next];
-			q->common[next] = q->common[--left];
-			best = price_hub(q, &side_s, &side_t, c.s, c.t, best, a);
-			next = next_common(q->common, &left, best, best != filtered);
-			filtered = best;
-		}
-		if (isinf(slack) || !(least + slack < best)) break;
-		slack = INFINITY; // every hub below the best path, those priced again (rare: ~1 target in 500)
+	if (!side) {
+		gt_ehl_next_generation(&q->generation[1], q->side[1].stamp, (size_t)e->n + 1);
+		side_t.check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
+	} else {
+		side_t.cache = NULL; // price_side_hub starts t's vertex cache if a hub needs its vias
 	}
+	best = price_hubs(q, &side_s, &side_t, side, best, a);
 	a->distance = a->hub >= 0 || isinf(a->distance) ? best : a->distance;
+}
+static void to_target(gtEhlQuery* q, gtVec2 t, double limit, bool hidden, Answer* a)
+{
+	to_target_with(q, t, limit, hidden, NULL, a);
+}
+
+// The most hub ranks an index may have for sides: a pricing reads the ranks' table at each of the
+// source's hubs, spread over the whole table, so a table much beyond a few KiB is read from cold lines
+// and costs more than the merge it replaces (FloodedPlains, 8,283 ranks: 16 KiB, bench-peers at 0.1%
+// without words 0.89 -> 1.06 of IER-EHL's time; lak303d's 1,352 and AR0602SR's 2,842 gain).
+#define SIDE_MOST_RANKS 4096
+
+size_t gtEhlQuery_SideBytes(const gtEhlQuery* q)
+{
+	// None past the ranks' budget, or when places do not fit the table's 2 bytes.
+	if (q->ehl->n + 1 > SIDE_MOST_RANKS || q->max_hubs > UINT16_MAX) return 0;
+	size_t bytes = SIDE_HEAD + ((size_t)q->max_hubs + 1) * (sizeof(double) + sizeof(int32_t)) +
+	               ((size_t)q->ehl->n + 1) * sizeof(uint16_t);
+	return (bytes + 63) & ~(size_t)63;
+}
+
+bool gtEhlQuery_FillSide(gtEhlQuery* q, gtVec2 t, void* side, bool made)
+{
+	const gtEhl* e = q->ehl;
+	if (!valid_point(e->map, t)) return false;
+	int64_t cell = gt_ehl_cell_of(e, t);
+	if (e->cell_begin[cell + 1] - e->cell_begin[cell] > (uint32_t)q->max_hubs) return false; // as set_source
+	SideView v = side_view(q, side);
+	// Over a side made before, only its cell's hubs are set back to place 0.
+	if (!made) memset(v.place, 0, ((size_t)e->n + 1) * sizeof *v.place);
+	else
+		for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++) v.place[h->hub] = 0;
+	v.head->first_hub = e->cell_begin[cell];
+	v.head->check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
+	static const unsigned char none[sizeof(double)] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}; // a NaN
+	memcpy(v.part, none, sizeof none);
+	// t's cell's hubs, each at its lower bound until a source prices it (price_side_hub): a side
+	// costs about one merge to make.
+	uint16_t at = 1;
+	for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++, at++) {
+		v.place[h->hub] = at;
+		v.part[at] = gt_hub_lower_bound(h);
+		v.via[at] = SIDE_UNPRICED;
+	}
+	return true;
+}
+
+double gtEhlQuery_SideBelow(gtEhlQuery* query, gtVec2 t, void* side, double limit, bool hidden)
+{
+	if (!query->has_source) return INFINITY; // t is valid: its side was made
+	Answer a;
+	to_target_with(query, t, limit, hidden, side, &a);
+	return a.distance;
 }
 
 static gtStatus answer(gtEhlQuery* q, gtVec2 s, gtVec2 t, Answer* a, gtError* err)

@@ -23,6 +23,7 @@ struct gtEhlQuery {
 	bool has_source, source_at_pinch;
 	gtVec2 source;
 	uint32_t source_first_hub; // index of the source cell's first hub entry
+	uint32_t source_hubs;      // and how many hubs it lists
 	int32_t max_hubs;          // the most hub entries any cell has
 	double* memo_value;        // per hub entry of the source cell: best |s v| + d(v, hub)
 	int32_t* memo_via;
@@ -56,6 +57,25 @@ typedef struct Side {
 // (the first query after a repair lands or a door closes) skips the scan.
 int32_t gt_ehl_max_hubs(const gtEhl* ehl);
 void gt_ehl_note_max_hubs(gtEhl* ehl);
+
+// A target's side (gtDistance.side_fill, backend_ehl.c): what every pricing towards the valid point
+// t does on t's side, kept for a target that many sources price (a kNN query's few matching
+// objects, priced by most queries while they stand still). Per hub rank its place in t's cell list,
+// and per place t's part through the hub: first the cell's lower bound and, once a pricing needed
+// it, t's best |t v| + d(v, hub) over the vias t sees (+infinity when none), with its via. A
+// pricing then looks each of the source's hubs up there instead of merging the two cells' lists,
+// and searches t's vias of a hub only the first time: the same double as without.
+// gtEhlQuery_SideBytes: a side's size for this query object, a whole number of cache lines (0:
+// none fits).
+size_t gtEhlQuery_SideBytes(const gtEhlQuery* query);
+// Makes t's side in `side` (gtEhlQuery_SideBytes of room, 64-aligned); false (the memory untouched)
+// when t is no valid point. `made`: the memory holds a side made from this index before (only
+// its hubs are cleared), else anything (all of it is).
+bool gtEhlQuery_FillSide(gtEhlQuery* query, gtVec2 t, void* side, bool made);
+// gtEhlQuery_DistanceBelow (or gtEhlQuery_DistanceBelowHidden when `hidden`) for the target whose
+// side is `side` (made by gtEhlQuery_FillSide for t, from this index, which completes it as it
+// prices): the same answer.
+double gtEhlQuery_SideBelow(gtEhlQuery* query, gtVec2 t, void* side, double limit, bool hidden);
 
 // A side for the valid point p.
 static inline Side gt_ehl_side(SideCache* cache, gtVec2 p, bool check_all)

@@ -301,6 +301,19 @@ static double world_hidden_below(void* context, gtVec2 from, gtVec2 to, double l
 	return gtEhlQuery_DistanceBelowHidden(context, to, limit);
 }
 
+// A kNN query's few matching objects are priced by most queries between two moves: the world keeps
+// their sides (gtDistance.side_fill), and a pricing reads the target's part per hub from there.
+static bool world_side_fill(void* context, gtVec2 to, void* side, bool made)
+{
+	return gtEhlQuery_FillSide(context, to, side, made);
+}
+
+static double world_side_below(void* context, gtVec2 from, gtVec2 to, void* side, double limit, bool hidden)
+{
+	if (gtEhlQuery_SetSource(context, from, NULL)) return INFINITY;
+	return gtEhlQuery_SideBelow(context, to, side, limit, hidden);
+}
+
 static double edited_world_below(void* context, gtVec2 from, gtVec2 to, double limit)
 {
 	gtNavQuery* q = context;
@@ -324,12 +337,18 @@ static gtDistance world_distance(gtNavQuery* q)
 	// (nav_links_query.c): a pair the world's squares show hidden has no straight line to try
 	// either way (100 teleporters on AR0602SR: ~1,000 instructions a kNN query).
 	const gtEhl* e = scratch_of(q)->query->ehl;
+	size_t side = gtEhlQuery_SideBytes(scratch_of(q)->query); // 0: an index too big for sides
 	return (gtDistance){.fcn = world_fcn,
 	                    .context = scratch_of(q)->query,
 	                    .below = world_below,
 	                    .straight_map = e->link_count ? NULL : gt_ehl_map(e),
 	                    .hidden_below = world_hidden_below,
-	                    .walk_map = e->link_count ? NULL : gt_ehl_map(e)};
+	                    .walk_map = e->link_count ? NULL : gt_ehl_map(e),
+	                    .side_bytes = side,
+	                    .side_key = e->serial,
+	                    .side_context = scratch_of(q)->query,
+	                    .side_fill = side ? world_side_fill : NULL,
+	                    .side_below = side ? world_side_below : NULL};
 }
 
 const NavBackend nav_backend_ehl = {

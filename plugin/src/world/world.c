@@ -9,6 +9,7 @@
 #include "core/status.h"
 #include "map/map_internal.h"
 #include "world/world_internal.h"
+#include "world/world_sides.h"
 
 gtWorldDef gtWorld_DefaultDef(void)
 {
@@ -184,6 +185,7 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
 	}
 	for (int64_t i = 0; i < leaves; i++) w->leaf_head[i] = -1;
+	w->scratch.sides = &w->sides;             // a batch worker's scratch has none
 	gt_clearance_build(&w->clearance, map);   // optional: without it every candidate is priced
 	gt_walk_bound_build(&w->walk_bound, map); // optional: without it keys are straight lines
 	gt_ring_build(w);                         // optional: without it queries take the tree or the scan
@@ -208,6 +210,8 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->prev);
 	gt_free(w->generation);
 	gt_free(w->clear);
+	gt_free(w->moved);
+	gt_sides_free(&w->sides);
 	gt_free(w->object_counts);
 	gt_free(w->node_words);
 	gt_free(w->planes);
@@ -293,13 +297,15 @@ static bool grow_slots(gtWorld* w)
 	if (!GT_RESIZE(w->x, cap) || !GT_RESIZE(w->y, cap) || !GT_RESIZE(w->leaf, cap) || !GT_RESIZE(w->next, cap) ||
 	    !GT_RESIZE(w->prev, cap) || !GT_RESIZE(w->generation, cap) || !GT_RESIZE(w->clear, cap) ||
 	    !GT_RESIZE(w->keywords, cap) || !GT_RESIZE(w->keyword_count, cap) || !GT_RESIZE(w->keyword_capacity, cap) ||
-	    !GT_RESIZE(w->object_words, cap) || !GT_RESIZE(w->spill_words, cap))
+	    !GT_RESIZE(w->object_words, cap) || !GT_RESIZE(w->spill_words, cap) || !GT_RESIZE(w->moved, cap) ||
+	    !gt_sides_reserve(&w->sides, cap))
 		return false;
 	for (int32_t s = cap - 1; s >= w->capacity; s--) {
 		w->generation[s] = w->tag; // generation 0: free
 		w->keywords[s] = NULL;
 		w->keyword_count[s] = w->keyword_capacity[s] = 0;
 		w->object_words[s] = w->spill_words[s] = 0;
+		w->moved[s] = 0;
 		w->next[s] = w->free_head; // free list runs through `next`
 		w->free_head = s;
 	}
@@ -532,6 +538,7 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	w->spill_words[slot] = spill_mask(w, w->keywords[slot], w->keyword_count[slot]);
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
+	w->moved[slot]++; // the slot's earlier object's side is void
 	w->clear[slot] = object_clearance(w, p);
 	w->generation[slot]++; // odd: live
 	int32_t leaf = leaf_of_point(w, p.x, p.y);
@@ -573,6 +580,7 @@ static void move_slot(gtWorld* w, int32_t slot, gtVec2 p, bool stays)
 {
 	w->x[slot] = p.x;
 	w->y[slot] = p.y;
+	w->moved[slot]++; // its side, if kept, is void
 	w->clear[slot] = object_clearance(w, p);
 	if (stays) return; // the O(1) case, most moves
 	int32_t from = w->leaf[slot];

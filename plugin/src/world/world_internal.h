@@ -47,6 +47,34 @@ typedef struct gtRingSource {
 	int hx, hy;
 } gtRingSource;
 
+// Object sides (gtDistance.side_fill, world_sides.h): the sides of a few objects that many queries
+// price, kept while they stand still. An entry holds the side of `slot` as it was when the slot had
+// moved `moved` times (gtWorld.moved), made under the key of `generation` (-1 or 0: its memory
+// holds no side of that generation, or none at all).
+typedef struct gtSideEntry {
+	int32_t slot;
+	uint32_t moved, generation;
+	bool used; // read since the reuse turn last passed it (gt_side_make)
+} gtSideEntry;
+typedef struct gtSideMemo {
+	uint64_t key;        // the side_key of the distance the entries are made for (0: none)
+	uint32_t generation; // bumped whenever the key changes: entries of older generations are void
+	size_t bytes;        // one side (the distance's side_bytes)
+	int32_t count, next; // entries, and the next one to reuse (in turn)
+	// Recent sides made and reads of them (both halved as makes reach GT_SIDE_WINDOW), and the
+	// makings refused in a row while reads were too few (world_sides.c).
+	uint32_t makes, reads, refused;
+	unsigned char* data; // count sides, each at a cache line
+	gtSideEntry* entries;
+	void* block; // data's allocation
+	size_t block_bytes;
+	// Per slot: the entry that may hold its side (-1: none), and ~moved once it was priced since it
+	// last moved (slots of them, grown with the world's).
+	int32_t* entry;
+	uint32_t* seen;
+	int32_t slots;
+} gtSideMemo;
+
 // What a query writes while it runs, grown when needed and reused: the world's own for single
 // queries, one per worker for a batch, so queries can run at once while nothing updates the world.
 typedef struct gtQueryScratch {
@@ -86,6 +114,9 @@ typedef struct gtQueryScratch {
 	uint32_t* priced;
 	int32_t priced_capacity;
 	uint32_t priced_generation;
+	// The world's object sides for the world's own scratch; NULL for a batch worker's (its queries
+	// run at once with others').
+	gtSideMemo* sides;
 } gtQueryScratch;
 
 // The quadtree is implicit: level i has 2^i x 2^i nodes in row-major order after all shallower
@@ -127,6 +158,10 @@ struct gtWorld {
 	// the point is: a sight walk's read at the object, from an array small enough to stay cached
 	// where the clearance map is not (bench-peers AR0602SR at 1%: 664 bytes against 256 KiB)
 	uint8_t* clear;
+	// per slot: bumped whenever its object's point is set (added, moved), so a side made for the
+	// point before (gtSideMemo) is known void
+	uint32_t* moved;
+	gtSideMemo sides;
 	gtQueryScratch scratch;         // the single queries' (a batch brings one per worker)
 	int32_t *words_new, *words_old; // keyword-change scratch
 	int32_t words_capacity;

@@ -68,6 +68,9 @@ typedef struct Filter {
 	// (world_walk_bound.h), else NULL (and in MODE_TOP).
 	const gtWalkBound* walk;
 	const uint16_t* walk_row;
+	// The world's object sides when the distance offers them and the query runs on the world's
+	// scratch (world_sides.h), else NULL.
+	gtSideMemo* sides;
 } Filter;
 
 

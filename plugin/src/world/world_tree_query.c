@@ -10,6 +10,7 @@
 #include "core/compare.h"
 #include "core/status.h"
 #include "world/world_query.h"
+#include "world/world_sides.h"
 
 bool gt_frontier_grow_to(gtHeap* h, int64_t want)
 {
@@ -62,9 +63,12 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	// id); one that lands between the two is returned and turned away here.
 	double limit = mode == MODE_TOP || !distance.below || r->bound == INFINITY ? INFINITY
 	                                                                           : r->bound * (1 + DBL_EPSILON) + DBL_MIN;
-	double d = seen < 0 && distance.hidden_below ? distance.hidden_below(distance.context, q->point, p, limit)
-	           : limit < INFINITY                ? distance.below(distance.context, q->point, p, limit)
-	                                             : distance.fcn(distance.context, q->point, p);
+	bool hidden = seen < 0 && distance.hidden_below;
+	void* side = f->sides ? gt_side_of(f->sides, w, slot, p, distance) : NULL;
+	double d = side               ? distance.side_below(distance.side_context, q->point, p, side, limit, hidden)
+	           : hidden           ? distance.hidden_below(distance.context, q->point, p, limit)
+	           : limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
+	                              : distance.fcn(distance.context, q->point, p);
 	stats->distance_calls++;
 	if (!(d < INFINITY)) return true; // another component (or NaN): never a result
 	if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
@@ -545,6 +549,15 @@ static void walk_end(gtQueryScratch* s, int cost)
 	else if (retry && s->walk_backoff[cost] < 3) s->walk_backoff[cost]++;
 }
 
+// What this query may skip pricing with: sight walks, the walk bound, and the world's object sides
+// (world_sides.h; only on the world's own scratch).
+static inline void gates_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
+{
+	f->sides = s->sides && gt_sides_pay(w) ? gt_sides_begin(s->sides, distance) : NULL;
+	sight_begin(w, s, distance, q, f, cost);
+	walk_begin(w, s, distance, q, f, cost);
+}
+
 // What this query learnt of the sight walk and the walk bound, for the queries after it. The walk
 // bound learns from the tree's queries only: a scan looks up every object's bound, so its losses
 // would keep the bound off where the tree gains from it (test_gate_comes_back).
@@ -900,8 +913,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	bool ring = ring_fits(w, q, &f, mode); // leaves in rings, not the tree (ring_walk): the search may wait
 	if (!links_begin(&f, s, distance.shortcuts, q->point, ring)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int cost = cost_class(&f, mode);
-	sight_begin(w, s, distance, q->point, &f, cost);
-	walk_begin(w, s, distance, q->point, &f, cost);
+	gates_begin(w, s, distance, q->point, &f, cost);
 	Results r;
 	st = gt_results_begin(w, s, q, within, &r, err);
 	if (st) return st;

@@ -1,0 +1,60 @@
+// Object sides (gtDistance.side_fill): the target's part of the distance, made for a few objects
+// that many queries price while they stand still, and kept by the world. Internal.
+#ifndef GRIDTREE_WORLD_SIDES_H
+#define GRIDTREE_WORLD_SIDES_H
+
+#include "world/world_internal.h"
+
+// What a query may read and make: the world's sides when the distance offers them (else NULL).
+// A distance with another side_key than the last one's voids every side kept (a new generation).
+// Sized once for the distance's side_bytes (grown, never per query): at most GT_SIDE_ENTRIES
+// sides within GT_SIDE_BUDGET bytes; NULL when not one fits (or out of memory).
+#define GT_SIDE_ENTRIES 64
+#define GT_SIDE_BUDGET (INT64_C(4) << 20)
+gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance);
+
+// The cost model's gate, before gt_sides_begin: a query reads and makes sides only in a world of
+// at most GT_SIDE_OBJECTS live objects. A side pays back its making (the cell's hubs written into
+// a cold table) after about 3 reads, and it is read only while it stays in one of the
+// GT_SIDE_ENTRIES entries; the objects that queries price between two moves are any of the live
+// ones (a query's words vary from query to query: orz103d at 0.1% with two words prices ~27
+// distinct objects a timestamp), so with many more live objects than entries the sides are swapped
+// out before they are read enough. Measured (bench-peers, EHL): 15 to 69 objects (0.1% of the
+// cells) gain (lak303d 0.1%/0w gt/ier 0.86 -> 0.62), 148 to 690 (1%) lose 0.01 to 0.09 even with
+// the reads gate (lak303d 1%/0w 0.89 -> 0.98). The live count is a field the query reads anyway
+// (no cold line, O(1)); the root's keyword counts would not do: they are per query, the sides
+// are kept across queries. The answers are the same either way (test_object_sides).
+#define GT_SIDE_OBJECTS (2 * GT_SIDE_ENTRIES)
+static inline bool gt_sides_pay(const gtWorld* w)
+{
+	return w->live <= GT_SIDE_OBJECTS;
+}
+// Makes the side of the object in `slot` at p in the next entry in turn that was not read since the
+// turn last passed it; NULL when there is none, or the distance cannot.
+void* gt_side_make(gtSideMemo* m, const gtWorld* w, int32_t slot, gtVec2 p, gtDistance distance);
+// Room for `capacity` slots (grow_slots); false when out of memory.
+bool gt_sides_reserve(gtSideMemo* m, int32_t capacity);
+void gt_sides_free(gtSideMemo* m);
+
+// The side of the object in `slot` (at p) to price it with, or NULL to price it the usual way:
+// the first pricing since it last moved marks it, the second makes its side (a kNN query's few
+// matching objects are priced by most queries between two moves, the others seldom twice), the
+// later ones read it while it stands and the key stays.
+static inline void* gt_side_of(gtSideMemo* m, const gtWorld* w, int32_t slot, gtVec2 p, gtDistance distance)
+{
+	int32_t e = m->entry[slot];
+	uint32_t moved = w->moved[slot];
+	if (e >= 0 && m->entries[e].slot == slot && m->entries[e].moved == moved &&
+	    m->entries[e].generation == m->generation) {
+		m->entries[e].used = true;
+		m->reads++;
+		return m->data + (size_t)e * m->bytes;
+	}
+	if (m->seen[slot] != ~moved) {
+		m->seen[slot] = ~moved;
+		return NULL;
+	}
+	return gt_side_make(m, w, slot, p, distance);
+}
+
+#endif
