@@ -81,7 +81,7 @@ build = {
 				"plugin/src/tiled/tiled_tmx.c",
 				"plugin/src/tiled/tiled_walls.c",
 				"plugin/src/world/count_table.c", "plugin/src/world/keywords.c", "plugin/src/world/world.c",
-				"plugin/src/world/world_clearance.c", "plugin/src/world/world_links.c",
+				"plugin/src/world/world_clearance.c", "plugin/src/world/world_links.c", "plugin/src/world/world_sides.c",
 				"plugin/src/world/world_walk_bound.c",
 				"plugin/src/world/world_query.c", "plugin/src/world/world_sphere_query.c",
 				"plugin/src/world/world_tree_query.c", "plugin/src/world/world_validate.c", "plugin/src/world/world_visit.c",

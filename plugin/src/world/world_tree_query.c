@@ -549,15 +549,6 @@ static void walk_end(gtQueryScratch* s, int cost)
 	else if (retry && s->walk_backoff[cost] < 3) s->walk_backoff[cost]++;
 }
 
-// What this query may skip pricing with: sight walks, the walk bound, and the world's object sides
-// (world_sides.h; only on the world's own scratch).
-static inline void gates_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
-{
-	f->sides = s->sides && gt_sides_pay(w) ? gt_sides_begin(s->sides, distance) : NULL;
-	sight_begin(w, s, distance, q, f, cost);
-	walk_begin(w, s, distance, q, f, cost);
-}
-
 // What this query learnt of the sight walk and the walk bound, for the queries after it. The walk
 // bound learns from the tree's queries only: a scan looks up every object's bound, so its losses
 // would keep the bound off where the tree gains from it (test_gate_comes_back).
@@ -913,10 +904,11 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	bool ring = ring_fits(w, q, &f, mode); // leaves in rings, not the tree (ring_walk): the search may wait
 	if (!links_begin(&f, s, distance.shortcuts, q->point, ring)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int cost = cost_class(&f, mode);
-	gates_begin(w, s, distance, q->point, &f, cost);
+	f.sides = s->sides && gt_sides_pay(w) ? gt_sides_begin(s->sides, distance) : NULL; // world_sides.h
+	sight_begin(w, s, distance, q->point, &f, cost);
+	walk_begin(w, s, distance, q->point, &f, cost);
 	Results r;
-	st = gt_results_begin(w, s, q, within, &r, err);
-	if (st) return st;
+	if ((st = gt_results_begin(w, s, q, within, &r, err))) return st;
 	if (mode != MODE_TOP && f.link_slack > 0) r.slack = f.link_slack, results_reprune(&r); // keys: lines
 	gtHeap* frontier = &s->frontier;
 	frontier->size = 0;
