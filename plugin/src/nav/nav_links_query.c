@@ -246,6 +246,19 @@ static float float_below(double v)
 	float g = (float)v;
 	return (double)g > v ? nextafterf(g, 0) : g;
 }
+// The squared distance from p to the box [x0, x1] x [y0, y1] (0 inside).
+static inline double box_gap2(gtVec2 p, double x0, double y0, double x1, double y1)
+{
+	double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0;
+	double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0;
+	return dx * dx + dy * dy;
+}
+// Whether way i is cheaper than its straight line (else it never shortens a walk).
+static inline bool way_shortens(const LinksScratch* l, int i)
+{
+	double lx = l->exit[i].x - l->entrance[i].x, ly = l->exit[i].y - l->entrance[i].y, c = l->cost[i];
+	return c * c < lx * lx + ly * ly;
+}
 static void fill_gaps(LinksScratch* l)
 {
 	gtShortcuts* sc = &l->shortcuts;
@@ -255,17 +268,10 @@ static void fill_gaps(LinksScratch* l)
 			double x0 = bx * sc->block, y0 = by * sc->block, x1 = x0 + sc->block, y1 = y0 + sc->block;
 			double best = INFINITY, reach = INFINITY;
 			for (int i = 0; i < sc->count; i++) {
-				gtVec2 p = l->exit[i];
-				double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0;
-				double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0;
-				double d = dx * dx + dy * dy;
+				double d = box_gap2(l->exit[i], x0, y0, x1, y1);
 				if (d < best) best = d;
-				gtVec2 e = l->entrance[i];
-				double lx = p.x - e.x, ly = p.y - e.y, c = l->cost[i];
-				if (c * c >= lx * lx + ly * ly) continue; // never shortens a walk
-				dx = e.x < x0 ? x0 - e.x : e.x > x1 ? e.x - x1 : 0;
-				dy = e.y < y0 ? y0 - e.y : e.y > y1 ? e.y - y1 : 0;
-				d = sqrt(dx * dx + dy * dy) + c;
+				if (!way_shortens(l, i)) continue;
+				d = sqrt(box_gap2(l->entrance[i], x0, y0, x1, y1)) + l->cost[i];
 				if (d < reach) reach = d;
 			}
 			int64_t block = (int64_t)by * sc->columns + bx;
@@ -291,20 +297,14 @@ static int reach_list(const LinksScratch* l, int bx, int by, int32_t* out)
 	for (int pass = 0, n = 0;; pass++, n = 0) {
 		for (int i = 0; i < sc->count; i++) {
 			gtVec2 e = l->entrance[i];
-			double lx = l->exit[i].x - e.x, ly = l->exit[i].y - e.y, c = l->cost[i];
-			if (c * c >= lx * lx + ly * ly) continue; // never shortens a walk
-			double dx = e.x < x0   ? x0 - e.x
-			            : e.x > x1 ? e.x - x1
-			                       : 0,
-			       dy = e.y < y0   ? y0 - e.y
-			            : e.y > y1 ? e.y - y1
-			                       : 0;
+			double c = l->cost[i];
+			if (!way_shortens(l, i)) continue;
 			if (pass == 0) { // the farthest corner
 				double fx = fabs(e.x - x0) > fabs(e.x - x1) ? fabs(e.x - x0) : fabs(e.x - x1);
 				double fy = fabs(e.y - y0) > fabs(e.y - y1) ? fabs(e.y - y0) : fabs(e.y - y1);
 				double far = sqrt(fx * fx + fy * fy) + c;
 				if (far < most) most = far;
-			} else if (sqrt(dx * dx + dy * dy) + c <= most + REACH_MARGIN * (1 + most)) {
+			} else if (sqrt(box_gap2(e, x0, y0, x1, y1)) + c <= most + REACH_MARGIN * (1 + most)) {
 				if (n == REACH_LISTED) return 0;
 				out[n++] = i;
 			}
