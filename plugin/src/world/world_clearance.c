@@ -183,6 +183,16 @@ int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double 
 	// The walk is a chain of dependent steps (point, cell, clearance, next point): the direction per
 	// major unit is divided out once, off the chain, and a step is a multiply-add and a load.
 	double ux = dx / length, uy = dy / length;
+	// Each step waits for its cell, which is cold more often than not (the distance's labels and
+	// other queries' reads push the clearance out of the caches between walks): asking for the cells
+	// at the quarters of the part no square covers yet first lets those misses overlap instead of
+	// queueing one behind the other. Hints only: the walk reads the same cells it read without them
+	// (rdtsc per walk, bench-peers at 1% without words: AR0602SR ~540 -> ~450 cycles).
+	for (int i = 1; i < 4; i++) {
+		double at = covered + (rest - covered) * 0.25 * i, px = a.x + at * ux, py = a.y + at * uy;
+		if (px >= 0 && py >= 0 && px < c->width_d && py < c->height_d)
+			__builtin_prefetch(c->r + (int64_t)(int)py * c->width + (int)px);
+	}
 	for (int step = 0; step < GT_SIGHT_STEPS; step++) {
 		double r = gt_clearance_at(c, a.x + covered * ux, a.y + covered * uy) - 1e-6;
 		if (r <= 0) break;
