@@ -54,12 +54,14 @@ gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance)
 	return m->count > 0 ? m : NULL;
 }
 
-// A side pays when it is read at least this many times on average: making one writes its cell's
-// hubs into the ranks' table (cold lines), a read saves a merge. Where objects are seldom priced
-// three times between moves (1% of the cells, or FloodedPlains' 364 objects at 0.1%: 0.2 to 1.6
-// reads a side made), sides are made for one object in GT_SIDE_PROBE only, enough to notice when
-// the world comes back.
-#define GT_SIDE_READS 3
+// A side pays when it is read at least this many times on average after the pricing that made it:
+// making one writes its cell's hubs into the ranks' table (cold lines), a read saves a merge. Where
+// objects are seldom priced again between moves (1% of the cells: 0.2 to 1.6 reads a side made),
+// sides are made for one object in GT_SIDE_PROBE only, enough to notice when the world comes back.
+// One read, not three as when sides were made at the second pricing: that refused 266 of AR0602SR's
+// 599 makings at 0.1% with two words (3.7 reads a side made at the first pricing; bench-peers gt/ier
+// 0.01 to 0.03 lower than with three on the 0.1% rows of AR0602SR, lak303d and orz103d).
+#define GT_SIDE_READS 1
 #define GT_SIDE_WINDOW 64
 #define GT_SIDE_PROBE 16
 
@@ -93,11 +95,8 @@ bool gt_sides_reserve(gtSideMemo* m, int32_t capacity)
 {
 	int32_t had = m->slots;
 	if (capacity <= had) return true;
-	if (!GT_RESIZE(m->entry, capacity) || !GT_RESIZE(m->seen, capacity)) return false;
-	for (int32_t s = had; s < capacity; s++) {
-		m->entry[s] = -1;
-		m->seen[s] = 0;
-	}
+	if (!GT_RESIZE(m->entry, capacity)) return false;
+	for (int32_t s = had; s < capacity; s++) m->entry[s] = -1;
 	m->slots = capacity;
 	return true;
 }
@@ -107,6 +106,5 @@ void gt_sides_free(gtSideMemo* m)
 	gt_free(m->block);
 	gt_free(m->entries);
 	gt_free(m->entry);
-	gt_free(m->seen);
 	memset(m, 0, sizeof *m);
 }
