@@ -575,9 +575,12 @@ bool gtEhlQuery_FillSide(gtEhlQuery* q, gtVec2 t, void* side, bool made)
 	int64_t cell = gt_ehl_cell_of(e, t);
 	if (e->cell_begin[cell + 1] - e->cell_begin[cell] > (uint32_t)q->max_hubs) return false; // as set_source
 	SideView v = side_view(q, side);
-	// Over a side made before, only its cell's hubs are set back to place 0.
+	// Over a side made before in the same cell (an object's own side after a short move: world_sides.c
+	// gives it its entry back), the ranks' places stand; over another, only its cell's hubs are set
+	// back to place 0.
+	bool same = made && v.head->first_hub == e->cell_begin[cell];
 	if (!made) memset(v.place, 0, ((size_t)e->n + 1) * sizeof *v.place);
-	else
+	else if (!same)
 		for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++) v.place[h->hub] = 0;
 	v.head->first_hub = e->cell_begin[cell];
 	v.head->check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
@@ -587,7 +590,7 @@ bool gtEhlQuery_FillSide(gtEhlQuery* q, gtVec2 t, void* side, bool made)
 	// costs about one merge to make.
 	uint16_t at = 1;
 	for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++, at++) {
-		v.place[h->hub] = at;
+		if (!same) v.place[h->hub] = at;
 		v.part[at] = gt_hub_lower_bound(h);
 		v.via[at] = SIDE_UNPRICED;
 	}
