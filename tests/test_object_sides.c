@@ -145,16 +145,17 @@ typedef struct Setup {
 	int32_t word;
 } Setup;
 
-// A rooms map with an index, a world of `count` objects (room for `room`), four with the rare word.
-static void setup(Setup* s, uint64_t seed, int count, int room, TestRng* rng)
+// A map of `style` with an index of `cell` x `cell` cells, a world of `count` objects (room for
+// `room`), four with the rare word.
+static void setup(Setup* s, gtMapStyle style, uint64_t seed, int cell, int count, int room, TestRng* rng)
 {
 	gtError err;
-	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 128, seed, &s->map, &err), GT_OK);
+	assert_int_equal(gtMap_Generate(style, 160, 128, seed, &s->map, &err), GT_OK);
 	gtNavDef def = gtNav_DefaultDef();
 	def.threads = 1;
 	assert_int_equal(gtNav_Create(s->map, &def, &s->nav, &err), GT_OK);
 	gtEhlDef ehl = gtEhl_DefaultDef();
-	ehl.cell_size = 4;
+	ehl.cell_size = cell;
 	assert_int_equal(gtNav_BuildIndex(s->nav, &ehl, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(s->nav, &s->query, &err), GT_OK);
 	s->world = test_make_world(s->map, 16);
@@ -189,7 +190,7 @@ static void test_sides_follow_moves(void** state)
 	(void)state;
 	TestRng rng = {3060};
 	Setup s;
-	setup(&s, 3061, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	setup(&s, GT_STYLE_ROOMS, 3061, 4, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	assert_non_null(with.side_fill);
 	plain.side_fill = NULL, plain.side_below = NULL;
@@ -208,7 +209,7 @@ static void test_sides_follow_short_moves(void** state)
 	(void)state;
 	TestRng rng = {3066};
 	Setup s;
-	setup(&s, 3067, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	setup(&s, GT_STYLE_ROOMS, 3067, 4, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	plain.side_fill = NULL, plain.side_below = NULL;
 	same_cell_moves = 0;
@@ -216,6 +217,23 @@ static void test_sides_follow_short_moves(void** state)
 	printf("note: %lld pricings through a side, %d moves inside a cell\n", (long long)reads, same_cell_moves);
 	if (reads < 500 || same_cell_moves < 300)
 		fail_msg("only %lld pricings through a side, %d moves inside a cell", (long long)reads, same_cell_moves);
+	teardown(&s);
+}
+
+// Caves in cells of 16 x 16: some cell lists more than 255 hubs, so the sides' places take 2 bytes a
+// rank, not 1 (gtEhlQuery_SideBytes), and the answers stay the same.
+static void test_sides_with_wide_places(void** state)
+{
+	(void)state;
+	TestRng rng = {3068};
+	Setup s;
+	setup(&s, GT_STYLE_CAVES, 3069, 16, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	gtDistance with = test_world_distance(s.query), plain = with;
+	assert_non_null(with.side_fill);
+	plain.side_fill = NULL, plain.side_below = NULL;
+	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 4, MOVE_ANYWHERE, &rng);
+	printf("note: %lld pricings through a side with wide places\n", (long long)reads);
+	if (reads < 300) fail_msg("only %lld pricings through a side", (long long)reads);
 	teardown(&s);
 }
 
@@ -227,7 +245,7 @@ static void test_sides_follow_new_index(void** state)
 	gtError err;
 	TestRng rng = {3062};
 	Setup s;
-	setup(&s, 3063, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	setup(&s, GT_STYLE_ROOMS, 3063, 4, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	plain.side_fill = NULL, plain.side_below = NULL;
 	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, MOVE_NONE, &rng);
@@ -278,7 +296,7 @@ static void test_gate_keeps_answers(void** state)
 	TestRng rng = {3064};
 	Setup s;
 	int over = GT_SIDE_OBJECTS + 24;
-	setup(&s, 3065, GT_SIDE_OBJECTS, over, &rng);
+	setup(&s, GT_STYLE_ROOMS, 3065, 4, GT_SIDE_OBJECTS, over, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	plain.side_fill = NULL, plain.side_below = NULL;
 	int64_t on = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, MOVE_NONE, &rng);
@@ -297,10 +315,10 @@ static void test_gate_keeps_answers(void** state)
 
 int main(void)
 {
-	TestFcn* const tests[] = {test_sides_follow_moves, test_sides_follow_short_moves, test_sides_follow_new_index,
-	                          test_gate_keeps_answers};
+	TestFcn* const tests[] = {test_sides_follow_moves, test_sides_follow_short_moves, test_sides_with_wide_places,
+	                          test_sides_follow_new_index, test_gate_keeps_answers};
 	return test_run_group("object_sides", tests,
-	                      "test_sides_follow_moves test_sides_follow_short_moves test_sides_follow_new_index "
-	                      "test_gate_keeps_answers",
-	                      4);
+	                      "test_sides_follow_moves test_sides_follow_short_moves test_sides_with_wide_places "
+	                      "test_sides_follow_new_index test_gate_keeps_answers",
+	                      5);
 }
