@@ -15,7 +15,7 @@ gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance);
 
 // The cost model's gate, before gt_sides_begin: a query reads and makes sides only in a world of
 // at most GT_SIDE_OBJECTS live objects. A side pays back its making (the cell's hubs written into
-// a cold table) after about 3 reads, and it is read only while it stays in one of the
+// a cold table) after a read or two, and it is read only while it stays in one of the
 // GT_SIDE_ENTRIES entries; the objects that queries price between two moves are any of the live
 // ones (a query's words vary from query to query: orz103d at 0.1% with two words prices ~27
 // distinct objects a timestamp), so with many more live objects than entries the sides are swapped
