@@ -80,9 +80,23 @@ static int brute(const Objects* o, gtDistance exact, gtVec2 q, int k, bool rare,
 // `rounds` rounds of 40 queries (most for the rare word, k 5, which fewer than 5 objects have: every
 // one of them priced by each; the others k 1-4 without words), each answered with sides (`with`)
 // and without (`plain`), checked against each other and the brute force by `plain`; between rounds
-// 70% of the objects move (`move`). Returns the pricings through a side.
+// 70% of the objects move (`move`: MOVE_ANYWHERE to a point drawn anew, MOVE_SHORT a step of at most
+// 1.5 in x and y, mostly inside the index's 4 x 4 cell: a side made again in its cell keeps the
+// ranks' places, not the parts). Returns the pricings through a side.
+enum { MOVE_NONE, MOVE_ANYWHERE, MOVE_SHORT };
+static int same_cell_moves; // short moves that stayed in their index cell
+static gtVec2 short_step(const gtMap* m, gtVec2 at, TestRng* rng)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		gtVec2 p = {at.x + 0.5 * (test_rng_int(rng, 7) - 3), at.y + 0.5 * (test_rng_int(rng, 7) - 3)};
+		if (gtMap_CheckPoint(m, p) != GT_POINT_VALID) continue;
+		if (floor(p.x / 4) == floor(at.x / 4) && floor(p.y / 4) == floor(at.y / 4)) same_cell_moves++;
+		return p;
+	}
+	return at; // moved on the spot: its side is made again all the same
+}
 static int64_t rounds_of_queries(gtWorld* w, const gtMap* m, Objects* o, gtDistance with, gtDistance plain,
-                                 int32_t word, int rounds, bool move, TestRng* rng)
+                                 int32_t word, int rounds, int move, TestRng* rng)
 {
 	gtError err;
 	Counted count;
@@ -112,10 +126,10 @@ static int64_t rounds_of_queries(gtWorld* w, const gtMap* m, Objects* o, gtDista
 						         (unsigned long long)want[j], want_dist[j]);
 			}
 		}
-		if (!move) continue;
+		if (move == MOVE_NONE) continue;
 		for (int i = 0; i < o->count; i++) {
 			if (test_rng_int(rng, 10) >= 7) continue;
-			o->at[i] = test_random_point(m, rng);
+			o->at[i] = move == MOVE_SHORT ? short_step(m, o->at[i], rng) : test_random_point(m, rng);
 			assert_int_equal(gtWorld_Move(w, o->ids[i], o->at[i], &err), GT_OK);
 		}
 	}
@@ -131,16 +145,17 @@ typedef struct Setup {
 	int32_t word;
 } Setup;
 
-// A rooms map with an index, a world of `count` objects (room for `room`), four with the rare word.
-static void setup(Setup* s, uint64_t seed, int count, int room, TestRng* rng)
+// A map of `style` with an index of `cell` x `cell` cells, a world of `count` objects (room for
+// `room`), four with the rare word.
+static void setup(Setup* s, gtMapStyle style, uint64_t seed, int cell, int count, int room, TestRng* rng)
 {
 	gtError err;
-	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 128, seed, &s->map, &err), GT_OK);
+	assert_int_equal(gtMap_Generate(style, 160, 128, seed, &s->map, &err), GT_OK);
 	gtNavDef def = gtNav_DefaultDef();
 	def.threads = 1;
 	assert_int_equal(gtNav_Create(s->map, &def, &s->nav, &err), GT_OK);
 	gtEhlDef ehl = gtEhl_DefaultDef();
-	ehl.cell_size = 4;
+	ehl.cell_size = cell;
 	assert_int_equal(gtNav_BuildIndex(s->nav, &ehl, &err), GT_OK);
 	assert_int_equal(gtNavQuery_Create(s->nav, &s->query, &err), GT_OK);
 	s->world = test_make_world(s->map, 16);
@@ -175,13 +190,50 @@ static void test_sides_follow_moves(void** state)
 	(void)state;
 	TestRng rng = {3060};
 	Setup s;
-	setup(&s, 3061, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	setup(&s, GT_STYLE_ROOMS, 3061, 4, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	assert_non_null(with.side_fill);
 	plain.side_fill = NULL, plain.side_below = NULL;
-	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 8, true, &rng);
+	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 8, MOVE_ANYWHERE, &rng);
 	printf("note: %lld pricings through a side while objects move\n", (long long)reads);
 	if (reads < 500) fail_msg("only %lld pricings through a side", (long long)reads);
+	teardown(&s);
+}
+
+// Objects take short steps between rounds, most inside their index cell: a side made again over the
+// object's own side of the same cell keeps the ranks' places and must set every part back (a part
+// priced for the old point gives the old point's distance), one made in another cell must not keep
+// them.
+static void test_sides_follow_short_moves(void** state)
+{
+	(void)state;
+	TestRng rng = {3066};
+	Setup s;
+	setup(&s, GT_STYLE_ROOMS, 3067, 4, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	gtDistance with = test_world_distance(s.query), plain = with;
+	plain.side_fill = NULL, plain.side_below = NULL;
+	same_cell_moves = 0;
+	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 10, MOVE_SHORT, &rng);
+	printf("note: %lld pricings through a side, %d moves inside a cell\n", (long long)reads, same_cell_moves);
+	if (reads < 500 || same_cell_moves < 300)
+		fail_msg("only %lld pricings through a side, %d moves inside a cell", (long long)reads, same_cell_moves);
+	teardown(&s);
+}
+
+// Caves in cells of 16 x 16: some cell lists more than 255 hubs, so the sides' places take 2 bytes a
+// rank, not 1 (gtEhlQuery_SideBytes), and the answers stay the same.
+static void test_sides_with_wide_places(void** state)
+{
+	(void)state;
+	TestRng rng = {3068};
+	Setup s;
+	setup(&s, GT_STYLE_CAVES, 3069, 16, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	gtDistance with = test_world_distance(s.query), plain = with;
+	assert_non_null(with.side_fill);
+	plain.side_fill = NULL, plain.side_below = NULL;
+	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 4, MOVE_ANYWHERE, &rng);
+	printf("note: %lld pricings through a side with wide places\n", (long long)reads);
+	if (reads < 300) fail_msg("only %lld pricings through a side", (long long)reads);
 	teardown(&s);
 }
 
@@ -193,10 +245,10 @@ static void test_sides_follow_new_index(void** state)
 	gtError err;
 	TestRng rng = {3062};
 	Setup s;
-	setup(&s, 3063, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	setup(&s, GT_STYLE_ROOMS, 3063, 4, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	plain.side_fill = NULL, plain.side_below = NULL;
-	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, false, &rng);
+	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, MOVE_NONE, &rng);
 	// A wall across the map's middle, through no object, with a gap at each end.
 	int w = gtMap_Width(s.map), h = gtMap_Height(s.map), y = h / 2;
 	while (true) {
@@ -217,7 +269,7 @@ static void test_sides_follow_new_index(void** state)
 	assert_non_null(with.side_fill);
 	assert_true(with.side_key != before);
 	plain.side_fill = NULL, plain.side_below = NULL;
-	reads += rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, false, &rng);
+	reads += rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, MOVE_NONE, &rng);
 	printf("note: %lld pricings through a side before and after the rebuild\n", (long long)reads);
 	if (reads < 100) fail_msg("only %lld pricings through a side", (long long)reads);
 	teardown(&s);
@@ -244,15 +296,15 @@ static void test_gate_keeps_answers(void** state)
 	TestRng rng = {3064};
 	Setup s;
 	int over = GT_SIDE_OBJECTS + 24;
-	setup(&s, 3065, GT_SIDE_OBJECTS, over, &rng);
+	setup(&s, GT_STYLE_ROOMS, 3065, 4, GT_SIDE_OBJECTS, over, &rng);
 	gtDistance with = test_world_distance(s.query), plain = with;
 	plain.side_fill = NULL, plain.side_below = NULL;
-	int64_t on = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, false, &rng);
+	int64_t on = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, MOVE_NONE, &rng);
 	grow_to(&s, over, &rng); // past the gate: sides off
-	int64_t off = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 3, true, &rng);
+	int64_t off = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 3, MOVE_ANYWHERE, &rng);
 	while (s.o.count > GT_SIDE_OBJECTS) // back under it: the sides kept are of points left since
 		assert_int_equal(gtWorld_Remove(s.world, s.o.ids[--s.o.count], &err), GT_OK);
-	int64_t again = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, false, &rng);
+	int64_t again = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 2, MOVE_NONE, &rng);
 	printf("note: pricings through a side: %lld at the gate, %lld past it, %lld back\n", (long long)on, (long long)off,
 	       (long long)again);
 	if (off != 0) fail_msg("%lld pricings through a side with %d objects", (long long)off, over);
@@ -263,7 +315,10 @@ static void test_gate_keeps_answers(void** state)
 
 int main(void)
 {
-	TestFcn* const tests[] = {test_sides_follow_moves, test_sides_follow_new_index, test_gate_keeps_answers};
+	TestFcn* const tests[] = {test_sides_follow_moves, test_sides_follow_short_moves, test_sides_with_wide_places,
+	                          test_sides_follow_new_index, test_gate_keeps_answers};
 	return test_run_group("object_sides", tests,
-	                      "test_sides_follow_moves test_sides_follow_new_index test_gate_keeps_answers", 3);
+	                      "test_sides_follow_moves test_sides_follow_short_moves test_sides_with_wide_places "
+	                      "test_sides_follow_new_index test_gate_keeps_answers",
+	                      5);
 }

@@ -208,7 +208,7 @@ typedef struct gtDistance {
 	/// depends on the target alone, made once (side_bytes each) and kept by the world for a few
 	/// objects that many queries price while they stand still (a kNN query's few matching objects:
 	/// most queries between two moves price them); a pricing through the side (side_below) is
-	/// cheaper. The world makes a side at an object's second pricing since it last moved, keeps a
+	/// cheaper. The world makes a side at an object's first pricing since it last moved, keeps a
 	/// few within a small budget, and uses them on the world's own thread only (not a batch's
 	/// workers). side_key, nonzero, names what sides are made from (the EHL backend: its index):
 	/// a side made under another key is never used, so a new one must come with anything that would

@@ -398,9 +398,10 @@ static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 // A target's side (gtEhlQuery_FillSide): this header, then from byte 64 per place of t's cell list
 // (1 up; place 0 is for no hub) its part and its via (max_hubs + 1 each), then per hub rank its
 // place in t's list (0: none). The ranks' table is the only part as long as the index has hubs, at
-// 2 bytes a rank: a pricing reads it at each of the source's hubs, and 8-byte parts per rank read
-// there cost a cold cache line per hub (bench-peers AR0602SR at 0.1%, two words: 1.5 times the
-// merge's D1 misses, and slower).
+// 2 bytes a rank, 1 where no cell lists more than 255 hubs: a pricing reads it at each of the
+// source's hubs, spread over the table, so its cache lines are what a side costs (8-byte parts per
+// rank: bench-peers AR0602SR at 0.1%, two words, 1.5 times the merge's D1 misses, and slower; a
+// float per rank beside the places, read instead of the place's part: 0.89 -> 1.16 of IER's time).
 typedef struct SideHead {
 	uint32_t first_hub; // t's cell's first hub entry
 	bool check_all;     // t is a pinch point (gt_ehl_side)
@@ -412,33 +413,48 @@ typedef struct SideView {
 	SideHead* head;
 	double* part;
 	int32_t* via;
-	uint16_t* place;
+	void* place; // uint8_t when narrow, else uint16_t
+	bool narrow;
 } SideView;
+#define SIDE_NARROW_HUBS UINT8_MAX
 static inline SideView side_view(const gtEhlQuery* q, void* side)
 {
 	SideView v;
 	v.head = side;
 	v.part = (double*)((unsigned char*)side + SIDE_HEAD);
 	v.via = (int32_t*)(v.part + q->max_hubs + 1);
-	v.place = (uint16_t*)(v.via + q->max_hubs + 1);
+	v.place = v.via + q->max_hubs + 1;
+	v.narrow = q->max_hubs <= SIDE_NARROW_HUBS;
 	return v;
+}
+static inline uint32_t side_place(const SideView* t, uint32_t rank)
+{
+	return t->narrow ? ((const uint8_t*)t->place)[rank] : ((const uint16_t*)t->place)[rank];
+}
+static inline void set_side_place(const SideView* t, uint32_t rank, uint32_t at)
+{
+	if (t->narrow) ((uint8_t*)t->place)[rank] = (uint8_t)at;
+	else ((uint16_t*)t->place)[rank] = (uint16_t)at;
 }
 
 // The hubs of a target whose side is made: gather_shared with the source's list alone, each hub's
 // bound its source bound plus the target's part (a lookup, no merge). A hub t's cell does not list
 // has place 0, whose part is a NaN: below no cut.
-static int gather_side(gtEhlQuery* q, const SideView* t, double best, double slack, double* least, int* next)
+static inline __attribute__((always_inline)) int gather_side_with(gtEhlQuery* q, const SideView* t, bool narrow,
+                                                                  double best, double slack, double* least, int* next)
 {
 	const gtEhlHub* hs = q->ehl->hubs + q->source_first_hub;
 	const double* part = t->part;
-	const uint16_t* place = t->place;
+	const uint8_t* place8 = t->place;
+	const uint16_t* place16 = t->place;
 	Common* common = q->common;
 	int shared = 0;
 	double cut = best; // min(best, least + slack)
 	*least = INFINITY;
 	*next = -1;
 	for (uint32_t i = 0, count = q->source_hubs; i < count; i++) {
-		double bound = (double)gt_hub_lower_bound(hs + i) + part[place[hs[i].hub]];
+		uint32_t at = narrow ? place8[hs[i].hub] : place16[hs[i].hub];
+		double bound = (double)gt_hub_lower_bound(hs + i) + part[at];
 		if (bound < cut) {
 			if (bound < *least) {
 				*least = bound, *next = shared;
@@ -449,6 +465,11 @@ static int gather_side(gtEhlQuery* q, const SideView* t, double best, double sla
 	}
 	return shared;
 }
+static int gather_side(gtEhlQuery* q, const SideView* t, double best, double slack, double* least, int* next)
+{
+	return t->narrow ? gather_side_with(q, t, true, best, slack, least, next)
+	                 : gather_side_with(q, t, false, best, slack, least, next);
+}
 
 // price_hub for a target whose side is made: its part through the hub, searched the first time
 // any source prices the hub (then kept in the side, exact), and its via.
@@ -457,7 +478,7 @@ static inline __attribute__((always_inline)) double price_side_hub(gtEhlQuery* q
                                                                    Answer* a)
 {
 	const gtEhl* e = q->ehl;
-	uint32_t at = t->place[hs->hub];
+	uint32_t at = side_place(t, hs->hub);
 	if (t->via[at] == SIDE_UNPRICED) {
 		// Without a limit: bit for bit the best via a limited search finds when the path through
 		// the hub can win (compact_via and wide_via stop only at vias that cannot).
@@ -563,8 +584,9 @@ size_t gtEhlQuery_SideBytes(const gtEhlQuery* q)
 {
 	// None past the ranks' budget, or when places do not fit the table's 2 bytes.
 	if (q->ehl->n + 1 > SIDE_MOST_RANKS || q->max_hubs > UINT16_MAX) return 0;
+	size_t place = q->max_hubs <= SIDE_NARROW_HUBS ? sizeof(uint8_t) : sizeof(uint16_t);
 	size_t bytes = SIDE_HEAD + ((size_t)q->max_hubs + 1) * (sizeof(double) + sizeof(int32_t)) +
-	               ((size_t)q->ehl->n + 1) * sizeof(uint16_t);
+	               ((size_t)q->ehl->n + 1) * place;
 	return (bytes + 63) & ~(size_t)63;
 }
 
@@ -575,10 +597,14 @@ bool gtEhlQuery_FillSide(gtEhlQuery* q, gtVec2 t, void* side, bool made)
 	int64_t cell = gt_ehl_cell_of(e, t);
 	if (e->cell_begin[cell + 1] - e->cell_begin[cell] > (uint32_t)q->max_hubs) return false; // as set_source
 	SideView v = side_view(q, side);
-	// Over a side made before, only its cell's hubs are set back to place 0.
-	if (!made) memset(v.place, 0, ((size_t)e->n + 1) * sizeof *v.place);
-	else
-		for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++) v.place[h->hub] = 0;
+	// Over a side made before in the same cell (an object's own side after a short move: world_sides.c
+	// gives it its entry back), the ranks' places stand; over another, only its cell's hubs are set
+	// back to place 0.
+	bool same = made && v.head->first_hub == e->cell_begin[cell];
+	if (!made) memset(v.place, 0, ((size_t)e->n + 1) * (v.narrow ? sizeof(uint8_t) : sizeof(uint16_t)));
+	else if (!same)
+		for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++)
+			set_side_place(&v, h->hub, 0);
 	v.head->first_hub = e->cell_begin[cell];
 	v.head->check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
 	static const unsigned char none[sizeof(double)] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}; // a NaN
@@ -587,7 +613,7 @@ bool gtEhlQuery_FillSide(gtEhlQuery* q, gtVec2 t, void* side, bool made)
 	// costs about one merge to make.
 	uint16_t at = 1;
 	for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++, at++) {
-		v.place[h->hub] = at;
+		if (!same) set_side_place(&v, h->hub, at);
 		v.part[at] = gt_hub_lower_bound(h);
 		v.via[at] = SIDE_UNPRICED;
 	}

@@ -68,10 +68,8 @@ typedef struct gtSideMemo {
 	gtSideEntry* entries;
 	void* block; // data's allocation
 	size_t block_bytes;
-	// Per slot: the entry that may hold its side (-1: none), and ~moved once it was priced since it
-	// last moved (slots of them, grown with the world's).
+	// Per slot: the entry that may hold its side (-1: none; slots of them, grown with the world's).
 	int32_t* entry;
-	uint32_t* seen;
 	int32_t slots;
 } gtSideMemo;
 

@@ -54,12 +54,14 @@ gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance)
 	return m->count > 0 ? m : NULL;
 }
 
-// A side pays when it is read at least this many times on average: making one writes its cell's
-// hubs into the ranks' table (cold lines), a read saves a merge. Where objects are seldom priced
-// three times between moves (1% of the cells, or FloodedPlains' 364 objects at 0.1%: 0.2 to 1.6
-// reads a side made), sides are made for one object in GT_SIDE_PROBE only, enough to notice when
-// the world comes back.
-#define GT_SIDE_READS 3
+// A side pays when it is read at least this many times on average after the pricing that made it:
+// making one writes its cell's hubs into the ranks' table (cold lines), a read saves a merge. Where
+// objects are seldom priced again between moves (1% of the cells: 0.2 to 1.6 reads a side made),
+// sides are made for one object in GT_SIDE_PROBE only, enough to notice when the world comes back.
+// One read, not three as when sides were made at the second pricing: that refused 266 of AR0602SR's
+// 599 makings at 0.1% with two words (3.7 reads a side made at the first pricing; bench-peers gt/ier
+// 0.01 to 0.03 lower than with three on the 0.1% rows of AR0602SR, lak303d and orz103d).
+#define GT_SIDE_READS 1
 #define GT_SIDE_WINDOW 64
 #define GT_SIDE_PROBE 16
 
@@ -68,11 +70,14 @@ void* gt_side_make(gtSideMemo* m, const gtWorld* w, int32_t slot, gtVec2 p, gtDi
 	if (m->makes >= GT_SIDE_PROBE && m->reads < GT_SIDE_READS * m->makes && ++m->refused < GT_SIDE_PROBE) return NULL;
 	m->refused = 0;
 	if (++m->makes >= GT_SIDE_WINDOW) m->makes /= 2, m->reads /= 2;
-	// A second chance (the clock): an entry read since the turn last passed it stays, once. When
-	// every entry was (more objects priced often than there are entries), none is taken for this
-	// object: swapping sides in and out costs a making per pricing (FloodedPlains at 0.1%, two
-	// words: more sides made than read).
-	int32_t e = -1;
+	// An object that moved takes its own entry back: its old side is void, and no other object's
+	// side is swapped out for it (AR0602SR at 0.1%: 67 objects, 64 entries). Else a second chance
+	// (the clock): an entry read since the turn last passed it stays, once. When every entry was
+	// (more objects priced often than there are entries), none is taken for this object: swapping
+	// sides in and out costs a making per pricing (FloodedPlains at 0.1%, two words: more sides
+	// made than read).
+	int32_t e = m->entry[slot];
+	if (e >= 0 && (m->entries[e].slot != slot || m->entries[e].generation != m->generation)) e = -1;
 	for (int32_t tries = 0; tries < m->count && e < 0; tries++) {
 		int32_t at = m->next;
 		m->next = at + 1 < m->count ? at + 1 : 0;
@@ -93,11 +98,8 @@ bool gt_sides_reserve(gtSideMemo* m, int32_t capacity)
 {
 	int32_t had = m->slots;
 	if (capacity <= had) return true;
-	if (!GT_RESIZE(m->entry, capacity) || !GT_RESIZE(m->seen, capacity)) return false;
-	for (int32_t s = had; s < capacity; s++) {
-		m->entry[s] = -1;
-		m->seen[s] = 0;
-	}
+	if (!GT_RESIZE(m->entry, capacity)) return false;
+	for (int32_t s = had; s < capacity; s++) m->entry[s] = -1;
 	m->slots = capacity;
 	return true;
 }
@@ -107,6 +109,5 @@ void gt_sides_free(gtSideMemo* m)
 	gt_free(m->block);
 	gt_free(m->entries);
 	gt_free(m->entry);
-	gt_free(m->seen);
 	memset(m, 0, sizeof *m);
 }

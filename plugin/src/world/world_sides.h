@@ -15,7 +15,7 @@ gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance);
 
 // The cost model's gate, before gt_sides_begin: a query reads and makes sides only in a world of
 // at most GT_SIDE_OBJECTS live objects. A side pays back its making (the cell's hubs written into
-// a cold table) after about 3 reads, and it is read only while it stays in one of the
+// a cold table) after a read or two, and it is read only while it stays in one of the
 // GT_SIDE_ENTRIES entries; the objects that queries price between two moves are any of the live
 // ones (a query's words vary from query to query: orz103d at 0.1% with two words prices ~27
 // distinct objects a timestamp), so with many more live objects than entries the sides are swapped
@@ -37,22 +37,21 @@ bool gt_sides_reserve(gtSideMemo* m, int32_t capacity);
 void gt_sides_free(gtSideMemo* m);
 
 // The side of the object in `slot` (at p) to price it with, or NULL to price it the usual way:
-// the first pricing since it last moved marks it, the second makes its side (a kNN query's few
-// matching objects are priced by most queries between two moves, the others seldom twice), the
-// later ones read it while it stands and the key stays.
+// the first pricing since it last moved makes its side (it prices through it at once), the later
+// ones read it while it stands and the key stays. Made at the first pricing, not the second: in the
+// few-object worlds the gate lets in, most objects priced once are priced again before they move
+// (AR0602SR at 0.1%, two words: 67 objects, 2,349 pricings, 420 objects priced since their move),
+// and a side pricing costs less than the merge it replaces, so the making's cost is the cell's
+// hubs written into the table and little more (bench-peers gt/ier on the 0.1% rows of AR0602SR,
+// lak303d, orz103d: 0.01 to 0.05 lower than making at the second pricing; docs/grid-tree.md).
 static inline void* gt_side_of(gtSideMemo* m, const gtWorld* w, int32_t slot, gtVec2 p, gtDistance distance)
 {
 	int32_t e = m->entry[slot];
-	uint32_t moved = w->moved[slot];
-	if (e >= 0 && m->entries[e].slot == slot && m->entries[e].moved == moved &&
+	if (e >= 0 && m->entries[e].slot == slot && m->entries[e].moved == w->moved[slot] &&
 	    m->entries[e].generation == m->generation) {
 		m->entries[e].used = true;
 		m->reads++;
 		return m->data + (size_t)e * m->bytes;
-	}
-	if (m->seen[slot] != ~moved) {
-		m->seen[slot] = ~moved;
-		return NULL;
 	}
 	return gt_side_make(m, w, slot, p, distance);
 }
