@@ -10,6 +10,7 @@
 
 #include "test_support.h"
 
+#include "core/alloc.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
 #include "ehl/ehl_repair.h"
@@ -128,6 +129,46 @@ static void expect_same_labels(const gtHubLabels* a, const gtHubLabels* b, const
 	}
 }
 
+// The repair's diffs (made by its merge from the entries of the roots searched again) against
+// every useful entry of each vertex before and after: per vertex, the hubs (new ranks) whose entry is
+// on one side only or has another parent or distance, and whether anything (a gone hub too) differs.
+static void expect_diffs(const gtHubLabels* old, const gtHubLabels* now, const int32_t* old_of, const int32_t* new_of,
+                         const gtHubLabelsDiffs* diffs, const char* what, int step)
+{
+	assert_true(diffs->made);
+	for (int v = 0; v < now->n; v++) {
+		int ov = old_of[v];
+		int64_t j = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, k = now->offset[v];
+		int64_t at = diffs->begin[v];
+		bool any = ov < 0;
+		for (;;) {
+			while (j < end && !old->useful[j]) j++;
+			while (k < now->offset[v + 1] && !now->useful[k]) k++;
+			if (j == end && k == now->offset[v + 1]) break;
+			int32_t was = INT32_MAX, hub = k < now->offset[v + 1] ? now->hub[k] : INT32_MAX;
+			if (j < end) {
+				int hv = new_of[old->vertex_of[old->hub[j]]];
+				was = hv >= 0 ? now->rank_of[hv] : -1;
+			}
+			if (was < 0) {
+				any = true, j++;
+				continue;
+			}
+			if (hub != was || new_of[old->parent[j]] != now->parent[k] || old->dist[j] != now->dist[k]) {
+				int32_t h = hub < was ? hub : was;
+				if (at >= diffs->begin[v + 1] || diffs->hub[at] != h)
+					fail_msg("%s, edit %d: vertex %d's diffs miss hub %d", what, step, v, h);
+				any = true, at++;
+			}
+			if (was <= hub) j++;
+			if (hub <= was) k++;
+		}
+		if (at != diffs->begin[v + 1]) fail_msg("%s, edit %d: vertex %d's diffs list a hub too many", what, step, v);
+		if (any != diffs->changed[v])
+			fail_msg("%s, edit %d: vertex %d changed %d, diffs say %d", what, step, v, any, diffs->changed[v]);
+	}
+}
+
 // The graph after walls were built, updated from the one before (gt_vis_graph_after_blocks, on
 // `threads` workers), against a build from scratch: edge for edge, the same lengths.
 static void expect_graph_after_blocks(const gtMap* map, const gtMap* next, const gtVisGraph* graph,
@@ -151,7 +192,8 @@ static void expect_graph_after_blocks(const gtMap* map, const gtMap* next, const
 // Edits one after another (4x4 walls built where the map is free and taken away again, walls of
 // the map demolished), each
 // time the labels repaired from the last ones in their kept order (the old ranks of the vertices
-// that stayed, new corners after them) against a build from scratch in that order.
+// that stayed, new corners after them) against a build from scratch in that order, and the diffs
+// the repair's merge made against every useful entry before and after (expect_diffs).
 static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* what, uint64_t seed)
 {
 	TestRng rng = {seed};
@@ -200,11 +242,16 @@ static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* w
 		for (int v = 0; v < n; v++)
 			if (old_of[v] < 0) order[count++] = v;
 		assert_int_equal(count, n);
-		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads};
+		gtHubLabelsDiffs diffs = {calloc((size_t)n + 1, sizeof(int64_t)), calloc((size_t)n + 1, sizeof(bool)), NULL,
+		                          false};
+		assert_true(diffs.begin && diffs.changed);
+		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads, &diffs};
 		gtHubLabels repaired, scratch;
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, &edit, &repaired, &err), GT_OK);
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, NULL, &scratch, &err), GT_OK);
 		expect_same_labels(&repaired, &scratch, what, step);
+		expect_diffs(&labels, &repaired, old_of, new_of, &diffs, what, step);
+		free(diffs.begin), free(diffs.changed), gt_free(diffs.hub);
 		gt_hub_labels_free(&scratch);
 		gt_hub_labels_free(&labels);
 		labels = repaired;

@@ -51,6 +51,7 @@ struct gtEhlRepair {
 	const gtMap* map;
 	const gtVisGraph* graph;
 	gtHubLabelsEdit edit;
+	gtHubLabelsDiffs diffs; // made by the labels' merge into diff_begin, diff and changed (else plan_diffs)
 	gtHubLabels* out;
 	gtJob job;
 	bool labelling;  // the job runs (or ran) and is not joined yet
@@ -207,7 +208,7 @@ static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 	memset(&ds, 0, sizeof ds);
 	ds.r = r, ds.L = L, ds.runs = r->edit.threads > 1 ? DIFF_RUNS : 1;
 	atomic_init(&ds.next, 0);
-	r->diff_begin = gt_calloc((size_t)r->n + 1, sizeof *r->diff_begin);
+	if (!r->diff_begin) r->diff_begin = gt_calloc((size_t)r->n + 1, sizeof *r->diff_begin);
 	bool ok = r->diff_begin != NULL;
 	if (ok && ds.runs == 1) diff_worker(&ds, 0);
 	if (ok && ds.runs > 1) {
@@ -315,12 +316,13 @@ static bool plan_start(gtEhlRepair* r, const gtEhlRepairFrom* from, const gtMap*
 	r->order = gt_malloc(((size_t)n + 1) * sizeof *r->order);
 	r->old_rank_of = gt_malloc(((size_t)n + 1) * sizeof *r->old_rank_of);
 	r->changed = gt_malloc(((size_t)n + 1) * sizeof *r->changed);
+	r->diff_begin = gt_calloc((size_t)n + 1, sizeof *r->diff_begin);
 	r->dirty = gt_malloc(((size_t)n + 1) * sizeof *r->dirty);
 	r->resweep = gt_malloc(((size_t)n + 1) * sizeof *r->resweep);
 	r->towards = gt_malloc(((size_t)n + 1) * sizeof *r->towards);
 	r->clean = gt_calloc((size_t)from->old->cell_count + 1, sizeof *r->clean);
 	if (!r->old_of || !r->new_of || !r->rank_of_old || !r->order || !r->changed || !r->resweep || !r->towards ||
-	    !r->clean || !r->dirty || !r->old_rank_of)
+	    !r->clean || !r->dirty || !r->old_rank_of || !r->diff_begin)
 		return false;
 	gt_vis_match_vertices(from->old_vertices, from->old_n, vertices, n, r->old_of, r->new_of);
 	while (r->same_below < from->old_n && r->new_of[r->same_below] == r->same_below) r->same_below++;
@@ -351,18 +353,19 @@ static bool repairable(const gtEhlRepairFrom* from, const gtMap* map, const gtEh
 	       old->rows == (gtMap_Height(map) + old->g - 1) / old->g;
 }
 
-// The labels in the kept order (searches the edits cannot change copied), then what changed in
-// them for the cells (plan_diffs). On the label job, or on the build's thread.
 static gtStatus landmarks_of(const gtHubLabels* L, gtLandmarks* out, gtError* err);
 
-// The labels in the kept order (searches the edits cannot change copied), then what changed in
-// them for the cells (plan_diffs), then the landmarks. On the label job, or on the build's thread.
+// The labels in the kept order (searches the edits cannot change copied) with what changed in them
+// for the cells (from the labels' merge, which reads only the entries that can differ; else
+// plan_diffs compares every vertex's), then the landmarks. On the label job, or on the build's thread.
 static void make_labels(void* context)
 {
 	gtEhlRepair* r = context;
 	r->status = gt_hub_labels_build_in_order(r->map, r->graph, r->old ? r->order : NULL, r->old ? &r->edit : NULL,
 	                                         r->out, &r->err);
-	r->by_cell = !r->status && r->old && plan_diffs(r, r->out); // no room: the cells are built whole
+	if (r->diffs.made) r->diff = r->diffs.hub; // freed with the repair
+	// no room: the cells are built whole
+	r->by_cell = !r->status && r->old && (r->diffs.made || plan_diffs(r, r->out));
 	gtHubLabels labels = *r->out; // the build moves them into the index: their arrays stay
 	pthread_mutex_lock(&r->lock);
 	r->labels_ready = true;
@@ -423,8 +426,10 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	gtHubLabels labels;
 	memset(&labels, 0, sizeof labels);
 	gt_ehl_report(def, "hub labels", 0);
+	repair.diffs = (gtHubLabelsDiffs){repair.diff_begin, repair.changed, NULL, false};
 	gtHubLabelsEdit edit = {
-	    repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty, def->tasks, threads};
+	    repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty, def->tasks, threads,
+	    repair.old ? &repair.diffs : NULL};
 	repair.map = map, repair.graph = graph, repair.edit = edit, repair.out = &labels, repair.landmarks = landmarks;
 	pthread_mutex_init(&repair.lock, NULL);
 	pthread_cond_init(&repair.ready, NULL);
