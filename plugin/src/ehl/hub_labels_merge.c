@@ -16,10 +16,10 @@
 enum { MERGE_RUNS = 16 };
 
 // One run's diffs (gtHubLabelsDiffs: begin[v] counted within the run until the runs are joined),
-// and where its vertex's entries that can differ are: the old useful entries of the roots searched
-// again or gone (olds: old entry index) and the new useful entries those searches made (news:
-// entry index in out). A copied root's entries are the old ones renumbered, useful alike, so they
-// differ nowhere: comparing the rest finds what a comparison of all of them would.
+// and where its vertex's entries that can differ are: the old entries of the roots searched again
+// or gone (olds: old entry index) and the new entries those searches made (news: entry index in
+// out). A copied root's entries are the old ones renumbered, useful alike, so they differ nowhere:
+// comparing the rest finds what a comparison of all of them would.
 typedef struct MergeRun {
 	int32_t* hubs;
 	int64_t count, capacity;
@@ -72,7 +72,19 @@ static bool push_index(int64_t** list, int64_t* capacity, int64_t count, int64_t
 	return true;
 }
 
-// Vertex v's diffs from the entries write_vertex listed in d (olds, news), as the repair's
+// Whether any of the entries write_vertex listed in d (olds, news) differs in hub or distance.
+static bool moved_vertex(const Merge* m, const MergeRun* d, int64_t olds, int64_t news)
+{
+	if (olds != news) return true;
+	for (int64_t i = 0; i < olds; i++) {
+		int64_t k = d->olds[i], at = d->news[i];
+		if (m->rank_of[m->edit->old->hub[k]] != m->out->hub[at] || m->edit->old->dist[k] != m->out->dist[at])
+			return true;
+	}
+	return false;
+}
+
+// Vertex v's diffs from the useful entries write_vertex listed in d (olds, news), as the repair's
 // plan_diffs finds them from all entries; false when out of memory.
 static bool diff_vertex(const Merge* m, MergeRun* d, int v, int64_t olds, int64_t news)
 {
@@ -81,7 +93,11 @@ static bool diff_vertex(const Merge* m, MergeRun* d, int v, int64_t olds, int64_
 	int64_t listed = d->count, a = 0, b = 0;
 	bool gone = m->edit->old_of[v] < 0;
 	m->diffs->begin[v] = listed;
-	while (a < news || b < olds) {
+	if (m->diffs->moved) m->diffs->moved[v] = gone || moved_vertex(m, d, olds, news);
+	for (;;) {
+		while (a < news && !out->useful[d->news[a]]) a++;
+		while (b < olds && !old->useful[d->olds[b]]) b++;
+		if (a == news && b == olds) break;
 		int64_t at = a < news ? d->news[a] : 0, k = b < olds ? d->olds[b] : 0;
 		int32_t hub = a < news ? out->hub[at] : INT32_MAX, was = b < olds ? m->rank_of[old->hub[k]] : INT32_MAX;
 		if (was < 0) { // its hub is gone
@@ -108,7 +124,7 @@ static void write_vertex(const Merge* m, int v, MergeRun* d)
 	        kept = 0, olds = 0, news = 0;
 	for (;;) {
 		for (; k < end && !m->copied[old->hub[k]]; k++)
-			if (d && old->useful[k]) d->ok = d->ok && push_index(&d->olds, &d->olds_capacity, olds++, k);
+			if (d) d->ok = d->ok && push_index(&d->olds, &d->olds_capacity, olds++, k);
 		int32_t from_old = k < end ? m->rank_of[old->hub[k]] : INT32_MAX;
 		int32_t from_search = i < searched->count ? searched->items[i].hub : INT32_MAX;
 		if (from_old == INT32_MAX && from_search == INT32_MAX) break;
@@ -124,7 +140,7 @@ static void write_vertex(const Merge* m, int v, MergeRun* d)
 			out->parent[at] = e.parent;
 			out->dist[at] = e.dist;
 			out->useful[at] = gt_hub_entry_useful(m->vert, m->count, NULL, v, out->vertex_of[e.hub], e);
-			if (d && out->useful[at]) d->ok = d->ok && push_index(&d->news, &d->news_capacity, news++, at);
+			if (d) d->ok = d->ok && push_index(&d->news, &d->news_capacity, news++, at);
 		}
 		keep_entry(out, v, at, &kept);
 		at++;
