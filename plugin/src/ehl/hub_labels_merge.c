@@ -2,7 +2,9 @@
 // (hub_labels_lists.h). A copied root's entries are its old search's, renumbered, so they are read
 // in place from the old labels rather than copied into lists while the roots are labelled (the
 // labelling is the repair's serial part); here, per vertex and on two workers, both go into the
-// flat arrays in rank order, as the lists of a build in this order would.
+// flat arrays in rank order, as the lists of a build in this order would. On the way, what changed
+// against the old labels (gtHubLabelsDiffs: for the cells and the landmarks) is read off the
+// entries of the searches that ran, the only ones that can differ.
 #include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
