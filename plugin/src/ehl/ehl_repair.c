@@ -847,10 +847,14 @@ static bool kept_landmarks(const gtEhlRepair* r, const gtHubLabels* L, gtLandmar
 	if (!r->old || !r->diffs.made || !old || !old->dist || !old->vertex || old->n != r->old->n || n == 0 ||
 	    count != (GT_LANDMARKS < n ? GT_LANDMARKS : n))
 		return false;
+	// Many corners moved (a top hub's distances changed): a row from the inverted labels costs less
+	// than a label pair per moved corner (rooms 384, a quarter moved: 6 M instructions against 4 M).
+	int moved = 0;
+	for (int v = 0; v < n; v++) moved += r->moved[v];
 	for (int l = 0; l < count; l++) {
 		int v = old->vertex[l] >= 0 && old->vertex[l] < old->n ? r->new_of[old->vertex[l]] : -1;
 		if (v < 0) return false;
-		at[l] = v, whole[l] = r->moved[v], any |= whole[l];
+		at[l] = v, whole[l] = r->moved[v] || 4 * (int64_t)moved > n, any |= whole[l];
 	}
 	LabelSearch search = {L, NULL, NULL, NULL, NULL};
 	double* dist = any ? gt_malloc((size_t)n * sizeof *dist) : NULL;
