@@ -10,6 +10,7 @@
 
 #include "test_support.h"
 
+#include "core/alloc.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
 #include "ehl/ehl_repair.h"
@@ -32,6 +33,27 @@ static void brute_distances(const gtVisGraph* g, int from, double* dist, bool* d
 	}
 }
 
+// Every landmark's distance to every vertex as a Dijkstra over the graph finds it.
+static void expect_landmark_distances(const gtVisGraph* graph, const gtLandmarks* lm, const char* what, int step)
+{
+	assert_true(lm->count > 1);
+	assert_int_equal(lm->n, graph->n);
+	double* dist = malloc(sizeof *dist * (size_t)graph->n);
+	bool* done = malloc(sizeof *done * (size_t)graph->n);
+	assert_true(dist && done);
+	for (int l = 0; l < lm->count; l++) {
+		brute_distances(graph, lm->vertex[l], dist, done);
+		for (int v = 0; v < graph->n; v++) {
+			double got = lm->dist[(size_t)v * (size_t)lm->count + (size_t)l];
+			if (isinf(dist[v]) ? !isinf(got) : !(fabs(got - dist[v]) <= 1e-9 * (1 + dist[v])))
+				fail_msg("%s, step %d: landmark %d (vertex %d) to vertex %d is %.12g, Dijkstra %.12g", what, step, l,
+				         lm->vertex[l], v, got, dist[v]);
+		}
+	}
+	free(dist);
+	free(done);
+}
+
 static void landmarks_hold_graph_distances(gtMap* map, const char* what)
 {
 	gtEhlDef def = gtEhl_DefaultDef();
@@ -44,21 +66,7 @@ static void landmarks_hold_graph_distances(gtMap* map, const char* what)
 	gtError err;
 	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, &lm, &err), GT_OK);
 	assert_non_null(e->hub_labels); // what the landmarks came from
-	assert_true(lm.count > 1);
-	assert_int_equal(lm.n, graph.n);
-	double* dist = malloc(sizeof *dist * (size_t)graph.n);
-	bool* done = malloc(sizeof *done * (size_t)graph.n);
-	assert_non_null(dist);
-	assert_non_null(done);
-	for (int l = 0; l < lm.count; l++) {
-		brute_distances(&graph, lm.vertex[l], dist, done);
-		for (int v = 0; v < graph.n; v++) {
-			double got = lm.dist[(size_t)v * (size_t)lm.count + (size_t)l];
-			if (isinf(dist[v]) ? !isinf(got) : !(fabs(got - dist[v]) <= 1e-9 * (1 + dist[v])))
-				fail_msg("%s: landmark %d (vertex %d) to vertex %d is %.12g, Dijkstra %.12g", what, l, lm.vertex[l], v,
-				         got, dist[v]);
-		}
-	}
+	expect_landmark_distances(&graph, &lm, what, 0);
 	// The picks: each the farthest (by the distances above) from the landmarks before it.
 	for (int l = 1; l < lm.count; l++) {
 		double best = -1, picked = INFINITY;
@@ -73,8 +81,6 @@ static void landmarks_hold_graph_distances(gtMap* map, const char* what)
 		}
 		if (!(picked >= best)) fail_msg("%s: landmark %d is %g from the others, a vertex is %g", what, l, picked, best);
 	}
-	free(dist);
-	free(done);
 	gt_landmarks_free(&lm);
 	gtEhl_Destroy(e);
 	gt_vis_graph_free(&graph);
@@ -128,6 +134,56 @@ static void expect_same_labels(const gtHubLabels* a, const gtHubLabels* b, const
 	}
 }
 
+// The repair's diffs (made by its merge from the entries of the roots searched again) against
+// every useful entry of each vertex before and after: per vertex, the hubs (new ranks) whose entry is
+// on one side only or has another parent or distance, and whether anything (a gone hub too) differs;
+// and against every entry, whether any moved (the landmarks keep the distances of the others).
+static void expect_diffs(const gtHubLabels* old, const gtHubLabels* now, const int32_t* old_of, const int32_t* new_of,
+                         const gtHubLabelsDiffs* diffs, const char* what, int step)
+{
+	assert_true(diffs->made);
+	for (int v = 0; v < now->n; v++) {
+		int ov = old_of[v];
+		int64_t j = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, k = now->offset[v];
+		int64_t at = diffs->begin[v];
+		bool any = ov < 0;
+		for (;;) {
+			while (j < end && !old->useful[j]) j++;
+			while (k < now->offset[v + 1] && !now->useful[k]) k++;
+			if (j == end && k == now->offset[v + 1]) break;
+			int32_t was = INT32_MAX, hub = k < now->offset[v + 1] ? now->hub[k] : INT32_MAX;
+			if (j < end) {
+				int hv = new_of[old->vertex_of[old->hub[j]]];
+				was = hv >= 0 ? now->rank_of[hv] : -1;
+			}
+			if (was < 0) {
+				any = true, j++;
+				continue;
+			}
+			if (hub != was || new_of[old->parent[j]] != now->parent[k] || old->dist[j] != now->dist[k]) {
+				int32_t h = hub < was ? hub : was;
+				if (at >= diffs->begin[v + 1] || diffs->hub[at] != h)
+					fail_msg("%s, edit %d: vertex %d's diffs miss hub %d", what, step, v, h);
+				any = true, at++;
+			}
+			if (was <= hub) j++;
+			if (hub <= was) k++;
+		}
+		if (at != diffs->begin[v + 1]) fail_msg("%s, edit %d: vertex %d's diffs list a hub too many", what, step, v);
+		// Moved: any entry, useful or not, on one side only or with another distance.
+		bool moved = ov < 0 || old->offset[ov + 1] - old->offset[ov] != now->offset[v + 1] - now->offset[v];
+		for (int64_t i = 0; !moved && i < now->offset[v + 1] - now->offset[v]; i++) {
+			int hv = new_of[old->vertex_of[old->hub[old->offset[ov] + i]]];
+			moved = hv < 0 || now->rank_of[hv] != now->hub[now->offset[v] + i] ||
+			        old->dist[old->offset[ov] + i] != now->dist[now->offset[v] + i];
+		}
+		if (moved != diffs->moved[v])
+			fail_msg("%s, edit %d: vertex %d moved %d, diffs say %d", what, step, v, moved, diffs->moved[v]);
+		if (any != diffs->changed[v])
+			fail_msg("%s, edit %d: vertex %d changed %d, diffs say %d", what, step, v, any, diffs->changed[v]);
+	}
+}
+
 // The graph after walls were built, updated from the one before (gt_vis_graph_after_blocks, on
 // `threads` workers), against a build from scratch: edge for edge, the same lengths.
 static void expect_graph_after_blocks(const gtMap* map, const gtMap* next, const gtVisGraph* graph,
@@ -151,7 +207,8 @@ static void expect_graph_after_blocks(const gtMap* map, const gtMap* next, const
 // Edits one after another (4x4 walls built where the map is free and taken away again, walls of
 // the map demolished), each
 // time the labels repaired from the last ones in their kept order (the old ranks of the vertices
-// that stayed, new corners after them) against a build from scratch in that order.
+// that stayed, new corners after them) against a build from scratch in that order, and the diffs
+// the repair's merge made against every useful entry before and after (expect_diffs).
 static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* what, uint64_t seed)
 {
 	TestRng rng = {seed};
@@ -200,11 +257,16 @@ static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* w
 		for (int v = 0; v < n; v++)
 			if (old_of[v] < 0) order[count++] = v;
 		assert_int_equal(count, n);
-		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads};
+		gtHubLabelsDiffs diffs = {calloc((size_t)n + 1, sizeof(int64_t)), calloc((size_t)n + 1, sizeof(bool)), NULL,
+		                          false, calloc((size_t)n + 1, sizeof(bool))};
+		assert_true(diffs.begin && diffs.changed && diffs.moved);
+		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads, &diffs};
 		gtHubLabels repaired, scratch;
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, &edit, &repaired, &err), GT_OK);
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, NULL, &scratch, &err), GT_OK);
 		expect_same_labels(&repaired, &scratch, what, step);
+		expect_diffs(&labels, &repaired, old_of, new_of, &diffs, what, step);
+		free(diffs.begin), free(diffs.changed), free(diffs.moved), gt_free(diffs.hub);
 		gt_hub_labels_free(&scratch);
 		gt_hub_labels_free(&labels);
 		labels = repaired;
@@ -344,7 +406,8 @@ static void expect_same_graph(const gtVisGraph* a, const gtVisGraph* b, const ch
 // walls demolished, 6x5 walls taken away again), each repaired as a background rebuild repairs
 // (the graph repaired from the last one, the index from the last index around the edited cells)
 // and checked against whole builds on the edited map: every graph edge, every cell's lists, the
-// sweep's tuples and the FULL counts. A local stage that misses a cell or an edge fails here.
+// sweep's tuples and the FULL counts. A local stage that misses a cell or an edge fails here. The
+// landmarks each repair gives (the last ones kept where their labels stayed) against Dijkstra.
 static void index_arrays_equal_scratch(gtMap* map, int threads, int steps, uint64_t seed, const char* what)
 {
 	TestRng rng = {seed};
@@ -354,7 +417,9 @@ static void index_arrays_equal_scratch(gtMap* map, int threads, int steps, uint6
 	gtVisGraph graph;
 	memset(&graph, 0, sizeof graph);
 	gtEhl* e;
-	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, NULL, &err), GT_OK);
+	gtLandmarks lm, next_lm;
+	int kept = 0; // repairs that kept the last landmarks (the same vertices, renumbered)
+	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, &lm, &err), GT_OK);
 	static const int sides[4][3] = {{4, 4, 1}, {3, 1, 1}, {2, 2, 0}, {6, 5, 0}}; // w, h, built
 	int x = 0, y = 0;
 	for (int step = 0; step < steps; step++) {
@@ -369,9 +434,23 @@ static void index_arrays_equal_scratch(gtMap* map, int threads, int steps, uint6
 		assert_true(gt_vis_graph_copy(&graph, &repaired));
 		assert_int_equal(
 		    gt_vis_graph_repair_parallel(next, NULL, threads, old_vertices, old_n, rect, 1, &repaired, &err), GT_OK);
-		gtEhlRepairFrom from = {e, &graph, old_vertices, old_n, rect, 1};
+		gtEhlRepairFrom from = {e, &graph, old_vertices, old_n, rect, 1, &lm};
 		gtEhl *r, *whole, *s;
-		assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &repaired, &from, &r, NULL, &err), GT_OK);
+		assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &repaired, &from, &r, &next_lm, &err), GT_OK);
+		// The landmarks, kept or picked anew, hold the edited graph's distances.
+		expect_landmark_distances(&repaired, &next_lm, what, step);
+		int32_t* new_of = malloc(sizeof *new_of * ((size_t)old_n + 1));
+		int32_t* old_of = malloc(sizeof *old_of * ((size_t)repaired.n + 1));
+		assert_true(new_of && old_of);
+		int n;
+		const gtVertex* vertices = gtMap_Vertices(next, &n);
+		gt_vis_match_vertices(old_vertices, old_n, vertices, n, old_of, new_of);
+		bool same = next_lm.count == lm.count;
+		for (int l = 0; same && l < lm.count; l++) same = new_of[lm.vertex[l]] == next_lm.vertex[l];
+		kept += same;
+		free(new_of), free(old_of);
+		gt_landmarks_free(&lm);
+		lm = next_lm;
 		assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &whole_graph, NULL, &whole, NULL, &err), GT_OK);
 		expect_same_graph(&repaired, &whole_graph, what, step);
 		// The same hub order as the repair's, built whole (no tuples kept: those come from `whole`).
@@ -389,6 +468,8 @@ static void index_arrays_equal_scratch(gtMap* map, int threads, int steps, uint6
 		gtMap_Destroy(map);
 		map = next;
 	}
+	assert_true(kept > 0); // the kept landmarks were checked too
+	gt_landmarks_free(&lm);
 	gtEhl_Destroy(e);
 	gt_vis_graph_free(&graph);
 	gtMap_Destroy(map);

@@ -21,6 +21,9 @@ typedef struct gtEhlRepairFrom {
 	int old_n;
 	const int* rects;
 	int rect_count;
+	// (or NULL) old_graph's landmarks, from old's labels: kept with the distances that did not move
+	// when the labels of all of them stayed (else picked anew, as a build picks them)
+	const struct gtLandmarks* old_landmarks;
 } gtEhlRepairFrom;
 
 // gtEhlDef's checks shared by every build: cell size (unless a budget picks it), threads, budget.

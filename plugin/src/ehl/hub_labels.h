@@ -44,7 +44,24 @@ typedef struct gtHubLabelsEdit {
 	const bool* dirty;         // new vertex: its edges are not its old ones, renumbered (or it is new)
 	const gtTaskSystem* tasks; // the searches that run are batched on `threads` workers when more than 1
 	int threads;
+	struct gtHubLabelsDiffs* diffs; // (or NULL) filled by the repair's merge
 } gtHubLabelsEdit;
+
+// What a repair changed in each vertex's useful entries (those an index keeps) against the old
+// labels': per new vertex v, the hubs (new ranks, ascending) whose entry is on one side only or has
+// another parent or distance, [begin[v], begin[v + 1]) of `hub`; changed[v] when there is any
+// difference (an entry of a hub that is gone too). begin (n + 1) and changed (n) are the caller's;
+// the merge allocates `hub` (the caller frees it) and sets `made` when all of it is there.
+// moved (n, the caller's, or NULL): per new vertex, whether any entry, useful or not, is on one side
+// only or has another distance (or the vertex is new): where it is not, every distance the labels
+// give between two such vertices is the old one.
+typedef struct gtHubLabelsDiffs {
+	int64_t* begin;
+	bool* changed;
+	int32_t* hub;
+	bool made;
+	bool* moved;
+} gtHubLabelsDiffs;
 
 // The same with the vertex order given: order[r] is the vertex of rank r (a permutation). With
 // `edit` (or NULL), where the order keeps the old order of the vertices that stayed and the

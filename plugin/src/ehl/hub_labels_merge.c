@@ -2,7 +2,9 @@
 // (hub_labels_lists.h). A copied root's entries are its old search's, renumbered, so they are read
 // in place from the old labels rather than copied into lists while the roots are labelled (the
 // labelling is the repair's serial part); here, per vertex and on two workers, both go into the
-// flat arrays in rank order, as the lists of a build in this order would.
+// flat arrays in rank order, as the lists of a build in this order would. On the way, what changed
+// against the old labels (gtHubLabelsDiffs: for the cells and the landmarks) is read off the
+// entries of the searches that ran, the only ones that can differ.
 #include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -13,6 +15,20 @@
 #include "core/task.h"
 #include "ehl/hub_labels_lists.h"
 
+enum { MERGE_RUNS = 16 };
+
+// One run's diffs (gtHubLabelsDiffs: begin[v] counted within the run until the runs are joined),
+// and where its vertex's entries that can differ are: the old entries of the roots searched again
+// or gone (olds: old entry index) and the new entries those searches made (news: entry index in
+// out). A copied root's entries are the old ones renumbered, useful alike, so they differ nowhere:
+// comparing the rest finds what a comparison of all of them would.
+typedef struct MergeRun {
+	int32_t* hubs;
+	int64_t count, capacity;
+	int64_t *olds, *news, olds_capacity, news_capacity;
+	bool ok;
+} MergeRun;
+
 typedef struct Merge {
 	const gtHubLabelsEdit* edit;
 	const EntryList* lists;
@@ -21,10 +37,10 @@ typedef struct Merge {
 	const gtVertex* vert;
 	int count, n, runs, pass; // pass 0 counts each vertex's entries (into offset[v + 1]), 1 writes them
 	gtHubLabels* out;         // with its kept (useful) entries too, when kept_offset is not NULL
+	gtHubLabelsDiffs* diffs;  // (or NULL) made in pass 1
+	MergeRun run[MERGE_RUNS];
 	atomic_int next;
 } Merge;
-
-enum { MERGE_RUNS = 16 };
 
 static void count_vertex(const Merge* m, int v)
 {
@@ -51,16 +67,66 @@ static void keep_entry(gtHubLabels* out, int v, int64_t at, int64_t* kept)
 	out->kept_dist[to] = out->dist[at];
 }
 
-static void write_vertex(const Merge* m, int v)
+static bool push_index(int64_t** list, int64_t* capacity, int64_t count, int64_t value)
+{
+	if (count == *capacity && !GT_GROW(*list, *capacity, count + 1, 256)) return false;
+	(*list)[count] = value;
+	return true;
+}
+
+// Whether any of the entries write_vertex listed in d (olds, news) differs in hub or distance.
+static bool moved_vertex(const Merge* m, const MergeRun* d, int64_t olds, int64_t news)
+{
+	if (olds != news) return true;
+	for (int64_t i = 0; i < olds; i++) {
+		int64_t k = d->olds[i], at = d->news[i];
+		if (m->rank_of[m->edit->old->hub[k]] != m->out->hub[at] || m->edit->old->dist[k] != m->out->dist[at])
+			return true;
+	}
+	return false;
+}
+
+// Vertex v's diffs from the useful entries write_vertex listed in d (olds, news), as the repair's
+// plan_diffs finds them from all entries; false when out of memory.
+static bool diff_vertex(const Merge* m, MergeRun* d, int v, int64_t olds, int64_t news)
+{
+	const gtHubLabels* old = m->edit->old;
+	const gtHubLabels* out = m->out;
+	int64_t listed = d->count, a = 0, b = 0;
+	bool gone = m->edit->old_of[v] < 0;
+	m->diffs->begin[v] = listed;
+	if (m->diffs->moved) m->diffs->moved[v] = gone || moved_vertex(m, d, olds, news);
+	for (;;) {
+		while (a < news && !out->useful[d->news[a]]) a++;
+		while (b < olds && !old->useful[d->olds[b]]) b++;
+		if (a == news && b == olds) break;
+		int64_t at = a < news ? d->news[a] : 0, k = b < olds ? d->olds[b] : 0;
+		int32_t hub = a < news ? out->hub[at] : INT32_MAX, was = b < olds ? m->rank_of[old->hub[k]] : INT32_MAX;
+		if (was < 0) { // its hub is gone
+			gone = true, b++;
+			continue;
+		}
+		bool same = hub == was && m->edit->new_of[old->parent[k]] == out->parent[at] && old->dist[k] == out->dist[at];
+		if (!same && (d->count == d->capacity && !GT_GROW(d->hubs, d->capacity, d->count + 1, 1024))) return false;
+		if (!same) d->hubs[d->count++] = hub < was ? hub : was;
+		if (was <= hub) b++;
+		if (hub <= was) a++;
+	}
+	m->diffs->changed[v] = gone || d->count > listed;
+	return true;
+}
+
+static void write_vertex(const Merge* m, int v, MergeRun* d)
 {
 	const gtHubLabels* old = m->edit->old;
 	gtHubLabels* out = m->out;
 	const EntryList* searched = &m->lists[v];
 	int ov = m->edit->old_of[v];
 	int64_t k = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, at = out->offset[v], i = 0,
-	        kept = 0;
+	        kept = 0, olds = 0, news = 0;
 	for (;;) {
-		while (k < end && !m->copied[old->hub[k]]) k++;
+		for (; k < end && !m->copied[old->hub[k]]; k++)
+			if (d) d->ok = d->ok && push_index(&d->olds, &d->olds_capacity, olds++, k);
 		int32_t from_old = k < end ? m->rank_of[old->hub[k]] : INT32_MAX;
 		int32_t from_search = i < searched->count ? searched->items[i].hub : INT32_MAX;
 		if (from_old == INT32_MAX && from_search == INT32_MAX) break;
@@ -76,10 +142,12 @@ static void write_vertex(const Merge* m, int v)
 			out->parent[at] = e.parent;
 			out->dist[at] = e.dist;
 			out->useful[at] = gt_hub_entry_useful(m->vert, m->count, NULL, v, out->vertex_of[e.hub], e);
+			if (d) d->ok = d->ok && push_index(&d->news, &d->news_capacity, news++, at);
 		}
 		keep_entry(out, v, at, &kept);
 		at++;
 	}
+	if (d && d->ok) d->ok = diff_vertex(m, d, v, olds, news);
 }
 
 // The kept entries' offsets (prefix sums of pass 0's counts) and room; without room, or past 2^32
@@ -105,8 +173,34 @@ static void merge_worker(void* context, int index)
 	Merge* m = context;
 	for (int run; (run = atomic_fetch_add(&m->next, 1)) < m->runs;) {
 		int from = (int)((int64_t)m->n * run / m->runs), to = (int)((int64_t)m->n * (run + 1) / m->runs);
-		for (int v = from; v < to; v++) m->pass == 0 ? count_vertex(m, v) : write_vertex(m, v);
+		MergeRun* d = m->diffs ? &m->run[run] : NULL;
+		if (d) d->ok = true;
+		for (int v = from; v < to; v++) m->pass == 0 ? count_vertex(m, v) : write_vertex(m, v, d);
 	}
+}
+
+// The runs' diffs joined in vertex order into m->diffs (made when every run had room).
+static void join_diffs(Merge* m)
+{
+	gtHubLabelsDiffs* diffs = m->diffs;
+	int64_t total = 0;
+	bool ok = true;
+	for (int i = 0; i < m->runs; i++) ok = ok && m->run[i].ok, total += m->run[i].count;
+	MergeRun* first = &m->run[0];
+	if (ok && !GT_GROW(first->hubs, first->capacity, total + 1, 1024)) ok = false;
+	int64_t at = first->count;
+	for (int i = 1; ok && i < m->runs; i++) {
+		if (m->run[i].count > 0)
+			memcpy(first->hubs + at, m->run[i].hubs, (size_t)m->run[i].count * sizeof *first->hubs);
+		int from = (int)((int64_t)m->n * i / m->runs), to = (int)((int64_t)m->n * (i + 1) / m->runs);
+		for (int v = from; v < to; v++) diffs->begin[v] += at;
+		at += m->run[i].count;
+	}
+	diffs->begin[m->n] = total;
+	diffs->made = ok;
+	diffs->hub = ok ? first->hubs : NULL;
+	for (int i = ok ? 1 : 0; i < m->runs; i++) gt_free(m->run[i].hubs);
+	for (int i = 0; i < m->runs; i++) gt_free(m->run[i].olds), gt_free(m->run[i].news);
 }
 
 static void run_pass(Merge* m, int pass, int workers, gtPool* pool)
@@ -122,7 +216,12 @@ gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit,
 {
 	const gtHubLabels* old = edit->old;
 	int n = out->n;
-	Merge m = {edit, lists, copied, NULL, NULL, 0, n, workers > 1 ? MERGE_RUNS : 1, 0, out, 0};
+	Merge m;
+	memset(&m, 0, sizeof m);
+	m.edit = edit, m.lists = lists, m.copied = copied, m.n = n, m.runs = workers > 1 ? MERGE_RUNS : 1, m.out = out;
+	m.diffs = edit->diffs && edit->diffs->begin && edit->diffs->changed ? edit->diffs : NULL;
+	if (m.diffs) m.diffs->made = false, m.diffs->hub = NULL;
+	atomic_init(&m.next, 0);
 	m.vert = gtMap_Vertices(map, &m.count);
 	int32_t* rank_of = gt_malloc(((size_t)old->n + 1) * sizeof *rank_of);
 	out->offset = gt_malloc(((size_t)n + 1) * sizeof *out->offset);
@@ -149,6 +248,7 @@ gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit,
 	out->useful = gt_malloc(total * sizeof *out->useful);
 	bool ok = out->hub && out->parent && out->dist && out->useful;
 	if (ok) run_pass(&m, 1, workers, pool);
+	if (m.diffs) join_diffs(&m); // frees the runs' lists on every path
 	gt_pool_destroy(pool);
 	gt_free(rank_of);
 	return ok ? GT_OK

@@ -104,7 +104,7 @@ static gtStatus build_door(DoorJob* j, int k, const gtEhl* from, const gtVisGrap
 	    gt_vis_graph_repair_parallel(map, j->def.tasks, j->def.threads, old_vertices, old_n, rects, rect_count, graph,
 	                                 err))
 		gt_vis_graph_free(graph); // no room to repair: built whole
-	gtEhlRepairFrom repair = {from, from_graph, old_vertices, old_n, rects, rect_count};
+	gtEhlRepairFrom repair = {from, from_graph, old_vertices, old_n, rects, rect_count, NULL}; // no landmarks asked
 	st = gt_ehl_build_keeping_graph(map, &j->def, graph, from && graph->offset ? &repair : NULL, &j->out[k].ehl, NULL,
 	                                err);
 	gt_free(rects);

@@ -33,6 +33,7 @@ struct NavRebuild {
 	int old_n;
 	const gtEhl* base;            // the nav's index, repaired rather than built again (it kept its tuples), or NULL
 	const gtVisGraph* base_graph; // the nav's graph, of the base's map
+	const gtLandmarks* base_landmarks; // the nav's, of that graph (nav_set_index waits too)
 	int* rects;
 	int rect_count;
 	bool build_graph;     // in: build the graph anew rather than repair it (cheaper on this map lately)
@@ -342,7 +343,8 @@ static void rebuild_run(void* context)
 		r->graph_repaired = false;
 	}
 	r->graph_seconds = r->graph.offset ? gtNowSeconds() - start : 0;
-	gtEhlRepairFrom from = {r->base, r->base_graph, r->old_vertices, r->old_n, r->rects, r->rect_count};
+	gtEhlRepairFrom from = {r->base,  r->base_graph, r->old_vertices,  r->old_n,
+	                        r->rects, r->rect_count, r->base_landmarks};
 	bool repair = r->graph.offset && r->base;
 	// The landmarks come with it (empty when out of memory: the first query that derives a graph
 	// computes them then).
@@ -392,7 +394,8 @@ static void seed_repair(const gtNav* nav, NavRebuild* r)
 		memcpy(r->rects + 4 * i, nav->edit_log[(nav->graph_generation + 1 + i) % NAV_EDIT_LOG], 4 * sizeof(int));
 	r->rect_count = (int)edits;
 	r->graph_from = &nav->graph;
-	if (nav->ehl->tuple_begin) r->base = nav->ehl, r->base_graph = &nav->graph; // nav_set_index waits for it
+	if (nav->ehl->tuple_begin) // nav_set_index waits for it
+		r->base = nav->ehl, r->base_graph = &nav->graph, r->base_landmarks = &nav->landmarks;
 	// A repair tests pairs near the edits, a build sweeps every corner once: on some maps (many
 	// corners in view of each other) the build is cheaper. Each build halves what the last repair
 	// cost, so a repair is tried again now and then. Walls only added, and walls demolished inside
