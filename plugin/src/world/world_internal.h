@@ -19,11 +19,14 @@ typedef struct gtLinkWay {
 // The links' search over the ways' grid (world_links.c, gtShortcuts.grid_begin): a point it walks
 // from (the query point, or a settled way's exit at its reach `base`) and the rings of squares
 // around it read so far; `bound` is at most base + the distance to any entrance in a square not
-// read yet (+infinity once all are).
+// read yet (+infinity once all are). Or, at a settled way's exit when the ways have lists of next
+// ways (gtShortcuts.next_begin), the ways of that list [next, end) not read yet: `bound` is at
+// most the reach of the next.
 typedef struct gtLinkCursor {
 	gtVec2 at;
 	double base, bound;
 	int column, row, ring;
+	int32_t next, end; // end < 0: the grid's squares
 } gtLinkCursor;
 typedef struct gtLinkSearch {
 	const gtShortcuts* l;

@@ -43,12 +43,58 @@ static int clamp_cell(double v, double side, int n)
 	return !(i > 0) ? 0 : i >= n ? n - 1 : (int)i;
 }
 
-static void cursor_start(gtLinkSearch* g, gtVec2 at, double base)
+// Way i's reach from cursor c.
+static inline double reach_from(const gtShortcuts* l, const gtLinkCursor* c, int32_t i)
+{
+	double dx = l->entrance[i].x - c->at.x, dy = l->entrance[i].y - c->at.y;
+	return c->base + sqrt(dx * dx + dy * dy) + l->cost[i];
+}
+
+// A list cursor's bound: the next way's reach, kept below it by a margin: the list's order is by
+// reach from base 0, and adding base rounds each a little differently.
+static void list_bound(const gtShortcuts* l, gtLinkCursor* c)
+{
+	if (c->next >= c->end) {
+		c->bound = INFINITY;
+		return;
+	}
+	double b = reach_from(l, c, l->next_way[c->next]);
+	c->bound = b - EDGE_MARGIN - b * 0x1p-40;
+}
+
+// A cursor at `at` walked from for `base`: at the exit of settled way `way` (else -1) it reads that
+// way's list of next ways when there is one.
+static void cursor_start(gtLinkSearch* g, gtVec2 at, double base, int32_t way)
 {
 	const gtShortcuts* l = g->l;
-	g->cursors[g->cursor_count++] = (gtLinkCursor){
-	    at, base, base, clamp_cell(at.x, l->grid_side, l->grid_columns), clamp_cell(at.y, l->grid_side, l->grid_rows),
-	    -1};
+	gtLinkCursor* c = &g->cursors[g->cursor_count++];
+	*c = (gtLinkCursor){.at = at,
+	                    .base = base,
+	                    .bound = base,
+	                    .column = clamp_cell(at.x, l->grid_side, l->grid_columns),
+	                    .row = clamp_cell(at.y, l->grid_side, l->grid_rows),
+	                    .ring = -1,
+	                    .end = -1};
+	if (way >= 0 && l->next_begin) {
+		c->next = l->next_begin[way], c->end = l->next_begin[way + 1];
+		list_bound(l, c);
+	}
+}
+
+// Way i reached from cursor c: opened, or its reach lowered; the reach (+infinity: settled).
+static inline double read_way(gtLinkSearch* g, const gtLinkCursor* c, int32_t i)
+{
+	uint32_t stamp = g->stamp[i];
+	if (stamp == g->generation + 1) return INFINITY; // settled
+	double reach = reach_from(g->l, c, i);
+	if (stamp != g->generation) {
+		g->stamp[i] = g->generation;
+		g->reach[i] = reach;
+		g->open[g->open_count++] = i;
+	} else if (reach < g->reach[i]) {
+		g->reach[i] = reach;
+	}
+	return reach;
 }
 
 // The ways whose entrance lies in square (column, row), reached from cursor c.
@@ -57,20 +103,21 @@ static void read_square(gtLinkSearch* g, const gtLinkCursor* c, int column, int 
 	const gtShortcuts* l = g->l;
 	if (column < 0 || row < 0 || column >= l->grid_columns || row >= l->grid_rows) return;
 	int64_t square = (int64_t)row * l->grid_columns + column;
-	for (int32_t k = l->grid_begin[square]; k < l->grid_begin[square + 1]; k++) {
-		int32_t i = l->grid_way[k];
-		uint32_t stamp = g->stamp[i];
-		if (stamp == g->generation + 1) continue; // settled
-		double dx = l->entrance[i].x - c->at.x, dy = l->entrance[i].y - c->at.y,
-		       reach = c->base + sqrt(dx * dx + dy * dy) + l->cost[i];
-		if (stamp != g->generation) {
-			g->stamp[i] = g->generation;
-			g->reach[i] = reach;
-			g->open[g->open_count++] = i;
-		} else if (reach < g->reach[i]) {
-			g->reach[i] = reach;
-		}
-	}
+	for (int32_t k = l->grid_begin[square]; k < l->grid_begin[square + 1]; k++) read_way(g, c, l->grid_way[k]);
+}
+
+// A list cursor's next ways until the next one's reach passes the least open reach: until then the
+// search cannot settle (a ring of squares around an exit read several ways at a time, and the
+// squares' empty ones too: 100 teleporters on AR0602SR, most of a search's work).
+static void read_list(gtLinkSearch* g, gtLinkCursor* c)
+{
+	const gtShortcuts* l = g->l;
+	double least = g->open_reach;
+	do {
+		double reach = read_way(g, c, l->next_way[c->next++]);
+		least = reach < least ? reach : least;
+		list_bound(l, c);
+	} while (c->bound < least);
 }
 
 // Reads cursor c's next ring of squares and lowers nothing: its bound grows to the distance from
@@ -118,7 +165,8 @@ static bool read_least(Filter* f, gtLinkSearch* g, double upto)
 {
 	if (!(g->cursor_bound < g->open_reach && g->cursor_bound <= upto)) return false;
 	gtLinkCursor* c = &g->cursors[g->least_cursor];
-	read_ring(g, c);
+	if (c->end >= 0) read_list(g, c);
+	else read_ring(g, c);
 	if (c->bound == INFINITY) *c = g->cursors[--g->cursor_count];
 	find_least(f, g);
 	return true;
@@ -141,7 +189,7 @@ static void settle_least(Filter* f, gtLinkSearch* g)
 		double dx = x.x - g->cursors[k].at.x, dy = x.y - g->cursors[k].at.y;
 		covered = g->cursors[k].base + sqrt(dx * dx + dy * dy) <= g->open_reach;
 	}
-	if (!covered) cursor_start(g, x, g->open_reach);
+	if (!covered) cursor_start(g, x, g->open_reach, i);
 	find_least(f, g);
 }
 
@@ -153,7 +201,7 @@ bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gt
 	g->open_count = g->cursor_count = 0;
 	f->search = g;
 	f->ways = s->ways;
-	cursor_start(g, q, 0);
+	cursor_start(g, q, 0, -1);
 	find_least(f, g);
 	// Read until the least reach is known: every key below it is the straight line.
 	while (read_least(f, g, INFINITY)) {}
