@@ -38,6 +38,7 @@ typedef struct gtLinkSearch {
 	uint32_t generation;
 	int32_t least_open, least_cursor; // places in open and cursors (-1: none)
 	double open_reach, cursor_bound;  // their reach and bound (+infinity: none)
+	bool lowered;                     // a way open before a read got a reach below open_reach
 } gtLinkSearch;
 
 // A source of the ring traversal with links (world_tree_query.c): q (base 0) or a settled way's

@@ -93,6 +93,7 @@ static inline double read_way(gtLinkSearch* g, const gtLinkCursor* c, int32_t i)
 		g->open[g->open_count++] = i;
 	} else if (reach < g->reach[i]) {
 		g->reach[i] = reach;
+		g->lowered |= reach < g->open_reach;
 	}
 	return reach;
 }
@@ -148,16 +149,27 @@ static void read_ring(gtLinkSearch* g, gtLinkCursor* c)
 }
 
 // The least open reach and the least cursor bound; link_frontier, the least of the two, is the
-// least reach any unsettled way can still have.
-static void find_least(Filter* f, gtLinkSearch* g)
+// least reach any unsettled way can still have. The open ways from `from` on only (those opened by
+// a read; unless it lowered an older one, which keep their least), or all when from is 0.
+static void find_least_from(Filter* f, gtLinkSearch* g, int32_t from)
 {
-	g->least_open = g->least_cursor = -1;
-	g->open_reach = g->cursor_bound = INFINITY;
-	for (int k = 0; k < g->open_count; k++)
+	if (from == 0 || g->lowered) {
+		from = 0;
+		g->least_open = -1;
+		g->open_reach = INFINITY;
+	}
+	g->lowered = false;
+	g->least_cursor = -1;
+	g->cursor_bound = INFINITY;
+	for (int k = from; k < g->open_count; k++)
 		if (g->reach[g->open[k]] < g->open_reach) g->open_reach = g->reach[g->open[k]], g->least_open = k;
 	for (int k = 0; k < g->cursor_count; k++)
 		if (g->cursors[k].bound < g->cursor_bound) g->cursor_bound = g->cursors[k].bound, g->least_cursor = k;
 	f->link_frontier = g->open_reach < g->cursor_bound ? g->open_reach : g->cursor_bound;
+}
+static void find_least(Filter* f, gtLinkSearch* g)
+{
+	find_least_from(f, g, 0);
 }
 
 // Reads the least cursor's next ring (when it is below every open reach and below `upto`).
@@ -165,10 +177,11 @@ static bool read_least(Filter* f, gtLinkSearch* g, double upto)
 {
 	if (!(g->cursor_bound < g->open_reach && g->cursor_bound <= upto)) return false;
 	gtLinkCursor* c = &g->cursors[g->least_cursor];
+	int32_t opened = g->open_count;
 	if (c->end >= 0) read_list(g, c);
 	else read_ring(g, c);
 	if (c->bound == INFINITY) *c = g->cursors[--g->cursor_count];
-	find_least(f, g);
+	find_least_from(f, g, opened);
 	return true;
 }
 
