@@ -1702,6 +1702,24 @@ static void next_lists_check(const gtShortcuts* l)
 	}
 }
 
+// gtShortcuts.first_way at p in `block`: its bounds rise and stay below the reach from p of the way
+// listed there, the last below every way not listed.
+static void first_lists_check(const gtShortcuts* l, int64_t block, gtVec2 p)
+{
+	assert_non_null(l->first_way);
+	const int32_t* listed = l->first_way + block * l->first_listed;
+	const float* lows = l->first_reach + block * (l->first_listed + 1);
+	for (int w = 0; w < l->count; w++) {
+		double lx = l->exit[w].x - l->entrance[w].x, ly = l->exit[w].y - l->entrance[w].y, c = l->cost[w];
+		if (c * c >= lx * lx + ly * ly) continue;
+		double dx = l->entrance[w].x - p.x, dy = l->entrance[w].y - p.y, reach = sqrt(dx * dx + dy * dy) + c;
+		int k = 0;
+		while (k < l->first_listed && listed[k] != w) k++;
+		assert_true(lows[k] <= reach);
+	}
+	for (int k = 0; k < l->first_listed; k++) assert_true(lows[k] <= lows[k + 1]);
+}
+
 static void test_shortcuts_reach_lists(void** state)
 {
 	(void)state;
@@ -1763,6 +1781,7 @@ static void test_shortcuts_reach_lists(void** state)
 				       reach = sqrt(dx * dx + dy * dy) + l->cost[w];
 				if (reach < over_list) over_list = reach;
 			}
+			first_lists_check(l, block, p);
 			if (l->reach_begin[block] == l->reach_begin[block + 1]) continue; // none listed: the search
 			listed++;
 			if (over_list != least)

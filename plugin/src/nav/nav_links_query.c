@@ -39,6 +39,8 @@ typedef struct LinksScratch {
 	int32_t *reach_begin, *reach_way; // gtShortcuts.reach_begin
 	int64_t reach_capacity;           // of reach_way
 	int32_t *next_begin, *next_way;   // gtShortcuts.next_begin
+	int32_t* first_way;               // gtShortcuts.first_way
+	float* first_reach;
 	bool bound_made;
 	uint32_t bound_generation;
 	NavReach* reach; // reachability (nav_reach.c)
@@ -56,6 +58,7 @@ void nav_links_free_scratch(void* scratch)
 	gt_free(l->grid_begin), gt_free(l->grid_way);
 	gt_free(l->reach_begin), gt_free(l->reach_way);
 	gt_free(l->next_begin), gt_free(l->next_way);
+	gt_free(l->first_way), gt_free(l->first_reach);
 	gt_free(l);
 }
 
@@ -377,6 +380,39 @@ static bool fill_next_lists(LinksScratch* l)
 	return true;
 }
 
+// Per block, its FIRST_LISTED nearest ways (gtShortcuts.first_way), by insertion into a list one
+// longer (its last gives the bound of the ways not listed); with the next lists only.
+enum { FIRST_LISTED = 12 };
+static bool fill_first_lists(LinksScratch* l)
+{
+	gtShortcuts* sc = &l->shortcuts;
+	int64_t blocks = (int64_t)sc->columns * sc->rows;
+	sc->first_way = NULL, sc->first_reach = NULL, sc->first_listed = 0;
+	if (!sc->next_begin) return true;
+	if (!GT_RESIZE(l->first_way, blocks * FIRST_LISTED + 1) ||
+	    !GT_RESIZE(l->first_reach, blocks * (FIRST_LISTED + 1) + 1))
+		return false;
+	for (int64_t b = 0; b < blocks; b++) {
+		double x0 = (double)(b % sc->columns) * sc->block, y0 = (double)(b / sc->columns) * sc->block;
+		NextWay near[FIRST_LISTED + 1];
+		int n = 0;
+		for (int i = 0; i < sc->count; i++) {
+			if (!way_shortens(l, i)) continue;
+			double d = sqrt(box_gap2(l->entrance[i], x0, y0, x0 + sc->block, y0 + sc->block)) + l->cost[i];
+			if (n == FIRST_LISTED + 1 && d >= near[n - 1].reach) continue;
+			int k = n < FIRST_LISTED + 1 ? n++ : n - 1;
+			for (; k > 0 && near[k - 1].reach > d; k--) near[k] = near[k - 1];
+			near[k] = (NextWay){d, i};
+		}
+		for (int k = 0; k <= FIRST_LISTED; k++) {
+			if (k < FIRST_LISTED) l->first_way[b * FIRST_LISTED + k] = k < n ? near[k].way : -1;
+			l->first_reach[b * (FIRST_LISTED + 1) + k] = k < n ? float_below(near[k].reach) : INFINITY;
+		}
+	}
+	sc->first_way = l->first_way, sc->first_reach = l->first_reach, sc->first_listed = FIRST_LISTED;
+	return true;
+}
+
 // The grid of the ways cheaper than their straight line (gtShortcuts.grid_begin): squares of
 // about the map's area per such way, so a square holds about one; false when out of memory.
 static bool fill_grid(LinksScratch* l, int width, int height)
@@ -446,7 +482,7 @@ static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 	                             .reach_gap = l->gap + (int64_t)columns * rows};
 	l->shortcuts.savings = gt_shortcuts_savings(&l->shortcuts);
 	fill_gaps(l);
-	if (!fill_grid(l, width, height) || !fill_reach_lists(l) || !fill_next_lists(l))
+	if (!fill_grid(l, width, height) || !fill_reach_lists(l) || !fill_next_lists(l) || !fill_first_lists(l))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	l->bound_made = true;
 	l->bound_generation = nav->links->generation;

@@ -50,20 +50,22 @@ static inline double reach_from(const gtShortcuts* l, const gtLinkCursor* c, int
 	return c->base + sqrt(dx * dx + dy * dy) + l->cost[i];
 }
 
-// A list cursor's bound: the next way's reach, kept below it by a margin: the list's order is by
-// reach from base 0, and adding base rounds each a little differently.
+// A list cursor's bound: the next way's reach, or its block's bound of it, kept below by a margin:
+// a list's order is by reach from base 0 (adding base rounds each a little differently), and the
+// bounds are rounded. Past the end of a block's list that did not hold every way, the squares.
 static void list_bound(const gtShortcuts* l, gtLinkCursor* c)
 {
-	if (c->next >= c->end) {
-		c->bound = INFINITY;
-		return;
-	}
-	double b = reach_from(l, c, l->next_way[c->next]);
-	c->bound = b - EDGE_MARGIN - b * 0x1p-40;
+	double b = c->lows ? c->base + c->lows[c->next] : c->next < c->end ? reach_from(l, c, c->list[c->next]) : INFINITY;
+	b = b == INFINITY ? b : b - EDGE_MARGIN - b * 0x1p-40;
+	c->bound = b;
+	if (c->next < c->end || b == INFINITY) return;
+	c->end = -1; // the squares from q's own on, none of whose ways left out is below b
+	c->floor = b;
+	c->bound = c->base > b ? c->base : b;
 }
 
-// A cursor at `at` walked from for `base`: at the exit of settled way `way` (else -1) it reads that
-// way's list of next ways when there is one.
+// A cursor at `at` walked from for `base`: at the exit of settled way `way` it reads that way's list
+// of next ways, at q (way -1) its block's first ways, when there are such lists; else the squares.
 static void cursor_start(gtLinkSearch* g, gtVec2 at, double base, int32_t way)
 {
 	const gtShortcuts* l = g->l;
@@ -71,14 +73,23 @@ static void cursor_start(gtLinkSearch* g, gtVec2 at, double base, int32_t way)
 	*c = (gtLinkCursor){.at = at,
 	                    .base = base,
 	                    .bound = base,
+	                    .floor = -INFINITY,
 	                    .column = clamp_cell(at.x, l->grid_side, l->grid_columns),
 	                    .row = clamp_cell(at.y, l->grid_side, l->grid_rows),
 	                    .ring = -1,
 	                    .end = -1};
 	if (way >= 0 && l->next_begin) {
-		c->next = l->next_begin[way], c->end = l->next_begin[way + 1];
+		c->list = l->next_way, c->next = l->next_begin[way], c->end = l->next_begin[way + 1];
 		list_bound(l, c);
+		return;
 	}
+	double bx = at.x / l->block, by = at.y / l->block; // the block as link_table_at finds it
+	if (way >= 0 || !l->first_way || !(bx >= 0 && by >= 0 && bx < l->columns && by < l->rows)) return;
+	int64_t block = (int64_t)by * l->columns + (int64_t)bx;
+	c->list = l->first_way + block * l->first_listed;
+	c->lows = l->first_reach + block * (l->first_listed + 1);
+	for (c->next = c->end = 0; c->end < l->first_listed && c->list[c->end] >= 0;) c->end++;
+	list_bound(l, c);
 }
 
 // Way i reached from cursor c: opened, or its reach lowered; the reach (+infinity: settled).
@@ -107,18 +118,18 @@ static void read_square(gtLinkSearch* g, const gtLinkCursor* c, int column, int 
 	for (int32_t k = l->grid_begin[square]; k < l->grid_begin[square + 1]; k++) read_way(g, c, l->grid_way[k]);
 }
 
-// A list cursor's next ways until the next one's reach passes the least open reach: until then the
-// search cannot settle (a ring of squares around an exit read several ways at a time, and the
-// squares' empty ones too: 100 teleporters on AR0602SR, most of a search's work).
+// A list cursor's next ways until the next one's bound passes the least open reach: until then the
+// search cannot settle (a ring of squares read several ways at a time, and the empty squares too:
+// 100 teleporters on AR0602SR, most of a search's work).
 static void read_list(gtLinkSearch* g, gtLinkCursor* c)
 {
 	const gtShortcuts* l = g->l;
 	double least = g->open_reach;
 	do {
-		double reach = read_way(g, c, l->next_way[c->next++]);
+		double reach = read_way(g, c, c->list[c->next++]);
 		least = reach < least ? reach : least;
 		list_bound(l, c);
-	} while (c->bound < least);
+	} while (c->end >= 0 && c->bound < least);
 }
 
 // Reads cursor c's next ring of squares and lowers nothing: its bound grows to the distance from
@@ -146,6 +157,7 @@ static void read_ring(gtLinkSearch* g, gtLinkCursor* c)
 	if (y0 > 0 && c->at.y - y0 * side < gap) gap = c->at.y - y0 * side;
 	if (y1 < l->grid_rows - 1 && (y1 + 1) * side - c->at.y < gap) gap = (y1 + 1) * side - c->at.y;
 	c->bound = c->base + (gap > EDGE_MARGIN ? gap - EDGE_MARGIN : 0);
+	if (c->bound < c->floor) c->bound = c->floor;
 }
 
 // The least open reach and the least cursor bound; link_frontier, the least of the two, is the
