@@ -1673,6 +1673,53 @@ static void test_world_rings_floors_lazy(void** state)
 // points must find a list (none listed would pass trivially). The last round is a pad of twelve
 // one-way teleporters (every block has more ways than a list holds: under AddressSanitizer, the
 // lists once overran their array there).
+// gtShortcuts.next_begin: each way's list holds every way cheaper than its line once, in order of
+// distance from the way's exit plus cost.
+static void next_lists_check(const gtShortcuts* l)
+{
+	assert_non_null(l->next_begin);
+	static char seen[1024];
+	assert_true(l->count <= 1024);
+	for (int i = 0; i < l->count; i++) {
+		memset(seen, 0, sizeof seen);
+		double last = -INFINITY;
+		int shortening = 0;
+		for (int w = 0; w < l->count; w++) {
+			double lx = l->exit[w].x - l->entrance[w].x, ly = l->exit[w].y - l->entrance[w].y, c = l->cost[w];
+			shortening += c * c < lx * lx + ly * ly;
+		}
+		assert_int_equal(l->next_begin[i + 1] - l->next_begin[i], shortening);
+		for (int k = l->next_begin[i]; k < l->next_begin[i + 1]; k++) {
+			int w = l->next_way[k];
+			double lx = l->exit[w].x - l->entrance[w].x, ly = l->exit[w].y - l->entrance[w].y, c = l->cost[w];
+			assert_true(c * c < lx * lx + ly * ly && !seen[w]);
+			seen[w] = 1;
+			double dx = l->entrance[w].x - l->exit[i].x, dy = l->entrance[w].y - l->exit[i].y,
+			       reach = sqrt(dx * dx + dy * dy) + c;
+			assert_true(reach >= last);
+			last = reach;
+		}
+	}
+}
+
+// gtShortcuts.first_way at p in `block`: its bounds rise and stay below the reach from p of the way
+// listed there, the last below every way not listed.
+static void first_lists_check(const gtShortcuts* l, int64_t block, gtVec2 p)
+{
+	assert_non_null(l->first_way);
+	const int32_t* listed = l->first_way + block * l->first_listed;
+	const float* lows = l->first_reach + block * (l->first_listed + 1);
+	for (int w = 0; w < l->count; w++) {
+		double lx = l->exit[w].x - l->entrance[w].x, ly = l->exit[w].y - l->entrance[w].y, c = l->cost[w];
+		if (c * c >= lx * lx + ly * ly) continue;
+		double dx = l->entrance[w].x - p.x, dy = l->entrance[w].y - p.y, reach = sqrt(dx * dx + dy * dy) + c;
+		int k = 0;
+		while (k < l->first_listed && listed[k] != w) k++;
+		assert_true(lows[k] <= reach);
+	}
+	for (int k = 0; k < l->first_listed; k++) assert_true(lows[k] <= lows[k + 1]);
+}
+
 static void test_shortcuts_reach_lists(void** state)
 {
 	(void)state;
@@ -1711,6 +1758,7 @@ static void test_shortcuts_reach_lists(void** state)
 		assert_non_null(l);
 		assert_non_null(l->reach_begin);
 		assert_true(l->block >= 4);
+		next_lists_check(l);
 		int listed = 0, points = 0;
 		for (int i = 0; i < 4000; i++, points++) {
 			gtVec2 p = {test_rng_int(&rng, 2 * W + 1) + test_rng_int(&rng, 1000) / 1000.0,
@@ -1733,6 +1781,7 @@ static void test_shortcuts_reach_lists(void** state)
 				       reach = sqrt(dx * dx + dy * dy) + l->cost[w];
 				if (reach < over_list) over_list = reach;
 			}
+			first_lists_check(l, block, p);
 			if (l->reach_begin[block] == l->reach_begin[block + 1]) continue; // none listed: the search
 			listed++;
 			if (over_list != least)

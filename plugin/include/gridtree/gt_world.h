@@ -175,6 +175,20 @@ typedef struct gtShortcuts {
 	/// such way is farther from each point of the block than one of these); none listed: not known.
 	/// A query then knows its least reach exactly without searching the grid.
 	const int32_t *reach_begin, *reach_way;
+	/// Optional (NULL: none), with the grid: per way i, every way cheaper than its straight line,
+	/// nearest first by the distance from exit[i] to its entrance plus its cost (ties in any order):
+	/// way i's are next_way[next_begin[i] .. next_begin[i + 1]). A search then reads the ways from
+	/// a settled way's exit in that order instead of the grid's squares around it.
+	const int32_t *next_begin, *next_way;
+	/// Optional (NULL: none), with the grid: per block b of the gap table, its first_listed nearest
+	/// ways cheaper than their straight line by distance from the block to their entrance plus their
+	/// cost, nearest first: first_way[b * first_listed + k] (-1 past the last), each with a lower
+	/// bound of that reach from any point of the block in first_reach[b * (first_listed + 1) + k]
+	/// and, at k = first_listed, one of every way not listed (+infinity: none). A search reads
+	/// them from q before the squares around it.
+	const int32_t* first_way;
+	const float* first_reach;
+	int first_listed;
 } gtShortcuts;
 
 /// Object sides (gtDistance.side_fill): makes the side of target `to` in `side` (side_bytes of room,

@@ -3,6 +3,7 @@
 // account (gtShortcuts). Each query keeps its own graph and bound tables, remade when the map,
 // the index or the links changed since.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -36,6 +37,10 @@ typedef struct LinksScratch {
 	float* gap;                       // gap and reach_gap, one after the other
 	int32_t *grid_begin, *grid_way;   // gtShortcuts.grid_begin
 	int32_t *reach_begin, *reach_way; // gtShortcuts.reach_begin
+	int64_t reach_capacity;           // of reach_way
+	int32_t *next_begin, *next_way;   // gtShortcuts.next_begin
+	int32_t* first_way;               // gtShortcuts.first_way
+	float* first_reach;
 	bool bound_made;
 	uint32_t bound_generation;
 	NavReach* reach; // reachability (nav_reach.c)
@@ -52,6 +57,8 @@ void nav_links_free_scratch(void* scratch)
 	gt_free(l->entrance), gt_free(l->exit), gt_free(l->cost), gt_free(l->gap);
 	gt_free(l->grid_begin), gt_free(l->grid_way);
 	gt_free(l->reach_begin), gt_free(l->reach_way);
+	gt_free(l->next_begin), gt_free(l->next_way);
+	gt_free(l->first_way), gt_free(l->first_reach);
 	gt_free(l);
 }
 
@@ -312,30 +319,97 @@ static int reach_list(const LinksScratch* l, int bx, int by, int32_t* out)
 		if (pass == 1) return n;
 	}
 }
-// Every block's list, counted and then placed (a block of more than REACH_LISTED ways writes some
-// before it knows, so each goes through a list of its own first); false when out of memory.
+// Every block's list, placed as it is made; false when out of memory.
 static bool fill_reach_lists(LinksScratch* l)
 {
 	gtShortcuts* sc = &l->shortcuts;
-	int64_t blocks = (int64_t)sc->columns * sc->rows;
+	int64_t blocks = (int64_t)sc->columns * sc->rows, total = 0;
 	if (!GT_RESIZE(l->reach_begin, blocks + 1)) return false;
-	int32_t listed[REACH_LISTED];
-	int64_t total = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1 && !GT_RESIZE(l->reach_way, total + 1)) return false;
-		total = 0;
-		for (int by = 0; by < sc->rows; by++)
-			for (int bx = 0; bx < sc->columns; bx++) {
-				int n = reach_list(l, bx, by, listed);
-				if (pass == 1) {
-					l->reach_begin[(int64_t)by * sc->columns + bx] = (int32_t)total;
-					memcpy(l->reach_way + total, listed, (size_t)n * sizeof *listed);
-				}
-				total += n;
-			}
-		l->reach_begin[blocks] = (int32_t)total;
-	}
+	for (int by = 0; by < sc->rows; by++)
+		for (int bx = 0; bx < sc->columns; bx++) {
+			if (!GT_GROW(l->reach_way, l->reach_capacity, total + REACH_LISTED + 1, 256)) return false;
+			l->reach_begin[(int64_t)by * sc->columns + bx] = (int32_t)total;
+			total += reach_list(l, bx, by, l->reach_way + total);
+		}
+	l->reach_begin[blocks] = (int32_t)total;
 	sc->reach_begin = l->reach_begin, sc->reach_way = l->reach_way;
+	return true;
+}
+
+// Per way, the ways cheaper than their line by distance from its exit to their entrance plus their
+// cost (gtShortcuts.next_begin), when there are at most NEXT_WAYS of them (the lists take their
+// square); false when out of memory.
+enum { NEXT_WAYS = 256 };
+typedef struct NextWay {
+	double reach;
+	int32_t way;
+} NextWay;
+static int by_reach(const void* a, const void* b)
+{
+	double x = ((const NextWay*)a)->reach, y = ((const NextWay*)b)->reach;
+	return (x > y) - (x < y);
+}
+static bool fill_next_lists(LinksScratch* l)
+{
+	gtShortcuts* sc = &l->shortcuts;
+	int32_t shortening = 0;
+	for (int i = 0; i < sc->count; i++) shortening += way_shortens(l, i);
+	sc->next_begin = sc->next_way = NULL;
+	if (shortening == 0 || shortening > NEXT_WAYS) return true;
+	NextWay* order = gt_malloc((size_t)shortening * sizeof *order);
+	if (!order || !GT_RESIZE(l->next_begin, sc->count + 1) ||
+	    !GT_RESIZE(l->next_way, (int64_t)sc->count * shortening + 1)) {
+		gt_free(order);
+		return false;
+	}
+	for (int i = 0; i < sc->count; i++) {
+		gtVec2 x = l->exit[i];
+		int n = 0;
+		for (int j = 0; j < sc->count; j++) {
+			if (!way_shortens(l, j)) continue;
+			double dx = l->entrance[j].x - x.x, dy = l->entrance[j].y - x.y;
+			order[n++] = (NextWay){sqrt(dx * dx + dy * dy) + l->cost[j], j};
+		}
+		qsort(order, (size_t)n, sizeof *order, by_reach);
+		l->next_begin[i] = i * shortening;
+		for (int k = 0; k < n; k++) l->next_way[(int64_t)i * shortening + k] = order[k].way;
+	}
+	l->next_begin[sc->count] = sc->count * shortening;
+	gt_free(order);
+	sc->next_begin = l->next_begin, sc->next_way = l->next_way;
+	return true;
+}
+
+// Per block, its FIRST_LISTED nearest ways (gtShortcuts.first_way), by insertion into a list one
+// longer (its last gives the bound of the ways not listed); with the next lists only.
+enum { FIRST_LISTED = 12 };
+static bool fill_first_lists(LinksScratch* l)
+{
+	gtShortcuts* sc = &l->shortcuts;
+	int64_t blocks = (int64_t)sc->columns * sc->rows;
+	sc->first_way = NULL, sc->first_reach = NULL, sc->first_listed = 0;
+	if (!sc->next_begin) return true;
+	if (!GT_RESIZE(l->first_way, blocks * FIRST_LISTED + 1) ||
+	    !GT_RESIZE(l->first_reach, blocks * (FIRST_LISTED + 1) + 1))
+		return false;
+	for (int64_t b = 0; b < blocks; b++) {
+		double x0 = (double)(b % sc->columns) * sc->block, y0 = (double)(b / sc->columns) * sc->block;
+		NextWay near[FIRST_LISTED + 1];
+		int n = 0;
+		for (int i = 0; i < sc->count; i++) {
+			if (!way_shortens(l, i)) continue;
+			double d = sqrt(box_gap2(l->entrance[i], x0, y0, x0 + sc->block, y0 + sc->block)) + l->cost[i];
+			if (n == FIRST_LISTED + 1 && d >= near[n - 1].reach) continue;
+			int k = n < FIRST_LISTED + 1 ? n++ : n - 1;
+			for (; k > 0 && near[k - 1].reach > d; k--) near[k] = near[k - 1];
+			near[k] = (NextWay){d, i};
+		}
+		for (int k = 0; k <= FIRST_LISTED; k++) {
+			if (k < FIRST_LISTED) l->first_way[b * FIRST_LISTED + k] = k < n ? near[k].way : -1;
+			l->first_reach[b * (FIRST_LISTED + 1) + k] = k < n ? float_below(near[k].reach) : INFINITY;
+		}
+	}
+	sc->first_way = l->first_way, sc->first_reach = l->first_reach, sc->first_listed = FIRST_LISTED;
 	return true;
 }
 
@@ -408,7 +482,8 @@ static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 	                             .reach_gap = l->gap + (int64_t)columns * rows};
 	l->shortcuts.savings = gt_shortcuts_savings(&l->shortcuts);
 	fill_gaps(l);
-	if (!fill_grid(l, width, height) || !fill_reach_lists(l)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	if (!fill_grid(l, width, height) || !fill_reach_lists(l) || !fill_next_lists(l) || !fill_first_lists(l))
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	l->bound_made = true;
 	l->bound_generation = nav->links->generation;
 	return GT_OK;

@@ -19,11 +19,18 @@ typedef struct gtLinkWay {
 // The links' search over the ways' grid (world_links.c, gtShortcuts.grid_begin): a point it walks
 // from (the query point, or a settled way's exit at its reach `base`) and the rings of squares
 // around it read so far; `bound` is at most base + the distance to any entrance in a square not
-// read yet (+infinity once all are).
+// read yet (+infinity once all are), and at least `floor` (-infinity, or the bound of the ways its
+// list did not hold). Or, while it reads a list (at a settled way's exit, the way's list of next
+// ways, gtShortcuts.next_begin; at q, its block's first ways, gtShortcuts.first_way), the ways
+// list[next, end) not read yet: `bound` is at most the reach of the next (from `lows`, the block's
+// bounds, when not NULL) or, past the list's end, of every way it did not hold.
 typedef struct gtLinkCursor {
 	gtVec2 at;
-	double base, bound;
+	double base, bound, floor;
 	int column, row, ring;
+	const int32_t* list;
+	const float* lows;
+	int32_t next, end; // end < 0: the grid's squares
 } gtLinkCursor;
 typedef struct gtLinkSearch {
 	const gtShortcuts* l;
@@ -35,6 +42,7 @@ typedef struct gtLinkSearch {
 	uint32_t generation;
 	int32_t least_open, least_cursor; // places in open and cursors (-1: none)
 	double open_reach, cursor_bound;  // their reach and bound (+infinity: none)
+	bool lowered;                     // a way open before a read got a reach below open_reach
 } gtLinkSearch;
 
 // A source of the ring traversal with links (world_tree_query.c): q (base 0) or a settled way's

@@ -43,12 +43,70 @@ static int clamp_cell(double v, double side, int n)
 	return !(i > 0) ? 0 : i >= n ? n - 1 : (int)i;
 }
 
-static void cursor_start(gtLinkSearch* g, gtVec2 at, double base)
+// Way i's reach from cursor c.
+static inline double reach_from(const gtShortcuts* l, const gtLinkCursor* c, int32_t i)
+{
+	double dx = l->entrance[i].x - c->at.x, dy = l->entrance[i].y - c->at.y;
+	return c->base + sqrt(dx * dx + dy * dy) + l->cost[i];
+}
+
+// A list cursor's bound: the next way's reach, or its block's bound of it, kept below by a margin:
+// a list's order is by reach from base 0 (adding base rounds each a little differently), and the
+// bounds are rounded. Past the end of a block's list that did not hold every way, the squares.
+static void list_bound(const gtShortcuts* l, gtLinkCursor* c)
+{
+	double b = c->lows ? c->base + c->lows[c->next] : c->next < c->end ? reach_from(l, c, c->list[c->next]) : INFINITY;
+	b = b == INFINITY ? b : b - EDGE_MARGIN - b * 0x1p-40;
+	c->bound = b;
+	if (c->next < c->end || b == INFINITY) return;
+	c->end = -1; // the squares from q's own on, none of whose ways left out is below b
+	c->floor = b;
+	c->bound = c->base > b ? c->base : b;
+}
+
+// A cursor at `at` walked from for `base`: at the exit of settled way `way` it reads that way's list
+// of next ways, at q (way -1) its block's first ways, when there are such lists; else the squares.
+static void cursor_start(gtLinkSearch* g, gtVec2 at, double base, int32_t way)
 {
 	const gtShortcuts* l = g->l;
-	g->cursors[g->cursor_count++] = (gtLinkCursor){
-	    at, base, base, clamp_cell(at.x, l->grid_side, l->grid_columns), clamp_cell(at.y, l->grid_side, l->grid_rows),
-	    -1};
+	gtLinkCursor* c = &g->cursors[g->cursor_count++];
+	*c = (gtLinkCursor){.at = at,
+	                    .base = base,
+	                    .bound = base,
+	                    .floor = -INFINITY,
+	                    .column = clamp_cell(at.x, l->grid_side, l->grid_columns),
+	                    .row = clamp_cell(at.y, l->grid_side, l->grid_rows),
+	                    .ring = -1,
+	                    .end = -1};
+	if (way >= 0 && l->next_begin) {
+		c->list = l->next_way, c->next = l->next_begin[way], c->end = l->next_begin[way + 1];
+		list_bound(l, c);
+		return;
+	}
+	double bx = at.x / l->block, by = at.y / l->block; // the block as link_table_at finds it
+	if (way >= 0 || !l->first_way || !(bx >= 0 && by >= 0 && bx < l->columns && by < l->rows)) return;
+	int64_t block = (int64_t)by * l->columns + (int64_t)bx;
+	c->list = l->first_way + block * l->first_listed;
+	c->lows = l->first_reach + block * (l->first_listed + 1);
+	for (c->next = c->end = 0; c->end < l->first_listed && c->list[c->end] >= 0;) c->end++;
+	list_bound(l, c);
+}
+
+// Way i reached from cursor c: opened, or its reach lowered; the reach (+infinity: settled).
+static inline double read_way(gtLinkSearch* g, const gtLinkCursor* c, int32_t i)
+{
+	uint32_t stamp = g->stamp[i];
+	if (stamp == g->generation + 1) return INFINITY; // settled
+	double reach = reach_from(g->l, c, i);
+	if (stamp != g->generation) {
+		g->stamp[i] = g->generation;
+		g->reach[i] = reach;
+		g->open[g->open_count++] = i;
+	} else if (reach < g->reach[i]) {
+		g->reach[i] = reach;
+		g->lowered |= reach < g->open_reach;
+	}
+	return reach;
 }
 
 // The ways whose entrance lies in square (column, row), reached from cursor c.
@@ -57,20 +115,21 @@ static void read_square(gtLinkSearch* g, const gtLinkCursor* c, int column, int 
 	const gtShortcuts* l = g->l;
 	if (column < 0 || row < 0 || column >= l->grid_columns || row >= l->grid_rows) return;
 	int64_t square = (int64_t)row * l->grid_columns + column;
-	for (int32_t k = l->grid_begin[square]; k < l->grid_begin[square + 1]; k++) {
-		int32_t i = l->grid_way[k];
-		uint32_t stamp = g->stamp[i];
-		if (stamp == g->generation + 1) continue; // settled
-		double dx = l->entrance[i].x - c->at.x, dy = l->entrance[i].y - c->at.y,
-		       reach = c->base + sqrt(dx * dx + dy * dy) + l->cost[i];
-		if (stamp != g->generation) {
-			g->stamp[i] = g->generation;
-			g->reach[i] = reach;
-			g->open[g->open_count++] = i;
-		} else if (reach < g->reach[i]) {
-			g->reach[i] = reach;
-		}
-	}
+	for (int32_t k = l->grid_begin[square]; k < l->grid_begin[square + 1]; k++) read_way(g, c, l->grid_way[k]);
+}
+
+// A list cursor's next ways until the next one's bound passes the least open reach: until then the
+// search cannot settle (a ring of squares read several ways at a time, and the empty squares too:
+// 100 teleporters on AR0602SR, most of a search's work).
+static void read_list(gtLinkSearch* g, gtLinkCursor* c)
+{
+	const gtShortcuts* l = g->l;
+	double least = g->open_reach;
+	do {
+		double reach = read_way(g, c, c->list[c->next++]);
+		least = reach < least ? reach : least;
+		list_bound(l, c);
+	} while (c->end >= 0 && c->bound < least);
 }
 
 // Reads cursor c's next ring of squares and lowers nothing: its bound grows to the distance from
@@ -98,19 +157,31 @@ static void read_ring(gtLinkSearch* g, gtLinkCursor* c)
 	if (y0 > 0 && c->at.y - y0 * side < gap) gap = c->at.y - y0 * side;
 	if (y1 < l->grid_rows - 1 && (y1 + 1) * side - c->at.y < gap) gap = (y1 + 1) * side - c->at.y;
 	c->bound = c->base + (gap > EDGE_MARGIN ? gap - EDGE_MARGIN : 0);
+	if (c->bound < c->floor) c->bound = c->floor;
 }
 
 // The least open reach and the least cursor bound; link_frontier, the least of the two, is the
-// least reach any unsettled way can still have.
-static void find_least(Filter* f, gtLinkSearch* g)
+// least reach any unsettled way can still have. The open ways from `from` on only (those opened by
+// a read; unless it lowered an older one, which keep their least), or all when from is 0.
+static void find_least_from(Filter* f, gtLinkSearch* g, int32_t from)
 {
-	g->least_open = g->least_cursor = -1;
-	g->open_reach = g->cursor_bound = INFINITY;
-	for (int k = 0; k < g->open_count; k++)
+	if (from == 0 || g->lowered) {
+		from = 0;
+		g->least_open = -1;
+		g->open_reach = INFINITY;
+	}
+	g->lowered = false;
+	g->least_cursor = -1;
+	g->cursor_bound = INFINITY;
+	for (int k = from; k < g->open_count; k++)
 		if (g->reach[g->open[k]] < g->open_reach) g->open_reach = g->reach[g->open[k]], g->least_open = k;
 	for (int k = 0; k < g->cursor_count; k++)
 		if (g->cursors[k].bound < g->cursor_bound) g->cursor_bound = g->cursors[k].bound, g->least_cursor = k;
 	f->link_frontier = g->open_reach < g->cursor_bound ? g->open_reach : g->cursor_bound;
+}
+static void find_least(Filter* f, gtLinkSearch* g)
+{
+	find_least_from(f, g, 0);
 }
 
 // Reads the least cursor's next ring (when it is below every open reach and below `upto`).
@@ -118,9 +189,11 @@ static bool read_least(Filter* f, gtLinkSearch* g, double upto)
 {
 	if (!(g->cursor_bound < g->open_reach && g->cursor_bound <= upto)) return false;
 	gtLinkCursor* c = &g->cursors[g->least_cursor];
-	read_ring(g, c);
+	int32_t opened = g->open_count;
+	if (c->end >= 0) read_list(g, c);
+	else read_ring(g, c);
 	if (c->bound == INFINITY) *c = g->cursors[--g->cursor_count];
-	find_least(f, g);
+	find_least_from(f, g, opened);
 	return true;
 }
 
@@ -141,7 +214,7 @@ static void settle_least(Filter* f, gtLinkSearch* g)
 		double dx = x.x - g->cursors[k].at.x, dy = x.y - g->cursors[k].at.y;
 		covered = g->cursors[k].base + sqrt(dx * dx + dy * dy) <= g->open_reach;
 	}
-	if (!covered) cursor_start(g, x, g->open_reach);
+	if (!covered) cursor_start(g, x, g->open_reach, i);
 	find_least(f, g);
 }
 
@@ -153,7 +226,7 @@ bool gt_link_search_begin(Filter* f, gtQueryScratch* s, const gtShortcuts* l, gt
 	g->open_count = g->cursor_count = 0;
 	f->search = g;
 	f->ways = s->ways;
-	cursor_start(g, q, 0);
+	cursor_start(g, q, 0, -1);
 	find_least(f, g);
 	// Read until the least reach is known: every key below it is the straight line.
 	while (read_least(f, g, INFINITY)) {}
