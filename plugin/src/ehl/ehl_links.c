@@ -538,7 +538,8 @@ static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, c
 		else end_worker(&batch, 0);
 		for (int i = 0; i < threads && first + i < 2 * count && ok; i++) {
 			ok = !lists[i].failed && keep_region(regions, &sweeps[i], first + i);
-			if (ok && !GT_GROW(*edges, capacity, *edge_count + lists[i].count, 1024)) ok = false;
+			if (!ok || !lists[i].count) continue; // an idle end's list is empty, maybe never allocated
+			if (!GT_GROW(*edges, capacity, *edge_count + lists[i].count, 1024)) ok = false;
 			if (ok) memcpy(*edges + *edge_count, lists[i].edge, (size_t)lists[i].count * sizeof **edges);
 			if (ok) *edge_count += lists[i].count;
 		}
