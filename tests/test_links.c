@@ -1170,6 +1170,68 @@ static void test_index_knows_links(void** state)
 	}
 }
 
+// Whether two files hold the same bytes.
+static bool same_bytes(const char* a, const char* b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+		same = ca == cb;
+		if (ca == EOF) break;
+	}
+	if (fa) fclose(fa);
+	if (fb) fclose(fb);
+	return same;
+}
+
+// The join makes the ends' regions on the build's threads, a batch of one end per thread: the
+// index is the same file on 1 and 3 threads (26 ends: the last batch is partial), and its
+// distances are the twin's.
+static void test_index_links_threads(void** state)
+{
+	(void)state;
+	TestRng rng = {3236};
+	for (int round = 0; round < 3; round++) {
+		gtMap* map = links_map(&rng, 24, 18, 12 + 3 * round, round == 1);
+		TwinLink links[13];
+		gtEhlLink index_links[13];
+		for (int k = 0; k < 13; k++) {
+			links[k] = random_link(map, &rng, k % 4);
+			links[k].one_way = false;
+			index_links[k] = (gtEhlLink){links[k].a, links[k].b, links[k].cost};
+		}
+		Twin tw;
+		twin_make(&tw, map, links, 13);
+		gtEhl* ehl[2];
+		gtError err;
+		char path[2][64];
+		for (int i = 0; i < 2; i++) {
+			gtEhlDef def = gtEhl_DefaultDef();
+			def.cell_size = 1 + round;
+			def.threads = 1 + 2 * i;
+			if (gtEhl_BuildWithLinks(map, &def, index_links, 13, &ehl[i], &err)) fail_msg("%s", err.message);
+			snprintf(path[i], sizeof path[i], "test_links_threads_%d.ehl", i);
+			assert_int_equal(gtEhl_Save(ehl[i], path[i], &err), GT_OK);
+		}
+		if (!same_bytes(path[0], path[1])) fail_msg("round %d: the index on 3 threads differs from 1 thread's", round);
+		remove(path[0]), remove(path[1]);
+		gtEhlQuery* q;
+		assert_int_equal(gtEhlQuery_Create(ehl[1], &q, &err), GT_OK);
+		for (int i = 0; i < 60; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			if (i % 3 == 0) s = i % 2 ? links[i / 3 % 13].a : links[i / 3 % 13].b; // from a link end
+			double d;
+			assert_int_equal(gtEhl_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(twin_distance(&tw, s, t), d, "index with links on 3 threads", s, t);
+		}
+		gtEhlQuery_Destroy(q);
+		gtEhl_Destroy(ehl[0]), gtEhl_Destroy(ehl[1]);
+		twin_free(&tw);
+		gtMap_Destroy(map);
+	}
+}
+
 // Stairs: links that cost a hair below or above their length, as a level's stairs priced by their
 // drawn length do. The index keeps a straight line s sees t along only when no walk through the
 // links can beat it, by each link's segment and what all of them save (gt_ehl_line_wins_paired):
@@ -1796,9 +1858,9 @@ static void test_shortcuts_reach_lists(void** state)
 	}
 }
 
-TEST_MAIN("links", test_index_knows_links, test_shortcuts_reach_lists, test_world_sight_and_teleporters,
-          test_world_rings_through_links, test_world_rings_floors_lazy, test_world_rings_gap_through_links,
-          test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below, test_index_idle_links,
-          test_index_floors_apart, test_table_floors_by_part, test_nav_index_knows_links, test_handles,
-          test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance, test_reachability,
-          test_floors, test_rebuild_keeps_links)
+TEST_MAIN("links", test_index_knows_links, test_index_links_threads, test_shortcuts_reach_lists,
+          test_world_sight_and_teleporters, test_world_rings_through_links, test_world_rings_floors_lazy,
+          test_world_rings_gap_through_links, test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below,
+          test_index_idle_links, test_index_floors_apart, test_table_floors_by_part, test_nav_index_knows_links,
+          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
+          test_reachability, test_floors, test_rebuild_keeps_links)

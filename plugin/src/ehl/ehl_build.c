@@ -32,13 +32,16 @@
 #define TUPLE_VERTEX 0x7fffffffu
 #define FULL_16 0x8000u
 
-
-// A via that passed P3 and P5 and was under P2's bound when gather met it (24 bytes: the cell
-// stage stores tens of millions of them with links).
+// A via that passed P5 and was under P2's bound when gather met it (24 bytes: the cell stage
+// stores tens of millions of them with links). P3 waits for the final P2, which drops about half.
 typedef struct Candidate {
 	uint32_t vertex_full; // vertex | TUPLE_FULL
 	int32_t next;
-	double dist, bound; // bound: mindist(vertex, cell) + dist
+	union {
+		uint32_t entry; // in a hub's chain: the label entry (its parent for P3, its dist)
+		double dist;    // kept
+	};
+	double bound; // mindist(vertex, cell) + dist
 } Candidate;
 
 typedef struct Build Build;
@@ -310,45 +313,44 @@ static void order_hubs(Worker* w, int hubs)
 	}
 }
 
-// Stores a candidate that passed P3, P5 and P2 so far, at the head of its hub's chain.
-static bool push_candidate(Worker* w, int32_t h, uint32_t vf, double dist, double bound, int* count)
+// Room for `more` candidates past `count` (the arrays grow together); false when out of memory.
+static bool reserve_candidates(Worker* w, int count, int64_t more)
 {
-	if (*count == w->cand_capacity) {
-		int64_t cap = w->cand_capacity;
-		if (!GT_GROW(w->cand, cap, *count + 1, 1024)) return false;
-		w->cand_capacity = (int)cap;
-		if (!GT_RESIZE(w->kept, cap) || !GT_RESIZE(w->scratch, cap)) return false;
-	}
-	Candidate c = {vf, w->hub_head[h], dist, bound};
-	w->cand[*count] = c;
+	if (count + more <= w->cand_capacity) return true;
+	int64_t cap = w->cand_capacity;
+	if (!GT_GROW(w->cand, cap, count + more, 1024)) return false;
+	w->cand_capacity = (int)cap;
+	return GT_RESIZE(w->kept, cap) && GT_RESIZE(w->scratch, cap);
+}
+
+// Heads its hub's chain, in room reserved per tuple (a call testing the room each time: ~4% of a build).
+static inline void store_candidate(Worker* w, int32_t h, uint32_t vf, uint32_t entry, double bound, int* count)
+{
+	w->cand[*count] = (Candidate){vf, w->hub_head[h], {entry}, bound};
 	w->hub_head[h] = (*count)++;
-	return true;
 }
 
 // A corner's entries outside a repair, most of a cell's (no P5, every hub): gather's loop without
 // those checks, made once for FULL corners and once for the others (`full` a constant in each).
 static inline __attribute__((always_inline)) bool gather_corner(Worker* w, const gtEhl* e, uint32_t vf, bool full,
-                                                                double mindist, double far, bool quadrant,
-                                                                const int64_t corners[4][2], int* hubs, int* count)
+                                                                double mindist, double far, int* hubs, int* count)
 {
 	int v = (int)(vf & TUPLE_VERTEX);
+	if (!reserve_candidates(w, *count, (int64_t)e->label_offset[v + 1] - e->label_offset[v])) return false;
 	for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) {
 		int32_t h = (int32_t)e->label_hub[k];
 		if (w->hub_stamp[h] != w->stamp) meet_hub(w, h, hubs);
 		double dist = e->label_dist[k], bound = mindist + dist, upper = w->hub_upper[h];
 		if (full && far + dist < upper) w->hub_upper[h] = upper = far + dist;
-		if (bound > keep_below(upper)) continue;
-		if (quadrant && !gt_ehl_passes_p3(e, v, (int)e->label_parent[k], h, quadrant, corners)) continue;
-		if (!push_candidate(w, h, vf, dist, bound, count)) return false;
+		if (!(bound > keep_below(upper))) store_candidate(w, h, vf, k, bound, count);
 	}
 	return true;
 }
 
 // The cell's candidate vias, chained per hub from w->hub_head (the hubs in w->hub_list): every useful
-// label entry of every tuple's vertex, or in a repair only those of the hubs `affected` marks.
-// Rules P3 and P5 drop a candidate here, and P2 one whose bound is already above the hub's U so far
-// (U, over every FULL candidate, only falls: build_cell drops the rest with the final U). *out_count:
-// the candidates before P2, P3 and P5's FULL part (the build's statistics).
+// label entry of every tuple's vertex, or in a repair only those of the hubs `affected` marks. P5
+// drops a candidate here, P2 one already above the hub's U so far (U, over every FULL candidate, only
+// falls: build_cell applies the final U, then P3). *out_count: those before P2, P3 and P5's FULL part.
 static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const uint32_t* affected, uint32_t token,
                    int* out_hubs, int64_t* out_count)
 {
@@ -376,11 +378,10 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 			far = fmax(far, cx * cx + cy * cy);
 		}
 		far = sqrt(far);
-		bool quadrant = full && v < e->corners && gt_ehl_in_one_quadrant(e->vertices[v], x0, y0, x1, y1);
 		if (!affected && v < e->corners) {
 			gathered += e->label_offset[v + 1] - e->label_offset[v];
-			if (!(full ? gather_corner(w, e, vf, true, mindist, far, quadrant, corners, &hubs, &count)
-			           : gather_corner(w, e, vf, false, mindist, far, quadrant, corners, &hubs, &count)))
+			if (!(full ? gather_corner(w, e, vf, true, mindist, far, &hubs, &count)
+			           : gather_corner(w, e, vf, false, mindist, far, &hubs, &count)))
 				return false;
 			continue;
 		}
@@ -389,6 +390,7 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 		// A non-FULL end P5 drops is never met (it feeds no U); a FULL one feeds U first.
 		int32_t partner = v >= e->corners ? e->corners + ((v - e->corners) ^ 1) : -1;
 		bool p5 = partner >= 0 && !full;
+		if (!reserve_candidates(w, count, (int64_t)e->label_offset[v + 1] - e->label_offset[v])) return false;
 		for (uint32_t k = e->label_offset[v]; k < e->label_offset[v + 1]; k++) { // the useful entries
 			int32_t parent = (int32_t)e->label_parent[k];
 			int32_t h = (int32_t)e->label_hub[k];
@@ -400,9 +402,7 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 			double dist = e->label_dist[k], bound = mindist + dist;
 			double upper = w->hub_upper[h], through = far + dist; // no fmin call: nothing here is NaN
 			if (full && through < upper) w->hub_upper[h] = upper = through;
-			if (dropped_p5 || bound > keep_below(upper)) continue;
-			if (!gt_ehl_passes_p3(e, v, parent, h, quadrant, corners)) continue;
-			if (!push_candidate(w, h, vf, dist, bound, &count)) return false;
+			if (!dropped_p5 && !(bound > keep_below(upper))) store_candidate(w, h, vf, k, bound, &count);
 		}
 	}
 	*out_hubs = hubs, *out_count = gathered;
@@ -446,8 +446,12 @@ static bool build_cell(Worker* w, int64_t cell)
 		for (int c = w->hub_head[h]; c >= 0; c = w->cand[c].next) {
 			Candidate* cd = &w->cand[c];
 			if (cd->bound > below) continue;
+			int v = (int)(cd->vertex_full & TUPLE_VERTEX);
+			bool quadrant = (cd->vertex_full & TUPLE_FULL) && v < e->corners &&
+			                gt_ehl_in_one_quadrant(e->vertices[v], x0, y0, x1, y1);
+			if (!gt_ehl_passes_p3(e, v, (int)e->label_parent[cd->entry], h, quadrant, corners)) continue;
 			lower = cd->bound < lower ? cd->bound : lower;
-			if (b->pass) w->kept[kept] = *cd; // pass 0 only counts
+			if (b->pass) w->kept[kept] = *cd, w->kept[kept].dist = e->label_dist[cd->entry]; // pass 0 counts
 			kept++;
 		}
 		if (kept == 0) continue;

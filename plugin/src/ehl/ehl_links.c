@@ -12,6 +12,7 @@
 #include "core/compare.h"
 #include "core/platform.h"
 #include "core/status.h"
+#include "core/task.h"
 #include "ehl/ehl_links.h"
 #include "ehl/ehl_repair.h"
 #include "map/geometry.h"
@@ -67,7 +68,7 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	if ((st = gt_vis_graph_build(map, def->tasks, threads, false, &graph, err)))
 		return gt_ehl_check_peak(def, base, st, out, err);
 	gtEhlEndRegions regions;
-	st = gt_ehl_join_links(map, &graph, links, count, &regions, err);
+	st = gt_ehl_join_links(map, &graph, links, count, def->tasks, threads, &regions, err);
 	int64_t vg_edges = graph.offset[graph.n] / 2;
 	gtHubLabels labels;
 	if (!st) gt_ehl_report(def, "hub labels", 0);
@@ -392,7 +393,6 @@ static bool push_edge(EndEdge** edges, int64_t* count, int64_t* capacity, EndEdg
 	return true;
 }
 
-// Every end's edges (each pair of ends once, from the lower), the region filtering what to test.
 // Keeps the region just made as end e's (the ends come in order), while the kept cells stay under
 // a cap; false when out of memory.
 enum { KEPT_REGION_CELLS = 1 << 24 };
@@ -447,50 +447,110 @@ bool gt_ehl_link_idle(const gtMap* map, const gtEhlLink* l)
 	return l->cost >= hypot(l->b.x - l->a.x, l->b.y - l->a.y) && gt_visible_unchecked(map, l->a, l->b);
 }
 
+// One end's edges into a list of its own: the corners and the later ends its region lets it see, and
+// its partner when it is the link's second end (the same edges in the same order as one loop).
+typedef struct EdgeList {
+	EndEdge* edge;
+	int64_t count, capacity;
+	bool failed;
+} EdgeList;
+
+typedef struct EndBatch { // ends first .. first + threads - 1, one per worker
+	const gtMap* map;
+	const gtEhlLink* links;
+	int count, first;
+	const uint8_t* idle;
+	gtSweep* sweeps;
+	EdgeList* lists;
+} EndBatch;
+
+static bool push_end_edge(EdgeList* l, EndEdge e)
+{
+	if (!l->failed && !push_edge(&l->edge, &l->count, &l->capacity, e)) l->failed = true;
+	return !l->failed;
+}
+
+static void end_worker(void* context, int index)
+{
+	EndBatch* b = context;
+	int e = b->first + index;
+	gtSweep* sweep = &b->sweeps[index];
+	EdgeList* l = &b->lists[index];
+	l->count = 0;
+	if (e >= 2 * b->count) return;
+	if (b->idle[e / 2]) { // an empty region, kept in turn
+		sweep->stamp++, sweep->touched_count = 0;
+		return;
+	}
+	gtVec2 p = e & 1 ? b->links[e / 2].b : b->links[e / 2].a;
+	if (gt_ehl_link_region(sweep, p, NULL)) {
+		l->failed = true;
+		return;
+	}
+	int corners;
+	const gtVertex* v = gtMap_Vertices(b->map, &corners);
+	for (int c = 0; c < corners; c++) {
+		gtVec2 q = {v[c].x, v[c].y};
+		if (tangent(v[c], p) && region_near(sweep, q) && gt_visible_unchecked(b->map, p, q) &&
+		    !push_end_edge(l, (EndEdge){e, c, hypot(q.x - p.x, q.y - p.y)}))
+			return;
+	}
+	for (int f = e + 1; f < 2 * b->count; f++) {
+		if (b->idle[f / 2]) continue;
+		gtVec2 q = f & 1 ? b->links[f / 2].b : b->links[f / 2].a;
+		if (region_near(sweep, q) && gt_visible_unchecked(b->map, p, q) &&
+		    !push_end_edge(l, (EndEdge){e, corners + f, hypot(q.x - p.x, q.y - p.y)}))
+			return;
+	}
+	if (e & 1) push_end_edge(l, (EndEdge){e - 1, corners + e, b->links[e / 2].cost});
+}
+
+static void free_batch(gtSweep* sweeps, EdgeList* lists, int threads)
+{
+	for (int i = 0; i < threads && sweeps; i++) gt_sweep_free(&sweeps[i]);
+	for (int i = 0; i < threads && lists; i++) gt_free(lists[i].edge);
+	gt_free(sweeps), gt_free(lists);
+}
+
+// Every end's edges (each pair of ends once, from the lower), the region filtering what to test.
+// The ends' regions are made `threads` at a time (a sweep each: a region is ~3M instructions on
+// AR0602SR, and the join runs before the parallel stages), then kept and their edges appended in
+// end order, so the graph and the kept regions are those of one thread.
 // The ends of idle links get no region and no edge: a walk through such a link is never shorter
 // than the same walk along the line between its ends, which the graph holds without them (a third
 // to a half of the build's link work with stairs drawn as long as they are steep).
-static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, const uint8_t* idle, EndEdge** edges,
-                          int64_t* edge_count, gtEhlEndRegions* regions, gtError* err)
+static gtStatus end_edges(const gtMap* map, const gtEhlLink* links, int count, const uint8_t* idle,
+                          const gtTaskSystem* tasks, int threads, EndEdge** edges, int64_t* edge_count,
+                          gtEhlEndRegions* regions, gtError* err)
 {
-	int corners;
-	const gtVertex* v = gtMap_Vertices(map, &corners);
-	gtSweep sweep;
-	gtStatus st = gt_sweep_init(&sweep, map, err);
+	threads = threads < 1 ? 1 : threads > 2 * count ? 2 * count : threads;
+	gtSweep* sweeps = gt_calloc((size_t)threads, sizeof *sweeps);
+	EdgeList* lists = gt_calloc((size_t)threads, sizeof *lists);
+	gtStatus st = sweeps && lists ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for the links' edges");
+	for (int i = 0; i < threads && !st; i++) st = gt_sweep_init(&sweeps[i], map, err);
 	int64_t capacity = 0;
 	*edges = NULL;
 	*edge_count = 0;
 	bool ok = true;
-	for (int e = 0; e < 2 * count && !st && ok; e++) {
-		gtVec2 p = e & 1 ? links[e / 2].b : links[e / 2].a;
-		if (idle[e / 2]) {
-			sweep.stamp++, sweep.touched_count = 0; // an empty region, kept in turn
-			ok = keep_region(regions, &sweep, e);
-			continue;
+	for (int first = 0; first < 2 * count && !st && ok; first += threads) {
+		EndBatch batch = {map, links, count, first, idle, sweeps, lists};
+		if (threads > 1) gt_run_tasks(tasks, end_worker, &batch, threads);
+		else end_worker(&batch, 0);
+		for (int i = 0; i < threads && first + i < 2 * count && ok; i++) {
+			ok = !lists[i].failed && keep_region(regions, &sweeps[i], first + i);
+			if (!ok || !lists[i].count) continue; // an idle end's list is empty, maybe never allocated
+			if (!GT_GROW(*edges, capacity, *edge_count + lists[i].count, 1024)) ok = false;
+			if (ok) memcpy(*edges + *edge_count, lists[i].edge, (size_t)lists[i].count * sizeof **edges);
+			if (ok) *edge_count += lists[i].count;
 		}
-		if ((st = gt_ehl_link_region(&sweep, p, err))) break;
-		ok = keep_region(regions, &sweep, e);
-		for (int c = 0; c < corners && ok; c++) {
-			gtVec2 q = {v[c].x, v[c].y};
-			if (tangent(v[c], p) && region_near(&sweep, q) && gt_visible_unchecked(map, p, q))
-				ok = push_edge(edges, edge_count, &capacity, (EndEdge){e, c, hypot(q.x - p.x, q.y - p.y)});
-		}
-		for (int f = e + 1; f < 2 * count && ok; f++) {
-			if (idle[f / 2]) continue;
-			gtVec2 q = f & 1 ? links[f / 2].b : links[f / 2].a;
-			if (region_near(&sweep, q) && gt_visible_unchecked(map, p, q))
-				ok = push_edge(edges, edge_count, &capacity, (EndEdge){e, corners + f, hypot(q.x - p.x, q.y - p.y)});
-		}
-		if (ok && (e & 1))
-			ok = push_edge(edges, edge_count, &capacity, (EndEdge){e - 1, corners + e, links[e / 2].cost});
 	}
-	gt_sweep_free(&sweep);
+	free_batch(sweeps, lists, threads);
 	if (!st && !ok) st = gt_fail(err, GT_ERR_NOMEM, "out of memory for the links' edges");
 	return st;
 }
 
 gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count,
-                           gtEhlEndRegions* regions, gtError* err)
+                           const gtTaskSystem* tasks, int threads, gtEhlEndRegions* regions, gtError* err)
 {
 	EndEdge* edges;
 	int64_t edge_count;
@@ -498,7 +558,7 @@ gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink*
 	uint8_t* idle = gt_calloc((size_t)count + 1, 1);
 	if (!idle) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the links' edges");
 	for (int k = 0; k < count; k++) idle[k] = gt_ehl_link_idle(map, &links[k]);
-	gtStatus st = end_edges(map, links, count, idle, &edges, &edge_count, regions, err);
+	gtStatus st = end_edges(map, links, count, idle, tasks, threads, &edges, &edge_count, regions, err);
 	if (regions) regions->idle = idle;
 	else gt_free(idle);
 	if (st) return st;

@@ -47,9 +47,9 @@ bool gt_ehl_link_idle(const gtMap* map, const gtEhlLink* l);
 // of link k become vertices corners + 2k and + 1, each joined to the corners tangent to it that
 // it sees, to the ends it sees and, at the link's cost, to its partner; the ends of an idle link
 // (gt_ehl_link_idle) stay without edges. Keeps the ends' regions in *regions (zeroed first; may
-// be NULL).
+// be NULL). The regions are made on `threads` workers of `tasks`; the result does not depend on it.
 gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count,
-                           gtEhlEndRegions* regions, gtError* err);
+                           const gtTaskSystem* tasks, int threads, gtEhlEndRegions* regions, gtError* err);
 
 typedef struct gtEhlRepair gtEhlRepair; // ehl_repair.h
 
