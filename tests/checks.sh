@@ -6,8 +6,10 @@ passed=0
 failed=0
 export ASAN_OPTIONS=detect_leaks=1
 
+# GT_CHECK_TIMES=1: each check's seconds on stderr ("time: NAME N s"), to find where a script's
+# run goes.
 check() { # name, then a command that must succeed (and print no sanitizer report)
-	local name=$1
+	local name=$1 start=$SECONDS
 	shift
 	if "$@" >"$tmp/out" 2>"$tmp/err" && ! grep -q -E 'Sanitizer|runtime error' "$tmp/err"; then
 		passed=$((passed + 1))
@@ -16,6 +18,7 @@ check() { # name, then a command that must succeed (and print no sanitizer repor
 		echo "FAIL $name"
 		head -n 10 "$tmp/out" "$tmp/err"
 	fi
+	[ -z "${GT_CHECK_TIMES:-}" ] || echo "time: $name $((SECONDS - start)) s" >&2
 }
 
 # The command must exit with a non-zero code (not a crash) and stderr must contain the text.

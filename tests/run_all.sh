@@ -45,7 +45,7 @@ run_programs() {
 
 # Runs a script that ends with "LABEL: N passed, N failed" and adds its counts.
 run_script() {
-	local label=$1 line p f rc
+	local label=$1 line p f rc start=$SECONDS
 	shift
 	"$@" >"$log" 2>&1
 	rc=$?
@@ -61,7 +61,7 @@ run_script() {
 	p=$(echo "$line" | sed "s/^$label: \([0-9]*\) passed.*/\1/")
 	f=$(echo "$line" | sed "s/^$label: [0-9]* passed, \([0-9]*\) failed.*/\1/")
 	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1 # non-zero exit without a reported failure
-	echo "$label: $p passed, $f failed"
+	echo "$label: $p passed, $f failed ($((SECONDS - start)) s)"
 	passed=$((passed + p))
 	failed=$((failed + f))
 }
@@ -125,10 +125,14 @@ run_scripts() {
 	log=$work/programs.log
 	run_programs_then_tsan >"$work/programs" 2>&1
 	echo "$passed $failed $skipped" >"$work/programs.counts"
+	echo "$SECONDS" >"$work/programs.seconds"
 ) &
 log=$work/scripts.log
 run_scripts
+scripts_seconds=$SECONDS
 wait
+# Each lane's length, to keep them even as tests are added (the later one is the run's length).
+echo "lanes: scripts $scripts_seconds s, programs then tsan $(cat "$work/programs.seconds" 2>/dev/null) s"
 cat "$work/programs"
 if read -r p f s <"$work/programs.counts"; then
 	passed=$((passed + p))

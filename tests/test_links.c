@@ -19,6 +19,16 @@ typedef struct TwinLink {
 	bool one_way;
 } TwinLink;
 
+// The twin's distances from one source to every node, kept for the next query from the same
+// source (the queries come in runs from one point to many objects).
+typedef struct TwinFrom {
+	bool valid;
+	gtVec2 s;
+	double* dist; // nodes
+	int* order;   // the reached nodes in the order Dijkstra settled them (ascending distance)
+	int reached;
+} TwinFrom;
+
 // The twin's graph: the map's corners, then the link ends (2 per link), with their co-visibility.
 typedef struct Twin {
 	const gtMap* map;
@@ -27,6 +37,7 @@ typedef struct Twin {
 	unsigned char* sees; // nodes x nodes
 	TwinLink* links;
 	int link_count;
+	TwinFrom* from;
 } Twin;
 
 static void twin_make(Twin* tw, const gtMap* map, const TwinLink* links, int count)
@@ -38,7 +49,11 @@ static void twin_make(Twin* tw, const gtMap* map, const TwinLink* links, int cou
 	tw->point = malloc((size_t)tw->nodes * sizeof *tw->point);
 	tw->links = malloc(((size_t)count + 1) * sizeof *tw->links);
 	tw->sees = malloc((size_t)tw->nodes * (size_t)tw->nodes);
-	assert_true(tw->point && tw->links && tw->sees);
+	tw->from = calloc(1, sizeof *tw->from);
+	assert_true(tw->point && tw->links && tw->sees && tw->from);
+	tw->from->dist = malloc(((size_t)tw->nodes + 1) * sizeof *tw->from->dist);
+	tw->from->order = malloc(((size_t)tw->nodes + 1) * sizeof *tw->from->order);
+	assert_true(tw->from->dist && tw->from->order);
 	for (int i = 0; i < tw->corners; i++) tw->point[i] = (gtVec2){v[i].x, v[i].y};
 	for (int k = 0; k < count; k++) {
 		tw->links[k] = links[k];
@@ -53,37 +68,34 @@ static void twin_make(Twin* tw, const gtMap* map, const TwinLink* links, int cou
 
 static void twin_free(Twin* tw)
 {
+	free(tw->from->dist), free(tw->from->order), free(tw->from);
 	free(tw->point), free(tw->sees), free(tw->links);
 }
 
-// Plain O(N^2) Dijkstra from s (node N) to t (node N + 1).
-static double twin_distance(const Twin* tw, gtVec2 s, gtVec2 t)
+// Plain O(N^2) Dijkstra from s over every node, into tw->from.
+static void twin_settle(const Twin* tw, gtVec2 s)
 {
-	int n = tw->nodes, all = n + 2;
-	double* dist = malloc((size_t)all * sizeof *dist);
-	unsigned char* done = calloc((size_t)all, 1);
-	unsigned char* from_s = malloc((size_t)all);
-	unsigned char* to_t = malloc((size_t)all);
+	int n = tw->nodes;
+	TwinFrom* f = tw->from;
+	double* dist = f->dist;
+	unsigned char* done = calloc((size_t)n + 1, 1);
+	assert_non_null(done);
 	for (int i = 0; i < n; i++) {
-		from_s[i] = (unsigned char)test_brute_visible(tw->map, s, tw->point[i]);
-		to_t[i] = (unsigned char)test_brute_visible(tw->map, tw->point[i], t);
-		dist[i] = from_s[i] ? hypot(tw->point[i].x - s.x, tw->point[i].y - s.y) : INFINITY;
+		bool from_s = test_brute_visible(tw->map, s, tw->point[i]);
+		dist[i] = from_s ? hypot(tw->point[i].x - s.x, tw->point[i].y - s.y) : INFINITY;
 	}
-	dist[n] = 0;
-	dist[n + 1] = test_brute_visible(tw->map, s, t) ? hypot(t.x - s.x, t.y - s.y) : INFINITY;
-	done[n] = 1;
+	f->reached = 0;
 	for (;;) {
 		int u = -1;
-		for (int i = 0; i < all; i++)
+		for (int i = 0; i < n; i++)
 			if (!done[i] && (u < 0 || dist[i] < dist[u])) u = i;
-		if (u < 0 || isinf(dist[u]) || u == n + 1) break;
+		if (u < 0 || isinf(dist[u])) break;
 		done[u] = 1;
+		f->order[f->reached++] = u;
 		gtVec2 p = tw->point[u];
 		for (int w = 0; w < n; w++)
 			if (tw->sees[u * n + w] && dist[u] + hypot(tw->point[w].x - p.x, tw->point[w].y - p.y) < dist[w])
 				dist[w] = dist[u] + hypot(tw->point[w].x - p.x, tw->point[w].y - p.y);
-		double to_target = dist[u] + hypot(t.x - p.x, t.y - p.y);
-		if (to_t[u] && to_target < dist[n + 1]) dist[n + 1] = to_target;
 		if (u >= tw->corners) {
 			int e = u - tw->corners, k = e / 2;
 			int other = e % 2 == 0 ? u + 1 : u - 1;
@@ -91,8 +103,25 @@ static double twin_distance(const Twin* tw, gtVec2 s, gtVec2 t)
 			if (allowed && dist[u] + tw->links[k].cost < dist[other]) dist[other] = dist[u] + tw->links[k].cost;
 		}
 	}
-	double d = dist[n + 1];
-	free(dist), free(done), free(from_s), free(to_t);
+	free(done);
+	f->s = s;
+	f->valid = true;
+}
+
+// The twin's distance from s to t: the line, or the best settled node that sees t. Nodes are read in
+// ascending distance, so the first one no nearer than the best so far ends the search.
+static double twin_distance(const Twin* tw, gtVec2 s, gtVec2 t)
+{
+	const TwinFrom* f = tw->from;
+	if (!f->valid || f->s.x != s.x || f->s.y != s.y) twin_settle(tw, s);
+	double d = test_brute_visible(tw->map, s, t) ? hypot(t.x - s.x, t.y - s.y) : INFINITY;
+	for (int k = 0; k < f->reached; k++) {
+		int u = f->order[k];
+		if (!(f->dist[u] < d)) break;
+		gtVec2 p = tw->point[u];
+		double to_target = f->dist[u] + hypot(t.x - p.x, t.y - p.y);
+		if (to_target < d && test_brute_visible(tw->map, p, t)) d = to_target;
+	}
 	return d;
 }
 
