@@ -1757,13 +1757,6 @@ static void test_world_rings_floors_lazy(void** state)
 	}
 }
 
-// gtShortcuts.reach_begin: wherever a block lists ways, the least reach over them (as the world's
-// search reads it: line to the entrance + cost) is the least over every way cheaper than its line,
-// bit for bit, for points all over the block, its edges and corners too. Blocks of 4 units (a map
-// 401 wide: two floors of 200), stairs to the same cell and teleporters of mixed costs; most
-// points must find a list (none listed would pass trivially). The last round is a pad of twelve
-// one-way teleporters (every block has more ways than a list holds: under AddressSanitizer, the
-// lists once overran their array there).
 // gtShortcuts.next_begin: each way's list holds every way cheaper than its line once, in order of
 // distance from the way's exit plus cost.
 static void next_lists_check(const gtShortcuts* l)
@@ -1811,6 +1804,13 @@ static void first_lists_check(const gtShortcuts* l, int64_t block, gtVec2 p)
 	for (int k = 0; k < l->first_listed; k++) assert_true(lows[k] <= lows[k + 1]);
 }
 
+// gtShortcuts.reach_begin: wherever a block lists ways, the least reach over them (as the world's
+// search reads it: line to the entrance + cost) is the least over every way cheaper than its line,
+// bit for bit, for points all over the block, its edges and corners too. Blocks of 4 units (a map
+// 401 wide: two floors of 200), stairs to the same cell and teleporters of mixed costs; most
+// points must find a list (none listed would pass trivially). The last round is a pad of twelve
+// one-way teleporters (every block has more ways than a list holds: under AddressSanitizer, the
+// lists once overran their array there).
 static void test_shortcuts_reach_lists(void** state)
 {
 	(void)state;

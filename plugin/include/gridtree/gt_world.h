@@ -185,7 +185,7 @@ typedef struct gtShortcuts {
 	/// cost, nearest first: first_way[b * first_listed + k] (-1 past the last), each with a lower
 	/// bound of that reach from any point of the block in first_reach[b * (first_listed + 1) + k]
 	/// and, at k = first_listed, one of every way not listed (+infinity: none). A search reads
-	/// them from q before the squares around it.
+	/// them from q before the squares around it. first_way, first_reach and first_listed > 0 together.
 	const int32_t* first_way;
 	const float* first_reach;
 	int first_listed;
@@ -193,7 +193,7 @@ typedef struct gtShortcuts {
 
 /// Object sides (gtDistance.side_fill): makes the side of target `to` in `side` (side_bytes of room,
 /// 64-aligned); false, the memory untouched, when it cannot (the world then prices `to` the usual
-/// way). `made`: the memory holds a side made under the same side_key before (for another target),
+/// way). `made`: the memory holds a side made under the same side_key before (for this target before it moved, or another),
 /// which the function may undo cheaply; false: it holds anything.
 typedef bool gtDistanceSideFillFcn(void* context, gtVec2 to, void* side, bool made);
 /// `below` (or `hidden_below` when `hidden`: the world knows the two do not see each other, as

@@ -34,6 +34,8 @@ typedef struct LinksScratch {
 	gtShortcuts shortcuts;
 	gtVec2 *entrance, *exit;
 	double* cost;
+	int32_t* shortening; // the ways cheaper than their line, the only ones the lists below hold
+	int32_t shortenings;
 	float* gap;                       // gap and reach_gap, one after the other
 	int32_t *grid_begin, *grid_way;   // gtShortcuts.grid_begin
 	int32_t *reach_begin, *reach_way; // gtShortcuts.reach_begin
@@ -58,7 +60,7 @@ void nav_links_free_scratch(void* scratch)
 	gt_free(l->grid_begin), gt_free(l->grid_way);
 	gt_free(l->reach_begin), gt_free(l->reach_way);
 	gt_free(l->next_begin), gt_free(l->next_way);
-	gt_free(l->first_way), gt_free(l->first_reach);
+	gt_free(l->first_way), gt_free(l->first_reach), gt_free(l->shortening);
 	gt_free(l);
 }
 
@@ -302,10 +304,10 @@ static int reach_list(const LinksScratch* l, int bx, int by, int32_t* out)
 	const gtShortcuts* sc = &l->shortcuts;
 	double x0 = bx * sc->block, y0 = by * sc->block, x1 = x0 + sc->block, y1 = y0 + sc->block, most = INFINITY;
 	for (int pass = 0, n = 0;; pass++, n = 0) {
-		for (int i = 0; i < sc->count; i++) {
+		for (int s = 0; s < l->shortenings; s++) {
+			int32_t i = l->shortening[s];
 			gtVec2 e = l->entrance[i];
 			double c = l->cost[i];
-			if (!way_shortens(l, i)) continue;
 			if (pass == 0) { // the farthest corner
 				double fx = fabs(e.x - x0) > fabs(e.x - x1) ? fabs(e.x - x0) : fabs(e.x - x1);
 				double fy = fabs(e.y - y0) > fabs(e.y - y1) ? fabs(e.y - y0) : fabs(e.y - y1);
@@ -352,8 +354,7 @@ static int by_reach(const void* a, const void* b)
 static bool fill_next_lists(LinksScratch* l)
 {
 	gtShortcuts* sc = &l->shortcuts;
-	int32_t shortening = 0;
-	for (int i = 0; i < sc->count; i++) shortening += way_shortens(l, i);
+	int32_t shortening = l->shortenings;
 	sc->next_begin = sc->next_way = NULL;
 	if (shortening == 0 || shortening > NEXT_WAYS) return true;
 	NextWay* order = gt_malloc((size_t)shortening * sizeof *order);
@@ -365,8 +366,8 @@ static bool fill_next_lists(LinksScratch* l)
 	for (int i = 0; i < sc->count; i++) {
 		gtVec2 x = l->exit[i];
 		int n = 0;
-		for (int j = 0; j < sc->count; j++) {
-			if (!way_shortens(l, j)) continue;
+		for (int s = 0; s < shortening; s++) {
+			int32_t j = l->shortening[s];
 			double dx = l->entrance[j].x - x.x, dy = l->entrance[j].y - x.y;
 			order[n++] = (NextWay){sqrt(dx * dx + dy * dy) + l->cost[j], j};
 		}
@@ -396,8 +397,8 @@ static bool fill_first_lists(LinksScratch* l)
 		double x0 = (double)(b % sc->columns) * sc->block, y0 = (double)(b / sc->columns) * sc->block;
 		NextWay near[FIRST_LISTED + 1];
 		int n = 0;
-		for (int i = 0; i < sc->count; i++) {
-			if (!way_shortens(l, i)) continue;
+		for (int s = 0; s < l->shortenings; s++) {
+			int32_t i = l->shortening[s];
 			double d = sqrt(box_gap2(l->entrance[i], x0, y0, x0 + sc->block, y0 + sc->block)) + l->cost[i];
 			if (n == FIRST_LISTED + 1 && d >= near[n - 1].reach) continue;
 			int k = n < FIRST_LISTED + 1 ? n++ : n - 1;
@@ -482,6 +483,10 @@ static gtStatus make_bound(LinksScratch* l, const gtNav* nav, gtError* err)
 	                             .reach_gap = l->gap + (int64_t)columns * rows};
 	l->shortcuts.savings = gt_shortcuts_savings(&l->shortcuts);
 	fill_gaps(l);
+	if (!GT_RESIZE(l->shortening, ways + 1)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	l->shortenings = 0;
+	for (int i = 0; i < ways; i++)
+		if (way_shortens(l, i)) l->shortening[l->shortenings++] = i;
 	if (!fill_grid(l, width, height) || !fill_reach_lists(l) || !fill_next_lists(l) || !fill_first_lists(l))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	l->bound_made = true;

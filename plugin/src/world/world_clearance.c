@@ -189,8 +189,9 @@ int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double 
 	// queueing one behind the other. Hints only: the walk reads the same cells it read without them
 	// (rdtsc per walk, bench-peers at 1% without words: AR0602SR ~540 -> ~450 cycles).
 	// With a on the map every point up to b is (b is an object: on it), so one test of a and one of
-	// the cell's index (b may lie on the far edges) keep the hints inside the array.
-	if (a.x >= 0 && a.y >= 0 && a.x < c->width_d && a.y < c->height_d) {
+	// the cell's index (b may lie on the far edges) keep the hints inside the array. A zero-length
+	// walk (a on b, no radii) has no direction (0/0): no hints, it falls to the walk's own checks.
+	if (rest > covered && a.x >= 0 && a.y >= 0 && a.x < c->width_d && a.y < c->height_d) {
 		double quarter = (rest - covered) * 0.25;
 		uint64_t cells = (uint64_t)c->width * (uint64_t)c->height;
 		for (int i = 1; i < 4; i++) {

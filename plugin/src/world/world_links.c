@@ -84,7 +84,9 @@ static void cursor_start(gtLinkSearch* g, gtVec2 at, double base, int32_t way)
 		return;
 	}
 	double bx = at.x / l->block, by = at.y / l->block; // the block as link_table_at finds it
-	if (way >= 0 || !l->first_way || !(bx >= 0 && by >= 0 && bx < l->columns && by < l->rows)) return;
+	if (way >= 0 || !l->first_way || !l->first_reach || l->first_listed <= 0 ||
+	    !(bx >= 0 && by >= 0 && bx < l->columns && by < l->rows))
+		return;
 	int64_t block = (int64_t)by * l->columns + (int64_t)bx;
 	c->list = l->first_way + block * l->first_listed;
 	c->lows = l->first_reach + block * (l->first_listed + 1);

@@ -1,5 +1,5 @@
 // Object sides (world_sides.h): a few entries, reused in turn; per slot, the entry that may hold
-// its side and whether it was priced since it last moved.
+// its side (an object that moved takes its own entry back).
 #include <string.h>
 
 #include "core/alloc.h"
