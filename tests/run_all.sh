@@ -70,6 +70,14 @@ run_programs_then_tsan() {
 	run_programs
 	# The threaded builds and shared-index queries under ThreadSanitizer.
 	run_script tsan tests/fuzz/tsan.sh
+	# A short run of every fuzz target (GRIDTREE_FUZZ_SMOKE seconds each, default 10: about 1.5 minutes
+	# with the clang build; ./run fuzz for long runs); any crash fails. In this lane as its build is
+	# its own and the scripts' lane (cli, web) is the longer one (lanes 658 s and 432 s without them).
+	run_script fuzz sh -c 'tests/fuzz/build.sh "$1" && tests/fuzz/fuzz.sh --smoke all "$2"' fuzz "$BIN/gridtree" \
+		"${GRIDTREE_FUZZ_SMOKE:-10}"
+	# Every input the fuzzers ever crashed on, replayed through the ordinary sanitizer build (and the
+	# fuzz build, when made: after it, in the same lane).
+	run_script fuzz-replay tests/fuzz/replay.sh "$BIN"
 }
 
 run_scripts() {
@@ -108,15 +116,6 @@ run_scripts() {
 		echo "luajit: module not built (LuaJIT headers missing)"
 		failed=$((failed + 1))
 	fi
-
-
-	# A short run of every fuzz target (GRIDTREE_FUZZ_SMOKE seconds each, default 10: about 1.5 minutes
-	# with the clang build; ./run fuzz for long runs); any crash fails.
-	run_script fuzz sh -c 'tests/fuzz/build.sh "$1" && tests/fuzz/fuzz.sh --smoke all "$2"' fuzz "$BIN/gridtree" \
-		"${GRIDTREE_FUZZ_SMOKE:-10}"
-
-	# Every input the fuzzers ever crashed on, replayed through the ordinary sanitizer build.
-	run_script fuzz-replay tests/fuzz/replay.sh "$BIN"
 }
 
 # The programs' lane runs in the background into a file (its counts into FILE.counts); the scripts'
