@@ -184,20 +184,28 @@ static void teardown(Setup* s)
 	gtMap_Destroy(s->map);
 }
 
+// Rounds of queries over a world of `style` in cells of `cell`, answers with sides against answers
+// without while objects move as `move` says; fails unless at least `least` pricings read a side.
+static void sides_rounds(gtMapStyle style, uint64_t seed, int cell, int rounds, int move, int64_t least,
+                         const char* what)
+{
+	TestRng rng = {seed};
+	Setup s;
+	setup(&s, style, seed + 1, cell, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
+	gtDistance with = test_world_distance(s.query), plain = with;
+	assert_non_null(with.side_fill);
+	plain.side_fill = NULL, plain.side_below = NULL;
+	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, rounds, move, &rng);
+	printf("note: %lld pricings through a side %s\n", (long long)reads, what);
+	if (reads < least) fail_msg("only %lld pricings through a side %s", (long long)reads, what);
+	teardown(&s);
+}
+
 // Objects move between rounds: a side made for an object's old point must not price it.
 static void test_sides_follow_moves(void** state)
 {
 	(void)state;
-	TestRng rng = {3060};
-	Setup s;
-	setup(&s, GT_STYLE_ROOMS, 3061, 4, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
-	gtDistance with = test_world_distance(s.query), plain = with;
-	assert_non_null(with.side_fill);
-	plain.side_fill = NULL, plain.side_below = NULL;
-	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 8, MOVE_ANYWHERE, &rng);
-	printf("note: %lld pricings through a side while objects move\n", (long long)reads);
-	if (reads < 500) fail_msg("only %lld pricings through a side", (long long)reads);
-	teardown(&s);
+	sides_rounds(GT_STYLE_ROOMS, 3060, 4, 8, MOVE_ANYWHERE, 500, "while objects move");
 }
 
 // Objects take short steps between rounds, most inside their index cell: a side made again over the
@@ -225,16 +233,7 @@ static void test_sides_follow_short_moves(void** state)
 static void test_sides_with_wide_places(void** state)
 {
 	(void)state;
-	TestRng rng = {3068};
-	Setup s;
-	setup(&s, GT_STYLE_CAVES, 3069, 16, GT_SIDE_OBJECTS, GT_SIDE_OBJECTS, &rng);
-	gtDistance with = test_world_distance(s.query), plain = with;
-	assert_non_null(with.side_fill);
-	plain.side_fill = NULL, plain.side_below = NULL;
-	int64_t reads = rounds_of_queries(s.world, s.map, &s.o, with, plain, s.word, 4, MOVE_ANYWHERE, &rng);
-	printf("note: %lld pricings through a side with wide places\n", (long long)reads);
-	if (reads < 300) fail_msg("only %lld pricings through a side", (long long)reads);
-	teardown(&s);
+	sides_rounds(GT_STYLE_CAVES, 3068, 16, 4, MOVE_ANYWHERE, 300, "with wide places");
 }
 
 // A wall built between rounds: while the index is behind the map, no side; once rebuilt, the sides
