@@ -1,10 +1,11 @@
 // The free runs and the visibility walk that checks a row (column) of cells at once with them: the
 // runs against a brute-force count (also after edits), and gtMap_Visible against the cell-by-cell
 // walk (gtMap_VisibleCellByCell) on segments of every kind, on real maps of each suite and
-// generated ones.
+// generated ones. Also the map's bits (map_internal.h) against its bytes, after edits and copies.
 #include <math.h>
 #include <stdlib.h>
 
+#include "map/map_internal.h"
 #include "test_support.h"
 
 // Free cells from (cx, cy) on towards +x or +y, at most GT_MAP_FREE_RUN_CAP, by looking.
@@ -25,6 +26,45 @@ static void expect_runs(const gtMap* m, int step, const char* what)
 				if (got != want)
 					fail_msg("%s: cell (%d, %d) run along %c %d, brute force %d", what, x, y, "xy"[axis], got, want);
 			}
+}
+
+// Whether padded cells [p0, p1] of padded row (column, `along_y`) `line` are all free, by the bytes.
+static bool brute_free(const gtMap* m, bool along_y, int line, int p0, int p1)
+{
+	for (int p = p0; p <= p1; p++)
+		if (m->blocked[along_y ? (size_t)p * (size_t)m->stride + (size_t)line
+		                       : (size_t)line * (size_t)m->stride + (size_t)p])
+			return false;
+	return true;
+}
+
+// The bits say what the bytes do: every padded cell (the border too) in both layouts, and
+// gt_bits_free on spans of every padded row and column (within a word, across words, empty).
+static void expect_bits(const gtMap* m, TestRng* rng, const char* what)
+{
+	for (int py = 0; py < m->height + 2; py++)
+		for (int px = 0; px < m->stride; px++) {
+			int byte = m->blocked[(size_t)py * (size_t)m->stride + (size_t)px] != 0;
+			int row = (int)(m->bits_x[(size_t)py * (size_t)m->words_x + (size_t)(px >> 6)] >> (px & 63) & 1);
+			int column = (int)(m->bits_y[(size_t)px * (size_t)m->words_y + (size_t)(py >> 6)] >> (py & 63) & 1);
+			if (row != byte || column != byte || gt_blocked_bit(m, px - 1, py - 1) != byte)
+				fail_msg("%s: padded cell (%d, %d) byte %d, row bit %d, column bit %d", what, px, py, byte, row,
+				         column);
+		}
+	for (int along_y = 0; along_y < 2; along_y++) {
+		int lines = along_y ? m->stride : m->height + 2, cells = along_y ? m->height + 2 : m->stride;
+		for (int line = 0; line < lines; line++)
+			for (int t = 0; t < 8; t++) {
+				int p0 = test_rng_int(rng, cells),
+				    p1 = t == 0 ? p0 - 1 : p0 + test_rng_int(rng, t < 4 ? 4 : cells - p0);
+				p1 = p1 < cells ? p1 : cells - 1;
+				bool got = along_y ? gt_bits_free(m->bits_y, m->words_y, line, p0, p1)
+				                   : gt_bits_free(m->bits_x, m->words_x, line, p0, p1);
+				if (got != brute_free(m, along_y, line, p0, p1))
+					fail_msg("%s: padded %s %d cells %d-%d free %d by the bits", what, along_y ? "column" : "row", line,
+					         p0, p1, got);
+			}
+	}
 }
 
 // Segments of one kind between valid points, for the twin comparison.
@@ -182,6 +222,7 @@ static void test_runs_generated(void** state)
 		// Up to 300 wide and tall: runs past the cap.
 		gtMap* m = test_random_map(&rng, 30 + 40 * round, 300 - 35 * round, (round % 4) * 2);
 		expect_runs(m, 1, "random map");
+		expect_bits(m, &rng, "random map");
 		gtMap_Destroy(m);
 	}
 	const gtMapStyle styles[3] = {GT_STYLE_ROOMS, GT_STYLE_CAVES, GT_STYLE_ARENA};
@@ -190,6 +231,7 @@ static void test_runs_generated(void** state)
 		gtError err;
 		assert_int_equal(gtMap_Generate(styles[style], 160, 120, 3502, &m, &err), GT_OK);
 		expect_runs(m, 1, "generated map");
+		expect_bits(m, &rng, "generated map");
 		gtMap_Destroy(m);
 	}
 }
@@ -259,8 +301,8 @@ static void test_twins_generated(void** state)
 	}
 }
 
-// Random edits both ways through a nav: the grid stays what a fresh map of the same cells has,
-// and the walks stay twins.
+// Random edits both ways through a nav: the grid stays what a fresh map of the same cells has
+// (runs, and bits, also in a copy), and the walks stay twins.
 static void test_edits_keep_the_grid(void** state)
 {
 	(void)state;
@@ -284,6 +326,13 @@ static void test_edits_keep_the_grid(void** state)
 					if (gtMap_FreeRun(m, x, y, axis) != gtMap_FreeRun(fresh, x, y, axis))
 						fail_msg("edit %d: cell (%d, %d) run along %c %d, a fresh map's %d", edit, x, y, "xy"[axis],
 						         gtMap_FreeRun(m, x, y, axis), gtMap_FreeRun(fresh, x, y, axis));
+		expect_bits(m, &rng, "edited map");
+		if (edit % 10 == 9) { // (fresh still held: the copy's blocks cannot be its, with the same cells)
+			gtMap* copy = NULL;
+			assert_int_equal(gt_map_copy(m, &copy, &err), GT_OK);
+			expect_bits(copy, &rng, "copy of an edited map");
+			gtMap_Destroy(copy);
+		}
 		gtMap_Destroy(fresh);
 		if (edit % 10 == 9) {
 			expect_runs(m, 1, "edited map");

@@ -3,29 +3,38 @@
 // cells a segment enters is checked at once.
 #include "map/map_internal.h"
 
-// Runs towards +x in padded rows [py0, py1] (0 on blocked cells and the border ring).
+#include <string.h>
+
+// Runs towards +x in padded rows [py0, py1] (0 on blocked cells and the border ring), and the
+// rows' bits.
 static void runs_along_rows(gtMap* m, int py0, int py1)
 {
 	for (int py = py0; py <= py1; py++) {
 		const unsigned char* cells = m->blocked + (size_t)py * (size_t)m->stride;
 		unsigned char* run = m->run_x + (size_t)py * (size_t)m->stride;
+		uint64_t* bits = m->bits_x + (size_t)py * (size_t)m->words_x;
+		memset(bits, 0, (size_t)m->words_x * sizeof *bits);
 		unsigned next = 0;
 		for (int px = m->stride - 1; px >= 0; px--) {
 			next = cells[px] ? 0 : next < GT_RUN_CAP ? next + 1 : GT_RUN_CAP;
 			run[px] = (unsigned char)next;
+			bits[px >> 6] |= (uint64_t)(cells[px] != 0) << (px & 63);
 		}
 	}
 }
 
-// Runs towards +y in padded columns [px0, px1].
+// Runs towards +y in padded columns [px0, px1], and the columns' bits.
 static void runs_along_columns(gtMap* m, int px0, int px1)
 {
 	for (int px = px0; px <= px1; px++) {
+		uint64_t* bits = m->bits_y + (size_t)px * (size_t)m->words_y;
+		memset(bits, 0, (size_t)m->words_y * sizeof *bits);
 		unsigned next = 0;
 		for (int py = m->height + 1; py >= 0; py--) {
 			size_t i = (size_t)py * (size_t)m->stride + (size_t)px;
 			next = m->blocked[i] ? 0 : next < GT_RUN_CAP ? next + 1 : GT_RUN_CAP;
 			m->run_y[i] = (unsigned char)next;
+			bits[py >> 6] |= (uint64_t)(m->blocked[i] != 0) << (py & 63);
 		}
 	}
 }

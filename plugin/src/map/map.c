@@ -78,6 +78,12 @@ static bool is_free_char(char c)
 	return c == '.' || c == 'G' || c == 'S';
 }
 
+// The words of bits_x and bits_y together.
+static size_t bits_words(const gtMap* m)
+{
+	return (size_t)(m->height + 2) * (size_t)m->words_x + (size_t)(m->width + 2) * (size_t)m->words_y;
+}
+
 static gtMap* map_alloc(int width, int height)
 {
 	gtMap* m = gt_calloc(1, sizeof *m);
@@ -88,13 +94,18 @@ static gtMap* map_alloc(int width, int height)
 	m->blocked = gt_malloc((size_t)(width + 2) * (size_t)(height + 2));
 	size_t plane = (size_t)(width + 2) * (size_t)(height + 2);
 	m->run_x = gt_malloc(2 * plane); // and run_y after it (map_internal.h)
-	if (!m->blocked || !m->run_x) {
+	m->words_x = (width + 2 + 63) / 64;
+	m->words_y = (height + 2 + 63) / 64;
+	m->bits_x = gt_malloc(bits_words(m) * sizeof *m->bits_x); // and bits_y after it
+	if (!m->blocked || !m->run_x || !m->bits_x) {
 		gt_free(m->blocked);
 		gt_free(m->run_x);
+		gt_free(m->bits_x);
 		gt_free(m);
 		return NULL;
 	}
 	m->run_y = m->run_x + plane;
+	m->bits_y = m->bits_x + (size_t)(height + 2) * (size_t)m->words_x;
 	memset(m->blocked, 1, (size_t)(width + 2) * (size_t)(height + 2));
 	return m;
 }
@@ -153,6 +164,7 @@ void gtMap_Destroy(gtMap* map)
 	if (!map) return;
 	gt_free(map->blocked);
 	gt_free(map->run_x);
+	gt_free(map->bits_x);
 	gt_free(map->vertices);
 	gt_free(map);
 }
@@ -461,9 +473,12 @@ gtStatus gt_map_copy(const gtMap* m, gtMap** out, gtError* err)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory copying a %dx%d map", m->width, m->height);
 	}
 	unsigned char *cells = c->blocked, *run_x = c->run_x, *run_y = c->run_y;
+	uint64_t *bits_x = c->bits_x, *bits_y = c->bits_y;
 	*c = *m;
 	c->blocked = cells;
 	c->run_x = run_x, c->run_y = run_y;
+	c->bits_x = bits_x, c->bits_y = bits_y;
+	memcpy(c->bits_x, m->bits_x, bits_words(m) * sizeof *m->bits_x);
 	memcpy(c->blocked, m->blocked, (size_t)(m->width + 2) * (size_t)(m->height + 2));
 	memcpy(c->run_x, m->run_x, 2 * (size_t)(m->width + 2) * (size_t)(m->height + 2));
 	memcpy(vertices, m->vertices, sizeof *vertices * (size_t)m->vertex_count);

@@ -67,16 +67,12 @@ static inline double squares_from(const gtClearance* c, gtVec2 p, double dx, dou
 }
 
 // Whether cells [c0, c1] of frame row `row` (frame x the segment's major axis: map rows, or map
-// columns when steep) are all free, by the map's free runs (towards +x, or +y when steep).
-static bool frame_run_free(const gtMap* m, bool steep, int64_t row, int64_t c0, int64_t c1)
+// columns when steep) are all free, by the map's bits (what the free runs say, in a word or two
+// that stay cached).
+static inline bool frame_run_free(const gtMap* m, bool steep, int64_t row, int64_t c0, int64_t c1)
 {
-	int64_t length = c1 - c0 + 1;
-	const unsigned char* run = steep ? m->run_y + (c0 + 1) * m->stride + (row + 1)
-	                                 : m->run_x + (row + 1) * m->stride + (c0 + 1);
-	int64_t step = steep ? m->stride : 1;
-	for (; length > GT_RUN_CAP; length -= GT_RUN_CAP, run += GT_RUN_CAP * step)
-		if (*run < GT_RUN_CAP) return false;
-	return *run >= length;
+	return steep ? gt_bits_free(m->bits_y, m->words_y, row + 1, c0 + 1, c1 + 1)
+	             : gt_bits_free(m->bits_x, m->words_x, row + 1, c0 + 1, c1 + 1);
 }
 
 static inline double min2(double a, double b)
@@ -125,7 +121,7 @@ static inline bool part_free(const gtMap* m, gtVec2 a, gtVec2 b, double from, do
 static inline bool inside_blocked(const gtMap* m, double x, double y)
 {
 	int cx = (int)x, cy = (int)y;
-	if (!gt_blocked(m, cx, cy)) return false;
+	if (!gt_blocked_bit(m, cx, cy)) return false;
 	double fx = x - cx, fy = y - cy;
 	return fx > 1e-9 && fx < 1 - 1e-9 && fy > 1e-9 && fy < 1 - 1e-9;
 }
@@ -143,7 +139,7 @@ static int probe_blocked(const gtMap* m, gtVec2 a, double ux, double uy, double 
 	for (int i = 0; i < (int)(sizeof fractions / sizeof *fractions); i++) {
 		double at = from + span * fractions[i], x = a.x + at * ux, y = a.y + at * uy;
 		if (!(x >= 0 && y >= 0 && x < m->width && y < m->height)) return 0; // NaN too
-		if (gt_blocked(m, (int)x, (int)y)) return inside_blocked(m, x, y) ? -1 : 0;
+		if (gt_blocked_bit(m, (int)x, (int)y)) return inside_blocked(m, x, y) ? -1 : 0;
 	}
 	return 1;
 }
