@@ -56,6 +56,14 @@ gtStatus gt_world_worker_query(gtWorld* w, gtWorldWorker* wk, const gtQuery* q, 
 	return gt_world_query(w, &wk->scratch, q, distance, (Mode)mode, ids, distances, capacity, count, NULL, err);
 }
 
+double gtWorld_WalkBound(const gtWorld* w, const gtMap* map, gtVec2 from, gtVec2 to)
+{
+	if (!w || !gt_walk_bound_fits(&w->walk_bound, map)) return 0;
+	const uint16_t* row = gt_walk_bound_row(&w->walk_bound, from.x, from.y);
+	double lb = row ? gt_walk_bound_to(&w->walk_bound, row, to.x, to.y) : 0;
+	return lb == GT_WALK_BOUND_NONE ? INFINITY : lb;
+}
+
 bool gt_world_sight_fits(const gtWorld* w, const gtMap* map)
 {
 	return gt_clearance_fits(&w->clearance, map);
