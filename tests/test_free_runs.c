@@ -1,12 +1,14 @@
 // The free runs and the visibility walk that checks a row (column) of cells at once with them: the
 // runs against a brute-force count (also after edits), and gtMap_Visible against the cell-by-cell
 // walk (gtMap_VisibleCellByCell) on segments of every kind, on real maps of each suite and
-// generated ones. Also the map's bits (map_internal.h) against its bytes, after edits and copies.
+// generated ones. Also the map's bits (map_internal.h) against its bytes, after edits and copies,
+// and the world's clearance grid (world_clearance.h: 4 bits a cell) against a brute-force count.
 #include <math.h>
 #include <stdlib.h>
 
 #include "map/map_internal.h"
 #include "test_support.h"
+#include "world/world_clearance.h"
 
 // Free cells from (cx, cy) on towards +x or +y, at most GT_MAP_FREE_RUN_CAP, by looking.
 static int brute_run(const gtMap* m, int cx, int cy, bool along_y)
@@ -343,4 +345,44 @@ static void test_edits_keep_the_grid(void** state)
 	gtMap_Destroy(base);
 }
 
-TEST_MAIN("free_runs", test_runs_generated, test_twins_real_maps, test_twins_generated, test_edits_keep_the_grid)
+// Every cell's clearance is min(D - 1, GT_CLEARANCE_CAP), D the chessboard distance from the cell
+// to the nearest blocked cell or outside one (0 on a blocked cell), on maps of odd and even widths
+// (cells of both halves of a byte, a last half byte); 0 off the map and on its far edges.
+static void test_clearance_grid(void** state)
+{
+	(void)state;
+	TestRng rng = {3507};
+	int caps = 0;
+	for (int round = 0; round < 6; round++) {
+		int w = 41 + 30 * round, h = 37 + 20 * (round % 3);
+		gtMap* m = NULL;
+		gtError err;
+		if (round % 2) assert_int_equal(gtMap_Generate(GT_STYLE_ARENA, w, h, 3508 + (uint64_t)round, &m, &err), GT_OK);
+		else m = test_random_map(&rng, w, h, round);
+		gtClearance c;
+		assert_true(gt_clearance_build(&c, m));
+		assert_true(gt_clearance_fits(&c, m));
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++) {
+				int d = 0; // D: the least ring around (x, y) with a blocked cell (off the map counts)
+				for (bool found = false; !found && d <= GT_CLEARANCE_CAP + 1; d += !found)
+					for (int dy = -d; dy <= d && !found; dy++)
+						for (int dx = -d; dx <= d && !found; dx++)
+							found = (abs(dx) == d || abs(dy) == d) && gtMap_IsBlocked(m, x + dx, y + dy);
+				int want = d > GT_CLEARANCE_CAP ? GT_CLEARANCE_CAP : d > 0 ? d - 1 : 0;
+				caps += want == GT_CLEARANCE_CAP;
+				double got = gt_clearance_at(&c, x + 0.5, y + 0.25);
+				if (got != want || gt_clearance_at(&c, x, y) != want)
+					fail_msg("map %d (%dx%d): cell (%d, %d) clearance %g, brute force %d", round, w, h, x, y, got,
+					         want);
+			}
+		assert_true(gt_clearance_at(&c, w, 0) == 0 && gt_clearance_at(&c, 0, h) == 0 &&
+		            gt_clearance_at(&c, -0.5, 1) == 0);
+		gt_clearance_free(&c);
+		gtMap_Destroy(m);
+	}
+	assert_true(caps > 40); // the cap is reached (the open first map)
+}
+
+TEST_MAIN("free_runs", test_runs_generated, test_twins_real_maps, test_twins_generated, test_edits_keep_the_grid,
+          test_clearance_grid)

@@ -41,9 +41,19 @@ bool gt_clearance_build(gtClearance* c, const gtMap* map)
 			if (n + 1 < d) r[(int64_t)y * w + x] = (uint8_t)(n + 1);
 		}
 #undef AT
-	// Stored as D - 1 only now: the passes above need D itself (0 only on blocked cells).
-	for (int64_t i = 0; i < (int64_t)w * h; i++) r[i] = r[i] ? (uint8_t)(r[i] - 1) : 0;
-	*c = (gtClearance){r, w, h, w, h, gtMap_Fingerprint(map)};
+	// Stored as D - 1 only now (the passes above need D itself, 0 only on blocked cells), capped at
+	// GT_CLEARANCE_CAP, two cells a byte (gt_clearance_at).
+	uint8_t* packed = gt_calloc(((size_t)w * (size_t)h + 1) / 2, 1);
+	if (!packed) {
+		gt_free(r);
+		return false;
+	}
+	for (int64_t i = 0; i < (int64_t)w * h; i++) {
+		int d = r[i] ? r[i] - 1 : 0;
+		packed[i >> 1] |= (uint8_t)((d < GT_CLEARANCE_CAP ? d : GT_CLEARANCE_CAP) << ((i & 1) << 2));
+	}
+	gt_free(r);
+	*c = (gtClearance){packed, w, h, w, h, gtMap_Fingerprint(map)};
 	return true;
 }
 
@@ -193,7 +203,7 @@ int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double 
 		for (int i = 1; i < 4; i++) {
 			double at = covered + quarter * i;
 			uint64_t cell = (uint64_t)(int)(a.y + at * uy) * (uint64_t)c->width + (uint64_t)(int)(a.x + at * ux);
-			if (cell < cells) __builtin_prefetch(c->r + cell);
+			if (cell < cells) __builtin_prefetch(c->r + (cell >> 1));
 		}
 	}
 	for (int step = 0; step < GT_SIGHT_STEPS; step++) {
