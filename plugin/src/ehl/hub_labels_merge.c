@@ -31,7 +31,7 @@ typedef struct MergeRun {
 
 typedef struct Merge {
 	const gtHubLabelsEdit* edit;
-	const EntryList* lists;
+	EntryList* lists;       // pass 0 notes each searched entry's P4 flag in it (Entry.useful) for pass 1
 	const bool* copied;     // per old rank
 	const int32_t* rank_of; // old rank -> new rank (-1: gone)
 	const gtVertex* vert;
@@ -46,25 +46,17 @@ static void count_vertex(const Merge* m, int v)
 {
 	const gtHubLabels* old = m->edit->old;
 	int ov = m->edit->old_of[v];
-	const EntryList* searched = &m->lists[v];
+	EntryList* searched = &m->lists[v];
 	int64_t count = searched->count, useful = 0;
 	for (int64_t k = ov >= 0 ? old->offset[ov] : 0; ov >= 0 && k < old->offset[ov + 1]; k++)
 		count += m->copied[old->hub[k]], useful += m->copied[old->hub[k]] && old->useful[k];
-	for (int64_t i = 0; i < searched->count && m->out->kept_offset; i++)
-		useful += gt_hub_entry_useful(m->vert, m->count, NULL, v, m->out->vertex_of[searched->items[i].hub],
-		                              searched->items[i]);
+	for (int64_t i = 0; i < searched->count; i++) {
+		Entry* e = &searched->items[i];
+		e->useful = gt_hub_entry_useful(m->vert, m->count, NULL, v, m->out->vertex_of[e->hub], *e);
+		useful += e->useful;
+	}
 	m->out->offset[v + 1] = count;
 	if (m->out->kept_offset) m->out->kept_offset[v + 1] = (uint32_t)useful;
-}
-
-// Entry `at` of out as an index keeps it (at kept_offset[v] + *kept, counted on), when useful.
-static void keep_entry(gtHubLabels* out, int v, int64_t at, int64_t* kept)
-{
-	if (!out->kept_offset || !out->useful[at]) return;
-	int64_t to = out->kept_offset[v] + (*kept)++;
-	out->kept_hub[to] = (uint32_t)out->hub[at];
-	out->kept_parent[to] = (uint32_t)out->parent[at];
-	out->kept_dist[to] = out->dist[at];
 }
 
 static bool push_index(int64_t** list, int64_t* capacity, int64_t count, int64_t value)
@@ -116,37 +108,56 @@ static bool diff_vertex(const Merge* m, MergeRun* d, int v, int64_t olds, int64_
 	return true;
 }
 
+// Out's useful entries of v, [out->offset[v], end), into the kept arrays (an index's labels), in
+// their order: a pass of its own over the entries just written, so the merge's loop stays short.
+static void keep_vertex(gtHubLabels* out, int v, int64_t end)
+{
+	int64_t to = out->kept_offset[v];
+	for (int64_t at = out->offset[v]; at < end; at++) {
+		if (!out->useful[at]) continue;
+		out->kept_hub[to] = (uint32_t)out->hub[at];
+		out->kept_parent[to] = (uint32_t)out->parent[at];
+		out->kept_dist[to++] = out->dist[at];
+	}
+}
+
+// Vertex v's entries in rank order: before each searched entry (and after the last), the run of its
+// old entries of copied roots ranked below it, renumbered; the old entries of the roots searched
+// again are skipped (listed in d for the diffs). Hubs copied and searched are distinct.
 static void write_vertex(const Merge* m, int v, MergeRun* d)
 {
 	const gtHubLabels* old = m->edit->old;
 	gtHubLabels* out = m->out;
 	const EntryList* searched = &m->lists[v];
+	const int32_t *rank_of = m->rank_of, *new_of = m->edit->new_of, *old_hub = old->hub, *old_parent = old->parent;
+	const bool* copied = m->copied;
 	int ov = m->edit->old_of[v];
-	int64_t k = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, at = out->offset[v], i = 0,
-	        kept = 0, olds = 0, news = 0;
-	for (;;) {
-		for (; k < end && !m->copied[old->hub[k]]; k++)
-			if (d) d->ok = d->ok && push_index(&d->olds, &d->olds_capacity, olds++, k);
-		int32_t from_old = k < end ? m->rank_of[old->hub[k]] : INT32_MAX;
-		int32_t from_search = i < searched->count ? searched->items[i].hub : INT32_MAX;
-		if (from_old == INT32_MAX && from_search == INT32_MAX) break;
-		if (from_old < from_search) { // a copied root's: hubs copied and searched are distinct
-			out->hub[at] = from_old;
-			out->parent[at] = m->edit->new_of[old->parent[k]];
+	int64_t k = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, at = out->offset[v], olds = 0,
+	        news = 0;
+	for (int64_t i = 0;; i++) {
+		int32_t next = i < searched->count ? searched->items[i].hub : INT32_MAX;
+		for (; k < end; k++) {
+			int32_t h = old_hub[k];
+			if (!copied[h]) {
+				if (d) d->ok = d->ok && push_index(&d->olds, &d->olds_capacity, olds++, k);
+				continue;
+			}
+			if (rank_of[h] > next) break;
+			out->hub[at] = rank_of[h];
+			out->parent[at] = new_of[old_parent[k]];
 			out->dist[at] = old->dist[k];
-			out->useful[at] = old->useful[k];
-			k++;
-		} else {
-			Entry e = searched->items[i++];
-			out->hub[at] = e.hub;
-			out->parent[at] = e.parent;
-			out->dist[at] = e.dist;
-			out->useful[at] = gt_hub_entry_useful(m->vert, m->count, NULL, v, out->vertex_of[e.hub], e);
-			if (d) d->ok = d->ok && push_index(&d->news, &d->news_capacity, news++, at);
+			out->useful[at++] = old->useful[k];
 		}
-		keep_entry(out, v, at, &kept);
+		if (i == searched->count) break;
+		Entry e = searched->items[i];
+		out->hub[at] = e.hub;
+		out->parent[at] = e.parent;
+		out->dist[at] = e.dist;
+		out->useful[at] = e.useful; // pass 0's
+		if (d) d->ok = d->ok && push_index(&d->news, &d->news_capacity, news++, at);
 		at++;
 	}
+	if (out->kept_offset) keep_vertex(out, v, at);
 	if (d && d->ok) d->ok = diff_vertex(m, d, v, olds, news);
 }
 
@@ -211,8 +222,8 @@ static void run_pass(Merge* m, int pass, int workers, gtPool* pool)
 	else merge_worker(m, 0);
 }
 
-gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit, const EntryList* lists,
-                                  const bool* copied, int workers, gtHubLabels* out, gtError* err)
+gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit, EntryList* lists, const bool* copied,
+                                  int workers, gtHubLabels* out, gtError* err)
 {
 	const gtHubLabels* old = edit->old;
 	int n = out->n;
