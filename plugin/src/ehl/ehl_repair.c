@@ -431,7 +431,7 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	gtHubLabels labels;
 	memset(&labels, 0, sizeof labels);
 	gt_ehl_report(def, "hub labels", 0);
-	repair.diffs = (gtHubLabelsDiffs){repair.diff_begin, repair.changed, NULL, false, repair.moved};
+	repair.diffs = (gtHubLabelsDiffs){repair.diff_begin, repair.changed, NULL, false, repair.moved, false};
 	gtHubLabelsEdit edit = {
 	    repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty, def->tasks, threads,
 	    repair.old ? &repair.diffs : NULL};

@@ -61,6 +61,7 @@ typedef struct gtHubLabelsDiffs {
 	int32_t* hub;
 	bool made;
 	bool* moved;
+	bool copied_whole; // set when the edit left the graph as it was: the labels are the old ones, copied
 } gtHubLabelsDiffs;
 
 // The same with the vertex order given: order[r] is the vertex of rank r (a permutation). With

@@ -54,4 +54,10 @@ int gt_hub_next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled
 gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit, EntryList* lists, const bool* copied,
                                   int workers, gtHubLabels* out, gtError* err);
 
+// Whether the edit left the graph as it was: the same vertices, numbered alike, each with its old
+// edges, and `order` the old ranks. Then gt_hub_labels_copy_old makes the labels: the old ones,
+// copied (their diffs empty, diffs->copied_whole set).
+bool gt_hub_labels_unchanged(const gtVisGraph* g, const int32_t* order, const gtHubLabelsEdit* edit);
+gtStatus gt_hub_labels_copy_old(const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err);
+
 #endif

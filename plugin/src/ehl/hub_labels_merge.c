@@ -265,3 +265,66 @@ gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit,
 	return ok ? GT_OK
 	          : gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)out->offset[n]);
 }
+
+bool gt_hub_labels_unchanged(const gtVisGraph* g, const int32_t* order, const gtHubLabelsEdit* edit)
+{
+	const gtHubLabels* old = edit->old;
+	if (g->n != old->n) return false;
+	for (int v = 0; v < g->n; v++)
+		if (edit->old_of[v] != v || edit->dirty[v] || order[v] != old->vertex_of[v]) return false;
+	return true;
+}
+
+// Why the old labels are the answer: the vertices are the old ones (same places and corners: the
+// matching compares both), numbered alike, each with its old edges (none dirty; a length follows
+// from its two ends), ranked in the old order; pruned labelling in a fixed order on a given graph is
+// deterministic, and the old labels are the labelling of that order (a build's, or a repair's, which
+// the tests hold to a build's). So every search would be copied; here the arrays are, whole.
+gtStatus gt_hub_labels_copy_old(const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err)
+{
+	const gtHubLabels* old = edit->old;
+	int n = old->n;
+	int64_t total = old->offset[n];
+	size_t slots = (size_t)n + 1, m = (size_t)total + 1;
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	out->rank_of = gt_malloc(slots * sizeof *out->rank_of);
+	out->vertex_of = gt_malloc(slots * sizeof *out->vertex_of);
+	out->offset = gt_malloc(slots * sizeof *out->offset);
+	out->hub = gt_malloc(m * sizeof *out->hub);
+	out->parent = gt_malloc(m * sizeof *out->parent);
+	out->dist = gt_malloc(m * sizeof *out->dist);
+	out->useful = gt_malloc(m * sizeof *out->useful);
+	if (!out->rank_of || !out->vertex_of || !out->offset || !out->hub || !out->parent || !out->dist || !out->useful) {
+		gt_hub_labels_free(out);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
+	}
+	memcpy(out->rank_of, old->rank_of, (size_t)n * sizeof *out->rank_of);
+	memcpy(out->vertex_of, old->vertex_of, (size_t)n * sizeof *out->vertex_of);
+	memcpy(out->offset, old->offset, slots * sizeof *out->offset);
+	memcpy(out->hub, old->hub, (size_t)total * sizeof *out->hub);
+	memcpy(out->parent, old->parent, (size_t)total * sizeof *out->parent);
+	memcpy(out->dist, old->dist, (size_t)total * sizeof *out->dist);
+	memcpy(out->useful, old->useful, (size_t)total * sizeof *out->useful);
+	out->kept_offset = gt_malloc(slots * sizeof *out->kept_offset); // NULL: kept serially later
+	if (out->kept_offset) {
+		out->kept_offset[0] = 0;
+		for (int v = 0; v < n; v++) {
+			uint32_t useful = 0;
+			for (int64_t k = old->offset[v]; k < old->offset[v + 1]; k++) useful += old->useful[k];
+			out->kept_offset[v + 1] = useful;
+		}
+		keep_room(out, n);
+	}
+	for (int v = 0; out->kept_offset && v < n; v++) keep_vertex(out, v, out->offset[v + 1]);
+	gtHubLabelsDiffs* diffs = edit->diffs;
+	if (diffs && diffs->begin && diffs->changed) { // nothing differs
+		memset(diffs->begin, 0, slots * sizeof *diffs->begin);
+		memset(diffs->changed, 0, (size_t)n * sizeof *diffs->changed);
+		if (diffs->moved) memset(diffs->moved, 0, (size_t)n * sizeof *diffs->moved);
+		diffs->hub = NULL;
+		diffs->made = true;
+	}
+	if (diffs) diffs->copied_whole = true;
+	return GT_OK;
+}
