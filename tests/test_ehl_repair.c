@@ -282,7 +282,7 @@ static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* w
 		                          calloc((size_t)n + 1, sizeof(bool)),
 		                          false};
 		assert_true(diffs.begin && diffs.changed && diffs.moved);
-		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads, &diffs};
+		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads, &diffs, NULL, NULL, NULL, NULL};
 		gtHubLabels repaired, scratch;
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, &edit, &repaired, &err), GT_OK);
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, NULL, &scratch, &err), GT_OK);
@@ -541,6 +541,24 @@ static void test_checks_read_the_root_log(void** state)
 	labels_repaired_equal_scratch(map, 1, "generated caves 128 seed 10", 10);
 }
 
+// The kept entries of `repaired`: the useful entries of `scratch`, in order.
+static void expect_kept_useful(const gtHubLabels* repaired, const gtHubLabels* scratch, const char* what)
+{
+	assert_non_null(repaired->kept_offset);
+	for (int v = 0; v < scratch->n; v++) {
+		uint32_t at = repaired->kept_offset[v];
+		for (int64_t k = scratch->offset[v]; k < scratch->offset[v + 1]; k++) {
+			if (!scratch->useful[k]) continue;
+			if (at >= repaired->kept_offset[v + 1] || repaired->kept_hub[at] != (uint32_t)scratch->hub[k] ||
+			    repaired->kept_parent[at] != (uint32_t)scratch->parent[k] ||
+			    repaired->kept_dist[at] != scratch->dist[k])
+				fail_msg("%s: vertex %d's kept entry %u differs", what, v, at);
+			at++;
+		}
+		if (at != repaired->kept_offset[v + 1]) fail_msg("%s: vertex %d keeps too many", what, v);
+	}
+}
+
 // A 2x2 block of the map's walls demolished inside a ring of walls makes no corner and opens no
 // sight line: the graph is the old one, so the repair copies the old labels whole (hub_labels_merge.c,
 // gt_hub_labels_copy_old); they are, entry for entry, a build's from scratch in the kept order, with
@@ -575,24 +593,20 @@ static void test_walled_in_demolition_copies_labels(void** state)
 	                          calloc((size_t)n + 1, sizeof(bool)),
 	                          false};
 	assert_true(diffs.begin && diffs.changed && diffs.moved);
-	gtHubLabelsEdit edit = {&labels, plan.new_of, plan.old_of, plan.dirty, NULL, 1, &diffs};
+	gtHubLabelsEdit edit = {&labels, plan.new_of, plan.old_of, plan.dirty, NULL, 1, &diffs, NULL, NULL, NULL, NULL};
 	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, &edit, &repaired, &err), GT_OK);
 	assert_true(diffs.copied_whole);
 	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, NULL, &scratch, &err), GT_OK);
 	expect_same_labels(&repaired, &scratch, "walled-in demolition", 0);
 	expect_diffs(&labels, &repaired, plan.old_of, plan.new_of, &diffs, "walled-in demolition", 0);
-	assert_non_null(repaired.kept_offset);
-	for (int v = 0; v < n; v++) { // the kept entries: the useful ones, in order
-		uint32_t at = repaired.kept_offset[v];
-		for (int64_t k = scratch.offset[v]; k < scratch.offset[v + 1]; k++) {
-			if (!scratch.useful[k]) continue;
-			if (at >= repaired.kept_offset[v + 1] || repaired.kept_hub[at] != (uint32_t)scratch.hub[k] ||
-			    repaired.kept_parent[at] != (uint32_t)scratch.parent[k] || repaired.kept_dist[at] != scratch.dist[k])
-				fail_msg("walled-in demolition: vertex %d's kept entry %u differs", v, at);
-			at++;
-		}
-		if (at != repaired.kept_offset[v + 1]) fail_msg("walled-in demolition: vertex %d keeps too many", v);
-	}
+	expect_kept_useful(&repaired, &scratch, "walled-in demolition");
+	// With the old index's kept entries given (here the copy's own), they are copied as they are.
+	edit.old_kept_offset = repaired.kept_offset, edit.old_kept_hub = repaired.kept_hub;
+	edit.old_kept_parent = repaired.kept_parent, edit.old_kept_dist = repaired.kept_dist;
+	gtHubLabels again;
+	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, &edit, &again, &err), GT_OK);
+	expect_kept_useful(&again, &scratch, "walled-in demolition, kept entries given");
+	gt_hub_labels_free(&again);
 	assert_true(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));
 	plan.dirty[n / 2] = true;
 	assert_false(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));

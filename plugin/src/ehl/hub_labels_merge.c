@@ -275,6 +275,28 @@ bool gt_hub_labels_unchanged(const gtVisGraph* g, const int32_t* order, const gt
 	return true;
 }
 
+// The old index's kept entries into out's (the labels copied whole keep the same ones); false when
+// there are none to copy or no room.
+static bool copy_old_kept(const gtHubLabelsEdit* edit, gtHubLabels* out)
+{
+	if (!edit->old_kept_offset || !edit->old_kept_hub || !edit->old_kept_parent || !edit->old_kept_dist) return false;
+	size_t slots = (size_t)out->n + 1, count = edit->old_kept_offset[out->n];
+	out->kept_offset = gt_malloc(slots * sizeof *out->kept_offset);
+	out->kept_hub = gt_malloc((count + 1) * sizeof *out->kept_hub);
+	out->kept_parent = gt_malloc((count + 1) * sizeof *out->kept_parent);
+	out->kept_dist = gt_malloc((count + 1) * sizeof *out->kept_dist);
+	if (!out->kept_offset || !out->kept_hub || !out->kept_parent || !out->kept_dist) {
+		gt_free(out->kept_offset), gt_free(out->kept_hub), gt_free(out->kept_parent), gt_free(out->kept_dist);
+		out->kept_offset = out->kept_hub = out->kept_parent = NULL, out->kept_dist = NULL;
+		return false;
+	}
+	memcpy(out->kept_offset, edit->old_kept_offset, slots * sizeof *out->kept_offset);
+	memcpy(out->kept_hub, edit->old_kept_hub, count * sizeof *out->kept_hub);
+	memcpy(out->kept_parent, edit->old_kept_parent, count * sizeof *out->kept_parent);
+	memcpy(out->kept_dist, edit->old_kept_dist, count * sizeof *out->kept_dist);
+	return true;
+}
+
 // Why the old labels are the answer: the vertices are the old ones (same places and corners: the
 // matching compares both), numbered alike, each with its old edges (none dirty; a length follows
 // from its two ends), ranked in the old order; pruned labelling in a fixed order on a given graph is
@@ -306,17 +328,16 @@ gtStatus gt_hub_labels_copy_old(const gtHubLabelsEdit* edit, gtHubLabels* out, g
 	memcpy(out->parent, old->parent, (size_t)total * sizeof *out->parent);
 	memcpy(out->dist, old->dist, (size_t)total * sizeof *out->dist);
 	memcpy(out->useful, old->useful, (size_t)total * sizeof *out->useful);
-	out->kept_offset = gt_malloc(slots * sizeof *out->kept_offset); // NULL: kept serially later
-	if (out->kept_offset) {
-		out->kept_offset[0] = 0;
+	if (!copy_old_kept(edit, out) && (out->kept_offset = gt_malloc(slots * sizeof *out->kept_offset)) != NULL) {
+		out->kept_offset[0] = 0; // (no room: kept serially later)
 		for (int v = 0; v < n; v++) {
 			uint32_t useful = 0;
 			for (int64_t k = old->offset[v]; k < old->offset[v + 1]; k++) useful += old->useful[k];
 			out->kept_offset[v + 1] = useful;
 		}
 		keep_room(out, n);
+		for (int v = 0; out->kept_offset && v < n; v++) keep_vertex(out, v, out->offset[v + 1]);
 	}
-	for (int v = 0; out->kept_offset && v < n; v++) keep_vertex(out, v, out->offset[v + 1]);
 	gtHubLabelsDiffs* diffs = edit->diffs;
 	if (diffs && diffs->begin && diffs->changed) { // nothing differs
 		memset(diffs->begin, 0, slots * sizeof *diffs->begin);
