@@ -13,6 +13,7 @@
 #include "core/alloc.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
+#include "ehl/hub_labels_lists.h"
 #include "ehl/ehl_repair.h"
 #include "map/vis_graph.h"
 #include "oracle/landmarks.h"
@@ -204,6 +205,41 @@ static void expect_graph_after_blocks(const gtMap* map, const gtMap* next, const
 	gt_vis_graph_free(&after);
 }
 
+// The repair's plan for an edit from `map` (its graph and labels) to `next` (next_graph), as
+// ehl_repair.c makes it: the vertex matching, the dirty vertices (edges not the old ones,
+// renumbered) and the kept order (the old ranks of the vertices that stayed, new corners after).
+typedef struct EditPlan {
+	int32_t *old_of, *new_of, *order;
+	bool* dirty;
+} EditPlan;
+
+static EditPlan plan_edit(const gtMap* map, const gtMap* next, const gtVisGraph* graph, const gtVisGraph* next_graph,
+                          const gtHubLabels* labels)
+{
+	int old_n, n;
+	const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
+	const gtVertex* vertices = gtMap_Vertices(next, &n);
+	EditPlan p = {malloc(sizeof(int32_t) * ((size_t)n + 1)), malloc(sizeof(int32_t) * ((size_t)old_n + 1)),
+	              malloc(sizeof(int32_t) * ((size_t)n + 1)), malloc(sizeof(bool) * ((size_t)n + 1))};
+	assert_true(p.old_of && p.new_of && p.order && p.dirty);
+	gt_vis_match_vertices(old_vertices, old_n, vertices, n, p.old_of, p.new_of);
+	for (int v = 0; v < n; v++) { // its edges, renumbered, as before
+		int ov = p.old_of[v];
+		bool same = ov >= 0 &&
+		            graph->offset[ov + 1] - graph->offset[ov] == next_graph->offset[v + 1] - next_graph->offset[v];
+		for (int64_t k = 0; same && k < next_graph->offset[v + 1] - next_graph->offset[v]; k++)
+			same = p.new_of[graph->adj[graph->offset[ov] + k]] == next_graph->adj[next_graph->offset[v] + k];
+		p.dirty[v] = !same;
+	}
+	int count = 0;
+	for (int rank = 0; rank < old_n; rank++)
+		if (p.new_of[labels->vertex_of[rank]] >= 0) p.order[count++] = p.new_of[labels->vertex_of[rank]];
+	for (int v = 0; v < n; v++)
+		if (p.old_of[v] < 0) p.order[count++] = v;
+	assert_int_equal(count, n);
+	return p;
+}
+
 // Edits one after another (4x4 walls built where the map is free and taken away again, walls of
 // the map demolished), each
 // time the labels repaired from the last ones in their kept order (the old ranks of the vertices
@@ -230,37 +266,23 @@ static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* w
 			if (all) break;
 		}
 		gtMap* next = edited(map, x, y, x + side - 1, y + side - 1, kind == 0);
-		int old_n, n;
-		const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
-		const gtVertex* vertices = gtMap_Vertices(next, &n);
+		int n;
+		gtMap_Vertices(next, &n);
 		gtVisGraph next_graph;
 		assert_int_equal(gt_vis_graph_build(next, NULL, 1, false, &next_graph, &err), GT_OK);
 		int rect[4] = {x, y, x + side - 1, y + side - 1};
 		if (kind == 0) expect_graph_after_blocks(map, next, &graph, &next_graph, rect, threads, what);
-		int32_t *old_of = malloc(sizeof *old_of * ((size_t)n + 1)),
-		        *new_of = malloc(sizeof *new_of * ((size_t)old_n + 1));
-		int32_t* order = malloc(sizeof *order * ((size_t)n + 1));
-		bool* dirty = malloc(sizeof *dirty * ((size_t)n + 1));
-		assert_true(old_of && new_of && order && dirty);
-		gt_vis_match_vertices(old_vertices, old_n, vertices, n, old_of, new_of);
-		for (int v = 0; v < n; v++) { // its edges, renumbered, as before
-			int ov = old_of[v];
-			bool same = ov >= 0 &&
-			            graph.offset[ov + 1] - graph.offset[ov] == next_graph.offset[v + 1] - next_graph.offset[v];
-			for (int64_t k = 0; same && k < next_graph.offset[v + 1] - next_graph.offset[v]; k++)
-				same = new_of[graph.adj[graph.offset[ov] + k]] == next_graph.adj[next_graph.offset[v] + k];
-			dirty[v] = !same;
-		}
-		int count = 0;
-		for (int rank = 0; rank < old_n; rank++)
-			if (new_of[labels.vertex_of[rank]] >= 0) order[count++] = new_of[labels.vertex_of[rank]];
-		for (int v = 0; v < n; v++)
-			if (old_of[v] < 0) order[count++] = v;
-		assert_int_equal(count, n);
-		gtHubLabelsDiffs diffs = {calloc((size_t)n + 1, sizeof(int64_t)), calloc((size_t)n + 1, sizeof(bool)), NULL,
-		                          false, calloc((size_t)n + 1, sizeof(bool))};
+		EditPlan plan = plan_edit(map, next, &graph, &next_graph, &labels);
+		int32_t *old_of = plan.old_of, *new_of = plan.new_of, *order = plan.order;
+		bool* dirty = plan.dirty;
+		gtHubLabelsDiffs diffs = {calloc((size_t)n + 1, sizeof(int64_t)),
+		                          calloc((size_t)n + 1, sizeof(bool)),
+		                          NULL,
+		                          false,
+		                          calloc((size_t)n + 1, sizeof(bool)),
+		                          false};
 		assert_true(diffs.begin && diffs.changed && diffs.moved);
-		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads, &diffs};
+		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads, &diffs, NULL, NULL, NULL, NULL};
 		gtHubLabels repaired, scratch;
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, &edit, &repaired, &err), GT_OK);
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, NULL, &scratch, &err), GT_OK);
@@ -519,5 +541,86 @@ static void test_checks_read_the_root_log(void** state)
 	labels_repaired_equal_scratch(map, 1, "generated caves 128 seed 10", 10);
 }
 
+// The kept entries of `repaired`: the useful entries of `scratch`, in order.
+static void expect_kept_useful(const gtHubLabels* repaired, const gtHubLabels* scratch, const char* what)
+{
+	assert_non_null(repaired->kept_offset);
+	for (int v = 0; v < scratch->n; v++) {
+		uint32_t at = repaired->kept_offset[v];
+		for (int64_t k = scratch->offset[v]; k < scratch->offset[v + 1]; k++) {
+			if (!scratch->useful[k]) continue;
+			if (at >= repaired->kept_offset[v + 1] || repaired->kept_hub[at] != (uint32_t)scratch->hub[k] ||
+			    repaired->kept_parent[at] != (uint32_t)scratch->parent[k] ||
+			    repaired->kept_dist[at] != scratch->dist[k])
+				fail_msg("%s: vertex %d's kept entry %u differs", what, v, at);
+			at++;
+		}
+		if (at != repaired->kept_offset[v + 1]) fail_msg("%s: vertex %d keeps too many", what, v);
+	}
+}
+
+// A 2x2 block of the map's walls demolished inside a ring of walls makes no corner and opens no
+// sight line: the graph is the old one, so the repair copies the old labels whole (hub_labels_merge.c,
+// gt_hub_labels_copy_old); they are, entry for entry, a build's from scratch in the kept order, with
+// the useful ones kept and no diffs. The rule says no once a vertex is dirty or the order is another.
+static void test_walled_in_demolition_copies_labels(void** state)
+{
+	(void)state;
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &map, &err), GT_OK);
+	int w = gtMap_Width(map), h = gtMap_Height(map), x = -1, y = -1;
+	for (int j = 2; j + 3 < h && x < 0; j += 3)
+		for (int i = 2 + j % 7; i + 3 < w && x < 0; i += 5) { // a walled 4x4 around the 2x2 at (i, j)
+			bool all = true;
+			for (int b = -1; b < 3 && all; b++)
+				for (int a = -1; a < 3 && all; a++) all = gtMap_IsBlocked(map, i + a, j + b);
+			if (all) x = i, y = j;
+		}
+	assert_true(x >= 0);
+	gtMap* next = edited(map, x, y, x + 1, y + 1, false);
+	gtVisGraph graph, next_graph;
+	gtHubLabels labels, repaired, scratch;
+	assert_int_equal(gt_vis_graph_build(map, NULL, 1, false, &graph, &err), GT_OK);
+	assert_int_equal(gt_hub_labels_build(map, &graph, &labels, &err), GT_OK);
+	assert_int_equal(gt_vis_graph_build(next, NULL, 1, false, &next_graph, &err), GT_OK);
+	EditPlan plan = plan_edit(map, next, &graph, &next_graph, &labels);
+	int n = next_graph.n;
+	gtHubLabelsDiffs diffs = {calloc((size_t)n + 1, sizeof(int64_t)),
+	                          calloc((size_t)n + 1, sizeof(bool)),
+	                          NULL,
+	                          false,
+	                          calloc((size_t)n + 1, sizeof(bool)),
+	                          false};
+	assert_true(diffs.begin && diffs.changed && diffs.moved);
+	gtHubLabelsEdit edit = {&labels, plan.new_of, plan.old_of, plan.dirty, NULL, 1, &diffs, NULL, NULL, NULL, NULL};
+	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, &edit, &repaired, &err), GT_OK);
+	assert_true(diffs.copied_whole);
+	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, NULL, &scratch, &err), GT_OK);
+	expect_same_labels(&repaired, &scratch, "walled-in demolition", 0);
+	expect_diffs(&labels, &repaired, plan.old_of, plan.new_of, &diffs, "walled-in demolition", 0);
+	expect_kept_useful(&repaired, &scratch, "walled-in demolition");
+	// With the old index's kept entries given (here the copy's own), they are copied as they are.
+	edit.old_kept_offset = repaired.kept_offset, edit.old_kept_hub = repaired.kept_hub;
+	edit.old_kept_parent = repaired.kept_parent, edit.old_kept_dist = repaired.kept_dist;
+	gtHubLabels again;
+	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, &edit, &again, &err), GT_OK);
+	expect_kept_useful(&again, &scratch, "walled-in demolition, kept entries given");
+	gt_hub_labels_free(&again);
+	assert_true(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));
+	plan.dirty[n / 2] = true;
+	assert_false(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));
+	plan.dirty[n / 2] = false;
+	int32_t first = plan.order[0];
+	plan.order[0] = plan.order[1], plan.order[1] = first;
+	assert_false(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));
+	free(diffs.begin), free(diffs.changed), free(diffs.moved);
+	free(plan.old_of), free(plan.new_of), free(plan.order), free(plan.dirty);
+	gt_hub_labels_free(&repaired), gt_hub_labels_free(&scratch), gt_hub_labels_free(&labels);
+	gt_vis_graph_free(&graph), gt_vis_graph_free(&next_graph);
+	gtMap_Destroy(map), gtMap_Destroy(next);
+}
+
 TEST_MAIN("ehl_repair", test_landmarks_from_labels_equal_dijkstra, test_repaired_labels_equal_scratch,
-          test_copies_wait_for_changed_entries, test_repaired_index_arrays_equal_scratch, test_checks_read_the_root_log)
+          test_copies_wait_for_changed_entries, test_repaired_index_arrays_equal_scratch, test_checks_read_the_root_log,
+          test_walled_in_demolition_copies_labels)

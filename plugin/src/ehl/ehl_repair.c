@@ -431,10 +431,18 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	gtHubLabels labels;
 	memset(&labels, 0, sizeof labels);
 	gt_ehl_report(def, "hub labels", 0);
-	repair.diffs = (gtHubLabelsDiffs){repair.diff_begin, repair.changed, NULL, false, repair.moved};
-	gtHubLabelsEdit edit = {
-	    repair.old ? repair.old->hub_labels : NULL, repair.new_of, repair.old_of, repair.dirty, def->tasks, threads,
-	    repair.old ? &repair.diffs : NULL};
+	repair.diffs = (gtHubLabelsDiffs){repair.diff_begin, repair.changed, NULL, false, repair.moved, false};
+	gtHubLabelsEdit edit = {repair.old ? repair.old->hub_labels : NULL,
+	                        repair.new_of,
+	                        repair.old_of,
+	                        repair.dirty,
+	                        def->tasks,
+	                        threads,
+	                        repair.old ? &repair.diffs : NULL,
+	                        repair.old ? repair.old->label_offset : NULL,
+	                        repair.old ? repair.old->label_hub : NULL,
+	                        repair.old ? repair.old->label_parent : NULL,
+	                        repair.old ? repair.old->label_dist : NULL};
 	repair.map = map, repair.graph = graph, repair.edit = edit, repair.out = &labels, repair.landmarks = landmarks;
 	pthread_mutex_init(&repair.lock, NULL);
 	pthread_cond_init(&repair.ready, NULL);

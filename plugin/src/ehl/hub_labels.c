@@ -860,6 +860,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
                              gtHubLabels* out, gtError* err)
 {
 	memset(out, 0, sizeof *out);
+	if (order && edit && gt_hub_labels_unchanged(g, order, edit)) return gt_hub_labels_copy_old(edit, out, err);
 	int n = g->n;
 	size_t slots = (size_t)n + 1;
 	Search s = {

@@ -45,6 +45,10 @@ typedef struct gtHubLabelsEdit {
 	const gtTaskSystem* tasks; // the searches that run are batched on `threads` workers when more than 1
 	int threads;
 	struct gtHubLabelsDiffs* diffs; // (or NULL) filled by the repair's merge
+	// (or NULL) the useful entries the old index kept (gtEhl.label_*, old->n + 1 offsets): copied as
+	// they are when the labels are (gt_hub_labels_copy_old), else found again from the flags.
+	const uint32_t *old_kept_offset, *old_kept_hub, *old_kept_parent;
+	const double* old_kept_dist;
 } gtHubLabelsEdit;
 
 // What a repair changed in each vertex's useful entries (those an index keeps) against the old
@@ -61,6 +65,7 @@ typedef struct gtHubLabelsDiffs {
 	int32_t* hub;
 	bool made;
 	bool* moved;
+	bool copied_whole; // set when the edit left the graph as it was: the labels are the old ones, copied
 } gtHubLabelsDiffs;
 
 // The same with the vertex order given: order[r] is the vertex of rank r (a permutation). With

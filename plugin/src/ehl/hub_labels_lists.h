@@ -7,7 +7,7 @@
 
 typedef struct Entry {
 	int32_t hub, parent, first; // first: vertex next to the hub on the tree path (for P4)
-	int8_t useful;              // -1: from first
+	int8_t useful;              // -1: not known yet (a repair's merge notes the P4 flag here)
 	double dist;
 } Entry;
 
@@ -49,8 +49,15 @@ int gt_hub_next_root(const gtVisGraph* g, const int32_t* labelled, int nlabelled
 
 // A repair's labels into `out` (rank_of and vertex_of set): per vertex, the entries of the roots
 // searched again (lists[v], in rank order) merged in rank order with its old entries of the roots
-// copied (copied[old rank]), renumbered; on `workers` workers of edit->tasks.
-gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit, const EntryList* lists,
-                                  const bool* copied, int workers, gtHubLabels* out, gtError* err);
+// copied (copied[old rank]), renumbered; on `workers` workers of edit->tasks. Sets the searched
+// entries' `useful`.
+gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit, EntryList* lists, const bool* copied,
+                                  int workers, gtHubLabels* out, gtError* err);
+
+// Whether the edit left the graph as it was: the same vertices, numbered alike, each with its old
+// edges, and `order` the old ranks. Then gt_hub_labels_copy_old makes the labels: the old ones,
+// copied (their diffs empty, diffs->copied_whole set).
+bool gt_hub_labels_unchanged(const gtVisGraph* g, const int32_t* order, const gtHubLabelsEdit* edit);
+gtStatus gt_hub_labels_copy_old(const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err);
 
 #endif

@@ -31,7 +31,7 @@ typedef struct MergeRun {
 
 typedef struct Merge {
 	const gtHubLabelsEdit* edit;
-	const EntryList* lists;
+	EntryList* lists;       // pass 0 notes each searched entry's P4 flag in it (Entry.useful) for pass 1
 	const bool* copied;     // per old rank
 	const int32_t* rank_of; // old rank -> new rank (-1: gone)
 	const gtVertex* vert;
@@ -46,25 +46,17 @@ static void count_vertex(const Merge* m, int v)
 {
 	const gtHubLabels* old = m->edit->old;
 	int ov = m->edit->old_of[v];
-	const EntryList* searched = &m->lists[v];
+	EntryList* searched = &m->lists[v];
 	int64_t count = searched->count, useful = 0;
 	for (int64_t k = ov >= 0 ? old->offset[ov] : 0; ov >= 0 && k < old->offset[ov + 1]; k++)
 		count += m->copied[old->hub[k]], useful += m->copied[old->hub[k]] && old->useful[k];
-	for (int64_t i = 0; i < searched->count && m->out->kept_offset; i++)
-		useful += gt_hub_entry_useful(m->vert, m->count, NULL, v, m->out->vertex_of[searched->items[i].hub],
-		                              searched->items[i]);
+	for (int64_t i = 0; i < searched->count; i++) {
+		Entry* e = &searched->items[i];
+		e->useful = gt_hub_entry_useful(m->vert, m->count, NULL, v, m->out->vertex_of[e->hub], *e);
+		useful += e->useful;
+	}
 	m->out->offset[v + 1] = count;
 	if (m->out->kept_offset) m->out->kept_offset[v + 1] = (uint32_t)useful;
-}
-
-// Entry `at` of out as an index keeps it (at kept_offset[v] + *kept, counted on), when useful.
-static void keep_entry(gtHubLabels* out, int v, int64_t at, int64_t* kept)
-{
-	if (!out->kept_offset || !out->useful[at]) return;
-	int64_t to = out->kept_offset[v] + (*kept)++;
-	out->kept_hub[to] = (uint32_t)out->hub[at];
-	out->kept_parent[to] = (uint32_t)out->parent[at];
-	out->kept_dist[to] = out->dist[at];
 }
 
 static bool push_index(int64_t** list, int64_t* capacity, int64_t count, int64_t value)
@@ -116,37 +108,56 @@ static bool diff_vertex(const Merge* m, MergeRun* d, int v, int64_t olds, int64_
 	return true;
 }
 
+// Out's useful entries of v, [out->offset[v], end), into the kept arrays (an index's labels), in
+// their order: a pass of its own over the entries just written, so the merge's loop stays short.
+static void keep_vertex(gtHubLabels* out, int v, int64_t end)
+{
+	int64_t to = out->kept_offset[v];
+	for (int64_t at = out->offset[v]; at < end; at++) {
+		if (!out->useful[at]) continue;
+		out->kept_hub[to] = (uint32_t)out->hub[at];
+		out->kept_parent[to] = (uint32_t)out->parent[at];
+		out->kept_dist[to++] = out->dist[at];
+	}
+}
+
+// Vertex v's entries in rank order: before each searched entry (and after the last), the run of its
+// old entries of copied roots ranked below it, renumbered; the old entries of the roots searched
+// again are skipped (listed in d for the diffs). Hubs copied and searched are distinct.
 static void write_vertex(const Merge* m, int v, MergeRun* d)
 {
 	const gtHubLabels* old = m->edit->old;
 	gtHubLabels* out = m->out;
 	const EntryList* searched = &m->lists[v];
+	const int32_t *rank_of = m->rank_of, *new_of = m->edit->new_of, *old_hub = old->hub, *old_parent = old->parent;
+	const bool* copied = m->copied;
 	int ov = m->edit->old_of[v];
-	int64_t k = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, at = out->offset[v], i = 0,
-	        kept = 0, olds = 0, news = 0;
-	for (;;) {
-		for (; k < end && !m->copied[old->hub[k]]; k++)
-			if (d) d->ok = d->ok && push_index(&d->olds, &d->olds_capacity, olds++, k);
-		int32_t from_old = k < end ? m->rank_of[old->hub[k]] : INT32_MAX;
-		int32_t from_search = i < searched->count ? searched->items[i].hub : INT32_MAX;
-		if (from_old == INT32_MAX && from_search == INT32_MAX) break;
-		if (from_old < from_search) { // a copied root's: hubs copied and searched are distinct
-			out->hub[at] = from_old;
-			out->parent[at] = m->edit->new_of[old->parent[k]];
+	int64_t k = ov >= 0 ? old->offset[ov] : 0, end = ov >= 0 ? old->offset[ov + 1] : 0, at = out->offset[v], olds = 0,
+	        news = 0;
+	for (int64_t i = 0;; i++) {
+		int32_t next = i < searched->count ? searched->items[i].hub : INT32_MAX;
+		for (; k < end; k++) {
+			int32_t h = old_hub[k];
+			if (!copied[h]) {
+				if (d) d->ok = d->ok && push_index(&d->olds, &d->olds_capacity, olds++, k);
+				continue;
+			}
+			if (rank_of[h] > next) break;
+			out->hub[at] = rank_of[h];
+			out->parent[at] = new_of[old_parent[k]];
 			out->dist[at] = old->dist[k];
-			out->useful[at] = old->useful[k];
-			k++;
-		} else {
-			Entry e = searched->items[i++];
-			out->hub[at] = e.hub;
-			out->parent[at] = e.parent;
-			out->dist[at] = e.dist;
-			out->useful[at] = gt_hub_entry_useful(m->vert, m->count, NULL, v, out->vertex_of[e.hub], e);
-			if (d) d->ok = d->ok && push_index(&d->news, &d->news_capacity, news++, at);
+			out->useful[at++] = old->useful[k];
 		}
-		keep_entry(out, v, at, &kept);
+		if (i == searched->count) break;
+		Entry e = searched->items[i];
+		out->hub[at] = e.hub;
+		out->parent[at] = e.parent;
+		out->dist[at] = e.dist;
+		out->useful[at] = e.useful; // pass 0's
+		if (d) d->ok = d->ok && push_index(&d->news, &d->news_capacity, news++, at);
 		at++;
 	}
+	if (out->kept_offset) keep_vertex(out, v, at);
 	if (d && d->ok) d->ok = diff_vertex(m, d, v, olds, news);
 }
 
@@ -211,8 +222,8 @@ static void run_pass(Merge* m, int pass, int workers, gtPool* pool)
 	else merge_worker(m, 0);
 }
 
-gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit, const EntryList* lists,
-                                  const bool* copied, int workers, gtHubLabels* out, gtError* err)
+gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit, EntryList* lists, const bool* copied,
+                                  int workers, gtHubLabels* out, gtError* err)
 {
 	const gtHubLabels* old = edit->old;
 	int n = out->n;
@@ -253,4 +264,88 @@ gtStatus gt_hub_labels_merge_edit(const gtMap* map, const gtHubLabelsEdit* edit,
 	gt_free(rank_of);
 	return ok ? GT_OK
 	          : gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)out->offset[n]);
+}
+
+bool gt_hub_labels_unchanged(const gtVisGraph* g, const int32_t* order, const gtHubLabelsEdit* edit)
+{
+	const gtHubLabels* old = edit->old;
+	if (g->n != old->n) return false;
+	for (int v = 0; v < g->n; v++)
+		if (edit->old_of[v] != v || edit->dirty[v] || order[v] != old->vertex_of[v]) return false;
+	return true;
+}
+
+// The old index's kept entries into out's (the labels copied whole keep the same ones); false when
+// there are none to copy or no room.
+static bool copy_old_kept(const gtHubLabelsEdit* edit, gtHubLabels* out)
+{
+	if (!edit->old_kept_offset || !edit->old_kept_hub || !edit->old_kept_parent || !edit->old_kept_dist) return false;
+	size_t slots = (size_t)out->n + 1, count = edit->old_kept_offset[out->n];
+	out->kept_offset = gt_malloc(slots * sizeof *out->kept_offset);
+	out->kept_hub = gt_malloc((count + 1) * sizeof *out->kept_hub);
+	out->kept_parent = gt_malloc((count + 1) * sizeof *out->kept_parent);
+	out->kept_dist = gt_malloc((count + 1) * sizeof *out->kept_dist);
+	if (!out->kept_offset || !out->kept_hub || !out->kept_parent || !out->kept_dist) {
+		gt_free(out->kept_offset), gt_free(out->kept_hub), gt_free(out->kept_parent), gt_free(out->kept_dist);
+		out->kept_offset = out->kept_hub = out->kept_parent = NULL, out->kept_dist = NULL;
+		return false;
+	}
+	memcpy(out->kept_offset, edit->old_kept_offset, slots * sizeof *out->kept_offset);
+	memcpy(out->kept_hub, edit->old_kept_hub, count * sizeof *out->kept_hub);
+	memcpy(out->kept_parent, edit->old_kept_parent, count * sizeof *out->kept_parent);
+	memcpy(out->kept_dist, edit->old_kept_dist, count * sizeof *out->kept_dist);
+	return true;
+}
+
+// Why the old labels are the answer: the vertices are the old ones (same places and corners: the
+// matching compares both), numbered alike, each with its old edges (none dirty; a length follows
+// from its two ends), ranked in the old order; pruned labelling in a fixed order on a given graph is
+// deterministic, and the old labels are the labelling of that order (a build's, or a repair's, which
+// the tests hold to a build's). So every search would be copied; here the arrays are, whole.
+gtStatus gt_hub_labels_copy_old(const gtHubLabelsEdit* edit, gtHubLabels* out, gtError* err)
+{
+	const gtHubLabels* old = edit->old;
+	int n = old->n;
+	int64_t total = old->offset[n];
+	size_t slots = (size_t)n + 1, m = (size_t)total + 1;
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	out->rank_of = gt_malloc(slots * sizeof *out->rank_of);
+	out->vertex_of = gt_malloc(slots * sizeof *out->vertex_of);
+	out->offset = gt_malloc(slots * sizeof *out->offset);
+	out->hub = gt_malloc(m * sizeof *out->hub);
+	out->parent = gt_malloc(m * sizeof *out->parent);
+	out->dist = gt_malloc(m * sizeof *out->dist);
+	out->useful = gt_malloc(m * sizeof *out->useful);
+	if (!out->rank_of || !out->vertex_of || !out->offset || !out->hub || !out->parent || !out->dist || !out->useful) {
+		gt_hub_labels_free(out);
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld hub label entries", (long long)total);
+	}
+	memcpy(out->rank_of, old->rank_of, (size_t)n * sizeof *out->rank_of);
+	memcpy(out->vertex_of, old->vertex_of, (size_t)n * sizeof *out->vertex_of);
+	memcpy(out->offset, old->offset, slots * sizeof *out->offset);
+	memcpy(out->hub, old->hub, (size_t)total * sizeof *out->hub);
+	memcpy(out->parent, old->parent, (size_t)total * sizeof *out->parent);
+	memcpy(out->dist, old->dist, (size_t)total * sizeof *out->dist);
+	memcpy(out->useful, old->useful, (size_t)total * sizeof *out->useful);
+	if (!copy_old_kept(edit, out) && (out->kept_offset = gt_malloc(slots * sizeof *out->kept_offset)) != NULL) {
+		out->kept_offset[0] = 0; // (no room: kept serially later)
+		for (int v = 0; v < n; v++) {
+			uint32_t useful = 0;
+			for (int64_t k = old->offset[v]; k < old->offset[v + 1]; k++) useful += old->useful[k];
+			out->kept_offset[v + 1] = useful;
+		}
+		keep_room(out, n);
+		for (int v = 0; out->kept_offset && v < n; v++) keep_vertex(out, v, out->offset[v + 1]);
+	}
+	gtHubLabelsDiffs* diffs = edit->diffs;
+	if (diffs && diffs->begin && diffs->changed) { // nothing differs
+		memset(diffs->begin, 0, slots * sizeof *diffs->begin);
+		memset(diffs->changed, 0, (size_t)n * sizeof *diffs->changed);
+		if (diffs->moved) memset(diffs->moved, 0, (size_t)n * sizeof *diffs->moved);
+		diffs->hub = NULL;
+		diffs->made = true;
+	}
+	if (diffs) diffs->copied_whole = true;
+	return GT_OK;
 }
