@@ -179,7 +179,7 @@ for _, file in ipairs(os.matchfiles("tests/test_*.c")) do
 		files { file, "tests/support/**.c" }
 		includedirs { "tests/support", "tools" }
 		links { "gridtree_tools", "gridtree_core", "cmocka" }
-		if name == "test_ehl_repair" or name == "test_links" or name == "test_object_sides" then -- test the library's internals
+		if name == "test_ehl_repair" or name == "test_ehl_ranked" or name == "test_links" or name == "test_object_sides" then -- test the library's internals
 			includedirs { "plugin/src" }
 		end
 		if name:find("^test_lua_") then -- hosts compiling the Lua binding in (gt_lua.h)
