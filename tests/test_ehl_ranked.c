@@ -1,14 +1,14 @@
-// A source's hub list by rank (ehl/ehl_query.c: gather_ranked): a query object that prices many
-// targets from one source matches each target's list against the source's ranks from its second
-// target on. Every answer must be the double a fresh query object gives (one pricing a source: the
-// merge of the two lists), through DistanceTo, DistanceBelow and DistanceBelowHidden, below limits
-// that fall as a kNN query's do, with sources revisited after others (the ranks put back) and with
-// places of 1 byte (at most 255 hubs a cell) and of 2.
+// A source's hub list by rank (ehl/ehl_query.c: gather_ranked): a query object matches each
+// target's list against the source's ranks. Every answer must be the double a query object without
+// ranks gives (the merge of the two lists), through DistanceTo, DistanceBelow and
+// DistanceBelowHidden, below limits that fall as a kNN query's do, with sources revisited after
+// others (the ranks put back), and with places of 1 byte (at most 255 hubs a cell) and of 2.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "test_support.h"
+#include "core/alloc.h"
 #include "ehl/ehl_query.h" // gtEhlQuery.source_ranked: that the ranks served
 
 enum { CALL_TO, CALL_BELOW, CALL_HIDDEN };
@@ -27,7 +27,7 @@ static double merged(gtEhlQuery* fresh, gtVec2 elsewhere, gtVec2 s, int call, gt
 	assert_int_equal(gtEhlQuery_SetSource(fresh, elsewhere, &err), GT_OK);
 	assert_int_equal(gtEhlQuery_SetSource(fresh, s, &err), GT_OK);
 	double d = price(fresh, call, t, limit);
-	assert_false(fresh->source_ranked); // one pricing: the merge
+	assert_false(fresh->source_ranked);
 	return d;
 }
 
@@ -39,6 +39,9 @@ static int check_sources(const gtMap* m, const gtEhl* e, TestRng* rng, int targe
 	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
 	assert_int_equal(gtEhlQuery_Create(e, &fresh, &err), GT_OK);
 	assert_non_null(q->source_rank_bound); // places fit 2 bytes: the ranks are on
+	// The oracle without ranks, as when they found no memory: every pricing a merge.
+	gt_free(fresh->source_rank_bound), gt_free(fresh->source_place);
+	fresh->source_rank_bound = NULL, fresh->source_place = NULL;
 	gtVec2 sources[3], elsewhere = test_random_point(m, rng);
 	for (int i = 0; i < 3; i++) sources[i] = test_random_point(m, rng);
 	int ranked = 0, below = 0;

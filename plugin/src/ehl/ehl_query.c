@@ -296,7 +296,6 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	gt_ehl_next_generation(&q->generation[0], q->side[0].stamp, (size_t)e->n + 1);
 	gt_ehl_next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
 	if (q->source_ranked) unrank_source(q);
-	q->source_merges = 0;
 	q->has_source = true;
 	q->source = s;
 	q->source_at_pinch = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, s);
@@ -605,8 +604,9 @@ static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, co
 		int64_t cell = gt_ehl_cell_of(e, side_t->p);
 		first_t = e->hubs + e->cell_begin[cell];
 		count_t = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
-		// The source's list ranked at its second target: a query with one pricing merges once.
-		if (!q->source_ranked && q->source_place && ++q->source_merges == 2) rank_source(q);
+		// Ranked at the first pricing too: a ranked pass took about a third of a merge's time in the
+		// replay (perf), the ranking about a merge's instructions once a source.
+		if (!q->source_ranked && q->source_place) rank_source(q);
 	}
 	SideView t;
 	if (side) t = side_view(q, side);
