@@ -31,6 +31,46 @@ static double merged(gtEhlQuery* fresh, gtVec2 elsewhere, gtVec2 s, int call, gt
 	return d;
 }
 
+// Below the limit, the same double, and with `hub` through the same hub and vias (the same hubs
+// priced in the same order; last_hub -1: the straight line); else at least the limit.
+static void check_same(const gtEhlQuery* q, const gtEhlQuery* fresh, double got, double want, double limit, bool hub,
+                       const char* what, int call, gtVec2 s, gtVec2 t)
+{
+	if (want < limit ? got != want : !(got >= limit))
+		fail_msg("%s: call %d (%.17g, %.17g) -> (%.17g, %.17g) below %.17g gives %.17g, the merge %.17g", what, call,
+		         s.x, s.y, t.x, t.y, limit, got, want);
+	if (hub && want < limit &&
+	    (q->last_hub != fresh->last_hub ||
+	     (q->last_hub >= 0 && (q->last_via_s != fresh->last_via_s || q->last_via_t != fresh->last_via_t))))
+		fail_msg("%s: (%.17g, %.17g) -> (%.17g, %.17g) through hub %d (vias %d, %d), the merge through %d (%d, %d)",
+		         what, s.x, s.y, t.x, t.y, q->last_hub, q->last_via_s, q->last_via_t, fresh->last_hub,
+		         fresh->last_via_s, fresh->last_via_t);
+}
+
+enum { SIDES = 8 };
+
+// A few targets with sides (gtEhlQuery_FillSide; world_sides.c keeps them for objects many queries
+// price), priced from every source with random limits: through the ranks too (gather_side).
+static int price_sides(gtEhlQuery* q, gtEhlQuery* fresh, const gtMap* m, TestRng* rng, gtVec2 elsewhere, gtVec2 s,
+                       gtVec2* at, void** sides, const char* what)
+{
+	int below = 0;
+	for (int j = 0; j < SIDES; j++) {
+		double d = merged(fresh, elsewhere, s, CALL_TO, at[j], INFINITY);
+		double limits[] = {d, nextafter(d, INFINITY), d * 0.75, d * 1.25 + 1, INFINITY};
+		double limit = limits[test_rng_int(rng, 5)];
+		bool hidden = !gtMap_Visible(m, s, at[j]) && test_rng_int(rng, 2);
+		int call = hidden ? CALL_HIDDEN : CALL_BELOW;
+		double want = merged(fresh, elsewhere, s, call, at[j], limit);
+		double got = gtEhlQuery_SideBelow(q, at[j], sides[j], limit, hidden);
+		// A side prices its hubs in the order of its parts, exact once priced: on a tie another hub may
+		// give the same double.
+		check_same(q, fresh, got, want, limit, false, what, call + 10, s, at[j]);
+		below += want < limit && !isinf(want);
+	}
+	return below;
+}
+
 // Rounds of `targets` pricings from three sources in turn; returns how many went through the ranks.
 static int check_sources(const gtMap* m, const gtEhl* e, TestRng* rng, int targets, const char* what)
 {
@@ -44,7 +84,17 @@ static int check_sources(const gtMap* m, const gtEhl* e, TestRng* rng, int targe
 	fresh->source_rank_bound = NULL, fresh->source_place = NULL;
 	gtVec2 sources[3], elsewhere = test_random_point(m, rng);
 	for (int i = 0; i < 3; i++) sources[i] = test_random_point(m, rng);
-	int ranked = 0, below = 0;
+	size_t bytes = gtEhlQuery_SideBytes(q);
+	assert_true(bytes > 0);
+	gtVec2 at[SIDES];
+	void* sides[SIDES];
+	for (int j = 0; j < SIDES; j++) {
+		at[j] = test_random_point(m, rng);
+		sides[j] = aligned_alloc(64, bytes);
+		assert_non_null(sides[j]);
+		assert_true(gtEhlQuery_FillSide(q, at[j], sides[j], false));
+	}
+	int ranked = 0, below = 0, side_below = 0;
 	for (int round = 0; round < 6; round++) {
 		gtVec2 s = sources[round % 3];
 		if (s.x == elsewhere.x && s.y == elsewhere.y) continue;
@@ -59,23 +109,15 @@ static int check_sources(const gtMap* m, const gtEhl* e, TestRng* rng, int targe
 			if (call == CALL_HIDDEN && gtMap_Visible(m, s, t)) call = CALL_BELOW; // hidden pairs only
 			if (call == CALL_TO) limit = INFINITY;
 			double want = merged(fresh, elsewhere, s, call, t, limit), got = price(q, call, t, limit);
-			if (want < limit ? got != want : !(got >= limit))
-				fail_msg("%s: call %d (%.17g, %.17g) -> (%.17g, %.17g) below %.17g gives %.17g, the merge %.17g", what,
-				         call, s.x, s.y, t.x, t.y, limit, got, want);
-			// Below the limit, through the same hub and vias (the same hubs priced in the same order;
-			// last_hub -1: the straight line).
-			if (want < limit &&
-			    (q->last_hub != fresh->last_hub ||
-			     (q->last_hub >= 0 && (q->last_via_s != fresh->last_via_s || q->last_via_t != fresh->last_via_t))))
-				fail_msg(
-				    "%s: (%.17g, %.17g) -> (%.17g, %.17g) through hub %d (vias %d, %d), the merge through %d (%d, %d)",
-				    what, s.x, s.y, t.x, t.y, q->last_hub, q->last_via_s, q->last_via_t, fresh->last_hub,
-				    fresh->last_via_s, fresh->last_via_t);
+			check_same(q, fresh, got, want, limit, true, what, call, s, t);
 			ranked += q->source_ranked;
 			below += want < limit && !isinf(want);
 			if (d < kth) kth = d;
+			if (i % (targets / 8) == 0) side_below += price_sides(q, fresh, m, rng, elsewhere, s, at, sides, what);
 		}
 	}
+	for (int j = 0; j < SIDES; j++) free(sides[j]);
+	if (side_below < SIDES) fail_msg("%s: only %d side answers below their limit", what, side_below);
 	printf("note: %s: %d of %d pricings through the ranks, %d below their limit\n", what, ranked, 6 * targets, below);
 	if (below < targets) fail_msg("%s: only %d answers below their limit", what, below);
 	gtEhlQuery_Destroy(fresh);

@@ -487,6 +487,7 @@ static int gather_ranked(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 // float per rank beside the places, read instead of the place's part: 0.89 -> 1.16 of IER's time).
 typedef struct SideHead {
 	uint32_t first_hub; // t's cell's first hub entry
+	uint32_t hubs;      // and how many hubs it lists
 	bool check_all;     // t is a pinch point (gt_ehl_side)
 } SideHead;
 #define SIDE_HEAD 64
@@ -547,8 +548,43 @@ static inline __attribute__((always_inline)) int gather_side_with(gtEhlQuery* q,
 	}
 	return shared;
 }
+// gather_side for a source whose list is ranked: t's list in one pass, each hub's bound the
+// source's by rank plus t's part at its place; the same hubs in the same order (both lists go up
+// by rank). Reads t's list and parts in order where gather_side reads t's ranks' table at each of
+// the source's hubs (spread over the table: its lines are what a side costs).
+static inline __attribute__((always_inline)) int gather_side_ranked_with(gtEhlQuery* q, const SideView* t, bool narrow,
+                                                                         double best, double slack, double* least,
+                                                                         int* next)
+{
+	const gtEhlHub* first_s = q->ehl->hubs + q->source_first_hub;
+	const gtEhlHub* ht = q->ehl->hubs + t->head->first_hub;
+	const double* bound_s = q->source_rank_bound;
+	const double* part = t->part + 1; // place 1 up
+	Common* common = q->common;
+	int shared = 0;
+	double cut = best; // min(best, least + slack)
+	*least = INFINITY;
+	*next = -1;
+#pragma GCC unroll 2
+	for (uint32_t i = 0, count = t->head->hubs; i < count; i++) {
+		double bound = bound_s[ht[i].hub] + part[i];
+		if (bound < cut) {
+			if (bound < *least) {
+				*least = bound, *next = shared;
+				if (bound + slack < cut) cut = bound + slack;
+			}
+			uint32_t at = narrow ? ((const uint8_t*)q->source_place)[ht[i].hub]
+			                     : ((const uint16_t*)q->source_place)[ht[i].hub];
+			common[shared++] = (Common){bound, first_s + at, NULL};
+		}
+	}
+	return shared;
+}
 static int gather_side(gtEhlQuery* q, const SideView* t, double best, double slack, double* least, int* next)
 {
+	if (q->source_ranked)
+		return q->max_hubs <= PLACE_NARROW_HUBS ? gather_side_ranked_with(q, t, true, best, slack, least, next)
+		                                        : gather_side_ranked_with(q, t, false, best, slack, least, next);
 	return t->narrow ? gather_side_with(q, t, true, best, slack, least, next)
 	                 : gather_side_with(q, t, false, best, slack, least, next);
 }
@@ -604,10 +640,10 @@ static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, co
 		int64_t cell = gt_ehl_cell_of(e, side_t->p);
 		first_t = e->hubs + e->cell_begin[cell];
 		count_t = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
-		// Ranked at the first pricing too: a ranked pass took about a third of a merge's time in the
-		// replay (perf), the ranking about a merge's instructions once a source.
-		if (!q->source_ranked && q->source_place) rank_source(q);
 	}
+	// Ranked at the first pricing too: a ranked pass took about a third of a merge's time in the
+	// replay (perf), the ranking about a merge's instructions once a source.
+	if (!q->source_ranked && q->source_place) rank_source(q);
 	SideView t;
 	if (side) t = side_view(q, side);
 	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;
@@ -698,6 +734,7 @@ bool gtEhlQuery_FillSide(gtEhlQuery* q, gtVec2 t, void* side, bool made)
 		for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++)
 			set_side_place(&v, h->hub, 0);
 	v.head->first_hub = e->cell_begin[cell];
+	v.head->hubs = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
 	v.head->check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
 	static const unsigned char none[sizeof(double)] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}; // a NaN
 	memcpy(v.part, none, sizeof none);
