@@ -11,6 +11,9 @@
 #include "map/map_internal.h"
 #include "core/status.h"
 
+// Where a place takes 1 byte (gtEhlQuery.source_place, and a target's side below).
+#define PLACE_NARROW_HUBS UINT8_MAX
+
 int32_t gt_ehl_max_hubs(const gtEhl* ehl)
 {
 	int32_t most = 0;
@@ -43,11 +46,22 @@ gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 	q->memo_via = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_via);
 	q->memo_stamp = gt_calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);
 	q->common = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->common);
+	size_t n = (size_t)ehl->n + 1;
+	// Without them (too many hubs for 2-byte places, or no memory) the merge serves.
+	if (q->max_hubs <= UINT16_MAX) {
+		q->source_place = gt_malloc(n * (q->max_hubs <= PLACE_NARROW_HUBS ? sizeof(uint8_t) : sizeof(uint16_t)));
+		q->source_rank_bound = gt_malloc(n * sizeof *q->source_rank_bound);
+		if (!q->source_place || !q->source_rank_bound) {
+			gt_free(q->source_place), gt_free(q->source_rank_bound);
+			q->source_place = NULL, q->source_rank_bound = NULL;
+		} else {
+			for (size_t r = 0; r < n; r++) q->source_rank_bound[r] = INFINITY;
+		}
+	}
 	if (!q->memo_value || !q->memo_via || !q->memo_stamp || !q->common) {
 		gtEhlQuery_Destroy(q);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
 	}
-	size_t n = (size_t)ehl->n + 1;
 	for (int s = 0; s < 2; s++) {
 		q->side[s].stamp = gt_calloc(n, sizeof *q->side[s].stamp);
 		q->side[s].length = gt_malloc(n * sizeof *q->side[s].length);
@@ -73,6 +87,8 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 	gt_free(query->memo_via);
 	gt_free(query->memo_stamp);
 	gt_free(query->common);
+	gt_free(query->source_place);
+	gt_free(query->source_rank_bound);
 	gt_free(query);
 }
 
@@ -236,6 +252,33 @@ static inline bool valid_point(const gtMap* m, gtVec2 p)
 	return gtMap_CheckPoint(m, p) == GT_POINT_VALID;
 }
 
+// The source's list by rank (source_rank_bound, source_place), or back to none (`set` false:
+// before the source changes, only the bounds: a place is read only under a finite bound).
+static inline __attribute__((always_inline)) void rank_source_with(gtEhlQuery* q, bool narrow, bool set)
+{
+	const gtEhlHub* first = q->ehl->hubs + q->source_first_hub;
+	double* bound = q->source_rank_bound;
+	uint8_t* place8 = q->source_place;
+	uint16_t* place16 = q->source_place;
+#pragma GCC unroll 2
+	for (uint32_t i = 0, count = q->source_hubs; i < count; i++) {
+		uint32_t rank = first[i].hub;
+		bound[rank] = set ? gt_hub_lower_bound(first + i) : INFINITY;
+		if (set && narrow) place8[rank] = (uint8_t)i;
+		else if (set) place16[rank] = (uint16_t)i;
+	}
+	q->source_ranked = set;
+}
+static void rank_source(gtEhlQuery* q)
+{
+	if (q->max_hubs <= PLACE_NARROW_HUBS) rank_source_with(q, true, true);
+	else rank_source_with(q, false, true);
+}
+static void unrank_source(gtEhlQuery* q)
+{
+	rank_source_with(q, true, false);
+}
+
 static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 {
 	const gtEhl* e = q->ehl;
@@ -252,6 +295,7 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	}
 	gt_ehl_next_generation(&q->generation[0], q->side[0].stamp, (size_t)e->n + 1);
 	gt_ehl_next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
+	if (q->source_ranked) unrank_source(q);
 	q->has_source = true;
 	q->source = s;
 	q->source_at_pinch = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, s);
@@ -395,6 +439,45 @@ static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 	return shared;
 }
 
+// gather_shared for a source whose list is ranked (q->source_rank_bound): one pass over the
+// target's `count` hubs, each looked up by its rank; a rank the source lacks has an infinite bound,
+// below no cut (cut <= best, and best is infinite only while nothing was kept). The same hubs in the
+// same order as the merge (both go up t's list), so the same answer; one branch a hub, taken
+// where a hub is kept, where the merge's skips mispredict (a replay of lak303d's pricings, perf:
+// 45% of a pricing in the merge, most of it after the skips' branches).
+static inline __attribute__((always_inline)) int gather_ranked_with(gtEhlQuery* q, bool narrow, const gtEhlHub* first_s,
+                                                                    const gtEhlHub* ht, uint32_t count, double best,
+                                                                    double slack, double* least, int* next)
+{
+	const double* bound_s = q->source_rank_bound;
+	Common* common = q->common;
+	int shared = 0;
+	double cut = best; // min(best, least + slack)
+	*least = INFINITY;
+	*next = -1;
+#pragma GCC unroll 2
+	for (uint32_t i = 0; i < count; i++) {
+		double bound = bound_s[ht[i].hub] + gt_hub_lower_bound(ht + i);
+		if (bound < cut) {
+			if (bound < *least) {
+				*least = bound, *next = shared;
+				if (bound + slack < cut) cut = bound + slack;
+			}
+			uint32_t at = narrow ? ((const uint8_t*)q->source_place)[ht[i].hub]
+			                     : ((const uint16_t*)q->source_place)[ht[i].hub];
+			common[shared++] = (Common){bound, first_s + at, ht + i};
+		}
+	}
+	return shared;
+}
+static int gather_ranked(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub* first_t, uint32_t count, double best,
+                         double slack, double* least, int* next)
+{
+	return q->max_hubs <= PLACE_NARROW_HUBS
+	           ? gather_ranked_with(q, true, first_s, first_t, count, best, slack, least, next)
+	           : gather_ranked_with(q, false, first_s, first_t, count, best, slack, least, next);
+}
+
 // A target's side (gtEhlQuery_FillSide): this header, then from byte 64 per place of t's cell list
 // (1 up; place 0 is for no hub) its part and its via (max_hubs + 1 each), then per hub rank its
 // place in t's list (0: none). The ranks' table is the only part as long as the index has hubs, at
@@ -404,6 +487,7 @@ static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 // float per rank beside the places, read instead of the place's part: 0.89 -> 1.16 of IER's time).
 typedef struct SideHead {
 	uint32_t first_hub; // t's cell's first hub entry
+	uint32_t hubs;      // and how many hubs it lists
 	bool check_all;     // t is a pinch point (gt_ehl_side)
 } SideHead;
 #define SIDE_HEAD 64
@@ -416,7 +500,6 @@ typedef struct SideView {
 	void* place; // uint8_t when narrow, else uint16_t
 	bool narrow;
 } SideView;
-#define SIDE_NARROW_HUBS UINT8_MAX
 static inline SideView side_view(const gtEhlQuery* q, void* side)
 {
 	SideView v;
@@ -424,7 +507,7 @@ static inline SideView side_view(const gtEhlQuery* q, void* side)
 	v.part = (double*)((unsigned char*)side + SIDE_HEAD);
 	v.via = (int32_t*)(v.part + q->max_hubs + 1);
 	v.place = v.via + q->max_hubs + 1;
-	v.narrow = q->max_hubs <= SIDE_NARROW_HUBS;
+	v.narrow = q->max_hubs <= PLACE_NARROW_HUBS;
 	return v;
 }
 static inline uint32_t side_place(const SideView* t, uint32_t rank)
@@ -465,8 +548,43 @@ static inline __attribute__((always_inline)) int gather_side_with(gtEhlQuery* q,
 	}
 	return shared;
 }
+// gather_side for a source whose list is ranked: t's list in one pass, each hub's bound the
+// source's by rank plus t's part at its place; the same hubs in the same order (both lists go up
+// by rank). Reads t's list and parts in order where gather_side reads t's ranks' table at each of
+// the source's hubs (spread over the table: its lines are what a side costs).
+static inline __attribute__((always_inline)) int gather_side_ranked_with(gtEhlQuery* q, const SideView* t, bool narrow,
+                                                                         double best, double slack, double* least,
+                                                                         int* next)
+{
+	const gtEhlHub* first_s = q->ehl->hubs + q->source_first_hub;
+	const gtEhlHub* ht = q->ehl->hubs + t->head->first_hub;
+	const double* bound_s = q->source_rank_bound;
+	const double* part = t->part + 1; // place 1 up
+	Common* common = q->common;
+	int shared = 0;
+	double cut = best; // min(best, least + slack)
+	*least = INFINITY;
+	*next = -1;
+#pragma GCC unroll 2
+	for (uint32_t i = 0, count = t->head->hubs; i < count; i++) {
+		double bound = bound_s[ht[i].hub] + part[i];
+		if (bound < cut) {
+			if (bound < *least) {
+				*least = bound, *next = shared;
+				if (bound + slack < cut) cut = bound + slack;
+			}
+			uint32_t at = narrow ? ((const uint8_t*)q->source_place)[ht[i].hub]
+			                     : ((const uint16_t*)q->source_place)[ht[i].hub];
+			common[shared++] = (Common){bound, first_s + at, NULL};
+		}
+	}
+	return shared;
+}
 static int gather_side(gtEhlQuery* q, const SideView* t, double best, double slack, double* least, int* next)
 {
+	if (q->source_ranked)
+		return q->max_hubs <= PLACE_NARROW_HUBS ? gather_side_ranked_with(q, t, true, best, slack, least, next)
+		                                        : gather_side_ranked_with(q, t, false, best, slack, least, next);
 	return t->narrow ? gather_side_with(q, t, true, best, slack, least, next)
 	                 : gather_side_with(q, t, false, best, slack, least, next);
 }
@@ -516,14 +634,24 @@ static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, co
 {
 	const gtEhl* e = q->ehl;
 	const gtEhlHub* first_s = e->hubs + q->source_first_hub;
-	const gtEhlHub* first_t = side ? NULL : e->hubs + e->cell_begin[gt_ehl_cell_of(e, side_t->p)];
+	const gtEhlHub* first_t = NULL;
+	uint32_t count_t = 0;
+	if (!side) {
+		int64_t cell = gt_ehl_cell_of(e, side_t->p);
+		first_t = e->hubs + e->cell_begin[cell];
+		count_t = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
+	}
+	// Ranked at the first pricing too: a ranked pass took about a third of a merge's time in the
+	// replay (perf), the ranking about a merge's instructions once a source.
+	if (!q->source_ranked && q->source_place) rank_source(q);
 	SideView t;
 	if (side) t = side_view(q, side);
 	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;
 	for (;;) {
 		double least;
-		int next, shared = side ? gather_side(q, &t, best, slack, &least, &next)
-		                        : gather_shared(q, first_s, first_t, best, slack, &least, &next);
+		int next, shared = side               ? gather_side(q, &t, best, slack, &least, &next)
+		                   : q->source_ranked ? gather_ranked(q, first_s, first_t, count_t, best, slack, &least, &next)
+		                                      : gather_shared(q, first_s, first_t, best, slack, &least, &next);
 		double filtered = best; // every hub left has a bound below it
 		for (int left = shared; next >= 0;) {
 			Common c = q->common[next];
@@ -584,7 +712,7 @@ size_t gtEhlQuery_SideBytes(const gtEhlQuery* q)
 {
 	// None past the ranks' budget, or when places do not fit the table's 2 bytes.
 	if (q->ehl->n + 1 > SIDE_MOST_RANKS || q->max_hubs > UINT16_MAX) return 0;
-	size_t place = q->max_hubs <= SIDE_NARROW_HUBS ? sizeof(uint8_t) : sizeof(uint16_t);
+	size_t place = q->max_hubs <= PLACE_NARROW_HUBS ? sizeof(uint8_t) : sizeof(uint16_t);
 	size_t bytes = SIDE_HEAD + ((size_t)q->max_hubs + 1) * (sizeof(double) + sizeof(int32_t)) +
 	               ((size_t)q->ehl->n + 1) * place;
 	return (bytes + 63) & ~(size_t)63;
@@ -606,6 +734,7 @@ bool gtEhlQuery_FillSide(gtEhlQuery* q, gtVec2 t, void* side, bool made)
 		for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++)
 			set_side_place(&v, h->hub, 0);
 	v.head->first_hub = e->cell_begin[cell];
+	v.head->hubs = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
 	v.head->check_all = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, t);
 	static const unsigned char none[sizeof(double)] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}; // a NaN
 	memcpy(v.part, none, sizeof none);
