@@ -367,34 +367,32 @@ static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 	double cut = best; // min(best, least + slack)
 	*least = INFINITY;
 	*next = -1;
-	uint32_t rank_s = hs->hub, rank_t = ht->hub;
 	for (;;) {
+		uint32_t rank_s = hs->hub, rank_t = ht->hub;
 		// Skip a run of the smaller side at a time: both lists end in the sentinel n, above every rank.
 		if (rank_s < rank_t) {
 			do hs++;
-			while ((rank_s = hs->hub) < rank_t);
+			while (hs->hub < rank_t);
 			continue;
 		}
 		if (rank_t < rank_s) {
 			do ht++;
-			while ((rank_t = ht->hub) < rank_s);
+			while (ht->hub < rank_s);
 			continue;
 		}
-		// A run of shared hubs (most of two near cells' lists, and most of those above the cut):
-		// one test for the end and one for the next pair's order per hub.
-		do {
-			if (rank_s == n) return shared; // both sentinels
-			double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
-			if (bound < cut) {
-				if (bound < *least) {
-					*least = bound, *next = shared;
-					if (bound + slack < cut) cut = bound + slack;
-				}
-				common[shared++] = (Common){bound, hs, ht};
+		if (rank_s == n) break; // both sentinels
+		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
+		if (bound < cut) {
+			if (bound < *least) {
+				*least = bound, *next = shared;
+				if (bound + slack < cut) cut = bound + slack;
 			}
-			rank_s = (++hs)->hub, rank_t = (++ht)->hub;
-		} while (rank_s == rank_t);
+			common[shared++] = (Common){bound, hs, ht};
+		}
+		hs++;
+		ht++;
 	}
+	return shared;
 }
 
 // A target's side (gtEhlQuery_FillSide): this header, then from byte 64 per place of t's cell list
