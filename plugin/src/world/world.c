@@ -124,6 +124,7 @@ void gt_scratch_free(gtQueryScratch* s)
 	gt_free(s->ways);
 	gt_free(s->search.stamp), gt_free(s->search.reach), gt_free(s->search.open), gt_free(s->search.cursors);
 	gt_free(s->sources);
+	gt_free(s->ring_leaves);
 	gt_free(s->priced);
 	memset(s, 0, sizeof *s);
 }

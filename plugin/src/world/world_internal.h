@@ -54,6 +54,11 @@ typedef struct gtRingSource {
 	int32_t next;
 	int hx, hy;
 } gtRingSource;
+// A leaf a source's ring reached, queued whole at its gap's key (a heap id >= 0 names one):
+// its objects are keyed when it comes up.
+typedef struct gtRingLeaf {
+	int32_t leaf, source;
+} gtRingLeaf;
 
 // Object sides (gtDistance.side_fill, world_sides.h): the sides of a few objects that many queries
 // price, kept while they stand still. An entry holds the side of `slot` as it was when the slot had
@@ -117,6 +122,8 @@ typedef struct gtQueryScratch {
 	// query that priced it (an object comes from several sources and is priced once).
 	gtRingSource* sources;
 	int64_t source_capacity;
+	gtRingLeaf* ring_leaves;
+	int64_t ring_leaf_capacity;
 	uint32_t* priced;
 	int32_t priced_capacity;
 	uint32_t priced_generation;

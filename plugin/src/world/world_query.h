@@ -369,4 +369,15 @@ static inline bool results_offer(gtQueryScratch* s, Results* r, double d, int32_
 	gt_results_keep(r, d, slot);
 	return true;
 }
+
+// The ring traversal with links (world_ring_sources.c): adds a source at `at` with key base `base`
+// (none when an earlier source reaches `at` for no more); starts this query's priced stamps; steps
+// source `source`'s ring one offset, queueing its leaves that hold objects (heap ids >= 0, entries
+// of s->ring_leaves; `leaves` counts them); opens a queued leaf, queueing its objects. False when
+// out of memory.
+bool gt_ring_source_add(const gtWorld* w, gtQueryScratch* s, int* count, gtVec2 at, double base);
+bool gt_ring_priced_begin(const gtWorld* w, gtQueryScratch* s);
+bool gt_ring_source_step(const gtWorld* w, gtQueryScratch* s, const Results* r, int32_t source, int32_t* leaves);
+bool gt_ring_leaf_open(const gtWorld* w, gtQueryScratch* s, const Results* r, gtRingLeaf l, gtQueryStats* stats);
+
 #endif

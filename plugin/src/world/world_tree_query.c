@@ -672,8 +672,11 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 	return true;
 }
 
-static bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
-                          Results* r, bool plain, gtQueryStats* stats)
+// Inlined into ring_walk: the plain walk's code as it was when the walk with links was beside it
+// (apart, it cost ~1% more a query).
+static inline __attribute__((always_inline)) bool ring_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
+                                                                gtDistance distance, Filter* f, Results* r, bool plain,
+                                                                gtQueryStats* stats)
 {
 	return ring_traverse_upto(w, s, q, distance, f, r, plain, false, INFINITY, NULL, stats);
 }
@@ -683,84 +686,15 @@ static bool ring_traverse_lazy(const gtWorld* w, gtQueryScratch* s, const gtQuer
 	return ring_traverse_upto(w, s, q, distance, f, r, true, true, stop, resume, stats);
 }
 
-// The ring traversal with links: a source per point a walk may restart from, q at 0 and each
-// settled way's exit at its reach (links_settle), each reading the leaves in rings around it as
-// ring_traverse does; an object's key from a source is the source's base plus the straight line,
-// link_bound's term for that way. Every event (the least queued key, a source's next leaf) is taken
-// in increasing key after the ways settle up to it, so an object is first popped at the least of
-// its terms and no key is ever raised again (the tree's best-first with links keyed and re-keyed
-// every item through every settled way: 100 teleporters on AR0602SR, ~30 re-keys a query). An
-// object met again from another source is priced once (s->priced). A way whose exit an earlier
-// source reaches for no more than the way's reach (the way back through a link just taken) adds
-// no source: each of its keys is at least that source's. False when out of memory.
-static bool ring_source_add(const gtWorld* w, gtQueryScratch* s, int* count, gtVec2 at, double base)
-{
-	for (int i = 0; i < *count; i++) {
-		double dx = at.x - s->sources[i].at.x, dy = at.y - s->sources[i].at.y;
-		if (s->sources[i].base + sqrt(dx * dx + dy * dy) <= base) return true;
-	}
-	if (!GT_GROW(s->sources, s->source_capacity, *count + 1, 16)) return false;
-	int32_t leaf = leaf_of_point(w, at.x, at.y);
-	// Keys are shrunk as link_bound's terms, a ring's first key (bound 0) too: an object at the exit
-	// itself has key base * (1 - 2^-49).
-	s->sources[(*count)++] = (gtRingSource){at,
-	                                        base,
-	                                        (base + (double)w->ring[0].bound) * (1 - 0x1p-49),
-	                                        0,
-	                                        leaf & ((1 << w->height) - 1),
-	                                        leaf >> w->height};
-	return true;
-}
-static bool priced_begin(const gtWorld* w, gtQueryScratch* s)
-{
-	if (s->priced_capacity < w->slots_used) {
-		if (!GT_RESIZE(s->priced, w->slots_used)) return false;
-		s->priced_capacity = w->slots_used;
-		s->priced_generation = 0;
-	}
-	if (s->priced_generation == 0 || s->priced_generation == UINT32_MAX) {
-		memset(s->priced, 0, (size_t)s->priced_capacity * sizeof *s->priced);
-		s->priced_generation = 0;
-	}
-	s->priced_generation++;
-	return true;
-}
-// A source's next offset: its leaves' objects not priced yet go in with their keys from it.
-static bool ring_source_step(const gtWorld* w, gtQueryScratch* s, const Results* r, gtRingSource* src,
-                             gtQueryStats* stats)
-{
-	const int side = 1 << w->height;
-	const gtRingOffset o = w->ring[src->next++];
-	src->next_key = src->next < w->ring_count ? (src->base + (double)w->ring[src->next].bound) * (1 - 0x1p-49)
-	                                          : INFINITY;
-	const double px = src->at.x, py = src->at.y, base = src->base;
-	const int hx = src->hx, hy = src->hy;
-	const uint32_t priced = s->priced_generation;
-	for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
-		int cx, cy;
-		int32_t leaf = gt_ring_leaf(o, m, hx, hy, side, &cx, &cy);
-		if (leaf < 0 || w->leaf_head[leaf] < 0) continue;
-		gtVec2 g = gt_ring_gap(w, cx, cy, hx, hy, (gtVec2){px, py});
-		if (results_prune(r, (base + sqrt(g.x * g.x + g.y * g.y)) * (1 - 0x1p-49))) continue;
-		stats->nodes_popped++;
-		for (int32_t p = w->leaf_head[leaf]; p >= 0; p = w->next[p]) {
-			stats->objects_tested++;
-			if (s->priced[p] == priced) continue;
-			double dx = w->x[p] - px, dy = w->y[p] - py, e = (base + sqrt(dx * dx + dy * dy)) * (1 - 0x1p-49);
-			if (results_prune(r, e)) continue;
-			if (!gt_frontier_push(&s->frontier, e, -(p + 1))) return false;
-		}
-	}
-	return true;
-}
+// The ring traversal with links (world_ring_sources.c has its sources' steps).
 // `start`: q's next offset, where ring_traverse_lazy handed over (the frontier, a heap, holds the
 // objects it read and did not price; those it priced are stamped), else 0 (priced_begin is the caller's).
 static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Filter* f,
                                 Results* r, int32_t start, gtQueryStats* stats)
 {
 	gtHeap* frontier = &s->frontier;
-	int count = 0, added = 0;
-	if (!ring_source_add(w, s, &count, q->point, 0)) return false;
+	int count = 0, added = 0, leaves = 0;
+	if (!gt_ring_source_add(w, s, &count, q->point, 0)) return false;
 	gtRingSource* home = &s->sources[0];
 	home->next = start;
 	home->next_key = start < w->ring_count ? (double)w->ring[start].bound * (1 - 0x1p-49) : INFINITY;
@@ -776,17 +710,22 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 			// A way may settle at or below the next event: settle up to it; each settled way is a source.
 			links_settle(f, event, false);
 			for (; added < f->ways_settled; added++)
-				if (!ring_source_add(w, s, &count, f->ways[added].exit, f->ways[added].reach)) return false;
+				if (!gt_ring_source_add(w, s, &count, f->ways[added].exit, f->ways[added].reach)) return false;
 			continue;
 		}
 		if (top <= next) {
-			int32_t slot = -gt_heap_pop(frontier).id - 1;
+			int32_t id = gt_heap_pop(frontier).id;
+			if (id >= 0) { // a leaf
+				if (!gt_ring_leaf_open(w, s, r, s->ring_leaves[id], stats)) return false;
+				continue;
+			}
+			int32_t slot = -id - 1;
 			if (s->priced[slot] == s->priced_generation) continue; // met again from another source
 			s->priced[slot] = s->priced_generation;
 			if (!price_object(w, s, q, distance, MODE_NEAREST, f, r, slot, top, false, stats)) return false;
 			continue;
 		}
-		if (!ring_source_step(w, s, r, &s->sources[least], stats)) return false;
+		if (!gt_ring_source_step(w, s, r, least, &leaves)) return false;
 	}
 	return true;
 }
@@ -805,7 +744,7 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 static __attribute__((noinline)) bool ring_walk_links(const gtWorld* w, gtQueryScratch* s, const gtQuery* q,
                                                       gtDistance distance, Filter* f, Results* r, gtQueryStats* stats)
 {
-	if (!priced_begin(w, s)) return false;
+	if (!gt_ring_priced_begin(w, s)) return false;
 	int32_t start = 0;
 	if (f->search_from > 0) {
 		// Up to the table's bound, then up to the least reach (which the plain walk keeps to, as no
