@@ -22,6 +22,7 @@ typedef struct gtRegionLists {
 	gtEhlViaLabel* vias;
 	uint8_t* full; // per via while merging: how many merged lists had it FULL
 	int64_t hub_count, hub_capacity, via_count, via_capacity;
+	bool bare; // no `full` (a uniform build's pool: nothing merges)
 } gtRegionLists;
 
 bool gt_region_lists_reserve(gtRegionLists* l, int64_t hubs, int64_t vias);
