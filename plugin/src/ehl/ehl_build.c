@@ -401,7 +401,7 @@ static bool build_cell(Worker* w, int64_t cell)
 		}
 		if (kept == 0) continue;
 		if (b->pass == 2) { // the pool's counts move at the sentinel
-			if (!gt_region_lists_reserve(w->pool, out_hubs + 2, (int64_t)out_vias + kept)) return false;
+			if (!gt_region_lists_room(w->pool, out_hubs + 2, (int64_t)out_vias + kept)) return false;
 			hub_to = w->pool->hubs, via_to = w->pool->vias;
 		}
 		if (b->pass) {

@@ -26,6 +26,12 @@ typedef struct gtRegionLists {
 } gtRegionLists;
 
 bool gt_region_lists_reserve(gtRegionLists* l, int64_t hubs, int64_t vias);
+// The same, inline where the room is there (the via stage asks once per (cell, hub)).
+static inline bool gt_region_lists_room(gtRegionLists* l, int64_t hubs, int64_t vias)
+{
+	return (l->hub_count + hubs <= l->hub_capacity && l->via_count + vias <= l->via_capacity) ||
+	       gt_region_lists_reserve(l, hubs, vias);
+}
 
 // One block's chain of merges (the plan pass): after k steps the block holds regions[k] regions
 // with hubs[k] hub entries (sentinels included) and vias[k] vias.
