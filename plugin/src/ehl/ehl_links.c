@@ -371,16 +371,26 @@ static bool tangent(gtVertex v, gtVec2 p)
 	return v.bx * v.by * (p.x - v.x) * (p.y - v.y) <= 0;
 }
 
+// Whether cell c is in the region just made.
+static inline bool seen_at(const gtSweep* s, int32_t c)
+{
+	return s->cell_stamp[c] == s->stamp && (s->cell_flags[c] & SEEN);
+}
+
 // Whether the region just made may hold a segment ending at grid point (x, y) or in the square
 // right and below it: one of the cells around the point is in it.
 static bool region_near_at(const gtSweep* s, int x, int y)
 {
 	const gtMap* m = s->map;
+	if (x > 0 && y > 0 && x < m->width && y < m->height) { // the four cells on the map: no bounds tests
+		int32_t c = (y - 1) * m->width + x - 1, w = m->width;
+		return seen_at(s, c) || seen_at(s, c + 1) || seen_at(s, c + w) || seen_at(s, c + w + 1);
+	}
 	for (int cy = y - 1; cy <= y; cy++)
 		for (int cx = x - 1; cx <= x; cx++) {
 			if (cx < 0 || cy < 0 || cx >= m->width || cy >= m->height) continue;
 			int32_t c = cy * m->width + cx;
-			if (s->cell_stamp[c] == s->stamp && (s->cell_flags[c] & SEEN)) return true;
+			if (seen_at(s, c)) return true;
 		}
 	return false;
 }
