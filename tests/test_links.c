@@ -10,6 +10,7 @@
 
 #include "test_support.h"
 
+#include "ehl/ehl_cell_pools.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
 
@@ -1261,6 +1262,43 @@ static void test_index_links_threads(void** state)
 	}
 }
 
+// A whole uniform index's cells are written in one pass, each thread's into its own pool, then put
+// in cell order (ehl_cell_pools.c): the same file as the build that counts every cell, then writes
+// it (the path a repair takes), on 1 to 4 threads, with links and without, cells of 1 to 3.
+static void test_index_cells_one_pass(void** state)
+{
+	(void)state;
+	TestRng rng = {3238};
+	for (int round = 0; round < 6; round++) {
+		gtMap* map = links_map(&rng, 48, 36, 16 + 3 * round, round == 2);
+		gtEhlLink links[12];
+		int count = round % 2 ? 12 : 0;
+		for (int k = 0; k < count; k++) {
+			TwinLink l = random_link(map, &rng, k % 4);
+			links[k] = (gtEhlLink){l.a, l.b, l.cost};
+		}
+		char path[5][64];
+		for (int i = 0; i < 5; i++) { // 0: two passes, on 2 threads; then one pass on i threads
+			gtEhlDef def = gtEhl_DefaultDef();
+			def.cell_size = 1 + round % 3;
+			def.threads = i ? i : 2;
+			gt_ehl_cells_in_two_passes = i == 0;
+			gtEhl* ehl;
+			gtError err;
+			if (gtEhl_BuildWithLinks(map, &def, links, count, &ehl, &err)) fail_msg("%s", err.message);
+			snprintf(path[i], sizeof path[i], "test_links_one_pass_%d.ehl", i);
+			assert_int_equal(gtEhl_Save(ehl, path[i], &err), GT_OK);
+			gtEhl_Destroy(ehl);
+		}
+		gt_ehl_cells_in_two_passes = false;
+		for (int i = 1; i < 5; i++)
+			if (!same_bytes(path[0], path[i]))
+				fail_msg("round %d: the index in one pass on %d threads differs from the two passes'", round, i);
+		for (int i = 0; i < 5; i++) remove(path[i]);
+		gtMap_Destroy(map);
+	}
+}
+
 // Stairs: links that cost a hair below or above their length, as a level's stairs priced by their
 // drawn length do. The index keeps a straight line s sees t along only when no walk through the
 // links can beat it, by each link's segment and what all of them save (gt_ehl_line_wins_paired):
@@ -1887,9 +1925,9 @@ static void test_shortcuts_reach_lists(void** state)
 	}
 }
 
-TEST_MAIN("links", test_index_knows_links, test_index_links_threads, test_shortcuts_reach_lists,
-          test_world_sight_and_teleporters, test_world_rings_through_links, test_world_rings_floors_lazy,
-          test_world_rings_gap_through_links, test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below,
-          test_index_idle_links, test_index_floors_apart, test_table_floors_by_part, test_nav_index_knows_links,
-          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
-          test_reachability, test_floors, test_rebuild_keeps_links)
+TEST_MAIN("links", test_index_knows_links, test_index_links_threads, test_index_cells_one_pass,
+          test_shortcuts_reach_lists, test_world_sight_and_teleporters, test_world_rings_through_links,
+          test_world_rings_floors_lazy, test_world_rings_gap_through_links, test_world_stairs, test_world_stairs_sight,
+          test_index_links_a_hair_below, test_index_idle_links, test_index_floors_apart, test_table_floors_by_part,
+          test_nav_index_knows_links, test_handles, test_distances_match_twin, test_world_queries,
+          test_edits_and_toggles, test_advance, test_reachability, test_floors, test_rebuild_keeps_links)

@@ -16,7 +16,9 @@
 #include "core/task.h"
 #include "ehl/ehl_estimate.h"
 #include "ehl/ehl_kept_labels.h"
+#include "ehl/ehl_build_lists.h"
 #include "ehl/ehl_build_rules.h"
+#include "ehl/ehl_cell_pools.h"
 #include "ehl/ehl_cells.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_links.h"
@@ -31,18 +33,6 @@
 #define TUPLE_FULL GT_EHL_TUPLE_FULL
 #define TUPLE_VERTEX 0x7fffffffu
 #define FULL_16 0x8000u
-
-// A via that passed P5 and was under P2's bound when gather met it (24 bytes: the cell stage
-// stores tens of millions of them with links). P3 waits for the final P2, which drops about half.
-typedef struct Candidate {
-	uint32_t vertex_full; // vertex | TUPLE_FULL
-	int32_t next;
-	union {
-		uint32_t entry; // in a hub's chain: the label entry (its parent for P3, its dist)
-		double dist;    // kept
-	};
-	double bound; // mindist(vertex, cell) + dist
-} Candidate;
 
 typedef struct Build Build;
 
@@ -68,9 +58,11 @@ typedef struct Worker {
 	int32_t* hub_list;
 	Candidate* cand;
 	int cand_capacity;
-	Candidate *kept, *scratch; // a hub's kept vias, and room to sort them
+	KeptVia *kept, *scratch; // a hub's kept vias, and room to sort them
 	gtRegionWork region;
 	gtRegionLists* pool; // pass 2: where build_cell writes a fine cell's lists
+	gtRegionLists cells; // pass 2 of a uniform index: the cells this worker built, in its order
+	int64_t cells_told;  // of its bytes, those added to Build.pooled
 	int64_t full_vias;   // pass 1: FULL vias written (the stats' count without a scan of every via)
 	bool failed;
 	gtError err;
@@ -85,7 +77,7 @@ struct Build {
 	int64_t cells;
 	atomic_long next_item;
 	long item_count;
-	int pass; // cell stage: 0 counts, 1 writes, 2 writes into a worker's pool (regions)
+	int pass; // cell stage: 0 counts, 1 writes, 2 writes into a worker's pool (regions, or a uniform index)
 	gtRegionBuild* regions;
 	const gtEhlEndRegions* end_regions; // the link ends' regions from the join (or NULL)
 	int passes;                         // runs that make up the current stage, reported as one 0-1 progress
@@ -94,9 +86,13 @@ struct Build {
 	int64_t* tuple_begin;
 	uint32_t* tuple_vertex;
 	uint16_t* tuple16;   // instead, in a region build of under 2^15 vertices: vertex | FULL_16 (the same order)
-	uint32_t* cell_hubs; // pass 0 results
+	uint32_t* cell_hubs; // pass 0 results (or a uniform pass 2's)
 	uint32_t* cell_vias;
 	uint64_t* via_start;
+	uint32_t* cell_at;   // a uniform pass 2: where the cell's hub list begins in its worker's pool
+	uint8_t* cell_pool;  // and that worker
+	atomic_llong pooled; // bytes in the pools, as last told
+	double available;    // MB of memory available before the via stage
 	// Per cell: the free squares that must see a vertex whole for the cell to be FULL for it
 	// (cells_needing): then every valid point of the cell sees it.
 	uint32_t* edge_free;
@@ -214,34 +210,6 @@ static bool sweep_one(Worker* w, int v)
 
 // ---- stage: via labels of one cell ------------------------------------------------------------
 
-// A hub's kept vias by distance, stable (ties keep gather's order, as qsort's merge sort kept
-// them): runs of 16 by insertion (most lists are a few vias, 7 on average with 100 links on
-// AR0602SR), then merged through `scratch` (lists of hundreds, where qsort's calls cost 3x).
-static void sort_by_dist(Candidate* c, Candidate* scratch, int count)
-{
-	enum { RUN = 16 };
-	for (int at = 0; at < count; at += RUN)
-		for (int i = at + 1; i < count && i < at + RUN; i++) {
-			Candidate x = c[i];
-			int j = i;
-			for (; j > at && c[j - 1].dist > x.dist; j--) c[j] = c[j - 1];
-			c[j] = x;
-		}
-	Candidate *from = c, *to = scratch;
-	for (int width = RUN; width < count; width *= 2) {
-		for (int lo = 0; lo < count; lo += 2 * width) {
-			int mid = lo + width < count ? lo + width : count, hi = lo + 2 * width < count ? lo + 2 * width : count;
-			int i = lo, j = mid, k = lo;
-			while (i < mid && j < hi) to[k++] = from[j].dist < from[i].dist ? from[j++] : from[i++];
-			while (i < mid) to[k++] = from[i++];
-			while (j < hi) to[k++] = from[j++];
-		}
-		Candidate* t = from;
-		from = to, to = t;
-	}
-	if (from != c) memcpy(c, from, (size_t)count * sizeof *c);
-}
-
 // A repair: a cell the last index has right is copied from it.
 static bool copied_cell(Worker* w, Build* b, int64_t cell)
 {
@@ -290,29 +258,6 @@ static void meet_hub(Worker* w, int32_t h, int* hubs)
 	w->hub_list[(*hubs)++] = h;
 }
 
-// The cell's hubs in rank order, the order the index stores them: a bit per hub set as gather met
-// it, read back word by word (a cell meets ~50-170 of a few thousand ranks, where qsort's calls cost
-// ~17k instructions a cell). The bits are clear again after.
-static void order_hubs(Worker* w, int hubs)
-{
-	for (int i = 0; i < hubs; i++) {
-		uint32_t h = (uint32_t)w->hub_list[i];
-		w->hub_bits[h >> 6] |= 1ull << (h & 63);
-		w->hub_words[h >> 12] |= 1ull << ((h >> 6) & 63);
-	}
-	int k = 0;
-	for (int64_t s = 0; k < hubs; s++) {
-		uint64_t words = w->hub_words[s];
-		w->hub_words[s] = 0;
-		for (; words; words &= words - 1) {
-			int64_t word = s * 64 + __builtin_ctzll(words);
-			uint64_t bits = w->hub_bits[word];
-			w->hub_bits[word] = 0;
-			for (; bits; bits &= bits - 1) w->hub_list[k++] = (int32_t)(word * 64 + __builtin_ctzll(bits));
-		}
-	}
-}
-
 // Room for `more` candidates past `count` (the arrays grow together); false when out of memory.
 static bool reserve_candidates(Worker* w, int count, int64_t more)
 {
@@ -326,7 +271,7 @@ static bool reserve_candidates(Worker* w, int count, int64_t more)
 // Heads its hub's chain, in room reserved per tuple (a call testing the room each time: ~4% of a build).
 static inline void store_candidate(Worker* w, int32_t h, uint32_t vf, uint32_t entry, double bound, int* count)
 {
-	w->cand[*count] = (Candidate){vf, w->hub_head[h], {entry}, bound};
+	w->cand[*count] = (Candidate){vf, w->hub_head[h], entry, bound};
 	w->hub_head[h] = (*count)++;
 }
 
@@ -427,8 +372,8 @@ static bool build_cell(Worker* w, int64_t cell)
 	int hubs = 0;
 	int64_t count = 0;
 	if (!gather(w, cell, corners, affected, token, &hubs, &count)) return false;
-	order_hubs(w, hubs);
-	if (!b->pass || (b->pass == 2 && !b->regions->writing)) atomic_fetch_add(&b->candidates, count);
+	gt_ehl_order_hubs(w->hub_bits, w->hub_words, w->hub_list, hubs);
+	if (!b->pass || (b->pass == 2 && !(b->regions && b->regions->writing))) atomic_fetch_add(&b->candidates, count);
 	uint32_t out_hubs = 0, out_vias = 0;
 	int64_t hub_at = b->pass == 1 ? (int64_t)e->cell_begin[cell] : b->pass ? w->pool->hub_count : 0;
 	uint64_t via_at = b->pass == 1 ? b->via_start[cell] : b->pass ? (uint64_t)w->pool->via_count : 0;
@@ -451,16 +396,16 @@ static bool build_cell(Worker* w, int64_t cell)
 			                gt_ehl_in_one_quadrant(e->vertices[v], x0, y0, x1, y1);
 			if (!gt_ehl_passes_p3(e, v, (int)e->label_parent[cd->entry], h, quadrant, corners)) continue;
 			lower = cd->bound < lower ? cd->bound : lower;
-			if (b->pass) w->kept[kept] = *cd, w->kept[kept].dist = e->label_dist[cd->entry]; // pass 0 counts
+			if (b->pass) w->kept[kept] = (KeptVia){e->label_dist[cd->entry], cd->vertex_full}; // pass 0 counts
 			kept++;
 		}
 		if (kept == 0) continue;
 		if (b->pass == 2) { // the pool's counts move at the sentinel
-			if (!gt_region_lists_reserve(w->pool, out_hubs + 2, (int64_t)out_vias + kept)) return false;
+			if (!gt_region_lists_room(w->pool, out_hubs + 2, (int64_t)out_vias + kept)) return false;
 			hub_to = w->pool->hubs, via_to = w->pool->vias;
 		}
 		if (b->pass) {
-			sort_by_dist(w->kept, w->scratch, kept);
+			gt_ehl_sort_by_dist(w->kept, w->scratch, kept);
 			gtEhlHub entry = {(uint32_t)(via_at + out_vias), (uint32_t)h, gt_round_down(lower)};
 			hub_to[hub_at + out_hubs] = entry;
 			for (int k = 0; k < kept; k++) {
@@ -487,6 +432,36 @@ static bool fine_cell(void* context, int64_t cell, gtRegionLists* out)
 	return build_cell(w, cell);
 }
 
+// Refuse clearly rather than let the system swap or kill us: the cells' lists need `bytes` (at least).
+static gtStatus check_memory(const Build* b, double bytes, bool more, gtError* err)
+{
+	if (!(bytes / 1e6 > b->available)) return GT_OK;
+	return gt_fail(err, GT_ERR_LIMIT,
+	               "the index at cell size %d needs %s%.0f MB but only %.0f MB of memory are available; use a larger "
+	               "cell size or a budget",
+	               b->ehl->g, more ? "more than " : "", bytes / 1e6, b->available);
+}
+
+// A uniform index's cell in one pass: into the worker's pool, where the cell's lists are noted. As a
+// pool grows, the pools' bytes so far are held against the memory there was.
+static bool pooled_cell(Worker* w, int64_t cell)
+{
+	Build* b = w->build;
+	gtRegionLists* p = &w->cells;
+	w->pool = p;
+	p->bare = true;
+	int64_t at = p->hub_count, vias = p->via_count, hub_room = p->hub_capacity, via_room = p->via_capacity;
+	if (at >= UINT32_MAX || !build_cell(w, cell)) return false; // past 2^32: so would the index be
+	b->cell_at[cell] = (uint32_t)at, b->cell_pool[cell] = (uint8_t)w->index;
+	b->cell_hubs[cell] = (uint32_t)(p->hub_count - at - 1);
+	b->cell_vias[cell] = (uint32_t)(p->via_count - vias);
+	if (p->hub_capacity == hub_room && p->via_capacity == via_room) return true;
+	int64_t bytes = p->hub_count * (int64_t)sizeof *p->hubs + p->via_count * (int64_t)sizeof *p->vias;
+	long long all = atomic_fetch_add(&b->pooled, bytes - w->cells_told) + bytes - w->cells_told;
+	w->cells_told = bytes;
+	return !check_memory(b, (double)all, true, &w->err);
+}
+
 // ---- parallel driver --------------------------------------------------------------------------
 
 static void run_worker(void* context, int index)
@@ -500,6 +475,7 @@ static void run_worker(void* context, int index)
 		int64_t full_before = w->full_vias;
 		bool ok = b->stage[0] == 'c' ? sweep_one(w, (int)item)
 		          : b->regions       ? gt_region_block(b->regions, &w->region, item, fine_cell, w)
+		          : b->pass == 2     ? pooled_cell(w, item)
 		                             : build_cell(w, item);
 		if (ok && b->pass == 1 && !b->regions && b->ehl->cell_full) // kept for the next repair's copies
 			b->ehl->cell_full[item] = (uint32_t)(w->full_vias - full_before);
@@ -572,6 +548,7 @@ static void free_worker(Worker* w)
 	gt_free(w->kept);
 	gt_free(w->scratch);
 	gt_region_work_free(&w->region);
+	gt_free(w->cells.hubs), gt_free(w->cells.vias), gt_free(w->cells.full);
 }
 
 static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
@@ -682,36 +659,22 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	return GT_OK;
 }
 
-// Prefix sums of pass 0 into the final arrays.
+// Prefix sums of pass 0 into the final arrays, once the memory is there.
 static gtStatus allocate_cells(Build* b, gtError* err)
 {
 	gtEhl* e = b->ehl;
-	uint64_t hubs = 0, vias = 0;
-	e->cell_begin = gt_malloc(((size_t)b->cells + 1) * sizeof *e->cell_begin);
-	b->via_start = gt_malloc(((size_t)b->cells + 1) * sizeof *b->via_start);
-	if (!e->cell_begin || !b->via_start) return gt_fail(err, GT_ERR_NOMEM, "out of memory for cell offsets");
-	for (int64_t c = 0; c < b->cells; c++) {
-		e->cell_begin[c] = (uint32_t)hubs;
-		b->via_start[c] = vias;
-		hubs += b->cell_hubs[c] + 1; // + sentinel
-		vias += b->cell_vias[c];
-		if (hubs >= UINT32_MAX || vias >= UINT32_MAX)
-			return gt_fail(err, GT_ERR_LIMIT,
-			               "the index at cell size %d needs more than 2^32 entries; use a larger cell size", e->g);
-	}
-	e->cell_begin[b->cells] = (uint32_t)hubs;
-	e->hub_count = (int64_t)hubs + 1;
-	e->via_count = (int64_t)vias;
+	gtStatus st = gt_ehl_cell_offsets(e, b->cells, b->cell_hubs, b->cell_vias, &b->via_start, err);
+	if (!st)
+		st = check_memory(b, (double)(e->hub_count - 1) * sizeof *e->hubs + (double)e->via_count * sizeof *e->vias,
+		                  false, err);
+	if (st || b->pass == 2) return st; // one pass: the pools become the arrays
 	e->hubs = gt_malloc((size_t)e->hub_count * sizeof *e->hubs);
-	e->vias = gt_malloc((size_t)(vias + 1) * sizeof *e->vias);
+	e->vias = gt_malloc((size_t)(e->via_count + 1) * sizeof *e->vias);
 	if (!e->hubs || !e->vias)
-		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)", (unsigned long long)vias,
-		               (double)vias * 8 / 1e6);
-	gtEhlHub last = {(uint32_t)vias, (uint32_t)e->n, INFINITY};
-	e->hubs[hubs] = last;
-	gt_free(b->cell_hubs);
-	gt_free(b->cell_vias);
-	b->cell_hubs = b->cell_vias = NULL;
+		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)",
+		               (unsigned long long)e->via_count, (double)e->via_count * 8 / 1e6);
+	gtEhlHub last = {(uint32_t)e->via_count, (uint32_t)e->n, INFINITY};
+	e->hubs[e->hub_count - 1] = last;
 	return GT_OK;
 }
 
@@ -802,27 +765,39 @@ static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError*
 	return st;
 }
 
+// The via-label stage of a whole uniform index in one pass: each worker's cells into its pool, then
+// the pools into the index. (A repair copies the last index's cells by pass: it counts, then writes.)
+static gtStatus build_pooled(Build* b, Worker* workers, gtError* err)
+{
+	b->cell_at = gt_malloc((size_t)b->cells * sizeof *b->cell_at);
+	b->cell_pool = gt_malloc((size_t)b->cells * sizeof *b->cell_pool);
+	gtStatus st = b->cell_at && b->cell_pool ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
+	b->pass = 2, b->passes = 1;
+	if (!st) st = run_stage(b, workers, "via labels", b->cells, err);
+	if (!st) st = allocate_cells(b, err);
+	gtRegionLists* pools[256];
+	for (int i = 0; i < b->threads; i++) pools[i] = &workers[i].cells;
+	if (!st)
+		st = gt_ehl_cells_from_pools(b->ehl, b->cells, pools, b->threads, b->cell_at, b->cell_pool, b->cell_hubs,
+		                             b->cell_vias, b->via_start, err);
+	gt_free(b->cell_at), gt_free(b->cell_pool);
+	b->cell_at = NULL, b->cell_pool = NULL;
+	return st;
+}
+
 // The via-label stage of a uniform index: count every cell's vias, allocate, write them.
-static gtStatus build_uniform(Build* b, Worker* workers, int g, gtError* err)
+static gtStatus build_uniform(Build* b, Worker* workers, gtError* err)
 {
 	b->cell_hubs = gt_malloc((size_t)b->cells * sizeof *b->cell_hubs);
 	b->cell_vias = gt_malloc((size_t)b->cells * sizeof *b->cell_vias);
 	gtStatus st = b->cell_hubs && b->cell_vias ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
+	b->available = gt_available_memory_mb();
+	// One pass when nothing bounds the peak: a second thread's pool is held beside the index a moment.
+	bool pooled = !b->repair && b->def->budget_mb <= 0 && b->threads <= 256 && !gt_ehl_cells_in_two_passes;
+	if (!st && pooled) return build_pooled(b, workers, err);
 	if (!st) {
 		b->pass = 0, b->passes = 2;
 		st = run_stage(b, workers, "via labels", b->cells, err);
-	}
-	if (!st) {
-		// Refuse clearly rather than let the system swap or kill us.
-		double needed = 0;
-		for (int64_t c = 0; c < b->cells; c++)
-			needed += (b->cell_hubs[c] + 1.0) * sizeof(gtEhlHub) + b->cell_vias[c] * (double)sizeof(gtEhlViaLabel);
-		double available = gt_available_memory_mb();
-		if (needed / 1e6 > available)
-			st = gt_fail(err, GT_ERR_LIMIT,
-			             "the index at cell size %d needs %.0f MB but only %.0f MB of memory are available; use a "
-			             "larger cell size or a budget",
-			             g, needed / 1e6, available);
 	}
 	if (!st) st = allocate_cells(b, err);
 	if (!st) {
@@ -860,6 +835,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	b.threads = threads;
 	atomic_init(&b.candidates, 0);
 	atomic_init(&b.tuples, 0);
+	atomic_init(&b.pooled, 0);
 	// A tuple is 8 bytes while sweeping and 4 once grouped: at most an eighth of the budget in
 	// tuples keeps them near it (AR0602SR at 7.07 MB: 784,883 tuples of cells of 2 fit).
 	b.most_tuples = region_budget > 0 ? (int64_t)(region_budget / 8) : 0;
@@ -883,8 +859,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (!st) st = gt_ehl_keep_labels(e, labels, err);
 	bool dropped = !st && !repair; // a repair may keep the labels for the next one
 	if (dropped) gt_ehl_drop_label_entries(labels);
-	if (!st)
-		st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, g, err);
+	if (!st) st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, err);
 	b.full_vias = region_budget > 0 || !workers ? -1 : 0;
 	for (int i = 0; b.full_vias >= 0 && i < b.threads; i++) b.full_vias += workers[i].full_vias;
 	if (workers)

@@ -9,39 +9,6 @@
 #include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
 
-float gt_round_down(double v)
-{
-	if (isinf(v)) return INFINITY;
-	float f = (float)v;
-	if (!((double)f > v)) return f;
-	if (f > 0 && isfinite(f)) { // the next float down, without nextafterf's call (the builder's vias)
-		uint32_t bits;
-		memcpy(&bits, &f, sizeof bits);
-		bits--;
-		memcpy(&f, &bits, sizeof f);
-		return f;
-	}
-	return nextafterf(f, -INFINITY);
-}
-
-void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full)
-{
-	float low = gt_round_down(dist);
-	uint32_t bits;
-	memcpy(&bits, &low, sizeof bits);
-	bits &= ~GT_VIA_VERTEX_BITS;   // truncating a non-negative float's mantissa rounds it down
-	if (full) bits |= 0x80000000u; // also for a zero distance: the sign survives
-	memcpy(via->low, &bits, sizeof bits);
-	gt_via_set_vertex(via, vertex);
-}
-
-void gt_via_set_vertex(gtEhlViaLabel* via, int vertex)
-{
-	uint32_t bits = (gt_via_bits(via) & ~GT_VIA_VERTEX_BITS) | (((uint32_t)vertex >> 16) & GT_VIA_VERTEX_BITS);
-	memcpy(via->low, &bits, sizeof bits);
-	via->vertex_low = (uint16_t)vertex;
-}
-
 void gt_ehl_free_arrays(gtEhl* e)
 {
 	gt_free(e->points); // never in a file mapping

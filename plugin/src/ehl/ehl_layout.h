@@ -98,9 +98,41 @@ static inline float gt_hub_lower_bound(const gtEhlHub* h)
 	return h->lower_bound;
 }
 
-void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full);
+// The largest float not above v (+inf stays +inf). Inline, as gt_via_set: the build writes every
+// via and (cell, hub) bound through them (~0.4G instructions of calls with 100 links on two floors).
+static inline float gt_round_down(double v)
+{
+	if (isinf(v)) return INFINITY;
+	float f = (float)v;
+	if (!((double)f > v)) return f;
+	if (f > 0 && isfinite(f)) { // the next float down, without nextafterf's call (the builder's vias)
+		uint32_t bits;
+		memcpy(&bits, &f, sizeof bits);
+		bits--;
+		memcpy(&f, &bits, sizeof f);
+		return f;
+	}
+	return nextafterf(f, -INFINITY);
+}
+
 // The same via for another vertex id.
-void gt_via_set_vertex(gtEhlViaLabel* via, int vertex);
+static inline void gt_via_set_vertex(gtEhlViaLabel* via, int vertex)
+{
+	uint32_t bits = (gt_via_bits(via) & ~GT_VIA_VERTEX_BITS) | (((uint32_t)vertex >> 16) & GT_VIA_VERTEX_BITS);
+	memcpy(via->low, &bits, sizeof bits);
+	via->vertex_low = (uint16_t)vertex;
+}
+
+static inline void gt_via_set(gtEhlViaLabel* via, int vertex, double dist, bool full)
+{
+	float low = gt_round_down(dist);
+	uint32_t bits;
+	memcpy(&bits, &low, sizeof bits);
+	bits &= ~GT_VIA_VERTEX_BITS;   // truncating a non-negative float's mantissa rounds it down
+	if (full) bits |= 0x80000000u; // also for a zero distance: the sign survives
+	memcpy(via->low, &bits, sizeof bits);
+	gt_via_set_vertex(via, vertex);
+}
 
 struct gtEhl {
 	const gtMap* map;
@@ -240,8 +272,6 @@ void gt_ehl_set_stats(gtEhl* e, int64_t full_vias);
 // Index of v's label entry for hub rank `hub`, or -1.
 int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub);
 
-// The largest float not above v (+inf stays +inf).
-float gt_round_down(double v);
 int64_t gt_ehl_index_bytes(const gtEhl* e);
 
 #endif

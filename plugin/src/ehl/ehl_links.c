@@ -190,11 +190,10 @@ static bool push_arc(Region* r, double lo, double hi)
 	return true;
 }
 
-// Queues a blocked cell's extent, shrunk; one that wraps past a full turn is split with overlap at 0.
-static bool block(Region* r, int x, int y)
+// Queues a blocked cell's extent (lo, hi), shrunk; one that wraps past a full turn is split with
+// overlap at 0.
+static bool block(Region* r, double lo, double hi)
 {
-	double lo, hi;
-	extent(r, x, y, &lo, &hi);
 	lo += SHRINK, hi -= SHRINK;
 	if (!(lo < hi)) return true;
 	if (hi <= FULL_TURN) return push_arc(r, lo, hi);
@@ -254,7 +253,8 @@ static inline void queue_cell(Region* r, int32_t n, int ax, int ay, int k)
 // out of memory.
 static bool queue_neighbours(Region* r, int32_t c, int k)
 {
-	if (!GT_GROW(r->work, r->work_capacity, (int64_t)r->work_count + 8, 1024)) return false;
+	if (r->work_count + 8 > r->work_capacity && !GT_GROW(r->work, r->work_capacity, (int64_t)r->work_count + 8, 1024))
+		return false;
 	const gtMap* m = r->sweep->map;
 	int w = m->width, x = c % w, y = c / w;
 	int a0 = x > 0 ? abs(x - 1 - r->cx) : INT_MAX, a1 = abs(x - r->cx), a2 = x + 1 < w ? abs(x + 1 - r->cx) : INT_MAX;
@@ -308,15 +308,14 @@ static bool test_cell(Region* r, int32_t c, int k)
 {
 	const gtMap* m = r->sweep->map;
 	int x = c % m->width, y = c / m->width;
-	double lo, hi;
-	if (k > 0) {
-		extent(r, x, y, &lo, &hi);
-		if (covered(r, lo, hi)) return true;
-	}
+	double lo = 0, hi = 0;
+	if (k > 0 || gt_blocked(m, x, y)) extent(r, x, y, &lo, &hi); // ring 0 (p's cell): only to block
+	if (k > 0 && covered(r, lo, hi)) return true;
 	*slot(r->sweep, c) |= (uint8_t)(SEEN | TESTED | (k >= 3 && seen_whole(r, x, y, k, lo, hi) ? WHOLE : 0));
-	if (!GT_GROW(r->next, r->next_capacity, (int64_t)r->next_count + 1, 1024)) return false;
+	if (r->next_count >= r->next_capacity && !GT_GROW(r->next, r->next_capacity, (int64_t)r->next_count + 1, 1024))
+		return false;
 	r->next[r->next_count++] = c;
-	return !gt_blocked(m, x, y) || block(r, x, y);
+	return !gt_blocked(m, x, y) || block(r, lo, hi); // the extent made above
 }
 
 static void free_region(Region* r)
@@ -372,18 +371,34 @@ static bool tangent(gtVertex v, gtVec2 p)
 	return v.bx * v.by * (p.x - v.x) * (p.y - v.y) <= 0;
 }
 
-// Whether the region just made may hold a segment ending at q: one of the cells around q is in it.
-static bool region_near(const gtSweep* s, gtVec2 q)
+// Whether cell c is in the region just made.
+static inline bool seen_at(const gtSweep* s, int32_t c)
+{
+	return s->cell_stamp[c] == s->stamp && (s->cell_flags[c] & SEEN);
+}
+
+// Whether the region just made may hold a segment ending at grid point (x, y) or in the square
+// right and below it: one of the cells around the point is in it.
+static bool region_near_at(const gtSweep* s, int x, int y)
 {
 	const gtMap* m = s->map;
-	int x = (int)floor(q.x), y = (int)floor(q.y);
+	if (x > 0 && y > 0 && x < m->width && y < m->height) { // the four cells on the map: no bounds tests
+		int32_t c = (y - 1) * m->width + x - 1, w = m->width;
+		return seen_at(s, c) || seen_at(s, c + 1) || seen_at(s, c + w) || seen_at(s, c + w + 1);
+	}
 	for (int cy = y - 1; cy <= y; cy++)
 		for (int cx = x - 1; cx <= x; cx++) {
 			if (cx < 0 || cy < 0 || cx >= m->width || cy >= m->height) continue;
 			int32_t c = cy * m->width + cx;
-			if (s->cell_stamp[c] == s->stamp && (s->cell_flags[c] & SEEN)) return true;
+			if (seen_at(s, c)) return true;
 		}
 	return false;
+}
+
+// The same for a point q (a corner's is a grid point: region_near_at, without the floor calls).
+static bool region_near(const gtSweep* s, gtVec2 q)
+{
+	return region_near_at(s, (int)floor(q.x), (int)floor(q.y));
 }
 
 static bool push_edge(EndEdge** edges, int64_t* count, int64_t* capacity, EndEdge e)
@@ -491,7 +506,7 @@ static void end_worker(void* context, int index)
 	const gtVertex* v = gtMap_Vertices(b->map, &corners);
 	for (int c = 0; c < corners; c++) {
 		gtVec2 q = {v[c].x, v[c].y};
-		if (tangent(v[c], p) && region_near(sweep, q) && gt_visible_unchecked(b->map, p, q) &&
+		if (tangent(v[c], p) && region_near_at(sweep, v[c].x, v[c].y) && gt_visible_unchecked(b->map, p, q) &&
 		    !push_end_edge(l, (EndEdge){e, c, hypot(q.x - p.x, q.y - p.y)}))
 			return;
 	}

@@ -20,7 +20,7 @@ bool gt_region_lists_reserve(gtRegionLists* l, int64_t hubs, int64_t vias)
 	l->hub_capacity = hub_cap;
 	if (l->via_count + vias <= l->via_capacity) return true;
 	if (!GT_GROW(l->vias, via_cap, l->via_count + vias, 1024)) return false;
-	if (!GT_RESIZE(l->full, via_cap)) return false;
+	if (!l->bare && !GT_RESIZE(l->full, via_cap)) return false;
 	l->via_capacity = via_cap;
 	return true;
 }

@@ -22,9 +22,16 @@ typedef struct gtRegionLists {
 	gtEhlViaLabel* vias;
 	uint8_t* full; // per via while merging: how many merged lists had it FULL
 	int64_t hub_count, hub_capacity, via_count, via_capacity;
+	bool bare; // no `full` (a uniform build's pool: nothing merges)
 } gtRegionLists;
 
 bool gt_region_lists_reserve(gtRegionLists* l, int64_t hubs, int64_t vias);
+// The same, inline where the room is there (the via stage asks once per (cell, hub)).
+static inline bool gt_region_lists_room(gtRegionLists* l, int64_t hubs, int64_t vias)
+{
+	return (l->hub_count + hubs <= l->hub_capacity && l->via_count + vias <= l->via_capacity) ||
+	       gt_region_lists_reserve(l, hubs, vias);
+}
 
 // One block's chain of merges (the plan pass): after k steps the block holds regions[k] regions
 // with hubs[k] hub entries (sentinels included) and vias[k] vias.

@@ -162,6 +162,16 @@ static bool covered_at(const Search* s, int u, double key)
 	return false;
 }
 
+// Whether an entry of label l covers the pair at `bound` (the loop with its count and items held:
+// this test is a third of the labels' instructions).
+static inline bool label_covers(const EntryList* l, const double* to_root, double bound)
+{
+	const Entry* item = l->items;
+	for (int64_t i = 0, n = l->count; i < n; i++)
+		if (item[i].dist + to_root[item[i].hub] <= bound) return true;
+	return false;
+}
+
 // Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
 // covers the pair gets an entry for r. False when out of memory.
 static bool label_from(Search* s, int r, int root)
@@ -184,13 +194,8 @@ static bool label_from(Search* s, int r, int root)
 		int u = top.id;
 		if (top.key > dist[u]) continue;
 		// Prune: an earlier hub already covers root-u at this distance (ties pruned).
-		bool covered = false;
 		double bound = s->cut && s->cut[u] ? top.key * (1 + CUT_ULPS * DBL_EPSILON) : top.key;
-		if (s->old) covered = covered_at(s, u, top.key);
-		else
-			for (int i = 0; i < lists[u].count && !covered; i++)
-				covered = lists[u].items[i].dist + to_root[lists[u].items[i].hub] <= bound;
-		if (covered) continue;
+		if (s->old ? covered_at(s, u, top.key) : label_covers(&lists[u], to_root, bound)) continue;
 		first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
 		if (s->key) {
 			s->key[s->nlabelled] = top.key;

@@ -1,0 +1,76 @@
+// The via stage's per-cell lists (ehl_build.c): a candidate via, a hub's kept vias sorted by
+// distance, a cell's hubs put in rank order. Internal.
+#ifndef GRIDTREE_EHL_BUILD_LISTS_H
+#define GRIDTREE_EHL_BUILD_LISTS_H
+
+#include <stdint.h>
+#include <string.h>
+
+// A via that passed P5 and was under P2's bound when gather met it (24 bytes: the cell stage
+// stores tens of millions of them with links). P3 waits for the final P2, which drops about half.
+typedef struct Candidate {
+	uint32_t vertex_full; // vertex | GT_EHL_TUPLE_FULL
+	int32_t next;
+	uint32_t entry; // the label entry (its parent for P3, its dist)
+	double bound;   // mindist(vertex, cell) + dist
+} Candidate;
+
+// A kept via while its hub's list is sorted (16 bytes, where the candidate's 24 cost the sort's
+// moves a third more).
+typedef struct KeptVia {
+	double dist;
+	uint32_t vertex_full;
+} KeptVia;
+
+// A hub's kept vias by distance, stable (ties keep gather's order, as qsort's merge sort kept
+// them): runs of 16 by insertion (most lists are a few vias, 7 on average with 100 links on
+// AR0602SR), then merged through `scratch` (lists of hundreds, where qsort's calls cost 3x).
+static inline void gt_ehl_sort_by_dist(KeptVia* c, KeptVia* scratch, int count)
+{
+	enum { RUN = 16 };
+	for (int at = 0; at < count; at += RUN)
+		for (int i = at + 1; i < count && i < at + RUN; i++) {
+			KeptVia x = c[i];
+			int j = i;
+			for (; j > at && c[j - 1].dist > x.dist; j--) c[j] = c[j - 1];
+			c[j] = x;
+		}
+	KeptVia *from = c, *to = scratch;
+	for (int width = RUN; width < count; width *= 2) {
+		for (int lo = 0; lo < count; lo += 2 * width) {
+			int mid = lo + width < count ? lo + width : count, hi = lo + 2 * width < count ? lo + 2 * width : count;
+			int i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) to[k++] = from[j].dist < from[i].dist ? from[j++] : from[i++];
+			while (i < mid) to[k++] = from[i++];
+			while (j < hi) to[k++] = from[j++];
+		}
+		KeptVia* t = from;
+		from = to, to = t;
+	}
+	if (from != c) memcpy(c, from, (size_t)count * sizeof *c);
+}
+
+// The cell's hubs `list` in rank order, the order the index stores them: a bit per hub (`bits`, and
+// `words` marking bits' non-zero words) set here, read back word by word (a cell meets ~50-170 of a
+// few thousand ranks, where qsort's calls cost ~17k instructions a cell). The bits are clear after.
+static inline void gt_ehl_order_hubs(uint64_t* bits_of, uint64_t* words_of, int32_t* list, int hubs)
+{
+	for (int i = 0; i < hubs; i++) {
+		uint32_t h = (uint32_t)list[i];
+		bits_of[h >> 6] |= 1ull << (h & 63);
+		words_of[h >> 12] |= 1ull << ((h >> 6) & 63);
+	}
+	int k = 0;
+	for (int64_t s = 0; k < hubs; s++) {
+		uint64_t words = words_of[s];
+		words_of[s] = 0;
+		for (; words; words &= words - 1) {
+			int64_t word = s * 64 + __builtin_ctzll(words);
+			uint64_t bits = bits_of[word];
+			bits_of[word] = 0;
+			for (; bits; bits &= bits - 1) list[k++] = (int32_t)(word * 64 + __builtin_ctzll(bits));
+		}
+	}
+}
+
+#endif
