@@ -296,6 +296,7 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	gt_ehl_next_generation(&q->generation[0], q->side[0].stamp, (size_t)e->n + 1);
 	gt_ehl_next_generation(&q->memo_generation, q->memo_stamp, (size_t)q->max_hubs + 1);
 	if (q->source_ranked) unrank_source(q);
+	q->source_pricings = 0;
 	q->has_source = true;
 	q->source = s;
 	q->source_at_pinch = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, s);
@@ -641,9 +642,9 @@ static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, co
 		first_t = e->hubs + e->cell_begin[cell];
 		count_t = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
 	}
-	// Ranked at the first pricing too: a ranked pass took about a third of a merge's time in the
-	// replay (perf), the ranking about a merge's instructions once a source.
-	if (!q->source_ranked && q->source_place) rank_source(q);
+	// Ranked at the second pricing: a ranked pass takes about a third of a merge's time (perf), the
+	// ranking and its undoing about a merge's instructions, so a source priced once (a pair) merges.
+	if (!q->source_ranked && q->source_place && q->source_pricings++ > 0) rank_source(q);
 	SideView t;
 	if (side) t = side_view(q, side);
 	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;
