@@ -1262,14 +1262,28 @@ static void test_index_links_threads(void** state)
 	}
 }
 
+// The builds test_index_cells_one_pass compares: the first counts every cell, then writes it (the
+// path a repair takes); the others write each cell once, into a pool per thread. Round robin hands
+// cell c to thread c % threads, so that every pool holds cells and pool 0's move, however the
+// threads are scheduled (one thread may otherwise build every cell of a small map on a busy machine).
+static const struct {
+	int threads, mode;
+} one_pass_runs[] = {{2, GT_EHL_CELLS_TWO_PASSES},  {1, 0},
+                     {2, GT_EHL_CELLS_ROUND_ROBIN}, {3, GT_EHL_CELLS_ROUND_ROBIN},
+                     {4, GT_EHL_CELLS_ROUND_ROBIN}, {3, 0}};
+
 // A whole uniform index's cells are written in one pass, each thread's into its own pool, then put
 // in cell order (ehl_cell_pools.c): the same file as the build that counts every cell, then writes
-// it (the path a repair takes), on 1 to 4 threads, with links and without, cells of 1 to 3.
+// it, on 1 to 4 threads, with links and without, cells of 1 to 3. The files are removed and the
+// switch reset on every path (a failure is reported after).
 static void test_index_cells_one_pass(void** state)
 {
 	(void)state;
+	enum { RUNS = sizeof one_pass_runs / sizeof *one_pass_runs };
 	TestRng rng = {3238};
-	for (int round = 0; round < 6; round++) {
+	char path[RUNS][TEST_TEMP_PATH], why[sizeof(gtError) + 64] = "";
+	for (int i = 0; i < RUNS; i++) test_temp_file(path[i], "links_one_pass");
+	for (int round = 0; round < 6 && !why[0]; round++) {
 		gtMap* map = links_map(&rng, 48, 36, 16 + 3 * round, round == 2);
 		gtEhlLink links[12];
 		int count = round % 2 ? 12 : 0;
@@ -1277,26 +1291,27 @@ static void test_index_cells_one_pass(void** state)
 			TwinLink l = random_link(map, &rng, k % 4);
 			links[k] = (gtEhlLink){l.a, l.b, l.cost};
 		}
-		char path[5][64];
-		for (int i = 0; i < 5; i++) { // 0: two passes, on 2 threads; then one pass on i threads
+		for (int i = 0; i < RUNS && !why[0]; i++) {
 			gtEhlDef def = gtEhl_DefaultDef();
 			def.cell_size = 1 + round % 3;
-			def.threads = i ? i : 2;
-			gt_ehl_cells_in_two_passes = i == 0;
-			gtEhl* ehl;
+			def.threads = one_pass_runs[i].threads;
+			atomic_store(&gt_ehl_cells_test.mode, one_pass_runs[i].mode);
+			gtEhl* ehl = NULL;
 			gtError err;
-			if (gtEhl_BuildWithLinks(map, &def, links, count, &ehl, &err)) fail_msg("%s", err.message);
-			snprintf(path[i], sizeof path[i], "test_links_one_pass_%d.ehl", i);
-			assert_int_equal(gtEhl_Save(ehl, path[i], &err), GT_OK);
+			if (gtEhl_BuildWithLinks(map, &def, links, count, &ehl, &err) || gtEhl_Save(ehl, path[i], &err))
+				snprintf(why, sizeof why, "round %d, build %d: %s", round, i, err.message);
 			gtEhl_Destroy(ehl);
 		}
-		gt_ehl_cells_in_two_passes = false;
-		for (int i = 1; i < 5; i++)
+		atomic_store(&gt_ehl_cells_test.mode, 0);
+		for (int i = 1; i < RUNS && !why[0]; i++)
 			if (!same_bytes(path[0], path[i]))
-				fail_msg("round %d: the index in one pass on %d threads differs from the two passes'", round, i);
-		for (int i = 0; i < 5; i++) remove(path[i]);
+				snprintf(why, sizeof why,
+				         "round %d: the index in one pass on %d threads (mode %d) differs from the two passes'", round,
+				         one_pass_runs[i].threads, one_pass_runs[i].mode);
 		gtMap_Destroy(map);
 	}
+	for (int i = 0; i < RUNS; i++) remove(path[i]);
+	if (why[0]) fail_msg("%s", why);
 }
 
 // Stairs: links that cost a hair below or above their length, as a level's stairs priced by their

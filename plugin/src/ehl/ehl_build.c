@@ -91,6 +91,7 @@ struct Build {
 	uint64_t* via_start;
 	uint32_t* cell_at;   // a uniform pass 2: where the cell's hub list begins in its worker's pool
 	uint8_t* cell_pool;  // and that worker
+	bool round_robin;    // tests only: item i to worker i % threads (GT_EHL_CELLS_ROUND_ROBIN)
 	atomic_llong pooled; // bytes in the pools, as last told
 	double available;    // MB of memory available before the via stage
 	// Per cell: the free squares that must see a vertex whole for the cell to be FULL for it
@@ -469,9 +470,9 @@ static void run_worker(void* context, int index)
 	Worker* w = (Worker*)context + index;
 	Build* b = w->build;
 	long step = b->item_count / 200 + 1;
-	for (;;) {
-		long item = atomic_fetch_add(&b->next_item, 1);
-		if (item >= b->item_count) break;
+	for (long turn = 0;; turn++) { // (a failed worker sets next_item past the end: the others stop)
+		long item = b->round_robin ? turn * b->threads + index : atomic_fetch_add(&b->next_item, 1);
+		if (item >= b->item_count || (b->round_robin && atomic_load(&b->next_item) >= b->item_count)) break;
 		int64_t full_before = w->full_vias;
 		bool ok = b->stage[0] == 'c' ? sweep_one(w, (int)item)
 		          : b->regions       ? gt_region_block(b->regions, &w->region, item, fine_cell, w)
@@ -774,6 +775,7 @@ static gtStatus build_pooled(Build* b, Worker* workers, gtError* err)
 	gtStatus st = b->cell_at && b->cell_pool ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
 	b->pass = 2, b->passes = 1;
 	if (!st) st = run_stage(b, workers, "via labels", b->cells, err);
+	b->round_robin = false;
 	if (!st) st = allocate_cells(b, err);
 	gtRegionLists* pools[256];
 	for (int i = 0; i < b->threads; i++) pools[i] = &workers[i].cells;
@@ -793,7 +795,9 @@ static gtStatus build_uniform(Build* b, Worker* workers, gtError* err)
 	gtStatus st = b->cell_hubs && b->cell_vias ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
 	b->available = gt_available_memory_mb();
 	// One pass when nothing bounds the peak: a second thread's pool is held beside the index a moment.
-	bool pooled = !b->repair && b->def->budget_mb <= 0 && b->threads <= 256 && !gt_ehl_cells_in_two_passes;
+	int mode = atomic_load(&gt_ehl_cells_test.mode);
+	bool pooled = !b->repair && b->def->budget_mb <= 0 && b->threads <= 256 && !(mode & GT_EHL_CELLS_TWO_PASSES);
+	b->round_robin = pooled && (mode & GT_EHL_CELLS_ROUND_ROBIN);
 	if (!st && pooled) return build_pooled(b, workers, err);
 	if (!st) {
 		b->pass = 0, b->passes = 2;

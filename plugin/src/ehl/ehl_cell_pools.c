@@ -5,7 +5,7 @@
 #include "core/alloc.h"
 #include "ehl/ehl_cell_pools.h"
 
-bool gt_ehl_cells_in_two_passes = false;
+gtEhlCellsTest gt_ehl_cells_test;
 
 gtStatus gt_ehl_cell_offsets(gtEhl* e, int64_t cells, const uint32_t* cell_hubs, const uint32_t* cell_vias,
                              uint64_t** via_start, gtError* err)

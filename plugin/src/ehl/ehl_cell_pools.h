@@ -4,6 +4,7 @@
 #ifndef GRIDTREE_EHL_CELL_POOLS_H
 #define GRIDTREE_EHL_CELL_POOLS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -24,8 +25,17 @@ gtStatus gt_ehl_cells_from_pools(gtEhl* e, int64_t cells, gtRegionLists* const* 
                                  const uint32_t* cell_at, const uint8_t* cell_pool, const uint32_t* cell_hubs,
                                  const uint32_t* cell_vias, const uint64_t* via_start, gtError* err);
 
-// Tests only: true makes a whole uniform build count every cell, then write it, as a repair does
-// (the file one pass must equal). Read once per build.
-extern bool gt_ehl_cells_in_two_passes;
+// Tests only: switches of a whole uniform build's via stage. Meant for tests that build one index
+// at a time (a build reads them once, at its via stage); atomic, so that a build still running on
+// another thread (a background rebuild) reads them without a data race.
+enum {
+	GT_EHL_CELLS_TWO_PASSES = 1, // count every cell, then write it, as a repair does (the file one pass must equal)
+	GT_EHL_CELLS_ROUND_ROBIN = 2 // one pass, cell c built by thread c % threads: every pool used, whatever
+	                             // the scheduling (else one thread may build every cell of a small map)
+};
+typedef struct gtEhlCellsTest {
+	atomic_int mode; // GT_EHL_CELLS_* bits; 0 outside tests
+} gtEhlCellsTest;
+extern gtEhlCellsTest gt_ehl_cells_test;
 
 #endif
