@@ -1314,6 +1314,53 @@ static void test_index_cells_one_pass(void** state)
 	if (why[0]) fail_msg("%s", why);
 }
 
+// The one-pass build puts its pools in order while they are still held (the index beside pools 1..,
+// and pool 0's old blocks while they grow into the index's): where that peak would not fit the
+// memory available but the pools alone do, the build falls back to the two passes (the index
+// alone), and writes the same file. On 4 threads, round robin: pool 0 holds a quarter of the cells,
+// so the peak is above the pools' bytes by at least the index's hub list. Where not even the pools
+// fit, the one pass stops as they pass it, and the two passes refuse with the index's size.
+static void test_index_cells_one_pass_memory(void** state)
+{
+	(void)state;
+	TestRng rng = {3239};
+	gtMap* map = links_map(&rng, 48, 36, 20, false);
+	char path[2][TEST_TEMP_PATH], why[sizeof(gtError) + 160] = "";
+	for (int i = 0; i < 2; i++) test_temp_file(path[i], "links_one_pass_memory");
+	atomic_store(&gt_ehl_cells_test.mode, GT_EHL_CELLS_ROUND_ROBIN);
+	long long pools = 0, peak = 0;
+	for (int i = 0; i < 3 && !why[0]; i++) { // memory 0: for the peak; 1: between the pools' and the peak; 2: none
+		long long available = i == 2 ? 1 : i ? (pools + peak) / 2 : 1LL << 40;
+		atomic_store(&gt_ehl_cells_test.available, available);
+		int fell_back = atomic_load(&gt_ehl_cells_test.fell_back);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 2;
+		def.threads = 4;
+		gtEhl* ehl = NULL;
+		gtError err;
+		gtStatus st = gtEhl_Build(map, &def, &ehl, &err);
+		if (i == 2 && (st != GT_ERR_LIMIT || !strstr(err.message, "MB of memory are available")))
+			snprintf(why, sizeof why, "build 2: status %d, not the refusal (%s)", (int)st, st ? err.message : "built");
+		else if (i < 2 && (st || gtEhl_Save(ehl, path[i], &err)))
+			snprintf(why, sizeof why, "build %d: %s", i, err.message);
+		gtEhl_Destroy(ehl);
+		if (i == 0)
+			pools = atomic_load(&gt_ehl_cells_test.pools_bytes), peak = atomic_load(&gt_ehl_cells_test.peak_bytes);
+		int fell = atomic_load(&gt_ehl_cells_test.fell_back) - fell_back;
+		if (!why[0] && (fell != (i > 0) || !(peak > pools)))
+			snprintf(why, sizeof why,
+			         "build %d: %d fallbacks to two passes (want %d); pools %lld bytes, peak %lld, available %lld", i,
+			         fell, i > 0, pools, peak, available);
+	}
+	atomic_store(&gt_ehl_cells_test.mode, 0);
+	atomic_store(&gt_ehl_cells_test.available, 0);
+	if (!why[0] && !same_bytes(path[0], path[1]))
+		snprintf(why, sizeof why, "the index of the two passes the build fell back to differs from one pass's");
+	for (int i = 0; i < 2; i++) remove(path[i]);
+	gtMap_Destroy(map);
+	if (why[0]) fail_msg("%s", why);
+}
+
 // Stairs: links that cost a hair below or above their length, as a level's stairs priced by their
 // drawn length do. The index keeps a straight line s sees t along only when no walk through the
 // links can beat it, by each link's segment and what all of them save (gt_ehl_line_wins_paired):
@@ -1941,8 +1988,9 @@ static void test_shortcuts_reach_lists(void** state)
 }
 
 TEST_MAIN("links", test_index_knows_links, test_index_links_threads, test_index_cells_one_pass,
-          test_shortcuts_reach_lists, test_world_sight_and_teleporters, test_world_rings_through_links,
-          test_world_rings_floors_lazy, test_world_rings_gap_through_links, test_world_stairs, test_world_stairs_sight,
-          test_index_links_a_hair_below, test_index_idle_links, test_index_floors_apart, test_table_floors_by_part,
-          test_nav_index_knows_links, test_handles, test_distances_match_twin, test_world_queries,
-          test_edits_and_toggles, test_advance, test_reachability, test_floors, test_rebuild_keeps_links)
+          test_index_cells_one_pass_memory, test_shortcuts_reach_lists, test_world_sight_and_teleporters,
+          test_world_rings_through_links, test_world_rings_floors_lazy, test_world_rings_gap_through_links,
+          test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below, test_index_idle_links,
+          test_index_floors_apart, test_table_floors_by_part, test_nav_index_knows_links, test_handles,
+          test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance, test_reachability,
+          test_floors, test_rebuild_keeps_links)
