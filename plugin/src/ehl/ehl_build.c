@@ -443,7 +443,10 @@ static bool pooled_cell(Worker* w, int64_t cell)
 	w->pool = p;
 	p->bare = true;
 	int64_t at = p->hub_count, vias = p->via_count, hub_room = p->hub_capacity, via_room = p->via_capacity;
-	if (at >= UINT32_MAX || !build_cell(w, cell)) return false; // past 2^32: so would the index be
+	if (at >= UINT32_MAX || vias >= UINT32_MAX) // so would the index's: its arrays are indexed by 32 bits
+		return !gt_fail(&w->err, GT_ERR_LIMIT,
+		                "the index at cell size %d needs more than 2^32 entries; use a larger cell size", b->ehl->g);
+	if (!build_cell(w, cell)) return false;
 	b->cell_at[cell] = (uint32_t)at, b->cell_pool[cell] = (uint8_t)w->index;
 	b->cell_hubs[cell] = (uint32_t)(p->hub_count - at - 1);
 	b->cell_vias[cell] = (uint32_t)(p->via_count - vias);
@@ -527,20 +530,11 @@ static void free_sweep_scratch(Build* b, Worker* workers)
 static void free_worker(Worker* w)
 {
 	gt_sweep_free(&w->sweep);
-	gt_free(w->ehl_stamp);
-	gt_free(w->ehl_full);
-	gt_free(w->ehl_list);
-	gt_free(w->tuples);
-	gt_free(w->runs);
-	gt_free(w->hub_head);
-	gt_free(w->hub_upper);
-	gt_free(w->hub_stamp);
-	gt_free(w->hub_bits);
-	gt_free(w->hub_words);
-	gt_free(w->hub_list);
-	gt_free(w->cand);
-	gt_free(w->kept);
-	gt_free(w->scratch);
+	gt_free(w->ehl_stamp), gt_free(w->ehl_full), gt_free(w->ehl_list);
+	gt_free(w->tuples), gt_free(w->runs);
+	gt_free(w->hub_head), gt_free(w->hub_upper), gt_free(w->hub_stamp);
+	gt_free(w->hub_bits), gt_free(w->hub_words), gt_free(w->hub_list);
+	gt_free(w->cand), gt_free(w->kept), gt_free(w->scratch);
 	gt_region_work_free(&w->region);
 	gt_free(w->cells.hubs), gt_free(w->cells.vias), gt_free(w->cells.full);
 }
@@ -659,6 +653,7 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 {
 	gtEhl* e = b->ehl;
 	gtStatus st = gt_ehl_cell_offsets(e, b->cells, b->cell_hubs, b->cell_vias, &b->via_start, err);
+	b->available = gt_ehl_available_mb(); // again: pass 0's scratch (the candidates) is held now
 	double mb = ((double)(e->hub_count - 1) * sizeof *e->hubs + (double)e->via_count * sizeof *e->vias) / 1e6;
 	if (!st && mb > b->available)
 		st = gt_fail(err, GT_ERR_LIMIT,
