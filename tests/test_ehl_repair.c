@@ -607,10 +607,29 @@ static void test_walled_in_demolition_copies_labels(void** state)
 	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, &edit, &again, &err), GT_OK);
 	expect_kept_useful(&again, &scratch, "walled-in demolition, kept entries given");
 	gt_hub_labels_free(&again);
+	// The given arrays are the ones copied (a scan of the useful flags would give the copy's own,
+	// which the run above cannot tell apart): a distance marked in them comes out as marked.
+	uint32_t kept = repaired.kept_offset[n];
+	assert_true(kept > 0);
+	double* marked = malloc(kept * sizeof *marked);
+	assert_non_null(marked);
+	memcpy(marked, repaired.kept_dist, kept * sizeof *marked);
+	marked[kept / 2] += 0.25;
+	edit.old_kept_dist = marked;
+	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, &edit, &again, &err), GT_OK);
+	assert_true(again.kept_dist[kept / 2] == marked[kept / 2]);
+	gt_hub_labels_free(&again);
+	free(marked);
+	edit.old_kept_dist = repaired.kept_dist;
 	assert_true(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));
 	plan.dirty[n / 2] = true;
 	assert_false(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));
 	plan.dirty[n / 2] = false;
+	// The same n, renumbered (two vertices' old numbers swapped): not the old graph.
+	int32_t swap = plan.old_of[0];
+	plan.old_of[0] = plan.old_of[1], plan.old_of[1] = swap;
+	assert_false(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));
+	plan.old_of[1] = plan.old_of[0], plan.old_of[0] = swap;
 	int32_t first = plan.order[0];
 	plan.order[0] = plan.order[1], plan.order[1] = first;
 	assert_false(gt_hub_labels_unchanged(&next_graph, plan.order, &edit));

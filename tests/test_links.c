@@ -1262,14 +1262,28 @@ static void test_index_links_threads(void** state)
 	}
 }
 
+// The builds test_index_cells_one_pass compares: the first counts every cell, then writes it (the
+// path a repair takes); the others write each cell once, into a pool per thread. Round robin hands
+// cell c to thread c % threads, so that every pool holds cells and pool 0's move, however the
+// threads are scheduled (one thread may otherwise build every cell of a small map on a busy machine).
+static const struct {
+	int threads, mode;
+} one_pass_runs[] = {{2, GT_EHL_CELLS_TWO_PASSES},  {1, 0},
+                     {2, GT_EHL_CELLS_ROUND_ROBIN}, {3, GT_EHL_CELLS_ROUND_ROBIN},
+                     {4, GT_EHL_CELLS_ROUND_ROBIN}, {3, 0}};
+
 // A whole uniform index's cells are written in one pass, each thread's into its own pool, then put
 // in cell order (ehl_cell_pools.c): the same file as the build that counts every cell, then writes
-// it (the path a repair takes), on 1 to 4 threads, with links and without, cells of 1 to 3.
+// it, on 1 to 4 threads, with links and without, cells of 1 to 3. The files are removed and the
+// switch reset on every path (a failure is reported after).
 static void test_index_cells_one_pass(void** state)
 {
 	(void)state;
+	enum { RUNS = sizeof one_pass_runs / sizeof *one_pass_runs };
 	TestRng rng = {3238};
-	for (int round = 0; round < 6; round++) {
+	char path[RUNS][TEST_TEMP_PATH], why[sizeof(gtError) + 64] = "";
+	for (int i = 0; i < RUNS; i++) test_temp_file(path[i], "links_one_pass");
+	for (int round = 0; round < 6 && !why[0]; round++) {
 		gtMap* map = links_map(&rng, 48, 36, 16 + 3 * round, round == 2);
 		gtEhlLink links[12];
 		int count = round % 2 ? 12 : 0;
@@ -1277,26 +1291,74 @@ static void test_index_cells_one_pass(void** state)
 			TwinLink l = random_link(map, &rng, k % 4);
 			links[k] = (gtEhlLink){l.a, l.b, l.cost};
 		}
-		char path[5][64];
-		for (int i = 0; i < 5; i++) { // 0: two passes, on 2 threads; then one pass on i threads
+		for (int i = 0; i < RUNS && !why[0]; i++) {
 			gtEhlDef def = gtEhl_DefaultDef();
 			def.cell_size = 1 + round % 3;
-			def.threads = i ? i : 2;
-			gt_ehl_cells_in_two_passes = i == 0;
-			gtEhl* ehl;
+			def.threads = one_pass_runs[i].threads;
+			atomic_store(&gt_ehl_cells_test.mode, one_pass_runs[i].mode);
+			gtEhl* ehl = NULL;
 			gtError err;
-			if (gtEhl_BuildWithLinks(map, &def, links, count, &ehl, &err)) fail_msg("%s", err.message);
-			snprintf(path[i], sizeof path[i], "test_links_one_pass_%d.ehl", i);
-			assert_int_equal(gtEhl_Save(ehl, path[i], &err), GT_OK);
+			if (gtEhl_BuildWithLinks(map, &def, links, count, &ehl, &err) || gtEhl_Save(ehl, path[i], &err))
+				snprintf(why, sizeof why, "round %d, build %d: %s", round, i, err.message);
 			gtEhl_Destroy(ehl);
 		}
-		gt_ehl_cells_in_two_passes = false;
-		for (int i = 1; i < 5; i++)
+		atomic_store(&gt_ehl_cells_test.mode, 0);
+		for (int i = 1; i < RUNS && !why[0]; i++)
 			if (!same_bytes(path[0], path[i]))
-				fail_msg("round %d: the index in one pass on %d threads differs from the two passes'", round, i);
-		for (int i = 0; i < 5; i++) remove(path[i]);
+				snprintf(why, sizeof why,
+				         "round %d: the index in one pass on %d threads (mode %d) differs from the two passes'", round,
+				         one_pass_runs[i].threads, one_pass_runs[i].mode);
 		gtMap_Destroy(map);
 	}
+	for (int i = 0; i < RUNS; i++) remove(path[i]);
+	if (why[0]) fail_msg("%s", why);
+}
+
+// The one-pass build puts its pools in order while they are still held (the index beside pools 1..,
+// and pool 0's old blocks while they grow into the index's): where that peak would not fit the
+// memory available but the pools alone do, the build falls back to the two passes (the index
+// alone), and writes the same file. On 4 threads, round robin: pool 0 holds a quarter of the cells,
+// so the peak is above the pools' bytes by at least the index's hub list. Where not even the pools
+// fit, the one pass stops as they pass it, and the two passes refuse with the index's size.
+static void test_index_cells_one_pass_memory(void** state)
+{
+	(void)state;
+	TestRng rng = {3239};
+	gtMap* map = links_map(&rng, 48, 36, 20, false);
+	char path[2][TEST_TEMP_PATH], why[sizeof(gtError) + 160] = "";
+	for (int i = 0; i < 2; i++) test_temp_file(path[i], "links_one_pass_memory");
+	atomic_store(&gt_ehl_cells_test.mode, GT_EHL_CELLS_ROUND_ROBIN);
+	long long pools = 0, peak = 0;
+	for (int i = 0; i < 3 && !why[0]; i++) { // memory 0: for the peak; 1: between the pools' and the peak; 2: none
+		long long available = i == 2 ? 1 : i ? (pools + peak) / 2 : 1LL << 40;
+		atomic_store(&gt_ehl_cells_test.available, available);
+		int fell_back = atomic_load(&gt_ehl_cells_test.fell_back);
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 2;
+		def.threads = 4;
+		gtEhl* ehl = NULL;
+		gtError err;
+		gtStatus st = gtEhl_Build(map, &def, &ehl, &err);
+		if (i == 2 && (st != GT_ERR_LIMIT || !strstr(err.message, "MB of memory are available")))
+			snprintf(why, sizeof why, "build 2: status %d, not the refusal (%s)", (int)st, st ? err.message : "built");
+		else if (i < 2 && (st || gtEhl_Save(ehl, path[i], &err)))
+			snprintf(why, sizeof why, "build %d: %s", i, err.message);
+		gtEhl_Destroy(ehl);
+		if (i == 0)
+			pools = atomic_load(&gt_ehl_cells_test.pools_bytes), peak = atomic_load(&gt_ehl_cells_test.peak_bytes);
+		int fell = atomic_load(&gt_ehl_cells_test.fell_back) - fell_back;
+		if (!why[0] && (fell != (i > 0) || !(peak > pools)))
+			snprintf(why, sizeof why,
+			         "build %d: %d fallbacks to two passes (want %d); pools %lld bytes, peak %lld, available %lld", i,
+			         fell, i > 0, pools, peak, available);
+	}
+	atomic_store(&gt_ehl_cells_test.mode, 0);
+	atomic_store(&gt_ehl_cells_test.available, 0);
+	if (!why[0] && !same_bytes(path[0], path[1]))
+		snprintf(why, sizeof why, "the index of the two passes the build fell back to differs from one pass's");
+	for (int i = 0; i < 2; i++) remove(path[i]);
+	gtMap_Destroy(map);
+	if (why[0]) fail_msg("%s", why);
 }
 
 // Stairs: links that cost a hair below or above their length, as a level's stairs priced by their
@@ -1926,8 +1988,9 @@ static void test_shortcuts_reach_lists(void** state)
 }
 
 TEST_MAIN("links", test_index_knows_links, test_index_links_threads, test_index_cells_one_pass,
-          test_shortcuts_reach_lists, test_world_sight_and_teleporters, test_world_rings_through_links,
-          test_world_rings_floors_lazy, test_world_rings_gap_through_links, test_world_stairs, test_world_stairs_sight,
-          test_index_links_a_hair_below, test_index_idle_links, test_index_floors_apart, test_table_floors_by_part,
-          test_nav_index_knows_links, test_handles, test_distances_match_twin, test_world_queries,
-          test_edits_and_toggles, test_advance, test_reachability, test_floors, test_rebuild_keeps_links)
+          test_index_cells_one_pass_memory, test_shortcuts_reach_lists, test_world_sight_and_teleporters,
+          test_world_rings_through_links, test_world_rings_floors_lazy, test_world_rings_gap_through_links,
+          test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below, test_index_idle_links,
+          test_index_floors_apart, test_table_floors_by_part, test_nav_index_knows_links, test_handles,
+          test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance, test_reachability,
+          test_floors, test_rebuild_keeps_links)

@@ -89,10 +89,12 @@ struct Build {
 	uint32_t* cell_hubs; // pass 0 results (or a uniform pass 2's)
 	uint32_t* cell_vias;
 	uint64_t* via_start;
-	uint32_t* cell_at;   // a uniform pass 2: where the cell's hub list begins in its worker's pool
-	uint8_t* cell_pool;  // and that worker
-	atomic_llong pooled; // bytes in the pools, as last told
-	double available;    // MB of memory available before the via stage
+	uint32_t* cell_at;      // a uniform pass 2: where the cell's hub list begins in its worker's pool
+	uint8_t* cell_pool;     // and that worker
+	bool round_robin;       // tests only: item i to worker i % threads (GT_EHL_CELLS_ROUND_ROBIN)
+	atomic_llong pooled;    // bytes in the pools (by capacity), as last told
+	atomic_bool pools_over; // they passed `available`: the one-pass stage stops, the two passes follow
+	double available;       // MB of memory available before the via stage
 	// Per cell: the free squares that must see a vertex whole for the cell to be FULL for it
 	// (cells_needing): then every valid point of the cell sees it.
 	uint32_t* edge_free;
@@ -432,18 +434,8 @@ static bool fine_cell(void* context, int64_t cell, gtRegionLists* out)
 	return build_cell(w, cell);
 }
 
-// Refuse clearly rather than let the system swap or kill us: the cells' lists need `bytes` (at least).
-static gtStatus check_memory(const Build* b, double bytes, bool more, gtError* err)
-{
-	if (!(bytes / 1e6 > b->available)) return GT_OK;
-	return gt_fail(err, GT_ERR_LIMIT,
-	               "the index at cell size %d needs %s%.0f MB but only %.0f MB of memory are available; use a larger "
-	               "cell size or a budget",
-	               b->ehl->g, more ? "more than " : "", bytes / 1e6, b->available);
-}
-
 // A uniform index's cell in one pass: into the worker's pool, where the cell's lists are noted. As a
-// pool grows, the pools' bytes so far are held against the memory there was.
+// pool grows, the pools' bytes so far are held against the memory there was: past it, the stage stops.
 static bool pooled_cell(Worker* w, int64_t cell)
 {
 	Build* b = w->build;
@@ -451,15 +443,20 @@ static bool pooled_cell(Worker* w, int64_t cell)
 	w->pool = p;
 	p->bare = true;
 	int64_t at = p->hub_count, vias = p->via_count, hub_room = p->hub_capacity, via_room = p->via_capacity;
-	if (at >= UINT32_MAX || !build_cell(w, cell)) return false; // past 2^32: so would the index be
+	if (at >= UINT32_MAX || vias >= UINT32_MAX) // so would the index's: its arrays are indexed by 32 bits
+		return !gt_fail(&w->err, GT_ERR_LIMIT,
+		                "the index at cell size %d needs more than 2^32 entries; use a larger cell size", b->ehl->g);
+	if (!build_cell(w, cell)) return false;
 	b->cell_at[cell] = (uint32_t)at, b->cell_pool[cell] = (uint8_t)w->index;
 	b->cell_hubs[cell] = (uint32_t)(p->hub_count - at - 1);
 	b->cell_vias[cell] = (uint32_t)(p->via_count - vias);
 	if (p->hub_capacity == hub_room && p->via_capacity == via_room) return true;
-	int64_t bytes = p->hub_count * (int64_t)sizeof *p->hubs + p->via_count * (int64_t)sizeof *p->vias;
+	int64_t bytes = (int64_t)gt_ehl_pool_bytes(p);
 	long long all = atomic_fetch_add(&b->pooled, bytes - w->cells_told) + bytes - w->cells_told;
 	w->cells_told = bytes;
-	return !check_memory(b, (double)all, true, &w->err);
+	if ((double)all / 1e6 > b->available)
+		atomic_store(&b->pools_over, true), atomic_store(&b->next_item, b->item_count);
+	return true;
 }
 
 // ---- parallel driver --------------------------------------------------------------------------
@@ -469,9 +466,9 @@ static void run_worker(void* context, int index)
 	Worker* w = (Worker*)context + index;
 	Build* b = w->build;
 	long step = b->item_count / 200 + 1;
-	for (;;) {
-		long item = atomic_fetch_add(&b->next_item, 1);
-		if (item >= b->item_count) break;
+	for (long turn = 0;; turn++) { // (a failed worker sets next_item past the end: the others stop)
+		long item = b->round_robin ? turn * b->threads + index : atomic_fetch_add(&b->next_item, 1);
+		if (item >= b->item_count || (b->round_robin && atomic_load(&b->next_item) >= b->item_count)) break;
 		int64_t full_before = w->full_vias;
 		bool ok = b->stage[0] == 'c' ? sweep_one(w, (int)item)
 		          : b->regions       ? gt_region_block(b->regions, &w->region, item, fine_cell, w)
@@ -533,20 +530,11 @@ static void free_sweep_scratch(Build* b, Worker* workers)
 static void free_worker(Worker* w)
 {
 	gt_sweep_free(&w->sweep);
-	gt_free(w->ehl_stamp);
-	gt_free(w->ehl_full);
-	gt_free(w->ehl_list);
-	gt_free(w->tuples);
-	gt_free(w->runs);
-	gt_free(w->hub_head);
-	gt_free(w->hub_upper);
-	gt_free(w->hub_stamp);
-	gt_free(w->hub_bits);
-	gt_free(w->hub_words);
-	gt_free(w->hub_list);
-	gt_free(w->cand);
-	gt_free(w->kept);
-	gt_free(w->scratch);
+	gt_free(w->ehl_stamp), gt_free(w->ehl_full), gt_free(w->ehl_list);
+	gt_free(w->tuples), gt_free(w->runs);
+	gt_free(w->hub_head), gt_free(w->hub_upper), gt_free(w->hub_stamp);
+	gt_free(w->hub_bits), gt_free(w->hub_words), gt_free(w->hub_list);
+	gt_free(w->cand), gt_free(w->kept), gt_free(w->scratch);
 	gt_region_work_free(&w->region);
 	gt_free(w->cells.hubs), gt_free(w->cells.vias), gt_free(w->cells.full);
 }
@@ -659,15 +647,20 @@ static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
 	return GT_OK;
 }
 
-// Prefix sums of pass 0 into the final arrays, once the memory is there.
+// Prefix sums of pass 0 into the final arrays, once the memory is there (refused clearly rather than
+// let the system swap or kill us).
 static gtStatus allocate_cells(Build* b, gtError* err)
 {
 	gtEhl* e = b->ehl;
 	gtStatus st = gt_ehl_cell_offsets(e, b->cells, b->cell_hubs, b->cell_vias, &b->via_start, err);
-	if (!st)
-		st = check_memory(b, (double)(e->hub_count - 1) * sizeof *e->hubs + (double)e->via_count * sizeof *e->vias,
-		                  false, err);
-	if (st || b->pass == 2) return st; // one pass: the pools become the arrays
+	b->available = gt_ehl_available_mb(); // again: pass 0's scratch (the candidates) is held now
+	double mb = ((double)(e->hub_count - 1) * sizeof *e->hubs + (double)e->via_count * sizeof *e->vias) / 1e6;
+	if (!st && mb > b->available)
+		st = gt_fail(err, GT_ERR_LIMIT,
+		             "the index at cell size %d needs %.0f MB but only %.0f MB of memory are available; use a larger "
+		             "cell size or a budget",
+		             e->g, mb, b->available);
+	if (st) return st;
 	e->hubs = gt_malloc((size_t)e->hub_count * sizeof *e->hubs);
 	e->vias = gt_malloc((size_t)(e->via_count + 1) * sizeof *e->vias);
 	if (!e->hubs || !e->vias)
@@ -765,24 +758,44 @@ static gtStatus build_regions(Build* b, Worker* workers, double budget, gtError*
 	return st;
 }
 
+// Back to before the one-pass stage, for the two passes: its pools, offsets and counts dropped.
+static void start_over(Build* b, Worker* workers, gtRegionLists* const* pools)
+{
+	gt_ehl_pools_free(pools, b->threads);
+	for (int i = 0; i < b->threads; i++) workers[i].cells_told = 0, workers[i].full_vias = 0;
+	gt_free(b->ehl->cell_begin), gt_free(b->via_start);
+	b->ehl->cell_begin = NULL, b->via_start = NULL;
+	atomic_store(&b->pooled, 0), atomic_store(&b->candidates, 0), atomic_store(&b->pools_over, false);
+	atomic_fetch_add(&gt_ehl_cells_test.fell_back, 1);
+	release_freed_memory();
+}
+
 // The via-label stage of a whole uniform index in one pass: each worker's cells into its pool, then
 // the pools into the index. (A repair copies the last index's cells by pass: it counts, then writes.)
-static gtStatus build_pooled(Build* b, Worker* workers, gtError* err)
+// Where the index beside the pools (gt_ehl_pools_fit), or the pools alone as they grow, would not
+// fit: *again, the pools freed, for the two passes (which hold the index alone; the same file).
+static gtStatus build_pooled(Build* b, Worker* workers, bool* again, gtError* err)
 {
+	gtEhl* e = b->ehl;
 	b->cell_at = gt_malloc((size_t)b->cells * sizeof *b->cell_at);
 	b->cell_pool = gt_malloc((size_t)b->cells * sizeof *b->cell_pool);
 	gtStatus st = b->cell_at && b->cell_pool ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
 	b->pass = 2, b->passes = 1;
 	if (!st) st = run_stage(b, workers, "via labels", b->cells, err);
-	if (!st) st = allocate_cells(b, err);
+	b->round_robin = false;
 	gtRegionLists* pools[256];
 	for (int i = 0; i < b->threads; i++) pools[i] = &workers[i].cells;
-	if (!st)
-		st = gt_ehl_cells_from_pools(b->ehl, b->cells, pools, b->threads, b->cell_at, b->cell_pool, b->cell_hubs,
+	bool over = atomic_load(&b->pools_over); // then some cells were not built
+	if (!st && !over) st = gt_ehl_cell_offsets(e, b->cells, b->cell_hubs, b->cell_vias, &b->via_start, err);
+	*again = !st && (over || !gt_ehl_pools_fit(e, pools, b->threads, b->available));
+	if (!st && !*again)
+		st = gt_ehl_cells_from_pools(e, b->cells, pools, b->threads, b->cell_at, b->cell_pool, b->cell_hubs,
 		                             b->cell_vias, b->via_start, err);
 	gt_free(b->cell_at), gt_free(b->cell_pool);
 	b->cell_at = NULL, b->cell_pool = NULL;
-	return st;
+	if (!*again) return st;
+	start_over(b, workers, pools);
+	return GT_OK;
 }
 
 // The via-label stage of a uniform index: count every cell's vias, allocate, write them.
@@ -791,10 +804,16 @@ static gtStatus build_uniform(Build* b, Worker* workers, gtError* err)
 	b->cell_hubs = gt_malloc((size_t)b->cells * sizeof *b->cell_hubs);
 	b->cell_vias = gt_malloc((size_t)b->cells * sizeof *b->cell_vias);
 	gtStatus st = b->cell_hubs && b->cell_vias ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for cell counts");
-	b->available = gt_available_memory_mb();
-	// One pass when nothing bounds the peak: a second thread's pool is held beside the index a moment.
-	bool pooled = !b->repair && b->def->budget_mb <= 0 && b->threads <= 256 && !gt_ehl_cells_in_two_passes;
-	if (!st && pooled) return build_pooled(b, workers, err);
+	b->available = gt_ehl_available_mb();
+	// One pass when nothing bounds the peak and the pools beside the index fit (build_pooled).
+	int mode = atomic_load(&gt_ehl_cells_test.mode);
+	bool pooled = !b->repair && b->def->budget_mb <= 0 && b->threads <= 256 && !(mode & GT_EHL_CELLS_TWO_PASSES);
+	b->round_robin = pooled && (mode & GT_EHL_CELLS_ROUND_ROBIN);
+	if (!st && pooled) {
+		bool again = false;
+		st = build_pooled(b, workers, &again, err);
+		if (st || !again) return st;
+	}
 	if (!st) {
 		b->pass = 0, b->passes = 2;
 		st = run_stage(b, workers, "via labels", b->cells, err);
@@ -836,6 +855,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	atomic_init(&b.candidates, 0);
 	atomic_init(&b.tuples, 0);
 	atomic_init(&b.pooled, 0);
+	atomic_init(&b.pools_over, false);
 	// A tuple is 8 bytes while sweeping and 4 once grouped: at most an eighth of the budget in
 	// tuples keeps them near it (AR0602SR at 7.07 MB: 784,883 tuples of cells of 2 fit).
 	b.most_tuples = region_budget > 0 ? (int64_t)(region_budget / 8) : 0;

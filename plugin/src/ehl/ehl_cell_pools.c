@@ -3,9 +3,10 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/platform.h"
 #include "ehl/ehl_cell_pools.h"
 
-bool gt_ehl_cells_in_two_passes = false;
+gtEhlCellsTest gt_ehl_cells_test;
 
 gtStatus gt_ehl_cell_offsets(gtEhl* e, int64_t cells, const uint32_t* cell_hubs, const uint32_t* cell_vias,
                              uint64_t** via_start, gtError* err)
@@ -63,10 +64,40 @@ gtStatus gt_ehl_cells_from_pools(gtEhl* e, int64_t cells, gtRegionLists* const* 
 	for (int k = 1; k < count; k++) {
 		for (int64_t c = 0; c < cells; c++)
 			if (cell_pool[c] == k) place_cell(e, c, pools[k], cell_at[c], cell_hubs[c], cell_vias[c], via_start);
-		gt_free(pools[k]->hubs), gt_free(pools[k]->vias), gt_free(pools[k]->full);
-		memset(pools[k], 0, sizeof *pools[k]);
+		gt_ehl_pools_free(pools + k, 1);
 	}
 	gtEhlHub last = {(uint32_t)e->via_count, (uint32_t)e->n, INFINITY};
 	e->hubs[e->hub_count - 1] = last;
 	return GT_OK;
+}
+
+bool gt_ehl_pools_fit(const gtEhl* e, gtRegionLists* const* pools, int count, double available_mb)
+{
+	double others = 0;
+	for (int k = 1; k < count; k++) others += gt_ehl_pool_bytes(pools[k]);
+	const gtRegionLists* first = pools[0];
+	double hubs = (double)e->hub_count * sizeof *e->hubs, vias = (double)(e->via_count + 1) * sizeof *e->vias;
+	double old_hubs = (double)first->hub_capacity * sizeof *first->hubs;
+	double old_vias = (double)first->via_capacity * sizeof *first->vias;
+	// The hubs are resized first (pool 0's vias still held), then the vias (the index's hubs held).
+	double hubs_moving = (hubs > old_hubs ? hubs + old_hubs : old_hubs) + old_vias;
+	double vias_moving = hubs + (vias > old_vias ? vias + old_vias : old_vias);
+	double peak = others + (hubs_moving > vias_moving ? hubs_moving : vias_moving);
+	atomic_store(&gt_ehl_cells_test.pools_bytes, (long long)(others + old_hubs + old_vias));
+	atomic_store(&gt_ehl_cells_test.peak_bytes, (long long)peak);
+	return !(peak / 1e6 > available_mb);
+}
+
+double gt_ehl_available_mb(void)
+{
+	long long fake = atomic_load(&gt_ehl_cells_test.available);
+	return fake > 0 ? (double)fake / 1e6 : gt_available_memory_mb();
+}
+
+void gt_ehl_pools_free(gtRegionLists* const* pools, int count)
+{
+	for (int k = 0; k < count; k++) {
+		gt_free(pools[k]->hubs), gt_free(pools[k]->vias), gt_free(pools[k]->full);
+		memset(pools[k], 0, sizeof *pools[k]);
+	}
 }

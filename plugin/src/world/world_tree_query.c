@@ -693,7 +693,8 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
                                 Results* r, int32_t start, gtQueryStats* stats)
 {
 	gtHeap* frontier = &s->frontier;
-	int count = 0, added = 0, leaves = 0;
+	int count = 0, added = 0;
+	int32_t leaves = 0;
 	if (!gt_ring_source_add(w, s, &count, q->point, 0)) return false;
 	gtRingSource* home = &s->sources[0];
 	home->next = start;
@@ -715,7 +716,7 @@ static bool ring_traverse_links(const gtWorld* w, gtQueryScratch* s, const gtQue
 		}
 		if (top <= next) {
 			int32_t id = gt_heap_pop(frontier).id;
-			if (id >= 0) { // a leaf
+			if (id >= 0) { // a leaf: an index into s->ring_leaves here, not a tree node as in tree_loop
 				if (!gt_ring_leaf_open(w, s, r, s->ring_leaves[id], stats)) return false;
 				continue;
 			}
@@ -929,7 +930,9 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	                                 penalty(&f, root_matches),
 	                             heap_id(0, 0)))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
-	// The ring walk leaves only keys the results prune (it stops at the first such event).
+	// The ring walk leaves only keys the results prune (it stops at the first such event). Its
+	// frontier's ids >= 0 are ring leaves (ring_traverse_links), which tree_loop would read as tree
+	// nodes: tree_loop must never run after it on the same frontier.
 	if (!ring && !tree_loop(w, s, q, distance, mode, &f, &r, straight, plain, plane_first, fast_children, stats))
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	*found = gt_results_finish(s, &r);
