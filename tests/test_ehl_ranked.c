@@ -87,9 +87,10 @@ static int check_sources(const gtMap* m, const gtEhl* e, TestRng* rng, int targe
 	gtError err;
 	assert_int_equal(gtEhlQuery_Create(e, &q, &err), GT_OK);
 	assert_int_equal(gtEhlQuery_Create(e, &fresh, &err), GT_OK);
-	assert_true(q->may_rank && !q->source_rank_bound); // places fit 2 bytes: the ranks are on, made when used
+	assert_non_null(q->source_rank_bound); // places fit 2 bytes: the ranks are on
 	// The oracle without ranks, as when they found no memory: every pricing a merge.
-	fresh->may_rank = false;
+	gt_free(fresh->source_rank_bound), gt_free(fresh->source_place);
+	fresh->source_rank_bound = NULL, fresh->source_place = NULL;
 	gtVec2 sources[3], elsewhere = test_random_point(m, rng);
 	for (int i = 0; i < 3; i++) sources[i] = test_random_point(m, rng);
 	size_t bytes = gtEhlQuery_SideBytes(q);

@@ -47,7 +47,18 @@ gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 	q->memo_stamp = gt_calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);
 	q->common = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->common);
 	size_t n = (size_t)ehl->n + 1;
-	q->may_rank = q->max_hubs <= UINT16_MAX; // the ranks' arrays at the first pricing through hubs
+	// Made here, not when first used: a query must not allocate (test_platform counts). Without
+	// them (too many hubs for 2-byte places, or no memory) the merge serves.
+	if (q->max_hubs <= UINT16_MAX) {
+		q->source_place = gt_malloc(n * (q->max_hubs <= PLACE_NARROW_HUBS ? sizeof(uint8_t) : sizeof(uint16_t)));
+		q->source_rank_bound = gt_malloc(n * sizeof *q->source_rank_bound);
+		if (!q->source_place || !q->source_rank_bound) {
+			gt_free(q->source_place), gt_free(q->source_rank_bound);
+			q->source_place = NULL, q->source_rank_bound = NULL;
+		} else {
+			for (size_t r = 0; r < n; r++) q->source_rank_bound[r] = INFINITY;
+		}
+	}
 	if (!q->memo_value || !q->memo_via || !q->memo_stamp || !q->common) {
 		gtEhlQuery_Destroy(q);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
@@ -268,25 +279,6 @@ static void unrank_source(gtEhlQuery* q)
 {
 	rank_source_with(q, true, false);
 }
-// The ranks' arrays, made when a source is first ranked (its second pricing through hubs): many
-// query objects never get there (nav_doors' per door and per combination, a crowd's per agent),
-// and they cost 9-10 bytes a rank. Without them (too many hubs for 2-byte places, or no memory)
-// the merge serves.
-static __attribute__((noinline)) bool make_ranks(gtEhlQuery* q)
-{
-	size_t n = (size_t)q->ehl->n + 1;
-	q->may_rank = false;
-	q->source_place = gt_malloc(n * (q->max_hubs <= PLACE_NARROW_HUBS ? sizeof(uint8_t) : sizeof(uint16_t)));
-	q->source_rank_bound = gt_malloc(n * sizeof *q->source_rank_bound);
-	if (!q->source_place || !q->source_rank_bound) {
-		gt_free(q->source_place), gt_free(q->source_rank_bound);
-		q->source_place = NULL, q->source_rank_bound = NULL;
-		return false;
-	}
-	for (size_t r = 0; r < n; r++) q->source_rank_bound[r] = INFINITY;
-	return true;
-}
-
 static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 {
 	const gtEhl* e = q->ehl;
@@ -652,8 +644,7 @@ static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, co
 	}
 	// Ranked at the second pricing: a ranked pass takes about a third of a merge's time (perf), the
 	// ranking and its undoing about a merge's instructions, so a source priced once (a pair) merges.
-	if (!q->source_ranked && q->source_pricings++ > 0 && (q->source_place || (q->may_rank && make_ranks(q))))
-		rank_source(q);
+	if (!q->source_ranked && q->source_pricings++ > 0 && q->source_place) rank_source(q);
 	SideView t;
 	if (side) t = side_view(q, side);
 	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;

@@ -30,17 +30,15 @@ struct gtEhlQuery {
 	uint32_t* memo_stamp;
 	uint32_t memo_generation;
 	struct Common* common; // the hubs a source and a target share, max_hubs + 1 of them
-	// The source's list by hub rank, made at its second pricing through hubs (the arrays at the
-	// query object's first such): per rank its lower bound (+infinity: not listed; n + 1 of them) and
-	// its place in the list (read only under a finite bound; 1 byte a rank where no cell lists more
-	// than 254 hubs (255 entries with its sentinel: max_hubs), else 2; both NULL past 65,534 hubs,
-	// without memory or before then: the merge serves). A target's list is then matched by a lookup
-	// per hub instead of a merge of the two lists, whose skips mispredict (ehl_query.c:
-	// gather_ranked).
+	// The source's list by hub rank, made at its second pricing through hubs: per rank its lower
+	// bound (+infinity: not listed; n + 1 of them) and its place in the list (read only under a
+	// finite bound; 1 byte a rank where no cell lists more than 254 hubs (255 entries with its
+	// sentinel: max_hubs), else 2; both NULL past 65,534 hubs or without memory: the merge serves).
+	// A target's list is then matched by a lookup per hub instead of a merge of the two lists, whose
+	// skips mispredict (ehl_query.c: gather_ranked).
 	double* source_rank_bound;
 	void* source_place;
 	bool source_ranked;       // the two hold the source's list (else every bound is +infinity)
-	bool may_rank;            // the two are not made yet, and will be when first needed
 	uint32_t source_pricings; // through hubs since the source was set
 	// How the last answer below its limit was made (last_hub < 0: a straight line): lets a caller
 	// tell which parts of the map the path can touch without unpacking it.
