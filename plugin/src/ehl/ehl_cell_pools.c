@@ -38,7 +38,8 @@ static void place_cell(gtEhl* e, int64_t c, const gtRegionLists* from, uint32_t 
 {
 	uint32_t old_via = from->hubs[at].via_begin, new_via = (uint32_t)via_start[c];
 	gtEhlHub* to = e->hubs + e->cell_begin[c];
-	memmove(e->vias + new_via, from->vias + old_via, (size_t)vias * sizeof *e->vias);
+	if (vias) // a pool that holds no via yet has no array (memmove's pointers must not be NULL)
+		memmove(e->vias + new_via, from->vias + old_via, (size_t)vias * sizeof *e->vias);
 	memmove(to, from->hubs + at, ((size_t)hubs + 1) * sizeof *to);
 	for (uint32_t i = 0; i <= hubs; i++) to[i].via_begin = to[i].via_begin - old_via + new_via;
 }
