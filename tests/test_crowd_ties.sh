@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Deterministic crowds (docs/crowds.md): on real maps, objects two to a position (every distance a
+# Deterministic answers (docs/crowds.md): on real maps, objects two to a position (every distance a
 # tie) and agents on objects (ties at 0), `gridtree crowd` prints byte-identical lines with
-# --method batch, field and auto on 1 and 2 workers, and the same ids, in the same order, as a
-# brute force over every object (distances from `gridtree dist` on the same index; ties by id).
+# --method each, batch, field and auto on 1 and 2 workers, `gridtree knn` the same bytes with
+# --method gt, ier-ehl and brute on 1 and 2 workers, Lua the same bytes (world:nearest_many by every
+# method and thread count, world:nearest; tests/lua/crowd_file.lua, when lua5.4 and the module
+# beside GT are there), and the ids are those of a brute force over every object, in the same order
+# (distances from `gridtree dist` on the same index; ties by id).
 # Prints "crowd-ties: N passed, N failed" as its last line.
 set -u
 GT=${1:-bin/debug/gridtree}
@@ -41,6 +44,44 @@ brute() {
 			END { for (q = 1; q <= queries; q++) print line[q] }'
 }
 
+knn_methods_match() { # expected map
+	local method threads
+	for method in gt ier-ehl brute; do
+		for threads in 1 2; do
+			"$GT" knn "$2" --ehl "$tmp/index.ehl" --objects "$tmp/objects.txt" --queries "$tmp/queries.txt" \
+				--method $method --threads $threads >"$tmp/knn.out" && cmp -s "$1" "$tmp/knn.out" || {
+				echo "knn --method $method --threads $threads differs from crowd --method batch --threads 1:"
+				diff "$1" "$tmp/knn.out" | head -5
+				return 1
+			}
+		done
+	done
+}
+
+# Lua's answers to the same input, byte for byte; skipped (and said) without lua5.4 or the module.
+lua_matches() { # expected map
+	local module_dir f preload=""
+	module_dir=$(dirname "$GT")
+	if ! command -v lua5.4 >/dev/null || [ ! -f "$module_dir/gridtree.so" ]; then
+		echo "note: no lua5.4 or $module_dir/gridtree.so: Lua not compared"
+		return 0
+	fi
+	# The sanitizer build's module needs its runtime loaded first (as tests/run_all.sh does).
+	if ldd "$module_dir/gridtree.so" 2>/dev/null | grep -q libasan; then preload=$(gcc -print-file-name=libasan.so); fi
+	rm -rf "$tmp/lua" && mkdir "$tmp/lua" &&
+		LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 LUA_CPATH_5_4="$module_dir/?.so" \
+			lua5.4 "$(dirname "$0")/lua/crowd_file.lua" "$2" "$tmp/index.ehl" "$tmp/objects.txt" "$tmp/queries.txt" \
+			"$tmp/lua" || return 1
+	[ "$(ls "$tmp/lua" | wc -l)" -eq 9 ] || { echo "Lua wrote $(ls "$tmp/lua" | wc -l) answer files, not 9"; return 1; }
+	for f in "$tmp"/lua/*.out; do
+		cmp -s "$1" "$f" || {
+			echo "Lua's $(basename "$f" .out) differs from crowd --method batch --threads 1:"
+			diff "$1" "$f" | head -5
+			return 1
+		}
+	done
+}
+
 ids_only() { awk '{ out = ""; for (i = 1; i <= NF; i++) { split($i, p, ":"); out = out (i > 1 ? " " : "") p[1] } print out }' "$1"; }
 
 ties_ok() { # suite/map
@@ -54,6 +95,8 @@ ties_ok() { # suite/map
 		END { exit !(ties > NR) }' "$tmp/first.out" || { echo "$1: too few ties to test"; return 1; }
 	crowd_methods_match "$tmp/first.out" "--method batch --threads 1 on $1" "$map" --ehl "$tmp/index.ehl" \
 		--objects "$tmp/objects.txt" --queries "$tmp/queries.txt" || return 1
+	knn_methods_match "$tmp/first.out" "$map" || return 1
+	lua_matches "$tmp/first.out" "$map" || return 1
 	brute "$map" >"$tmp/brute.out" && ids_only "$tmp/first.out" >"$tmp/first.ids" &&
 		cmp -s "$tmp/brute.out" "$tmp/first.ids" || {
 		echo "$1: crowd's ids differ from the brute force's:"
@@ -64,7 +107,7 @@ ties_ok() { # suite/map
 
 for spec in bgmaps/AR0602SR dao/den312d; do
 	if [ -f "$data/maps/$spec.map" ]; then
-		check "crowd: the same answers by every method and thread count, and the brute force's ids, on $spec" ties_ok "$spec"
+		check "crowd, knn and Lua: the same bytes by every method and thread count, and the brute force's ids, on $spec" ties_ok "$spec"
 	else
 		echo "crowd-ties: $data/maps/$spec.map is absent: skipped"
 	fi
