@@ -24,6 +24,15 @@ double gtNowSeconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double gt_thread_cpu_seconds(void)
+{
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+	return gtNowSeconds();
+}
+
 void gt_thread_lower_priority(int steps)
 {
 #if defined(__linux__)

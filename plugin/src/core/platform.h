@@ -9,6 +9,10 @@
 // Worker count for a request: 0 means one per online core; capped at GT_MAX_THREADS.
 int gt_resolve_threads(int requested);
 
+// The calling thread's CPU time in seconds (the monotonic clock where there is no thread clock):
+// what a piece of work cost, which a loaded machine's wall clock hides behind other processes.
+double gt_thread_cpu_seconds(void);
+
 // Lowers the calling thread's scheduling priority (nice) by `steps` (Linux, where the nice value
 // is per thread; threads it starts inherit it; nothing elsewhere, where it would be the process').
 void gt_thread_lower_priority(int steps);

@@ -24,12 +24,12 @@ typedef struct Worker {
 	gtQuery filter_query;   // what the compiled filter points at
 } Worker;
 
-// Measured seconds per unit of work, for AUTO (0: not measured yet).
+// Measured CPU seconds per unit of work, for AUTO (0: not measured yet).
 typedef struct Costs {
 	double per_query;  // BATCH, per query: the workers' busy time, summed
 	double per_object; // FIELD, building (on one thread), per object in the field
 	double per_agent;  // FIELD, answering, per agent: the workers' busy time, summed
-	int calls;         // AUTO calls that could use a field (every 16th measures one again)
+	int calls;         // AUTO calls that could use a field (every n-th probes the field again)
 } Costs;
 
 struct gtCrowd {
@@ -298,12 +298,15 @@ static gtStatus answer_one(Job* job, Worker* wk, const gtQuery* q, gtDistance di
 static void answer_share(Job* job, int worker_index);
 
 // A worker's share of the batch, timed: AUTO compares the methods' work without the workers'
-// start-up (a sample of a batch pays it as much as a whole one).
+// start-up (a sample of a batch pays it as much as a whole one). By the thread's CPU time: the
+// wall clock of a worker that other processes took the core from says nothing about the method
+// (at load 8, lak303d's BATCH measured 4.1 us a query by the wall clock, 0.9 by CPU, and AUTO
+// took the field, 1.6 us an agent by CPU, on 4 of 20 frames).
 static void run_queries(Job* job, int worker_index)
 {
-	double start = gtNowSeconds();
+	double start = gt_thread_cpu_seconds();
 	answer_share(job, worker_index);
-	job->crowd->busy[worker_index] = gtNowSeconds() - start;
+	job->crowd->busy[worker_index] = gt_thread_cpu_seconds() - start;
 }
 
 static void answer_share(Job* job, int worker_index)
@@ -460,7 +463,9 @@ static gtStatus prepare_shared(gtCrowd* c, const gtCrowdQueries* batch, Job* job
 }
 
 // Adds the matching objects to the field; stops adding (and says so) once the build is on course
-// to cost more than `budget` seconds, judged every 64 objects.
+// to cost more than `budget` seconds of the thread's CPU time, judged every 16 objects (a probe
+// on FloodedPlains, 3,636 objects at ~15 us each against a batch of ~4.5 ms, stops after the
+// first 16, not 64).
 typedef struct FieldFill {
 	gtCrowd* crowd;
 	double start, budget;
@@ -473,8 +478,8 @@ static void add_to_field(void* context, int32_t object, gtVec2 p)
 	FieldFill* fill = context;
 	if (fill->stopped) return;
 	gt_ehl_field_add(fill->crowd->field, p, gt_world_object_id(fill->crowd->world, object));
-	if (++fill->added % 64 == 0 && fill->budget < INFINITY &&
-	    (gtNowSeconds() - fill->start) / fill->added * fill->total > fill->budget)
+	if (++fill->added % 16 == 0 && fill->budget < INFINITY &&
+	    (gt_thread_cpu_seconds() - fill->start) / fill->added * fill->total > fill->budget)
 		fill->stopped = true;
 }
 
@@ -500,11 +505,11 @@ static gtStatus build_field(gtCrowd* c, int k, double budget, int* objects, bool
 	if (!gt_ehl_field_reset(c->field, k)) return gt_fail(err, GT_ERR_NOMEM, "out of memory for a target field");
 	int total = 0;
 	for (int32_t part = 0; part < c->reach.parts; part++) total += c->part_counts[part];
-	FieldFill fill = {c, gtNowSeconds(), budget, total, 0, false};
+	FieldFill fill = {c, gt_thread_cpu_seconds(), budget, total, 0, false};
 	gt_world_each_match(c->world, c->workers[0].world, add_to_field, &fill);
 	*objects = fill.added;
 	*stopped = fill.stopped;
-	if (fill.added > 0) learn(&c->costs.per_object, (gtNowSeconds() - fill.start) / fill.added);
+	if (fill.added > 0) learn(&c->costs.per_object, (gt_thread_cpu_seconds() - fill.start) / fill.added);
 	return GT_OK;
 }
 
@@ -567,14 +572,30 @@ static gtStatus run_split(gtCrowd* c, const gtCrowdQueries* batch, int head_coun
 	return st;
 }
 
+// How often AUTO probes the field (every n-th call) while both methods' costs are known. A probe
+// costs, beyond answering by the cheaper method, nothing while FIELD is cheaper (it builds the
+// field anyway), else the build and the sample's agents at the field's price instead of BATCH's.
+// Methods more than a factor 2 apart: every 64th call. Else as often as keeps that extra under 2%
+// of the calls' cost, from every 4th (a wrong pick does not last) to every 64th call. (On lak303d,
+// 148 enemies, the wall clock at load 8 made the two look close, probed every 4th call; by CPU
+// time the field costs over twice BATCH's, every 64th.)
+static int probe_every(const gtCrowd* c, double by_batch, double by_field, int objects, int sample)
+{
+	if (!(by_field < 2 * by_batch && by_batch < 2 * by_field)) return 64;
+	if (by_field <= by_batch) return 4;
+	const Costs* k = &c->costs;
+	double extra = k->per_object * objects + fmax(0, k->per_agent - k->per_query) * sample / c->threads;
+	double every = ceil(extra / (0.02 * by_batch));
+	return every < 4 ? 4 : every > 64 ? 64 : (int)every;
+}
+
 // AUTO on a big batch that a field could answer. BATCH's cost is learnt first (it needs no
 // build). The field's is learnt by a probe: its build stops as soon as it is on course to cost
 // more than half the whole batch by BATCH (then BATCH answers everything, having lost a few dozen
 // objects' pricing: a field that dear to build would have to answer agents at under half BATCH's
 // cost to win, and none measured here does), else an eighth of the batch goes through it and the
 // rest by the cheaper method.
-// Probes come back every 16th call while the two are within a factor of 2 (every 4th when the
-// field costs under a tenth of the batch to build), every 64th otherwise;
+// Probes come back as probe_every says;
 // while FIELD wins, an eighth of the batch goes through BATCH every 16th call to keep its cost
 // fresh.
 static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers* out, gtCrowdStats* stats,
@@ -586,11 +607,9 @@ static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers
 		return run_batch(c, batch, GT_CROWD_BATCH, GT_QUERY_NEAREST, out, stats, err, NULL, batch->count, 0);
 	int objects = c->field ? gt_ehl_field_objects(c->field) : 0;
 	double by_batch = batch_cost(c, batch->count), by_field = field_cost(c, batch->count, objects);
-	bool close = by_field < 2 * by_batch && by_batch < 2 * by_field;
-	// A field that costs under a tenth of the batch to build is probed every 4th call while close:
-	// the probe's sample is answered either way, so a wrong first pick does not last.
-	int every = !close ? 64 : k->per_object * objects < 0.1 * by_batch ? 4 : 16;
-	bool probe = k->per_agent == 0 ? (k->per_object == 0 || calls % 64 == 0) : calls % every == 0;
+	int sample = batch->count / 8 > SAMPLE ? batch->count / 8 : SAMPLE; // the workers' start-up spread thin
+	bool probe = k->per_agent == 0 ? (k->per_object == 0 || calls % 64 == 0)
+	                               : calls % probe_every(c, by_batch, by_field, objects, sample) == 0;
 	if (!probe) {
 		gtCrowdMethod method = choose(c, true, batch->count, objects);
 		if (method == GT_CROWD_FIELD && calls % 16 == 0)
@@ -613,7 +632,6 @@ static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers
 		stats->field_objects = built;
 		return st;
 	}
-	int sample = batch->count / 8 > SAMPLE ? batch->count / 8 : SAMPLE; // the workers' start-up spread thin
 	st = run_split(c, batch, sample, GT_CROWD_FIELD, RUN_FIELD_BUILT | RUN_SHARED_READY, GT_CROWD_AUTO, out, stats,
 	               err);
 	stats->seconds += build_seconds;
