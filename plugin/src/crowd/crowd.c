@@ -635,8 +635,9 @@ static gtStatus auto_run(gtCrowd* c, const gtCrowdQueries* batch, gtCrowdAnswers
 	if (!st) st = build_field(c, largest_k(batch), by_batch / 2, &built, &stopped, err);
 	double build_seconds = gtNowSeconds() - start;
 	if (st) return st;
-	if (stopped) {
-		st = run_batch(c, batch, GT_CROWD_BATCH, GT_QUERY_NEAREST, out, stats, err, NULL, batch->count, 0);
+	if (stopped) { // the filter compiled and its objects counted above serve the batch too
+		st = run_batch(c, batch, GT_CROWD_BATCH, GT_QUERY_NEAREST, out, stats, err, NULL, batch->count,
+		               RUN_SHARED_READY);
 		stats->seconds += build_seconds;
 		stats->field_seconds = build_seconds; // the probe's, though it answered nothing
 		stats->field_objects = built;
