@@ -818,6 +818,11 @@ static gtStatus build_uniform(Build* b, Worker* workers, gtError* err)
 		b->pass = 0, b->passes = 2;
 		st = run_stage(b, workers, "via labels", b->cells, err);
 	}
+	int64_t full = 0; // every cell as the last index has it: its arrays, shared (no pass 1)
+	if (!st && b->repair && gt_ehl_repair_share_cells(b->repair, b->ehl, &full)) {
+		for (int i = 0; i < b->threads; i++) workers[i].full_vias = i ? 0 : full;
+		return GT_OK;
+	}
 	if (!st) st = allocate_cells(b, err);
 	if (!st) {
 		// An index that keeps its tuples keeps its cells' FULL counts too (NULL: no room, a repair scans).

@@ -84,6 +84,11 @@ bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int
 bool gt_ehl_repair_cell(gtEhlRepair* repair, gtEhl* e, int64_t cell, int pass, const uint32_t* tuples, int64_t count,
                         uint64_t via_at, uint32_t* hubs, uint32_t* vias, int64_t* full);
 
+// After pass 0: true when it found every cell of `e` as the last index has it and no vertex
+// renumbered; then e holds the last index's cell arrays (shared, not copied: gt_ehl_share_cells)
+// and its cells' FULL counts, *full their sum, and pass 1 is not run.
+bool gt_ehl_repair_share_cells(gtEhlRepair* repair, gtEhl* e, int64_t* full);
+
 // For the via labels of `cell` of `e` (new tuples `tuples`) that pass 0 did not copy whole, asked
 // by build worker `worker` once per cell and pass: true when the last index helps, then the hubs
 // whose vias must be computed are those h with mark[h] == token; the others are copied, in order,
