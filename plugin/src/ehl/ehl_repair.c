@@ -45,6 +45,7 @@ struct gtEhlRepair {
 	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
 	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
 	bool swept;                // the above are planned (plan_sweep; else every vertex sweeps whole)
+	bool same_tuples;          // no vertex sweeps again nor is renumbered: the tuples are the last index's
 	uint8_t* clean;            // per cell, decided in pass 0 (enum below)
 	atomic_bool some_rebuilt;  // pass 0 found a cell the last index does not have right
 	struct Affected* affected; // per worker of the build
@@ -281,6 +282,11 @@ static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 				}
 			}
 	}
+	bool any = false;
+	for (int v = 0; v < n && !any; v++) any = r->resweep[v];
+	// (a block of walls demolished deep inside a wall): no kept lists, the build copies the tuples whole
+	r->same_tuples = !any && n == old->n && r->same_below == old->n;
+	if (r->same_tuples) return true;
 	gtSweepSector sector;
 	for (int v = 0; v < n; v++)
 		r->towards[v] = r->resweep[v] && r->old_of[v] >= 0 && r->old_of[v] < old->corners &&
@@ -485,7 +491,7 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 
 bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, const uint32_t** cells, int64_t* count)
 {
-	if (!r->old || !r->swept || r->old->g != e->g || r->resweep[v]) return false;
+	if (!r->old || !r->swept || r->same_tuples || r->old->g != e->g || r->resweep[v]) return false;
 	*cells = r->kept + r->kept_begin[v];
 	*count = r->kept_begin[v + 1] - r->kept_begin[v];
 	return true;
@@ -494,12 +500,31 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, cons
 bool gt_ehl_repair_sector(const gtEhlRepair* r, const gtEhl* e, int v, gtSweepSector* sector, const uint32_t** cells,
                           int64_t* count)
 {
-	if (!r->old || !r->swept || r->old->g != e->g || v >= e->corners || !r->towards[v] ||
+	if (!r->old || !r->swept || r->same_tuples || r->old->g != e->g || v >= e->corners || !r->towards[v] ||
 	    !gt_sweep_sector(e->vertices[v], r->box, sector))
 		return false;
 	*cells = r->kept + r->kept_begin[v];
 	*count = r->kept_begin[v + 1] - r->kept_begin[v];
 	return true;
+}
+
+bool gt_ehl_repair_same_tuples(const gtEhlRepair* r, const gtEhl* e)
+{
+	return r->old && r->swept && r->same_tuples && r->old->g == e->g && r->old->cell_count == e->cell_count;
+}
+
+gtStatus gt_ehl_repair_copy_tuples(const gtEhlRepair* r, int64_t** begin, uint32_t** vertex, int64_t* pairs,
+                                   gtError* err)
+{
+	const gtEhl* old = r->old;
+	int64_t cells = old->cell_count, total = old->tuple_begin[cells];
+	*begin = gt_malloc(((size_t)cells + 1) * sizeof **begin);
+	*vertex = gt_malloc(((size_t)total + 1) * sizeof **vertex);
+	if (!*begin || !*vertex) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
+	memcpy(*begin, old->tuple_begin, ((size_t)cells + 1) * sizeof **begin);
+	memcpy(*vertex, old->tuple_vertex, (size_t)total * sizeof **vertex);
+	*pairs = total;
+	return GT_OK;
 }
 
 bool gt_ehl_repair_edge_free(const gtEhlRepair* r, const gtEhl* e, const uint32_t** old, const int** rects, int* count)

@@ -70,6 +70,11 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* repair, const gtEhl* e, int v,
 // last index's *cells (cell | GT_EHL_TUPLE_FULL each) and *count, the others come from the sweep.
 bool gt_ehl_repair_sector(const gtEhlRepair* repair, const gtEhl* e, int v, gtSweepSector* sector,
                           const uint32_t** cells, int64_t* count);
+// True when no vertex of `e` sweeps again and none is renumbered: the tuples are the last index's
+// (the sweep is skipped), which gt_ehl_repair_copy_tuples gives (*pairs of them; the caller frees).
+bool gt_ehl_repair_same_tuples(const gtEhlRepair* repair, const gtEhl* e);
+gtStatus gt_ehl_repair_copy_tuples(const gtEhlRepair* repair, int64_t** begin, uint32_t** vertex, int64_t* pairs,
+                                   gtError* err);
 // For the build's FULL counts (ehl_cells.h): true when the last index kept its counts for the
 // same grid, then *old is them and *rects, *count the edited cells (x0, y0, x1, y1 each).
 bool gt_ehl_repair_edge_free(const gtEhlRepair* repair, const gtEhl* e, const uint32_t** old, const int** rects,
