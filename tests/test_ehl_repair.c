@@ -483,8 +483,9 @@ static void index_arrays_equal_scratch(gtMap* map, int threads, int steps, uint6
 		assert_int_equal(gt_ehl_build_from_labels(next, &def, threads, &labels, NULL,
 		                                          order_graph.offset[order_graph.n] / 2, 0, &s, &err),
 		                 GT_OK);
+		gtEhl_Destroy(e); // first: r may share its cell arrays (gt_ehl_repair_share_cells), which must outlive it
 		expect_same_index(r, s, whole, what, step);
-		gtEhl_Destroy(s), gtEhl_Destroy(whole), gtEhl_Destroy(e);
+		gtEhl_Destroy(s), gtEhl_Destroy(whole);
 		gt_vis_graph_free(&order_graph), gt_vis_graph_free(&whole_graph), gt_vis_graph_free(&graph);
 		e = r, graph = repaired;
 		gtMap_Destroy(map);
@@ -505,6 +506,77 @@ static void test_repaired_index_arrays_equal_scratch(void** state)
 	index_arrays_equal_scratch(test_load_map("assets/maps/caves.map"), 2, 12, 31, "caves");
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 128, 96, 7, &map, &err), GT_OK);
 	index_arrays_equal_scratch(map, 1, 12, 17, "generated rooms 128x96");
+}
+
+// A repair that finds every cell as the last index has it (a 2x2 of walls demolished deep inside a
+// wall: no corner made, no sight line opened, no cell's tuples changed) shares the last index's cell
+// arrays rather than copying them (gt_ehl_repair_share_cells). Two repairs from one index (the doors'
+// job and a rebuild may both repair from it) share them too. The arrays live until the last index
+// holding them goes, whichever goes first (the debug build's AddressSanitizer reports a read or a
+// free too many), and the survivor equals a whole build on its map in the same hub order. A wall
+// built next renumbers vertices: that repair writes arrays of its own.
+static void test_unchanged_cells_shared(void** state)
+{
+	(void)state;
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &map, &err), GT_OK);
+	int w = gtMap_Width(map), h = gtMap_Height(map), x = -1, y = -1, m = 6; // m: walls all around, past a cell
+	for (int j = m; j + 2 + m <= h && x < 0; j++)
+		for (int i = m; i + 2 + m <= w && x < 0; i++) {
+			bool all = true;
+			for (int b = -m; b < 2 + m && all; b++)
+				for (int a = -m; a < 2 + m && all; a++) all = gtMap_IsBlocked(map, i + a, j + b);
+			if (all) x = i, y = j;
+		}
+	assert_true(x >= 0);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 4, def.threads = 2;
+	gtVisGraph graph, repaired[2], whole_graph, order_graph;
+	memset(&graph, 0, sizeof graph), memset(&whole_graph, 0, sizeof whole_graph);
+	gtEhl *e, *r[2], *whole, *s;
+	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, NULL, &err), GT_OK);
+	assert_non_null(e->shared_cells);
+	int rect[4] = {x, y, x + 1, y + 1}, old_n;
+	gtMap* next = edited(map, x, y, x + 1, y + 1, false);
+	const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
+	for (int k = 0; k < 2; k++) {
+		assert_true(gt_vis_graph_copy(&graph, &repaired[k]));
+		assert_int_equal(gt_vis_graph_repair_parallel(next, NULL, 2, old_vertices, old_n, rect, 1, &repaired[k], &err),
+		                 GT_OK);
+		gtEhlRepairFrom from = {e, &graph, old_vertices, old_n, rect, 1, NULL};
+		assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &repaired[k], &from, &r[k], NULL, &err), GT_OK);
+		assert_true(r[k]->shared_cells == e->shared_cells && r[k]->hubs == e->hubs && r[k]->vias == e->vias &&
+		            r[k]->cell_begin == e->cell_begin);
+	}
+	assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &whole_graph, NULL, &whole, NULL, &err), GT_OK);
+	assert_true(gt_vis_graph_copy(&whole_graph, &order_graph));
+	gtHubLabels labels;
+	assert_int_equal(gt_hub_labels_build_in_order(next, &order_graph, r[0]->hub_labels->vertex_of, NULL, &labels, &err),
+	                 GT_OK);
+	assert_int_equal(
+	    gt_ehl_build_from_labels(next, &def, 2, &labels, NULL, order_graph.offset[order_graph.n] / 2, 0, &s, &err),
+	    GT_OK);
+	gtEhl_Destroy(r[0]); // a newer one goes first, then the one they came from
+	gtEhl_Destroy(e);
+	expect_same_index(r[1], s, whole, "walled-in demolition, arrays shared", 0);
+	// A 4x4 wall built where the map is free.
+	TestRng rng = {5};
+	assert_true(random_block(next, 4, false, &rng, &x, &y));
+	int wall[4] = {x, y, x + 3, y + 3};
+	gtMap* walled = edited(next, x, y, x + 3, y + 3, true);
+	const gtVertex* next_vertices = gtMap_Vertices(next, &old_n);
+	gtVisGraph after;
+	assert_true(gt_vis_graph_copy(&repaired[1], &after));
+	assert_int_equal(gt_vis_graph_repair_parallel(walled, NULL, 2, next_vertices, old_n, wall, 1, &after, &err), GT_OK);
+	gtEhlRepairFrom from = {r[1], &repaired[1], next_vertices, old_n, wall, 1, NULL};
+	gtEhl* t;
+	assert_int_equal(gt_ehl_build_keeping_graph(walled, &def, &after, &from, &t, NULL, &err), GT_OK);
+	assert_true(t->shared_cells != r[1]->shared_cells && t->hubs != r[1]->hubs && t->vias != r[1]->vias);
+	gtEhl_Destroy(r[1]), gtEhl_Destroy(t), gtEhl_Destroy(s), gtEhl_Destroy(whole);
+	gt_vis_graph_free(&graph), gt_vis_graph_free(&repaired[0]), gt_vis_graph_free(&repaired[1]);
+	gt_vis_graph_free(&whole_graph), gt_vis_graph_free(&order_graph), gt_vis_graph_free(&after);
+	gtMap_Destroy(map), gtMap_Destroy(next), gtMap_Destroy(walled);
 }
 
 // The replay's rule that a search is copied only when no vertex it labelled, nor a neighbour of
@@ -642,4 +714,4 @@ static void test_walled_in_demolition_copies_labels(void** state)
 
 TEST_MAIN("ehl_repair", test_landmarks_from_labels_equal_dijkstra, test_repaired_labels_equal_scratch,
           test_copies_wait_for_changed_entries, test_repaired_index_arrays_equal_scratch, test_checks_read_the_root_log,
-          test_walled_in_demolition_copies_labels)
+          test_walled_in_demolition_copies_labels, test_unchanged_cells_shared)

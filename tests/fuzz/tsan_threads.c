@@ -10,6 +10,8 @@
 #include <stdlib.h>
 
 #include "core/task.h"
+#include "ehl/ehl_layout.h"
+#include "nav/nav_internal.h"
 #include "test_support.h"
 
 #define WORKERS 4
@@ -356,6 +358,61 @@ static void test_background_rebuild(void** state)
 	threaded_close(&t);
 }
 
+// A 2x2 block of walls demolished deep inside a wall (walls 6 squares all around it): no corner,
+// no sight line, no cell changes. False when the map has none left.
+static bool demolish_deep(gtNav* nav, const gtMap* map)
+{
+	int w = gtMap_Width(map), h = gtMap_Height(map), m = 6;
+	for (int y = m; y + 2 + m <= h; y++)
+		for (int x = m; x + 2 + m <= w; x++) {
+			bool all = true;
+			for (int b = -m; b < 2 + m && all; b++)
+				for (int a = -m; a < 2 + m && all; a++) all = gtMap_IsBlocked(map, x + a, y + b);
+			gtError err;
+			if (all) return gtNav_SetBlocked(nav, x, y, x + 1, y + 1, false, &err) == GT_OK;
+		}
+	return false;
+}
+
+// Repairs that find every cell as the last index has it share its cell arrays (ehl_repair.c,
+// gtEhl.shared_cells) while queries run on the index they came from; that index is retired (freed
+// by a background job) while the next one answers from the same arrays.
+static void test_rebuilds_sharing_cells(void** state)
+{
+	(void)state;
+	Threaded t = {NULL, NULL, NULL};
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &t.map, &err), GT_OK); // 3 such places
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 2;
+	assert_int_equal(gtNav_Create(t.map, &def, &t.nav, &err), GT_OK);
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 4, ehl.threads = 2;
+	assert_int_equal(gtNav_BuildIndex(t.nav, &ehl, &err), GT_OK);
+	gtNavQuery* q;
+	assert_int_equal(gtNavQuery_Create(t.nav, &q, &err), GT_OK);
+	TestRng rng = {33};
+	const void* hubs = NULL;
+	for (int k = 0; k < 3; k++) { // the first rebuild builds whole, the next two repair from it
+		assert_true(demolish_deep(t.nav, t.map));
+		for (int i = 0; i < 40; i++) {
+			double d;
+			gtNavQuery_Distance(q, test_random_point(t.map, &rng), test_random_point(t.map, &rng), &d, NULL);
+		}
+		gtNav_WaitForRebuild(t.nav);
+		gtNav_Update(t.nav);
+		assert_int_equal(gtNav_IndexState(t.nav), GT_NAV_INDEX_EXACT);
+		if (k > 0) assert_ptr_equal(t.nav->ehl->hubs, hubs);
+		hubs = t.nav->ehl->hubs;
+		for (int i = 0; i < 40; i++) {
+			double d;
+			gtNavQuery_Distance(q, test_random_point(t.map, &rng), test_random_point(t.map, &rng), &d, NULL);
+		}
+	}
+	gtNavQuery_Destroy(q);
+	threaded_close(&t);
+}
+
 // A crowd of 200 agents (k = 2) on caves.map among 60 enemies, its workers on the built-in pool,
 // for the tests below that edit the map between its frames.
 enum { SCENE_AGENTS = 200, SCENE_K = 2 }; // within MOST_AGENTS and MOST_K
@@ -635,5 +692,5 @@ static void test_neighbour_pairs_threads(void** state)
 }
 
 TEST_MAIN("tsan_threads", test_pool_build_equals_serial, test_host_jobs_build_equals_serial, test_vis_graph_threads,
-          test_shared_index_queries, test_crowd_workers, test_background_rebuild, test_crowd_while_rebuilding,
-          test_crowd_while_views_change, test_neighbour_pairs_threads, test_task_pool)
+          test_shared_index_queries, test_crowd_workers, test_background_rebuild, test_rebuilds_sharing_cells,
+          test_crowd_while_rebuilding, test_crowd_while_views_change, test_neighbour_pairs_threads, test_task_pool)

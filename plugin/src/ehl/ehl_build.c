@@ -818,6 +818,11 @@ static gtStatus build_uniform(Build* b, Worker* workers, gtError* err)
 		b->pass = 0, b->passes = 2;
 		st = run_stage(b, workers, "via labels", b->cells, err);
 	}
+	int64_t full = 0; // every cell as the last index has it: its arrays, shared (no pass 1)
+	if (!st && b->repair && gt_ehl_repair_share_cells(b->repair, b->ehl, &full)) {
+		for (int i = 0; i < b->threads; i++) workers[i].full_vias = i ? 0 : full;
+		return GT_OK;
+	}
 	if (!st) st = allocate_cells(b, err);
 	if (!st) {
 		// An index that keeps its tuples keeps its cells' FULL counts too (NULL: no room, a repair scans).
@@ -865,10 +870,13 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (!st) st = init_workers(&b, workers, err);
 	b.passes = 1;
 	b.threads = repair && gt_ehl_repair_labelling(repair) && threads > 1 ? threads - 1 : threads; // one labels
-	if (!st) st = run_stage(&b, workers, "cells", e->n, err);
+	bool same = repair && gt_ehl_repair_same_tuples(repair, e); // no corner to sweep: the last tuples, copied
+	if (!st) st = run_stage(&b, workers, "cells", same ? 0 : e->n, err);
 	b.threads = threads;
 	if (workers) free_sweep_scratch(&b, workers);
-	if (!st) st = group_tuples(&b, workers, err);
+	if (!st)
+		st = same ? gt_ehl_repair_copy_tuples(repair, &b.tuple_begin, &b.tuple_vertex, &b.pairs, err)
+		          : group_tuples(&b, workers, err);
 	// A whole build's sweep freed scratch the cells will not reuse; a repair's is the re-swept
 	// corners' only, which its cells and the next repair reuse. Trimming it cost a repair 1-5 ms of
 	// CPU (0.9-3 on generated rooms 384, 2.4-13 on caves 384: the heap walked, the pages given back
@@ -882,8 +890,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (!st) st = region_budget > 0 ? build_regions(&b, workers, region_budget, err) : build_uniform(&b, workers, err);
 	b.full_vias = region_budget > 0 || !workers ? -1 : 0;
 	for (int i = 0; b.full_vias >= 0 && i < b.threads; i++) b.full_vias += workers[i].full_vias;
-	if (workers)
-		for (int i = 0; i < b.threads; i++) free_worker(&workers[i]);
+	for (int i = 0; workers && i < b.threads; i++) free_worker(&workers[i]);
 	gt_free(workers);
 	if (!st && repair) { // kept for the next repair
 		e->tuple_begin = b.tuple_begin, e->tuple_vertex = b.tuple_vertex;
@@ -893,9 +900,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	gt_free(b.tuple_vertex);
 	gt_free(b.tuple16);
 	gt_free(b.edge_free);
-	gt_free(b.cell_hubs);
-	gt_free(b.cell_vias);
-	gt_free(b.via_start);
+	gt_free(b.cell_hubs), gt_free(b.cell_vias), gt_free(b.via_start);
 	if (!st) fill_stats(e, &b, labels, vg_edges, gtNowSeconds() - start);
 	if (st && dropped && !gt_ehl_restore_label_entries(labels, e))
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");

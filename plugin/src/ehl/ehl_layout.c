@@ -1,6 +1,7 @@
 // The in-memory index: its number encodings, lifetime, statistics and inspection. Both the builder
 // and the loader produce this layout; a program that only loads an index links this, not the builder.
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,49 @@
 #include "core/platform.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
+
+struct gtEhlSharedCells {
+	atomic_int refs; // indexes holding the arrays
+	uint32_t* cell_begin;
+	gtEhlHub* hubs;
+	gtEhlViaLabel* vias;
+};
+
+bool gt_ehl_own_shared_cells(gtEhl* e)
+{
+	if (e->shared_cells || e->mapping || e->region_of || !e->hubs || !e->vias || !e->cell_begin)
+		return e->shared_cells != NULL;
+	struct gtEhlSharedCells* s = gt_malloc(sizeof *s);
+	if (!s) return false;
+	atomic_init(&s->refs, 1);
+	s->cell_begin = e->cell_begin, s->hubs = e->hubs, s->vias = e->vias;
+	e->shared_cells = s;
+	return true;
+}
+
+bool gt_ehl_share_cells(gtEhl* e, const gtEhl* from)
+{
+	struct gtEhlSharedCells* s = from->shared_cells;
+	if (!s || e->shared_cells || e->hubs || e->vias || e->cell_begin) return false;
+	atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed); // `from` holds one: never 0 here
+	e->shared_cells = s;
+	e->cell_begin = s->cell_begin, e->hubs = s->hubs, e->vias = s->vias;
+	e->hub_count = from->hub_count, e->via_count = from->via_count;
+	return true;
+}
+
+// The last index to let go frees them; acq_rel orders every other holder's reads before the free.
+static void release_cells(gtEhl* e)
+{
+	struct gtEhlSharedCells* s = e->shared_cells;
+	if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) {
+		gt_free(s->cell_begin);
+		gt_free(s->hubs);
+		gt_free(s->vias);
+		gt_free(s);
+	}
+	e->shared_cells = NULL, e->cell_begin = NULL, e->hubs = NULL, e->vias = NULL;
+}
 
 void gt_ehl_free_arrays(gtEhl* e)
 {
@@ -27,9 +71,13 @@ void gt_ehl_free_arrays(gtEhl* e)
 		gt_free(e->label_parent);
 		gt_free(e->label_dist);
 		gt_free(e->vertex_of);
-		gt_free(e->cell_begin);
-		gt_free(e->hubs);
-		gt_free(e->vias);
+		if (e->shared_cells) {
+			release_cells(e);
+		} else {
+			gt_free(e->cell_begin);
+			gt_free(e->hubs);
+			gt_free(e->vias);
+		}
 		gt_free(e->region_of);
 		gt_free(e->cvias);
 		gt_free(e->inv_offset);

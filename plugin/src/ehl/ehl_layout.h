@@ -165,6 +165,10 @@ struct gtEhl {
 	double* label_dist;   // VG distance to the hub: the exact value behind a via's rounded one
 	uint32_t* vertex_of;  // hub rank -> vertex
 	uint32_t* cell_begin; // cell_count + 1 entries into hubs
+	// (or NULL) The owner of cell_begin, hubs and vias when indexes may share them: a repair that
+	// finds every cell as it was points at the last index's arrays rather than copying them
+	// (gt_ehl_share_cells); the last index that holds them frees them.
+	struct gtEhlSharedCells* shared_cells;
 	// The most entries (with its sentinel) a cell's list has, which sizes a query object's scratch;
 	// 0: not found yet (gtEhlQuery_Create scans every cell). Background jobs find it (ehl_query.h).
 	int32_t max_cell_entries;
@@ -263,6 +267,15 @@ void gt_ehl_free_arrays(gtEhl* e);
 // Frees what a background build kept for the next repair (tuples, whole hub labels): the index
 // still answers, but cannot be repaired from.
 void gt_ehl_drop_repair_data(gtEhl* e);
+
+// Makes e's cell arrays (cell_begin, hubs, vias; allocated, not mapped) shareable: e holds the
+// first reference. Done when a build keeps what a repair needs, so that a repair only ever adds a
+// reference to an index others may be reading or repairing from too (the doors' job and a rebuild
+// may repair from one index at once). False: out of memory (e keeps its arrays as they were).
+bool gt_ehl_own_shared_cells(gtEhl* e);
+// e (being built, no cell arrays yet) takes `from`'s cell arrays and counts with a new reference;
+// false when `from`'s are not shareable. Nothing writes them afterwards: every index reads them.
+bool gt_ehl_share_cells(gtEhl* e, const gtEhl* from);
 
 // Fills the stats that follow from the arrays (counts, FULL vias, bytes); the builder adds the rest.
 void gt_ehl_count_stats(gtEhl* e);

@@ -45,7 +45,9 @@ struct gtEhlRepair {
 	int64_t* kept_begin;       // new vertex -> its kept tuples [kept_begin[v], kept_begin[v + 1])
 	uint32_t* kept;            // cell | GT_EHL_TUPLE_FULL
 	bool swept;                // the above are planned (plan_sweep; else every vertex sweeps whole)
+	bool same_tuples;          // no vertex sweeps again nor is renumbered: the tuples are the last index's
 	uint8_t* clean;            // per cell, decided in pass 0 (enum below)
+	atomic_bool some_rebuilt;  // pass 0 found a cell the last index does not have right
 	struct Affected* affected; // per worker of the build
 	int workers;
 	// The labels, made on a job of their own while the build sweeps (the sweeps read no labels).
@@ -280,6 +282,11 @@ static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 				}
 			}
 	}
+	bool any = false;
+	for (int v = 0; v < n && !any; v++) any = r->resweep[v];
+	// (a block of walls demolished deep inside a wall): no kept lists, the build copies the tuples whole
+	r->same_tuples = !any && n == old->n && r->same_below == old->n;
+	if (r->same_tuples) return true;
 	gtSweepSector sector;
 	for (int v = 0; v < n; v++)
 		r->towards[v] = r->resweep[v] && r->old_of[v] >= 0 && r->old_of[v] < old->corners &&
@@ -427,6 +434,7 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	}
 	gtEhlRepair repair;
 	memset(&repair, 0, sizeof repair);
+	atomic_init(&repair.some_rebuilt, false);
 	if (reuse && !plan_start(&repair, from, map, graph)) repair_free(&repair); // no room: built whole
 	gtHubLabels labels;
 	memset(&labels, 0, sizeof labels);
@@ -472,6 +480,8 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	}
 	st = gt_ehl_build_from_labels(map, def, threads, &labels, &repair, graph->offset[graph->n] / 2, start, out, err);
 	gt_ehl_repair_join(&repair); // on every path (the build joins it on its own)
+	// So that the next repair may share its cells (false: no room, that repair copies them).
+	if (!st) gt_ehl_own_shared_cells(*out);
 	pthread_mutex_destroy(&repair.lock);
 	pthread_cond_destroy(&repair.ready);
 	if (st && landmarks) gt_landmarks_free(landmarks);
@@ -481,7 +491,7 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 
 bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, const uint32_t** cells, int64_t* count)
 {
-	if (!r->old || !r->swept || r->old->g != e->g || r->resweep[v]) return false;
+	if (!r->old || !r->swept || r->same_tuples || r->old->g != e->g || r->resweep[v]) return false;
 	*cells = r->kept + r->kept_begin[v];
 	*count = r->kept_begin[v + 1] - r->kept_begin[v];
 	return true;
@@ -490,12 +500,31 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, cons
 bool gt_ehl_repair_sector(const gtEhlRepair* r, const gtEhl* e, int v, gtSweepSector* sector, const uint32_t** cells,
                           int64_t* count)
 {
-	if (!r->old || !r->swept || r->old->g != e->g || v >= e->corners || !r->towards[v] ||
+	if (!r->old || !r->swept || r->same_tuples || r->old->g != e->g || v >= e->corners || !r->towards[v] ||
 	    !gt_sweep_sector(e->vertices[v], r->box, sector))
 		return false;
 	*cells = r->kept + r->kept_begin[v];
 	*count = r->kept_begin[v + 1] - r->kept_begin[v];
 	return true;
+}
+
+bool gt_ehl_repair_same_tuples(const gtEhlRepair* r, const gtEhl* e)
+{
+	return r->old && r->swept && r->same_tuples && r->old->g == e->g && r->old->cell_count == e->cell_count;
+}
+
+gtStatus gt_ehl_repair_copy_tuples(const gtEhlRepair* r, int64_t** begin, uint32_t** vertex, int64_t* pairs,
+                                   gtError* err)
+{
+	const gtEhl* old = r->old;
+	int64_t cells = old->cell_count, total = old->tuple_begin[cells];
+	*begin = gt_malloc(((size_t)cells + 1) * sizeof **begin);
+	*vertex = gt_malloc(((size_t)total + 1) * sizeof **vertex);
+	if (!*begin || !*vertex) return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
+	memcpy(*begin, old->tuple_begin, ((size_t)cells + 1) * sizeof **begin);
+	memcpy(*vertex, old->tuple_vertex, (size_t)total * sizeof **vertex);
+	*pairs = total;
+	return GT_OK;
 }
 
 bool gt_ehl_repair_edge_free(const gtEhlRepair* r, const gtEhl* e, const uint32_t** old, const int** rects, int* count)
@@ -609,6 +638,7 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
 	const gtEhl* old = r->old;
 	if (!old || old->g != e->g || !r->by_cell) return false;
 	if (pass == 0) r->clean[cell] = cell_state(r, cell, tuples, count);
+	if (pass == 0 && r->clean[cell] != CELL_COPIED) atomic_store_explicit(&r->some_rebuilt, true, memory_order_relaxed);
 	if (r->clean[cell] != CELL_COPIED) return false;
 	uint32_t first = old->cell_begin[cell], sentinel = old->cell_begin[cell + 1] - 1;
 	uint32_t via0 = old->hubs[first].via_begin, via_count = old->hubs[sentinel].via_begin - via0;
@@ -634,6 +664,27 @@ bool gt_ehl_repair_cell(gtEhlRepair* r, gtEhl* e, int64_t cell, int pass, const 
 	} else {
 		*full += copy_vias(r, e->vias + via_at, old->vias + via0, via_count, cell_moves(r, cell));
 	}
+	return true;
+}
+
+bool gt_ehl_repair_share_cells(gtEhlRepair* r, gtEhl* e, int64_t* full)
+{
+	const gtEhl* old = r->old;
+	// Every cell copied and every vertex numbered as before (so every hub ranked as before): pass 1
+	// would write the last index's arrays byte for byte (the same lists, via offsets and vias).
+	if (!old || !r->by_cell || old->g != e->g || old->cell_count != e->cell_count || old->n != e->n || r->n != old->n ||
+	    r->same_below != old->n || !old->cell_full || !old->shared_cells ||
+	    atomic_load_explicit(&r->some_rebuilt, memory_order_relaxed)) // the stage's join ordered its stores
+		return false;
+	uint32_t* cell_full = gt_malloc(((size_t)e->cell_count + 1) * sizeof *cell_full);
+	if (!cell_full || !gt_ehl_share_cells(e, old)) {
+		gt_free(cell_full);
+		return false;
+	}
+	memcpy(cell_full, old->cell_full, (size_t)e->cell_count * sizeof *cell_full);
+	*full = 0;
+	for (int64_t c = 0; c < e->cell_count; c++) *full += cell_full[c];
+	e->cell_full = cell_full;
 	return true;
 }
 

@@ -70,6 +70,11 @@ bool gt_ehl_repair_kept_tuples(const gtEhlRepair* repair, const gtEhl* e, int v,
 // last index's *cells (cell | GT_EHL_TUPLE_FULL each) and *count, the others come from the sweep.
 bool gt_ehl_repair_sector(const gtEhlRepair* repair, const gtEhl* e, int v, gtSweepSector* sector,
                           const uint32_t** cells, int64_t* count);
+// True when no vertex of `e` sweeps again and none is renumbered: the tuples are the last index's
+// (the sweep is skipped), which gt_ehl_repair_copy_tuples gives (*pairs of them; the caller frees).
+bool gt_ehl_repair_same_tuples(const gtEhlRepair* repair, const gtEhl* e);
+gtStatus gt_ehl_repair_copy_tuples(const gtEhlRepair* repair, int64_t** begin, uint32_t** vertex, int64_t* pairs,
+                                   gtError* err);
 // For the build's FULL counts (ehl_cells.h): true when the last index kept its counts for the
 // same grid, then *old is them and *rects, *count the edited cells (x0, y0, x1, y1 each).
 bool gt_ehl_repair_edge_free(const gtEhlRepair* repair, const gtEhl* e, const uint32_t** old, const int** rects,
@@ -83,6 +88,11 @@ bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int
 // adds its FULL vias to *full.
 bool gt_ehl_repair_cell(gtEhlRepair* repair, gtEhl* e, int64_t cell, int pass, const uint32_t* tuples, int64_t count,
                         uint64_t via_at, uint32_t* hubs, uint32_t* vias, int64_t* full);
+
+// After pass 0: true when it found every cell of `e` as the last index has it and no vertex
+// renumbered; then e holds the last index's cell arrays (shared, not copied: gt_ehl_share_cells)
+// and its cells' FULL counts, *full their sum, and pass 1 is not run.
+bool gt_ehl_repair_share_cells(gtEhlRepair* repair, gtEhl* e, int64_t* full);
 
 // For the via labels of `cell` of `e` (new tuples `tuples`) that pass 0 did not copy whole, asked
 // by build worker `worker` once per cell and pass: true when the last index helps, then the hubs
