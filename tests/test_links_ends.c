@@ -75,8 +75,9 @@ static void check_ranks(const gtEhl* e, const gtEhlLink* links, int count, const
 	for (int r = 0; r < n; r++) {
 		int v = (int)e->vertex_of[r];
 		bool end = v >= e->corners && shortens(links[(v - e->corners) / 2]);
-		if (end != (r >= from)) fail_msg("%s: rank %d of %d is vertex %d, %san end of a link that shortens", what, r, n, v,
-		                                 end ? "" : "not ");
+		if (end != (r >= from))
+			fail_msg("%s: rank %d of %d is vertex %d, %san end of a link that shortens", what, r, n, v,
+			         end ? "" : "not ");
 	}
 	for (int v = 0; v < n; v++)
 		for (uint32_t k = e->label_offset[v] + 1; k < e->label_offset[v + 1]; k++)
@@ -99,11 +100,13 @@ static void check_same_entries(const gtEhl* e, const gtEhl* plain)
 	assert_non_null(rank_of);
 	for (int r = 0; r < e->n; r++) rank_of[e->vertex_of[r]] = r;
 	for (int v = 0; v < e->n; v++) {
-		assert_int_equal(e->label_offset[v + 1] - e->label_offset[v], plain->label_offset[v + 1] - plain->label_offset[v]);
+		assert_int_equal(e->label_offset[v + 1] - e->label_offset[v],
+		                 plain->label_offset[v + 1] - plain->label_offset[v]);
 		for (uint32_t k = plain->label_offset[v]; k < plain->label_offset[v + 1]; k++) {
 			int64_t at = gt_ehl_label_entry(e, v, rank_of[plain->vertex_of[plain->label_hub[k]]]);
 			if (at < 0 || e->label_parent[at] != plain->label_parent[k] || e->label_dist[at] != plain->label_dist[k])
-				fail_msg("vertex %d: the entry for hub vertex %d differs", v, (int)plain->vertex_of[plain->label_hub[k]]);
+				fail_msg("vertex %d: the entry for hub vertex %d differs", v,
+				         (int)plain->vertex_of[plain->label_hub[k]]);
 		}
 	}
 	free(rank_of);
@@ -179,7 +182,8 @@ static void check_source(gtEhlQuery* q, gtEhlQuery* merge, gtNavQuery* oracle, c
 		double limits[] = {kth, d, nextafter(d, INFINITY), d * 0.75, d * 1.25 + 1};
 		double limit = limits[test_rng_int(rng, 5)];
 		bool hidden = !gtMap_Visible(m, s, t);
-		double want = hidden ? gtEhlQuery_DistanceBelowHidden(merge, t, limit) : gtEhlQuery_DistanceBelow(merge, t, limit);
+		double want = hidden ? gtEhlQuery_DistanceBelowHidden(merge, t, limit)
+		                     : gtEhlQuery_DistanceBelow(merge, t, limit);
 		double got = hidden ? gtEhlQuery_DistanceBelowHidden(q, t, limit) : gtEhlQuery_DistanceBelow(q, t, limit);
 		check_same(got, want, limit, hidden ? "DistanceBelowHidden" : "DistanceBelow", s, t);
 		tally->ranked += q->source_ranked;

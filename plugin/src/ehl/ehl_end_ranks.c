@@ -49,8 +49,7 @@ bool gt_ehl_rank_ends_last(gtHubLabels* L, int corners, const gtEhlLink* links, 
 	bool ok = new_rank && hub && parent && dist && useful;
 	if (ok) {
 		int32_t first_end = n - ends, other = 0, end = first_end;
-		for (int32_t r = 0; r < n; r++)
-			new_rank[r] = short_end(L->vertex_of[r], corners, links) ? end++ : other++;
+		for (int32_t r = 0; r < n; r++) new_rank[r] = short_end(L->vertex_of[r], corners, links) ? end++ : other++;
 		for (int32_t r = 0; r < n; r++) L->rank_of[L->vertex_of[r]] = new_rank[r];
 		for (int v = 0; v < n; v++) L->vertex_of[L->rank_of[v]] = v;
 		for (int v = 0; v < n; v++)
