@@ -13,6 +13,7 @@
 #include "core/platform.h"
 #include "core/status.h"
 #include "core/task.h"
+#include "ehl/ehl_end_ranks.h"
 #include "ehl/ehl_links.h"
 #include "ehl/ehl_repair.h"
 #include "map/geometry.h"
@@ -79,6 +80,10 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	int32_t* early = st ? NULL : early_ends(&graph, check.corners, regions.idle, count, &early_count);
 	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, &labels, err);
 	gt_free(ends), gt_free(early);
+	if (!st && !gt_ehl_rank_ends_last(&labels, check.corners, links, count)) {
+		gt_hub_labels_free(&labels);
+		st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+	}
 	gt_vis_graph_free(&graph);
 	if (!st)
 		st = gt_ehl_build_from_link_labels(map, def, threads, &labels, NULL, vg_edges, start, links, count, &regions,

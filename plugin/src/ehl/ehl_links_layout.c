@@ -7,14 +7,14 @@
 
 #include "core/alloc.h"
 #include "core/status.h"
+#include "ehl/ehl_end_ranks.h"
 #include "ehl/ehl_links.h"
 
 // Whether link k may beat a straight line: a link that costs at least the line between its ends
 // never does (a walk through it is no shorter than one along that line).
 static bool link_shortens(const gtEhl* e, int k)
 {
-	double dx = e->links[k].b.x - e->links[k].a.x, dy = e->links[k].b.y - e->links[k].a.y;
-	return e->links[k].cost * e->links[k].cost < dx * dx + dy * dy;
+	return gt_ehl_link_is_short(&e->links[k]); // as the ranks of their ends (ehl_end_ranks.h)
 }
 
 // e->end_gap and e->cheapest_link (ehl_layout.h) over the links that shorten: a walk from s to t

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ehl/ehl_end_ranks.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_query.h"
 #include "map/geometry.h"
@@ -42,6 +43,7 @@ gtStatus gtEhlQuery_Create(const gtEhl* ehl, gtEhlQuery** out, gtError* err)
 	if (!q) return gt_fail(err, GT_ERR_NOMEM, "out of memory for an EHL query context");
 	q->ehl = ehl;
 	q->max_hubs = ehl->max_cell_entries > 0 ? ehl->max_cell_entries : gt_ehl_max_hubs(ehl);
+	q->end_from = (uint32_t)gt_ehl_end_ranks_from(ehl);
 	q->memo_value = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_value);
 	q->memo_via = gt_malloc((size_t)(q->max_hubs + 1) * sizeof *q->memo_via);
 	q->memo_stamp = gt_calloc((size_t)q->max_hubs + 1, sizeof *q->memo_stamp);
@@ -253,6 +255,18 @@ static inline bool valid_point(const gtMap* m, gtVec2 p)
 	return gtMap_CheckPoint(m, p) == GT_POINT_VALID;
 }
 
+// How many of the `count` hubs from `first` have a rank below `rank` (a list goes up by rank).
+static inline uint32_t hubs_below(const gtEhlHub* first, uint32_t count, uint32_t rank)
+{
+	uint32_t lo = 0;
+	while (count > 0) {
+		uint32_t half = count / 2;
+		if (first[lo + half].hub < rank) lo += half + 1, count -= half + 1;
+		else count = half;
+	}
+	return lo;
+}
+
 // The source's list by rank (source_rank_bound, source_place), or back to none (`set` false:
 // before the source changes, only the bounds: a place is read only under a finite bound).
 static inline __attribute__((always_inline)) void rank_source_with(gtEhlQuery* q, bool narrow, bool set)
@@ -302,6 +316,8 @@ static gtStatus set_source(gtEhlQuery* q, gtVec2 s, gtError* err)
 	q->source_at_pinch = e->map->pinch_count > 0 && gt_ehl_at_pinch(e->map, s);
 	q->source_first_hub = e->cell_begin[cell];
 	q->source_hubs = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
+	q->source_gap = q->end_from < (uint32_t)e->n ? (double)gt_ehl_end_gap(e, s) : INFINITY;
+	q->source_head = UINT32_MAX; // found when a side's pricing needs it (price_hubs)
 	return GT_OK;
 }
 
@@ -398,14 +414,17 @@ static inline __attribute__((always_inline)) double price_hub(gtEhlQuery* q, con
 // the rest.
 #define SHARED_SLACK_CELLS 3
 
-// Stores in q->common the hubs the lists from first_s and first_t share whose lower bound lies
-// below `best` and below the least such bound plus `slack` (the least as it was when the hub came);
-// returns how many, with the least bound in *least (+inf if none) and its entry in *next (-1). A
-// hub below `best` left out has a bound at least *least + slack.
-static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub* first_t, double best, double slack,
-                         double* least, int* next)
+// Stores in q->common the hubs of rank below `end` the lists from first_s and first_t share whose
+// lower bound lies below `best` and below the least such bound plus `slack` (the least as it was
+// when the hub came); returns how many, with the least bound in *least (+inf if none) and its entry
+// in *next (-1). A hub below `best` left out has a bound at least *least + slack. `stop` (or NULL):
+// where the merge stopped in each list: every shared hub of rank below there was met (the entries a
+// merge skips are not shared), so a merge of the ranks from `end` on starts there.
+static inline __attribute__((always_inline)) int gather_shared_with(gtEhlQuery* q, const gtEhlHub* first_s,
+                                                                    const gtEhlHub* first_t, uint32_t end, double best,
+                                                                    double slack, double* least, int* next,
+                                                                    const gtEhlHub** stop)
 {
-	uint32_t n = (uint32_t)q->ehl->n;
 	Common* common = q->common;
 	const gtEhlHub *hs = first_s, *ht = first_t;
 	int shared = 0;
@@ -425,7 +444,7 @@ static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 			while (ht->hub < rank_s);
 			continue;
 		}
-		if (rank_s == n) break; // both sentinels
+		if (rank_s >= end) break; // both sentinels (n), or the ranks asked for are done
 		double bound = (double)gt_hub_lower_bound(hs) + gt_hub_lower_bound(ht);
 		if (bound < cut) {
 			if (bound < *least) {
@@ -437,7 +456,19 @@ static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 		hs++;
 		ht++;
 	}
+	if (stop) stop[0] = hs, stop[1] = ht;
 	return shared;
+}
+// Every rank (the merge without links, and a block's after its rest), and the rest alone (price_hubs).
+static int gather_shared(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub* first_t, double best, double slack,
+                         double* least, int* next)
+{
+	return gather_shared_with(q, first_s, first_t, (uint32_t)q->ehl->n, best, slack, least, next, NULL);
+}
+static int gather_shared_rest(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub* first_t, uint32_t end,
+                              double best, double slack, double* least, int* next, const gtEhlHub** stop)
+{
+	return gather_shared_with(q, first_s, first_t, end, best, slack, least, next, stop);
 }
 
 // gather_shared for a source whose list is ranked (q->source_rank_bound): one pass over the
@@ -489,6 +520,7 @@ static int gather_ranked(gtEhlQuery* q, const gtEhlHub* first_s, const gtEhlHub*
 typedef struct SideHead {
 	uint32_t first_hub; // t's cell's first hub entry
 	uint32_t hubs;      // and how many hubs it lists
+	uint32_t head_hubs; // of them before the ends' block (gtEhlQuery.end_from)
 	bool check_all;     // t is a pinch point (gt_ehl_side)
 } SideHead;
 #define SIDE_HEAD 64
@@ -523,11 +555,11 @@ static inline void set_side_place(const SideView* t, uint32_t rank, uint32_t at)
 
 // The hubs of a target whose side is made: gather_shared with the source's list alone, each hub's
 // bound its source bound plus the target's part (a lookup, no merge). A hub t's cell does not list
-// has place 0, whose part is a NaN: below no cut.
+// has place 0, whose part is a NaN: below no cut. The `count` hubs of the source's list from hs.
 static inline __attribute__((always_inline)) int gather_side_with(gtEhlQuery* q, const SideView* t, bool narrow,
-                                                                  double best, double slack, double* least, int* next)
+                                                                  const gtEhlHub* hs, uint32_t count, double best,
+                                                                  double slack, double* least, int* next)
 {
-	const gtEhlHub* hs = q->ehl->hubs + q->source_first_hub;
 	const double* part = t->part;
 	const uint8_t* place8 = t->place;
 	const uint16_t* place16 = t->place;
@@ -536,7 +568,7 @@ static inline __attribute__((always_inline)) int gather_side_with(gtEhlQuery* q,
 	double cut = best; // min(best, least + slack)
 	*least = INFINITY;
 	*next = -1;
-	for (uint32_t i = 0, count = q->source_hubs; i < count; i++) {
+	for (uint32_t i = 0; i < count; i++) {
 		uint32_t at = narrow ? place8[hs[i].hub] : place16[hs[i].hub];
 		double bound = (double)gt_hub_lower_bound(hs + i) + part[at];
 		if (bound < cut) {
@@ -552,22 +584,23 @@ static inline __attribute__((always_inline)) int gather_side_with(gtEhlQuery* q,
 // gather_side for a source whose list is ranked: t's list in one pass, each hub's bound the
 // source's by rank plus t's part at its place; the same hubs in the same order (both lists go up
 // by rank). Reads t's list and parts in order where gather_side reads t's ranks' table at each of
-// the source's hubs (spread over the table: its lines are what a side costs).
+// the source's hubs (spread over the table: its lines are what a side costs). The `count` hubs of
+// t's list from ht.
 static inline __attribute__((always_inline)) int gather_side_ranked_with(gtEhlQuery* q, const SideView* t, bool narrow,
+                                                                         const gtEhlHub* ht, uint32_t count,
                                                                          double best, double slack, double* least,
                                                                          int* next)
 {
 	const gtEhlHub* first_s = q->ehl->hubs + q->source_first_hub;
-	const gtEhlHub* ht = q->ehl->hubs + t->head->first_hub;
 	const double* bound_s = q->source_rank_bound;
-	const double* part = t->part + 1; // place 1 up
+	const double* part = t->part + 1 + (ht - (q->ehl->hubs + t->head->first_hub)); // place 1 up
 	Common* common = q->common;
 	int shared = 0;
 	double cut = best; // min(best, least + slack)
 	*least = INFINITY;
 	*next = -1;
 #pragma GCC unroll 2
-	for (uint32_t i = 0, count = t->head->hubs; i < count; i++) {
+	for (uint32_t i = 0; i < count; i++) {
 		double bound = bound_s[ht[i].hub] + part[i];
 		if (bound < cut) {
 			if (bound < *least) {
@@ -581,13 +614,16 @@ static inline __attribute__((always_inline)) int gather_side_ranked_with(gtEhlQu
 	}
 	return shared;
 }
-static int gather_side(gtEhlQuery* q, const SideView* t, double best, double slack, double* least, int* next)
+// `list`, `count`: hubs of t's list when the source is ranked, else of the source's (price_hubs).
+static int gather_side(gtEhlQuery* q, const SideView* t, const gtEhlHub* list, uint32_t count, double best,
+                       double slack, double* least, int* next)
 {
 	if (q->source_ranked)
-		return q->max_hubs <= PLACE_NARROW_HUBS ? gather_side_ranked_with(q, t, true, best, slack, least, next)
-		                                        : gather_side_ranked_with(q, t, false, best, slack, least, next);
-	return t->narrow ? gather_side_with(q, t, true, best, slack, least, next)
-	                 : gather_side_with(q, t, false, best, slack, least, next);
+		return q->max_hubs <= PLACE_NARROW_HUBS
+		           ? gather_side_ranked_with(q, t, true, list, count, best, slack, least, next)
+		           : gather_side_ranked_with(q, t, false, list, count, best, slack, least, next);
+	return t->narrow ? gather_side_with(q, t, true, list, count, best, slack, least, next)
+	                 : gather_side_with(q, t, false, list, count, best, slack, least, next);
 }
 
 // price_hub for a target whose side is made: its part through the hub, searched the first time
@@ -629,35 +665,27 @@ static inline __attribute__((always_inline)) double price_side_hub(gtEhlQuery* q
 // the rest only when the best path found lies above where they start. Regions (ehl_regions.c)
 // span many cells: their bounds are looser than a cell's, so every hub below the best path is kept
 // at once there. `side`: the target's side when made (gtEhlQuery_FillSide), else NULL (a merge of
-// the two lists, t's vias searched per hub). Returns the best path so far.
-static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, const Side* side_s, Side* side_t,
-                                                               void* side, double best, Answer* a)
+// the two lists, t's vias searched per hub). The shared hubs of the merge from hs and ht on, of
+// every rank or (`stop` not NULL: where it stopped) those before the ends' block; of `count` hubs
+// from `list` for the other gathers (gather_ranked, gather_side). Returns the best path so far.
+static inline __attribute__((always_inline)) double
+price_ranks(gtEhlQuery* q, const Side* side_s, Side* side_t, void* side, SideView* t, const gtEhlHub* hs,
+            const gtEhlHub* ht, const gtEhlHub* list, uint32_t count, const gtEhlHub** stop, double best, Answer* a)
 {
 	const gtEhl* e = q->ehl;
-	const gtEhlHub* first_s = e->hubs + q->source_first_hub;
-	const gtEhlHub* first_t = NULL;
-	uint32_t count_t = 0;
-	if (!side) {
-		int64_t cell = gt_ehl_cell_of(e, side_t->p);
-		first_t = e->hubs + e->cell_begin[cell];
-		count_t = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
-	}
-	// Ranked at the second pricing: a ranked pass takes about a third of a merge's time (perf), the
-	// ranking and its undoing about a merge's instructions, so a source priced once (a pair) merges.
-	if (!q->source_ranked && q->source_pricings++ > 0 && q->source_place) rank_source(q);
-	SideView t;
-	if (side) t = side_view(q, side);
 	double slack = e->region_of ? INFINITY : SHARED_SLACK_CELLS * (double)e->g;
 	for (;;) {
 		double least;
-		int next, shared = side               ? gather_side(q, &t, best, slack, &least, &next)
-		                   : q->source_ranked ? gather_ranked(q, first_s, first_t, count_t, best, slack, &least, &next)
-		                                      : gather_shared(q, first_s, first_t, best, slack, &least, &next);
+		int next, shared = side               ? gather_side(q, t, list, count, best, slack, &least, &next)
+		                   : q->source_ranked ? gather_ranked(q, e->hubs + q->source_first_hub, list, count, best,
+		                                                      slack, &least, &next)
+		                   : stop ? gather_shared_rest(q, hs, ht, q->end_from, best, slack, &least, &next, stop)
+		                          : gather_shared(q, hs, ht, best, slack, &least, &next);
 		double filtered = best; // every hub left has a bound below it
 		for (int left = shared; next >= 0;) {
 			Common c = q->common[next];
 			q->common[next] = q->common[--left];
-			best = side ? price_side_hub(q, side_s, side_t, c.s, &t, best, a)
+			best = side ? price_side_hub(q, side_s, side_t, c.s, t, best, a)
 			            : price_hub(q, side_s, side_t, c.s, c.t, best, a);
 			next = next_common(q->common, &left, best, best != filtered);
 			filtered = best;
@@ -665,6 +693,60 @@ static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, co
 		if (isinf(slack) || !(least + slack < best)) break;
 		slack = INFINITY; // every hub below the best path, those priced again (rare: ~1 target in 500)
 	}
+	return best;
+}
+
+// With links that shorten, the lists end with their ends' ranks (q->end_from on, ehl_end_ranks.h:
+// ~66 of a cell's ~178 hubs with 100 teleporters on AR0602SR, against ~94 hubs without links). A
+// walk through one of them from s to t is at least end gap(s) + end gap(t) long (up to the first
+// such end and from the last it only walks or takes links that do not shorten), so the ranks before
+// them are priced first, and the block only when that bound lies below the best path found: every
+// hub whose path can beat the best is still priced, so the distance is the merge's, bit for bit.
+// Only which of two hubs at exactly the same distance gives the path may change (the first priced).
+static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, const Side* side_s, Side* side_t,
+                                                               void* side, double best, Answer* a)
+{
+	const gtEhl* e = q->ehl;
+	const gtEhlHub* hs = e->hubs + q->source_first_hub;
+	const gtEhlHub *ht = NULL, *list = NULL; // list: what a gather other than the merge walks
+	uint32_t count = 0, head = 0;            // its hubs, those before the ends' block
+	if (!side) {
+		int64_t cell = gt_ehl_cell_of(e, side_t->p);
+		ht = list = e->hubs + e->cell_begin[cell];
+		count = e->cell_begin[cell + 1] - e->cell_begin[cell] - 1; // less its sentinel
+	}
+	// Ranked at the second pricing: a ranked pass takes about a third of a merge's time (perf), the
+	// ranking and its undoing about a merge's instructions, so a source priced once (a pair) merges.
+	if (!q->source_ranked && q->source_pricings++ > 0 && q->source_place) rank_source(q);
+	SideView t;
+	if (side) {
+		t = side_view(q, side);
+		bool by_t = q->source_ranked;
+		list = by_t ? e->hubs + t.head->first_hub : hs;
+		count = by_t ? t.head->hubs : q->source_hubs;
+		if (by_t) head = t.head->head_hubs;
+	}
+	uint32_t end = q->end_from;
+	if (end < (uint32_t)e->n) {
+		// Less a margin for the rounding of the sums that price a walk (relative 2^-30: far above it).
+		double via_ends = (q->source_gap + (double)gt_ehl_end_gap(e, side_t->p)) * (1 - 0x1p-30);
+		double dx = side_t->p.x - side_s->p.x, dy = side_t->p.y - side_s->p.y;
+		// Below the line the block is merged whatever the rest finds (unless a walk through the rest
+		// takes a link and comes below the end gaps: rare), so it is merged with the rest, in one
+		// pass as without links; else the rest first.
+		if (!(via_ends < best && via_ends * via_ends < dx * dx + dy * dy)) {
+			if (!side && q->source_ranked) head = hubs_below(list, count, end);
+			if (side && !q->source_ranked) {
+				if (q->source_head == UINT32_MAX) q->source_head = hubs_below(list, count, end);
+				head = q->source_head;
+			}
+			const gtEhlHub* stop[2];
+			best = price_ranks(q, side_s, side_t, side, &t, hs, ht, list, head, stop, best, a);
+			if (!(via_ends < best)) return best;
+			hs = stop[0], ht = stop[1], list += head, count -= head;
+		}
+	}
+	best = price_ranks(q, side_s, side_t, side, &t, hs, ht, list, count, NULL, best, a);
 	return best;
 }
 
@@ -742,11 +824,14 @@ bool gtEhlQuery_FillSide(gtEhlQuery* q, gtVec2 t, void* side, bool made)
 	// t's cell's hubs, each at its lower bound until a source prices it (price_side_hub): a side
 	// costs about one merge to make.
 	uint16_t at = 1;
+	uint32_t head = 0;
 	for (const gtEhlHub* h = e->hubs + v.head->first_hub; h->hub != (uint32_t)e->n; h++, at++) {
 		if (!same) set_side_place(&v, h->hub, at);
 		v.part[at] = gt_hub_lower_bound(h);
 		v.via[at] = SIDE_UNPRICED;
+		head += h->hub < q->end_from;
 	}
+	v.head->head_hubs = head;
 	return true;
 }
 

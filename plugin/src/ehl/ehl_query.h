@@ -25,7 +25,14 @@ struct gtEhlQuery {
 	uint32_t source_first_hub; // index of the source cell's first hub entry
 	uint32_t source_hubs;      // and how many hubs it lists
 	int32_t max_hubs;          // the most hub entries any cell has
-	double* memo_value;        // per hub entry of the source cell: best |s v| + d(v, hub)
+	// Hub ranks [end_from, n) are ends of links that shorten (gt_ehl_end_ranks_from; n when none):
+	// every cell's list ends with them, and a walk from s to t through one is at least end gap(s) +
+	// end gap(t) long (ehl_layout.h), so that block is merged only when this can beat the best path
+	// (price_hubs). source_gap: the source's end gap (read only when end_from < n).
+	uint32_t end_from;
+	double source_gap;
+	uint32_t source_head; // how many of the source's hubs rank before end_from (UINT32_MAX: not found yet)
+	double* memo_value;   // per hub entry of the source cell: best |s v| + d(v, hub)
 	int32_t* memo_via;
 	uint32_t* memo_stamp;
 	uint32_t memo_generation;
