@@ -925,10 +925,11 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	}
 	if (!order) qsort(o.order_key, (size_t)n, sizeof *o.order_key, gt_compare_int64); // a given order needs no roots
 	int batched_from = !order && n >= BATCH_MIN_VERTICES ? BATCH_FROM : n;
-	int64_t early_to = !early                        ? 0
-	                   : early->count <= early->front ? early->front
-	                                                  : early->front + GT_HUB_LABELS_EARLY_FROM +
-	                                                        (int64_t)GT_HUB_LABELS_EARLY_EVERY * (early->count - early->front);
+	int64_t early_to = !early ? 0
+	                   : early->count <= early->front
+	                       ? early->front
+	                       : early->front + GT_HUB_LABELS_EARLY_FROM +
+	                             (int64_t)GT_HUB_LABELS_EARLY_EVERY * (early->count - early->front);
 	if (batched_from < early_to) batched_from = early_to < n ? (int)early_to : n; // the schedule is sequential
 	int early_at = 0, early_next;
 	if (early && early->count > 0 && !order && (s.cut = gt_calloc(slots, 1)) != NULL) // no room: no slack
