@@ -836,6 +836,14 @@ static int early_root(const Early* early, int rank, int* at, const bool* process
 	return *at < early->count ? early->vertex[(*at)++] : -1;
 }
 
+// The rank after the early schedule's last (0 without one).
+static int64_t early_end(const Early* early)
+{
+	if (!early) return 0;
+	if (early->count <= early->front) return early->front;
+	return early->front + GT_HUB_LABELS_EARLY_FROM + (int64_t)GT_HUB_LABELS_EARLY_EVERY * (early->count - early->front);
+}
+
 static void free_scratch(Search* s, Order* o, int n)
 {
 	if (s->lists && !s->arena)
@@ -925,11 +933,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	}
 	if (!order) qsort(o.order_key, (size_t)n, sizeof *o.order_key, gt_compare_int64); // a given order needs no roots
 	int batched_from = !order && n >= BATCH_MIN_VERTICES ? BATCH_FROM : n;
-	int64_t early_to = !early ? 0
-	                   : early->count <= early->front
-	                       ? early->front
-	                       : early->front + GT_HUB_LABELS_EARLY_FROM +
-	                             (int64_t)GT_HUB_LABELS_EARLY_EVERY * (early->count - early->front);
+	int64_t early_to = early_end(early);
 	if (batched_from < early_to) batched_from = early_to < n ? (int)early_to : n; // the schedule is sequential
 	int early_at = 0, early_next;
 	if (early && early->count > 0 && !order && (s.cut = gt_calloc(slots, 1)) != NULL) // no room: no slack
