@@ -1498,6 +1498,68 @@ static void test_index_idle_links(void** state)
 	}
 }
 
+// Teleporters first (ehl_links.c early_ends): a link whose ends share a walking component without
+// links and that costs at most half its straight length has an end among the first ranks, one per
+// such link; tunnels (cost = length) and teleporters across a wall column no walk crosses keep the
+// later schedule. Which links share a component: the twin without links. Distances, also from and
+// to the ends, equal the twin's with the links.
+static void test_index_teleporters_first(void** state)
+{
+	(void)state;
+	TestRng rng = {3237};
+	for (int round = 0; round < 4; round++) {
+		gtMap* map = links_map(&rng, 32, 22, 10 + 3 * round, round % 2 == 1);
+		Twin walk; // no links: a finite distance is a shared component
+		twin_make(&walk, map, NULL, 0);
+		TwinLink links[14];
+		gtEhlLink index_links[14];
+		bool first[14];
+		int count = 0, firsts = 0, tries = 0;
+		while (count < 14 && tries++ < 100000) {
+			TwinLink l = {test_random_point(map, &rng), test_random_point(map, &rng), 0, false};
+			double length = hypot(l.b.x - l.a.x, l.b.y - l.a.y);
+			if (length < 6 || test_brute_visible(map, l.a, l.b)) continue; // never idle
+			l.cost = count < 10 ? count % 2 : length;                      // teleporters of cost 0 and 1, then tunnels
+			first[count] = count < 10 && isfinite(twin_distance(&walk, l.a, l.b));
+			firsts += first[count];
+			links[count] = l;
+			index_links[count++] = (gtEhlLink){l.a, l.b, l.cost};
+		}
+		assert_int_equal(count, 14);
+		if (round % 2 == 1) assert_true(firsts < 10); // some teleporter crosses the wall column
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 1 + round % 3;
+		gtEhl* ehl;
+		gtError err;
+		if (gtEhl_BuildWithLinks(map, &def, index_links, count, &ehl, &err)) fail_msg("%s", err.message);
+		int32_t* rank_of = malloc((size_t)ehl->n * sizeof *rank_of);
+		for (int r = 0; r < ehl->n; r++) rank_of[ehl->vertex_of[r]] = r;
+		for (int k = 0; k < count; k++) {
+			int a = rank_of[ehl->corners + 2 * k], b = rank_of[ehl->corners + 2 * k + 1], least = a < b ? a : b;
+			if (first[k] != (least < firsts))
+				fail_msg("round %d link %d (cost %g, first %d): its ends rank %d and %d, the first %d ranks hold the "
+				         "teleporters",
+				         round, k, links[k].cost, first[k], a, b, firsts);
+		}
+		free(rank_of);
+		Twin tw;
+		twin_make(&tw, map, links, count);
+		gtEhlQuery* q;
+		assert_int_equal(gtEhlQuery_Create(ehl, &q, &err), GT_OK);
+		for (int i = 0; i < 120; i++) {
+			gtVec2 s = test_random_point(map, &rng), t = test_random_point(map, &rng);
+			if (i % 3 == 0) s = i % 2 ? links[i / 3 % count].a : links[i / 3 % count].b;
+			double d;
+			assert_int_equal(gtEhl_Distance(q, s, t, &d, &err), GT_OK);
+			assert_close(twin_distance(&tw, s, t), d, "teleporters first", s, t);
+		}
+		gtEhlQuery_Destroy(q);
+		gtEhl_Destroy(ehl);
+		twin_free(&tw), twin_free(&walk);
+		gtMap_Destroy(map);
+	}
+}
+
 // Floors apart (gt_hub_labels_build_from's early ends): two copies of a floor side by side, stairs
 // from points of floor 0 to the same points of floor 1 (each a link no walk along a floor matches:
 // a wall column parts the floors), and in some rounds teleporters of cost 0 and 1 across the floors
@@ -1997,6 +2059,6 @@ TEST_MAIN("links", test_index_knows_links, test_index_links_threads, test_index_
           test_index_cells_one_pass_memory, test_shortcuts_reach_lists, test_world_sight_and_teleporters,
           test_world_rings_through_links, test_world_rings_floors_lazy, test_world_rings_gap_through_links,
           test_world_stairs, test_world_stairs_sight, test_index_links_a_hair_below, test_index_idle_links,
-          test_index_floors_apart, test_table_floors_by_part, test_nav_index_knows_links, test_handles,
-          test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance, test_reachability,
-          test_floors, test_rebuild_keeps_links)
+          test_index_floors_apart, test_index_teleporters_first, test_table_floors_by_part, test_nav_index_knows_links,
+          test_handles, test_distances_match_twin, test_world_queries, test_edits_and_toggles, test_advance,
+          test_reachability, test_floors, test_rebuild_keeps_links)

@@ -24,14 +24,52 @@
 // search at the links, so a later hub labels only what it reaches without them: the corners of one
 // floor do not carry the other floors' later hubs (docs/links.md "Floors apart"). One end suffices
 // (a walk through the link passes it) and ranks half as many hubs as both would.
+// Teleporters (a link whose ends share a component without links, costing at most TELEPORTER times
+// its straight length) go first, at ranks 0 on: each shortens walks all over its component, so an
+// end ranked first covers them, where ranked after 32 roots every later corner's label still holds
+// the early roots' walks through it (label entries on AR0602SR + 100 teleporters 273k -> 220k,
+// generated rooms and caves 10-14% fewer; links about as long as their cost, or between floors, lose
+// by it: +16-50%, 776k against 396k on two floors, so they keep the schedule).
 // NULL with *early_count 0 when there is nothing to rank early, or no room (the order only costs).
-static int32_t* early_ends(const gtVisGraph* g, int corners, const uint8_t* idle, int count, int* early_count)
+#define TELEPORTER 0.5
+
+// Each vertex's component of `g` without the links' own edges (an edge between the two ends of a
+// link), by a search from every vertex not yet reached; NULL when out of memory.
+static int32_t* components_without_links(const gtVisGraph* g, int corners)
 {
-	*early_count = 0;
+	int32_t* comp = gt_malloc(((size_t)g->n + 1) * sizeof *comp);
+	int32_t* stack = gt_malloc(((size_t)g->n + 1) * sizeof *stack);
+	if (!comp || !stack) {
+		gt_free(comp), gt_free(stack);
+		return NULL;
+	}
+	for (int v = 0; v < g->n; v++) comp[v] = -1;
+	for (int v = 0; v < g->n; v++) {
+		if (comp[v] >= 0) continue;
+		int top = 0;
+		comp[v] = v, stack[top++] = v;
+		while (top > 0) {
+			int u = stack[--top];
+			for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
+				int w = g->adj[k];
+				bool link = u >= corners && w >= corners && (u - corners) / 2 == (w - corners) / 2;
+				if (comp[w] < 0 && !link) comp[w] = v, stack[top++] = w;
+			}
+		}
+	}
+	gt_free(stack);
+	return comp;
+}
+
+static int32_t* early_ends(const gtVisGraph* g, int corners, const gtEhlLink* links, const uint8_t* idle, int count,
+                           int* early_count, int* front)
+{
+	*early_count = *front = 0;
 	int64_t* key = gt_malloc(((size_t)count + 1) * sizeof *key);
 	int32_t* early = gt_malloc(((size_t)count + 1) * sizeof *early);
-	if (!key || !early) {
-		gt_free(key), gt_free(early);
+	int32_t* comp = components_without_links(g, corners);
+	if (!key || !early || !comp) {
+		gt_free(key), gt_free(early), gt_free(comp);
 		return NULL;
 	}
 	int m = 0;
@@ -40,11 +78,14 @@ static int32_t* early_ends(const gtVisGraph* g, int corners, const uint8_t* idle
 		int64_t da = g->offset[a + 1] - g->offset[a], db = g->offset[a + 2] - g->offset[a + 1];
 		if (idle && idle[k]) continue;
 		int v = db > da ? a + 1 : a; // the build's degree order: degree < 2^30
-		key[m++] = ((INT64_C(1) << 30) - (db > da ? db : da)) * (INT64_C(1) << 32) + v;
+		const gtEhlLink* l = &links[k];
+		bool first = comp[a] == comp[a + 1] && l->cost <= TELEPORTER * hypot(l->b.x - l->a.x, l->b.y - l->a.y);
+		*front += first;
+		key[m++] = (first ? 0 : INT64_C(1) << 62) + ((INT64_C(1) << 30) - (db > da ? db : da)) * (INT64_C(1) << 32) + v;
 	}
 	qsort(key, (size_t)m, sizeof *key, gt_compare_int64);
 	for (int i = 0; i < m; i++) early[i] = (int32_t)(key[i] & 0xffffffff);
-	gt_free(key);
+	gt_free(key), gt_free(comp);
 	*early_count = m;
 	return early;
 }
@@ -76,9 +117,9 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	gtVec2* ends = gt_malloc(((size_t)2 * count + 1) * sizeof *ends);
 	if (!st && !ends) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	for (int k = 0; !st && k < count; k++) ends[2 * k] = links[k].a, ends[2 * k + 1] = links[k].b;
-	int early_count = 0;
-	int32_t* early = st ? NULL : early_ends(&graph, check.corners, regions.idle, count, &early_count);
-	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, &labels, err);
+	int early_count = 0, front = 0;
+	int32_t* early = st ? NULL : early_ends(&graph, check.corners, links, regions.idle, count, &early_count, &front);
+	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, front, &labels, err);
 	gt_free(ends), gt_free(early);
 	if (!st && !gt_ehl_rank_ends_last(&labels, check.corners, links, count)) {
 		gt_hub_labels_free(&labels);
@@ -302,9 +343,11 @@ static bool seen_whole(const Region* r, int x, int y, int k, double lo, double h
 	int x0 = x - 2 > r->cx - k ? x - 2 : r->cx - k, x1 = x + 2 < r->cx + k ? x + 2 : r->cx + k;
 	int y0 = y - 2 > r->cy - k ? y - 2 : r->cy - k, y1 = y + 2 < r->cy + k ? y + 2 : r->cy + k;
 	if (x0 < 0 || y0 < 0 || x1 >= m->width || y1 >= m->height) return false;
-	for (int ny = y0; ny <= y1; ny++)
-		for (int nx = x0; nx <= x1; nx++)
-			if (gt_blocked(m, nx, ny)) return false;
+	// A row of the box is free when the free run from its first cell on (towards +x) spans it: a
+	// load a row where a load a cell cost AR0602SR's 200 teleporter ends 0.06G of their 0.47G.
+	const unsigned char* run = m->run_x + (int64_t)(y0 + 1) * m->stride + (x0 + 1);
+	for (int ny = y0; ny <= y1; ny++, run += m->stride)
+		if (*run < x1 - x0 + 1) return false;
 	return true;
 }
 

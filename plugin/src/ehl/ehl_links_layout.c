@@ -30,22 +30,31 @@ static gtStatus link_gaps(gtEhl* e, gtError* err)
 	int64_t blocks = (int64_t)e->gap_columns * e->gap_rows;
 	e->end_gap = gt_malloc(((size_t)blocks + 1) * sizeof *e->end_gap);
 	if (!e->end_gap) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the index's links");
+	// The ends of the links that shorten, gathered once: the blocks' loop reads them alone (with the
+	// test per end inside it, 4,096 blocks x 200 ends cost AR0602SR's build 42M instructions).
+	gtVec2* ends = gt_malloc(((size_t)2 * e->link_count + 1) * sizeof *ends);
+	if (!ends) return gt_fail(err, GT_ERR_NOMEM, "out of memory for the index's links");
+	int end_count = 0;
 	e->cheapest_link = INFINITY;
 	for (int k = 0; k < e->link_count; k++)
-		if (link_shortens(e, k)) e->cheapest_link = fmin(e->cheapest_link, e->links[k].cost);
+		if (link_shortens(e, k)) {
+			e->cheapest_link = fmin(e->cheapest_link, e->links[k].cost);
+			ends[end_count++] = e->points[e->corners + 2 * k], ends[end_count++] = e->points[e->corners + 2 * k + 1];
+		}
 	for (int64_t c = 0; c < blocks; c++) {
 		double x0 = (double)(c % e->gap_columns) * e->gap_side, y0 = (double)(c / e->gap_columns) * e->gap_side;
 		double x1 = x0 + e->gap_side, y1 = y0 + e->gap_side, best = INFINITY;
-		for (int v = e->corners; v < e->n; v++) {
-			if (!link_shortens(e, (v - e->corners) / 2)) continue;
-			gtVec2 p = e->points[v];
+		for (int i = 0; i < end_count; i++) {
+			gtVec2 p = ends[i];
 			double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0;
 			double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0;
-			best = fmin(best, dx * dx + dy * dy);
+			double d = dx * dx + dy * dy; // never NaN: fmin's call is not needed
+			best = d < best ? d : best;
 		}
 		float gap = (float)sqrt(best);
 		e->end_gap[c] = (double)gap > sqrt(best) ? nextafterf(gap, 0) : gap;
 	}
+	gt_free(ends);
 	return GT_OK;
 }
 

@@ -801,7 +801,7 @@ static gtStatus label_in_batches(Search* s, Order* o, int rank, const gtEhlDef* 
 
 typedef struct Early { // link ends ranked early (gt_hub_labels_build_from)
 	const int32_t* vertex;
-	int count;
+	int count, front; // the first `front` take ranks 0 .. front - 1
 } Early;
 
 static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const Early* early,
@@ -814,9 +814,9 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* g, gtHubLabels*
 }
 
 gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const int32_t* early,
-                                  int early_count, gtHubLabels* out, gtError* err)
+                                  int early_count, int early_front, gtHubLabels* out, gtError* err)
 {
-	Early first = {early, early_count};
+	Early first = {early, early_count, early_front};
 	return build_labels(map, g, ends, &first, NULL, NULL, NULL, 1, out, err);
 }
 
@@ -829,10 +829,19 @@ gtStatus gt_hub_labels_build_in_order(const gtMap* map, const gtVisGraph* g, con
 // The early vertex that takes `rank`, if the schedule gives it one (hub_labels.h), else -1.
 static int early_root(const Early* early, int rank, int* at, const bool* processed)
 {
-	if (!early || rank < GT_HUB_LABELS_EARLY_FROM || (rank - GT_HUB_LABELS_EARLY_FROM) % GT_HUB_LABELS_EARLY_EVERY)
-		return -1;
+	if (!early) return -1;
+	int from = early->front + GT_HUB_LABELS_EARLY_FROM; // the rest's schedule starts after the front
+	if (rank >= early->front && (rank < from || (rank - from) % GT_HUB_LABELS_EARLY_EVERY)) return -1;
 	while (*at < early->count && processed[early->vertex[*at]]) (*at)++;
 	return *at < early->count ? early->vertex[(*at)++] : -1;
+}
+
+// The rank after the early schedule's last (0 without one).
+static int64_t early_end(const Early* early)
+{
+	if (!early) return 0;
+	if (early->count <= early->front) return early->front;
+	return early->front + GT_HUB_LABELS_EARLY_FROM + (int64_t)GT_HUB_LABELS_EARLY_EVERY * (early->count - early->front);
 }
 
 static void free_scratch(Search* s, Order* o, int n)
@@ -924,13 +933,14 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	}
 	if (!order) qsort(o.order_key, (size_t)n, sizeof *o.order_key, gt_compare_int64); // a given order needs no roots
 	int batched_from = !order && n >= BATCH_MIN_VERTICES ? BATCH_FROM : n;
-	int64_t early_to = early ? GT_HUB_LABELS_EARLY_FROM + (int64_t)GT_HUB_LABELS_EARLY_EVERY * early->count : 0;
+	int64_t early_to = early_end(early);
 	if (batched_from < early_to) batched_from = early_to < n ? (int)early_to : n; // the schedule is sequential
 	int early_at = 0, early_next;
 	if (early && early->count > 0 && !order && (s.cut = gt_calloc(slots, 1)) != NULL) // no room: no slack
 		for (int i = 0; i < early->count; i++) s.cut[early->vertex[i]] = 1;
 
 	int root = n == 0 ? 0 : order ? order[0] : (int)(o.order_key[0] & 0xffffffff);
+	if (n > 0 && !order && !rp && (early_next = early_root(early, 0, &early_at, o.processed)) >= 0) root = early_next;
 	if (rp) st = replay_in_batches(&s, rp, order, out, err); // a repair's own loop
 	for (int r = 0; r < n && !st && !rp; r++) {
 		if (r == batched_from) {

@@ -33,9 +33,11 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* graph, gtHubLab
 // order the ranks between. Given one end of every link a walk may take, every search after them
 // stops at those ends: a later hub labels only what it reaches without a link, so the vertices of
 // one floor do not carry the hubs of another floor (ehl_links.c, docs/links.md "Floors apart").
+// The first `early_front` of them take ranks 0 .. early_front - 1 instead, and the schedule of the
+// others starts early_front ranks later (the ends of teleporters within a floor: ehl_links.c).
 enum { GT_HUB_LABELS_EARLY_FROM = 32, GT_HUB_LABELS_EARLY_EVERY = 2 };
 gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* graph, const gtVec2* ends, const int32_t* early,
-                                  int early_count, gtHubLabels* out, gtError* err);
+                                  int early_count, int early_front, gtHubLabels* out, gtError* err);
 // Labels of the graph before an edit and how its vertices map to the graph after it.
 typedef struct gtHubLabelsEdit {
 	const gtHubLabels* old;
