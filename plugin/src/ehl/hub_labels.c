@@ -173,7 +173,10 @@ static inline bool label_covers(const EntryList* l, const double* to_root, doubl
 }
 
 // Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
-// covers the pair gets an entry for r. False when out of memory.
+// covers the pair gets an entry for r. Popped in (distance, vertex) order, so a vertex's parent is
+// its first labelled neighbour in that order whose candidate is its distance: a function of the
+// labelled vertices and their distances, which a repair of part of the search can match
+// (hub_labels_local.c). False when out of memory.
 static bool label_from(Search* s, int r, int root)
 {
 	const gtVisGraph* g = s->g;
@@ -188,9 +191,9 @@ static bool label_from(Search* s, int r, int root)
 	parent[root] = root;
 	first[root] = root;
 	visited[nvisited++] = root;
-	gt_heap_push(&s->heap, 0, root);
+	gt_heap_push_ordered(&s->heap, 0, root);
 	while (s->heap.size > 0) {
-		gtHeapItem top = gt_heap_pop(&s->heap);
+		gtHeapItem top = gt_heap_pop_ordered(&s->heap);
 		int u = top.id;
 		if (top.key > dist[u]) continue;
 		// Prune: an earlier hub already covers root-u at this distance (ties pruned).
@@ -211,7 +214,7 @@ static bool label_from(Search* s, int r, int root)
 				if (isinf(dist[w])) visited[nvisited++] = w;
 				dist[w] = candidate;
 				parent[w] = u;
-				gt_heap_push(&s->heap, candidate, w);
+				gt_heap_push_ordered(&s->heap, candidate, w);
 			}
 		}
 	}
