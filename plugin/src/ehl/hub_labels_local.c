@@ -15,8 +15,10 @@
 // worse: only those can stop being covered, distances of the others only grow), offering each vertex
 // it reaches its kept neighbours' distances first. A kept vertex offered a shorter distance is
 // searched again from there; one covered then (which cannot happen: covered later means covered at
-// its old distance) sends the root back to a whole search, as does a changed root (its coverage
-// of every pair may differ) or a reset part larger than the tree's 1/LOCAL_RESET_DIV.
+// its old distance) sends the root back to a whole search, as does a root an entry of which was
+// lost or got longer (any pruned vertex may be uncovered now) or a reset part larger than the tree's
+// 1/LOCAL_RESET_DIV. A root whose entries only got shorter or new has every vertex of its tree
+// tested (any may be covered now).
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +159,7 @@ static int load_tree(Search* s, const Replay* rp, HubLocal* L, int root, int old
 		int v = L->tree[i], p = L->parent[v];
 		if (v == root) continue;
 		bool lost = p < 0 || (rp->edit->dirty[v] && !has_edge(s->g, v, p));
-		if (!lost && rp->changed[v]) lost = gt_hub_covered_at(s, v, L->dist[v]);
+		if (!lost && (rp->changed[v] || rp->changed[root])) lost = gt_hub_covered_at(s, v, L->dist[v]);
 		if (lost) L->state[v] = OPEN, reset++;
 		else L->pkey[v] = L->dist[p];
 	}
@@ -247,7 +249,7 @@ static bool emit(Search* s, HubLocal* L, int r, int root)
 int gt_hub_local_repair(Search* s, const Replay* rp, int r, int root, int old_rank)
 {
 	HubLocal* L = rp->local;
-	if (old_rank < 0 || rp->changed[root]) return 0;
+	if (old_rank < 0 || rp->worse[root]) return 0;
 	L->stamp++, L->ntouched = 0;
 	gt_hub_root_distances(s, root, true);
 	int reset = load_tree(s, rp, L, root, old_rank);
