@@ -282,7 +282,7 @@ static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* w
 		                          calloc((size_t)n + 1, sizeof(bool)),
 		                          false};
 		assert_true(diffs.begin && diffs.changed && diffs.moved);
-		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads, &diffs, NULL, NULL, NULL, NULL};
+		gtHubLabelsEdit edit = {&labels, new_of, old_of, dirty, NULL, threads, &diffs, NULL, NULL, NULL, NULL, NULL};
 		gtHubLabels repaired, scratch;
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, &edit, &repaired, &err), GT_OK);
 		assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, order, NULL, &scratch, &err), GT_OK);
@@ -665,7 +665,8 @@ static void test_walled_in_demolition_copies_labels(void** state)
 	                          calloc((size_t)n + 1, sizeof(bool)),
 	                          false};
 	assert_true(diffs.begin && diffs.changed && diffs.moved);
-	gtHubLabelsEdit edit = {&labels, plan.new_of, plan.old_of, plan.dirty, NULL, 1, &diffs, NULL, NULL, NULL, NULL};
+	gtHubLabelsEdit edit = {&labels, plan.new_of, plan.old_of, plan.dirty, NULL, 1,
+	                        &diffs,  NULL,        NULL,        NULL,       NULL, NULL};
 	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, &edit, &repaired, &err), GT_OK);
 	assert_true(diffs.copied_whole);
 	assert_int_equal(gt_hub_labels_build_in_order(next, &next_graph, plan.order, NULL, &scratch, &err), GT_OK);

@@ -450,7 +450,8 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	                        repair.old ? repair.old->label_offset : NULL,
 	                        repair.old ? repair.old->label_hub : NULL,
 	                        repair.old ? repair.old->label_parent : NULL,
-	                        repair.old ? repair.old->label_dist : NULL};
+	                        repair.old ? repair.old->label_dist : NULL,
+	                        NULL};
 	repair.map = map, repair.graph = graph, repair.edit = edit, repair.out = &labels, repair.landmarks = landmarks;
 	pthread_mutex_init(&repair.lock, NULL);
 	pthread_cond_init(&repair.ready, NULL);

@@ -16,22 +16,11 @@
 #include "ehl/ehl_repair.h"
 #include "ehl/hub_labels.h"
 #include "ehl/hub_labels_lists.h"
+#include "ehl/hub_labels_search.h"
 #include "core/status.h"
 
 enum { RELEASE_EVERY = 64 << 20 }; // bytes of lists freed between two releases (flatten)
 
-// A repair's lists hold only its searches' entries, a few per vertex: they take their room from the
-// blocks of one arena (no allocation per list or per growth; a list that grows leaves its old slice)
-// and are freed with it.
-typedef struct ArenaBlock {
-	struct ArenaBlock* next;
-	Entry items[];
-} ArenaBlock;
-
-typedef struct Arena {
-	ArenaBlock* head;
-	int64_t used, size;
-} Arena;
 
 enum { ARENA_BLOCK = 1 << 14 };
 
@@ -53,7 +42,7 @@ static void arena_free(Arena* a)
 }
 
 // Appends e; with an arena (not NULL) the list's room comes from it.
-static bool list_push(EntryList* list, Entry e, Arena* arena)
+bool gt_hub_list_push(EntryList* list, Entry e, Arena* arena)
 {
 	if (list->count == list->capacity && !arena && !GT_GROW(list->items, list->capacity, list->count + 1, 8))
 		return false;
@@ -102,41 +91,12 @@ int64_t gt_hub_labels_find(const gtHubLabels* labels, int v, int32_t hub)
 	return -1;
 }
 
-// One pruned search's scratch, reused root after root.
-typedef struct Search {
-	const gtVisGraph* g;
-	EntryList* lists; // per vertex: its label so far
-	double* to_root;  // T: root label distances by hub rank
-	double* dist;
-	int32_t *parent, *first, *visited;
-	int32_t* labelled; // this search's labelled vertices, in pop order
-	int nlabelled;
-	gtHeap heap;
-	double* key; // NULL: entries go into `lists`; else only recorded: key[i] is labelled[i]'s distance
-	// A repair (old not NULL): `lists` hold the entries of the roots searched again only; a vertex's
-	// entries of the roots copied (copied[old rank]) are its old ones (old_of), read in place.
-	const gtHubLabels* old;
-	const int32_t* old_of;
-	const bool* copied;
-	double* to_old; // per old rank: the root's distance to a hub copied (else +inf)
-	int old_limit;  // old ranks from here on are not labelled yet: their old entries are not read
-	Arena* arena;   // the room of a repair's lists (else NULL)
-	// The first root copied (its old rank; -1: none yet, no old entry counts) and per vertex its
-	// first old entry from that rank on: the roots before it were all searched again (the first
-	// hubs' trees cross the edit), so the entries before are stale and not read.
-	int first_copied;
-	int64_t* old_start;
-	// Per vertex (NULL: none): a link end ranked early, where the prune test allows a few ulps of the
-	// key. The root's entry for the end and the walk to it add the same steps in other orders; a miss
-	// by rounding would carry the search across the link (ranked ends on a test map: 8 of them).
-	uint8_t* cut;
-} Search;
 
 enum { CUT_ULPS = 16 };
 
 // The root's distances to the hubs before it into to_root (its searched entries, by rank) and
 // to_old (its old entries of the roots copied, by old rank); `set` false: back to +inf.
-static void root_distances(Search* s, int root, bool set)
+void gt_hub_root_distances(Search* s, int root, bool set)
 {
 	const EntryList* at = &s->lists[root];
 	for (int64_t i = 0; i < at->count; i++) s->to_root[at->items[i].hub] = set ? at->items[i].dist : INFINITY;
@@ -148,7 +108,7 @@ static void root_distances(Search* s, int root, bool set)
 }
 
 // Whether an earlier hub covers the pair (root, u) at `key`, the root's distances set: the prune test.
-static bool covered_at(const Search* s, int u, double key)
+bool gt_hub_covered_at(const Search* s, int u, double key)
 {
 	const EntryList* at = &s->lists[u];
 	for (int64_t i = 0; i < at->count; i++)
@@ -173,7 +133,10 @@ static inline bool label_covers(const EntryList* l, const double* to_root, doubl
 }
 
 // Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
-// covers the pair gets an entry for r. False when out of memory.
+// covers the pair gets an entry for r. Popped in (distance, vertex) order, so a vertex's parent is
+// its first labelled neighbour in that order whose candidate is its distance: a function of the
+// labelled vertices and their distances, which a repair of part of the search can match
+// (hub_labels_local.c). False when out of memory.
 static bool label_from(Search* s, int r, int root)
 {
 	const gtVisGraph* g = s->g;
@@ -181,27 +144,27 @@ static bool label_from(Search* s, int r, int root)
 	double *to_root = s->to_root, *dist = s->dist;
 	int32_t *parent = s->parent, *first = s->first, *visited = s->visited;
 	s->nlabelled = 0;
-	root_distances(s, root, true);
+	gt_hub_root_distances(s, root, true);
 	int nvisited = 0;
 	s->heap.size = 0;
 	dist[root] = 0;
 	parent[root] = root;
 	first[root] = root;
 	visited[nvisited++] = root;
-	gt_heap_push(&s->heap, 0, root);
+	gt_heap_push_ordered(&s->heap, 0, root);
 	while (s->heap.size > 0) {
-		gtHeapItem top = gt_heap_pop(&s->heap);
+		gtHeapItem top = gt_heap_pop_ordered(&s->heap);
 		int u = top.id;
 		if (top.key > dist[u]) continue;
 		// Prune: an earlier hub already covers root-u at this distance (ties pruned).
 		double bound = s->cut && s->cut[u] ? top.key * (1 + CUT_ULPS * DBL_EPSILON) : top.key;
-		if (s->old ? covered_at(s, u, top.key) : label_covers(&lists[u], to_root, bound)) continue;
+		if (s->old ? gt_hub_covered_at(s, u, top.key) : label_covers(&lists[u], to_root, bound)) continue;
 		first[u] = (u == root || parent[u] == root) ? u : first[parent[u]];
 		if (s->key) {
 			s->key[s->nlabelled] = top.key;
 		} else {
 			Entry e = {r, parent[u], first[u], -1, top.key};
-			if (!list_push(&lists[u], e, s->arena)) return false;
+			if (!gt_hub_list_push(&lists[u], e, s->arena)) return false;
 		}
 		s->labelled[s->nlabelled++] = u;
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) {
@@ -211,12 +174,12 @@ static bool label_from(Search* s, int r, int root)
 				if (isinf(dist[w])) visited[nvisited++] = w;
 				dist[w] = candidate;
 				parent[w] = u;
-				gt_heap_push(&s->heap, candidate, w);
+				gt_heap_push_ordered(&s->heap, candidate, w);
 			}
 		}
 	}
 	for (int i = 0; i < nvisited; i++) dist[visited[i]] = INFINITY;
-	root_distances(s, root, false);
+	gt_hub_root_distances(s, root, false);
 	return true;
 }
 
@@ -285,7 +248,7 @@ static bool merge_root(Batch* b, int i)
 		bool parent_kept = u == root || (up->count > 0 && up->items[up->count - 1].hub == rank);
 		if (!parent_kept || covered_in_batch(&b->lists[u], &b->lists[root], b->first_rank, t->key[j])) continue;
 		Entry e = {rank, t->parent[u], t->first[u], -1, t->key[j]};
-		if (!list_push(&b->lists[u], e, b->workers[0].arena)) return false;
+		if (!gt_hub_list_push(&b->lists[u], e, b->workers[0].arena)) return false;
 		t->labelled[kept++] = u;
 	}
 	t->count = kept;
@@ -358,29 +321,6 @@ static gtStatus flatten(const gtMap* map, EntryList* lists, int n, const gtVec2*
 // same entries for the earlier hubs (so pruned alike). Such a root's entries are copied: marked
 // copied and read in place from the old labels (Search), merged with the searched ones at the end.
 
-typedef struct Replay {
-	const gtHubLabelsEdit* edit;
-	int64_t* begin; // old rank -> its old entries [begin[rank], begin[rank + 1]) of `entry`
-	int64_t* entry;
-	int32_t* owner; // per old entry: its old vertex
-	bool* copied;   // old rank: its search was copied
-	bool* changed;  // new vertex: its entries for the hubs done so far differ from the old ones
-	bool* near;     // new vertex: some neighbour's did
-	// New vertex: an entry of it for the hubs done so far was lost or got longer (worse), and some
-	// neighbour's did (near_worse). Only such entries can uncover a pair an old search pruned.
-	bool *worse, *near_worse;
-	int32_t* stamp;   // new vertex: 1 + the rank whose search labelled it last
-	int32_t* in_tree; // new vertex: == tree_stamp when the old search being checked labelled it
-	int32_t* was_at;  // new vertex: 1 + the rank whose old search (note_changes) labelled it, at was[v]
-	double* was;
-	int32_t tree_stamp;
-	// The hubs (ranks) of the entries the searches that ran made anew or with another distance, per
-	// vertex: a chain from log_head through log_next. log_lost: no room for one (tests read all).
-	int64_t *log_head, *log_next, log_count, log_capacity;
-	int32_t* log_hub;
-	bool log_lost;
-	int next_old; // old ranks below are accounted for (the vertices gone: their entries too)
-} Replay;
 
 static void replay_free(Replay* rp)
 {
@@ -399,6 +339,8 @@ static void replay_free(Replay* rp)
 	gt_free(rp->log_head);
 	gt_free(rp->log_next);
 	gt_free(rp->log_hub);
+	gt_free(rp->worse_list);
+	gt_hub_local_free(rp->local);
 }
 
 static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
@@ -420,8 +362,10 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->log_head = gt_malloc(((size_t)n + 1) * sizeof *rp->log_head);
 	rp->was_at = gt_calloc((size_t)n + 1, sizeof *rp->was_at);
 	rp->was = gt_malloc(((size_t)n + 1) * sizeof *rp->was);
+	rp->worse_list = gt_malloc(((size_t)n + 1) * sizeof *rp->worse_list);
+	rp->local = gt_hub_local_create(n); // NULL (no room): every search not copied runs whole
 	if (!rp->begin || !rp->entry || !rp->owner || !rp->copied || !rp->changed || !rp->near || !rp->worse ||
-	    !rp->near_worse || !rp->stamp || !rp->in_tree || !rp->log_head || !rp->was_at || !rp->was)
+	    !rp->near_worse || !rp->stamp || !rp->in_tree || !rp->log_head || !rp->was_at || !rp->was || !rp->worse_list)
 		return false;
 	for (int v = 0; v < n; v++) rp->log_head[v] = -1;
 	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
@@ -448,6 +392,7 @@ static void mark_worse(Replay* rp, const gtVisGraph* g, int u)
 	mark_changed(rp, g, u);
 	if (rp->worse[u]) return;
 	rp->worse[u] = true;
+	rp->worse_list[rp->worse_count++] = u;
 	for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) rp->near_worse[g->adj[k]] = true;
 }
 
@@ -542,13 +487,13 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 	}
 	int32_t stamp = ++rp->tree_stamp;
 	for (int64_t i = first; i < end; i++) rp->in_tree[new_of[rp->owner[i]]] = stamp;
-	root_distances(s, root, true);
+	gt_hub_root_distances(s, root, true);
 	bool root_changed = rp->changed[root], every = rp->worse[root], same = true;
 	int nvisited = 0;
 	for (int64_t i = first; i < end && same; i++) {
 		int u = new_of[rp->owner[i]];
 		double key = old->dist[rp->entry[i]];
-		if ((root_changed || rp->changed[u]) && rp->log_lost) same = !covered_at(s, u, key);
+		if ((root_changed || rp->changed[u]) && rp->log_lost) same = !gt_hub_covered_at(s, u, key);
 		else if (root_changed || rp->changed[u]) same = !covered_by_changes(rp, s, u, root, key);
 		if (!every && !rp->near_worse[u]) continue; // no neighbour to test
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1] && same; k++) {
@@ -563,10 +508,10 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 	}
 	for (int i = 0; i < nvisited; i++) {
 		int w = s->visited[i];
-		if (same && !covered_at(s, w, s->dist[w])) same = false;
+		if (same && !gt_hub_covered_at(s, w, s->dist[w])) same = false;
 		s->dist[w] = INFINITY;
 	}
-	root_distances(s, root, false);
+	gt_hub_root_distances(s, root, false);
 	return same;
 }
 
@@ -730,6 +675,14 @@ static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, g
 		int root = order[r], old_rank = replay_begin(rp, s->g, root), count = 1;
 		out->vertex_of[r] = root, out->rank_of[root] = r;
 		if (replay_copy(s, rp, root, old_rank)) {
+			r++;
+			continue;
+		}
+		int local = rp->local ? gt_hub_local_repair(s, rp, r, root, old_rank) : 0;
+		if (local < 0) st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
+		if (local != 0) { // repaired where its tree meets the edit
+			if (local > 0) note_changes(rp, s, r, old_rank);
+			if (local > 0 && rp->edit->local_roots) ++*rp->edit->local_roots;
 			r++;
 			continue;
 		}

@@ -51,6 +51,7 @@ typedef struct gtHubLabelsEdit {
 	// they are when the labels are (gt_hub_labels_copy_old), else found again from the flags.
 	const uint32_t *old_kept_offset, *old_kept_hub, *old_kept_parent;
 	const double* old_kept_dist;
+	int* local_roots; // (or NULL) counts the searches repaired where their trees meet the edit
 } gtHubLabelsEdit;
 
 // What a repair changed in each vertex's useful entries (those an index keeps) against the old
