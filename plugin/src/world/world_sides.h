@@ -24,10 +24,24 @@ gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance);
 // the reads gate (lak303d 1%/0w 0.89 -> 0.98). The live count is a field the query reads anyway
 // (no cold line, O(1)); the root's keyword counts would not do: they are per query, the sides
 // are kept across queries. The answers are the same either way (test_object_sides).
+// Nor where the sides the world would keep (an entry for each live object, up to GT_SIDE_ENTRIES)
+// take more than GT_SIDE_WORKING bytes: a pricing through a side reads the side's parts beside t's
+// list, and its ranks' table (at each of the source's hubs before the source is ranked, at the
+// hubs priced after), where a pricing without reads t's list alone; so a side pays only while its
+// lines stay cached between reads, and the index's labels pass through the caches at every pricing.
+// bench-peers at 0.1%, gt/IER-EHL with and without sides (trimmed medians of 6-16 alternated runs,
+// EHL with the ranked source, side pricings not ranking it): AR0300SR (69 objects, sides of 7,040
+// bytes, 440 KiB in all) 0.92 / 0.83 without words, 0.88 / 0.81 with two; AR0602SR (67 x 4,864,
+// 304 KiB) 0.79 / 0.79, 0.77 / 0.83; orz103d (41 x 4,416, 177 KiB) 0.64 / 0.67, 0.74 / 0.81;
+// lak303d (15 x 3,904, 57 KiB) 0.80 / 0.89, 0.87 / 0.91. Callgrind with a 512 KiB last level,
+// AR0300SR without words: 81 last-level misses a query with sides, 29 without. The budget lies
+// between the two AR maps' (a guess between two measured points, not a cache size).
 #define GT_SIDE_OBJECTS (2 * GT_SIDE_ENTRIES)
-static inline bool gt_sides_pay(const gtWorld* w)
+#define GT_SIDE_WORKING (INT64_C(384) << 10)
+static inline bool gt_sides_pay(const gtWorld* w, size_t side_bytes)
 {
-	return w->live <= GT_SIDE_OBJECTS;
+	int64_t kept = w->live < GT_SIDE_ENTRIES ? w->live : GT_SIDE_ENTRIES;
+	return w->live <= GT_SIDE_OBJECTS && kept * (int64_t)side_bytes <= GT_SIDE_WORKING;
 }
 // Makes the side of the object in `slot` at p in the next entry in turn that was not read since the
 // turn last passed it; NULL when there is none, or the distance cannot.

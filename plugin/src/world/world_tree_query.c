@@ -890,7 +890,8 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	bool ring = ring_fits(w, q, &f, mode); // leaves in rings, not the tree (ring_walk): the search may wait
 	if (!links_begin(&f, s, distance.shortcuts, q->point, ring)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	int cost = cost_class(&f, mode);
-	f.sides = s->sides && gt_sides_pay(w) ? gt_sides_begin(s->sides, distance) : NULL; // world_sides.h
+	f.sides = s->sides && gt_sides_pay(w, distance.side_bytes) ? gt_sides_begin(s->sides, distance)
+	                                                           : NULL; // world_sides.h
 	sight_begin(w, s, distance, q->point, &f, cost);
 	walk_begin(w, s, distance, q->point, &f, cost);
 	Results r;
