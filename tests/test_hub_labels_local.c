@@ -5,7 +5,9 @@
 //   that order picks, whatever order the heap saw equal keys in;
 // - labels repaired after random edit sequences (walls built and demolished, doors shut and opened)
 //   equal, entry for entry with parents and P4 flags, the labels built from scratch on the edited
-//   map in the same order, on several maps, whichever part of the repair ran.
+//   map in the same order, on several maps, whichever part of the repair ran; on maps of symmetric
+//   pillars (ties everywhere) too, which pins offer's tie rule (either half of it dropped fails);
+// - labels marked as from batches are searched whole (no local repair) and still equal scratch.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,5 +250,35 @@ static void test_batched_roots_search_whole(void** state)
 	assert_int_equal(random_edits_against_scratch(map, 1, 8, 21, "rooms marked batched", true), 0);
 }
 
+// A `size` x `size` map of 2x2 pillars every `every` cells, symmetric about both diagonals: equal-length
+// paths around each pillar give vertices equal offers from parents at other distances (offer's tie rule).
+static gtMap* pillars(int size, int every)
+{
+	unsigned char* cells = calloc((size_t)size * (size_t)size, 1);
+	assert_non_null(cells);
+	for (int y = 0; y < size; y++)
+		for (int x = 0; x < size; x++)
+			cells[(size_t)y * (size_t)size + (size_t)x] = (unsigned char)(x % every >= every - 2 &&
+			                                                              y % every >= every - 2);
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(size, size, cells, &map, &err), GT_OK);
+	free(cells);
+	return map;
+}
+
+// Local repairs on maps full of ties equal scratch, parents included: fails when offer keeps the first
+// of equal offers rather than the least in (candidate, key, vertex) order.
+static void test_ties_repaired_as_scratch(void** state)
+{
+	(void)state;
+	int local = 0;
+	local += random_edits_against_scratch(pillars(42, 6), 1, 16, 41, "pillars 42/6", false);
+	local += random_edits_against_scratch(pillars(37, 5), 1, 16, 42, "pillars 37/5", false);
+	local += random_edits_against_scratch(pillars(50, 7), 1, 16, 43, "pillars 50/7", false);
+	print_message("pillars: searches repaired locally: %d\n", local);
+	assert_true(local > 0);
+}
+
 TEST_MAIN("hub_labels_local", test_parents_follow_the_total_order, test_local_repairs_equal_scratch,
-          test_batched_roots_search_whole)
+          test_batched_roots_search_whole, test_ties_repaired_as_scratch)
