@@ -36,7 +36,7 @@ build = {
 				"plugin/src/core/status.c", "plugin/src/core/task.c", "plugin/src/core/job.c",
 				"plugin/src/crowd/crowd.c", "plugin/src/crowd/crowd_reach.c", "plugin/src/crowd/crowd_schedule.c",
 				"plugin/src/crowd/crowd_walk.c",
-				"plugin/src/ehl/ehl_build.c", "plugin/src/ehl/ehl_cell_pools.c", "plugin/src/ehl/ehl_def.c", "plugin/src/ehl/ehl_estimate.c", "plugin/src/ehl/ehl_kept_labels.c", "plugin/src/ehl/ehl_field.c", "plugin/src/ehl/ehl_io.c",
+				"plugin/src/ehl/ehl_build.c", "plugin/src/ehl/ehl_build_tuples.c", "plugin/src/ehl/ehl_cell_pools.c", "plugin/src/ehl/ehl_def.c", "plugin/src/ehl/ehl_estimate.c", "plugin/src/ehl/ehl_kept_labels.c", "plugin/src/ehl/ehl_field.c", "plugin/src/ehl/ehl_io.c",
 				"plugin/src/ehl/ehl_layout.c", "plugin/src/ehl/ehl_links.c", "plugin/src/ehl/ehl_links_layout.c",
 				"plugin/src/ehl/ehl_progress.c", "plugin/src/ehl/ehl_query.c", "plugin/src/ehl/ehl_regions.c", "plugin/src/ehl/ehl_repair.c",
 				"plugin/src/ehl/ehl_sweep.c", "plugin/src/ehl/ehl_verify.c", "plugin/src/ehl/hub_labels.c", "plugin/src/ehl/hub_labels_merge.c",

@@ -3,8 +3,8 @@
 # tie) and agents on objects (ties at 0), `gridtree crowd` prints byte-identical lines with
 # --method each, batch, field and auto on 1 and 2 workers, `gridtree knn` the same bytes with
 # --method gt, ier-ehl and brute on 1 and 2 workers, Lua the same bytes (world:nearest_many by every
-# method and thread count, world:nearest; tests/lua/crowd_file.lua, when lua5.4 and the module
-# beside GT are there), and the ids are those of a brute force over every object, in the same order
+# method and thread count, world:nearest; tests/lua/crowd_file.lua: required for ./run's builds, and
+# for another GT when lua5.4 and the module beside it are there), and the ids are those of a brute force over every object, in the same order
 # (distances from `gridtree dist` on the same index; ties by id).
 # Prints "crowd-ties: N passed, N failed" as its last line.
 set -u
@@ -58,11 +58,25 @@ knn_methods_match() { # expected map
 	done
 }
 
-# Lua's answers to the same input, byte for byte; skipped (and said) without lua5.4 or the module.
+# Whether GT is one of ./run's builds (bin/, bin/debug/ of this checkout, as ./run test passes): those
+# always have the module beside them and ./run installs lua5.4, so there (as in test_cli.sh's Lua
+# checks) a missing one fails.
+runs_build() {
+	local dir root
+	dir=$(realpath "$(dirname "$GT")" 2>/dev/null) && root=$(realpath "$(dirname "$0")/.." 2>/dev/null) || return 1
+	[ "$dir" = "$root/bin" ] || [ "$dir" = "$root/bin/debug" ]
+}
+
+# Lua's answers to the same input, byte for byte; without lua5.4 or the module, a failure for ./run's
+# builds, else skipped (and said) for an ad hoc GT.
 lua_matches() { # expected map
 	local module_dir f preload=""
 	module_dir=$(dirname "$GT")
 	if ! command -v lua5.4 >/dev/null || [ ! -f "$module_dir/gridtree.so" ]; then
+		if runs_build; then
+			echo "no lua5.4 or $module_dir/gridtree.so beside ./run's build: Lua not compared"
+			return 1
+		fi
 		echo "note: no lua5.4 or $module_dir/gridtree.so: Lua not compared"
 		return 0
 	fi

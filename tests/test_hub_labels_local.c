@@ -5,7 +5,9 @@
 //   that order picks, whatever order the heap saw equal keys in;
 // - labels repaired after random edit sequences (walls built and demolished, doors shut and opened)
 //   equal, entry for entry with parents and P4 flags, the labels built from scratch on the edited
-//   map in the same order, on several maps, whichever part of the repair ran.
+//   map in the same order, on several maps, whichever part of the repair ran; on maps of symmetric
+//   pillars (ties everywhere) too, which pins offer's tie rule (either half of it dropped fails);
+// - labels marked as from batches are searched whole (no local repair) and still equal scratch.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,8 +179,10 @@ static void repair_against_scratch(const gtMap* map, const gtMap* next, const gt
 
 // Random edits in sequence: 4x4 walls built in the open and taken away again, doors (3x1 and 1x3
 // walls) shut and opened, 2x2 blocks of the map's own walls demolished; each repaired from the last
-// labels. Returns the searches repaired locally.
-static int random_edits_against_scratch(gtMap* map, int threads, int steps, uint64_t seed, const char* what)
+// labels. Returns the searches repaired locally. `batched`: the labels marked as a batched build's
+// from rank 0 on (hub_labels.h, sequential_to), which no repair may then search locally.
+static int random_edits_against_scratch(gtMap* map, int threads, int steps, uint64_t seed, const char* what,
+                                        bool batched)
 {
 	TestRng rng = {seed};
 	gtError err;
@@ -186,6 +190,8 @@ static int random_edits_against_scratch(gtMap* map, int threads, int steps, uint
 	gtHubLabels labels;
 	assert_int_equal(gt_vis_graph_build(map, NULL, 1, false, &graph, &err), GT_OK);
 	assert_int_equal(gt_hub_labels_build(map, &graph, &labels, &err), GT_OK);
+	assert_int_equal(labels.sequential_to, labels.n); // a small map: one search at a time
+	if (batched) labels.sequential_to = 0;
 	int local = 0, undo[4] = {0, 0, 0, 0}, undo_kind = -1;
 	for (int step = 0; step < steps; step++) {
 		int kind = test_rng_int(&rng, 4), rect[4];
@@ -204,6 +210,7 @@ static int random_edits_against_scratch(gtMap* map, int threads, int steps, uint
 		gtVisGraph next_graph;
 		assert_int_equal(gt_vis_graph_build(next, NULL, 1, false, &next_graph, &err), GT_OK);
 		repair_against_scratch(map, next, &graph, &next_graph, &labels, threads, &local, what, step);
+		assert_int_equal(labels.sequential_to, batched ? 0 : labels.n);
 		gt_vis_graph_free(&graph);
 		graph = next_graph;
 		gtMap_Destroy(map);
@@ -222,14 +229,56 @@ static void test_local_repairs_equal_scratch(void** state)
 	gtError err;
 	int local = 0;
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 120, 7, &map, &err), GT_OK);
-	local += random_edits_against_scratch(map, 1, 14, 21, "generated rooms");
+	local += random_edits_against_scratch(map, 1, 14, 21, "generated rooms", false);
 	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &map, &err), GT_OK);
-	local += random_edits_against_scratch(map, 2, 14, 22, "generated caves, two threads");
+	local += random_edits_against_scratch(map, 2, 14, 22, "generated caves, two threads", false);
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 128, 96, 31, &map, &err), GT_OK);
-	local += random_edits_against_scratch(map, 1, 14, 23, "generated rooms 128");
-	local += random_edits_against_scratch(test_load_map("assets/maps/caves.map"), 1, 14, 24, "caves");
+	local += random_edits_against_scratch(map, 1, 14, 23, "generated rooms 128", false);
+	local += random_edits_against_scratch(test_load_map("assets/maps/caves.map"), 1, 14, 24, "caves", false);
 	print_message("searches repaired locally: %d\n", local);
 	assert_true(local > 0);
 }
 
-TEST_MAIN("hub_labels_local", test_parents_follow_the_total_order, test_local_repairs_equal_scratch)
+// Labels from batches (whole builds of maps of 16,384 vertices or more) may have other parents at
+// ties than the local search keeps: such roots are searched whole, and the labels still equal scratch.
+static void test_batched_roots_search_whole(void** state)
+{
+	(void)state;
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 160, 120, 7, &map, &err), GT_OK);
+	assert_int_equal(random_edits_against_scratch(map, 1, 8, 21, "rooms marked batched", true), 0);
+}
+
+// A `size` x `size` map of 2x2 pillars every `every` cells, symmetric about both diagonals: equal-length
+// paths around each pillar give vertices equal offers from parents at other distances (offer's tie rule).
+static gtMap* pillars(int size, int every)
+{
+	unsigned char* cells = calloc((size_t)size * (size_t)size, 1);
+	assert_non_null(cells);
+	for (int y = 0; y < size; y++)
+		for (int x = 0; x < size; x++)
+			cells[(size_t)y * (size_t)size + (size_t)x] = (unsigned char)(x % every >= every - 2 &&
+			                                                              y % every >= every - 2);
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_FromCells(size, size, cells, &map, &err), GT_OK);
+	free(cells);
+	return map;
+}
+
+// Local repairs on maps full of ties equal scratch, parents included: fails when offer keeps the first
+// of equal offers rather than the least in (candidate, key, vertex) order.
+static void test_ties_repaired_as_scratch(void** state)
+{
+	(void)state;
+	int local = 0;
+	local += random_edits_against_scratch(pillars(42, 6), 1, 16, 41, "pillars 42/6", false);
+	local += random_edits_against_scratch(pillars(37, 5), 1, 16, 42, "pillars 37/5", false);
+	local += random_edits_against_scratch(pillars(50, 7), 1, 16, 43, "pillars 50/7", false);
+	print_message("pillars: searches repaired locally: %d\n", local);
+	assert_true(local > 0);
+}
+
+TEST_MAIN("hub_labels_local", test_parents_follow_the_total_order, test_local_repairs_equal_scratch,
+          test_batched_roots_search_whole, test_ties_repaired_as_scratch)

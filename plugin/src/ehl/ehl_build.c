@@ -29,83 +29,7 @@
 #include "map/map_internal.h"
 #include "map/vis_graph.h"
 #include "ehl/ehl_repair.h"
-
-#define TUPLE_FULL GT_EHL_TUPLE_FULL
-#define TUPLE_VERTEX 0x7fffffffu
-#define FULL_16 0x8000u
-
-typedef struct Build Build;
-
-// Per-thread scratch for both parallel stages.
-typedef struct Worker {
-	Build* build;
-	int index;
-	gtSweep sweep;
-	uint32_t* ehl_stamp; // per EHL cell
-	uint32_t* ehl_full;
-	int32_t* ehl_list;
-	// The sweep's tuples, (cell | TUPLE_FULL) each, and per vertex swept a run (vertex, tuples): 4 bytes a
-	// tuple, not 8, as these and their grouped copy are the peak of a small budget's build.
-	uint32_t* tuples;
-	size_t tuple_count, tuple_capacity;
-	int32_t* runs;
-	int64_t run_count, run_capacity;
-	int32_t* hub_head;   // per hub rank, the cell's first candidate (-1 = none)
-	double* hub_upper;   // per hub rank, P2's bound U so far
-	uint32_t* hub_stamp; // per hub rank: == stamp when the cell met the hub
-	uint32_t stamp;
-	uint64_t *hub_bits, *hub_words; // the cell's hubs as bits, and the non-zero words of hub_bits
-	int32_t* hub_list;
-	Candidate* cand;
-	int cand_capacity;
-	KeptVia *kept, *scratch; // a hub's kept vias, and room to sort them
-	gtRegionWork region;
-	gtRegionLists* pool; // pass 2: where build_cell writes a fine cell's lists
-	gtRegionLists cells; // pass 2 of a uniform index: the cells this worker built, in its order
-	int64_t cells_told;  // of its bytes, those added to Build.pooled
-	int64_t full_vias;   // pass 1: FULL vias written (the stats' count without a scan of every via)
-	bool failed;
-	gtError err;
-} Worker;
-
-struct Build {
-	const gtMap* map;
-	const gtEhlDef* def;
-	gtEhl* ehl;
-	gtEhlRepair* repair; // a repair's plan: the vertices and cells the last index has right (or NULL)
-	int threads;
-	int64_t cells;
-	atomic_long next_item;
-	long item_count;
-	int pass; // cell stage: 0 counts, 1 writes, 2 writes into a worker's pool (regions, or a uniform index)
-	gtRegionBuild* regions;
-	const gtEhlEndRegions* end_regions; // the link ends' regions from the join (or NULL)
-	int passes;                         // runs that make up the current stage, reported as one 0-1 progress
-	const char* stage;
-	// Tuples grouped by cell.
-	int64_t* tuple_begin;
-	uint32_t* tuple_vertex;
-	uint16_t* tuple16;   // instead, in a region build of under 2^15 vertices: vertex | FULL_16 (the same order)
-	uint32_t* cell_hubs; // pass 0 results (or a uniform pass 2's)
-	uint32_t* cell_vias;
-	uint64_t* via_start;
-	uint32_t* cell_at;      // a uniform pass 2: where the cell's hub list begins in its worker's pool
-	uint8_t* cell_pool;     // and that worker
-	bool round_robin;       // tests only: item i to worker i % threads (GT_EHL_CELLS_ROUND_ROBIN)
-	atomic_llong pooled;    // bytes in the pools (by capacity), as last told
-	atomic_bool pools_over; // they passed `available`: the one-pass stage stops, the two passes follow
-	double available;       // MB of memory available before the via stage
-	// Per cell: the free squares that must see a vertex whole for the cell to be FULL for it
-	// (cells_needing): then every valid point of the cell sees it.
-	uint32_t* edge_free;
-	atomic_llong candidates; // pass 0: vias before P2 and P3
-	int64_t full_vias;       // of a uniform index, summed over the workers' pass 1 (else -1: counted after)
-	// A region build's fine cells: the sweep stops (GT_ERR_LIMIT) once the tuples pass this many, so
-	// cells too fine for the budget cost no more memory than that (0: no limit).
-	atomic_llong tuples;
-	int64_t most_tuples;
-	int64_t pairs;
-};
+#include "ehl/ehl_build_state.h"
 
 // The via-label stage runs twice over the cells (count, then write): each pass is reported as its
 // share of one stage, so a progress display runs 0-100% once.
@@ -575,78 +499,6 @@ static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 	return GT_OK;
 }
 
-// The worker whose next run has the lowest vertex (each worker's runs are in vertex order: the
-// sweep hands vertices out in turn), -1 when every run is placed.
-static int next_run(const Worker* workers, int threads, const int64_t* at)
-{
-	int best = -1;
-	for (int i = 0; i < threads; i++)
-		if (at[i] < workers[i].run_count && (best < 0 || workers[i].runs[at[i]] < workers[best].runs[at[best]]))
-			best = i;
-	return best;
-}
-
-// Groups every worker's tuples by cell (counting sort), freeing them afterwards. A cell's tuples
-// are its FULL ones, then the others, each by vertex (the order of the signed values the last
-// step used to sort them into: vertex order decides the order of equal-distance vias): placed
-// run by run in vertex order over every worker, each kind from its own fill point, they come
-// out in that order with no sort (AR0602SR, cells of 4: 2.4 ms of a repair's build thread).
-static gtStatus group_tuples(Build* b, Worker* workers, gtError* err)
-{
-	int64_t total = 0;
-	for (int i = 0; i < b->threads; i++) total += (int64_t)workers[i].tuple_count;
-	b->pairs = total;
-	b->tuple_begin = gt_calloc((size_t)b->cells + 1, sizeof *b->tuple_begin);
-	b->tuple_vertex = gt_malloc((size_t)(total + 1) * sizeof *b->tuple_vertex);
-	if (!b->tuple_begin || !b->tuple_vertex)
-		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %lld cell tuples", (long long)total);
-	int64_t* fill = gt_calloc(2 * ((size_t)b->cells + 1), sizeof *fill); // FULL ones', then the others'
-	int64_t* at = gt_calloc((size_t)b->threads + 1, sizeof *at);
-	const uint32_t** from = gt_calloc((size_t)b->threads + 1, sizeof *from);
-	if (!fill || !at || !from) {
-		gt_free(fill), gt_free(at), gt_free(from);
-		return gt_fail(err, GT_ERR_NOMEM, "out of memory grouping cell tuples");
-	}
-	int64_t* rest = fill + b->cells + 1;
-	for (int i = 0; i < b->threads; i++)
-		for (size_t t = 0; t < workers[i].tuple_count; t++) {
-			uint32_t cf = workers[i].tuples[t];
-			b->tuple_begin[(cf & TUPLE_VERTEX) + 1]++;
-			rest[cf & TUPLE_VERTEX] += (cf & TUPLE_FULL) != 0;
-		}
-	for (int64_t c = 0; c < b->cells; c++) {
-		b->tuple_begin[c + 1] += b->tuple_begin[c];
-		fill[c] = b->tuple_begin[c], rest[c] += b->tuple_begin[c];
-	}
-	for (int i = 0; i < b->threads; i++) from[i] = workers[i].tuples;
-	for (int i; (i = next_run(workers, b->threads, at)) >= 0; at[i] += 2) {
-		uint32_t v = (uint32_t)workers[i].runs[at[i]];
-		for (int32_t k = 0; k < workers[i].runs[at[i] + 1]; k++) {
-			uint32_t cf = *from[i]++;
-			int64_t* to = cf & TUPLE_FULL ? fill : rest;
-			b->tuple_vertex[to[cf & TUPLE_VERTEX]++] = v | (cf & TUPLE_FULL);
-		}
-	}
-	for (int i = 0; i < b->threads; i++) {
-		Worker* w = &workers[i];
-		gt_free(w->tuples), gt_free(w->runs);
-		w->tuples = NULL, w->runs = NULL;
-		w->tuple_count = w->tuple_capacity = 0;
-		w->run_count = w->run_capacity = 0;
-	}
-	gt_free(fill), gt_free(at), gt_free(from);
-	// A region build (never repaired, so nothing else reads them) halves them when it can: at small
-	// budgets they are the largest part of the peak besides the index.
-	if (b->most_tuples && !b->repair && b->ehl->n <= (int)FULL_16 && (b->tuple16 = gt_malloc((size_t)total * 2 + 2))) {
-		for (int64_t t = 0; t < total; t++)
-			b->tuple16[t] = (uint16_t)((b->tuple_vertex[t] & TUPLE_VERTEX) |
-			                           (b->tuple_vertex[t] & TUPLE_FULL ? FULL_16 : 0));
-		gt_free(b->tuple_vertex);
-		b->tuple_vertex = NULL;
-	}
-	return GT_OK;
-}
-
 // Prefix sums of pass 0 into the final arrays, once the memory is there (refused clearly rather than
 // let the system swap or kill us).
 static gtStatus allocate_cells(Build* b, gtError* err)
@@ -876,7 +728,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	if (workers) free_sweep_scratch(&b, workers);
 	if (!st)
 		st = same ? gt_ehl_repair_copy_tuples(repair, &b.tuple_begin, &b.tuple_vertex, &b.pairs, err)
-		          : group_tuples(&b, workers, err);
+		          : gt_ehl_group_tuples(&b, workers, err);
 	// A whole build's sweep freed scratch the cells will not reuse; a repair's is the re-swept
 	// corners' only, which its cells and the next repair reuse. Trimming it cost a repair 1-5 ms of
 	// CPU (0.9-3 on generated rooms 384, 2.4-13 on caves 384: the heap walked, the pages given back

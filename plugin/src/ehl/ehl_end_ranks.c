@@ -52,6 +52,7 @@ bool gt_ehl_rank_ends_last(gtHubLabels* L, int corners, const gtEhlLink* links, 
 		for (int32_t r = 0; r < n; r++) new_rank[r] = short_end(L->vertex_of[r], corners, links) ? end++ : other++;
 		for (int32_t r = 0; r < n; r++) L->rank_of[L->vertex_of[r]] = new_rank[r];
 		for (int v = 0; v < n; v++) L->vertex_of[L->rank_of[v]] = v;
+		L->sequential_to = 0; // ranks moved: no longer the labelling order (an index with links is not repaired)
 		for (int v = 0; v < n; v++)
 			sort_label(L, L->offset[v], L->offset[v + 1], new_rank, first_end, hub, parent, dist, useful);
 	}

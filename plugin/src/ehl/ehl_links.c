@@ -81,6 +81,7 @@ static int32_t* early_ends(const gtVisGraph* g, int corners, const gtEhlLink* li
 		const gtEhlLink* l = &links[k];
 		bool first = comp[a] == comp[a + 1] && l->cost <= TELEPORTER * hypot(l->b.x - l->a.x, l->b.y - l->a.y);
 		*front += first;
+		// Below INT64_MAX only because a link end's degree is >= 1 (its link edge): degree 0 would overflow.
 		key[m++] = (first ? 0 : INT64_C(1) << 62) + ((INT64_C(1) << 30) - (db > da ? db : da)) * (INT64_C(1) << 32) + v;
 	}
 	qsort(key, (size_t)m, sizeof *key, gt_compare_int64);

@@ -746,7 +746,7 @@ static inline __attribute__((always_inline)) double price_hubs(gtEhlQuery* q, co
 				if (q->source_head == UINT32_MAX) q->source_head = hubs_below(list, count, end);
 				head = q->source_head;
 			}
-			const gtEhlHub* stop[2];
+			const gtEhlHub* stop[2] = {hs, ht}; // written by the gathers that stop; the others leave these
 			best = price_ranks(q, side_s, side_t, side, &t, hs, ht, list, head, stop, best, a);
 			if (!(via_ends < best)) return best;
 			hs = stop[0], ht = stop[1], list += head, count -= head;

@@ -360,6 +360,10 @@ static bool repairable(const gtEhlRepairFrom* from, const gtMap* map, const gtEh
 	if (!old || !old->tuple_begin || !old->hub_labels || old->n != from->old_n || !g->offset || def->budget_mb > 0 ||
 	    old->region_of) // a region index is rebuilt whole
 		return false;
+	// Nor is an index with links: its labels rank the link ends apart (ehl_end_ranks.c) and its searches
+	// stop at cut vertices, neither of which the repair (or its local searches) knows. The callers
+	// (nav_edit.c, nav_doors.c) already build those whole; this keeps any other caller from a repair.
+	if (old->link_count > 0) return false;
 	if (!from->old_graph || !from->old_graph->offset || from->old_graph->n != old->n) return false;
 	return old->g == def->cell_size && old->columns == (gtMap_Width(map) + old->g - 1) / old->g &&
 	       old->rows == (gtMap_Height(map) + old->g - 1) / old->g;
@@ -672,9 +676,10 @@ bool gt_ehl_repair_share_cells(gtEhlRepair* r, gtEhl* e, int64_t* full)
 {
 	const gtEhl* old = r->old;
 	// Every cell copied and every vertex numbered as before (so every hub ranked as before): pass 1
-	// would write the last index's arrays byte for byte (the same lists, via offsets and vias).
-	if (!old || !r->by_cell || old->g != e->g || old->cell_count != e->cell_count || old->n != e->n || r->n != old->n ||
-	    r->same_below != old->n || !old->cell_full || !old->shared_cells ||
+	// would write the last index's arrays byte for byte (the same lists, via offsets and vias). none_gone
+	// follows from n and same_below today; tested so that the invariant stays pinned.
+	if (!old || !r->none_gone || !r->by_cell || old->g != e->g || old->cell_count != e->cell_count || old->n != e->n ||
+	    r->n != old->n || r->same_below != old->n || !old->cell_full || !old->shared_cells ||
 	    atomic_load_explicit(&r->some_rebuilt, memory_order_relaxed)) // the stage's join ordered its stores
 		return false;
 	uint32_t* cell_full = gt_malloc(((size_t)e->cell_count + 1) * sizeof *cell_full);

@@ -820,6 +820,19 @@ static void free_scratch(Search* s, Order* o, int n)
 	gt_free(s->cut);
 }
 
+// A repair's labels made one search at a time up to this rank: the kept order keeps the old ranks'
+// order (ehl_repair.c), so the roots the old labels had from batches keep their batched entries
+// where copied and come after the others. (Searched whole, they are the sequential labelling: the
+// bound only has to be low enough.)
+static int32_t sequential_after(const gtHubLabelsEdit* edit, int n)
+{
+	const gtHubLabels* old = edit->old;
+	if (old->sequential_to >= old->n) return n;
+	int32_t kept = 0;
+	for (int r = 0; r < old->sequential_to; r++) kept += edit->new_of[old->vertex_of[r]] >= 0;
+	return kept;
+}
+
 // Without a given order, maps of BATCH_MIN_VERTICES vertices or more are labelled in batches after the first
 // BATCH_FROM roots (on any thread count, so the labels do not depend on it), or after the early vertices.
 static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2* ends, const Early* early,
@@ -912,6 +925,7 @@ static gtStatus build_labels(const gtMap* map, const gtVisGraph* g, const gtVec2
 	// A repair on threads merges its lists on two (the build waits for them: see ehl_repair.c).
 	if (!st && rp) st = gt_hub_labels_merge_edit(map, edit, s.lists, rp->copied, edit->threads > 1 ? 2 : 1, out, err);
 	if (!st && !rp) st = flatten(map, s.lists, n, ends, out, err);
+	if (!st) out->sequential_to = rp ? sequential_after(edit, n) : batched_from;
 
 done:
 	if (rp) replay_free(rp);

@@ -18,6 +18,11 @@ typedef struct gtHubLabels {
 	int32_t* parent; // next vertex from v towards the hub (v itself for its own entry)
 	double* dist;    // VG distance from v to the hub
 	bool* useful;    // survives rule P4 (docs/algorithms.md 5.8): may start an optimal path
+	// The hubs of ranks below it were labelled one search at a time, in (distance, vertex) order; those
+	// from it on in batches (a whole build of a big map, hub_labels.c), whose parents at ties need not
+	// be that order's. A repair's local search assumes that order, so it searches those roots whole.
+	// 0 (as a zeroed struct) when unknown: no root is repaired locally.
+	int32_t sequential_to;
 	// Optional (NULL): the useful entries alone, as an index keeps them (gt_ehl_keep_labels takes
 	// them rather than copying them out); a repair's merge makes them on its workers.
 	uint32_t *kept_offset, *kept_hub, *kept_parent;

@@ -249,7 +249,10 @@ static bool emit(Search* s, HubLocal* L, int r, int root)
 int gt_hub_local_repair(Search* s, const Replay* rp, int r, int root, int old_rank)
 {
 	HubLocal* L = rp->local;
-	if (old_rank < 0 || rp->worse[root]) return 0;
+	// A root the old labels had from a batch: its tree's parents at ties may not be the (distance,
+	// vertex) order's this search keeps (merge_root), so it is searched whole, as before the local
+	// repair (not shown equal to scratch otherwise).
+	if (old_rank < 0 || old_rank >= rp->edit->old->sequential_to || rp->worse[root]) return 0;
 	L->stamp++, L->ntouched = 0;
 	gt_hub_root_distances(s, root, true);
 	int reset = load_tree(s, rp, L, root, old_rank);

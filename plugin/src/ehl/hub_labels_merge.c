@@ -328,6 +328,7 @@ gtStatus gt_hub_labels_copy_old(const gtHubLabelsEdit* edit, gtHubLabels* out, g
 	memcpy(out->parent, old->parent, (size_t)total * sizeof *out->parent);
 	memcpy(out->dist, old->dist, (size_t)total * sizeof *out->dist);
 	memcpy(out->useful, old->useful, (size_t)total * sizeof *out->useful);
+	out->sequential_to = old->sequential_to;
 	if (!copy_old_kept(edit, out) && (out->kept_offset = gt_malloc(slots * sizeof *out->kept_offset)) != NULL) {
 		out->kept_offset[0] = 0; // (no room: kept serially later)
 		for (int v = 0; v < n; v++) {
