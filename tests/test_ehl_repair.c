@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub_labels_check.h"
 #include "test_support.h"
 
 #include "core/alloc.h"
@@ -100,40 +101,6 @@ static void test_landmarks_from_labels_equal_dijkstra(void** state)
 	landmarks_hold_graph_distances(map, "generated caves");
 }
 
-// `map` with cells [x0, x1] x [y0, y1] set to `blocked`.
-static gtMap* edited(const gtMap* map, int x0, int y0, int x1, int y1, bool blocked)
-{
-	int w = gtMap_Width(map), h = gtMap_Height(map);
-	unsigned char* cells = malloc((size_t)w * (size_t)h);
-	assert_non_null(cells);
-	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++) {
-			bool inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
-			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)(inside ? blocked : gtMap_IsBlocked(map, x, y));
-		}
-	gtMap* out;
-	gtError err;
-	assert_int_equal(gtMap_FromCells(w, h, cells, &out, &err), GT_OK);
-	free(cells);
-	return out;
-}
-
-static void expect_same_labels(const gtHubLabels* a, const gtHubLabels* b, const char* what, int step)
-{
-	assert_int_equal(a->n, b->n);
-	for (int v = 0; v < a->n; v++) {
-		if (a->offset[v + 1] - a->offset[v] != b->offset[v + 1] - b->offset[v])
-			fail_msg("%s, edit %d: vertex %d has %lld entries repaired, %lld from scratch", what, step, v,
-			         (long long)(a->offset[v + 1] - a->offset[v]), (long long)(b->offset[v + 1] - b->offset[v]));
-		for (int64_t i = 0; i < a->offset[v + 1] - a->offset[v]; i++) {
-			int64_t k = a->offset[v] + i, j = b->offset[v] + i;
-			if (a->hub[k] != b->hub[j] || a->parent[k] != b->parent[j] || a->dist[k] != b->dist[j] ||
-			    a->useful[k] != b->useful[j])
-				fail_msg("%s, edit %d: vertex %d entry %lld is hub %d (%.12g) repaired, hub %d (%.12g) from scratch",
-				         what, step, v, (long long)i, a->hub[k], a->dist[k], b->hub[j], b->dist[j]);
-		}
-	}
-}
 
 // The repair's diffs (made by its merge from the entries of the roots searched again) against
 // every useful entry of each vertex before and after: per vertex, the hubs (new ranks) whose entry is
@@ -265,7 +232,7 @@ static void labels_repaired_equal_scratch(gtMap* map, int threads, const char* w
 				for (int i = 0; i < side; i++) all &= gtMap_IsBlocked(map, x + i, y + j) == (kind == 2);
 			if (all) break;
 		}
-		gtMap* next = edited(map, x, y, x + side - 1, y + side - 1, kind == 0);
+		gtMap* next = test_cells_with_rect(map, x, y, x + side - 1, y + side - 1, kind == 0);
 		int n;
 		gtMap_Vertices(next, &n);
 		gtVisGraph next_graph;
@@ -448,7 +415,7 @@ static void index_arrays_equal_scratch(gtMap* map, int threads, int steps, uint6
 		const int* k = sides[step % 4];
 		if (!random_block(map, k[0] > k[1] ? k[0] : k[1], !k[2], &rng, &x, &y)) continue;
 		int rect[4] = {x, y, x + k[0] - 1, y + k[1] - 1};
-		gtMap* next = edited(map, rect[0], rect[1], rect[2], rect[3], k[2]);
+		gtMap* next = test_cells_with_rect(map, rect[0], rect[1], rect[2], rect[3], k[2]);
 		int old_n;
 		const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
 		gtVisGraph repaired, whole_graph, order_graph;
@@ -538,7 +505,7 @@ static void test_unchanged_cells_shared(void** state)
 	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, NULL, &err), GT_OK);
 	assert_non_null(e->shared_cells);
 	int rect[4] = {x, y, x + 1, y + 1}, old_n;
-	gtMap* next = edited(map, x, y, x + 1, y + 1, false);
+	gtMap* next = test_cells_with_rect(map, x, y, x + 1, y + 1, false);
 	const gtVertex* old_vertices = gtMap_Vertices(map, &old_n);
 	for (int k = 0; k < 2; k++) {
 		assert_true(gt_vis_graph_copy(&graph, &repaired[k]));
@@ -564,7 +531,7 @@ static void test_unchanged_cells_shared(void** state)
 	TestRng rng = {5};
 	assert_true(random_block(next, 4, false, &rng, &x, &y));
 	int wall[4] = {x, y, x + 3, y + 3};
-	gtMap* walled = edited(next, x, y, x + 3, y + 3, true);
+	gtMap* walled = test_cells_with_rect(next, x, y, x + 3, y + 3, true);
 	const gtVertex* next_vertices = gtMap_Vertices(next, &old_n);
 	gtVisGraph after;
 	assert_true(gt_vis_graph_copy(&repaired[1], &after));
@@ -650,7 +617,7 @@ static void test_walled_in_demolition_copies_labels(void** state)
 			if (all) x = i, y = j;
 		}
 	assert_true(x >= 0);
-	gtMap* next = edited(map, x, y, x + 1, y + 1, false);
+	gtMap* next = test_cells_with_rect(map, x, y, x + 1, y + 1, false);
 	gtVisGraph graph, next_graph;
 	gtHubLabels labels, repaired, scratch;
 	assert_int_equal(gt_vis_graph_build(map, NULL, 1, false, &graph, &err), GT_OK);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub_labels_check.h"
 #include "test_support.h"
 
 #include "core/alloc.h"
@@ -81,42 +82,6 @@ static void test_parents_follow_the_total_order(void** state)
 	parents_in_total_order(test_load_map("assets/maps/caves.map"), "caves");
 }
 
-// `map` with cells [x0, x1] x [y0, y1] set to `blocked`.
-static gtMap* edited(const gtMap* map, const int rect[4], bool blocked)
-{
-	int w = gtMap_Width(map), h = gtMap_Height(map);
-	unsigned char* cells = malloc((size_t)w * (size_t)h);
-	assert_non_null(cells);
-	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++) {
-			bool inside = x >= rect[0] && x <= rect[2] && y >= rect[1] && y <= rect[3];
-			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)(inside ? blocked : gtMap_IsBlocked(map, x, y));
-		}
-	gtMap* out;
-	gtError err;
-	assert_int_equal(gtMap_FromCells(w, h, cells, &out, &err), GT_OK);
-	free(cells);
-	return out;
-}
-
-static void expect_same_labels(const gtHubLabels* a, const gtHubLabels* b, const char* what, int step)
-{
-	assert_int_equal(a->n, b->n);
-	for (int v = 0; v < a->n; v++) {
-		if (a->offset[v + 1] - a->offset[v] != b->offset[v + 1] - b->offset[v])
-			fail_msg("%s, edit %d: vertex %d has %lld entries repaired, %lld from scratch", what, step, v,
-			         (long long)(a->offset[v + 1] - a->offset[v]), (long long)(b->offset[v + 1] - b->offset[v]));
-		for (int64_t i = 0; i < a->offset[v + 1] - a->offset[v]; i++) {
-			int64_t k = a->offset[v] + i, j = b->offset[v] + i;
-			if (a->hub[k] != b->hub[j] || a->parent[k] != b->parent[j] || a->dist[k] != b->dist[j] ||
-			    a->useful[k] != b->useful[j])
-				fail_msg("%s, edit %d: vertex %d entry %lld is hub %d parent %d (%.17g) repaired, hub %d parent %d "
-				         "(%.17g) from scratch",
-				         what, step, v, (long long)i, a->hub[k], a->parent[k], a->dist[k], b->hub[j], b->parent[j],
-				         b->dist[j]);
-		}
-	}
-}
 
 // A rectangle of `w` x `h` cells all `blocked` (or all free), away from the border; false if none found.
 static bool find_rect(const gtMap* map, int w, int h, bool blocked, TestRng* rng, int rect[4])
@@ -206,7 +171,7 @@ static int random_edits_against_scratch(gtMap* map, int threads, int steps, uint
 			if (!find_rect(map, 2, 2, true, &rng, rect)) continue;
 			blocked = false;
 		}
-		gtMap* next = edited(map, rect, blocked);
+		gtMap* next = test_cells_with_rect(map, rect[0], rect[1], rect[2], rect[3], blocked);
 		gtVisGraph next_graph;
 		assert_int_equal(gt_vis_graph_build(next, NULL, 1, false, &next_graph, &err), GT_OK);
 		repair_against_scratch(map, next, &graph, &next_graph, &labels, threads, &local, what, step);

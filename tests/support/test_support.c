@@ -340,11 +340,18 @@ gtMap* test_load_map(const char* path)
 
 gtMap* test_cells_copy(const gtMap* map)
 {
+	return test_cells_with_rect(map, 0, 0, -1, -1, false);
+}
+
+gtMap* test_cells_with_rect(const gtMap* map, int x0, int y0, int x1, int y1, bool blocked)
+{
 	int w = gtMap_Width(map), h = gtMap_Height(map);
 	unsigned char* cells = test_malloc((size_t)w * (size_t)h);
 	for (int y = 0; y < h; y++)
-		for (int x = 0; x < w; x++)
-			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)gtMap_IsBlocked(map, x, y);
+		for (int x = 0; x < w; x++) {
+			bool inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
+			cells[(size_t)y * (size_t)w + (size_t)x] = (unsigned char)(inside ? blocked : gtMap_IsBlocked(map, x, y));
+		}
 	gtError err;
 	gtMap* copy;
 	if (gtMap_FromCells(w, h, cells, &copy, &err)) fail_msg("%s", err.message);

@@ -34,6 +34,9 @@ gtMap* test_load_map(const char* path);
 // A new map with the cells `map` has now (an edited map's twin, for a fresh oracle).
 gtMap* test_cells_copy(const gtMap* map);
 
+// The same with cells [x0, x1] x [y0, y1] set to `blocked` (an edit's map).
+gtMap* test_cells_with_rect(const gtMap* map, int x0, int y0, int x1, int y1, bool blocked);
+
 // An empty world over the map with the given leaf size, failing the test when it cannot.
 gtWorld* test_make_world(const gtMap* map, int leaf);
 
