@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "test_support.h"
+#include <sys/stat.h>
+
+#include "core/platform.h"     // gt_cache_bytes
 #include "world/world_sides.h" // GT_SIDE_OBJECTS: the gate
 
 // The distance passed through, counting the pricings through a side.
@@ -236,12 +239,68 @@ static void test_sides_follow_short_moves(void** state)
 // rank, not 1 (gtEhlQuery_SideBytes), and the answers stay the same. Sides that big for every one of
 // GT_SIDE_OBJECTS objects would take more than GT_SIDE_WORKING bytes: the gate (gt_sides_pay) makes
 // none there, and does for 16 objects.
+// The budget is set to the measured machine's (3/4 of a 512 KiB L2): on any machine the same gate.
+// Then one that holds all 64 entries' sides: the gate lets the sides in past 64 objects.
 static void test_sides_with_wide_places(void** state)
 {
 	(void)state;
+	gt_sides_set_working(GT_SIDE_WORKING);
 	size_t bytes = sides_rounds(GT_STYLE_CAVES, 3068, 16, 16, 4, MOVE_ANYWHERE, 300, "with wide places");
 	assert_true(16 * (int64_t)bytes <= GT_SIDE_WORKING && GT_SIDE_ENTRIES * (int64_t)bytes > GT_SIDE_WORKING);
 	sides_rounds(GT_STYLE_CAVES, 3068, 16, GT_SIDE_OBJECTS, 2, MOVE_ANYWHERE, 0, "with wide places past the budget");
+	gt_sides_set_working(GT_SIDE_ENTRIES * (int64_t)bytes);
+	sides_rounds(GT_STYLE_CAVES, 3068, 16, GT_SIDE_OBJECTS, 2, MOVE_ANYWHERE, 50, "with wide places, a larger budget");
+	gt_sides_set_working(0);
+}
+
+// Writes `dir`/index`i`/{level,type,size}.
+static void fake_cache(const char* dir, int i, const char* level, const char* type, const char* size)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/index%d", dir, i);
+	assert_int_equal(mkdir(path, 0700), 0);
+	const char* names[3] = {"level", "type", "size"};
+	const char* values[3] = {level, type, size};
+	for (int f = 0; f < 3; f++) {
+		snprintf(path, sizeof path, "%s/index%d/%s", dir, i, names[f]);
+		FILE* out = fopen(path, "w");
+		assert_non_null(out);
+		fprintf(out, "%s\n", values[f]);
+		fclose(out);
+	}
+}
+
+// The budget from the cache sizes Linux lists (a copy of this machine's list: L1 32K data and
+// instruction, L2 512K, L3 32768K): 3/4 of the L2, the 384 KiB measured here; GT_SIDE_WORKING when
+// no L2 is listed. The budget the gate reads is the machine's, read once, until a test sets it.
+static void test_budget_from_cache(void** state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_object_sides_XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(gt_cache_bytes(dir, 2), 0);
+	assert_int_equal(gt_sides_working_for(gt_cache_bytes(dir, 2)), GT_SIDE_WORKING);
+	fake_cache(dir, 0, "1", "Data", "32K");
+	fake_cache(dir, 1, "1", "Instruction", "64K");
+	fake_cache(dir, 3, "3", "Unified", "32768K"); // no index2 yet: none of level 2
+	assert_int_equal(gt_cache_bytes(dir, 2), 0);
+	assert_int_equal(gt_cache_bytes(dir, 1), 32 << 10); // the data cache, not the instruction one
+	assert_int_equal(gt_cache_bytes(dir, 3), INT64_C(32) << 20);
+	fake_cache(dir, 2, "2", "Unified", "512K");
+	assert_int_equal(gt_cache_bytes(dir, 2), 512 << 10);
+	assert_int_equal(gt_sides_working_for(gt_cache_bytes(dir, 2)), GT_SIDE_WORKING);
+	assert_int_equal(gt_sides_working_for(INT64_C(2) << 20), INT64_C(1536) << 10);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+	assert_int_equal(system(cmd), 0);
+	gt_sides_set_working(0);
+	int64_t machine = gt_sides_working();
+	printf("note: L2 %lld bytes, sides' budget %lld bytes\n", (long long)gt_l2_cache_bytes(), (long long)machine);
+	assert_int_equal(machine, gt_sides_working_for(gt_l2_cache_bytes()));
+	gt_sides_set_working(12345);
+	assert_int_equal(gt_sides_working(), 12345);
+	gt_sides_set_working(0);
+	assert_int_equal(gt_sides_working(), machine);
 }
 
 // A wall built between rounds: while the index is behind the map, no side; once rebuilt, the sides
@@ -322,10 +381,10 @@ static void test_gate_keeps_answers(void** state)
 
 int main(void)
 {
-	TestFcn* const tests[] = {test_sides_follow_moves, test_sides_follow_short_moves, test_sides_with_wide_places,
-	                          test_sides_follow_new_index, test_gate_keeps_answers};
+	TestFcn* const tests[] = {test_sides_follow_moves,     test_sides_follow_short_moves, test_sides_with_wide_places,
+	                          test_sides_follow_new_index, test_gate_keeps_answers,       test_budget_from_cache};
 	return test_run_group("object_sides", tests,
 	                      "test_sides_follow_moves test_sides_follow_short_moves test_sides_with_wide_places "
-	                      "test_sides_follow_new_index test_gate_keeps_answers",
-	                      5);
+	                      "test_sides_follow_new_index test_gate_keeps_answers test_budget_from_cache",
+	                      6);
 }

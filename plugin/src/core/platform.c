@@ -93,6 +93,45 @@ double gt_available_memory_mb(void)
 	return proc_kb_field("/proc/meminfo", "MemAvailable:", INFINITY);
 }
 
+// The first line of `dir`/index`i`/`name`, trimmed; false when it cannot be read.
+static bool cache_field(const char* dir, int i, const char* name, char* out, size_t room)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/index%d/%s", dir, i, name);
+	FILE* f = fopen(path, "r");
+	if (!f) return false;
+	bool got = fgets(out, (int)room, f) != NULL;
+	fclose(f);
+	if (got) out[strcspn(out, "\r\n")] = 0;
+	return got;
+}
+
+int64_t gt_cache_bytes(const char* dir, int level)
+{
+	// index0..: one a cache of cpu0 (level, type, size as "512K"); the instruction cache is left out.
+	for (int i = 0; i < 16; i++) {
+		char text[64];
+		if (!cache_field(dir, i, "level", text, sizeof text)) continue;
+		if (atoi(text) != level || !cache_field(dir, i, "type", text, sizeof text) ||
+		    strcmp(text, "Instruction") == 0 || !cache_field(dir, i, "size", text, sizeof text))
+			continue;
+		char* unit;
+		long long size = strtoll(text, &unit, 10);
+		int shift = *unit == 'K' ? 10 : *unit == 'M' ? 20 : *unit == 'G' ? 30 : 0;
+		if (size > 0 && size < (INT64_C(1) << 32)) return (int64_t)size << shift;
+	}
+	return 0;
+}
+
+int64_t gt_l2_cache_bytes(void)
+{
+	int64_t bytes = gt_cache_bytes("/sys/devices/system/cpu/cpu0/cache", 2);
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	if (bytes <= 0) bytes = sysconf(_SC_LEVEL2_CACHE_SIZE); // glibc's own probe (cpuid on x86)
+#endif
+	return bytes > 0 ? bytes : 0;
+}
+
 void* gt_map_file(int fd, size_t bytes)
 {
 	int flags = MAP_PRIVATE;

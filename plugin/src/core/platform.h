@@ -2,7 +2,9 @@
 #ifndef GRIDTREE_CORE_PLATFORM_H
 #define GRIDTREE_CORE_PLATFORM_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gridtree/gt_base.h"
 
@@ -37,6 +39,12 @@ typedef gtStatus gtParseTextFcn(const char* text, size_t size, const char* name,
 // A format's _Load: reads the file whole (gt_read_file) and parses it, named by its path.
 gtStatus gt_load_file(const char* path, size_t max_bytes, const char* kind, gtParseTextFcn* parse, void* out,
                       gtError* err);
+
+// The size in bytes of cpu0's data (or unified) cache of `level` as Linux lists it under `dir`
+// (/sys/devices/system/cpu/cpu0/cache: index*/level, type, size); 0 when not listed.
+int64_t gt_cache_bytes(const char* dir, int level);
+// The L2 cache of cpu0 (sysfs, else sysconf where it has it); 0 when unknown.
+int64_t gt_l2_cache_bytes(void);
 
 // Maps a whole file read-only (pages prefetched). NULL with errno set on failure.
 void* gt_map_file(int fd, size_t bytes);

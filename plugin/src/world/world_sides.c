@@ -1,8 +1,10 @@
 // Object sides (world_sides.h): a few entries, reused in turn; per slot, the entry that may hold
 // its side (an object that moved takes its own entry back).
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/platform.h"
 #include "world/world_sides.h"
 
 // Room for the entries of sides of `bytes` each; false (no entry) when not one fits the budget or
@@ -34,6 +36,28 @@ static bool sides_size(gtSideMemo* m, size_t bytes)
 	for (int32_t e = 0; e < count; e++) m->entries[e] = (gtSideEntry){-1, 0, 0, false};
 	m->count = count;
 	return true;
+}
+
+int64_t gt_sides_working_for(int64_t l2_bytes)
+{
+	return l2_bytes > 0 ? l2_bytes / 4 * 3 : GT_SIDE_WORKING;
+}
+
+static atomic_int_least64_t side_working; // 0: not read yet (threads that race read the same)
+
+int64_t gt_sides_working(void)
+{
+	int64_t bytes = atomic_load_explicit(&side_working, memory_order_relaxed);
+	if (bytes == 0) {
+		bytes = gt_sides_working_for(gt_l2_cache_bytes());
+		atomic_store_explicit(&side_working, bytes, memory_order_relaxed);
+	}
+	return bytes;
+}
+
+void gt_sides_set_working(int64_t bytes)
+{
+	atomic_store_explicit(&side_working, bytes > 0 ? bytes : 0, memory_order_relaxed);
 }
 
 gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance)

@@ -35,13 +35,20 @@ gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance);
 // 304 KiB) 0.79 / 0.79, 0.77 / 0.83; orz103d (41 x 4,416, 177 KiB) 0.64 / 0.67, 0.74 / 0.81;
 // lak303d (15 x 3,904, 57 KiB) 0.80 / 0.89, 0.87 / 0.91. Callgrind with a 512 KiB last level,
 // AR0300SR without words: 81 last-level misses a query with sides, 29 without. The budget lies
-// between the two AR maps' (a guess between two measured points, not a cache size).
+// between the two AR maps' (a guess between two measured points): 384 KiB, 3/4 of the 512 KiB L2
+// of a core of the machine it was measured on (AMD EPYC, L2 per core, 32 MiB L3 shared). So it is
+// 3/4 of the L2 the machine reports (gt_sides_working; GT_SIDE_WORKING when it reports none).
 #define GT_SIDE_OBJECTS (2 * GT_SIDE_ENTRIES)
 #define GT_SIDE_WORKING (INT64_C(384) << 10)
+// The budget: read once (the first query's gate), then kept. gt_sides_set_working sets it for tests
+// (0: from the machine again); gt_sides_working_for is the rule from an L2 size (0: unknown).
+int64_t gt_sides_working(void);
+void gt_sides_set_working(int64_t bytes);
+int64_t gt_sides_working_for(int64_t l2_bytes);
 static inline bool gt_sides_pay(const gtWorld* w, size_t side_bytes)
 {
 	int64_t kept = w->live < GT_SIDE_ENTRIES ? w->live : GT_SIDE_ENTRIES;
-	return w->live <= GT_SIDE_OBJECTS && kept * (int64_t)side_bytes <= GT_SIDE_WORKING;
+	return w->live <= GT_SIDE_OBJECTS && kept * (int64_t)side_bytes <= gt_sides_working();
 }
 // Makes the side of the object in `slot` at p in the next entry in turn that was not read since the
 // turn last passed it; NULL when there is none, or the distance cannot.
