@@ -1533,9 +1533,7 @@ static void test_index_teleporters_first(void** state)
 		gtError err;
 		// The labelling order, before the ends of links that shorten are ranked last (test_links_ends.c
 		// checks the index as built by default against the oracle).
-		gt_ehl_ends_ranked_last = false;
-		gtStatus built = gtEhl_BuildWithLinks(map, &def, index_links, count, &ehl, &err);
-		gt_ehl_ends_ranked_last = true;
+		gtStatus built = gt_ehl_build_with_links(map, &def, index_links, count, false, &ehl, &err);
 		if (built) fail_msg("%s", err.message);
 		int32_t* rank_of = malloc((size_t)ehl->n * sizeof *rank_of);
 		for (int r = 0; r < ehl->n; r++) rank_of[ehl->vertex_of[r]] = r;
@@ -1601,9 +1599,7 @@ static void test_index_floors_apart(void** state)
 		gtEhl* ehl;
 		// The labels' own order (the ends of links that shorten are ranked last after the labels:
 		// test_links_ends.c), whose searches stop at the ends ranked early.
-		gt_ehl_ends_ranked_last = false;
-		gtStatus built = gtEhl_BuildWithLinks(map, &def, index_links, count, &ehl, &err);
-		gt_ehl_ends_ranked_last = true;
+		gtStatus built = gt_ehl_build_with_links(map, &def, index_links, count, false, &ehl, &err);
 		if (built) fail_msg("%s", err.message);
 		// The rank by which every link has an end ranked, and the corners' entries of the other floor.
 		int n = ehl->n, last = 0;

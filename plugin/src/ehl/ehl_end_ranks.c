@@ -3,8 +3,6 @@
 
 #include "core/alloc.h"
 
-bool gt_ehl_ends_ranked_last = true;
-
 // Vertex v is an end of a link that shortens.
 static bool short_end(int v, int corners, const gtEhlLink* links)
 {
@@ -35,7 +33,7 @@ static void sort_label(gtHubLabels* L, int64_t from, int64_t to, const int32_t* 
 bool gt_ehl_rank_ends_last(gtHubLabels* L, int corners, const gtEhlLink* links, int count)
 {
 	int n = L->n, ends = 0;
-	if (L->kept_offset || !gt_ehl_ends_ranked_last) return true;
+	if (L->kept_offset) return true;
 	for (int v = corners; v < n && v < corners + 2 * count; v++) ends += short_end(v, corners, links);
 	if (ends == 0) return true;
 	int64_t longest = 0;

@@ -94,6 +94,12 @@ static int32_t* early_ends(const gtVisGraph* g, int corners, const gtEhlLink* li
 gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count, gtEhl** out,
                               gtError* err)
 {
+	return gt_ehl_build_with_links(map, def, links, count, true, out, err);
+}
+
+gtStatus gt_ehl_build_with_links(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count,
+                                 bool ends_last, gtEhl** out, gtError* err)
+{
 	if (count == 0) return gtEhl_Build(map, def, out, err);
 	double start = gtNowSeconds();
 	*out = NULL;
@@ -122,7 +128,7 @@ gtStatus gtEhl_BuildWithLinks(const gtMap* map, const gtEhlDef* def, const gtEhl
 	int32_t* early = st ? NULL : early_ends(&graph, check.corners, links, regions.idle, count, &early_count, &front);
 	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, front, &labels, err);
 	gt_free(ends), gt_free(early);
-	if (!st && !gt_ehl_rank_ends_last(&labels, check.corners, links, count)) {
+	if (!st && ends_last && !gt_ehl_rank_ends_last(&labels, check.corners, links, count)) {
 		gt_hub_labels_free(&labels);
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	}
