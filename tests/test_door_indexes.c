@@ -3,6 +3,7 @@
 // built from scratch on the edited map: distances, paths and distances below a limit, on a real
 // map, a generated one and (when ../shared/data is there) AR0602SR.
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -449,5 +450,66 @@ static void test_door_queries_from_every_cell(void** state)
 	gtMap_Destroy(map);
 }
 
+// A 2x2 pocket deep inside a wall (walls 6 cells all around), not within 12 cells of `other`'s.
+static bool find_pocket(const gtMap* map, const Door* other, Door* out)
+{
+	int w = gtMap_Width(map), h = gtMap_Height(map), m = 6;
+	for (int y = m; y + 2 + m <= h; y++)
+		for (int x = m; x + 2 + m <= w; x++) {
+			if (other && abs(x - other->x0) < 12 && abs(y - other->y0) < 12) continue;
+			bool all = true;
+			for (int b = -m; b < 2 + m && all; b++)
+				for (int a = -m; a < 2 + m && all; a++) all = gtMap_IsBlocked(map, x + a, y + b);
+			if (all) return *out = (Door){x, y, x + 1, y + 1, -1}, true;
+		}
+	return false;
+}
+
+// Doors over pockets deep inside walls: closing one changes no corner, sight line nor cell, so its
+// index (repaired from the nav's) shares the nav's cell arrays (docs/edits.md). gtEhlStats says so
+// (shared_bytes), and gtNav_DoorIndexBytes counts the doors' indexes without the arrays the nav's
+// index holds: each adds its labels only. Once the doors' indexes are gone (the nav destroyed last:
+// the arrays outlive whichever goes first), the nav's index shares nothing.
+static void test_shared_cells_counted_once(void** state)
+{
+	(void)state;
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 160, 128, 5, &map, &err), GT_OK);
+	Door doors[2];
+	assert_true(find_pocket(map, NULL, &doors[0]) && find_pocket(map, &doors[0], &doors[1]));
+	gtNavDef def = gtNav_DefaultDef();
+	def.threads = 2;
+	gtNav* nav;
+	assert_int_equal(gtNav_Create(map, &def, &nav, &err), GT_OK);
+	for (int i = 0; i < 2; i++) {
+		Door* d = &doors[i];
+		if (gtNav_AddDoor(nav, d->x0, d->y0, d->x1, d->y1, &d->id, &err)) fail_msg("%s", err.message);
+	}
+	gtEhlDef ehl = gtEhl_DefaultDef();
+	ehl.cell_size = 4;
+	assert_int_equal(gtNav_BuildIndex(nav, &ehl, &err), GT_OK);
+	assert_int_equal(gtNav_RebuildIndex(nav, NULL, true, &err), GT_OK); // keeps what a repair reads
+	gtNav_WaitForRebuild(nav);
+	expect_ready(nav, 2);
+	gtEhlStats s = gtEhl_GetStats(gtNav_Index(nav));
+	int64_t bytes = gtNav_DoorIndexBytes(nav, NULL);
+	printf("note: index %lld bytes, %lld shared; the doors' indexes %lld bytes\n", (long long)s.index_bytes,
+	       (long long)s.shared_bytes, (long long)bytes);
+	assert_true(s.shared_bytes > 0 && s.shared_bytes < s.index_bytes);
+	assert_int_equal(bytes, 2 * (s.index_bytes - s.shared_bytes));
+	set_door(nav, &doors[0], false); // answered from its index, the same arrays
+	gtNavQuery* q;
+	assert_int_equal(gtNavQuery_Create(nav, &q, &err), GT_OK);
+	TestRng rng = {7};
+	Pairs* p = test_malloc(sizeof *p);
+	pick_pairs(q, map, doors, 2, &rng, p);
+	assert_int_equal(check(nav, q, p, "caves, a pocket door closed"), 0);
+	test_free(p);
+	gtNavQuery_Destroy(q);
+	gtNav_Destroy(nav);
+	gtMap_Destroy(map);
+}
+
 TEST_MAIN("door_indexes", test_doors_answer_from_their_indexes, test_doors_on_ar0602sr, test_doors_past_the_limit,
-          test_default_cap_and_no_view_for_doors, test_door_queries_from_every_cell)
+          test_default_cap_and_no_view_for_doors, test_door_queries_from_every_cell, test_shared_cells_counted_once)

@@ -114,12 +114,21 @@ void gtEhl_Destroy(gtEhl* ehl)
 	gt_free(ehl);
 }
 
+int64_t gt_ehl_cell_bytes(const gtEhl* e)
+{
+	return (int64_t)((size_t)(e->cell_count + 1) * sizeof *e->cell_begin + (size_t)e->hub_count * sizeof *e->hubs +
+	                 (size_t)e->via_count * (e->cvias ? sizeof *e->cvias : sizeof *e->vias));
+}
+
+const void* gt_ehl_cells_id(const gtEhl* e)
+{
+	return e->shared_cells;
+}
+
 int64_t gt_ehl_index_bytes(const gtEhl* e)
 {
 	return (int64_t)((size_t)(e->n + 1) * sizeof *e->label_offset + (size_t)e->label_count * 16 +
-	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)(e->cell_count + 1) * sizeof *e->cell_begin +
-	                 (size_t)e->hub_count * sizeof *e->hubs +
-	                 (size_t)e->via_count * (e->cvias ? sizeof *e->cvias : sizeof *e->vias) +
+	                 (size_t)e->n * sizeof *e->vertex_of + (size_t)gt_ehl_cell_bytes(e) +
 	                 (e->cvias ? (size_t)(e->n + 1) * 4 + (size_t)e->label_count * 8 : 0) +
 	                 (e->region_of ? (size_t)e->columns * (size_t)e->rows * gt_ehl_region_id_bytes(e) : 0));
 }
@@ -204,7 +213,12 @@ gtEhlDef gtEhl_DefaultDef(void)
 
 gtEhlStats gtEhl_GetStats(const gtEhl* ehl)
 {
-	return ehl->stats;
+	gtEhlStats s = ehl->stats;
+	// Shared now, not when built: the other holders may have gone since (or come, by a repair).
+	struct gtEhlSharedCells* shared = ehl->shared_cells;
+	s.shared_bytes = shared && atomic_load_explicit(&shared->refs, memory_order_relaxed) > 1 ? gt_ehl_cell_bytes(ehl)
+	                                                                                         : 0;
+	return s;
 }
 
 int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub)

@@ -286,5 +286,10 @@ void gt_ehl_set_stats(gtEhl* e, int64_t full_vias);
 int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub);
 
 int64_t gt_ehl_index_bytes(const gtEhl* e);
+// Of those, the cell arrays' (cell_begin, hubs, vias): what indexes sharing them hold once.
+int64_t gt_ehl_cell_bytes(const gtEhl* e);
+// Names e's cell arrays when they are shareable (gt_ehl_own_shared_cells): indexes with the same
+// non-NULL id hold the same arrays. NULL: e's own.
+const void* gt_ehl_cells_id(const gtEhl* e);
 
 #endif

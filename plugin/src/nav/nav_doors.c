@@ -61,7 +61,6 @@ struct NavDoorIndexes {
 	int64_t* closed; // ids of the closed doors
 	int64_t closed_count, closed_capacity;
 	bool only_doors; // the map is the index's map with the closed doors' cells blocked, no more
-	int64_t bytes;   // held by the doors' indexes
 };
 
 struct NavDoorQueries {
@@ -180,7 +179,6 @@ static NavDoorIndexes* doors_of(gtNav* nav)
 // Freed by a background job (nav_later.h): a door index is as big as the index.
 static void drop_index(gtNav* nav, DoorIndex* x)
 {
-	if (x->ehl) nav->door_indexes->bytes -= gt_ehl_index_bytes(x->ehl);
 	nav_free_later(nav, x->ehl, x->map);
 	*x = (DoorIndex){0};
 }
@@ -207,7 +205,6 @@ static void take_combination(gtNav* nav, DoorJob* j)
 	c->doors = j->doors, c->count = j->begin[1];
 	j->doors = NULL;
 	c->used = ++di->clock;
-	di->bytes += gt_ehl_index_bytes(c->index.ehl);
 }
 
 // Moves what a finished job made into the nav's table (the job was for the nav's index: a new
@@ -227,7 +224,6 @@ static void take_job(gtNav* nav)
 		drop_index(nav, x);
 		*x = j->out[k];
 		x->tried = true;
-		di->bytes += gt_ehl_index_bytes(x->ehl);
 		j->out[k] = (DoorIndex){0};
 	}
 	if (j->combination) take_combination(nav, j);
@@ -262,12 +258,37 @@ static bool job_due(gtNav* nav)
 	       !(nav->door_indexes && nav->door_indexes->job);
 }
 
+// The doors' indexes (by door, then the combinations'), i < door count + COMBINATIONS; NULL: none.
+static const gtEhl* door_ehl(const NavDoorIndexes* di, int64_t i)
+{
+	return i < di->count ? di->index[i].ehl : di->combination[i - di->count].index.ehl;
+}
+
+// Bytes the doors' indexes hold: cell arrays an index shares (a repair that changed no cell shares
+// the last index's, docs/edits.md) are counted once, and not at all when the nav's index holds them.
+static int64_t door_bytes(const gtNav* nav)
+{
+	const NavDoorIndexes* di = nav->door_indexes;
+	int64_t bytes = 0;
+	for (int64_t i = 0; di && i < di->count + COMBINATIONS; i++) {
+		const gtEhl* e = door_ehl(di, i);
+		if (!e) continue;
+		bytes += gt_ehl_index_bytes(e);
+		const void* cells = gt_ehl_cells_id(e);
+		bool counted = cells && nav->ehl && gt_ehl_cells_id(nav->ehl) == cells;
+		for (int64_t j = 0; cells && j < i && !counted; j++)
+			counted = door_ehl(di, j) && gt_ehl_cells_id(door_ehl(di, j)) == cells;
+		if (counted) bytes -= gt_ehl_cell_bytes(e);
+	}
+	return bytes;
+}
+
 // Bytes the doors' indexes may still take: gtNavDef.door_indexes counts doors, else the default
 // cap in index bytes.
 static int64_t door_budget(const gtNav* nav)
 {
 	if (nav->def.door_indexes != 0) return INT64_MAX;
-	int64_t held = nav->door_indexes ? nav->door_indexes->bytes : 0;
+	int64_t held = door_bytes(nav);
 	int64_t cap = DEFAULT_DOOR_BYTES_PER_INDEX_BYTE * gt_ehl_index_bytes(nav->ehl);
 	return cap > held ? cap - held : 0;
 }
@@ -437,7 +458,7 @@ int64_t gtNav_DoorIndexBytes(const gtNav* nav, int* ready)
 	int count = 0;
 	for (int64_t i = 0; di && i < di->count; i++) count += di->index[i].ehl != NULL;
 	if (ready) *ready = count;
-	return di ? di->bytes : 0;
+	return door_bytes(nav);
 }
 
 // ---- queries ------------------------------------------------------------------------------------
