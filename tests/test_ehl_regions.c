@@ -2,6 +2,7 @@
 // oracle on real and generated maps, against the uniform index of their fine cells (every cell's
 // vias kept, FULL only where every merged cell had it FULL), saved and loaded, forged.
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,6 +370,55 @@ static unsigned char* saved_bytes(const gtEhl* e, long* size)
 	return bytes;
 }
 
+// Progress as a build reports it: each stage shown once (none again after the next one started),
+// its fraction never going back.
+typedef struct Progress {
+	const char* stage[16];
+	int stages;
+	double last;
+} Progress;
+static void record_progress(void* user, const char* stage, double fraction)
+{
+	Progress* p = user;
+	if (p->stages == 0 || strcmp(p->stage[p->stages - 1], stage) != 0) {
+		for (int s = 0; s < p->stages; s++)
+			if (strcmp(p->stage[s], stage) == 0)
+				fail_msg("progress: stage %s shown again after %s", stage, p->stage[p->stages - 1]);
+		assert_true(p->stages < 16);
+		p->stage[p->stages++] = stage, p->last = -1;
+	}
+	if (fraction < p->last) fail_msg("progress: stage %s went back from %g to %g", stage, p->last, fraction);
+	p->last = fraction;
+}
+static void expect_stages(const Progress* p, const char* what)
+{
+	bool cells = false, vias = false;
+	for (int s = 0; s < p->stages; s++)
+		cells = cells || strcmp(p->stage[s], "cells") == 0, vias = vias || strcmp(p->stage[s], "via labels") == 0;
+	if (!cells || !vias) fail_msg("%s: %d stages shown, not the cells' and the vias'", what, p->stages);
+}
+
+// A budget that tries more than one cell size (generated caves 64 x 64, seed 3, at 0.1 MB: the
+// cells' stage runs again from 0% after a try's vias' stage) shows one progress, as does the retry
+// below.
+static void test_one_progress(void** state)
+{
+	(void)state;
+	gtMap* m;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 64, 64, 3, &m, &err), GT_OK);
+	Progress p = {{0}, 0, -1};
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.budget_mb = 0.1;
+	def.allow_high_peak = true;
+	def.progress = record_progress, def.progress_user = &p;
+	gtEhl* e;
+	assert_int_equal(gtEhl_Build(m, &def, &e, &err), GT_OK);
+	expect_stages(&p, "caves 64, budget 0.1 MB");
+	gtEhl_Destroy(e);
+	gtMap_Destroy(m);
+}
+
 // A budget whose first cell size comes out too large is built again at the next size from the
 // same labels: the map's label entries, freed once the first index kept its useful ones, are put
 // back from it (ehl_build.c: restore_label_entries). The retried index must be the one a build at
@@ -387,8 +437,11 @@ static void test_retry_restores_labels(void** state)
 	def.threads = 2;
 	def.budget_mb = (double)(estimate + real) / 2 / 1e6;
 	def.allow_high_peak = true;
+	Progress p = {{0}, 0, -1};
+	def.progress = record_progress, def.progress_user = &p;
 	gtEhl* retried;
 	assert_int_equal(gtEhl_Build(m, &def, &retried, &err), GT_OK);
+	expect_stages(&p, "small.map retried");
 	assert_int_equal(gtEhl_GetStats(retried).cell_size, 2);
 	gtEhl* direct = test_build_ehl(m, 2);
 	assert_int_equal(gtEhl_GetStats(retried).label_entries, gtEhl_GetStats(direct).label_entries);
@@ -467,4 +520,4 @@ static void test_peak(void** state)
 }
 
 TEST_MAIN("ehl_regions", test_real_maps, test_generated_maps, test_workload, test_save_load_and_forgery,
-          test_edit_rebuilds_regions, test_retry_restores_labels, test_peak)
+          test_edit_rebuilds_regions, test_retry_restores_labels, test_one_progress, test_peak)

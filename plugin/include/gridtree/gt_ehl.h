@@ -42,7 +42,8 @@ typedef struct gtEhlDef {
 	double budget_mb;        ///< > 0: an index of at most this size: regions (docs/big-maps.md), or with `uniform`
 	                         ///< the smallest power-of-two g whose estimated index fits
 	int threads;             ///< worker threads; 0 = gtSetTasks's (one per online core)
-	gtProgressFcn* progress; ///< optional, called from the building thread
+	gtProgressFcn* progress; ///< optional, called from the building thread; a budget's tries of more than one
+	                         ///< cell size report as one run of each stage (docs/big-maps.md)
 	void* progress_user;
 	const gtTaskSystem* tasks; ///< optional: the host's job system; NULL = gtSetTasks's (gridtree's built-in pool)
 	int max_vertices; ///< > 0: refuse (GT_ERR_LIMIT, before any work) a map with more convex vertices; 0 = no limit

@@ -787,6 +787,33 @@ gtStatus gt_ehl_build_from_labels(const gtMap* map, const gtEhlDef* def, int thr
 	                                     err);
 }
 
+// A budgeted build may try several cell sizes (cells too fine for the budget, or an index past it),
+// each try running the cells' stages again from 0%. Shown as one progress: a stage reports only past
+// the most any try reached, and a stage once left is not shown again (a later try runs it silently).
+enum { ONE_PROGRESS_STAGES = 8 };
+typedef struct OneProgress {
+	gtProgressFcn* progress;
+	void* user;
+	const char* stage[ONE_PROGRESS_STAGES]; // the stages seen, in order, and the most each reached
+	double most[ONE_PROGRESS_STAGES];
+	int count;
+} OneProgress;
+
+static void one_progress(void* user, const char* stage, double fraction)
+{
+	OneProgress* p = user;
+	int s = 0;
+	while (s < p->count && strcmp(p->stage[s], stage) != 0) s++;
+	if (s == ONE_PROGRESS_STAGES) { // more stages than kept: shown as they come
+		p->progress(p->user, stage, fraction);
+		return;
+	}
+	if (s == p->count) p->stage[p->count] = stage, p->most[p->count++] = -1;
+	if (s + 1 < p->count || fraction <= p->most[s]) return; // left already, or not past the last try
+	p->most[s] = fraction;
+	p->progress(p->user, stage, fraction);
+}
+
 gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* labels_in,
                                        gtEhlRepair* repair, int64_t vg_edges, double start, const gtEhlLink* links,
                                        int link_count, const gtEhlEndRegions* regions, gtEhl** out, gtError* err)
@@ -800,6 +827,9 @@ gtStatus gt_ehl_build_from_link_labels(const gtMap* map, const gtEhlDef* def, in
 		return st;
 	}
 	gtHubLabels labels = *labels_in;
+	OneProgress one = {def->progress, def->progress_user, {0}, {0}, 0};
+	gtEhlDef tries = *def;
+	if (def->progress) tries.progress = one_progress, tries.progress_user = &one, def = &tries;
 	int sizes[GT_EHL_BUDGET_SIZES], count = 0, chosen = -1;
 	st = gt_ehl_budget_sizes(map, &labels, def->budget_mb, sizes, &count, &chosen, err);
 	if (!st) st = gt_ehl_peak_so_far(def, "hub labels", err); // the labels are the peak of big maps' builds
