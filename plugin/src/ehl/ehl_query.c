@@ -95,6 +95,33 @@ void gtEhlQuery_Destroy(gtEhlQuery* query)
 	gt_free(query);
 }
 
+// v's distance from the side's point, kept for the rest of the generation (its sight unknown yet).
+static inline __attribute__((always_inline)) double side_length(const gtEhl* e, const Side* side, SideCache* c,
+                                                                uint32_t generation, uint32_t v)
+{
+	if (c->stamp[v] != generation) {
+		c->stamp[v] = generation;
+		double dx = e->points[v].x - side->p.x, dy = e->points[v].y - side->p.y;
+		c->length[v] = sqrt(dx * dx + dy * dy);
+		c->visibility[v] = SIDE_UNKNOWN;
+	}
+	return c->length[v];
+}
+
+// Whether v is hidden from the side's point (after side_length): tested once a generation.
+static inline __attribute__((always_inline)) bool side_hidden(const gtEhl* e, const Side* side, SideCache* c,
+                                                              uint32_t v)
+{
+	if (c->visibility[v] == SIDE_UNKNOWN) {
+		gtVec2 pv = e->points[v];
+		int vx = (int)pv.x, vy = (int)pv.y;
+		bool seen = side->grid && vx == pv.x && vy == pv.y ? gt_visible_grid_points(e->map, side->gx, side->gy, vx, vy)
+		                                                   : gt_visible_unchecked(e->map, side->p, pv);
+		c->visibility[v] = seen ? SIDE_VISIBLE : SIDE_HIDDEN;
+	}
+	return c->visibility[v] == SIDE_HIDDEN;
+}
+
 // The smallest total |p v| + d(v, hub) over the vias [begin, end) that p sees, among those with
 // offset + total < limit (the other side's part and the best path so far); +inf and no via when
 // there is none. Every skip compares offset + x with limit, as the caller does, so the answer is
@@ -118,25 +145,9 @@ static inline __attribute__((always_inline)) double compact_via(const gtEhl* e, 
 		double to_hub = e->label_dist[entry_at[place]];
 		if (offset + to_hub >= limit) break; // sorted by distance to the hub
 		uint32_t v = vertex_at[place];
-		if (c->stamp[v] != generation) {
-			c->stamp[v] = generation;
-			double dx = e->points[v].x - side->p.x, dy = e->points[v].y - side->p.y;
-			c->length[v] = sqrt(dx * dx + dy * dy);
-			c->visibility[v] = SIDE_UNKNOWN;
-		}
-		double total = c->length[v] + to_hub;
+		double total = side_length(e, side, c, generation, v) + to_hub;
 		if (offset + total >= limit) continue;
-		if (!(e->cvias[i] & GT_EHL_COMPACT_FULL) || side->check_all) {
-			if (c->visibility[v] == SIDE_UNKNOWN) {
-				gtVec2 pv = e->points[v];
-				int vx = (int)pv.x, vy = (int)pv.y;
-				bool seen = side->grid && vx == pv.x && vy == pv.y
-				                ? gt_visible_grid_points(e->map, side->gx, side->gy, vx, vy)
-				                : gt_visible_unchecked(e->map, side->p, pv);
-				c->visibility[v] = seen ? SIDE_VISIBLE : SIDE_HIDDEN;
-			}
-			if (c->visibility[v] == SIDE_HIDDEN) continue;
-		}
+		if ((!(e->cvias[i] & GT_EHL_COMPACT_FULL) || side->check_all) && side_hidden(e, side, c, v)) continue;
 		limit = offset + total;
 		best = total;
 		*via = (int32_t)v;
@@ -154,25 +165,9 @@ static inline __attribute__((always_inline)) double wide_via(const gtEhl* e, con
 		double to_hub = gt_via_low(&e->vias[i]);
 		if (offset + to_hub >= limit) break; // sorted by distance to the hub
 		uint32_t v = (uint32_t)gt_via_vertex(&e->vias[i]);
-		if (c->stamp[v] != generation) {
-			c->stamp[v] = generation;
-			double dx = e->points[v].x - side->p.x, dy = e->points[v].y - side->p.y;
-			c->length[v] = sqrt(dx * dx + dy * dy);
-			c->visibility[v] = SIDE_UNKNOWN;
-		}
-		double total = c->length[v] + to_hub;
+		double total = side_length(e, side, c, generation, v) + to_hub;
 		if (offset + total >= limit) continue;
-		if (!gt_via_full(&e->vias[i]) || side->check_all) {
-			if (c->visibility[v] == SIDE_UNKNOWN) {
-				gtVec2 pv = e->points[v];
-				int vx = (int)pv.x, vy = (int)pv.y;
-				bool seen = side->grid && vx == pv.x && vy == pv.y
-				                ? gt_visible_grid_points(e->map, side->gx, side->gy, vx, vy)
-				                : gt_visible_unchecked(e->map, side->p, pv);
-				c->visibility[v] = seen ? SIDE_VISIBLE : SIDE_HIDDEN;
-			}
-			if (c->visibility[v] == SIDE_HIDDEN) continue;
-		}
+		if ((!gt_via_full(&e->vias[i]) || side->check_all) && side_hidden(e, side, c, v)) continue;
 		int64_t entry = gt_ehl_label_entry(e, (int)v, hub);
 		if (entry < 0) continue; // only a forged index lacks it
 		total = c->length[v] + e->label_dist[entry];
