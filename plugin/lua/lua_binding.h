@@ -112,6 +112,8 @@ Scratch lgt_reserve(lua_State* L, int at, int n);
 double lgt_check_coord(lua_State* L, int i);
 gtVec2 lgt_to_cells(const LMap* m, double x, double y);
 gtVec2 lgt_check_point(lua_State* L, const LMap* m, int i);
+/* What is wrong with a (first) or b as a query's ends on m's map (gtPointCheckName); NULL: both valid. */
+const char* lgt_pair_invalid(const LMap* m, gtVec2 a, gtVec2 b);
 void lgt_push_point(lua_State* L, double scale, double x0, double y0, gtVec2 p);
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))

@@ -445,9 +445,8 @@ static int map_distance(lua_State* L)
 {
 	LMap* m = lgt_check_map(L, 1);
 	gtVec2 a = lgt_check_point(L, m, 2), b = lgt_check_point(L, m, 4);
-	gtPointCheck ca = gtMap_CheckPoint(m->map, a), cb = gtMap_CheckPoint(m->map, b);
-	if (ca != GT_POINT_VALID) return lgt_fail(L, gtPointCheckName(ca));
-	if (cb != GT_POINT_VALID) return lgt_fail(L, gtPointCheckName(cb));
+	const char* invalid = lgt_pair_invalid(m, a, b);
+	if (invalid) return lgt_fail(L, invalid);
 	double d;
 	gtError err;
 	if (gtNavQuery_Distance(m->query, a, b, &d, &err)) return luaL_error(L, "gridtree: %s", err.message);

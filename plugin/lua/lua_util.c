@@ -72,6 +72,12 @@ gtVec2 lgt_check_point(lua_State* L, const LMap* m, int i)
 	return lgt_to_cells(m, x, y);
 }
 
+const char* lgt_pair_invalid(const LMap* m, gtVec2 a, gtVec2 b)
+{
+	gtPointCheck ca = gtMap_CheckPoint(m->map, a), cb = gtMap_CheckPoint(m->map, b);
+	return ca != GT_POINT_VALID ? gtPointCheckName(ca) : cb != GT_POINT_VALID ? gtPointCheckName(cb) : NULL;
+}
+
 void lgt_push_point(lua_State* L, double scale, double x0, double y0, gtVec2 p)
 {
 	lua_pushnumber(L, x0 + p.x * scale);
