@@ -171,6 +171,10 @@ struct gtWorld {
 	// the point is: a sight walk's read at the object, from an array small enough to stay cached
 	// where the clearance map is not (bench-peers AR0602SR at 1%: 664 bytes against 256 KiB)
 	uint8_t* clear;
+	// per slot: the walk bound's group of its point (gt_walk_bound_group; -1 for none, or without the
+	// bound), set where the point is: a scan looks up 2k objects' bounds, and the group map (512 KiB
+	// on AR0300SR) is cold when a query starts, where these bytes are not
+	int16_t* walk_group;
 	// per slot: bumped whenever its object's point is set (added, moved), so a side made for the
 	// point before (gtSideMemo) is known void
 	uint32_t* moved;
