@@ -236,8 +236,8 @@ static inline double key_of_8(const double* s, int j)
 // front without a branch on any key (each item written to both ends of tmp, one end's cursor
 // moved): the pivot is the j-th of 8 sampled keys, below about (j + 1) / 9 of them, taken where
 // that is about twice m. Then insertion (scan_smallest) over those few only; over all of them it
-// mispredicted ~40 branches a query on AR0300SR's 69 objects (1,510 -> 1,200 cycles a selection
-// of 10 of 69 and 5 of those 10, rdtsc over 20,000 random sets).
+// mispredicted ~40 branches a query on AR0300SR's 69 objects (rdtsc, a selection of 10 of 69 and
+// 5 of those 10 over 20,000 random sets, each variant on its own pass: 1,533 -> 1,272 cycles).
 void gt_scan_select(gtHeapItem* items, gtHeapItem* tmp, int n, int m)
 {
 	if (n < 4 * m || n < 32) {
@@ -257,12 +257,13 @@ void gt_scan_select(gtHeapItem* items, gtHeapItem* tmp, int n, int m)
 		below += less;
 		top -= 1 - less;
 	}
-	if (below < m) { // too few below: the rest in place as it was
+	if (below == 0) { // the pivot was the least key: the rest in place as it was
 		scan_smallest(items, n, m);
 		return;
 	}
 	memcpy(items, tmp, (size_t)n * sizeof *items);
-	scan_smallest(items, below, m);
+	if (below < m) gt_scan_select(items + below, tmp, n - below, m - below); // all of those, and some more
+	else scan_smallest(items, below, m);
 }
 
 gtStatus gt_world_query(gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode,
