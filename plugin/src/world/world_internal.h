@@ -99,6 +99,9 @@ typedef struct gtQueryScratch {
 	// the tree popped on recent queries, and the queries answered by a scan since it last ran.
 	float tree_nodes[9];
 	uint8_t scans_since_tree[9];
+	// The tree runs again after 16 << scan_backoff scans; the backoff grows (to 3) while the tree's
+	// runs leave the scan cheaper, and is 0 once they do not.
+	uint8_t scan_backoff[9];
 	// The clearance squares' walk (world_clearance.h), per cost class and for pricings without and
 	// with a limit: the share of recent walks that did not certify sight, and the queries that
 	// skipped it since it last ran (it runs again after 16 << sight_backoff, which grows while the
