@@ -172,7 +172,7 @@ project "gridtree_soak"
 	links(SYSTEM_LIBS)
 
 -- Tests that read the library's internal headers (plugin/src) as well as its public API.
-local internal_tests = { test_ehl_repair = true, test_ehl_ranked = true, test_links = true, test_links_ends = true, test_object_sides = true, test_free_runs = true, test_hub_labels_local = true }
+local internal_tests = { test_ehl_repair = true, test_ehl_ranked = true, test_links = true, test_links_ends = true, test_object_sides = true, test_free_runs = true, test_hub_labels_local = true, test_walk_bound = true }
 
 -- One cmocka program per module: tests/test_<module>.c plus the shared helpers.
 for _, file in ipairs(os.matchfiles("tests/test_*.c")) do

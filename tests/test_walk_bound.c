@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "world/world_query.h" // gt_scan_select
 
 enum { BLOCK = 32 }; // the smallest block (GT_WALK_BOUND_MIN_SHIFT): points on its sides and corners
 
@@ -271,6 +272,38 @@ static void same_answers(gtMap* m, int cell, uint64_t seed)
 		gtWorld_Destroy(w);
 	}
 	exact_close(&e);
+}
+
+// A scan's selection (gt_scan_select) against sorting: the front m hold m smallest keys and the
+// whole is a permutation, on random keys with many ties (few distinct values, so pivots meet equal
+// keys), with n on both sides of where it partitions (32 and 4m) and m from 1 to n - 1.
+static void test_scan_select_against_sort(void** state)
+{
+	(void)state;
+	enum { MOST = 300 };
+	gtHeapItem items[MOST], tmp[MOST], before[MOST];
+	TestRng rng = {4242};
+	int partitioned = 0;
+	for (int t = 0; t < 4000; t++) {
+		int n = 2 + test_rng_int(&rng, t % 2 ? 60 : MOST - 1), m = 1 + test_rng_int(&rng, n - 1);
+		if (t % 3 == 0) m = 1 + test_rng_int(&rng, n / 4 > 1 ? n / 4 : 1); // the usual: few of many
+		int values = 1 + test_rng_int(&rng, t % 4 ? 1000 : 6);
+		for (int i = 0; i < n; i++) before[i] = items[i] = (gtHeapItem){test_rng_int(&rng, values) * 0.5, i};
+		partitioned += n >= 32 && n >= 4 * m;
+		gt_scan_select(items, tmp, n, m);
+		double front = -1, back = INFINITY;
+		int seen[MOST] = {0};
+		for (int i = 0; i < n; i++) {
+			assert_true(items[i].id >= 0 && items[i].id < n);
+			assert_true(items[i].key == before[items[i].id].key);
+			seen[items[i].id]++;
+			if (i < m && items[i].key > front) front = items[i].key;
+			if (i >= m && items[i].key < back) back = items[i].key;
+		}
+		for (int i = 0; i < n; i++) assert_int_equal(seen[i], 1);
+		if (front > back) fail_msg("n %d m %d: %g among the first m, %g after them", n, m, front, back);
+	}
+	assert_true(partitioned > 500);
 }
 
 static void test_same_answers_with_and_without(void** state)
@@ -579,5 +612,5 @@ static void test_edit_turns_it_off(void** state)
 }
 
 TEST_MAIN("walk_bound", test_no_walk_unpriced, test_bound_below_real_maps, test_bound_below_generated_maps,
-          test_bound_below_hand_maps, test_same_answers_with_and_without, test_hidden_by_bound, test_hidden_by_probe,
-          test_gate_comes_back, test_edit_turns_it_off)
+          test_bound_below_hand_maps, test_scan_select_against_sort, test_same_answers_with_and_without,
+          test_hidden_by_bound, test_hidden_by_probe, test_gate_comes_back, test_edit_turns_it_off)

@@ -211,6 +211,7 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->prev);
 	gt_free(w->generation);
 	gt_free(w->clear);
+	gt_free(w->walk_group);
 	gt_free(w->moved);
 	gt_sides_free(&w->sides);
 	gt_free(w->object_counts);
@@ -290,6 +291,12 @@ static uint8_t object_clearance(const gtWorld* w, gtVec2 p)
 	return w->clearance.r ? (uint8_t)gt_clearance_at(&w->clearance, p.x, p.y) : 0;
 }
 
+// An object's walk bound group (gtWorld.walk_group).
+static int16_t object_walk_group(const gtWorld* w, gtVec2 p)
+{
+	return w->walk_bound.lb ? (int16_t)gt_walk_bound_group(&w->walk_bound, p.x, p.y) : -1;
+}
+
 static bool grow_slots(gtWorld* w)
 {
 	const int32_t most = (int32_t)SLOT_MASK; // slot + 1 must fit the id's slot bits
@@ -297,9 +304,9 @@ static bool grow_slots(gtWorld* w)
 	int32_t cap = w->capacity ? (w->capacity > most / 2 ? most : w->capacity * 2) : 64;
 	if (!GT_RESIZE(w->x, cap) || !GT_RESIZE(w->y, cap) || !GT_RESIZE(w->leaf, cap) || !GT_RESIZE(w->next, cap) ||
 	    !GT_RESIZE(w->prev, cap) || !GT_RESIZE(w->generation, cap) || !GT_RESIZE(w->clear, cap) ||
-	    !GT_RESIZE(w->keywords, cap) || !GT_RESIZE(w->keyword_count, cap) || !GT_RESIZE(w->keyword_capacity, cap) ||
-	    !GT_RESIZE(w->object_words, cap) || !GT_RESIZE(w->spill_words, cap) || !GT_RESIZE(w->moved, cap) ||
-	    !gt_sides_reserve(&w->sides, cap))
+	    !GT_RESIZE(w->walk_group, cap) || !GT_RESIZE(w->keywords, cap) || !GT_RESIZE(w->keyword_count, cap) ||
+	    !GT_RESIZE(w->keyword_capacity, cap) || !GT_RESIZE(w->object_words, cap) || !GT_RESIZE(w->spill_words, cap) ||
+	    !GT_RESIZE(w->moved, cap) || !gt_sides_reserve(&w->sides, cap))
 		return false;
 	for (int32_t s = cap - 1; s >= w->capacity; s--) {
 		w->generation[s] = w->tag; // generation 0: free
@@ -541,6 +548,7 @@ gtStatus gtWorld_Add(gtWorld* w, gtVec2 p, const int32_t* keywords, int count, g
 	w->y[slot] = p.y;
 	w->moved[slot]++; // the slot's earlier object's side is void
 	w->clear[slot] = object_clearance(w, p);
+	w->walk_group[slot] = object_walk_group(w, p);
 	w->generation[slot]++; // odd: live
 	int32_t leaf = leaf_of_point(w, p.x, p.y);
 	link(w, slot, leaf);
@@ -583,6 +591,7 @@ static void move_slot(gtWorld* w, int32_t slot, gtVec2 p, bool stays)
 	w->y[slot] = p.y;
 	w->moved[slot]++; // its side, if kept, is void
 	w->clear[slot] = object_clearance(w, p);
+	w->walk_group[slot] = object_walk_group(w, p);
 	if (stays) return; // the O(1) case, most moves
 	int32_t from = w->leaf[slot];
 	int32_t to = leaf_of_point(w, p.x, p.y);

@@ -99,6 +99,9 @@ typedef struct gtQueryScratch {
 	// the tree popped on recent queries, and the queries answered by a scan since it last ran.
 	float tree_nodes[9];
 	uint8_t scans_since_tree[9];
+	// The tree runs again after 16 << scan_backoff scans; the backoff grows (to 3) while the tree's
+	// runs leave the scan cheaper, and is 0 once they do not.
+	uint8_t scan_backoff[9];
 	// The clearance squares' walk (world_clearance.h), per cost class and for pricings without and
 	// with a limit: the share of recent walks that did not certify sight, and the queries that
 	// skipped it since it last ran (it runs again after 16 << sight_backoff, which grows while the
@@ -171,6 +174,10 @@ struct gtWorld {
 	// the point is: a sight walk's read at the object, from an array small enough to stay cached
 	// where the clearance map is not (bench-peers AR0602SR at 1%: 664 bytes against 256 KiB)
 	uint8_t* clear;
+	// per slot: the walk bound's group of its point (gt_walk_bound_group; -1 for none, or without the
+	// bound), set where the point is: a scan looks up 2k objects' bounds, and the group map (512 KiB
+	// on AR0300SR) is cold when a query starts, where these bytes are not
+	int16_t* walk_group;
 	// per slot: bumped whenever its object's point is set (added, moved), so a side made for the
 	// point before (gtSideMemo) is known void
 	uint32_t* moved;

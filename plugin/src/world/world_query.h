@@ -113,6 +113,9 @@ gtStatus gt_filter_prepare(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 gtStatus gt_filter_prepare_lazy(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, Mode mode, Filter* f,
                                 gtError* err);
 void gt_filter_make_plane(const gtWorld* w, gtQueryScratch* s, Filter* f);
+// The m smallest keys of items[0..n) to its front, in no particular order (0 < m < n), the rest
+// after them; tmp has room for n items (world_query.c).
+void gt_scan_select(gtHeapItem* items, gtHeapItem* tmp, int n, int m);
 gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
 bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot);
 // A candidate (d, slot) of a nearest query that is no farther than the bound: kept when the k

@@ -80,7 +80,8 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 // is on an island priced every object of the world (AR0300SR at 0.1%: a third of all pricings).
 static inline double walk_key(const gtWorld* w, const Filter* f, int32_t o)
 {
-	double lb = gt_walk_bound_to(f->walk, f->walk_row, w->x[o], w->y[o]);
+	int32_t g = w->walk_group[o]; // gt_walk_bound_to's group, kept with the object
+	double lb = g < 0 ? 0 : (double)f->walk_row[g];
 	return lb == GT_WALK_BOUND_NONE ? INFINITY : lb;
 }
 
@@ -161,23 +162,30 @@ static bool push_leaf(const gtWorld* w, gtHeap* frontier, const gtQuery* q, cons
 }
 
 // Every object that passes, with its straight-line key, instead of the tree (a sparse world):
-// appended to the frontier, not yet a heap (scan_begin); false when out of memory.
+// appended to the frontier, not yet a heap (scan_begin); false when out of memory. *squared: the
+// keys are the squares of the lines (dx^2 + dy^2), whose roots scan_begin takes only for the few
+// objects it keeps (a root is ~9 cycles of throughput: 69 objects on AR0300SR, ~5% of a query).
 static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const Filter* f, const Results* r,
-                     gtQueryStats* stats)
+                     bool* squared, gtQueryStats* stats)
 {
+	*squared = false;
 	// Without filters every live object is a candidate: only its key to compute.
 	bool plain = f->mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 &&
 	             !q->use_region && q->exclude_count == 0;
-	if (frontier->capacity < w->live && !gt_frontier_grow_to(frontier, w->live)) return false;
+	// Twice the objects: scan_begin's selection writes through the second half.
+	if (frontier->capacity < 2 * w->live && !gt_frontier_grow_to(frontier, 2 * (int64_t)w->live)) return false;
 	int32_t tested = 0, n = 0;
 	gtHeapItem* items = frontier->items;
 	if (plain && f->link_reach == INFINITY && f->key_slack == 0 && r->bound == INFINITY) {
 		// The usual case, where the scan's cost is: no filter, no links (the key is the straight
 		// line, as link_bound returns it then) and nothing to prune against yet.
 		const double px = q->point.x, py = q->point.y;
-		for (int32_t o = 0; o < w->slots_used; o++)
-			if (w->generation[o] & 1) items[n++] = (gtHeapItem){gt_straight_key(w->x[o] - px, w->y[o] - py), -(o + 1)};
+		for (int32_t o = 0; o < w->slots_used; o++) {
+			double dx = w->x[o] - px, dy = w->y[o] - py;
+			if (w->generation[o] & 1) items[n++] = (gtHeapItem){dx * dx + dy * dy, -(o + 1)};
+		}
 		tested = n;
+		*squared = true;
 	} else if (f->all_simple && f->link_reach == INFINITY && f->key_slack == 0) {
 		// All of a few words, no links (the key is the straight line): the words' bits first, where
 		// most slots fail, then whether the slot is live. A third of the instructions of the loop below.
@@ -209,59 +217,67 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 	return true;
 }
 
-// The m smallest keys of items[0..n) to its front, sorted (m <= n): the first m by insertion,
-// then each later smaller key inserted in place of the m-th.
-static void scan_smallest(gtHeapItem* items, int n, int m)
-{
-	for (int i = 1; i < m; i++) {
-		gtHeapItem v = items[i];
-		int j = i;
-		for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
-		items[j] = v;
-	}
-	for (int i = m; i < n; i++) {
-		if (!(items[i].key < items[m - 1].key)) continue;
-		gtHeapItem v = items[i];
-		items[i] = items[m - 1];
-		int j = m - 1;
-		for (; j > 0 && v.key < items[j - 1].key; j--) items[j] = items[j - 1];
-		items[j] = v;
-	}
-}
-
 // The scan's objects, appended by push_all, become the frontier. A nearest query with straight
 // keys first prices the k with the smallest keys (the ones a heap would give first, as nothing can
 // be pruned before k are priced) and makes a heap only of the rest that the k-th distance leaves:
 // on a sparse world most of them. Heap work was a third of a query's own instructions there
 // (AR0602SR, 67 objects). False when out of memory.
+// The straight-line key (gt_straight_key) of a squared line dx^2 + dy^2 (push_all).
+static inline double squared_key(double d2)
+{
+	return sqrt(d2) * (1 - 0x1p-49);
+}
+
 static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode, Filter* f,
-                       Results* r, bool straight, gtQueryStats* stats)
+                       Results* r, bool straight, bool squared, gtQueryStats* stats)
 {
 	gtHeap* frontier = &s->frontier;
 	gtHeapItem* items = frontier->items;
 	int n = frontier->size, k = r->k, first = 0, kept = 0;
-	if (mode == MODE_NEAREST && straight && k > 0 && k <= 16 && n > 2 * k) {
+	bool picks = mode == MODE_NEAREST && straight && k > 0 && k <= 16 && n > 2 * k;
+	if (squared && !picks) { // every key wanted: their roots now
+		for (int i = 0; i < n; i++) items[i].key = squared_key(items[i].key);
+		squared = false;
+	}
+	if (picks) {
 		// With the walk bound, the 2k smallest straight keys are rekeyed (rekey_object's max of the
 		// two) and the k smallest of those priced: the k-th distance comes out nearer the answer's,
 		// so fewer later objects are priced, and those with a tighter limit. The k left keep their
 		// walk bounds in the heap (still lower bounds).
+		// Unordered: the first k are priced with no limit (no k-th distance before), in any order.
 		int m = f->walk_row ? 2 * k : k;
-		scan_smallest(items, n, m);
+		gtHeapItem* tmp = items + n;      // push_all made room
+		gt_scan_select(items, tmp, n, m); // by squares alike: the root is monotone
+		if (squared)
+			for (int i = 0; i < m; i++) items[i].key = squared_key(items[i].key);
 		if (f->walk_row) {
 			for (int i = 0; i < m; i++) {
 				double lb = walk_key(w, f, -items[i].id - 1);
 				if (lb > items[i].key) items[i].key = lb;
 			}
-			scan_smallest(items, m, k);
+			gt_scan_select(items, tmp, m, k);
 		}
-		for (; first < k && items[first].key < INFINITY && !results_prune(r, items[first].key); first++)
-			if (!price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, items[first].key, false, stats))
+		for (; first < k; first++) // infinite keys (no walk there) are dropped
+			if (items[first].key < INFINITY && !results_prune(r, items[first].key) &&
+			    !price_object(w, s, q, distance, mode, f, r, -items[first].id - 1, items[first].key, false, stats))
 				return false;
-		// Every later straight key is at least the last one tried; the walk keys of the k after
-		// the priced ones are only at least those priced, so they are tested.
+		// Every later straight key is at least every one tried; the walk keys of the k after
+		// the priced ones are only at least the straight keys of those priced, so they are tested.
 		for (int i = k; i < m; i++)
 			if (items[i].key < INFINITY && !results_prune(r, items[i].key)) items[kept++] = items[i];
 		first = m;
+	}
+	if (squared) {
+		// A square above (prune (1 + 2^-40))^2 has a root above prune, whatever the roundings
+		// (each within 2^-52); the others get their root and the exact test.
+		double above = r->prune * (1 + 0x1p-40);
+		above = r->prune < INFINITY ? above * above : INFINITY;
+		for (int i = first; i < n; i++) {
+			if (items[i].key > above) continue;
+			double key = squared_key(items[i].key);
+			if (!results_prune(r, key)) items[kept++] = (gtHeapItem){key, items[i].id};
+		}
+		first = n;
 	}
 	for (int i = first; i < n; i++)
 		if (!results_prune(r, items[i].key)) items[kept++] = items[i];
@@ -413,17 +429,23 @@ static int cost_class(const Filter* f, Mode mode)
 // query's nodes beyond twice the average: one query that pops many nodes says little about the
 // next, and made AR0300SR at 1% scan 690 objects on 189 of 1,000 queries (bench-peers median gt /
 // IER-EHL, idle: lak303d 1% 1.08 -> 1.00, 0.1% 0.91 -> 0.89, AR0300SR 0.1% 1.02 -> 1.00, others
-// within noise). The tree runs again after 16 scans, to follow the world.
+// within noise). The tree runs again after 16 scans, to follow the world, and after 32, 64 and 128
+// while those runs leave the scan cheaper: a ring walk over a sparse world cost ~5k cycles more
+// than a scan (rdtsc, AR0300SR at 0.1%: 6% of the queries, ~300 cycles a query on average).
 #define SCAN_PLAIN_SLOT 25.0f
 #define SCAN_SPIKE 2.0f
-static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
+static bool scan_costs_less(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
 {
 	const gtQuery* q = f->q;
 	bool plain = mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 && !q->use_region &&
 	             q->exclude_count == 0;
 	float slot = f->link_reach == INFINITY && !plain && f->all_simple ? 20.0f : plain ? SCAN_PLAIN_SLOT : 100.0f;
 	float tree = 250.0f * s->tree_nodes[cost] + (f->plane_pending ? 4.0f * (float)w->plane_stride : 0.0f);
-	return s->scans_since_tree[cost] < 16 && slot * (float)w->slots_used < tree;
+	return slot * (float)w->slots_used < tree;
+}
+static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
+{
+	return s->scans_since_tree[cost] < 16 << s->scan_backoff[cost] && scan_costs_less(w, s, f, mode, cost);
 }
 
 // The tree's nodes on this query into its kind's average (no-filter kinds clamped to SCAN_SPIKE
@@ -437,7 +459,8 @@ static void tree_nodes_learn(gtQueryScratch* s, int cost, float nodes)
 
 // A query that read the tree (or its leaves in rings: the leaves it read count as its nodes) or
 // scanned every object, for the cost model.
-static void traversal_learn(gtQueryScratch* s, int cost, bool scan, float nodes)
+static void traversal_learn(const gtWorld* w, gtQueryScratch* s, const Filter* f, Mode mode, int cost, bool scan,
+                            float nodes)
 {
 	if (scan) {
 		s->scans_since_tree[cost]++;
@@ -445,6 +468,8 @@ static void traversal_learn(gtQueryScratch* s, int cost, bool scan, float nodes)
 	}
 	tree_nodes_learn(s, cost, nodes);
 	s->scans_since_tree[cost] = 0;
+	uint8_t* backoff = &s->scan_backoff[cost];
+	*backoff = !scan_costs_less(w, s, f, mode, cost) ? 0 : *backoff < 3 ? *backoff + 1 : 3;
 }
 
 // Whether this query walks the clearance squares before pricing, with and without a limit. In
@@ -922,7 +947,9 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 	if (ring) {
 		if (!ring_walk(w, s, q, distance, &f, &r, straight, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (scan) {
-		if (!push_all(w, frontier, q, &f, &r, stats) || !scan_begin(w, s, q, distance, mode, &f, &r, straight, stats))
+		bool squared;
+		if (!push_all(w, frontier, q, &f, &r, &squared, stats) ||
+		    !scan_begin(w, s, q, distance, mode, &f, &r, straight, squared, stats))
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (root_matches >= 0 &&
 	           !gt_frontier_push(frontier,
@@ -938,6 +965,6 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	*found = gt_results_finish(s, &r);
 	gates_end(s, &f, cost, scan);
-	if (root_matches >= 0) traversal_learn(s, cost, scan, (float)(stats->nodes_popped - nodes_before));
+	if (root_matches >= 0) traversal_learn(w, s, &f, mode, cost, scan, (float)(stats->nodes_popped - nodes_before));
 	return GT_OK;
 }

@@ -21,6 +21,9 @@ static gtStatus recount(const gtWorld* w, gtCountTable* expect, int32_t* objects
 		if (!st && w->clearance.r && w->clear[s] != (uint8_t)gt_clearance_at(&w->clearance, w->x[s], w->y[s]))
 			st = gt_fail(err, GT_ERR_FORMAT, "object slot %d keeps clearance %d, its cell has %d", s, w->clear[s],
 			             (int)gt_clearance_at(&w->clearance, w->x[s], w->y[s]));
+		if (!st && w->walk_bound.lb && w->walk_group[s] != gt_walk_bound_group(&w->walk_bound, w->x[s], w->y[s]))
+			st = gt_fail(err, GT_ERR_FORMAT, "object slot %d keeps walk group %d, its point has %d", s,
+			             w->walk_group[s], (int)gt_walk_bound_group(&w->walk_bound, w->x[s], w->y[s]));
 		for (int i = 1; i < w->keyword_count[s] && !st; i++)
 			if (w->keywords[s][i] <= w->keywords[s][i - 1])
 				st = gt_fail(err, GT_ERR_FORMAT, "slot %d keywords unsorted", s);
