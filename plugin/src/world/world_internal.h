@@ -96,12 +96,11 @@ typedef struct gtQueryScratch {
 	int32_t words_capacity;
 	uint64_t* plane; // the AND of an all-of query's planes (plane_stride words); NULL on big trees
 	// The traversal's cost model (world_tree_query.c), per query mode and kind of filter: the nodes
-	// the tree popped on recent queries, and the queries answered by a scan since it last ran.
+	// the tree popped on recent queries, the queries answered by a scan since it last ran, and how
+	// often in a row its runs since the last scan left the scan cheaper (it runs again after
+	// 16 << scan_backoff scans).
 	float tree_nodes[9];
-	uint8_t scans_since_tree[9];
-	// The tree runs again after 16 << scan_backoff scans; the backoff grows (to 3) while the tree's
-	// runs leave the scan cheaper, and is 0 once they do not.
-	uint8_t scan_backoff[9];
+	uint8_t scans_since_tree[9], scan_backoff[9];
 	// The clearance squares' walk (world_clearance.h), per cost class and for pricings without and
 	// with a limit: the share of recent walks that did not certify sight, and the queries that
 	// skipped it since it last ran (it runs again after 16 << sight_backoff, which grows while the

@@ -429,12 +429,13 @@ static int cost_class(const Filter* f, Mode mode)
 // query's nodes beyond twice the average: one query that pops many nodes says little about the
 // next, and made AR0300SR at 1% scan 690 objects on 189 of 1,000 queries (bench-peers median gt /
 // IER-EHL, idle: lak303d 1% 1.08 -> 1.00, 0.1% 0.91 -> 0.89, AR0300SR 0.1% 1.02 -> 1.00, others
-// within noise). The tree runs again after 16 scans, to follow the world, and after 32, 64 and 128
-// while those runs leave the scan cheaper: a ring walk over a sparse world cost ~5k cycles more
-// than a scan (rdtsc, AR0300SR at 0.1%: 6% of the queries, ~300 cycles a query on average).
+// within noise). The tree runs again after 16 scans, to follow the world; after 32, 64 and 128
+// while those runs leave the scan cheaper (a sparse world's tree query costs a quarter more than
+// its scan: bench-peers at 0.1% without words, gt / IER-EHL with the tree on every query AR0205SR
+// 0.92 -> 1.16, IceFloes 0.85 -> 1.05; one in 17 queries took it).
 #define SCAN_PLAIN_SLOT 25.0f
 #define SCAN_SPIKE 2.0f
-static bool scan_costs_less(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
+static bool scan_is_cheaper_now(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
 {
 	const gtQuery* q = f->q;
 	bool plain = mode != MODE_TOP && f->word_count == 0 && q->any_count == 0 && q->none_count == 0 && !q->use_region &&
@@ -443,9 +444,13 @@ static bool scan_costs_less(const gtWorld* w, const gtQueryScratch* s, const Fil
 	float tree = 250.0f * s->tree_nodes[cost] + (f->plane_pending ? 4.0f * (float)w->plane_stride : 0.0f);
 	return slot * (float)w->slots_used < tree;
 }
+// Not while the walk bound is off or on trial (walk_begin: only the tree's queries judge it), which
+// the longer wait kept off (test_gate_comes_back).
 static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Filter* f, Mode mode, int cost)
 {
-	return s->scans_since_tree[cost] < 16 << s->scan_backoff[cost] && scan_costs_less(w, s, f, mode, cost);
+	bool trial = s->walk_runs[cost] >= 16 && s->walk_gain[cost] < 0;
+	return s->scans_since_tree[cost] < 16 << (trial ? 0 : s->scan_backoff[cost]) &&
+	       scan_is_cheaper_now(w, s, f, mode, cost);
 }
 
 // The tree's nodes on this query into its kind's average (no-filter kinds clamped to SCAN_SPIKE
@@ -458,7 +463,8 @@ static void tree_nodes_learn(gtQueryScratch* s, int cost, float nodes)
 }
 
 // A query that read the tree (or its leaves in rings: the leaves it read count as its nodes) or
-// scanned every object, for the cost model.
+// scanned every object, for the cost model. A tree run after 16 scans or more (`retry`) that
+// leaves the scan cheaper backs the next run off; any other resets it.
 static void traversal_learn(const gtWorld* w, gtQueryScratch* s, const Filter* f, Mode mode, int cost, bool scan,
                             float nodes)
 {
@@ -466,10 +472,11 @@ static void traversal_learn(const gtWorld* w, gtQueryScratch* s, const Filter* f
 		s->scans_since_tree[cost]++;
 		return;
 	}
+	bool retry = s->scans_since_tree[cost] >= 16;
 	tree_nodes_learn(s, cost, nodes);
 	s->scans_since_tree[cost] = 0;
-	uint8_t* backoff = &s->scan_backoff[cost];
-	*backoff = !scan_costs_less(w, s, f, mode, cost) ? 0 : *backoff < 3 ? *backoff + 1 : 3;
+	if (!retry || !scan_is_cheaper_now(w, s, f, mode, cost)) s->scan_backoff[cost] = 0;
+	else if (s->scan_backoff[cost] < 3) s->scan_backoff[cost]++;
 }
 
 // Whether this query walks the clearance squares before pricing, with and without a limit. In
