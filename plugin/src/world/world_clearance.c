@@ -42,12 +42,12 @@ bool gt_clearance_build(gtClearance* c, const gtMap* map)
 		}
 #undef AT
 	// Stored as D - 1 only now (the passes above need D itself, 0 only on blocked cells), capped at
-	// GT_CLEARANCE_CAP, two cells a byte in tiles (gt_clearance_at); the cells of the tiles past the
-	// map's edges are never read.
-	int64_t tiles_x = (w + GT_CLEARANCE_TILE_X - 1) / GT_CLEARANCE_TILE_X;
-	int64_t tiles_y = (h + GT_CLEARANCE_TILE_Y - 1) / GT_CLEARANCE_TILE_Y;
+	// GT_CLEARANCE_CAP, two cells a byte in tiles (gt_clearance_at), as many as the points up to the
+	// far edges fall in (the walk's hints ask for theirs: hint_tiles; the cells past the map's edges
+	// are never read), and a line more to align the tiles to lines.
+	int64_t tiles_x = (w + GT_CLEARANCE_TILE_X - 1) / GT_CLEARANCE_TILE_X, tiles_y = h / GT_CLEARANCE_TILE_Y + 1;
 	enum { LINE = GT_CLEARANCE_TILE_X * GT_CLEARANCE_TILE_Y / 2 };
-	uint8_t* storage = gt_calloc((size_t)(tiles_x * tiles_y + 1) * LINE, 1);
+	uint8_t* storage = gt_calloc((size_t)(tiles_y * tiles_x + 2) * LINE, 1);
 	if (!storage) {
 		gt_free(r);
 		return false;
@@ -192,19 +192,21 @@ bool gt_segment_hidden(const gtMap* map, gtVec2 a, gtVec2 b)
 #define SIGHT_HINT_REACH ((double)GT_SIGHT_STEPS * (GT_CLEARANCE_CAP + 1))
 
 // The tiles that the part [from, to] (from < to) of the segment from a along (ux, uy) crosses,
-// asked for, up to SIGHT_HINT_REACH past from: points a tile's height apart. With a on the map
-// every point up to b is (b is an object: on it), so one test of a and one of the cell's range (b
-// may lie on the far edges) keep the hints inside the array.
-static inline void hint_tiles(const gtClearance* c, gtVec2 a, double ux, double uy, double from, double to)
+// asked for, up to SIGHT_HINT_REACH past from: points a tile's height apart, and the last. With a
+// on the map every point up to b is (b is an object: on it, its far edges included), so one test of
+// a keeps the hints inside the tiles (gt_clearance_build); the points' rounding stays far below a
+// cell, and (int) takes a hair below 0 to 0. Always inlined: as a function of its own GCC 12 finds
+// it has no effect (prefetches only, in a loop that ends) and drops the call.
+static inline __attribute__((always_inline)) void hint_tiles(const gtClearance* c, gtVec2 a, double ux, double uy,
+                                                             double from, double to)
 {
 	if (!(a.x >= 0 && a.y >= 0 && a.x < c->width_d && a.y < c->height_d)) return;
-	double end = to < from + SIGHT_HINT_REACH ? to : from + SIGHT_HINT_REACH;
-	for (double at = from;; at += GT_CLEARANCE_TILE_Y) {
-		if (at > end) at = end;
-		int x = (int)(a.x + at * ux), y = (int)(a.y + at * uy);
-		if (x < c->width && y < c->height) __builtin_prefetch(c->r + (gt_clearance_cell(c, x, y) >> 1));
-		if (at == end) break;
-	}
+	double span = to - from < SIGHT_HINT_REACH ? to - from : SIGHT_HINT_REACH;
+	double x = a.x + from * ux, y = a.y + from * uy;
+	const double sx = ux * GT_CLEARANCE_TILE_Y, sy = uy * GT_CLEARANCE_TILE_Y;
+	for (int n = (int)(span * (1.0 / GT_CLEARANCE_TILE_Y)); n >= 0; n--, x += sx, y += sy)
+		__builtin_prefetch(c->r + gt_clearance_tile(c, (int)x, (int)y));
+	__builtin_prefetch(c->r + gt_clearance_tile(c, (int)(a.x + (from + span) * ux), (int)(a.y + (from + span) * uy)));
 }
 
 int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b, double rb)

@@ -20,13 +20,13 @@
 // cache line each (gt_clearance_cell), so that the few lines a segment crosses can be asked for at
 // once (gt_clearance_sight); by rows a steep segment crosses a line a row.
 #define GT_CLEARANCE_CAP 15
-#define GT_CLEARANCE_TILE_X 16
-#define GT_CLEARANCE_TILE_Y 8
+#define GT_CLEARANCE_TILE_X 16 // 1 << 4 (gt_clearance_cell)
+#define GT_CLEARANCE_TILE_Y 8  // 1 << 3
 typedef struct gtClearance {
 	uint8_t* r;    // the tiles, r aligned to a line
 	void* storage; // what was allocated (r is inside)
 	int width, height;
-	int64_t tiles_x;          // tiles a row of tiles
+	int64_t tiles_x;          // tiles a row of tiles (a point on the far edge falls in the last)
 	double width_d, height_d; // the same, for the range tests of points
 	uint64_t fingerprint;     // of the map it was computed from
 } gtClearance;
@@ -48,6 +48,13 @@ static inline bool gt_clearance_fits(const gtClearance* c, const gtMap* map)
 static inline int64_t gt_clearance_cell(const gtClearance* c, int x, int y)
 {
 	return ((int64_t)(y >> 3) * c->tiles_x + (x >> 4)) << 7 | (int64_t)((y & 7) << 4 | (x & 15));
+}
+
+// The byte where the tile of cell (x, y) begins (x from 0 to the width, y to the height: the tiles
+// of points on the far edges too).
+static inline int64_t gt_clearance_tile(const gtClearance* c, int x, int y)
+{
+	return ((int64_t)(y >> 3) * c->tiles_x + (x >> 4)) << 6;
 }
 
 // r of the cell under p; 0 off the map (p on its far edges included).
