@@ -42,24 +42,31 @@ bool gt_clearance_build(gtClearance* c, const gtMap* map)
 		}
 #undef AT
 	// Stored as D - 1 only now (the passes above need D itself, 0 only on blocked cells), capped at
-	// GT_CLEARANCE_CAP, two cells a byte (gt_clearance_at).
-	uint8_t* packed = gt_calloc(((size_t)w * (size_t)h + 1) / 2, 1);
-	if (!packed) {
+	// GT_CLEARANCE_CAP, two cells a byte in tiles (gt_clearance_at), as many as the points up to the
+	// far edges fall in (the walk's hints ask for theirs: hint_tiles; the cells past the map's edges
+	// are never read), and a line more to align the tiles to lines.
+	int64_t tiles_x = (w + GT_CLEARANCE_TILE_X - 1) / GT_CLEARANCE_TILE_X, tiles_y = h / GT_CLEARANCE_TILE_Y + 1;
+	enum { LINE = GT_CLEARANCE_TILE_X * GT_CLEARANCE_TILE_Y / 2 };
+	uint8_t* storage = gt_calloc((size_t)(tiles_y * tiles_x + 2) * LINE, 1);
+	if (!storage) {
 		gt_free(r);
 		return false;
 	}
-	for (int64_t i = 0; i < (int64_t)w * h; i++) {
-		int d = r[i] ? r[i] - 1 : 0;
-		packed[i >> 1] |= (uint8_t)((d < GT_CLEARANCE_CAP ? d : GT_CLEARANCE_CAP) << ((i & 1) << 2));
-	}
+	uint8_t* packed = storage + (LINE - (uintptr_t)storage % LINE) % LINE;
+	*c = (gtClearance){packed, storage, w, h, tiles_x, w, h, gtMap_Fingerprint(map)};
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			int d = r[(int64_t)y * w + x] ? r[(int64_t)y * w + x] - 1 : 0;
+			int64_t i = gt_clearance_cell(c, x, y);
+			packed[i >> 1] |= (uint8_t)((d < GT_CLEARANCE_CAP ? d : GT_CLEARANCE_CAP) << ((i & 1) << 2));
+		}
 	gt_free(r);
-	*c = (gtClearance){packed, w, h, w, h, gtMap_Fingerprint(map)};
 	return true;
 }
 
 void gt_clearance_free(gtClearance* c)
 {
-	gt_free(c->r);
+	gt_free(c->storage);
 	*c = (gtClearance){0};
 }
 
@@ -180,6 +187,28 @@ bool gt_segment_hidden(const gtMap* map, gtVec2 a, gtVec2 b)
 	return probe_blocked(map, a, b.x - a.x, b.y - a.y, 0, 1) < 0;
 }
 
+// How far along the segment from where a's square ends the walk asks for its tiles first: what
+// GT_SIGHT_STEPS squares of the cap cover.
+#define SIGHT_HINT_REACH ((double)GT_SIGHT_STEPS * (GT_CLEARANCE_CAP + 1))
+
+// The tiles that the part [from, to] (from < to) of the segment from a along (ux, uy) crosses,
+// asked for, up to SIGHT_HINT_REACH past from: points a tile's height apart, and the last. With a
+// on the map every point up to b is (b is an object: on it, its far edges included), so one test of
+// a keeps the hints inside the tiles (gt_clearance_build); the points' rounding stays far below a
+// cell, and (int) takes a hair below 0 to 0. Always inlined: as a function of its own GCC 12 finds
+// it has no effect (prefetches only, in a loop that ends) and drops the call.
+static inline __attribute__((always_inline)) void hint_tiles(const gtClearance* c, gtVec2 a, double ux, double uy,
+                                                             double from, double to)
+{
+	if (!(a.x >= 0 && a.y >= 0 && a.x < c->width_d && a.y < c->height_d)) return;
+	double span = to - from < SIGHT_HINT_REACH ? to - from : SIGHT_HINT_REACH;
+	double x = a.x + from * ux, y = a.y + from * uy;
+	const double sx = ux * GT_CLEARANCE_TILE_Y, sy = uy * GT_CLEARANCE_TILE_Y;
+	for (int n = (int)(span * (1.0 / GT_CLEARANCE_TILE_Y)); n >= 0; n--, x += sx, y += sy)
+		__builtin_prefetch(c->r + gt_clearance_tile(c, (int)x, (int)y));
+	__builtin_prefetch(c->r + gt_clearance_tile(c, (int)(a.x + (from + span) * ux), (int)(a.y + (from + span) * uy)));
+}
+
 int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double ra, gtVec2 b, double rb)
 {
 	double dx = b.x - a.x, dy = b.y - a.y, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
@@ -190,22 +219,13 @@ int gt_clearance_sight(const gtClearance* c, const gtMap* map, gtVec2 a, double 
 	// major unit is divided out once, off the chain, and a step is a multiply-add and a load.
 	double ux = dx / length, uy = dy / length;
 	// Each step waits for its cell, which is cold more often than not (the distance's labels and
-	// other queries' reads push the clearance out of the caches between walks): asking for the cells
-	// at the quarters of the part no square covers yet first lets those misses overlap instead of
-	// queueing one behind the other. Hints only: the walk reads the same cells it read without them
-	// (rdtsc per walk, bench-peers at 1% without words: AR0602SR ~540 -> ~450 cycles).
-	// With a on the map every point up to b is (b is an object: on it), so one test of a and one of
-	// the cell's index (b may lie on the far edges) keep the hints inside the array. A zero-length
-	// walk (a on b, no radii) has no direction (0/0): no hints, it falls to the walk's own checks.
-	if (rest > covered && a.x >= 0 && a.y >= 0 && a.x < c->width_d && a.y < c->height_d) {
-		double quarter = (rest - covered) * 0.25;
-		uint64_t cells = (uint64_t)c->width * (uint64_t)c->height;
-		for (int i = 1; i < 4; i++) {
-			double at = covered + quarter * i;
-			uint64_t cell = (uint64_t)(int)(a.y + at * uy) * (uint64_t)c->width + (uint64_t)(int)(a.x + at * ux);
-			if (cell < cells) __builtin_prefetch(c->r + (cell >> 1));
-		}
-	}
+	// other queries' reads push the clearance out of the caches between walks): asking first for
+	// every tile the part no square covers yet crosses, at points a tile's height apart, lets those
+	// misses overlap instead of queueing one behind the other (b's squares, read when a's stop,
+	// are on that part too). Hints only: the walk reads the same cells it read without them.
+	// A zero-length walk (a on b, no radii) has no direction (0/0): no hints, it falls to the walk's
+	// own checks.
+	if (rest > covered) hint_tiles(c, a, ux, uy, covered, rest);
 	for (int step = 0; step < GT_SIGHT_STEPS; step++) {
 		double r = gt_clearance_at(c, a.x + covered * ux, a.y + covered * uy) - 1e-6;
 		if (r <= 0) break;

@@ -13,14 +13,20 @@
 // any blocked cell in both axes. Two points p, o with max(|dx|, |dy|) < r_p + r_o then see each
 // other: each point of the segment between them lies strictly inside one of the two squares.
 //
-// r is capped at GT_CLEARANCE_CAP and kept in 4 bits, two cells a byte (cell i in byte i / 2, the
-// low half for even i): the walks' cells are cold more often than not, and half the bytes stay
-// cached twice as long. The cap costs the walks nothing where corridors are narrow (callgrind,
-// bench-peers at 1% without words: orz103d and lak303d the same instructions; AR0602SR +1 a query).
+// r is capped at GT_CLEARANCE_CAP and kept in 4 bits, two cells a byte: the walks' cells are cold
+// more often than not, and half the bytes stay cached twice as long. The cap costs the walks
+// nothing where corridors are narrow (callgrind, bench-peers at 1% without words: orz103d and
+// lak303d the same instructions; AR0602SR +1 a query). The cells are kept in tiles of 16 x 8, a
+// cache line each (gt_clearance_cell), so that the few lines a segment crosses can be asked for at
+// once (gt_clearance_sight); by rows a steep segment crosses a line a row.
 #define GT_CLEARANCE_CAP 15
+#define GT_CLEARANCE_TILE_X 16 // 1 << 4 (gt_clearance_cell)
+#define GT_CLEARANCE_TILE_Y 8  // 1 << 3
 typedef struct gtClearance {
-	uint8_t* r;
+	uint8_t* r;    // the tiles, r aligned to a line
+	void* storage; // what was allocated (r is inside)
 	int width, height;
+	int64_t tiles_x;          // tiles a row of tiles (a point on the far edge falls in the last)
 	double width_d, height_d; // the same, for the range tests of points
 	uint64_t fingerprint;     // of the map it was computed from
 } gtClearance;
@@ -37,11 +43,25 @@ static inline bool gt_clearance_fits(const gtClearance* c, const gtMap* map)
 	return c->r && map && map->fingerprint == c->fingerprint && map->width == c->width && map->height == c->height;
 }
 
+// The half-byte of cell (x, y) of the map: its tile's 128, by rows of tiles, then the cell's place
+// in the tile, by rows.
+static inline int64_t gt_clearance_cell(const gtClearance* c, int x, int y)
+{
+	return ((int64_t)(y >> 3) * c->tiles_x + (x >> 4)) << 7 | (int64_t)((y & 7) << 4 | (x & 15));
+}
+
+// The byte where the tile of cell (x, y) begins (x from 0 to the width, y to the height: the tiles
+// of points on the far edges too).
+static inline int64_t gt_clearance_tile(const gtClearance* c, int x, int y)
+{
+	return ((int64_t)(y >> 3) * c->tiles_x + (x >> 4)) << 6;
+}
+
 // r of the cell under p; 0 off the map (p on its far edges included).
 static inline double gt_clearance_at(const gtClearance* c, double x, double y)
 {
 	if (!(x >= 0 && y >= 0 && x < c->width_d && y < c->height_d)) return 0; // NaN too
-	int64_t i = (int64_t)(int)y * c->width + (int)x;
+	int64_t i = gt_clearance_cell(c, (int)x, (int)y);
 	return c->r[i >> 1] >> ((i & 1) << 2) & 15;
 }
 
