@@ -38,6 +38,12 @@ typedef gtStatus gtParseTextFcn(const char* text, size_t size, const char* name,
 gtStatus gt_load_file(const char* path, size_t max_bytes, const char* kind, gtParseTextFcn* parse, void* out,
                       gtError* err);
 
+// Asks the system to back the 2 MB pages inside [block, block + bytes) with huge pages (Linux
+// transparent huge pages, in "always" or "madvise" mode; nothing elsewhere). A fresh 4 KB page costs
+// a fault when first written (~5 us each on the shared virtual machine): a repair of generated caves
+// 384 writes ~110 MB of new index arrays, 27 K faults, 2 K once advised.
+void gt_advise_huge_pages(void* block, size_t bytes);
+
 // Maps a whole file read-only (pages prefetched). NULL with errno set on failure.
 void* gt_map_file(int fd, size_t bytes);
 void gt_unmap_file(void* mapping, size_t bytes);
