@@ -5,6 +5,7 @@
 // ones a build from scratch in the same order makes; the visibility graph updated after walls were
 // built (on one or two workers) is, edge for edge, the one built from scratch.
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "test_support.h"
 
 #include "core/alloc.h"
+#include "ehl/ehl_cell_pools.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/hub_labels.h"
 #include "ehl/hub_labels_lists.h"
@@ -473,6 +475,12 @@ static void test_repaired_index_arrays_equal_scratch(void** state)
 	index_arrays_equal_scratch(test_load_map("assets/maps/caves.map"), 2, 12, 31, "caves");
 	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 128, 96, 7, &map, &err), GT_OK);
 	index_arrays_equal_scratch(map, 1, 12, 17, "generated rooms 128x96");
+	// The room a repair makes for its cell arrays while its labels are made (two threads), too small:
+	// pass 1 grows it (else it writes past its end: the debug build's ASan says so).
+	atomic_store(&gt_ehl_cells_test.mode, GT_EHL_CELLS_SMALL_ROOM);
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 96, 64, 5, &map, &err), GT_OK);
+	index_arrays_equal_scratch(map, 2, 8, 23, "generated caves 96x64, small room");
+	atomic_store(&gt_ehl_cells_test.mode, 0);
 }
 
 // A repair that finds every cell as the last index has it (a 2x2 of walls demolished deep inside a
@@ -684,6 +692,54 @@ static void test_walled_in_demolition_copies_labels(void** state)
 	gtMap_Destroy(map), gtMap_Destroy(next);
 }
 
-TEST_MAIN("ehl_repair", test_landmarks_from_labels_equal_dijkstra, test_repaired_labels_equal_scratch,
-          test_copies_wait_for_changed_entries, test_repaired_index_arrays_equal_scratch, test_checks_read_the_root_log,
+// The VmFlags of the mapping of /proc/self/smaps that holds `at`, into flags (empty: none found).
+static void mapping_flags(const void* at, char* flags, size_t room)
+{
+	flags[0] = 0;
+	FILE* f = fopen("/proc/self/smaps", "r");
+	if (!f) return;
+	char line[512];
+	bool inside = false;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long from, to;
+		if (sscanf(line, "%lx-%lx ", &from, &to) == 2 && strchr(line, '-') < strchr(line, ' '))
+			inside = (uintptr_t)at >= from && (uintptr_t)at < to;
+		else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+			size_t length = strlen(line + 8) < room - 1 ? strlen(line + 8) : room - 1;
+			memcpy(flags, line + 8, length);
+			flags[length] = 0;
+			break;
+		}
+	}
+	fclose(f);
+}
+
+// A repair writes whole arrays of tens of MB (an index's vias, the labels): the library's own
+// large blocks are asked for huge pages (Linux transparent huge pages, "hg" among the mapping's
+// flags), so that a fresh block faults in 2 MB at a time (a fault per 4 KB cost a repair on caves
+// 384 about 200 ms). Also after a block grows. Skipped where the system has no such pages.
+static void test_large_blocks_asked_for_huge_pages(void** state)
+{
+	(void)state;
+	FILE* thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (!thp) skip();
+	fclose(thp);
+	char flags[256];
+	size_t sizes[2] = {8u << 20, 24u << 20};
+	uint8_t* block = NULL;
+	for (int i = 0; i < 2; i++) {
+		uint8_t* grown = gt_realloc(block, sizes[i]);
+		assert_non_null(grown);
+		block = grown;
+		uint8_t* middle = block + sizes[i] / 2; // a whole 2 MB page of it lies around the middle
+		mapping_flags(middle, flags, sizeof flags);
+		if (!strstr(flags, " hg"))
+			fail_msg("a block of %zu MB is not advised huge pages: VmFlags%s", sizes[i] >> 20, flags);
+	}
+	gt_free(block);
+}
+
+TEST_MAIN("ehl_repair", test_large_blocks_asked_for_huge_pages, test_landmarks_from_labels_equal_dijkstra,
+          test_repaired_labels_equal_scratch, test_copies_wait_for_changed_entries,
+          test_repaired_index_arrays_equal_scratch, test_checks_read_the_root_log,
           test_walled_in_demolition_copies_labels, test_unchanged_cells_shared)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/platform.h"
 #include "gridtree/gt_base.h"
 
 typedef union BlockHeader {
@@ -22,6 +23,8 @@ static void* default_alloc(void* user, void* ptr, size_t old_size, size_t new_si
 	}
 	return realloc(ptr, new_size);
 }
+
+enum { HUGE_BLOCK = 4 << 20 }; // bytes from which a block is advised huge pages
 
 static gtAllocFcn* alloc_fcn = default_alloc;
 static void* alloc_user;
@@ -51,6 +54,10 @@ void* gt_realloc(void* ptr, size_t size)
 	BlockHeader* block = alloc_fcn(alloc_user, old, old ? old_size + sizeof *old : 0, size + sizeof *block);
 	if (!block) return NULL;
 	block->size = size;
+	// Blocks this large are arrays written whole (an index's vias, a repair's labels): asked for huge
+	// pages, so that a fresh one faults in 2 MB at a time (platform.h). A host's allocator places its
+	// blocks as it likes.
+	if (alloc_fcn == default_alloc && size >= HUGE_BLOCK && size > old_size) gt_advise_huge_pages(block, size);
 	long long now = atomic_fetch_add(&byte_count, (long long)size - (long long)old_size) + (long long)size -
 	                (long long)old_size;
 	for (long long peak = atomic_load(&byte_peak); now > peak;)

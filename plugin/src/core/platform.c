@@ -1,4 +1,5 @@
 // POSIX and Linux specifics in one place; every probe degrades to a neutral answer elsewhere.
+#define _DEFAULT_SOURCE // madvise's Linux advice (MADV_HUGEPAGE) beside POSIX
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -140,6 +141,18 @@ void* gt_map_file(int fd, size_t bytes)
 #endif
 	void* mapping = mmap(NULL, bytes, PROT_READ, flags, fd, 0);
 	return mapping == MAP_FAILED ? NULL : mapping;
+}
+
+void gt_advise_huge_pages(void* block, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	enum { HUGE = 2 << 20 };
+	uintptr_t from = ((uintptr_t)block + HUGE - 1) & ~(uintptr_t)(HUGE - 1),
+	          to = ((uintptr_t)block + bytes) & ~(uintptr_t)(HUGE - 1);
+	if (to > from) (void)madvise((void*)from, to - from, MADV_HUGEPAGE); // advice only: a refusal changes nothing
+#else
+	(void)block, (void)bytes;
+#endif
 }
 
 void gt_unmap_file(void* mapping, size_t bytes)

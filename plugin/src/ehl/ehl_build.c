@@ -499,6 +499,14 @@ static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 	return GT_OK;
 }
 
+// A block of `bytes`: the room made for it (resized), else a new one.
+static void* room_or_new(void** room, size_t bytes)
+{
+	void* block = *room ? gt_realloc(*room, bytes) : gt_malloc(bytes);
+	if (block) *room = NULL;
+	return block;
+}
+
 // Prefix sums of pass 0 into the final arrays, once the memory is there (refused clearly rather than
 // let the system swap or kill us).
 static gtStatus allocate_cells(Build* b, gtError* err)
@@ -513,8 +521,8 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 		             "cell size or a budget",
 		             e->g, mb, b->available);
 	if (st) return st;
-	e->hubs = gt_malloc((size_t)e->hub_count * sizeof *e->hubs);
-	e->vias = gt_malloc((size_t)(e->via_count + 1) * sizeof *e->vias);
+	e->hubs = room_or_new(&b->room_hubs, (size_t)e->hub_count * sizeof *e->hubs);
+	e->vias = room_or_new(&b->room_vias, (size_t)(e->via_count + 1) * sizeof *e->vias);
 	if (!e->hubs || !e->vias)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)",
 		               (unsigned long long)e->via_count, (double)e->via_count * 8 / 1e6);
@@ -734,6 +742,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	// CPU (0.9-3 on generated rooms 384, 2.4-13 on caves 384: the heap walked, the pages given back
 	// and faulted in again), a tenth of some repairs' CPU on a loaded machine.
 	if (!repair) release_freed_memory();
+	if (!st && repair) gt_ehl_repair_room(repair, &b.room_hubs, &b.room_vias);
 	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
 	if (!st) st = labelled;
 	if (!st) st = gt_ehl_keep_labels(e, labels, err);
@@ -753,6 +762,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	gt_free(b.tuple16);
 	gt_free(b.edge_free);
 	gt_free(b.cell_hubs), gt_free(b.cell_vias), gt_free(b.via_start);
+	gt_free(b.room_hubs), gt_free(b.room_vias);
 	if (!st) fill_stats(e, &b, labels, vg_edges, gtNowSeconds() - start);
 	if (st && dropped && !gt_ehl_restore_label_entries(labels, e))
 		st = gt_fail(err, GT_ERR_NOMEM, "out of memory for hub labels");

@@ -75,12 +75,13 @@ struct Build {
 	uint32_t* cell_hubs; // pass 0 results (or a uniform pass 2's)
 	uint32_t* cell_vias;
 	uint64_t* via_start;
-	uint32_t* cell_at;      // a uniform pass 2: where the cell's hub list begins in its worker's pool
-	uint8_t* cell_pool;     // and that worker
-	bool round_robin;       // tests only: item i to worker i % threads (GT_EHL_CELLS_ROUND_ROBIN)
-	atomic_llong pooled;    // bytes in the pools (by capacity), as last told
-	atomic_bool pools_over; // they passed `available`: the one-pass stage stops, the two passes follow
-	double available;       // MB of memory available before the via stage
+	void *room_hubs, *room_vias; // a repair's room for e->hubs and e->vias (gt_ehl_repair_room), or NULL
+	uint32_t* cell_at;           // a uniform pass 2: where the cell's hub list begins in its worker's pool
+	uint8_t* cell_pool;          // and that worker
+	bool round_robin;            // tests only: item i to worker i % threads (GT_EHL_CELLS_ROUND_ROBIN)
+	atomic_llong pooled;         // bytes in the pools (by capacity), as last told
+	atomic_bool pools_over;      // they passed `available`: the one-pass stage stops, the two passes follow
+	double available;            // MB of memory available before the via stage
 	// Per cell: the free squares that must see a vertex whole for the cell to be FULL for it
 	// (cells_needing): then every valid point of the cell sees it.
 	uint32_t* edge_free;

@@ -47,9 +47,11 @@ void gt_ehl_pools_free(gtRegionLists* const* pools, int count);
 // at a time (a build reads them once, at its via stage); atomic, so that a build still running on
 // another thread (a background rebuild) reads them without a data race.
 enum {
-	GT_EHL_CELLS_TWO_PASSES = 1, // count every cell, then write it, as a repair does (the file one pass must equal)
-	GT_EHL_CELLS_ROUND_ROBIN = 2 // one pass, cell c built by thread c % threads: every pool used, whatever
-	                             // the scheduling (else one thread may build every cell of a small map)
+	GT_EHL_CELLS_TWO_PASSES = 1,  // count every cell, then write it, as a repair does (the file one pass must equal)
+	GT_EHL_CELLS_ROUND_ROBIN = 2, // one pass, cell c built by thread c % threads: every pool used, whatever
+	                              // the scheduling (else one thread may build every cell of a small map)
+	GT_EHL_CELLS_SMALL_ROOM = 4   // a repair's room for its cell arrays (gt_ehl_repair_room) a quarter of
+	                              // the last index's: pass 1 must grow it
 };
 typedef struct gtEhlCellsTest {
 	atomic_int mode;          // GT_EHL_CELLS_* bits; 0 outside tests

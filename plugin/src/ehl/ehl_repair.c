@@ -17,6 +17,7 @@
 #include "core/platform.h"
 #include "core/task.h"
 #include "core/status.h"
+#include "ehl/ehl_cell_pools.h"
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_repair.h"
 #include "oracle/landmarks.h"
@@ -401,6 +402,34 @@ gtStatus gt_ehl_repair_await_labels(gtEhlRepair* r, gtError* err)
 	}
 	if (r->status && err) *err = r->err;
 	return r->status;
+}
+
+static bool labels_there(gtEhlRepair* r)
+{
+	pthread_mutex_lock(&r->lock);
+	bool ready = r->labels_ready;
+	pthread_mutex_unlock(&r->lock);
+	return ready;
+}
+
+// A block of about `bytes` (the last index's array, a little more), written once per 4 KB until the
+// labels are there: the pages the system gives now are not faults of pass 1.
+static void* room_written(gtEhlRepair* r, double bytes)
+{
+	enum { PAGE = 4096, CHECK = 2 << 20 };
+	bool small = atomic_load(&gt_ehl_cells_test.mode) & GT_EHL_CELLS_SMALL_ROOM;
+	size_t size = small ? (size_t)(bytes / 4) + 1 : (size_t)(bytes * 1.02) + CHECK;
+	char* block = gt_malloc(size);
+	for (size_t at = 0; block && at < size && (at % CHECK || !labels_there(r)); at += PAGE) block[at] = 0;
+	return block;
+}
+
+void gt_ehl_repair_room(gtEhlRepair* r, void** hubs, void** vias)
+{
+	*hubs = *vias = NULL;
+	if (!r->old || !r->labelling) return; // no wait: the labels are made before the sweep
+	*vias = room_written(r, (double)(r->old->via_count + 1) * sizeof *r->old->vias);
+	*hubs = room_written(r, (double)r->old->hub_count * sizeof *r->old->hubs);
 }
 
 void gt_ehl_repair_join(gtEhlRepair* r)
