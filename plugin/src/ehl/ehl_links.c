@@ -171,7 +171,7 @@ typedef struct Region {
 } Region;
 
 // gt_sweep_status reads SEEN as PARTIAL, SEEN | WHOLE as FULL (a free cell), TESTED alone as nothing.
-enum { TESTED = 0x10, SEEN = 1, WHOLE = 4 };
+enum { TESTED = 0x10, SEEN = 1, WHOLE = GT_EHL_END_WHOLE };
 
 // The direction (dx, dy) as a pseudo-angle in [0, 4), counterclockwise from +x: each quarter turn
 // is dy / (|dx| + |dy|) or its like, increasing with the angle (its slope per radian is 0.5 to 1).
@@ -387,6 +387,7 @@ static void ring_cell(const Region* r, int k, int place, int* x, int* y)
 }
 
 enum { QUEUED = 1, OUT = 2, KEPT = 3 }; // a place's state (0: not met yet)
+enum { GAP_RINGS_FROM = 5 };
 
 // Queues place i of ring k (taken modulo 8k) for testing unless it was met or is off the map.
 static inline void queue_place(Region* r, int k, int i)
@@ -444,6 +445,95 @@ static bool walk_ring(Region* r, int k)
 	return !failed;
 }
 
+// The place of cell (x, y) of ring k (see ring_cell).
+static int place_of(const Region* r, int k, int x, int y)
+{
+	int dx = x - r->cx, dy = y - r->cy;
+	if (dx == k && dy > -k) return dy + k - 1;
+	if (dy == k) return 2 * k + k - 1 - dx;
+	if (dx == -k) return 4 * k + k - 1 - dy;
+	return 6 * k + dx + k - 1;
+}
+
+// The place of ring k whose cell the ray from p of pseudo-angle t leaves the ring from (its exit
+// from the ring's outer square). The ray crosses the ring in that cell and at most one place either
+// side of it; rounding may move the exit by a place.
+static int place_at(const Region* r, int k, double t)
+{
+	t = t < 0 ? t + FULL_TURN : t >= FULL_TURN ? t - FULL_TURN : t;
+	int q = (int)t > 3 ? 3 : (int)t;
+	double f = t - q, dx = q == 0 ? 1 - f : q == 1 ? -f : q == 2 ? f - 1 : f;
+	double dy = q == 0 ? f : q == 1 ? 1 - f : q == 2 ? -f : f - 1; // turn_of(dx, dy) is t
+	double x0 = r->cx - k, x1 = r->cx + k + 1, y0 = r->cy - k, y1 = r->cy + k + 1;
+	double tx = dx > 0 ? (x1 - r->p.x) / dx : dx < 0 ? (x0 - r->p.x) / dx : INFINITY;
+	double ty = dy > 0 ? (y1 - r->p.y) / dy : dy < 0 ? (y0 - r->p.y) / dy : INFINITY;
+	int x, y;
+	if (tx <= ty) {
+		x = dx > 0 ? r->cx + k : r->cx - k;
+		double hy = floor(r->p.y + tx * dy);
+		y = hy < y0 ? (int)y0 : hy > r->cy + k ? r->cy + k : (int)hy;
+	} else {
+		y = dy > 0 ? r->cy + k : r->cy - k;
+		double hx = floor(r->p.x + ty * dx);
+		x = hx < x0 ? (int)x0 : hx > r->cx + k ? r->cx + k : (int)hx;
+	}
+	return place_of(r, k, x, y);
+}
+
+// The cells of ring k in the directions between gap_lo and gap_hi (at most a quarter turn apart) that
+// no arc holds. The cells within 2 places of the places the two rays leave from are tested as
+// test_cell does; the ones between lie wholly inside the gap, a cell or more from both rays, so no
+// arc holds them or meets their widened extent: each is kept at once, WHOLE when its box is free.
+static bool walk_gap(Region* r, int k, double gap_lo, double gap_hi)
+{
+	int n = 8 * k, from = place_at(r, k, gap_lo), to = place_at(r, k, gap_hi);
+	int span = (to - from + n) % n;
+	span = span > n / 2 ? 0 : span; // a rounding that moved the exit back past the other ray's
+	const gtMap* m = r->sweep->map;
+	uint8_t* state = r->state[0];
+	bool failed = false;
+	for (int j = -2; j <= span + 2 && !failed; j++) {
+		int i = (from + j + n) % n, x, y;
+		if (state[i]) continue;
+		state[i] = 1;
+		ring_cell(r, k, i, &x, &y);
+		if (x < 0 || y < 0 || x >= m->width || y >= m->height) continue;
+		if (j <= 2 || j >= span - 2) {
+			test_cell(r, x, y, k, &failed);
+		} else if (gt_blocked(m, x, y)) {
+			double lo, hi;
+			extent(r, x, y, &lo, &hi);
+			*slot(r->sweep, y * m->width + x) |= SEEN | TESTED;
+			failed = !block(r, lo, hi);
+		} else {
+			*slot(r->sweep,
+			      y * m->width + x) |= (uint8_t)(SEEN | TESTED | (k >= 3 && box_free(r, x, y, k) ? WHOLE : 0));
+		}
+	}
+	return !failed;
+}
+
+// Ring k from the gaps between the arcs (the directions no inner blocked cell hides): every cell of
+// the ring some direction of which lies in a gap, which holds every cell walk_ring keeps. False when
+// out of memory; *open false when there is no gap left.
+static bool walk_gaps(Region* r, int k, bool* open)
+{
+	memset(r->state[0], 0, (size_t)8 * k);
+	double at = 0; // the directions below are held by an arc or walked; at itself is in no arc
+	*open = false;
+	for (int i = 0; i <= r->arc_count && at <= FULL_TURN; i++) {
+		double lo = i < r->arc_count ? r->arcs[i].lo : FULL_TURN, hi = i < r->arc_count ? r->arcs[i].hi : FULL_TURN;
+		if (lo >= at) { // the closed gap [at, lo], walked a quarter turn at a time
+			double end = lo < FULL_TURN ? lo : FULL_TURN;
+			*open = true;
+			for (double piece = at; piece <= end; piece += 1)
+				if (!walk_gap(r, k, piece, piece + 1 < end ? piece + 1 : end)) return false;
+		}
+		at = hi > at ? hi : at;
+	}
+	return true;
+}
+
 static void free_region(Region* r)
 {
 	gt_free(r->arcs), gt_free(r->pending), gt_free(r->state[0]), gt_free(r->kept[0]);
@@ -471,7 +561,13 @@ gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err)
 		r.kept_count[0] = 1; // ring 0: p's cell, kept always
 		failed = failed || !merge_pending(&r);
 	}
-	for (int k = 1; !failed && r.kept_count[(k - 1) & 1] > 0; k++) failed = !walk_ring(&r, k) || !merge_pending(&r);
+	// The first rings cell by cell (their cells' extents are wide), the others by the gaps.
+	int k = 1, last = r.cx > m->width - 1 - r.cx ? r.cx : m->width - 1 - r.cx;
+	last = r.cy > last ? r.cy : m->height - 1 - r.cy > last ? m->height - 1 - r.cy : last;
+	for (; k <= GAP_RINGS_FROM - 1 && !failed && r.kept_count[(k - 1) & 1] > 0; k++)
+		failed = !walk_ring(&r, k) || !merge_pending(&r);
+	bool open = k == GAP_RINGS_FROM;
+	for (; k <= last && !failed && open; k++) failed = !walk_gaps(&r, k, &open) || !merge_pending(&r);
 	free_region(&r);
 	return !failed ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for a link end's visible cells");
 }
@@ -538,9 +634,8 @@ static bool keep_region(gtEhlEndRegions* r, const gtSweep* s, int e)
 	int64_t capacity = r->capacity;
 	if (!GT_GROW(r->cell, capacity, at + s->touched_count, 4096) || !GT_RESIZE(r->flags, capacity)) return false;
 	r->capacity = capacity;
-	for (int i = 0; i < s->touched_count; i++) {
+	for (int i = 0; i < s->touched_count; i++) { // every cell a region touches is SEEN
 		int32_t c = s->touched[i];
-		if (!gt_sweep_status(s, c)) continue;
 		r->cell[at] = c;
 		r->flags[at++] = s->cell_flags[c];
 	}
