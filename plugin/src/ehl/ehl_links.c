@@ -492,11 +492,17 @@ static bool walk_gap(Region* r, int k, double gap_lo, double gap_hi)
 	const gtMap* m = r->sweep->map;
 	uint8_t* state = r->state[0];
 	bool failed = false;
+	static const int STEP[4][2] = {{0, 1}, {-1, 0}, {0, -1}, {1, 0}}; // along side s, counterclockwise
+	int i = (from - 2 + n) % n, s = i / (2 * k), t = i - 2 * k * s, x, y;
+	ring_cell(r, k, i, &x, &y);
 	for (int j = -2; j <= span + 2 && !failed; j++) {
-		int i = (from + j + n) % n, x, y;
+		if (j > -2) { // the next place: a step along its side (from a corner, along the next side)
+			i = i + 1 < n ? i + 1 : 0;
+			if (++t == 2 * k) t = 0, s = (s + 1) & 3;
+			x += STEP[s][0], y += STEP[s][1];
+		}
 		if (state[i]) continue;
 		state[i] = 1;
-		ring_cell(r, k, i, &x, &y);
 		if (x < 0 || y < 0 || x >= m->width || y >= m->height) continue;
 		if (j <= 2 || j >= span - 2) {
 			test_cell(r, x, y, k, &failed);

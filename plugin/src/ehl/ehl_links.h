@@ -16,7 +16,8 @@ gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError*
 gtStatus gt_ehl_check_links(const gtEhl* e, const gtEhlLink* links, int count, gtError* err);
 
 // The unit cells some point of which may see free point p (a superset: every cell with a point
-// that sees p is in it), as gt_sweep_vertex leaves them: PARTIAL, never FULL.
+// that sees p is in it), as gt_sweep_vertex leaves them: PARTIAL, or FULL where every point of the
+// cell sees p. Only those cells are touched (gt_ehl_end_status reads their status from the flags).
 gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err);
 
 // The status (GT_UNIT_FULL or GT_UNIT_PARTIAL) of a cell of a link end's region from its flags: the
