@@ -65,7 +65,7 @@ static bool push_kept_outside(Worker* w, int v, const uint32_t* kept, int64_t co
 
 #define CELL_LISTED 0x80000000u
 
-static void count_full(Worker* w, int x, int y, uint32_t stamp)
+static inline __attribute__((always_inline)) void count_full(Worker* w, int x, int y, uint32_t stamp)
 {
 	int64_t cells[4];
 	int k = gt_ehl_cells_needing(w->build->map, w->build->ehl, x, y, cells);
