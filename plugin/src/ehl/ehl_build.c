@@ -65,7 +65,7 @@ static bool push_kept_outside(Worker* w, int v, const uint32_t* kept, int64_t co
 
 #define CELL_LISTED 0x80000000u
 
-static inline __attribute__((always_inline)) void count_full(Worker* w, int x, int y, uint32_t stamp)
+static void count_full(Worker* w, int x, int y, uint32_t stamp)
 {
 	int64_t cells[4];
 	int k = gt_ehl_cells_needing(w->build->map, w->build->ehl, x, y, cells);
@@ -73,28 +73,6 @@ static inline __attribute__((always_inline)) void count_full(Worker* w, int x, i
 		if (w->ehl_stamp[cells[i]] != stamp) w->ehl_stamp[cells[i]] = stamp, w->ehl_full[cells[i]] = 0;
 		w->ehl_full[cells[i]]++;
 	}
-}
-
-// The cells of the units the sweep just touched into w->ehl_list (their count), FULL units counted
-// per cell. A link end's region holds its units' status in their flags (`end` a constant in each copy).
-static inline __attribute__((always_inline)) int list_cells(Worker* w, uint32_t stamp, bool end)
-{
-	const gtEhl* e = w->build->ehl;
-	int width = gtMap_Width(w->build->map), g = e->g, listed = 0;
-	for (int i = 0; i < w->sweep.touched_count; i++) {
-		int32_t unit = w->sweep.touched[i];
-		int status = end ? gt_ehl_end_status(w->sweep.cell_flags[unit]) : gt_sweep_status(&w->sweep, unit);
-		if (!status) continue;
-		int ux = unit % width, uy = unit / width, ci = ux / g, cj = uy / g;
-		int64_t cell = (int64_t)cj * e->columns + ci;
-		if (w->ehl_stamp[cell] != stamp) w->ehl_stamp[cell] = stamp, w->ehl_full[cell] = 0;
-		if (!(w->ehl_full[cell] & CELL_LISTED)) {
-			w->ehl_full[cell] |= CELL_LISTED;
-			w->ehl_list[listed++] = (int32_t)cell;
-		}
-		if (status == GT_UNIT_FULL) count_full(w, ux, uy, stamp);
-	}
-	return listed;
 }
 
 static bool sweep_tuples(Worker* w, int v)
@@ -112,9 +90,22 @@ static bool sweep_tuples(Worker* w, int v)
 	                    : gt_sweep_vertex(&w->sweep, e->vertices[v], &w->err))
 		return false;
 	if (towards && !push_kept_outside(w, v, kept, kept_count, &sector)) return false;
-	int g = e->g;
+	int width = gtMap_Width(b->map), g = e->g;
 	uint32_t stamp = (uint32_t)v + 1;
-	int listed = v >= e->corners ? list_cells(w, stamp, true) : list_cells(w, stamp, false);
+	int listed = 0;
+	for (int i = 0; i < w->sweep.touched_count; i++) {
+		int32_t unit = w->sweep.touched[i];
+		int status = v >= e->corners ? gt_ehl_end_status(w->sweep.cell_flags[unit]) : gt_sweep_status(&w->sweep, unit);
+		if (!status) continue;
+		int ux = unit % width, uy = unit / width, ci = ux / g, cj = uy / g;
+		int64_t cell = (int64_t)cj * e->columns + ci;
+		if (w->ehl_stamp[cell] != stamp) w->ehl_stamp[cell] = stamp, w->ehl_full[cell] = 0;
+		if (!(w->ehl_full[cell] & CELL_LISTED)) {
+			w->ehl_full[cell] |= CELL_LISTED;
+			w->ehl_list[listed++] = (int32_t)cell;
+		}
+		if (status == GT_UNIT_FULL) count_full(w, ux, uy, stamp);
+	}
 	if (b->most_tuples && atomic_fetch_add(&b->tuples, listed) + listed > b->most_tuples) {
 		gt_fail(&w->err, GT_ERR_LIMIT, "cells of %d are too fine for the budget", g);
 		return false;
