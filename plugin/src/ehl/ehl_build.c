@@ -95,7 +95,7 @@ static bool sweep_tuples(Worker* w, int v)
 	int listed = 0;
 	for (int i = 0; i < w->sweep.touched_count; i++) {
 		int32_t unit = w->sweep.touched[i];
-		int status = gt_sweep_status(&w->sweep, unit);
+		int status = v >= e->corners ? gt_ehl_end_status(w->sweep.cell_flags[unit]) : gt_sweep_status(&w->sweep, unit);
 		if (!status) continue;
 		int ux = unit % width, uy = unit / width, ci = ux / g, cj = uy / g;
 		int64_t cell = (int64_t)cj * e->columns + ci;

@@ -169,13 +169,15 @@ typedef struct Region {
 	Arc* pending; // this ring's blocked extents, added once the ring is done
 	int pending_count;
 	int64_t pending_capacity;
-	int32_t *ring, *next, *work; // kept cells of the last ring, of this ring, and cells to test
-	int ring_count, next_count, work_count;
-	int64_t ring_capacity, next_capacity, work_capacity; // grown as needed: a region is a few thousand cells
+	// Ring k's cells by their place around it (ring_place): state[k & 1] per place, the places kept
+	// in ring k - 1 and k (kept[(k - 1) & 1], kept[k & 1]) and those still to test (work).
+	uint8_t* state[2];
+	int32_t *kept[2], *work;
+	int kept_count[2], work_count;
 } Region;
 
 // gt_sweep_status reads SEEN as PARTIAL, SEEN | WHOLE as FULL (a free cell), TESTED alone as nothing.
-enum { TESTED = 0x10, SEEN = 1, WHOLE = 4 };
+enum { TESTED = 0x10, SEEN = 1, WHOLE = GT_EHL_END_WHOLE };
 
 // The direction (dx, dy) as a pseudo-angle in [0, 4), counterclockwise from +x: each quarter turn
 // is dy / (|dx| + |dy|) or its like, increasing with the angle (its slope per radian is 0.5 to 1).
@@ -290,37 +292,6 @@ static uint8_t* slot(gtSweep* s, int32_t c)
 	return &s->cell_flags[c];
 }
 
-// Queues cell n for testing when it is of ring k (ax, ay: its column's and row's distance from p's
-// cell, INT_MAX off the map) and untested.
-static inline void queue_cell(Region* r, int32_t n, int ax, int ay, int k)
-{
-	if (ax > k || ay > k || (ax < k && ay < k)) return;
-	uint8_t* f = slot(r->sweep, n);
-	if (*f & TESTED) return;
-	*f |= TESTED;
-	r->work[r->work_count++] = n; // each cell queued once: the lists hold every cell
-}
-
-// Queues for testing the untested cells of ring k among the 8 neighbours of cell c, row by row (a
-// neighbour's ring is the larger of its column's and its row's distance from p's cell). False when
-// out of memory.
-static bool queue_neighbours(Region* r, int32_t c, int k)
-{
-	if (r->work_count + 8 > r->work_capacity && !GT_GROW(r->work, r->work_capacity, (int64_t)r->work_count + 8, 1024))
-		return false;
-	const gtMap* m = r->sweep->map;
-	int w = m->width, x = c % w, y = c / w;
-	int a0 = x > 0 ? abs(x - 1 - r->cx) : INT_MAX, a1 = abs(x - r->cx), a2 = x + 1 < w ? abs(x + 1 - r->cx) : INT_MAX;
-	int b0 = y > 0 ? abs(y - 1 - r->cy) : INT_MAX, b1 = abs(y - r->cy),
-	    b2 = y + 1 < m->height ? abs(y + 1 - r->cy) : INT_MAX;
-	if (b0 <= k)
-		queue_cell(r, c - w - 1, a0, b0, k), queue_cell(r, c - w, a1, b0, k), queue_cell(r, c - w + 1, a2, b0, k);
-	queue_cell(r, c - 1, a0, b1, k), queue_cell(r, c + 1, a2, b1, k); // c itself is tested or of ring k - 1
-	if (b2 <= k)
-		queue_cell(r, c + w - 1, a0, b2, k), queue_cell(r, c + w, a1, b2, k), queue_cell(r, c + w + 1, a2, b2, k);
-	return true;
-}
-
 // Whether an arc meets the closed range [lo, hi] (lo, hi within [0, 4]). The arcs are disjoint and
 // sorted, so their ends are sorted too: only the first arc ending above lo can start below hi.
 static bool arcs_meet(const Region* r, double lo, double hi)
@@ -334,19 +305,11 @@ static bool arcs_meet(const Region* r, double lo, double hi)
 	return first < r->arc_count && r->arcs[first].lo < hi;
 }
 
-// Whether every point of free cell (x, y) of ring k >= 3 sees p: the segment from p to any of them
-// crosses the ring's annulus within 2 cells of the cell (a ray from p, in the middle of the rings,
-// leaves ring k - 1 through a side at most 1.5 cells off), so it touches no blocked cell when none is
-// within 2 cells there and the cell's extent, widened, meets no arc of the inner blocked cells.
-static bool seen_whole(const Region* r, int x, int y, int k, double lo, double hi)
+// Whether the squares within 2 of cell (x, y) and in rings up to k are free: a box (rings are squares
+// around p's cell).
+static bool box_free(const Region* r, int x, int y, int k)
 {
 	const gtMap* m = r->sweep->map;
-	lo -= 4 * SHRINK, hi += 4 * SHRINK; // the arcs first: a few comparisons where the squares are 25
-	if (lo < 0           ? arcs_meet(r, 0, hi) || arcs_meet(r, lo + FULL_TURN, FULL_TURN)
-	    : hi > FULL_TURN ? arcs_meet(r, lo, FULL_TURN) || arcs_meet(r, 0, hi - FULL_TURN)
-	                     : arcs_meet(r, lo, hi))
-		return false;
-	// The squares within 2 of the cell and in rings up to k: a box (rings are squares around p's cell).
 	int x0 = x - 2 > r->cx - k ? x - 2 : r->cx - k, x1 = x + 2 < r->cx + k ? x + 2 : r->cx + k;
 	int y0 = y - 2 > r->cy - k ? y - 2 : r->cy - k, y1 = y + 2 < r->cy + k ? y + 2 : r->cy + k;
 	if (x0 < 0 || y0 < 0 || x1 >= m->width || y1 >= m->height) return false;
@@ -358,24 +321,234 @@ static bool seen_whole(const Region* r, int x, int y, int k, double lo, double h
 	return true;
 }
 
-// Keeps cell c of ring k unless its extent is covered; a kept blocked cell hides what is behind it.
-static bool test_cell(Region* r, int32_t c, int k)
+// Whether every point of free cell (x, y) of ring k >= 3 sees p: the segment from p to any of them
+// crosses the ring's annulus within 2 cells of the cell (a ray from p, in the middle of the rings,
+// leaves ring k - 1 through a side at most 1.5 cells off), so it touches no blocked cell when none is
+// within 2 cells there and the cell's extent, widened, meets no arc of the inner blocked cells.
+static bool seen_whole(const Region* r, int x, int y, int k, double lo, double hi)
+{
+	lo -= 4 * SHRINK, hi += 4 * SHRINK; // the arcs first: a few comparisons where the squares are 25
+	if (lo < 0           ? arcs_meet(r, 0, hi) || arcs_meet(r, lo + FULL_TURN, FULL_TURN)
+	    : hi > FULL_TURN ? arcs_meet(r, lo, FULL_TURN) || arcs_meet(r, 0, hi - FULL_TURN)
+	                     : arcs_meet(r, lo, hi))
+		return false;
+	return box_free(r, x, y, k);
+}
+
+// The flags of free cell (x, y) of ring k >= 1 whose widened extent wraps past no full turn, or 0 when
+// its extent is covered: one search for both, where covered and seen_whole make one each. The last
+// arc starting below lo is the only one that can hold the extent; the arcs meeting the widened one
+// start at most one arc later (the arcs are sorted and disjoint, so their ends are sorted too).
+static uint8_t free_cell_flags(const Region* r, int x, int y, int k, double lo, double hi)
+{
+	const Arc* arcs = r->arcs;
+	int first = 0, last = r->arc_count - 1, found = -1;
+	while (first <= last) {
+		int mid = (first + last) / 2;
+		if (arcs[mid].lo < lo) found = mid, first = mid + 1;
+		else last = mid - 1;
+	}
+	if (found >= 0 && arcs[found].hi > hi) return 0;
+	if (k < 3) return SEEN | TESTED;
+	double wide_lo = lo - 4 * SHRINK, wide_hi = hi + 4 * SHRINK;
+	int i = found + 1; // arcs[i] ends above wide_lo (or i is past the last): the first such is at most i
+	while (i > 0 && arcs[i - 1].hi > wide_lo) i--;
+	bool meets = i < r->arc_count && arcs[i].lo < wide_hi;
+	return (uint8_t)(SEEN | TESTED | (!meets && box_free(r, x, y, k) ? WHOLE : 0));
+}
+
+// Cell (x, y) of ring k: kept (true) unless its extent is covered; a kept blocked cell hides what is
+// behind it. *failed when out of memory.
+static bool test_cell(Region* r, int x, int y, int k, bool* failed)
 {
 	const gtMap* m = r->sweep->map;
-	int x = c % m->width, y = c / m->width;
 	double lo = 0, hi = 0;
-	if (k > 0 || gt_blocked(m, x, y)) extent(r, x, y, &lo, &hi); // ring 0 (p's cell): only to block
-	if (k > 0 && covered(r, lo, hi)) return true;
-	*slot(r->sweep, c) |= (uint8_t)(SEEN | TESTED | (k >= 3 && seen_whole(r, x, y, k, lo, hi) ? WHOLE : 0));
-	if (r->next_count >= r->next_capacity && !GT_GROW(r->next, r->next_capacity, (int64_t)r->next_count + 1, 1024))
-		return false;
-	r->next[r->next_count++] = c;
-	return !gt_blocked(m, x, y) || block(r, lo, hi); // the extent made above
+	bool blocked = gt_blocked(m, x, y);
+	if (k > 0 || blocked) extent(r, x, y, &lo, &hi);                             // ring 0 (p's cell): only to block
+	if (k > 0 && !blocked && lo >= 8 * SHRINK && hi <= FULL_TURN - 8 * SHRINK) { // most cells
+		uint8_t flags = free_cell_flags(r, x, y, k, lo, hi);
+		if (flags) *slot(r->sweep, y * m->width + x) |= flags;
+		return flags != 0;
+	}
+	if (k > 0 && covered(r, lo, hi)) return false;
+	*slot(r->sweep,
+	      y * m->width + x) |= (uint8_t)(SEEN | TESTED | (k >= 3 && seen_whole(r, x, y, k, lo, hi) ? WHOLE : 0));
+	if (blocked && !block(r, lo, hi)) *failed = true; // the extent made above
+	return true;
+}
+
+// Ring k >= 1 (the cells at Chebyshev distance k from p's cell) as a cycle of 8k places, from the
+// cell right above the corner (+k, -k) counterclockwise: side s (0: x = +k, 1: y = +k, 2: x = -k,
+// 3: y = -k) holds places 2ks .. 2ks + 2k - 1, its last one a corner. Two cells of the ring touch
+// when their places are next to each other, or are the two around a corner.
+static void ring_cell(const Region* r, int k, int place, int* x, int* y)
+{
+	int s = place / (2 * k), t = place - 2 * k * s;
+	switch (s) {
+	case 0: *x = r->cx + k, *y = r->cy - k + 1 + t; break;
+	case 1: *x = r->cx + k - 1 - t, *y = r->cy + k; break;
+	case 2: *x = r->cx - k, *y = r->cy + k - 1 - t; break;
+	default: *x = r->cx - k + 1 + t, *y = r->cy - k; break;
+	}
+}
+
+enum { QUEUED = 1, OUT = 2, KEPT = 3 }; // a place's state (0: not met yet)
+enum { GAP_RINGS_FROM = 5 };
+
+// Queues place i of ring k (taken modulo 8k) for testing unless it was met or is off the map.
+static inline void queue_place(Region* r, int k, int i)
+{
+	int n = 8 * k;
+	i = i < 0 ? i + n : i >= n ? i - n : i;
+	uint8_t* state = r->state[k & 1];
+	if (state[i]) return;
+	int x, y;
+	ring_cell(r, k, i, &x, &y);
+	const gtMap* m = r->sweep->map;
+	if (x < 0 || y < 0 || x >= m->width || y >= m->height) {
+		state[i] = OUT;
+		return;
+	}
+	state[i] = QUEUED;
+	r->work[r->work_count++] = i;
+}
+
+// Ring k from the places kept in ring k - 1: each cell of ring k next to one of them is tested, and
+// each cell next to a kept one of ring k (the cells along a visible segment follow one another so).
+// The kept places into kept[k & 1].
+static bool walk_ring(Region* r, int k)
+{
+	int n = 8 * k, *kept = r->kept[k & 1], count = 0;
+	memset(r->state[k & 1], 0, (size_t)n);
+	r->work_count = 0;
+	const int32_t* inner = r->kept[(k - 1) & 1];
+	for (int i = 0; i < r->kept_count[(k - 1) & 1]; i++) {
+		if (k == 1) { // ring 0 is p's cell: every cell of ring 1 touches it
+			for (int j = 0; j < 8; j++) queue_place(r, 1, j);
+			break;
+		}
+		// Place t of side s in ring k - 1 touches places t .. t + 2 of side s in ring k, and the
+		// corner (t = 2k - 3) the two after them too.
+		int j = inner[i], s = j / (2 * k - 2), t = j - (2 * k - 2) * s, at = 2 * k * s + t;
+		for (int d = 0; d < (t == 2 * k - 3 ? 5 : 3); d++) queue_place(r, k, at + d);
+	}
+	bool failed = false;
+	while (r->work_count > 0 && !failed) {
+		int i = r->work[--r->work_count], x, y;
+		ring_cell(r, k, i, &x, &y);
+		if (!test_cell(r, x, y, k, &failed)) {
+			r->state[k & 1][i] = OUT;
+			continue;
+		}
+		r->state[k & 1][i] = KEPT;
+		kept[count++] = i;
+		int t = i % (2 * k);
+		queue_place(r, k, i - 1), queue_place(r, k, i + 1);
+		if (t == 2 * k - 2) queue_place(r, k, i + 2); // the cell after the corner
+		if (t == 0) queue_place(r, k, i - 2);         // the cell before the last corner
+	}
+	r->kept_count[k & 1] = count;
+	return !failed;
+}
+
+// The place of cell (x, y) of ring k (see ring_cell).
+static int place_of(const Region* r, int k, int x, int y)
+{
+	int dx = x - r->cx, dy = y - r->cy;
+	if (dx == k && dy > -k) return dy + k - 1;
+	if (dy == k) return 2 * k + k - 1 - dx;
+	if (dx == -k) return 4 * k + k - 1 - dy;
+	return 6 * k + dx + k - 1;
+}
+
+// The place of ring k whose cell the ray from p of pseudo-angle t leaves the ring from (its exit
+// from the ring's outer square). The ray crosses the ring in that cell and at most one place either
+// side of it; rounding may move the exit by a place.
+static int place_at(const Region* r, int k, double t)
+{
+	t = t < 0 ? t + FULL_TURN : t >= FULL_TURN ? t - FULL_TURN : t;
+	int q = (int)t > 3 ? 3 : (int)t;
+	double f = t - q, dx = q == 0 ? 1 - f : q == 1 ? -f : q == 2 ? f - 1 : f;
+	double dy = q == 0 ? f : q == 1 ? 1 - f : q == 2 ? -f : f - 1; // turn_of(dx, dy) is t
+	double x0 = r->cx - k, x1 = r->cx + k + 1, y0 = r->cy - k, y1 = r->cy + k + 1;
+	double tx = dx > 0 ? (x1 - r->p.x) / dx : dx < 0 ? (x0 - r->p.x) / dx : INFINITY;
+	double ty = dy > 0 ? (y1 - r->p.y) / dy : dy < 0 ? (y0 - r->p.y) / dy : INFINITY;
+	int x, y;
+	if (tx <= ty) {
+		x = dx > 0 ? r->cx + k : r->cx - k;
+		double hy = floor(r->p.y + tx * dy);
+		y = hy < y0 ? (int)y0 : hy > r->cy + k ? r->cy + k : (int)hy;
+	} else {
+		y = dy > 0 ? r->cy + k : r->cy - k;
+		double hx = floor(r->p.x + ty * dx);
+		x = hx < x0 ? (int)x0 : hx > r->cx + k ? r->cx + k : (int)hx;
+	}
+	return place_of(r, k, x, y);
+}
+
+// The cells of ring k in the directions between gap_lo and gap_hi (at most a quarter turn apart) that
+// no arc holds. The cells within 2 places of the places the two rays leave from are tested as
+// test_cell does; the ones between lie wholly inside the gap, a cell or more from both rays, so no
+// arc holds them or meets their widened extent: each is kept at once, WHOLE when its box is free.
+static bool walk_gap(Region* r, int k, double gap_lo, double gap_hi)
+{
+	int n = 8 * k, from = place_at(r, k, gap_lo), to = place_at(r, k, gap_hi);
+	int span = (to - from + n) % n;
+	span = span > n / 2 ? 0 : span; // a rounding that moved the exit back past the other ray's
+	const gtMap* m = r->sweep->map;
+	uint8_t* state = r->state[0];
+	bool failed = false;
+	static const int STEP[4][2] = {{0, 1}, {-1, 0}, {0, -1}, {1, 0}}; // along side s, counterclockwise
+	int i = (from - 2 + n) % n, s = i / (2 * k), t = i - 2 * k * s, x, y;
+	ring_cell(r, k, i, &x, &y);
+	for (int j = -2; j <= span + 2 && !failed; j++) {
+		if (j > -2) { // the next place: a step along its side (from a corner, along the next side)
+			i = i + 1 < n ? i + 1 : 0;
+			if (++t == 2 * k) t = 0, s = (s + 1) & 3;
+			x += STEP[s][0], y += STEP[s][1];
+		}
+		if (state[i]) continue;
+		state[i] = 1;
+		if (x < 0 || y < 0 || x >= m->width || y >= m->height) continue;
+		if (j <= 2 || j >= span - 2) {
+			test_cell(r, x, y, k, &failed);
+		} else if (gt_blocked(m, x, y)) {
+			double lo, hi;
+			extent(r, x, y, &lo, &hi);
+			*slot(r->sweep, y * m->width + x) |= SEEN | TESTED;
+			failed = !block(r, lo, hi);
+		} else {
+			*slot(r->sweep,
+			      y * m->width + x) |= (uint8_t)(SEEN | TESTED | (k >= 3 && box_free(r, x, y, k) ? WHOLE : 0));
+		}
+	}
+	return !failed;
+}
+
+// Ring k from the gaps between the arcs (the directions no inner blocked cell hides): every cell of
+// the ring some direction of which lies in a gap, which holds every cell walk_ring keeps. False when
+// out of memory; *open false when there is no gap left.
+static bool walk_gaps(Region* r, int k, bool* open)
+{
+	memset(r->state[0], 0, (size_t)8 * k);
+	double at = 0; // the directions below are held by an arc or walked; at itself is in no arc
+	*open = false;
+	for (int i = 0; i <= r->arc_count && at <= FULL_TURN; i++) {
+		double lo = i < r->arc_count ? r->arcs[i].lo : FULL_TURN, hi = i < r->arc_count ? r->arcs[i].hi : FULL_TURN;
+		if (lo >= at) { // the closed gap [at, lo], walked a quarter turn at a time
+			double end = lo < FULL_TURN ? lo : FULL_TURN;
+			*open = true;
+			for (double piece = at; piece <= end; piece += 1)
+				if (!walk_gap(r, k, piece, piece + 1 < end ? piece + 1 : end)) return false;
+		}
+		at = hi > at ? hi : at;
+	}
+	return true;
 }
 
 static void free_region(Region* r)
 {
-	gt_free(r->arcs), gt_free(r->pending), gt_free(r->ring), gt_free(r->next), gt_free(r->work);
+	gt_free(r->arcs), gt_free(r->pending), gt_free(r->state[0]), gt_free(r->kept[0]);
 }
 
 gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err)
@@ -389,28 +562,26 @@ gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err)
 	r.p = p;
 	r.cx = (int)p.x < m->width ? (int)p.x : m->width - 1;
 	r.cy = (int)p.y < m->height ? (int)p.y : m->height - 1;
-	int32_t first = r.cy * m->width + r.cx;
-	*slot(sweep, first) |= TESTED;
-	bool ok = test_cell(&r, first, 0) && merge_pending(&r);
-	for (int k = 1; ok; k++) {
-		int32_t* t = r.ring;
-		int64_t capacity = r.ring_capacity;
-		r.ring = r.next, r.next = t;
-		r.ring_capacity = r.next_capacity, r.next_capacity = capacity;
-		r.ring_count = r.next_count;
-		r.next_count = 0;
-		if (!r.ring_count) break;
-		r.work_count = 0;
-		for (int i = 0; i < r.ring_count && ok; i++) ok = queue_neighbours(&r, r.ring[i], k);
-		for (int i = 0; i < r.work_count && ok; i++) {
-			int before = r.next_count;
-			ok = test_cell(&r, r.work[i], k);
-			if (ok && r.next_count > before) ok = queue_neighbours(&r, r.work[i], k);
-		}
-		if (ok) ok = merge_pending(&r);
+	// A ring past the map's larger side holds no cell of it: 8 places a unit of it, 3 lists of them.
+	int64_t places = 8 * (int64_t)(m->width > m->height ? m->width : m->height) + 8;
+	r.state[0] = gt_malloc(2 * (size_t)places);
+	r.kept[0] = gt_malloc(3 * (size_t)places * sizeof *r.kept[0]);
+	bool failed = !r.state[0] || !r.kept[0];
+	if (!failed) {
+		r.state[1] = r.state[0] + places, r.kept[1] = r.kept[0] + places, r.work = r.kept[0] + 2 * places;
+		test_cell(&r, r.cx, r.cy, 0, &failed);
+		r.kept_count[0] = 1; // ring 0: p's cell, kept always
+		failed = failed || !merge_pending(&r);
 	}
+	// The first rings cell by cell (their cells' extents are wide), the others by the gaps.
+	int k = 1, last = r.cx > m->width - 1 - r.cx ? r.cx : m->width - 1 - r.cx;
+	last = r.cy > last ? r.cy : m->height - 1 - r.cy > last ? m->height - 1 - r.cy : last;
+	for (; k <= GAP_RINGS_FROM - 1 && !failed && r.kept_count[(k - 1) & 1] > 0; k++)
+		failed = !walk_ring(&r, k) || !merge_pending(&r);
+	bool open = k == GAP_RINGS_FROM;
+	for (; k <= last && !failed && open; k++) failed = !walk_gaps(&r, k, &open) || !merge_pending(&r);
 	free_region(&r);
-	return ok ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for a link end's visible cells");
+	return !failed ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory for a link end's visible cells");
 }
 
 // ---- the joined graph ------------------------------------------------------------------------
@@ -475,9 +646,8 @@ static bool keep_region(gtEhlEndRegions* r, const gtSweep* s, int e)
 	int64_t capacity = r->capacity;
 	if (!GT_GROW(r->cell, capacity, at + s->touched_count, 4096) || !GT_RESIZE(r->flags, capacity)) return false;
 	r->capacity = capacity;
-	for (int i = 0; i < s->touched_count; i++) {
+	for (int i = 0; i < s->touched_count; i++) { // every cell a region touches is SEEN
 		int32_t c = s->touched[i];
-		if (!gt_sweep_status(s, c)) continue;
 		r->cell[at] = c;
 		r->flags[at++] = s->cell_flags[c];
 	}

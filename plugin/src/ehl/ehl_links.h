@@ -16,8 +16,18 @@ gtStatus gt_ehl_take_links(gtEhl* e, const gtEhlLink* links, int count, gtError*
 gtStatus gt_ehl_check_links(const gtEhl* e, const gtEhlLink* links, int count, gtError* err);
 
 // The unit cells some point of which may see free point p (a superset: every cell with a point
-// that sees p is in it), as gt_sweep_vertex leaves them: PARTIAL, never FULL.
+// that sees p is in it), as gt_sweep_vertex leaves them: PARTIAL, or FULL where every point of the
+// cell sees p. Only those cells are touched (gt_ehl_end_status reads their status from the flags).
 gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err);
+
+// The status (GT_UNIT_FULL or GT_UNIT_PARTIAL) of a cell of a link end's region from its flags: the
+// region stamps only the cells it keeps, and a cell it sees whole is free (gt_sweep_status, without
+// reading the map).
+enum { GT_EHL_END_WHOLE = 4 }; // the flag of a cell seen whole (ehl_links.c)
+static inline int gt_ehl_end_status(uint8_t flags)
+{
+	return flags & GT_EHL_END_WHOLE ? GT_UNIT_FULL : GT_UNIT_PARTIAL;
+}
 
 // The link ends' regions as the join made them, so the cell stage reads them rather than makes
 // them again: end e's unit cells with a status are cell[begin[e] .. begin[e + 1]) (cell_flags as
