@@ -529,6 +529,11 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	return st;
 }
 
+bool gt_ehl_repair_whole(const gtEhlRepair* r)
+{
+	return !r->old;
+}
+
 bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, const uint32_t** cells, int64_t* count)
 {
 	if (!r->old || !r->swept || r->same_tuples || r->old->g != e->g || r->resweep[v]) return false;
@@ -725,6 +730,7 @@ bool gt_ehl_repair_share_cells(gtEhlRepair* r, gtEhl* e, int64_t* full)
 	memcpy(cell_full, old->cell_full, (size_t)e->cell_count * sizeof *cell_full);
 	*full = 0;
 	for (int64_t c = 0; c < e->cell_count; c++) *full += cell_full[c];
+	gt_free(e->cell_full); // the build's, for a pass 1 not run
 	e->cell_full = cell_full;
 	return true;
 }

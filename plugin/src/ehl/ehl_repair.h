@@ -69,6 +69,10 @@ typedef struct gtEhlKeepingCounts {
 } gtEhlKeepingCounts;
 extern gtEhlKeepingCounts gt_ehl_keeping_counts;
 
+// True when there is no last index to reuse: a whole build that keeps its tuples and labels (and
+// its cells' FULL counts) for the next repair, built as gtEhl_Build builds (one pass over the cells).
+bool gt_ehl_repair_whole(const gtEhlRepair* repair);
+
 // For the build's sweep: true when vertex v of the new index `e` keeps the last index's tuples,
 // then *cells (cell | GT_EHL_TUPLE_FULL each) and *count are them.
 bool gt_ehl_repair_kept_tuples(const gtEhlRepair* repair, const gtEhl* e, int v, const uint32_t** cells,
