@@ -327,13 +327,14 @@ static void rebuild_run(void* context)
 		return;
 	}
 	double start = gtNowSeconds();
+	gtError unchecked; // a map the build refuses: it says why below, with no graph made or repaired first
+	if (gt_ehl_check_vertices(r->map, &r->def, &unchecked)) r->graph_from = NULL, r->base = NULL;
 	r->graph_cheap = r->graph_from &&
 	                 (walls_only(r->map, r->rects, r->rect_count) || // see seed_repair
 	                  gt_vis_graph_unchanged(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count));
 	bool fresh = !r->graph_from || (r->build_graph && !r->graph_cheap);       // built here (and timed), not repaired
 	if (!fresh && !gt_vis_graph_copy(r->graph_from, &r->graph)) fresh = true; // no room for the copy: built
 	r->graph_repaired = !fresh;
-	gtError unchecked; // a map the build refuses: it says why below
 	if (fresh && !gt_ehl_check_vertices(r->map, &r->def, &unchecked) &&
 	    gt_vis_graph_build(r->map, r->def.tasks, gt_resolve_threads(r->def.threads), false, &r->graph, &r->err))
 		memset(&r->graph, 0, sizeof r->graph); // no room: the build below tries again (and says why)
