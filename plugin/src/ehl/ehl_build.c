@@ -139,7 +139,7 @@ static bool sweep_one(Worker* w, int v)
 // A repair: a cell the last index has right is copied from it.
 static bool copied_cell(Worker* w, Build* b, int64_t cell)
 {
-	if (!b->repair) return false;
+	if (!b->repair || gt_ehl_repair_whole(b->repair)) return false; // (a whole build's one pass has no via_start)
 	int64_t first = b->tuple_begin[cell], tuples = b->tuple_begin[cell + 1] - first;
 	uint32_t kept_hubs, kept_vias;
 	if (!gt_ehl_repair_cell(b->repair, b->ehl, cell, b->pass, b->tuple_vertex + first, tuples,
@@ -398,7 +398,7 @@ static void run_worker(void* context, int index)
 		          : b->regions       ? gt_region_block(b->regions, &w->region, item, fine_cell, w)
 		          : b->pass == 2     ? pooled_cell(w, item)
 		                             : build_cell(w, item);
-		if (ok && b->pass == 1 && !b->regions && b->ehl->cell_full) // kept for the next repair's copies
+		if (ok && b->pass != 0 && !b->regions && b->ehl->cell_full) // kept for the next repair's copies
 			b->ehl->cell_full[item] = (uint32_t)(w->full_vias - full_before);
 		if (!ok) {
 			if (!w->err.message[0]) gt_fail(&w->err, GT_ERR_NOMEM, "out of memory in the EHL build (%s)", b->stage);
@@ -667,8 +667,11 @@ static gtStatus build_uniform(Build* b, Worker* workers, gtError* err)
 	b->available = gt_ehl_available_mb();
 	// One pass when nothing bounds the peak and the pools beside the index fit (build_pooled).
 	int mode = atomic_load(&gt_ehl_cells_test.mode);
-	bool pooled = !b->repair && b->def->budget_mb <= 0 && b->threads <= 256 && !(mode & GT_EHL_CELLS_TWO_PASSES);
+	bool whole = !b->repair || gt_ehl_repair_whole(b->repair);
+	bool pooled = whole && b->def->budget_mb <= 0 && b->threads <= 256 && !(mode & GT_EHL_CELLS_TWO_PASSES);
 	b->round_robin = pooled && (mode & GT_EHL_CELLS_ROUND_ROBIN);
+	// An index that keeps its tuples keeps its cells' FULL counts too (NULL: no room, a repair scans).
+	if (!st && b->repair) b->ehl->cell_full = gt_malloc(((size_t)b->cells + 1) * sizeof *b->ehl->cell_full);
 	if (!st && pooled) {
 		bool again = false;
 		st = build_pooled(b, workers, &again, err);
@@ -685,8 +688,6 @@ static gtStatus build_uniform(Build* b, Worker* workers, gtError* err)
 	}
 	if (!st) st = allocate_cells(b, err);
 	if (!st) {
-		// An index that keeps its tuples keeps its cells' FULL counts too (NULL: no room, a repair scans).
-		if (b->repair) b->ehl->cell_full = gt_malloc(((size_t)b->cells + 1) * sizeof *b->ehl->cell_full);
 		b->pass = 1;
 		st = run_stage(b, workers, "via labels", b->cells, err);
 	}
@@ -741,7 +742,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	// corners' only, which its cells and the next repair reuse. Trimming it cost a repair 1-5 ms of
 	// CPU (0.9-3 on generated rooms 384, 2.4-13 on caves 384: the heap walked, the pages given back
 	// and faulted in again), a tenth of some repairs' CPU on a loaded machine.
-	if (!repair) release_freed_memory();
+	if (!repair || gt_ehl_repair_whole(repair)) release_freed_memory();
 	if (!st && repair) gt_ehl_repair_room(repair, &b.room_hubs, &b.room_vias);
 	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
 	if (!st) st = labelled;

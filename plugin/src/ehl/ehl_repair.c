@@ -54,6 +54,8 @@ struct gtEhlRepair {
 	// The labels, made on a job of their own while the build sweeps (the sweeps read no labels).
 	const gtMap* map;
 	const gtVisGraph* graph;
+	const gtEhlDef* def; // a whole build's labels: as gtEhl_Build makes them (batches on `threads`, progress)
+	int threads;
 	gtHubLabelsEdit edit;
 	gtHubLabelsDiffs diffs; // made by the labels' merge into diff_begin, diff and changed (else plan_diffs)
 	gtHubLabels* out;
@@ -81,6 +83,8 @@ typedef struct Affected {
 	uint32_t at; // next old hub entry of the cell to copy
 	int moves;   // how the vertices of the cell's old tuples are numbered now (cell_moves)
 } Affected;
+
+gtEhlKeepingCounts gt_ehl_keeping_counts;
 
 enum { CELL_BUILT, CELL_COPIED, CELL_BY_HUB }; // by hub: each hub's vias copied unless its candidates changed
 
@@ -378,8 +382,8 @@ static gtStatus landmarks_after(const gtEhlRepair* r, const gtHubLabels* L, gtLa
 static void make_labels(void* context)
 {
 	gtEhlRepair* r = context;
-	r->status = gt_hub_labels_build_in_order(r->map, r->graph, r->old ? r->order : NULL, r->old ? &r->edit : NULL,
-	                                         r->out, &r->err);
+	r->status = r->old ? gt_hub_labels_build_in_order(r->map, r->graph, r->order, &r->edit, r->out, &r->err)
+	                   : gt_hub_labels_of_graph(r->map, r->graph, r->def, r->threads, r->out, &r->err);
 	if (r->diffs.made) r->diff = r->diffs.hub; // freed with the repair
 	// no room: the cells are built whole
 	r->by_cell = !r->status && r->old && (r->diffs.made || plan_diffs(r, r->out));
@@ -486,6 +490,7 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	                        repair.old ? repair.old->label_dist : NULL,
 	                        NULL};
 	repair.map = map, repair.graph = graph, repair.edit = edit, repair.out = &labels, repair.landmarks = landmarks;
+	repair.def = def, repair.threads = threads;
 	pthread_mutex_init(&repair.lock, NULL);
 	pthread_cond_init(&repair.ready, NULL);
 	// With a thread to spare, the labels are made while the build sweeps (on one thread fewer), and
@@ -519,8 +524,14 @@ gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVis
 	pthread_mutex_destroy(&repair.lock);
 	pthread_cond_destroy(&repair.ready);
 	if (st && landmarks) gt_landmarks_free(landmarks);
+	if (!st) atomic_fetch_add(repair.old ? &gt_ehl_keeping_counts.repaired : &gt_ehl_keeping_counts.whole, 1);
 	repair_free(&repair);
 	return st;
+}
+
+bool gt_ehl_repair_whole(const gtEhlRepair* r)
+{
+	return !r->old;
 }
 
 bool gt_ehl_repair_kept_tuples(const gtEhlRepair* r, const gtEhl* e, int v, const uint32_t** cells, int64_t* count)
@@ -719,6 +730,7 @@ bool gt_ehl_repair_share_cells(gtEhlRepair* r, gtEhl* e, int64_t* full)
 	memcpy(cell_full, old->cell_full, (size_t)e->cell_count * sizeof *cell_full);
 	*full = 0;
 	for (int64_t c = 0; c < e->cell_count; c++) *full += cell_full[c];
+	gt_free(e->cell_full); // the build's, for a pass 1 not run
 	e->cell_full = cell_full;
 	return true;
 }

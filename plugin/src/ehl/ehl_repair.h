@@ -6,6 +6,8 @@
 #ifndef GRIDTREE_EHL_REPAIR_H
 #define GRIDTREE_EHL_REPAIR_H
 
+#include <stdatomic.h>
+
 #include "ehl/ehl_layout.h"
 #include "ehl/ehl_sweep.h"
 #include "ehl/hub_labels.h"
@@ -59,6 +61,17 @@ struct gtLandmarks;
 gtStatus gt_ehl_build_keeping_graph(const gtMap* map, const gtEhlDef* def, gtVisGraph* graph,
                                     const gtEhlRepairFrom* from, gtEhl** out, struct gtLandmarks* landmarks,
                                     gtError* err);
+
+// The builds gt_ehl_build_keeping_graph made (process-wide, for the tests): repairs of a last index,
+// and whole builds (no last index, or one it could not repair).
+typedef struct gtEhlKeepingCounts {
+	atomic_llong repaired, whole;
+} gtEhlKeepingCounts;
+extern gtEhlKeepingCounts gt_ehl_keeping_counts;
+
+// True when there is no last index to reuse: a whole build that keeps its tuples and labels (and
+// its cells' FULL counts) for the next repair, built as gtEhl_Build builds (one pass over the cells).
+bool gt_ehl_repair_whole(const gtEhlRepair* repair);
 
 // For the build's sweep: true when vertex v of the new index `e` keeps the last index's tuples,
 // then *cells (cell | GT_EHL_TUPLE_FULL each) and *count are them.

@@ -950,7 +950,13 @@ gtStatus gt_hub_labels_of_map(const gtMap* map, const gtEhlDef* def, int threads
 	if (st) return st;
 	*vg_edges = graph.offset[graph.n] / 2;
 	gt_ehl_report(def, "hub labels", 0);
-	st = build_labels(map, &graph, NULL, NULL, NULL, NULL, def, threads, out, err);
+	st = gt_hub_labels_of_graph(map, &graph, def, threads, out, err);
 	gt_vis_graph_free(&graph);
 	return st;
+}
+
+gtStatus gt_hub_labels_of_graph(const gtMap* map, const gtVisGraph* g, const gtEhlDef* def, int threads,
+                                gtHubLabels* out, gtError* err)
+{
+	return build_labels(map, g, NULL, NULL, NULL, NULL, def, threads, out, err);
 }

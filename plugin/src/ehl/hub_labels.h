@@ -86,6 +86,10 @@ void gt_hub_labels_free(gtHubLabels* labels);
 
 // Everything of an EHL build that does not depend on the cell size: the full visibility graph
 // (its undirected edge count in *vg_edges), then the labels. Reports progress through def.
+// The labels of `map` from its full visibility graph `g`, as gt_hub_labels_of_map makes them (the
+// same batches on `threads`, progress through def).
+gtStatus gt_hub_labels_of_graph(const gtMap* map, const gtVisGraph* g, const gtEhlDef* def, int threads,
+                                gtHubLabels* out, gtError* err);
 gtStatus gt_hub_labels_of_map(const gtMap* map, const gtEhlDef* def, int threads, gtHubLabels* out, int64_t* vg_edges,
                               gtError* err);
 

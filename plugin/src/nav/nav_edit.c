@@ -327,13 +327,14 @@ static void rebuild_run(void* context)
 		return;
 	}
 	double start = gtNowSeconds();
+	gtError unchecked; // a map the build refuses: it says why below, with no graph made or repaired first
+	if (gt_ehl_check_vertices(r->map, &r->def, &unchecked)) r->graph_from = NULL, r->base = NULL;
 	r->graph_cheap = r->graph_from &&
 	                 (walls_only(r->map, r->rects, r->rect_count) || // see seed_repair
 	                  gt_vis_graph_unchanged(r->map, r->old_vertices, r->old_n, r->rects, r->rect_count));
 	bool fresh = !r->graph_from || (r->build_graph && !r->graph_cheap);       // built here (and timed), not repaired
 	if (!fresh && !gt_vis_graph_copy(r->graph_from, &r->graph)) fresh = true; // no room for the copy: built
 	r->graph_repaired = !fresh;
-	gtError unchecked; // a map the build refuses: it says why below
 	if (fresh && !gt_ehl_check_vertices(r->map, &r->def, &unchecked) &&
 	    gt_vis_graph_build(r->map, r->def.tasks, gt_resolve_threads(r->def.threads), false, &r->graph, &r->err))
 		memset(&r->graph, 0, sizeof r->graph); // no room: the build below tries again (and says why)
@@ -443,6 +444,40 @@ gtEhlDef nav_build_def(const gtNav* nav, const gtEhlDef* def)
 	return d;
 }
 
+// A foreground build that keeps what the next edit's repair starts from, as a background whole
+// build does: the index its tuples and labels, *graph the visibility graph, *landmarks the graph's
+// (empty when out of memory). The index is the one gtEhl_Build makes, from the same stages. A
+// budget makes a region index, which no repair starts from: built as gtEhl_Build builds it.
+static gtStatus build_keeping(const gtMap* map, const gtEhlDef* d, gtEhl** ehl, gtVisGraph* graph,
+                              gtLandmarks* landmarks, gtError* err)
+{
+	if (d->budget_mb > 0) return gtEhl_Build(map, d, ehl, err);
+	int64_t base = gt_ehl_peak_begin(d); // for stats.peak_bytes, as gtEhl_Build gives it
+	gtStatus st = gt_ehl_build_keeping_graph(map, d, graph, NULL, ehl, landmarks, err);
+	st = gt_ehl_check_peak(d, base, st, ehl, err);
+	if (st) {
+		gt_vis_graph_free(graph);
+		gt_landmarks_free(landmarks);
+	}
+	return st;
+}
+
+// The graph (and its landmarks) of the index map just set, made at map generation `generation`:
+// the nav's now, for the next repair (nav_set_index put the last one's away).
+static void keep_graph(gtNav* nav, gtVisGraph* graph, gtLandmarks* landmarks, uint32_t generation)
+{
+	if (!nav->ehl || !graph->offset) { // no index (no room to track edits), or a region index: nothing kept
+		gt_vis_graph_free(graph);
+		gt_landmarks_free(landmarks);
+		return;
+	}
+	nav->graph = *graph;
+	nav->graph_generation = generation;
+	memset(graph, 0, sizeof *graph);
+	nav->landmarks = *landmarks;
+	memset(landmarks, 0, sizeof *landmarks);
+}
+
 gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gtError* err)
 {
 	gtEhlDef d = nav_build_def(nav, def);
@@ -454,7 +489,9 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 		bool outer_cancelled = nav->build_cancelled; // a build from a build's progress callback
 		nav->build_cancelled = false;
 		nav->building++;
-		if (!st) st = gtEhl_Build(map ? map : nav->map, &d, &ehl, err);
+		gtVisGraph graph = {0};
+		gtLandmarks landmarks = {0};
+		if (!st) st = build_keeping(map ? map : nav->map, &d, &ehl, &graph, &landmarks, err);
 		nav->building--;
 		if (!st && nav->build_cancelled) {
 			gtEhl_Destroy(ehl);
@@ -462,10 +499,13 @@ gtStatus gtNav_RebuildIndex(gtNav* nav, const gtEhlDef* def, bool background, gt
 		}
 		nav->build_cancelled = outer_cancelled;
 		if (st) {
+			gt_vis_graph_free(&graph);
+			gt_landmarks_free(&landmarks);
 			gtMap_Destroy(map);
 			return st;
 		}
 		nav_set_index(nav, ehl, map);
+		keep_graph(nav, &graph, &landmarks, nav->map_generation);
 		nav_doors_update(nav); // an index per declared door, in the background
 		return GT_OK;
 	}
@@ -574,11 +614,7 @@ static bool take_rebuild(gtNav* nav)
 		if (bound || rebuild_would_change(nav)) {
 			set_index(nav, r->result, r->map, &r->generation);
 			r->result = NULL, r->map = NULL;
-			nav->graph = r->graph; // the new index map's graph, for the next repair
-			nav->graph_generation = r->generation;
-			memset(&r->graph, 0, sizeof r->graph);
-			nav->landmarks = r->landmarks;
-			memset(&r->landmarks, 0, sizeof r->landmarks);
+			keep_graph(nav, &r->graph, &r->landmarks, r->generation); // the new index map's, for the next repair
 			taken = true;
 		}
 	}
