@@ -558,6 +558,43 @@ static void test_unchanged_cells_shared(void** state)
 	gtMap_Destroy(map), gtMap_Destroy(next), gtMap_Destroy(walled);
 }
 
+// A repair makes room for its cell arrays while its labels are made (gt_ehl_repair_room): the memory
+// guard counts that room as available, or a repair is refused where a whole build is not. With the
+// guard told that no memory is free, the whole build is refused and a repair (its room ~1.02 times
+// the last index's arrays, plus 2 MB) still fits.
+static void test_repair_room_counts_as_available(void** state)
+{
+	(void)state;
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 96, 64, 5, &map, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 4, def.threads = 2;
+	gtVisGraph graph, repaired, whole_graph;
+	memset(&graph, 0, sizeof graph), memset(&whole_graph, 0, sizeof whole_graph);
+	gtEhl *e, *r, *whole = NULL;
+	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, NULL, &err), GT_OK);
+	TestRng rng = {5};
+	int x, y, n;
+	assert_true(random_block(map, 4, false, &rng, &x, &y));
+	int wall[4] = {x, y, x + 3, y + 3};
+	gtMap* next = test_cells_with_rect(map, x, y, x + 3, y + 3, true);
+	const gtVertex* vertices = gtMap_Vertices(map, &n);
+	assert_true(gt_vis_graph_copy(&graph, &repaired));
+	assert_int_equal(gt_vis_graph_repair_parallel(next, NULL, 2, vertices, n, wall, 1, &repaired, &err), GT_OK);
+	atomic_store(&gt_ehl_cells_test.available, 1);
+	gtStatus whole_st = gt_ehl_build_keeping_graph(next, &def, &whole_graph, NULL, &whole, NULL, &err);
+	gtEhlRepairFrom from = {e, &graph, vertices, n, wall, 1, NULL};
+	gtStatus repair_st = gt_ehl_build_keeping_graph(next, &def, &repaired, &from, &r, NULL, &err);
+	atomic_store(&gt_ehl_cells_test.available, 0);
+	assert_int_equal(whole_st, GT_ERR_LIMIT);
+	assert_int_equal(repair_st, GT_OK);
+	assert_true(r->hubs != e->hubs); // its own arrays: pass 1 ran in the room
+	gtEhl_Destroy(r), gtEhl_Destroy(e), gtEhl_Destroy(whole);
+	gt_vis_graph_free(&graph), gt_vis_graph_free(&repaired), gt_vis_graph_free(&whole_graph);
+	gtMap_Destroy(map), gtMap_Destroy(next);
+}
+
 // The replay's rule that a search is copied only when no vertex it labelled, nor a neighbour of
 // one, has entries that changed for the earlier hubs (changed[] and near[] in hub_labels.c). With
 // the rule cut down to the vertices whose edges changed, the labels differed after 10 of 864 edits
@@ -742,4 +779,4 @@ static void test_large_blocks_asked_for_huge_pages(void** state)
 TEST_MAIN("ehl_repair", test_large_blocks_asked_for_huge_pages, test_landmarks_from_labels_equal_dijkstra,
           test_repaired_labels_equal_scratch, test_copies_wait_for_changed_entries,
           test_repaired_index_arrays_equal_scratch, test_checks_read_the_root_log,
-          test_walled_in_demolition_copies_labels, test_unchanged_cells_shared)
+          test_walled_in_demolition_copies_labels, test_unchanged_cells_shared, test_repair_room_counts_as_available)

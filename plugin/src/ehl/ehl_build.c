@@ -513,7 +513,8 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 {
 	gtEhl* e = b->ehl;
 	gtStatus st = gt_ehl_cell_offsets(e, b->cells, b->cell_hubs, b->cell_vias, &b->via_start, err);
-	b->available = gt_ehl_available_mb(); // again: pass 0's scratch (the candidates) is held now
+	// Again: pass 0's scratch (the candidates) is held now. A repair's room is the arrays' own memory.
+	b->available = gt_ehl_available_mb() + b->room_mb;
 	double mb = ((double)(e->hub_count - 1) * sizeof *e->hubs + (double)e->via_count * sizeof *e->vias) / 1e6;
 	if (!st && mb > b->available)
 		st = gt_fail(err, GT_ERR_LIMIT,
@@ -742,7 +743,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	// CPU (0.9-3 on generated rooms 384, 2.4-13 on caves 384: the heap walked, the pages given back
 	// and faulted in again), a tenth of some repairs' CPU on a loaded machine.
 	if (!repair) release_freed_memory();
-	if (!st && repair) gt_ehl_repair_room(repair, &b.room_hubs, &b.room_vias);
+	if (!st && repair) b.room_mb = gt_ehl_repair_room(repair, &b.room_hubs, &b.room_vias);
 	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
 	if (!st) st = labelled;
 	if (!st) st = gt_ehl_keep_labels(e, labels, err);

@@ -414,22 +414,26 @@ static bool labels_there(gtEhlRepair* r)
 
 // A block of about `bytes` (the last index's array, a little more), written once per 4 KB until the
 // labels are there: the pages the system gives now are not faults of pass 1.
-static void* room_written(gtEhlRepair* r, double bytes)
+static void* room_written(gtEhlRepair* r, double bytes, double* made)
 {
 	enum { PAGE = 4096, CHECK = 2 << 20 };
 	bool small = atomic_load(&gt_ehl_cells_test.mode) & GT_EHL_CELLS_SMALL_ROOM;
 	size_t size = small ? (size_t)(bytes / 4) + 1 : (size_t)(bytes * 1.02) + CHECK;
+	*made = (double)size;
 	char* block = gt_malloc(size);
 	for (size_t at = 0; block && at < size && (at % CHECK || !labels_there(r)); at += PAGE) block[at] = 0;
 	return block;
 }
 
-void gt_ehl_repair_room(gtEhlRepair* r, void** hubs, void** vias)
+double gt_ehl_repair_room(gtEhlRepair* r, void** hubs, void** vias)
 {
 	*hubs = *vias = NULL;
-	if (!r->old || !r->labelling) return; // no wait: the labels are made before the sweep
-	*vias = room_written(r, (double)(r->old->via_count + 1) * sizeof *r->old->vias);
-	*hubs = room_written(r, (double)r->old->hub_count * sizeof *r->old->hubs);
+	if (!r->old || !r->labelling) return 0; // no wait: the labels are made before the sweep
+	double via_bytes = (double)(r->old->via_count + 1) * sizeof *r->old->vias;
+	double hub_bytes = (double)r->old->hub_count * sizeof *r->old->hubs;
+	*vias = room_written(r, via_bytes, &via_bytes);
+	*hubs = room_written(r, hub_bytes, &hub_bytes);
+	return ((*vias ? via_bytes : 0) + (*hubs ? hub_bytes : 0)) / 1e6;
 }
 
 void gt_ehl_repair_join(gtEhlRepair* r)
