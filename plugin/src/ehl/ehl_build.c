@@ -743,7 +743,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	// CPU (0.9-3 on generated rooms 384, 2.4-13 on caves 384: the heap walked, the pages given back
 	// and faulted in again), a tenth of some repairs' CPU on a loaded machine.
 	if (!repair) release_freed_memory();
-	if (!st && repair) b.room_mb = gt_ehl_repair_room(repair, &b.room_hubs, &b.room_vias);
+	if (!st && repair) b.room_mb = gt_ehl_repair_room(repair, e, &b.room_hubs, &b.room_vias);
 	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
 	if (!st) st = labelled;
 	if (!st) st = gt_ehl_keep_labels(e, labels, err);
