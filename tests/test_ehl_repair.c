@@ -753,10 +753,10 @@ static void mapping_flags(const void* at, char* flags, size_t room)
 	fclose(f);
 }
 
-// A repair writes whole arrays of tens of MB (an index's vias, the labels): the library's own
-// large blocks are asked for huge pages (Linux transparent huge pages, "hg" among the mapping's
-// flags), so that a fresh block faults in 2 MB at a time (a fault per 4 KB cost a repair on caves
-// 384 about 200 ms). Also after a block grows. Skipped where the system has no such pages.
+// A repair writes whole arrays of tens of MB (its room, the new index's vias): gt_advise_huge_block
+// asks for huge pages there (Linux transparent huge pages, "hg" among the mapping's flags), so that a
+// fresh block faults in 2 MB at a time (a fault per 4 KB cost a repair on caves 384 about 200 ms).
+// Also after a block grows. Skipped where the system has no such pages.
 static void test_large_blocks_asked_for_huge_pages(void** state)
 {
 	(void)state;
@@ -770,6 +770,7 @@ static void test_large_blocks_asked_for_huge_pages(void** state)
 		uint8_t* grown = gt_realloc(block, sizes[i]);
 		assert_non_null(grown);
 		block = grown;
+		gt_advise_huge_block(block, sizes[i]);
 		uint8_t* middle = block + sizes[i] / 2; // a whole 2 MB page of it lies around the middle
 		mapping_flags(middle, flags, sizeof flags);
 		if (!strstr(flags, " hg"))

@@ -522,8 +522,10 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 		             "cell size or a budget",
 		             e->g, mb, b->available);
 	if (st) return st;
-	e->hubs = room_or_new(&b->room_hubs, (size_t)e->hub_count * sizeof *e->hubs);
-	e->vias = room_or_new(&b->room_vias, (size_t)(e->via_count + 1) * sizeof *e->vias);
+	size_t hub_bytes = (size_t)e->hub_count * sizeof *e->hubs, via_bytes = (size_t)(e->via_count + 1) * sizeof *e->vias;
+	e->hubs = room_or_new(&b->room_hubs, hub_bytes);
+	e->vias = room_or_new(&b->room_vias, via_bytes);
+	gt_advise_huge_block(e->hubs, hub_bytes), gt_advise_huge_block(e->vias, via_bytes); // pass 1 writes them whole
 	if (!e->hubs || !e->vias)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)",
 		               (unsigned long long)e->via_count, (double)e->via_count * 8 / 1e6);

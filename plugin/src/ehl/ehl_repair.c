@@ -421,6 +421,7 @@ static void* room_written(gtEhlRepair* r, double bytes, double* made)
 	size_t size = small ? (size_t)(bytes / 4) + 1 : (size_t)(bytes * 1.02) + CHECK;
 	*made = (double)size;
 	char* block = gt_malloc(size);
+	gt_advise_huge_block(block, size);
 	for (size_t at = 0; block && at < size && (at % CHECK || !labels_there(r)); at += PAGE) block[at] = 0;
 	return block;
 }
