@@ -61,6 +61,11 @@ void* gt_realloc(void* ptr, size_t size)
 	return block + 1;
 }
 
+size_t gt_block_size(const void* ptr)
+{
+	return ((const BlockHeader*)ptr - 1)->size;
+}
+
 void gt_advise_huge_block(void* ptr, size_t size)
 {
 	// A host's allocator places its blocks as it likes: its ranges are not ours to advise.

@@ -11,6 +11,9 @@ void* gt_calloc(size_t count, size_t size); // zeroed; NULL when count * size ov
 void* gt_realloc(void* ptr, size_t size);
 void gt_free(void* ptr);
 
+// The size a block of gt_malloc's (or gt_realloc's) was last given.
+size_t gt_block_size(const void* ptr);
+
 // For a block of gt_malloc's of `size` bytes written whole soon after (a repair's room, an index's
 // cell arrays): asks for huge pages (gt_advise_huge_pages), so that it faults in 2 MB at a time. Only
 // blocks of 4 MB and more, from the default allocator. Not for sparse blocks, nor as a default: the

@@ -499,9 +499,11 @@ static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 	return GT_OK;
 }
 
-// A block of `bytes`: the room made for it (resized), else a new one.
+// A block of `bytes`: the room made for it (shrunk), else a new one. A room too small is freed
+// first: growing it would copy its meaningless contents.
 static void* room_or_new(void** room, size_t bytes)
 {
+	if (*room && gt_block_size(*room) < bytes) gt_free(*room), *room = NULL;
 	void* block = *room ? gt_realloc(*room, bytes) : gt_malloc(bytes);
 	if (block) *room = NULL;
 	return block;
