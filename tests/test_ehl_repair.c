@@ -533,12 +533,12 @@ static void test_unchanged_cells_shared(void** state)
 	assert_int_equal(
 	    gt_ehl_build_from_labels(next, &def, 2, &labels, NULL, order_graph.offset[order_graph.n] / 2, 0, &s, &err),
 	    GT_OK);
-	int64_t cells = gt_ehl_cell_bytes(e); // held once by the three: each says so (gtEhlStats.shared_bytes)
-	assert_true(cells > 0 && gtEhl_GetStats(e).shared_bytes == cells && gtEhl_GetStats(r[1]).shared_bytes == cells);
+	int64_t cells = gt_ehl_cell_bytes(e); // held once by the three: each says so (gtEhl_SharedBytes)
+	assert_true(cells > 0 && gtEhl_SharedBytes(e) == cells && gtEhl_SharedBytes(r[1]) == cells);
 	gtEhl_Destroy(r[0]); // a newer one goes first, then the one they came from
-	assert_int_equal(gtEhl_GetStats(r[1]).shared_bytes, cells);
+	assert_int_equal(gtEhl_SharedBytes(r[1]), cells);
 	gtEhl_Destroy(e);
-	assert_int_equal(gtEhl_GetStats(r[1]).shared_bytes, 0); // the last holder: its own now
+	assert_int_equal(gtEhl_SharedBytes(r[1]), 0); // the last holder: its own now
 	expect_same_index(r[1], s, whole, "walled-in demolition, arrays shared", 0);
 	// A 4x4 wall built where the map is free.
 	TestRng rng = {5};
