@@ -523,6 +523,7 @@ static void test_unchanged_cells_shared(void** state)
 		assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &repaired[k], &from, &r[k], NULL, &err), GT_OK);
 		assert_true(r[k]->shared_cells == e->shared_cells && r[k]->hubs == e->hubs && r[k]->vias == e->vias &&
 		            r[k]->cell_begin == e->cell_begin);
+		assert_int_equal(atomic_load(&gt_ehl_cells_test.room_bytes), 0); // no room made for pass 1: none ran
 	}
 	assert_int_equal(gt_ehl_build_keeping_graph(next, &def, &whole_graph, NULL, &whole, NULL, &err), GT_OK);
 	assert_true(gt_vis_graph_copy(&whole_graph, &order_graph));
@@ -532,12 +533,12 @@ static void test_unchanged_cells_shared(void** state)
 	assert_int_equal(
 	    gt_ehl_build_from_labels(next, &def, 2, &labels, NULL, order_graph.offset[order_graph.n] / 2, 0, &s, &err),
 	    GT_OK);
-	int64_t cells = gt_ehl_cell_bytes(e); // held once by the three: each says so (gtEhlStats.shared_bytes)
-	assert_true(cells > 0 && gtEhl_GetStats(e).shared_bytes == cells && gtEhl_GetStats(r[1]).shared_bytes == cells);
+	int64_t cells = gt_ehl_cell_bytes(e); // held once by the three: each says so (gtEhl_SharedBytes)
+	assert_true(cells > 0 && gtEhl_SharedBytes(e) == cells && gtEhl_SharedBytes(r[1]) == cells);
 	gtEhl_Destroy(r[0]); // a newer one goes first, then the one they came from
-	assert_int_equal(gtEhl_GetStats(r[1]).shared_bytes, cells);
+	assert_int_equal(gtEhl_SharedBytes(r[1]), cells);
 	gtEhl_Destroy(e);
-	assert_int_equal(gtEhl_GetStats(r[1]).shared_bytes, 0); // the last holder: its own now
+	assert_int_equal(gtEhl_SharedBytes(r[1]), 0); // the last holder: its own now
 	expect_same_index(r[1], s, whole, "walled-in demolition, arrays shared", 0);
 	// A 4x4 wall built where the map is free.
 	TestRng rng = {5};
@@ -552,10 +553,48 @@ static void test_unchanged_cells_shared(void** state)
 	gtEhl* t;
 	assert_int_equal(gt_ehl_build_keeping_graph(walled, &def, &after, &from, &t, NULL, &err), GT_OK);
 	assert_true(t->shared_cells != r[1]->shared_cells && t->hubs != r[1]->hubs && t->vias != r[1]->vias);
+	assert_true(atomic_load(&gt_ehl_cells_test.room_bytes) > 0);
 	gtEhl_Destroy(r[1]), gtEhl_Destroy(t), gtEhl_Destroy(s), gtEhl_Destroy(whole);
 	gt_vis_graph_free(&graph), gt_vis_graph_free(&repaired[0]), gt_vis_graph_free(&repaired[1]);
 	gt_vis_graph_free(&whole_graph), gt_vis_graph_free(&order_graph), gt_vis_graph_free(&after);
 	gtMap_Destroy(map), gtMap_Destroy(next), gtMap_Destroy(walled);
+}
+
+// A repair makes room for its cell arrays while its labels are made (gt_ehl_repair_room): the memory
+// guard counts that room as available, or a repair is refused where a whole build is not. With the
+// guard told that no memory is free, the whole build is refused and a repair (its room ~1.02 times
+// the last index's arrays, plus 2 MB) still fits.
+static void test_repair_room_counts_as_available(void** state)
+{
+	(void)state;
+	gtMap* map;
+	gtError err;
+	assert_int_equal(gtMap_Generate(GT_STYLE_CAVES, 96, 64, 5, &map, &err), GT_OK);
+	gtEhlDef def = gtEhl_DefaultDef();
+	def.cell_size = 4, def.threads = 2;
+	gtVisGraph graph, repaired, whole_graph;
+	memset(&graph, 0, sizeof graph), memset(&whole_graph, 0, sizeof whole_graph);
+	gtEhl *e, *r, *whole = NULL;
+	assert_int_equal(gt_ehl_build_keeping_graph(map, &def, &graph, NULL, &e, NULL, &err), GT_OK);
+	TestRng rng = {5};
+	int x, y, n;
+	assert_true(random_block(map, 4, false, &rng, &x, &y));
+	int wall[4] = {x, y, x + 3, y + 3};
+	gtMap* next = test_cells_with_rect(map, x, y, x + 3, y + 3, true);
+	const gtVertex* vertices = gtMap_Vertices(map, &n);
+	assert_true(gt_vis_graph_copy(&graph, &repaired));
+	assert_int_equal(gt_vis_graph_repair_parallel(next, NULL, 2, vertices, n, wall, 1, &repaired, &err), GT_OK);
+	atomic_store(&gt_ehl_cells_test.available, 1);
+	gtStatus whole_st = gt_ehl_build_keeping_graph(next, &def, &whole_graph, NULL, &whole, NULL, &err);
+	gtEhlRepairFrom from = {e, &graph, vertices, n, wall, 1, NULL};
+	gtStatus repair_st = gt_ehl_build_keeping_graph(next, &def, &repaired, &from, &r, NULL, &err);
+	atomic_store(&gt_ehl_cells_test.available, 0);
+	assert_int_equal(whole_st, GT_ERR_LIMIT);
+	assert_int_equal(repair_st, GT_OK);
+	assert_true(r->hubs != e->hubs); // its own arrays: pass 1 ran in the room
+	gtEhl_Destroy(r), gtEhl_Destroy(e), gtEhl_Destroy(whole);
+	gt_vis_graph_free(&graph), gt_vis_graph_free(&repaired), gt_vis_graph_free(&whole_graph);
+	gtMap_Destroy(map), gtMap_Destroy(next);
 }
 
 // The replay's rule that a search is copied only when no vertex it labelled, nor a neighbour of
@@ -783,10 +822,10 @@ static void mapping_flags(const void* at, char* flags, size_t room)
 	fclose(f);
 }
 
-// A repair writes whole arrays of tens of MB (an index's vias, the labels): the library's own
-// large blocks are asked for huge pages (Linux transparent huge pages, "hg" among the mapping's
-// flags), so that a fresh block faults in 2 MB at a time (a fault per 4 KB cost a repair on caves
-// 384 about 200 ms). Also after a block grows. Skipped where the system has no such pages.
+// A repair writes whole arrays of tens of MB (its room, the new index's vias): gt_advise_huge_block
+// asks for huge pages there (Linux transparent huge pages, "hg" among the mapping's flags), so that a
+// fresh block faults in 2 MB at a time (a fault per 4 KB cost a repair on caves 384 about 200 ms).
+// Also after a block grows. Skipped where the system has no such pages.
 static void test_large_blocks_asked_for_huge_pages(void** state)
 {
 	(void)state;
@@ -800,6 +839,7 @@ static void test_large_blocks_asked_for_huge_pages(void** state)
 		uint8_t* grown = gt_realloc(block, sizes[i]);
 		assert_non_null(grown);
 		block = grown;
+		gt_advise_huge_block(block, sizes[i]);
 		uint8_t* middle = block + sizes[i] / 2; // a whole 2 MB page of it lies around the middle
 		mapping_flags(middle, flags, sizeof flags);
 		if (!strstr(flags, " hg"))
@@ -811,4 +851,5 @@ static void test_large_blocks_asked_for_huge_pages(void** state)
 TEST_MAIN("ehl_repair", test_large_blocks_asked_for_huge_pages, test_landmarks_from_labels_equal_dijkstra,
           test_repaired_labels_equal_scratch, test_copies_wait_for_changed_entries,
           test_repaired_index_arrays_equal_scratch, test_checks_read_the_root_log,
-          test_walled_in_demolition_copies_labels, test_unchanged_cells_shared, test_foreground_build_then_repairs)
+          test_walled_in_demolition_copies_labels, test_unchanged_cells_shared, test_foreground_build_then_repairs,
+          test_repair_room_counts_as_available)

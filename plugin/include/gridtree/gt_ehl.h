@@ -80,10 +80,6 @@ typedef struct gtEhlStats {
 	double peak_rss_mb; ///< process peak resident memory at the end of the build
 	int64_t regions;    ///< a region index (built with a budget): its regions, also in `cells`; 0 otherwise
 	int64_t peak_bytes; ///< the most bytes the build held at once (its own allocations, over its start's)
-	/// Of index_bytes, the cell arrays this index shares now with other indexes (a repair that changed
-	/// no cell shares the last index's, docs/edits.md): memory held once for all of them, so a sum of
-	/// index_bytes over indexes counts them once per index. 0 when they are its own.
-	int64_t shared_bytes;
 } gtEhlStats;
 
 gtStatus gtEhl_Build(const gtMap* map, const gtEhlDef* def, gtEhl** out, gtError* err);
@@ -128,6 +124,11 @@ gtStatus gtEhl_EstimateQuick(const gtMap* map, const int* cell_sizes, int count,
 void gtEhl_Destroy(gtEhl* ehl);
 
 gtEhlStats gtEhl_GetStats(const gtEhl* ehl);
+/// Of index_bytes, the cell arrays this index shares now with other indexes (a repair that changed
+/// no cell shares the last index's, docs/edits.md): memory held once for all of them, so a sum of
+/// index_bytes over indexes counts them once per index. 0 when they are its own. (Not a field of
+/// gtEhlStats: that struct's size is part of the ABI.)
+int64_t gtEhl_SharedBytes(const gtEhl* ehl);
 
 /// Writes the index (little-endian, versioned, checksummed) through a temporary file and a rename.
 gtStatus gtEhl_Save(const gtEhl* ehl, const char* path, gtError* err);

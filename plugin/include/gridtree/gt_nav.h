@@ -155,7 +155,7 @@ bool gtNav_DoorOpen(const gtNav* nav, int id);
 /// Memory held by the declared doors' own indexes (one per door, up to 16, of the index's map with
 /// that door closed, built in the background after each index: closing doors then costs queries
 /// nothing; docs/edits.md); `*ready` (may be NULL): how many doors have one. Cell arrays a door's
-/// index shares (gtEhlStats.shared_bytes) count once, and not at all when the nav's index holds them.
+/// index shares (gtEhl_SharedBytes) count once, and not at all when the nav's index holds them.
 int64_t gtNav_DoorIndexBytes(const gtNav* nav, int* ready);
 
 /// How the index stands against the edits.

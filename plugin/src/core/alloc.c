@@ -54,15 +54,22 @@ void* gt_realloc(void* ptr, size_t size)
 	BlockHeader* block = alloc_fcn(alloc_user, old, old ? old_size + sizeof *old : 0, size + sizeof *block);
 	if (!block) return NULL;
 	block->size = size;
-	// Blocks this large are arrays written whole (an index's vias, a repair's labels): asked for huge
-	// pages, so that a fresh one faults in 2 MB at a time (platform.h). A host's allocator places its
-	// blocks as it likes.
-	if (alloc_fcn == default_alloc && size >= HUGE_BLOCK && size > old_size) gt_advise_huge_pages(block, size);
 	long long now = atomic_fetch_add(&byte_count, (long long)size - (long long)old_size) + (long long)size -
 	                (long long)old_size;
 	for (long long peak = atomic_load(&byte_peak); now > peak;)
 		if (atomic_compare_exchange_weak(&byte_peak, &peak, now)) break;
 	return block + 1;
+}
+
+size_t gt_block_size(const void* ptr)
+{
+	return ((const BlockHeader*)ptr - 1)->size;
+}
+
+void gt_advise_huge_block(void* ptr, size_t size)
+{
+	// A host's allocator places its blocks as it likes: its ranges are not ours to advise.
+	if (ptr && alloc_fcn == default_alloc && size >= HUGE_BLOCK) gt_advise_huge_pages(ptr, size);
 }
 
 int64_t gt_alloc_watch_begin(void)

@@ -11,6 +11,15 @@ void* gt_calloc(size_t count, size_t size); // zeroed; NULL when count * size ov
 void* gt_realloc(void* ptr, size_t size);
 void gt_free(void* ptr);
 
+// The size a block of gt_malloc's (or gt_realloc's) was last given.
+size_t gt_block_size(const void* ptr);
+
+// For a block of gt_malloc's of `size` bytes written whole soon after (a repair's room, an index's
+// cell arrays): asks for huge pages (gt_advise_huge_pages), so that it faults in 2 MB at a time. Only
+// blocks of 4 MB and more, from the default allocator. Not for sparse blocks, nor as a default: the
+// C library may place a large block in its heap, whose range then outlives the block.
+void gt_advise_huge_block(void* ptr, size_t size);
+
 // A peak of the bytes held (gtGetByteCount's, all threads) over a span of work: begin returns the
 // bytes held now and starts the span (the peak restarts from now unless another span is running,
 // whose bytes then count in both); end returns the most held since, and ends the span.

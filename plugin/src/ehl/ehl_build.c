@@ -499,9 +499,11 @@ static gtStatus init_workers(Build* b, Worker* workers, gtError* err)
 	return GT_OK;
 }
 
-// A block of `bytes`: the room made for it (resized), else a new one.
+// A block of `bytes`: the room made for it (shrunk), else a new one. A room too small is freed
+// first: growing it would copy its meaningless contents.
 static void* room_or_new(void** room, size_t bytes)
 {
+	if (*room && gt_block_size(*room) < bytes) gt_free(*room), *room = NULL;
 	void* block = *room ? gt_realloc(*room, bytes) : gt_malloc(bytes);
 	if (block) *room = NULL;
 	return block;
@@ -513,7 +515,8 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 {
 	gtEhl* e = b->ehl;
 	gtStatus st = gt_ehl_cell_offsets(e, b->cells, b->cell_hubs, b->cell_vias, &b->via_start, err);
-	b->available = gt_ehl_available_mb(); // again: pass 0's scratch (the candidates) is held now
+	// Again: pass 0's scratch (the candidates) is held now. A repair's room is the arrays' own memory.
+	b->available = gt_ehl_available_mb() + b->room_mb;
 	double mb = ((double)(e->hub_count - 1) * sizeof *e->hubs + (double)e->via_count * sizeof *e->vias) / 1e6;
 	if (!st && mb > b->available)
 		st = gt_fail(err, GT_ERR_LIMIT,
@@ -521,8 +524,10 @@ static gtStatus allocate_cells(Build* b, gtError* err)
 		             "cell size or a budget",
 		             e->g, mb, b->available);
 	if (st) return st;
-	e->hubs = room_or_new(&b->room_hubs, (size_t)e->hub_count * sizeof *e->hubs);
-	e->vias = room_or_new(&b->room_vias, (size_t)(e->via_count + 1) * sizeof *e->vias);
+	size_t hub_bytes = (size_t)e->hub_count * sizeof *e->hubs, via_bytes = (size_t)(e->via_count + 1) * sizeof *e->vias;
+	e->hubs = room_or_new(&b->room_hubs, hub_bytes);
+	e->vias = room_or_new(&b->room_vias, via_bytes);
+	gt_advise_huge_block(e->hubs, hub_bytes), gt_advise_huge_block(e->vias, via_bytes); // pass 1 writes them whole
 	if (!e->hubs || !e->vias)
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for %llu via labels (%.0f MB)",
 		               (unsigned long long)e->via_count, (double)e->via_count * 8 / 1e6);
@@ -743,7 +748,7 @@ static gtStatus build_cells(const gtMap* map, const gtEhlDef* def, int threads, 
 	// CPU (0.9-3 on generated rooms 384, 2.4-13 on caves 384: the heap walked, the pages given back
 	// and faulted in again), a tenth of some repairs' CPU on a loaded machine.
 	if (!repair || gt_ehl_repair_whole(repair)) release_freed_memory();
-	if (!st && repair) gt_ehl_repair_room(repair, &b.room_hubs, &b.room_vias);
+	if (!st && repair) b.room_mb = gt_ehl_repair_room(repair, e, &b.room_hubs, &b.room_vias);
 	gtStatus labelled = repair ? gt_ehl_repair_await_labels(repair, err) : GT_OK; // on every path: read below
 	if (!st) st = labelled;
 	if (!st) st = gt_ehl_keep_labels(e, labels, err);

@@ -76,6 +76,7 @@ struct Build {
 	uint32_t* cell_vias;
 	uint64_t* via_start;
 	void *room_hubs, *room_vias; // a repair's room for e->hubs and e->vias (gt_ehl_repair_room), or NULL
+	double room_mb;              // their size
 	uint32_t* cell_at;           // a uniform pass 2: where the cell's hub list begins in its worker's pool
 	uint8_t* cell_pool;          // and that worker
 	bool round_robin;            // tests only: item i to worker i % threads (GT_EHL_CELLS_ROUND_ROBIN)

@@ -59,6 +59,7 @@ typedef struct gtEhlCellsTest {
 	atomic_llong pools_bytes; // out: the pools' capacity at the end of the last one-pass stage
 	atomic_llong peak_bytes;  // out: and what putting them in order would hold at once
 	atomic_int fell_back;     // out: one-pass stages given up for the two passes (their peak did not fit)
+	atomic_llong room_bytes;  // out: the room the last repair made for its cell arrays (gt_ehl_repair_room)
 } gtEhlCellsTest;
 extern gtEhlCellsTest gt_ehl_cells_test;
 

@@ -213,12 +213,14 @@ gtEhlDef gtEhl_DefaultDef(void)
 
 gtEhlStats gtEhl_GetStats(const gtEhl* ehl)
 {
-	gtEhlStats s = ehl->stats;
+	return ehl->stats;
+}
+
+int64_t gtEhl_SharedBytes(const gtEhl* ehl)
+{
 	// Shared now, not when built: the other holders may have gone since (or come, by a repair).
 	struct gtEhlSharedCells* shared = ehl->shared_cells;
-	s.shared_bytes = shared && atomic_load_explicit(&shared->refs, memory_order_relaxed) > 1 ? gt_ehl_cell_bytes(ehl)
-	                                                                                         : 0;
-	return s;
+	return shared && atomic_load_explicit(&shared->refs, memory_order_relaxed) > 1 ? gt_ehl_cell_bytes(ehl) : 0;
 }
 
 int64_t gt_ehl_label_entry(const gtEhl* e, int v, int32_t hub)

@@ -177,7 +177,7 @@ typedef struct Region {
 } Region;
 
 // gt_sweep_status reads SEEN as PARTIAL, SEEN | WHOLE as FULL (a free cell), TESTED alone as nothing.
-enum { TESTED = 0x10, SEEN = 1, WHOLE = GT_EHL_END_WHOLE };
+enum { TESTED = 0x10, SEEN = GT_SWEEP_FLAG_ANY, WHOLE = GT_EHL_END_WHOLE };
 
 // The direction (dx, dy) as a pseudo-angle in [0, 4), counterclockwise from +x: each quarter turn
 // is dy / (|dx| + |dy|) or its like, increasing with the angle (its slope per radian is 0.5 to 1).

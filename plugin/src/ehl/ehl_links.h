@@ -23,7 +23,7 @@ gtStatus gt_ehl_link_region(gtSweep* sweep, gtVec2 p, gtError* err);
 // The status (GT_UNIT_FULL or GT_UNIT_PARTIAL) of a cell of a link end's region from its flags: the
 // region stamps only the cells it keeps, and a cell it sees whole is free (gt_sweep_status, without
 // reading the map).
-enum { GT_EHL_END_WHOLE = 4 }; // the flag of a cell seen whole (ehl_links.c)
+enum { GT_EHL_END_WHOLE = GT_SWEEP_FLAG_FULL_ONE }; // the flag of a cell seen whole (ehl_links.c)
 static inline int gt_ehl_end_status(uint8_t flags)
 {
 	return flags & GT_EHL_END_WHOLE ? GT_UNIT_FULL : GT_UNIT_PARTIAL;

@@ -127,8 +127,10 @@ gtStatus gt_ehl_repair_await_labels(gtEhlRepair* repair, gtError* err);
 // While the build waits for those labels: room for the new index's cell arrays (*hubs, *vias, or
 // NULL), about the last index's, its pages written (faulted in) until the labels are there, so that
 // pass 1 writes into memory the system has given already (~5 us a fresh 4 KB page on the shared
-// machine). The build resizes them to what pass 0 finds, or frees them.
-void gt_ehl_repair_room(gtEhlRepair* repair, void** hubs, void** vias);
+// machine). The build resizes them to what pass 0 finds, or frees them. None when the repair will
+// likely share the last index's cell arrays (gt_ehl_repair_share_cells) for new index `e`. Returns
+// the MB made: memory the new arrays may take, though MemAvailable no longer counts it.
+double gt_ehl_repair_room(gtEhlRepair* repair, const gtEhl* e, void** hubs, void** vias);
 // Whether that job runs now (the build sweeps on one thread fewer meanwhile).
 bool gt_ehl_repair_labelling(const gtEhlRepair* repair);
 // Waits for the whole job (it goes on with the landmarks after the labels): before the labels are

@@ -8,7 +8,7 @@
 #include "map/slope_frac.h"
 #include "core/status.h"
 
-enum { FLAG_ANY = 1, FLAG_DIAG = 2, FLAG_FULL_ONE = 4, FLAG_FULL_MASK = 12 };
+enum { FLAG_ANY = GT_SWEEP_FLAG_ANY, FLAG_DIAG = 2, FLAG_FULL_ONE = GT_SWEEP_FLAG_FULL_ONE, FLAG_FULL_MASK = 12 };
 
 struct gtSlopeInterval {
 	Frac lo, hi;

@@ -9,6 +9,9 @@
 #include "gridtree/gt_map.h"
 
 enum { GT_UNIT_PARTIAL = 1, GT_UNIT_FULL = 2 };
+// Two of the sweep's cell_flags bits that gt_sweep_status reads, which the link ends' regions
+// (ehl_links.c) set too: a cell some point of which is seen, and one seen whole.
+enum { GT_SWEEP_FLAG_ANY = 1, GT_SWEEP_FLAG_FULL_ONE = 4 };
 
 typedef struct gtSlopeInterval gtSlopeInterval;
 

@@ -42,9 +42,11 @@ bool gt_clearance_build(gtClearance* c, const gtMap* map)
 		}
 #undef AT
 	// Stored as D - 1 only now (the passes above need D itself, 0 only on blocked cells), capped at
-	// GT_CLEARANCE_CAP, two cells a byte in tiles (gt_clearance_at), as many as the points up to the
-	// far edges fall in (the walk's hints ask for theirs: hint_tiles; the cells past the map's edges
-	// are never read), and a line more to align the tiles to lines.
+	// GT_CLEARANCE_CAP, two cells a byte in tiles (gt_clearance_at), a row of tiles_x per tile row
+	// and a row more below (the walk's hints ask for the tiles of points up to the far edges:
+	// hint_tiles; when the width is a multiple of the tile's, a point on the right edge falls one tile
+	// past its row, into the next row's first, still inside the block; the cells past the map's
+	// edges are never read), and a line more to align the tiles to lines.
 	int64_t tiles_x = (w + GT_CLEARANCE_TILE_X - 1) / GT_CLEARANCE_TILE_X, tiles_y = h / GT_CLEARANCE_TILE_Y + 1;
 	enum { LINE = GT_CLEARANCE_TILE_X * GT_CLEARANCE_TILE_Y / 2 };
 	uint8_t* storage = gt_calloc((size_t)(tiles_y * tiles_x + 2) * LINE, 1);
@@ -191,8 +193,9 @@ bool gt_segment_hidden(const gtMap* map, gtVec2 a, gtVec2 b)
 // GT_SIGHT_STEPS squares of the cap cover.
 #define SIGHT_HINT_REACH ((double)GT_SIGHT_STEPS * (GT_CLEARANCE_CAP + 1))
 
-// The tiles that the part [from, to] (from < to) of the segment from a along (ux, uy) crosses,
-// asked for, up to SIGHT_HINT_REACH past from: points a tile's height apart, and the last. With a
+// Most of the tiles that the part [from, to] (from < to) of the segment from a along (ux, uy)
+// crosses, asked for, up to SIGHT_HINT_REACH past from: points a tile's height apart, and the last
+// (a diagonal may cross a tile between two points that none of them falls in: a hint, not a cover). With a
 // on the map every point up to b is (b is an object: on it, its far edges included), so one test of
 // a keeps the hints inside the tiles (gt_clearance_build); the points' rounding stays far below a
 // cell, and (int) takes a hair below 0 to 0. Always inlined: as a function of its own GCC 12 finds

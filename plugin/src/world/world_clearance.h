@@ -26,7 +26,7 @@ typedef struct gtClearance {
 	uint8_t* r;    // the tiles, r aligned to a line
 	void* storage; // what was allocated (r is inside)
 	int width, height;
-	int64_t tiles_x;          // tiles a row of tiles (a point on the far edge falls in the last)
+	int64_t tiles_x;          // tiles a row (width % 16 == 0: a point on the far edge falls one past the row)
 	double width_d, height_d; // the same, for the range tests of points
 	uint64_t fingerprint;     // of the map it was computed from
 } gtClearance;

@@ -217,17 +217,17 @@ static bool push_all(const gtWorld* w, gtHeap* frontier, const gtQuery* q, const
 	return true;
 }
 
-// The scan's objects, appended by push_all, become the frontier. A nearest query with straight
-// keys first prices the k with the smallest keys (the ones a heap would give first, as nothing can
-// be pruned before k are priced) and makes a heap only of the rest that the k-th distance leaves:
-// on a sparse world most of them. Heap work was a third of a query's own instructions there
-// (AR0602SR, 67 objects). False when out of memory.
 // The straight-line key (gt_straight_key) of a squared line dx^2 + dy^2 (push_all).
 static inline double squared_key(double d2)
 {
 	return sqrt(d2) * (1 - 0x1p-49);
 }
 
+// The scan's objects, appended by push_all, become the frontier. A nearest query with straight
+// keys first prices the k with the smallest keys (the ones a heap would give first, as nothing can
+// be pruned before k are priced) and makes a heap only of the rest that the k-th distance leaves:
+// on a sparse world most of them. Heap work was a third of a query's own instructions there
+// (AR0602SR, 67 objects). False when out of memory.
 static bool scan_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, gtDistance distance, Mode mode, Filter* f,
                        Results* r, bool straight, bool squared, gtQueryStats* stats)
 {
