@@ -1,10 +1,9 @@
-// EHL builds after map edits: the last index repaired around the edited cells (ehl_repair.h).
-// Why it is exact: with the hub order kept, a vertex's labels come out of pruned labelling as
-// they would from scratch with that order; a vertex's sweep reads only the cells it sees and
-// their neighbours, so one that saw no edited cell (nor a neighbour of one) sweeps as before; and
-// a cell's via labels depend only on its tuples and the useful label entries of their vertices,
-// so a cell whose tuples and vertices' entries are unchanged (up to the new numbering, which keeps
-// the order of both vertices and hubs) has the same lists, renumbered.
+// EHL builds after map edits: the last index repaired around the edited cells (ehl_repair.h). Why it is exact: with the
+// hub order kept, a vertex's labels come out of pruned labelling as they would from scratch with that order; a vertex's
+// sweep reads only the cells it sees and their neighbours, so one that saw no edited cell (nor a neighbour of one)
+// sweeps as before; and a cell's via labels depend only on its tuples and the useful label entries of their vertices,
+// so a cell whose tuples and vertices' entries are unchanged (up to the new numbering, which keeps the order of both
+// vertices and hubs) has the same lists, renumbered.
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -71,10 +70,10 @@ struct gtEhlRepair {
 	const struct gtLandmarks* old_landmarks;
 };
 
-// The hubs (new ranks) whose candidates in one cell may differ from the last index's: the
-// useful entries of the tuples on one side only (or FULL on one side only) and the changed
-// entries of the others, marked with the (cell, pass)'s token. The cell's other hubs are copied
-// from the last index's entries, walked in order by `at` (old rank order is the new one's).
+// The hubs (new ranks) whose candidates in one cell may differ from the last index's: the useful entries of the tuples
+// on one side only (or FULL on one side only) and the changed entries of the others, marked with the (cell, pass)'s
+// token. The cell's other hubs are copied from the last index's entries, walked in order by `at` (old rank order is the
+// new one's).
 typedef struct Affected {
 	int64_t cell;
 	int pass;
@@ -164,10 +163,9 @@ static bool push_diff(struct DiffRun* d, int32_t h)
 	return true;
 }
 
-// New vertex v's useful entries against the old index's entries of the same vertex, renumbered:
-// the hubs whose entry is on one side only or has another parent or distance go to d (from
-// r->diff_begin[v], counted within d); changed[v] when there is any difference (a hub gone too).
-// False when out of memory.
+// New vertex v's useful entries against the old index's entries of the same vertex, renumbered: the hubs whose entry is
+// on one side only or has another parent or distance go to d (from r->diff_begin[v], counted within d); changed[v] when
+// there is any difference (a hub gone too). False when out of memory.
 static bool diff_entries(gtEhlRepair* r, const gtHubLabels* L, int v, struct DiffRun* d)
 {
 	const gtEhl* old = r->old;
@@ -243,15 +241,13 @@ static bool plan_diffs(gtEhlRepair* r, const gtHubLabels* L)
 	return ok;
 }
 
-// Where the edits can change what a vertex sees: a unit cell's status depends on the visibility
-// of the points of its closed square and on whether it and its neighbours are blocked, and a
-// point's visibility from v changes only when the segment from v meets an edited cell. So every
-// unit cell whose status changes meets the edited cells grown by a cell (two, for margin) or
-// their shadow from v. A cell of the index (g x g, with the squares beside its left and top edges
-// that its FULL flags read: g + 1 wide) that meets that region lies, seen from v, within the
-// directions of the region grown by g + 1 (scale the cell down towards v from a point of the
-// shadow to the point of the grown rectangle before it), so a vertex outside that box
-// keeps its tuples of the cells outside those directions and sweeps only within them.
+// Where the edits can change what a vertex sees: a unit cell's status depends on the visibility of the points of its
+// closed square and on whether it and its neighbours are blocked, and a point's visibility from v changes only when the
+// segment from v meets an edited cell. So every unit cell whose status changes meets the edited cells grown by a cell
+// (two, for margin) or their shadow from v. A cell of the index (g x g, with the squares beside its left and top edges
+// that its FULL flags read: g + 1 wide) that meets that region lies, seen from v, within the directions of the region
+// grown by g + 1 (scale the cell down towards v from a point of the shadow to the point of the grown rectangle before
+// it), so a vertex outside that box keeps its tuples of the cells outside those directions and sweeps only within them.
 static void plan_box(gtEhlRepair* r, const gtEhlRepairFrom* from)
 {
 	int grow = 3 + r->old->g;
@@ -263,10 +259,9 @@ static void plan_box(gtEhlRepair* r, const gtEhlRepairFrom* from)
 	}
 }
 
-// Vertices to sweep again: the new ones and those with a tuple in a cell within one unit cell of
-// an edited one (a sweep reads the cells it sees and their neighbours); the others keep their
-// tuples, gathered per vertex, as do those that sweep only towards the edits (their tuples
-// outside those directions).
+// Vertices to sweep again: the new ones and those with a tuple in a cell within one unit cell of an edited one (a sweep
+// reads the cells it sees and their neighbours); the others keep their tuples, gathered per vertex, as do those that
+// sweep only towards the edits (their tuples outside those directions).
 static bool plan_sweep(gtEhlRepair* r, const gtEhlRepairFrom* from)
 {
 	const gtEhl* old = r->old;
@@ -598,10 +593,9 @@ bool gt_ehl_repair_sector_holds(const gtEhl* e, const gtSweepSector* sector, int
 	return gt_sweep_sector_holds(sector, x - 1, y - 1, x + e->g, y + e->g);
 }
 
-// How a cell's copied vias are renumbered: not at all (no vertex of its old tuples has another
-// number now; a via's vertex is one of its cell's tuples), by one amount (all of them lie in the
-// last run of old vertices that moved together: a wall built adds its corners, and every later
-// vertex moves by their count), or through new_of.
+// How a cell's copied vias are renumbered: not at all (no vertex of its old tuples has another number now; a via's
+// vertex is one of its cell's tuples), by one amount (all of them lie in the last run of old vertices that moved
+// together: a wall built adds its corners, and every later vertex moves by their count), or through new_of.
 enum { MOVES_NONE, MOVES_SHIFT, MOVES_TABLE };
 
 static int cell_moves(const gtEhlRepair* r, int64_t cell)
@@ -615,10 +609,10 @@ static int cell_moves(const gtEhlRepair* r, int64_t cell)
 	return (int64_t)most < r->same_below ? MOVES_NONE : (int64_t)least >= r->shift_from ? MOVES_SHIFT : MOVES_TABLE;
 }
 
-// Vias copied by memcpy renumbered in place. A via's vertex is its first 3 bytes, little-endian
-// (vertex_low, then the float's lowest byte: GT_VIA_VERTEX_BITS): on such a machine each via's
-// first 4 bytes are rewritten through new_of without a test (new_of[v] is v below same_below):
-// a load, a table read and a store a via rather than the fields taken apart and compared.
+// Vias copied by memcpy renumbered in place. A via's vertex is its first 3 bytes, little-endian (vertex_low, then the
+// float's lowest byte: GT_VIA_VERTEX_BITS): on such a machine each via's first 4 bytes are rewritten through new_of
+// without a test (new_of[v] is v below same_below): a load, a table read and a store a via rather than the fields taken
+// apart and compared.
 static void renumber_vias(const gtEhlRepair* r, gtEhlViaLabel* vias, uint32_t count, int moves)
 {
 	const int32_t* new_of = r->new_of;
@@ -840,13 +834,12 @@ void gt_ehl_repair_copy_hubs(const gtEhlRepair* r, int worker, gtEhl* e, int64_t
 	}
 }
 
-// Distances from vertex `from` to every vertex by its hub labels (exact on the graph, as a Dijkstra's;
-// +inf when no hub is shared). With the labels inverted (per hub, the vertices that have an entry
-// for it), only the hubs of `from`'s own label are walked: a vertex's distance is the least
-// d(from, h) + d(v, h) over the hubs h both labels hold, so the entries of other hubs add nothing
-// (rooms 384: 5.0 M instructions for the landmarks' distances against 17.5 M for a scan of every
-// label, plus about 2.5 M to invert them once). Without room for the inverse,
-// every label is scanned against `to_from` (per hub rank: the distance from `from`, else +inf).
+// Distances from vertex `from` to every vertex by its hub labels (exact on the graph, as a Dijkstra's; +inf when no hub
+// is shared). With the labels inverted (per hub, the vertices that have an entry for it), only the hubs of `from`'s own
+// label are walked: a vertex's distance is the least d(from, h) + d(v, h) over the hubs h both labels hold, so the
+// entries of other hubs add nothing (rooms 384: 5.0 M instructions for the landmarks' distances against 17.5 M for a
+// scan of every label, plus about 2.5 M to invert them once). Without room for the inverse, every label is scanned
+// against `to_from` (per hub rank: the distance from `from`, else +inf).
 typedef struct LabelSearch {
 	const gtHubLabels* labels;
 	double* to_from;
@@ -948,13 +941,12 @@ static double labels_meet(const gtHubLabels* L, int a, int b)
 	return best;
 }
 
-// The last index's landmarks kept (the same vertices, renumbered) when none of them is gone. A
-// vertex whose label entries did not move keeps its old distance from a landmark whose entries did
-// not either (the least sum over the same entries as before); the other vertices get theirs from
-// the two labels, and a landmark whose entries moved all of its distances from the labels
-// inverted. Not the picks a build makes now, but exact distances from vertices picked far apart
-// (the bounds A* reads): a repair skips most of 16 label searches (rooms 384: 8.2 M instructions a
-// repair). False: nothing to keep, or no room.
+// The last index's landmarks kept (the same vertices, renumbered) when none of them is gone. A vertex whose label
+// entries did not move keeps its old distance from a landmark whose entries did not either (the least sum over the same
+// entries as before); the other vertices get theirs from the two labels, and a landmark whose entries moved all of its
+// distances from the labels inverted. Not the picks a build makes now, but exact distances from vertices picked far
+// apart (the bounds A* reads): a repair skips most of 16 label searches (rooms 384: 8.2 M instructions a repair).
+// False: nothing to keep, or no room.
 static bool kept_landmarks(const gtEhlRepair* r, const gtHubLabels* L, gtLandmarks* out)
 {
 	const gtLandmarks* old = r->old_landmarks;
