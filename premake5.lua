@@ -83,14 +83,19 @@ project "gridtree_tools"
 	files { "tools/**.c" }
 	includedirs { "tools" }
 
--- bin/libgridtree.so for C and C++ programs: the same sources, exporting only the public API
--- (gtXxx); the internal gt_xxx functions stay local, so they cannot clash with the program's. The
--- soname keeps DT_NEEDED path-free when premake5 links it by path.
+-- bin/libgridtree.so for C and C++ programs: the library's objects (gridtree_core's archive, whole,
+-- as its objects are -fPIC: compiled once for both), exporting only the public API (gtXxx); the
+-- internal gt_xxx functions stay local, so they cannot clash with the program's. The soname keeps
+-- DT_NEEDED path-free when premake5 links it by path.
 project "gridtree_shared"
 	kind "SharedLib"
 	targetname "gridtree"
-	files { "plugin/src/**.c" }
-	includedirs { "plugin/src" }
+	links { "gridtree_core" } -- built first; relinked when the archive changes
+	when "debug"
+		linkoptions { "-Wl,--whole-archive", "../bin/debug/libgridtree_core.a", "-Wl,--no-whole-archive" }
+	when "release"
+		linkoptions { "-Wl,--whole-archive", "../bin/libgridtree_core.a", "-Wl,--no-whole-archive" }
+	always()
 	links(SYSTEM_LIBS)
 	linkoptions { "-Wl,-soname,libgridtree.so" }
 	export_only("libgridtree", { "gt[A-Z]*" })
@@ -174,14 +179,20 @@ project "gridtree_soak"
 -- Tests that read the library's internal headers (plugin/src) as well as its public API.
 local internal_tests = { test_ehl_repair = true, test_ehl_ranked = true, test_links = true, test_links_ends = true, test_object_sides = true, test_free_runs = true, test_hub_labels_local = true, test_walk_bound = true }
 
--- One cmocka program per module: tests/test_<module>.c plus the shared helpers.
+-- The cmocka programs' shared helpers, compiled once for all of them.
+project "test_support"
+	kind "StaticLib"
+	files { "tests/support/**.c" }
+	includedirs { "tests/support", "tools" }
+
+-- One cmocka program per module: tests/test_<module>.c and the shared helpers.
 for _, file in ipairs(os.matchfiles("tests/test_*.c")) do
 	local name = path.getbasename(file)
 	project(name)
 		kind "ConsoleApp"
-		files { file, "tests/support/**.c" }
+		files { file }
 		includedirs { "tests/support", "tools" }
-		links { "gridtree_tools", "gridtree_core", "cmocka" }
+		links { "test_support", "gridtree_tools", "gridtree_core", "cmocka" }
 		if internal_tests[name] then -- test the library's internals
 			includedirs { "plugin/src" }
 		end
