@@ -93,13 +93,21 @@ check "--wrap z in 2D is a usage error" usage_error "--wrap takes letters of xy"
 	"$GT" neighbours --space 10,10 --wrap z --objects "$tmp/dup.txt" --queries "$tmp/ok_q.txt"
 check "an unknown method is a usage error" usage_error "method" \
 	"$GT" neighbours --space 10,10 --method kd --objects "$tmp/dup.txt" --queries "$tmp/ok_q.txt"
-# The benchmark's smoke: every figure printed, every method agreeing on every point.
+# The benchmark's smoke: every figure printed, every method agreeing on every point, and Auto's
+# weights fitted to the points' times.
 bench_smoke() {
-	"$GT" bench-neighbours --quick >"$tmp/bench.txt" &&
+	"$GT" bench-neighbours --quick --calibrate >"$tmp/bench.txt" &&
 		grep -q '^Figure 6' "$tmp/bench.txt" && grep -q '^Figure 7' "$tmp/bench.txt" && grep -q '^Figure 8' "$tmp/bench.txt" &&
-		grep -q -x 'mismatches 0' "$tmp/bench.txt" && grep -q '^frame_ms_3d [0-9]' "$tmp/bench.txt"
+		grep -q -x 'mismatches 0' "$tmp/bench.txt" && grep -q '^frame_ms_3d [0-9]' "$tmp/bench.txt" &&
+		grep -q '^fitted weights' "$tmp/bench.txt" && [ "$(grep -c -E '^\.(setup|cell|point|answer) = \{0, ' "$tmp/bench.txt")" -eq 4 ]
 }
-check "bench-neighbours --quick prints the figures" bench_smoke
+check "bench-neighbours --quick --calibrate prints the figures and the fitted weights" bench_smoke
+bench_frame() { # --frame: only the frame's table
+	"$GT" bench-neighbours --quick --frame >"$tmp/frame.txt" && ! grep -q '^Figure' "$tmp/frame.txt" &&
+		grep -q '^frame_ms_2d [0-9]' "$tmp/frame.txt" && grep -q '^frame_ms_3d [0-9]' "$tmp/frame.txt" &&
+		grep -q -x 'mismatches 0' "$tmp/frame.txt"
+}
+check "bench-neighbours --frame prints only the frame" bench_frame
 check "help lists neighbours" bash -c "'$GT' help | grep -q '^  neighbours'"
 
 summary cli-neighbours
