@@ -141,6 +141,8 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	if (def->keyword_bitmap_bytes < 0 || def->keyword_bitmap_bytes > GT_WORLD_MAX_BITMAP_BYTES)
 		return gt_fail(err, GT_ERR_INVALID_ARG, "keyword_bitmap_bytes %lld is outside 0..%lld",
 		               (long long)def->keyword_bitmap_bytes, (long long)GT_WORLD_MAX_BITMAP_BYTES);
+	// The sides' budget reads the L2 size (sysfs files) once a process: here, not in the first query.
+	(void)gt_sides_working();
 	gtWorld* w = gt_calloc(1, sizeof *w);
 	if (!w) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	w->map = map;

@@ -40,7 +40,7 @@ gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance);
 // 3/4 of the L2 the machine reports (gt_sides_working; GT_SIDE_WORKING when it reports none).
 #define GT_SIDE_OBJECTS (2 * GT_SIDE_ENTRIES)
 #define GT_SIDE_WORKING (INT64_C(384) << 10)
-// The budget: read once (the first query's gate), then kept. gt_sides_set_working sets it for tests
+// The budget: read once (by the first gtWorld_Create), then kept. gt_sides_set_working sets it for tests
 // (0: from the machine again); gt_sides_working_for is the rule from an L2 size (0: unknown).
 int64_t gt_sides_working(void);
 void gt_sides_set_working(int64_t bytes);
