@@ -11,8 +11,8 @@
 #include "test_support.h"
 
 #include "ehl/ehl_cell_pools.h"
-#include "ehl/ehl_end_ranks.h"
 #include "ehl/ehl_layout.h"
+#include "ehl/ehl_links.h"
 #include "ehl/hub_labels.h"
 
 typedef struct TwinLink {

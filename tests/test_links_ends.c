@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "test_support.h"
-#include "ehl/ehl_end_ranks.h"
+#include "ehl/ehl_links.h"
 #include "ehl/ehl_query.h"
 
 enum { MAX_LINKS = 32 };

@@ -24,12 +24,6 @@ static inline bool gt_ehl_link_is_short(const gtEhlLink* l)
 // Labels made by a repair's merge (kept_offset) are left as they are (an index with links is
 // never repaired). False when out of memory (the labels are then unchanged).
 bool gt_ehl_rank_ends_last(gtHubLabels* labels, int corners, const gtEhlLink* links, int count);
-// gtEhl_BuildWithLinks, which ranks the ends last (`ends_last` true); false leaves every rank as the
-// labels' build gave it: the same entries and answers, queries merge the ends' block more often.
-// Tests only, per build (tests/test_links.c checks the labels' order; tests/test_links_ends.c
-// compares the two).
-gtStatus gt_ehl_build_with_links(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count,
-                                 bool ends_last, gtEhl** out, gtError* err);
 
 // The first rank of the block an index's hubs end with whose vertices are all ends of links that
 // shorten (e->n when none): ranked so by gt_ehl_rank_ends_last, or by chance in a file from before it.

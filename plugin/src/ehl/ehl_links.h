@@ -61,6 +61,13 @@ bool gt_ehl_link_idle(const gtMap* map, const gtEhlLink* l);
 gtStatus gt_ehl_join_links(const gtMap* map, gtVisGraph* graph, const gtEhlLink* links, int count,
                            const gtTaskSystem* tasks, int threads, gtEhlEndRegions* regions, gtError* err);
 
+// gtEhl_BuildWithLinks, which ranks the ends of links that shorten last (`ends_last` true,
+// ehl_end_ranks.h); false leaves every rank as the labels' build gave it: the same entries and
+// answers, queries merge the ends' block more often. Tests only, per build (tests/test_links.c
+// checks the labels' order; tests/test_links_ends.c compares the two).
+gtStatus gt_ehl_build_with_links(const gtMap* map, const gtEhlDef* def, const gtEhlLink* links, int count,
+                                 bool ends_last, gtEhl** out, gtError* err);
+
 typedef struct gtEhlRepair gtEhlRepair; // ehl_repair.h
 
 // The cell stage from labels over the corners and `count` link ends (ehl_build.c); `repair` (an
