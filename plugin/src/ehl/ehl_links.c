@@ -126,7 +126,7 @@ gtStatus gt_ehl_build_with_links(const gtMap* map, const gtEhlDef* def, const gt
 	for (int k = 0; !st && k < count; k++) ends[2 * k] = links[k].a, ends[2 * k + 1] = links[k].b;
 	int early_count = 0, front = 0;
 	int32_t* early = st ? NULL : early_ends(&graph, check.corners, links, regions.idle, count, &early_count, &front);
-	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, front, &labels, err);
+	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, front, def, threads, &labels, err);
 	gt_free(ends), gt_free(early);
 	if (!st && ends_last && !gt_ehl_rank_ends_last(&labels, check.corners, links, count)) {
 		gt_hub_labels_free(&labels);
