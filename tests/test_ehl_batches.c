@@ -1,5 +1,6 @@
 // Hub labels built in batches on worker threads (ehl/hub_labels.c: maps of 16,384 corners or more):
-// the same index on any thread count, and distances and paths equal to the oracle's.
+// the same index on any thread count, with links or without, and distances (and paths) equal to the
+// oracle's.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,10 +123,74 @@ static void test_batches_equal_on_any_thread_count(void** state)
 	gtMap_Destroy(m);
 }
 
+// An index with links labels in batches too, after the early ends (ranked by the searches' trees):
+// teleporters of cost 0 and 1 within a block (the first ranks) and across blocks (walls no walk
+// crosses: the schedule), the same file on 1, 2 and 3 threads, and its distances the oracle's with
+// the same links (the nav's Dijkstra over the visibility graph plus the link edges).
+enum { TELEPORTERS = 24 };
+
+static void test_batches_with_links_equal_on_any_thread_count(void** state)
+{
+	(void)state;
+	gtMap* m = blocks_map();
+	TestRng rng = {35036};
+	gtEhlLink links[TELEPORTERS];
+	for (int k = 0; k < TELEPORTERS; k++) {
+		int block_x = test_rng_int(&rng, BOXES / BLOCK), block_y = test_rng_int(&rng, BOXES / BLOCK);
+		int ax = block_x * BLOCK, ay = block_y * BLOCK, bx = ax + BLOCK - 1, by = ay + BLOCK - 1; // far corners
+		if (k % 2) bx = test_rng_int(&rng, BOXES), by = test_rng_int(&rng, BOXES); // most likely another block
+		links[k] = (gtEhlLink){point_in_room(m, &rng, ax, ay), point_in_room(m, &rng, bx, by), (double)(k % 3 == 0)};
+	}
+	gtEhl* index[3];
+	gtError err;
+	for (int i = 0; i < 3; i++) {
+		gtEhlDef def = gtEhl_DefaultDef();
+		def.cell_size = 4;
+		def.threads = i + 1;
+		if (gtEhl_BuildWithLinks(m, &def, links, TELEPORTERS, &index[i], &err) != GT_OK) fail_msg("%s", err.message);
+	}
+	expect_same_index(index[0], index[1]);
+	expect_same_index(index[0], index[2]);
+	gtNav* nav;
+	assert_int_equal(gtNav_Create(m, NULL, &nav, &err), GT_OK);
+	for (int k = 0; k < TELEPORTERS; k++)
+		assert_int_equal(gtNav_AddLink(nav, links[k].a, links[k].b, links[k].cost, 0, NULL, &err), GT_OK);
+	assert_int_equal(gtNav_SetMethod(nav, GT_NAV_ORACLE, &err), GT_OK);
+	gtNavQuery* oracle;
+	assert_int_equal(gtNavQuery_Create(nav, &oracle, &err), GT_OK);
+	gtEhlQuery* q;
+	assert_int_equal(gtEhlQuery_Create(index[1], &q, &err), GT_OK);
+	int through = 0; // pairs of different blocks the links join: the walk takes a link
+	for (int i = 0; i < 200; i++) {
+		gtVec2 s = point_in_room(m, &rng, test_rng_int(&rng, BOXES), test_rng_int(&rng, BOXES));
+		gtVec2 t = point_in_room(m, &rng, test_rng_int(&rng, BOXES), test_rng_int(&rng, BOXES));
+		if (i % 2) { // from the room of a link's one end to the room of its other end
+			const gtEhlLink* l = &links[test_rng_int(&rng, TELEPORTERS)];
+			s = point_in_room(m, &rng, (int)l->a.x / PERIOD, (int)l->a.y / PERIOD);
+			t = point_in_room(m, &rng, (int)l->b.x / PERIOD, (int)l->b.y / PERIOD);
+		}
+		double expect, got;
+		assert_int_equal(gtNavQuery_Distance(oracle, s, t, &expect, &err), GT_OK);
+		assert_int_equal(gtEhl_Distance(q, s, t, &got, &err), GT_OK);
+		if (isinf(expect) != isinf(got) || (!isinf(expect) && fabs(got - expect) > 1e-9 * (1 + expect)))
+			fail_msg("(%g, %g) -> (%g, %g): ehl %.12f oracle %.12f", s.x, s.y, t.x, t.y, got, expect);
+		int sb = (int)s.x / (PERIOD * BLOCK) + 100 * ((int)s.y / (PERIOD * BLOCK));
+		int tb = (int)t.x / (PERIOD * BLOCK) + 100 * ((int)t.y / (PERIOD * BLOCK));
+		through += !isinf(expect) && sb != tb;
+	}
+	assert_true(through >= 20); // the check saw walks through links, not only walks within a block
+	gtEhlQuery_Destroy(q);
+	gtNavQuery_Destroy(oracle);
+	gtNav_Destroy(nav);
+	for (int i = 0; i < 3; i++) gtEhl_Destroy(index[i]);
+	gtMap_Destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_batches_equal_on_any_thread_count),
+	    cmocka_unit_test(test_batches_with_links_equal_on_any_thread_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

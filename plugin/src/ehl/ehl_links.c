@@ -20,10 +20,13 @@
 #include "map/map_internal.h"
 
 // The link ends the labels rank early (gt_hub_labels_build_from): one end of every link that is
-// not idle, the one with more edges (a on a tie), most edges first. Ranked, they cut every later
-// search at the links, so a later hub labels only what it reaches without them: the corners of one
-// floor do not carry the other floors' later hubs (docs/links.md "Floors apart"). One end suffices
-// (a walk through the link passes it) and ranks half as many hubs as both would.
+// not idle, the one with more edges (a on a tie), most edges first. This list gives the first early
+// rank; each later one goes to the end the last search's tree covers most (next_early in
+// hub_labels.c; a list by each link's walking region, smallest first, did as well on AR0602SR but 9%
+// worse on generated rooms, largest first 16% worse). Ranked, they cut every later search at the
+// links, so a later hub labels only what it reaches without them: the corners of one floor do not
+// carry the other floors' later hubs (docs/links.md "Floors apart"). One end suffices (a walk
+// through the link passes it) and ranks half as many hubs as both would.
 // Teleporters (a link whose ends share a component without links, costing at most TELEPORTER times
 // its straight length) go first, at ranks 0 on: each shortens walks all over its component, so an
 // end ranked first covers them, where ranked after 32 roots every later corner's label still holds
@@ -126,7 +129,7 @@ gtStatus gt_ehl_build_with_links(const gtMap* map, const gtEhlDef* def, const gt
 	for (int k = 0; !st && k < count; k++) ends[2 * k] = links[k].a, ends[2 * k + 1] = links[k].b;
 	int early_count = 0, front = 0;
 	int32_t* early = st ? NULL : early_ends(&graph, check.corners, links, regions.idle, count, &early_count, &front);
-	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, front, &labels, err);
+	if (!st) st = gt_hub_labels_build_from(map, &graph, ends, early, early_count, front, def, threads, &labels, err);
 	gt_free(ends), gt_free(early);
 	if (!st && ends_last && !gt_ehl_rank_ends_last(&labels, check.corners, links, count)) {
 		gt_hub_labels_free(&labels);
