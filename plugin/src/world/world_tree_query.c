@@ -956,7 +956,10 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		if (!ring_walk(w, s, q, distance, &f, &r, straight, stats)) return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	} else if (scan) {
 		bool squared;
-		int split, want = r.k + r.k / 4 + (f.walk_row ? r.k : 0); // scan_begin's picks and a few more
+		// scan_begin's picks and more: fewer than k below the split takes the exact selection over
+		// every object (2k + k/4 with the walk bound: 13,759 instructions a query on ht_0_hightown_n
+		// at 0.1% against 13,572 with 3k).
+		int split, want = 2 * r.k + (f.walk_row ? r.k : 0);
 		if (!push_all(w, frontier, q, &f, &r, want, &squared, &split, stats) ||
 		    !scan_begin(w, s, q, distance, mode, &f, &r, straight, squared, split, stats))
 			return gt_fail(err, GT_ERR_NOMEM, "out of memory");
