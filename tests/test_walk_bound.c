@@ -306,6 +306,63 @@ static void test_scan_select_against_sort(void** state)
 	assert_true(partitioned > 500);
 }
 
+// The scan's split (gt_scan_split) against its definition: items[0..live) hold every live object
+// once with its squared line from q, and every key before the split is below every key after it;
+// objects at shared points (ties), removed ones (free slots) and wants on both sides of sampling.
+static void test_scan_split_partitions(void** state)
+{
+	(void)state;
+	gtError err;
+	gtMap* m;
+	assert_int_equal(gtMap_Generate(GT_STYLE_ROOMS, 96, 64, 3030, &m, &err), GT_OK);
+	TestRng rng = {3031};
+	int sampled = 0, near_want = 0;
+	for (int t = 0; t < 60; t++) {
+		gtWorld* w;
+		assert_int_equal(gtWorld_Create(m, NULL, &w, &err), GT_OK);
+		int count = 1 + test_rng_int(&rng, t % 2 ? 40 : 150), live = 0;
+		gtObjectId ids[150];
+		gtVec2 at[150];
+		for (int i = 0; i < count; i++) {
+			do
+				at[i] = i > 0 && i % 5 == 0
+				            ? at[i - 1]
+				            : (gtVec2){1 + test_rng_int(&rng, 94) + 0.5, 1 + test_rng_int(&rng, 62) + 0.5};
+			while (gtMap_IsBlocked(m, (int)at[i].x, (int)at[i].y));
+			assert_int_equal(gtWorld_Add(w, at[i], NULL, 0, &ids[i], &err), GT_OK);
+		}
+		bool gone[150] = {false};
+		for (int i = 0; i < count; i++)
+			if (test_rng_int(&rng, 4) == 0) gone[i] = gtWorld_Remove(w, ids[i], &err) == GT_OK;
+		for (int i = 0; i < count; i++) live += !gone[i];
+		gtHeapItem items[150];
+		for (int want = 0; want <= 30; want += 1 + test_rng_int(&rng, 6)) {
+			gtVec2 q = {1 + test_rng_int(&rng, 94) + 0.25, 1 + test_rng_int(&rng, 62) + 0.75};
+			int below = gt_scan_split(w, items, q, want);
+			assert_true(below >= 0 && below <= live);
+			sampled += below < live;
+			near_want += want > 0 && below >= want / 2 && below <= 2 * want;
+			double front = -1, back = INFINITY;
+			int seen[150] = {0};
+			for (int i = 0; i < live; i++) {
+				int slot = -items[i].id - 1, o = 0;
+				while (o < count && (gone[o] || gtObjectId_Slot(ids[o]) != slot)) o++;
+				assert_true(o < count);
+				double dx = at[o].x - q.x, dy = at[o].y - q.y;
+				assert_true(items[i].key == dx * dx + dy * dy);
+				seen[o]++;
+				if (i < below && items[i].key > front) front = items[i].key;
+				if (i >= below && items[i].key < back) back = items[i].key;
+			}
+			for (int o = 0; o < count; o++) assert_int_equal(seen[o], !gone[o]);
+			if (!(front < back)) fail_msg("live %d want %d: %g before the split, %g after it", live, want, front, back);
+		}
+		gtWorld_Destroy(w);
+	}
+	assert_true(sampled > 50 && near_want > 50);
+	gtMap_Destroy(m);
+}
+
 static void test_same_answers_with_and_without(void** state)
 {
 	(void)state;
@@ -612,5 +669,6 @@ static void test_edit_turns_it_off(void** state)
 }
 
 TEST_MAIN("walk_bound", test_no_walk_unpriced, test_bound_below_real_maps, test_bound_below_generated_maps,
-          test_bound_below_hand_maps, test_scan_select_against_sort, test_same_answers_with_and_without,
-          test_hidden_by_bound, test_hidden_by_probe, test_gate_comes_back, test_edit_turns_it_off)
+          test_bound_below_hand_maps, test_scan_select_against_sort, test_scan_split_partitions,
+          test_same_answers_with_and_without, test_hidden_by_bound, test_hidden_by_probe, test_gate_comes_back,
+          test_edit_turns_it_off)

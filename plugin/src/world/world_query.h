@@ -116,6 +116,10 @@ void gt_filter_make_plane(const gtWorld* w, gtQueryScratch* s, Filter* f);
 // The m smallest keys of items[0..n) to its front, in no particular order (0 < m < n), the rest
 // after them; tmp has room for n items (world_query.c).
 void gt_scan_select(gtHeapItem* items, gtHeapItem* tmp, int n, int m);
+// The squared lines from q of the live objects (keyed as push_all keys them) into items[0..live),
+// those below a pivot first: returns how many are below it, about `want` (a pivot sampled among the
+// objects; every one when there are too few for a sample, or want <= 0).
+int gt_scan_split(const gtWorld* w, gtHeapItem* items, gtVec2 q, int want);
 gtStatus gt_results_begin(const gtWorld* w, gtQueryScratch* s, const gtQuery* q, bool within, Results* r, gtError* err);
 bool gt_results_push(gtQueryScratch* s, int32_t* size, double d, int32_t slot);
 // A candidate (d, slot) of a nearest query that is no farther than the bound: kept when the k
