@@ -629,6 +629,7 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 	const int side = 1 << w->height;
 	const int64_t leaf_base = gt_level_offset(w->height);
 	const int32_t* heads = w->leaf_head;
+	const uint64_t* rows = plain ? w->leaf_rows : NULL;
 	const gtVec2 at = q->point; // held: the loop's stores could alias q
 	int32_t home = leaf_of_point(w, at.x, at.y);
 	const int hx = home & (side - 1), hy = home >> w->height;
@@ -680,7 +681,8 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 		}
 		if (i >= n || results_prune(r, next)) break;
 		gtRingOffset o = ring[i++];
-		for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
+		if (rows && gt_ring_empty(rows, o, hx, hy, side)) continue; // most offsets: four empty leaves
+		for (int m = 0; m < 4; m++) {                               // the offset's mirror images, each once
 			int cx, cy;
 			int32_t leaf = gt_ring_leaf(o, m, hx, hy, side, &cx, &cy);
 			if (leaf < 0) continue;
