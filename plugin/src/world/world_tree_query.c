@@ -629,7 +629,10 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 	const int side = 1 << w->height;
 	const int64_t leaf_base = gt_level_offset(w->height);
 	const int32_t* heads = w->leaf_head;
-	const uint64_t* rows = plain ? w->leaf_rows : NULL;
+	// The rows' test first where most offsets' four leaves are empty: fewer objects than a quarter
+	// of the leaves (ca_caverns2 at 1%, 138 objects in 1,024 leaves). Where more hold objects it
+	// only adds to the leaves' own tests (AR0602SR at 1%, 664 in 1,024: 9,119 -> 9,191 a query).
+	const uint64_t* rows = plain && (int64_t)w->live * 4 < (int64_t)side * side ? w->leaf_rows : NULL;
 	const gtVec2 at = q->point; // held: the loop's stores could alias q
 	int32_t home = leaf_of_point(w, at.x, at.y);
 	const int hx = home & (side - 1), hy = home >> w->height;
