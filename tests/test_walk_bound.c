@@ -9,7 +9,7 @@
 #include "test_support.h"
 #include "world/world_query.h" // gt_scan_select
 
-enum { BLOCK = 32 }; // the smallest block (GT_WALK_BOUND_MIN_SHIFT): points on its sides and corners
+enum { BLOCK = 16 }; // the smallest block (GT_WALK_BOUND_MIN_SHIFT): points on its sides and corners
 
 // A random valid point on a block side or at a block corner (or, failing that, anywhere).
 static gtVec2 block_edge_point(const gtMap* m, TestRng* rng)

@@ -179,10 +179,12 @@ gtStatus gtWorld_Create(const gtMap* map, const gtWorldDef* def, gtWorld** out, 
 	w->object_counts = gt_calloc((size_t)w->node_count, sizeof *w->object_counts);
 	w->node_words = gt_calloc((size_t)w->node_count, sizeof *w->node_words);
 	w->leaf_head = gt_malloc((size_t)leaves * sizeof *w->leaf_head);
+	if (w->height <= GT_ROWS_HEIGHT) w->leaf_rows = gt_calloc((size_t)side, sizeof *w->leaf_rows);
 	w->leaf_counted = gt_calloc((size_t)leaves, sizeof *w->leaf_counted);
 	w->free_head = -1;
 	if (!gt_scratch_init(w, &w->scratch) || !w->leaf_counted || !w->object_counts || !w->node_words || !w->leaf_head ||
-	    !w->leaf_x || !w->leaf_y || !gt_counts_init(&w->keyword_counts, 4096)) {
+	    (w->height <= GT_ROWS_HEIGHT && !w->leaf_rows) || !w->leaf_x || !w->leaf_y ||
+	    !gt_counts_init(&w->keyword_counts, 4096)) {
 		long long nodes = (long long)w->node_count; // read before the world is freed
 		gtWorld_Destroy(w);
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory for a tree of %lld nodes", nodes);
@@ -224,6 +226,7 @@ void gtWorld_Destroy(gtWorld* w)
 	gt_free(w->object_words);
 	gt_free(w->spill_words);
 	gt_free(w->leaf_head);
+	gt_free(w->leaf_rows);
 	gt_free(w->leaf_counted);
 	gt_scratch_free(&w->scratch);
 	gt_free(w->words_new);
@@ -366,6 +369,7 @@ static void link(gtWorld* w, int32_t slot, int32_t leaf)
 	w->prev[slot] = -1;
 	w->next[slot] = w->leaf_head[leaf];
 	if (w->leaf_head[leaf] >= 0) w->prev[w->leaf_head[leaf]] = slot;
+	else if (w->leaf_rows) w->leaf_rows[leaf >> w->height] |= UINT64_C(1) << (leaf & ((1 << w->height) - 1));
 	w->leaf_head[leaf] = slot;
 }
 
@@ -375,6 +379,8 @@ static void unlink_slot(gtWorld* w, int32_t slot)
 	if (w->prev[slot] >= 0) w->next[w->prev[slot]] = w->next[slot];
 	else w->leaf_head[leaf] = w->next[slot];
 	if (w->next[slot] >= 0) w->prev[w->next[slot]] = w->prev[slot];
+	if (w->leaf_head[leaf] < 0 && w->leaf_rows)
+		w->leaf_rows[leaf >> w->height] &= ~(UINT64_C(1) << (leaf & ((1 << w->height) - 1)));
 }
 
 // The signature of the keywords without a plane among a sorted list (they come last).

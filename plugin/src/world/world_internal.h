@@ -156,7 +156,10 @@ struct gtWorld {
 	int32_t plane_words, plane_capacity, plane_limit;
 	int32_t* object_counts; // per node
 	int32_t* leaf_head;     // per leaf: first object slot, -1 when empty
-	uint8_t* leaf_counted;  // per leaf: its planes' keywords are in keyword_counts (a crowded leaf)
+	// per row of leaves on a grid of at most 64 x 64 (else NULL): bit x set exactly when leaf (x, row)
+	// holds objects, so the ring walk tests an offset's four mirror leaves with two reads (gt_ring_empty)
+	uint64_t* leaf_rows;
+	uint8_t* leaf_counted; // per leaf: its planes' keywords are in keyword_counts (a crowded leaf)
 	// Objects: struct of arrays indexed by slot.
 	int32_t capacity, live, free_head;
 	int32_t slots_used; // slots [0, slots_used) have held an object: what a scan of every object reads
@@ -227,6 +230,16 @@ static inline int32_t gt_ring_leaf(gtRingOffset o, int m, int hx, int hy, int si
 	*cx = x;
 	*cy = y;
 	return y * side + x;
+}
+// Whether the leaves of offset o's four mirror images around (hx, hy) on the side x side grid
+// (leaf_rows) all hold no object: the columns' bits of the two rows, or of one where the other is
+// off the grid. Images off the grid are left out; a zero offset's image is its own.
+#define GT_ROWS_HEIGHT 6
+static inline bool gt_ring_empty(const uint64_t* rows, gtRingOffset o, int hx, int hy, int side)
+{
+	int xa = hx + o.dx, xb = hx - o.dx, ya = hy + o.dy, yb = hy - o.dy;
+	uint64_t cols = (xa < side ? UINT64_C(1) << xa : 0) | (xb >= 0 ? UINT64_C(1) << xb : 0);
+	return (((ya < side ? rows[ya] : 0) | (yb >= 0 ? rows[yb] : 0)) & cols) == 0;
 }
 // The gaps on x and y between p, in the home leaf (hx, hy), and the leaf (cx, cy): its inner
 // edges are finite (it is not the home's column or row on that axis where the gap is not 0).

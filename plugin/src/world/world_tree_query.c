@@ -455,26 +455,31 @@ static bool scan_is_cheaper(const gtWorld* w, const gtQueryScratch* s, const Fil
 }
 
 // The tree's nodes on this query into its kind's average (no-filter kinds clamped to SCAN_SPIKE
-// times the average, above).
-static void tree_nodes_learn(gtQueryScratch* s, int cost, float nodes)
+// times the average, above). A ring walk's leaves (`ring`) go in at a sixteenth, not a quarter:
+// their counts swing more from query to query, and a quarter took the average across the scan's
+// line in runs of far queries where rings cost less (ca_caverns2 at 1% without words, 138
+// objects: 8.9 leaves a query on average, yet 154 of 1,000 queries scanned, each ~900 cycles
+// dearer than a ring walk, rdtsc). The other rows of bench-peers (ten maps, 0.1% and 1% without
+// words) choose as before, within 20 queries.
+static void tree_nodes_learn(gtQueryScratch* s, int cost, float nodes, bool ring)
 {
-	float avg = s->tree_nodes[cost];
+	float avg = s->tree_nodes[cost], weight = ring ? 0.0625f : 0.25f;
 	if (cost % 3 == 0 && avg > 0 && nodes > SCAN_SPIKE * avg) nodes = SCAN_SPIKE * avg;
-	s->tree_nodes[cost] = avg > 0 ? 0.75f * avg + 0.25f * nodes : nodes;
+	s->tree_nodes[cost] = avg > 0 ? (1 - weight) * avg + weight * nodes : nodes;
 }
 
 // A query that read the tree (or its leaves in rings: the leaves it read count as its nodes) or
 // scanned every object, for the cost model. A tree run after 16 scans or more (`retry`) that
 // leaves the scan cheaper backs the next run off; any other resets it.
 static void traversal_learn(const gtWorld* w, gtQueryScratch* s, const Filter* f, Mode mode, int cost, bool scan,
-                            float nodes)
+                            float nodes, bool ring)
 {
 	if (scan) {
 		s->scans_since_tree[cost]++;
 		return;
 	}
 	bool retry = s->scans_since_tree[cost] >= 16;
-	tree_nodes_learn(s, cost, nodes);
+	tree_nodes_learn(s, cost, nodes, ring);
 	s->scans_since_tree[cost] = 0;
 	if (!retry || !scan_is_cheaper_now(w, s, f, mode, cost)) s->scan_backoff[cost] = 0;
 	else if (s->scan_backoff[cost] < 3) s->scan_backoff[cost]++;
@@ -625,6 +630,10 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 	const int side = 1 << w->height;
 	const int64_t leaf_base = gt_level_offset(w->height);
 	const int32_t* heads = w->leaf_head;
+	// The rows' test first where most offsets' four leaves are empty: fewer objects than a quarter
+	// of the leaves (ca_caverns2 at 1%, 138 objects in 1,024 leaves). Where more hold objects it
+	// only adds to the leaves' own tests (AR0602SR at 1%, 664 in 1,024: 9,119 -> 9,191 a query).
+	const uint64_t* rows = plain && (int64_t)w->live * 4 < (int64_t)side * side ? w->leaf_rows : NULL;
 	const gtVec2 at = q->point; // held: the loop's stores could alias q
 	int32_t home = leaf_of_point(w, at.x, at.y);
 	const int hx = home & (side - 1), hy = home >> w->height;
@@ -676,7 +685,8 @@ static inline __attribute__((always_inline)) bool ring_traverse_upto(const gtWor
 		}
 		if (i >= n || results_prune(r, next)) break;
 		gtRingOffset o = ring[i++];
-		for (int m = 0; m < 4; m++) { // the offset's mirror images, each once
+		if (rows && gt_ring_empty(rows, o, hx, hy, side)) continue; // most offsets: four empty leaves
+		for (int m = 0; m < 4; m++) {                               // the offset's mirror images, each once
 			int cx, cy;
 			int32_t leaf = gt_ring_leaf(o, m, hx, hy, side, &cx, &cy);
 			if (leaf < 0) continue;
@@ -977,6 +987,7 @@ gtStatus gt_query_traverse(const gtWorld* w, gtQueryScratch* s, const gtQuery* q
 		return gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	*found = gt_results_finish(s, &r);
 	gates_end(s, &f, cost, scan);
-	if (root_matches >= 0) traversal_learn(w, s, &f, mode, cost, scan, (float)(stats->nodes_popped - nodes_before));
+	if (root_matches >= 0)
+		traversal_learn(w, s, &f, mode, cost, scan, (float)(stats->nodes_popped - nodes_before), ring);
 	return GT_OK;
 }

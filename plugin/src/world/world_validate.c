@@ -139,11 +139,15 @@ static gtStatus check_leaf_lists(const gtWorld* w, int live, gtError* err)
 {
 	int listed = 0;
 	int64_t leaves = INT64_C(1) << (2 * w->height);
-	for (int64_t leaf = 0; leaf < leaves; leaf++)
+	for (int64_t leaf = 0; leaf < leaves; leaf++) {
 		for (int32_t s = w->leaf_head[leaf], prev = -1; s >= 0; prev = s, s = w->next[s]) {
 			if (!(w->generation[s] & 1) || w->leaf[s] != leaf || w->prev[s] != prev || ++listed > live)
 				return gt_fail(err, GT_ERR_FORMAT, "leaf %lld list is broken at slot %d", (long long)leaf, s);
 		}
+		if (w->leaf_rows &&
+		    (w->leaf_rows[leaf >> w->height] >> (leaf & ((1 << w->height) - 1)) & 1) != (w->leaf_head[leaf] >= 0))
+			return gt_fail(err, GT_ERR_FORMAT, "leaf %lld: its row's bit says the wrong thing", (long long)leaf);
+	}
 	if (listed != live) return gt_fail(err, GT_ERR_FORMAT, "%d objects listed in leaves, %d live", listed, live);
 	return GT_OK;
 }

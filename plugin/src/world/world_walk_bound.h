@@ -24,10 +24,13 @@ typedef struct gtWalkBound {
 	uint64_t fingerprint; // of the map it was computed from
 } gtWalkBound;
 
-// Blocks of at least 32 cells, larger until the groups fit GT_WALK_BOUND_MAX_GROUPS (the table,
+// Blocks of at least 16 cells, larger until the groups fit GT_WALK_BOUND_MAX_GROUPS (the table,
 // groups^2 * 2 bytes, at most 2 MB) and the searches GT_WALK_BOUND_MAX_WORK relaxations (about
-// 30 instructions each, on two threads: AR0602SR's 512 x 512 cells take about 0.2 G instructions).
-#define GT_WALK_BOUND_MIN_SHIFT 5
+// 30 instructions each, on two threads: AR0602SR's 512 x 512 cells take about 0.2 G instructions,
+// in blocks of 32; lak303d's 194 x 194 in blocks of 16, 155 groups, about 0.14 G). Blocks of 16
+// fit small maps and caves only (AR0602SR's 576 groups would take 54 M relaxations) and there
+// bound the short walks a 1% world's nearest queries price (docs/grid-tree.md).
+#define GT_WALK_BOUND_MIN_SHIFT 4
 #define GT_WALK_BOUND_MAX_GROUPS 1024
 #define GT_WALK_BOUND_MAX_WORK INT64_C(20000000)
 // Portals on a block's side are pieces of at most 1 / GT_WALK_BOUND_PIECES of it.
