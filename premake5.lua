@@ -86,7 +86,9 @@ project "gridtree_tools"
 -- bin/libgridtree.so for C and C++ programs: the library's objects (gridtree_core's archive, whole,
 -- as its objects are -fPIC: compiled once for both), exporting only the public API (gtXxx); the
 -- internal gt_xxx functions stay local, so they cannot clash with the program's. The soname keeps
--- DT_NEEDED path-free when premake5 links it by path.
+-- DT_NEEDED path-free when premake5 links it by path. ar only adds members: when a source is deleted
+-- or renamed, delete bin/**/*.a (./run does when the set of sources changes), or its stale object
+-- would be linked in whole.
 project "gridtree_shared"
 	kind "SharedLib"
 	targetname "gridtree"

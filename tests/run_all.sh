@@ -150,6 +150,12 @@ lane() {
 		(
 			passed=0 failed=0 skipped=0
 			"${job[@]}"
+			rc=$?
+			# A job that counted nothing (a misspelt name, a function that ran no check) fails.
+			if [ $((passed + failed + skipped)) -eq 0 ]; then
+				echo "FAIL ${queue[n]}: no checks counted (exit $rc)"
+				failed=1
+			fi
 			echo "$passed $failed $skipped" >"$work/job$n.counts"
 		) >"$work/job$n.out" 2>&1
 		flock "$work/print.lock" cat "$work/job$n.out"
@@ -158,6 +164,9 @@ lane() {
 }
 
 echo 0 >"$work/next"
+# Stopped (a CI timeout, ^C): the lanes and their tests (this process group) stop before the work
+# directory goes.
+trap 'trap "" INT TERM; kill 0; wait; rm -rf "$work"; exit 130' INT TERM
 for ((l = 1; l <= LANES; l++)); do lane "$l" & done
 wait
 

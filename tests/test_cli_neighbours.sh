@@ -99,7 +99,7 @@ bench_smoke() {
 	"$GT" bench-neighbours --quick --calibrate >"$tmp/bench.txt" &&
 		grep -q '^Figure 6' "$tmp/bench.txt" && grep -q '^Figure 7' "$tmp/bench.txt" && grep -q '^Figure 8' "$tmp/bench.txt" &&
 		grep -q -x 'mismatches 0' "$tmp/bench.txt" && grep -q '^frame_ms_3d [0-9]' "$tmp/bench.txt" &&
-		grep -q '^fitted weights' "$tmp/bench.txt" && [ "$(grep -c -E '^\.(setup|cell|point|answer) = \{0, ' "$tmp/bench.txt")" -eq 4 ]
+		grep -q '^fitted weights' "$tmp/bench.txt" && [ "$(grep -c -E '^\.(setup|cell|point|answer) = \{0(, [0-9][0-9.e+-]*){4}\},$' "$tmp/bench.txt")" -eq 4 ]
 }
 check "bench-neighbours --quick --calibrate prints the figures and the fitted weights" bench_smoke
 bench_frame() { # --frame: only the frame's table

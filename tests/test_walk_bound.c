@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "test_support.h"
-#include "world/world_query.h" // gt_scan_select
+#include "world/world_query.h"      // gt_scan_select
+#include "world/world_walk_bound.h" // GT_WALK_BOUND_MIN_SHIFT
 
-enum { BLOCK = 16 }; // the smallest block (GT_WALK_BOUND_MIN_SHIFT): points on its sides and corners
+enum { BLOCK = 1 << GT_WALK_BOUND_MIN_SHIFT }; // the smallest block: points on its sides and corners
 
 // A random valid point on a block side or at a block corner (or, failing that, anywhere).
 static gtVec2 block_edge_point(const gtMap* m, TestRng* rng)

@@ -36,13 +36,15 @@ gtStatus gt_hub_labels_build(const gtMap* map, const gtVisGraph* graph, gtHubLab
 // asks nothing of a bend there). The `early_count` vertices `early` (distinct) take every
 // GT_HUB_LABELS_EARLY_EVERY-th rank from GT_HUB_LABELS_EARLY_FROM on, the significant-path order the
 // ranks between; each early rank goes to the early vertex the last search's tree says covers most
-// (hub_labels.c next_early), the first rank and a search that reached none to the list's next. Given one end of every link a walk may take, every search after them
-// stops at those ends: a later hub labels only what it reaches without a link, so the vertices of
+// (hub_labels.c next_early), the first rank and a search that reached none to the list's next.
+// Given one end of every link a walk may take, every search after them stops at those ends: a
+// later hub labels only what it reaches without a link, so the vertices of
 // one floor do not carry the hubs of another floor (ehl_links.c, docs/links.md "Floors apart").
 // The first `early_front` of them take ranks 0 .. early_front - 1 instead, and the schedule of the
 // others starts early_front ranks later (the ends of teleporters within a floor: ehl_links.c).
 // The ranks after the schedule are searched in batches on `threads` workers of def's tasks, with
-// def's progress (def NULL: one thread, no progress); the labels do not depend on the thread count.
+// def's progress (def NULL: threads of their own, no progress); the labels do not depend on the
+// thread count.
 enum { GT_HUB_LABELS_EARLY_FROM = 32, GT_HUB_LABELS_EARLY_EVERY = 2 };
 gtStatus gt_hub_labels_build_from(const gtMap* map, const gtVisGraph* graph, const gtVec2* ends, const int32_t* early,
                                   int early_count, int early_front, const gtEhlDef* def, int threads, gtHubLabels* out,
