@@ -452,7 +452,7 @@ static const Entry* entry_for(const EntryList* at_u, int32_t h)
 // For a vertex u the old search from `root` labelled (not covered then): a hub for which neither
 // u's entry nor the root's changed sums as before, and a lost entry covers nothing, so only the
 // hubs logged for u or for the root (made anew or with another distance) can cover it now.
-static bool covered_by_changes(const Replay* rp, const Search* s, int u, int root, double key)
+bool gt_hub_covered_by_changes(const Replay* rp, const Search* s, int u, int root, double key)
 {
 	const EntryList* at_u = &s->lists[u];
 	for (int from = 0; from < 2; from++)
@@ -494,7 +494,7 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 		int u = new_of[rp->owner[i]];
 		double key = old->dist[rp->entry[i]];
 		if ((root_changed || rp->changed[u]) && rp->log_lost) same = !gt_hub_covered_at(s, u, key);
-		else if (root_changed || rp->changed[u]) same = !covered_by_changes(rp, s, u, root, key);
+		else if (root_changed || rp->changed[u]) same = !gt_hub_covered_by_changes(rp, s, u, root, key);
 		if (!every && !rp->near_worse[u]) continue; // no neighbour to test
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1] && same; k++) {
 			int w = g->adj[k];
@@ -670,6 +670,7 @@ static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, g
 	int n = s->g->n, workers = rp->edit->threads > BATCH_ROOTS ? BATCH_ROOTS : rp->edit->threads, olds[BATCH_ROOTS];
 	Batch b;
 	gtPool* pool = gt_pool_create(); // NULL: threads per batch, as gt_run_tasks
+	rp->rank_of = out->rank_of;
 	gtStatus st = batch_init(&b, s, workers, workers) ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	for (int r = 0; r < n && !st;) {
 		int root = order[r], old_rank = replay_begin(rp, s->g, root), count = 1;
