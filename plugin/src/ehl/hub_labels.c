@@ -132,6 +132,11 @@ static inline bool label_covers(const EntryList* l, const double* to_root, doubl
 	return false;
 }
 
+bool gt_hub_covered_by_searched(const Search* s, int u, double key)
+{
+	return label_covers(&s->lists[u], s->to_root, key);
+}
+
 // Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
 // covers the pair gets an entry for r. Popped in (distance, vertex) order, so a vertex's parent is
 // its first labelled neighbour in that order whose candidate is its distance: a function of the
@@ -452,7 +457,7 @@ static const Entry* entry_for(const EntryList* at_u, int32_t h)
 // For a vertex u the old search from `root` labelled (not covered then): a hub for which neither
 // u's entry nor the root's changed sums as before, and a lost entry covers nothing, so only the
 // hubs logged for u or for the root (made anew or with another distance) can cover it now.
-bool gt_hub_covered_by_changes(const Replay* rp, const Search* s, int u, int root, double key)
+static bool covered_by_changes(const Replay* rp, const Search* s, int u, int root, double key)
 {
 	const EntryList* at_u = &s->lists[u];
 	for (int from = 0; from < 2; from++)
@@ -494,7 +499,7 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 		int u = new_of[rp->owner[i]];
 		double key = old->dist[rp->entry[i]];
 		if ((root_changed || rp->changed[u]) && rp->log_lost) same = !gt_hub_covered_at(s, u, key);
-		else if (root_changed || rp->changed[u]) same = !gt_hub_covered_by_changes(rp, s, u, root, key);
+		else if (root_changed || rp->changed[u]) same = !covered_by_changes(rp, s, u, root, key);
 		if (!every && !rp->near_worse[u]) continue; // no neighbour to test
 		for (int64_t k = g->offset[u]; k < g->offset[u + 1] && same; k++) {
 			int w = g->adj[k];

@@ -9,7 +9,7 @@
 // parents to the root keeps its edges and none of its vertices is covered now at its old distance:
 // its distance can then only go down (through vertices labelled anew), never up. So the old tree's
 // vertices whose parent edge is gone, or that are covered now (their entries, or the root's, changed:
-// only tested where they did, and only against the hubs logged for them or the root), are reset with
+// only tested where they did, and only against their entries of the hubs searched again), are reset with
 // their subtrees; the reset vertices take their distances from the kept ones around them and a
 // Dijkstra in the same order labels outwards from them (and from the kept vertices whose edges
 // changed, and from the pruned vertices that may be uncovered now, below), offering each vertex it
@@ -170,9 +170,7 @@ static int load_tree(Search* s, const Replay* rp, HubLocal* L, int root, int old
 		int v = L->tree[i], p = L->parent[v];
 		if (v == root) continue;
 		bool lost = p < 0 || (rp->edit->dirty[v] && !has_edge(s->g, v, p));
-		if (!lost && (rp->changed[v] || rp->changed[root]))
-			lost = rp->log_lost ? gt_hub_covered_at(s, v, L->dist[v])
-			                    : gt_hub_covered_by_changes(rp, s, v, root, L->dist[v]);
+		if (!lost && (rp->changed[v] || rp->changed[root])) lost = gt_hub_covered_by_searched(s, v, L->dist[v]);
 		if (lost) L->state[v] = OPEN, reset++;
 		else L->pkey[v] = L->dist[p];
 	}
@@ -258,18 +256,23 @@ static bool seed(Search* s, const Replay* rp, HubLocal* L)
 		int v = L->tree[i];
 		if (L->state[v] == KEPT && rp->edit->dirty[v] && !relax(s, L, v, L->dist[v])) return false;
 	}
-	for (int i = 0; i < rp->worse_count; i++) {
+	// Only those next to a kept vertex: the others are reached, if at all, from vertices labelled anew
+	// (relax touches them then). Found from the worse list or from the kept vertices, the shorter walk.
+	int kept = 0;
+	for (int i = 0; i < L->ntree; i++) kept += L->state[L->tree[i]] == KEPT;
+	for (int i = 0; L->nworse == 0 && rp->worse_count <= kept && i < rp->worse_count; i++) {
 		int w = rp->worse_list[i];
 		if (L->tag[w] != L->stamp && !touch(s, L, w)) return false;
 	}
-	for (int i = 0; L->nworse > 0 && i < L->ntree; i++) {
+	if (L->nworse == 0 && rp->worse_count <= kept) return true;
+	for (int i = 0; i < L->ntree; i++) {
 		int u = L->tree[i];
 		if (L->state[u] != KEPT) continue;
 		for (int64_t k = s->g->offset[u]; k < s->g->offset[u + 1]; k++) {
 			int w = s->g->adj[k];
 			if (L->tag[w] == L->stamp || L->ctag[w] == L->stamp) continue;
 			L->ctag[w] = L->stamp;
-			if (holds_worse_hub(rp, L, w) && !touch(s, L, w)) return false;
+			if ((rp->worse[w] || (L->nworse > 0 && holds_worse_hub(rp, L, w))) && !touch(s, L, w)) return false;
 		}
 	}
 	return true;
