@@ -40,7 +40,7 @@ build = {
 				"plugin/src/ehl/ehl_layout.c", "plugin/src/ehl/ehl_links.c", "plugin/src/ehl/ehl_links_layout.c",
 				"plugin/src/ehl/ehl_progress.c", "plugin/src/ehl/ehl_query.c", "plugin/src/ehl/ehl_regions.c", "plugin/src/ehl/ehl_repair.c",
 				"plugin/src/ehl/ehl_sweep.c", "plugin/src/ehl/ehl_verify.c", "plugin/src/ehl/hub_labels.c", "plugin/src/ehl/hub_labels_merge.c",
-				"plugin/src/ehl/hub_labels_order.c", "plugin/src/ehl/hub_labels_local.c", "plugin/src/ehl/hub_labels_worse.c", "plugin/src/ehl/ehl_end_ranks.c", "plugin/src/ehl/ehl_cells.c",
+				"plugin/src/ehl/hub_labels_order.c", "plugin/src/ehl/hub_labels_local.c", "plugin/src/ehl/ehl_end_ranks.c", "plugin/src/ehl/ehl_cells.c",
 				"plugin/src/debug/debug_draw_ehl.c", "plugin/src/debug/debug_draw_map.c",
 				"plugin/src/debug/debug_draw_path.c", "plugin/src/debug/debug_draw_trace.c",
 				"plugin/src/debug/debug_draw_world.c",

@@ -96,13 +96,6 @@ bool gt_hub_covered_at(const Search* s, int u, double key);
 // lost entry covers nothing, so only u's entries of the roots searched again are read.
 bool gt_hub_covered_by_searched(const Search* s, int u, double key);
 
-// u's entry for the hub of old rank `old_rank` was lost or got longer: logged (hub_labels_worse.c).
-void gt_hub_log_worse(struct WorseLog* log, int u, int32_t old_rank);
-// Whether w, its edges the old ones, next to the old search from `root` (whose entries are the old
-// ones or shorter) and pruned by it at `key`, may be uncovered now: only when a hub whose entry of w
-// got worse covered the pair in the old labels (else its old witness covers it still).
-bool gt_hub_may_uncover(const Replay* rp, int root, int w, double key);
-
 // The local repair (hub_labels_local.c): the search of root `root` (new rank r, old rank old_rank)
 // redone only where its old tree meets the edit. 1: done (its entries pushed, s->labelled set),
 // 0: not done (the affected part too large: the caller searches whole), -1: out of memory.
