@@ -344,9 +344,6 @@ static void replay_free(Replay* rp)
 	gt_free(rp->log_head);
 	gt_free(rp->log_next);
 	gt_free(rp->log_hub);
-	gt_free(rp->worse_log.head);
-	gt_free(rp->worse_log.next);
-	gt_free(rp->worse_log.hub);
 	gt_free(rp->worse_list);
 	gt_hub_local_free(rp->local);
 }
@@ -368,15 +365,14 @@ static bool replay_init(Replay* rp, const gtHubLabelsEdit* edit, int n)
 	rp->stamp = gt_calloc((size_t)n + 1, sizeof *rp->stamp);
 	rp->in_tree = gt_calloc((size_t)n + 1, sizeof *rp->in_tree);
 	rp->log_head = gt_malloc(((size_t)n + 1) * sizeof *rp->log_head);
-	rp->worse_log.head = gt_malloc(((size_t)n + 1) * sizeof *rp->worse_log.head);
 	rp->was_at = gt_calloc((size_t)n + 1, sizeof *rp->was_at);
 	rp->was = gt_malloc(((size_t)n + 1) * sizeof *rp->was);
 	rp->worse_list = gt_malloc(((size_t)n + 1) * sizeof *rp->worse_list);
 	rp->local = gt_hub_local_create(n); // NULL (no room): every search not copied runs whole
 	if (!rp->begin || !rp->entry || !rp->owner || !rp->copied || !rp->changed || !rp->near || !rp->worse ||
-	    !rp->near_worse || !rp->stamp || !rp->in_tree || !rp->log_head || !rp->worse_log.head || !rp->was_at || !rp->was || !rp->worse_list)
+	    !rp->near_worse || !rp->stamp || !rp->in_tree || !rp->log_head || !rp->was_at || !rp->was || !rp->worse_list)
 		return false;
-	for (int v = 0; v < n; v++) rp->log_head[v] = rp->worse_log.head[v] = -1;
+	for (int v = 0; v < n; v++) rp->log_head[v] = -1;
 	for (int64_t k = 0; k < total; k++) rp->begin[old->hub[k] + 2]++;
 	for (int r = 0; r < old->n; r++) rp->begin[r + 2] += rp->begin[r + 1];
 	for (int v = 0; v < old->n; v++)
@@ -395,13 +391,10 @@ static void mark_changed(Replay* rp, const gtVisGraph* g, int u)
 	for (int64_t k = g->offset[u]; k < g->offset[u + 1]; k++) rp->near[g->adj[k]] = true;
 }
 
-static void log_worse(struct WorseLog* log, int u, int32_t old_rank);
-
-// u lost its entry for the hub of old rank `old_rank` or it got longer (changed too).
-static void mark_worse(Replay* rp, const gtVisGraph* g, int u, int32_t old_rank)
+// u lost an entry or one got longer (changed too).
+static void mark_worse(Replay* rp, const gtVisGraph* g, int u)
 {
 	mark_changed(rp, g, u);
-	log_worse(&rp->worse_log, u, old_rank);
 	if (rp->worse[u]) return;
 	rp->worse[u] = true;
 	rp->worse_list[rp->worse_count++] = u;
@@ -416,7 +409,7 @@ static void account_gone(Replay* rp, const gtVisGraph* g, int rank)
 		if (rp->edit->new_of[old->vertex_of[rp->next_old]] >= 0) continue;
 		for (int64_t i = rp->begin[rp->next_old]; i < rp->begin[rp->next_old + 1]; i++) {
 			int v = rp->edit->new_of[rp->owner[i]];
-			if (v >= 0) mark_worse(rp, g, v, rp->next_old);
+			if (v >= 0) mark_worse(rp, g, v);
 		}
 	}
 }
@@ -447,52 +440,6 @@ static void log_change(Replay* rp, int u, int32_t r)
 	rp->log_next[at] = rp->log_head[u];
 	rp->log_head[u] = at;
 	rp->log_count = at + 1;
-}
-
-static void log_worse(struct WorseLog* log, int u, int32_t old_rank)
-{
-	int64_t at = log->count;
-	if (log->lost) return;
-	if (at == log->capacity) { // both arrays to the same new capacity
-		int64_t capacity = log->capacity;
-		if (!GT_GROW(log->hub, capacity, at + 1, 1024) || !GT_RESIZE(log->next, capacity)) {
-			log->lost = true;
-			return;
-		}
-		log->capacity = capacity;
-	}
-	log->hub[at] = old_rank;
-	log->next[at] = log->head[u];
-	log->head[u] = at;
-	log->count = at + 1;
-}
-
-// Vertex v's old entry for the hub of old rank h (+inf: none).
-static double old_entry(const gtHubLabels* old, int v, int32_t h)
-{
-	int64_t lo = old->offset[v], end = old->offset[v + 1], hi = end;
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if (old->hub[mid] < h) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo < end && old->hub[lo] == h ? old->dist[lo] : INFINITY;
-}
-
-// For a vertex w (its edges the old ones) next to the old search from `root` (whose entries are the
-// old ones or shorter) that the search pruned at `key`: its old witness hub covers it still unless
-// w's entry for that hub was lost or got longer. So only when one of those hubs covered the pair in
-// the old labels may w be uncovered now (then it is tested).
-static bool may_uncover(const Replay* rp, int root, int w, double key)
-{
-	const gtHubLabels* old = rp->edit->old;
-	int ow = rp->edit->old_of[w], oroot = rp->edit->old_of[root];
-	if (rp->worse_log.lost || ow < 0 || oroot < 0) return true;
-	for (int64_t at = rp->worse_log.head[w]; at >= 0; at = rp->worse_log.next[at]) {
-		int32_t h = rp->worse_log.hub[at];
-		if (old_entry(old, ow, h) + old_entry(old, oroot, h) <= key) return true;
-	}
-	return false;
 }
 
 // u's entry for hub rank h (lists are in rank order), or NULL.
@@ -566,8 +513,7 @@ static bool replay_verified(Search* s, Replay* rp, int root, int old_rank)
 	}
 	for (int i = 0; i < nvisited; i++) {
 		int w = s->visited[i];
-		bool test = every || rp->edit->dirty[w] || may_uncover(rp, root, w, s->dist[w]);
-		if (same && test && !gt_hub_covered_at(s, w, s->dist[w])) same = false;
+		if (same && !gt_hub_covered_at(s, w, s->dist[w])) same = false;
 		s->dist[w] = INFINITY;
 	}
 	gt_hub_root_distances(s, root, false);
@@ -587,7 +533,7 @@ static void note_changes(Replay* rp, const Search* s, int r, int old_rank)
 		rp->stamp[u] = r + 1;
 		const EntryList* list = &s->lists[u];
 		double now = list->items[list->count - 1].dist;
-		if (rp->was_at[u] == r + 1 && rp->was[u] < now) mark_worse(rp, s->g, u, old_rank);
+		if (rp->was_at[u] == r + 1 && rp->was[u] < now) mark_worse(rp, s->g, u);
 		if (rp->was_at[u] != r + 1 || rp->was[u] != now) {
 			mark_changed(rp, s->g, u);
 			log_change(rp, u, r);
@@ -596,7 +542,7 @@ static void note_changes(Replay* rp, const Search* s, int r, int old_rank)
 	if (old_rank < 0) return;
 	for (int64_t i = rp->begin[old_rank]; i < rp->begin[old_rank + 1]; i++) {
 		int v = rp->edit->new_of[rp->owner[i]];
-		if (v >= 0 && rp->stamp[v] != r + 1) mark_worse(rp, s->g, v, old_rank); // lost
+		if (v >= 0 && rp->stamp[v] != r + 1) mark_worse(rp, s->g, v); // lost
 	}
 }
 

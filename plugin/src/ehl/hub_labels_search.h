@@ -71,12 +71,6 @@ typedef struct Replay {
 	int64_t *log_head, *log_next, log_count, log_capacity;
 	int32_t* log_hub;
 	bool log_lost;
-	// The same per vertex for its entries lost or made longer (worse), by the hub's old rank.
-	struct WorseLog {
-		int64_t *head, *next, count, capacity;
-		int32_t* hub;
-		bool lost;
-	} worse_log;
 	int next_old;        // old ranks below are accounted for (the vertices gone: their entries too)
 	int32_t* worse_list; // the vertices marked worse, worse_count of them (hub_labels_local.c reads them)
 	int worse_count;
