@@ -132,6 +132,11 @@ static inline bool label_covers(const EntryList* l, const double* to_root, doubl
 	return false;
 }
 
+bool gt_hub_covered_by_searched(const Search* s, int u, double key)
+{
+	return label_covers(&s->lists[u], s->to_root, key);
+}
+
 // Pruned Dijkstra from `root`, the hub of rank r: every vertex it reaches before an earlier hub
 // covers the pair gets an entry for r. Popped in (distance, vertex) order, so a vertex's parent is
 // its first labelled neighbour in that order whose candidate is its distance: a function of the
@@ -670,6 +675,7 @@ static gtStatus replay_in_batches(Search* s, Replay* rp, const int32_t* order, g
 	int n = s->g->n, workers = rp->edit->threads > BATCH_ROOTS ? BATCH_ROOTS : rp->edit->threads, olds[BATCH_ROOTS];
 	Batch b;
 	gtPool* pool = gt_pool_create(); // NULL: threads per batch, as gt_run_tasks
+	rp->rank_of = out->rank_of;
 	gtStatus st = batch_init(&b, s, workers, workers) ? GT_OK : gt_fail(err, GT_ERR_NOMEM, "out of memory");
 	for (int r = 0; r < n && !st;) {
 		int root = order[r], old_rank = replay_begin(rp, s->g, root), count = 1;

@@ -9,16 +9,24 @@
 // parents to the root keeps its edges and none of its vertices is covered now at its old distance:
 // its distance can then only go down (through vertices labelled anew), never up. So the old tree's
 // vertices whose parent edge is gone, or that are covered now (their entries, or the root's, changed:
-// only tested where they did), are reset with their subtrees; the reset vertices take their
-// distances from the kept ones around them and a Dijkstra in the same order labels outwards from
-// them (and from the kept vertices whose edges changed, and from the pruned vertices whose entries got
-// worse: only those can stop being covered, distances of the others only grow), offering each vertex
-// it reaches its kept neighbours' distances first. A kept vertex offered a shorter distance is
-// searched again from there; one covered then (which cannot happen: covered later means covered at
-// its old distance) sends the root back to a whole search, as does a root an entry of which was
-// lost or got longer (any pruned vertex may be uncovered now) or a reset part larger than the tree's
-// 1/LOCAL_RESET_DIV. A root whose entries only got shorter or new has every vertex of its tree
-// tested (any may be covered now).
+// only tested where they did, and only against their entries of the hubs searched again), are reset with
+// their subtrees; the reset vertices take their distances from the kept ones around them and a
+// Dijkstra in the same order labels outwards from them (and from the kept vertices whose edges
+// changed, and from the pruned vertices that may be uncovered now, below), offering each vertex it
+// reaches its kept neighbours' distances first. A kept vertex offered a shorter distance is searched
+// again from there; one covered then (which cannot happen: covered later means covered at its old
+// distance) sends the root back to a whole search, as does a reset part larger than the tree's
+// 1/LOCAL_RESET_DIV.
+//
+// Which pruned vertices may be uncovered now: a vertex w next to a kept vertex and outside the tree
+// was reached by the old search and covered there by some hub h at its distance then, and it is
+// reached now from kept vertices only, at that distance or more. The pair's sum through h grows only
+// when w's entry for h or the root's was lost or got longer: w is then marked worse (all of them are
+// seeded), or h is one of the root's worse hubs (its entry lost or longer than before: found by
+// comparing the root's old entries of the hubs searched again with its new ones), and then w's old
+// label holds h. So the kept vertices' neighbours whose old labels hold one of the root's worse hubs
+// are seeded too (at most LOCAL_WORSE_MOST such hubs; more: searched whole). Every other pruned
+// vertex stays covered through the same hub.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,18 +34,20 @@
 #include "core/alloc.h"
 #include "ehl/hub_labels_search.h"
 
-enum { LOCAL_RESET_DIV = 2 };
+enum { LOCAL_RESET_DIV = 2, LOCAL_WORSE_MOST = 32 };
 
 enum { KEPT = 1, UNRESOLVED, OPEN, IMPROVED, LABELLED, PRUNED };
 
 typedef struct HubLocal {
 	int32_t stamp;
-	int32_t *tag, *ftag;             // per vertex: == stamp when its state (first) holds for this root
+	int32_t *tag, *ftag, *ctag;      // per vertex: == stamp when its state (first, worse hubs checked) holds
 	uint8_t* state;                  // KEPT ... PRUNED
 	double *dist, *pkey;             // distance, and its parent's (the order's second key)
 	int32_t *parent, *first;         // tree parent, the vertex next to the root on the tree path
 	int32_t *tree, *touched, *stack; // the old tree's vertices, the others reached, a walk's scratch
 	int ntree, ntouched;
+	int32_t worse_hubs[LOCAL_WORSE_MOST]; // the root's worse hubs (old ranks, ascending), nworse of them
+	int nworse;
 } HubLocal;
 
 HubLocal* gt_hub_local_create(int n)
@@ -47,6 +57,7 @@ HubLocal* gt_hub_local_create(int n)
 	size_t slots = (size_t)n + 1;
 	L->tag = gt_calloc(slots, sizeof *L->tag);
 	L->ftag = gt_calloc(slots, sizeof *L->ftag);
+	L->ctag = gt_calloc(slots, sizeof *L->ctag);
 	L->state = gt_malloc(slots);
 	L->dist = gt_malloc(slots * sizeof *L->dist);
 	L->pkey = gt_malloc(slots * sizeof *L->pkey);
@@ -55,7 +66,7 @@ HubLocal* gt_hub_local_create(int n)
 	L->tree = gt_malloc(slots * sizeof *L->tree);
 	L->touched = gt_malloc(slots * sizeof *L->touched);
 	L->stack = gt_malloc(slots * sizeof *L->stack);
-	if (!L->tag || !L->ftag || !L->state || !L->dist || !L->pkey || !L->parent || !L->first || !L->tree ||
+	if (!L->tag || !L->ftag || !L->ctag || !L->state || !L->dist || !L->pkey || !L->parent || !L->first || !L->tree ||
 	    !L->touched || !L->stack) {
 		gt_hub_local_free(L);
 		return NULL;
@@ -66,7 +77,7 @@ HubLocal* gt_hub_local_create(int n)
 void gt_hub_local_free(HubLocal* L)
 {
 	if (!L) return;
-	gt_free(L->tag), gt_free(L->ftag), gt_free(L->state), gt_free(L->dist), gt_free(L->pkey);
+	gt_free(L->tag), gt_free(L->ftag), gt_free(L->ctag), gt_free(L->state), gt_free(L->dist), gt_free(L->pkey);
 	gt_free(L->parent), gt_free(L->first), gt_free(L->tree), gt_free(L->touched), gt_free(L->stack);
 	gt_free(L);
 }
@@ -159,7 +170,7 @@ static int load_tree(Search* s, const Replay* rp, HubLocal* L, int root, int old
 		int v = L->tree[i], p = L->parent[v];
 		if (v == root) continue;
 		bool lost = p < 0 || (rp->edit->dirty[v] && !has_edge(s->g, v, p));
-		if (!lost && (rp->changed[v] || rp->changed[root])) lost = gt_hub_covered_at(s, v, L->dist[v]);
+		if (!lost && (rp->changed[v] || rp->changed[root])) lost = gt_hub_covered_by_searched(s, v, L->dist[v]);
 		if (lost) L->state[v] = OPEN, reset++;
 		else L->pkey[v] = L->dist[p];
 	}
@@ -191,8 +202,48 @@ static int first_of(HubLocal* L, int root, int v)
 	return f;
 }
 
+// The hubs (old ranks) whose entry of the root was lost or got longer. False: more than LOCAL_WORSE_MOST.
+static bool root_worse_hubs(const Search* s, const Replay* rp, HubLocal* L, int root, int old_rank)
+{
+	const gtHubLabels* old = rp->edit->old;
+	const EntryList* now = &s->lists[root]; // its entries of the hubs searched again, by new rank
+	int ov = rp->edit->old_of[root];
+	int64_t at = 0;
+	for (int64_t k = old->offset[ov]; k < old->offset[ov + 1] && old->hub[k] < old_rank; k++) {
+		int32_t h = old->hub[k];
+		if (rp->copied[h]) continue; // that search was copied: the entry is the old one
+		int hv = rp->edit->new_of[old->vertex_of[h]];
+		int32_t rank = hv >= 0 ? rp->rank_of[hv] : -1; // ranks keep the old order
+		while (rank >= 0 && at < now->count && now->items[at].hub < rank) at++;
+		if (rank >= 0 && at < now->count && now->items[at].hub == rank && now->items[at].dist <= old->dist[k]) continue;
+		if (L->nworse == LOCAL_WORSE_MOST) return false;
+		L->worse_hubs[L->nworse++] = h;
+	}
+	return true;
+}
+
+// Whether w's old label holds an entry for one of the root's worse hubs.
+static bool holds_worse_hub(const Replay* rp, const HubLocal* L, int w)
+{
+	const gtHubLabels* old = rp->edit->old;
+	int ow = rp->edit->old_of[w];
+	if (ow < 0) return false; // a new vertex: its kept neighbours have new edges, and offer along them
+	int64_t lo = old->offset[ow], end = old->offset[ow + 1];
+	for (int i = 0; i < L->nworse; i++) { // both in rank order: the search goes on from the last
+		int64_t hi = end;
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2;
+			if (old->hub[mid] < L->worse_hubs[i]) lo = mid + 1;
+			else hi = mid;
+		}
+		if (lo < end && old->hub[lo] == L->worse_hubs[i]) return true;
+	}
+	return false;
+}
+
 // The seeds: reset vertices at their kept neighbours' distance, kept vertices with new edges
-// offering along them, pruned vertices whose entries got worse at their kept neighbours' distance.
+// offering along them, pruned vertices whose entries got worse and those the root's worse hubs
+// covered (see the top) at their kept neighbours' distance.
 static bool seed(Search* s, const Replay* rp, HubLocal* L)
 {
 	for (int i = 0; i < L->ntree; i++) {
@@ -205,9 +256,24 @@ static bool seed(Search* s, const Replay* rp, HubLocal* L)
 		int v = L->tree[i];
 		if (L->state[v] == KEPT && rp->edit->dirty[v] && !relax(s, L, v, L->dist[v])) return false;
 	}
-	for (int i = 0; i < rp->worse_count; i++) {
+	// Only those next to a kept vertex: the others are reached, if at all, from vertices labelled anew
+	// (relax touches them then). Found from the worse list or from the kept vertices, the shorter walk.
+	int kept = 0;
+	for (int i = 0; i < L->ntree; i++) kept += L->state[L->tree[i]] == KEPT;
+	for (int i = 0; L->nworse == 0 && rp->worse_count <= kept && i < rp->worse_count; i++) {
 		int w = rp->worse_list[i];
 		if (L->tag[w] != L->stamp && !touch(s, L, w)) return false;
+	}
+	if (L->nworse == 0 && rp->worse_count <= kept) return true;
+	for (int i = 0; i < L->ntree; i++) {
+		int u = L->tree[i];
+		if (L->state[u] != KEPT) continue;
+		for (int64_t k = s->g->offset[u]; k < s->g->offset[u + 1]; k++) {
+			int w = s->g->adj[k];
+			if (L->tag[w] == L->stamp || L->ctag[w] == L->stamp) continue;
+			L->ctag[w] = L->stamp;
+			if ((rp->worse[w] || (L->nworse > 0 && holds_worse_hub(rp, L, w))) && !touch(s, L, w)) return false;
+		}
 	}
 	return true;
 }
@@ -252,8 +318,9 @@ int gt_hub_local_repair(Search* s, const Replay* rp, int r, int root, int old_ra
 	// A root the old labels had from a batch: its tree's parents at ties may not be the (distance,
 	// vertex) order's this search keeps (merge_root), so it is searched whole, as before the local
 	// repair (not shown equal to scratch otherwise).
-	if (old_rank < 0 || old_rank >= rp->edit->old->sequential_to || rp->worse[root]) return 0;
-	L->stamp++, L->ntouched = 0;
+	if (old_rank < 0 || old_rank >= rp->edit->old->sequential_to) return 0;
+	L->stamp++, L->ntouched = 0, L->nworse = 0;
+	if (rp->worse[root] && !root_worse_hubs(s, rp, L, root, old_rank)) return 0;
 	gt_hub_root_distances(s, root, true);
 	int reset = load_tree(s, rp, L, root, old_rank);
 	reset += close_resets(L);

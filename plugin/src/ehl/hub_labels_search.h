@@ -74,6 +74,7 @@ typedef struct Replay {
 	int next_old;        // old ranks below are accounted for (the vertices gone: their entries too)
 	int32_t* worse_list; // the vertices marked worse, worse_count of them (hub_labels_local.c reads them)
 	int worse_count;
+	const int32_t* rank_of; // new vertex -> new rank, set for the roots labelled so far (the labels' own)
 	struct HubLocal* local; // a local repair's scratch (NULL: none, every search not copied runs whole)
 } Replay;
 
@@ -84,6 +85,10 @@ bool gt_hub_list_push(EntryList* list, Entry e, Arena* arena);
 void gt_hub_root_distances(Search* s, int root, bool set);
 // Whether an earlier hub covers the pair (root, u) at `key`, the root's distances set: the prune test.
 bool gt_hub_covered_at(const Search* s, int u, double key);
+// The same in a repair for a vertex u the old search from the root labelled at `key` (then not
+// covered): a pair of entries of a copied root (the old ones) sums as before, above `key`, and a
+// lost entry covers nothing, so only u's entries of the roots searched again are read.
+bool gt_hub_covered_by_searched(const Search* s, int u, double key);
 
 // The local repair (hub_labels_local.c): the search of root `root` (new rank r, old rank old_rank)
 // redone only where its old tree meets the edit. 1: done (its entries pushed, s->labelled set),
