@@ -1173,31 +1173,6 @@ static void sight_session(gtMap* m, int cell_size, uint64_t seed, int queries)
 	}
 	assert_true(answered > 0);
 	gtWorld_Destroy(w);
-	// A sparse world (far objects: most pairs hidden, so the gates idle the walks), its answers
-	// checked by the brute force as it moves, and after every few of those a query at an object:
-	// walked before its first pricing whatever the gates say, it needs none unless next to a wall.
-	int sparse = n / 10 > 8 ? n / 10 : 8, rounds = 150;
-	w = test_make_world(m, 16);
-	for (int i = 0; i < sparse; i++) assert_int_equal(gtWorld_Add(w, pool[i], NULL, 0, &ids[i], &err), GT_OK);
-	answered = 0;
-	for (int round = 0; round < rounds; round++) {
-		check_world_exact(w, d, m, &rng, ids, sparse, pool, POOL, 6);
-		gtVec2 at;
-		assert_int_equal(gtWorld_GetPosition(w, ids[test_rng_int(&rng, sparse)], &at, &err), GT_OK);
-		gtQuery q = gtQuery_Default(at);
-		q.k = 1;
-		gtObjectId got[1];
-		double dist[1];
-		int count;
-		gtQueryStats stats = {0};
-		if (gtWorld_Nearest(w, &q, d, got, dist, 1, &count, &stats, &err)) fail_msg("%s", err.message);
-		assert_int_equal(count, 1);
-		assert_true(dist[0] == 0);
-		answered += stats.distance_calls == 0;
-	}
-	printf("note: sparse world, %d of %d queries at an object answered without a call\n", answered, rounds);
-	assert_true(answered > rounds / 4); // 1 of 150 walking only where the gates say
-	gtWorld_Destroy(w);
 	gtNavQuery_Destroy(nq);
 	gtNav_Destroy(nav);
 }

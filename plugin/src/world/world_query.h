@@ -63,10 +63,6 @@ typedef struct Filter {
 	// probes a few points of its segment there first (gt_segment_hidden).
 	const gtMap* hidden_map;
 	bool sight_walks[2]; // whether pricings without (0) and with (1) a limit try it first
-	// Whatever those say, the query's pricings until its first call of the distance walk (uncounted
-	// by their gates): a call's first on a query point costs several later ones (its source side).
-	bool sight_first;
-	bool sight_judged; // the gates learn from this query (sight_end): not one of their idle ones
 	// The world's block-to-block walk bounds when the distance is a walk on the map they were made
 	// from (gtDistance.walk_map, no links) and q is on it: `walk_row` is the row of q's block
 	// (world_walk_bound.h), else NULL (and in MODE_TOP).

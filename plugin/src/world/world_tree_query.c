@@ -41,14 +41,12 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	if (f->walk_row && key > gt_straight_key(p.x - q->point.x, p.y - q->point.y) * (1 + 0x1p-40)) seen = -1;
 	// q and p see each other: the distance is the straight line, no call (with links, when their
 	// bound says no walk through them is shorter)
-	else if ((f->sight_walks[limited] || f->sight_first) &&
+	else if (f->sight_walks[limited] &&
 	         (spared || (f->link_reach == INFINITY && f->link_slack == 0) || gt_links_spare(f, s, q->point, p))) {
-		bool counted = f->sight_walks[limited];
-		s->sight_tries[limited] += counted;
-		if (!(f->sight_q >= 0)) f->sight_q = gt_clearance_at(f->sight, q->point.x, q->point.y);
+		s->sight_tries[limited]++;
 		seen = gt_clearance_sight(f->sight, f->sight_map, q->point, f->sight_q, p, w->clear[slot]);
 		if (seen > 0) {
-			s->sight_hits[limited] += counted;
+			s->sight_hits[limited]++;
 			double d = hypot(p.x - q->point.x, p.y - q->point.y);
 			if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
 			return results_offer(s, r, d, slot);
@@ -72,7 +70,6 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	           : limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
 	                              : distance.fcn(distance.context, q->point, p);
 	stats->distance_calls++;
-	f->sight_first = false;
 	if (!(d < INFINITY)) return true; // another component (or NaN): never a result
 	if (mode == MODE_TOP) d += penalty(f, object_matches(w, f, slot));
 	return results_offer(s, r, d, slot);
@@ -497,24 +494,20 @@ static void traversal_learn(const gtWorld* w, gtQueryScratch* s, const Filter* f
 // while at least four in ten of recent walks certified (0.1% of the cells without words certify 2-4
 // in ten: AR0602SR 0.89 -> 0.81 of IER-EHL's time, AR0300SR 1.09 -> 1.01; 1% certify 5-9 in ten and
 // keep it), and again after 16 queries without, to follow the world; 32, 64 and 128 while those
-// retries fail. Whatever they say, a query walks until its first call of the distance (uncounted
-// by the gates): that call costs several later ones (q's side: ~3,400 cycles against ~600, rdtsc,
-// lak303d at 1%), and a query whose every pricing is in sight makes none.
+// retries fail.
 #define SIGHT_MISSES 0.6f
 static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance, gtVec2 q, Filter* f, int cost)
 {
 	f->sight = NULL;
-	f->sight_walks[0] = f->sight_walks[1] = f->sight_first = f->sight_judged = false;
-	f->sight_q = NAN; // read at the first walk
+	f->sight_walks[0] = f->sight_walks[1] = false;
 	f->hidden_map = distance.hidden_below ? distance.straight_map : NULL;
-	if (!gt_clearance_fits(&w->clearance, distance.straight_map)) return;
-	f->sight = &w->clearance;
-	f->sight_map = distance.straight_map, f->sight_first = true;
-	if (s->sight_idle[cost] > 0) { // neither gate's walk runs on this query (sight_end counted it skipped)
+	if (s->sight_idle[cost] > 0) { // neither walk runs on this query (sight_end counted it skipped)
 		s->sight_idle[cost]--;
 		return;
 	}
-	f->sight_judged = true;
+	if (!gt_clearance_fits(&w->clearance, distance.straight_map)) return;
+	f->sight = &w->clearance;
+	f->sight_map = distance.straight_map;
 	for (int limited = 0; limited < 2; limited++) {
 		if (s->sight_misses[cost][limited] > SIGHT_MISSES &&
 		    s->sight_skips[cost][limited] < 16 << s->sight_backoff[cost][limited])
@@ -522,7 +515,7 @@ static void sight_begin(const gtWorld* w, gtQueryScratch* s, gtDistance distance
 		f->sight_walks[limited] = true;
 		s->sight_tries[limited] = s->sight_hits[limited] = 0;
 	}
-	// q's square now where a gate walks (its cold read overlaps the traversal), else at a first walk.
+	// The query point's square only for a query that walks (most queries skip it where few certify).
 	if (f->sight_walks[0] || f->sight_walks[1]) f->sight_q = gt_clearance_at(&w->clearance, q.x, q.y);
 }
 static void sight_end(gtQueryScratch* s, const Filter* f, int cost)
@@ -599,7 +592,7 @@ static void walk_end(gtQueryScratch* s, int cost)
 // would keep the bound off where the tree gains from it (test_gate_comes_back).
 static inline void gates_end(gtQueryScratch* s, const Filter* f, int cost, bool scan)
 {
-	if (f->sight_judged) sight_end(s, f, cost);
+	if (f->sight) sight_end(s, f, cost);
 	if (f->walk_row && !scan) walk_end(s, cost);
 }
 
