@@ -3,7 +3,9 @@
 #ifndef GRIDTREE_EHL_BUILD_LISTS_H
 #define GRIDTREE_EHL_BUILD_LISTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 // A via that passed P5 and was under P2's bound when gather met it (24 bytes: the cell stage
@@ -15,6 +17,35 @@ typedef struct Candidate {
 	double bound;   // mindist(vertex, cell) + dist
 } Candidate;
 
+// One of a cell's tuples as gather takes them: the FULL ones nearest first (by `far`), so that P2's
+// bound U comes down before most of their entries are met, then the others.
+typedef struct TupleAt {
+	double far, mindist; // the farthest and the nearest point of the cell from the vertex
+	uint32_t vertex_full;
+} TupleAt;
+
+// The tuples by `far` (the others after, their own far left INFINITY): insertion up to a few dozen,
+// as a cell sees ~25 corners at g = 1 and ~100 at g = 4; qsort above.
+static inline int gt_ehl_far_cmp(const void* a, const void* b)
+{
+	double x = ((const TupleAt*)a)->far, y = ((const TupleAt*)b)->far;
+	return (x > y) - (x < y);
+}
+
+static inline void gt_ehl_sort_by_far(TupleAt* t, int64_t count)
+{
+	if (count > 48) {
+		qsort(t, (size_t)count, sizeof *t, gt_ehl_far_cmp);
+		return;
+	}
+	for (int64_t i = 1; i < count; i++) {
+		TupleAt x = t[i];
+		int64_t j = i;
+		for (; j > 0 && t[j - 1].far > x.far; j--) t[j] = t[j - 1];
+		t[j] = x;
+	}
+}
+
 // A kept via while its hub's list is sorted (16 bytes, where the candidate's 24 cost the sort's
 // moves a third more).
 typedef struct KeptVia {
@@ -22,9 +53,17 @@ typedef struct KeptVia {
 	uint32_t vertex_full;
 } KeptVia;
 
-// A hub's kept vias by distance, stable (ties keep gather's order, as qsort's merge sort kept
-// them): runs of 16 by insertion (most lists are a few vias, 7 on average with 100 links on
-// AR0602SR), then merged through `scratch` (lists of hundreds, where qsort's calls cost 3x).
+// Whether via a goes after via b in a hub's list: by distance, and equal distances by tuple, the
+// others' before the FULL ones', each by vertex falling (the order gather's chains gave them when it
+// took the tuples as grouped: a list's bytes do not depend on the order gather now takes them).
+static inline bool gt_ehl_via_after(KeptVia a, KeptVia b)
+{
+	return a.dist > b.dist || (a.dist == b.dist && (a.vertex_full ^ 0x7fffffffu) > (b.vertex_full ^ 0x7fffffffu));
+}
+
+// A hub's kept vias in that order: runs of 16 by insertion (most lists are a few vias, 7 on
+// average with 100 links on AR0602SR), then merged through `scratch` (lists of hundreds, where
+// qsort's calls cost 3x).
 static inline void gt_ehl_sort_by_dist(KeptVia* c, KeptVia* scratch, int count)
 {
 	enum { RUN = 16 };
@@ -32,7 +71,7 @@ static inline void gt_ehl_sort_by_dist(KeptVia* c, KeptVia* scratch, int count)
 		for (int i = at + 1; i < count && i < at + RUN; i++) {
 			KeptVia x = c[i];
 			int j = i;
-			for (; j > at && c[j - 1].dist > x.dist; j--) c[j] = c[j - 1];
+			for (; j > at && gt_ehl_via_after(c[j - 1], x); j--) c[j] = c[j - 1];
 			c[j] = x;
 		}
 	KeptVia *from = c, *to = scratch;
@@ -40,7 +79,7 @@ static inline void gt_ehl_sort_by_dist(KeptVia* c, KeptVia* scratch, int count)
 		for (int lo = 0; lo < count; lo += 2 * width) {
 			int mid = lo + width < count ? lo + width : count, hi = lo + 2 * width < count ? lo + 2 * width : count;
 			int i = lo, j = mid, k = lo;
-			while (i < mid && j < hi) to[k++] = from[j].dist < from[i].dist ? from[j++] : from[i++];
+			while (i < mid && j < hi) to[k++] = gt_ehl_via_after(from[i], from[j]) ? from[j++] : from[i++];
 			while (i < mid) to[k++] = from[i++];
 			while (j < hi) to[k++] = from[j++];
 		}
