@@ -243,9 +243,10 @@ static inline __attribute__((always_inline)) bool gather_corner(Worker* w, const
 // The cell's candidate vias, chained per hub from w->hub_head (the hubs in w->hub_list): every useful
 // label entry of every tuple's vertex, or in a repair only those of the hubs `affected` marks. P5
 // drops a candidate here, P2 one already above the hub's U so far (U, over every FULL candidate, only
-// falls: build_cell applies the final U, then P3). The FULL tuples are taken nearest first, so U is
-// near its last value early (with 100 links on AR0602SR, g = 1: 42.9M of 86.3M FULL entries kept as
-// candidates in the grouped order, 22.4M so). *out_count: those before P2, P3 and P5's FULL part.
+// falls: build_cell applies the final U, then P3). The FULL tuples are taken nearest first (by steps
+// of g), so U is near its last value early (100 links on AR0602SR, g = 1: 42.9M of 86.3M FULL
+// entries kept as candidates in the grouped order, 22.4M sorted). *out_count: those before P2, P3
+// and P5's FULL part.
 static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const uint32_t* affected, uint32_t token,
                    int* out_hubs, int64_t* out_count)
 {
@@ -259,7 +260,11 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 		w->stamp = 1;
 	}
 	int64_t first = b->tuple_begin[cell], tuples = b->tuple_begin[cell + 1] - first;
-	if (!GT_GROW(w->order, w->order_capacity, tuples, 256)) return false;
+	if (tuples > w->order_capacity) {
+		int64_t cap = w->order_capacity;
+		if (!GT_GROW(w->order, cap, tuples, 256) || !GT_RESIZE(w->order_in, cap)) return false;
+		w->order_capacity = cap;
+	}
 	for (int64_t t = 0; t < tuples; t++) {
 		uint32_t vf = b->tuple16
 		                  ? (b->tuple16[first + t] & ~FULL_16) | (b->tuple16[first + t] & FULL_16 ? TUPLE_FULL : 0)
@@ -276,9 +281,9 @@ static bool gather(Worker* w, int64_t cell, const int64_t corners[4][2], const u
 			}
 			far = sqrt(far);
 		}
-		w->order[t] = (TupleAt){far, sqrt(dx * dx + dy * dy), vf};
+		w->order_in[t] = (TupleAt){far, sqrt(dx * dx + dy * dy), vf};
 	}
-	gt_ehl_sort_by_far(w->order, tuples);
+	gt_ehl_order_tuples(w->order_in, w->order, tuples, e->g);
 	for (int64_t t = 0; t < tuples; t++) {
 		uint32_t vf = w->order[t].vertex_full;
 		int v = (int)(vf & TUPLE_VERTEX);
@@ -493,7 +498,7 @@ static void free_worker(Worker* w)
 	gt_free(w->tuples), gt_free(w->runs);
 	gt_free(w->hub_head), gt_free(w->hub_below), gt_free(w->hub_stamp);
 	gt_free(w->hub_bits), gt_free(w->hub_words), gt_free(w->hub_list);
-	gt_free(w->cand), gt_free(w->kept), gt_free(w->scratch), gt_free(w->order);
+	gt_free(w->cand), gt_free(w->kept), gt_free(w->scratch), gt_free(w->order), gt_free(w->order_in);
 	gt_region_work_free(&w->region);
 	gt_free(w->cells.hubs), gt_free(w->cells.vias), gt_free(w->cells.full);
 }

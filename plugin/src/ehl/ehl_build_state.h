@@ -45,7 +45,7 @@ typedef struct Worker {
 	int32_t* hub_list;
 	Candidate* cand;
 	int cand_capacity;
-	TupleAt* order; // the cell's tuples in gather's order
+	TupleAt *order, *order_in; // the cell's tuples in gather's order, and as grouped
 	int64_t order_capacity;
 	KeptVia *kept, *scratch; // a hub's kept vias, and room to sort them
 	gtRegionWork region;
