@@ -37,13 +37,16 @@ typedef struct Worker {
 	int32_t* runs;
 	int64_t run_count, run_capacity;
 	int32_t* hub_head;   // per hub rank, the cell's first candidate (-1 = none)
-	double* hub_upper;   // per hub rank, P2's bound U so far
+	double* hub_below;   // per hub rank, keep_below(P2's bound U so far): keep_below is monotone, so the
+	                     // least of keep_below(U) over the FULL vias is keep_below of their least U
 	uint32_t* hub_stamp; // per hub rank: == stamp when the cell met the hub
 	uint32_t stamp;
 	uint64_t *hub_bits, *hub_words; // the cell's hubs as bits, and the non-zero words of hub_bits
 	int32_t* hub_list;
 	Candidate* cand;
 	int cand_capacity;
+	TupleAt *order, *order_in; // the cell's tuples in gather's order, and as grouped
+	int64_t order_capacity;
 	KeptVia *kept, *scratch; // a hub's kept vias, and room to sort them
 	gtRegionWork region;
 	gtRegionLists* pool; // pass 2: where build_cell writes a fine cell's lists
