@@ -29,7 +29,10 @@ typedef struct Peers {
 	int fence_word_count;
 	gtNav* mesh_nav;
 	gtNavQuery* mesh_query;
-	gtDistance ehl, mesh;
+	// Each EHL method has its own query object, as each agent in a game queries with one method:
+	// a shared one would hand the second method the source the first one set up.
+	gtNavQuery *ier_query, *brute_query;
+	gtDistance ehl, ier_ehl, brute_ehl, mesh;
 	IerScratch scratch;
 	const int32_t* words; // the query being answered (the mesh searches' filter)
 	int word_count;
@@ -87,7 +90,7 @@ static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* fo
 	gtMeshAcceptFcn* accept = q->keyword_count ? has_words : NULL; // no filter to pay for without words
 	if (m == GT) gtWorld_Nearest(p->world, q, p->ehl, found, got, most_k, n, NULL, NULL);
 	else if (m == IER_EHL)
-		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->ehl, found, got, most_k, n);
+		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->ier_ehl, found, got, most_k, n);
 	else if (m == IER_POLYANYA)
 		ier_nearest(p->tree, q->point, q->keywords, q->keyword_count, q->k, p->mesh, found, got, most_k, n);
 	else if (m == INTERVAL)
@@ -108,7 +111,7 @@ static bool answer(Peers* p, int m, const gtQuery* q, int most_k, gtObjectId* fo
 		}
 		gtPolyanya_NearestGuided(p->polyanya, p->placed, q->point, q->k, accept, p, gtMeshFence_Guide, p->fence,
 		                         mesh_found, got, most_k, n, NULL);
-	} else brute_nearest(p->world, q, p->ehl, &p->scratch, found, got, most_k, n, NULL);
+	} else brute_nearest(p->world, q, p->brute_ehl, &p->scratch, found, got, most_k, n, NULL);
 	return true;
 }
 
@@ -196,6 +199,10 @@ static int bench_peers(const CliArgs* args)
 	if (!st) st = gtNav_SetMethod(p.mesh_nav, GT_NAV_POLYANYA, &err);
 	if (!st) st = gtNavQuery_Create(p.mesh_nav, &p.mesh_query, &err);
 	if (!st) st = gtNavQuery_WorldDistance(nav.query, &p.ehl, &err);
+	if (!st) st = gtNavQuery_Create(nav.nav, &p.ier_query, &err);
+	if (!st) st = gtNavQuery_WorldDistance(p.ier_query, &p.ier_ehl, &err);
+	if (!st) st = gtNavQuery_Create(nav.nav, &p.brute_query, &err);
+	if (!st) st = gtNavQuery_WorldDistance(p.brute_query, &p.brute_ehl, &err);
 	if (!st) st = gtNavQuery_WorldDistance(p.mesh_query, &p.mesh, &err);
 	gtWorldDef wdef = gtWorld_DefaultDef();
 	wdef.leaf_size = (int)leaf;
@@ -314,6 +321,8 @@ done:
 	gtMeshObjects_Destroy(p.placed);
 	gtWorld_Destroy(p.world);
 	gtNavQuery_Destroy(p.mesh_query);
+	gtNavQuery_Destroy(p.brute_query);
+	gtNavQuery_Destroy(p.ier_query);
 	gtNav_Destroy(p.mesh_nav);
 	cli_nav_close(&nav);
 	return code;

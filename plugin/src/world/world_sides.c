@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/platform.h"
+#include "map/geometry.h"
 #include "world/world_sides.h"
 
 // Room for the entries of sides of `bytes` each; false (no entry) when not one fits the budget or
@@ -89,8 +90,12 @@ gtSideMemo* gt_sides_begin(gtSideMemo* m, gtDistance distance)
 #define GT_SIDE_WINDOW 64
 #define GT_SIDE_PROBE 16
 
-void* gt_side_make(gtSideMemo* m, const gtWorld* w, int32_t slot, gtVec2 p, gtDistance distance)
+void* gt_side_make(gtSideMemo* m, const gtWorld* w, int32_t slot, gtVec2 q, gtVec2 p, gtDistance distance, bool* hidden)
 {
+	if (!*hidden && distance.straight_map && distance.hidden_below && !distance.shortcuts) {
+		if (gt_visible_unchecked(distance.straight_map, q, p)) return GT_SIDE_SEEN;
+		*hidden = true;
+	}
 	if (m->makes >= GT_SIDE_PROBE && m->reads < GT_SIDE_READS * m->makes && ++m->refused < GT_SIDE_PROBE) return NULL;
 	m->refused = 0;
 	if (++m->makes >= GT_SIDE_WINDOW) m->makes /= 2, m->reads /= 2;

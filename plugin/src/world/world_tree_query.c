@@ -64,9 +64,11 @@ static inline __attribute__((always_inline)) bool price_object(const gtWorld* w,
 	double limit = mode == MODE_TOP || !distance.below || r->bound == INFINITY ? INFINITY
 	                                                                           : r->bound * (1 + DBL_EPSILON) + DBL_MIN;
 	bool hidden = seen < 0 && distance.hidden_below;
-	void* side = f->sides ? gt_side_of(f->sides, w, slot, p, distance) : NULL;
-	double d = side               ? distance.side_below(distance.side_context, q->point, p, side, limit, hidden)
-	           : hidden           ? distance.hidden_below(distance.context, q->point, p, limit)
+	void* side = f->sides ? gt_side_of(f->sides, w, slot, q->point, p, distance, &hidden) : NULL;
+	double d = side               ? side != GT_SIDE_SEEN
+	                                    ? distance.side_below(distance.side_context, q->point, p, side, limit, hidden)
+	                                    : hypot(p.x - q->point.x, p.y - q->point.y)
+	                         : hidden ? distance.hidden_below(distance.context, q->point, p, limit)
 	           : limit < INFINITY ? distance.below(distance.context, q->point, p, limit)
 	                              : distance.fcn(distance.context, q->point, p);
 	stats->distance_calls++;
