@@ -21,7 +21,6 @@
 
 enum { RELEASE_EVERY = 64 << 20 }; // bytes of lists freed between two releases (flatten)
 
-
 enum { ARENA_BLOCK = 1 << 14 };
 
 static Entry* arena_take(Arena* a, int64_t count)
